@@ -1,0 +1,307 @@
+/**
+ * The entity-level API games call: spawn and remove characters, play clips on layers, step
+ * the world, read poses and events. Every function validates its input and throws an
+ * `AnimationError` before changing anything; the per-frame work happens in the systems.
+ */
+import { addComponent, addEntity, commitRemovals, hasComponent, removeEntity } from 'bitecs';
+import { fail, IssueList } from './assets/AnimationError.js';
+import type { Clip } from './assets/Clip.js';
+import type { Mask } from './assets/Mask.js';
+import type { Skeleton } from './assets/Skeleton.js';
+import { clearLayer, clearLayers, LAYER_ADDITIVE, LAYER_LOOP, MAX_LAYERS } from './components/Layers.js';
+import { MATRIX_STRIDE, POSE_STRIDE } from './math/layout.js';
+import { blendSystem } from './systems/blendSystem.js';
+import { sampleClipInto, sampleSystem } from './systems/sampleSystem.js';
+import { computeModelPose, computeSkinPalette, skinSystem } from './systems/skinSystem.js';
+import type { AnimationWorld } from './world.js';
+
+/**
+ * Spawns a character: a new entity of `world.ecs` with the animation components, in its rest
+ * pose (local, model and palette already computed), with no clip playing.
+ *
+ * A removed character's entity id and pool blocks are reused by the next spawn; every block is
+ * re-initialized here, so nothing of the previous owner shows through.
+ *
+ * @returns the entity id.
+ * @throws AnimationError when the world is full or the skeleton has more than `maxJoints` joints.
+ * @example
+ * const eid = spawnCharacter(world, skeleton);
+ * play(world, eid, walk);
+ */
+export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton): number {
+  const where = 'spawnCharacter';
+  if (!skeleton || !(skeleton.parents instanceof Int16Array)) fail(where, 'skeleton', 'must be a Skeleton from createSkeleton');
+  if (skeleton.jointCount > world.maxJoints) {
+    fail(where, 'skeleton', `has ${skeleton.jointCount} joints, more than the world's maxJoints (${world.maxJoints})`);
+  }
+  commitRemovals(world.ecs);
+  const live = world.characters.dense.length;
+  if (live >= world.maxEntities) fail(where, 'maxEntities', `is ${world.maxEntities} and all are in use: remove a character or create the world larger`);
+
+  const eid = addEntity(world.ecs);
+  if (eid > world.maxEntities) {
+    removeEntity(world.ecs, eid);
+    fail(where, 'maxEntities', `is ${world.maxEntities} but the shared bitecs world issued entity id ${eid}: size maxEntities to the largest entity id of the game`);
+  }
+  const { Character, Layers, LocalPose, ModelPose, SkinPalette } = world.components;
+  const skeletonId = registerAsset(world.assets.skeletons, world.assets.skeletonIds, skeleton);
+  Character.skeleton[eid] = skeletonId;
+  Character.jointCount[eid] = skeleton.jointCount;
+  clearLayers(Layers, eid);
+  const poseOff = eid * world.maxJoints * POSE_STRIDE;
+  const matrixOff = eid * world.maxJoints * MATRIX_STRIDE;
+  LocalPose.data.set(skeleton.rest, poseOff);
+  computeModelPose(ModelPose.data, matrixOff, LocalPose.data, poseOff, skeleton.parents, skeleton.jointCount);
+  computeSkinPalette(SkinPalette.data, matrixOff, ModelPose.data, matrixOff, skeleton.inverseBind, skeleton.jointCount);
+  for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette]) addComponent(world.ecs, eid, component);
+  return eid;
+}
+
+/**
+ * Removes a character and its entity. Its id and pool blocks become free for the next spawn;
+ * events it already queued stay in the queue.
+ * @throws AnimationError when `eid` is not a character of this world.
+ */
+export function removeCharacter(world: AnimationWorld, eid: number): void {
+  requireCharacter(world, eid, 'removeCharacter');
+  clearLayers(world.components.Layers, eid);
+  removeEntity(world.ecs, eid);
+  commitRemovals(world.ecs);
+}
+
+/** Options of {@link play}. */
+export interface PlayOptions {
+  /** Layer slot, 0 … MAX_LAYERS − 1 (default 0). Override layers blend by weight; see blendSystem. */
+  layer?: number;
+  /** Blend weight ≥ 0 (default 1); for an additive layer, its β. */
+  weight?: number;
+  /** Playback rate, finite (default 1; negative plays backwards). */
+  speed?: number;
+  /** Wrap at the end; default: the clip's own `loop`. */
+  loop?: boolean;
+  /** Start time in seconds (default 0); wrapped into [0, D) when looping, clamped otherwise. */
+  time?: number;
+  /** Add this clip on top of the override blend instead of blending with it (default false). */
+  additive?: boolean;
+  /** Per-joint weights for partial-skeleton blending. */
+  mask?: Mask;
+  /** Additive reference R of D = S·R⁻¹: this clip at `referenceTime` (default: the played clip). */
+  reference?: Clip;
+  /** Time of the reference pose in `reference` (default 0, its first frame). */
+  referenceTime?: number;
+}
+
+/**
+ * Plays `clip` on a layer of character `eid`, replacing what that layer played. The pose
+ * changes at the next `step` (or `sampleSystem`).
+ *
+ * @throws AnimationError for an unknown entity, a clip or mask made for another skeleton, a
+ * layer out of range, or non-finite or negative numbers. The layer is untouched then.
+ * @example
+ * play(world, eid, walk, { layer: 0, weight: 0.7 });
+ * play(world, eid, run, { layer: 1, weight: 0.3, time: walkPhase * run.duration });
+ */
+export function play(world: AnimationWorld, eid: number, clip: Clip, options: PlayOptions = {}): void {
+  const where = 'play';
+  const skeleton = requireCharacter(world, eid, where);
+  const issues = new IssueList(where);
+  const layer = options.layer ?? 0;
+  const weight = options.weight ?? 1;
+  const speed = options.speed ?? 1;
+  const startTime = options.time ?? 0;
+  const referenceTime = options.referenceTime ?? 0;
+  const additive = options.additive === true;
+  if (!isClip(clip)) issues.add('clip', 'must be a Clip from createClip');
+  else checkSkeleton(issues, 'clip', clip.skeleton, skeleton);
+  if (!Number.isInteger(layer) || layer < 0 || layer >= MAX_LAYERS) issues.add('layer', `is ${layer}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
+  if (!isFiniteNumber(weight) || weight < 0) issues.add('weight', `is ${weight}: must be a finite number ≥ 0`);
+  if (!isFiniteNumber(speed)) issues.add('speed', `is ${speed}: must be a finite number`);
+  if (!isFiniteNumber(startTime)) issues.add('time', `is ${startTime}: must be a finite number`);
+  if (options.mask !== undefined) {
+    if (!(options.mask?.weights instanceof Float32Array)) issues.add('mask', 'must be a Mask from createMask');
+    else checkSkeleton(issues, 'mask', options.mask.skeleton, skeleton);
+  }
+  const reference = options.reference ?? clip;
+  if (additive) {
+    if (!isClip(reference)) issues.add('reference', 'must be a Clip from createClip');
+    else checkSkeleton(issues, 'reference', reference.skeleton, skeleton);
+    if (!isFiniteNumber(referenceTime)) issues.add('referenceTime', `is ${referenceTime}: must be a finite number`);
+  }
+  issues.throwIfAny();
+
+  const { Layers } = world.components;
+  const assets = world.assets;
+  const li = eid * MAX_LAYERS + layer;
+  const loop = options.loop ?? clip.loop;
+  clearLayer(Layers, li);
+  Layers.clip[li] = registerAsset(assets.clips, assets.clipIds, clip);
+  Layers.time[li] = loop ? wrapTime(startTime, clip.duration) : Math.min(Math.max(startTime, 0), clip.duration);
+  Layers.speed[li] = speed;
+  Layers.weight[li] = weight;
+  Layers.flags[li] = (loop ? LAYER_LOOP : 0) | (additive ? LAYER_ADDITIVE : 0);
+  if (options.mask) Layers.mask[li] = registerMask(world, options.mask);
+  if (additive) Layers.reference[li] = registerReference(world, reference, referenceTime);
+}
+
+/** Empties a layer of character `eid`. @throws AnimationError for an unknown entity or layer. */
+export function stop(world: AnimationWorld, eid: number, layer = 0): void {
+  requireCharacter(world, eid, 'stop');
+  requireLayer(layer, 'stop');
+  clearLayer(world.components.Layers, eid * MAX_LAYERS + layer);
+}
+
+/**
+ * Sets a layer's blend weight (≥ 0) — the way to drive a blend from frame to frame.
+ * @throws AnimationError for an unknown entity or layer, or a weight that is negative or not finite.
+ */
+export function setLayerWeight(world: AnimationWorld, eid: number, layer: number, weight: number): void {
+  requireCharacter(world, eid, 'setLayerWeight');
+  requireLayer(layer, 'setLayerWeight');
+  if (!isFiniteNumber(weight) || weight < 0) fail('setLayerWeight', 'weight', `is ${weight}: must be a finite number ≥ 0`);
+  world.components.Layers.weight[eid * MAX_LAYERS + layer] = weight;
+}
+
+/**
+ * Advances the world by `dt` seconds: sampleSystem → blendSystem → skinSystem (DESIGN §4).
+ * Allocates nothing. `dt = 0` re-evaluates the current poses without moving time.
+ * @throws AnimationError when `dt` is negative or not finite (nothing is advanced then).
+ * @example
+ * ticker.add(() => step(world, ticker.deltaMS / 1000));
+ */
+export function step(world: AnimationWorld, dt: number): void {
+  if (typeof dt !== 'number' || !Number.isFinite(dt) || dt < 0) fail('step', 'dt', `is ${dt}: must be a finite number ≥ 0 (seconds)`);
+  sampleSystem(world, dt);
+  blendSystem(world, dt);
+  skinSystem(world, dt);
+}
+
+/** Live view of the local pose of `eid` (`jointCount × 10` floats), valid until it is removed. */
+export function getLocalPose(world: AnimationWorld, eid: number): Float32Array {
+  const skeleton = requireCharacter(world, eid, 'getLocalPose');
+  const off = eid * world.maxJoints * POSE_STRIDE;
+  return world.components.LocalPose.data.subarray(off, off + skeleton.jointCount * POSE_STRIDE);
+}
+
+/** Live view of the model-space matrices of `eid` (`jointCount × 12`, 3×4 column-major). */
+export function getModelMatrices(world: AnimationWorld, eid: number): Float32Array {
+  const skeleton = requireCharacter(world, eid, 'getModelMatrices');
+  const off = eid * world.maxJoints * MATRIX_STRIDE;
+  return world.components.ModelPose.data.subarray(off, off + skeleton.jointCount * MATRIX_STRIDE);
+}
+
+/** Live view of the skinning palette of `eid` (`jointCount × 12`, model × inverse bind). */
+export function getSkinPalette(world: AnimationWorld, eid: number): Float32Array {
+  const skeleton = requireCharacter(world, eid, 'getSkinPalette');
+  const off = eid * world.maxJoints * MATRIX_STRIDE;
+  return world.components.SkinPalette.data.subarray(off, off + skeleton.jointCount * MATRIX_STRIDE);
+}
+
+/** A clip event that playback crossed, as returned by {@link drainEvents}. */
+export interface AnimationEvent {
+  /** The character. */
+  readonly eid: number;
+  /** The clip whose event fired. */
+  readonly clip: Clip;
+  /** The event's name. */
+  readonly name: string;
+  /** The event's clip-local time, seconds. */
+  readonly time: number;
+}
+
+/**
+ * Returns and clears the events crossed since the last drain, in the order they happened
+ * (by world time; ties keep the order they were recorded in). If more than `maxEvents`
+ * accumulated, the oldest were dropped and `world.events.dropped` counts them.
+ */
+export function drainEvents(world: AnimationWorld): AnimationEvent[] {
+  const queue = world.events;
+  const clips = world.assets.clips;
+  const records: { at: number; event: AnimationEvent }[] = [];
+  for (let n = 0; n < queue.count; n++) {
+    const slot = (queue.head + n) % queue.capacity;
+    const clip = clips[queue.clip[slot]!]!;
+    const event = clip.events[queue.event[slot]!]!;
+    records.push({ at: queue.at[slot]!, event: { eid: queue.eid[slot]!, clip, name: event.name, time: event.time } });
+  }
+  queue.head = 0;
+  queue.count = 0;
+  return records.sort((a, b) => a.at - b.at).map((r) => r.event);
+}
+
+// ---------------------------------------------------------------- validation and registries
+
+function requireCharacter(world: AnimationWorld, eid: number, where: string): Skeleton {
+  if (!world || !world.components || !world.ecs) fail(where, 'world', 'must be an AnimationWorld from createAnimationWorld');
+  if (!Number.isInteger(eid) || eid < 1 || eid > world.maxEntities || !hasComponent(world.ecs, eid, world.components.Character)) {
+    fail(where, 'eid', `${eid} is not a character of this world`);
+  }
+  return world.assets.skeletons[world.components.Character.skeleton[eid]!]!;
+}
+
+function requireLayer(layer: number, where: string): void {
+  if (!Number.isInteger(layer) || layer < 0 || layer >= MAX_LAYERS) fail(where, 'layer', `is ${layer}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
+}
+
+/**
+ * Until name binding lands (a clip plays on any skeleton sharing joint names), a clip or mask
+ * must be made for the character's skeleton or one with the same joints in the same order.
+ */
+function checkSkeleton(issues: IssueList, field: string, actual: Skeleton, expected: Skeleton): void {
+  if (actual === expected) return;
+  const same = actual.jointCount === expected.jointCount &&
+    actual.names.every((n, j) => n === expected.names[j] && actual.parents[j] === expected.parents[j]);
+  if (!same) {
+    issues.add(`${field}.skeleton`, `does not match the character's skeleton (${actual.jointCount} joints vs ${expected.jointCount}, or different names/order)`);
+  }
+}
+
+function registerAsset<T>(list: T[], ids: Map<T, number>, asset: T): number {
+  let id = ids.get(asset);
+  if (id === undefined) {
+    id = list.length;
+    list.push(asset);
+    ids.set(asset, id);
+  }
+  return id;
+}
+
+function registerMask(world: AnimationWorld, mask: Mask): number {
+  const { masks, maskIds } = world.assets;
+  let id = maskIds.get(mask);
+  if (id === undefined) {
+    id = masks.length;
+    masks.push(mask.weights);
+    maskIds.set(mask, id);
+  }
+  return id;
+}
+
+function registerReference(world: AnimationWorld, clip: Clip, time: number): number {
+  const { references, referenceIds, clips, clipIds } = world.assets;
+  const clipId = registerAsset(clips, clipIds, clip);
+  const key = `${clipId}@${time}`;
+  let id = referenceIds.get(key);
+  if (id === undefined) {
+    const pose = new Float32Array(clip.skeleton.jointCount * POSE_STRIDE);
+    const at = clip.loop ? wrapTime(time, clip.duration) : Math.min(Math.max(time, 0), clip.duration);
+    sampleClipInto(pose, 0, clip.frames, clip.skeleton.jointCount, clip.frameCount, clip.frameRate, at);
+    id = references.length;
+    references.push(pose);
+    referenceIds.set(key, id);
+  }
+  return id;
+}
+
+function wrapTime(time: number, duration: number): number {
+  if (!(duration > 0)) return 0;
+  const t = time - Math.floor(time / duration) * duration;
+  return t >= duration ? 0 : t;
+}
+
+function isFiniteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+function isClip(v: unknown): v is Clip {
+  return typeof v === 'object' && v !== null && (v as Clip).frames instanceof Float32Array && typeof (v as Clip).frameRate === 'number';
+}

@@ -1,0 +1,151 @@
+import { POSE_STRIDE } from '../math/layout.js';
+import { IssueList } from './AnimationError.js';
+import { isNumberList, type Skeleton } from './Skeleton.js';
+import { copyValidatedPose, QUATERNION_TOLERANCE, type NumberList } from './validatePose.js';
+
+/** A named instant of a clip (a metachannel key): footstep, sound cue, hit frame. */
+export interface ClipEvent {
+  /** Clip-local time in seconds. */
+  readonly time: number;
+  /** What the game sees in `drainEvents`. */
+  readonly name: string;
+}
+
+/**
+ * An immutable animation clip: uniformly sampled joint poses for one skeleton.
+ *
+ * **Frames.** `frames` is frame-major: frame `f` holds every joint's pose, `jointCount × 10`
+ * floats `tx ty tz qx qy qz qw sx sy sz`, so sampling one instant reads two contiguous blocks.
+ * Frame `f` is the pose at `f / frameRate` seconds; `duration = (frameCount − 1) / frameRate`.
+ *
+ * **Looping and the seam frame.** A looping clip of duration D stores its first pose again as
+ * its last frame, at time D: the seam is explicit, so the interval just before the wrap
+ * interpolates toward the first pose instead of popping. Playback time wraps into [0, D).
+ * Data without the repeated frame (N distinct frames of a cycle) is built with
+ * `appendSeam: true`, which copies frame 0 to the end (D = N / frameRate). A non-looping
+ * clip clamps at 0 and D and holds its last frame.
+ */
+export interface Clip {
+  /** Display name (the glTF animation name, file name, …). */
+  readonly name: string;
+  /** The skeleton whose joints the frames animate, in its joint order. */
+  readonly skeleton: Skeleton;
+  /** Frames per second, > 0. */
+  readonly frameRate: number;
+  /** Number of stored frames, ≥ 1 (including the seam frame of a looping clip). */
+  readonly frameCount: number;
+  /** `(frameCount − 1) / frameRate` seconds; 0 for a single-frame pose. */
+  readonly duration: number;
+  /** Whether playback wraps (true) or clamps (false) by default. */
+  readonly loop: boolean;
+  /** `frameCount × jointCount × 10` floats, frame-major. */
+  readonly frames: Float32Array;
+  /** Events sorted by time (ties keep input order). */
+  readonly events: readonly ClipEvent[];
+  /** Event times, same order as `events`, for the sampler's hot path. */
+  readonly eventTimes: Float64Array;
+}
+
+/** Input of {@link createClip}. Arrays are copied. */
+export interface ClipDesc {
+  skeleton: Skeleton;
+  /** Frames per second, finite and > 0. */
+  frameRate: number;
+  /** Frame-major poses, `frameCount × skeleton.jointCount × 10` floats. */
+  frames: NumberList;
+  /** Wrap at the end (default true). */
+  loop?: boolean;
+  /** Copy frame 0 to the end so N distinct cycle frames form a seamless loop (default false). */
+  appendSeam?: boolean;
+  /**
+   * Events. Times lie in [0, duration] for a clamped clip and in [0, duration) for a looping
+   * one (D and 0 are the same instant of a loop: put such an event at 0).
+   */
+  events?: readonly ClipEvent[];
+  /** Display name (default "clip"). */
+  name?: string;
+  /** Accepted |q| − 1 before a quaternion is refused (default 0.01). */
+  quaternionTolerance?: number;
+}
+
+/**
+ * Builds and validates a {@link Clip}.
+ *
+ * @throws AnimationError naming every fault with its field, frame and joint: frame rate not
+ * finite or ≤ 0, no frames, a length that is not a whole number of frames, non-finite values,
+ * zero or non-unit quaternions, events outside the clip or unnamed.
+ * @example
+ * const clip = createClip({ skeleton, frameRate: 30, frames, loop: true, events: [{ time: 0.4, name: 'footstep' }] });
+ */
+export function createClip(desc: ClipDesc): Clip {
+  const issues = new IssueList('createClip');
+  const { skeleton, frameRate, frames } = desc;
+  const loop = desc.loop ?? true;
+  const name = desc.name ?? 'clip';
+  const tolerance = desc.quaternionTolerance ?? QUATERNION_TOLERANCE;
+
+  if (!skeleton || !(skeleton.parents instanceof Int16Array)) {
+    issues.add('skeleton', 'must be a Skeleton from createSkeleton');
+    issues.throwIfAny();
+  }
+  if (typeof frameRate !== 'number' || !Number.isFinite(frameRate) || frameRate <= 0) {
+    issues.add('frameRate', `is ${String(frameRate)}: must be a finite number > 0`);
+  }
+  const poseSize = skeleton.jointCount * POSE_STRIDE;
+  let sourceFrames = 0;
+  if (!isNumberList(frames)) {
+    issues.add('frames', 'must be an array or typed array of numbers');
+  } else if (frames.length === 0) {
+    issues.add('frames', 'is empty: a clip needs at least one frame');
+  } else if (frames.length % poseSize !== 0) {
+    issues.add('frames', `has ${frames.length} floats, not a whole number of frames of jointCount × 10 = ${poseSize}`);
+  } else {
+    sourceFrames = frames.length / poseSize;
+  }
+
+  const appendSeam = desc.appendSeam === true && sourceFrames > 0;
+  const frameCount = sourceFrames + (appendSeam ? 1 : 0);
+  const packed = new Float32Array(frameCount * poseSize);
+  for (let frame = 0; frame < sourceFrames && !issues.full; frame++) {
+    const off = frame * poseSize;
+    copyValidatedPose(issues, `frames[${frame}]`, skeleton.names, frames, off, packed, off, skeleton.jointCount, tolerance);
+  }
+  if (appendSeam) packed.copyWithin(sourceFrames * poseSize, 0, poseSize);
+
+  const duration = frameCount > 0 && frameRate > 0 ? (frameCount - 1) / frameRate : 0;
+  const events = validateEvents(issues, desc.events ?? [], duration, loop);
+  issues.throwIfAny();
+
+  return Object.freeze({
+    name,
+    skeleton,
+    frameRate,
+    frameCount,
+    duration,
+    loop,
+    frames: packed,
+    events,
+    eventTimes: Float64Array.from(events, (e) => e.time),
+  });
+}
+
+function validateEvents(issues: IssueList, events: readonly ClipEvent[], duration: number, loop: boolean): readonly ClipEvent[] {
+  if (!Array.isArray(events)) {
+    issues.add('events', 'must be an array of { time, name }');
+    return [];
+  }
+  const out: ClipEvent[] = [];
+  events.forEach((event, i) => {
+    const time = event?.time;
+    const name = event?.name;
+    if (typeof name !== 'string' || name.length === 0) issues.add(`events[${i}].name`, 'must be a non-empty string');
+    if (typeof time !== 'number' || !Number.isFinite(time) || time < 0) {
+      issues.add(`events[${i}].time`, `is ${String(time)}: must be a finite number ≥ 0`);
+    } else if (loop ? time >= duration && duration > 0 : time > duration) {
+      issues.add(`events[${i}].time`, `is ${time}: must be ${loop ? '<' : '≤'} the duration ${duration}${loop ? ' for a looping clip (put an event at the seam at 0)' : ''}`);
+    }
+    out.push(Object.freeze({ time, name }));
+  });
+  // Stable sort: events at one instant fire in the order they were given.
+  return Object.freeze(out.sort((a, b) => a.time - b.time));
+}

@@ -1,0 +1,192 @@
+import * as affine from '../math/affine.js';
+import { MATRIX_STRIDE, NO_PARENT, POSE_STRIDE } from '../math/layout.js';
+import { IssueList } from './AnimationError.js';
+import { copyValidatedPose, QUATERNION_TOLERANCE, type NumberList } from './validatePose.js';
+
+/**
+ * An immutable joint hierarchy, shared by every character and clip that uses it.
+ *
+ * Joints are ordered parents first (`parents[j] < j`), so one forward pass computes model
+ * space. Units are metres and radians; +Y up.
+ */
+export interface Skeleton {
+  /** Joint names, unique; index = joint id. */
+  readonly names: readonly string[];
+  /** Parent of each joint, `NO_PARENT` (−1) for a root; always lower than the joint's index. */
+  readonly parents: Int16Array;
+  /** Rest (bind) pose, `jointCount × 10` floats `tx ty tz qx qy qz qw sx sy sz`, local space. */
+  readonly rest: Float32Array;
+  /** Inverse bind matrices, `jointCount × 12` floats, column-major 3×4. */
+  readonly inverseBind: Float32Array;
+  /** Number of joints. */
+  readonly jointCount: number;
+  /** The hip (pelvis) joint used by root motion, or −1 when the skeleton has none. */
+  readonly hipJoint: number;
+  /** Model-space height (y) of the hip joint in the rest pose; 0 without a hip joint. */
+  readonly hipHeight: number;
+}
+
+/** Input of {@link createSkeleton}. Arrays are copied; the caller keeps ownership. */
+export interface SkeletonDesc {
+  /** Joint names, unique. */
+  names: readonly string[];
+  /** Parent index per joint, −1 for roots; every parent must come before its children. */
+  parents: NumberList;
+  /** Rest pose, `jointCount × 10` floats (local SQT). Quaternions are normalized. */
+  rest: NumberList;
+  /**
+   * Inverse bind matrices, `jointCount × 12` floats (column-major 3×4). When omitted they are
+   * computed from the rest pose, which is right for skeletons authored in their bind pose.
+   */
+  inverseBind?: NumberList;
+  /**
+   * The hip joint, by index or name. Default: the first joint whose name contains "hip" or
+   * "pelvis" (case-insensitive), else the first child of the root, else −1.
+   */
+  hipJoint?: number | string;
+  /** Accepted |q| − 1 before a rest quaternion is refused (default 0.01). */
+  quaternionTolerance?: number;
+}
+
+const HIP_NAME = /hips?\b|pelvis/i;
+
+/**
+ * Builds and validates a {@link Skeleton}.
+ *
+ * @throws AnimationError naming every fault: missing or duplicate names, a parent that is not
+ * lower than its child, wrong array lengths, non-finite numbers, zero or non-unit quaternions.
+ * @example
+ * const skeleton = createSkeleton({
+ *   names: ['hips', 'spine'],
+ *   parents: [-1, 0],
+ *   rest: [0, 1, 0, 0, 0, 0, 1, 1, 1, 1,   0, 0.2, 0, 0, 0, 0, 1, 1, 1, 1],
+ * });
+ */
+export function createSkeleton(desc: SkeletonDesc): Skeleton {
+  const issues = new IssueList('createSkeleton');
+  const { names, parents, rest, inverseBind } = desc;
+  const tolerance = desc.quaternionTolerance ?? QUATERNION_TOLERANCE;
+
+  if (!Array.isArray(names) || names.length === 0) {
+    issues.add('names', 'must be a non-empty array of joint names');
+    issues.throwIfAny();
+  }
+  const jointCount = names.length;
+  if (jointCount > 0x7fff) issues.add('names', `has ${jointCount} joints; at most 32767 are supported`);
+
+  const seen = new Map<string, number>();
+  names.forEach((name, joint) => {
+    if (typeof name !== 'string' || name.length === 0) {
+      issues.add(`names[${joint}]`, 'must be a non-empty string');
+    } else if (seen.has(name)) {
+      issues.add(`names[${joint}]`, `"${name}" repeats names[${seen.get(name)}]: joint names must be unique`);
+    } else {
+      seen.set(name, joint);
+    }
+  });
+
+  const parentArray = new Int16Array(jointCount);
+  if (!isNumberList(parents) || parents.length !== jointCount) {
+    issues.add('parents', `must have one entry per joint (${jointCount}), has ${lengthOf(parents)}`);
+  } else {
+    for (let joint = 0; joint < jointCount; joint++) {
+      const p = parents[joint] as number;
+      if (!Number.isInteger(p) || p < NO_PARENT || p >= joint) {
+        issues.add(`parents[${joint}] (joint "${names[joint]}")`, `is ${p}: must be −1 or a joint index below ${joint} (parents come before children)`);
+      } else {
+        parentArray[joint] = p;
+      }
+    }
+  }
+
+  const restPose = new Float32Array(jointCount * POSE_STRIDE);
+  if (!isNumberList(rest) || rest.length !== jointCount * POSE_STRIDE) {
+    issues.add('rest', `must hold jointCount × 10 = ${jointCount * POSE_STRIDE} floats, has ${lengthOf(rest)}`);
+  } else {
+    copyValidatedPose(issues, 'rest', names, rest, 0, restPose, 0, jointCount, tolerance);
+  }
+
+  const inverseBindMatrices = new Float32Array(jointCount * MATRIX_STRIDE);
+  if (inverseBind !== undefined) {
+    if (!isNumberList(inverseBind) || inverseBind.length !== jointCount * MATRIX_STRIDE) {
+      issues.add('inverseBind', `must hold jointCount × 12 = ${jointCount * MATRIX_STRIDE} floats, has ${lengthOf(inverseBind)}`);
+    } else {
+      for (let i = 0; i < inverseBind.length; i++) {
+        const v = inverseBind[i] as number;
+        if (!Number.isFinite(v)) {
+          const joint = Math.floor(i / MATRIX_STRIDE);
+          if (!issues.add(`inverseBind joint "${names[joint]}" (${joint})[${i % MATRIX_STRIDE}]`, `is ${v}, not a finite number`)) break;
+        }
+        inverseBindMatrices[i] = v;
+      }
+    }
+  }
+
+  const hipJoint = resolveHipJoint(issues, desc.hipJoint, names, parentArray);
+  issues.throwIfAny();
+
+  const model = computeRestModel(parentArray, restPose);
+  if (inverseBind === undefined) {
+    for (let joint = 0; joint < jointCount; joint++) {
+      const off = joint * MATRIX_STRIDE;
+      affine.invert(inverseBindMatrices, off, model, off);
+    }
+  }
+  const hipHeight = hipJoint >= 0 ? model[hipJoint * MATRIX_STRIDE + 10]! : 0;
+
+  return Object.freeze({
+    names: Object.freeze(names.slice()),
+    parents: parentArray,
+    rest: restPose,
+    inverseBind: inverseBindMatrices,
+    jointCount,
+    hipJoint,
+    hipHeight,
+  });
+}
+
+/** Model-space rest matrices (`jointCount × 12`), parents first. */
+export function computeRestModel(parents: Int16Array, rest: Float32Array): Float64Array {
+  const jointCount = parents.length;
+  const model = new Float64Array(jointCount * MATRIX_STRIDE);
+  for (let joint = 0; joint < jointCount; joint++) {
+    const off = joint * MATRIX_STRIDE;
+    affine.fromSQT(model, off, rest, joint * POSE_STRIDE);
+    const parent = parents[joint]!;
+    if (parent !== NO_PARENT) affine.multiply(model, off, model, parent * MATRIX_STRIDE, model, off);
+  }
+  return model;
+}
+
+/** Index of a joint by name, or −1. */
+export function findJoint(skeleton: Skeleton, name: string): number {
+  return skeleton.names.indexOf(name);
+}
+
+function resolveHipJoint(issues: IssueList, hip: number | string | undefined, names: readonly string[], parents: Int16Array): number {
+  if (hip === undefined) {
+    const byName = names.findIndex((n) => HIP_NAME.test(n));
+    if (byName >= 0) return byName;
+    for (let joint = 1; joint < names.length; joint++) if (parents[joint] === 0) return joint;
+    return -1;
+  }
+  if (typeof hip === 'string') {
+    const joint = names.indexOf(hip);
+    if (joint < 0) issues.add('hipJoint', `"${hip}" is not a joint of this skeleton`);
+    return joint;
+  }
+  if (!Number.isInteger(hip) || hip < -1 || hip >= names.length) {
+    issues.add('hipJoint', `is ${hip}: must be −1 or a joint index below ${names.length}`);
+    return -1;
+  }
+  return hip;
+}
+
+/** True for arrays and typed arrays of numbers. */
+export function isNumberList(v: unknown): v is NumberList {
+  return Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
+}
+
+function lengthOf(v: unknown): string {
+  return isNumberList(v) ? String(v.length) : typeof v;
+}

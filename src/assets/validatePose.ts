@@ -1,0 +1,63 @@
+import { POSE_Q, POSE_STRIDE } from '../math/layout.js';
+import type { IssueList } from './AnimationError.js';
+
+/** Names of the 10 floats of a joint pose, for error messages. */
+export const POSE_CHANNELS = ['tx', 'ty', 'tz', 'qx', 'qy', 'qz', 'qw', 'sx', 'sy', 'sz'] as const;
+
+/** Default tolerance on |q| − 1 within which a quaternion is silently re-normalized. */
+export const QUATERNION_TOLERANCE = 0.01;
+
+/** Below this length a quaternion is "zero": it has no direction and is refused. */
+const ZERO_QUATERNION = 1e-6;
+
+/** Anything indexable by number with a length: typed arrays and plain arrays alike. */
+export type NumberList = ArrayLike<number>;
+
+/**
+ * Copies `jointCount` joint poses from `src` into `dst`, checking each value and normalizing
+ * each rotation. Faults go to `issues` with paths like `frames[3] joint "Knee" (2).qw`.
+ *
+ * Rules: every float is finite; a quaternion whose length is within `tolerance` of 1 is
+ * normalized; a zero quaternion, or one further from unit length, is a fault (it usually
+ * means the channels are in the wrong order or the data is not rotations at all).
+ */
+export function copyValidatedPose(
+  issues: IssueList,
+  label: string,
+  names: readonly string[],
+  src: NumberList,
+  srcOff: number,
+  dst: Float32Array,
+  dstOff: number,
+  jointCount: number,
+  tolerance: number,
+): void {
+  for (let joint = 0; joint < jointCount && !issues.full; joint++) {
+    const s = srcOff + joint * POSE_STRIDE;
+    const d = dstOff + joint * POSE_STRIDE;
+    let finite = true;
+    for (let c = 0; c < POSE_STRIDE; c++) {
+      const v = src[s + c] as number;
+      if (typeof v !== 'number' || !Number.isFinite(v)) {
+        issues.add(`${label} joint "${names[joint]}" (${joint}).${POSE_CHANNELS[c]}`, `is ${String(v)}, not a finite number`);
+        finite = false;
+      }
+      dst[d + c] = v;
+    }
+    if (!finite) continue;
+    const qx = dst[d + POSE_Q], qy = dst[d + POSE_Q + 1], qz = dst[d + POSE_Q + 2], qw = dst[d + POSE_Q + 3];
+    const len = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+    const where = `${label} joint "${names[joint]}" (${joint}).q`;
+    if (len < ZERO_QUATERNION) {
+      issues.add(where, 'is a zero quaternion: a rotation needs a unit quaternion');
+    } else if (Math.abs(len - 1) > tolerance) {
+      issues.add(where, `has length ${len.toPrecision(6)}: a rotation needs a unit quaternion (tolerance ${tolerance})`);
+    } else {
+      const inv = 1 / len;
+      dst[d + POSE_Q] = qx * inv;
+      dst[d + POSE_Q + 1] = qy * inv;
+      dst[d + POSE_Q + 2] = qz * inv;
+      dst[d + POSE_Q + 3] = qw * inv;
+    }
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * `Character`: which skeleton an entity animates.
+ *
+ * Capacity: `rows = maxEntities + 1` (bitecs entity ids start at 1). Indexed by eid.
+ * - `skeleton[eid]`: the skeleton's id in the world's asset registry.
+ * - `jointCount[eid]`: that skeleton's joint count, cached so systems need not look it up.
+ */
+export interface CharacterComponent {
+  readonly skeleton: Int32Array;
+  readonly jointCount: Int32Array;
+}
+
+/** Creates the `Character` component for `rows` entity ids. */
+export function createCharacterComponent(rows: number): CharacterComponent {
+  return { skeleton: new Int32Array(rows).fill(-1), jointCount: new Int32Array(rows) };
+}

@@ -1,0 +1,53 @@
+/**
+ * The world's event ring buffer: `sampleSystem` appends a record each time playback crosses a
+ * clip event; the game drains them (`drainEvents`). Fixed capacity; when it is full the oldest
+ * records are overwritten and `dropped` counts them, so a game that never drains leaks nothing.
+ *
+ * Record `i` (0 ≤ i < capacity) is spread over the arrays: entity, clip id, event index in the
+ * clip's `events`, and `at`, the world time (seconds since the world began) at which playback
+ * crossed it — used to return events in the order they happened.
+ */
+export interface EventQueue {
+  readonly capacity: number;
+  readonly eid: Int32Array;
+  readonly clip: Int32Array;
+  readonly event: Int32Array;
+  readonly at: Float64Array;
+  /** Index of the oldest record. */
+  head: number;
+  /** Number of records held. */
+  count: number;
+  /** Records overwritten because the queue was full, since the world began. */
+  dropped: number;
+}
+
+/** Creates an empty event queue of `capacity` records. */
+export function createEventQueue(capacity: number): EventQueue {
+  return {
+    capacity,
+    eid: new Int32Array(capacity),
+    clip: new Int32Array(capacity),
+    event: new Int32Array(capacity),
+    at: new Float64Array(capacity),
+    head: 0,
+    count: 0,
+    dropped: 0,
+  };
+}
+
+/** Appends one record, overwriting the oldest when full. No allocation. */
+export function pushEvent(queue: EventQueue, eid: number, clip: number, event: number, at: number): void {
+  let slot: number;
+  if (queue.count === queue.capacity) {
+    slot = queue.head;
+    queue.head = (queue.head + 1) % queue.capacity;
+    queue.dropped++;
+  } else {
+    slot = (queue.head + queue.count) % queue.capacity;
+    queue.count++;
+  }
+  queue.eid[slot] = eid;
+  queue.clip[slot] = clip;
+  queue.event[slot] = event;
+  queue.at[slot] = at;
+}

@@ -1,0 +1,72 @@
+import { POSE_STRIDE } from '../math/layout.js';
+
+/** Layer slots per character. Layer 0 is the base; higher layers blend over it in order. */
+export const MAX_LAYERS = 4;
+
+/** `Layers.flags` bit: the layer's clip wraps at its end (else it clamps). */
+export const LAYER_LOOP = 1;
+/** `Layers.flags` bit: the layer is additive (applied on top of the override blend). */
+export const LAYER_ADDITIVE = 2;
+
+/** `Layers.clip` value of an empty slot. */
+export const NO_CLIP = -1;
+
+/**
+ * `Layers`: up to {@link MAX_LAYERS} clip slots per character — the blend weights and
+ * playback state.
+ *
+ * Slot `(eid, layer)` lives at index `li = eid × MAX_LAYERS + layer` of every scalar array.
+ * - `clip[li]`: clip id in the world's registry, or `NO_CLIP`.
+ * - `time[li]`: playback time in seconds, in [0, duration) when looping, [0, duration] clamped.
+ *   Float64 so long-running loops do not drift.
+ * - `speed[li]`: playback rate (1 = authored speed; negative plays backwards).
+ * - `weight[li]`: blend weight ≥ 0 (override layers are normalized by their sum per joint;
+ *   an additive layer's weight is its β).
+ * - `flags[li]`: `LAYER_LOOP | LAYER_ADDITIVE`.
+ * - `mask[li]`: mask id (per-joint weights) or −1 for all joints.
+ * - `reference[li]`: reference-pose id of an additive layer, or −1.
+ * - `pose`: the layer's sampled pose, `jointCount × 10` floats at
+ *   `li × maxJoints × 10` (written by `sampleSystem`, read by `blendSystem`).
+ */
+export interface LayersComponent {
+  readonly clip: Int32Array;
+  readonly time: Float64Array;
+  readonly speed: Float32Array;
+  readonly weight: Float32Array;
+  readonly flags: Uint8Array;
+  readonly mask: Int32Array;
+  readonly reference: Int32Array;
+  readonly pose: Float32Array;
+}
+
+/** Creates the `Layers` component for `rows` entity ids of up to `maxJoints` joints. */
+export function createLayersComponent(rows: number, maxJoints: number): LayersComponent {
+  const slots = rows * MAX_LAYERS;
+  return {
+    clip: new Int32Array(slots).fill(NO_CLIP),
+    time: new Float64Array(slots),
+    speed: new Float32Array(slots),
+    weight: new Float32Array(slots),
+    flags: new Uint8Array(slots),
+    mask: new Int32Array(slots).fill(-1),
+    reference: new Int32Array(slots).fill(-1),
+    pose: new Float32Array(slots * maxJoints * POSE_STRIDE),
+  };
+}
+
+/** Empties every layer slot of `eid`. */
+export function clearLayers(layers: LayersComponent, eid: number): void {
+  const first = eid * MAX_LAYERS;
+  for (let li = first; li < first + MAX_LAYERS; li++) clearLayer(layers, li);
+}
+
+/** Empties one layer slot (`li = eid × MAX_LAYERS + layer`). */
+export function clearLayer(layers: LayersComponent, li: number): void {
+  layers.clip[li] = NO_CLIP;
+  layers.time[li] = 0;
+  layers.speed[li] = 1;
+  layers.weight[li] = 0;
+  layers.flags[li] = 0;
+  layers.mask[li] = -1;
+  layers.reference[li] = -1;
+}

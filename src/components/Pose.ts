@@ -1,0 +1,26 @@
+import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
+
+/**
+ * Pose pools: one Float32Array per component for the whole world, `rows × maxJoints × stride`
+ * floats, so each character's joints are one contiguous run starting at
+ * `eid × maxJoints × stride`. Only the first `jointCount` joints of a block are used.
+ *
+ * - `LocalPose.data`: the blended local pose, 10 floats per joint (`tx ty tz qx qy qz qw sx sy sz`).
+ * - `ModelPose.data`: model-space (character-space) matrices, 12 floats per joint (3×4, column-major).
+ * - `SkinPalette.data`: skinning matrices `model × inverseBind`, 12 floats per joint.
+ */
+export interface PoolComponent {
+  /** Floats per joint in `data`. */
+  readonly stride: number;
+  readonly data: Float32Array;
+}
+
+/** Creates the `LocalPose` pool. */
+export function createLocalPoseComponent(rows: number, maxJoints: number): PoolComponent {
+  return { stride: POSE_STRIDE, data: new Float32Array(rows * maxJoints * POSE_STRIDE) };
+}
+
+/** Creates a matrix pool (`ModelPose` or `SkinPalette`). */
+export function createMatrixPoolComponent(rows: number, maxJoints: number): PoolComponent {
+  return { stride: MATRIX_STRIDE, data: new Float32Array(rows * maxJoints * MATRIX_STRIDE) };
+}

@@ -1,0 +1,12 @@
+/**
+ * The pure math layer: functions over typed arrays with element offsets, output first,
+ * no allocation. Imports nothing outside `src/math`.
+ *
+ * - `vec3`: 3 floats `x y z`.
+ * - `quat`: 4 floats `x y z w`, Hamilton product, `multiply(a, b)` applies b then a.
+ * - `affine`: 12 floats, column-major 3×4 `m00 m10 m20 m01 m11 m21 m02 m12 m22 tx ty tz`.
+ */
+export * as vec3 from './vec3.js';
+export * as quat from './quat.js';
+export * as affine from './affine.js';
+export type { NumArray } from './types.js';

@@ -1,0 +1,174 @@
+/**
+ * blendSystem — combines each character's layer poses into its `LocalPose`.
+ *
+ * Reads:  Character.skeleton/jointCount, Layers.clip/weight/flags/mask/reference/pose, the
+ *         skeleton, mask and reference-pose registries, `world.blendThreshold`.
+ * Writes: LocalPose.
+ * Order:  after sampleSystem, before skinSystem.
+ *
+ * Per joint j (GEA "LERP blending", "partial-skeleton blending", "additive blending"):
+ * 1. Override layers (not additive, weight > 0) blend by normalized weights
+ *    w_k = weight_k × mask_k[j]: T and S by weighted mean, Q by the normalized weighted sum
+ *    with each quaternion flipped into the first one's hemisphere (nlerp, as ozz). When the
+ *    total W is below the threshold θ the rest pose joins with weight θ − W, so at W = 0 the
+ *    joint is exactly at rest and fades there smoothly.
+ * 2. Additive layers then apply in layer order: with S the layer's pose and R its reference,
+ *    the difference D = S·R⁻¹ (Q_D = Q_S·Q_R⁻¹, T_D = T_S − T_R, S_D = S_S / S_R) is applied to
+ *    the current pose T as A = D·T (Q_A = Q_D·Q_T, T_A = T_D + T_T, S_A = S_D·S_T), then
+ *    blended as lerp(T, A, β) with β = weight × mask[j] (Q by nlerp).
+ */
+import { commitRemovals } from 'bitecs';
+import { LAYER_ADDITIVE, MAX_LAYERS } from '../components/Layers.js';
+import { POSE_STRIDE } from '../math/layout.js';
+import type { AnimationWorld } from '../world.js';
+
+/** Blends every character's layers into its local pose; see the file header. */
+export function blendSystem(world: AnimationWorld, _dt: number): void {
+  commitRemovals(world.ecs);
+  const { Character, Layers, LocalPose } = world.components;
+  const { clip: clipIds, weight, flags, mask, reference, pose } = Layers;
+  const { skeletons, masks, references } = world.assets;
+  const { layerOff, layerWeight, layerMask } = world.scratch;
+  const local = LocalPose.data;
+  const poseSize = world.maxJoints * POSE_STRIDE;
+  const threshold = world.blendThreshold;
+  const dense = world.characters.dense;
+
+  for (let i = 0; i < dense.length; i++) {
+    const eid = dense[i]!;
+    const jointCount = Character.jointCount[eid]!;
+    const rest = skeletons[Character.skeleton[eid]!]!.rest;
+    const outOff = eid * poseSize;
+
+    let count = 0;
+    for (let li = eid * MAX_LAYERS, end = li + MAX_LAYERS; li < end; li++) {
+      if (clipIds[li]! < 0 || !(weight[li]! > 0) || (flags[li]! & LAYER_ADDITIVE) !== 0) continue;
+      layerOff[count] = li * poseSize;
+      layerWeight[count] = weight[li]!;
+      layerMask[count] = mask[li]! >= 0 ? masks[mask[li]!]! : null;
+      count++;
+    }
+    blendOverrideLayers(local, outOff, rest, pose, layerOff, layerWeight, layerMask, count, jointCount, threshold);
+
+    for (let li = eid * MAX_LAYERS, end = li + MAX_LAYERS; li < end; li++) {
+      if (clipIds[li]! < 0 || !(weight[li]! > 0) || (flags[li]! & LAYER_ADDITIVE) === 0 || reference[li]! < 0) continue;
+      const layerMaskWeights = mask[li]! >= 0 ? masks[mask[li]!]! : null;
+      applyAdditiveLayer(local, outOff, pose, li * poseSize, references[reference[li]!]!, weight[li]!, layerMaskWeights, jointCount);
+    }
+  }
+}
+
+/**
+ * Normalized weighted blend of `count` layer poses into `out` (step 1 of the file header).
+ * Layer n's pose starts at `layerOff[n]` in `poses`; its weight is `layerWeight[n]`, times
+ * `layerMask[n][j]` when a mask is given. `rest` (`jointCount × 10`) fills in below `threshold`.
+ * Pure kernel: writes only `out[outOff .. outOff + jointCount × 10)`.
+ */
+export function blendOverrideLayers(
+  out: Float32Array,
+  outOff: number,
+  rest: Float32Array,
+  poses: Float32Array,
+  layerOff: Int32Array,
+  layerWeight: Float32Array,
+  layerMask: readonly (Float32Array | null)[],
+  count: number,
+  jointCount: number,
+  threshold: number,
+): void {
+  for (let j = 0; j < jointCount; j++) {
+    const k = j * POSE_STRIDE;
+    let total = 0;
+    let tx = 0, ty = 0, tz = 0, qx = 0, qy = 0, qz = 0, qw = 0, sx = 0, sy = 0, sz = 0;
+    // Hemisphere reference: the first contributing quaternion.
+    let rx = 0, ry = 0, rz = 0, rw = 0;
+    for (let n = 0; n < count; n++) {
+      const m = layerMask[n];
+      const w = m === null ? layerWeight[n]! : layerWeight[n]! * m[j]!;
+      if (!(w > 0)) continue;
+      const p = layerOff[n]! + k;
+      let x = poses[p + 3]!, y = poses[p + 4]!, z = poses[p + 5]!, s = poses[p + 6]!;
+      if (total === 0) {
+        rx = x; ry = y; rz = z; rw = s;
+      } else if (rx * x + ry * y + rz * z + rw * s < 0) {
+        x = -x; y = -y; z = -z; s = -s;
+      }
+      total += w;
+      tx += poses[p]! * w; ty += poses[p + 1]! * w; tz += poses[p + 2]! * w;
+      qx += x * w; qy += y * w; qz += z * w; qw += s * w;
+      sx += poses[p + 7]! * w; sy += poses[p + 8]! * w; sz += poses[p + 9]! * w;
+    }
+    const o = outOff + k;
+    if (total < threshold) {
+      const w = threshold - total;
+      let x = rest[k + 3]!, y = rest[k + 4]!, z = rest[k + 5]!, s = rest[k + 6]!;
+      if (total > 0 && rx * x + ry * y + rz * z + rw * s < 0) {
+        x = -x; y = -y; z = -z; s = -s;
+      }
+      total = threshold;
+      tx += rest[k]! * w; ty += rest[k + 1]! * w; tz += rest[k + 2]! * w;
+      qx += x * w; qy += y * w; qz += z * w; qw += s * w;
+      sx += rest[k + 7]! * w; sy += rest[k + 8]! * w; sz += rest[k + 9]! * w;
+    }
+    const inv = 1 / total;
+    out[o] = tx * inv; out[o + 1] = ty * inv; out[o + 2] = tz * inv;
+    const qInv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+    out[o + 3] = qx * qInv; out[o + 4] = qy * qInv; out[o + 5] = qz * qInv; out[o + 6] = qw * qInv;
+    out[o + 7] = sx * inv; out[o + 8] = sy * inv; out[o + 9] = sz * inv;
+  }
+}
+
+/**
+ * Applies one additive layer to `target` in place (step 2 of the file header): for each joint,
+ * D = S·R⁻¹ from the layer pose S (`poses` at `layerOff`) and the reference R (`reference`,
+ * `jointCount × 10`), then target ← lerp(target, D·target, β), β = `weight × mask[j]`.
+ * Pure kernel: writes only `target[targetOff .. targetOff + jointCount × 10)`.
+ */
+export function applyAdditiveLayer(
+  target: Float32Array,
+  targetOff: number,
+  poses: Float32Array,
+  layerOff: number,
+  reference: Float32Array,
+  weight: number,
+  mask: Float32Array | null,
+  jointCount: number,
+): void {
+  for (let j = 0; j < jointCount; j++) {
+    const beta = mask === null ? weight : weight * mask[j]!;
+    if (!(beta > 0)) continue;
+    const k = j * POSE_STRIDE;
+    const s = layerOff + k;
+    const o = targetOff + k;
+    // Q_D = Q_S · conj(Q_R)   (unit quaternions: the inverse is the conjugate)
+    const sx = poses[s + 3]!, sy = poses[s + 4]!, sz = poses[s + 5]!, sw = poses[s + 6]!;
+    const rx = -reference[k + 3]!, ry = -reference[k + 4]!, rz = -reference[k + 5]!, rw = reference[k + 6]!;
+    const dx = sw * rx + sx * rw + sy * rz - sz * ry;
+    const dy = sw * ry - sx * rz + sy * rw + sz * rx;
+    const dz = sw * rz + sx * ry - sy * rx + sz * rw;
+    const dw = sw * rw - sx * rx - sy * ry - sz * rz;
+    // Q_A = Q_D · Q_T
+    const tx = target[o + 3]!, ty = target[o + 4]!, tz = target[o + 5]!, tw = target[o + 6]!;
+    let ax = dw * tx + dx * tw + dy * tz - dz * ty;
+    let ay = dw * ty - dx * tz + dy * tw + dz * tx;
+    let az = dw * tz + dx * ty - dy * tx + dz * tw;
+    let aw = dw * tw - dx * tx - dy * ty - dz * tz;
+    if (ax * tx + ay * ty + az * tz + aw * tw < 0) {
+      ax = -ax; ay = -ay; az = -az; aw = -aw;
+    }
+    const keep = 1 - beta;
+    const qx = tx * keep + ax * beta, qy = ty * keep + ay * beta;
+    const qz = tz * keep + az * beta, qw = tw * keep + aw * beta;
+    const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+    target[o + 3] = qx * inv; target[o + 4] = qy * inv; target[o + 5] = qz * inv; target[o + 6] = qw * inv;
+    // T_A = T_D + T_T, so lerp(T, A, β) = T + β·T_D
+    target[o] += beta * (poses[s]! - reference[k]!);
+    target[o + 1] += beta * (poses[s + 1]! - reference[k + 1]!);
+    target[o + 2] += beta * (poses[s + 2]! - reference[k + 2]!);
+    // S_A = (S_S / S_R) · S_T, so lerp(S, A, β) = S · (1 + β·(S_S / S_R − 1))
+    for (let c = 7; c < 10; c++) {
+      const ratio = reference[k + c]! !== 0 ? poses[s + c]! / reference[k + c]! : 1;
+      target[o + c] = target[o + c]! * (1 + beta * (ratio - 1));
+    }
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * sampleSystem — advances every layer's playback time, reports the clip events it crossed and
+ * samples each weighted layer's clip into that layer's pose.
+ *
+ * Reads:  Character.jointCount, Layers.clip/speed/weight/flags, the clip registry.
+ * Writes: Layers.time, Layers.pose, the world event queue, `world.time` (the clock).
+ * Order:  first in `step` (before blendSystem). Entities without the animation components
+ *         are not visited. Layers with weight 0 keep advancing (and firing events) but are not
+ *         sampled, since nothing reads their pose.
+ *
+ * Time rules: a looping layer wraps into [0, D); a clamped one stops at 0 or D. A clip of
+ * duration 0 (one frame) stays at 0. Events fire once per crossing: moving forward from `a`
+ * to `b`, those with a ≤ τ < b (and τ = D when a clamped clip reaches its end); moving
+ * backward, those with b < τ ≤ a (and τ = 0 when it reaches the start). A frame that spans
+ * several loops fires each event once per loop, in order.
+ */
+import { commitRemovals } from 'bitecs';
+import type { Clip } from '../assets/Clip.js';
+import { pushEvent, type EventQueue } from '../components/EventQueue.js';
+import { LAYER_LOOP, MAX_LAYERS } from '../components/Layers.js';
+import { POSE_STRIDE } from '../math/layout.js';
+import type { AnimationWorld } from '../world.js';
+
+/** Advances all layers by `dt` seconds; see the file header. */
+export function sampleSystem(world: AnimationWorld, dt: number): void {
+  commitRemovals(world.ecs);
+  const { Character, Layers } = world.components;
+  const { clip: clipIds, time, speed, weight, flags, pose } = Layers;
+  const clips = world.assets.clips;
+  const queue = world.events;
+  const layerPoseSize = world.maxJoints * POSE_STRIDE;
+  const worldTime = world.time;
+  const dense = world.characters.dense;
+
+  for (let i = 0; i < dense.length; i++) {
+    const eid = dense[i]!;
+    const jointCount = Character.jointCount[eid]!;
+    for (let li = eid * MAX_LAYERS, end = li + MAX_LAYERS; li < end; li++) {
+      const clipId = clipIds[li]!;
+      if (clipId < 0) continue;
+      const clip = clips[clipId]!;
+      const from = time[li]!;
+      const delta = speed[li]! * dt;
+      const to = (flags[li]! & LAYER_LOOP) !== 0
+        ? advanceLooping(queue, eid, clipId, clip, from, delta, worldTime, dt)
+        : advanceClamped(queue, eid, clipId, clip, from, delta, worldTime, dt);
+      time[li] = to;
+      if (weight[li]! > 0) {
+        sampleClipInto(pose, li * layerPoseSize, clip.frames, jointCount, clip.frameCount, clip.frameRate, to);
+      }
+    }
+  }
+  world.time = worldTime + dt;
+}
+
+/**
+ * Samples `clip` at `time` seconds into `out` at `outOff` (`jointCount × 10` floats): the two
+ * frames around `time` are interpolated, translation and scale by lerp, rotation by nlerp with
+ * the hemisphere fix (the shorter arc). Times outside [0, duration] clamp to the ends.
+ * Pure kernel: reads `frames`, writes only `out[outOff .. outOff + jointCount × 10)`.
+ */
+export function sampleClipInto(
+  out: Float32Array,
+  outOff: number,
+  frames: Float32Array,
+  jointCount: number,
+  frameCount: number,
+  frameRate: number,
+  time: number,
+): void {
+  const poseSize = jointCount * POSE_STRIDE;
+  const position = time * frameRate;
+  let frame = Math.floor(position);
+  let alpha = position - frame;
+  if (!(frame >= 0)) {
+    frame = 0; // negative or NaN time: first frame
+    alpha = 0;
+  } else if (frame >= frameCount - 1) {
+    frame = frameCount - 1;
+    alpha = 0;
+  }
+  const a0 = frame * poseSize;
+  if (alpha === 0) {
+    for (let k = 0; k < poseSize; k++) out[outOff + k] = frames[a0 + k]!;
+    return;
+  }
+  const b0 = a0 + poseSize;
+  const beta = 1 - alpha;
+  for (let k = 0; k < poseSize; k += POSE_STRIDE) {
+    const a = a0 + k, b = b0 + k, o = outOff + k;
+    out[o] = frames[a]! * beta + frames[b]! * alpha;
+    out[o + 1] = frames[a + 1]! * beta + frames[b + 1]! * alpha;
+    out[o + 2] = frames[a + 2]! * beta + frames[b + 2]! * alpha;
+    const ax = frames[a + 3]!, ay = frames[a + 4]!, az = frames[a + 5]!, aw = frames[a + 6]!;
+    let bx = frames[b + 3]!, by = frames[b + 4]!, bz = frames[b + 5]!, bw = frames[b + 6]!;
+    if (ax * bx + ay * by + az * bz + aw * bw < 0) {
+      bx = -bx; by = -by; bz = -bz; bw = -bw;
+    }
+    const qx = ax * beta + bx * alpha, qy = ay * beta + by * alpha;
+    const qz = az * beta + bz * alpha, qw = aw * beta + bw * alpha;
+    const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+    out[o + 3] = qx * inv;
+    out[o + 4] = qy * inv;
+    out[o + 5] = qz * inv;
+    out[o + 6] = qw * inv;
+    out[o + 7] = frames[a + 7]! * beta + frames[b + 7]! * alpha;
+    out[o + 8] = frames[a + 8]! * beta + frames[b + 8]! * alpha;
+    out[o + 9] = frames[a + 9]! * beta + frames[b + 9]! * alpha;
+  }
+}
+
+/**
+ * Advances a looping layer from `from` (in [0, D)) by `delta` clip seconds, pushing every
+ * event crossed, and returns the wrapped time. `worldTime` and `dt` place each event in the
+ * frame (`at = worldTime + dt × fraction of delta travelled`).
+ */
+export function advanceLooping(
+  queue: EventQueue, eid: number, clipId: number, clip: Clip,
+  from: number, delta: number, worldTime: number, dt: number,
+): number {
+  const duration = clip.duration;
+  if (!(duration > 0)) return 0;
+  const to = from + delta;
+  const times = clip.eventTimes;
+  if (times.length > 0 && delta !== 0) {
+    // Cycle c covers unwrapped times [c·D, (c+1)·D). Each crossed cycle fires its events at
+    // least once, so beyond `capacity` cycles older records would be overwritten anyway:
+    // skip them (counting them as dropped) rather than loop a million times.
+    const firstCycle = delta > 0 ? 0 : Math.floor(to / duration);
+    const lastCycle = delta > 0 ? Math.floor(to / duration) : 0;
+    const span = lastCycle - firstCycle + 1;
+    const skip = span > queue.capacity ? span - queue.capacity : 0;
+    if (delta > 0) {
+      for (let c = firstCycle + skip; c <= lastCycle; c++) {
+        const base = c * duration;
+        const lo = from > base ? from - base : 0; // [lo, hi) in clip time
+        const hi = to < base + duration ? to - base : duration;
+        for (let e = 0; e < times.length; e++) {
+          const tau = times[e]!;
+          if (tau >= lo && tau < hi) pushEvent(queue, eid, clipId, e, worldTime + dt * ((base + tau - from) / delta));
+        }
+      }
+    } else {
+      for (let c = lastCycle - skip; c >= firstCycle; c--) {
+        const base = c * duration;
+        const hi = from < base + duration ? from - base : duration; // (lo, hi] in clip time,
+        const passesStart = to < base; // … and [0, hi] when playback leaves the cycle at its start
+        const lo = passesStart ? 0 : to - base;
+        for (let e = times.length - 1; e >= 0; e--) {
+          const tau = times[e]!;
+          if ((tau > lo || (passesStart && tau === 0)) && tau <= hi) {
+            pushEvent(queue, eid, clipId, e, worldTime + dt * ((base + tau - from) / delta));
+          }
+        }
+      }
+    }
+    if (skip > 0) queue.dropped += skip * times.length;
+  }
+  let wrapped = to - Math.floor(to / duration) * duration;
+  if (wrapped >= duration || !(wrapped >= 0)) wrapped = 0; // float rounding at the seam, NaN guard
+  return wrapped;
+}
+
+/**
+ * Advances a clamped (play-once) layer from `from` by `delta` clip seconds within [0, D],
+ * pushing every event crossed, and returns the new time.
+ */
+export function advanceClamped(
+  queue: EventQueue, eid: number, clipId: number, clip: Clip,
+  from: number, delta: number, worldTime: number, dt: number,
+): number {
+  const duration = clip.duration;
+  let to = from + delta;
+  if (to > duration) to = duration;
+  else if (to < 0) to = 0;
+  const times = clip.eventTimes;
+  if (times.length === 0 || to === from) return to;
+  if (delta > 0) {
+    const atEnd = to === duration;
+    for (let e = 0; e < times.length; e++) {
+      const tau = times[e]!;
+      if (tau >= from && (tau < to || (atEnd && tau === duration))) {
+        pushEvent(queue, eid, clipId, e, worldTime + dt * ((tau - from) / delta));
+      }
+    }
+  } else {
+    const atStart = to === 0;
+    for (let e = times.length - 1; e >= 0; e--) {
+      const tau = times[e]!;
+      if (tau <= from && (tau > to || (atStart && tau === 0))) {
+        pushEvent(queue, eid, clipId, e, worldTime + dt * ((tau - from) / delta));
+      }
+    }
+  }
+  return to;
+}

@@ -1,0 +1,152 @@
+import { createWorld, registerQuery, type Query, type World } from 'bitecs';
+import { AnimationError, type AnimationIssue } from './assets/AnimationError.js';
+import type { Clip } from './assets/Clip.js';
+import type { Mask } from './assets/Mask.js';
+import type { Skeleton } from './assets/Skeleton.js';
+import { createCharacterComponent, type CharacterComponent } from './components/Character.js';
+import { createEventQueue, type EventQueue } from './components/EventQueue.js';
+import { createLayersComponent, MAX_LAYERS, type LayersComponent } from './components/Layers.js';
+import { createLocalPoseComponent, createMatrixPoolComponent, type PoolComponent } from './components/Pose.js';
+
+/** Options of {@link createAnimationWorld}. */
+export interface AnimationWorldOptions {
+  /**
+   * Largest entity id the pools hold (and so the most characters). bitecs ids start at 1 and
+   * are recycled, so with a world of its own this is the character capacity. When sharing the
+   * game's bitecs world (`world`), ids are shared with the game's other entities: size this to
+   * the largest id the game will reach.
+   */
+  maxEntities: number;
+  /** Most joints of any skeleton spawned in this world (pools hold this many per entity). */
+  maxJoints: number;
+  /** The game's own bitecs world; default: a new one owned by the animation world. */
+  world?: World;
+  /** Capacity of the event ring buffer in records (default 4096). */
+  maxEvents?: number;
+  /**
+   * Total override-layer weight below which the rest pose is blended in, with weight
+   * `threshold − total` (ozz-animation's blending threshold): a character whose layers all
+   * fade to 0 settles smoothly into its rest pose. Default 0.1; must be > 0.
+   */
+  blendThreshold?: number;
+}
+
+/** Assets referenced from components by integer id (registered on first use). */
+export interface AssetRegistry {
+  readonly skeletons: Skeleton[];
+  readonly skeletonIds: Map<Skeleton, number>;
+  readonly clips: Clip[];
+  readonly clipIds: Map<Clip, number>;
+  /** Mask weights by mask id. */
+  readonly masks: Float32Array[];
+  readonly maskIds: Map<Mask, number>;
+  /** Additive reference poses (`jointCount × 10`) by reference id. */
+  readonly references: Float32Array[];
+  readonly referenceIds: Map<string, number>;
+}
+
+/** Fixed-size per-frame temporaries, sized at creation so systems never allocate. */
+export interface Scratch {
+  readonly layerOff: Int32Array;
+  readonly layerWeight: Float32Array;
+  readonly layerMask: (Float32Array | null)[];
+}
+
+/** The animation components of a world; every array is sized at creation. */
+export interface AnimationComponents {
+  readonly Character: CharacterComponent;
+  readonly Layers: LayersComponent;
+  readonly LocalPose: PoolComponent;
+  readonly ModelPose: PoolComponent;
+  readonly SkinPalette: PoolComponent;
+}
+
+/**
+ * Everything bitanim keeps for one game world: the bitecs world, the component pools, the
+ * asset registries, the event queue and the clock. Systems take it as their first argument.
+ */
+export interface AnimationWorld {
+  /** The bitecs world holding the character entities (the game's, if it passed one). */
+  readonly ecs: World;
+  readonly maxEntities: number;
+  readonly maxJoints: number;
+  readonly blendThreshold: number;
+  readonly components: AnimationComponents;
+  /** Registered once: entities with all animation components, iterated via `dense`. */
+  readonly characters: Query;
+  readonly assets: AssetRegistry;
+  readonly events: EventQueue;
+  readonly scratch: Scratch;
+  /** Seconds simulated so far (advanced by `sampleSystem`). */
+  time: number;
+}
+
+/**
+ * Creates an animation world with pools for `maxEntities` characters of up to `maxJoints`
+ * joints. Memory is allocated here once; frames allocate nothing.
+ *
+ * Pools hold `maxEntities + 1` rows because bitecs entity ids start at 1. Per character:
+ * `(1 + MAX_LAYERS) × maxJoints × 10` pose floats and `2 × maxJoints × 12` matrix floats.
+ *
+ * @throws AnimationError when a size is not a positive integer.
+ * @example
+ * const world = createAnimationWorld({ maxEntities: 10_000, maxJoints: 64 });
+ */
+export function createAnimationWorld(options: AnimationWorldOptions): AnimationWorld {
+  const { maxEntities, maxJoints } = options;
+  const maxEvents = options.maxEvents ?? 4096;
+  const blendThreshold = options.blendThreshold ?? 0.1;
+  const issues: AnimationIssue[] = [];
+  const positiveInt = (path: string, v: unknown): void => {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) issues.push({ path, message: `is ${String(v)}: must be an integer ≥ 1` });
+  };
+  positiveInt('maxEntities', maxEntities);
+  positiveInt('maxJoints', maxJoints);
+  positiveInt('maxEvents', maxEvents);
+  if (typeof blendThreshold !== 'number' || !(blendThreshold > 0) || !Number.isFinite(blendThreshold)) {
+    issues.push({ path: 'blendThreshold', message: `is ${String(blendThreshold)}: must be a finite number > 0` });
+  }
+  if (issues.length) throw new AnimationError('createAnimationWorld', issues);
+
+  const rows = maxEntities + 1;
+  const ecs = options.world ?? createWorld();
+  const components: AnimationComponents = {
+    Character: createCharacterComponent(rows),
+    Layers: createLayersComponent(rows, maxJoints),
+    LocalPose: createLocalPoseComponent(rows, maxJoints),
+    ModelPose: createMatrixPoolComponent(rows, maxJoints),
+    SkinPalette: createMatrixPoolComponent(rows, maxJoints),
+  };
+  const characters = registerQuery(ecs, [
+    components.Character,
+    components.Layers,
+    components.LocalPose,
+    components.ModelPose,
+    components.SkinPalette,
+  ]);
+  return {
+    ecs,
+    maxEntities,
+    maxJoints,
+    blendThreshold,
+    components,
+    characters,
+    assets: {
+      skeletons: [],
+      skeletonIds: new Map(),
+      clips: [],
+      clipIds: new Map(),
+      masks: [],
+      maskIds: new Map(),
+      references: [],
+      referenceIds: new Map(),
+    },
+    events: createEventQueue(maxEvents),
+    scratch: {
+      layerOff: new Int32Array(MAX_LAYERS),
+      layerWeight: new Float32Array(MAX_LAYERS),
+      layerMask: new Array<Float32Array | null>(MAX_LAYERS).fill(null),
+    },
+    time: 0,
+  };
+}

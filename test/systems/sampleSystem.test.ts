@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { addEntity } from 'bitecs';
+import { LAYER_LOOP, MAX_LAYERS, POSE_STRIDE, removeCharacter, sampleClipInto, sampleSystem } from '../../src/index.js';
+import { expectAllNaN, expectQuat, registerClip, twoJointSkeleton, wiggleClip, worldWith, Z90 } from './helpers.js';
+
+const skeleton = twoJointSkeleton();
+const clip = wiggleClip(skeleton);
+const sin22 = Math.sin(Math.PI / 8), cos22 = Math.cos(Math.PI / 8);
+
+describe('sampleClipInto', () => {
+  it('interpolates between the two frames around the time', () => {
+    const out = new Float32Array(25).fill(Number.NaN);
+    // t = 0.0625 s is frame 0.5: halfway between frame 0 and frame 1
+    sampleClipInto(out, 3, clip.frames, 2, clip.frameCount, clip.frameRate, 0.0625);
+    expect(out[3]).toBeCloseTo(0.5, 6); // root tx: lerp(0, 1, 0.5)
+    const arm = 3 + POSE_STRIDE;
+    expect(out[arm]).toBeCloseTo(1, 6);
+    expectQuat(out, arm + 3, [0, 0, sin22, cos22]); // nlerp(identity, 90° Z, ½) = 45° about Z
+    expect(out[arm + 7]).toBeCloseTo(1.5, 6); // scale lerp(1, 2, ½)
+    expect(Number.isNaN(out[2]!)).toBe(true); // before the block
+    expect(Number.isNaN(out[23]!)).toBe(true); // after it
+  });
+
+  it('takes the short way round when neighbouring frames are in opposite hemispheres', () => {
+    const flipped = clip.frames.slice();
+    for (let c = 3; c < 7; c++) flipped[20 + 10 + c] = -flipped[20 + 10 + c]!; // frame 1, arm: −q
+    const out = new Float32Array(20);
+    sampleClipInto(out, 0, flipped, 2, 3, 8, 0.0625);
+    expectQuat(out, 13, [0, 0, sin22, cos22]);
+  });
+
+  it('clamps times outside the clip to its first and last frames', () => {
+    const out = new Float32Array(20);
+    sampleClipInto(out, 0, clip.frames, 2, 3, 8, 10);
+    expect(Array.from(out)).toEqual(Array.from(clip.frames.subarray(40, 60)));
+    sampleClipInto(out, 0, clip.frames, 2, 3, 8, -1);
+    expect(Array.from(out)).toEqual(Array.from(clip.frames.subarray(0, 20)));
+  });
+});
+
+describe('sampleSystem', () => {
+  it('advances time by speed × dt and samples the layer pose', () => {
+    const { world, eids } = worldWith(skeleton, 1);
+    const eid = eids[0]!;
+    const { Layers } = world.components;
+    const li = eid * MAX_LAYERS;
+    Layers.clip[li] = registerClip(world, clip);
+    Layers.speed[li] = 0.5;
+    Layers.weight[li] = 1;
+    Layers.flags[li] = LAYER_LOOP;
+    sampleSystem(world, 0.25); // 0.5 × 0.25 = 0.125 s = frame 1
+    expect(Layers.time[li]).toBe(0.125);
+    const off = li * world.maxJoints * POSE_STRIDE;
+    expect(Layers.pose[off]).toBeCloseTo(1, 6);
+    expectQuat(Layers.pose, off + POSE_STRIDE + 3, Z90);
+    expect(world.time).toBe(0.25);
+  });
+
+  it('wraps a looping layer and clamps a play-once layer', () => {
+    const { world, eids } = worldWith(skeleton, 1);
+    const { Layers } = world.components;
+    const li = eids[0]! * MAX_LAYERS;
+    const id = registerClip(world, clip);
+    Layers.clip[li] = id; Layers.speed[li] = 1; Layers.weight[li] = 1; Layers.flags[li] = LAYER_LOOP; Layers.time[li] = 0.1875;
+    Layers.clip[li + 1] = id; Layers.speed[li + 1] = 1; Layers.weight[li + 1] = 1; Layers.flags[li + 1] = 0; Layers.time[li + 1] = 0.1875;
+    sampleSystem(world, 0.125);
+    expect(Layers.time[li]).toBe(0.0625); // 0.3125 − 0.25
+    expect(Layers.time[li + 1]).toBe(0.25); // held at the end
+    sampleSystem(world, 1.0); // four whole loops later: same phase
+    expect(Layers.time[li]).toBe(0.0625);
+  });
+
+  it('plays backwards with a negative speed, wrapping below zero', () => {
+    const { world, eids } = worldWith(skeleton, 1);
+    const { Layers } = world.components;
+    const li = eids[0]! * MAX_LAYERS;
+    Layers.clip[li] = registerClip(world, clip); Layers.speed[li] = -1; Layers.weight[li] = 1; Layers.flags[li] = LAYER_LOOP; Layers.time[li] = 0.0625;
+    sampleSystem(world, 0.125);
+    expect(Layers.time[li]).toBe(0.1875);
+  });
+
+  it('dt = 0 changes no time', () => {
+    const { world, eids } = worldWith(skeleton, 1);
+    const { Layers } = world.components;
+    const li = eids[0]! * MAX_LAYERS;
+    Layers.clip[li] = registerClip(world, clip); Layers.speed[li] = 1; Layers.weight[li] = 1; Layers.flags[li] = LAYER_LOOP; Layers.time[li] = 0.1;
+    sampleSystem(world, 0);
+    expect(Layers.time[li]).toBe(0.1);
+  });
+
+  it("touches no other entity's blocks and ignores entities without the components", () => {
+    const { world, eids } = worldWith(skeleton, 3);
+    const [a, b, c] = eids as [number, number, number];
+    removeCharacter(world, b); // b's blocks must stay as they are
+    const stranger = addEntity(world.ecs); // an entity of the game without animation components
+    const { Layers } = world.components;
+    const layerSize = world.maxJoints * POSE_STRIDE;
+    Layers.pose.fill(Number.NaN);
+    const id = registerClip(world, clip);
+    for (const eid of [a, b, c, stranger]) {
+      const li = eid * MAX_LAYERS;
+      Layers.clip[li] = id; Layers.speed[li] = 1; Layers.weight[li] = 1; Layers.flags[li] = LAYER_LOOP;
+    }
+    sampleSystem(world, 0.0625);
+    for (const eid of [b, stranger]) {
+      expectAllNaN(Layers.pose, eid * MAX_LAYERS * layerSize, MAX_LAYERS * layerSize);
+      expect(Layers.time[eid * MAX_LAYERS]).toBe(0);
+    }
+    for (const eid of [a, c]) {
+      const off = eid * MAX_LAYERS * layerSize;
+      expect(Layers.pose[off]).toBeCloseTo(0.5, 6);
+      // joints past the skeleton's 2 and the empty layers 1..3 stay untouched
+      expectAllNaN(Layers.pose, off + 2 * POSE_STRIDE, layerSize - 2 * POSE_STRIDE);
+      expectAllNaN(Layers.pose, off + layerSize, (MAX_LAYERS - 1) * layerSize);
+    }
+    expectAllNaN(Layers.pose, 0, MAX_LAYERS * layerSize); // row 0 is never an entity
+  });
+
+  it('advances but does not sample a layer of weight 0', () => {
+    const { world, eids } = worldWith(skeleton, 1);
+    const { Layers } = world.components;
+    const li = eids[0]! * MAX_LAYERS;
+    Layers.pose.fill(Number.NaN);
+    Layers.clip[li] = registerClip(world, clip); Layers.speed[li] = 1; Layers.weight[li] = 0; Layers.flags[li] = LAYER_LOOP;
+    sampleSystem(world, 0.0625);
+    expect(Layers.time[li]).toBe(0.0625);
+    expect(Number.isNaN(Layers.pose[li * world.maxJoints * POSE_STRIDE]!)).toBe(true);
+  });
+});
