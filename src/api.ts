@@ -284,7 +284,7 @@ function registerReference(world: AnimationWorld, clip: Clip, time: number): num
   if (id === undefined) {
     const pose = new Float32Array(clip.skeleton.jointCount * POSE_STRIDE);
     const at = clip.loop ? wrapTime(time, clip.duration) : Math.min(Math.max(time, 0), clip.duration);
-    sampleClipInto(pose, 0, clip.frames, clip.skeleton.jointCount, clip.frameCount, clip.frameRate, at);
+    sampleClipInto(pose, 0, clip, Float64Array.of(at), 0);
     id = references.length;
     references.push(pose);
     referenceIds.set(key, id);

@@ -47,6 +47,8 @@ export interface AssetRegistry {
 
 /** Fixed-size per-frame temporaries, sized at creation so systems never allocate. */
 export interface Scratch {
+  /** `[blendThreshold]`, as an array so kernels receive it without boxing a double. */
+  readonly blendThreshold: Float64Array;
   readonly layerOff: Int32Array;
   readonly layerWeight: Float32Array;
   readonly layerMask: (Float32Array | null)[];
@@ -143,6 +145,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     },
     events: createEventQueue(maxEvents),
     scratch: {
+      blendThreshold: Float64Array.of(blendThreshold),
       layerOff: new Int32Array(MAX_LAYERS),
       layerWeight: new Float32Array(MAX_LAYERS),
       layerMask: new Array<Float32Array | null>(MAX_LAYERS).fill(null),

@@ -19,6 +19,8 @@ export interface EventQueue {
   count: number;
   /** Records overwritten because the queue was full, since the world began. */
   dropped: number;
+  /** World time at the start of the frame being sampled (set by `sampleSystem`). */
+  frameStart: number;
 }
 
 /** Creates an empty event queue of `capacity` records. */
@@ -32,6 +34,7 @@ export function createEventQueue(capacity: number): EventQueue {
     head: 0,
     count: 0,
     dropped: 0,
+    frameStart: 0,
   };
 }
 

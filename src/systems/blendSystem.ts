@@ -31,7 +31,7 @@ export function blendSystem(world: AnimationWorld, _dt: number): void {
   const { layerOff, layerWeight, layerMask } = world.scratch;
   const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
-  const threshold = world.blendThreshold;
+  const threshold = world.scratch.blendThreshold;
   const dense = world.characters.dense;
 
   for (let i = 0; i < dense.length; i++) {
@@ -53,7 +53,7 @@ export function blendSystem(world: AnimationWorld, _dt: number): void {
     for (let li = eid * MAX_LAYERS, end = li + MAX_LAYERS; li < end; li++) {
       if (clipIds[li]! < 0 || !(weight[li]! > 0) || (flags[li]! & LAYER_ADDITIVE) === 0 || reference[li]! < 0) continue;
       const layerMaskWeights = mask[li]! >= 0 ? masks[mask[li]!]! : null;
-      applyAdditiveLayer(local, outOff, pose, li * poseSize, references[reference[li]!]!, weight[li]!, layerMaskWeights, jointCount);
+      applyAdditiveLayer(local, outOff, pose, li * poseSize, references[reference[li]!]!, weight, li, layerMaskWeights, jointCount);
     }
   }
 }
@@ -61,8 +61,11 @@ export function blendSystem(world: AnimationWorld, _dt: number): void {
 /**
  * Normalized weighted blend of `count` layer poses into `out` (step 1 of the file header).
  * Layer n's pose starts at `layerOff[n]` in `poses`; its weight is `layerWeight[n]`, times
- * `layerMask[n][j]` when a mask is given. `rest` (`jointCount × 10`) fills in below `threshold`.
- * Pure kernel: writes only `out[outOff .. outOff + jointCount × 10)`.
+ * `layerMask[n][j]` when a mask is given. `rest` (`jointCount × 10`) fills in below the
+ * threshold `threshold[0]`. Pure kernel: writes only `out[outOff .. outOff + jointCount × 10)`.
+ *
+ * Floats arrive in arrays, not as number arguments: V8 boxes a double passed to a function it
+ * does not inline (16 bytes per call), and a frame must allocate nothing.
  */
 export function blendOverrideLayers(
   out: Float32Array,
@@ -74,8 +77,9 @@ export function blendOverrideLayers(
   layerMask: readonly (Float32Array | null)[],
   count: number,
   jointCount: number,
-  threshold: number,
+  threshold: Float64Array,
 ): void {
+  const theta = threshold[0]!;
   for (let j = 0; j < jointCount; j++) {
     const k = j * POSE_STRIDE;
     let total = 0;
@@ -99,13 +103,13 @@ export function blendOverrideLayers(
       sx += poses[p + 7]! * w; sy += poses[p + 8]! * w; sz += poses[p + 9]! * w;
     }
     const o = outOff + k;
-    if (total < threshold) {
-      const w = threshold - total;
+    if (total < theta) {
+      const w = theta - total;
       let x = rest[k + 3]!, y = rest[k + 4]!, z = rest[k + 5]!, s = rest[k + 6]!;
       if (total > 0 && rx * x + ry * y + rz * z + rw * s < 0) {
         x = -x; y = -y; z = -z; s = -s;
       }
-      total = threshold;
+      total = theta;
       tx += rest[k]! * w; ty += rest[k + 1]! * w; tz += rest[k + 2]! * w;
       qx += x * w; qy += y * w; qz += z * w; qw += s * w;
       sx += rest[k + 7]! * w; sy += rest[k + 8]! * w; sz += rest[k + 9]! * w;
@@ -121,7 +125,8 @@ export function blendOverrideLayers(
 /**
  * Applies one additive layer to `target` in place (step 2 of the file header): for each joint,
  * D = S·R⁻¹ from the layer pose S (`poses` at `layerOff`) and the reference R (`reference`,
- * `jointCount × 10`), then target ← lerp(target, D·target, β), β = `weight × mask[j]`.
+ * `jointCount × 10`), then target ← lerp(target, D·target, β), β = `weights[weightIndex] ×
+ * mask[j]` (the weight is read from its array so no double is boxed per call).
  * Pure kernel: writes only `target[targetOff .. targetOff + jointCount × 10)`.
  */
 export function applyAdditiveLayer(
@@ -130,10 +135,12 @@ export function applyAdditiveLayer(
   poses: Float32Array,
   layerOff: number,
   reference: Float32Array,
-  weight: number,
+  weights: Float32Array,
+  weightIndex: number,
   mask: Float32Array | null,
   jointCount: number,
 ): void {
+  const weight = weights[weightIndex]!;
   for (let j = 0; j < jointCount; j++) {
     const beta = mask === null ? weight : weight * mask[j]!;
     if (!(beta > 0)) continue;

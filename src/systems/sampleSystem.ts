@@ -17,7 +17,7 @@
 import { commitRemovals } from 'bitecs';
 import type { Clip } from '../assets/Clip.js';
 import { pushEvent, type EventQueue } from '../components/EventQueue.js';
-import { LAYER_LOOP, MAX_LAYERS } from '../components/Layers.js';
+import { LAYER_LOOP, MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 
@@ -25,12 +25,12 @@ import type { AnimationWorld } from '../world.js';
 export function sampleSystem(world: AnimationWorld, dt: number): void {
   commitRemovals(world.ecs);
   const { Character, Layers } = world.components;
-  const { clip: clipIds, time, speed, weight, flags, pose } = Layers;
+  const { clip: clipIds, time, weight, pose } = Layers;
   const clips = world.assets.clips;
   const queue = world.events;
   const layerPoseSize = world.maxJoints * POSE_STRIDE;
-  const worldTime = world.time;
   const dense = world.characters.dense;
+  queue.frameStart = world.time;
 
   for (let i = 0; i < dense.length; i++) {
     const eid = dense[i]!;
@@ -39,37 +39,29 @@ export function sampleSystem(world: AnimationWorld, dt: number): void {
       const clipId = clipIds[li]!;
       if (clipId < 0) continue;
       const clip = clips[clipId]!;
-      const from = time[li]!;
-      const delta = speed[li]! * dt;
-      const to = (flags[li]! & LAYER_LOOP) !== 0
-        ? advanceLooping(queue, eid, clipId, clip, from, delta, worldTime, dt)
-        : advanceClamped(queue, eid, clipId, clip, from, delta, worldTime, dt);
-      time[li] = to;
-      if (weight[li]! > 0) {
-        sampleClipInto(pose, li * layerPoseSize, clip.frames, jointCount, clip.frameCount, clip.frameRate, to);
-      }
+      advanceLayer(Layers, li, clip, dt, queue, eid, clipId);
+      if (weight[li]! > 0) sampleClipInto(pose, li * layerPoseSize, clip, time, li);
     }
   }
-  world.time = worldTime + dt;
+  world.time += dt;
 }
 
 /**
- * Samples `clip` at `time` seconds into `out` at `outOff` (`jointCount × 10` floats): the two
- * frames around `time` are interpolated, translation and scale by lerp, rotation by nlerp with
- * the hemisphere fix (the shorter arc). Times outside [0, duration] clamp to the ends.
- * Pure kernel: reads `frames`, writes only `out[outOff .. outOff + jointCount × 10)`.
+ * Samples `clip` at time `times[timeIndex]` seconds into `out` at `outOff`
+ * (`jointCount × 10` floats): the two frames around that time are interpolated, translation
+ * and scale by lerp, rotation by nlerp with the hemisphere fix (the shorter arc). Times
+ * outside [0, duration] clamp to the ends. Pure kernel: writes only
+ * `out[outOff .. outOff + jointCount × 10)`.
+ *
+ * The time arrives as an array element, not a number argument, on purpose: V8 boxes a
+ * computed double passed to a function it does not inline (a 16-byte heap object per call),
+ * and a frame must allocate nothing. Per-character kernels take no float scalars.
  */
-export function sampleClipInto(
-  out: Float32Array,
-  outOff: number,
-  frames: Float32Array,
-  jointCount: number,
-  frameCount: number,
-  frameRate: number,
-  time: number,
-): void {
-  const poseSize = jointCount * POSE_STRIDE;
-  const position = time * frameRate;
+export function sampleClipInto(out: Float32Array, outOff: number, clip: Clip, times: Float64Array, timeIndex: number): void {
+  const frames = clip.frames;
+  const frameCount = clip.frameCount;
+  const poseSize = clip.skeleton.jointCount * POSE_STRIDE;
+  const position = times[timeIndex]! * clip.frameRate;
   let frame = Math.floor(position);
   let alpha = position - frame;
   if (!(frame >= 0)) {
@@ -110,77 +102,100 @@ export function sampleClipInto(
 }
 
 /**
- * Advances a looping layer from `from` (in [0, D)) by `delta` clip seconds, pushing every
- * event crossed, and returns the wrapped time. `worldTime` and `dt` place each event in the
- * frame (`at = worldTime + dt × fraction of delta travelled`).
+ * Advances layer `li` by `speed[li] × dt` under its loop flag and writes `time[li]`: a looping
+ * layer wraps into [0, D), a clamped one stops at 0 or D, a clip of duration 0 stays at 0.
+ * Every event crossed is pushed to `queue` for entity `eid` and clip id `clipId`, placed in
+ * the frame at `queue.frameStart + dt × (fraction of the advance travelled)`.
+ *
+ * Helpers receive the layer arrays and `dt` rather than computed times, for the reason given
+ * at {@link sampleClipInto}.
  */
-export function advanceLooping(
-  queue: EventQueue, eid: number, clipId: number, clip: Clip,
-  from: number, delta: number, worldTime: number, dt: number,
-): number {
+export function advanceLayer(
+  layers: LayersComponent, li: number, clip: Clip, dt: number, queue: EventQueue, eid: number, clipId: number,
+): void {
+  const from = layers.time[li]!;
+  const delta = layers.speed[li]! * dt;
   const duration = clip.duration;
-  if (!(duration > 0)) return 0;
-  const to = from + delta;
+  const looping = (layers.flags[li]! & LAYER_LOOP) !== 0;
+  if (delta !== 0 && clip.eventTimes.length > 0 && duration > 0) {
+    if (looping) pushLoopingEvents(queue, eid, clipId, clip, layers, li, dt);
+    else pushClampedEvents(queue, eid, clipId, clip, layers, li, dt);
+  }
+  let to = from + delta;
+  if (!(duration > 0)) {
+    to = 0;
+  } else if (looping) {
+    to -= Math.floor(to / duration) * duration;
+    if (to >= duration || !(to >= 0)) to = 0; // float rounding at the seam; NaN guard
+  } else if (to > duration) {
+    to = duration;
+  } else if (to < 0) {
+    to = 0;
+  }
+  layers.time[li] = to;
+}
+
+/** Events crossed by a looping layer this frame (before its time is written). */
+function pushLoopingEvents(
+  queue: EventQueue, eid: number, clipId: number, clip: Clip, layers: LayersComponent, li: number, dt: number,
+): void {
+  const duration = clip.duration;
   const times = clip.eventTimes;
-  if (times.length > 0 && delta !== 0) {
-    // Cycle c covers unwrapped times [c·D, (c+1)·D). Each crossed cycle fires its events at
-    // least once, so beyond `capacity` cycles older records would be overwritten anyway:
-    // skip them (counting them as dropped) rather than loop a million times.
-    const firstCycle = delta > 0 ? 0 : Math.floor(to / duration);
-    const lastCycle = delta > 0 ? Math.floor(to / duration) : 0;
-    const span = lastCycle - firstCycle + 1;
-    const skip = span > queue.capacity ? span - queue.capacity : 0;
-    if (delta > 0) {
-      for (let c = firstCycle + skip; c <= lastCycle; c++) {
-        const base = c * duration;
-        const lo = from > base ? from - base : 0; // [lo, hi) in clip time
-        const hi = to < base + duration ? to - base : duration;
-        for (let e = 0; e < times.length; e++) {
-          const tau = times[e]!;
-          if (tau >= lo && tau < hi) pushEvent(queue, eid, clipId, e, worldTime + dt * ((base + tau - from) / delta));
-        }
+  const from = layers.time[li]!;
+  const delta = layers.speed[li]! * dt;
+  const to = from + delta;
+  const frameStart = queue.frameStart;
+  // Cycle c covers unwrapped times [c·D, (c+1)·D). Each crossed cycle fires its events at
+  // least once, so beyond `capacity` cycles older records would be overwritten anyway: skip
+  // them (counting them as dropped) rather than loop a billion times.
+  const firstCycle = delta > 0 ? 0 : Math.floor(to / duration);
+  const lastCycle = delta > 0 ? Math.floor(to / duration) : 0;
+  const span = lastCycle - firstCycle + 1;
+  const skip = span > queue.capacity ? span - queue.capacity : 0;
+  if (delta > 0) {
+    for (let c = firstCycle + skip; c <= lastCycle; c++) {
+      const base = c * duration;
+      const lo = from > base ? from - base : 0; // fires [lo, hi) in clip time
+      const hi = to < base + duration ? to - base : duration;
+      for (let e = 0; e < times.length; e++) {
+        const tau = times[e]!;
+        if (tau >= lo && tau < hi) pushEvent(queue, eid, clipId, e, frameStart + dt * ((base + tau - from) / delta));
       }
-    } else {
-      for (let c = lastCycle - skip; c >= firstCycle; c--) {
-        const base = c * duration;
-        const hi = from < base + duration ? from - base : duration; // (lo, hi] in clip time,
-        const passesStart = to < base; // … and [0, hi] when playback leaves the cycle at its start
-        const lo = passesStart ? 0 : to - base;
-        for (let e = times.length - 1; e >= 0; e--) {
-          const tau = times[e]!;
-          if ((tau > lo || (passesStart && tau === 0)) && tau <= hi) {
-            pushEvent(queue, eid, clipId, e, worldTime + dt * ((base + tau - from) / delta));
-          }
+    }
+  } else {
+    for (let c = lastCycle - skip; c >= firstCycle; c--) {
+      const base = c * duration;
+      const hi = from < base + duration ? from - base : duration; // fires (lo, hi] in clip time,
+      const passesStart = to < base; // and [0, hi] when playback leaves the cycle at its start
+      const lo = passesStart ? 0 : to - base;
+      for (let e = times.length - 1; e >= 0; e--) {
+        const tau = times[e]!;
+        if ((tau > lo || (passesStart && tau === 0)) && tau <= hi) {
+          pushEvent(queue, eid, clipId, e, frameStart + dt * ((base + tau - from) / delta));
         }
       }
     }
-    if (skip > 0) queue.dropped += skip * times.length;
   }
-  let wrapped = to - Math.floor(to / duration) * duration;
-  if (wrapped >= duration || !(wrapped >= 0)) wrapped = 0; // float rounding at the seam, NaN guard
-  return wrapped;
+  if (skip > 0) queue.dropped += skip * times.length;
 }
 
-/**
- * Advances a clamped (play-once) layer from `from` by `delta` clip seconds within [0, D],
- * pushing every event crossed, and returns the new time.
- */
-export function advanceClamped(
-  queue: EventQueue, eid: number, clipId: number, clip: Clip,
-  from: number, delta: number, worldTime: number, dt: number,
-): number {
+/** Events crossed by a clamped (play-once) layer this frame (before its time is written). */
+function pushClampedEvents(
+  queue: EventQueue, eid: number, clipId: number, clip: Clip, layers: LayersComponent, li: number, dt: number,
+): void {
   const duration = clip.duration;
-  let to = from + delta;
-  if (to > duration) to = duration;
-  else if (to < 0) to = 0;
   const times = clip.eventTimes;
-  if (times.length === 0 || to === from) return to;
+  const from = layers.time[li]!;
+  const delta = layers.speed[li]! * dt;
+  const to = Math.min(Math.max(from + delta, 0), duration);
+  const frameStart = queue.frameStart;
+  if (to === from) return;
   if (delta > 0) {
-    const atEnd = to === duration;
+    const atEnd = to === duration; // the end instant D fires when playback reaches it
     for (let e = 0; e < times.length; e++) {
       const tau = times[e]!;
       if (tau >= from && (tau < to || (atEnd && tau === duration))) {
-        pushEvent(queue, eid, clipId, e, worldTime + dt * ((tau - from) / delta));
+        pushEvent(queue, eid, clipId, e, frameStart + dt * ((tau - from) / delta));
       }
     }
   } else {
@@ -188,9 +203,8 @@ export function advanceClamped(
     for (let e = times.length - 1; e >= 0; e--) {
       const tau = times[e]!;
       if (tau <= from && (tau > to || (atStart && tau === 0))) {
-        pushEvent(queue, eid, clipId, e, worldTime + dt * ((tau - from) / delta));
+        pushEvent(queue, eid, clipId, e, frameStart + dt * ((tau - from) / delta));
       }
     }
   }
-  return to;
 }

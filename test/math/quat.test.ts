@@ -68,6 +68,26 @@ describe('quat', () => {
     expectClose(v, 1, [0, 0, 1]);
   });
 
+  it('multiply of general quaternions, every term of the product', () => {
+    // a = (1,2,3,4), b = (5,6,7,8) as (u, p), (v, q): a·b = (p·v + q·u + u × v, p·q − u·v)
+    //   p·v = (20,24,28), q·u = (8,16,24), u × v = (2·7−3·6, 3·5−1·7, 1·6−2·5) = (−4,8,−4)
+    //   → xyz = (24,48,48); w = 32 − (5 + 12 + 21) = −6.
+    const out = sentinels(10);
+    quat.multiply(out, 3, at2([1, 2, 3, 4]), 2, at2([5, 6, 7, 8]), 2);
+    expectClose(out, 3, [24, 48, 48, -6]);
+    // b·a flips the cross product: (28,40,52) − (−4,8,−4) = (32,32,56).
+    quat.multiply(out, 3, at2([5, 6, 7, 8]), 2, at2([1, 2, 3, 4]), 2);
+    expectClose(out, 3, [32, 32, 56, -6]);
+    expectUntouched(out, 3, 4);
+  });
+
+  it('rotateVec3 by 120° about (1,1,1)/√3 cycles the components', () => {
+    // (½,½,½,½) sends x→y→z→x, so (2, 3, 4) becomes (4, 2, 3).
+    const out = sentinels(8);
+    quat.rotateVec3(out, 3, at2([0.5, 0.5, 0.5, 0.5]), 2, placed(6, 1, [2, 3, 4]), 1);
+    expectClose(out, 3, [4, 2, 3]);
+  });
+
   it('multiply by identity leaves a quaternion unchanged; Z90·Z90 is 180° about Z', () => {
     const out = sentinels(10);
     quat.multiply(out, 3, at2(ID), 2, at2([1, 2, 3, 4]), 2);

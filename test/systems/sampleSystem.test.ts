@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addEntity } from 'bitecs';
-import { LAYER_LOOP, MAX_LAYERS, POSE_STRIDE, removeCharacter, sampleClipInto, sampleSystem } from '../../src/index.js';
+import { createClip, LAYER_LOOP, MAX_LAYERS, POSE_STRIDE, removeCharacter, sampleClipInto, sampleSystem } from '../../src/index.js';
 import { expectAllNaN, expectQuat, registerClip, twoJointSkeleton, wiggleClip, worldWith, Z90 } from './helpers.js';
 
 const skeleton = twoJointSkeleton();
@@ -11,7 +11,7 @@ describe('sampleClipInto', () => {
   it('interpolates between the two frames around the time', () => {
     const out = new Float32Array(25).fill(Number.NaN);
     // t = 0.0625 s is frame 0.5: halfway between frame 0 and frame 1
-    sampleClipInto(out, 3, clip.frames, 2, clip.frameCount, clip.frameRate, 0.0625);
+    sampleClipInto(out, 3, clip, Float64Array.of(0.0625), 0);
     expect(out[3]).toBeCloseTo(0.5, 6); // root tx: lerp(0, 1, 0.5)
     const arm = 3 + POSE_STRIDE;
     expect(out[arm]).toBeCloseTo(1, 6);
@@ -25,15 +25,17 @@ describe('sampleClipInto', () => {
     const flipped = clip.frames.slice();
     for (let c = 3; c < 7; c++) flipped[20 + 10 + c] = -flipped[20 + 10 + c]!; // frame 1, arm: −q
     const out = new Float32Array(20);
-    sampleClipInto(out, 0, flipped, 2, 3, 8, 0.0625);
+    const flippedClip = createClip({ skeleton, frameRate: 8, frames: flipped });
+    sampleClipInto(out, 0, flippedClip, Float64Array.of(0.0625), 0);
     expectQuat(out, 13, [0, 0, sin22, cos22]);
   });
 
   it('clamps times outside the clip to its first and last frames', () => {
     const out = new Float32Array(20);
-    sampleClipInto(out, 0, clip.frames, 2, 3, 8, 10);
+    const times = Float64Array.of(10, -1);
+    sampleClipInto(out, 0, clip, times, 0);
     expect(Array.from(out)).toEqual(Array.from(clip.frames.subarray(40, 60)));
-    sampleClipInto(out, 0, clip.frames, 2, 3, 8, -1);
+    sampleClipInto(out, 0, clip, times, 1);
     expect(Array.from(out)).toEqual(Array.from(clip.frames.subarray(0, 20)));
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * The crowd animated by bitanim: one world, every character playing the plan's two clips on
+ * layers 0 and 1. A frame is exactly what `step` runs (sample → blend → skin), with each
+ * system timed on its own.
+ */
+import {
+  blendSystem,
+  createAnimationWorld,
+  getSkinPalette,
+  play,
+  sampleSystem,
+  skinSystem,
+  spawnCharacter,
+  type AnimationWorld,
+} from '../src/index.js';
+import type { CrowdRunner } from './measure.js';
+import { JOINT_COUNT, LAYER_COUNT, type CrowdPlan } from './plan.js';
+
+/** A bitanim crowd; see {@link createBitanimCrowd}. */
+export interface BitanimCrowd extends CrowdRunner {
+  readonly world: AnimationWorld;
+  /** Entity id of each character of the plan. */
+  readonly eids: Int32Array;
+  /** Live skinning palette of character `index` (`jointCount × 12`, 3×4 column-major). */
+  palette(index: number): Float32Array;
+}
+
+/** Creates a world sized for the plan and spawns its characters, playing both clips. */
+export function createBitanimCrowd(plan: CrowdPlan): BitanimCrowd {
+  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT });
+  const eids = new Int32Array(plan.count);
+  for (let i = 0; i < plan.count; i++) {
+    const eid = spawnCharacter(world, plan.skeleton);
+    eids[i] = eid;
+    for (let layer = 0; layer < LAYER_COUNT; layer++) {
+      const k = i * LAYER_COUNT + layer;
+      play(world, eid, plan.clips[layer]!, {
+        layer,
+        weight: plan.weights[layer]!,
+        speed: plan.speed[k]!,
+        time: plan.startTime[k]!,
+        loop: true,
+      });
+    }
+  }
+  return {
+    label: 'bitanim',
+    phaseNames: ['sample', 'blend', 'skin'],
+    world,
+    eids,
+    palette: (index) => getSkinPalette(world, eids[index]!),
+    frame(dt, phaseMs) {
+      const t0 = performance.now();
+      sampleSystem(world, dt);
+      const t1 = performance.now();
+      blendSystem(world, dt);
+      const t2 = performance.now();
+      skinSystem(world, dt);
+      const t3 = performance.now();
+      phaseMs[0] += t1 - t0;
+      phaseMs[1] += t2 - t1;
+      phaseMs[2] += t3 - t2;
+    },
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * Crowd benchmark: bitanim against three.js on the same crowd, printed as a markdown table.
+ *
+ * What is measured. N characters (default 1,000, 5,000 and 10,000) of one 64-joint synthetic
+ * skeleton, each playing two looping clips (31 and 41 frames at 30 fps) on two layers with
+ * weights 0.6 / 0.4 and its own start times and speeds. A frame (dt = 1/60 s) does, for every
+ * character and joint: sample both clips at the current time (interpolate two keys), blend the
+ * two poses by weight, compose local → model over the hierarchy, and multiply by the inverse
+ * bind matrix into the skinning palette. Each phase is timed with `performance.now()`:
+ *
+ * - bitanim: `sampleSystem`, `blendSystem`, `skinSystem` — exactly what `step` runs.
+ * - three.js: `mixer.update(dt)` per character (samples and mixes both actions),
+ *   `scene.updateMatrixWorld()` (local → model), `skeleton.update()` per character (palette).
+ *
+ * Why it is fair. Same skeleton, same key data (three.js gets every key of every channel, no
+ * track optimization), same weights, start times and speeds, same loop mode, same output (a
+ * palette per joint, which is what a skinned renderer uploads). Neither side renders or skins
+ * vertices. The two poses are checked to agree before timing. Both run in one process after
+ * the same JIT warm-up; each N is measured after a full GC, and three.js's objects are dropped
+ * before the next N. Differences that remain: bitanim nlerps where three.js slerps (at keys
+ * and between actions), and three.js writes full 4×4 matrices where bitanim writes 3×4.
+ *
+ * Environment: BENCH_SIZES="1000,5000" picks the crowd sizes, BENCH_FRAMES the measured frames
+ * of both runtimes (default: 60 → 30 for bitanim and 20 → 10 for three.js as N grows, since
+ * three.js takes about a second per frame at 10,000).
+ */
+import os from 'node:os';
+import { createBitanimCrowd, type BitanimCrowd } from './bitanimCrowd.js';
+import { collectGarbage, measure, runFrames, type Measurement } from './measure.js';
+import { createCrowdAssets, JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets } from './plan.js';
+import { createThreeCrowd, type ThreeCrowd } from './threeCrowd.js';
+
+/** Frame step, seconds. */
+const DT = 1 / 60;
+/** Untimed frames before the pose check and the measurement. */
+const WARMUP_FRAMES = 20;
+/** Layer weights of the benchmark crowd. */
+const WEIGHTS = [0.6, 0.4];
+/** Characters compared between the runtimes per crowd. */
+const CHECKED_CHARACTERS = 5;
+
+/** Everything printed for one crowd size. */
+interface SizeResult {
+  readonly count: number;
+  readonly buildSeconds: { readonly bitanim: number; readonly three: number };
+  readonly paletteDifference: number;
+  readonly checked: number;
+  readonly bitanim: Measurement;
+  readonly three: Measurement;
+}
+
+async function main(): Promise<void> {
+  const sizes = parseList('BENCH_SIZES', process.env['BENCH_SIZES']) ?? [1000, 5000, 10000];
+  const frames = parseList('BENCH_FRAMES', process.env['BENCH_FRAMES'])?.[0];
+  const assets = createCrowdAssets();
+
+  console.log('# bitanim crowd benchmark: bitanim vs three.js\n');
+  console.log(`- node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} logical cores)`);
+  console.log(`- ${JOINT_COUNT} joints per character, ${LAYER_COUNT} looping clips blended ${WEIGHTS.join(' / ')}, dt = 1/60 s, ${WARMUP_FRAMES} warm-up frames`);
+  console.log(`- max palette difference vs three.js at equal weights 0.5 / 0.5: ${equalWeightDifference(assets).toExponential(1)} (there nlerp and slerp agree; only key interpolation differs)`);
+
+  for (const count of sizes) {
+    const result = await benchmarkSize(assets, count, frames);
+    // The crowds of this size are unreachable now; free them before building the next.
+    collectGarbage();
+    printSize(result);
+  }
+
+  console.log('\nNotes:');
+  console.log('- phases are ms per frame; total = their sum; ns/joint = total / (N × 64).');
+  console.log('- heap B/frame = (heapUsed after the measured frames − heapUsed before them, after a full GC) / frames.');
+  console.log('  A GC during the measured frames (a scavenge) frees young garbage, so when GCs > 0 this is an');
+  console.log('  underestimate of the allocation rate. GC pauses are part of the phase times.');
+  console.log('- the palette difference is max |Δ| over the 12 affine entries of every joint of the checked characters;');
+  console.log('  it is not 0 because three.js slerps (between keys and between actions) where bitanim nlerps.');
+  console.log('bench: done');
+}
+
+/** Builds both crowds of `count` characters, checks they agree, and measures each. */
+async function benchmarkSize(assets: CrowdAssets, count: number, frames: number | undefined): Promise<SizeResult> {
+  const plan = planCrowd(assets, count, WEIGHTS);
+  let start = performance.now();
+  const bitanim = createBitanimCrowd(plan);
+  const bitanimBuild = (performance.now() - start) / 1000;
+  start = performance.now();
+  const three = createThreeCrowd(plan);
+  const threeBuild = (performance.now() - start) / 1000;
+
+  runFrames(bitanim, WARMUP_FRAMES, DT);
+  runFrames(three, WARMUP_FRAMES, DT);
+  const checkedIndices = spread(count, CHECKED_CHARACTERS);
+  const paletteDifference = maxPaletteDifference(bitanim, three, checkedIndices);
+
+  const bitanimResult = await measure(bitanim, frames ?? clamp(Math.round(60_000 / count), 30, 60), DT);
+  const threeResult = await measure(three, frames ?? clamp(Math.round(20_000 / count), 10, 20), DT);
+  return {
+    count,
+    buildSeconds: { bitanim: bitanimBuild, three: threeBuild },
+    paletteDifference,
+    checked: checkedIndices.length,
+    bitanim: bitanimResult,
+    three: threeResult,
+  };
+}
+
+/** Max palette difference on a small crowd playing both clips at equal weights. */
+function equalWeightDifference(assets: CrowdAssets): number {
+  const plan = planCrowd(assets, 8, [0.5, 0.5], 7);
+  const bitanim = createBitanimCrowd(plan);
+  const three = createThreeCrowd(plan);
+  runFrames(bitanim, WARMUP_FRAMES, DT);
+  runFrames(three, WARMUP_FRAMES, DT);
+  return maxPaletteDifference(bitanim, three, spread(plan.count, plan.count));
+}
+
+/**
+ * Largest |bitanim − three.js| over the palettes of the given characters: bitanim's 3×4
+ * column-major matrices against the top three rows of three.js's 4×4 column-major ones.
+ */
+function maxPaletteDifference(bitanim: BitanimCrowd, three: ThreeCrowd, indices: readonly number[]): number {
+  let max = 0;
+  for (const index of indices) {
+    const affine = bitanim.palette(index);
+    const mat4 = three.palette(index);
+    for (let j = 0; j < JOINT_COUNT; j++) {
+      for (let column = 0; column < 4; column++) {
+        for (let row = 0; row < 3; row++) {
+          const d = Math.abs(affine[j * 12 + column * 3 + row]! - mat4[j * 16 + column * 4 + row]!);
+          if (!(d <= max)) max = d; // NaN propagates, so a broken pose cannot look good
+        }
+      }
+    }
+  }
+  return max;
+}
+
+function printSize(r: SizeResult): void {
+  const joints = r.count * JOINT_COUNT;
+  console.log(`\n## N = ${r.count.toLocaleString('en-US')} characters × ${JOINT_COUNT} joints (${joints.toLocaleString('en-US')} joints)\n`);
+  console.log(`- built in ${r.buildSeconds.bitanim.toFixed(2)} s (bitanim), ${r.buildSeconds.three.toFixed(2)} s (three.js)`);
+  console.log(`- max palette difference vs three.js: ${r.paletteDifference.toExponential(1)} (${r.checked} characters after ${WARMUP_FRAMES} frames, weights ${WEIGHTS.join(' / ')})\n`);
+  console.log('| runtime | phases, ms/frame | total ms/frame | ns/joint | heap B/frame | GCs (pause) | frames |');
+  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const m of [r.bitanim, r.three]) {
+    const phases = m.phaseNames.map((name, p) => `${name} ${formatMs(m.phaseMs[p]!)}`).join(' · ');
+    const ns = (m.totalMs * 1e6) / joints;
+    const gcs = `${m.gcCount} (${m.gcMs.toFixed(1)} ms)`;
+    console.log(`| ${m.label} | ${phases} | ${formatMs(m.totalMs)} | ${ns.toFixed(0)} | ${Math.round(m.heapBytesPerFrame).toLocaleString('en-US')} | ${gcs} | ${m.frames} |`);
+  }
+  const ratio = r.bitanim.totalMs / r.three.totalMs;
+  console.log(`\nbitanim / three.js total time ratio: ${ratio.toFixed(3)} (three.js takes ${(1 / ratio).toFixed(1)}× longer)`);
+}
+
+/** Milliseconds with three significant digits or so. */
+function formatMs(ms: number): string {
+  return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
+}
+
+/** `n` distinct indices spread evenly over [0, count), first and last included. */
+function spread(count: number, n: number): number[] {
+  if (count <= n) return Array.from({ length: count }, (_, i) => i);
+  return Array.from({ length: n }, (_, i) => Math.round((i * (count - 1)) / (n - 1)));
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Math.min(Math.max(v, lo), hi);
+}
+
+/** Parses a comma-separated list of positive integers from an environment variable. */
+function parseList(name: string, value: string | undefined): number[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const list = value.split(',').map((s) => Number(s.trim()));
+  if (!list.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`${name}="${value}": expected positive integers separated by commas`);
+  return list;
+}
+
+await main();
