@@ -1,9 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Examples import the package by name, as a game would; in tests that name is the source.
+  resolve: { alias: { bitanim: fileURLToPath(new URL('./src/index.ts', import.meta.url)) } },
   test: {
     include: ['test/**/*.test.ts'],
-    // The oracle and allocation tests build thousands of three.js objects; give them room.
+    // The oracle and allocation tests build thousands of characters; give them room.
     testTimeout: 60_000,
   },
 });

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const example = readFileSync(new URL('../examples/bitecsGame.ts', import.meta.url), 'utf8');
+
+describe('README', () => {
+  it('shows examples/bitecsGame.ts verbatim, so the example it shows is the one tested here', () => {
+    const block = /<!-- example: examples\/bitecsGame\.ts -->\s*```ts\n([\s\S]*?)```/.exec(readme);
+    expect(block?.[1]).toBe(example);
+  });
+
+  it('quick start commands are the ones .ci/run runs', () => {
+    const ci = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8');
+    const quickStart = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const commands = quickStart.split('\n').filter((l) => l.startsWith('npm '));
+    expect(commands.slice(0, 2)).toEqual(['npm ci', 'npm test']);
+    expect(ci).toMatch(/^npm ci\b/m);
+    expect(ci).toMatch(/^npm test$/m);
+  });
+});
+
+describe('the README example', () => {
+  it('runs: 100 characters of 2 joints upload 2,400 palette floats; each creak costs 1 health', async () => {
+    const { frame, Health } = await import('../examples/bitecsGame.js');
+    let uploaded = 0;
+    for (let f = 0; f < 64; f++) uploaded = frame(1 / 64); // 1 s in binary-exact steps
+    expect(uploaded).toBe(100 * 2 * 12);
+    // Character n starts at clip time n/100 and plays at 0.8 + n/250 for 1 s; the 1 s clip's
+    // creak at 0.5 fires for every k with start ≤ 0.5 + k < start + speed.
+    for (let n = 0; n < 100; n++) {
+      const start = n / 100, speed = 0.8 + n / 250;
+      let creaks = 0;
+      for (let k = -1; k < 3; k++) if (start <= 0.5 + k && 0.5 + k < start + speed) creaks++;
+      expect(Health.value[n + 1]).toBe(100 - creaks);
+    }
+  });
+});
