@@ -21,12 +21,12 @@
  * and between actions), and three.js writes full 4×4 matrices where bitanim writes 3×4.
  *
  * Environment: BENCH_SIZES="1000,5000" picks the crowd sizes, BENCH_FRAMES the measured frames
- * of both runtimes (default: 60 → 30 for bitanim and 20 → 10 for three.js as N grows, since
- * three.js takes about a second per frame at 10,000).
+ * of both runtimes (default: 300 → 60 for bitanim and 20 → 10 for three.js as N grows, since
+ * three.js takes over a second per frame at 10,000; its workload is never reduced).
  */
 import os from 'node:os';
 import { createBitanimCrowd, type BitanimCrowd } from './bitanimCrowd.js';
-import { collectGarbage, measure, runFrames, type Measurement } from './measure.js';
+import { collectGarbage, measure, runFrames, type CrowdRunner, type Measurement } from './measure.js';
 import { createCrowdAssets, JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets } from './plan.js';
 import { createThreeCrowd, type ThreeCrowd } from './threeCrowd.js';
 
@@ -38,6 +38,21 @@ const WARMUP_FRAMES = 20;
 const WEIGHTS = [0.6, 0.4];
 /** Characters compared between the runtimes per crowd. */
 const CHECKED_CHARACTERS = 5;
+
+/** A frame with the timing calls of a real runner and no work: what the harness itself costs. */
+const EMPTY_RUNNER: CrowdRunner = {
+  label: 'empty',
+  phaseNames: ['a', 'b', 'c'],
+  frame(_dt, phaseMs) {
+    const t0 = performance.now();
+    const t1 = performance.now();
+    const t2 = performance.now();
+    const t3 = performance.now();
+    phaseMs[0] += t1 - t0;
+    phaseMs[1] += t2 - t1;
+    phaseMs[2] += t3 - t2;
+  },
+};
 
 /** Everything printed for one crowd size. */
 interface SizeResult {
@@ -58,6 +73,8 @@ async function main(): Promise<void> {
   console.log(`- node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} logical cores)`);
   console.log(`- ${JOINT_COUNT} joints per character, ${LAYER_COUNT} looping clips blended ${WEIGHTS.join(' / ')}, dt = 1/60 s, ${WARMUP_FRAMES} warm-up frames`);
   console.log(`- max palette difference vs three.js at equal weights 0.5 / 0.5: ${equalWeightDifference(assets).toExponential(1)} (there nlerp and slerp agree; only key interpolation differs)`);
+  const baseline = await measure(EMPTY_RUNNER, 300, DT);
+  console.log(`- harness baseline: an empty frame (the same performance.now() calls, no work) measures ${formatBytes(baseline.allocatedBytesPerFrame)} B/frame allocated`);
 
   for (const count of sizes) {
     const result = await benchmarkSize(assets, count, frames);
@@ -68,9 +85,12 @@ async function main(): Promise<void> {
 
   console.log('\nNotes:');
   console.log('- phases are ms per frame; total = their sum; ns/joint = total / (N × 64).');
-  console.log('- heap B/frame = (heapUsed after the measured frames − heapUsed before them, after a full GC) / frames.');
-  console.log('  A GC during the measured frames (a scavenge) frees young garbage, so when GCs > 0 this is an');
-  console.log('  underestimate of the allocation rate. GC pauses are part of the phase times.');
+  console.log('- ¹ heap B/frame = (heapUsed after the measured frames − heapUsed before them, after a full GC) / frames.');
+  console.log('  A GC during the measured frames (e.g. a scavenge) frees young garbage, so when GCs > 0 this');
+  console.log('  underestimates the allocation rate. GCs are counted with a PerformanceObserver on \'gc\' entries;');
+  console.log('  their pauses are part of the phase times.');
+  console.log('- ² allocated B/frame adds back what each of those GCs freed (used heap before − after, v8.GCProfiler);');
+  console.log('  with no GC it equals heap B/frame. Figures near the harness baseline above are the harness\'s own.');
   console.log('- the palette difference is max |Δ| over the 12 affine entries of every joint of the checked characters;');
   console.log('  it is not 0 because three.js slerps (between keys and between actions) where bitanim nlerps.');
   console.log('bench: done');
@@ -91,7 +111,7 @@ async function benchmarkSize(assets: CrowdAssets, count: number, frames: number 
   const checkedIndices = spread(count, CHECKED_CHARACTERS);
   const paletteDifference = maxPaletteDifference(bitanim, three, checkedIndices);
 
-  const bitanimResult = await measure(bitanim, frames ?? clamp(Math.round(60_000 / count), 30, 60), DT);
+  const bitanimResult = await measure(bitanim, frames ?? clamp(Math.round(300_000 / count), 60, 300), DT);
   const threeResult = await measure(three, frames ?? clamp(Math.round(20_000 / count), 10, 20), DT);
   return {
     count,
@@ -139,13 +159,14 @@ function printSize(r: SizeResult): void {
   console.log(`\n## N = ${r.count.toLocaleString('en-US')} characters × ${JOINT_COUNT} joints (${joints.toLocaleString('en-US')} joints)\n`);
   console.log(`- built in ${r.buildSeconds.bitanim.toFixed(2)} s (bitanim), ${r.buildSeconds.three.toFixed(2)} s (three.js)`);
   console.log(`- max palette difference vs three.js: ${r.paletteDifference.toExponential(1)} (${r.checked} characters after ${WARMUP_FRAMES} frames, weights ${WEIGHTS.join(' / ')})\n`);
-  console.log('| runtime | phases, ms/frame | total ms/frame | ns/joint | heap B/frame | GCs (pause) | frames |');
-  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| runtime | phases, ms/frame | total ms/frame | ns/joint | heap B/frame ¹ | allocated B/frame ² | GCs (pause) | frames |');
+  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const m of [r.bitanim, r.three]) {
     const phases = m.phaseNames.map((name, p) => `${name} ${formatMs(m.phaseMs[p]!)}`).join(' · ');
     const ns = (m.totalMs * 1e6) / joints;
-    const gcs = `${m.gcCount} (${m.gcMs.toFixed(1)} ms)`;
-    console.log(`| ${m.label} | ${phases} | ${formatMs(m.totalMs)} | ${ns.toFixed(0)} | ${Math.round(m.heapBytesPerFrame).toLocaleString('en-US')} | ${gcs} | ${m.frames} |`);
+    const major = m.gcCount - m.gcMinor;
+    const gcs = m.gcCount === 0 ? '0' : `${m.gcCount}: ${m.gcMinor} minor, ${major} major (${m.gcMs.toFixed(0)} ms)`;
+    console.log(`| ${m.label} | ${phases} | ${formatMs(m.totalMs)} | ${ns.toFixed(0)} | ${formatBytes(m.heapBytesPerFrame)} | ${formatBytes(m.allocatedBytesPerFrame)} | ${gcs} | ${m.frames} |`);
   }
   const ratio = r.bitanim.totalMs / r.three.totalMs;
   console.log(`\nbitanim / three.js total time ratio: ${ratio.toFixed(3)} (three.js takes ${(1 / ratio).toFixed(1)}× longer)`);
@@ -154,6 +175,11 @@ function printSize(r: SizeResult): void {
 /** Milliseconds with three significant digits or so. */
 function formatMs(ms: number): string {
   return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
+}
+
+/** Whole bytes with thousands separators. */
+function formatBytes(bytes: number): string {
+  return Math.round(bytes).toLocaleString('en-US');
 }
 
 /** `n` distinct indices spread evenly over [0, count), first and last included. */

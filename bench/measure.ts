@@ -1,9 +1,10 @@
 /**
- * The measuring harness shared by both runtimes: frame timing per phase, heap growth and
- * garbage collections over a run of frames.
+ * The measuring harness shared by both runtimes: frame timing per phase, heap growth,
+ * allocation and garbage collections over a run of frames.
  */
-import { PerformanceObserver } from 'node:perf_hooks';
+import { constants as perfConstants, PerformanceObserver, type NodeGCPerformanceDetail, type PerformanceEntry } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { GCProfiler } from 'node:v8';
 
 /** A crowd that one runtime animates, advanced one frame at a time. */
 export interface CrowdRunner {
@@ -20,7 +21,9 @@ export interface CrowdRunner {
 
 /** Result of {@link measure}: averages over the measured frames. */
 export interface Measurement {
+  /** The runner's label. */
   readonly label: string;
+  /** The runner's phase names, matching `phaseMs`. */
   readonly phaseNames: readonly string[];
   /** Milliseconds per frame of each phase. */
   readonly phaseMs: readonly number[];
@@ -28,8 +31,17 @@ export interface Measurement {
   readonly totalMs: number;
   /** `heapUsed` growth over the run divided by the frames; a lower bound when `gcCount > 0`. */
   readonly heapBytesPerFrame: number;
+  /**
+   * Bytes allocated per frame: the `heapUsed` growth plus what each GC during the run freed
+   * (used heap before it − after it, from `v8.GCProfiler`). Equals `heapBytesPerFrame` when
+   * no GC ran. Everything dead before the run was collected by the full GC preceding it, so
+   * what a GC frees was (nearly all) allocated by the measured frames.
+   */
+  readonly allocatedBytesPerFrame: number;
   /** Garbage collections (any kind) that ran during the measured frames. */
   readonly gcCount: number;
+  /** How many of them were scavenges (minor GCs); the rest are major or incremental steps. */
+  readonly gcMinor: number;
   /** Their total pause, milliseconds (already included in the phase times). */
   readonly gcMs: number;
   /** Frames measured. */
@@ -60,21 +72,28 @@ export async function measure(runner: CrowdRunner, frames: number, dt: number): 
   // forced one pass before observing, so only collections during the frames are counted.
   await sleep(50);
   let gcCount = 0;
+  let gcMinor = 0;
   let gcMs = 0;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       gcCount++;
+      if (gcKind(entry) === perfConstants.NODE_PERFORMANCE_GC_MINOR) gcMinor++;
       gcMs += entry.duration;
     }
   });
   observer.observe({ entryTypes: ['gc'] });
+  const profiler = new GCProfiler();
+  profiler.start();
 
   const heapBefore = process.memoryUsage().heapUsed;
   for (let f = 0; f < frames; f++) runner.frame(dt, phaseMs);
   const heapAfter = process.memoryUsage().heapUsed;
 
+  const gcs = profiler.stop().statistics;
   await sleep(50);
   observer.disconnect();
+  let freed = 0;
+  for (const gc of gcs) freed += gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize;
   const perFrame = Array.from(phaseMs, (ms) => ms / frames);
   return {
     label: runner.label,
@@ -82,8 +101,15 @@ export async function measure(runner: CrowdRunner, frames: number, dt: number): 
     phaseMs: perFrame,
     totalMs: perFrame.reduce((a, b) => a + b, 0),
     heapBytesPerFrame: (heapAfter - heapBefore) / frames,
+    allocatedBytesPerFrame: (heapAfter - heapBefore + freed) / frames,
     gcCount,
+    gcMinor,
     gcMs,
     frames,
   };
+}
+
+/** The kind of a 'gc' entry (`perf_hooks.constants.NODE_PERFORMANCE_GC_*`); @types/node omits `detail`. */
+function gcKind(entry: PerformanceEntry): number | undefined {
+  return (entry as PerformanceEntry & { readonly detail?: NodeGCPerformanceDetail }).detail?.kind;
 }
