@@ -11,6 +11,7 @@ import {
   sampleSystem,
   skinSystem,
   spawnCharacter,
+  step,
   type AnimationWorld,
 } from '../src/index.js';
 import type { CrowdRunner } from './measure.js';
@@ -25,8 +26,12 @@ export interface BitanimCrowd extends CrowdRunner {
   palette(index: number): Float32Array;
 }
 
-/** Creates a world sized for the plan and spawns its characters, playing both clips. */
-export function createBitanimCrowd(plan: CrowdPlan): BitanimCrowd {
+/**
+ * Creates a world sized for the plan and spawns its characters, playing both clips.
+ * `mode` 'systems' runs and times each system over the whole crowd in turn; 'step' times
+ * `step`, which runs the same systems chunk by chunk (what a game calls).
+ */
+export function createBitanimCrowd(plan: CrowdPlan, mode: 'systems' | 'step' = 'systems'): BitanimCrowd {
   const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT });
   const eids = new Int32Array(plan.count);
   for (let i = 0; i < plan.count; i++) {
@@ -43,12 +48,27 @@ export function createBitanimCrowd(plan: CrowdPlan): BitanimCrowd {
       });
     }
   }
+  const palette = (index: number): Float32Array => getSkinPalette(world, eids[index]!);
+  if (mode === 'step') {
+    return {
+      label: 'bitanim step',
+      phaseNames: ['step'],
+      world,
+      eids,
+      palette,
+      frame(dt, phaseMs) {
+        const t0 = performance.now();
+        step(world, dt);
+        phaseMs[0] += performance.now() - t0;
+      },
+    };
+  }
   return {
-    label: 'bitanim',
+    label: 'bitanim systems',
     phaseNames: ['sample', 'blend', 'skin'],
     world,
     eids,
-    palette: (index) => getSkinPalette(world, eids[index]!),
+    palette,
     frame(dt, phaseMs) {
       const t0 = performance.now();
       sampleSystem(world, dt);

@@ -10,9 +10,9 @@ import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
 import { clearLayer, clearLayers, LAYER_ADDITIVE, LAYER_LOOP, MAX_LAYERS } from './components/Layers.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from './math/layout.js';
-import { blendSystem } from './systems/blendSystem.js';
-import { sampleClipInto, sampleSystem } from './systems/sampleSystem.js';
-import { computeModelPose, computeSkinPalette, skinSystem } from './systems/skinSystem.js';
+import { blendEntities } from './systems/blendSystem.js';
+import { sampleClipInto, sampleEntities } from './systems/sampleSystem.js';
+import { computeModelPose, computeSkinPalette, skinEntities } from './systems/skinSystem.js';
 import type { AnimationWorld } from './world.js';
 
 /**
@@ -161,18 +161,32 @@ export function setLayerWeight(world: AnimationWorld, eid: number, layer: number
   world.components.Layers.weight[eid * MAX_LAYERS + layer] = weight;
 }
 
+/** Characters per chunk of `step`: their layer poses (≈5 KB each at 64 joints) stay in cache. */
+const STEP_CHUNK = 128;
+
 /**
  * Advances the world by `dt` seconds: sampleSystem → blendSystem → skinSystem (DESIGN §4).
  * Allocates nothing. `dt = 0` re-evaluates the current poses without moving time.
+ *
+ * The systems run chunk by chunk: the first 128 characters are sampled, blended and skinned,
+ * then the next 128, so a character's layer poses are still in cache when the blend reads
+ * them. Systems touch nothing of other characters, so this equals running each system over
+ * the whole world in turn, and is faster for large crowds (see `npm run bench`).
  * @throws AnimationError when `dt` is negative or not finite (nothing is advanced then).
  * @example
  * ticker.add(() => step(world, ticker.deltaMS / 1000));
  */
 export function step(world: AnimationWorld, dt: number): void {
   if (typeof dt !== 'number' || !Number.isFinite(dt) || dt < 0) fail('step', 'dt', `is ${dt}: must be a finite number ≥ 0 (seconds)`);
-  sampleSystem(world, dt);
-  blendSystem(world, dt);
-  skinSystem(world, dt);
+  commitRemovals(world.ecs);
+  const count = world.characters.dense.length;
+  for (let first = 0; first < count; first += STEP_CHUNK) {
+    const end = Math.min(first + STEP_CHUNK, count);
+    sampleEntities(world, dt, first, end);
+    blendEntities(world, dt, first, end);
+    skinEntities(world, dt, first, end);
+  }
+  world.time += dt;
 }
 
 /** Live view of the local pose of `eid` (`jointCount × 10` floats), valid until it is removed. */

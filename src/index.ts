@@ -28,8 +28,8 @@ export {
   type AnimationEvent,
 } from './api.js';
 export { MAX_LAYERS, LAYER_LOOP, LAYER_ADDITIVE, NO_CLIP } from './components/Layers.js';
-export { sampleSystem, sampleClipInto } from './systems/sampleSystem.js';
-export { blendSystem, blendOverrideLayers, applyAdditiveLayer } from './systems/blendSystem.js';
-export { skinSystem, computeModelPose, computeSkinPalette } from './systems/skinSystem.js';
+export { sampleSystem, sampleEntities, sampleClipInto, advanceLayer } from './systems/sampleSystem.js';
+export { blendSystem, blendEntities, blendOverrideLayers, applyAdditiveLayer } from './systems/blendSystem.js';
+export { skinSystem, skinEntities, computeModelPose, computeSkinPalette } from './systems/skinSystem.js';
 export { POSE_STRIDE, MATRIX_STRIDE, NO_PARENT } from './math/layout.js';
 export { vec3, quat, affine } from './math/index.js';

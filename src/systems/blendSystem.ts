@@ -23,8 +23,13 @@ import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 
 /** Blends every character's layers into its local pose; see the file header. */
-export function blendSystem(world: AnimationWorld, _dt: number): void {
+export function blendSystem(world: AnimationWorld, dt: number): void {
   commitRemovals(world.ecs);
+  blendEntities(world, dt, 0, world.characters.dense.length);
+}
+
+/** The work of {@link blendSystem} for the characters at `world.characters.dense[first .. end)`. */
+export function blendEntities(world: AnimationWorld, _dt: number, first: number, end: number): void {
   const { Character, Layers, LocalPose } = world.components;
   const { clip: clipIds, weight, flags, mask, reference, pose } = Layers;
   const { skeletons, masks, references } = world.assets;
@@ -34,14 +39,14 @@ export function blendSystem(world: AnimationWorld, _dt: number): void {
   const threshold = world.scratch.blendThreshold;
   const dense = world.characters.dense;
 
-  for (let i = 0; i < dense.length; i++) {
+  for (let i = first; i < end; i++) {
     const eid = dense[i]!;
     const jointCount = Character.jointCount[eid]!;
     const rest = skeletons[Character.skeleton[eid]!]!.rest;
     const outOff = eid * poseSize;
 
     let count = 0;
-    for (let li = eid * MAX_LAYERS, end = li + MAX_LAYERS; li < end; li++) {
+    for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
       if (clipIds[li]! < 0 || !(weight[li]! > 0) || (flags[li]! & LAYER_ADDITIVE) !== 0) continue;
       layerOff[count] = li * poseSize;
       layerWeight[count] = weight[li]!;
@@ -50,7 +55,7 @@ export function blendSystem(world: AnimationWorld, _dt: number): void {
     }
     blendOverrideLayers(local, outOff, rest, pose, layerOff, layerWeight, layerMask, count, jointCount, threshold);
 
-    for (let li = eid * MAX_LAYERS, end = li + MAX_LAYERS; li < end; li++) {
+    for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
       if (clipIds[li]! < 0 || !(weight[li]! > 0) || (flags[li]! & LAYER_ADDITIVE) === 0 || reference[li]! < 0) continue;
       const layerMaskWeights = mask[li]! >= 0 ? masks[mask[li]!]! : null;
       applyAdditiveLayer(local, outOff, pose, li * poseSize, references[reference[li]!]!, weight, li, layerMaskWeights, jointCount);

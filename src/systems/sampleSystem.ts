@@ -2,7 +2,7 @@
  * sampleSystem — advances every layer's playback time, reports the clip events it crossed and
  * samples each weighted layer's clip into that layer's pose.
  *
- * Reads:  Character.jointCount, Layers.clip/speed/weight/flags, the clip registry.
+ * Reads:  Layers.clip/speed/weight/flags, the clip registry.
  * Writes: Layers.time, Layers.pose, the world event queue, `world.time` (the clock).
  * Order:  first in `step` (before blendSystem). Entities without the animation components
  *         are not visited. Layers with weight 0 keep advancing (and firing events) but are not
@@ -21,10 +21,20 @@ import { LAYER_LOOP, MAX_LAYERS, type LayersComponent } from '../components/Laye
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 
-/** Advances all layers by `dt` seconds; see the file header. */
+/** Advances all layers by `dt` seconds and moves the world clock; see the file header. */
 export function sampleSystem(world: AnimationWorld, dt: number): void {
   commitRemovals(world.ecs);
-  const { Character, Layers } = world.components;
+  sampleEntities(world, dt, 0, world.characters.dense.length);
+  world.time += dt;
+}
+
+/**
+ * The work of {@link sampleSystem} for the characters at `world.characters.dense[first .. end)`,
+ * without committing removals or moving the clock: `step` runs sample → blend → skin on one
+ * cache-sized chunk of characters at a time, which gives the same result.
+ */
+export function sampleEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
+  const { Layers } = world.components;
   const { clip: clipIds, time, weight, pose } = Layers;
   const clips = world.assets.clips;
   const queue = world.events;
@@ -32,10 +42,9 @@ export function sampleSystem(world: AnimationWorld, dt: number): void {
   const dense = world.characters.dense;
   queue.frameStart = world.time;
 
-  for (let i = 0; i < dense.length; i++) {
+  for (let i = first; i < end; i++) {
     const eid = dense[i]!;
-    const jointCount = Character.jointCount[eid]!;
-    for (let li = eid * MAX_LAYERS, end = li + MAX_LAYERS; li < end; li++) {
+    for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
       const clipId = clipIds[li]!;
       if (clipId < 0) continue;
       const clip = clips[clipId]!;
@@ -43,7 +52,6 @@ export function sampleSystem(world: AnimationWorld, dt: number): void {
       if (weight[li]! > 0) sampleClipInto(pose, li * layerPoseSize, clip, time, li);
     }
   }
-  world.time += dt;
 }
 
 /**

@@ -16,8 +16,13 @@ import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 
 /** Computes every character's model matrices and palette; see the file header. */
-export function skinSystem(world: AnimationWorld, _dt: number): void {
+export function skinSystem(world: AnimationWorld, dt: number): void {
   commitRemovals(world.ecs);
+  skinEntities(world, dt, 0, world.characters.dense.length);
+}
+
+/** The work of {@link skinSystem} for the characters at `world.characters.dense[first .. end)`. */
+export function skinEntities(world: AnimationWorld, _dt: number, first: number, end: number): void {
   const { Character, LocalPose, ModelPose, SkinPalette } = world.components;
   const local = LocalPose.data;
   const model = ModelPose.data;
@@ -26,7 +31,7 @@ export function skinSystem(world: AnimationWorld, _dt: number): void {
   const maxJoints = world.maxJoints;
   const dense = world.characters.dense;
 
-  for (let i = 0; i < dense.length; i++) {
+  for (let i = first; i < end; i++) {
     const eid = dense[i]!;
     const jointCount = Character.jointCount[eid]!;
     const skeleton = skeletons[Character.skeleton[eid]!]!;
