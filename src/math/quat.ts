@@ -136,20 +136,11 @@ export function nlerp(
     bz = -bz;
     bw = -bw;
   }
-  const x = ax + t * (bx - ax), y = ay + t * (by - ay), z = az + t * (bz - az), w = aw + t * (bw - aw);
-  const len = Math.sqrt(x * x + y * y + z * z + w * w);
-  if (len > 0) {
-    const inv = 1 / len;
-    out[o] = x * inv;
-    out[o + 1] = y * inv;
-    out[o + 2] = z * inv;
-    out[o + 3] = w * inv;
-  } else {
-    out[o] = 0;
-    out[o + 1] = 0;
-    out[o + 2] = 0;
-    out[o + 3] = 1;
-  }
+  out[o] = ax + t * (bx - ax);
+  out[o + 1] = ay + t * (by - ay);
+  out[o + 2] = az + t * (bz - az);
+  out[o + 3] = aw + t * (bw - aw);
+  normalize(out, o, out, o);
 }
 
 /**

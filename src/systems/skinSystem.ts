@@ -10,6 +10,11 @@
  * C_j = L_j); joints are parents first, so one forward pass suffices. Palette: K_j = C_j · B_j⁻¹
  * (column-vector convention, so a bind-pose vertex v skins to Σ w_i K_i v). Matrices are
  * 3×4 column-major, 12 floats: `m00 m10 m20 m01 m11 m21 m02 m12 m22 tx ty tz`.
+ *
+ * The kernels write out what `affine.fromSQT` and `affine.multiply` compute instead of calling
+ * them: measured at 5,000 × 64 joints, the calls (which V8 does not inline here) made this
+ * system 2.1× slower (19.5 vs 9.1 ms per frame). `test/math` and the three.js oracle pin both
+ * versions to the same numbers.
  */
 import { commitRemovals } from 'bitecs';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AnimationError, createClip, createMask, createSkeleton, type ClipDesc } from '../../src/index.js';
+import { createClip, createMask, createSkeleton, type ClipDesc } from '../../src/index.js';
+import { refused } from '../fixtures/errors.js';
 
 const skeleton = createSkeleton({
   names: ['root', 'arm'],
@@ -12,16 +13,6 @@ const frame = (x: number): number[] => [x, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0
 
 function desc(overrides: Partial<ClipDesc> = {}): ClipDesc {
   return { skeleton, frameRate: 10, frames: [...frame(0), ...frame(1), ...frame(0)], ...overrides };
-}
-
-function refused(fn: () => unknown): AnimationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AnimationError);
-    return error as AnimationError;
-  }
-  throw new Error('expected an AnimationError');
 }
 
 describe('createClip', () => {

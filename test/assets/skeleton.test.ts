@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AnimationError, createSkeleton, type SkeletonDesc } from '../../src/index.js';
+import { createSkeleton, type SkeletonDesc } from '../../src/index.js';
+import { refused } from '../fixtures/errors.js';
 
 const I = [0, 0, 0, 1];
 /** Rest pose entry: translation, identity rotation (or `q`), unit scale. */
@@ -12,17 +13,6 @@ function desc(overrides: Partial<SkeletonDesc> = {}): SkeletonDesc {
     rest: [...joint(0, 0, 0), ...joint(0, 1, 0), ...joint(0, 0.5, 0)],
     ...overrides,
   };
-}
-
-/** Runs `fn`, expects an AnimationError, returns it. */
-function refused(fn: () => unknown): AnimationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AnimationError);
-    return error as AnimationError;
-  }
-  throw new Error('expected an AnimationError');
 }
 
 describe('createSkeleton', () => {
