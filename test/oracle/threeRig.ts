@@ -8,85 +8,10 @@
  * sampling (`VectorKeyframeTrack` lerp, `QuaternionKeyframeTrack` slerp), its own blending
  * (`AnimationMixer`/`PropertyMixer`) and its own hierarchy (`updateMatrixWorld`).
  */
-import * as THREE from 'three';
-import { MATRIX_STRIDE, POSE_STRIDE } from '../../src/index.js';
+import { MATRIX_STRIDE } from '../../src/index.js';
+import type { ThreeRig } from '../fixtures/threeRig.js';
 
-/** Raw skeleton data: what a caller passes to `createSkeleton`. */
-export interface RawSkeleton {
-  readonly names: readonly string[];
-  readonly parents: ArrayLike<number>;
-  /** `jointCount × 10` floats `tx ty tz qx qy qz qw sx sy sz`, local space. */
-  readonly rest: ArrayLike<number>;
-}
-
-/** Raw clip data: what a caller passes to `createClip` (frame-major, seam frame included). */
-export interface RawClip {
-  readonly name: string;
-  readonly frameRate: number;
-  /** `frameCount × jointCount × 10` floats. */
-  readonly frames: ArrayLike<number>;
-}
-
-/** A three.js character: a container holding the bone tree, its skeleton and a mixer on it. */
-export interface ThreeRig {
-  readonly container: THREE.Object3D;
-  readonly bones: THREE.Bone[];
-  readonly skeleton: THREE.Skeleton;
-  readonly mixer: THREE.AnimationMixer;
-}
-
-/**
- * Bones with position/quaternion/scale from the rest pose, parented per `parents`, under an
- * identity container (the mixer root); bind matrices from the rest pose by three itself.
- */
-export function buildThreeRig(raw: RawSkeleton): ThreeRig {
-  const container = new THREE.Object3D();
-  container.name = '__oracle_container__';
-  const bones: THREE.Bone[] = [];
-  for (let j = 0; j < raw.names.length; j++) {
-    const bone = new THREE.Bone();
-    bone.name = raw.names[j]!;
-    const r = j * POSE_STRIDE;
-    bone.position.set(raw.rest[r]!, raw.rest[r + 1]!, raw.rest[r + 2]!);
-    bone.quaternion.set(raw.rest[r + 3]!, raw.rest[r + 4]!, raw.rest[r + 5]!, raw.rest[r + 6]!);
-    bone.scale.set(raw.rest[r + 7]!, raw.rest[r + 8]!, raw.rest[r + 9]!);
-    const parent = raw.parents[j]!;
-    (parent < 0 ? container : bones[parent]!).add(bone);
-    bones.push(bone);
-  }
-  container.updateMatrixWorld(true);
-  const skeleton = new THREE.Skeleton(bones);
-  skeleton.calculateInverses(); // again, explicitly: B⁻¹ = inverse(bone.matrixWorld) at rest
-  return { container, bones, skeleton, mixer: new THREE.AnimationMixer(container) };
-}
-
-/**
- * One `AnimationClip` with `<bone>.position` / `.quaternion` / `.scale` tracks for every joint,
- * keys at `f / frameRate` seconds.
- */
-export function buildThreeClip(names: readonly string[], raw: RawClip): THREE.AnimationClip {
-  const jointCount = names.length;
-  const poseSize = jointCount * POSE_STRIDE;
-  const frameCount = raw.frames.length / poseSize;
-  const times: number[] = [];
-  for (let f = 0; f < frameCount; f++) times.push(f / raw.frameRate);
-  const tracks: THREE.KeyframeTrack[] = [];
-  for (let j = 0; j < jointCount; j++) {
-    const position: number[] = [];
-    const quaternion: number[] = [];
-    const scale: number[] = [];
-    for (let f = 0; f < frameCount; f++) {
-      const o = f * poseSize + j * POSE_STRIDE;
-      for (let c = 0; c < 3; c++) position.push(raw.frames[o + c]!);
-      for (let c = 3; c < 7; c++) quaternion.push(raw.frames[o + c]!);
-      for (let c = 7; c < 10; c++) scale.push(raw.frames[o + c]!);
-    }
-    tracks.push(new THREE.VectorKeyframeTrack(`${names[j]}.position`, times, position));
-    tracks.push(new THREE.QuaternionKeyframeTrack(`${names[j]}.quaternion`, times, quaternion));
-    tracks.push(new THREE.VectorKeyframeTrack(`${names[j]}.scale`, times, scale));
-  }
-  return new THREE.AnimationClip(raw.name, -1, tracks);
-}
+export { buildThreeClip, buildThreeRig, type RawClip, type RawSkeleton, type ThreeRig } from '../fixtures/threeRig.js';
 
 /** Propagates the bone transforms and returns three's palette (`jointCount × 16`, 4×4 column-major). */
 export function evaluateThree(rig: ThreeRig): Float32Array {
