@@ -1,4 +1,4 @@
-import { createWorld, registerQuery, type Query, type World } from 'bitecs';
+import { $internal, createWorld, registerQuery, type Query, type World } from 'bitecs';
 import { AnimationError, type AnimationIssue } from './assets/AnimationError.js';
 import type { Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
@@ -107,6 +107,9 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
   positiveInt('maxEvents', maxEvents);
   if (typeof blendThreshold !== 'number' || !(blendThreshold > 0) || !Number.isFinite(blendThreshold)) {
     issues.push({ path: 'blendThreshold', message: `is ${String(blendThreshold)}: must be a finite number > 0` });
+  }
+  if (options.world !== undefined && !(typeof options.world === 'object' && options.world !== null && $internal in options.world)) {
+    issues.push({ path: 'world', message: 'must be a bitecs world from createWorld()' });
   }
   if (issues.length) throw new AnimationError('createAnimationWorld', issues);
 

@@ -1,3 +1,4 @@
+import { addEntity, createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
   AnimationError,
@@ -54,6 +55,27 @@ describe('createAnimationWorld', () => {
     expect(() => createAnimationWorld({ maxEntities: 0, maxJoints: 64 })).toThrow(/maxEntities is 0/);
     expect(() => createAnimationWorld({ maxEntities: 10, maxJoints: 1.5 })).toThrow(AnimationError);
     expect(() => createAnimationWorld({ maxEntities: 10, maxJoints: 4, blendThreshold: 0 })).toThrow(/blendThreshold/);
+    expect(() => createAnimationWorld({ maxEntities: 10, maxJoints: 4, world: {} as never })).toThrow(/world must be a bitecs world/);
+  });
+
+  it("lives in the game's own bitecs world beside the game's entities", () => {
+    const game = createWorld();
+    const bullet = addEntity(game);
+    const world = createAnimationWorld({ maxEntities: 4, maxJoints: 4, world: game });
+    const eid = spawnCharacter(world, skeleton);
+    expect(eid).not.toBe(bullet);
+    expect(world.ecs).toBe(game);
+    expect(Array.from(world.characters.dense)).toEqual([eid]); // the bullet is not a character
+  });
+
+  it('refused asset input leaves an existing world unchanged', () => {
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: 4 });
+    const eid = spawnCharacter(world, skeleton);
+    play(world, eid, clip);
+    step(world, 0.1);
+    expectRefusedUnchanged(world, /createClip: frameRate/, () => createClip({ skeleton, frameRate: 0, frames: clip.frames }));
+    expectRefusedUnchanged(world, /createSkeleton: names/, () => createSkeleton({ names: [], parents: [], rest: [] }));
+    expectRefusedUnchanged(world, /createMask/, () => createMask(skeleton, { nope: 1 }));
   });
 });
 

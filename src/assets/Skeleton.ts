@@ -40,15 +40,20 @@ export interface SkeletonDesc {
    */
   inverseBind?: NumberList;
   /**
-   * The hip joint, by index or name. Default: the first joint whose name contains "hip" or
-   * "pelvis" (case-insensitive), else the first child of the root, else −1.
+   * The hip joint, by index or name. Default: the first joint named "hip", "hips" or "pelvis"
+   * as a whole word (case-insensitive: `Hips`, `b_Hip_01`, `mixamorig:Hips`; not `LeftHip`),
+   * else the first child of the root, else −1.
    */
   hipJoint?: number | string;
   /** Accepted |q| − 1 before a rest quaternion is refused (default 0.01). */
   quaternionTolerance?: number;
 }
 
-const HIP_NAME = /hips?\b|pelvis/i;
+/**
+ * "Hips", "b_Hip_01", "mixamorig:Hips", "Pelvis" — but not "LeftHip" or "LHipJoint", which are
+ * leg roots beside the hips.
+ */
+const HIP_NAME = /(^|[^a-z])(hips?|pelvis)([^a-z]|$)/i;
 
 /**
  * Builds and validates a {@link Skeleton}.

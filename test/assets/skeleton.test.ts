@@ -42,6 +42,14 @@ describe('createSkeleton', () => {
     expect(s.rest[6]).toBeCloseTo(1, 7);
   });
 
+  it('finds the hip joint by whole-word name, not leg roots beside it', () => {
+    const names = (n: string[]) => createSkeleton({ names: n, parents: [-1, 0, 1], rest: desc().rest }).hipJoint;
+    expect(names(['root', 'b_Hip_01', 'spine'])).toBe(1);
+    expect(names(['mixamorig:Hips', 'LeftHip', 'spine'])).toBe(0);
+    expect(names(['root', 'LHipJoint', 'Pelvis'])).toBe(2);
+    expect(names(['root', 'LeftHip', 'knee'])).toBe(1); // no hip name: the root's first child
+  });
+
   it('accepts a hip joint by name and refuses an unknown one', () => {
     expect(createSkeleton(desc({ hipJoint: 'spine' })).hipHeight).toBeCloseTo(1.5, 6);
     expect(refused(() => createSkeleton(desc({ hipJoint: 'pelvis' }))).message).toMatch(/hipJoint.*"pelvis"/);
