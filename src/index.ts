@@ -33,3 +33,4 @@ export { blendSystem, blendEntities, blendOverrideLayers, applyAdditiveLayer } f
 export { skinSystem, skinEntities, computeModelPose, computeSkinPalette } from './systems/skinSystem.js';
 export { POSE_STRIDE, MATRIX_STRIDE, NO_PARENT } from './math/layout.js';
 export { vec3, quat, affine } from './math/index.js';
+export { skinVertices, type JointIndexArray } from './math/skinVertices.js';
