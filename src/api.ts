@@ -5,6 +5,7 @@
  */
 import { addComponent, addEntity, commitRemovals, hasComponent, removeEntity } from 'bitecs';
 import { fail, IssueList } from './assets/AnimationError.js';
+import { bindSkeletons, sameJointOrder } from './assets/Binding.js';
 import type { Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
@@ -95,8 +96,12 @@ export interface PlayOptions {
  * Plays `clip` on a layer of character `eid`, replacing what that layer played. The pose
  * changes at the next `step` (or `sampleSystem`).
  *
- * @throws AnimationError for an unknown entity, a clip or mask made for another skeleton, a
- * layer out of range, or non-finite or negative numbers. The layer is untouched then.
+ * The clip may be made for another skeleton: joints are matched by name (`bindSkeletons`
+ * gives the rule), once per pair of skeletons.
+ *
+ * @throws AnimationError for an unknown entity, a clip sharing no joint name with the
+ * character's skeleton, a mask made for another skeleton, a layer out of range, or
+ * non-finite or negative numbers. The layer is untouched then.
  * @example
  * play(world, eid, walk, { layer: 0, weight: 0.7 });
  * play(world, eid, run, { layer: 1, weight: 0.3, time: walkPhase * run.duration });
@@ -112,7 +117,7 @@ export function play(world: AnimationWorld, eid: number, clip: Clip, options: Pl
   const referenceTime = options.referenceTime ?? 0;
   const additive = options.additive === true;
   if (!isClip(clip)) issues.add('clip', 'must be a Clip from createClip');
-  else checkSkeleton(issues, 'clip', clip.skeleton, skeleton);
+  else checkBindable(issues, 'clip', clip.skeleton, skeleton);
   if (!Number.isInteger(layer) || layer < 0 || layer >= MAX_LAYERS) issues.add('layer', `is ${layer}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
   if (!isFiniteNumber(weight) || weight < 0) issues.add('weight', `is ${weight}: must be a finite number ≥ 0`);
   if (!isFiniteNumber(speed)) issues.add('speed', `is ${speed}: must be a finite number`);
@@ -124,7 +129,7 @@ export function play(world: AnimationWorld, eid: number, clip: Clip, options: Pl
   const reference = options.reference ?? clip;
   if (additive) {
     if (!isClip(reference)) issues.add('reference', 'must be a Clip from createClip');
-    else checkSkeleton(issues, 'reference', reference.skeleton, skeleton);
+    else checkBindable(issues, 'reference', reference.skeleton, skeleton);
     if (!isFiniteNumber(referenceTime)) issues.add('referenceTime', `is ${referenceTime}: must be a finite number`);
   }
   issues.throwIfAny();
@@ -135,12 +140,15 @@ export function play(world: AnimationWorld, eid: number, clip: Clip, options: Pl
   const loop = options.loop ?? clip.loop;
   clearLayer(Layers, li);
   Layers.clip[li] = registerAsset(assets.clips, assets.clipIds, clip);
+  if (!sameJointOrder(clip.skeleton, skeleton)) {
+    Layers.binding[li] = registerAsset(assets.bindings, assets.bindingIds, bindSkeletons(clip.skeleton, skeleton));
+  }
   Layers.time[li] = loop ? wrapTime(startTime, clip.duration) : Math.min(Math.max(startTime, 0), clip.duration);
   Layers.speed[li] = speed;
   Layers.weight[li] = weight;
   Layers.flags[li] = (loop ? LAYER_LOOP : 0) | (additive ? LAYER_ADDITIVE : 0);
   if (options.mask) Layers.mask[li] = registerMask(world, options.mask);
-  if (additive) Layers.reference[li] = registerReference(world, reference, referenceTime);
+  if (additive) Layers.reference[li] = registerReference(world, reference, referenceTime, skeleton);
 }
 
 /** Empties a layer of character `eid`. @throws AnimationError for an unknown entity or layer. */
@@ -256,16 +264,17 @@ function requireLayer(layer: number, where: string): void {
   if (!Number.isInteger(layer) || layer < 0 || layer >= MAX_LAYERS) fail(where, 'layer', `is ${layer}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
 }
 
-/**
- * Until name binding lands (a clip plays on any skeleton sharing joint names), a clip or mask
- * must be made for the character's skeleton or one with the same joints in the same order.
- */
+/** A mask must be made for the character's skeleton, or one with the same joints in the same order. */
 function checkSkeleton(issues: IssueList, field: string, actual: Skeleton, expected: Skeleton): void {
-  if (actual === expected) return;
-  const same = actual.jointCount === expected.jointCount &&
-    actual.names.every((n, j) => n === expected.names[j] && actual.parents[j] === expected.parents[j]);
-  if (!same) {
-    issues.add(`${field}.skeleton`, `does not match the character's skeleton (${actual.jointCount} joints vs ${expected.jointCount}, or different names/order)`);
+  if (!sameJointOrder(actual, expected)) {
+    issues.add(`${field}.skeleton`, `has other joints than the character's skeleton (${actual.jointCount} vs ${expected.jointCount}, or other names or order)`);
+  }
+}
+
+/** A clip plays on any skeleton sharing at least one joint name with its own (see `bindSkeletons`). */
+function checkBindable(issues: IssueList, field: string, source: Skeleton, target: Skeleton): void {
+  if (!sameJointOrder(source, target) && bindSkeletons(source, target).matched === 0) {
+    issues.add(`${field}.skeleton`, `shares no joint names with the character's skeleton, so nothing of it can play there`);
   }
 }
 
@@ -290,15 +299,17 @@ function registerMask(world: AnimationWorld, mask: Mask): number {
   return id;
 }
 
-function registerReference(world: AnimationWorld, clip: Clip, time: number): number {
-  const { references, referenceIds, clips, clipIds } = world.assets;
+function registerReference(world: AnimationWorld, clip: Clip, time: number, skeleton: Skeleton): number {
+  const { references, referenceIds, clips, clipIds, skeletons, skeletonIds } = world.assets;
   const clipId = registerAsset(clips, clipIds, clip);
-  const key = `${clipId}@${time}`;
+  const skeletonId = registerAsset(skeletons, skeletonIds, skeleton);
+  const key = `${clipId}@${time}→${skeletonId}`;
   let id = referenceIds.get(key);
   if (id === undefined) {
-    const pose = new Float32Array(clip.skeleton.jointCount * POSE_STRIDE);
+    const pose = new Float32Array(skeleton.jointCount * POSE_STRIDE);
     const at = clip.loop ? wrapTime(time, clip.duration) : Math.min(Math.max(time, 0), clip.duration);
-    sampleClipInto(pose, 0, clip, Float64Array.of(at), 0);
+    const binding = sameJointOrder(clip.skeleton, skeleton) ? null : bindSkeletons(clip.skeleton, skeleton);
+    sampleClipInto(pose, 0, clip, Float64Array.of(at), 0, binding);
     id = references.length;
     references.push(pose);
     referenceIds.set(key, id);

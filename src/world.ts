@@ -1,5 +1,6 @@
 import { $internal, createWorld, registerQuery, type Query, type World } from 'bitecs';
 import { AnimationError, type AnimationIssue } from './assets/AnimationError.js';
+import type { Binding } from './assets/Binding.js';
 import type { Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
@@ -43,6 +44,9 @@ export interface AssetRegistry {
   /** Additive reference poses (`jointCount × 10`) by reference id. */
   readonly references: Float32Array[];
   readonly referenceIds: Map<string, number>;
+  /** Name bindings (clip skeleton → character skeleton) by binding id. */
+  readonly bindings: Binding[];
+  readonly bindingIds: Map<Binding, number>;
 }
 
 /** Fixed-size per-frame temporaries, sized at creation so systems never allocate. */
@@ -145,6 +149,8 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
       maskIds: new Map(),
       references: [],
       referenceIds: new Map(),
+      bindings: [],
+      bindingIds: new Map(),
     },
     events: createEventQueue(maxEvents),
     scratch: {

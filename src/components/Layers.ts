@@ -25,6 +25,8 @@ export const NO_CLIP = -1;
  * - `flags[li]`: `LAYER_LOOP | LAYER_ADDITIVE`.
  * - `mask[li]`: mask id (per-joint weights) or −1 for all joints.
  * - `reference[li]`: reference-pose id of an additive layer, or −1.
+ * - `binding[li]`: binding id when the clip was made for another skeleton (joints matched by
+ *   name), or −1 when its joints are already in the character's order.
  * - `pose`: the layer's sampled pose, `jointCount × 10` floats at
  *   `li × maxJoints × 10` (written by `sampleSystem`, read by `blendSystem`).
  */
@@ -36,6 +38,7 @@ export interface LayersComponent {
   readonly flags: Uint8Array;
   readonly mask: Int32Array;
   readonly reference: Int32Array;
+  readonly binding: Int32Array;
   readonly pose: Float32Array;
 }
 
@@ -50,6 +53,7 @@ export function createLayersComponent(rows: number, maxJoints: number): LayersCo
     flags: new Uint8Array(slots),
     mask: new Int32Array(slots).fill(-1),
     reference: new Int32Array(slots).fill(-1),
+    binding: new Int32Array(slots).fill(-1),
     pose: new Float32Array(slots * maxJoints * POSE_STRIDE),
   };
 }
@@ -69,4 +73,5 @@ export function clearLayer(layers: LayersComponent, li: number): void {
   layers.flags[li] = 0;
   layers.mask[li] = -1;
   layers.reference[li] = -1;
+  layers.binding[li] = -1;
 }

@@ -2,7 +2,7 @@
  * sampleSystem — advances every layer's playback time, reports the clip events it crossed and
  * samples each weighted layer's clip into that layer's pose.
  *
- * Reads:  Layers.clip/speed/weight/flags, the clip registry.
+ * Reads:  Layers.clip/speed/weight/flags/binding, the clip and binding registries.
  * Writes: Layers.time, Layers.pose, the world event queue, `world.time` (the clock).
  * Order:  first in `step` (before blendSystem). Entities without the animation components
  *         are not visited. Layers with weight 0 keep advancing (and firing events) but are not
@@ -15,6 +15,7 @@
  * several loops fires each event once per loop, in order.
  */
 import { commitRemovals } from 'bitecs';
+import type { Binding } from '../assets/Binding.js';
 import type { Clip } from '../assets/Clip.js';
 import { pushEvent, type EventQueue } from '../components/EventQueue.js';
 import { LAYER_LOOP, MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
@@ -35,8 +36,8 @@ export function sampleSystem(world: AnimationWorld, dt: number): void {
  */
 export function sampleEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const { Layers } = world.components;
-  const { clip: clipIds, time, weight, pose } = Layers;
-  const clips = world.assets.clips;
+  const { clip: clipIds, time, weight, pose, binding } = Layers;
+  const { clips, bindings } = world.assets;
   const queue = world.events;
   const layerPoseSize = world.maxJoints * POSE_STRIDE;
   const dense = world.characters.dense;
@@ -49,23 +50,37 @@ export function sampleEntities(world: AnimationWorld, dt: number, first: number,
       if (clipId < 0) continue;
       const clip = clips[clipId]!;
       advanceLayer(Layers, li, clip, dt, queue, eid, clipId);
-      if (weight[li]! > 0) sampleClipInto(pose, li * layerPoseSize, clip, time, li);
+      if (weight[li]! > 0) {
+        const bindingId = binding[li]!;
+        sampleClipInto(pose, li * layerPoseSize, clip, time, li, bindingId < 0 ? null : bindings[bindingId]!);
+      }
     }
   }
 }
 
 /**
- * Samples `clip` at time `times[timeIndex]` seconds into `out` at `outOff`
- * (`jointCount × 10` floats): the two frames around that time are interpolated, translation
- * and scale by lerp, rotation by nlerp with the hemisphere fix (the shorter arc). Times
- * outside [0, duration] clamp to the ends. Pure kernel: writes only
- * `out[outOff .. outOff + jointCount × 10)`.
+ * Samples `clip` at time `times[timeIndex]` seconds into `out` at `outOff`, 10 floats per
+ * joint: the two frames around that time are interpolated, translation and scale by lerp,
+ * rotation by nlerp with the hemisphere fix (the shorter arc). Times outside [0, duration]
+ * clamp to the ends.
+ *
+ * Without a binding the pose is in the clip skeleton's joint order. With one (a clip made for
+ * another skeleton, see `bindSkeletons`) it is in the binding target's order: each target joint
+ * reads its source joint, or takes the target's rest pose when the clip lacks it.
+ * Pure kernel: writes only `out[outOff .. outOff + jointCount × 10)`.
  *
  * The time arrives as an array element, not a number argument, on purpose: V8 boxes a
  * computed double passed to a function it does not inline (a 16-byte heap object per call),
  * and a frame must allocate nothing. Per-character kernels take no float scalars.
  */
-export function sampleClipInto(out: Float32Array, outOff: number, clip: Clip, times: Float64Array, timeIndex: number): void {
+export function sampleClipInto(
+  out: Float32Array,
+  outOff: number,
+  clip: Clip,
+  times: Float64Array,
+  timeIndex: number,
+  binding: Binding | null = null,
+): void {
   const frames = clip.frames;
   const frameCount = clip.frameCount;
   const poseSize = clip.skeleton.jointCount * POSE_STRIDE;
@@ -80,14 +95,23 @@ export function sampleClipInto(out: Float32Array, outOff: number, clip: Clip, ti
     alpha = 0;
   }
   const a0 = frame * poseSize;
-  if (alpha === 0) {
-    for (let k = 0; k < poseSize; k++) out[outOff + k] = frames[a0 + k]!;
-    return;
-  }
-  const b0 = a0 + poseSize;
   const beta = 1 - alpha;
-  for (let k = 0; k < poseSize; k += POSE_STRIDE) {
-    const a = a0 + k, b = b0 + k, o = outOff + k;
+  const sourceJoint = binding === null ? null : binding.sourceJoint;
+  const rest = binding === null ? null : binding.target.rest;
+  const jointCount = sourceJoint === null ? clip.skeleton.jointCount : sourceJoint.length;
+  for (let j = 0; j < jointCount; j++) {
+    const o = outOff + j * POSE_STRIDE;
+    const source = sourceJoint === null ? j : sourceJoint[j]!;
+    if (source < 0) {
+      for (let c = 0, r = j * POSE_STRIDE; c < POSE_STRIDE; c++) out[o + c] = rest![r + c]!;
+      continue;
+    }
+    const a = a0 + source * POSE_STRIDE;
+    if (alpha === 0) {
+      for (let c = 0; c < POSE_STRIDE; c++) out[o + c] = frames[a + c]!;
+      continue;
+    }
+    const b = a + poseSize;
     out[o] = frames[a]! * beta + frames[b]! * alpha;
     out[o + 1] = frames[a + 1]! * beta + frames[b + 1]! * alpha;
     out[o + 2] = frames[a + 2]! * beta + frames[b + 2]! * alpha;
