@@ -1,0 +1,90 @@
+/**
+ * What `bitanim inspect` prints about an imported asset, as plain lines: skeletons (joint
+ * count, depth, hip joint and height), clips (name, duration, frames, rate, root travel), mesh
+ * statistics and warnings. Pure: no I/O, so tests check it directly.
+ */
+import type { Clip } from '../assets/Clip.js';
+import type { Skeleton } from '../assets/Skeleton.js';
+import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
+import { computeModelPose } from '../systems/skinSystem.js';
+
+/** The parts of an import result `inspect` reports on. */
+export interface InspectedAsset {
+  readonly skeletons: readonly Skeleton[];
+  readonly clips: readonly Clip[];
+  readonly meshes?: readonly { name: string; skeleton: number; positions: Float32Array; normals: Float32Array | null; weights: Float32Array; indices: Uint32Array | null }[];
+  readonly warnings: readonly string[];
+}
+
+/** Longest root-to-leaf chain, counting joints (a lone root has depth 1). */
+export function skeletonDepth(skeleton: Skeleton): number {
+  const depth = new Int32Array(skeleton.jointCount);
+  let max = 0;
+  for (let j = 0; j < skeleton.jointCount; j++) {
+    const parent = skeleton.parents[j]!;
+    depth[j] = parent < 0 ? 1 : depth[parent]! + 1;
+    max = Math.max(max, depth[j]!);
+  }
+  return max;
+}
+
+/**
+ * Model-space displacement of the clip's hip joint (else its first joint) from the first to the
+ * last frame, in the file's units: what root motion will extract.
+ */
+export function rootTravel(clip: Clip): [number, number, number] {
+  const skeleton = clip.skeleton;
+  const joint = skeleton.hipJoint >= 0 ? skeleton.hipJoint : 0;
+  const poseSize = skeleton.jointCount * POSE_STRIDE;
+  const model = new Float32Array(skeleton.jointCount * MATRIX_STRIDE);
+  const position = (frame: number): number[] => {
+    computeModelPose(model, 0, clip.frames, frame * poseSize, skeleton.parents, skeleton.jointCount);
+    return [9, 10, 11].map((k) => model[joint * MATRIX_STRIDE + k]!);
+  };
+  const first = position(0);
+  const last = position(clip.frameCount - 1);
+  return [last[0]! - first[0]!, last[1]! - first[1]!, last[2]! - first[2]!];
+}
+
+/** The report `bitanim inspect` prints, one string per line. */
+export function describeAsset(file: string, asset: InspectedAsset): string[] {
+  const lines = [file];
+  asset.skeletons.forEach((skeleton, s) => {
+    const hip = skeleton.hipJoint >= 0 ? `"${skeleton.names[skeleton.hipJoint]}" at height ${format(skeleton.hipHeight)}` : 'none';
+    lines.push(`skeleton ${s}: ${skeleton.jointCount} joints, depth ${skeletonDepth(skeleton)}, root "${skeleton.names[0]}", hip ${hip}`);
+  });
+  if (asset.clips.length === 0) lines.push('clips: none');
+  for (const clip of asset.clips) {
+    const travel = rootTravel(clip);
+    const distance = Math.hypot(...travel);
+    const s = asset.skeletons.indexOf(clip.skeleton);
+    lines.push(
+      `clip "${clip.name}"${asset.skeletons.length > 1 ? ` (skeleton ${s})` : ''}: ${format(clip.duration)} s, ` +
+      `${clip.frameCount} frames at ${format(clip.frameRate)} fps, ${clip.loop ? 'looping' : 'play-once'}, ` +
+      `root travel ${format(distance)} (${travel.map(format).join(', ')})`,
+    );
+  }
+  for (const mesh of asset.meshes ?? []) {
+    const vertices = mesh.positions.length / 3;
+    const triangles = mesh.indices ? mesh.indices.length / 3 : vertices / 3;
+    let influences = 0;
+    for (let v = 0; v < vertices; v++) {
+      let n = 0;
+      for (let i = 0; i < 4; i++) if (mesh.weights[v * 4 + i]! > 0) n++;
+      influences = Math.max(influences, n);
+    }
+    lines.push(
+      `mesh "${mesh.name}" (skeleton ${mesh.skeleton}): ${vertices} vertices, ${triangles} triangles, ` +
+      `normals ${mesh.normals ? 'yes' : 'no'}, up to ${influences} influences per vertex`,
+    );
+  }
+  lines.push(asset.warnings.length === 0 ? 'warnings: none' : `warnings (${asset.warnings.length}):`);
+  for (const warning of asset.warnings) lines.push(`  ${warning}`);
+  return lines;
+}
+
+/** A number with up to 5 significant digits, without exponent noise for small values. */
+function format(value: number): string {
+  if (Math.abs(value) < 5e-6) return '0';
+  return Number(value.toPrecision(5)).toString();
+}
