@@ -33,5 +33,7 @@ export { sampleSystem, sampleEntities, sampleClipInto, advanceLayer } from './sy
 export { blendSystem, blendEntities, blendOverrideLayers, applyAdditiveLayer } from './systems/blendSystem.js';
 export { skinSystem, skinEntities, computeModelPose, computeSkinPalette } from './systems/skinSystem.js';
 export { POSE_STRIDE, MATRIX_STRIDE, NO_PARENT } from './math/layout.js';
+export { loadGltf, type GltfOptions, type GltfResult, type SkinnedMeshData } from './import/gltf.js';
+export { parseBvh, type BvhOptions, type BvhResult, type BvhEndSite, type BvhChannel } from './import/bvh.js';
 export { vec3, quat, affine } from './math/index.js';
 export { skinVertices, type JointIndexArray } from './math/skinVertices.js';

@@ -118,11 +118,11 @@ export function createSkeleton(desc: SkeletonDesc): Skeleton {
     } else {
       for (let i = 0; i < inverseBind.length; i++) {
         const v = inverseBind[i] as number;
-        if (!Number.isFinite(v)) {
-          const joint = Math.floor(i / MATRIX_STRIDE);
-          if (!issues.add(`inverseBind joint "${names[joint]}" (${joint})[${i % MATRIX_STRIDE}]`, `is ${v}, not a finite number`)) break;
-        }
         inverseBindMatrices[i] = v;
+        if (!Number.isFinite(inverseBindMatrices[i])) { // also catches doubles beyond the float32 range
+          const joint = Math.floor(i / MATRIX_STRIDE);
+          if (!issues.add(`inverseBind joint "${names[joint]}" (${joint})[${i % MATRIX_STRIDE}]`, `is ${v}, not a finite 32-bit float`)) break;
+        }
       }
     }
   }

@@ -38,11 +38,13 @@ export function copyValidatedPose(
     let finite = true;
     for (let c = 0; c < POSE_STRIDE; c++) {
       const v = src[s + c] as number;
-      if (typeof v !== 'number' || !Number.isFinite(v)) {
-        issues.add(`${label} joint "${names[joint]}" (${joint}).${POSE_CHANNELS[c]}`, `is ${String(v)}, not a finite number`);
+      dst[d + c] = v;
+      // Checked after storing: a finite double beyond ±3.4e38 becomes Infinity as a float32.
+      if (typeof v !== 'number' || !Number.isFinite(dst[d + c])) {
+        const what = typeof v === 'number' && Number.isFinite(v) ? `is ${v}, too large for a 32-bit float` : `is ${String(v)}, not a finite number`;
+        issues.add(`${label} joint "${names[joint]}" (${joint}).${POSE_CHANNELS[c]}`, what);
         finite = false;
       }
-      dst[d + c] = v;
     }
     if (!finite) continue;
     const qx = dst[d + POSE_Q], qy = dst[d + POSE_Q + 1], qz = dst[d + POSE_Q + 2], qw = dst[d + POSE_Q + 3];

@@ -29,10 +29,10 @@ export function skeletonDepth(skeleton: Skeleton): number {
 }
 
 /**
- * Model-space displacement of the clip's hip joint (else its first joint) from the first to the
- * last frame, in the file's units: what root motion will extract.
+ * Model-space positions of the clip's hip joint (else its first joint) at the first and the
+ * last frame, in the file's units: their difference is what root motion will extract.
  */
-export function rootTravel(clip: Clip): [number, number, number] {
+export function hipPath(clip: Clip): { first: number[]; last: number[] } {
   const skeleton = clip.skeleton;
   const joint = skeleton.hipJoint >= 0 ? skeleton.hipJoint : 0;
   const poseSize = skeleton.jointCount * POSE_STRIDE;
@@ -42,8 +42,7 @@ export function rootTravel(clip: Clip): [number, number, number] {
     return [9, 10, 11].map((k) => model[joint * MATRIX_STRIDE + k]!);
   };
   const first = position(0);
-  const last = position(clip.frameCount - 1);
-  return [last[0]! - first[0]!, last[1]! - first[1]!, last[2]! - first[2]!];
+  return { first, last: position(clip.frameCount - 1) };
 }
 
 /** The report `bitanim inspect` prints, one string per line. */
@@ -55,13 +54,14 @@ export function describeAsset(file: string, asset: InspectedAsset): string[] {
   });
   if (asset.clips.length === 0) lines.push('clips: none');
   for (const clip of asset.clips) {
-    const travel = rootTravel(clip);
+    const { first, last } = hipPath(clip);
+    const travel = last.map((v, k) => v - first[k]!);
     const distance = Math.hypot(...travel);
     const s = asset.skeletons.indexOf(clip.skeleton);
     lines.push(
       `clip "${clip.name}"${asset.skeletons.length > 1 ? ` (skeleton ${s})` : ''}: ${format(clip.duration)} s, ` +
       `${clip.frameCount} frames at ${format(clip.frameRate)} fps, ${clip.loop ? 'looping' : 'play-once'}, ` +
-      `root travel ${format(distance)} (${travel.map(format).join(', ')})`,
+      `hips at height ${format(first[1]!)} on frame 0, root travel ${format(distance)} (${travel.map(format).join(', ')})`,
     );
   }
   for (const mesh of asset.meshes ?? []) {

@@ -7,7 +7,7 @@
  * and warnings. A file bitanim cannot read prints one line naming the problem and exits 1.
  */
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { basename, extname } from 'node:path';
 import { cac } from 'cac';
 import { AnimationError } from '../assets/AnimationError.js';
 import { parseBvh } from '../import/bvh.js';
@@ -32,7 +32,7 @@ export async function importFile(file: string, options: InspectOptions = {}): Pr
     return loadGltf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { frameRate: options.frameRate ?? 30 });
   }
   if (extension === '.bvh') {
-    const { skeleton, clip, warnings } = parseBvh(bytes.toString('utf8'), { scale: options.scale ?? 1 });
+    const { skeleton, clip, warnings } = parseBvh(bytes.toString('utf8'), { scale: options.scale ?? 1, name: basename(file, extension) });
     return { skeletons: [skeleton], clips: [clip], warnings };
   }
   throw new AnimationError('inspect', [{ path: file, message: 'is not .glb, .gltf or .bvh' }]);

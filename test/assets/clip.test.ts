@@ -56,6 +56,12 @@ describe('createClip', () => {
     expect(refused(() => createClip(desc({ frames }))).message).toMatch(/frames\[1\] joint "arm" \(1\)\.sy is Infinity/);
   });
 
+  it('refuses values a 32-bit float cannot hold', () => {
+    const frames = [...frame(0), ...frame(1), ...frame(0)];
+    frames[1] = 1e39; // finite as a double, Infinity as a float32
+    expect(refused(() => createClip(desc({ frames }))).message).toMatch(/frames\[0\] joint "root" \(0\)\.ty is 1e\+39, too large for a 32-bit float/);
+  });
+
   it('normalizes near-unit quaternions and refuses zero ones', () => {
     const frames = [...frame(0), ...frame(1), ...frame(0)];
     frames[6] = 1.004;

@@ -1,0 +1,304 @@
+/**
+ * BVH (Biovision Hierarchy) motion capture → {@link Skeleton} + {@link Clip}.
+ *
+ * **Format** (Biovision; described in M. Meredith and S. Maddock, "Motion Capture File
+ * Formats Explained", Univ. of Sheffield, 2001; read here as three.js `BVHLoader` reads it):
+ *
+ *     HIERARCHY
+ *     ROOT Hips { OFFSET x y z  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation
+ *       JOINT LeftHip { OFFSET x y z  CHANNELS 3 Zrotation Yrotation Xrotation  … End Site { OFFSET x y z } } … }
+ *     MOTION
+ *     Frames: 994
+ *     Frame Time: .0083333
+ *     <one line per frame: every joint's channel values, joints in file order>
+ *
+ * **Conventions** (what each number means here):
+ * 1. Joints are the ROOT and JOINT blocks, parents first in file order. End Sites are not
+ *    joints; they are returned in `endSites` (parent joint, scaled offset) for drawing bone
+ *    tips. Several ROOT blocks give several roots.
+ * 2. Channels: any per-joint order and subset of `X|Y|Z` `position|rotation` (CMU 131_01 mixes
+ *    `Z Y X` and `Z X Y` in one file). Names are matched case-insensitively.
+ * 3. Rotation: for rotation channels listed c1 c2 c3, the local rotation is
+ *    `R = R(c1)·R(c2)·R(c3)` (quaternions multiplied in listing order, column vectors; angles
+ *    in degrees, right-hand rule) — three.js `BVHLoader`'s `rotation.multiply(axisAngle)`.
+ * 4. Translation (`positionChannels: 'replace'`, the default): the OFFSET, except that an
+ *    axis with a position channel takes the channel's value instead, so a root's
+ *    `Xposition…` is its absolute position in its parent's (the world's) frame. With `'add'`
+ *    the channel is added to the OFFSET, which is what three.js `BVHLoader` (r187) does. The
+ *    two agree whenever a joint with position channels has a zero OFFSET on those axes, as
+ *    in every CMU file; a warning names each joint where they differ.
+ * 5. Units: OFFSETs and position channels are multiplied by `scale` (BVH is often in
+ *    centimetres; CMU units are about 0.0564 m). Rotations are not scaled.
+ * 6. Rest pose: each joint's scaled OFFSET, identity rotation, unit scale; inverse bind
+ *    matrices are computed from it by `createSkeleton`. The hip joint is found by name.
+ * 7. Clip: one frame per data line from `firstFrame` on (CMU 01_01's frame 0 is a T-pose
+ *    reference), `frameRate = 1 / Frame Time` unrounded (`.0083333` gives 120.0005 fps),
+ *    not looping unless `loop` is set. The root keeps its translation in its own channel;
+ *    root motion is extracted later from it.
+ *
+ * **Errors.** Malformed text throws an `AnimationError` naming the line and token (and the
+ * frame, for data lines); nothing else is thrown. Data-line faults are collected so one error
+ * lists them. Parsing is one forward pass (linear in the text) and allocates no more than the
+ * text can hold, whatever `Frames:` claims.
+ */
+import { AnimationError, fail, IssueList } from '../assets/AnimationError.js';
+import { createClip, type Clip } from '../assets/Clip.js';
+import { createSkeleton, type Skeleton } from '../assets/Skeleton.js';
+import { POSE_STRIDE } from '../math/layout.js';
+import * as quat from '../math/quat.js';
+import { CHANNEL_NAMES, parseHeader, WHERE, type BvhChannel, type BvhHeader } from './bvh/header.js';
+import { parseMotion } from './bvh/motion.js';
+
+export type { BvhChannel } from './bvh/header.js';
+
+/** Options of {@link parseBvh}. */
+export interface BvhOptions {
+  /** Factor applied to OFFSETs and position channels, finite and > 0 (default 1). */
+  scale?: number;
+  /**
+   * The clip's loop flag (default false: mocap takes rarely loop seamlessly). No seam frame is
+   * appended: with `loop: true` the last kept data line is the seam (createClip's convention).
+   */
+  loop?: boolean;
+  /** The clip's name (default "bvh"). */
+  name?: string;
+  /** First data line kept as clip frame 0, an integer in [0, Frames − 1] (default 0). */
+  firstFrame?: number;
+  /**
+   * How a position channel combines with the joint's OFFSET on its axis: `'replace'` (default)
+   * uses the channel value, `'add'` uses OFFSET + channel (three.js `BVHLoader`).
+   */
+  positionChannels?: 'replace' | 'add';
+}
+
+/** An End Site: the tip of a bone chain, not a joint. */
+export interface BvhEndSite {
+  /** Index of the joint the End Site belongs to. */
+  parent: number;
+  /** Its OFFSET from that joint, times `scale`. */
+  offset: [number, number, number];
+}
+
+/** What {@link parseBvh} returns. */
+export interface BvhResult {
+  /** One joint per ROOT/JOINT block, parents first in file order; rest pose = OFFSETs. */
+  skeleton: Skeleton;
+  /** One frame per data line from `firstFrame` on, for `skeleton`. */
+  clip: Clip;
+  /** The End Sites in file order. */
+  endSites: BvhEndSite[];
+  /** Channel names per joint (index = joint), in listing order = data order. */
+  channels: BvhChannel[][];
+  /** Things accepted but worth knowing (ignored trailing lines, convention-dependent offsets). */
+  warnings: string[];
+}
+
+/** Largest clip accepted, in floats (2^27 floats = 512 MiB as Float32Array). */
+const MAX_CLIP_FLOATS = 2 ** 27;
+
+/**
+ * Largest |translation| accepted, after `scale`. Skeletons and clips are float32 (max ≈ 3.4e38):
+ * a larger finite double would become Infinity there, and model-space positions sum up to
+ * 32767 offsets (3.4e38 / 32767 ≈ 1e34). 1e30 leaves margin and is far beyond any real rig.
+ */
+const MAX_TRANSLATION = 1e30;
+
+const HALF_DEGREE = Math.PI / 360;
+
+/**
+ * Parses a BVH file into a skeleton, a clip and the End Sites (conventions in the module
+ * comment: rotation `R(c1)·R(c2)·R(c3)` in listing order, degrees; position channels replace
+ * the OFFSET axis; everything scaled by `scale`).
+ *
+ * @param text The whole file. LF, CRLF, lone CR and mixed line endings are accepted.
+ * @throws AnimationError naming line and token: empty text, missing HIERARCHY or MOTION,
+ * unexpected tokens, unbalanced braces, unknown or repeated channels, a CHANNELS count that
+ * does not match its names, repeated joint names, Frames not a positive integer, Frame Time
+ * not a positive number, a data line with the wrong number of values or a non-number, fewer
+ * data lines than Frames; and bad options.
+ * @example
+ * const { skeleton, clip } = parseBvh(readFileSync('walk.bvh', 'utf8'), { scale: 0.0564 });
+ * const eid = spawnCharacter(world, skeleton);
+ * play(world, eid, clip);
+ */
+export function parseBvh(text: string, options: BvhOptions = {}): BvhResult {
+  const { scale, loop, name, firstFrame, add } = readOptions(options);
+  if (typeof text !== 'string') fail(WHERE, 'text', `is ${typeof text}: must be the file's text`);
+
+  const header = parseHeader(text);
+  const { joints, frameCount } = header;
+  const jointCount = joints.length;
+  const channelBase = new Int32Array(jointCount + 1);
+  for (let j = 0; j < jointCount; j++) channelBase[j + 1] = channelBase[j]! + joints[j]!.channels!.length;
+  const channelCount = channelBase[jointCount]!;
+  if (channelCount === 0) fail(WHERE, `line ${joints[0]!.line}`, 'HIERARCHY declares no channels: there is no motion to read');
+  if (firstFrame >= frameCount) {
+    fail(WHERE, 'options.firstFrame', `is ${firstFrame}: the file has ${frameCount} frames (Frames: on line ${header.framesLine})`);
+  }
+
+  const issues = new IssueList(WHERE);
+  checkOffsets(header, scale, issues);
+  issues.throwIfAny();
+  const motion = parseMotion(text, header.dataStart, header.dataLine, frameCount, channelCount, issues);
+  if (!issues.full && motion.framesRead < frameCount) {
+    issues.add(`line ${header.framesLine} Frames: ${frameCount}`, `is more than the ${motion.framesRead} data lines that follow`);
+  }
+  issues.throwIfAny();
+
+  const warnings = collectWarnings(header, motion.extraLines, motion.firstExtraLine, add);
+  const skeleton = createSkeleton({
+    names: joints.map((j) => j.name),
+    parents: joints.map((j) => j.parent),
+    rest: restPose(header, scale),
+  });
+  const frames = buildFrames(header, motion.values, channelBase, firstFrame, scale, add, issues);
+  issues.throwIfAny();
+  const clip = createClip({ skeleton, frameRate: 1 / header.frameTime, frames, loop, name });
+  return {
+    skeleton,
+    clip,
+    endSites: header.endSites.map((e) => ({ parent: e.parent, offset: [e.offset[0] * scale, e.offset[1] * scale, e.offset[2] * scale] })),
+    channels: joints.map((j) => j.channels!.map((code) => CHANNEL_NAMES[code]!)),
+    warnings,
+  };
+}
+
+function readOptions(options: BvhOptions): { scale: number; loop: boolean; name: string; firstFrame: number; add: boolean } {
+  const issues = new IssueList(WHERE);
+  if (options === null || typeof options !== 'object') fail(WHERE, 'options', 'must be an object');
+  const { scale = 1, loop = false, name = 'bvh', firstFrame = 0, positionChannels = 'replace' } = options;
+  if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0) issues.add('options.scale', `is ${String(scale)}: must be a finite number > 0`);
+  if (typeof loop !== 'boolean') issues.add('options.loop', `is ${String(loop)}: must be a boolean`);
+  if (typeof name !== 'string') issues.add('options.name', `is ${String(name)}: must be a string`);
+  if (!Number.isInteger(firstFrame) || firstFrame < 0) issues.add('options.firstFrame', `is ${String(firstFrame)}: must be an integer ≥ 0`);
+  if (positionChannels !== 'replace' && positionChannels !== 'add') {
+    issues.add('options.positionChannels', `is ${String(positionChannels)}: must be 'replace' or 'add'`);
+  }
+  issues.throwIfAny();
+  return { scale, loop, name, firstFrame, add: positionChannels === 'add' };
+}
+
+/** Refuses OFFSETs beyond ±MAX_TRANSLATION once scaled. */
+function checkOffsets(header: BvhHeader, scale: number, issues: IssueList): void {
+  const check = (offset: readonly number[], line: number): void => {
+    for (let axis = 0; axis < 3; axis++) {
+      const v = offset[axis]! * scale;
+      if (!(Math.abs(v) <= MAX_TRANSLATION)) {
+        issues.add(`line ${line} OFFSET value ${axis + 1}`, `is ${offset[axis]} (× scale ${scale}): beyond ±${MAX_TRANSLATION}, more than float32 joint data can hold`);
+      }
+    }
+  };
+  for (const joint of header.joints) check(joint.offset!, joint.offsetLine);
+  for (const site of header.endSites) check(site.offset, site.offsetLine);
+}
+
+function restPose(header: BvhHeader, scale: number): Float64Array {
+  const joints = header.joints;
+  const rest = new Float64Array(joints.length * POSE_STRIDE);
+  for (let j = 0; j < joints.length; j++) {
+    const o = j * POSE_STRIDE;
+    const offset = joints[j]!.offset!;
+    rest[o] = offset[0] * scale;
+    rest[o + 1] = offset[1] * scale;
+    rest[o + 2] = offset[2] * scale;
+    rest[o + 6] = 1; // identity rotation (qx qy qz stay 0)
+    rest[o + 7] = 1;
+    rest[o + 8] = 1;
+    rest[o + 9] = 1;
+  }
+  return rest;
+}
+
+/**
+ * Converts channel values to SQT frames (conventions 3–5 of the module comment). Rotation:
+ * start from identity and right-multiply the axis rotation of each rotation channel in
+ * listing order, `q ← q·(sin(θ/2)·axis, cos(θ/2))`. Translations beyond ±MAX_TRANSLATION go
+ * to `issues` with their frame, joint and channel.
+ */
+function buildFrames(
+  header: BvhHeader, values: Float64Array, channelBase: Int32Array, firstFrame: number, scale: number, add: boolean,
+  issues: IssueList,
+): Float32Array {
+  const joints = header.joints;
+  const jointCount = joints.length;
+  const channelCount = channelBase[jointCount]!;
+  const kept = header.frameCount - firstFrame;
+  const poseSize = jointCount * POSE_STRIDE;
+  if (kept * poseSize > MAX_CLIP_FLOATS) {
+    fail(WHERE, `line ${header.framesLine} Frames: ${header.frameCount}`, `× ${jointCount} joints needs ${kept * poseSize} floats, more than the ${MAX_CLIP_FLOATS} a clip may hold`);
+  }
+  let frames: Float32Array;
+  try {
+    frames = new Float32Array(kept * poseSize);
+  } catch (error) {
+    throw new AnimationError(WHERE, [{ path: `Frames: ${header.frameCount}`, message: `cannot allocate the clip (${String(error)})` }]);
+  }
+  const q = new Float64Array(4);
+  const r = new Float64Array(4);
+  const offsets = joints.map((j) => j.offset!);
+  const channels = joints.map((j) => j.channels!);
+  for (let f = 0; f < kept && !issues.full; f++) {
+    const row = (firstFrame + f) * channelCount;
+    for (let j = 0; j < jointCount; j++) {
+      const offset = offsets[j]!;
+      const codes = channels[j]!;
+      let tx = offset[0] * scale, ty = offset[1] * scale, tz = offset[2] * scale;
+      quat.identity(q, 0);
+      const first = row + channelBase[j]!;
+      for (let k = 0; k < codes.length; k++) {
+        const v = values[first + k]!;
+        const code = codes[k]!;
+        if (code < 3) {
+          const t = add ? offset[code]! * scale + v * scale : v * scale;
+          if (!(Math.abs(t) <= MAX_TRANSLATION)) {
+            issues.add(
+              `frame ${firstFrame + f} joint "${joints[j]!.name}" (${j}) ${CHANNEL_NAMES[code]}`,
+              `is ${v} (× scale ${scale}${add ? ', + OFFSET' : ''}): beyond ±${MAX_TRANSLATION}, more than float32 joint data can hold`,
+            );
+          }
+          if (code === 0) tx = t;
+          else if (code === 1) ty = t;
+          else tz = t;
+        } else {
+          const half = v * HALF_DEGREE;
+          r[0] = 0; r[1] = 0; r[2] = 0;
+          r[code - 3] = Math.sin(half);
+          r[3] = Math.cos(half);
+          quat.multiply(q, 0, q, 0, r, 0);
+        }
+      }
+      const o = f * poseSize + j * POSE_STRIDE;
+      frames[o] = tx;
+      frames[o + 1] = ty;
+      frames[o + 2] = tz;
+      frames[o + 3] = q[0]!;
+      frames[o + 4] = q[1]!;
+      frames[o + 5] = q[2]!;
+      frames[o + 6] = q[3]!;
+      frames[o + 7] = 1;
+      frames[o + 8] = 1;
+      frames[o + 9] = 1;
+    }
+  }
+  return frames;
+}
+
+function collectWarnings(header: BvhHeader, extraLines: number, firstExtraLine: number, add: boolean): string[] {
+  const warnings: string[] = [];
+  if (header.roots > 1) {
+    warnings.push(`${header.roots} ROOT hierarchies: each is a root joint; the first ("${header.joints[0]!.name}") is the usual root-motion source`);
+  }
+  for (const joint of header.joints) {
+    const axes = joint.channels!.filter((code) => code < 3 && joint.offset![code] !== 0).map((code) => 'xyz'[code]);
+    if (axes.length > 0) {
+      warnings.push(
+        `joint "${joint.name}" (line ${joint.line}) has position channels and a non-zero OFFSET on ${axes.join(', ')}: ` +
+          (add ? 'the channel is added to the OFFSET (positionChannels: add)' : 'the channel replaces the OFFSET (three.js adds them; positionChannels: add)'),
+      );
+    }
+  }
+  if (extraLines > 0) {
+    warnings.push(`${extraLines} data line(s) after the ${header.frameCount} frames declared by Frames: (from line ${firstExtraLine}) were ignored`);
+  }
+  return warnings;
+}

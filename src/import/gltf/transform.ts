@@ -1,0 +1,143 @@
+/**
+ * Matrix helpers the glTF importer needs beyond `src/math`: glTF's 4×4 matrices to our 3×4,
+ * and the decomposition of a composed 3×4 back into a joint pose (T, R, S).
+ *
+ * Offline code (runs once per import), so it favours Float64Array and clarity over speed.
+ */
+import * as affine from '../../math/affine.js';
+import type { NumArray } from '../../math/types.js';
+
+/** Columns whose normalized dot product exceeds this are "sheared" (≈ 0.006° off 90°). */
+const SHEAR_TOLERANCE = 1e-4;
+/** A column shorter than this (relative to the longest) counts as a zero scale. */
+const DEGENERATE_SCALE = 1e-12;
+
+/**
+ * Writes glTF's column-major 4×4 `m[mo..mo+15]` as our column-major 3×4 `out[o..o+11]`:
+ * the bottom row (0 0 0 1 for an affine matrix) is dropped.
+ */
+export function mat4ToAffine(out: NumArray, o: number, m: ArrayLike<number>, mo: number): void {
+  for (let col = 0; col < 4; col++) {
+    out[o + col * 3] = m[mo + col * 4]!;
+    out[o + col * 3 + 1] = m[mo + col * 4 + 1]!;
+    out[o + col * 3 + 2] = m[mo + col * 4 + 2]!;
+  }
+}
+
+/** True when every element is exactly the identity's (no rounding: an untouched node). */
+export function isIdentity(m: NumArray, mo: number): boolean {
+  return m[mo] === 1 && m[mo + 1] === 0 && m[mo + 2] === 0
+    && m[mo + 3] === 0 && m[mo + 4] === 1 && m[mo + 5] === 0
+    && m[mo + 6] === 0 && m[mo + 7] === 0 && m[mo + 8] === 1
+    && m[mo + 9] === 0 && m[mo + 10] === 0 && m[mo + 11] === 0;
+}
+
+/**
+ * Decomposes the affine `m[mo..mo+11]` into the joint pose `out[o..o+9]`
+ * (`tx ty tz qx qy qz qw sx sy sz`) with `m = T·R·S`, and returns false when `m` has shear
+ * (its columns are not orthogonal), which T·R·S cannot hold: the pose then keeps the column
+ * lengths as scale and the orthonormalized directions as rotation.
+ *
+ * - Scale is the length of each column; a negative determinant (a mirror) negates `sx`.
+ * - A zero column is rebuilt from the other two (cross product) so the rotation stays proper;
+ *   with two or more zero columns the rotation is the identity.
+ * - Rotation matrix → quaternion by Shepperd's method (the largest of w, x, y, z is computed
+ *   first), as three.js `Quaternion.setFromRotationMatrix`.
+ */
+export function decompose(out: NumArray, o: number, m: NumArray, mo: number): boolean {
+  let c0x = m[mo], c0y = m[mo + 1], c0z = m[mo + 2];
+  let c1x = m[mo + 3], c1y = m[mo + 4], c1z = m[mo + 5];
+  let c2x = m[mo + 6], c2y = m[mo + 7], c2z = m[mo + 8];
+  out[o] = m[mo + 9];
+  out[o + 1] = m[mo + 10];
+  out[o + 2] = m[mo + 11];
+
+  let sx = Math.hypot(c0x, c0y, c0z);
+  const sy = Math.hypot(c1x, c1y, c1z);
+  const sz = Math.hypot(c2x, c2y, c2z);
+  const det = c0x * (c1y * c2z - c1z * c2y) + c0y * (c1z * c2x - c1x * c2z) + c0z * (c1x * c2y - c1y * c2x);
+  if (det < 0) sx = -sx;
+  out[o + 7] = sx;
+  out[o + 8] = sy;
+  out[o + 9] = sz;
+
+  const tiny = DEGENERATE_SCALE * Math.max(Math.abs(sx), sy, sz);
+  const z0 = Math.abs(sx) <= tiny, z1 = sy <= tiny, z2 = sz <= tiny;
+  let orthogonal = true;
+  if ((z0 ? 1 : 0) + (z1 ? 1 : 0) + (z2 ? 1 : 0) >= 2 || !(tiny > 0)) {
+    out[o + 3] = 0;
+    out[o + 4] = 0;
+    out[o + 5] = 0;
+    out[o + 6] = 1;
+    return true;
+  }
+  if (!z0) { c0x /= sx; c0y /= sx; c0z /= sx; }
+  if (!z1) { c1x /= sy; c1y /= sy; c1z /= sy; }
+  if (!z2) { c2x /= sz; c2y /= sz; c2z /= sz; }
+  if (z0) {
+    c0x = c1y * c2z - c1z * c2y; c0y = c1z * c2x - c1x * c2z; c0z = c1x * c2y - c1y * c2x;
+  } else if (z1) {
+    c1x = c2y * c0z - c2z * c0y; c1y = c2z * c0x - c2x * c0z; c1z = c2x * c0y - c2y * c0x;
+  } else if (z2) {
+    c2x = c0y * c1z - c0z * c1y; c2y = c0z * c1x - c0x * c1z; c2z = c0x * c1y - c0y * c1x;
+  } else {
+    orthogonal = Math.abs(c0x * c1x + c0y * c1y + c0z * c1z) <= SHEAR_TOLERANCE
+      && Math.abs(c1x * c2x + c1y * c2y + c1z * c2z) <= SHEAR_TOLERANCE
+      && Math.abs(c2x * c0x + c2y * c0y + c2z * c0z) <= SHEAR_TOLERANCE;
+  }
+
+  // Row-major names: rRC = row R, column C of the rotation matrix.
+  const r00 = c0x, r10 = c0y, r20 = c0z, r01 = c1x, r11 = c1y, r21 = c1z, r02 = c2x, r12 = c2y, r22 = c2z;
+  const trace = r00 + r11 + r22;
+  let x: number, y: number, z: number, w: number;
+  if (trace > 0) {
+    const s = 0.5 / Math.sqrt(trace + 1);
+    w = 0.25 / s;
+    x = (r21 - r12) * s;
+    y = (r02 - r20) * s;
+    z = (r10 - r01) * s;
+  } else if (r00 > r11 && r00 > r22) {
+    const s = 2 * Math.sqrt(1 + r00 - r11 - r22);
+    w = (r21 - r12) / s;
+    x = 0.25 * s;
+    y = (r01 + r10) / s;
+    z = (r02 + r20) / s;
+  } else if (r11 > r22) {
+    const s = 2 * Math.sqrt(1 + r11 - r00 - r22);
+    w = (r02 - r20) / s;
+    x = (r01 + r10) / s;
+    y = 0.25 * s;
+    z = (r12 + r21) / s;
+  } else {
+    const s = 2 * Math.sqrt(1 + r22 - r00 - r11);
+    w = (r10 - r01) / s;
+    x = (r02 + r20) / s;
+    y = (r12 + r21) / s;
+    z = 0.25 * s;
+  }
+  const len = Math.hypot(x, y, z, w);
+  if (len > 0 && Number.isFinite(len)) {
+    out[o + 3] = x / len;
+    out[o + 4] = y / len;
+    out[o + 5] = z / len;
+    out[o + 6] = w / len;
+  } else {
+    out[o + 3] = 0;
+    out[o + 4] = 0;
+    out[o + 5] = 0;
+    out[o + 6] = 1;
+  }
+  return orthogonal;
+}
+
+/**
+ * Writes `prefix · TRS(pose)` decomposed back into a pose at `out[o..o+9]` (see
+ * {@link decompose}); returns false on shear. `scratch` holds 12 floats. `out` may alias `pose`.
+ */
+export function composeInto(
+  out: NumArray, o: number, prefix: NumArray, pose: NumArray, po: number, scratch: Float64Array,
+): boolean {
+  affine.fromSQT(scratch, 0, pose, po);
+  affine.multiply(scratch, 0, prefix, 0, scratch, 0);
+  return decompose(out, o, scratch, 0);
+}

@@ -1,0 +1,52 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from '../src/cli/main.js';
+
+/** Runs the CLI in-process, collecting what it prints. */
+async function inspect(...args: string[]): Promise<{ code: number; lines: string[] }> {
+  const lines: string[] = [];
+  const code = await run(['inspect', ...args], (line) => lines.push(line));
+  return { code, lines };
+}
+
+const assets = new URL('../../shared/assets/', import.meta.url).pathname;
+
+describe('bitanim inspect', () => {
+  it('describes a glTF file: skeleton, clips, meshes, warnings', async () => {
+    const { code, lines } = await inspect(join(assets, 'Fox.glb'));
+    expect(code).toBe(0);
+    expect(lines).toContainEqual(expect.stringMatching(/^skeleton 0: 24 joints, depth \d+, root "\w+", hip "b_Hip_01"/));
+    expect(lines.filter((l) => l.startsWith('clip '))).toHaveLength(3);
+    expect(lines).toContainEqual(expect.stringMatching(/^clip "Walk": 0\.70833 s, \d+ frames at [\d.]+ fps/));
+    expect(lines).toContainEqual(expect.stringMatching(/^mesh "[^"]+" \(skeleton 0\): 1728 vertices, \d+ triangles, normals no/));
+  });
+
+  it('describes a BVH file with a unit scale', async () => {
+    const { code, lines } = await inspect(join(assets, 'cmu_131_01_start_walk_stop.bvh'), '--scale', '0.0564');
+    expect(code).toBe(0);
+    expect(lines[1]).toMatch(/^skeleton 0: 31 joints, depth \d+, root "Hips", hip "Hips" at height [\d.]+/);
+    expect(lines).toContainEqual(expect.stringMatching(/^clip "[^"]*": 8\.27\d* s, 994 frames at 120(\.\d+)? fps, play-once, hips at height [\d.]+ on frame 0, root travel 2\.\d+/));
+  });
+
+  it('a bad file prints one line naming the problem and exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bitanim-cli-'));
+    const cases: [string, string | Uint8Array, RegExp][] = [
+      ['junk.glb', Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12), /^bitanim: .*(magic|glTF|GLB)/i],
+      ['empty.bvh', '', /^bitanim: .*(HIERARCHY|empty)/i],
+      ['notes.txt', 'hello', /^bitanim: .*notes\.txt is not \.glb, \.gltf or \.bvh$/],
+    ];
+    for (const [name, content, message] of cases) {
+      const file = join(dir, name);
+      writeFileSync(file, content);
+      const { code, lines } = await inspect(file);
+      expect(code).toBe(1);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(message);
+    }
+    const missing = await inspect(join(dir, 'missing.glb'));
+    expect([missing.code, missing.lines.length]).toEqual([1, 1]);
+    expect(missing.lines[0]).toMatch(/missing\.glb cannot be read \(ENOENT\)/);
+  });
+});
