@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { run } from '../src/cli/main.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const example = readFileSync(new URL('../examples/bitecsGame.ts', import.meta.url), 'utf8');
@@ -17,6 +18,18 @@ describe('README', () => {
     expect(commands.slice(0, 2)).toEqual(['npm ci', 'npm test']);
     expect(ci).toMatch(/^npm ci\b/m);
     expect(ci).toMatch(/^npm test$/m);
+  });
+});
+
+describe('the README inspect outputs', () => {
+  it('are what bitanim inspect prints now', async () => {
+    const blocks = [...readme.matchAll(/<!-- inspect -->\n```console\n\$ npx bitanim (.*)\n([\s\S]*?)```/g)];
+    expect(blocks).toHaveLength(4);
+    for (const [, command, output] of blocks) {
+      const lines: string[] = [];
+      expect(await run(command!.split(' '), (line) => lines.push(line))).toBe(0);
+      expect(lines.join('\n') + '\n').toBe(output);
+    }
   });
 });
 
