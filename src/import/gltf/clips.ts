@@ -1,0 +1,159 @@
+/**
+ * glTF animations → {@link Clip}s (the **Clips** and **Ignored** paragraphs of `../gltf.ts`):
+ * channels are sorted into joint transforms and ignored kinds (one warning line per kind), the
+ * clip goes to the skeleton whose joints it animates most, and its keys are resampled
+ * uniformly over [0, D] with the rest pose under unanimated joints and the baked non-joint
+ * ancestors composed on top.
+ */
+import type { Animation, AnimationSampler } from '@gltf-transform/core';
+import { IssueList } from '../../assets/AnimationError.js';
+import { createClip, type Clip } from '../../assets/Clip.js';
+import { POSE_CHANNELS } from '../../assets/validatePose.js';
+import { MATRIX_STRIDE, POSE_STRIDE } from '../../math/layout.js';
+import * as quat from '../../math/quat.js';
+import { WHERE } from './container.js';
+import { readTimes, readTrack, sampleTrack, type Track } from './sampler.js';
+import { firstNonFloat32, listNames, rethrowWithPrefix, type Context } from './shared.js';
+import type { Rig } from './skeletons.js';
+import { composeInto } from './transform.js';
+
+/** Resampled clips larger than this many floats (256 MB) are refused. */
+const MAX_CLIP_FLOATS = 1 << 26;
+
+const TRS_OFFSET: Readonly<Record<string, number>> = { translation: 0, rotation: 3, scale: 7 };
+
+interface BoundTrack {
+  readonly joint: number;
+  readonly offset: number;
+  readonly track: Track;
+}
+
+/** One clip per animation that animates joints of one of `rigs`, in `animations` order. */
+export function buildClips(ctx: Context, rigs: readonly Rig[], animations: readonly Animation[]): Clip[] {
+  const { nodeIndex, warnings, valid } = ctx;
+  const issues = new IssueList(WHERE);
+  const clips: Clip[] = [];
+  const nodeLabel = (n: number) => `"${valid.nodeNames[n] || `node ${n}`}"`;
+
+  animations.forEach((animation, a) => {
+    const name = animation.getName() || `animation${a}`;
+    const path = `animations[${a}]`;
+    const head = `animation "${name}" (${path})`;
+    const samplers = animation.listSamplers();
+    const times = new Map<AnimationSampler, Float64Array | null>();
+    const timesOf = (sampler: AnimationSampler): Float64Array | null => {
+      if (!times.has(sampler)) times.set(sampler, readTimes(sampler.getInput(), issues, `${path}.samplers[${samplers.indexOf(sampler)}].input`));
+      return times.get(sampler)!;
+    };
+
+    // Classify channels; the duration counts every channel, as three.js does.
+    let duration = 0;
+    let moving = false; // some channel has two keys or more
+    const transform: Array<{ node: number; targetPath: string; sampler: AnimationSampler; channel: number }> = [];
+    const morph: number[] = [], noNode: number[] = [], otherPath: string[] = [];
+    animation.listChannels().forEach((channel, c) => {
+      const sampler = channel.getSampler();
+      const keys = sampler ? timesOf(sampler) : null;
+      if (keys) {
+        duration = Math.max(duration, keys[keys.length - 1]!);
+        if (keys.length > 1) moving = true;
+      }
+      const target = channel.getTargetNode();
+      const targetPath = channel.getTargetPath() ?? '';
+      const node = target ? nodeIndex.get(target)! : -1;
+      if (targetPath === 'weights') morph.push(node);
+      else if (!(targetPath in TRS_OFFSET)) otherPath.push(targetPath);
+      else if (node < 0) noNode.push(c);
+      else if (sampler) transform.push({ node, targetPath, sampler, channel: c });
+    });
+    if (morph.length) {
+      warnings.push(`${head}: ignored ${plural(morph.length, 'morph-target "weights" channel')} (${morph.length > 1 ? 'nodes' : 'node'} ${listNames(morph.map(nodeLabel), false)})`);
+    }
+    if (noNode.length) warnings.push(`${head}: ignored ${plural(noNode.length, 'channel')} without a target node (an extension such as KHR_animation_pointer)`);
+    if (otherPath.length) warnings.push(`${head}: ignored ${plural(otherPath.length, 'channel')} with an unsupported path (${listNames([...new Set(otherPath)])})`);
+
+    // The skeleton whose joints it animates most.
+    let rig: Rig | null = null;
+    let best = 0;
+    for (const r of rigs) {
+      const count = transform.filter((t) => r.jointOf.has(t.node)).length;
+      if (count > best) {
+        best = count;
+        rig = r;
+      }
+    }
+    if (!rig) {
+      warnings.push(`${head}: animates no joint of any skin${rigs.length ? '' : ' (the file has no skins)'}: no clip`);
+      return;
+    }
+
+    const bound: BoundTrack[] = [];
+    const ancestors: number[] = [], strangers: number[] = [];
+    for (const t of transform) {
+      const joint = rig.jointOf.get(t.node);
+      if (joint === undefined) {
+        (rig.baked.has(t.node) ? ancestors : strangers).push(t.node);
+        continue;
+      }
+      const keys = timesOf(t.sampler);
+      if (!keys) continue;
+      const track = readTrack(t.sampler, keys, t.targetPath === 'rotation' ? 4 : 3, issues, `${path}.channels[${t.channel}] (${nodeLabel(t.node)}.${t.targetPath}) sampler`);
+      if (track) bound.push({ joint, offset: TRS_OFFSET[t.targetPath]!, track });
+    }
+    if (ancestors.length) {
+      warnings.push(`${head}: ignored ${plural(ancestors.length, 'channel')} on non-joint ancestors of skeleton ${rig.index}'s joints (${listNames([...new Set(ancestors)].map(nodeLabel), false)}): their rest transforms are baked into the joints`);
+    }
+    if (strangers.length) {
+      warnings.push(`${head}: ignored ${plural(strangers.length, 'channel')} on nodes that are not joints of skeleton ${rig.index} (${listNames([...new Set(strangers)].map(nodeLabel), false)})`);
+    }
+    if (issues.issues.length) return;
+
+    const jointCount = rig.skeleton.jointCount;
+    // Single keys everywhere: a constant pose, stored as one frame whatever the key times.
+    const intervals = moving && duration > 0 ? Math.max(1, Math.round(duration * ctx.frameRate)) : 0;
+    const frameCount = intervals + 1;
+    if (frameCount * jointCount * POSE_STRIDE > MAX_CLIP_FLOATS) {
+      issues.add(path, `lasts ${duration} s: ${frameCount} frames of ${jointCount} joints at ${ctx.frameRate} fps exceed the ${MAX_CLIP_FLOATS}-float clip limit`);
+      return;
+    }
+    const rate = intervals > 0 ? intervals / duration : ctx.frameRate;
+    const frames = new Float32Array(frameCount * jointCount * POSE_STRIDE);
+    const pose = new Float64Array(jointCount * POSE_STRIDE);
+    const scratch = new Float64Array(MATRIX_STRIDE);
+    const sheared = new Set<number>();
+    for (let f = 0; f < frameCount; f++) {
+      // f·D/intervals, so the last frame is exactly D.
+      const t = intervals > 0 ? (f * duration) / intervals : 0;
+      pose.set(rig.nodePose);
+      for (const b of bound) sampleTrack(b.track, t, pose, b.joint * POSE_STRIDE + b.offset);
+      const base = f * jointCount * POSE_STRIDE;
+      for (let j = 0; j < jointCount; j++) {
+        const o = j * POSE_STRIDE;
+        const prefix = rig.prefix[j]!;
+        if (prefix) {
+          quat.normalize(pose, o + 3, pose, o + 3);
+          if (!composeInto(frames, base + o, prefix, pose, o, scratch)) sheared.add(j);
+        } else {
+          for (let i = 0; i < POSE_STRIDE; i++) frames[base + o + i] = pose[o + i]!;
+        }
+      }
+    }
+    const bad = firstNonFloat32(frames);
+    if (bad >= 0) {
+      const f = Math.floor(bad / (jointCount * POSE_STRIDE)), j = Math.floor(bad / POSE_STRIDE) % jointCount;
+      issues.add(`${path} frame ${f} joint "${rig.skeleton.names[j]}".${POSE_CHANNELS[bad % POSE_STRIDE]}`, 'overflows float32: the keys are out of range');
+      return;
+    }
+    if (sheared.size) {
+      const names = [...sheared].map((j) => `"${rig.skeleton.names[j]}"`);
+      warnings.push(`${head}: animated transforms of joints ${listNames(names, false)} have shear from non-uniformly scaled non-joint ancestors; the shear is dropped`);
+    }
+    clips.push(rethrowWithPrefix(`${path} "${name}" → `, () => createClip({ skeleton: rig.skeleton, frameRate: rate, frames, loop: true, name })));
+  });
+  issues.throwIfAny();
+  return clips;
+}
+
+function plural(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,213 @@
+/**
+ * glTF skins → {@link Skeleton}s (points 1–4 of the module comment in `../gltf.ts`): one per
+ * distinct skin, joints named and ordered parents first, rest transforms with the non-joint
+ * ancestors baked in. Each skeleton comes with what meshes and clips need to bind to it (a
+ * {@link Rig}), and each skin with its joint remap (a {@link SkinBinding}).
+ */
+import type { Node, Skin } from '@gltf-transform/core';
+import { IssueList } from '../../assets/AnimationError.js';
+import { createSkeleton, type Skeleton } from '../../assets/Skeleton.js';
+import { POSE_CHANNELS } from '../../assets/validatePose.js';
+import * as affine from '../../math/affine.js';
+import { MATRIX_STRIDE, NO_PARENT, POSE_STRIDE } from '../../math/layout.js';
+import * as quat from '../../math/quat.js';
+import { WHERE } from './container.js';
+import { firstNonFloat32, listNames, rethrowWithPrefix, type Context } from './shared.js';
+import { composeInto, isIdentity, mat4ToAffine } from './transform.js';
+
+/** Two inverse bind matrices are "the same" within this relative difference. */
+const IBM_TOLERANCE = 1e-6;
+
+/** A skeleton with what the importer needs to bind nodes to its joints. */
+export interface Rig {
+  readonly index: number;
+  readonly skeleton: Skeleton;
+  /** Joint index of each joint node. */
+  readonly jointOf: ReadonlyMap<number, number>;
+  /** Per joint: the composed transform of the non-joint nodes above it, or null if none. */
+  readonly prefix: readonly (Float64Array | null)[];
+  /** J×10 each joint node's own T, R (normalized), S. */
+  readonly nodePose: Float64Array;
+  /** Non-joint nodes whose transforms are baked into joints. */
+  readonly baked: ReadonlySet<number>;
+  /** Unprocessed inverse binds for comparing skins (J×12, Float64). */
+  readonly inverseBind: Float64Array;
+  readonly key: string;
+}
+
+/** A skin bound to its skeleton. */
+export interface SkinBinding {
+  readonly rig: Rig;
+  /** Skin joint index → skeleton joint index. */
+  readonly remap: Int32Array;
+}
+
+/** One {@link SkinBinding} per skin, in `skins` order; skins that share a skeleton share its {@link Rig}. */
+export function buildSkeletons(ctx: Context, skins: readonly Skin[]): SkinBinding[] {
+  const { valid, nodeIndex, warnings } = ctx;
+  const parents = valid.nodeParents;
+  const rigs: Rig[] = [];
+  const issues = new IssueList(WHERE);
+
+  const bindings = skins.map((skin, s): SkinBinding | null => {
+    const path = `skins[${s}]`;
+    const skinNodes = Int32Array.from(skin.listJoints(), (n) => nodeIndex.get(n) ?? -1);
+    const jointCount = skinNodes.length;
+    const inSkin = new Set(skinNodes);
+    const key = [...skinNodes].sort((a, b) => a - b).join(',');
+
+    // Inverse binds in the skin's order.
+    const skinIbm = new Float64Array(jointCount * MATRIX_STRIDE);
+    const ibmAccessor = skin.getInverseBindMatrices();
+    if (ibmAccessor && ibmAccessor.getCount() < jointCount) {
+      issues.add(`${path}.inverseBindMatrices`, `has ${ibmAccessor.getCount()} matrices for ${jointCount} joints`);
+      return null;
+    }
+    const m: number[] = [];
+    for (let k = 0; k < jointCount; k++) {
+      if (!ibmAccessor) {
+        affine.identity(skinIbm, k * MATRIX_STRIDE);
+        continue;
+      }
+      ibmAccessor.getElement(k, m);
+      const bad = m.findIndex((v) => !Number.isFinite(v));
+      if (bad >= 0) {
+        issues.add(`${path}.inverseBindMatrices[${k}][${bad}]`, `is ${m[bad]}, not a finite number`);
+        return null;
+      }
+      mat4ToAffine(skinIbm, k * MATRIX_STRIDE, m, 0);
+    }
+
+    // Same joints and inverse binds as an earlier skin: share its skeleton.
+    for (const rig of rigs) {
+      if (rig.key !== key) continue;
+      const remap = Int32Array.from(skinNodes, (n) => rig.jointOf.get(n)!);
+      if (sameInverseBinds(rig.inverseBind, skinIbm, remap)) return { rig, remap };
+    }
+    if (rigs.some((r) => r.key === key)) {
+      warnings.push(`${path} has the joints of an earlier skin but other inverse bind matrices: it gets its own skeleton`);
+    }
+
+    // Nearest joint ancestor and the non-joint nodes in between (bottom-up).
+    const jointParentNode = new Map<number, number>();
+    const between = new Map<number, number[]>();
+    for (const n of skinNodes) {
+      const chain: number[] = [];
+      let p = parents[n]!;
+      while (p >= 0 && !inSkin.has(p)) {
+        chain.push(p);
+        p = parents[p]!;
+      }
+      jointParentNode.set(n, p);
+      between.set(n, chain);
+    }
+
+    // Parents first, keeping the skin's order where it already is.
+    const order: number[] = [];
+    const placed = new Set<number>();
+    for (const n of skinNodes) {
+      const pending: number[] = [];
+      for (let a = n; a >= 0 && !placed.has(a); a = jointParentNode.get(a)!) pending.push(a);
+      for (let i = pending.length - 1; i >= 0; i--) {
+        placed.add(pending[i]!);
+        order.push(pending[i]!);
+      }
+    }
+    const jointOf = new Map<number, number>(order.map((n, j) => [n, j]));
+    const remap = Int32Array.from(skinNodes, (n) => jointOf.get(n)!);
+    const index = rigs.length;
+
+    const names: string[] = [];
+    const taken = new Set<string>();
+    const renamed: string[] = [];
+    const parentsOut = new Int16Array(jointCount);
+    const nodePose = new Float64Array(jointCount * POSE_STRIDE);
+    const rest = new Float64Array(jointCount * POSE_STRIDE);
+    const inverseBind = new Float64Array(jointCount * MATRIX_STRIDE);
+    const prefix: (Float64Array | null)[] = [];
+    const baked = new Set<number>();
+    const scratch = new Float64Array(MATRIX_STRIDE);
+    const sheared: string[] = [];
+    order.forEach((n, j) => {
+      const raw = valid.nodeNames[n] ?? '';
+      let name = raw || `joint${j}`;
+      if (taken.has(name)) {
+        let k = 1;
+        while (taken.has(`${name}_${k}`)) k++;
+        renamed.push(`"${name}" (node ${n}) → "${name}_${k}"`);
+        name = `${name}_${k}`;
+      }
+      taken.add(name);
+      names.push(name);
+      const parentNode = jointParentNode.get(n)!;
+      parentsOut[j] = parentNode >= 0 ? jointOf.get(parentNode)! : NO_PARENT;
+      readNodePose(ctx.nodes[n]!, nodePose, j * POSE_STRIDE);
+      const chain = between.get(n)!;
+      const p = composeChain(ctx, chain);
+      for (const b of chain) baked.add(b);
+      prefix.push(p);
+      if (p) {
+        if (!composeInto(rest, j * POSE_STRIDE, p, nodePose, j * POSE_STRIDE, scratch)) sheared.push(name);
+      } else {
+        rest.set(nodePose.subarray(j * POSE_STRIDE, (j + 1) * POSE_STRIDE), j * POSE_STRIDE);
+      }
+    });
+    for (let k = 0; k < jointCount; k++) {
+      inverseBind.set(skinIbm.subarray(k * MATRIX_STRIDE, (k + 1) * MATRIX_STRIDE), remap[k]! * MATRIX_STRIDE);
+    }
+    const bad = firstNonFloat32(rest);
+    if (bad >= 0) {
+      const j = Math.floor(bad / POSE_STRIDE);
+      issues.add(`${path} joint "${names[j]}" (node ${order[j]}) rest ${POSE_CHANNELS[bad % POSE_STRIDE]}`, `is ${rest[bad]}: outside the float32 range`);
+      return null;
+    }
+    if (renamed.length) warnings.push(`skeleton ${index} (${path}): duplicate joint names made unique: ${renamed.join(', ')}`);
+    if (sheared.length) {
+      warnings.push(`skeleton ${index} (${path}): the rest transforms of joints ${listNames(sheared)} have shear from non-uniformly scaled non-joint ancestors; the shear is dropped`);
+    }
+
+    const skeleton = rethrowWithPrefix(`${path} → `, () => createSkeleton({ names, parents: parentsOut, rest, inverseBind }));
+    const rig: Rig = {
+      index, skeleton, jointOf, prefix, nodePose, baked, inverseBind, key,
+    };
+    rigs.push(rig);
+    return { rig, remap };
+  });
+  issues.throwIfAny();
+  return bindings as SkinBinding[];
+}
+
+function sameInverseBinds(rigIbm: Float64Array, skinIbm: Float64Array, remap: Int32Array): boolean {
+  for (let k = 0; k < remap.length; k++) {
+    const a = remap[k]! * MATRIX_STRIDE, b = k * MATRIX_STRIDE;
+    for (let i = 0; i < MATRIX_STRIDE; i++) {
+      const x = rigIbm[a + i]!, y = skinIbm[b + i]!;
+      if (Math.abs(x - y) > IBM_TOLERANCE * Math.max(1, Math.abs(x), Math.abs(y))) return false;
+    }
+  }
+  return true;
+}
+
+/** Writes a node's own T, R (normalized), S at `out[o..o+9]`. */
+function readNodePose(node: Node, out: Float64Array, o: number): void {
+  const t = node.getTranslation(), r = node.getRotation(), s = node.getScale();
+  out.set(t, o);
+  out.set(r, o + 3);
+  out.set(s, o + 7);
+  quat.normalize(out, o + 3, out, o + 3);
+}
+
+/** `N_top · … · N_bottom` for a bottom-up chain of nodes, or null when it is the identity. */
+function composeChain(ctx: Context, chainBottomUp: readonly number[]): Float64Array | null {
+  if (chainBottomUp.length === 0) return null;
+  const m = new Float64Array(MATRIX_STRIDE);
+  const local = new Float64Array(MATRIX_STRIDE);
+  const pose = new Float64Array(POSE_STRIDE);
+  affine.identity(m, 0);
+  for (let i = chainBottomUp.length - 1; i >= 0; i--) {
+    readNodePose(ctx.nodes[chainBottomUp[i]!]!, pose, 0);
+    affine.fromSQT(local, 0, pose, 0);
+    affine.multiply(m, 0, m, 0, local, 0);
+  }
+  return isIdentity(m, 0) ? null : m;
+}
