@@ -9,10 +9,13 @@ import { bindSkeletons, sameJointOrder } from './assets/Binding.js';
 import type { Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
+import { resetInertialization } from './components/Inertialization.js';
 import { clearLayer, clearLayers, LAYER_ADDITIVE, LAYER_LOOP, MAX_LAYERS } from './components/Layers.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from './math/layout.js';
 import { blendEntities } from './systems/blendSystem.js';
-import { sampleClipInto, sampleEntities } from './systems/sampleSystem.js';
+import { inertializeEntities } from './systems/inertializeSystem.js';
+import { sampleClipInto } from './assets/sampleClip.js';
+import { sampleEntities } from './systems/sampleSystem.js';
 import { computeModelPose, computeSkinPalette, skinEntities } from './systems/skinSystem.js';
 import type { AnimationWorld } from './world.js';
 
@@ -44,7 +47,7 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton): numbe
     removeEntity(world.ecs, eid);
     fail(where, 'maxEntities', `is ${world.maxEntities} but the shared bitecs world issued entity id ${eid}: size maxEntities to the largest entity id of the game`);
   }
-  const { Character, Layers, LocalPose, ModelPose, SkinPalette } = world.components;
+  const { Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization } = world.components;
   const skeletonId = registerAsset(world.assets.skeletons, world.assets.skeletonIds, skeleton);
   Character.skeleton[eid] = skeletonId;
   Character.jointCount[eid] = skeleton.jointCount;
@@ -54,7 +57,8 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton): numbe
   LocalPose.data.set(skeleton.rest, poseOff);
   computeModelPose(ModelPose.data, matrixOff, LocalPose.data, poseOff, skeleton.parents, skeleton.jointCount);
   computeSkinPalette(SkinPalette.data, matrixOff, ModelPose.data, matrixOff, skeleton.inverseBind, skeleton.jointCount);
-  for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette]) addComponent(world.ecs, eid, component);
+  resetInertialization(Inertialization, eid, world.maxJoints, skeleton.rest);
+  for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization]) addComponent(world.ecs, eid, component);
   return eid;
 }
 
@@ -107,13 +111,35 @@ export interface PlayOptions {
  * play(world, eid, run, { layer: 1, weight: 0.3, time: walkPhase * run.duration });
  */
 export function play(world: AnimationWorld, eid: number, clip: Clip, options: PlayOptions = {}): void {
-  const where = 'play';
-  const skeleton = requireCharacter(world, eid, where);
-  const issues = new IssueList(where);
+  const skeleton = requireCharacter(world, eid, 'play');
+  const issues = new IssueList('play');
+  const resolved = resolvePlay(issues, skeleton, clip, options, 1);
+  issues.throwIfAny();
+  writeLayer(world, eid, skeleton, clip, resolved);
+}
+
+/** {@link PlayOptions} checked, with defaults filled in. */
+export interface ResolvedPlay {
+  readonly layer: number;
+  readonly weight: number;
+  readonly speed: number;
+  readonly time: number;
+  readonly loop: boolean;
+  readonly additive: boolean;
+  readonly mask: Mask | undefined;
+  readonly reference: Clip;
+  readonly referenceTime: number;
+}
+
+/**
+ * Checks play options for `clip` on a character of `skeleton`, recording faults in `issues`;
+ * `defaultWeight` applies when `options.weight` is absent. Changes nothing.
+ */
+export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, options: PlayOptions, defaultWeight: number): ResolvedPlay {
   const layer = options.layer ?? 0;
-  const weight = options.weight ?? 1;
+  const weight = options.weight ?? defaultWeight;
   const speed = options.speed ?? 1;
-  const startTime = options.time ?? 0;
+  const time = options.time ?? 0;
   const referenceTime = options.referenceTime ?? 0;
   const additive = options.additive === true;
   if (!isClip(clip)) issues.add('clip', 'must be a Clip from createClip');
@@ -121,7 +147,7 @@ export function play(world: AnimationWorld, eid: number, clip: Clip, options: Pl
   if (!Number.isInteger(layer) || layer < 0 || layer >= MAX_LAYERS) issues.add('layer', `is ${layer}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
   if (!isFiniteNumber(weight) || weight < 0) issues.add('weight', `is ${weight}: must be a finite number ≥ 0`);
   if (!isFiniteNumber(speed)) issues.add('speed', `is ${speed}: must be a finite number`);
-  if (!isFiniteNumber(startTime)) issues.add('time', `is ${startTime}: must be a finite number`);
+  if (!isFiniteNumber(time)) issues.add('time', `is ${time}: must be a finite number`);
   if (options.mask !== undefined) {
     if (!(options.mask?.weights instanceof Float32Array)) issues.add('mask', 'must be a Mask from createMask');
     else checkSkeleton(issues, 'mask', options.mask.skeleton, skeleton);
@@ -132,23 +158,26 @@ export function play(world: AnimationWorld, eid: number, clip: Clip, options: Pl
     else checkBindable(issues, 'reference', reference.skeleton, skeleton);
     if (!isFiniteNumber(referenceTime)) issues.add('referenceTime', `is ${referenceTime}: must be a finite number`);
   }
-  issues.throwIfAny();
+  const loop = options.loop ?? (isClip(clip) ? clip.loop : true);
+  return { layer, weight, speed, time, loop, additive, mask: options.mask, reference, referenceTime };
+}
 
+/** Writes a resolved play into its layer slot (replacing what it held). */
+export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleton, clip: Clip, play: ResolvedPlay): void {
   const { Layers } = world.components;
   const assets = world.assets;
-  const li = eid * MAX_LAYERS + layer;
-  const loop = options.loop ?? clip.loop;
+  const li = eid * MAX_LAYERS + play.layer;
   clearLayer(Layers, li);
   Layers.clip[li] = registerAsset(assets.clips, assets.clipIds, clip);
   if (!sameJointOrder(clip.skeleton, skeleton)) {
     Layers.binding[li] = registerAsset(assets.bindings, assets.bindingIds, bindSkeletons(clip.skeleton, skeleton));
   }
-  Layers.time[li] = loop ? wrapTime(startTime, clip.duration) : Math.min(Math.max(startTime, 0), clip.duration);
-  Layers.speed[li] = speed;
-  Layers.weight[li] = weight;
-  Layers.flags[li] = (loop ? LAYER_LOOP : 0) | (additive ? LAYER_ADDITIVE : 0);
-  if (options.mask) Layers.mask[li] = registerMask(world, options.mask);
-  if (additive) Layers.reference[li] = registerReference(world, reference, referenceTime, skeleton);
+  Layers.time[li] = play.loop ? wrapTime(play.time, clip.duration) : Math.min(Math.max(play.time, 0), clip.duration);
+  Layers.speed[li] = play.speed;
+  Layers.weight[li] = play.weight;
+  Layers.flags[li] = (play.loop ? LAYER_LOOP : 0) | (play.additive ? LAYER_ADDITIVE : 0);
+  if (play.mask) Layers.mask[li] = registerMask(world, play.mask);
+  if (play.additive) Layers.reference[li] = registerReference(world, play.reference, play.referenceTime, skeleton);
 }
 
 /** Empties a layer of character `eid`. @throws AnimationError for an unknown entity or layer. */
@@ -173,7 +202,8 @@ export function setLayerWeight(world: AnimationWorld, eid: number, layer: number
 const STEP_CHUNK = 128;
 
 /**
- * Advances the world by `dt` seconds: sampleSystem → blendSystem → skinSystem (DESIGN §4).
+ * Advances the world by `dt` seconds: sampleSystem → blendSystem → inertializeSystem →
+ * skinSystem (DESIGN §4).
  * Allocates nothing. `dt = 0` re-evaluates the current poses without moving time.
  *
  * The systems run chunk by chunk: the first 128 characters are sampled, blended and skinned,
@@ -192,6 +222,7 @@ export function step(world: AnimationWorld, dt: number): void {
     const end = Math.min(first + STEP_CHUNK, count);
     sampleEntities(world, dt, first, end);
     blendEntities(world, dt, first, end);
+    inertializeEntities(world, dt, first, end);
     skinEntities(world, dt, first, end);
   }
   world.time += dt;
@@ -252,7 +283,8 @@ export function drainEvents(world: AnimationWorld): AnimationEvent[] {
 
 // ---------------------------------------------------------------- validation and registries
 
-function requireCharacter(world: AnimationWorld, eid: number, where: string): Skeleton {
+/** The skeleton of character `eid`; throws an AnimationError naming `where` when it is not one. */
+export function requireCharacter(world: AnimationWorld, eid: number, where: string): Skeleton {
   if (!world || !world.components || !world.ecs) fail(where, 'world', 'must be an AnimationWorld from createAnimationWorld');
   if (!Number.isInteger(eid) || eid < 1 || eid > world.maxEntities || !hasComponent(world.ecs, eid, world.components.Character)) {
     fail(where, 'eid', `${eid} is not a character of this world`);
@@ -323,7 +355,8 @@ function wrapTime(time: number, duration: number): number {
   return t >= duration ? 0 : t;
 }
 
-function isFiniteNumber(v: unknown): v is number {
+/** A number that is not NaN or ±Infinity. */
+export function isFiniteNumber(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
 

@@ -28,12 +28,26 @@ export {
   type PlayOptions,
   type AnimationEvent,
 } from './api.js';
+export { transition, type TransitionOptions, type TransitionMode } from './transition.js';
 export { MAX_LAYERS, LAYER_LOOP, LAYER_ADDITIVE, NO_CLIP } from './components/Layers.js';
-export { sampleSystem, sampleEntities, sampleClipInto, advanceLayer } from './systems/sampleSystem.js';
+export { sampleSystem, sampleEntities, advanceLayer } from './systems/sampleSystem.js';
+export { sampleClipInto } from './assets/sampleClip.js';
 export { blendSystem, blendEntities, blendOverrideLayers, applyAdditiveLayer } from './systems/blendSystem.js';
+export { inertializeSystem, inertializeEntities, applyQuinticOffsets, applySpringOffsets } from './systems/inertializeSystem.js';
+export { captureOffsets } from './systems/inertializeCapture.js';
+export { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_STRIDE } from './components/Inertialization.js';
 export { skinSystem, skinEntities, computeModelPose, computeSkinPalette } from './systems/skinSystem.js';
 export { POSE_STRIDE, MATRIX_STRIDE, NO_PARENT } from './math/layout.js';
 export { loadGltf, type GltfOptions, type GltfResult, type SkinnedMeshData } from './import/gltf.js';
 export { parseBvh, type BvhOptions, type BvhResult, type BvhEndSite, type BvhChannel } from './import/bvh.js';
 export { vec3, quat, affine } from './math/index.js';
+export {
+  inertializeCurve,
+  inertializeVelocity,
+  inertializeAcceleration,
+  clampInertializeTime,
+  springDecay,
+  halfLifeToDamping,
+} from './math/inertialize.js';
+export { fadeCurve, fadeCurveName, FADE_LINEAR, FADE_SMOOTHSTEP, FADE_MINJERK, FADE_CURVE_KINDS, type FadeCurveName } from './math/fadeCurves.js';
 export { skinVertices, type JointIndexArray } from './math/skinVertices.js';

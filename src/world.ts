@@ -6,8 +6,11 @@ import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
 import { createCharacterComponent, type CharacterComponent } from './components/Character.js';
 import { createEventQueue, type EventQueue } from './components/EventQueue.js';
+import { createInertializationComponent, type InertializationComponent } from './components/Inertialization.js';
 import { createLayersComponent, MAX_LAYERS, type LayersComponent } from './components/Layers.js';
 import { createLocalPoseComponent, createMatrixPoolComponent, type PoolComponent } from './components/Pose.js';
+import { POSE_STRIDE } from './math/layout.js';
+import { CAPTURE_TMP } from './systems/inertializeCapture.js';
 
 /** Options of {@link createAnimationWorld}. */
 export interface AnimationWorldOptions {
@@ -51,6 +54,14 @@ export interface AssetRegistry {
 
 /** Fixed-size per-frame temporaries, sized at creation so systems never allocate. */
 export interface Scratch {
+  /** Two poses of `maxJoints × 10` (transition capture: the target now and one frame apart). */
+  readonly pose: Float32Array;
+  readonly poseOther: Float32Array;
+  /** One time, passed to `sampleClipInto` as an array element. */
+  readonly time: Float64Array;
+  /** Capture parameters (`CAPTURE_*` indices) and math scratch. */
+  readonly params: Float64Array;
+  readonly tmp: Float64Array;
   /** `[blendThreshold]`, as an array so kernels receive it without boxing a double. */
   readonly blendThreshold: Float64Array;
   readonly layerOff: Int32Array;
@@ -65,6 +76,7 @@ export interface AnimationComponents {
   readonly LocalPose: PoolComponent;
   readonly ModelPose: PoolComponent;
   readonly SkinPalette: PoolComponent;
+  readonly Inertialization: InertializationComponent;
 }
 
 /**
@@ -92,7 +104,8 @@ export interface AnimationWorld {
  * joints. Memory is allocated here once; frames allocate nothing.
  *
  * Pools hold `maxEntities + 1` rows because bitecs entity ids start at 1. Per character:
- * `(1 + MAX_LAYERS) × maxJoints × 10` pose floats and `2 × maxJoints × 12` matrix floats.
+ * `(1 + MAX_LAYERS) × maxJoints × 10` pose floats, `2 × maxJoints × 12` matrix floats and
+ * `maxJoints × 38` inertialization floats (two history poses and the offsets).
  *
  * @throws AnimationError when a size is not a positive integer.
  * @example
@@ -125,6 +138,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     LocalPose: createLocalPoseComponent(rows, maxJoints),
     ModelPose: createMatrixPoolComponent(rows, maxJoints),
     SkinPalette: createMatrixPoolComponent(rows, maxJoints),
+    Inertialization: createInertializationComponent(rows, maxJoints),
   };
   const characters = registerQuery(ecs, [
     components.Character,
@@ -132,6 +146,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     components.LocalPose,
     components.ModelPose,
     components.SkinPalette,
+    components.Inertialization,
   ]);
   return {
     ecs,
@@ -154,6 +169,11 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     },
     events: createEventQueue(maxEvents),
     scratch: {
+      pose: new Float32Array(maxJoints * POSE_STRIDE),
+      poseOther: new Float32Array(maxJoints * POSE_STRIDE),
+      time: new Float64Array(1),
+      params: new Float64Array(8),
+      tmp: new Float64Array(CAPTURE_TMP),
       blendThreshold: Float64Array.of(blendThreshold),
       layerOff: new Int32Array(MAX_LAYERS),
       layerWeight: new Float32Array(MAX_LAYERS),

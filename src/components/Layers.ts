@@ -8,6 +8,9 @@ export const LAYER_LOOP = 1;
 /** `Layers.flags` bit: the layer is additive (applied on top of the override blend). */
 export const LAYER_ADDITIVE = 2;
 
+/** `Layers.flags` bit: empty the slot when its weight fade ends (a cross-fade's source). */
+export const LAYER_CLEAR_AFTER_FADE = 4;
+
 /** `Layers.clip` value of an empty slot. */
 export const NO_CLIP = -1;
 
@@ -27,6 +30,9 @@ export const NO_CLIP = -1;
  * - `reference[li]`: reference-pose id of an additive layer, or −1.
  * - `binding[li]`: binding id when the clip was made for another skeleton (joints matched by
  *   name), or −1 when its joints are already in the character's order.
+ * - `fadeCurve[li]`: 0, or the curve (`FADE_LINEAR | FADE_SMOOTHSTEP | FADE_MINJERK`) of a
+ *   weight fade in progress: the weight goes from `fadeFrom[li]` to `fadeTo[li]` over
+ *   `fadeDuration[li]` seconds, `fadeElapsed[li]` so far (cross-fades are two such fades).
  * - `pose`: the layer's sampled pose, `jointCount × 10` floats at
  *   `li × maxJoints × 10` (written by `sampleSystem`, read by `blendSystem`).
  */
@@ -39,6 +45,11 @@ export interface LayersComponent {
   readonly mask: Int32Array;
   readonly reference: Int32Array;
   readonly binding: Int32Array;
+  readonly fadeCurve: Uint8Array;
+  readonly fadeFrom: Float32Array;
+  readonly fadeTo: Float32Array;
+  readonly fadeElapsed: Float32Array;
+  readonly fadeDuration: Float32Array;
   readonly pose: Float32Array;
 }
 
@@ -54,6 +65,11 @@ export function createLayersComponent(rows: number, maxJoints: number): LayersCo
     mask: new Int32Array(slots).fill(-1),
     reference: new Int32Array(slots).fill(-1),
     binding: new Int32Array(slots).fill(-1),
+    fadeCurve: new Uint8Array(slots),
+    fadeFrom: new Float32Array(slots),
+    fadeTo: new Float32Array(slots),
+    fadeElapsed: new Float32Array(slots),
+    fadeDuration: new Float32Array(slots),
     pose: new Float32Array(slots * maxJoints * POSE_STRIDE),
   };
 }
@@ -74,4 +90,5 @@ export function clearLayer(layers: LayersComponent, li: number): void {
   layers.mask[li] = -1;
   layers.reference[li] = -1;
   layers.binding[li] = -1;
+  layers.fadeCurve[li] = 0;
 }

@@ -2,8 +2,9 @@
  * sampleSystem — advances every layer's playback time, reports the clip events it crossed and
  * samples each weighted layer's clip into that layer's pose.
  *
- * Reads:  Layers.clip/speed/weight/flags/binding, the clip and binding registries.
- * Writes: Layers.time, Layers.pose, the world event queue, `world.time` (the clock).
+ * Reads:  Layers.clip/speed/weight/flags/binding/fade*, the clip and binding registries.
+ * Writes: Layers.time, Layers.pose, Layers.weight/fade* (weight fades of cross-fades),
+ *         the world event queue, `world.time` (the clock).
  * Order:  first in `step` (before blendSystem). Entities without the animation components
  *         are not visited. Layers with weight 0 keep advancing (and firing events) but are not
  *         sampled, since nothing reads their pose.
@@ -15,10 +16,11 @@
  * several loops fires each event once per loop, in order.
  */
 import { commitRemovals } from 'bitecs';
-import type { Binding } from '../assets/Binding.js';
 import type { Clip } from '../assets/Clip.js';
+import { sampleClipInto } from '../assets/sampleClip.js';
 import { pushEvent, type EventQueue } from '../components/EventQueue.js';
-import { LAYER_LOOP, MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
+import { clearLayer, LAYER_CLEAR_AFTER_FADE, LAYER_LOOP, MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
+import { fadeCurve } from '../math/fadeCurves.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 
@@ -36,7 +38,7 @@ export function sampleSystem(world: AnimationWorld, dt: number): void {
  */
 export function sampleEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const { Layers } = world.components;
-  const { clip: clipIds, time, weight, pose, binding } = Layers;
+  const { clip: clipIds, time, weight, pose, binding, fadeCurve: fading } = Layers;
   const { clips, bindings } = world.assets;
   const queue = world.events;
   const layerPoseSize = world.maxJoints * POSE_STRIDE;
@@ -48,6 +50,7 @@ export function sampleEntities(world: AnimationWorld, dt: number, first: number,
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
       const clipId = clipIds[li]!;
       if (clipId < 0) continue;
+      if (fading[li]! !== 0 && advanceFade(Layers, li, dt)) continue; // a faded-out source: emptied
       const clip = clips[clipId]!;
       advanceLayer(Layers, li, clip, dt, queue, eid, clipId);
       if (weight[li]! > 0) {
@@ -59,78 +62,27 @@ export function sampleEntities(world: AnimationWorld, dt: number, first: number,
 }
 
 /**
- * Samples `clip` at time `times[timeIndex]` seconds into `out` at `outOff`, 10 floats per
- * joint: the two frames around that time are interpolated, translation and scale by lerp,
- * rotation by nlerp with the hemisphere fix (the shorter arc). Times outside [0, duration]
- * clamp to the ends.
- *
- * Without a binding the pose is in the clip skeleton's joint order. With one (a clip made for
- * another skeleton, see `bindSkeletons`) it is in the binding target's order: each target joint
- * reads its source joint, or takes the target's rest pose when the clip lacks it.
- * Pure kernel: writes only `out[outOff .. outOff + jointCount × 10)`.
- *
- * The time arrives as an array element, not a number argument, on purpose: V8 boxes a
- * computed double passed to a function it does not inline (a 16-byte heap object per call),
- * and a frame must allocate nothing. Per-character kernels take no float scalars.
+ * Advances the weight fade of layer `li` by `dt`: weight = from + (to − from)·curve(u),
+ * u = elapsed / duration. At the end the fade stops; a layer marked
+ * `LAYER_CLEAR_AFTER_FADE` is then emptied and this returns true.
  */
-export function sampleClipInto(
-  out: Float32Array,
-  outOff: number,
-  clip: Clip,
-  times: Float64Array,
-  timeIndex: number,
-  binding: Binding | null = null,
-): void {
-  const frames = clip.frames;
-  const frameCount = clip.frameCount;
-  const poseSize = clip.skeleton.jointCount * POSE_STRIDE;
-  const position = times[timeIndex]! * clip.frameRate;
-  let frame = Math.floor(position);
-  let alpha = position - frame;
-  if (!(frame >= 0)) {
-    frame = 0; // negative or NaN time: first frame
-    alpha = 0;
-  } else if (frame >= frameCount - 1) {
-    frame = frameCount - 1;
-    alpha = 0;
+export function advanceFade(layers: LayersComponent, li: number, dt: number): boolean {
+  const elapsed = layers.fadeElapsed[li]! + dt;
+  const duration = layers.fadeDuration[li]!;
+  const u = duration > 0 ? elapsed / duration : 1;
+  if (u >= 1) {
+    layers.weight[li] = layers.fadeTo[li]!;
+    layers.fadeCurve[li] = 0;
+    if ((layers.flags[li]! & LAYER_CLEAR_AFTER_FADE) !== 0) {
+      clearLayer(layers, li);
+      return true;
+    }
+    return false;
   }
-  const a0 = frame * poseSize;
-  const beta = 1 - alpha;
-  const sourceJoint = binding === null ? null : binding.sourceJoint;
-  const rest = binding === null ? null : binding.target.rest;
-  const jointCount = sourceJoint === null ? clip.skeleton.jointCount : sourceJoint.length;
-  for (let j = 0; j < jointCount; j++) {
-    const o = outOff + j * POSE_STRIDE;
-    const source = sourceJoint === null ? j : sourceJoint[j]!;
-    if (source < 0) {
-      for (let c = 0, r = j * POSE_STRIDE; c < POSE_STRIDE; c++) out[o + c] = rest![r + c]!;
-      continue;
-    }
-    const a = a0 + source * POSE_STRIDE;
-    if (alpha === 0) {
-      for (let c = 0; c < POSE_STRIDE; c++) out[o + c] = frames[a + c]!;
-      continue;
-    }
-    const b = a + poseSize;
-    out[o] = frames[a]! * beta + frames[b]! * alpha;
-    out[o + 1] = frames[a + 1]! * beta + frames[b + 1]! * alpha;
-    out[o + 2] = frames[a + 2]! * beta + frames[b + 2]! * alpha;
-    const ax = frames[a + 3]!, ay = frames[a + 4]!, az = frames[a + 5]!, aw = frames[a + 6]!;
-    let bx = frames[b + 3]!, by = frames[b + 4]!, bz = frames[b + 5]!, bw = frames[b + 6]!;
-    if (ax * bx + ay * by + az * bz + aw * bw < 0) {
-      bx = -bx; by = -by; bz = -bz; bw = -bw;
-    }
-    const qx = ax * beta + bx * alpha, qy = ay * beta + by * alpha;
-    const qz = az * beta + bz * alpha, qw = aw * beta + bw * alpha;
-    const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-    out[o + 3] = qx * inv;
-    out[o + 4] = qy * inv;
-    out[o + 5] = qz * inv;
-    out[o + 6] = qw * inv;
-    out[o + 7] = frames[a + 7]! * beta + frames[b + 7]! * alpha;
-    out[o + 8] = frames[a + 8]! * beta + frames[b + 8]! * alpha;
-    out[o + 9] = frames[a + 9]! * beta + frames[b + 9]! * alpha;
-  }
+  layers.fadeElapsed[li] = elapsed;
+  const from = layers.fadeFrom[li]!;
+  layers.weight[li] = from + (layers.fadeTo[li]! - from) * fadeCurve(layers.fadeCurve[li]!, u);
+  return false;
 }
 
 /**

@@ -1,0 +1,82 @@
+/**
+ * Sampling a clip at one instant: the kernel `sampleSystem` runs per layer, and what the
+ * importers, additive references and transitions use to read a pose off a clip.
+ */
+import { POSE_STRIDE } from '../math/layout.js';
+import type { Binding } from './Binding.js';
+import type { Clip } from './Clip.js';
+
+/**
+ * Samples `clip` at time `times[timeIndex]` seconds into `out` at `outOff`, 10 floats per
+ * joint: the two frames around that time are interpolated, translation and scale by lerp,
+ * rotation by nlerp with the hemisphere fix (the shorter arc). Times outside [0, duration]
+ * clamp to the ends.
+ *
+ * Without a binding the pose is in the clip skeleton's joint order. With one (a clip made for
+ * another skeleton, see `bindSkeletons`) it is in the binding target's order: each target joint
+ * reads its source joint, or takes the target's rest pose when the clip lacks it.
+ * Pure kernel: writes only `out[outOff .. outOff + jointCount × 10)`.
+ *
+ * The time arrives as an array element, not a number argument, on purpose: V8 boxes a
+ * computed double passed to a function it does not inline (a 16-byte heap object per call),
+ * and a frame must allocate nothing. Per-character kernels take no float scalars.
+ */
+export function sampleClipInto(
+  out: Float32Array,
+  outOff: number,
+  clip: Clip,
+  times: Float64Array,
+  timeIndex: number,
+  binding: Binding | null = null,
+): void {
+  const frames = clip.frames;
+  const frameCount = clip.frameCount;
+  const poseSize = clip.skeleton.jointCount * POSE_STRIDE;
+  const position = times[timeIndex]! * clip.frameRate;
+  let frame = Math.floor(position);
+  let alpha = position - frame;
+  if (!(frame >= 0)) {
+    frame = 0; // negative or NaN time: first frame
+    alpha = 0;
+  } else if (frame >= frameCount - 1) {
+    frame = frameCount - 1;
+    alpha = 0;
+  }
+  const a0 = frame * poseSize;
+  const beta = 1 - alpha;
+  const sourceJoint = binding === null ? null : binding.sourceJoint;
+  const rest = binding === null ? null : binding.target.rest;
+  const jointCount = sourceJoint === null ? clip.skeleton.jointCount : sourceJoint.length;
+  for (let j = 0; j < jointCount; j++) {
+    const o = outOff + j * POSE_STRIDE;
+    const source = sourceJoint === null ? j : sourceJoint[j]!;
+    if (source < 0) {
+      for (let c = 0, r = j * POSE_STRIDE; c < POSE_STRIDE; c++) out[o + c] = rest![r + c]!;
+      continue;
+    }
+    const a = a0 + source * POSE_STRIDE;
+    if (alpha === 0) {
+      for (let c = 0; c < POSE_STRIDE; c++) out[o + c] = frames[a + c]!;
+      continue;
+    }
+    const b = a + poseSize;
+    out[o] = frames[a]! * beta + frames[b]! * alpha;
+    out[o + 1] = frames[a + 1]! * beta + frames[b + 1]! * alpha;
+    out[o + 2] = frames[a + 2]! * beta + frames[b + 2]! * alpha;
+    const ax = frames[a + 3]!, ay = frames[a + 4]!, az = frames[a + 5]!, aw = frames[a + 6]!;
+    let bx = frames[b + 3]!, by = frames[b + 4]!, bz = frames[b + 5]!, bw = frames[b + 6]!;
+    if (ax * bx + ay * by + az * bz + aw * bw < 0) {
+      bx = -bx; by = -by; bz = -bz; bw = -bw;
+    }
+    const qx = ax * beta + bx * alpha, qy = ay * beta + by * alpha;
+    const qz = az * beta + bz * alpha, qw = aw * beta + bw * alpha;
+    const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+    out[o + 3] = qx * inv;
+    out[o + 4] = qy * inv;
+    out[o + 5] = qz * inv;
+    out[o + 6] = qw * inv;
+    out[o + 7] = frames[a + 7]! * beta + frames[b + 7]! * alpha;
+    out[o + 8] = frames[a + 8]! * beta + frames[b + 8]! * alpha;
+    out[o + 9] = frames[a + 9]! * beta + frames[b + 9]! * alpha;
+  }
+}

@@ -1,0 +1,84 @@
+import { POSE_STRIDE } from '../math/layout.js';
+
+/** `Inertialization.mode`: no offset is decaying. */
+export const INERTIA_NONE = 0;
+/** `Inertialization.mode`: the Gears of War quintic (overshoot-free, ends exactly at t1). */
+export const INERTIA_QUINTIC = 1;
+/** `Inertialization.mode`: a critically damped decay spring with a half-life. */
+export const INERTIA_SPRING = 2;
+
+/**
+ * Floats per joint in `Inertialization.offsets`: three channel offsets (translation, rotation,
+ * scale) of 6 floats each, at 0, 6 and 12.
+ * - quintic: unit direction or axis (3), x0 (1), v0 (1), t1 (1);
+ * - spring: offset vector (3: translation, scaled rotation axis, scale), its velocity (3).
+ */
+export const OFFSET_STRIDE = 18;
+
+/**
+ * `Inertialization`: transitions as a post-process on the final pose (D. Bollo, GDC 2018,
+ * "Inertialization: High-Performance Animation Transitions in Gears of War";
+ * seeds/inertialization.txt).
+ *
+ * Indexed by eid (`rows = maxEntities + 1`):
+ * - `mode[eid]`: `INERTIA_NONE | INERTIA_QUINTIC | INERTIA_SPRING`.
+ * - `pending[eid]`: 0, or 1 + the layer a transition just switched: the offsets are captured
+ *   by the next `inertializeSystem`, in the mode `pendingMode[eid]`.
+ * - `elapsed[eid]`: seconds since the offsets were captured.
+ * - `duration[eid]`: requested t1 (quintic); `halfLife[eid]` (spring).
+ * - `historyIndex[eid]`: which history slot (0 or 1) holds the last frame's output.
+ * - `lastDt[eid]`: the dt between the two history poses (0 before two frames exist).
+ *
+ * Per-joint pools:
+ * - `history`: the final output pose of the last two frames, `2 × maxJoints × 10` floats per
+ *   entity at `eid × 2 × maxJoints × 10` (slot s at `+ s × maxJoints × 10`).
+ * - `offsets`: `maxJoints × OFFSET_STRIDE` floats per entity at `eid × maxJoints × 18`.
+ *
+ * Memory: 38 floats (152 bytes) per joint plus 18 bytes per character — 9.7 KB at 64 joints.
+ */
+export interface InertializationComponent {
+  readonly mode: Uint8Array;
+  readonly pending: Uint8Array;
+  readonly pendingMode: Uint8Array;
+  readonly elapsed: Float32Array;
+  readonly duration: Float32Array;
+  readonly halfLife: Float32Array;
+  readonly historyIndex: Uint8Array;
+  readonly lastDt: Float32Array;
+  readonly history: Float32Array;
+  readonly offsets: Float32Array;
+}
+
+/** Creates the `Inertialization` component for `rows` entity ids of up to `maxJoints` joints. */
+export function createInertializationComponent(rows: number, maxJoints: number): InertializationComponent {
+  return {
+    mode: new Uint8Array(rows),
+    pending: new Uint8Array(rows),
+    pendingMode: new Uint8Array(rows),
+    elapsed: new Float32Array(rows),
+    duration: new Float32Array(rows),
+    halfLife: new Float32Array(rows),
+    historyIndex: new Uint8Array(rows),
+    lastDt: new Float32Array(rows),
+    history: new Float32Array(rows * 2 * maxJoints * POSE_STRIDE),
+    offsets: new Float32Array(rows * maxJoints * OFFSET_STRIDE),
+  };
+}
+
+/**
+ * Resets `eid`'s inertialization to "no transition", with both history slots holding `pose`
+ * (`jointCount × 10`): used at spawn, so a first transition starts from a still pose.
+ */
+export function resetInertialization(c: InertializationComponent, eid: number, maxJoints: number, pose: Float32Array): void {
+  c.mode[eid] = 0;
+  c.pending[eid] = 0;
+  c.pendingMode[eid] = 0;
+  c.elapsed[eid] = 0;
+  c.duration[eid] = 0;
+  c.halfLife[eid] = 0;
+  c.historyIndex[eid] = 0;
+  c.lastDt[eid] = 0;
+  const base = eid * 2 * maxJoints * POSE_STRIDE;
+  c.history.set(pose, base);
+  c.history.set(pose, base + maxJoints * POSE_STRIDE);
+}

@@ -1,0 +1,216 @@
+/**
+ * inertializeSystem — transitions as a post-process on the final pose (D. Bollo, GDC 2018,
+ * "Inertialization: High-Performance Animation Transitions in Gears of War";
+ * seeds/inertialization.txt). A transition switches the layer's clip at once; this system adds to
+ * the new pose an offset that starts at "where the old motion was going" and decays to zero,
+ * so only the new clip is ever sampled.
+ *
+ * Reads:  Character.jointCount, Layers (clip/time/speed/flags/binding of a just-switched
+ *         layer), LocalPose (the blended target), Inertialization, clip and binding registries.
+ * Writes: LocalPose (target + offset), Inertialization (offsets, mode, elapsed, history).
+ * Order:  after blendSystem, before root motion and skinSystem.
+ *
+ * Per frame and character:
+ * 1. A pending transition captures offsets (see inertializeCapture.ts), anchored one frame back.
+ * 2. Quintic mode: each channel's offset x(t) = inertializeCurve(x0, v0, t1, t) along its
+ *    direction (translation, scale) or about its axis (rotation, applied as q_off · q), exactly
+ *    zero from t1 on. Spring mode: offset vectors decay as a critically damped spring with the
+ *    transition's half-life (Holden, "Spring-It-On"); a transition requested meanwhile starts
+ *    from the current output, which is the old offset plus the new one.
+ * 3. The output is recorded as the newest of two history poses (the input of the next capture).
+ *
+ * The root joint is treated like every joint: its offsets decay in the pose (local space).
+ * Root motion moves the character from the clips' root deltas, not from this pose, so a
+ * decaying root offset blends the pose's in-place root position and never moves the
+ * character in the world.
+ */
+import { commitRemovals } from 'bitecs';
+import { sampleClipInto } from '../assets/sampleClip.js';
+import { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_STRIDE } from '../components/Inertialization.js';
+import { LAYER_LOOP, MAX_LAYERS } from '../components/Layers.js';
+import { inertializeCurve } from '../math/inertialize.js';
+import { POSE_STRIDE } from '../math/layout.js';
+import type { AnimationWorld } from '../world.js';
+import {
+  CAPTURE_DIRECTION, CAPTURE_DT, CAPTURE_DURATION, CAPTURE_MODE, CAPTURE_PREV_DT, captureOffsets,
+} from './inertializeCapture.js';
+
+/** A spring offset below this (and its velocity below ten times it) has ended. */
+const SPRING_REST = 1e-5;
+
+/** Captures, applies and records inertialization for every character; see the file header. */
+export function inertializeSystem(world: AnimationWorld, dt: number): void {
+  commitRemovals(world.ecs);
+  inertializeEntities(world, dt, 0, world.characters.dense.length);
+}
+
+/** The work of {@link inertializeSystem} for the characters at `world.characters.dense[first .. end)`. */
+export function inertializeEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
+  const { Character, LocalPose, Inertialization } = world.components;
+  const { mode, pending, elapsed, duration, historyIndex, lastDt, history, offsets } = Inertialization;
+  const local = LocalPose.data;
+  const poseSize = world.maxJoints * POSE_STRIDE;
+  const dense = world.characters.dense;
+
+  for (let i = first; i < end; i++) {
+    const eid = dense[i]!;
+    const jointCount = Character.jointCount[eid]!;
+    const localOff = eid * poseSize;
+    const offsetOff = eid * world.maxJoints * OFFSET_STRIDE;
+    if (pending[eid]! !== 0) capture(world, eid, dt);
+
+    const current = mode[eid]!;
+    if (current === INERTIA_QUINTIC) {
+      elapsed[eid] = elapsed[eid]! + dt;
+      applyQuinticOffsets(local, localOff, offsets, offsetOff, jointCount, elapsed, eid);
+      if (elapsed[eid]! >= duration[eid]!) mode[eid] = INERTIA_NONE;
+    } else if (current === INERTIA_SPRING) {
+      if (!applySpringOffsets(local, localOff, offsets, offsetOff, jointCount, Inertialization.halfLife, eid, dt)) mode[eid] = INERTIA_NONE;
+    }
+
+    // History: the output becomes the newest slot (overwriting the oldest). A frame of dt = 0
+    // moves no time, so it replaces the newest instead.
+    const index = historyIndex[eid]!;
+    const slot = dt > 0 ? 1 - index : index;
+    const historyOff = (eid * 2 + slot) * poseSize;
+    for (let k = 0, n = jointCount * POSE_STRIDE; k < n; k++) history[historyOff + k] = local[localOff + k]!;
+    if (dt > 0) {
+      historyIndex[eid] = slot;
+      lastDt[eid] = dt;
+    }
+  }
+}
+
+/** Step 1 for `eid`: samples the switched layer's clip once more and captures the offsets. */
+function capture(world: AnimationWorld, eid: number, dt: number): void {
+  const { Character, Layers, LocalPose, Inertialization: c } = world.components;
+  const { clips, bindings } = world.assets;
+  const { pose: poseNow, poseOther, time, params, tmp } = world.scratch;
+  const li = eid * MAX_LAYERS + c.pending[eid]! - 1;
+  const jointCount = Character.jointCount[eid]!;
+  const poseSize = world.maxJoints * POSE_STRIDE;
+  c.pending[eid] = 0;
+  const clipId = Layers.clip[li]!;
+  if (clipId < 0) return; // the layer was stopped in between: nothing to blend toward
+  const clip = clips[clipId]!;
+  const binding = Layers.binding[li]! < 0 ? null : bindings[Layers.binding[li]!]!;
+
+  // The target's one-frame change: its clip now and one frame earlier (or, where a clamped
+  // clip cannot go earlier, one frame later).
+  const t = Layers.time[li]!;
+  const step = Layers.speed[li]! * dt;
+  let otherTime = t - step;
+  let direction = 1;
+  if ((Layers.flags[li]! & LAYER_LOOP) !== 0 && clip.duration > 0) {
+    otherTime -= Math.floor(otherTime / clip.duration) * clip.duration;
+  } else if (otherTime < 0 || otherTime > clip.duration) {
+    otherTime = Math.min(Math.max(t + step, 0), clip.duration);
+    direction = -1;
+  }
+  time[0] = t;
+  sampleClipInto(poseNow, 0, clip, time, 0, binding);
+  time[0] = otherTime;
+  sampleClipInto(poseOther, 0, clip, time, 0, binding);
+
+  const index = c.historyIndex[eid]!;
+  params[CAPTURE_PREV_DT] = c.lastDt[eid]!;
+  params[CAPTURE_DT] = dt;
+  params[CAPTURE_DIRECTION] = direction;
+  params[CAPTURE_DURATION] = c.duration[eid]!;
+  params[CAPTURE_MODE] = c.pendingMode[eid]!;
+  captureOffsets(
+    c.offsets, eid * world.maxJoints * OFFSET_STRIDE,
+    LocalPose.data, eid * poseSize,
+    c.history, (eid * 2 + index) * poseSize,
+    c.history, (eid * 2 + 1 - index) * poseSize,
+    poseNow, 0, poseOther, 0,
+    jointCount, params, tmp,
+  );
+  c.mode[eid] = c.pendingMode[eid]!;
+  c.elapsed[eid] = 0;
+}
+
+/**
+ * Adds the quintic offsets at `elapsed[index]` seconds to a pose (step 2 of the file header).
+ * Offsets: `jointCount × 18` floats at `offOff` (direction/axis, x0, v0, t1 per channel).
+ * Pure kernel; writes only the pose block.
+ */
+export function applyQuinticOffsets(
+  pose: Float32Array, poseOff: number, offsets: Float32Array, offOff: number, jointCount: number,
+  elapsed: Float32Array, index: number,
+): void {
+  const t = elapsed[index]!;
+  for (let j = 0; j < jointCount; j++) {
+    const o = offOff + j * OFFSET_STRIDE;
+    const p = poseOff + j * POSE_STRIDE;
+    // translation (offset 0) and scale (offset 12): along their directions
+    let x = offsets[o + 3]! > 0 ? inertializeCurve(offsets[o + 3]!, offsets[o + 4]!, offsets[o + 5]!, t) : 0;
+    if (x !== 0) {
+      pose[p] = pose[p]! + offsets[o]! * x;
+      pose[p + 1] = pose[p + 1]! + offsets[o + 1]! * x;
+      pose[p + 2] = pose[p + 2]! + offsets[o + 2]! * x;
+    }
+    x = offsets[o + 15]! > 0 ? inertializeCurve(offsets[o + 15]!, offsets[o + 16]!, offsets[o + 17]!, t) : 0;
+    if (x !== 0) {
+      pose[p + 7] = pose[p + 7]! + offsets[o + 12]! * x;
+      pose[p + 8] = pose[p + 8]! + offsets[o + 13]! * x;
+      pose[p + 9] = pose[p + 9]! + offsets[o + 14]! * x;
+    }
+    // rotation (offset 6): q ← q_off(x) · q, q_off = (axis·sin(x/2), cos(x/2))
+    x = offsets[o + 9]! > 0 ? inertializeCurve(offsets[o + 9]!, offsets[o + 10]!, offsets[o + 11]!, t) : 0;
+    if (x !== 0) rotateJoint(pose, p + 3, offsets[o + 6]!, offsets[o + 7]!, offsets[o + 8]!, x);
+  }
+}
+
+/**
+ * Advances the spring offsets by `dt` and adds them to a pose (step 2 of the file header).
+ * Offsets: `jointCount × 18` floats at `offOff` (offset vector and velocity per channel; the
+ * rotation's vector is axis × angle). `halfLife[index]` > 0 seconds. Returns whether any offset
+ * is still above rest. Pure kernel; writes only the pose block and the offsets.
+ */
+export function applySpringOffsets(
+  pose: Float32Array, poseOff: number, offsets: Float32Array, offOff: number, jointCount: number,
+  halfLife: Float32Array, index: number, dt: number,
+): boolean {
+  // Critically damped decay spring (Holden): y = 2 ln 2 / halfLife, j = v + x·y,
+  // x' = e^(−y dt)·(x + j dt), v' = e^(−y dt)·(v − j y dt). Exact for any dt.
+  const y = (2 * Math.LN2) / halfLife[index]!;
+  const decay = Math.exp(-y * dt);
+  let active = false;
+  for (let j = 0; j < jointCount; j++) {
+    const o = offOff + j * OFFSET_STRIDE;
+    for (let k = o, end = o + OFFSET_STRIDE; k < end; k += 6) {
+      for (let a = k; a < k + 3; a++) {
+        const x = offsets[a]!, v = offsets[a + 3]!;
+        const jerk = v + x * y;
+        const nx = decay * (x + jerk * dt);
+        const nv = decay * (v - jerk * y * dt);
+        offsets[a] = nx;
+        offsets[a + 3] = nv;
+        if (Math.abs(nx) > SPRING_REST || Math.abs(nv) > 10 * SPRING_REST) active = true;
+      }
+    }
+    const p = poseOff + j * POSE_STRIDE;
+    pose[p] = pose[p]! + offsets[o]!;
+    pose[p + 1] = pose[p + 1]! + offsets[o + 1]!;
+    pose[p + 2] = pose[p + 2]! + offsets[o + 2]!;
+    pose[p + 7] = pose[p + 7]! + offsets[o + 12]!;
+    pose[p + 8] = pose[p + 8]! + offsets[o + 13]!;
+    pose[p + 9] = pose[p + 9]! + offsets[o + 14]!;
+    const rx = offsets[o + 6]!, ry = offsets[o + 7]!, rz = offsets[o + 8]!;
+    const angle = Math.sqrt(rx * rx + ry * ry + rz * rz);
+    if (angle > 0) rotateJoint(pose, p + 3, rx / angle, ry / angle, rz / angle, angle);
+  }
+  return active;
+}
+
+/** q ← (axis·sin(angle/2), cos(angle/2)) · q for the quaternion at `pose[q..q+3]`. */
+function rotateJoint(pose: Float32Array, q: number, ax: number, ay: number, az: number, angle: number): void {
+  const s = Math.sin(angle * 0.5);
+  const x = ax * s, y = ay * s, z = az * s, w = Math.cos(angle * 0.5);
+  const bx = pose[q]!, by = pose[q + 1]!, bz = pose[q + 2]!, bw = pose[q + 3]!;
+  pose[q] = w * bx + x * bw + y * bz - z * by;
+  pose[q + 1] = w * by - x * bz + y * bw + z * bx;
+  pose[q + 2] = w * bz + x * by - y * bx + z * bw;
+  pose[q + 3] = w * bw - x * bx - y * by - z * bz;
+}

@@ -1,0 +1,121 @@
+/**
+ * `transition`: switch a layer to another clip over a duration, by inertialization (quintic or
+ * spring) or by cross-fade. See inertializeSystem.ts and DESIGN §1 for the models.
+ */
+import { fail, IssueList } from './assets/AnimationError.js';
+import type { Clip } from './assets/Clip.js';
+import { INERTIA_QUINTIC, INERTIA_SPRING } from './components/Inertialization.js';
+import { LAYER_CLEAR_AFTER_FADE, MAX_LAYERS } from './components/Layers.js';
+import { FADE_CURVE_KINDS } from './math/fadeCurves.js';
+import { isFiniteNumber, requireCharacter, resolvePlay, writeLayer, type PlayOptions } from './api.js';
+import type { AnimationWorld } from './world.js';
+
+/** How {@link transition} moves from the old clip to the new one. */
+export type TransitionMode = 'inertialize' | 'spring' | 'crossfade';
+
+/** Options of {@link transition}: those of `play` (layer, speed, time, loop, …) and these. */
+export interface TransitionOptions extends PlayOptions {
+  /**
+   * Seconds the transition takes, finite and ≥ 0 (0 switches at once, like `play`).
+   * Quintic inertialization ends exactly then (earlier for joints whose offset would
+   * otherwise overshoot); a cross-fade's weights meet then; the spring's half-life defaults
+   * to a sixth of it (the offset is then under 0.3% of where it started).
+   */
+  duration: number;
+  /**
+   * - `'inertialize'` (default): the new clip plays at once; the difference from the old motion
+   *   decays by the Gears of War quintic. Samples one clip per character.
+   * - `'spring'`: the same, decaying as a critically damped spring (`halfLife`).
+   * - `'crossfade'`: both clips play and their weights cross (`curve`, `frozen`).
+   */
+  mode?: TransitionMode;
+  /** Cross-fade weight curve: 'linear' (default, the classic cross-fade), 'smoothstep' (3t² − 2t³) or 'minjerk' (6t⁵ − 15t⁴ + 10t³), whose zero end slopes avoid the velocity jump of a linear fade. */
+  curve?: 'linear' | 'smoothstep' | 'minjerk';
+  /** Cross-fade: hold the old clip's pose instead of letting it play on (default false). */
+  frozen?: boolean;
+  /** Spring: seconds for the offset to halve (default duration / 6). */
+  halfLife?: number;
+}
+
+/**
+ * Switches `layer` (default 0) of character `eid` to `clip` over `duration` seconds.
+ *
+ * The layer keeps its weight (1 if it was empty) unless `weight` is given. A transition that
+ * interrupts another starts from the current output: inertialization captures the pose as it
+ * is, with its decaying offset; a cross-fade lets the interrupted fade's clips fade out from
+ * their current weights.
+ *
+ * @throws AnimationError for what `play` refuses, a duration or half-life that is not a finite
+ * number ≥ 0 (> 0 for the half-life), an unknown mode or curve, or — for a cross-fade — no free
+ * layer slot to hold the outgoing clip.
+ * @example
+ * transition(world, eid, run, { duration: 0.3 });                         // inertialization
+ * transition(world, eid, run, { duration: 0.3, mode: 'crossfade', curve: 'minjerk' });
+ */
+export function transition(world: AnimationWorld, eid: number, clip: Clip, options: TransitionOptions): void {
+  const where = 'transition';
+  const skeleton = requireCharacter(world, eid, where);
+  const issues = new IssueList(where);
+  const { Layers, Inertialization } = world.components;
+  const layer = options?.layer ?? 0;
+  const li = eid * MAX_LAYERS + layer;
+  const current = Number.isInteger(layer) && layer >= 0 && layer < MAX_LAYERS && Layers.clip[li]! >= 0 ? Layers.weight[li]! : 1;
+  const play = resolvePlay(issues, skeleton, clip, options ?? {}, current);
+  const duration = options?.duration;
+  const mode = options?.mode ?? 'inertialize';
+  const curve = options?.curve ?? 'linear';
+  const halfLife = options?.halfLife ?? (isFiniteNumber(duration) ? duration / 6 : 0);
+  if (!isFiniteNumber(duration) || duration < 0) issues.add('duration', `is ${String(duration)}: must be a finite number ≥ 0 (seconds)`);
+  if (mode !== 'inertialize' && mode !== 'spring' && mode !== 'crossfade') issues.add('mode', `is ${String(mode)}: must be 'inertialize', 'spring' or 'crossfade'`);
+  if (!Object.hasOwn(FADE_CURVE_KINDS, curve)) issues.add('curve', `is ${String(curve)}: must be 'linear', 'smoothstep' or 'minjerk'`);
+  if (mode === 'spring' && duration !== 0 && (!isFiniteNumber(halfLife) || halfLife <= 0)) issues.add('halfLife', `is ${String(halfLife)}: must be a finite number > 0 (seconds)`);
+  issues.throwIfAny();
+
+  if (duration === 0) {
+    writeLayer(world, eid, skeleton, clip, play);
+    return;
+  }
+  if (mode === 'crossfade') {
+    crossfade(world, eid, li, FADE_CURVE_KINDS[curve], duration, options.frozen === true);
+    writeLayer(world, eid, skeleton, clip, { ...play, weight: 0 });
+    startFade(world, li, 0, play.weight, FADE_CURVE_KINDS[curve], duration);
+    return;
+  }
+  writeLayer(world, eid, skeleton, clip, play);
+  Inertialization.pending[eid] = layer + 1;
+  Inertialization.pendingMode[eid] = mode === 'spring' ? INERTIA_SPRING : INERTIA_QUINTIC;
+  Inertialization.duration[eid] = duration;
+  Inertialization.halfLife[eid] = halfLife;
+}
+
+/**
+ * Moves what layer slot `li` plays into a free slot that fades out (and is emptied at the end);
+ * throws, changing nothing, when no slot is free. An empty `li` needs no outgoing slot.
+ */
+function crossfade(world: AnimationWorld, eid: number, li: number, curve: number, duration: number, frozen: boolean): void {
+  const { Layers } = world.components;
+  if (Layers.clip[li]! < 0) return;
+  let free = -1;
+  for (let s = eid * MAX_LAYERS; s < (eid + 1) * MAX_LAYERS && free < 0; s++) if (s !== li && Layers.clip[s]! < 0) free = s;
+  if (free < 0) fail('transition', 'mode', `'crossfade' needs a free layer slot for the outgoing clip and all ${MAX_LAYERS} are in use: stop a layer or use inertialization`);
+  Layers.clip[free] = Layers.clip[li]!;
+  Layers.time[free] = Layers.time[li]!;
+  Layers.speed[free] = frozen ? 0 : Layers.speed[li]!;
+  Layers.weight[free] = Layers.weight[li]!;
+  Layers.flags[free] = Layers.flags[li]! | LAYER_CLEAR_AFTER_FADE;
+  Layers.mask[free] = Layers.mask[li]!;
+  Layers.reference[free] = Layers.reference[li]!;
+  Layers.binding[free] = Layers.binding[li]!;
+  startFade(world, free, Layers.weight[li]!, 0, curve, duration);
+}
+
+/** Starts a weight fade of layer slot `li` from `from` to `to` over `duration` seconds. */
+function startFade(world: AnimationWorld, li: number, from: number, to: number, curve: number, duration: number): void {
+  const { Layers } = world.components;
+  Layers.weight[li] = from;
+  Layers.fadeFrom[li] = from;
+  Layers.fadeTo[li] = to;
+  Layers.fadeElapsed[li] = 0;
+  Layers.fadeDuration[li] = duration;
+  Layers.fadeCurve[li] = curve;
+}
