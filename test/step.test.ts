@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   blendSystem,
+  inertializeSystem,
+  transition,
   createAnimationWorld,
   createClip,
   createMask,
@@ -37,15 +39,23 @@ function populate(): AnimationWorld {
   return world;
 }
 
+/** Every character still alive switches layer 0 to `run`, cycling through the three modes. */
+function startTransitions(world: AnimationWorld): void {
+  const modes = ['inertialize', 'spring', 'crossfade'] as const;
+  Array.from(world.characters.dense).forEach((eid, n) => transition(world, eid, run, { duration: 0.3, mode: modes[n % 3]! }));
+}
+
 describe('step', () => {
-  it('equals sampleSystem → blendSystem → skinSystem over the whole world, to the bit', () => {
+  it('equals sampleSystem → blendSystem → inertializeSystem → skinSystem over the whole world, to the bit', () => {
     const chunked = populate();
     const sequential = populate();
     for (let f = 0; f < 40; f++) {
       step(chunked, 1 / 30);
       sampleSystem(sequential, 1 / 30);
       blendSystem(sequential, 1 / 30);
+      inertializeSystem(sequential, 1 / 30);
       skinSystem(sequential, 1 / 30);
+      if (f === 10) for (const world of [chunked, sequential]) startTransitions(world);
     }
     const a = chunked.components, b = sequential.components;
     expect(a.LocalPose.data).toEqual(b.LocalPose.data);

@@ -34,7 +34,7 @@ export const OFFSET_STRIDE = 18;
  *   entity at `eid × 2 × maxJoints × 10` (slot s at `+ s × maxJoints × 10`).
  * - `offsets`: `maxJoints × OFFSET_STRIDE` floats per entity at `eid × maxJoints × 18`.
  *
- * Memory: 38 floats (152 bytes) per joint plus 18 bytes per character — 9.7 KB at 64 joints.
+ * Memory: 38 floats (152 bytes) per joint plus 20 bytes per character — 9,748 bytes at 64 joints.
  */
 export interface InertializationComponent {
   readonly mode: Uint8Array;

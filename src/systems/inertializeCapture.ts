@@ -32,13 +32,13 @@ export const CAPTURE_DURATION = 3;
 /** `INERTIA_QUINTIC` or `INERTIA_SPRING`. */
 export const CAPTURE_MODE = 4;
 /** Floats of scratch {@link captureOffsets} needs in `tmp`. */
-export const CAPTURE_TMP = 32;
+export const CAPTURE_TMP = 36;
 
 /** Below this an offset is zero: no direction to decay along. */
 const NEGLIGIBLE = 1e-7;
 
 // Offsets of quaternions and vectors in `tmp`.
-const Q_P1 = 0, Q_P2 = 4, Q_LN = 8, Q_LB = 12, Q_DELTA = 16, Q_PREV = 20, Q_OFF = 24, V = 28, LEN = 31;
+const Q_P1 = 0, Q_P2 = 4, Q_LN = 8, Q_LB = 12, Q_DELTA = 16, Q_PREV = 20, Q_OFF = 24, V = 28, W = 32, LEN = 35;
 
 /**
  * Writes `jointCount` joints of offsets (18 floats each, see `OFFSET_STRIDE`) from:
@@ -107,21 +107,23 @@ export function captureOffsets(
     quat.conjugate(tmp, Q_OFF, tmp, Q_PREV);
     quat.multiply(tmp, Q_OFF, tmp, Q_P1, tmp, Q_OFF); // q_off = q_P1 · q_{T,n−1}⁻¹
     // ω_tgt = axis·angle(Δ) / dt, rotated into the offset's frame: R_off ω_tgt.
-    const targetAngle = quat.toAxisAngle(tmp, V, tmp, Q_DELTA) * targetRate;
-    for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a]! * targetAngle;
-    quat.rotateVec3(tmp, V, tmp, Q_OFF, tmp, V);
-    const wx = tmp[V]!, wy = tmp[V + 1]!, wz = tmp[V + 2]!;
-    // ω_src = axis·angle(P1 · P2⁻¹) / Δt_prev
+    writeScaledAxis(tmp, W, tmp, Q_DELTA);
+    for (let a = 0; a < 3; a++) tmp[W + a] = tmp[W + a]! * targetRate;
+    quat.rotateVec3(tmp, W, tmp, Q_OFF, tmp, W);
+    // ω_src = axis·angle(P1 · P2⁻¹) / Δt_prev; the offset's velocity is ω_src − R_off ω_tgt.
     quat.conjugate(tmp, Q_P2, tmp, Q_P2);
     quat.multiply(tmp, Q_P2, tmp, Q_P1, tmp, Q_P2);
-    const sourceAngle = quat.toAxisAngle(tmp, V, tmp, Q_P2) * sourceRate;
-    tmp[V] = tmp[V]! * sourceAngle - wx;
-    tmp[V + 1] = tmp[V + 1]! * sourceAngle - wy;
-    tmp[V + 2] = tmp[V + 2]! * sourceAngle - wz;
+    writeScaledAxis(tmp, V, tmp, Q_P2);
+    for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a]! * sourceRate - tmp[W + a]!;
+    // The offset itself as a vector axis·angle, like the translation and scale offsets.
     const out = o + 6;
-    const angle = quat.toAxisAngle(offsets, out, tmp, Q_OFF); // unit axis → offsets[out..out+2]
-    for (let a = 0; a < 3; a++) offsets[out + a] = offsets[out + a]! * angle; // as a vector, like the others
-    tmp[LEN] = angle;
+    writeScaledAxis(tmp, W, tmp, Q_OFF);
+    let len = 0;
+    for (let a = 0; a < 3; a++) {
+      offsets[out + a] = tmp[W + a]!;
+      len += tmp[W + a]! * tmp[W + a]!;
+    }
+    tmp[LEN] = Math.sqrt(len);
     storeVectorOffset(offsets, out, tmp, spring, params);
   }
 }
@@ -152,6 +154,23 @@ function storeVectorOffset(offsets: Float32Array, out: number, tmp: Float64Array
   offsets[out + 3] = len;
   offsets[out + 4] = v0;
   offsets[out + 5] = params[CAPTURE_DURATION]!;
+}
+
+/**
+ * Writes `axis × angle` of the unit quaternion `q[qo..]` (shortest arc, angle in [0, π]) to
+ * `out[o..o+2]`. Takes and returns no float, so no double is boxed (see sampleClipInto).
+ */
+function writeScaledAxis(out: Float64Array, o: number, q: Float64Array, qo: number): void {
+  let x = q[qo]!, y = q[qo + 1]!, z = q[qo + 2]!;
+  const w = q[qo + 3]!;
+  const s = Math.sqrt(x * x + y * y + z * z);
+  if (s < 1e-12) {
+    out[o] = 0; out[o + 1] = 0; out[o + 2] = 0;
+    return;
+  }
+  if (w < 0) { x = -x; y = -y; z = -z; }
+  const k = (2 * Math.atan2(s, Math.abs(w))) / s;
+  out[o] = x * k; out[o + 1] = y * k; out[o + 2] = z * k;
 }
 
 function copy4(out: Float64Array, o: number, a: Float32Array, ao: number): void {
