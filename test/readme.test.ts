@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
+import { createAnimationWorld } from '../src/index.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const example = readFileSync(new URL('../examples/bitecsGame.ts', import.meta.url), 'utf8');
@@ -30,6 +31,20 @@ describe('the README inspect outputs', () => {
       expect(await run(command!.split(' '), (line) => lines.push(line))).toBe(0);
       expect(lines.join('\n') + '\n').toBe(output);
     }
+  });
+});
+
+describe('the README memory statement', () => {
+  it('matches the Inertialization component arrays', () => {
+    const maxEntities = 3, maxJoints = 64;
+    const { Inertialization } = createAnimationWorld({ maxEntities, maxJoints }).components;
+    const bytes = Object.values(Inertialization).reduce((sum, a) => sum + (a as ArrayBufferView).byteLength, 0) / (maxEntities + 1);
+    const perJoint = (Inertialization.history.byteLength + Inertialization.offsets.byteLength) / (maxEntities + 1) / maxJoints;
+    const stated = /inertialization state is (\d+) bytes per joint[^.]*plus (\d+) bytes per character: ([\d,]+) bytes per character at 64 joints/.exec(readme.replace(/\s+/g, ' '));
+    expect(stated).not.toBeNull();
+    expect(Number(stated![1])).toBe(perJoint);
+    expect(Number(stated![2])).toBe(bytes - perJoint * maxJoints);
+    expect(Number(stated![3]!.replace(',', ''))).toBe(bytes);
   });
 });
 
