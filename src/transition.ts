@@ -40,7 +40,8 @@ export interface TransitionOptions extends PlayOptions {
 /**
  * Switches `layer` (default 0) of character `eid` to `clip` over `duration` seconds.
  *
- * The layer keeps its weight (1 if it was empty) unless `weight` is given. A transition that
+ * The layer keeps its weight (the weight it was fading toward, 1 if it was empty) unless
+ * `weight` is given. A transition that
  * interrupts another starts from the current output: inertialization captures the pose as it
  * is, with its decaying offset; a cross-fade lets the interrupted fade's clips fade out from
  * their current weights.
@@ -59,7 +60,9 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   const { Layers, Inertialization } = world.components;
   const layer = options?.layer ?? 0;
   const li = eid * MAX_LAYERS + layer;
-  const current = Number.isInteger(layer) && layer >= 0 && layer < MAX_LAYERS && Layers.clip[li]! >= 0 ? Layers.weight[li]! : 1;
+  // The weight the layer has, or is fading toward (an interrupted cross-fade keeps its goal).
+  const busy = Number.isInteger(layer) && layer >= 0 && layer < MAX_LAYERS && Layers.clip[li]! >= 0;
+  const current = !busy ? 1 : Layers.fadeCurve[li]! !== 0 ? Layers.fadeTo[li]! : Layers.weight[li]!;
   const play = resolvePlay(issues, skeleton, clip, options ?? {}, current);
   const duration = options?.duration;
   const mode = options?.mode ?? 'inertialize';

@@ -23,7 +23,7 @@ import * as quat from '../math/quat.js';
 
 /** Layout of the `params` array of {@link captureOffsets}. */
 export const CAPTURE_PREV_DT = 0;
-/** Seconds of this frame. */
+/** Seconds over which the target's velocity is measured (this frame's dt, or the last one's). */
 export const CAPTURE_DT = 1;
 /** +1 when L_b was sampled one frame earlier, −1 when one frame later (a clamped clip at 0). */
 export const CAPTURE_DIRECTION = 2;
@@ -31,6 +31,8 @@ export const CAPTURE_DIRECTION = 2;
 export const CAPTURE_DURATION = 3;
 /** `INERTIA_QUINTIC` or `INERTIA_SPRING`. */
 export const CAPTURE_MODE = 4;
+/** 1 to anchor the offsets one frame back (undo the target's change over `CAPTURE_DT`), 0 on a dt = 0 frame. */
+export const CAPTURE_UNDO = 5;
 /** Floats of scratch {@link captureOffsets} needs in `tmp`. */
 export const CAPTURE_TMP = 36;
 
@@ -60,6 +62,7 @@ export function captureOffsets(
   const prevDt = params[CAPTURE_PREV_DT]!;
   const dt = params[CAPTURE_DT]!;
   const direction = params[CAPTURE_DIRECTION]!;
+  const undo = params[CAPTURE_UNDO]!;
   const spring = params[CAPTURE_MODE]! === INERTIA_SPRING;
   const sourceRate = prevDt > 0 ? 1 / prevDt : 0;
   const targetRate = dt > 0 ? 1 / dt : 0;
@@ -77,7 +80,7 @@ export function captureOffsets(
       for (let a = 0; a < 3; a++) {
         // One-frame change of the target, n−1 → n (a forward sample is a step n → n+1).
         const step = direction * (layerNow[ln + c + a]! - layerOther[lb + c + a]!);
-        const targetPrev = target[t + c + a]! - step;
+        const targetPrev = target[t + c + a]! - step * undo;
         const offset = prev1[p1 + c + a]! - targetPrev;
         const velocity = (prev1[p1 + c + a]! - prev2[p2 + c + a]!) * sourceRate - step * targetRate;
         tmp[V + a] = velocity;
@@ -102,8 +105,10 @@ export function captureOffsets(
       quat.multiply(tmp, Q_DELTA, tmp, Q_LB, tmp, Q_DELTA); // Δ = L_{n+1} · L_n⁻¹
     }
     copy4(tmp, Q_PREV, target, t + 3);
-    quat.conjugate(tmp, Q_OFF, tmp, Q_DELTA);
-    quat.multiply(tmp, Q_PREV, tmp, Q_OFF, tmp, Q_PREV); // q_{T,n−1}
+    if (undo !== 0) {
+      quat.conjugate(tmp, Q_OFF, tmp, Q_DELTA);
+      quat.multiply(tmp, Q_PREV, tmp, Q_OFF, tmp, Q_PREV); // q_{T,n−1}
+    }
     quat.conjugate(tmp, Q_OFF, tmp, Q_PREV);
     quat.multiply(tmp, Q_OFF, tmp, Q_P1, tmp, Q_OFF); // q_off = q_P1 · q_{T,n−1}⁻¹
     // ω_tgt = axis·angle(Δ) / dt, rotated into the offset's frame: R_off ω_tgt.

@@ -32,7 +32,7 @@ import { inertializeCurve } from '../math/inertialize.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 import {
-  CAPTURE_DIRECTION, CAPTURE_DT, CAPTURE_DURATION, CAPTURE_MODE, CAPTURE_PREV_DT, captureOffsets,
+  CAPTURE_DIRECTION, CAPTURE_DT, CAPTURE_DURATION, CAPTURE_MODE, CAPTURE_PREV_DT, CAPTURE_UNDO, captureOffsets,
 } from './inertializeCapture.js';
 
 /** A spring offset below this (and its velocity below ten times it) has ended. */
@@ -97,8 +97,11 @@ function capture(world: AnimationWorld, eid: number, dt: number): void {
 
   // The target's one-frame change: its clip now and one frame earlier (or, where a clamped
   // clip cannot go earlier, one frame later).
+  // A capture on a frame of dt = 0 (a paused game still stepping) moves no time: the target's
+  // velocity is then measured over the last frame's dt, and nothing of it is undone.
+  const h = dt > 0 ? dt : c.lastDt[eid]! > 0 ? c.lastDt[eid]! : 1 / 60;
   const t = Layers.time[li]!;
-  const step = Layers.speed[li]! * dt;
+  const step = Layers.speed[li]! * h;
   let otherTime = t - step;
   let direction = 1;
   if ((Layers.flags[li]! & LAYER_LOOP) !== 0 && clip.duration > 0) {
@@ -114,7 +117,8 @@ function capture(world: AnimationWorld, eid: number, dt: number): void {
 
   const index = c.historyIndex[eid]!;
   params[CAPTURE_PREV_DT] = c.lastDt[eid]!;
-  params[CAPTURE_DT] = dt;
+  params[CAPTURE_DT] = h;
+  params[CAPTURE_UNDO] = dt > 0 ? 1 : 0;
   params[CAPTURE_DIRECTION] = direction;
   params[CAPTURE_DURATION] = c.duration[eid]!;
   params[CAPTURE_MODE] = c.pendingMode[eid]!;
