@@ -24,15 +24,22 @@
  * before the next N. Differences that remain: bitanim nlerps where three.js slerps (at keys
  * and between actions), and three.js writes full 4×4 matrices where bitanim writes 3×4.
  *
+ * Transitions (bitanim only; transitions.ts): after the tables, a crowd of 10,000 characters
+ * that switches clips all the time, once per transition mode and once without transitions,
+ * timing `step` and the `transition` calls apart.
+ *
  * Environment: BENCH_SIZES="1000,5000" picks the crowd sizes, BENCH_FRAMES the measured frames
  * of both runtimes (default: 300 → 60 for bitanim and 20 → 10 for three.js as N grows, since
- * three.js takes over a second per frame at 10,000; its workload is never reduced).
+ * three.js takes over a second per frame at 10,000; its workload is never reduced) and of the
+ * transition rows (default 72, three transition periods). BENCH_TRANSITIONS=0 skips the
+ * transition rows; another number runs them at that crowd size instead of 10,000.
  */
 import os from 'node:os';
 import { createBitanimCrowd, type BitanimCrowd } from './bitanimCrowd.js';
-import { collectGarbage, measure, runFrames, type CrowdRunner, type Measurement } from './measure.js';
+import { collectGarbage, formatBytes, formatMs, measure, runFrames, type CrowdRunner, type Measurement } from './measure.js';
 import { createCrowdAssets, JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets } from './plan.js';
 import { createThreeCrowd, type ThreeCrowd } from './threeCrowd.js';
+import { benchmarkTransitions, printTransitions } from './transitions.js';
 
 /** Frame step, seconds. */
 const DT = 1 / 60;
@@ -40,6 +47,8 @@ const DT = 1 / 60;
 const WARMUP_FRAMES = 20;
 /** Layer weights of the benchmark crowd. */
 const WEIGHTS = [0.6, 0.4];
+/** Crowd size of the transition rows (BENCH_TRANSITIONS overrides; 0 skips them). */
+const TRANSITION_CROWD = 10_000;
 /** Characters compared between the runtimes per crowd. */
 const CHECKED_CHARACTERS = 5;
 
@@ -72,6 +81,7 @@ interface SizeResult {
 async function main(): Promise<void> {
   const sizes = parseList('BENCH_SIZES', process.env['BENCH_SIZES']) ?? [1000, 5000, 10000];
   const frames = parseList('BENCH_FRAMES', process.env['BENCH_FRAMES'])?.[0];
+  const transitionCount = parseTransitions(process.env['BENCH_TRANSITIONS']);
   const assets = createCrowdAssets();
 
   console.log('# bitanim crowd benchmark: bitanim vs three.js\n');
@@ -87,6 +97,7 @@ async function main(): Promise<void> {
     collectGarbage();
     printSize(result);
   }
+  if (transitionCount > 0) printTransitions(await benchmarkTransitions(assets, transitionCount, frames, DT));
 
   console.log('\nNotes:');
   console.log('- phases are ms per frame; total = their sum; ns/joint = total / (N × 64).');
@@ -98,6 +109,7 @@ async function main(): Promise<void> {
   console.log('  with no GC it equals heap B/frame. Figures near the harness baseline above are the harness\'s own.');
   console.log('- the palette difference is max |Δ| over the 12 affine entries of every joint of the checked characters;');
   console.log('  it is not 0 because three.js slerps (between keys and between actions) where bitanim nlerps.');
+  if (transitionCount > 0) console.log('- ³ ⁴ and the transition workload: see the notes under the transition table.');
   console.log('bench: done');
 }
 
@@ -188,16 +200,6 @@ function printSize(r: SizeResult): void {
   console.log(`\nbitanim step / three.js total time ratio: ${ratio.toFixed(3)} (three.js takes ${(1 / ratio).toFixed(1)}× longer; systems one by one: ${(1 / systemsRatio).toFixed(1)}×)`);
 }
 
-/** Milliseconds with three significant digits or so. */
-function formatMs(ms: number): string {
-  return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
-}
-
-/** Whole bytes with thousands separators. */
-function formatBytes(bytes: number): string {
-  return Math.round(bytes).toLocaleString('en-US');
-}
-
 /** `n` distinct indices spread evenly over [0, count), first and last included. */
 function spread(count: number, n: number): number[] {
   if (count <= n) return Array.from({ length: count }, (_, i) => i);
@@ -206,6 +208,17 @@ function spread(count: number, n: number): number[] {
 
 function clamp(v: number, lo: number, hi: number): number {
   return Math.min(Math.max(v, lo), hi);
+}
+
+/**
+ * BENCH_TRANSITIONS: unset → the transition rows at 10,000 characters; 0 → no transition rows;
+ * another positive integer → that crowd size (for a quicker run).
+ */
+function parseTransitions(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return TRANSITION_CROWD;
+  const n = Number(value.trim());
+  if (!Number.isInteger(n) || n < 0) throw new Error(`BENCH_TRANSITIONS="${value}": expected 0 (skip the transition rows) or a crowd size`);
+  return n;
 }
 
 /** Parses a comma-separated list of positive integers from an environment variable. */

@@ -109,6 +109,16 @@ export async function measure(runner: CrowdRunner, frames: number, dt: number): 
   };
 }
 
+/** Milliseconds with three significant digits or so. */
+export function formatMs(ms: number): string {
+  return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
+}
+
+/** Whole bytes with thousands separators. */
+export function formatBytes(bytes: number): string {
+  return Math.round(bytes).toLocaleString('en-US');
+}
+
 /** The kind of a 'gc' entry (`perf_hooks.constants.NODE_PERFORMANCE_GC_*`); @types/node omits `detail`. */
 function gcKind(entry: PerformanceEntry): number | undefined {
   return (entry as PerformanceEntry & { readonly detail?: NodeGCPerformanceDetail }).detail?.kind;
