@@ -10,7 +10,8 @@ export const INERTIA_SPRING = 2;
 /**
  * Floats per joint in `Inertialization.offsets`: three channel offsets (translation, rotation,
  * scale) of 6 floats each, at 0, 6 and 12.
- * - quintic: unit direction or axis (3), x0 (1), v0 (1), t1 (1);
+ * - quintic: unit direction or axis (3), then the clamped curve parameters x0 (1), v0·t1 (1),
+ *   1/t1 (1) (see `inertializeCurve`: v0 ≤ 0, t1 ≤ −5·x0/v0);
  * - spring: offset vector (3: translation, scaled rotation axis, scale), its velocity (3).
  */
 export const OFFSET_STRIDE = 18;

@@ -13,7 +13,8 @@
  * on the blended target T_n (exact when that layer is the whole blend).
  *
  * Channels: translation and scale offsets are 3-vectors, stored as a unit direction and a
- * length x0 ≥ 0 with the velocity projected on that direction; rotation offsets are the axis
+ * length x0 ≥ 0 with the velocity projected on that direction (kept as the clamped curve
+ * parameters x0, v0·t1, 1/t1); rotation offsets are the axis
  * and shortest-arc angle of q_P1 · q_{T,n−1}⁻¹, with the offset's angular velocity
  * ω_src − R_off ω_tgt projected on that axis. The spring mode keeps full vectors instead.
  */
@@ -135,9 +136,12 @@ export function captureOffsets(
 
 /**
  * `offsets[out..out+2]` holds an offset vector of length `tmp[LEN]`; `tmp[V..V+2]` its velocity.
- * Quintic: rewrite as direction, x0 = length, v0 = velocity · direction, t1 = the duration.
- * Spring: keep the vector and store the velocity after it. (Floats travel in arrays so no
- * double is boxed per call.)
+ * Quintic: rewrite it as the direction u, then the curve's parameters with the seed's clamps
+ * already applied (see `inertializeCurve`), so each frame only evaluates a polynomial:
+ * x0 (the length), k = v0·t1 and 1/t1, where v0 = velocity·u is clamped to ≤ 0 (a start heading
+ * away from zero keeps still) and t1 = min(duration, −5·x0/v0) (no overshoot).
+ * Spring: keep the vector and store the velocity after it.
+ * (Floats travel in arrays so no double is boxed per call.)
  */
 function storeVectorOffset(offsets: Float32Array, out: number, tmp: Float64Array, spring: boolean, params: Float64Array): void {
   const len = tmp[LEN]!;
@@ -156,9 +160,12 @@ function storeVectorOffset(offsets: Float32Array, out: number, tmp: Float64Array
     offsets[out + a] = d;
     v0 += tmp[V + a]! * d;
   }
+  if (v0 > 0) v0 = 0;
+  let t1 = params[CAPTURE_DURATION]!;
+  if (v0 < 0 && -5 * len / v0 < t1) t1 = (-5 * len) / v0;
   offsets[out + 3] = len;
-  offsets[out + 4] = v0;
-  offsets[out + 5] = params[CAPTURE_DURATION]!;
+  offsets[out + 4] = v0 * t1;
+  offsets[out + 5] = 1 / t1; // t1 > 0: duration > 0 and −5·x0/v0 > 0
 }
 
 /**

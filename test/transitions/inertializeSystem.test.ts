@@ -16,6 +16,7 @@ import {
   POSE_STRIDE,
   blendSystem,
   createAnimationWorld,
+  clampInertializeTime,
   inertializeCurve,
   inertializeSystem,
   play,
@@ -140,17 +141,22 @@ describe('inertializeSystem alone', () => {
       expect(Math.abs(channel.diff(quintic, channel.read(e1Pose))), `${channel.name} quintic`).toBeLessThan(2e-5);
       expect(Math.abs(channel.diff(channel.at(B_MOVING, FRAME_DT) + spring[0]!, channel.read(e3Pose))), `${channel.name} spring`).toBeLessThan(2e-5);
     }
-    // Quintic offsets of e1 (18 floats per joint): root translation along −X, x0 = 4/3 m,
-    // v0 = 0.75 m/s projected on −X, t1; the arm's rotation about −Z by 2.2667 rad.
+    // Quintic offsets of e1 (18 floats per joint): the direction, then the clamped curve
+    // parameters x0, v0·t1, 1/t1. Root translation along −X, x0 = 4/3 m, v0 = −0.75 m/s on −X;
+    // the arm's rotation about −Z by 2.2667 rad.
     const o = e1 * MAX_JOINTS * OFFSET_STRIDE;
     const rootX0 = TRANSLATION.at(B_MOVING, 0) - TRANSLATION.at(A, tA);
-    const rootExpected = [-1, 0, 0, rootX0, -(TRANSLATION.velocity(A) - TRANSLATION.velocity(B_MOVING)), T1];
+    const rootV0 = -(TRANSLATION.velocity(A) - TRANSLATION.velocity(B_MOVING));
+    const rootT1 = clampInertializeTime(rootX0, rootV0, T1);
+    const rootExpected = [-1, 0, 0, rootX0, rootV0 * rootT1, 1 / rootT1];
     for (let c = 0; c < 6; c++) expect(I.offsets[o + c], `root offset float ${c}`).toBeCloseTo(rootExpected[c]!, 4);
     const arm = o + OFFSET_STRIDE + 6;
     const armX0 = ROTATION.at(B_MOVING, 0) - ROTATION.at(A, tA);
+    const armV0 = -(ROTATION.velocity(A) - ROTATION.velocity(B_MOVING));
+    const armT1 = clampInertializeTime(armX0, armV0, T1);
     expect(I.offsets[arm + 2]).toBeCloseTo(-1, 6);
     expect(I.offsets[arm + 3]).toBeCloseTo(armX0, 5);
-    expect(I.offsets[arm + 4]).toBeCloseTo(-(ROTATION.velocity(A) - ROTATION.velocity(B_MOVING)), 3);
-    expect(I.offsets[arm + 5]).toBe(T1);
+    expect(I.offsets[arm + 4]).toBeCloseTo(armV0 * armT1, 3);
+    expect(I.offsets[arm + 5]).toBeCloseTo(1 / armT1, 4);
   });
 });
