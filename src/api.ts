@@ -58,8 +58,25 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton): numbe
   computeModelPose(ModelPose.data, matrixOff, LocalPose.data, poseOff, skeleton.parents, skeleton.jointCount);
   computeSkinPalette(SkinPalette.data, matrixOff, ModelPose.data, matrixOff, skeleton.inverseBind, skeleton.jointCount);
   resetInertialization(Inertialization, eid, world.maxJoints, skeleton.rest);
+  makeViews(world, eid, skeleton.jointCount);
   for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization]) addComponent(world.ecs, eid, component);
   return eid;
+}
+
+/** Views of `eid`'s pose blocks, `jointCount` joints long (see `PoseViews`). */
+function makeViews(world: AnimationWorld, eid: number, jointCount: number): void {
+  const size = jointCount * POSE_STRIDE;
+  const block = world.maxJoints * POSE_STRIDE;
+  const { local, layers, history } = world.views;
+  local[eid] = world.components.LocalPose.data.subarray(eid * block, eid * block + size);
+  for (let layer = 0; layer < MAX_LAYERS; layer++) {
+    const li = eid * MAX_LAYERS + layer;
+    layers[li] = world.components.Layers.pose.subarray(li * block, li * block + size);
+  }
+  for (let slot = 0; slot < 2; slot++) {
+    const h = eid * 2 + slot;
+    history[h] = world.components.Inertialization.history.subarray(h * block, h * block + size);
+  }
 }
 
 /**

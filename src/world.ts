@@ -69,6 +69,20 @@ export interface Scratch {
   readonly layerMask: (Float32Array | null)[];
 }
 
+/**
+ * Per-character views of the pools, made at spawn (`jointCount × 10` floats each), so systems
+ * can copy a whole pose with `TypedArray.set` — a native memcpy — without making a view per
+ * frame. Slots of entities that are not characters hold an empty array.
+ */
+export interface PoseViews {
+  /** `local[eid]`: the character's block of `LocalPose`. */
+  readonly local: Float32Array[];
+  /** `layers[eid × MAX_LAYERS + layer]`: a layer's sampled pose. */
+  readonly layers: Float32Array[];
+  /** `history[eid × 2 + slot]`: the inertialization history slots. */
+  readonly history: Float32Array[];
+}
+
 /** The animation components of a world; every array is sized at creation. */
 export interface AnimationComponents {
   readonly Character: CharacterComponent;
@@ -95,6 +109,7 @@ export interface AnimationWorld {
   readonly assets: AssetRegistry;
   readonly events: EventQueue;
   readonly scratch: Scratch;
+  readonly views: PoseViews;
   /** Seconds simulated so far (advanced by `sampleSystem`). */
   time: number;
 }
@@ -179,6 +194,13 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
       layerWeight: new Float32Array(MAX_LAYERS),
       layerMask: new Array<Float32Array | null>(MAX_LAYERS).fill(null),
     },
+    views: {
+      local: new Array<Float32Array>(rows).fill(EMPTY_VIEW),
+      layers: new Array<Float32Array>(rows * MAX_LAYERS).fill(EMPTY_VIEW),
+      history: new Array<Float32Array>(rows * 2).fill(EMPTY_VIEW),
+    },
     time: 0,
   };
 }
+
+const EMPTY_VIEW = new Float32Array(0);

@@ -34,6 +34,7 @@ export function blendEntities(world: AnimationWorld, _dt: number, first: number,
   const { clip: clipIds, weight, flags, mask, reference, pose } = Layers;
   const { skeletons, masks, references } = world.assets;
   const { layerOff, layerWeight, layerMask } = world.scratch;
+  const { local: localViews, layers: layerViews } = world.views;
   const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const threshold = world.scratch.blendThreshold;
@@ -53,7 +54,12 @@ export function blendEntities(world: AnimationWorld, _dt: number, first: number,
       layerMask[count] = mask[li]! >= 0 ? masks[mask[li]!]! : null;
       count++;
     }
-    blendOverrideLayers(local, outOff, rest, pose, layerOff, layerWeight, layerMask, count, jointCount, threshold);
+    if (count === 1 && layerMask[0] === null && layerWeight[0]! >= threshold[0]!) {
+      // One unmasked layer above the threshold: its pose is the blend. Copy it natively.
+      localViews[eid]!.set(layerViews[layerOff[0]! / poseSize]!);
+    } else {
+      blendOverrideLayers(local, outOff, rest, pose, layerOff, layerWeight, layerMask, count, jointCount, threshold);
+    }
 
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
       if (clipIds[li]! < 0 || !(weight[li]! > 0) || (flags[li]! & LAYER_ADDITIVE) === 0 || reference[li]! < 0) continue;

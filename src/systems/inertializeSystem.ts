@@ -46,7 +46,8 @@ export function inertializeSystem(world: AnimationWorld, dt: number): void {
 /** The work of {@link inertializeSystem} for the characters at `world.characters.dense[first .. end)`. */
 export function inertializeEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const { Character, LocalPose, Inertialization } = world.components;
-  const { mode, pending, elapsed, duration, historyIndex, lastDt, history, offsets } = Inertialization;
+  const { mode, pending, elapsed, duration, historyIndex, lastDt, offsets } = Inertialization;
+  const { local: localViews, history: historyViews } = world.views;
   const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const dense = world.characters.dense;
@@ -71,8 +72,7 @@ export function inertializeEntities(world: AnimationWorld, dt: number, first: nu
     // moves no time, so it replaces the newest instead.
     const index = historyIndex[eid]!;
     const slot = dt > 0 ? 1 - index : index;
-    const historyOff = (eid * 2 + slot) * poseSize;
-    for (let k = 0, n = jointCount * POSE_STRIDE; k < n; k++) history[historyOff + k] = local[localOff + k]!;
+    historyViews[eid * 2 + slot]!.set(localViews[eid]!); // a native copy of the whole pose
     if (dt > 0) {
       historyIndex[eid] = slot;
       lastDt[eid] = dt;
@@ -153,40 +153,50 @@ export function applyQuinticOffsets(
   const t = elapsed[index]!;
   for (let j = 0; j < jointCount; j++) {
     const p = poseOff + j * POSE_STRIDE;
-    // Channels: translation (pose 0..2), rotation (pose 3..6), scale (pose 7..9).
-    for (let channel = 0, c = offOff + j * OFFSET_STRIDE; channel < 3; channel++, c += 6) {
-      // The seed's quintic (a0 for zero jerk at t1) factors, with s = t/t1, as
-      // x(t) = (1 − s)⁴·(x0·(1 + 4s) + v0·t1·s): `inertializeCurve` in a few multiplies.
-      const x0 = offsets[c + 3]!;
-      if (x0 === 0) continue;
-      const s = t * offsets[c + 5]!;
-      if (s >= 1) continue;
-      const r = 1 - s;
-      const x = r * r * r * r * (x0 * (1 + 4 * s) + offsets[c + 4]! * s);
-      if (channel !== 1) {
-        const k = p + (channel === 0 ? 0 : 7);
-        pose[k] = pose[k]! + offsets[c]! * x;
-        pose[k + 1] = pose[k + 1]! + offsets[c + 1]! * x;
-        pose[k + 2] = pose[k + 2]! + offsets[c + 2]! * x;
-        continue;
-      }
-      // q ← (axis·sin(x/2), cos(x/2)) · q. The half angle is ≤ π/2, where these Taylor
-      // polynomials (to the 11th and 12th order) are within 6e-8 of Math.sin / Math.cos —
-      // float32 precision — at a fraction of their cost per joint.
-      const h = x * 0.5;
+    const c = offOff + j * OFFSET_STRIDE;
+    // Each channel: the seed's quintic (a0 for zero jerk at t1), which with s = t/t1 factors as
+    // x(t) = (1 − s)⁴·(x0·(1 + 4s) + v0·t1·s) — `inertializeCurve` in a few multiplies.
+    // Translation (pose 0..2) along its direction:
+    let s = t * offsets[c + 5]!;
+    if (s < 1 && offsets[c + 3]! !== 0) {
+      const r = 1 - s, r2 = r * r;
+      const x = r2 * r2 * (offsets[c + 3]! * (1 + 4 * s) + offsets[c + 4]! * s);
+      pose[p] = pose[p]! + offsets[c]! * x;
+      pose[p + 1] = pose[p + 1]! + offsets[c + 1]! * x;
+      pose[p + 2] = pose[p + 2]! + offsets[c + 2]! * x;
+    }
+    // Scale (pose 7..9) along its direction:
+    s = t * offsets[c + 17]!;
+    if (s < 1 && offsets[c + 15]! !== 0) {
+      const r = 1 - s, r2 = r * r;
+      const x = r2 * r2 * (offsets[c + 15]! * (1 + 4 * s) + offsets[c + 16]! * s);
+      pose[p + 7] = pose[p + 7]! + offsets[c + 12]! * x;
+      pose[p + 8] = pose[p + 8]! + offsets[c + 13]! * x;
+      pose[p + 9] = pose[p + 9]! + offsets[c + 14]! * x;
+    }
+    // Rotation (pose 3..6) about its axis: q ← (axis·sin(x/2), cos(x/2)) · q.
+    s = t * offsets[c + 11]!;
+    if (s < 1 && offsets[c + 9]! !== 0) {
+      const r = 1 - s, r2 = r * r;
+      const h = 0.5 * r2 * r2 * (offsets[c + 9]! * (1 + 4 * s) + offsets[c + 10]! * s);
+      // The half angle is ≤ π/2, where these Taylor polynomials (to the 11th and 12th order)
+      // are within 6e-8 of Math.sin and Math.cos — float32 precision — at a fraction of the cost.
       const h2 = h * h;
-      const sin = h * (1 - (h2 / 6) * (1 - (h2 / 20) * (1 - (h2 / 42) * (1 - (h2 / 72) * (1 - h2 / 110)))));
-      const w = 1 - (h2 / 2) * (1 - (h2 / 12) * (1 - (h2 / 30) * (1 - (h2 / 56) * (1 - (h2 / 90) * (1 - h2 / 132)))));
-      const ax = offsets[c]! * sin, ay = offsets[c + 1]! * sin, az = offsets[c + 2]! * sin;
-      const q = p + 3;
-      const bx = pose[q]!, by = pose[q + 1]!, bz = pose[q + 2]!, bw = pose[q + 3]!;
-      pose[q] = w * bx + ax * bw + ay * bz - az * by;
-      pose[q + 1] = w * by - ax * bz + ay * bw + az * bx;
-      pose[q + 2] = w * bz + ax * by - ay * bx + az * bw;
-      pose[q + 3] = w * bw - ax * bx - ay * by - az * bz;
+      const sin = h * (1 + h2 * (S3 + h2 * (S5 + h2 * (S7 + h2 * (S9 + h2 * S11)))));
+      const w = 1 + h2 * (C2 + h2 * (C4 + h2 * (C6 + h2 * (C8 + h2 * (C10 + h2 * C12)))));
+      const ax = offsets[c + 6]! * sin, ay = offsets[c + 7]! * sin, az = offsets[c + 8]! * sin;
+      const bx = pose[p + 3]!, by = pose[p + 4]!, bz = pose[p + 5]!, bw = pose[p + 6]!;
+      pose[p + 3] = w * bx + ax * bw + ay * bz - az * by;
+      pose[p + 4] = w * by - ax * bz + ay * bw + az * bx;
+      pose[p + 5] = w * bz + ax * by - ay * bx + az * bw;
+      pose[p + 6] = w * bw - ax * bx - ay * by - az * bz;
     }
   }
 }
+
+// Taylor coefficients of sin (odd powers) and cos (even powers).
+const S3 = -1 / 6, S5 = 1 / 120, S7 = -1 / 5040, S9 = 1 / 362880, S11 = -1 / 39916800;
+const C2 = -1 / 2, C4 = 1 / 24, C6 = -1 / 720, C8 = 1 / 40320, C10 = -1 / 3628800, C12 = 1 / 479001600;
 
 /**
  * Advances the spring offsets by `dt` and adds them to a pose (step 2 of the file header).
