@@ -94,17 +94,11 @@ export function clampInertializeTime(x0: number, v0: number, t1: number): number
 export function inertializeCurve(x0: number, v0: number, t1: number, t: number): number {
   if (x0 === 0 || t1 <= 0) return 0;
   if (t <= 0) return x0;
-  let sign = 1;
-  if (x0 < 0) {
-    sign = -1;
-    x0 = -x0;
-    v0 = -v0;
-  }
-  if (v0 > 0) v0 = 0;
-  else if (v0 < 0) {
-    const limit = (-5 * x0) / v0;
-    if (limit < t1) t1 = limit;
-  }
+  // In the x0 ≥ 0 frame: a velocity heading away from 0 is clamped to 0, t1 to −5·x0/v0.
+  const sign = x0 < 0 ? -1 : 1;
+  x0 *= sign;
+  v0 = Math.min(v0 * sign, 0);
+  t1 = clampInertializeTime(x0, v0, t1);
   if (t >= t1) return 0;
   const s = t / t1;
   const u = 1 - s;
@@ -120,17 +114,11 @@ export function inertializeCurve(x0: number, v0: number, t1: number, t: number):
  */
 export function inertializeVelocity(x0: number, v0: number, t1: number, t: number): number {
   if (x0 === 0 || t1 <= 0) return 0;
-  let sign = 1;
-  if (x0 < 0) {
-    sign = -1;
-    x0 = -x0;
-    v0 = -v0;
-  }
-  if (v0 > 0) v0 = 0;
-  else if (v0 < 0) {
-    const limit = (-5 * x0) / v0;
-    if (limit < t1) t1 = limit;
-  }
+  // In the x0 ≥ 0 frame: a velocity heading away from 0 is clamped to 0, t1 to −5·x0/v0.
+  const sign = x0 < 0 ? -1 : 1;
+  x0 *= sign;
+  v0 = Math.min(v0 * sign, 0);
+  t1 = clampInertializeTime(x0, v0, t1);
   if (t <= 0) return v0 === 0 ? 0 : sign * v0; // no −0 from a clamped velocity
   if (t >= t1) return 0;
   const s = t / t1;
@@ -146,17 +134,11 @@ export function inertializeVelocity(x0: number, v0: number, t1: number, t: numbe
  */
 export function inertializeAcceleration(x0: number, v0: number, t1: number, t: number): number {
   if (x0 === 0 || t1 <= 0) return 0;
-  let sign = 1;
-  if (x0 < 0) {
-    sign = -1;
-    x0 = -x0;
-    v0 = -v0;
-  }
-  if (v0 > 0) v0 = 0;
-  else if (v0 < 0) {
-    const limit = (-5 * x0) / v0;
-    if (limit < t1) t1 = limit;
-  }
+  // In the x0 ≥ 0 frame: a velocity heading away from 0 is clamped to 0, t1 to −5·x0/v0.
+  const sign = x0 < 0 ? -1 : 1;
+  x0 *= sign;
+  v0 = Math.min(v0 * sign, 0);
+  t1 = clampInertializeTime(x0, v0, t1);
   const w = v0 * t1;
   // The seed's a0 = (−8 v0 t1 − 20 x0) / t1².
   if (t <= 0) return (sign * (-8 * w - 20 * x0)) / (t1 * t1);

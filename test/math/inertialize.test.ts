@@ -7,19 +7,10 @@ import {
   inertializeVelocity,
   springDecay,
 } from '../../src/math/inertialize.js';
+import { createRandom } from '../fixtures/synthetic.js';
 import { expectUntouched, sentinels } from './helpers.js';
 
-/** mulberry32: a small seeded PRNG, so failures reproduce. Returns floats in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = createRandom; // mulberry32: seeded, so failures reproduce
 
 /**
  * The seed's quintic, expanded and unclamped, as an independent oracle: returns x, x′, x″ at
