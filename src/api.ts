@@ -10,14 +10,34 @@ import type { Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
 import { resetInertialization } from './components/Inertialization.js';
-import { clearLayer, clearLayers, LAYER_ADDITIVE, LAYER_LOOP, MAX_LAYERS } from './components/Layers.js';
+import { clearLayer, clearLayers, LAYER_ADDITIVE, LAYER_LOOP, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from './components/Layers.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from './math/layout.js';
 import { blendEntities } from './systems/blendSystem.js';
 import { inertializeEntities } from './systems/inertializeSystem.js';
+import { rootMotionEntities } from './systems/rootMotionSystem.js';
+import { getRootFrame, getRootTrack } from './assets/rootTrack.js';
 import { sampleClipInto } from './assets/sampleClip.js';
 import { sampleEntities } from './systems/sampleSystem.js';
 import { computeModelPose, computeSkinPalette, skinEntities } from './systems/skinSystem.js';
 import type { AnimationWorld } from './world.js';
+
+/** Options of {@link spawnCharacter}: where the character starts and how root motion moves it. */
+export interface SpawnOptions {
+  /** World position, metres (default 0). */
+  x?: number;
+  y?: number;
+  z?: number;
+  /** Heading about +Y, radians (default 0: facing +Z). */
+  yaw?: number;
+  /**
+   * Move the character through the world by its clips' root motion, holding the pose's root
+   * in place (default false: the pose keeps all of the clip's motion and the character stays
+   * where it was spawned).
+   */
+  rootMotion?: boolean;
+  /** Also move it by the root's vertical travel instead of keeping the bob in the pose (default false). */
+  verticalRootMotion?: boolean;
+}
 
 /**
  * Spawns a character: a new entity of `world.ecs` with the animation components, in its rest
@@ -32,9 +52,13 @@ import type { AnimationWorld } from './world.js';
  * const eid = spawnCharacter(world, skeleton);
  * play(world, eid, walk);
  */
-export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton): number {
+export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, options: SpawnOptions = {}): number {
   const where = 'spawnCharacter';
   if (!skeleton || !(skeleton.parents instanceof Int16Array)) fail(where, 'skeleton', 'must be a Skeleton from createSkeleton');
+  const place = { x: options.x ?? 0, y: options.y ?? 0, z: options.z ?? 0, yaw: options.yaw ?? 0 };
+  for (const [field, value] of Object.entries(place)) {
+    if (!isFiniteNumber(value)) fail(where, field, `is ${String(value)}: must be a finite number`);
+  }
   if (skeleton.jointCount > world.maxJoints) {
     fail(where, 'skeleton', `has ${skeleton.jointCount} joints, more than the world's maxJoints (${world.maxJoints})`);
   }
@@ -59,7 +83,16 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton): numbe
   computeSkinPalette(SkinPalette.data, matrixOff, ModelPose.data, matrixOff, skeleton.inverseBind, skeleton.jointCount);
   resetInertialization(Inertialization, eid, world.maxJoints, skeleton.rest);
   makeViews(world, eid, skeleton.jointCount);
-  for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization]) addComponent(world.ecs, eid, component);
+  world.assets.rootFrames[skeletonId] = getRootFrame(skeleton);
+  const { RootMotion } = world.components;
+  RootMotion.x[eid] = place.x;
+  RootMotion.y[eid] = place.y;
+  RootMotion.z[eid] = place.z;
+  RootMotion.yaw[eid] = place.yaw;
+  RootMotion.delta.fill(0, eid * 3, eid * 3 + 3);
+  RootMotion.enabled[eid] = options.rootMotion === true ? 1 : 0;
+  RootMotion.vertical[eid] = options.verticalRootMotion === true ? 1 : 0;
+  for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization, world.components.RootMotion]) addComponent(world.ecs, eid, component);
   return eid;
 }
 
@@ -111,6 +144,18 @@ export interface PlayOptions {
   reference?: Clip;
   /** Time of the reference pose in `reference` (default 0, its first frame). */
   referenceTime?: number;
+  /**
+   * Root-motion axis restriction: 'forward' keeps only the clip's travel along Z (forward and
+   * backward clips), 'lateral' only along X (sideways clips), 'free' (default) all of it.
+   */
+  rootAxis?: 'free' | 'forward' | 'lateral';
+  /**
+   * Scale the clip's root travel by character hips ÷ animation hips (default true): smaller
+   * characters take shorter steps (and `setTargetSpeed` plays them faster). The character's
+   * hip height is its skeleton's rest `hipHeight`; the animation's, the clip's hips on its
+   * first frame. With no rest hip height (0, as for BVH skeletons) the ratio is 1.
+   */
+  hipScaling?: boolean;
 }
 
 /**
@@ -146,6 +191,8 @@ export interface ResolvedPlay {
   readonly mask: Mask | undefined;
   readonly reference: Clip;
   readonly referenceTime: number;
+  readonly rootAxis: 'free' | 'forward' | 'lateral';
+  readonly hipScaling: boolean;
 }
 
 /**
@@ -176,7 +223,10 @@ export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, o
     if (!isFiniteNumber(referenceTime)) issues.add('referenceTime', `is ${referenceTime}: must be a finite number`);
   }
   const loop = options.loop ?? (isClip(clip) ? clip.loop : true);
-  return { layer, weight, speed, time, loop, additive, mask: options.mask, reference, referenceTime };
+  const rootAxis = options.rootAxis ?? 'free';
+  if (rootAxis !== 'free' && rootAxis !== 'forward' && rootAxis !== 'lateral') issues.add('rootAxis', `is ${String(rootAxis)}: must be 'free', 'forward' or 'lateral'`);
+  const hipScaling = options.hipScaling ?? true;
+  return { layer, weight, speed, time, loop, additive, mask: options.mask, reference, referenceTime, rootAxis, hipScaling };
 }
 
 /** Writes a resolved play into its layer slot (replacing what it held). */
@@ -185,7 +235,13 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
   const assets = world.assets;
   const li = eid * MAX_LAYERS + play.layer;
   clearLayer(Layers, li);
-  Layers.clip[li] = registerAsset(assets.clips, assets.clipIds, clip);
+  const clipId = registerAsset(assets.clips, assets.clipIds, clip);
+  Layers.clip[li] = clipId;
+  const track = getRootTrack(clip);
+  assets.rootTracks[clipId] = track;
+  Layers.rootAxis[li] = play.rootAxis === 'forward' ? ROOT_AXIS_FORWARD : play.rootAxis === 'lateral' ? ROOT_AXIS_LATERAL : ROOT_AXIS_FREE;
+  // Hip-height ratio (root-motion seed): a character with shorter legs takes shorter steps.
+  Layers.rootScale[li] = play.hipScaling && skeleton.hipHeight > 0 && track.hipHeight > 0 ? skeleton.hipHeight / track.hipHeight : 1;
   if (!sameJointOrder(clip.skeleton, skeleton)) {
     Layers.binding[li] = registerAsset(assets.bindings, assets.bindingIds, bindSkeletons(clip.skeleton, skeleton));
   }
@@ -220,7 +276,7 @@ const STEP_CHUNK = 128;
 
 /**
  * Advances the world by `dt` seconds: sampleSystem → blendSystem → inertializeSystem →
- * skinSystem (DESIGN §4).
+ * rootMotionSystem → skinSystem (DESIGN §4).
  * Allocates nothing. `dt = 0` re-evaluates the current poses without moving time.
  *
  * The systems run chunk by chunk: the first 128 characters are sampled, blended and skinned,
@@ -240,6 +296,7 @@ export function step(world: AnimationWorld, dt: number): void {
     sampleEntities(world, dt, first, end);
     blendEntities(world, dt, first, end);
     inertializeEntities(world, dt, first, end);
+    rootMotionEntities(world, dt, first, end);
     skinEntities(world, dt, first, end);
   }
   world.time += dt;

@@ -1,6 +1,7 @@
 import { $internal, createWorld, registerQuery, type Query, type World } from 'bitecs';
 import { AnimationError, type AnimationIssue } from './assets/AnimationError.js';
 import type { Binding } from './assets/Binding.js';
+import type { RootFrame, RootTrack } from './assets/rootTrack.js';
 import type { Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
@@ -8,6 +9,7 @@ import { createCharacterComponent, type CharacterComponent } from './components/
 import { createEventQueue, type EventQueue } from './components/EventQueue.js';
 import { createInertializationComponent, type InertializationComponent } from './components/Inertialization.js';
 import { createLayersComponent, MAX_LAYERS, type LayersComponent } from './components/Layers.js';
+import { createRootMotionComponent, type RootMotionComponent } from './components/RootMotion.js';
 import { createLocalPoseComponent, createMatrixPoolComponent, type PoolComponent } from './components/Pose.js';
 import { POSE_STRIDE } from './math/layout.js';
 import { CAPTURE_TMP } from './systems/inertializeCapture.js';
@@ -47,6 +49,10 @@ export interface AssetRegistry {
   /** Additive reference poses (`jointCount × 10`) by reference id. */
   readonly references: Float32Array[];
   readonly referenceIds: Map<string, number>;
+  /** Root-motion tracks by clip id (set when a clip is played). */
+  readonly rootTracks: RootTrack[];
+  /** Root-motion joint placement by skeleton id (set at spawn). */
+  readonly rootFrames: RootFrame[];
   /** Name bindings (clip skeleton → character skeleton) by binding id. */
   readonly bindings: Binding[];
   readonly bindingIds: Map<Binding, number>;
@@ -91,6 +97,7 @@ export interface AnimationComponents {
   readonly ModelPose: PoolComponent;
   readonly SkinPalette: PoolComponent;
   readonly Inertialization: InertializationComponent;
+  readonly RootMotion: RootMotionComponent;
 }
 
 /**
@@ -154,6 +161,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     ModelPose: createMatrixPoolComponent(rows, maxJoints),
     SkinPalette: createMatrixPoolComponent(rows, maxJoints),
     Inertialization: createInertializationComponent(rows, maxJoints),
+    RootMotion: createRootMotionComponent(rows),
   };
   const characters = registerQuery(ecs, [
     components.Character,
@@ -162,6 +170,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     components.ModelPose,
     components.SkinPalette,
     components.Inertialization,
+    components.RootMotion,
   ]);
   return {
     ecs,
@@ -179,6 +188,8 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
       maskIds: new Map(),
       references: [],
       referenceIds: new Map(),
+      rootTracks: [],
+      rootFrames: [],
       bindings: [],
       bindingIds: new Map(),
     },

@@ -11,6 +11,13 @@ export const LAYER_ADDITIVE = 2;
 /** `Layers.flags` bit: empty the slot when its weight fade ends (a cross-fade's source). */
 export const LAYER_CLEAR_AFTER_FADE = 4;
 
+/** `Layers.rootAxis`: the clip's root travel is used as it is. */
+export const ROOT_AXIS_FREE = 0;
+/** `Layers.rootAxis`: a forward (or backward) clip: only travel along Z is kept. */
+export const ROOT_AXIS_FORWARD = 1;
+/** `Layers.rootAxis`: a sideways clip: only travel along X is kept. */
+export const ROOT_AXIS_LATERAL = 2;
+
 /** `Layers.clip` value of an empty slot. */
 export const NO_CLIP = -1;
 
@@ -33,6 +40,10 @@ export const NO_CLIP = -1;
  * - `fadeCurve[li]`: 0, or the curve (`FADE_LINEAR | FADE_SMOOTHSTEP | FADE_MINJERK`) of a
  *   weight fade in progress: the weight goes from `fadeFrom[li]` to `fadeTo[li]` over
  *   `fadeDuration[li]` seconds, `fadeElapsed[li]` so far (cross-fades are two such fades).
+ * - `rootDelta[li × 3 ..]`: this frame's displacement of the clip's root-motion joint (model
+ *   space x, y, z; whole loop cycles added across wraps), written by `sampleSystem`.
+ * - `rootScale[li]`: factor on that displacement (the hip-height ratio, later stride scales).
+ * - `rootAxis[li]`: `ROOT_AXIS_FREE | ROOT_AXIS_FORWARD | ROOT_AXIS_LATERAL` (axis restriction).
  * - `pose`: the layer's sampled pose, `jointCount × 10` floats at
  *   `li × maxJoints × 10` (written by `sampleSystem`, read by `blendSystem`).
  */
@@ -50,6 +61,9 @@ export interface LayersComponent {
   readonly fadeTo: Float32Array;
   readonly fadeElapsed: Float32Array;
   readonly fadeDuration: Float32Array;
+  readonly rootDelta: Float32Array;
+  readonly rootScale: Float32Array;
+  readonly rootAxis: Uint8Array;
   readonly pose: Float32Array;
 }
 
@@ -70,6 +84,9 @@ export function createLayersComponent(rows: number, maxJoints: number): LayersCo
     fadeTo: new Float32Array(slots),
     fadeElapsed: new Float32Array(slots),
     fadeDuration: new Float32Array(slots),
+    rootDelta: new Float32Array(slots * 3),
+    rootScale: new Float32Array(slots).fill(1),
+    rootAxis: new Uint8Array(slots),
     pose: new Float32Array(slots * maxJoints * POSE_STRIDE),
   };
 }
@@ -91,4 +108,9 @@ export function clearLayer(layers: LayersComponent, li: number): void {
   layers.reference[li] = -1;
   layers.binding[li] = -1;
   layers.fadeCurve[li] = 0;
+  layers.rootDelta[li * 3] = 0;
+  layers.rootDelta[li * 3 + 1] = 0;
+  layers.rootDelta[li * 3 + 2] = 0;
+  layers.rootScale[li] = 1;
+  layers.rootAxis[li] = ROOT_AXIS_FREE;
 }

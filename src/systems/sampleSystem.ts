@@ -3,7 +3,7 @@
  * samples each weighted layer's clip into that layer's pose.
  *
  * Reads:  Layers.clip/speed/weight/flags/binding/fade*, the clip and binding registries.
- * Writes: Layers.time, Layers.pose, Layers.weight/fade* (weight fades of cross-fades),
+ * Writes: Layers.time, Layers.pose, Layers.rootDelta, Layers.weight/fade* (cross-fades),
  *         the world event queue, `world.time` (the clock).
  * Order:  first in `step` (before blendSystem). Entities without the animation components
  *         are not visited. Layers with weight 0 keep advancing (and firing events) but are not
@@ -17,6 +17,7 @@
  */
 import { commitRemovals } from 'bitecs';
 import type { Clip } from '../assets/Clip.js';
+import type { RootTrack } from '../assets/rootTrack.js';
 import { sampleClipInto } from '../assets/sampleClip.js';
 import { pushEvent, type EventQueue } from '../components/EventQueue.js';
 import { clearLayer, LAYER_CLEAR_AFTER_FADE, LAYER_LOOP, MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
@@ -39,7 +40,7 @@ export function sampleSystem(world: AnimationWorld, dt: number): void {
 export function sampleEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const { Layers } = world.components;
   const { clip: clipIds, time, weight, pose, binding, fadeCurve: fading } = Layers;
-  const { clips, bindings } = world.assets;
+  const { clips, bindings, rootTracks } = world.assets;
   const queue = world.events;
   const layerPoseSize = world.maxJoints * POSE_STRIDE;
   const dense = world.characters.dense;
@@ -52,12 +53,58 @@ export function sampleEntities(world: AnimationWorld, dt: number, first: number,
       if (clipId < 0) continue;
       if (fading[li]! !== 0 && advanceFade(Layers, li, dt)) continue; // a faded-out source: emptied
       const clip = clips[clipId]!;
+      extractRootDelta(Layers, li, clip, rootTracks[clipId]!, dt);
       advanceLayer(Layers, li, clip, dt, queue, eid, clipId);
       if (weight[li]! > 0) {
         const bindingId = binding[li]!;
         sampleClipInto(pose, li * layerPoseSize, clip, time, li, bindingId < 0 ? null : bindings[bindingId]!);
       }
     }
+  }
+}
+
+/**
+ * Writes `rootDelta[li × 3 ..]`: how far the clip's root-motion joint moves (model space) while
+ * layer `li` advances by `speed × dt` from its current time — the difference of its track at
+ * the two times, plus one whole cycle's displacement per loop wrap (minus one per backward
+ * wrap), so fast playback and long frames lose no distance. Clamped layers stop at the ends.
+ * Reads the layer before `advanceLayer` moves it.
+ */
+export function extractRootDelta(layers: LayersComponent, li: number, clip: Clip, track: RootTrack, dt: number): void {
+  const out = layers.rootDelta;
+  const o = li * 3;
+  const duration = clip.duration;
+  const from = layers.time[li]!;
+  const delta = layers.speed[li]! * dt;
+  if (delta === 0 || !(duration > 0)) {
+    out[o] = 0; out[o + 1] = 0; out[o + 2] = 0;
+    return;
+  }
+  let to = from + delta;
+  let cycles = 0;
+  if ((layers.flags[li]! & LAYER_LOOP) !== 0) {
+    cycles = Math.floor(to / duration);
+    to -= cycles * duration;
+  } else if (to > duration) {
+    to = duration;
+  } else if (to < 0) {
+    to = 0;
+  }
+  // Linear interpolation of the track at `from` (a) and `to` (b).
+  const last = clip.frameCount - 1;
+  let fa = from * clip.frameRate, fb = to * clip.frameRate;
+  let ia = Math.floor(fa), ib = Math.floor(fb);
+  if (ia >= last) { ia = last - 1; fa = last; }
+  if (ib >= last) { ib = last - 1; fb = last; }
+  if (ia < 0) { ia = 0; fa = 0; }
+  if (ib < 0) { ib = 0; fb = 0; }
+  const wa = fa - ia, wb = fb - ib;
+  const p = track.positions;
+  const cycle = track.cycle;
+  for (let a = 0; a < 3; a++) {
+    const pa = p[ia * 3 + a]! + (p[ia * 3 + 3 + a]! - p[ia * 3 + a]!) * wa;
+    const pb = p[ib * 3 + a]! + (p[ib * 3 + 3 + a]! - p[ib * 3 + a]!) * wb;
+    out[o + a] = pb - pa + cycles * cycle[a]!;
   }
 }
 

@@ -4,6 +4,7 @@ import {
   createAnimationWorld,
   createClip,
   createSkeleton,
+  getRootTrack,
   spawnCharacter,
   type AnimationWorld,
   type Clip,
@@ -58,6 +59,7 @@ export function registerClip(world: AnimationWorld, clip: Clip): number {
   const id = world.assets.clips.length;
   world.assets.clips.push(clip);
   world.assets.clipIds.set(clip, id);
+  world.assets.rootTracks[id] = getRootTrack(clip);
   return id;
 }
 

@@ -63,7 +63,8 @@ function liveRanges(name: string, eids: readonly number[]): [number, number][] {
     } else if (name === 'Layers.pose') {
       const li = eid * MAX_LAYERS; // only layer 0 plays
       ranges.push([li * poseSize, li * poseSize + JOINTS * POSE_STRIDE]);
-    } else if (name.startsWith('Layers.')) ranges.push([eid * MAX_LAYERS, (eid + 1) * MAX_LAYERS]);
+    } else if (name === 'Layers.rootDelta') ranges.push([eid * MAX_LAYERS * 3, (eid + 1) * MAX_LAYERS * 3]);
+    else if (name.startsWith('Layers.')) ranges.push([eid * MAX_LAYERS, (eid + 1) * MAX_LAYERS]);
     else ranges.push([eid, eid + 1]);
   }
   return ranges;

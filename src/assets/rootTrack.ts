@@ -1,0 +1,91 @@
+/**
+ * A clip's root-motion track: where its root-motion joint (the hip joint, else joint 0) is in
+ * model space on every frame, computed once per clip and cached. Root motion reads the
+ * joint's displacement between two times off this track, and normalization reads its cycle:
+ * the net displacement from the first to the last frame and the hips' height.
+ */
+import * as affine from '../math/affine.js';
+import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
+import type { Clip } from './Clip.js';
+import { computeRestModel, type Skeleton } from './Skeleton.js';
+
+/** See the module comment. Positions are in the clip's units (metres for well-made assets). */
+export interface RootTrack {
+  /** The joint of the clip's skeleton whose motion drives the character. */
+  readonly joint: number;
+  /** `frameCount × 3` floats: the joint's model-space x, y, z per frame. */
+  readonly positions: Float32Array;
+  /** Net displacement over the clip, last frame minus first (x, y, z). */
+  readonly cycle: Float64Array;
+  /** The joint's height (y) on the first frame: "animation hips" of the hip-height ratio. */
+  readonly hipHeight: number;
+}
+
+const cache = new WeakMap<Clip, RootTrack>();
+
+/** The {@link RootTrack} of `clip`, computed on first use. */
+export function getRootTrack(clip: Clip): RootTrack {
+  let track = cache.get(clip);
+  if (track === undefined) {
+    track = computeRootTrack(clip);
+    cache.set(clip, track);
+  }
+  return track;
+}
+
+function computeRootTrack(clip: Clip): RootTrack {
+  const { skeleton, frames, frameCount } = clip;
+  const joint = skeleton.hipJoint >= 0 ? skeleton.hipJoint : 0;
+  // The chain root → joint, so each frame composes only the joint's ancestors.
+  const chain: number[] = [];
+  for (let j = joint; j >= 0; j = skeleton.parents[j]!) chain.unshift(j);
+  const poseSize = skeleton.jointCount * POSE_STRIDE;
+  const positions = new Float32Array(frameCount * 3);
+  const m = new Float64Array(2 * MATRIX_STRIDE);
+  for (let f = 0; f < frameCount; f++) {
+    affine.identity(m, 0);
+    for (const j of chain) {
+      affine.fromSQT(m, MATRIX_STRIDE, frames, f * poseSize + j * POSE_STRIDE);
+      affine.multiply(m, 0, m, 0, m, MATRIX_STRIDE);
+    }
+    positions[f * 3] = m[9]!;
+    positions[f * 3 + 1] = m[10]!;
+    positions[f * 3 + 2] = m[11]!;
+  }
+  const last = (frameCount - 1) * 3;
+  const cycle = Float64Array.of(positions[last]! - positions[0]!, positions[last + 1]! - positions[1]!, positions[last + 2]! - positions[2]!);
+  return Object.freeze({ joint, positions, cycle, hipHeight: positions[1]! });
+}
+
+/**
+ * Where a skeleton's root-motion joint sits at rest: the joint, its parent's model matrix and
+ * inverse (3×4; identity for a root joint) and the joint's rest model position. Root motion
+ * uses it to hold the joint in place in model space whatever its parent's orientation.
+ */
+export interface RootFrame {
+  readonly joint: number;
+  readonly parentModel: Float64Array;
+  readonly parentInverse: Float64Array;
+  readonly restPosition: Float64Array;
+}
+
+const frames = new WeakMap<Skeleton, RootFrame>();
+
+/** The {@link RootFrame} of `skeleton`, computed on first use. */
+export function getRootFrame(skeleton: Skeleton): RootFrame {
+  let frame = frames.get(skeleton);
+  if (frame === undefined) {
+    const joint = skeleton.hipJoint >= 0 ? skeleton.hipJoint : 0;
+    const model = computeRestModel(skeleton.parents, skeleton.rest);
+    const parent = skeleton.parents[joint]!;
+    const parentModel = new Float64Array(MATRIX_STRIDE);
+    if (parent >= 0) parentModel.set(model.subarray(parent * MATRIX_STRIDE, parent * MATRIX_STRIDE + MATRIX_STRIDE));
+    else affine.identity(parentModel, 0);
+    const parentInverse = new Float64Array(MATRIX_STRIDE);
+    affine.invert(parentInverse, 0, parentModel, 0);
+    const restPosition = Float64Array.of(model[joint * MATRIX_STRIDE + 9]!, model[joint * MATRIX_STRIDE + 10]!, model[joint * MATRIX_STRIDE + 11]!);
+    frame = Object.freeze({ joint, parentModel, parentInverse, restPosition });
+    frames.set(skeleton, frame);
+  }
+  return frame;
+}

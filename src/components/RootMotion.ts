@@ -1,0 +1,36 @@
+/**
+ * `RootMotion`: where each character stands in the world, moved by its clips' root motion.
+ *
+ * Indexed by eid (`rows = maxEntities + 1`):
+ * - `x[eid]`, `y[eid]`, `z[eid]`: world position, metres; `yaw[eid]`: heading about +Y, radians
+ *   (0 faces +Z). Float64 so long walks do not lose precision.
+ * - `delta[eid × 3 ..]`: this frame's world displacement (x, y, z).
+ * - `vertical[eid]`: 1 to move the character by the root's vertical travel too (and keep the
+ *   pose's root height at rest); 0 (default) keeps the vertical bob in the pose.
+ * - `enabled[eid]`: 1 when root motion moves the character (`spawnCharacter(…, { rootMotion: true })`);
+ *   0 (default) leaves it where it is and the pose untouched.
+ *
+ * 45 bytes per character.
+ */
+export interface RootMotionComponent {
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  readonly z: Float64Array;
+  readonly yaw: Float64Array;
+  readonly delta: Float32Array;
+  readonly vertical: Uint8Array;
+  readonly enabled: Uint8Array;
+}
+
+/** Creates the `RootMotion` component for `rows` entity ids. */
+export function createRootMotionComponent(rows: number): RootMotionComponent {
+  return {
+    x: new Float64Array(rows),
+    y: new Float64Array(rows),
+    z: new Float64Array(rows),
+    yaw: new Float64Array(rows),
+    delta: new Float32Array(rows * 3),
+    vertical: new Uint8Array(rows),
+    enabled: new Uint8Array(rows),
+  };
+}
