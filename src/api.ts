@@ -152,8 +152,9 @@ export interface PlayOptions {
   /**
    * Scale the clip's root travel by character hips ÷ animation hips (default true): smaller
    * characters take shorter steps (and `setTargetSpeed` plays them faster). The character's
-   * hip height is its skeleton's rest `hipHeight`; the animation's, the clip's hips on its
-   * first frame. With no rest hip height (0, as for BVH skeletons) the ratio is 1.
+   * hip height is its skeleton's rest `hipHeight`; the animation's, the clip skeleton's (or,
+   * without one, the clip's mean hip height — see `RootTrack`). A character without a rest
+   * hip height (0, as BVH skeletons) uses ratio 1.
    */
   hipScaling?: boolean;
 }

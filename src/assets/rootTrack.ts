@@ -17,7 +17,11 @@ export interface RootTrack {
   readonly positions: Float32Array;
   /** Net displacement over the clip, last frame minus first (x, y, z). */
   readonly cycle: Float64Array;
-  /** The joint's height (y) on the first frame: "animation hips" of the hip-height ratio. */
+  /**
+   * "Animation hips" of the hip-height ratio: the clip skeleton's rest hip height, or — when
+   * the skeleton's rest pose has none (0, as BVH skeletons, whose rest is their offsets) — the
+   * joint's mean height over the clip.
+   */
   readonly hipHeight: number;
 }
 
@@ -54,7 +58,11 @@ function computeRootTrack(clip: Clip): RootTrack {
   }
   const last = (frameCount - 1) * 3;
   const cycle = Float64Array.of(positions[last]! - positions[0]!, positions[last + 1]! - positions[1]!, positions[last + 2]! - positions[2]!);
-  return Object.freeze({ joint, positions, cycle, hipHeight: positions[1]! });
+  let meanHeight = 0;
+  for (let f = 0; f < frameCount; f++) meanHeight += positions[f * 3 + 1]!;
+  meanHeight /= frameCount;
+  const hipHeight = skeleton.hipHeight > 0 ? skeleton.hipHeight : meanHeight;
+  return Object.freeze({ joint, positions, cycle, hipHeight });
 }
 
 /**
