@@ -3,7 +3,7 @@
  * the world, read poses and events. Every function validates its input and throws an
  * `AnimationError` before changing anything; the per-frame work happens in the systems.
  */
-import { addComponent, addEntity, commitRemovals, hasComponent, removeEntity } from 'bitecs';
+import { addComponent, addEntity, commitRemovals, removeEntity } from 'bitecs';
 import { fail, IssueList } from './assets/AnimationError.js';
 import { bindSkeletons, sameJointOrder } from './assets/Binding.js';
 import type { Clip } from './assets/Clip.js';
@@ -16,10 +16,15 @@ import { blendEntities } from './systems/blendSystem.js';
 import { inertializeEntities } from './systems/inertializeSystem.js';
 import { rootMotionEntities } from './systems/rootMotionSystem.js';
 import { getRootFrame, getRootTrack } from './assets/rootTrack.js';
-import { sampleClipInto } from './assets/sampleClip.js';
 import { sampleEntities } from './systems/sampleSystem.js';
 import { computeModelPose, computeSkinPalette, skinEntities } from './systems/skinSystem.js';
 import type { AnimationWorld } from './world.js';
+import {
+  checkBindable, checkSkeleton, isClip, isFiniteNumber, registerAsset, registerMask, registerReference, requireCharacter,
+  requireLayer, wrapTime,
+} from './registry.js';
+
+export { isFiniteNumber, requireCharacter } from './registry.js';
 
 /** Options of {@link spawnCharacter}: where the character starts and how root motion moves it. */
 export interface SpawnOptions {
@@ -354,87 +359,4 @@ export function drainEvents(world: AnimationWorld): AnimationEvent[] {
   queue.head = 0;
   queue.count = 0;
   return records.sort((a, b) => a.at - b.at).map((r) => r.event);
-}
-
-// ---------------------------------------------------------------- validation and registries
-
-/** The skeleton of character `eid`; throws an AnimationError naming `where` when it is not one. */
-export function requireCharacter(world: AnimationWorld, eid: number, where: string): Skeleton {
-  if (!world || !world.components || !world.ecs) fail(where, 'world', 'must be an AnimationWorld from createAnimationWorld');
-  if (!Number.isInteger(eid) || eid < 1 || eid > world.maxEntities || !hasComponent(world.ecs, eid, world.components.Character)) {
-    fail(where, 'eid', `${eid} is not a character of this world`);
-  }
-  return world.assets.skeletons[world.components.Character.skeleton[eid]!]!;
-}
-
-function requireLayer(layer: number, where: string): void {
-  if (!Number.isInteger(layer) || layer < 0 || layer >= MAX_LAYERS) fail(where, 'layer', `is ${layer}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
-}
-
-/** A mask must be made for the character's skeleton, or one with the same joints in the same order. */
-function checkSkeleton(issues: IssueList, field: string, actual: Skeleton, expected: Skeleton): void {
-  if (!sameJointOrder(actual, expected)) {
-    issues.add(`${field}.skeleton`, `has other joints than the character's skeleton (${actual.jointCount} vs ${expected.jointCount}, or other names or order)`);
-  }
-}
-
-/** A clip plays on any skeleton sharing at least one joint name with its own (see `bindSkeletons`). */
-function checkBindable(issues: IssueList, field: string, source: Skeleton, target: Skeleton): void {
-  if (!sameJointOrder(source, target) && bindSkeletons(source, target).matched === 0) {
-    issues.add(`${field}.skeleton`, `shares no joint names with the character's skeleton, so nothing of it can play there`);
-  }
-}
-
-function registerAsset<T>(list: T[], ids: Map<T, number>, asset: T): number {
-  let id = ids.get(asset);
-  if (id === undefined) {
-    id = list.length;
-    list.push(asset);
-    ids.set(asset, id);
-  }
-  return id;
-}
-
-function registerMask(world: AnimationWorld, mask: Mask): number {
-  const { masks, maskIds } = world.assets;
-  let id = maskIds.get(mask);
-  if (id === undefined) {
-    id = masks.length;
-    masks.push(mask.weights);
-    maskIds.set(mask, id);
-  }
-  return id;
-}
-
-function registerReference(world: AnimationWorld, clip: Clip, time: number, skeleton: Skeleton): number {
-  const { references, referenceIds, clips, clipIds, skeletons, skeletonIds } = world.assets;
-  const clipId = registerAsset(clips, clipIds, clip);
-  const skeletonId = registerAsset(skeletons, skeletonIds, skeleton);
-  const key = `${clipId}@${time}→${skeletonId}`;
-  let id = referenceIds.get(key);
-  if (id === undefined) {
-    const pose = new Float32Array(skeleton.jointCount * POSE_STRIDE);
-    const at = clip.loop ? wrapTime(time, clip.duration) : Math.min(Math.max(time, 0), clip.duration);
-    const binding = sameJointOrder(clip.skeleton, skeleton) ? null : bindSkeletons(clip.skeleton, skeleton);
-    sampleClipInto(pose, 0, clip, Float64Array.of(at), 0, binding);
-    id = references.length;
-    references.push(pose);
-    referenceIds.set(key, id);
-  }
-  return id;
-}
-
-function wrapTime(time: number, duration: number): number {
-  if (!(duration > 0)) return 0;
-  const t = time - Math.floor(time / duration) * duration;
-  return t >= duration ? 0 : t;
-}
-
-/** A number that is not NaN or ±Infinity. */
-export function isFiniteNumber(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v);
-}
-
-function isClip(v: unknown): v is Clip {
-  return typeof v === 'object' && v !== null && (v as Clip).frames instanceof Float32Array && typeof (v as Clip).frameRate === 'number';
 }

@@ -56,7 +56,8 @@ describe('step allocates nothing', () => {
     };
     for (let r = 0; r < 20; r++) { round(r); for (let f = 0; f < 5; f++) step(world, 1 / 60); } // warm-up
     gc();
-    let allocated = 0;
+    const captures: number[] = []; // frames that capture 500 transitions
+    const others: number[] = [];
     let collections = 0;
     for (let r = 0; r < 60; r++) {
       round(r);
@@ -68,13 +69,15 @@ describe('step allocates nothing', () => {
         const after = process.memoryUsage().heapUsed;
         const stats = profiler.stop()?.statistics ?? [];
         collections += stats.length;
-        allocated += after - before + stats.reduce((sum, c) => sum + c.beforeGC.heapStatistics.usedHeapSize - c.afterGC.heapStatistics.usedHeapSize, 0);
+        (f === 0 ? captures : others).push(after - before + stats.reduce((sum, c) => sum + c.beforeGC.heapStatistics.usedHeapSize - c.afterGC.heapStatistics.usedHeapSize, 0));
       }
     }
-    const perFrame = allocated / 300;
-    console.log(`300 frames × 500 characters, a transition per character every 5 frames: ${perFrame.toFixed(0)} bytes per step (${collections} GCs)`);
-    // The measuring itself (memoryUsage objects, the profiler) costs a few hundred bytes; one
-    // boxed double per character would be 8,000 bytes per frame.
-    expect(perFrame).toBeLessThan(1024);
+    const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1]!;
+    console.log(`300 frames × 500 characters, a transition per character every 5 frames: median ${median(captures)} bytes per capturing step, ${median(others)} per other step (${collections} GCs)`);
+    // The measuring itself (memoryUsage objects, the profiler) costs a few hundred bytes, and a
+    // frame during which the JIT installs optimized code counts that code: the median is
+    // robust to those. One boxed double per character would be 8,000 bytes on every frame.
+    expect(median(captures)).toBeLessThan(1024);
+    expect(median(others)).toBeLessThan(1024);
   });
 });

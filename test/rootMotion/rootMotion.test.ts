@@ -41,6 +41,16 @@ function walk(skeleton: Skeleton, hipHeight: number, distance: number, duration:
   return createClip({ skeleton, frameRate: rate, frames, loop: true, name: 'walk' });
 }
 
+/** Steps `world` to exactly `seconds` later, in steps of at most `maxDt` (or random ones). */
+function runFor(world: Parameters<typeof step>[0], seconds: number, maxDt = 1 / 60, random?: () => number): void {
+  let t = 0;
+  while (seconds - t > 1e-12) {
+    const dt = Math.min(random ? 1 / 240 + random() * (1 / 20 - 1 / 240) : maxDt, seconds - t);
+    step(world, dt);
+    t += dt;
+  }
+}
+
 describe('root motion', () => {
   it("reproduces the seed's appendix 2: 0.7 m hips, 1.25 m clip hips, 2.0 m per 1.2 s, 1.6667 m/s", () => {
     const character = biped(0.7);
@@ -54,12 +64,7 @@ describe('root motion', () => {
     expect(Number(world.components.Layers.speed[eid * 4]!.toPrecision(5))).toBe(1.7858);
     // Over 8 whole cycles (the clip surges within a cycle) it moves at 1.6667 m/s along +Z.
     const seconds = (8 * clip.duration) / world.components.Layers.speed[eid * 4]!;
-    let t = 0;
-    while (seconds - t > 1e-12) {
-      const dt = Math.min(1 / 60, seconds - t);
-      step(world, dt);
-      t += dt;
-    }
+    runFor(world, seconds);
     const root = getRootTransform(world, eid);
     expect(Number((root.z / seconds).toPrecision(5))).toBe(1.6667);
     expect(Math.abs(root.x)).toBeLessThan(0.05); // the hip sway, not travel
@@ -72,13 +77,7 @@ describe('root motion', () => {
       const world = createAnimationWorld({ maxEntities: 2, maxJoints: 2 });
       const eid = spawnCharacter(world, skeleton, { rootMotion: true });
       play(world, eid, clip, { speed: 1.3 });
-      let t = 0;
-      const end = 10 / 1.3; // ten cycles of 1 s at rate 1.3
-      while (end - t > 1e-12) {
-        const dt = Math.min(random ? 1 / 240 + random() * (1 / 20 - 1 / 240) : 1 / 60, end - t);
-        step(world, dt);
-        t += dt;
-      }
+      runFor(world, 10 / 1.3, 1 / 60, random ?? undefined); // ten cycles of 1 s at rate 1.3
       const root = getRootTransform(world, eid);
       expect(Math.abs(root.z - 15) / 15).toBeLessThan(1e-4);
     }
@@ -137,12 +136,7 @@ describe('root motion', () => {
     setTargetSpeed(world, eid, 0.5);
     const rate = world.components.Layers.speed[eid * 4]!;
     const seconds = clip.duration / rate; // the whole clip, start to stop
-    let t = 0;
-    while (seconds - t > 1e-9) {
-      const dt = Math.min(1 / 60, seconds - t);
-      step(world, dt);
-      t += dt;
-    }
+    runFor(world, seconds);
     const root = getRootTransform(world, eid);
     const speed = Math.hypot(root.x, root.z) / seconds;
     expect(Math.abs(speed - 0.5) / 0.5).toBeLessThan(0.02);

@@ -1,0 +1,96 @@
+/**
+ * What the API shares: checks of its arguments (throwing AnimationErrors that name the call)
+ * and the world's asset registries (clips, masks, reference poses, bindings get integer ids
+ * the components store).
+ */
+import { fail, type IssueList } from './assets/AnimationError.js';
+import { bindSkeletons, sameJointOrder } from './assets/Binding.js';
+import type { Clip } from './assets/Clip.js';
+import type { Mask } from './assets/Mask.js';
+import type { Skeleton } from './assets/Skeleton.js';
+import { sampleClipInto } from './assets/sampleClip.js';
+import { hasComponent } from 'bitecs';
+import { MAX_LAYERS } from './components/Layers.js';
+import { POSE_STRIDE } from './math/layout.js';
+import type { AnimationWorld } from './world.js';
+
+/** The skeleton of character `eid`; throws an AnimationError naming `where` when it is not one. */
+export function requireCharacter(world: AnimationWorld, eid: number, where: string): Skeleton {
+  if (!world || !world.components || !world.ecs) fail(where, 'world', 'must be an AnimationWorld from createAnimationWorld');
+  if (!Number.isInteger(eid) || eid < 1 || eid > world.maxEntities || !hasComponent(world.ecs, eid, world.components.Character)) {
+    fail(where, 'eid', `${eid} is not a character of this world`);
+  }
+  return world.assets.skeletons[world.components.Character.skeleton[eid]!]!;
+}
+
+export function requireLayer(layer: number, where: string): void {
+  if (!Number.isInteger(layer) || layer < 0 || layer >= MAX_LAYERS) fail(where, 'layer', `is ${layer}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
+}
+
+/** A mask must be made for the character's skeleton, or one with the same joints in the same order. */
+export function checkSkeleton(issues: IssueList, field: string, actual: Skeleton, expected: Skeleton): void {
+  if (!sameJointOrder(actual, expected)) {
+    issues.add(`${field}.skeleton`, `has other joints than the character's skeleton (${actual.jointCount} vs ${expected.jointCount}, or other names or order)`);
+  }
+}
+
+/** A clip plays on any skeleton sharing at least one joint name with its own (see `bindSkeletons`). */
+export function checkBindable(issues: IssueList, field: string, source: Skeleton, target: Skeleton): void {
+  if (!sameJointOrder(source, target) && bindSkeletons(source, target).matched === 0) {
+    issues.add(`${field}.skeleton`, `shares no joint names with the character's skeleton, so nothing of it can play there`);
+  }
+}
+
+export function registerAsset<T>(list: T[], ids: Map<T, number>, asset: T): number {
+  let id = ids.get(asset);
+  if (id === undefined) {
+    id = list.length;
+    list.push(asset);
+    ids.set(asset, id);
+  }
+  return id;
+}
+
+export function registerMask(world: AnimationWorld, mask: Mask): number {
+  const { masks, maskIds } = world.assets;
+  let id = maskIds.get(mask);
+  if (id === undefined) {
+    id = masks.length;
+    masks.push(mask.weights);
+    maskIds.set(mask, id);
+  }
+  return id;
+}
+
+export function registerReference(world: AnimationWorld, clip: Clip, time: number, skeleton: Skeleton): number {
+  const { references, referenceIds, clips, clipIds, skeletons, skeletonIds } = world.assets;
+  const clipId = registerAsset(clips, clipIds, clip);
+  const skeletonId = registerAsset(skeletons, skeletonIds, skeleton);
+  const key = `${clipId}@${time}→${skeletonId}`;
+  let id = referenceIds.get(key);
+  if (id === undefined) {
+    const pose = new Float32Array(skeleton.jointCount * POSE_STRIDE);
+    const at = clip.loop ? wrapTime(time, clip.duration) : Math.min(Math.max(time, 0), clip.duration);
+    const binding = sameJointOrder(clip.skeleton, skeleton) ? null : bindSkeletons(clip.skeleton, skeleton);
+    sampleClipInto(pose, 0, clip, Float64Array.of(at), 0, binding);
+    id = references.length;
+    references.push(pose);
+    referenceIds.set(key, id);
+  }
+  return id;
+}
+
+export function wrapTime(time: number, duration: number): number {
+  if (!(duration > 0)) return 0;
+  const t = time - Math.floor(time / duration) * duration;
+  return t >= duration ? 0 : t;
+}
+
+/** A number that is not NaN or ±Infinity. */
+export function isFiniteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+export function isClip(v: unknown): v is Clip {
+  return typeof v === 'object' && v !== null && (v as Clip).frames instanceof Float32Array && typeof (v as Clip).frameRate === 'number';
+}
