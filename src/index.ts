@@ -8,6 +8,15 @@ export { createClip, type Clip, type ClipDesc, type ClipEvent } from './assets/C
 export { createMask, type Mask } from './assets/Mask.js';
 export { bindSkeletons, type Binding } from './assets/Binding.js';
 export {
+  createBlendSpace,
+  blendSpaceWeights,
+  pickHemisphere,
+  type BlendSpace,
+  type BlendSpaceDesc,
+  type BlendSpaceSample,
+  type BlendSpaceType,
+} from './assets/BlendSpace.js';
+export {
   createAnimationWorld,
   type AnimationWorld,
   type AnimationWorldOptions,
