@@ -162,6 +162,17 @@ export interface PlayOptions {
    * hip height (0, as BVH skeletons) uses ratio 1.
    */
   hipScaling?: boolean;
+  /**
+   * Phase sync group, an integer 0 … MAX_LAYERS − 1 (default: none). The looping clips of one
+   * group on a character play at one normalized phase, cycling once per weight-averaged
+   * duration Σ wᵢDᵢ / Σ wᵢ (a walk of 0.8 s and a run of 1.2 s at weights 0.25 / 0.75 both
+   * cycle in 1.1 s). Joining a group where another weighted member plays, the clip starts at
+   * the group's current phase (unless `time` is given) and takes the group's rate; otherwise
+   * its `speed` becomes the group's rate. The clip must loop. See `Layers.syncGroup`.
+   */
+  syncGroup?: number;
+  /** Phase offset within the sync group, in cycles (default 0); finite, wrapped into [0, 1). */
+  phaseOffset?: number;
 }
 
 /**
@@ -177,6 +188,9 @@ export interface PlayOptions {
  * @example
  * play(world, eid, walk, { layer: 0, weight: 0.7 });
  * play(world, eid, run, { layer: 1, weight: 0.3, time: walkPhase * run.duration });
+ * // or let the runtime keep them in phase:
+ * play(world, eid, walk, { layer: 0, weight: 0.7, syncGroup: 0 });
+ * play(world, eid, run, { layer: 1, weight: 0.3, syncGroup: 0 });
  */
 export function play(world: AnimationWorld, eid: number, clip: Clip, options: PlayOptions = {}): void {
   const skeleton = requireCharacter(world, eid, 'play');
@@ -199,6 +213,12 @@ export interface ResolvedPlay {
   readonly referenceTime: number;
   readonly rootAxis: 'free' | 'forward' | 'lateral';
   readonly hipScaling: boolean;
+  /** Sync group, or −1. */
+  readonly syncGroup: number;
+  /** In [0, 1). */
+  readonly phaseOffset: number;
+  /** Whether `time` was given (a clip joining a sync group then keeps it). */
+  readonly timeGiven: boolean;
 }
 
 /**
@@ -232,7 +252,24 @@ export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, o
   const rootAxis = options.rootAxis ?? 'free';
   if (rootAxis !== 'free' && rootAxis !== 'forward' && rootAxis !== 'lateral') issues.add('rootAxis', `is ${String(rootAxis)}: must be 'free', 'forward' or 'lateral'`);
   const hipScaling = options.hipScaling ?? true;
-  return { layer, weight, speed, time, loop, additive, mask: options.mask, reference, referenceTime, rootAxis, hipScaling };
+  const syncGroup = options.syncGroup ?? -1;
+  let phaseOffset = options.phaseOffset ?? 0;
+  if (options.syncGroup !== undefined) {
+    if (!Number.isInteger(syncGroup) || syncGroup < 0 || syncGroup >= MAX_LAYERS) {
+      issues.add('syncGroup', `is ${String(syncGroup)}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
+    } else if (!loop) {
+      issues.add('syncGroup', `needs a looping clip: "${isClip(clip) ? clip.name : '?'}" does not loop (pass loop: true to loop it)`);
+    }
+  }
+  if (!isFiniteNumber(phaseOffset)) issues.add('phaseOffset', `is ${String(phaseOffset)}: must be a finite number (cycles)`);
+  else {
+    phaseOffset = wrapTime(phaseOffset, 1);
+    if (Math.fround(phaseOffset) >= 1) phaseOffset = 0; // stored as float32: 1 − ε rounds to 1
+  }
+  return {
+    layer, weight, speed, time, loop, additive, mask: options.mask, reference, referenceTime, rootAxis, hipScaling,
+    syncGroup, phaseOffset, timeGiven: options.time !== undefined,
+  };
 }
 
 /** Writes a resolved play into its layer slot (replacing what it held). */
@@ -257,6 +294,39 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
   Layers.flags[li] = (play.loop ? LAYER_LOOP : 0) | (play.additive ? LAYER_ADDITIVE : 0);
   if (play.mask) Layers.mask[li] = registerMask(world, play.mask);
   if (play.additive) Layers.reference[li] = registerReference(world, play.reference, play.referenceTime, skeleton);
+  if (play.syncGroup >= 0) joinSyncGroup(world, eid, li, clip, play);
+}
+
+/**
+ * Puts layer slot `li` (just written) into its sync group: when another weighted member of the
+ * group plays (the leader: highest weight, ties lowest layer — as `syncPhases`), the layer
+ * takes the group's rate and, unless `play.timeGiven`, its phase: time = ((φ + offset) mod 1)·D
+ * with φ = time_L / D_L − offset_L. Otherwise the layer's speed becomes the group's rate.
+ */
+function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Clip, play: ResolvedPlay): void {
+  const { Layers } = world.components;
+  const clips = world.assets.clips;
+  Layers.syncGroup[li] = play.syncGroup;
+  Layers.phaseOffset[li] = play.phaseOffset;
+  let leader = -1;
+  for (let s = eid * MAX_LAYERS; s < (eid + 1) * MAX_LAYERS; s++) {
+    const clipId = Layers.clip[s]!;
+    if (s === li || clipId < 0 || Layers.syncGroup[s]! !== play.syncGroup || !(Layers.weight[s]! > 0)) continue;
+    if (!(clips[clipId]!.duration > 0)) continue;
+    if (leader < 0 || Layers.weight[s]! > Layers.weight[leader]!) leader = s;
+  }
+  if (leader < 0) {
+    Layers.syncRate[li] = play.speed;
+    return;
+  }
+  const rate = Layers.syncRate[leader]!;
+  Layers.syncRate[li] = rate;
+  Layers.speed[li] = rate;
+  if (!play.timeGiven && clip.duration > 0) {
+    const phase = wrapTime(Layers.time[leader]! / clips[Layers.clip[leader]!]!.duration - Layers.phaseOffset[leader]!, 1);
+    Layers.time[li] = wrapTime(phase + play.phaseOffset, 1) * clip.duration;
+    if (Layers.time[li]! >= clip.duration) Layers.time[li] = 0;
+  }
 }
 
 /** Empties a layer of character `eid`. @throws AnimationError for an unknown entity or layer. */

@@ -33,8 +33,14 @@ export function getRootTransform(world: AnimationWorld, eid: number): RootTransf
  * Sets the playback rate of every weighted override layer of `eid` so that the character
  * travels at `metersPerSecond` (appendix 2 of the root-motion seed): the layers' normalized
  * horizontal travel per second at rate 1 — each clip's net cycle displacement, restricted to
- * its axis and scaled by the hip-height ratio, over its duration, blended by weight — divided
- * into the target speed. All layers get the same rate, so a blend keeps its proportions.
+ * its axis and scaled by the hip-height ratio, over its cycle time, blended by weight —
+ * divided into the target speed. All layers get the same rate, so a blend keeps its proportions.
+ *
+ * A layer's cycle time is its clip's duration, or for a member of a sync group the group's
+ * cycle duration D_g = Σ wᵢDᵢ / Σ wᵢ (each member covers one cycle per D_g at rate 1), so a
+ * synced group travels Σ wᵢ·scaleᵢ·|axis(cycleᵢ)| / Σ wᵢ / D_g per second at rate 1. Synced
+ * members get the rate as their group's `syncRate` (every member of the group, weighted or
+ * not, so a member fading in later keeps it).
  *
  * @example
  * // hips 0.7 m, clip hips 1.25 m, 2.0 m per 1.2 s cycle → rate 1.7858 for 1.6667 m/s
@@ -50,6 +56,7 @@ export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSeco
   const { Layers } = world.components;
   const clips = world.assets.clips;
   let total = 0, travel = 0;
+  let groups = 0; // sync groups with a weighted override member
   const names: string[] = [];
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
     const w = Layers.weight[li]!;
@@ -60,7 +67,10 @@ export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSeco
     const axis = Layers.rootAxis[li]!;
     const dx = axis === ROOT_AXIS_FORWARD ? 0 : cycle[0]!;
     const dz = axis === ROOT_AXIS_LATERAL ? 0 : cycle[2]!;
-    const perSecond = clip.duration > 0 ? (Math.hypot(dx, dz) * Layers.rootScale[li]!) / clip.duration : 0;
+    const group = Layers.syncGroup[li]!;
+    const cycleTime = group >= 0 && clip.duration > 0 ? groupDuration(world, eid, group) : clip.duration;
+    if (group >= 0) groups |= 1 << group;
+    const perSecond = cycleTime > 0 ? (Math.hypot(dx, dz) * Layers.rootScale[li]!) / cycleTime : 0;
     total += w;
     travel += w * perSecond;
   }
@@ -70,7 +80,35 @@ export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSeco
   }
   const rate = metersPerSecond / travel;
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
-    if (Layers.clip[li]! < 0 || !(Layers.weight[li]! > 0) || (Layers.flags[li]! & LAYER_ADDITIVE) !== 0) continue;
+    if (Layers.clip[li]! < 0) continue;
+    const group = Layers.syncGroup[li]!;
+    if (group >= 0 && (groups & (1 << group)) !== 0) {
+      Layers.syncRate[li] = rate;
+      Layers.speed[li] = rate; // sampleSystem rescales it to rate × Dᵢ / D_g each frame
+      continue;
+    }
+    if (!(Layers.weight[li]! > 0) || (Layers.flags[li]! & LAYER_ADDITIVE) !== 0) continue;
     Layers.speed[li] = rate;
   }
+}
+
+/**
+ * Cycle duration of sync group `group` of `eid`, as `syncPhases` computes it: Σ wᵢDᵢ / Σ wᵢ
+ * over members with weight > 0 and duration > 0, else the plain mean of their durations.
+ */
+function groupDuration(world: AnimationWorld, eid: number, group: number): number {
+  const { Layers } = world.components;
+  const clips = world.assets.clips;
+  let sumW = 0, sumWD = 0, sumD = 0, count = 0;
+  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
+    const clipId = Layers.clip[li]!;
+    if (clipId < 0 || Layers.syncGroup[li]! !== group) continue;
+    const duration = clips[clipId]!.duration;
+    if (!(duration > 0)) continue;
+    const w = Layers.weight[li]!;
+    count++;
+    sumD += duration;
+    if (w > 0) { sumW += w; sumWD += w * duration; }
+  }
+  return sumW > 0 ? sumWD / sumW : count > 0 ? sumD / count : 0;
 }

@@ -109,6 +109,12 @@ function crossfade(world: AnimationWorld, eid: number, li: number, curve: number
   Layers.mask[free] = Layers.mask[li]!;
   Layers.reference[free] = Layers.reference[li]!;
   Layers.binding[free] = Layers.binding[li]!;
+  // The outgoing clip stays in its sync group (and keeps its root-motion settings) while it fades.
+  Layers.syncGroup[free] = Layers.syncGroup[li]!;
+  Layers.syncRate[free] = Layers.syncRate[li]!;
+  Layers.phaseOffset[free] = Layers.phaseOffset[li]!;
+  Layers.rootScale[free] = Layers.rootScale[li]!;
+  Layers.rootAxis[free] = Layers.rootAxis[li]!;
   startFade(world, free, Layers.weight[li]!, 0, curve, duration);
 }
 

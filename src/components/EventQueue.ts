@@ -21,6 +21,11 @@ export interface EventQueue {
   dropped: number;
   /** World time at the start of the frame being sampled (set by `sampleSystem`). */
   frameStart: number;
+  /**
+   * `[at]` of the record `pushEvent` appends next. The time travels in this array rather than
+   * as an argument because V8 boxes a double passed to a function it does not inline.
+   */
+  readonly stamp: Float64Array;
 }
 
 /** Creates an empty event queue of `capacity` records. */
@@ -35,11 +40,12 @@ export function createEventQueue(capacity: number): EventQueue {
     count: 0,
     dropped: 0,
     frameStart: 0,
+    stamp: new Float64Array(1),
   };
 }
 
-/** Appends one record, overwriting the oldest when full. No allocation. */
-export function pushEvent(queue: EventQueue, eid: number, clip: number, event: number, at: number): void {
+/** Appends one record, at world time `queue.stamp[0]`, overwriting the oldest when full. No allocation. */
+export function pushEvent(queue: EventQueue, eid: number, clip: number, event: number): void {
   let slot: number;
   if (queue.count === queue.capacity) {
     slot = queue.head;
@@ -52,5 +58,5 @@ export function pushEvent(queue: EventQueue, eid: number, clip: number, event: n
   queue.eid[slot] = eid;
   queue.clip[slot] = clip;
   queue.event[slot] = event;
-  queue.at[slot] = at;
+  queue.at[slot] = queue.stamp[0]!;
 }

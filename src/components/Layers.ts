@@ -29,7 +29,8 @@ export const NO_CLIP = -1;
  * - `clip[li]`: clip id in the world's registry, or `NO_CLIP`.
  * - `time[li]`: playback time in seconds, in [0, duration) when looping, [0, duration] clamped.
  *   Float64 so long-running loops do not drift.
- * - `speed[li]`: playback rate (1 = authored speed; negative plays backwards).
+ * - `speed[li]`: playback rate (1 = authored speed; negative plays backwards). Rewritten every
+ *   frame for a member of a sync group (see `syncGroup`).
  * - `weight[li]`: blend weight ≥ 0 (override layers are normalized by their sum per joint;
  *   an additive layer's weight is its β).
  * - `flags[li]`: `LAYER_LOOP | LAYER_ADDITIVE`.
@@ -44,6 +45,16 @@ export const NO_CLIP = -1;
  *   space x, y, z; whole loop cycles added across wraps), written by `sampleSystem`.
  * - `rootScale[li]`: factor on that displacement (the hip-height ratio, later stride scales).
  * - `rootAxis[li]`: `ROOT_AXIS_FREE | ROOT_AXIS_FORWARD | ROOT_AXIS_LATERAL` (axis restriction).
+ * - `syncGroup[li]`: phase sync group 0 … MAX_LAYERS − 1 of the character, or −1 (none).
+ *   The looping clips of one group play at one normalized phase: each frame `sampleSystem`
+ *   snaps every member to the phase of the group's leader (its highest-weight member, ties:
+ *   lowest layer) plus the member's `phaseOffset`, and sets the member's `speed` so it covers
+ *   one cycle per group cycle duration D_g = Σ wᵢDᵢ / Σ wᵢ (the weight average; the plain mean
+ *   when no member is weighted).
+ * - `syncRate[li]`: the group's playback rate as the user set it (1 = one cycle per D_g
+ *   seconds); the leader's value applies. Default 1.
+ * - `phaseOffset[li]`: the member's start-phase offset in cycles, [0, 1): its time is
+ *   ((φ + offset) mod 1) × its duration for group phase φ.
  * - `pose`: the layer's sampled pose, `jointCount × 10` floats at
  *   `li × maxJoints × 10` (written by `sampleSystem`, read by `blendSystem`).
  */
@@ -64,6 +75,9 @@ export interface LayersComponent {
   readonly rootDelta: Float32Array;
   readonly rootScale: Float32Array;
   readonly rootAxis: Uint8Array;
+  readonly syncGroup: Int8Array;
+  readonly syncRate: Float32Array;
+  readonly phaseOffset: Float32Array;
   readonly pose: Float32Array;
 }
 
@@ -87,6 +101,9 @@ export function createLayersComponent(rows: number, maxJoints: number): LayersCo
     rootDelta: new Float32Array(slots * 3),
     rootScale: new Float32Array(slots).fill(1),
     rootAxis: new Uint8Array(slots),
+    syncGroup: new Int8Array(slots).fill(-1),
+    syncRate: new Float32Array(slots).fill(1),
+    phaseOffset: new Float32Array(slots),
     pose: new Float32Array(slots * maxJoints * POSE_STRIDE),
   };
 }
@@ -113,4 +130,7 @@ export function clearLayer(layers: LayersComponent, li: number): void {
   layers.rootDelta[li * 3 + 2] = 0;
   layers.rootScale[li] = 1;
   layers.rootAxis[li] = ROOT_AXIS_FREE;
+  layers.syncGroup[li] = -1;
+  layers.syncRate[li] = 1;
+  layers.phaseOffset[li] = 0;
 }

@@ -2,8 +2,10 @@
  * sampleSystem — advances every layer's playback time, reports the clip events it crossed and
  * samples each weighted layer's clip into that layer's pose.
  *
- * Reads:  Layers.clip/speed/weight/flags/binding/fade*, the clip and binding registries.
+ * Reads:  Layers.clip/speed/weight/flags/binding/fade*, syncGroup/syncRate/phaseOffset, the
+ *         clip and binding registries.
  * Writes: Layers.time, Layers.pose, Layers.rootDelta, Layers.weight/fade* (cross-fades),
+ *         Layers.speed of sync-group members (see {@link syncPhases}),
  *         the world event queue, `world.time` (the clock).
  * Order:  first in `step` (before blendSystem). Entities without the animation components
  *         are not visited. Layers with weight 0 keep advancing (and firing events) but are not
@@ -14,6 +16,9 @@
  * to `b`, those with a ≤ τ < b (and τ = D when a clamped clip reaches its end); moving
  * backward, those with b < τ ≤ a (and τ = 0 when it reaches the start). A frame that spans
  * several loops fires each event once per loop, in order.
+ *
+ * Sync groups: before a character's layers advance, the members of each of its sync groups
+ * are put at the group's phase and given this frame's speed ({@link syncPhases}).
  */
 import { commitRemovals } from 'bitecs';
 import type { Clip } from '../assets/Clip.js';
@@ -39,7 +44,7 @@ export function sampleSystem(world: AnimationWorld, dt: number): void {
  */
 export function sampleEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const { Layers } = world.components;
-  const { clip: clipIds, time, weight, pose, binding, fadeCurve: fading } = Layers;
+  const { clip: clipIds, time, weight, pose, binding, fadeCurve: fading, syncGroup } = Layers;
   const { clips, bindings, rootTracks } = world.assets;
   const queue = world.events;
   const layerPoseSize = world.maxJoints * POSE_STRIDE;
@@ -48,6 +53,13 @@ export function sampleEntities(world: AnimationWorld, dt: number, first: number,
 
   for (let i = first; i < end; i++) {
     const eid = dense[i]!;
+    // Sync groups present among the character's playing layers, as a bit set.
+    let groups = 0;
+    for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
+      const g = syncGroup[li]!;
+      if (g >= 0 && clipIds[li]! >= 0) groups |= 1 << g;
+    }
+    if (groups !== 0) syncPhases(Layers, clips, eid * MAX_LAYERS, groups);
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
       const clipId = clipIds[li]!;
       if (clipId < 0) continue;
@@ -59,6 +71,56 @@ export function sampleEntities(world: AnimationWorld, dt: number, first: number,
         const bindingId = binding[li]!;
         sampleClipInto(pose, li * layerPoseSize, clip, time, li, bindingId < 0 ? null : bindings[bindingId]!);
       }
+    }
+  }
+}
+
+/**
+ * Phase sync of the layers `first .. first + MAX_LAYERS − 1` (one character) for every group
+ * whose bit is set in `groups`. Per group g, over its members with a clip of duration > 0:
+ *
+ * 1. D_g = Σ wᵢDᵢ / Σ wᵢ over members with weight > 0 (the plain mean of Dᵢ when none is);
+ * 2. leader L = the member of highest weight (ties: lowest layer);
+ * 3. φ = time_L / D_L − offset_L (mod 1);
+ * 4. every member: time = ((φ + offsetᵢ) mod 1) × Dᵢ, speed = syncRate_L × Dᵢ / D_g.
+ *
+ * So each member then advances Dᵢ·Δφ with Δφ = syncRate_L·dt / D_g, and `advanceLayer`,
+ * `extractRootDelta` and events need no knowledge of groups. Times are re-derived from the
+ * leader every frame, so no phase drift accumulates. Members are looping (`play` refuses
+ * clamped clips in a group). Takes only integers (see {@link sampleClipInto}); allocates nothing.
+ */
+export function syncPhases(layers: LayersComponent, clips: readonly Clip[], first: number, groups: number): void {
+  const { clip: clipIds, syncGroup, weight, time, speed, phaseOffset, syncRate } = layers;
+  const end = first + MAX_LAYERS;
+  for (let g = 0; g < MAX_LAYERS; g++) {
+    if ((groups & (1 << g)) === 0) continue;
+    let sumW = 0, sumWD = 0, sumD = 0, count = 0, leader = -1, leaderW = -1;
+    for (let li = first; li < end; li++) {
+      const clipId = clipIds[li]!;
+      if (syncGroup[li]! !== g || clipId < 0) continue;
+      const duration = clips[clipId]!.duration;
+      if (!(duration > 0)) continue;
+      const w = weight[li]!;
+      count++;
+      sumD += duration;
+      if (w > 0) { sumW += w; sumWD += w * duration; }
+      if (w > leaderW) { leader = li; leaderW = w; }
+    }
+    if (leader < 0) continue;
+    const groupDuration = sumW > 0 ? sumWD / sumW : sumD / count;
+    let phase = time[leader]! / clips[clipIds[leader]!]!.duration - phaseOffset[leader]!;
+    phase -= Math.floor(phase);
+    const rate = syncRate[leader]!;
+    for (let li = first; li < end; li++) {
+      const clipId = clipIds[li]!;
+      if (syncGroup[li]! !== g || clipId < 0) continue;
+      const duration = clips[clipId]!.duration;
+      if (!(duration > 0)) continue;
+      let u = phase + phaseOffset[li]!;
+      u -= Math.floor(u);
+      const t = u * duration;
+      time[li] = t < duration ? t : 0; // float rounding at the seam
+      speed[li] = (rate * duration) / groupDuration;
     }
   }
 }
@@ -190,7 +252,10 @@ function pushLoopingEvents(
       const hi = to < base + duration ? to - base : duration;
       for (let e = 0; e < times.length; e++) {
         const tau = times[e]!;
-        if (tau >= lo && tau < hi) pushEvent(queue, eid, clipId, e, frameStart + dt * ((base + tau - from) / delta));
+        if (tau >= lo && tau < hi) {
+          queue.stamp[0] = frameStart + dt * ((base + tau - from) / delta);
+          pushEvent(queue, eid, clipId, e);
+        }
       }
     }
   } else {
@@ -202,7 +267,8 @@ function pushLoopingEvents(
       for (let e = times.length - 1; e >= 0; e--) {
         const tau = times[e]!;
         if ((tau > lo || (passesStart && tau === 0)) && tau <= hi) {
-          pushEvent(queue, eid, clipId, e, frameStart + dt * ((base + tau - from) / delta));
+          queue.stamp[0] = frameStart + dt * ((base + tau - from) / delta);
+          pushEvent(queue, eid, clipId, e);
         }
       }
     }
@@ -226,7 +292,8 @@ function pushClampedEvents(
     for (let e = 0; e < times.length; e++) {
       const tau = times[e]!;
       if (tau >= from && (tau < to || (atEnd && tau === duration))) {
-        pushEvent(queue, eid, clipId, e, frameStart + dt * ((tau - from) / delta));
+        queue.stamp[0] = frameStart + dt * ((tau - from) / delta);
+        pushEvent(queue, eid, clipId, e);
       }
     }
   } else {
@@ -234,7 +301,8 @@ function pushClampedEvents(
     for (let e = times.length - 1; e >= 0; e--) {
       const tau = times[e]!;
       if (tau <= from && (tau > to || (atStart && tau === 0))) {
-        pushEvent(queue, eid, clipId, e, frameStart + dt * ((tau - from) / delta));
+        queue.stamp[0] = frameStart + dt * ((tau - from) / delta);
+        pushEvent(queue, eid, clipId, e);
       }
     }
   }
