@@ -47,8 +47,10 @@ export function blendEntities(world: AnimationWorld, _dt: number, first: number,
     const outOff = eid * poseSize;
 
     let count = 0;
+    let single = -1; // the slot of the first override layer, for the one-layer fast path
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
       if (clipIds[li]! < 0 || !(weight[li]! > 0) || (flags[li]! & LAYER_ADDITIVE) !== 0) continue;
+      if (count === 0) single = li;
       layerOff[count] = li * poseSize;
       layerWeight[count] = weight[li]!;
       layerMask[count] = mask[li]! >= 0 ? masks[mask[li]!]! : null;
@@ -56,7 +58,7 @@ export function blendEntities(world: AnimationWorld, _dt: number, first: number,
     }
     if (count === 1 && layerMask[0] === null && layerWeight[0]! >= threshold[0]!) {
       // One unmasked layer above the threshold: its pose is the blend. Copy it natively.
-      localViews[eid]!.set(layerViews[layerOff[0]! / poseSize]!);
+      localViews[eid]!.set(layerViews[single]!);
     } else {
       blendOverrideLayers(local, outOff, rest, pose, layerOff, layerWeight, layerMask, count, jointCount, threshold);
     }
