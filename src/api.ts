@@ -97,6 +97,8 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
   RootMotion.delta.fill(0, eid * 3, eid * 3 + 3);
   RootMotion.enabled[eid] = options.rootMotion === true ? 1 : 0;
   RootMotion.vertical[eid] = options.verticalRootMotion === true ? 1 : 0;
+  RootMotion.targetSpeed[eid] = -1;
+  RootMotion.cycleMeasure[eid] = 0;
   for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization, world.components.RootMotion]) addComponent(world.ecs, eid, component);
   return eid;
 }

@@ -9,8 +9,12 @@
  *   pose's root height at rest); 0 (default) keeps the vertical bob in the pose.
  * - `enabled[eid]`: 1 when root motion moves the character (`spawnCharacter(…, { rootMotion: true })`);
  *   0 (default) leaves it where it is and the pose untouched.
+ * - `targetSpeed[eid]`: the speed `setTargetSpeed` asked for, m/s, or −1 (none); `setBlendSpace`
+ *   re-derives the playback rate from it whenever it changes the blend.
+ * - `cycleMeasure[eid]`: how `setTargetSpeed` measures a cycle's travel: 0 (`'net'`, default)
+ *   its net displacement, 1 (`'max'`) the farthest the root gets from where it started.
  *
- * 45 bytes per character.
+ * 50 bytes per character.
  */
 export interface RootMotionComponent {
   readonly x: Float64Array;
@@ -20,6 +24,8 @@ export interface RootMotionComponent {
   readonly delta: Float32Array;
   readonly vertical: Uint8Array;
   readonly enabled: Uint8Array;
+  readonly targetSpeed: Float32Array;
+  readonly cycleMeasure: Uint8Array;
 }
 
 /** Creates the `RootMotion` component for `rows` entity ids. */
@@ -32,5 +38,7 @@ export function createRootMotionComponent(rows: number): RootMotionComponent {
     delta: new Float32Array(rows * 3),
     vertical: new Uint8Array(rows),
     enabled: new Uint8Array(rows),
+    targetSpeed: new Float32Array(rows).fill(-1),
+    cycleMeasure: new Uint8Array(rows),
   };
 }
