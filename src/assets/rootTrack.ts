@@ -2,7 +2,8 @@
  * A clip's root-motion track: where its root-motion joint (the hip joint, else joint 0) is in
  * model space on every frame, computed once per clip and cached. Root motion reads the
  * joint's displacement between two times off this track, and normalization reads its cycle:
- * the net displacement from the first to the last frame and the hips' height.
+ * the net displacement from the first to the last frame, the farthest the joint gets from
+ * where it started, and the hips' height.
  */
 import * as affine from '../math/affine.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
@@ -17,6 +18,18 @@ export interface RootTrack {
   readonly positions: Float32Array;
   /** Net displacement over the clip, last frame minus first (x, y, z). */
   readonly cycle: Float64Array;
+  /**
+   * The largest horizontal distance of the joint from its first-frame position over the
+   * clip's frames: max over frames f of |(x_f − x_0, z_f − z_0)|, in the clip's units. The
+   * last frame is one of them, so it is ≥ the horizontal length of {@link cycle}.
+   *
+   * The seed normalizes a cycle's travel "by the animation's maximum displacement or its net
+   * travel" (seeds/root-motion-normalization.txt, 移動値による速度制限): this is the
+   * former, which stays > 0 for a clip that goes out and comes back (net travel ~0). Frames
+   * suffice: the track is linear between frames and distance is convex, so on each piece its
+   * maximum is at a frame.
+   */
+  readonly maxDistance: number;
   /**
    * "Animation hips" of the hip-height ratio: the clip skeleton's rest hip height, or — when
    * the skeleton's rest pose has none (0, as BVH skeletons, whose rest is their offsets) — the
@@ -58,11 +71,16 @@ function computeRootTrack(clip: Clip): RootTrack {
   }
   const last = (frameCount - 1) * 3;
   const cycle = Float64Array.of(positions[last]! - positions[0]!, positions[last + 1]! - positions[1]!, positions[last + 2]! - positions[2]!);
+  let maxDistance = 0;
+  for (let f = 0; f < frameCount; f++) {
+    const d = Math.hypot(positions[f * 3]! - positions[0]!, positions[f * 3 + 2]! - positions[2]!);
+    if (d > maxDistance) maxDistance = d;
+  }
   let meanHeight = 0;
   for (let f = 0; f < frameCount; f++) meanHeight += positions[f * 3 + 1]!;
   meanHeight /= frameCount;
   const hipHeight = skeleton.hipHeight > 0 ? skeleton.hipHeight : meanHeight;
-  return Object.freeze({ joint, positions, cycle, hipHeight });
+  return Object.freeze({ joint, positions, cycle, maxDistance, hipHeight });
 }
 
 /**
