@@ -38,7 +38,9 @@ export {
   type SpawnOptions,
   type AnimationEvent,
 } from './api.js';
-export { getRootTransform, setTargetSpeed, type RootTransform } from './rootMotion.js';
+export { getRootTransform, setTargetSpeed, type RootTransform, type TargetSpeedOptions } from './rootMotion.js';
+export { setBlendSpace, blendSpaceLayers, type SetBlendSpaceOptions } from './blendSpacePlayback.js';
+export { solveStrideScales, STRIDE_INPUT_STRIDE } from './math/strideScales.js';
 export { transition, type TransitionOptions, type TransitionMode } from './transition.js';
 export { MAX_LAYERS, LAYER_LOOP, LAYER_ADDITIVE, NO_CLIP } from './components/Layers.js';
 export { sampleSystem, sampleEntities, advanceLayer } from './systems/sampleSystem.js';

@@ -29,86 +29,153 @@ export function getRootTransform(world: AnimationWorld, eid: number): RootTransf
   return { x: x[eid]!, y: y[eid]!, z: z[eid]!, yaw: yaw[eid]! };
 }
 
+/** Options of {@link setTargetSpeed}. */
+export interface TargetSpeedOptions {
+  /**
+   * How a cycle's travel is measured (the seed's two normalizations): `'net'` (default) the
+   * root's net displacement over the cycle, `'max'` the farthest it gets from where the cycle
+   * started (see `RootTrack.maxDistance`). With `'max'` a clip whose root overshoots and comes
+   * part of the way back plays at the rate of a straight clip that reaches as far.
+   */
+  cycle?: 'net' | 'max';
+}
+
 /**
- * Sets the playback rate of every weighted override layer of `eid` so that the character
- * travels at `metersPerSecond` (appendix 2 of the root-motion seed): the layers' normalized
- * horizontal travel per second at rate 1 — each clip's net cycle displacement, restricted to
- * its axis and scaled by the hip-height ratio, over its cycle time, blended by weight —
- * divided into the target speed. All layers get the same rate, so a blend keeps its proportions.
+ * Sets the playback rate of the weighted override layers of `eid` so that the character
+ * travels at `metersPerSecond` (appendix 2 of the root-motion seed), and remembers the speed:
+ * `setBlendSpace` re-derives the rate from it each time it changes the blend.
  *
- * A layer's cycle time is its clip's duration, or for a member of a sync group the group's
- * cycle duration D_g = Σ wᵢDᵢ / Σ wᵢ (each member covers one cycle per D_g at rate 1), so a
- * synced group travels Σ wᵢ·scaleᵢ·|axis(cycleᵢ)| / Σ wᵢ / D_g per second at rate 1. Synced
- * members get the rate as their group's `syncRate` (every member of the group, weighted or
- * not, so a member fading in later keeps it).
+ * The rate is v / S with S the blend's horizontal travel per second at rate 1: the layers'
+ * cycle displacements — restricted to their axis, scaled by `rootScale` (hip-height ratio ×
+ * stride scale) — divided by their cycle time and blended by weight as vectors, S = |Σ wᵢ eᵢ| /
+ * Σ wᵢ (clips of one direction: the weighted mean of their speeds). All layers get the same
+ * rate, so a blend keeps its proportions. A layer's cycle time is its clip's duration, or for
+ * a member of a sync group the group's cycle duration D_g = Σ wᵢDᵢ / Σ wᵢ (each member covers
+ * one cycle per D_g at rate 1). Synced members get the rate as their group's `syncRate` (every
+ * member of the group, weighted or not, so a member fading in later keeps it).
+ *
+ * The rate is set now; a later `play` or `transition` plays at the speed it is given (call
+ * this again afterwards), while `setBlendSpace` applies the remembered speed by itself.
  *
  * @example
  * // hips 0.7 m, clip hips 1.25 m, 2.0 m per 1.2 s cycle → rate 1.7858 for 1.6667 m/s
  * setTargetSpeed(world, eid, 1.6667);
- * @throws AnimationError for a speed that is negative or not finite, or when the weighted
- * clips do not travel (a net cycle displacement of ~0 cannot drive a speed; play such clips
- * in place instead). Nothing changes then.
+ * @throws AnimationError for a speed that is negative or not finite, an unknown `cycle`, or
+ * when the weighted clips do not travel (a net cycle displacement of ~0 cannot drive a speed;
+ * play such clips in place instead). Nothing changes then.
  */
-export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSecond: number): void {
+export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSecond: number, options: TargetSpeedOptions = NO_OPTIONS): void {
   const where = 'setTargetSpeed';
   requireCharacter(world, eid, where);
   if (!isFiniteNumber(metersPerSecond) || metersPerSecond < 0) fail(where, 'metersPerSecond', `is ${metersPerSecond}: must be a finite number ≥ 0`);
-  const { Layers } = world.components;
-  const clips = world.assets.clips;
-  let total = 0, travel = 0;
-  let groups = 0; // sync groups with a weighted override member
-  const names: string[] = [];
-  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
-    const w = Layers.weight[li]!;
-    if (Layers.clip[li]! < 0 || !(w > 0) || (Layers.flags[li]! & LAYER_ADDITIVE) !== 0) continue;
-    const clip = clips[Layers.clip[li]!]!;
-    names.push(`"${clip.name}"`);
-    const cycle = getRootTrack(clip).cycle;
-    const axis = Layers.rootAxis[li]!;
-    const dx = axis === ROOT_AXIS_FORWARD ? 0 : cycle[0]!;
-    const dz = axis === ROOT_AXIS_LATERAL ? 0 : cycle[2]!;
-    const group = Layers.syncGroup[li]!;
-    const cycleTime = group >= 0 && clip.duration > 0 ? groupDuration(world, eid, group) : clip.duration;
-    if (group >= 0) groups |= 1 << group;
-    const perSecond = cycleTime > 0 ? (Math.hypot(dx, dz) * Layers.rootScale[li]!) / cycleTime : 0;
-    total += w;
-    travel += w * perSecond;
-  }
-  if (total > 0) travel /= total;
+  const cycle = options.cycle ?? 'net';
+  if (cycle !== 'net' && cycle !== 'max') fail(where, 'cycle', `is ${String(cycle)}: must be 'net' or 'max'`);
+  const measure = cycle === 'max' ? CYCLE_MAX : CYCLE_NET;
+  blendedTravel(world, eid, measure);
+  const travel = TRAVEL[0]!;
   if (!(travel > NO_TRAVEL)) {
+    const names: string[] = [];
+    for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
+      if (isTravelLayer(world, li)) names.push(`"${world.assets.clips[world.components.Layers.clip[li]!]!.name}"`);
+    }
     fail(where, 'clip', `${names.length ? names.join(', ') : 'no weighted clip'} ${names.length === 1 ? 'has' : 'have'} no net travel per cycle, so no playback rate gives a speed: play ${names.length === 1 ? 'it' : 'them'} in place`);
   }
-  const rate = metersPerSecond / travel;
+  const { RootMotion } = world.components;
+  RootMotion.targetSpeed[eid] = metersPerSecond;
+  RootMotion.cycleMeasure[eid] = measure;
+  setBlendRate(world, eid, metersPerSecond / travel);
+}
+
+/**
+ * Re-derives the rate of `eid` from its remembered target speed (see {@link setTargetSpeed});
+ * does nothing when none is set or when the blend does not travel (an idle blend keeps its
+ * rate). Never throws; for API functions that change the blend.
+ */
+export function applyTargetSpeed(world: AnimationWorld, eid: number): void {
+  const { RootMotion } = world.components;
+  const speed = RootMotion.targetSpeed[eid]!;
+  if (!(speed >= 0)) return;
+  blendedTravel(world, eid, RootMotion.cycleMeasure[eid]!);
+  if (TRAVEL[0]! > NO_TRAVEL) setBlendRate(world, eid, speed / TRAVEL[0]!);
+}
+
+const NO_OPTIONS: TargetSpeedOptions = {};
+const CYCLE_NET = 0;
+const CYCLE_MAX = 1;
+
+/** A weighted override layer with a clip: one that moves the character. */
+function isTravelLayer(world: AnimationWorld, li: number): boolean {
+  const { Layers } = world.components;
+  return Layers.clip[li]! >= 0 && Layers.weight[li]! > 0 && (Layers.flags[li]! & LAYER_ADDITIVE) === 0;
+}
+
+/**
+ * Horizontal travel per second at rate 1 of the blend of `eid`, m/s (see {@link setTargetSpeed}),
+ * written to `TRAVEL[0]`: returning a double from a function V8 does not inline boxes it, and
+ * `setBlendSpace` runs this per character per frame.
+ */
+function blendedTravel(world: AnimationWorld, eid: number, measure: number): void {
+  const { Layers } = world.components;
+  const clips = world.assets.clips;
+  // Sync-group cycle durations, as syncPhases computes them: Σ wᵢDᵢ / Σ wᵢ over weighted
+  // members, else the plain mean of the members' durations.
+  const sums = GROUP_SUMS;
+  sums.fill(0);
+  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
+    const clipId = Layers.clip[li]!, g = Layers.syncGroup[li]!;
+    if (clipId < 0 || g < 0) continue;
+    const duration = clips[clipId]!.duration, w = Layers.weight[li]!;
+    if (!(duration > 0)) continue;
+    sums[g * 4 + 2] = sums[g * 4 + 2]! + duration;
+    sums[g * 4 + 3] = sums[g * 4 + 3]! + 1;
+    if (w > 0) { sums[g * 4] = sums[g * 4]! + w; sums[g * 4 + 1] = sums[g * 4 + 1]! + w * duration; }
+  }
+  let total = 0, sumX = 0, sumZ = 0;
+  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
+    if (!isTravelLayer(world, li)) continue;
+    const w = Layers.weight[li]!;
+    total += w;
+    const clip = clips[Layers.clip[li]!]!;
+    const track = getRootTrack(clip);
+    const axis = Layers.rootAxis[li]!;
+    let dx = axis === ROOT_AXIS_FORWARD ? 0 : track.cycle[0]!;
+    let dz = axis === ROOT_AXIS_LATERAL ? 0 : track.cycle[2]!;
+    if (measure === CYCLE_MAX) {
+      // Same direction, measured by the farthest the root gets within the cycle.
+      const net = Math.sqrt(dx * dx + dz * dz);
+      const k = net > 0 ? track.maxDistance / Math.sqrt(track.cycle[0]! * track.cycle[0]! + track.cycle[2]! * track.cycle[2]!) : 0;
+      dx *= k; dz *= k;
+    }
+    const g = Layers.syncGroup[li]!;
+    let cycleTime = clip.duration;
+    if (g >= 0 && clip.duration > 0) cycleTime = sums[g * 4]! > 0 ? sums[g * 4 + 1]! / sums[g * 4]! : sums[g * 4 + 2]! / sums[g * 4 + 3]!;
+    if (!(cycleTime > 0)) continue;
+    const k = (w * Layers.rootScale[li]!) / cycleTime;
+    sumX += k * dx;
+    sumZ += k * dz;
+  }
+  TRAVEL[0] = total > 0 ? Math.sqrt(sumX * sumX + sumZ * sumZ) / total : 0;
+}
+
+const TRAVEL = new Float64Array(1);
+/** Per sync group: Σ w, Σ wD over weighted members, Σ D and count over all members. */
+const GROUP_SUMS = new Float64Array(MAX_LAYERS * 4);
+
+/** Gives the weighted override layers of `eid` (and their whole sync groups) playback rate `rate`. */
+function setBlendRate(world: AnimationWorld, eid: number, rate: number): void {
+  const { Layers } = world.components;
+  let groups = 0; // sync groups with a weighted override member
+  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
+    if (isTravelLayer(world, li) && Layers.syncGroup[li]! >= 0) groups |= 1 << Layers.syncGroup[li]!;
+  }
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
     if (Layers.clip[li]! < 0) continue;
     const group = Layers.syncGroup[li]!;
     if (group >= 0 && (groups & (1 << group)) !== 0) {
       Layers.syncRate[li] = rate;
       Layers.speed[li] = rate; // sampleSystem rescales it to rate × Dᵢ / D_g each frame
-      continue;
+    } else if (isTravelLayer(world, li)) {
+      Layers.speed[li] = rate;
     }
-    if (!(Layers.weight[li]! > 0) || (Layers.flags[li]! & LAYER_ADDITIVE) !== 0) continue;
-    Layers.speed[li] = rate;
   }
-}
-
-/**
- * Cycle duration of sync group `group` of `eid`, as `syncPhases` computes it: Σ wᵢDᵢ / Σ wᵢ
- * over members with weight > 0 and duration > 0, else the plain mean of their durations.
- */
-function groupDuration(world: AnimationWorld, eid: number, group: number): number {
-  const { Layers } = world.components;
-  const clips = world.assets.clips;
-  let sumW = 0, sumWD = 0, sumD = 0, count = 0;
-  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
-    const clipId = Layers.clip[li]!;
-    if (clipId < 0 || Layers.syncGroup[li]! !== group) continue;
-    const duration = clips[clipId]!.duration;
-    if (!(duration > 0)) continue;
-    const w = Layers.weight[li]!;
-    count++;
-    sumD += duration;
-    if (w > 0) { sumW += w; sumWD += w * duration; }
-  }
-  return sumW > 0 ? sumWD / sumW : count > 0 ? sumD / count : 0;
 }

@@ -1,8 +1,8 @@
 /**
  * Blend spaces, the asset half: clips placed at points of a 1D or 2D parameter space (speed,
  * direction, slope, …) and the pure query that turns a parameter point into one blend weight
- * per clip. Playing the weighted clips on layers, phase-synchronized, is a later change (see
- * DESIGN.md §1); nothing here knows about the world.
+ * per clip. Playing the weighted clips on layers, phase-synchronized, is `setBlendSpace`'s job
+ * (src/blendSpacePlayback.ts); nothing here knows about the world.
  *
  * Source: /work/shared/seeds/blending-and-skinning.txt, "Complex LERP Blends" and "Directional
  * Locomotion" (Game Engine Architecture, 2nd ed.).
@@ -47,8 +47,9 @@ export interface BlendSpaceDesc {
  * per-sample array is indexed by sample, in input order, and so is the output of
  * {@link blendSpaceWeights}.
  *
- * Axes: for locomotion, x is the lateral velocity (+ right) and y the forward velocity
- * (+ forward), in m/s; any units work as long as samples and queries agree.
+ * Axes: any units work as long as samples and queries agree. For locomotion driven by
+ * `setBlendSpace`, place each clip at its direction of travel with x along model X and y along
+ * model Z (forward for characters facing +Z, as glTF's do; +X is then the character's left).
  */
 export interface BlendSpace {
   readonly type: BlendSpaceType;
