@@ -5,6 +5,7 @@ import {
   drainEvents,
   getRootTransform,
   MAX_LAYERS,
+  pickHemisphere,
   setBlendSpace,
   setTargetSpeed,
   spawnCharacter,
@@ -288,5 +289,43 @@ describe('setBlendSpace: slots, speed and events', () => {
     }
     // A non-looping clip may play in an unsynced blend.
     setBlendSpace(world, eid, createBlendSpace({ type: '1d', samples: [{ clip: forward, x: 0 }, { clip: oneShot, x: 1 }] }), 0.5, undefined, { sync: false });
+  });
+});
+
+describe('setBlendSpace: forward and backward hemispheres', () => {
+  it('switching hemispheres at the side keeps the shared side clips on their layers, weights continuous', () => {
+    const skeleton = biped(1);
+    const walk = (dirX: number, dirZ: number, name: string) => directionalWalk(skeleton, 1, { dirX, dirZ, distance: 1.4, duration: 1.1, name });
+    const fwd = walk(0, 1, 'forward'), back = walk(0, -1, 'backward'), left = walk(1, 0, 'left'), right = walk(-1, 0, 'right');
+    const forward = createBlendSpace({ type: 'freeform', samples: [{ clip: fwd, x: 0, y: 1 }, { clip: left, x: 1, y: 0 }, { clip: right, x: -1, y: 0 }] });
+    const backward = createBlendSpace({ type: 'freeform', samples: [{ clip: back, x: 0, y: -1 }, { clip: left, x: 1, y: 0 }, { clip: right, x: -1, y: 0 }] });
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: 2 });
+    const eid = spawnCharacter(world, skeleton, { rootMotion: true });
+    const { Layers } = world.components;
+    let hemisphere: 0 | 1 = 0;
+    let heading = 120 * DEG; // turn from forward-right (x < 0) through the side to backward-right
+    let lastSideWeight = -1;
+    let checked = 0;
+    let switched = false;
+    runFor(world, 3, 1 / 60, undefined, () => {
+      heading += 0.8 * DEG;
+      const x = Math.cos(heading), y = Math.sin(heading);
+      const next = pickHemisphere(forward, backward, y, hemisphere, 0.05);
+      const sideLayer = layerOf(world, eid, right);
+      if (next !== hemisphere) switched = true;
+      hemisphere = next;
+      setBlendSpace(world, eid, hemisphere === 0 ? forward : backward, x, y);
+      // Near the side, the side clip stays where it was and its weight changes smoothly.
+      if (sideLayer >= 0 && Math.abs(y) < 0.2) {
+        expect(layerOf(world, eid, right)).toBe(sideLayer);
+        const w = Layers.weight[eid * MAX_LAYERS + sideLayer]!;
+        if (lastSideWeight >= 0) expect(Math.abs(w - lastSideWeight)).toBeLessThan(0.05);
+        lastSideWeight = w;
+        checked++;
+      }
+    });
+    expect(switched).toBe(true);
+    expect(checked).toBeGreaterThan(20);
+    expect(hemisphere).toBe(1);
   });
 });
