@@ -10,6 +10,7 @@ import { createEventQueue, type EventQueue } from './components/EventQueue.js';
 import { createInertializationComponent, type InertializationComponent } from './components/Inertialization.js';
 import { createLayersComponent, MAX_LAYERS, type LayersComponent } from './components/Layers.js';
 import { createRootMotionComponent, type RootMotionComponent } from './components/RootMotion.js';
+import { createFollowerComponent, type FollowerComponent } from './components/Follower.js';
 import { createLocalPoseComponent, createMatrixPoolComponent, type PoolComponent } from './components/Pose.js';
 import { POSE_STRIDE } from './math/layout.js';
 import { CAPTURE_TMP } from './systems/inertializeCapture.js';
@@ -98,6 +99,8 @@ export interface AnimationComponents {
   readonly SkinPalette: PoolComponent;
   readonly Inertialization: InertializationComponent;
   readonly RootMotion: RootMotionComponent;
+  /** Minimum-jerk followers (not part of the `characters` query: `enabled` marks who has one). */
+  readonly Follower: FollowerComponent;
 }
 
 /**
@@ -162,6 +165,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     SkinPalette: createMatrixPoolComponent(rows, maxJoints),
     Inertialization: createInertializationComponent(rows, maxJoints),
     RootMotion: createRootMotionComponent(rows),
+    Follower: createFollowerComponent(rows),
   };
   const characters = registerQuery(ecs, [
     components.Character,

@@ -5,8 +5,19 @@
  * - `vec3`: 3 floats `x y z`.
  * - `quat`: 4 floats `x y z w`, Hamilton product, `multiply(a, b)` applies b then a.
  * - `affine`: 12 floats, column-major 3×4 `m00 m10 m20 m01 m11 m21 m02 m12 m22 tx ty tz`.
+ * - `minJerk`: scalar minimum-jerk curves and the follower's 3×3 step matrices (row-major).
  */
 export * as vec3 from './vec3.js';
 export * as quat from './quat.js';
 export * as affine from './affine.js';
+export {
+  minJerk,
+  minJerkQuintic,
+  minJerkStepMatrix,
+  minJerkEulerMatrix,
+  MIN_JERK_REAL_ROOT,
+  MIN_JERK_DAMPING,
+  MIN_JERK_FREQUENCY,
+  MIN_JERK_EULER_LIMIT,
+} from './minJerk.js';
 export type { NumArray } from './types.js';

@@ -1,0 +1,99 @@
+/**
+ * followSystem — advances every character's minimum-jerk follower
+ * (shared/seeds/minimum-jerk.txt, "state-space" and "Unity" sections; model in math/minJerk.ts).
+ *
+ * Reads:  Follower (enabled, integrator, target, duration, interval, timer).
+ * Writes: Follower (state, sampled, timer, scratch).
+ * Order:  after rootMotionSystem, before skinSystem (DESIGN §4). Look-at / reach, which aim
+ *         at the follower, are not part of this system yet.
+ *
+ * Per character with a follower, for a frame of `dt` seconds:
+ * 1. Sampling: the target the game set (`setFollowTarget`) is sampled into `sampled` every
+ *    `interval` seconds, at exact multiples of the interval after the follower was placed
+ *    (the seed's MinJerkFollower samples on the first frame past each interval instead, so
+ *    its result depends on the frame rate). A frame that spans an instant is split there:
+ *    advance to the instant, sample, advance the rest. The game's target does not change
+ *    within a frame, so any later instants in the same frame sample the same value: the
+ *    rest is one step and the timer keeps the phase (`rest mod interval`). A frame ending
+ *    exactly on an instant samples at its end.
+ * 2. Stepping, per axis, towards xf = `sampled`, with T = `duration` and h = seconds / T:
+ *    the scaled state (x − xf, T·v, T²·a) is multiplied by exp(h·M) (`FOLLOW_EXACT`: exact
+ *    for any dt, so the trajectory at a given time does not depend on how the frames cut
+ *    it) or by the seed's Euler matrix I + h·M (`FOLLOW_EULER`). The matrix is cached per h.
+ *
+ * Invariants: 0 ≤ timer < interval; dt = 0 changes nothing; allocates nothing, never throws.
+ */
+import { commitRemovals } from 'bitecs';
+import { FOLLOW_CACHE, FOLLOW_EULER, FOLLOW_SECONDS, FOLLOW_STATE_STRIDE, type FollowerComponent } from '../components/Follower.js';
+import { minJerkEulerMatrix, minJerkStepMatrix } from '../math/minJerk.js';
+import type { AnimationWorld } from '../world.js';
+
+/** Advances every character's follower by `dt` seconds; see the file header. */
+export function followSystem(world: AnimationWorld, dt: number): void {
+  commitRemovals(world.ecs);
+  followEntities(world, dt, 0, world.characters.dense.length);
+}
+
+/** The work of {@link followSystem} for the characters at `world.characters.dense[first .. end)`. */
+export function followEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
+  const follower = world.components.Follower;
+  const { enabled, target, sampled, interval, timer, scratch } = follower;
+  const dense = world.characters.dense;
+
+  for (let i = first; i < end; i++) {
+    const eid = dense[i]!;
+    if (enabled[eid]! === 0) continue;
+    const period = interval[eid]!;
+    const toInstant = period - timer[eid]!;
+    if (dt >= toInstant) {
+      scratch[FOLLOW_SECONDS] = toInstant;
+      advanceFollower(follower, eid);
+      const t = eid * 3;
+      sampled[t] = target[t]!;
+      sampled[t + 1] = target[t + 1]!;
+      sampled[t + 2] = target[t + 2]!;
+      const rest = dt - toInstant;
+      scratch[FOLLOW_SECONDS] = rest;
+      advanceFollower(follower, eid);
+      timer[eid] = rest % period;
+    } else {
+      scratch[FOLLOW_SECONDS] = dt;
+      advanceFollower(follower, eid);
+      timer[eid] = timer[eid]! + dt;
+    }
+  }
+}
+
+/**
+ * Steps `eid`'s state by `scratch[FOLLOW_SECONDS]` seconds towards its sampled target with its
+ * integrator (see the file header). Takes no float argument, so nothing is boxed if V8 does
+ * not inline it.
+ */
+export function advanceFollower(follower: FollowerComponent, eid: number): void {
+  const { scratch, state, sampled } = follower;
+  const T = follower.duration[eid]!;
+  const h = scratch[FOLLOW_SECONDS]! / T;
+  if (!(h > 0)) return;
+  const euler = follower.integrator[eid]! === FOLLOW_EULER;
+  const m = euler ? FOLLOW_CACHE + 10 : FOLLOW_CACHE;
+  if (scratch[m]! !== h) {
+    scratch[m] = h;
+    if (euler) minJerkEulerMatrix(scratch, m + 1, scratch, m);
+    else minJerkStepMatrix(scratch, m + 1, scratch, m);
+  }
+  const m00 = scratch[m + 1]!, m01 = scratch[m + 2]!, m02 = scratch[m + 3]!;
+  const m10 = scratch[m + 4]!, m11 = scratch[m + 5]!, m12 = scratch[m + 6]!;
+  const m20 = scratch[m + 7]!, m21 = scratch[m + 8]!, m22 = scratch[m + 9]!;
+  const T2 = T * T;
+  const s = eid * FOLLOW_STATE_STRIDE;
+  for (let k = 0; k < 3; k++) {
+    const xf = sampled[eid * 3 + k]!;
+    // Scaled coordinates (seed's A matrix with t → t/T): e = x − xf, w = T·v, b = T²·a.
+    const e = state[s + k]! - xf;
+    const w = state[s + 3 + k]! * T;
+    const b = state[s + 6 + k]! * T2;
+    state[s + k] = xf + (m00 * e + m01 * w + m02 * b);
+    state[s + 3 + k] = (m10 * e + m11 * w + m12 * b) / T;
+    state[s + 6 + k] = (m20 * e + m21 * w + m22 * b) / T2;
+  }
+}
