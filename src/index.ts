@@ -41,6 +41,27 @@ export {
 export { getRootTransform, setTargetSpeed, type RootTransform, type TargetSpeedOptions } from './rootMotion.js';
 export { setBlendSpace, blendSpaceLayers, type SetBlendSpaceOptions } from './blendSpacePlayback.js';
 export { solveStrideScales, STRIDE_INPUT_STRIDE } from './math/strideScales.js';
+export {
+  setFollower,
+  setFollowTarget,
+  getFollowPosition,
+  removeFollower,
+  type FollowerOptions,
+  type FollowPosition,
+  type FollowIntegrator,
+} from './follow.js';
+export { followSystem, followEntities, advanceFollower } from './systems/followSystem.js';
+export { FOLLOW_EXACT, FOLLOW_EULER, FOLLOW_STATE_STRIDE, FOLLOW_DEFAULT_DURATION, FOLLOW_DEFAULT_INTERVAL } from './components/Follower.js';
+export {
+  minJerk,
+  minJerkQuintic,
+  minJerkStepMatrix,
+  minJerkEulerMatrix,
+  MIN_JERK_REAL_ROOT,
+  MIN_JERK_DAMPING,
+  MIN_JERK_FREQUENCY,
+  MIN_JERK_EULER_LIMIT,
+} from './math/minJerk.js';
 export { transition, type TransitionOptions, type TransitionMode } from './transition.js';
 export { MAX_LAYERS, LAYER_LOOP, LAYER_ADDITIVE, NO_CLIP } from './components/Layers.js';
 export { sampleSystem, sampleEntities, advanceLayer } from './systems/sampleSystem.js';
