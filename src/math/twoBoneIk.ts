@@ -1,0 +1,270 @@
+/**
+ * Analytic two-bone IK (upper arm – forearm – hand, thigh – shin – foot) on model-space
+ * positions, solved with the law of cosines; the result is two model-space rotation deltas.
+ *
+ * ## Method
+ * Sources: Daniel Holden, "Simple Two Joint IK" (2017),
+ * https://theorangeduck.com/page/simple-two-joint (law of cosines on the joint angles, then
+ * one rotation of the root to aim), and ozz-animation `IKTwoBoneJob`
+ * (`include/ozz/animation/runtime/ik_two_bone_job.h`: the mid joint turns only about its
+ * hinge axis; the start joint aims, then turns about the root→target axis toward the pole).
+ * With root a, mid b, end c, target t, pole p, bones e1 = b − a, e2 = c − b, l1 = |e1|,
+ * l2 = |e2|:
+ *
+ * 1. Aim direction u = (t − a)/|t − a|; reach d = clamp(|t − a|, |l1 − l2|, l1 + l2).
+ * 2. Hinge axis h = (e1 × e2)/|e1 × e2|, the normal of the current bend plane.
+ * 3. Mid (hinge) rotation, law of cosines d² = l1² + l2² − 2·l1·l2·cos θ' for the new inner
+ *    angle θ' at the mid joint, evaluated in half-angle form
+ *    θ' = 2·atan2(√(d² − (l1 − l2)²), √((l1 + l2)² − d²)) (= acos((l1² + l2² − d²)/(2·l1·l2)),
+ *    but exact at the clamps, where acos loses half the digits); the current one is
+ *    θ = atan2(|e1 × e2|, −e1·e2). Turning the forearm by θ − θ' about h
+ *    (positive about h closes the elbow) puts the end at distance d from the root:
+ *    c₁ = b + rot(h, θ − θ')·e2.
+ * 4. Aim: A = the shortest arc from (c₁ − a) to u (about h if they are opposite).
+ * 5. Pole: T = the rotation about u by the signed angle from the elbow's side
+ *    n = u × (A·h) (where the mid joint now lies, seen from the root→target line; it is
+ *    defined even for a straight chain) to p⊥ = the part of p − a perpendicular to u.
+ *    After it, the mid joint lies in the half-plane of a, t and p on the pole's side.
+ * 6. Upper delta D1 = T·A; lower delta D2 = rot(D1·h, θ − θ'): the hinge turn of step 3,
+ *    expressed after D1 (D1·rot(h, ·)·D1⁻¹ = rot(D1·h, ·)), so that
+ *    end' = a + D1·(c₁ − a) = a + d·u.
+ * 7. Weight w ∈ [0, 1]: D1w = D1 with its angle times w (slerp from the identity) and
+ *    D2w = rot(D1w·h, w·(θ − θ')), so at every weight the elbow still turns about its own
+ *    hinge only.
+ *
+ * ## Degenerate inputs (each gives finite output, never NaN)
+ * - Target beyond l1 + l2: d = l1 + l2, θ' = π — the chain is straight and points at it.
+ * - Target nearer than |l1 − l2|: d = |l1 − l2|, θ' = 0 — the chain is folded and its end
+ *   lies on the root→target ray.
+ * - Target on the root (|t − a| ≤ 1e-9): u keeps the chain's current aim (c − a, else e1,
+ *   else e2, else +Z).
+ * - Straight or folded chain (|e1 × e2| ≤ 1e-9·l1·l2): h = ((p − a) × e1) normalized, the
+ *   axis that bends the elbow toward the pole; when the pole is on that line too, any
+ *   perpendicular of e1 (`perpendicular` in `rotationArc.ts`).
+ * - Pole on the root→target line or on the root (|p⊥| ≤ 1e-9·|p − a|): no pole turn (T = 1);
+ *   the current bend plane is kept.
+ * - A bone shorter than 1e-9: no hinge turn (θ − θ' = 0); the chain is one bone, aimed.
+ *   If the end then sits on the root (l1 = l2, d = 0), the upper bone is aimed instead.
+ *
+ * Lengths are in the units of the positions (metres by default); angles in radians.
+ */
+import type { NumArray } from './types.js';
+import * as quat from './quat.js';
+import { fromUnitVectors, perpendicular, splitRotation } from './rotationArc.js';
+
+/** Offset of the root (upper) joint's model-space position `x y z` in a params block. */
+export const IK_ROOT = 0;
+/** Offset of the mid (lower) joint's model-space position `x y z` in a params block. */
+export const IK_MID = 3;
+/** Offset of the end joint's model-space position `x y z` in a params block. */
+export const IK_END = 6;
+/** Offset of the target position `x y z` (model space) in a params block. */
+export const IK_TARGET = 9;
+/** Offset of the pole position `x y z` (model space) in a params block: the elbow bends toward it. */
+export const IK_POLE = 12;
+/** Offset of the weight in [0, 1] in a params block (clamped; NaN counts as 0). */
+export const IK_WEIGHT = 15;
+/** Floats in a {@link solveTwoBoneIk} params block. */
+export const IK_PARAMS = 16;
+
+/** Distances at or below this (in position units) count as zero. */
+const ZERO_LENGTH = 1e-9;
+/** Sines of angles at or below this count as parallel. */
+const PARALLEL_SINE = 1e-9;
+
+// Fixed-size temporaries (STYLE: math temporaries may live at module level).
+const scratch = new Float64Array(32);
+const S_U = 0; // aim direction u (3)
+const S_H = 3; // hinge axis h (3)
+const S_V = 6; // a vector being turned (3)
+const S_Q = 9; // a quaternion: the hinge turn, then T (4)
+const S_A = 13; // aim arc A, then D1 (4)
+const S_D1W = 17; // weighted D1 (4)
+const S_W = 21; // the clamped weight (1)
+const S_T = 22; // T·A before it is copied (4)
+const S_HW = 26; // D1w·h (3)
+const S_HALF = 29; // a half angle handed to setAxisHalfAngle (1)
+
+/**
+ * Solves two-bone IK for one chain and writes the two model-space rotation deltas:
+ * `out[o..o+3]` = D1 for the upper (root) joint and `out[o+4..o+7]` = D2 for the lower (mid)
+ * joint, unit quaternions `x y z w`. Returns whether the target is within reach
+ * (|l1 − l2| ≤ |t − a| ≤ l1 + l2); out of reach the chain still points at it, straight or
+ * folded (see the module comment for the method and every degenerate case).
+ *
+ * `params[po..po+15]` (use a Float64Array; layout constants `IK_*`, {@link IK_PARAMS} floats):
+ *
+ * | offset | field |
+ * | --- | --- |
+ * | 0–2 `IK_ROOT` | root (upper joint) position, model space |
+ * | 3–5 `IK_MID` | mid (lower joint) position |
+ * | 6–8 `IK_END` | end joint position |
+ * | 9–11 `IK_TARGET` | target position |
+ * | 12–14 `IK_POLE` | pole position: the mid joint bends toward it |
+ * | 15 `IK_WEIGHT` | weight in [0, 1]: 0 gives identities, 1 the full solve |
+ *
+ * The positions are the translations of the joints' model matrices (`m[9..11]` of a 3×4
+ * record). Scalars travel in the block, not as arguments, so the per-frame call boxes no
+ * double.
+ *
+ * ## Applying the deltas
+ * Model rotations are pre-multiplied, each delta about its own joint's position:
+ *
+ *     model_upper' = D1 · model_upper
+ *     model_lower' = D2 · D1 · model_lower      (D2 acts after D1)
+ *     model_end'   = D2 · D1 · model_end        (the end keeps its local rotation)
+ *
+ * so that the end joint lands on the target. For a local pose (SQT records), with Q_j the
+ * model rotation of joint j (the product of the local quaternions from the root,
+ * Q_j = Q_parent · q_j), every corrected joint j with parent p gets
+ *
+ *     q_j' = inverse(Q_p') · delta_j · Q_p' · q_j    (normalize afterwards)
+ *
+ * where Q_p' is the parent's model rotation after its own correction:
+ * - upper: delta = D1, Q_p' = Q_p (the parent is not changed);
+ * - lower: delta = D2, Q_p' = Q_upper' = D1 · Q_upper.
+ * Translations and scales stay as they are. Exact when the ancestors' scales are uniform
+ * (then a model matrix's linear part is a scaled rotation and Q_p is that rotation).
+ *
+ * `out` may alias `params` (all inputs are read before the first write). No allocation.
+ *
+ * @example
+ * const p = new Float64Array(IK_PARAMS);
+ * p.set([0, 0, 0, 3, 0, 0, 7, 0, 0, 5, 0, 0, 0, 1, 0, 1], 0); // root, mid, end, target, pole, weight
+ * const deltas = new Float64Array(8);
+ * solveTwoBoneIk(deltas, 0, p, 0); // true: bones 3 and 4 reach 5 with a right-angle elbow
+ */
+export function solveTwoBoneIk(out: NumArray, o: number, params: NumArray, po: number): boolean {
+  const ax = params[po + IK_ROOT], ay = params[po + IK_ROOT + 1], az = params[po + IK_ROOT + 2];
+  const bx = params[po + IK_MID], by = params[po + IK_MID + 1], bz = params[po + IK_MID + 2];
+  const cx = params[po + IK_END], cy = params[po + IK_END + 1], cz = params[po + IK_END + 2];
+  const tx = params[po + IK_TARGET], ty = params[po + IK_TARGET + 1], tz = params[po + IK_TARGET + 2];
+  let px = params[po + IK_POLE] - ax, py = params[po + IK_POLE + 1] - ay, pz = params[po + IK_POLE + 2] - az;
+  const weightIn = params[po + IK_WEIGHT];
+  const weight = weightIn > 0 ? (weightIn < 1 ? weightIn : 1) : 0;
+  const s = scratch;
+
+  // Only the pole's direction from the root matters: scale p − a to a largest |component| of
+  // 1, so a pole extremely near the root does not underflow when squared (1e-162² = 0).
+  const poleMax = Math.max(Math.abs(px), Math.abs(py), Math.abs(pz));
+  if (poleMax > 0 && poleMax < Infinity) { px /= poleMax; py /= poleMax; pz /= poleMax; }
+
+  const e1x = bx - ax, e1y = by - ay, e1z = bz - az;
+  const e2x = cx - bx, e2y = cy - by, e2z = cz - bz;
+  const l1 = Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
+  const l2 = Math.sqrt(e2x * e2x + e2y * e2y + e2z * e2z);
+
+  // 1. Aim direction u and clamped reach d.
+  let ux = tx - ax, uy = ty - ay, uz = tz - az;
+  const dist = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  if (!(dist > ZERO_LENGTH)) {
+    // Target on the root: keep the chain's current aim.
+    ux = cx - ax; uy = cy - ay; uz = cz - az;
+    if (!(ux * ux + uy * uy + uz * uz > ZERO_LENGTH * ZERO_LENGTH)) { ux = e1x; uy = e1y; uz = e1z; }
+    if (!(ux * ux + uy * uy + uz * uz > ZERO_LENGTH * ZERO_LENGTH)) { ux = e2x; uy = e2y; uz = e2z; }
+    if (!(ux * ux + uy * uy + uz * uz > ZERO_LENGTH * ZERO_LENGTH)) { ux = 0; uy = 0; uz = 1; }
+  }
+  const uLen = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  ux /= uLen; uy /= uLen; uz /= uLen;
+  s[S_U] = ux; s[S_U + 1] = uy; s[S_U + 2] = uz;
+  const lo = Math.abs(l1 - l2), hi = l1 + l2;
+  const d = dist < lo ? lo : dist > hi ? hi : dist;
+
+  // 2. Hinge axis h: the bend-plane normal e1 × e2, or for a straight/folded chain the axis
+  // (p − a) × base that bends the elbow toward the pole, or any perpendicular of base.
+  const crossX = e1y * e2z - e1z * e2y, crossY = e1z * e2x - e1x * e2z, crossZ = e1x * e2y - e1y * e2x;
+  const crossLen = Math.sqrt(crossX * crossX + crossY * crossY + crossZ * crossZ);
+  if (crossLen > PARALLEL_SINE * l1 * l2) {
+    s[S_H] = crossX / crossLen; s[S_H + 1] = crossY / crossLen; s[S_H + 2] = crossZ / crossLen;
+  } else {
+    let fx = e1x, fy = e1y, fz = e1z, fl = l1;
+    if (!(fl > ZERO_LENGTH)) { fx = e2x; fy = e2y; fz = e2z; fl = l2; }
+    if (!(fl > ZERO_LENGTH)) { fx = ux; fy = uy; fz = uz; fl = 1; }
+    const hx = py * fz - pz * fy, hy = pz * fx - px * fz, hz = px * fy - py * fx;
+    const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
+    const pl = Math.sqrt(px * px + py * py + pz * pz);
+    if (hl > PARALLEL_SINE * pl * fl) {
+      s[S_H] = hx / hl; s[S_H + 1] = hy / hl; s[S_H + 2] = hz / hl;
+    } else {
+      s[S_V] = fx; s[S_V + 1] = fy; s[S_V + 2] = fz;
+      perpendicular(s, S_H, s, S_V);
+    }
+  }
+
+  // 3. Hinge turn θ − θ' at the mid joint. θ' from the law of cosines in half-angle form:
+  // 1 − cos θ' = (d² − (l1 − l2)²)/(2·l1·l2) and 1 + cos θ' = ((l1 + l2)² − d²)/(2·l1·l2), so
+  // θ' = 2·atan2(√((d − lo)(d + lo)), √((hi − d)(hi + d))). Same angle as
+  // acos((l1² + l2² − d²)/(2·l1·l2)), but exact at the clamps: there acos(1 − ε) ≈ √(2ε)
+  // ≈ 1.5e-8 rad, which turns a folded chain's short end vector by l2·1.5e-8/(l1 − l2)
+  // (1e-6 m measured on 1.93 m and 1.96 m bones).
+  let hinge = 0;
+  if (l1 > ZERO_LENGTH && l2 > ZERO_LENGTH) {
+    const current = Math.atan2(crossLen, -(e1x * e2x + e1y * e2y + e1z * e2z));
+    const open = (d - lo) * (d + lo), closed = (hi - d) * (hi + d);
+    const inner = 2 * Math.atan2(Math.sqrt(open > 0 ? open : 0), Math.sqrt(closed > 0 ? closed : 0));
+    hinge = current - inner;
+  }
+  s[S_HALF] = 0.5 * hinge;
+  setAxisHalfAngle(s, S_Q, s, S_H, s, S_HALF);
+  s[S_V] = e2x; s[S_V + 1] = e2y; s[S_V + 2] = e2z;
+  quat.rotateVec3(s, S_V, s, S_Q, s, S_V);
+  // v = c₁ − a = e1 + rot(h, θ − θ')·e2
+  let vx = e1x + s[S_V], vy = e1y + s[S_V + 1], vz = e1z + s[S_V + 2];
+  let vl = Math.sqrt(vx * vx + vy * vy + vz * vz);
+  if (!(vl > ZERO_LENGTH)) {
+    // The end sits on the root (l1 = l2, d = 0): aim the upper bone instead.
+    vx = e1x; vy = e1y; vz = e1z; vl = l1;
+  }
+
+  // 4. Aim arc A: (c₁ − a) → u, about h when opposite (h ⊥ c₁ − a: both bones ⊥ h).
+  if (vl > ZERO_LENGTH) {
+    s[S_V] = vx / vl; s[S_V + 1] = vy / vl; s[S_V + 2] = vz / vl;
+    fromUnitVectors(s, S_A, s, S_V, s, S_U, s, S_H);
+  } else {
+    quat.identity(s, S_A);
+  }
+
+  // 5. Pole turn T about u: from the elbow's side n = u × (A·h) to p⊥.
+  const along = px * ux + py * uy + pz * uz;
+  const ppx = px - ux * along, ppy = py - uy * along, ppz = pz - uz * along;
+  const ppl = Math.sqrt(ppx * ppx + ppy * ppy + ppz * ppz);
+  const poleLen = Math.sqrt(px * px + py * py + pz * pz);
+  if (ppl > PARALLEL_SINE * poleLen) {
+    quat.rotateVec3(s, S_V, s, S_A, s, S_H);
+    const ahx = s[S_V], ahy = s[S_V + 1], ahz = s[S_V + 2];
+    const nx = uy * ahz - uz * ahy, ny = uz * ahx - ux * ahz, nz = ux * ahy - uy * ahx;
+    // Signed angle n → p⊥ about u: atan2(u·(n × p⊥), n·p⊥).
+    const sin = ux * (ny * ppz - nz * ppy) + uy * (nz * ppx - nx * ppz) + uz * (nx * ppy - ny * ppx);
+    const cos = nx * ppx + ny * ppy + nz * ppz;
+    s[S_HALF] = 0.5 * Math.atan2(sin, cos);
+    setAxisHalfAngle(s, S_Q, s, S_U, s, S_HALF);
+    quat.multiply(s, S_T, s, S_Q, s, S_A);
+    quat.copy(s, S_A, s, S_T);
+  }
+
+  // 6–7. Weighted deltas: D1w = D1 to the power w, D2w = rot(D1w·h, w·(θ − θ')).
+  s[S_W] = weight;
+  splitRotation(s, S_D1W, s, S_A, s, S_W);
+  quat.rotateVec3(s, S_HW, s, S_D1W, s, S_H);
+  quat.copy(out, o, s, S_D1W);
+  s[S_HALF] = 0.5 * weight * hinge;
+  setAxisHalfAngle(out, o + 4, s, S_HW, s, S_HALF);
+  return dist >= lo && dist <= hi;
+}
+
+/**
+ * Writes `(sin(h)·axis, cos(h))` to `out[o..o+3]` with h = `half[ho]`: the rotation of 2h
+ * radians about the unit `axis[ao..ao+2]` (`quat.fromAxisAngle`, with the angle read from an
+ * array so no double is boxed). `out` may alias the inputs.
+ */
+function setAxisHalfAngle(
+  out: NumArray, o: number, axis: NumArray, ao: number, half: NumArray, ho: number,
+): void {
+  const x = axis[ao], y = axis[ao + 1], z = axis[ao + 2];
+  const h = half[ho];
+  const sin = Math.sin(h);
+  out[o] = x * sin;
+  out[o + 1] = y * sin;
+  out[o + 2] = z * sin;
+  out[o + 3] = Math.cos(h);
+}
