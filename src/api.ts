@@ -42,20 +42,37 @@ export interface SpawnOptions {
   rootMotion?: boolean;
   /** Also move it by the root's vertical travel instead of keeping the bob in the pose (default false). */
   verticalRootMotion?: boolean;
+  /**
+   * Also turn it by the root's yaw (default false; needs `rootMotion`): the character's heading
+   * follows the root-motion joint's twist about +Y, its travel is taken in the root's own
+   * heading frame (a clip that walks a curve walks the curve), and the pose's root faces the
+   * rest heading — the facing lives in the heading `getRootTransform` reports.
+   */
+  rootYaw?: boolean;
 }
 
 /**
  * Spawns a character: a new entity of `world.ecs` with the animation components, in its rest
- * pose (local, model and palette already computed), with no clip playing.
+ * pose (local, model and palette already computed), with no clip playing, at the position and
+ * heading of `options`.
+ *
+ * Root motion (see {@link SpawnOptions}): without `rootMotion` the pose keeps all of the clips'
+ * motion and the character stays put; with it, the root's horizontal travel moves the
+ * character (rotated by its heading) and the pose's root is held in place; `rootYaw` adds the
+ * root's turn about +Y to the heading and takes it out of the pose.
  *
  * A removed character's entity id and pool blocks are reused by the next spawn; every block is
  * re-initialized here, so nothing of the previous owner shows through.
  *
  * @returns the entity id.
- * @throws AnimationError when the world is full or the skeleton has more than `maxJoints` joints.
+ * @throws AnimationError when the world is full, the skeleton has more than `maxJoints` joints,
+ * a position or heading is not finite, or `rootYaw` is asked for without `rootMotion`.
  * @example
  * const eid = spawnCharacter(world, skeleton);
  * play(world, eid, walk);
+ * @example
+ * // A character that walks and turns as its clips do.
+ * const walker = spawnCharacter(world, skeleton, { rootMotion: true, rootYaw: true, yaw: Math.PI / 2 });
  */
 export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, options: SpawnOptions = {}): number {
   const where = 'spawnCharacter';
@@ -63,6 +80,9 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
   const place = { x: options.x ?? 0, y: options.y ?? 0, z: options.z ?? 0, yaw: options.yaw ?? 0 };
   for (const [field, value] of Object.entries(place)) {
     if (!isFiniteNumber(value)) fail(where, field, `is ${String(value)}: must be a finite number`);
+  }
+  if (options.rootYaw === true && options.rootMotion !== true) {
+    fail(where, 'rootYaw', 'needs rootMotion: true (the root yaw turns a character that root motion moves)');
   }
   if (skeleton.jointCount > world.maxJoints) {
     fail(where, 'skeleton', `has ${skeleton.jointCount} joints, more than the world's maxJoints (${world.maxJoints})`);
@@ -97,6 +117,7 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
   RootMotion.delta.fill(0, eid * 3, eid * 3 + 3);
   RootMotion.enabled[eid] = options.rootMotion === true ? 1 : 0;
   RootMotion.vertical[eid] = options.verticalRootMotion === true ? 1 : 0;
+  RootMotion.extractYaw[eid] = options.rootYaw === true ? 1 : 0;
   RootMotion.targetSpeed[eid] = -1;
   RootMotion.cycleMeasure[eid] = 0;
   for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization, world.components.RootMotion]) addComponent(world.ecs, eid, component);

@@ -19,7 +19,8 @@ describe('step allocates nothing', () => {
     const world = createAnimationWorld({ maxEntities: 1000, maxJoints: 32, maxEvents: 256 });
     const random = createRandom(9);
     for (let n = 0; n < 1000; n++) {
-      const eid = spawnCharacter(world, skeleton, { rootMotion: n % 2 === 0 });
+      // Half move by root motion; half of those also turn by the root's yaw.
+      const eid = spawnCharacter(world, skeleton, { rootMotion: n % 2 === 0, rootYaw: n % 4 === 0 });
       play(world, eid, walk, { layer: 0, weight: 0.6, time: random() });
       play(world, eid, run, { layer: 1, weight: 0.4, speed: 1.3, time: random() });
       play(world, eid, wave, { layer: 2, weight: 0.5, mask: upper, additive: true });

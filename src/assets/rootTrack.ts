@@ -1,12 +1,13 @@
 /**
  * A clip's root-motion track: where its root-motion joint (the hip joint, else joint 0) is in
- * model space on every frame, computed once per clip and cached. Root motion reads the
- * joint's displacement between two times off this track, and normalization reads its cycle:
- * the net displacement from the first to the last frame, the farthest the joint gets from
- * where it started, and the hips' height.
+ * model space on every frame, and which way it faces (its yaw), computed once per clip and
+ * cached. Root motion reads the joint's displacement and turn between two times off this
+ * track, and normalization reads its cycle: the net displacement and yaw from the first to
+ * the last frame, the farthest the joint gets from where it started, and the hips' height.
  */
 import * as affine from '../math/affine.js';
-import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
+import { MATRIX_STRIDE, POSE_Q, POSE_STRIDE } from '../math/layout.js';
+import * as quat from '../math/quat.js';
 import type { Clip } from './Clip.js';
 import { computeRestModel, type Skeleton } from './Skeleton.js';
 
@@ -30,6 +31,20 @@ export interface RootTrack {
    * maximum is at a frame.
    */
   readonly maxDistance: number;
+  /**
+   * `frameCount` floats: the joint's yaw per frame, radians, unwrapped (successive frames
+   * differ by at most π, so a clip that turns 1.5 turns ends near 3π, not −π).
+   *
+   * The yaw ψ of a frame is the twist about model +Y of the joint's rotation relative to its
+   * rest: with q_rel = q_model · q_restModel⁻¹ (both composed along the joint's chain, scale
+   * ignored) and the swing–twist split q_rel = swing · twist(+Y), ψ = 2·atan2(q_rel.y, q_rel.w)
+   * (right-handed about +Y: +Z turns toward +X). Relative to the rest, so the rig's own
+   * orientation of the hip joint does not count: ψ = 0 is "facing as at rest". Frame 0 is
+   * wrapped into (−π, π].
+   */
+  readonly yaw: Float64Array;
+  /** Net yaw over the clip, Ψ = ψ(last) − ψ(first), radians (a loop turns by this per cycle). */
+  readonly cycleYaw: number;
   /**
    * "Animation hips" of the hip-height ratio: the clip skeleton's rest hip height, or — when
    * the skeleton's rest pose has none (0, as BVH skeletons, whose rest is their offsets) — the
@@ -58,7 +73,12 @@ function computeRootTrack(clip: Clip): RootTrack {
   for (let j = joint; j >= 0; j = skeleton.parents[j]!) chain.unshift(j);
   const poseSize = skeleton.jointCount * POSE_STRIDE;
   const positions = new Float32Array(frameCount * 3);
+  const yaw = new Float64Array(frameCount);
   const m = new Float64Array(2 * MATRIX_STRIDE);
+  // q[0..3]: model rotation of the joint; q[4..7]: its rest model rotation, inverted.
+  const q = new Float64Array(8);
+  composeChainRotation(q, 4, skeleton.rest, 0, chain);
+  quat.conjugate(q, 4, q, 4);
   for (let f = 0; f < frameCount; f++) {
     affine.identity(m, 0);
     for (const j of chain) {
@@ -68,6 +88,10 @@ function computeRootTrack(clip: Clip): RootTrack {
     positions[f * 3] = m[9]!;
     positions[f * 3 + 1] = m[10]!;
     positions[f * 3 + 2] = m[11]!;
+    composeChainRotation(q, 0, frames, f * poseSize, chain);
+    quat.multiply(q, 0, q, 0, q, 4); // q_rel = q_model · q_restModel⁻¹
+    const psi = wrapAngle(2 * Math.atan2(q[1]!, q[3]!)); // ±q give ψ and ψ ± 2π
+    yaw[f] = f === 0 ? psi : yaw[f - 1]! + wrapAngle(psi - yaw[f - 1]!);
   }
   const last = (frameCount - 1) * 3;
   const cycle = Float64Array.of(positions[last]! - positions[0]!, positions[last + 1]! - positions[1]!, positions[last + 2]! - positions[2]!);
@@ -80,19 +104,40 @@ function computeRootTrack(clip: Clip): RootTrack {
   for (let f = 0; f < frameCount; f++) meanHeight += positions[f * 3 + 1]!;
   meanHeight /= frameCount;
   const hipHeight = skeleton.hipHeight > 0 ? skeleton.hipHeight : meanHeight;
-  return Object.freeze({ joint, positions, cycle, maxDistance, hipHeight });
+  const cycleYaw = yaw[frameCount - 1]! - yaw[0]!;
+  return Object.freeze({ joint, positions, cycle, maxDistance, yaw, cycleYaw, hipHeight });
+}
+
+/**
+ * Writes to `out[o..o+3]` the product of the rotations of the joints of `chain` (root first) in
+ * the pose at `pose[poseOff ..]`: the last joint's model rotation, scale ignored.
+ */
+function composeChainRotation(out: Float64Array, o: number, pose: Float32Array, poseOff: number, chain: readonly number[]): void {
+  quat.identity(out, o);
+  for (const j of chain) quat.multiply(out, o, out, o, pose, poseOff + j * POSE_STRIDE + POSE_Q);
+}
+
+/** `angle` wrapped into (−π, π]. */
+function wrapAngle(angle: number): number {
+  const turns = Math.ceil((angle - Math.PI) / (2 * Math.PI));
+  return angle - turns * 2 * Math.PI;
 }
 
 /**
  * Where a skeleton's root-motion joint sits at rest: the joint, its parent's model matrix and
- * inverse (3×4; identity for a root joint) and the joint's rest model position. Root motion
- * uses it to hold the joint in place in model space whatever its parent's orientation.
+ * inverse (3×4; identity for a root joint), the joint's rest model position, and the rest
+ * model rotations of its parent and of the joint (quaternions x y z w composed along the
+ * chain, scale ignored; identity for a root's parent). Root motion uses it to hold the joint
+ * in place in model space whatever its parent's orientation, and (with yaw extraction) to
+ * take the joint's twist about +Y relative to its rest out of the pose.
  */
 export interface RootFrame {
   readonly joint: number;
   readonly parentModel: Float64Array;
   readonly parentInverse: Float64Array;
   readonly restPosition: Float64Array;
+  readonly parentRotation: Float64Array;
+  readonly restRotation: Float64Array;
 }
 
 const frames = new WeakMap<Skeleton, RootFrame>();
@@ -110,7 +155,13 @@ export function getRootFrame(skeleton: Skeleton): RootFrame {
     const parentInverse = new Float64Array(MATRIX_STRIDE);
     affine.invert(parentInverse, 0, parentModel, 0);
     const restPosition = Float64Array.of(model[joint * MATRIX_STRIDE + 9]!, model[joint * MATRIX_STRIDE + 10]!, model[joint * MATRIX_STRIDE + 11]!);
-    frame = Object.freeze({ joint, parentModel, parentInverse, restPosition });
+    const chain: number[] = [];
+    for (let j = parent; j >= 0; j = skeleton.parents[j]!) chain.unshift(j);
+    const parentRotation = new Float64Array(4);
+    composeChainRotation(parentRotation, 0, skeleton.rest, 0, chain);
+    const restRotation = new Float64Array(4);
+    quat.multiply(restRotation, 0, parentRotation, 0, skeleton.rest, joint * POSE_STRIDE + POSE_Q);
+    frame = Object.freeze({ joint, parentModel, parentInverse, restPosition, parentRotation, restRotation });
     frames.set(skeleton, frame);
   }
   return frame;

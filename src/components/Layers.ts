@@ -41,8 +41,14 @@ export const NO_CLIP = -1;
  * - `fadeCurve[li]`: 0, or the curve (`FADE_LINEAR | FADE_SMOOTHSTEP | FADE_MINJERK`) of a
  *   weight fade in progress: the weight goes from `fadeFrom[li]` to `fadeTo[li]` over
  *   `fadeDuration[li]` seconds, `fadeElapsed[li]` so far (cross-fades are two such fades).
- * - `rootDelta[li × 3 ..]`: this frame's displacement of the clip's root-motion joint (model
- *   space x, y, z; whole loop cycles added across wraps), written by `sampleSystem`.
+ * - `rootDelta[li × 3 ..]`: this frame's displacement of the clip's root-motion joint (x, y, z;
+ *   whole loop cycles added across wraps), written by `sampleSystem`. In model space; for a
+ *   character with yaw extraction (`RootMotion.extractYaw`) its horizontal part is instead
+ *   in the joint's heading frame at the frame's start time (x, z turned by −ψ there), so it
+ *   can be applied after the turn the layer made before it.
+ * - `rootYaw[li]`: this frame's turn of that joint about +Y, radians (whole cycles' yaw
+ *   added across wraps), written by `sampleSystem` only for characters with yaw extraction
+ *   (else it stays 0).
  * - `rootScale[li]`: factor on that displacement (the hip-height ratio, later stride scales).
  * - `rootAxis[li]`: `ROOT_AXIS_FREE | ROOT_AXIS_FORWARD | ROOT_AXIS_LATERAL` (axis restriction).
  * - `syncGroup[li]`: phase sync group 0 … MAX_LAYERS − 1 of the character, or −1 (none).
@@ -73,6 +79,7 @@ export interface LayersComponent {
   readonly fadeElapsed: Float32Array;
   readonly fadeDuration: Float32Array;
   readonly rootDelta: Float32Array;
+  readonly rootYaw: Float32Array;
   readonly rootScale: Float32Array;
   readonly rootAxis: Uint8Array;
   readonly syncGroup: Int8Array;
@@ -99,6 +106,7 @@ export function createLayersComponent(rows: number, maxJoints: number): LayersCo
     fadeElapsed: new Float32Array(slots),
     fadeDuration: new Float32Array(slots),
     rootDelta: new Float32Array(slots * 3),
+    rootYaw: new Float32Array(slots),
     rootScale: new Float32Array(slots).fill(1),
     rootAxis: new Uint8Array(slots),
     syncGroup: new Int8Array(slots).fill(-1),
@@ -128,6 +136,7 @@ export function clearLayer(layers: LayersComponent, li: number): void {
   layers.rootDelta[li * 3] = 0;
   layers.rootDelta[li * 3 + 1] = 0;
   layers.rootDelta[li * 3 + 2] = 0;
+  layers.rootYaw[li] = 0;
   layers.rootScale[li] = 1;
   layers.rootAxis[li] = ROOT_AXIS_FREE;
   layers.syncGroup[li] = -1;

@@ -9,12 +9,17 @@
  *   pose's root height at rest); 0 (default) keeps the vertical bob in the pose.
  * - `enabled[eid]`: 1 when root motion moves the character (`spawnCharacter(…, { rootMotion: true })`);
  *   0 (default) leaves it where it is and the pose untouched.
+ * - `extractYaw[eid]`: 1 when the clips' root yaw turns the character too
+ *   (`spawnCharacter(…, { rootMotion: true, rootYaw: true })`): `yaw` follows the root's
+ *   turn, travel is taken in the root's heading frame, and the pose's root loses its twist
+ *   about +Y (it faces the rest heading; the facing lives in `yaw`). 0 (default): `yaw`
+ *   changes only when set, the clips' turning stays in the pose. Only read with `enabled`.
  * - `targetSpeed[eid]`: the speed `setTargetSpeed` asked for, m/s, or −1 (none); `setBlendSpace`
  *   re-derives the playback rate from it whenever it changes the blend.
  * - `cycleMeasure[eid]`: how `setTargetSpeed` measures a cycle's travel: 0 (`'net'`, default)
  *   its net displacement, 1 (`'max'`) the farthest the root gets from where it started.
  *
- * 50 bytes per character.
+ * 51 bytes per character.
  */
 export interface RootMotionComponent {
   readonly x: Float64Array;
@@ -24,6 +29,7 @@ export interface RootMotionComponent {
   readonly delta: Float32Array;
   readonly vertical: Uint8Array;
   readonly enabled: Uint8Array;
+  readonly extractYaw: Uint8Array;
   readonly targetSpeed: Float32Array;
   readonly cycleMeasure: Uint8Array;
 }
@@ -38,6 +44,7 @@ export function createRootMotionComponent(rows: number): RootMotionComponent {
     delta: new Float32Array(rows * 3),
     vertical: new Uint8Array(rows),
     enabled: new Uint8Array(rows),
+    extractYaw: new Uint8Array(rows),
     targetSpeed: new Float32Array(rows).fill(-1),
     cycleMeasure: new Uint8Array(rows),
   };

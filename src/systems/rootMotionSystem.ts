@@ -2,27 +2,47 @@
  * rootMotionSystem — moves each character through the world by its clips' root motion and
  * keeps the pose in place (seeds/root-motion-normalization.txt).
  *
- * Reads:  Character, Layers (clip/weight/flags/rootDelta/rootScale/rootAxis), RootMotion, the
- *         skeletons' root frames (rest placement of the root-motion joint), `world.blendThreshold`.
- * Writes: RootMotion (x, y, z, delta), LocalPose (the root-motion joint's translation).
+ * Reads:  Character, Layers (clip/weight/flags/rootDelta/rootYaw/rootScale/rootAxis),
+ *         RootMotion (enabled, vertical, extractYaw), the skeletons' root frames (rest
+ *         placement of the root-motion joint), `world.blendThreshold`.
+ * Writes: RootMotion (x, y, z, delta; yaw with yaw extraction), LocalPose (the root-motion
+ *         joint's translation; its rotation with yaw extraction).
  * Order:  after inertializeSystem, before skinSystem.
  *
  * Per character with root motion enabled:
- * 1. The override layers' root deltas (model space) are restricted to their axis (forward
- *    clips keep Z, sideways clips X), scaled (hip-height ratio) and blended with the layer
- *    weights the way the pose is (normalized, with the rest pose's zero motion filling in
- *    below the blend threshold). Additive layers carry no root motion.
+ * 1. The override layers' root deltas are restricted to their axis (forward clips keep Z,
+ *    sideways clips X), scaled (hip-height ratio) and blended with the layer weights the way
+ *    the pose is (normalized, with the rest pose's zero motion filling in below the blend
+ *    threshold). With yaw extraction their turns Δψ are blended with the same weights (no
+ *    axis or scale: those are about distance). Additive layers carry no root motion.
  * 2. The blended delta is turned by the character's yaw (about +Y) and added to its world
- *    position; the vertical part only when `vertical` is set.
+ *    position; the vertical part only when `vertical` is set. With yaw extraction the delta
+ *    is in the root's heading frame at the frame's start (see `extractRootYawDelta`), the
+ *    turn is about the root-motion joint's rest position r rather than the model origin —
+ *    the model moves by d + r − R(Δψ)·r, which is d for hips above the origin — and then
+ *    yaw += Δψ.
  * 3. The root-motion joint (the hip joint, else joint 0) is put back at its rest position
  *    horizontally in model space (and vertically when `vertical` is set), through its
  *    parent's rest transform: the travel now lives in the world transform, the bob stays in
- *    the pose. (Exact when the joint's ancestors do not move, as for a hip at the root.)
+ *    the pose. With yaw extraction its model rotation also loses its twist about +Y relative
+ *    to its rest model rotation (swing–twist, as `RootTrack.yaw` measures it), so the pose
+ *    faces the rest heading and the facing lives in `yaw`. (Exact when the joint's ancestors
+ *    do not move, as for a hip at the root.)
+ *
+ * Without yaw extraction nothing about yaw is read and the results are those of the
+ * translation-only model.
  */
 import { commitRemovals } from 'bitecs';
 import { LAYER_ADDITIVE, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
-import { POSE_STRIDE } from '../math/layout.js';
+import { POSE_Q, POSE_STRIDE } from '../math/layout.js';
+import * as quat from '../math/quat.js';
 import type { AnimationWorld } from '../world.js';
+
+/** Math temporaries of the twist removal: two quaternions (fixed size, so module level). */
+const q = new Float64Array(8);
+
+/** Below this |(y, w)| of the joint's rotation relative to rest (a half-turn swing) its twist is undefined and kept. */
+const TWIST_EPSILON = 1e-9;
 
 /** Moves every character by its root motion; see the file header. */
 export function rootMotionSystem(world: AnimationWorld, dt: number): void {
@@ -33,8 +53,8 @@ export function rootMotionSystem(world: AnimationWorld, dt: number): void {
 /** The work of {@link rootMotionSystem} for the characters at `world.characters.dense[first .. end)`. */
 export function rootMotionEntities(world: AnimationWorld, _dt: number, first: number, end: number): void {
   const { Character, Layers, LocalPose, RootMotion } = world.components;
-  const { clip: clipIds, weight, flags, rootDelta, rootScale, rootAxis } = Layers;
-  const { x: worldX, y: worldY, z: worldZ, yaw, delta, vertical, enabled } = RootMotion;
+  const { clip: clipIds, weight, flags, rootDelta, rootYaw, rootScale, rootAxis } = Layers;
+  const { x: worldX, y: worldY, z: worldZ, yaw, delta, vertical, enabled, extractYaw } = RootMotion;
   const rootFrames = world.assets.rootFrames;
   const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
@@ -44,7 +64,8 @@ export function rootMotionEntities(world: AnimationWorld, _dt: number, first: nu
   for (let i = first; i < end; i++) {
     const eid = dense[i]!;
     if (enabled[eid]! === 0) continue;
-    let total = 0, dx = 0, dy = 0, dz = 0;
+    const turning = extractYaw[eid]! !== 0;
+    let total = 0, dx = 0, dy = 0, dz = 0, turn = 0;
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
       const w = weight[li]!;
       if (clipIds[li]! < 0 || !(w > 0) || (flags[li]! & LAYER_ADDITIVE) !== 0) continue;
@@ -54,12 +75,24 @@ export function rootMotionEntities(world: AnimationWorld, _dt: number, first: nu
       if (axis !== ROOT_AXIS_FORWARD) dx += k * rootDelta[li * 3]!;
       dy += k * rootDelta[li * 3 + 1]!;
       if (axis !== ROOT_AXIS_LATERAL) dz += k * rootDelta[li * 3 + 2]!;
+      if (turning) turn += w * rootYaw[li]!;
     }
     const norm = total > threshold ? 1 / total : 1 / threshold;
     dx *= norm; dy *= norm; dz *= norm;
+    const frame = rootFrames[Character.skeleton[eid]!]!;
+    const rest = frame.restPosition;
+    if (turning) {
+      // Turn about the joint (at r in model space), not the model origin: d += r − R(Δψ)·r.
+      turn *= norm;
+      const ct = Math.cos(turn), st = Math.sin(turn);
+      const rx = rest[0]!, rz = rest[2]!;
+      dx += rx - (ct * rx + st * rz);
+      dz += rz - (ct * rz - st * rx);
+    }
     // Yaw about +Y: x' = x cos + z sin, z' = −x sin + z cos (0 faces +Z).
     const c = Math.cos(yaw[eid]!), s = Math.sin(yaw[eid]!);
     const wx = c * dx + s * dz, wz = c * dz - s * dx;
+    if (turning) yaw[eid] = yaw[eid]! + turn;
     const up = vertical[eid]! !== 0;
     delta[eid * 3] = wx;
     delta[eid * 3 + 1] = up ? dy : 0;
@@ -70,8 +103,7 @@ export function rootMotionEntities(world: AnimationWorld, _dt: number, first: nu
 
     // Model position of the joint: m = P·l (P its parent's rest model matrix, l its local
     // translation); hold m at rest horizontally, then l = P⁻¹·m.
-    const frame = rootFrames[Character.skeleton[eid]!]!;
-    const P = frame.parentModel, inv = frame.parentInverse, rest = frame.restPosition;
+    const P = frame.parentModel, inv = frame.parentInverse;
     const p = eid * poseSize + frame.joint * POSE_STRIDE;
     const lx = local[p]!, ly = local[p + 1]!, lz = local[p + 2]!;
     const my = up ? rest[1]! : P[1]! * lx + P[4]! * ly + P[7]! * lz + P[10]!;
@@ -79,5 +111,28 @@ export function rootMotionEntities(world: AnimationWorld, _dt: number, first: nu
     local[p] = inv[0]! * mx + inv[3]! * my + inv[6]! * mz + inv[9]!;
     local[p + 1] = inv[1]! * mx + inv[4]! * my + inv[7]! * mz + inv[10]!;
     local[p + 2] = inv[2]! * mx + inv[5]! * my + inv[8]! * mz + inv[11]!;
+    if (turning) removeTwist(local, p + POSE_Q, frame.parentRotation, frame.restRotation);
   }
+}
+
+/**
+ * Takes the twist about model +Y out of the joint rotation `local[o..o+3]` (local space, under
+ * a parent at its rest model rotation `parent`), relative to the joint's rest model rotation
+ * `rest`: with q_m = parent·q and q_rel = q_m·rest⁻¹ = swing·twist (twist about +Y, the
+ * normalized (0, q_rel.y, 0, q_rel.w)), the joint gets q_m' = twist⁻¹·q_m, whose q_rel' =
+ * twist⁻¹·q_rel has y = 0: no twist. Then q = parent⁻¹·q_m'. Left-multiplying (a turn in model
+ * space) is what keeps the world rotation R_y(yaw + ψ)·q_m' = R_y(yaw)·q_m. A rotation whose
+ * q_rel has y = w = 0 (a half-turn swing) has no defined twist and is left as it is.
+ */
+export function removeTwist(local: Float32Array, o: number, parent: Float64Array, rest: Float64Array): void {
+  quat.multiply(q, 0, parent, 0, local, o); // q_m
+  quat.conjugate(q, 4, rest, 0);
+  quat.multiply(q, 4, q, 0, q, 4); // q_rel
+  const y = q[5]!, w = q[7]!;
+  const n = Math.sqrt(y * y + w * w); // not Math.hypot: a builtin call that boxes its arguments
+  if (!(n > TWIST_EPSILON)) return;
+  q[4] = 0; q[5] = -y / n; q[6] = 0; q[7] = w / n; // twist⁻¹
+  quat.multiply(q, 0, q, 4, q, 0);
+  quat.conjugate(q, 4, parent, 0);
+  quat.multiply(local, o, q, 4, q, 0);
 }

@@ -2,9 +2,10 @@
  * sampleSystem — advances every layer's playback time, reports the clip events it crossed and
  * samples each weighted layer's clip into that layer's pose.
  *
- * Reads:  Layers.clip/speed/weight/flags/binding/fade*, syncGroup/syncRate/phaseOffset, the
- *         clip and binding registries.
- * Writes: Layers.time, Layers.pose, Layers.rootDelta, Layers.weight/fade* (cross-fades),
+ * Reads:  Layers.clip/speed/weight/flags/binding/fade*, syncGroup/syncRate/phaseOffset,
+ *         RootMotion.extractYaw, the clip, root-track and binding registries.
+ * Writes: Layers.time, Layers.pose, Layers.rootDelta, Layers.rootYaw (characters with yaw
+ *         extraction only), Layers.weight/fade* (cross-fades),
  *         Layers.speed of sync-group members (see {@link syncPhases}),
  *         the world event queue, `world.time` (the clock).
  * Order:  first in `step` (before blendSystem). Entities without the animation components
@@ -43,8 +44,9 @@ export function sampleSystem(world: AnimationWorld, dt: number): void {
  * cache-sized chunk of characters at a time, which gives the same result.
  */
 export function sampleEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
-  const { Layers } = world.components;
+  const { Layers, RootMotion } = world.components;
   const { clip: clipIds, time, weight, pose, binding, fadeCurve: fading, syncGroup } = Layers;
+  const extractYaw = RootMotion.extractYaw;
   const { clips, bindings, rootTracks } = world.assets;
   const queue = world.events;
   const layerPoseSize = world.maxJoints * POSE_STRIDE;
@@ -60,12 +62,14 @@ export function sampleEntities(world: AnimationWorld, dt: number, first: number,
       if (g >= 0 && clipIds[li]! >= 0) groups |= 1 << g;
     }
     if (groups !== 0) syncPhases(Layers, clips, eid * MAX_LAYERS, groups);
+    const turning = extractYaw[eid]! !== 0;
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
       const clipId = clipIds[li]!;
       if (clipId < 0) continue;
       if (fading[li]! !== 0 && advanceFade(Layers, li, dt)) continue; // a faded-out source: emptied
       const clip = clips[clipId]!;
-      extractRootDelta(Layers, li, clip, rootTracks[clipId]!, dt);
+      if (turning) extractRootYawDelta(Layers, li, clip, rootTracks[clipId]!, dt);
+      else extractRootDelta(Layers, li, clip, rootTracks[clipId]!, dt);
       advanceLayer(Layers, li, clip, dt, queue, eid, clipId);
       if (weight[li]! > 0) {
         const bindingId = binding[li]!;
@@ -168,6 +172,100 @@ export function extractRootDelta(layers: LayersComponent, li: number, clip: Clip
     const pb = p[ib * 3 + a]! + (p[ib * 3 + 3 + a]! - p[ib * 3 + a]!) * wb;
     out[o + a] = pb - pa + cycles * cycle[a]!;
   }
+}
+
+/**
+ * Below this |sin(Ψ/2)| (Ψ within 2e-9 rad of a whole number of turns) the cycle series S_c of
+ * {@link extractRootYawDelta} is taken as its limit c·I; its error there is ~c²·1e-9.
+ */
+const SERIES_EPSILON = 1e-9;
+
+/**
+ * With yaw extraction: writes `rootYaw[li]`, the turn Δψ of the clip's root-motion joint about
+ * +Y while layer `li` advances by `speed × dt` from time a to b, and `rootDelta[li × 3 ..]`,
+ * its displacement in the joint's heading frame at a (vertical part as {@link extractRootDelta}).
+ * Reads the layer before `advanceLayer` moves it; a and b, the wrap count c and the clamping
+ * are those of {@link extractRootDelta}.
+ *
+ * Model (issue 5 item 1; seeds/root-motion-normalization.txt for what travel is normalized):
+ * the joint's horizontal frame at clip time t is the 2D rigid motion F(t) = T(p(t) − p(0))·R(ψ(t)),
+ * p its track position, ψ its yaw ({@link RootTrack.yaw}). A loop continues rigidly: one
+ * cycle is K = F(D)·F(0)⁻¹ = T(cycle_h)·R(Ψ), so F(t + cD) = Kᶜ·F(t) for any whole c. The
+ * layer's motion is the frame at b seen from the frame at a:
+ *
+ *     F(a)⁻¹·Kᶜ·F(b)  →  Δψ = ψ(b) − ψ(a) + c·Ψ,
+ *                        d = R(−ψ(a))·(R(cΨ)·p'(b) + S_c·cycle_h − p'(a)),  p' = p − p(0),
+ *
+ * with Kᶜ = T(S_c·cycle_h)·R(cΨ), S_c = Σ_{j<c} R(jΨ) = k·R((c − 1)Ψ/2), k = sin(cΨ/2)/sin(Ψ/2)
+ * (the geometric series of e^{iΨ}, any sign of c; S_c → c·I as sin(Ψ/2) → 0). For c = 0 this
+ * is R(−ψ(a))·(p(b) − p(a)); for c = 1, the rest of this cycle then the start of the next,
+ * turned by Ψ.
+ *
+ * The frame is the joint's own heading ψ(a) — not ψ(a) − ψ(0) — because root motion takes the
+ * whole twist ψ out of the pose: the character then walks the way its pose faces even for a
+ * clip that starts turned. Like the other helpers it receives the layer arrays and the
+ * frame's `dt`, never a computed time (see {@link advanceLayer}), and allocates nothing.
+ */
+export function extractRootYawDelta(layers: LayersComponent, li: number, clip: Clip, track: RootTrack, dt: number): void {
+  const out = layers.rootDelta;
+  const o = li * 3;
+  const duration = clip.duration;
+  const from = layers.time[li]!;
+  const delta = layers.speed[li]! * dt;
+  if (delta === 0 || !(duration > 0)) {
+    out[o] = 0; out[o + 1] = 0; out[o + 2] = 0;
+    layers.rootYaw[li] = 0;
+    return;
+  }
+  let to = from + delta;
+  let cycles = 0;
+  if ((layers.flags[li]! & LAYER_LOOP) !== 0) {
+    cycles = Math.floor(to / duration);
+    to -= cycles * duration;
+  } else if (to > duration) {
+    to = duration;
+  } else if (to < 0) {
+    to = 0;
+  }
+  const last = clip.frameCount - 1;
+  let fa = from * clip.frameRate, fb = to * clip.frameRate;
+  let ia = Math.floor(fa), ib = Math.floor(fb);
+  if (ia >= last) { ia = last - 1; fa = last; }
+  if (ib >= last) { ib = last - 1; fb = last; }
+  if (ia < 0) { ia = 0; fa = 0; }
+  if (ib < 0) { ib = 0; fb = 0; }
+  const wa = fa - ia, wb = fb - ib;
+  const p = track.positions, yaw = track.yaw, cycle = track.cycle;
+  const ka = ia * 3, kb = ib * 3;
+  const ax = p[ka]! + (p[ka + 3]! - p[ka]!) * wa - p[0]!, az = p[ka + 2]! + (p[ka + 5]! - p[ka + 2]!) * wa - p[2]!;
+  const bx = p[kb]! + (p[kb + 3]! - p[kb]!) * wb - p[0]!, bz = p[kb + 2]! + (p[kb + 5]! - p[kb + 2]!) * wb - p[2]!;
+  const ay = p[ka + 1]! + (p[ka + 4]! - p[ka + 1]!) * wa, by = p[kb + 1]! + (p[kb + 4]! - p[kb + 1]!) * wb;
+  const psiA = yaw[ia]! + (yaw[ia + 1]! - yaw[ia]!) * wa;
+  const psiB = yaw[ib]! + (yaw[ib + 1]! - yaw[ib]!) * wb;
+  // v = R(cΨ)·p'(b) + S_c·cycle_h − p'(a); R(θ)·(x, z) = (x cos θ + z sin θ, −x sin θ + z cos θ).
+  let vx = bx - ax, vz = bz - az;
+  let turn = psiB - psiA;
+  if (cycles !== 0) {
+    const cycleYaw = track.cycleYaw;
+    const whole = cycles * cycleYaw;
+    const cw = Math.cos(whole), sw = Math.sin(whole);
+    const half = Math.sin(0.5 * cycleYaw);
+    let k = cycles, cs = 1, ss = 0; // S_c = k·R(φ)
+    if (Math.abs(half) > SERIES_EPSILON) {
+      k = Math.sin(0.5 * whole) / half;
+      const phi = 0.5 * (cycles - 1) * cycleYaw;
+      cs = Math.cos(phi); ss = Math.sin(phi);
+    }
+    const cx = cycle[0]!, cz = cycle[2]!;
+    vx = cw * bx + sw * bz + k * (cs * cx + ss * cz) - ax;
+    vz = cw * bz - sw * bx + k * (cs * cz - ss * cx) - az;
+    turn += whole;
+  }
+  const ca = Math.cos(psiA), sa = Math.sin(psiA); // R(−ψ(a))
+  out[o] = ca * vx - sa * vz;
+  out[o + 1] = by - ay + cycles * cycle[1]!;
+  out[o + 2] = sa * vx + ca * vz;
+  layers.rootYaw[li] = turn;
 }
 
 /**
