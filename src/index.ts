@@ -77,7 +77,22 @@ export { skinSystem, skinEntities, computeModelPose, computeSkinPalette } from '
 export { POSE_STRIDE, MATRIX_STRIDE, NO_PARENT } from './math/layout.js';
 export { loadGltf, type GltfOptions, type GltfResult, type SkinnedMeshData } from './import/gltf.js';
 export { parseBvh, type BvhOptions, type BvhResult, type BvhEndSite, type BvhChannel } from './import/bvh.js';
-export { vec3, quat, affine } from './math/index.js';
+export { vec3, quat, affine, twoBoneIk, lookAt, rotationArc } from './math/index.js';
+export { solveTwoBoneIk, IK_ROOT, IK_MID, IK_END, IK_TARGET, IK_POLE, IK_WEIGHT, IK_PARAMS } from './math/twoBoneIk.js';
+export {
+  solveLookAt,
+  LOOK_ROTATION,
+  LOOK_POSITION,
+  LOOK_AXIS,
+  LOOK_TARGET,
+  LOOK_FORWARD,
+  LOOK_UP,
+  LOOK_YAW_LIMIT,
+  LOOK_PITCH_LIMIT,
+  LOOK_WEIGHT,
+  LOOK_PARAMS,
+} from './math/lookAt.js';
+export { splitRotation, fromUnitVectors } from './math/rotationArc.js';
 export {
   inertializeCurve,
   inertializeVelocity,
