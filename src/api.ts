@@ -15,6 +15,8 @@ import { MATRIX_STRIDE, POSE_STRIDE } from './math/layout.js';
 import { blendEntities } from './systems/blendSystem.js';
 import { inertializeEntities } from './systems/inertializeSystem.js';
 import { rootMotionEntities } from './systems/rootMotionSystem.js';
+import { followEntities } from './systems/followSystem.js';
+import { resetFollower } from './components/Follower.js';
 import { getRootFrame, getRootTrack } from './assets/rootTrack.js';
 import { sampleEntities } from './systems/sampleSystem.js';
 import { computeModelPose, computeSkinPalette, skinEntities } from './systems/skinSystem.js';
@@ -120,6 +122,7 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
   RootMotion.extractYaw[eid] = options.rootYaw === true ? 1 : 0;
   RootMotion.targetSpeed[eid] = -1;
   RootMotion.cycleMeasure[eid] = 0;
+  resetFollower(world.components.Follower, eid);
   for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization, world.components.RootMotion]) addComponent(world.ecs, eid, component);
   return eid;
 }
@@ -375,7 +378,7 @@ const STEP_CHUNK = 128;
 
 /**
  * Advances the world by `dt` seconds: sampleSystem → blendSystem → inertializeSystem →
- * rootMotionSystem → skinSystem (DESIGN §4).
+ * rootMotionSystem → followSystem → skinSystem (DESIGN §4).
  * Allocates nothing. `dt = 0` re-evaluates the current poses without moving time.
  *
  * The systems run chunk by chunk: the first 128 characters are sampled, blended and skinned,
@@ -396,6 +399,7 @@ export function step(world: AnimationWorld, dt: number): void {
     blendEntities(world, dt, first, end);
     inertializeEntities(world, dt, first, end);
     rootMotionEntities(world, dt, first, end);
+    followEntities(world, dt, first, end);
     skinEntities(world, dt, first, end);
   }
   world.time += dt;

@@ -64,14 +64,14 @@ export {
 } from './math/minJerk.js';
 export { transition, type TransitionOptions, type TransitionMode } from './transition.js';
 export { MAX_LAYERS, LAYER_LOOP, LAYER_ADDITIVE, NO_CLIP } from './components/Layers.js';
-export { sampleSystem, sampleEntities, advanceLayer } from './systems/sampleSystem.js';
+export { sampleSystem, sampleEntities, advanceLayer, extractRootDelta, extractRootYawDelta } from './systems/sampleSystem.js';
 export { sampleClipInto } from './assets/sampleClip.js';
 export { blendSystem, blendEntities, blendOverrideLayers, applyAdditiveLayer } from './systems/blendSystem.js';
 export { inertializeSystem, inertializeEntities, applyQuinticOffsets, applySpringOffsets } from './systems/inertializeSystem.js';
 export { captureOffsets } from './systems/inertializeCapture.js';
 export { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_STRIDE } from './components/Inertialization.js';
-export { rootMotionSystem, rootMotionEntities } from './systems/rootMotionSystem.js';
-export { getRootTrack, type RootTrack } from './assets/rootTrack.js';
+export { rootMotionSystem, rootMotionEntities, removeTwist } from './systems/rootMotionSystem.js';
+export { getRootTrack, getRootFrame, type RootTrack, type RootFrame } from './assets/rootTrack.js';
 export { ROOT_AXIS_FREE, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from './components/Layers.js';
 export { skinSystem, skinEntities, computeModelPose, computeSkinPalette } from './systems/skinSystem.js';
 export { POSE_STRIDE, MATRIX_STRIDE, NO_PARENT } from './math/layout.js';
