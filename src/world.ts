@@ -11,9 +11,12 @@ import { createInertializationComponent, type InertializationComponent } from '.
 import { createLayersComponent, MAX_LAYERS, type LayersComponent } from './components/Layers.js';
 import { createRootMotionComponent, type RootMotionComponent } from './components/RootMotion.js';
 import { createFollowerComponent, type FollowerComponent } from './components/Follower.js';
+import { createLookAtComponent, type LookAtComponent } from './components/LookAt.js';
+import { createReachComponent, type ReachComponent } from './components/Reach.js';
 import { createLocalPoseComponent, createMatrixPoolComponent, type PoolComponent } from './components/Pose.js';
 import { POSE_STRIDE } from './math/layout.js';
 import { CAPTURE_TMP } from './systems/inertializeCapture.js';
+import { createAimScratch, type AimScratch } from './systems/aimSystem.js';
 
 /** Options of {@link createAnimationWorld}. */
 export interface AnimationWorldOptions {
@@ -74,6 +77,8 @@ export interface Scratch {
   readonly layerOff: Int32Array;
   readonly layerWeight: Float32Array;
   readonly layerMask: (Float32Array | null)[];
+  /** aimSystem's model transforms of the aimed chains and its kernel params (sized by `maxJoints`). */
+  readonly aim: AimScratch;
 }
 
 /**
@@ -101,6 +106,10 @@ export interface AnimationComponents {
   readonly RootMotion: RootMotionComponent;
   /** Minimum-jerk followers (not part of the `characters` query: `enabled` marks who has one). */
   readonly Follower: FollowerComponent;
+  /** Look-at toward the follower (not part of the `characters` query: `enabled` marks who has one). */
+  readonly LookAt: LookAtComponent;
+  /** Two-bone reach toward the follower (not part of the `characters` query: `enabled` marks who has one). */
+  readonly Reach: ReachComponent;
 }
 
 /**
@@ -166,6 +175,8 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     Inertialization: createInertializationComponent(rows, maxJoints),
     RootMotion: createRootMotionComponent(rows),
     Follower: createFollowerComponent(rows),
+    LookAt: createLookAtComponent(rows),
+    Reach: createReachComponent(rows),
   };
   const characters = registerQuery(ecs, [
     components.Character,
@@ -208,6 +219,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
       layerOff: new Int32Array(MAX_LAYERS),
       layerWeight: new Float32Array(MAX_LAYERS),
       layerMask: new Array<Float32Array | null>(MAX_LAYERS).fill(null),
+      aim: createAimScratch(maxJoints),
     },
     views: {
       local: new Array<Float32Array>(rows).fill(EMPTY_VIEW),

@@ -1,0 +1,62 @@
+/**
+ * `Reach`: two-bone IK (upper arm – forearm – hand, thigh – shin – foot) that puts a chain's
+ * end joint on the character's follower (`Follower`, `src/follow.ts`), the middle joint bending
+ * toward a pole, blended with the animated pose by a weight. `aimSystem` applies it;
+ * `setReach` / `clearReach` (`src/aim.ts`) set it. A target out of reach gets a straight chain
+ * pointing at it (see `math/twoBoneIk.ts`).
+ *
+ * Indexed by eid (`rows = maxEntities + 1`):
+ * - `enabled[eid]`: 1 when the character reaches for its follower, 0 (default) when not.
+ * - `upper[eid]`, `lower[eid]`, `end[eid]`: joint indices (−1, `REACH_NO_JOINT`, when
+ *   cleared); `upper` is an ancestor of `lower` and `lower` of `end` (usually the parent;
+ *   joints in between, such as twist bones, ride along unchanged).
+ * - `pole[eid × 3 ..]`: the pole, a point `x y z` in model space (metres): the middle joint
+ *   bends toward it. Default (`setReach` without `pole`): behind and below the middle joint
+ *   at rest, `lower_rest + (l1 + l2)·(0, −√½, −√½)` with l1, l2 the rest bone lengths — an
+ *   elbow that drops down and back, as arms do. Legs want a pole in front of the knee.
+ * - `weight[eid]`: [0, 1]: 0 leaves the animated pose untouched (bit for bit), 1 reaches the
+ *   target; in between, both joints' corrections scaled in angle (default 1).
+ *
+ * Float64 for the numbers, so they reach the IK kernel's Float64 params block unrounded.
+ * 39 bytes per character.
+ */
+export interface ReachComponent {
+  readonly enabled: Uint8Array;
+  readonly upper: Int16Array;
+  readonly lower: Int16Array;
+  readonly end: Int16Array;
+  readonly pole: Float64Array;
+  readonly weight: Float64Array;
+}
+
+/** `Reach.upper` / `lower` / `end` of a cleared reach: no joint. */
+export const REACH_NO_JOINT = -1;
+
+/** Creates the `Reach` component for `rows` entity ids (nobody reaches for anything yet). */
+export function createReachComponent(rows: number): ReachComponent {
+  const reach: ReachComponent = {
+    enabled: new Uint8Array(rows),
+    upper: new Int16Array(rows),
+    lower: new Int16Array(rows),
+    end: new Int16Array(rows),
+    pole: new Float64Array(rows * 3),
+    weight: new Float64Array(rows),
+  };
+  for (let eid = 0; eid < rows; eid++) resetReach(reach, eid);
+  return reach;
+}
+
+/**
+ * Clears `eid`'s reach back to the state of a new world: disabled, no joints, pole at the
+ * model origin, weight 1. Call it when an entity id is (re)used by a new character.
+ */
+export function resetReach(reach: ReachComponent, eid: number): void {
+  reach.enabled[eid] = 0;
+  reach.upper[eid] = REACH_NO_JOINT;
+  reach.lower[eid] = REACH_NO_JOINT;
+  reach.end[eid] = REACH_NO_JOINT;
+  reach.pole[eid * 3] = 0;
+  reach.pole[eid * 3 + 1] = 0;
+  reach.pole[eid * 3 + 2] = 0;
+  reach.weight[eid] = 1;
+}

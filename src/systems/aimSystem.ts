@@ -1,0 +1,401 @@
+/**
+ * aimSystem — look-at and reach: turns each character's head chain toward its follower and
+ * puts its reach chain's end joint on it, by correcting local rotations of the animated pose.
+ *
+ * Reads:  Character (skeleton, jointCount), the skeletons' parents, LookAt, Reach, Follower
+ *         (enabled, state: the followed point, world space), RootMotion (x y z yaw: the world
+ *         transform), LocalPose.
+ * Writes: LocalPose (rotations of the look-at chain: spine, neck, head; of the reach chain:
+ *         upper, lower), `world.scratch.aim`.
+ * Order:  after followSystem (which moves the followed point) and rootMotionSystem (which sets
+ *         the world transform for this frame), before skinSystem (DESIGN §4).
+ *
+ * Per character with an enabled look-at or reach of weight > 0 and a follower:
+ * 1. Target: the follower's world position p_w into model space, the inverse of
+ *    p_w = R(yaw)·p_m + pos (R about +Y: x' = x cos + z sin, z' = −x sin + z cos):
+ *    p_m = R(−yaw)·(p_w − pos). A non-finite target leaves the pose as it is.
+ * 2. Model transforms of only the joints involved: the head and the reach chain's end joint
+ *    and all their ancestors, composed parents first from `LocalPose` (3×4 matrix for
+ *    positions, quaternion product for rotations) into `scratch.aim.model`. After a joint's
+ *    local rotation changes, the joints after it in that list are recomposed when next read.
+ * 3. Look-at (`math/lookAt.ts`): the chain spine → neck → head, top down. At chain joint k the
+ *    kernel solves the head's aim from the head's current position and rotation and returns
+ *    the delta with its angle times the share σ_k; the delta is applied at joint k and the
+ *    next joint solves again from the moved head (the kernel's "re-solve per joint"), so the
+ *    head, which always finishes (σ = 1 at weight 1), ends exactly on the limited direction
+ *    for any target distance. With weight w and fractions f_spine, f_neck,
+ *    f_head = 1 − f_spine − f_neck, joint k takes σ_k = w·f_k / (1 − w·Σ_{i<k} f_i) of what
+ *    remains: about w·f_k of the whole turn.
+ * 4. Reach (`math/twoBoneIk.ts`): after the look-at, on the updated chain positions, so a
+ *    reach whose upper joint hangs below a look-at joint (an arm on a turned spine) still
+ *    lands on the target. If a reach joint were an ancestor of the head, the head would move
+ *    after its aim; no humanoid chain does that. A chain straight to within 1e-5 rad (a
+ *    T-pose arm) is handed to the kernel exactly straight, so its bend plane comes from the
+ *    pole rather than from float32 noise (see `straightenNoise`).
+ * 5. Each delta D is applied as the kernels' comments prescribe:
+ *    q_j' = inverse(Q_p') · D · Q_p' · q_j, normalized, with Q_p' the parent's current model
+ *    rotation (after the corrections above it). Translations and scales are not touched.
+ *    A correction that comes out non-finite (a NaN pose) is not written.
+ *
+ * Weight 0 (or a disabled look-at/reach, or no follower) leaves `LocalPose` bit for bit as
+ * the blend left it. Exact when the ancestors' scales are uniform (the kernels' assumption).
+ * No allocation, no throwing: joint indices beyond the character's skeleton are skipped.
+ */
+import { commitRemovals } from 'bitecs';
+import { FOLLOW_STATE_STRIDE } from '../components/Follower.js';
+import { POSE_Q, POSE_STRIDE } from '../math/layout.js';
+import {
+  LOOK_AXIS, LOOK_FORWARD, LOOK_PARAMS, LOOK_PITCH_LIMIT, LOOK_POSITION, LOOK_ROTATION, LOOK_TARGET, LOOK_UP,
+  LOOK_WEIGHT, LOOK_YAW_LIMIT, solveLookAt,
+} from '../math/lookAt.js';
+import { IK_END, IK_MID, IK_PARAMS, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveTwoBoneIk } from '../math/twoBoneIk.js';
+import type { AnimationWorld } from '../world.js';
+
+/** Floats per joint in `AimScratch.model`: a 3×4 model matrix (12), then the model rotation `x y z w` (4). */
+export const AIM_JOINT_STRIDE = 16;
+/** Offset of the model rotation quaternion inside a joint's `AimScratch.model` record. */
+export const AIM_JOINT_Q = 12;
+
+/** `AimScratch.params`: the look-at kernel's params block. */
+const P_LOOK = 0;
+/** `AimScratch.params`: the two-bone IK kernel's params block. */
+const P_IK = P_LOOK + LOOK_PARAMS;
+/** `AimScratch.params`: the kernels' output deltas (look-at: 4; IK: D1 then D2, 8). */
+const P_DELTA = P_IK + IK_PARAMS;
+/** Floats in `AimScratch.params`. */
+export const AIM_PARAMS = P_DELTA + 8;
+
+/** Below this remaining share (1 − w·Σ f) a chain joint takes all that remains. */
+const SHARE_EPSILON = 1e-9;
+/**
+ * Below this sine of its bend angle (1e-5 rad, ~20× the float32 rounding of a pose) a reach
+ * chain counts as straight (or folded); see `straightenNoise`.
+ */
+const STRAIGHT_SINE = 1e-5;
+
+/**
+ * World-owned temporaries of aimSystem, sized at world creation (`world.scratch.aim`):
+ * - `model`: `maxJoints × AIM_JOINT_STRIDE` floats, one record per joint (only the joints of
+ *   the current character's chains and their ancestors are written);
+ * - `list`: the joints whose model transforms are needed, ascending (parents first);
+ * - `slot`: per joint, its position in `list` plus 1 (0: not in the list); all 0 between
+ *   characters;
+ * - `params`: the kernels' params blocks and outputs (`AIM_PARAMS` floats).
+ */
+export interface AimScratch {
+  readonly model: Float64Array;
+  readonly list: Int32Array;
+  readonly slot: Int32Array;
+  readonly params: Float64Array;
+}
+
+/** Creates the aim scratch for skeletons of up to `maxJoints` joints. */
+export function createAimScratch(maxJoints: number): AimScratch {
+  const params = new Float64Array(AIM_PARAMS);
+  // The character frame of the look-at limits: forward model +Z, up model +Y (DESIGN §6).
+  params[P_LOOK + LOOK_FORWARD + 2] = 1;
+  params[P_LOOK + LOOK_UP + 1] = 1;
+  return {
+    model: new Float64Array(maxJoints * AIM_JOINT_STRIDE),
+    list: new Int32Array(maxJoints),
+    slot: new Int32Array(maxJoints),
+    params,
+  };
+}
+
+/** Applies every character's look-at and reach; see the file header. */
+export function aimSystem(world: AnimationWorld, dt: number): void {
+  commitRemovals(world.ecs);
+  aimEntities(world, dt, 0, world.characters.dense.length);
+}
+
+/** The work of {@link aimSystem} for the characters at `world.characters.dense[first .. end)`. */
+export function aimEntities(world: AnimationWorld, _dt: number, first: number, end: number): void {
+  const { Character, LookAt, Reach, Follower, RootMotion, LocalPose } = world.components;
+  const local = LocalPose.data;
+  const skeletons = world.assets.skeletons;
+  const poseSize = world.maxJoints * POSE_STRIDE;
+  const aim = world.scratch.aim;
+  const { params, list, slot } = aim;
+  const followerState = Follower.state;
+  const dense = world.characters.dense;
+
+  for (let i = first; i < end; i++) {
+    const eid = dense[i]!;
+    const lookWeight = LookAt.weight[eid]!;
+    const reachWeight = Reach.weight[eid]!;
+    let look = LookAt.enabled[eid]! === 1 && lookWeight > 0;
+    let reach = Reach.enabled[eid]! === 1 && reachWeight > 0;
+    if ((!look && !reach) || Follower.enabled[eid]! === 0) continue;
+    const jointCount = Character.jointCount[eid]!;
+    const head = LookAt.head[eid]!, neck = LookAt.neck[eid]!, spine = LookAt.spine[eid]!;
+    const upper = Reach.upper[eid]!, lower = Reach.lower[eid]!, endJoint = Reach.end[eid]!;
+    if (look && !(head >= 0 && head < jointCount && neck < jointCount && spine < jointCount)) look = false;
+    if (reach && !(upper >= 0 && lower > upper && endJoint > lower && endJoint < jointCount)) reach = false;
+    if (!look && !reach) continue;
+
+    // 1. The target in model space: p_m = R(−yaw)·(p_w − pos).
+    const s = eid * FOLLOW_STATE_STRIDE;
+    const dx = followerState[s]! - RootMotion.x[eid]!;
+    const dy = followerState[s + 1]! - RootMotion.y[eid]!;
+    const dz = followerState[s + 2]! - RootMotion.z[eid]!;
+    const yaw = RootMotion.yaw[eid]!;
+    const c = Math.cos(yaw), sn = Math.sin(yaw);
+    const tx = dx * c - dz * sn, ty = dy, tz = dx * sn + dz * c;
+    if (!(tx - tx === 0 && ty - ty === 0 && tz - tz === 0)) continue; // NaN or ±Infinity
+
+    // 2. The joints involved: the head's and the end joint's paths to the root, ascending.
+    const parents = skeletons[Character.skeleton[eid]!]!.parents;
+    let count = 0;
+    if (look) count = markPath(list, slot, parents, head, count);
+    if (reach) count = markPath(list, slot, parents, endJoint, count);
+    sortAscending(list, count);
+    for (let pos = 0; pos < count; pos++) slot[list[pos]!] = pos + 1;
+    const localOff = eid * poseSize;
+    let dirty = 0; // first list position whose model transform is out of date
+
+    // 3. Look-at: spine → neck → head, re-solving the head's aim at each.
+    if (look) {
+      const a = eid * 3;
+      params[P_LOOK + LOOK_AXIS] = LookAt.axis[a]!;
+      params[P_LOOK + LOOK_AXIS + 1] = LookAt.axis[a + 1]!;
+      params[P_LOOK + LOOK_AXIS + 2] = LookAt.axis[a + 2]!;
+      params[P_LOOK + LOOK_TARGET] = tx;
+      params[P_LOOK + LOOK_TARGET + 1] = ty;
+      params[P_LOOK + LOOK_TARGET + 2] = tz;
+      params[P_LOOK + LOOK_YAW_LIMIT] = LookAt.yawLimit[eid]!;
+      params[P_LOOK + LOOK_PITCH_LIMIT] = LookAt.pitchLimit[eid]!;
+      const w = lookWeight < 1 ? lookWeight : 1;
+      const spineShare = spine >= 0 ? LookAt.spineFraction[eid]! : 0;
+      const neckShare = neck >= 0 ? LookAt.neckFraction[eid]! : 0;
+      let taken = 0; // w·Σ f of the joints above
+      for (let stage = 0; stage < 3; stage++) {
+        const joint = stage === 0 ? spine : stage === 1 ? neck : head;
+        if (joint < 0) continue;
+        const share = stage === 0 ? spineShare : stage === 1 ? neckShare : 1 - spineShare - neckShare;
+        const remaining = 1 - taken;
+        let sigma = stage === 2 && w >= 1 ? 1 : remaining > SHARE_EPSILON ? (w * share) / remaining : 1;
+        sigma = sigma < 1 ? sigma : 1;
+        taken += w * share;
+        if (!(sigma > 0)) continue;
+        dirty = composeUpTo(aim, local, localOff, parents, dirty, count, head);
+        const h = head * AIM_JOINT_STRIDE;
+        copyRotation(params, P_LOOK + LOOK_ROTATION, aim.model, h + AIM_JOINT_Q);
+        params[P_LOOK + LOOK_POSITION] = aim.model[h + 9]!;
+        params[P_LOOK + LOOK_POSITION + 1] = aim.model[h + 10]!;
+        params[P_LOOK + LOOK_POSITION + 2] = aim.model[h + 11]!;
+        params[P_LOOK + LOOK_WEIGHT] = sigma;
+        solveLookAt(params, P_DELTA, params, P_LOOK);
+        if (rotateByModelDelta(local, localOff + joint * POSE_STRIDE, aim.model, parentRotationOff(parents, joint), params, P_DELTA)) {
+          const at = slot[joint]! - 1;
+          if (at < dirty) dirty = at;
+        }
+      }
+    }
+
+    // 4. Reach: two-bone IK on the (updated) chain.
+    if (reach) {
+      dirty = composeUpTo(aim, local, localOff, parents, dirty, count, endJoint);
+      const m = aim.model;
+      copyPosition(params, P_IK + IK_ROOT, m, upper * AIM_JOINT_STRIDE + 9);
+      copyPosition(params, P_IK + IK_MID, m, lower * AIM_JOINT_STRIDE + 9);
+      copyPosition(params, P_IK + IK_END, m, endJoint * AIM_JOINT_STRIDE + 9);
+      straightenNoise(params, P_IK);
+      params[P_IK + IK_TARGET] = tx;
+      params[P_IK + IK_TARGET + 1] = ty;
+      params[P_IK + IK_TARGET + 2] = tz;
+      copyPosition(params, P_IK + IK_POLE, Reach.pole, eid * 3);
+      params[P_IK + IK_WEIGHT] = reachWeight;
+      solveTwoBoneIk(params, P_DELTA, params, P_IK);
+      if (rotateByModelDelta(local, localOff + upper * POSE_STRIDE, m, parentRotationOff(parents, upper), params, P_DELTA)) {
+        const at = slot[upper]! - 1;
+        if (at < dirty) dirty = at;
+      }
+      // The lower joint's parent rotation after D1 (recomposed from the corrected upper joint).
+      dirty = composeUpTo(aim, local, localOff, parents, dirty, count, parents[lower]!);
+      rotateByModelDelta(local, localOff + lower * POSE_STRIDE, m, parentRotationOff(parents, lower), params, P_DELTA + 4);
+    }
+
+    for (let pos = 0; pos < count; pos++) slot[list[pos]!] = 0;
+  }
+}
+
+/**
+ * Appends `joint` and its ancestors not yet marked in `slot` to `list[count ..]`, marking
+ * them; returns the new count. (Ancestors of a marked joint are marked, so the walk stops
+ * at the first one.)
+ */
+function markPath(list: Int32Array, slot: Int32Array, parents: Int16Array, joint: number, count: number): number {
+  let j = joint;
+  while (j >= 0 && slot[j]! === 0) {
+    slot[j] = 1;
+    list[count++] = j;
+    j = parents[j]!;
+  }
+  return count;
+}
+
+/** Insertion sort of `list[0 .. count)`, ascending (the lists are a few joints long). */
+function sortAscending(list: Int32Array, count: number): void {
+  for (let i = 1; i < count; i++) {
+    const v = list[i]!;
+    let k = i - 1;
+    while (k >= 0 && list[k]! > v) {
+      list[k + 1] = list[k]!;
+      k--;
+    }
+    list[k + 1] = v;
+  }
+}
+
+/** Offset of `joint`'s parent's model rotation in `AimScratch.model`, or −1 for a root. */
+function parentRotationOff(parents: Int16Array, joint: number): number {
+  const parent = parents[joint]!;
+  return parent < 0 ? -1 : parent * AIM_JOINT_STRIDE + AIM_JOINT_Q;
+}
+
+/**
+ * Composes the model records of `list[from ..]` up to and including joint `last` (see
+ * {@link composeJointModel}); returns the first list position not composed, the new `dirty`.
+ * Joints already up to date (positions before `from`) are not recomposed.
+ */
+function composeUpTo(
+  aim: AimScratch, local: Float32Array, localOff: number, parents: Int16Array, from: number, count: number, last: number,
+): number {
+  const { list, model } = aim;
+  let pos = from;
+  while (pos < count) {
+    const joint = list[pos]!;
+    if (joint > last) break;
+    composeJointModel(model, joint, parents[joint]!, local, localOff + joint * POSE_STRIDE);
+    pos++;
+  }
+  return pos;
+}
+
+/**
+ * Writes joint `joint`'s model record (`AIM_JOINT_STRIDE` floats at `joint × 16` in `model`):
+ * the 3×4 matrix C = C_parent · T·R·S of its local pose at `local[l ..]` (as `skinSystem`'s
+ * `computeModelPose`, in Float64) and the rotation Q = Q_parent · q. `parent` < 0: C = T·R·S,
+ * Q = q. The parent's record must be up to date. Pure kernel.
+ */
+export function composeJointModel(model: Float64Array, joint: number, parent: number, local: Float32Array, l: number): void {
+  const o = joint * AIM_JOINT_STRIDE;
+  const x = local[l + 3]!, y = local[l + 4]!, z = local[l + 5]!, w = local[l + 6]!;
+  const sx = local[l + 7]!, sy = local[l + 8]!, sz = local[l + 9]!;
+  const x2 = x + x, y2 = y + y, z2 = z + z;
+  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+  const wx = w * x2, wy = w * y2, wz = w * z2;
+  const l00 = (1 - (yy + zz)) * sx, l10 = (xy + wz) * sx, l20 = (xz - wy) * sx;
+  const l01 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l21 = (yz + wx) * sy;
+  const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
+  const ltx = local[l]!, lty = local[l + 1]!, ltz = local[l + 2]!;
+  if (parent < 0) {
+    model[o] = l00; model[o + 1] = l10; model[o + 2] = l20;
+    model[o + 3] = l01; model[o + 4] = l11; model[o + 5] = l21;
+    model[o + 6] = l02; model[o + 7] = l12; model[o + 8] = l22;
+    model[o + 9] = ltx; model[o + 10] = lty; model[o + 11] = ltz;
+    model[o + 12] = x; model[o + 13] = y; model[o + 14] = z; model[o + 15] = w;
+    return;
+  }
+  const p = parent * AIM_JOINT_STRIDE;
+  const p00 = model[p]!, p10 = model[p + 1]!, p20 = model[p + 2]!;
+  const p01 = model[p + 3]!, p11 = model[p + 4]!, p21 = model[p + 5]!;
+  const p02 = model[p + 6]!, p12 = model[p + 7]!, p22 = model[p + 8]!;
+  model[o] = p00 * l00 + p01 * l10 + p02 * l20;
+  model[o + 1] = p10 * l00 + p11 * l10 + p12 * l20;
+  model[o + 2] = p20 * l00 + p21 * l10 + p22 * l20;
+  model[o + 3] = p00 * l01 + p01 * l11 + p02 * l21;
+  model[o + 4] = p10 * l01 + p11 * l11 + p12 * l21;
+  model[o + 5] = p20 * l01 + p21 * l11 + p22 * l21;
+  model[o + 6] = p00 * l02 + p01 * l12 + p02 * l22;
+  model[o + 7] = p10 * l02 + p11 * l12 + p12 * l22;
+  model[o + 8] = p20 * l02 + p21 * l12 + p22 * l22;
+  model[o + 9] = p00 * ltx + p01 * lty + p02 * ltz + model[p + 9]!;
+  model[o + 10] = p10 * ltx + p11 * lty + p12 * ltz + model[p + 10]!;
+  model[o + 11] = p20 * ltx + p21 * lty + p22 * ltz + model[p + 11]!;
+  // Q = Q_parent · q (Hamilton product, as quat.multiply).
+  const ax = model[p + 12]!, ay = model[p + 13]!, az = model[p + 14]!, aw = model[p + 15]!;
+  model[o + 12] = aw * x + ax * w + ay * z - az * y;
+  model[o + 13] = aw * y - ax * z + ay * w + az * x;
+  model[o + 14] = aw * z + ax * y - ay * x + az * w;
+  model[o + 15] = aw * w - ax * x - ay * y - az * z;
+}
+
+/**
+ * Turns the local rotation at `local[l + 3 .. l + 6]` by the model-space delta
+ * `delta[d .. d + 3]`: q' = inverse(Q_p) · D · Q_p · q, normalized (Q_p at `model[qp ..]`,
+ * unit; `qp` < 0 for a root: q' = D · q). Returns false and writes nothing when q' is not
+ * finite or zero. Pure kernel.
+ */
+export function rotateByModelDelta(
+  local: Float32Array, l: number, model: Float64Array, qp: number, delta: Float64Array, d: number,
+): boolean {
+  const dx = delta[d]!, dy = delta[d + 1]!, dz = delta[d + 2]!, dw = delta[d + 3]!;
+  let rx = dx, ry = dy, rz = dz, rw = dw;
+  if (qp >= 0) {
+    // r = conj(P) · D · P, the delta in the parent's frame.
+    const px = model[qp]!, py = model[qp + 1]!, pz = model[qp + 2]!, pw = model[qp + 3]!;
+    // u = D · P
+    const ux = dw * px + dx * pw + dy * pz - dz * py;
+    const uy = dw * py - dx * pz + dy * pw + dz * px;
+    const uz = dw * pz + dx * py - dy * px + dz * pw;
+    const uw = dw * pw - dx * px - dy * py - dz * pz;
+    // r = conj(P) · u, conj(P) = (−px, −py, −pz, pw)
+    rx = pw * ux - px * uw - py * uz + pz * uy;
+    ry = pw * uy + px * uz - py * uw - pz * ux;
+    rz = pw * uz - px * uy + py * ux - pz * uw;
+    rw = pw * uw + px * ux + py * uy + pz * uz;
+  }
+  const q = l + POSE_Q;
+  const qx = local[q]!, qy = local[q + 1]!, qz = local[q + 2]!, qw = local[q + 3]!;
+  const nx = rw * qx + rx * qw + ry * qz - rz * qy;
+  const ny = rw * qy - rx * qz + ry * qw + rz * qx;
+  const nz = rw * qz + rx * qy - ry * qx + rz * qw;
+  const nw = rw * qw - rx * qx - ry * qy - rz * qz;
+  const len = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
+  if (!(len > 0 && len < Infinity)) return false;
+  local[q] = nx / len;
+  local[q + 1] = ny / len;
+  local[q + 2] = nz / len;
+  local[q + 3] = nw / len;
+  return true;
+}
+
+/**
+ * A chain straight (or folded) to within `STRAIGHT_SINE` has no bend plane of its own: the
+ * float32 pose leaves a cross product e1 × e2 of rounding noise, which the IK kernel would
+ * take as the hinge (it needs |e1 × e2| ≤ 1e-9·l1·l2 to fall back to the pole), and its pole
+ * turn would then roll the whole chain about its axis by an arbitrary angle — a T-pose arm
+ * twisting as it starts to reach. So the end position handed to the kernel is put exactly on
+ * the upper→lower line, at its distance from the middle joint (moving it by at most
+ * l2·1e-5): the kernel then bends toward the pole without rolling the chain.
+ */
+function straightenNoise(params: Float64Array, po: number): void {
+  const ax = params[po + IK_ROOT]!, ay = params[po + IK_ROOT + 1]!, az = params[po + IK_ROOT + 2]!;
+  const bx = params[po + IK_MID]!, by = params[po + IK_MID + 1]!, bz = params[po + IK_MID + 2]!;
+  const e1x = bx - ax, e1y = by - ay, e1z = bz - az;
+  const e2x = params[po + IK_END]! - bx, e2y = params[po + IK_END + 1]! - by, e2z = params[po + IK_END + 2]! - bz;
+  const l1 = Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
+  const l2 = Math.sqrt(e2x * e2x + e2y * e2y + e2z * e2z);
+  const cx = e1y * e2z - e1z * e2y, cy = e1z * e2x - e1x * e2z, cz = e1x * e2y - e1y * e2x;
+  const sine = Math.sqrt(cx * cx + cy * cy + cz * cz);
+  if (!(l1 > 0 && l2 > 0 && sine <= STRAIGHT_SINE * l1 * l2)) return;
+  const k = (e1x * e2x + e1y * e2y + e1z * e2z >= 0 ? l2 : -l2) / l1;
+  params[po + IK_END] = bx + e1x * k;
+  params[po + IK_END + 1] = by + e1y * k;
+  params[po + IK_END + 2] = bz + e1z * k;
+}
+
+function copyRotation(out: Float64Array, o: number, a: Float64Array, ao: number): void {
+  out[o] = a[ao]!;
+  out[o + 1] = a[ao + 1]!;
+  out[o + 2] = a[ao + 2]!;
+  out[o + 3] = a[ao + 3]!;
+}
+
+function copyPosition(out: Float64Array, o: number, a: Float64Array, ao: number): void {
+  out[o] = a[ao]!;
+  out[o + 1] = a[ao + 1]!;
+  out[o + 2] = a[ao + 2]!;
+}
