@@ -1,0 +1,371 @@
+/**
+ * The sandbox's characters: the real Fox and RobotExpressive from ../shared/assets (fetched
+ * from `assets/`, read by `loadGltf`), rescaled to metres, plus the benchmark's synthetic rig.
+ *
+ * The Fox's and the Robot's locomotion clips loop in place (their README: no root travel), so
+ * root motion cannot drive them as they are. `withRootMotion` gives a walk or run the travel
+ * its feet imply: the speed at which a planted foot slides backwards in the in-place clip
+ * (`measureGroundSpeed`) is the speed the character must move for that foot to stay put. The
+ * travel goes into the hip joint's track, where `rootMotionSystem` extracts it again.
+ */
+import {
+  affine,
+  createClip,
+  createSkeleton,
+  loadGltf,
+  type Clip,
+  type Skeleton,
+  type SkinnedMeshData,
+} from 'bitanim';
+import { benchRig } from './benchRig';
+
+/** Vertex data of a body, unindexed triangles: what the skinning shader draws. */
+export interface BodyGeometry {
+  /** V×3 bind-pose positions, metres. */
+  readonly positions: Float32Array;
+  /** V×3 unit normals (flat: one per triangle). */
+  readonly normals: Float32Array;
+  /** V×4 joint indices (as floats, for the vertex attribute). */
+  readonly joints: Float32Array;
+  /** V×4 weights summing to 1. */
+  readonly weights: Float32Array;
+  readonly vertexCount: number;
+}
+
+/** Locomotion clips with root motion and the speeds they travel at rate 1. */
+export interface Locomotion {
+  readonly idle: Clip;
+  readonly walk: Clip;
+  readonly run: Clip;
+  /** m/s at rate 1, measured from the feet. */
+  readonly walkSpeed: number;
+  readonly runSpeed: number;
+}
+
+export type CharacterKind = 'fox' | 'robot' | 'bench';
+
+/** A character the sandbox can spawn. */
+export interface CharacterAsset {
+  readonly kind: CharacterKind;
+  readonly label: string;
+  readonly skeleton: Skeleton;
+  /** Every clip of the file, in place (no root motion added), by name. */
+  readonly clips: ReadonlyMap<string, Clip>;
+  /** The skinned mesh, or null when the file has none worth drawing (the Robot's only skinned parts are its hands). */
+  readonly mesh: BodyGeometry | null;
+  /** Octahedral capsule bodies, one per bone, rigidly skinned to it. */
+  readonly capsules: BodyGeometry;
+  /** Present when the character has idle, walk and run clips. */
+  readonly locomotion: Locomotion | null;
+  /** The head joint (what look-at turns), or −1. */
+  readonly headJoint: number;
+  /** Approximate standing height, metres. */
+  readonly height: number;
+  /** Licence and attribution line, shown in the page. */
+  readonly credit: string;
+}
+
+const FOX_CREDIT = '"Fox": low poly fox by PixelMannen (CC0); rigging and animation by @tomkranis (CC-BY 4.0); glTF conversion by @AsoboStudio and @scurest.';
+const ROBOT_CREDIT = 'RobotExpressive by Tomás Laulhé (Quaternius), modified by Don McCurdy, CC0.';
+
+/** Fetches and prepares a character (`bench`: built in place, no fetch). */
+export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset> {
+  if (kind === 'bench') return benchCharacter();
+  const file = kind === 'fox' ? 'Fox.glb' : 'RobotExpressive.glb';
+  const response = await fetch(new URL(`assets/${file}`, document.baseURI));
+  if (!response.ok) throw new Error(`fetching assets/${file}: HTTP ${response.status}`);
+  const result = await loadGltf(new Uint8Array(await response.arrayBuffer()), { frameRate: 30 });
+  const source = result.skeletons[0];
+  if (!source) throw new Error(`${file} has no skin`);
+  // Fox: centimetres. Robot: about 4.6 units tall; 0.4 makes it about 1.8 m.
+  const scale = kind === 'fox' ? 0.01 : 0.4;
+  const skeleton = scaleSkeleton(source, scale);
+  const clips = new Map<string, Clip>();
+  for (const clip of result.clips) if (clip.skeleton === source) clips.set(clip.name, scaleClip(clip, skeleton, scale));
+  const foxMesh = kind === 'fox' ? result.meshes.find((m) => m.skeleton === 0) : undefined;
+  const mesh = foxMesh ? meshGeometry(foxMesh, scale) : null;
+  const names = kind === 'fox' ? ['Survey', 'Walk', 'Run'] : ['Idle', 'Walking', 'Running'];
+  const [idle, walk, run] = names.map((name) => clips.get(name));
+  let locomotion: Locomotion | null = null;
+  if (idle && walk && run) {
+    const walkSpeed = measureGroundSpeed(walk);
+    const runSpeed = measureGroundSpeed(run);
+    locomotion = { idle, walk: withRootMotion(walk, walkSpeed), run: withRootMotion(run, runSpeed), walkSpeed, runSpeed };
+  }
+  const head = skeleton.names.findIndex((name) => /(^|[^a-z])head([^a-z]|$)/i.test(name));
+  return {
+    kind,
+    label: kind === 'fox' ? 'Fox' : 'RobotExpressive',
+    skeleton,
+    clips,
+    mesh,
+    capsules: capsuleGeometry(skeleton),
+    locomotion,
+    headJoint: head,
+    height: restHeight(skeleton) * (kind === 'fox' ? 1.05 : 1.2),
+    credit: kind === 'fox' ? FOX_CREDIT : ROBOT_CREDIT,
+  };
+}
+
+/** The benchmark's rig: 64 synthetic joints and two looping clips (as `npm run bench`). */
+function benchCharacter(): CharacterAsset {
+  const { skeleton, clips } = benchRig();
+  return {
+    kind: 'bench',
+    label: 'bench rig (64 joints)',
+    skeleton,
+    clips: new Map(clips.map((clip) => [clip.name, clip])),
+    mesh: null,
+    capsules: capsuleGeometry(skeleton),
+    locomotion: null,
+    headJoint: -1,
+    height: restHeight(skeleton),
+    credit: 'Synthetic 64-joint skeleton and clips, built as bench/plan.ts builds them.',
+  };
+}
+
+/** The skeleton with every translation (rest and inverse bind) times `k`: the same character in other units. */
+export function scaleSkeleton(skeleton: Skeleton, k: number): Skeleton {
+  const rest = Float32Array.from(skeleton.rest);
+  for (let j = 0; j < skeleton.jointCount; j++) for (let c = 0; c < 3; c++) rest[j * 10 + c]! *= k;
+  // Model matrices [A | t] become [A | k·t]; their inverses [A⁻¹ | −A⁻¹·k·t]: translation × k.
+  const inverseBind = Float32Array.from(skeleton.inverseBind);
+  for (let j = 0; j < skeleton.jointCount; j++) for (let c = 9; c < 12; c++) inverseBind[j * 12 + c]! *= k;
+  return createSkeleton({ names: skeleton.names, parents: skeleton.parents, rest, inverseBind, hipJoint: skeleton.hipJoint });
+}
+
+/** `clip` on the scaled `skeleton`: translations times `k`. */
+export function scaleClip(clip: Clip, skeleton: Skeleton, k: number): Clip {
+  const frames = Float32Array.from(clip.frames);
+  for (let o = 0; o < frames.length; o += 10) for (let c = 0; c < 3; c++) frames[o + c]! *= k;
+  return createClip({ skeleton, frameRate: clip.frameRate, frames, loop: clip.loop, events: clip.events, name: clip.name });
+}
+
+/** Model-space matrices (J×12) of frame `f` of `clip`. */
+function frameModel(clip: Clip, f: number, out: Float64Array): Float64Array {
+  const { parents, jointCount } = clip.skeleton;
+  const local = new Float64Array(12);
+  for (let j = 0; j < jointCount; j++) {
+    affine.fromSQT(local, 0, clip.frames, (f * jointCount + j) * 10);
+    const p = parents[j]!;
+    if (p < 0) out.set(local, j * 12);
+    else affine.multiply(out, j * 12, out, p * 12, local, 0);
+  }
+  return out;
+}
+
+/** Rest-pose model matrices (J×12). */
+function restModel(skeleton: Skeleton): Float64Array {
+  const out = new Float64Array(skeleton.jointCount * 12);
+  const local = new Float64Array(12);
+  for (let j = 0; j < skeleton.jointCount; j++) {
+    affine.fromSQT(local, 0, skeleton.rest, j * 10);
+    const p = skeleton.parents[j]!;
+    if (p < 0) out.set(local, j * 12);
+    else affine.multiply(out, j * 12, out, p * 12, local, 0);
+  }
+  return out;
+}
+
+function restHeight(skeleton: Skeleton): number {
+  const model = restModel(skeleton);
+  let low = 0, high = 0;
+  for (let j = 0; j < skeleton.jointCount; j++) {
+    low = Math.min(low, model[j * 12 + 10]!);
+    high = Math.max(high, model[j * 12 + 10]!);
+  }
+  return high - low;
+}
+
+/**
+ * The ground speed of an in-place locomotion cycle, m/s: the median backward speed (along
+ * model −Z) of the feet while they are planted. Feet are the leaf joints within 30 % of the
+ * hip height of the ground at rest; planted means within 6 % of the hip height of the lowest
+ * any of them gets in the clip.
+ */
+export function measureGroundSpeed(clip: Clip): number {
+  const skeleton = clip.skeleton;
+  const J = skeleton.jointCount;
+  const rest = restModel(skeleton);
+  const hip = skeleton.hipHeight > 0 ? skeleton.hipHeight : 1;
+  const isParent = new Set(Array.from(skeleton.parents));
+  const feet: number[] = [];
+  for (let j = 0; j < J; j++) if (!isParent.has(j) && rest[j * 12 + 10]! < 0.3 * hip && !/pole|target/i.test(skeleton.names[j]!)) feet.push(j);
+  const model = new Float64Array(J * 12);
+  const ys: number[][] = [], zs: number[][] = [];
+  for (let f = 0; f < clip.frameCount; f++) {
+    frameModel(clip, f, model);
+    ys.push(feet.map((j) => model[j * 12 + 10]!));
+    zs.push(feet.map((j) => model[j * 12 + 11]!));
+  }
+  const lowest = Math.min(...ys.flat());
+  const planted = lowest + 0.06 * hip;
+  const speeds: number[] = [];
+  for (let f = 0; f + 1 < clip.frameCount; f++) {
+    feet.forEach((_, k) => {
+      if (ys[f]![k]! < planted && ys[f + 1]![k]! < planted) speeds.push(-(zs[f + 1]![k]! - zs[f]![k]!) * clip.frameRate);
+    });
+  }
+  speeds.sort((a, b) => a - b);
+  const median = speeds[speeds.length >> 1] ?? 0;
+  return median > 0.05 ? median : 1;
+}
+
+/**
+ * An in-place cycle given root travel: the hip joint moves `speed` m/s along model +Z (its
+ * local translation gets the travel expressed in its parent's frame at each frame), so the
+ * seam frame sits one cycle's travel ahead of the first.
+ */
+export function withRootMotion(clip: Clip, speed: number): Clip {
+  const skeleton = clip.skeleton;
+  const J = skeleton.jointCount;
+  const hip = skeleton.hipJoint >= 0 ? skeleton.hipJoint : 0;
+  const parent = skeleton.parents[hip]!;
+  const frames = Float32Array.from(clip.frames);
+  const model = new Float64Array(J * 12);
+  const inverse = new Float64Array(12);
+  const travel = new Float64Array(3);
+  for (let f = 0; f < clip.frameCount; f++) {
+    const distance = (speed * f) / clip.frameRate;
+    const o = (f * J + hip) * 10;
+    if (parent < 0) {
+      frames[o + 2]! += distance;
+      continue;
+    }
+    frameModel(clip, f, model);
+    affine.invert(inverse, 0, model, parent * 12);
+    travel[0] = 0; travel[1] = 0; travel[2] = distance;
+    affine.transformVector(travel, 0, inverse, 0, travel, 0);
+    frames[o]! += travel[0]!;
+    frames[o + 1]! += travel[1]!;
+    frames[o + 2]! += travel[2]!;
+  }
+  return createClip({ skeleton, frameRate: clip.frameRate, frames, loop: true, events: clip.events, name: clip.name });
+}
+
+/** A skinned primitive as unindexed, flat-shaded triangles, positions times `scale`. */
+function meshGeometry(mesh: SkinnedMeshData, scale: number): BodyGeometry {
+  const triangles = mesh.indices ?? Uint32Array.from({ length: mesh.positions.length / 3 }, (_, i) => i);
+  const V = triangles.length;
+  const positions = new Float32Array(V * 3), normals = new Float32Array(V * 3);
+  const joints = new Float32Array(V * 4), weights = new Float32Array(V * 4);
+  for (let v = 0; v < V; v++) {
+    const src = triangles[v]!;
+    for (let c = 0; c < 3; c++) positions[v * 3 + c] = mesh.positions[src * 3 + c]! * scale;
+    for (let c = 0; c < 4; c++) {
+      joints[v * 4 + c] = mesh.joints[src * 4 + c]!;
+      weights[v * 4 + c] = mesh.weights[src * 4 + c]!;
+    }
+  }
+  flatNormals(positions, normals, V);
+  return { positions, normals, joints, weights, vertexCount: V };
+}
+
+function flatNormals(positions: Float32Array, normals: Float32Array, vertexCount: number): void {
+  for (let t = 0; t + 2 < vertexCount; t += 3) {
+    const a = t * 3, b = a + 3, c = a + 6;
+    const ux = positions[b]! - positions[a]!, uy = positions[b + 1]! - positions[a + 1]!, uz = positions[b + 2]! - positions[a + 2]!;
+    const vx = positions[c]! - positions[a]!, vy = positions[c + 1]! - positions[a + 1]!, vz = positions[c + 2]! - positions[a + 2]!;
+    let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const n = Math.sqrt(nx * nx + ny * ny + nz * nz) || 1;
+    nx /= n; ny /= n; nz /= n;
+    for (let k = 0; k < 3; k++) {
+      normals[a + k * 3] = nx;
+      normals[a + k * 3 + 1] = ny;
+      normals[a + k * 3 + 2] = nz;
+    }
+  }
+}
+
+/**
+ * Capsule bodies: for every bone p → j an octahedron stretched between the two joints (4
+ * around the waist, 8 triangles), and a small one on every leaf joint, built in the rest pose
+ * and carried into bind space (v_bind = Bind_p · Rest_p⁻¹ · v_rest), weight 1 on joint p, so
+ * the palette moves it rigidly with its bone. Bones from the hip's ancestors (the pole from
+ * the floor to the hips) and IK helpers (names with "pole" or "target") are left out.
+ */
+export function capsuleGeometry(skeleton: Skeleton): BodyGeometry {
+  const J = skeleton.jointCount;
+  const rest = restModel(skeleton);
+  const bind = new Float64Array(J * 12);
+  for (let j = 0; j < J; j++) affine.invert(bind, j * 12, skeleton.inverseBind, j * 12);
+  const hipAncestors = new Set<number>();
+  for (let a = skeleton.hipJoint >= 0 ? skeleton.parents[skeleton.hipJoint]! : -1; a >= 0; a = skeleton.parents[a]!) hipAncestors.add(a);
+  const skip = (j: number): boolean => /pole|target/i.test(skeleton.names[j]!);
+  const height = restHeight(skeleton) || 1;
+  const children = new Map<number, number[]>();
+  for (let j = 0; j < J; j++) {
+    const p = skeleton.parents[j]!;
+    if (p >= 0) children.set(p, [...(children.get(p) ?? []), j]);
+  }
+  const positions: number[] = [], normals: number[] = [], joints: number[] = [], weights: number[] = [];
+  const toBind = new Float64Array(12), restInverse = new Float64Array(12), point = new Float64Array(3);
+  const emit = (owner: number, a: number[], b: number[], radius: number): void => {
+    // Frame: axis d from a to b, two perpendiculars.
+    const d = [b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!];
+    const length = Math.hypot(d[0]!, d[1]!, d[2]!);
+    if (length < 1e-6) return;
+    const u = d.map((x) => x / length);
+    const helper = Math.abs(u[1]!) < 0.9 ? [0, 1, 0] : [1, 0, 0];
+    const s = normalize(cross(u, helper)), t = cross(u, s);
+    const waist = a.map((x, i) => x + d[i]! * 0.2);
+    const ring = [0, 1, 2, 3].map((k) => {
+      const angle = (k * Math.PI) / 2 + Math.PI / 4;
+      return waist.map((x, i) => x + radius * (Math.cos(angle) * s[i]! + Math.sin(angle) * t[i]!));
+    });
+    affine.invert(restInverse, 0, rest, owner * 12);
+    affine.multiply(toBind, 0, bind, owner * 12, restInverse, 0);
+    const tri = (p0: number[], p1: number[], p2: number[]): void => {
+      const base = positions.length;
+      for (const p of [p0, p1, p2]) {
+        point.set(p);
+        affine.transformPoint(point, 0, toBind, 0, point, 0);
+        positions.push(point[0]!, point[1]!, point[2]!);
+        joints.push(owner, 0, 0, 0);
+        weights.push(1, 0, 0, 0);
+      }
+      const flat = new Float32Array(positions.slice(base, base + 9));
+      const n = new Float32Array(9);
+      flatNormals(flat, n, 3);
+      normals.push(...n);
+    };
+    for (let k = 0; k < 4; k++) {
+      const r0 = ring[k]!, r1 = ring[(k + 1) % 4]!;
+      tri(a, r1, r0);
+      tri(b, r0, r1);
+    }
+  };
+  const position = (j: number): number[] => [rest[j * 12 + 9]!, rest[j * 12 + 10]!, rest[j * 12 + 11]!];
+  for (let j = 0; j < J; j++) {
+    const p = skeleton.parents[j]!;
+    if (skip(j)) continue;
+    if (p >= 0 && !hipAncestors.has(p) && !skip(p)) {
+      const a = position(p), b = position(j);
+      const length = Math.hypot(b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!);
+      emit(p, a, b, Math.max(0.16 * length, 0.008 * height));
+    }
+    if (!children.has(j) && !hipAncestors.has(j)) {
+      // A leaf: a small body on the joint itself, pointing up.
+      const r = 0.035 * height;
+      const c = position(j);
+      emit(j, [c[0]!, c[1]! - r, c[2]!], [c[0]!, c[1]! + r, c[2]!], r * 0.8);
+    }
+  }
+  const V = positions.length / 3;
+  return {
+    positions: new Float32Array(positions),
+    normals: new Float32Array(normals),
+    joints: new Float32Array(joints),
+    weights: new Float32Array(weights),
+    vertexCount: V,
+  };
+}
+
+function cross(a: number[], b: number[]): number[] {
+  return [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
+}
+
+function normalize(a: number[]): number[] {
+  const n = Math.hypot(a[0]!, a[1]!, a[2]!) || 1;
+  return a.map((x) => x / n);
+}

@@ -1,0 +1,63 @@
+/**
+ * The sandbox page: one pixi.js (v8, WebGL) application showing the crowd view or the
+ * inspector (`?view=inspector`). Everything animated comes from bitanim's public entry.
+ *
+ * `window.__sandbox` reports readiness, the renderer and the view's live numbers to the
+ * end-to-end test (e2e/run.mjs) and to the console.
+ */
+import { Application } from 'pixi.js';
+import { startCrowd } from './crowd/crowdView';
+import { startInspector } from './inspector/inspectorView';
+
+declare global {
+  interface Window {
+    __sandbox?: Record<string, unknown>;
+  }
+}
+
+async function main(): Promise<void> {
+  const params = new URLSearchParams(location.search);
+  const view = params.get('view') === 'inspector' ? 'inspector' : 'crowd';
+  document.getElementById(`tab-${view}`)?.classList.add('active');
+  document.body.classList.add(`view-${view}`);
+  const status = document.getElementById('status')!;
+  const stage = document.getElementById('stage')!;
+  const panel = document.getElementById('panel')!;
+  const overlay = document.getElementById('overlay')!;
+  window.__sandbox = { ready: false, view };
+
+  const app = new Application();
+  await app.init({
+    resizeTo: stage,
+    background: '#1b1f26',
+    antialias: false,
+    preference: 'webgl',
+    resolution: 1,
+    autoDensity: false,
+  });
+  stage.prepend(app.canvas);
+  const rendererInfo = describeRenderer(app);
+
+  const handle = view === 'crowd'
+    ? await startCrowd(app, panel, overlay, rendererInfo, params)
+    : await startInspector(app, panel, overlay, rendererInfo, params);
+  status.textContent = `${view} · ${app.renderer.name}`;
+  window.__sandbox = { ...window.__sandbox, ...handle, ready: true, rendererName: app.renderer.name, rendererInfo };
+}
+
+function describeRenderer(app: Application): string {
+  const renderer = app.renderer as unknown as { name: string; gl?: WebGL2RenderingContext };
+  if (!renderer.gl) return `renderer: ${renderer.name}`;
+  const gl = renderer.gl;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : String(gl.getParameter(gl.RENDERER));
+  return `renderer: ${renderer.name} (${gl instanceof WebGL2RenderingContext ? 'WebGL 2' : 'WebGL 1'}), ${name}`;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  window.__sandbox = { ...window.__sandbox, error: message };
+  const status = document.getElementById('status');
+  if (status) status.textContent = `error: ${message}`;
+});
