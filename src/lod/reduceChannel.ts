@@ -1,0 +1,172 @@
+/**
+ * Reduction of one channel to a tolerance: the ATKINS threshold ε chosen per channel, and the
+ * uniform-decimation baseline it is compared with.
+ *
+ * The seed (shared/seeds/motion-lod.txt, §3) names the pain of threshold methods: one ε for
+ * many motions, and when the result is not what was wanted, change it and re-check everything.
+ * Here the artist gives a tolerance in the channel's own units instead, and ε is searched for
+ * each channel: the fewest ATKINS keys whose reconstruction (`fitSpline`) stays within the
+ * tolerance at every original frame.
+ */
+import { fail } from '../assets/AnimationError.js';
+import {
+  DEFAULT_DEGREE, DEFAULT_MIN_INTERVAL, checkDegree, prepareQuotients, selectKeysFrom, type SplineDegree,
+} from './atkins.js';
+import { fitSpline, measureSplineError } from './spline.js';
+
+/** Options of {@link reduceChannel}. */
+export interface ReduceChannelOptions {
+  /** δ, frames (integer ≥ 1, default 2), as in `selectKeys`. */
+  readonly minInterval?: number;
+  /** m: ATKINS order and spline degree (1, 2 or 3, default 3). */
+  readonly degree?: SplineDegree;
+  /** Bisection steps on log ε after the grid scan (default 20). */
+  readonly iterations?: number;
+}
+
+/** A reduced channel. */
+export interface ChannelReduction {
+  /** Key frame indices, strictly ascending, first and last frame included. */
+  readonly keys: Uint32Array;
+  /** `fitSpline(values, frameRate, keys)`: 4 floats per segment, a b c d, u in seconds. */
+  readonly coefficients: Float64Array;
+  /** Largest |reconstruction − value| over every original frame, channel units; ≤ tolerance. */
+  readonly maxError: number;
+  /**
+   * The ATKINS ε that chose the keys (dimensionless, see `selectKeys`); 0 when every frame
+   * was kept because no ε met the tolerance.
+   */
+  readonly epsilon: number;
+}
+
+/** The uniform baseline: keys every `step` frames plus the last. */
+export interface UniformReduction {
+  readonly keys: Uint32Array;
+  readonly coefficients: Float64Array;
+  readonly maxError: number;
+  /** Key spacing, frames (≥ 1). */
+  readonly step: number;
+}
+
+/** Log-ε grid points per decade of the scan before bisection. */
+const GRID_PER_DECADE = 2;
+/** The scan covers this many decades below the ε at which only the end keys remain. */
+const GRID_DECADES = 12;
+
+/**
+ * The fewest ATKINS keys of one channel whose reconstruction stays within `tolerance`.
+ *
+ * - `values`: the channel, one finite value per frame; `frameRate` frames per second (> 0).
+ * - `tolerance`: largest allowed |reconstruction − value| at any original frame, in the
+ *   channel's units (≥ 0).
+ *
+ * Search: ε from the ceiling at which only the two end keys remain down 12 decades, two grid
+ * points per decade, then `iterations` bisection steps on log ε between the largest ε that met
+ * the tolerance and the grid point above it. Neither the key count nor the error is exactly
+ * monotone in ε (the selection is sequential), so the result is the fewest keys among every ε
+ * tried that met the tolerance (ties: smaller error). If none did, every frame is a key
+ * (error 0 up to rounding) and `epsilon` is 0. About 45 ATKINS runs and fits, each O(n).
+ * Throws an `AnimationError` for non-finite values or bad arguments.
+ *
+ * @example
+ * const { keys, coefficients, maxError } = reduceChannel(rotationChannel, 60, 0.002);
+ */
+export function reduceChannel(
+  values: Float64Array, frameRate: number, tolerance: number, options: ReduceChannelOptions = {},
+): ChannelReduction {
+  const where = 'reduceChannel';
+  const degree = options.degree ?? DEFAULT_DEGREE;
+  const minInterval = options.minInterval ?? DEFAULT_MIN_INTERVAL;
+  const iterations = options.iterations ?? 20;
+  checkArguments(where, frameRate, tolerance, degree);
+  if (!(Number.isInteger(iterations) && iterations >= 0)) fail(where, 'iterations', `is ${iterations}, must be an integer ≥ 0`);
+  const prepared = prepareQuotients(values, degree, undefined, where);
+  const n = values.length;
+  if (n <= 2) return everyFrame(values, frameRate, degree);
+
+  let best: ChannelReduction | undefined;
+  const tryEpsilon = (epsilon: number): boolean => {
+    const keys = selectKeysFrom(prepared, epsilon, minInterval, where).keys;
+    const coefficients = fitSpline(values, frameRate, keys, { degree });
+    const maxError = measureSplineError(values, frameRate, keys, coefficients);
+    if (!(maxError <= tolerance)) return false;
+    if (best === undefined || keys.length < best.keys.length
+      || (keys.length === best.keys.length && maxError < best.maxError)) {
+      best = { keys, coefficients, maxError, epsilon };
+    }
+    return true;
+  };
+
+  // A constant channel: the ceiling is 0 and the two end keys reproduce it.
+  const ceiling = prepared.epsilonCeiling;
+  if (tryEpsilon(ceiling)) return best!;
+  // Grid from the ceiling down; remember the largest ε that met the tolerance.
+  const top = Math.log10(ceiling);
+  let feasible = Number.NaN, above = top;
+  for (let g = 1; g <= GRID_DECADES * GRID_PER_DECADE; g++) {
+    const exponent = top - g / GRID_PER_DECADE;
+    if (tryEpsilon(10 ** exponent)) {
+      feasible = exponent;
+      break;
+    }
+    above = exponent;
+  }
+  if (Number.isNaN(feasible)) return best ?? everyFrame(values, frameRate, degree);
+  // Bisection on log ε between the feasible grid point and the infeasible one above it.
+  let lo = feasible, hi = above;
+  for (let it = 0; it < iterations; it++) {
+    const mid = (lo + hi) / 2;
+    if (tryEpsilon(10 ** mid)) lo = mid;
+    else hi = mid;
+  }
+  return best!;
+}
+
+/**
+ * The uniform baseline for {@link reduceChannel}: keys every `step` frames plus the last, the
+ * same reconstruction (`fitSpline`), with the largest step whose error at every original frame
+ * stays within `tolerance` (steps tried from n − 1 down, so the error need not be monotone in
+ * the step). Step 1 keeps every frame. O(n) per step tried: up to O(n²) for a tight tolerance;
+ * a measuring tool, not a reducer.
+ */
+export function uniformDecimation(
+  values: Float64Array, frameRate: number, tolerance: number, options: { readonly degree?: SplineDegree } = {},
+): UniformReduction {
+  const where = 'uniformDecimation';
+  const degree = options.degree ?? DEFAULT_DEGREE;
+  checkArguments(where, frameRate, tolerance, degree);
+  prepareQuotients(values, 1, undefined, where); // validates the values
+  const n = values.length;
+  if (n <= 2) return { ...everyFrame(values, frameRate, degree), step: 1 };
+  for (let step = n - 1; step >= 1; step--) {
+    const keys = uniformKeys(n, step);
+    const coefficients = fitSpline(values, frameRate, keys, { degree });
+    const maxError = measureSplineError(values, frameRate, keys, coefficients);
+    if (maxError <= tolerance || step === 1) return { keys, coefficients, maxError, step };
+  }
+  throw new Error('unreachable');
+}
+
+/** Frames 0, step, 2·step, … and n − 1. */
+export function uniformKeys(n: number, step: number): Uint32Array {
+  const count = Math.ceil((n - 1) / step) + 1;
+  const keys = new Uint32Array(count);
+  for (let k = 0; k < count - 1; k++) keys[k] = k * step;
+  keys[count - 1] = n - 1;
+  return keys;
+}
+
+/** Every frame a key (the fallback that always meets the tolerance). */
+function everyFrame(values: Float64Array, frameRate: number, degree: SplineDegree): ChannelReduction {
+  const n = values.length;
+  const keys = new Uint32Array(n);
+  for (let f = 0; f < n; f++) keys[f] = f;
+  const coefficients = fitSpline(values, frameRate, keys, { degree });
+  return { keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients), epsilon: 0 };
+}
+
+function checkArguments(where: string, frameRate: number, tolerance: number, degree: number): void {
+  if (!(frameRate > 0 && Number.isFinite(frameRate))) fail(where, 'frameRate', `is ${frameRate}, must be finite and > 0`);
+  if (!(tolerance >= 0 && Number.isFinite(tolerance))) fail(where, 'tolerance', `is ${tolerance}, must be finite and ≥ 0`);
+  checkDegree(where, degree);
+}
