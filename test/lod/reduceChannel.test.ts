@@ -131,10 +131,10 @@ describe('uniformDecimation', () => {
 
 describe('ATKINS against uniform decimation at the same max error (600 frames at 60 fps)', () => {
   // Measured ratios (ATKINS keys / uniform keys, seeds 1–8 × tolerances 1e-3, 3e-3, 1e-2):
-  //   motion between holds, noise-free:        mean 0.51, 0.34 … 0.83
-  //   motion between holds, noise ±1e-4:       mean 0.64, 0.36 … 0.98
-  //   stationary sum of 3 sines, noise-free:   mean 1.53, 0.90 … 3.59
-  //   stationary sum of 3 sines, noise ±1e-4:  mean 1.47, 1.10 … 2.07
+  //   motion between holds, noise-free:        mean 0.55, 0.36 … 0.85
+  //   motion between holds, noise ±1e-4:       mean 0.67, 0.38 … 0.94
+  //   stationary sum of 3 sines, noise-free:   mean 1.53, 0.90 … 3.56
+  //   stationary sum of 3 sines, noise ±1e-4:  mean 1.61, 1.09 … 2.10
   it('needs fewer keys than uniform on motion between holds (the still stretches cost it nothing)', () => {
     for (const noise of [0, 2e-4]) {
       const measured = ratios(noise, true);
