@@ -28,11 +28,16 @@
  * that switches clips all the time, once per transition mode and once without transitions,
  * timing `step` and the `transition` calls apart.
  *
+ * Motion LOD (lodCrowd.ts): last, a walking crowd of 10,000 at full rate, with distance LOD
+ * only, and with distance LOD + update-rate LOD: the frame cost saved and the root travel
+ * compared with the full-rate run.
+ *
  * Environment: BENCH_SIZES="1000,5000" picks the crowd sizes, BENCH_FRAMES the measured frames
  * of both runtimes (default: 300 → 60 for bitanim and 20 → 10 for three.js as N grows, since
  * three.js takes over a second per frame at 10,000; its workload is never reduced) and of the
- * transition rows (default 72, three transition periods). BENCH_TRANSITIONS=0 skips the
- * transition rows; another number runs them at that crowd size instead of 10,000.
+ * transition rows (default 72, three transition periods) and of the LOD rows (default 60).
+ * BENCH_TRANSITIONS=0 skips the transition rows, BENCH_LOD=0 the LOD rows; another number
+ * runs them at that crowd size instead of 10,000.
  */
 import os from 'node:os';
 import { createBitanimCrowd, type BitanimCrowd } from './bitanimCrowd.js';
@@ -40,6 +45,7 @@ import { collectGarbage, formatBytes, formatMs, measure, runFrames, type CrowdRu
 import { createCrowdAssets, JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets } from './plan.js';
 import { createThreeCrowd, type ThreeCrowd } from './threeCrowd.js';
 import { benchmarkTransitions, printTransitions } from './transitions.js';
+import { benchmarkLod, printLod } from './lodCrowd.js';
 
 /** Frame step, seconds. */
 const DT = 1 / 60;
@@ -49,6 +55,8 @@ const WARMUP_FRAMES = 20;
 const WEIGHTS = [0.6, 0.4];
 /** Crowd size of the transition rows (BENCH_TRANSITIONS overrides; 0 skips them). */
 const TRANSITION_CROWD = 10_000;
+/** Crowd size of the motion-LOD rows (BENCH_LOD overrides; 0 skips them). */
+const LOD_CROWD = 10_000;
 /** Characters compared between the runtimes per crowd. */
 const CHECKED_CHARACTERS = 5;
 
@@ -82,6 +90,7 @@ async function main(): Promise<void> {
   const sizes = parseList('BENCH_SIZES', process.env['BENCH_SIZES']) ?? [1000, 5000, 10000];
   const frames = parseList('BENCH_FRAMES', process.env['BENCH_FRAMES'])?.[0];
   const transitionCount = parseTransitions(process.env['BENCH_TRANSITIONS']);
+  const lodCount = parseCount('BENCH_LOD', process.env['BENCH_LOD'], LOD_CROWD);
   const assets = createCrowdAssets();
 
   console.log('# bitanim crowd benchmark: bitanim vs three.js\n');
@@ -98,6 +107,7 @@ async function main(): Promise<void> {
     printSize(result);
   }
   if (transitionCount > 0) printTransitions(await benchmarkTransitions(assets, transitionCount, frames, DT));
+  if (lodCount > 0) printLod(await benchmarkLod(assets, lodCount, frames, DT));
 
   console.log('\nNotes:');
   console.log('- phases are ms per frame; total = their sum; ns/joint = total / (N × 64).');
@@ -218,6 +228,14 @@ function parseTransitions(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return TRANSITION_CROWD;
   const n = Number(value.trim());
   if (!Number.isInteger(n) || n < 0) throw new Error(`BENCH_TRANSITIONS="${value}": expected 0 (skip the transition rows) or a crowd size`);
+  return n;
+}
+
+/** A crowd-size variable: unset → `fallback`; 0 → skip those rows; another integer → that size. */
+function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value.trim());
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name}="${value}": expected 0 (skip those rows) or a crowd size`);
   return n;
 }
 

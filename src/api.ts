@@ -16,6 +16,7 @@ import { blendEntities } from './systems/blendSystem.js';
 import { inertializeEntities } from './systems/inertializeSystem.js';
 import { rootMotionEntities } from './systems/rootMotionSystem.js';
 import { followEntities } from './systems/followSystem.js';
+import { lodEntities } from './systems/lodSystem.js';
 import { resetFollower } from './components/Follower.js';
 import { getRootFrame, getRootTrack } from './assets/rootTrack.js';
 import { sampleEntities } from './systems/sampleSystem.js';
@@ -377,7 +378,7 @@ export function setLayerWeight(world: AnimationWorld, eid: number, layer: number
 const STEP_CHUNK = 128;
 
 /**
- * Advances the world by `dt` seconds: sampleSystem → blendSystem → inertializeSystem →
+ * Advances the world by `dt` seconds: lodSystem → sampleSystem → blendSystem → inertializeSystem →
  * rootMotionSystem → followSystem → skinSystem (DESIGN §4).
  * Allocates nothing. `dt = 0` re-evaluates the current poses without moving time.
  *
@@ -395,6 +396,7 @@ export function step(world: AnimationWorld, dt: number): void {
   const count = world.characters.dense.length;
   for (let first = 0; first < count; first += STEP_CHUNK) {
     const end = Math.min(first + STEP_CHUNK, count);
+    lodEntities(world, dt, first, end);
     sampleEntities(world, dt, first, end);
     blendEntities(world, dt, first, end);
     inertializeEntities(world, dt, first, end);

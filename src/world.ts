@@ -1,4 +1,4 @@
-import { $internal, createWorld, registerQuery, type Query, type World } from 'bitecs';
+import { $internal, createWorld, observe, onRemove, registerQuery, type Query, type World } from 'bitecs';
 import { AnimationError, type AnimationIssue } from './assets/AnimationError.js';
 import type { Binding } from './assets/Binding.js';
 import type { RootFrame, RootTrack } from './assets/rootTrack.js';
@@ -13,6 +13,7 @@ import { createRootMotionComponent, type RootMotionComponent } from './component
 import { createFollowerComponent, type FollowerComponent } from './components/Follower.js';
 import { createLookAtComponent, type LookAtComponent } from './components/LookAt.js';
 import { createReachComponent, type ReachComponent } from './components/Reach.js';
+import { createLodComponent, createLodShared, resetLod, type LodComponent, type LodShared } from './components/Lod.js';
 import { createLocalPoseComponent, createMatrixPoolComponent, type PoolComponent } from './components/Pose.js';
 import { POSE_STRIDE } from './math/layout.js';
 import { CAPTURE_TMP } from './systems/inertializeCapture.js';
@@ -110,6 +111,8 @@ export interface AnimationComponents {
   readonly LookAt: LookAtComponent;
   /** Two-bone reach toward the follower (not part of the `characters` query: `enabled` marks who has one). */
   readonly Reach: ReachComponent;
+  /** Motion LOD and update-rate LOD (not part of the `characters` query: `enabled` marks who has it). */
+  readonly Lod: LodComponent;
 }
 
 /**
@@ -129,6 +132,8 @@ export interface AnimationWorld {
   readonly events: EventQueue;
   readonly scratch: Scratch;
   readonly views: PoseViews;
+  /** World-level LOD state: the LOD camera, the clip level registry, the shared update seconds. */
+  readonly lod: LodShared;
   /** Seconds simulated so far (advanced by `sampleSystem`). */
   time: number;
 }
@@ -177,6 +182,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     Follower: createFollowerComponent(rows),
     LookAt: createLookAtComponent(rows),
     Reach: createReachComponent(rows),
+    Lod: createLodComponent(rows),
   };
   const characters = registerQuery(ecs, [
     components.Character,
@@ -187,6 +193,9 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     components.Inertialization,
     components.RootMotion,
   ]);
+  // A removed character's LOD row is cleared at once, so the next character given its entity
+  // id starts without LOD (and without a pending update).
+  observe(ecs, onRemove(components.Character), (eid: number) => resetLod(components.Lod, eid));
   return {
     ecs,
     maxEntities,
@@ -226,6 +235,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
       layers: new Array<Float32Array>(rows * MAX_LAYERS).fill(EMPTY_VIEW),
       history: new Array<Float32Array>(rows * 2).fill(EMPTY_VIEW),
     },
+    lod: createLodShared(),
     time: 0,
   };
 }

@@ -4,7 +4,8 @@
  * Reads:  Character.skeleton/jointCount, Layers.clip/weight/flags/mask/reference/pose, the
  *         skeleton, mask and reference-pose registries, `world.blendThreshold`.
  * Writes: LocalPose.
- * Order:  after sampleSystem, before skinSystem.
+ * Order:  after sampleSystem, before skinSystem. Skips characters `lodSystem` is not updating
+ *         this frame (`Lod.update` 0): their `LocalPose` stays as it was.
  *
  * Per joint j (GEA "LERP blending", "partial-skeleton blending", "additive blending"):
  * 1. Override layers (not additive, weight > 0) blend by normalized weights
@@ -39,9 +40,11 @@ export function blendEntities(world: AnimationWorld, _dt: number, first: number,
   const poseSize = world.maxJoints * POSE_STRIDE;
   const threshold = world.scratch.blendThreshold;
   const dense = world.characters.dense;
+  const lodUpdate = world.components.Lod.update;
 
   for (let i = first; i < end; i++) {
     const eid = dense[i]!;
+    if (lodUpdate[eid]! === 0) continue; // update-rate LOD: not this frame
     const jointCount = Character.jointCount[eid]!;
     const rest = skeletons[Character.skeleton[eid]!]!.rest;
     const outOff = eid * poseSize;

@@ -5,7 +5,9 @@
  * Reads:  Follower (enabled, integrator, target, duration, interval, timer).
  * Writes: Follower (state, sampled, timer, scratch).
  * Order:  after rootMotionSystem, before skinSystem (DESIGN §4). Look-at / reach, which aim
- *         at the follower, are not part of this system yet.
+ *         at the follower, are not part of this system yet. Skips characters `lodSystem` is
+ *         not updating this frame (`Lod.update` 0); on their update frame the follower steps
+ *         by all the seconds since the last one (sampling the target as it is then).
  *
  * Per character with a follower, for a frame of `dt` seconds:
  * 1. Sampling: the target the game set (`setFollowTarget`) is sampled into `sampled` every
@@ -35,14 +37,18 @@ export function followSystem(world: AnimationWorld, dt: number): void {
 }
 
 /** The work of {@link followSystem} for the characters at `world.characters.dense[first .. end)`. */
-export function followEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
+export function followEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
   const follower = world.components.Follower;
   const { enabled, target, sampled, interval, timer, scratch } = follower;
   const dense = world.characters.dense;
+  const { update: lodUpdate, slot: lodSlot } = world.components.Lod;
+  const lodDts = world.lod.dts;
 
   for (let i = first; i < end; i++) {
     const eid = dense[i]!;
-    if (enabled[eid]! === 0) continue;
+    if (enabled[eid]! === 0 || lodUpdate[eid]! === 0) continue; // no follower, or not this frame (update-rate LOD)
+    const dtSlot = lodSlot[eid]!;
+    const dt = dtSlot === 0 ? frameDt : lodDts[dtSlot]!; // seconds since its last update (lodSystem)
     const period = interval[eid]!;
     const toInstant = period - timer[eid]!;
     if (dt >= toInstant) {

@@ -8,7 +8,11 @@
  * Reads:  Character.jointCount, Layers (clip/time/speed/flags/binding of a just-switched
  *         layer), LocalPose (the blended target), Inertialization, clip and binding registries.
  * Writes: LocalPose (target + offset), Inertialization (offsets, mode, elapsed, history).
- * Order:  after blendSystem, before root motion and skinSystem.
+ * Order:  after blendSystem, before root motion and skinSystem. Skips characters `lodSystem` is
+ *         not updating this frame (`Lod.update` 0); on their update frame the offsets decay by
+ *         all the seconds since the last one (both decays are exact for any step), the history
+ *         records that update's output, and a capture samples the clip at the character's LOD
+ *         level, as sampleSystem did.
  *
  * Per frame and character:
  * 1. A pending transition captures offsets (see inertializeCapture.ts), anchored one frame back.
@@ -27,6 +31,7 @@
 import { commitRemovals } from 'bitecs';
 import { sampleClipInto } from '../assets/sampleClip.js';
 import { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_STRIDE } from '../components/Inertialization.js';
+import { lodClipId } from '../components/Lod.js';
 import { LAYER_LOOP, MAX_LAYERS } from '../components/Layers.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
@@ -44,16 +49,21 @@ export function inertializeSystem(world: AnimationWorld, dt: number): void {
 }
 
 /** The work of {@link inertializeSystem} for the characters at `world.characters.dense[first .. end)`. */
-export function inertializeEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
+export function inertializeEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
   const { Character, LocalPose, Inertialization } = world.components;
   const { mode, pending, elapsed, duration, historyIndex, lastDt, offsets } = Inertialization;
   const { local: localViews, history: historyViews } = world.views;
   const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const dense = world.characters.dense;
+  const { update: lodUpdate, slot: lodSlot } = world.components.Lod;
+  const lodDts = world.lod.dts;
 
   for (let i = first; i < end; i++) {
     const eid = dense[i]!;
+    if (lodUpdate[eid]! === 0) continue; // update-rate LOD: not this frame
+    const dtSlot = lodSlot[eid]!;
+    const dt = dtSlot === 0 ? frameDt : lodDts[dtSlot]!; // seconds since its last update (lodSystem)
     const jointCount = Character.jointCount[eid]!;
     const localOff = eid * poseSize;
     const offsetOff = eid * world.maxJoints * OFFSET_STRIDE;
@@ -91,7 +101,8 @@ function capture(world: AnimationWorld, eid: number, dt: number): void {
   c.pending[eid] = 0;
   const clipId = Layers.clip[li]!;
   if (clipId < 0) return; // the layer was stopped in between: nothing to blend toward
-  const clip = clips[clipId]!;
+  const lod = world.components.Lod;
+  const clip = clips[lod.enabled[eid]! === 0 ? clipId : lodClipId(world.lod.clipLevels, clipId, lod.level[eid]!)]!; // as sampled
   const binding = Layers.binding[li]! < 0 ? null : bindings[Layers.binding[li]!]!;
 
   // The target's one-frame change: its clip now and one frame earlier (or, where a clamped

@@ -7,7 +7,11 @@
  *         placement of the root-motion joint), `world.blendThreshold`.
  * Writes: RootMotion (x, y, z, delta; yaw with yaw extraction), LocalPose (the root-motion
  *         joint's translation; its rotation with yaw extraction).
- * Order:  after inertializeSystem, before skinSystem.
+ * Order:  after inertializeSystem, before skinSystem. Skips characters `lodSystem` is not
+ *         updating this frame (`Lod.update` 0); on their update frame the layers' root deltas
+ *         cover every frame since the last one, so the travel is the full-rate travel (exact
+ *         while the layer weights stay constant in between; with yaw, for one turning layer).
+ *         `delta` then holds the displacement of the character's last update.
  *
  * Per character with root motion enabled:
  * 1. The override layers' root deltas are restricted to their axis (forward clips keep Z,
@@ -60,10 +64,11 @@ export function rootMotionEntities(world: AnimationWorld, _dt: number, first: nu
   const poseSize = world.maxJoints * POSE_STRIDE;
   const threshold = world.scratch.blendThreshold[0]!;
   const dense = world.characters.dense;
+  const lodUpdate = world.components.Lod.update;
 
   for (let i = first; i < end; i++) {
     const eid = dense[i]!;
-    if (enabled[eid]! === 0) continue;
+    if (enabled[eid]! === 0 || lodUpdate[eid]! === 0) continue; // no root motion, or not this frame (update-rate LOD)
     const turning = extractYaw[eid]! !== 0;
     let total = 0, dx = 0, dy = 0, dz = 0, turn = 0;
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {

@@ -3,12 +3,13 @@
  * samples each weighted layer's clip into that layer's pose.
  *
  * Reads:  Layers.clip/speed/weight/flags/binding/fade*, syncGroup/syncRate/phaseOffset,
- *         RootMotion.extractYaw, the clip, root-track and binding registries.
+ *         RootMotion.extractYaw, Lod.update/slot/dt/enabled/level and `world.lod` (dts,
+ *         clipLevels), the clip, root-track and binding registries.
  * Writes: Layers.time, Layers.pose, Layers.rootDelta, Layers.rootYaw (characters with yaw
  *         extraction only), Layers.weight/fade* (cross-fades),
  *         Layers.speed of sync-group members (see {@link syncPhases}),
  *         the world event queue, `world.time` (the clock).
- * Order:  first in `step` (before blendSystem). Entities without the animation components
+ * Order:  after lodSystem, before blendSystem. Entities without the animation components
  *         are not visited. Layers with weight 0 keep advancing (and firing events) but are not
  *         sampled, since nothing reads their pose.
  *
@@ -18,6 +19,13 @@
  * backward, those with b < τ ≤ a (and τ = 0 when it reaches the start). A frame that spans
  * several loops fires each event once per loop, in order.
  *
+ * LOD (lodSystem): a character with `Lod.update` 0 is skipped; on its update frame it advances
+ * by all the seconds since its last update, so its times, root deltas (across any number of
+ * wraps), events and fade clocks advance as in the full-rate run (weights, speeds and clips
+ * the game changed in between act from its last update); its events are stamped with the
+ * world times they were crossed at. A character with LOD samples each layer's clip at its
+ * level (`world.lod.clipLevels`); times, root motion and events come from the played clip.
+ *
  * Sync groups: before a character's layers advance, the members of each of its sync groups
  * are put at the group's phase and given this frame's speed ({@link syncPhases}).
  */
@@ -26,6 +34,7 @@ import type { Clip } from '../assets/Clip.js';
 import type { RootTrack } from '../assets/rootTrack.js';
 import { sampleClipInto } from '../assets/sampleClip.js';
 import { pushEvent, type EventQueue } from '../components/EventQueue.js';
+import { lodClipId } from '../components/Lod.js';
 import { clearLayer, LAYER_CLEAR_AFTER_FADE, LAYER_LOOP, MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
 import { fadeCurve } from '../math/fadeCurves.js';
 import { POSE_STRIDE } from '../math/layout.js';
@@ -43,7 +52,7 @@ export function sampleSystem(world: AnimationWorld, dt: number): void {
  * without committing removals or moving the clock: `step` runs sample → blend → skin on one
  * cache-sized chunk of characters at a time, which gives the same result.
  */
-export function sampleEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
+export function sampleEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
   const { Layers, RootMotion } = world.components;
   const { clip: clipIds, time, weight, pose, binding, fadeCurve: fading, syncGroup } = Layers;
   const extractYaw = RootMotion.extractYaw;
@@ -51,10 +60,18 @@ export function sampleEntities(world: AnimationWorld, dt: number, first: number,
   const queue = world.events;
   const layerPoseSize = world.maxJoints * POSE_STRIDE;
   const dense = world.characters.dense;
-  queue.frameStart = world.time;
+  const { enabled: lodOn, level: lodLevel, update: lodUpdate, slot: lodSlot, dt: lodDt } = world.components.Lod;
+  const { dts: lodDts, clipLevels } = world.lod;
+  const frameStart = world.time;
+  queue.frameStart = frameStart;
 
   for (let i = first; i < end; i++) {
     const eid = dense[i]!;
+    if (lodUpdate[eid]! === 0) continue; // update-rate LOD: not this frame
+    const slot = lodSlot[eid]!;
+    const dt = slot === 0 ? frameDt : lodDts[slot]!; // seconds since its last update (lodSystem)
+    queue.frameStart = slot === 0 ? frameStart : frameStart + frameDt - lodDt[eid]!; // when its seconds began
+    const level = lodOn[eid]! === 0 ? -1 : lodLevel[eid]!;
     // Sync groups present among the character's playing layers, as a bit set.
     let groups = 0;
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
@@ -73,7 +90,8 @@ export function sampleEntities(world: AnimationWorld, dt: number, first: number,
       advanceLayer(Layers, li, clip, dt, queue, eid, clipId);
       if (weight[li]! > 0) {
         const bindingId = binding[li]!;
-        sampleClipInto(pose, li * layerPoseSize, clip, time, li, bindingId < 0 ? null : bindings[bindingId]!);
+        const source = level < 0 ? clip : clips[lodClipId(clipLevels, clipId, level)]!;
+        sampleClipInto(pose, li * layerPoseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]!);
       }
     }
   }

@@ -4,7 +4,8 @@
  *
  * Reads:  Character.skeleton/jointCount, LocalPose, the skeleton registry (parents, inverse bind).
  * Writes: ModelPose, SkinPalette.
- * Order:  last in `step`.
+ * Order:  last in `step`. Skips characters `lodSystem` is not updating this frame
+ *         (`Lod.update` 0): their matrices and palette stay as they were.
  *
  * Model space: C_j = C_parent(j) · L_j with L_j = T·R·S from the joint's local pose (roots:
  * C_j = L_j); joints are parents first, so one forward pass suffices. Palette: K_j = C_j · B_j⁻¹
@@ -35,9 +36,11 @@ export function skinEntities(world: AnimationWorld, _dt: number, first: number, 
   const skeletons = world.assets.skeletons;
   const maxJoints = world.maxJoints;
   const dense = world.characters.dense;
+  const lodUpdate = world.components.Lod.update;
 
   for (let i = first; i < end; i++) {
     const eid = dense[i]!;
+    if (lodUpdate[eid]! === 0) continue; // update-rate LOD: not this frame
     const jointCount = Character.jointCount[eid]!;
     const skeleton = skeletons[Character.skeleton[eid]!]!;
     const matrixOff = eid * maxJoints * MATRIX_STRIDE;

@@ -1,0 +1,211 @@
+/**
+ * The motion-LOD rows of the crowd benchmark: what distance LOD with update-rate LOD saves on
+ * a large crowd, and that it moves the crowd exactly as the full-rate run does.
+ *
+ * Workload: N characters (10,000 unless BENCH_LOD says otherwise) × 64 joints, each blending
+ * two looping clips as in the main table (the plan's start times and speeds), but walking:
+ * the clips' root joint travels 1.2 m (cycleA, 1 s) and 1.6 m (cycleB, 1.33 s) per cycle, and
+ * root motion moves the characters. They stand on a square grid 2 m apart (≈ 200 m across for
+ * 10,000), the LOD camera at its centre, 1.7 m up. Three rows, each its own world, after the
+ * same warm-up, measured with the shared harness (`measure`, dt = 1/60 s):
+ *
+ * - full rate: no LOD (what the 'bitanim step' row does, plus root motion);
+ * - distance LOD, k = 1: `setLod` with 3 levels at 30 m and 80 m and reduced level clips
+ *   registered (every 3rd / 6th key held), every character still updated every frame — the
+ *   cost of `lodSystem` and the level lookup alone;
+ * - distance LOD + update-rate LOD: the same levels updated every 1st, 2nd and 4th frame.
+ *
+ * Root travel: after the measured frames each crowd runs 8 frames of dt = 0 (every character
+ * catches up on its pending time) and the LOD crowds' world positions are compared with the
+ * full-rate crowd's.
+ */
+import { createAnimationWorld, createClip, play, spawnCharacter, step, type Clip } from '../src/index.js';
+// Not in the package's index yet: imported from the module itself.
+import { registerLodLevels, setLod, setLodCamera } from '../src/lod.js';
+import { collectGarbage, formatBytes, formatMs, measure, runFrames, type CrowdRunner, type Measurement } from './measure.js';
+import { JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets, type CrowdPlan } from './plan.js';
+
+/** LOD settings of the LOD rows: levels by distance from the camera, metres. */
+const DISTANCES = [30, 80];
+/** Untimed frames before the measurement (two full update cycles of the coarsest level, and JIT warm-up). */
+const WARMUP_FRAMES = 20;
+/** Frames of dt = 0 after the measurement, so every character has applied its pending time. */
+const FLUSH_FRAMES = 8;
+/** Grid spacing, metres. */
+const SPACING = 2;
+/** Root travel per cycle of each plan clip, metres. */
+const TRAVEL = [1.2, 1.6];
+
+interface Variant {
+  readonly label: string;
+  /** `updateEvery` per level, or null for no LOD. */
+  readonly updateEvery: readonly number[] | null;
+}
+
+const VARIANTS: readonly Variant[] = [
+  { label: 'full rate (no LOD)', updateEvery: null },
+  { label: 'distance LOD, k = 1 (levels only)', updateEvery: [1, 1, 1] },
+  { label: 'distance LOD + update-rate LOD, k = 1 / 2 / 4', updateEvery: [1, 2, 4] },
+];
+
+/** One row of the LOD table. */
+export interface LodRow {
+  readonly label: string;
+  readonly measurement: Measurement;
+  /** Mean share of the crowd the systems animated per measured frame. */
+  readonly updatedShare: number;
+  /** Share of the crowd at each level after the measured frames (empty without LOD). */
+  readonly levelShares: readonly number[];
+  /** Largest |Δ| of a world position (x, y, z) from the full-rate crowd after the flush frames, metres. */
+  readonly rootDifference: number;
+}
+
+/** Everything the LOD section prints. */
+export interface LodResult {
+  readonly count: number;
+  readonly dt: number;
+  readonly rows: readonly LodRow[];
+  /** Mean distance a character walked from its start in the full-rate run, metres. */
+  readonly meanTravel: number;
+}
+
+/** Measures the rows of {@link VARIANTS} on a crowd of `count` characters. */
+export async function benchmarkLod(assets: CrowdAssets, count: number, frames: number | undefined, dt: number): Promise<LodResult> {
+  const plan = planCrowd(assets, count, [0.6, 0.4]);
+  const walking = { ...plan, clips: plan.clips.map((clip, l) => withTravel(clip, TRAVEL[l]!)) };
+  const measured = frames ?? 60;
+  const rows: LodRow[] = [];
+  let reference: Float64Array | null = null;
+  let meanTravel = 0;
+  for (const variant of VARIANTS) {
+    collectGarbage();
+    const crowd = createLodCrowd(walking, variant);
+    runFrames(crowd, WARMUP_FRAMES, dt);
+    crowd.updates = 0;
+    const measurement = await measure(crowd, measured, dt);
+    const updatedShare = crowd.updates / (measurement.frames * count);
+    runFrames(crowd, FLUSH_FRAMES, 0);
+    const positions = crowd.positions();
+    if (reference === null) {
+      reference = positions;
+      meanTravel = crowd.meanTravel();
+    }
+    let rootDifference = 0;
+    for (let i = 0; i < positions.length; i++) rootDifference = Math.max(rootDifference, Math.abs(positions[i]! - reference[i]!));
+    rows.push({ label: variant.label, measurement, updatedShare, levelShares: crowd.levelShares(), rootDifference });
+  }
+  collectGarbage();
+  return { count, dt, rows, meanTravel };
+}
+
+/** Prints the LOD section: the table, the saving, notes. */
+export function printLod(r: LodResult): void {
+  const joints = r.count * JOINT_COUNT;
+  const side = Math.ceil(Math.sqrt(r.count));
+  console.log(`\n## Motion LOD: N = ${r.count.toLocaleString('en-US')} walking characters × ${JOINT_COUNT} joints, distance LOD and update-rate LOD\n`);
+  console.log(`- a ${side} × ${side} grid ${SPACING} m apart (${((side - 1) * SPACING).toFixed(0)} m across), the LOD camera at its centre; levels 0 / 1 / 2 below ${DISTANCES.join(' m / from ')} m`);
+  console.log('  and from there on (hysteresis 0.1), reduced level clips registered; two blended looping clips per character with root motion');
+  console.log(`- root Δ: largest difference of a world position from the full-rate run after the measured frames and ${FLUSH_FRAMES} frames of dt = 0`);
+  console.log(`  (the crowd walked ${r.meanTravel.toFixed(1)} m on average)\n`);
+  console.log('| crowd | step ms/frame | ns/joint | vs full rate | animated per frame | levels 0 / 1 / 2 | root Δ, m | allocated B/frame | GCs (pause) | frames |');
+  console.log('| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |');
+  const full = r.rows[0]!.measurement.totalMs;
+  for (const row of r.rows) {
+    const m = row.measurement;
+    const major = m.gcCount - m.gcMinor;
+    const gcs = m.gcCount === 0 ? '0' : `${m.gcCount}: ${m.gcMinor} minor, ${major} major (${m.gcMs.toFixed(0)} ms)`;
+    const levels = row.levelShares.length ? row.levelShares.map((s) => `${(100 * s).toFixed(0)} %`).join(' / ') : '—';
+    console.log(
+      `| ${row.label} | ${formatMs(m.totalMs)} | ${((m.totalMs * 1e6) / joints).toFixed(0)} | ${(m.totalMs / full).toFixed(2)}× | ` +
+        `${(100 * row.updatedShare).toFixed(0)} % | ${levels} | ${row.rootDifference.toExponential(1)} | ${formatBytes(m.allocatedBytesPerFrame)} | ${gcs} | ${m.frames} |`,
+    );
+  }
+  const lod = r.rows[r.rows.length - 1]!.measurement.totalMs;
+  console.log(`\nupdate-rate LOD: ${formatMs(lod)} vs ${formatMs(full)} ms/frame at full rate — ${(full / lod).toFixed(2)}× faster, ${(100 * (1 - lod / full)).toFixed(0)} % of the frame saved`);
+}
+
+/** A LOD bench crowd: a runner that counts the characters animated per frame. */
+interface LodCrowd extends CrowdRunner {
+  updates: number;
+  positions(): Float64Array;
+  levelShares(): number[];
+  meanTravel(): number;
+}
+
+function createLodCrowd(plan: CrowdPlan, variant: Variant): LodCrowd {
+  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT });
+  const eids = new Int32Array(plan.count);
+  const side = Math.ceil(Math.sqrt(plan.count));
+  const start = new Float64Array(plan.count * 2);
+  if (variant.updateEvery) {
+    for (const clip of plan.clips) registerLodLevels(world, clip, [clip, heldKeys(clip, 3), heldKeys(clip, 6)]);
+    setLodCamera(world, 0, 1.7, 0);
+  }
+  for (let i = 0; i < plan.count; i++) {
+    const x = ((i % side) - (side - 1) / 2) * SPACING, z = (Math.floor(i / side) - (side - 1) / 2) * SPACING;
+    start[i * 2] = x;
+    start[i * 2 + 1] = z;
+    const eid = spawnCharacter(world, plan.skeleton, { x, z, rootMotion: true });
+    eids[i] = eid;
+    for (let layer = 0; layer < LAYER_COUNT; layer++) {
+      const k = i * LAYER_COUNT + layer;
+      play(world, eid, plan.clips[layer]!, { layer, weight: plan.weights[layer]!, speed: plan.speed[k]!, time: plan.startTime[k]!, loop: true });
+    }
+    if (variant.updateEvery) setLod(world, eid, { levels: 3, distances: DISTANCES, updateEvery: variant.updateEvery });
+  }
+  const { update, level, enabled } = world.components.Lod;
+  const crowd: LodCrowd = {
+    label: variant.label,
+    phaseNames: ['step'],
+    updates: 0,
+    frame(dt, phaseMs) {
+      const t0 = performance.now();
+      step(world, dt);
+      phaseMs[0] += performance.now() - t0;
+      crowd.updates += countUpdated(eids, update);
+    },
+    positions() {
+      const { x, y, z } = world.components.RootMotion;
+      return Float64Array.from({ length: plan.count * 3 }, (_, k) => [x, y, z][k % 3]![eids[Math.floor(k / 3)]!]!);
+    },
+    levelShares() {
+      if (!variant.updateEvery) return [];
+      const shares = [0, 0, 0];
+      for (const eid of eids) if (enabled[eid]) shares[level[eid]!]! += 1 / plan.count;
+      return shares;
+    },
+    meanTravel() {
+      const { x, z } = world.components.RootMotion;
+      let sum = 0;
+      eids.forEach((eid, i) => { sum += Math.hypot(x[eid]! - start[i * 2]!, z[eid]! - start[i * 2 + 1]!); });
+      return sum / plan.count;
+    },
+  };
+  return crowd;
+}
+
+/** Characters whose `Lod.update` is 1 (all of them without LOD). */
+function countUpdated(eids: Int32Array, update: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < eids.length; i++) n += update[eids[i]!]!;
+  return n;
+}
+
+/** `clip` with its root joint (joint 0) also moving `distance` metres along +Z per cycle, linearly. */
+function withTravel(clip: Clip, distance: number): Clip {
+  const size = clip.skeleton.jointCount * 10;
+  const frames = clip.frames.slice();
+  for (let f = 0; f < clip.frameCount; f++) frames[f * size + 2] = frames[f * size + 2]! + (distance * f) / (clip.frameCount - 1);
+  return createClip({ skeleton: clip.skeleton, frameRate: clip.frameRate, frames, loop: clip.loop, name: `${clip.name}+walk` });
+}
+
+/** A coarser level of `clip` (a stand-in for `bakeLod`): every `every`-th frame held until the next, same duration. */
+function heldKeys(clip: Clip, every: number): Clip {
+  const size = clip.skeleton.jointCount * 10;
+  const frames = new Float32Array(clip.frames.length);
+  for (let f = 0; f < clip.frameCount; f++) {
+    const kept = f === clip.frameCount - 1 ? f : f - (f % every);
+    frames.set(clip.frames.subarray(kept * size, (kept + 1) * size), f * size);
+  }
+  return createClip({ skeleton: clip.skeleton, frameRate: clip.frameRate, frames, loop: clip.loop, name: `${clip.name}/${every}` });
+}
