@@ -22,6 +22,11 @@ export interface ReduceChannelOptions {
   readonly degree?: SplineDegree;
   /** Bisection steps on log ε after the grid scan (default 20). */
   readonly iterations?: number;
+  /**
+   * After the ATKINS keys are chosen, drop every key whose two neighbours' cubic still fits
+   * within the tolerance (a greedy left-to-right merge; default true). See {@link mergeKeys}.
+   */
+  readonly merge?: boolean;
 }
 
 /** A reduced channel. */
@@ -111,7 +116,7 @@ export function reduceChannel(
     }
     above = exponent;
   }
-  if (Number.isNaN(feasible)) return best ?? everyFrame(values, frameRate, degree);
+  if (Number.isNaN(feasible)) return merged(best ?? everyFrame(values, frameRate, degree));
   // Bisection on log ε between the feasible grid point and the infeasible one above it.
   let lo = feasible, hi = above;
   for (let it = 0; it < iterations; it++) {
@@ -119,7 +124,43 @@ export function reduceChannel(
     if (tryEpsilon(10 ** mid)) lo = mid;
     else hi = mid;
   }
-  return best!;
+  return merged(best!);
+
+  function merged(reduction: ChannelReduction): ChannelReduction {
+    if (options.merge === false) return reduction;
+    const keys = mergeKeys(values, frameRate, reduction.keys, tolerance, degree);
+    if (keys.length === reduction.keys.length) return reduction;
+    const coefficients = fitSpline(values, frameRate, keys, { degree });
+    return { keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients), epsilon: reduction.epsilon };
+  }
+}
+
+/**
+ * Drops keys the tolerance does not need: walking left to right, a key is dropped when one
+ * cubic from the last kept key to the key after it (fitted as `fitSpline` fits a segment:
+ * through both end values, least squares in between) stays within `tolerance` on every frame
+ * of that span. Segments are fitted independently, so dropping a key changes no other segment.
+ *
+ * Why: the seed's rule keys a channel where its third difference quotient changes by more than
+ * ε — right for the joins of a piecewise cubic, but one ε for a whole channel over-keys its
+ * gentle stretches when the tolerance is set by its steep ones (measured on steady sums of
+ * sines: ~1.5× the keys of uniform decimation). ATKINS keeps the continuity breaks; this pass
+ * removes the keys between them that the tolerance does not need.
+ */
+export function mergeKeys(values: Float64Array, frameRate: number, keys: Uint32Array, tolerance: number, degree: SplineDegree = DEFAULT_DEGREE): Uint32Array {
+  if (keys.length <= 2) return keys;
+  const kept: number[] = [keys[0]!];
+  const span = new Uint32Array(2);
+  for (let k = 1; k < keys.length - 1; k++) {
+    const start = kept[kept.length - 1]!, end = keys[k + 1]!;
+    const part = values.subarray(start, end + 1);
+    span[1] = end - start;
+    const coefficients = fitSpline(part, frameRate, span, { degree });
+    if (measureSplineError(part, frameRate, span, coefficients) <= tolerance) continue; // keys[k] not needed
+    kept.push(keys[k]!);
+  }
+  kept.push(keys[keys.length - 1]!);
+  return Uint32Array.from(kept);
 }
 
 /**

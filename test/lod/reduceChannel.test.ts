@@ -6,12 +6,12 @@ import { fitSpline, measureSplineError } from '../../src/lod/spline.js';
 import { arbitraryPiecewise, lcg, mocapLike, range, samplePiecewise } from './curves.js';
 
 /** Key-count ratios ATKINS / uniform over seeds 1–8 and tolerances 1, 3, 10 mm (or mrad). */
-function ratios(noise: number, holds: boolean): number[] {
+function ratios(noise: number, holds: boolean, merge = true): number[] {
   const out: number[] = [];
   for (let seed = 1; seed <= 8; seed++) {
     const y = mocapLike(seed, 600, 60, noise, holds);
     for (const tolerance of [1e-3, 3e-3, 1e-2]) {
-      const atkins = reduceChannel(y, 60, tolerance);
+      const atkins = reduceChannel(y, 60, tolerance, { merge });
       const uniform = uniformDecimation(y, 60, tolerance);
       expect(atkins.maxError).toBeLessThanOrEqual(tolerance);
       expect(uniform.maxError).toBeLessThanOrEqual(tolerance);
@@ -130,7 +130,8 @@ describe('uniformDecimation', () => {
 });
 
 describe('ATKINS against uniform decimation at the same max error (600 frames at 60 fps)', () => {
-  // Measured ratios (ATKINS keys / uniform keys, seeds 1–8 × tolerances 1e-3, 3e-3, 1e-2):
+  // Measured ratios (ATKINS keys / uniform keys, seeds 1–8 × tolerances 1e-3, 3e-3, 1e-2),
+  // the seed's rule alone (merge: false):
   //   motion between holds, noise-free:        mean 0.55, 0.36 … 0.85
   //   motion between holds, noise ±1e-4:       mean 0.67, 0.38 … 0.94
   //   stationary sum of 3 sines, noise-free:   mean 1.53, 0.90 … 3.56
@@ -143,15 +144,20 @@ describe('ATKINS against uniform decimation at the same max error (600 frames at
     }
   });
 
-  it('needs MORE keys than uniform on a stationary sum of sines: the seed\'s threshold spaces keys by the change of f‴, not by the fit error', () => {
-    // Not the hoped-for result, kept as a measured bound: for a stationary signal uniform
-    // spacing is near the best a cubic fit can do, and an ε that keeps the longest ATKINS
-    // interval (where f‴ is flat) within tolerance over-keys the steep stretches.
+  it('on a stationary sum of sines the seed\'s rule alone needs MORE keys than uniform; the merge pass brings it to par', () => {
+    // The seed's threshold spaces keys by the change of f‴, not by the fit error: an ε that
+    // keeps the longest interval (where f‴ is flat) within tolerance over-keys the steep
+    // stretches, and for a stationary signal uniform spacing is near the best a cubic can do.
+    // mergeKeys drops the keys the tolerance does not need: measured 1.53 → 1.00 (noise-free)
+    // and 1.61 → 1.00 (noisy) — par with uniform on the signal uniform suits best, where
+    // the candidates ATKINS offers are not the evenly spaced ones.
     for (const noise of [0, 2e-4]) {
-      const measured = ratios(noise, false);
-      expect(Math.max(...measured)).toBeLessThan(4);
-      expect(mean(measured)).toBeGreaterThan(1);
-      expect(mean(measured)).toBeLessThan(2);
+      const alone = ratios(noise, false, false);
+      const merged = ratios(noise, false);
+      console.log(`stationary sines, noise ${noise}: ATKINS/uniform keys ${mean(alone).toFixed(2)} alone, ${mean(merged).toFixed(2)} with the merge pass (max ${Math.max(...merged).toFixed(2)})`);
+      expect(mean(alone)).toBeGreaterThan(1);
+      expect(mean(merged)).toBeLessThan(1.05);
+      merged.forEach((ratio, i) => expect(ratio).toBeLessThanOrEqual(alone[i]!));
     }
   });
 });
