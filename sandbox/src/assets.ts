@@ -19,16 +19,20 @@ import {
 } from 'bitanim';
 import { benchRig } from './benchRig';
 
-/** Vertex data of a body, unindexed triangles: what the skinning shader draws. */
+/**
+ * Vertex data of a body, an indexed triangle list: what the skinning shader draws. Shared
+ * vertices are skinned once (software GL's vertex cache reuses them), and the fragment shader
+ * shades each triangle flat from screen-space derivatives, so no normals are needed.
+ */
 export interface BodyGeometry {
   /** V×3 bind-pose positions, metres. */
   readonly positions: Float32Array;
-  /** V×3 unit normals (flat: one per triangle). */
-  readonly normals: Float32Array;
   /** V×4 joint indices (as floats, for the vertex attribute). */
   readonly joints: Float32Array;
   /** V×4 weights summing to 1. */
   readonly weights: Float32Array;
+  /** Triangle list. */
+  readonly indices: Uint32Array;
   readonly vertexCount: number;
 }
 
@@ -55,6 +59,8 @@ export interface CharacterAsset {
   readonly mesh: BodyGeometry | null;
   /** Octahedral capsule bodies, one per bone, rigidly skinned to it. */
   readonly capsules: BodyGeometry;
+  /** The same for the longer bones only, with fewer triangles (for large crowds). */
+  readonly coarseCapsules: BodyGeometry;
   /** Present when the character has idle, walk and run clips. */
   readonly locomotion: Locomotion | null;
   /** The head joint (what look-at turns), or −1. */
@@ -100,6 +106,7 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
     clips,
     mesh,
     capsules: capsuleGeometry(skeleton),
+    coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES),
     locomotion,
     headJoint: head,
     height: restHeight(skeleton) * (kind === 'fox' ? 1.05 : 1.2),
@@ -117,6 +124,7 @@ function benchCharacter(): CharacterAsset {
     clips: new Map(clips.map((clip) => [clip.name, clip])),
     mesh: null,
     capsules: capsuleGeometry(skeleton),
+    coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES),
     locomotion: null,
     headJoint: -1,
     height: restHeight(skeleton),
@@ -243,48 +251,53 @@ export function withRootMotion(clip: Clip, speed: number): Clip {
   return createClip({ skeleton, frameRate: clip.frameRate, frames, loop: true, events: clip.events, name: clip.name });
 }
 
-/** A skinned primitive as unindexed, flat-shaded triangles, positions times `scale`. */
+/**
+ * A skinned primitive with positions times `scale`, its vertices welded: the Fox is stored
+ * unindexed (1,728 vertices for 576 triangles); vertices with the same position, joints and
+ * weights become one.
+ */
 function meshGeometry(mesh: SkinnedMeshData, scale: number): BodyGeometry {
-  const triangles = mesh.indices ?? Uint32Array.from({ length: mesh.positions.length / 3 }, (_, i) => i);
-  const V = triangles.length;
-  const positions = new Float32Array(V * 3), normals = new Float32Array(V * 3);
-  const joints = new Float32Array(V * 4), weights = new Float32Array(V * 4);
-  for (let v = 0; v < V; v++) {
-    const src = triangles[v]!;
-    for (let c = 0; c < 3; c++) positions[v * 3 + c] = mesh.positions[src * 3 + c]! * scale;
-    for (let c = 0; c < 4; c++) {
-      joints[v * 4 + c] = mesh.joints[src * 4 + c]!;
-      weights[v * 4 + c] = mesh.weights[src * 4 + c]!;
+  const source = mesh.indices ?? Uint32Array.from({ length: mesh.positions.length / 3 }, (_, i) => i);
+  const keys = new Map<string, number>();
+  const positions: number[] = [], joints: number[] = [], weights: number[] = [];
+  const indices = new Uint32Array(source.length);
+  source.forEach((v, k) => {
+    const p = [0, 1, 2].map((c) => mesh.positions[v * 3 + c]!);
+    const j = [0, 1, 2, 3].map((c) => mesh.joints[v * 4 + c]!);
+    const w = [0, 1, 2, 3].map((c) => mesh.weights[v * 4 + c]!);
+    const key = [...p, ...j, ...w].join(',');
+    let index = keys.get(key);
+    if (index === undefined) {
+      index = positions.length / 3;
+      keys.set(key, index);
+      positions.push(...p.map((x) => x * scale));
+      joints.push(...j);
+      weights.push(...w);
     }
-  }
-  flatNormals(positions, normals, V);
-  return { positions, normals, joints, weights, vertexCount: V };
+    indices[k] = index;
+  });
+  return {
+    positions: new Float32Array(positions),
+    joints: new Float32Array(joints),
+    weights: new Float32Array(weights),
+    indices,
+    vertexCount: positions.length / 3,
+  };
 }
 
-function flatNormals(positions: Float32Array, normals: Float32Array, vertexCount: number): void {
-  for (let t = 0; t + 2 < vertexCount; t += 3) {
-    const a = t * 3, b = a + 3, c = a + 6;
-    const ux = positions[b]! - positions[a]!, uy = positions[b + 1]! - positions[a + 1]!, uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!, vy = positions[c + 1]! - positions[a + 1]!, vz = positions[c + 2]! - positions[a + 2]!;
-    let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const n = Math.sqrt(nx * nx + ny * ny + nz * nz) || 1;
-    nx /= n; ny /= n; nz /= n;
-    for (let k = 0; k < 3; k++) {
-      normals[a + k * 3] = nx;
-      normals[a + k * 3 + 1] = ny;
-      normals[a + k * 3 + 2] = nz;
-    }
-  }
-}
+/** Every bone, 4 vertices around the waist (8 triangles), and a body on each leaf joint. */
+export const FULL_CAPSULES = { sides: 4, minLength: 0, leaves: true } as const;
+/** For large crowds in software GL, where each triangle costs: bones longer than 9 % of the height, 3 around (6 triangles). */
+export const COARSE_CAPSULES = { sides: 3, minLength: 0.09, leaves: false } as const;
 
 /**
  * Capsule bodies: for every bone p → j an octahedron stretched between the two joints (4
- * around the waist, 8 triangles), and a small one on every leaf joint, built in the rest pose
+ * around the waist, 6 vertices, 8 triangles), and a small one on every leaf joint, built in the rest pose
  * and carried into bind space (v_bind = Bind_p · Rest_p⁻¹ · v_rest), weight 1 on joint p, so
  * the palette moves it rigidly with its bone. Bones from the hip's ancestors (the pole from
  * the floor to the hips) and IK helpers (names with "pole" or "target") are left out.
  */
-export function capsuleGeometry(skeleton: Skeleton): BodyGeometry {
+export function capsuleGeometry(skeleton: Skeleton, detail: { sides: number; minLength: number; leaves: boolean } = FULL_CAPSULES): BodyGeometry {
   const J = skeleton.jointCount;
   const rest = restModel(skeleton);
   const bind = new Float64Array(J * 12);
@@ -298,10 +311,10 @@ export function capsuleGeometry(skeleton: Skeleton): BodyGeometry {
     const p = skeleton.parents[j]!;
     if (p >= 0) children.set(p, [...(children.get(p) ?? []), j]);
   }
-  const positions: number[] = [], normals: number[] = [], joints: number[] = [], weights: number[] = [];
+  const positions: number[] = [], joints: number[] = [], weights: number[] = [], indices: number[] = [];
   const toBind = new Float64Array(12), restInverse = new Float64Array(12), point = new Float64Array(3);
   const emit = (owner: number, a: number[], b: number[], radius: number): void => {
-    // Frame: axis d from a to b, two perpendiculars.
+    // Frame: axis d from a to b, two perpendiculars; a waist of 4 vertices a fifth of the way.
     const d = [b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!];
     const length = Math.hypot(d[0]!, d[1]!, d[2]!);
     if (length < 1e-6) return;
@@ -309,30 +322,24 @@ export function capsuleGeometry(skeleton: Skeleton): BodyGeometry {
     const helper = Math.abs(u[1]!) < 0.9 ? [0, 1, 0] : [1, 0, 0];
     const s = normalize(cross(u, helper)), t = cross(u, s);
     const waist = a.map((x, i) => x + d[i]! * 0.2);
-    const ring = [0, 1, 2, 3].map((k) => {
-      const angle = (k * Math.PI) / 2 + Math.PI / 4;
+    const sides = detail.sides;
+    const ring = Array.from({ length: sides }, (_, k) => {
+      const angle = (k * 2 * Math.PI) / sides + Math.PI / 4;
       return waist.map((x, i) => x + radius * (Math.cos(angle) * s[i]! + Math.sin(angle) * t[i]!));
     });
     affine.invert(restInverse, 0, rest, owner * 12);
     affine.multiply(toBind, 0, bind, owner * 12, restInverse, 0);
-    const tri = (p0: number[], p1: number[], p2: number[]): void => {
-      const base = positions.length;
-      for (const p of [p0, p1, p2]) {
-        point.set(p);
-        affine.transformPoint(point, 0, toBind, 0, point, 0);
-        positions.push(point[0]!, point[1]!, point[2]!);
-        joints.push(owner, 0, 0, 0);
-        weights.push(1, 0, 0, 0);
-      }
-      const flat = new Float32Array(positions.slice(base, base + 9));
-      const n = new Float32Array(9);
-      flatNormals(flat, n, 3);
-      normals.push(...n);
-    };
-    for (let k = 0; k < 4; k++) {
-      const r0 = ring[k]!, r1 = ring[(k + 1) % 4]!;
-      tri(a, r1, r0);
-      tri(b, r0, r1);
+    const first = positions.length / 3;
+    for (const p of [a, b, ...ring]) {
+      point.set(p);
+      affine.transformPoint(point, 0, toBind, 0, point, 0);
+      positions.push(point[0]!, point[1]!, point[2]!);
+      joints.push(owner, 0, 0, 0);
+      weights.push(1, 0, 0, 0);
+    }
+    for (let k = 0; k < sides; k++) {
+      const r0 = first + 2 + k, r1 = first + 2 + ((k + 1) % sides);
+      indices.push(first, r1, r0, first + 1, r0, r1);
     }
   };
   const position = (j: number): number[] => [rest[j * 12 + 9]!, rest[j * 12 + 10]!, rest[j * 12 + 11]!];
@@ -342,22 +349,21 @@ export function capsuleGeometry(skeleton: Skeleton): BodyGeometry {
     if (p >= 0 && !hipAncestors.has(p) && !skip(p)) {
       const a = position(p), b = position(j);
       const length = Math.hypot(b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!);
-      emit(p, a, b, Math.max(0.16 * length, 0.008 * height));
+      if (length >= detail.minLength * height) emit(p, a, b, Math.max(0.16 * length, 0.008 * height));
     }
-    if (!children.has(j) && !hipAncestors.has(j)) {
+    if (detail.leaves && !children.has(j) && !hipAncestors.has(j)) {
       // A leaf: a small body on the joint itself, pointing up.
       const r = 0.035 * height;
       const c = position(j);
       emit(j, [c[0]!, c[1]! - r, c[2]!], [c[0]!, c[1]! + r, c[2]!], r * 0.8);
     }
   }
-  const V = positions.length / 3;
   return {
     positions: new Float32Array(positions),
-    normals: new Float32Array(normals),
     joints: new Float32Array(joints),
     weights: new Float32Array(weights),
-    vertexCount: V,
+    indices: new Uint32Array(indices),
+    vertexCount: positions.length / 3,
   };
 }
 

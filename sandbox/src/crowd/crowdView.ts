@@ -42,12 +42,17 @@ import { checkbox, heading, note, select, slider } from '../ui';
 import { TimedPipeline, type TimingMode } from './pipeline';
 
 export type Workload = 'locomotion' | 'bench';
-export type BodyChoice = 'auto' | 'mesh' | 'capsules';
+export type BodyChoice = 'auto' | 'mesh' | 'capsules' | 'coarse';
 
 /** Largest crowd the controls allow. */
 export const MAX_CROWD = 16_000;
-/** Above this many characters 'auto' draws capsules instead of the mesh. */
-const AUTO_MESH_LIMIT = 2_500;
+/**
+ * 'auto' bodies: the mesh up to this many characters, capsules on every bone up to the next
+ * limit, coarse capsules above. Software GL (SwiftShader) pays about half a microsecond per
+ * triangle however small, so triangles per frame, not vertices, set the frame rate there.
+ */
+const AUTO_MESH_LIMIT = 600;
+const AUTO_CAPSULE_LIMIT = 1_500;
 /** LOD levels (colours) and their distances from the camera's focus, metres. */
 const LOD_DISTANCES = [18, 40, 70];
 const LOD_COLORS = [[0.35, 0.85, 0.45], [0.95, 0.85, 0.3], [0.98, 0.55, 0.2], [0.9, 0.25, 0.25]] as const;
@@ -141,6 +146,7 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
   let uniforms!: BodyUniforms;
   let meshBatch: BodyBatch | null = null;
   let capsuleBatch!: BodyBatch;
+  let coarseBatch!: BodyBatch;
   let space: BlendSpace | null = null;
   let arena = 10;
   let simTime = 0;
@@ -173,10 +179,11 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
     random = createRandom(7);
     palette = new PaletteTexture(world.components.SkinPalette.data, world.maxJoints);
     uniforms = new BodyUniforms(palette.width);
-    meshBatch = asset.mesh ? new BodyBatch(asset.mesh, capacity, palette, uniforms) : null;
-    capsuleBatch = new BodyBatch(asset.capsules, capacity, palette, uniforms);
+    meshBatch = asset.mesh ? new BodyBatch(asset.mesh, 0, palette, uniforms) : null;
+    capsuleBatch = new BodyBatch(asset.capsules, 0, palette, uniforms);
+    coarseBatch = new BodyBatch(asset.coarseCapsules, 0, palette, uniforms);
     if (meshBatch) scene.addChild(meshBatch.mesh);
-    scene.addChild(capsuleBatch.mesh);
+    scene.addChild(capsuleBatch.mesh, coarseBatch.mesh);
     const loco = asset.locomotion;
     space = loco
       ? createBlendSpace({ type: '1d', samples: [{ clip: loco.walk, x: loco.walkSpeed }, { clip: loco.run, x: loco.runSpeed }] })
@@ -282,7 +289,7 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
     while (count < n) spawn();
     maxEid = 0;
     for (let i = 0; i < count; i++) maxEid = Math.max(maxEid, agents.eid[i]!);
-    camera.halfHeight = workload() === 'bench' ? Math.max(4, Math.sqrt(n) * (asset.kind === 'fox' ? 1.6 : 1.2) * 0.45) : Math.max(5, arena * 0.62);
+    camera.halfHeight = workload() === 'bench' ? Math.max(4, Math.sqrt(n) * (asset.kind === 'fox' ? 1.6 : 1.2) * 0.45) : Math.min(16, Math.max(5, arena * 0.62));
     const zoom = Number(params.get('zoom'));
     if (zoom > 0) camera.halfHeight = zoom;
     camera.targetX = camera.targetZ = 0;
@@ -375,9 +382,12 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
 
   function fillInstances(): void {
     const root = world.components.RootMotion;
-    const useMesh = meshBatch !== null && (settings.body === 'mesh' || (settings.body === 'auto' && count <= AUTO_MESH_LIMIT));
-    const batch = useMesh ? meshBatch! : capsuleBatch;
-    const other = useMesh ? capsuleBatch : meshBatch;
+    let choice = settings.body;
+    if (choice === 'auto') choice = count <= AUTO_MESH_LIMIT ? 'mesh' : count <= AUTO_CAPSULE_LIMIT ? 'capsules' : 'coarse';
+    if (choice === 'mesh' && !meshBatch) choice = 'capsules';
+    const batch = choice === 'mesh' ? meshBatch! : choice === 'capsules' ? capsuleBatch : coarseBatch;
+    const body = choice === 'mesh' ? asset.mesh! : choice === 'capsules' ? asset.capsules : asset.coarseCapsules;
+    batch.reserve(count);
     const data = batch.instances;
     const perEntity = palette!.texelsPerEntity;
     const lodComponent = lod ? (world.components as unknown as { Lod?: { level: ArrayLike<number> } }).Lod : undefined;
@@ -411,17 +421,19 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
         data[o + 7] = agents.tint[i * 3 + 2]!;
       }
     }
-    batch.commit(count);
-    other?.commit(0);
-    palette!.upload(1, maxEid);
-    bodyLabel = useMesh
-      ? `${asset.label} mesh, GPU-skinned: ${asset.mesh!.vertexCount.toLocaleString('en-US')} vertices × ${count.toLocaleString('en-US')}`
-      : `capsule bodies, GPU-skinned: ${asset.capsules.vertexCount.toLocaleString('en-US')} vertices × ${count.toLocaleString('en-US')}`;
-    verticesPerFrame = (useMesh ? asset.mesh!.vertexCount : asset.capsules.vertexCount) * count;
+    for (const other of [meshBatch, capsuleBatch, coarseBatch]) if (other && other !== batch) other.commit(0);
+    batch.commit(debugNoDraw ? 0 : count);
+    if (!debugNoUpload) palette!.upload(1, maxEid);
+    const triangles = body.indices.length / 3;
+    const what = choice === 'mesh' ? `${asset.label} mesh` : choice === 'capsules' ? 'capsules on every bone' : 'coarse capsules (long bones)';
+    bodyLabel = `${what}, GPU-skinned: ${body.vertexCount.toLocaleString('en-US')} vertices, ${triangles.toLocaleString('en-US')} triangles × ${count.toLocaleString('en-US')}`;
+    trianglesPerFrame = triangles * count;
   }
 
+  const debugNoDraw = params.get('draw') === '0';
+  const debugNoUpload = params.get('upload') === '0';
   let bodyLabel = '';
-  let verticesPerFrame = 0;
+  let trianglesPerFrame = 0;
 
   function drawMarkers(): void {
     markers.clear();
@@ -460,7 +472,6 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
       const t0 = performance.now();
       if (workload() === 'locomotion') updateAgents(dt);
       if (lod) {
-        camera.eye(eye);
         lod.setLodCamera(world, camera.targetX, 0, camera.targetZ);
       }
       const t1 = performance.now();
@@ -470,7 +481,8 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
       gameMs.logic = t1 - t0;
     }
     const t2 = performance.now();
-    uniforms.setViewProj(camera.viewProj);
+    camera.back(eye);
+    uniforms.setCamera(camera.viewProj, eye);
     ground.update(camera.viewProj, workload() === 'locomotion' ? arena : 0);
     fillInstances();
     drawMarkers();
@@ -503,7 +515,7 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
       systems,
       gameLogicMs: gameMs.logic,
       uploadMs: gameMs.upload,
-      verticesPerFrame,
+      trianglesPerFrame,
       lod: lodStatus,
       levels: Array.from(levels),
     };
@@ -518,7 +530,7 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
       `runtime ${fmt(m.total)} ms/frame = ${fmt(ns, 0)} ns/joint   (${pipeline.mode === 'chunked' ? 'systems timed chunk by chunk, as step runs them' : pipeline.mode === 'systems' ? 'each system over the whole crowd, as npm run bench' : 'one step() call'}; mean of ${m.frames} frames)`,
       pipeline.mode === 'step' ? '  (per-system times: choose "chunked" or "systems")' : '  ' + m.names.map((name, s) => `${name} ${fmt(m.ms[s]!)}`).join(' · '),
       `game logic ${fmt(gameMs.logic)} ms · instances + palette upload ${fmt(gameMs.upload)} ms · pixi render (CPU side) ${fmt(gameMs.render)} ms`,
-      `bodies: ${bodyLabel} = ${(verticesPerFrame / 1e6).toFixed(2)} M vertices/frame`,
+      `bodies: ${bodyLabel} = ${(trianglesPerFrame / 1e6).toFixed(2)} M triangles/frame`,
       `workload: ${workload() === 'bench' ? 'bench (two clips 0.6 / 0.4, as npm run bench)' : `locomotion (walk/run blend space, ${settings.transitions} transitions, followers ${settings.followers ? 'on' : 'off'})`} · LOD ${lodStatus}` +
         (settings.lod ? ` · levels ${Array.from(levels).join(' / ')}` : ''),
       featureLine(),
@@ -532,12 +544,12 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
 
   heading(panel, 'Crowd');
   slider(panel, 'count', 'characters', { min: 0, max: MAX_CROWD, step: 1 }, settings.count, (v) => setCount(v));
-  note(panel, `Bodies switch from the mesh to capsules above ${AUTO_MESH_LIMIT.toLocaleString('en-US')} characters ("auto").`);
+  note(panel, `"auto" bodies: the skinned mesh up to ${AUTO_MESH_LIMIT} characters, capsules on every bone up to ${AUTO_CAPSULE_LIMIT.toLocaleString('en-US')}, coarse capsules above (software WebGL pays per triangle).`);
   select(panel, 'character', 'character', [['fox', 'Fox (glTF, skinned mesh)'], ['robot', 'RobotExpressive (capsules)'], ['bench', 'bench rig, 64 joints (capsules)']] as const, settings.character, (v) => {
     settings.character = v;
     void reload();
   });
-  select(panel, 'body', 'bodies', [['auto', 'auto'], ['mesh', 'skinned mesh'], ['capsules', 'capsules per bone']] as const, settings.body, (v) => (settings.body = v));
+  select(panel, 'body', 'bodies', [['auto', 'auto'], ['mesh', 'skinned mesh'], ['capsules', 'capsules, every bone'], ['coarse', 'capsules, long bones']] as const, settings.body, (v) => (settings.body = v));
   select(panel, 'workload', 'workload', [['locomotion', 'wander (locomotion)'], ['bench', 'bench (2 clips 0.6/0.4)']] as const, settings.workload, (v) => {
     settings.workload = v;
     void reload();

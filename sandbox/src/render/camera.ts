@@ -72,6 +72,13 @@ export class OrthoCamera {
     out[1] = oz - t * a[8]!;
   }
 
+  /** The unit direction from the target towards the eye, into `out`. */
+  back(out: Float64Array | number[]): void {
+    out[0] = this.axes[6]!;
+    out[1] = this.axes[7]!;
+    out[2] = this.axes[8]!;
+  }
+
   /** The eye position (for LOD distances: a point on the view axis above the target). */
   eye(out: Float64Array | number[]): void {
     out[0] = this.axes[9]!;

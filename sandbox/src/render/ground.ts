@@ -19,8 +19,11 @@ uniform float uArena;
 out vec4 fragColor;
 float grid(vec2 p, float spacing, float width) {
   vec2 q = p / spacing;
-  vec2 d = abs(fract(q - 0.5) - 0.5) / fwidth(q);
-  return 1.0 - clamp(min(d.x, d.y) - width, 0.0, 1.0);
+  vec2 w = fwidth(q);
+  vec2 d = abs(fract(q - 0.5) - 0.5) / w;
+  // Fade lines out as they crowd together (under ~8 pixels apart).
+  float fade = 1.0 - smoothstep(0.06, 0.15, max(w.x, w.y));
+  return (1.0 - clamp(min(d.x, d.y) - width, 0.0, 1.0)) * fade;
 }
 void main() {
   vec3 base = vec3(0.16, 0.18, 0.21);
