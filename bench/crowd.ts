@@ -32,6 +32,10 @@
  * only, and with distance LOD + update-rate LOD: the frame cost saved and the root travel
  * compared with the full-rate run.
  *
+ * Followers + look-at + reach (aimCrowd.ts): a crowd of 10,000 characters that all aim a
+ * look-at and a two-bone reach at moving followers, against the same crowd's plain `step`.
+ * BENCH_AIM=0 skips those rows; another number runs them at that crowd size.
+ *
  * Environment: BENCH_SIZES="1000,5000" picks the crowd sizes, BENCH_FRAMES the measured frames
  * of both runtimes (default: 300 → 60 for bitanim and 20 → 10 for three.js as N grows, since
  * three.js takes over a second per frame at 10,000; its workload is never reduced) and of the
@@ -45,6 +49,7 @@ import { collectGarbage, formatBytes, formatMs, measure, runFrames, type CrowdRu
 import { createCrowdAssets, JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets } from './plan.js';
 import { createThreeCrowd, type ThreeCrowd } from './threeCrowd.js';
 import { benchmarkTransitions, printTransitions } from './transitions.js';
+import { benchmarkAim, parseAimCount, printAim } from './aimCrowd.js';
 import { benchmarkLod, printLod } from './lodCrowd.js';
 
 /** Frame step, seconds. */
@@ -90,6 +95,7 @@ async function main(): Promise<void> {
   const sizes = parseList('BENCH_SIZES', process.env['BENCH_SIZES']) ?? [1000, 5000, 10000];
   const frames = parseList('BENCH_FRAMES', process.env['BENCH_FRAMES'])?.[0];
   const transitionCount = parseTransitions(process.env['BENCH_TRANSITIONS']);
+  const aimCount = parseAimCount(process.env['BENCH_AIM']);
   const lodCount = parseCount('BENCH_LOD', process.env['BENCH_LOD'], LOD_CROWD);
   const assets = createCrowdAssets();
 
@@ -107,6 +113,7 @@ async function main(): Promise<void> {
     printSize(result);
   }
   if (transitionCount > 0) printTransitions(await benchmarkTransitions(assets, transitionCount, frames, DT));
+  if (aimCount > 0) printAim(await benchmarkAim(assets, aimCount, frames, DT));
   if (lodCount > 0) printLod(await benchmarkLod(assets, lodCount, frames, DT));
 
   console.log('\nNotes:');
