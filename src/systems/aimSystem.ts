@@ -4,11 +4,14 @@
  *
  * Reads:  Character (skeleton, jointCount), the skeletons' parents, LookAt, Reach, Follower
  *         (enabled, state: the followed point, world space), RootMotion (x y z yaw: the world
- *         transform), LocalPose.
+ *         transform), LocalPose, Lod.update.
  * Writes: LocalPose (rotations of the look-at chain: spine, neck, head; of the reach chain:
  *         upper, lower), `world.scratch.aim`.
  * Order:  after followSystem (which moves the followed point) and rootMotionSystem (which sets
- *         the world transform for this frame), before skinSystem (DESIGN §4).
+ *         the world transform for this frame), before skinSystem (DESIGN §4). Skips characters
+ *         `lodSystem` is not updating this frame (`Lod.update` 0): blendSystem has not
+ *         rewritten their pose, which still holds the last update's correction, and applying
+ *         it again would compound a weight below 1.
  *
  * Per character with an enabled look-at or reach of weight > 0 and a follower:
  * 1. Target: the follower's world position p_w into model space, the inverse of
@@ -118,6 +121,7 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
   const aim = world.scratch.aim;
   const { params, list, slot } = aim;
   const followerState = Follower.state;
+  const lodUpdate = world.components.Lod.update;
   const dense = world.characters.dense;
 
   for (let i = first; i < end; i++) {
@@ -126,7 +130,7 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
     const reachWeight = Reach.weight[eid]!;
     let look = LookAt.enabled[eid]! === 1 && lookWeight > 0;
     let reach = Reach.enabled[eid]! === 1 && reachWeight > 0;
-    if ((!look && !reach) || Follower.enabled[eid]! === 0) continue;
+    if ((!look && !reach) || Follower.enabled[eid]! === 0 || lodUpdate[eid]! === 0) continue;
     const jointCount = Character.jointCount[eid]!;
     const head = LookAt.head[eid]!, neck = LookAt.neck[eid]!, spine = LookAt.spine[eid]!;
     const upper = Reach.upper[eid]!, lower = Reach.lower[eid]!, endJoint = Reach.end[eid]!;

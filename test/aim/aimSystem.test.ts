@@ -115,6 +115,22 @@ describe('aimSystem', () => {
     for (let i = 0; i < after.length; i++) expect(Object.is(after[i], before[i]), `element ${i}`).toBe(true);
   });
 
+  it('skips characters update-rate LOD is not updating this frame (Lod.update 0), so a weight below 1 does not compound', () => {
+    const { world, eids } = crowd(2);
+    for (const eid of eids) {
+      setLookAt(world, eid, { joint: 'head', weight: 0.5 });
+      setReach(world, eid, { upper: 'upperArm', lower: 'foreArm', end: 'hand', weight: 0.5 });
+      setFollower(world, eid, { x: 0, y: 1.5, z: 3 });
+    }
+    frame(world, DT);
+    const [held, updated] = eids as [number, number];
+    world.components.Lod.update[held] = 0;
+    const before = poseBlock(world, held), other = poseBlock(world, updated);
+    aimSystem(world, DT);
+    expect(bits(poseBlock(world, held))).toEqual(bits(before));
+    expect(bits(poseBlock(world, updated))).not.toEqual(bits(other)); // re-aimed on its own output: compounds
+  });
+
   it('joint indices beyond the skeleton (written straight into the component) are skipped', () => {
     const { world, eids } = crowd(1);
     const eid = eids[0]!;
