@@ -225,21 +225,28 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
 }
 
 /**
- * Appends `joint` and its ancestors not yet marked in `slot` to `list[count ..]`, marking
- * them; returns the new count. (Ancestors of a marked joint are marked, so the walk stops
- * at the first one.)
+ * Appends `joint` and its ancestors not yet marked in `slot` to `list[count ..]`, ascending,
+ * marking them; returns the new count. (Ancestors of a marked joint are marked, so the walk
+ * stops at the first one.) The appended run is ascending, so sorting the whole list after
+ * two walks only merges two runs.
  */
 function markPath(list: Int32Array, slot: Int32Array, parents: Int16Array, joint: number, count: number): number {
+  const first = count;
   let j = joint;
   while (j >= 0 && slot[j]! === 0) {
     slot[j] = 1;
     list[count++] = j;
     j = parents[j]!;
   }
+  for (let a = first, b = count - 1; a < b; a++, b--) {
+    const t = list[a]!;
+    list[a] = list[b]!;
+    list[b] = t;
+  }
   return count;
 }
 
-/** Insertion sort of `list[0 .. count)`, ascending (the lists are a few joints long). */
+/** Insertion sort of `list[0 .. count)`, ascending (a few joints, in two ascending runs). */
 function sortAscending(list: Int32Array, count: number): void {
   for (let i = 1; i < count; i++) {
     const v = list[i]!;
