@@ -67,6 +67,8 @@ export interface CharacterAsset {
   readonly headJoint: number;
   /** Approximate standing height, metres. */
   readonly height: number;
+  /** Largest extent (height or length), metres: what a view must frame. */
+  readonly size: number;
   /** Licence and attribution line, shown in the page. */
   readonly credit: string;
 }
@@ -99,6 +101,16 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
     locomotion = { idle, walk: withRootMotion(walk, walkSpeed), run: withRootMotion(run, runSpeed), walkSpeed, runSpeed };
   }
   const head = skeleton.names.findIndex((name) => /(^|[^a-z])head([^a-z]|$)/i.test(name));
+  let height = restHeight(skeleton) * 1.2, length = height;
+  if (mesh) {
+    const extent = (axis: number): number => {
+      let lo = Infinity, hi = -Infinity;
+      for (let v = axis; v < mesh.positions.length; v += 3) { lo = Math.min(lo, mesh.positions[v]!); hi = Math.max(hi, mesh.positions[v]!); }
+      return hi - lo;
+    };
+    height = extent(1);
+    length = Math.max(extent(0), extent(2));
+  }
   return {
     kind,
     label: kind === 'fox' ? 'Fox' : 'RobotExpressive',
@@ -109,7 +121,8 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
     coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES),
     locomotion,
     headJoint: head,
-    height: restHeight(skeleton) * (kind === 'fox' ? 1.05 : 1.2),
+    height,
+    size: Math.max(height, length),
     credit: kind === 'fox' ? FOX_CREDIT : ROBOT_CREDIT,
   };
 }
@@ -128,6 +141,7 @@ function benchCharacter(): CharacterAsset {
     locomotion: null,
     headJoint: -1,
     height: restHeight(skeleton),
+    size: restHeight(skeleton),
     credit: 'Synthetic 64-joint skeleton and clips, built as bench/plan.ts builds them.',
   };
 }
