@@ -51,6 +51,7 @@ import { createThreeCrowd, type ThreeCrowd } from './threeCrowd.js';
 import { benchmarkTransitions, printTransitions } from './transitions.js';
 import { benchmarkAim, parseAimCount, printAim } from './aimCrowd.js';
 import { benchmarkLod, printLod } from './lodCrowd.js';
+import { benchmarkReducedSampling, printReducedSampling, reducedCrowdSize } from './reducedSampling.js';
 
 /** Frame step, seconds. */
 const DT = 1 / 60;
@@ -115,6 +116,8 @@ async function main(): Promise<void> {
   if (transitionCount > 0) printTransitions(await benchmarkTransitions(assets, transitionCount, frames, DT));
   if (aimCount > 0) printAim(await benchmarkAim(assets, aimCount, frames, DT));
   if (lodCount > 0) printLod(await benchmarkLod(assets, lodCount, frames, DT));
+  const reducedCount = reducedCrowdSize();
+  if (reducedCount > 0) printReducedSampling(await benchmarkReducedSampling(assets, reducedCount, frames, DT));
 
   console.log('\nNotes:');
   console.log('- phases are ms per frame; total = their sum; ns/joint = total / (N × 64).');

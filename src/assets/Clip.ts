@@ -1,5 +1,6 @@
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
+import type { ReducedTracks } from './ReducedTracks.js';
 import { isNumberList, type Skeleton } from './Skeleton.js';
 import { copyValidatedPose, QUATERNION_TOLERANCE, type NumberList } from './validatePose.js';
 
@@ -24,6 +25,9 @@ export interface ClipEvent {
  * Data without the repeated frame (N distinct frames of a cycle) is built with
  * `appendSeam: true`, which copies frame 0 to the end (D = N / frameRate). A non-looping
  * clip clamps at 0 and D and holds its last frame.
+ *
+ * **Reduced clips.** A clip made by `createReducedClip` also carries `reduced` (per-channel
+ * cubic curves, see `ReducedTracks`) and `stats`; samplers then evaluate the curves.
  */
 export interface Clip {
   /** Display name (the glTF animation name, file name, …). */
@@ -44,6 +48,29 @@ export interface Clip {
   readonly events: readonly ClipEvent[];
   /** Event times, same order as `events`, for the sampler's hot path. */
   readonly eventTimes: Float64Array;
+  /**
+   * The curves of a reduced (LOD) clip, which samplers read instead of interpolating `frames`
+   * (`frames` then holds those curves evaluated at the frame times, so readers of frames
+   * agree with the sampler there); null for an ordinary clip. See `createReducedClip`.
+   */
+  readonly reduced: ReducedTracks | null;
+  /** What the reduction kept and cost (a reduced clip), or null. */
+  readonly stats: ReducedClipStats | null;
+}
+
+/**
+ * Figures of a reduced clip (DESIGN §5, `clip.stats`), as its reducer measured them.
+ * Provisional: the reducer defines the error measure (model-space joint position error, metres).
+ */
+export interface ReducedClipStats {
+  /** Keys of the source: every channel at every frame (`frameCount × jointCount × 10`). */
+  readonly keysBefore: number;
+  /** Keys kept, summed over channels. */
+  readonly keysAfter: number;
+  /** Largest error of the reduction against the source, metres. */
+  readonly maxError: number;
+  /** Mean error, metres. */
+  readonly meanError: number;
 }
 
 /** Input of {@link createClip}. Arrays are copied. */
@@ -126,6 +153,8 @@ export function createClip(desc: ClipDesc): Clip {
     frames: packed,
     events,
     eventTimes: Float64Array.from(events, (e) => e.time),
+    reduced: null,
+    stats: null,
   });
 }
 

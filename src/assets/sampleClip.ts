@@ -5,6 +5,7 @@
 import { POSE_STRIDE } from '../math/layout.js';
 import type { Binding } from './Binding.js';
 import type { Clip } from './Clip.js';
+import { sampleReducedInto } from './sampleReduced.js';
 
 /**
  * Samples `clip` at time `times[timeIndex]` seconds into `out` at `outOff`, 10 floats per
@@ -20,6 +21,9 @@ import type { Clip } from './Clip.js';
  * The time arrives as an array element, not a number argument, on purpose: V8 boxes a
  * computed double passed to a function it does not inline (a 16-byte heap object per call),
  * and a frame must allocate nothing. Per-character kernels take no float scalars.
+ *
+ * A reduced clip (`clip.reduced !== null`) is sampled from its curves by `sampleReducedInto`
+ * instead, with the same contract.
  */
 export function sampleClipInto(
   out: Float32Array,
@@ -29,6 +33,10 @@ export function sampleClipInto(
   timeIndex: number,
   binding: Binding | null = null,
 ): void {
+  if (clip.reduced !== null) {
+    sampleReducedInto(out, outOff, clip, times, timeIndex, binding);
+    return;
+  }
   const frames = clip.frames;
   const frameCount = clip.frameCount;
   const poseSize = clip.skeleton.jointCount * POSE_STRIDE;

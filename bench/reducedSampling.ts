@@ -1,0 +1,142 @@
+/**
+ * The reduced-clip rows of the crowd benchmark: what sampling a reduced (LOD) clip costs per
+ * joint against sampling the uniform clip it came from.
+ *
+ * The clips are the crowd's two (64 joints, 31 and 41 frames at 30 fps), reduced here by a
+ * stand-in — uniform key decimation with Catmull-Rom cubics (test/fixtures/decimate.ts) — not
+ * by the ATKINS reducer (src/lod), whose keys may differ per channel; the last row gives each
+ * channel its own stride to show that case. Constant channels (the non-root translations)
+ * become constants, as any reducer makes them.
+ *
+ * Kernel rows: `count` characters, each with its own time and speed on one of the two clips,
+ * advanced by speed × dt (wrapping) and sampled with `sampleClipInto` (which sends reduced
+ * clips to `sampleReducedInto`) into its own pose block, every frame. ns/joint = time /
+ * (count × 64 × frames). Variants run in turn, several rounds; each row reports its best
+ * round (the least disturbed by the machine). sampleSystem rows: the 'bitanim systems' crowd
+ * (two layers, weights 0.6 / 0.4) timed in its sample phase, with uniform or reduced clips.
+ */
+import type { Clip } from '../src/index.js';
+import { sampleClipInto } from '../src/index.js';
+import { decimateClip } from '../test/fixtures/decimate.js';
+import { createBitanimCrowd } from './bitanimCrowd.js';
+import { collectGarbage, measure, runFrames } from './measure.js';
+import { JOINT_COUNT, planCrowd, type CrowdAssets } from './plan.js';
+
+/** One row of the table. */
+export interface ReducedRow {
+  readonly label: string;
+  /** Per-channel keys kept / all channel-frames of both clips. */
+  readonly keyShare: number;
+  /** Bytes of both clips' sampled data: frames for uniform, ReducedTracks for reduced. */
+  readonly bytes: number;
+  /** Kernel: ns per joint, best round. */
+  readonly kernelNs: number;
+  /** sampleSystem over the two-layer crowd: ns per joint (per character and joint, both layers). */
+  readonly systemNs: number;
+}
+
+/** What {@link printReducedSampling} prints. */
+export interface ReducedResult {
+  readonly count: number;
+  readonly frames: number;
+  readonly rounds: number;
+  readonly rows: readonly ReducedRow[];
+}
+
+interface Variant {
+  readonly label: string;
+  readonly clips: readonly Clip[];
+}
+
+const ROUNDS = 5;
+/** Crowd size of these rows unless BENCH_REDUCED says otherwise. */
+const REDUCED_CROWD = 2_000;
+
+/** BENCH_REDUCED: unset → 2,000 characters; 0 → skip the reduced rows; another integer → that size. */
+export function reducedCrowdSize(value: string | undefined = process.env['BENCH_REDUCED']): number {
+  if (value === undefined || value.trim() === '') return REDUCED_CROWD;
+  const n = Number(value.trim());
+  if (!Number.isInteger(n) || n < 0) throw new Error(`BENCH_REDUCED="${value}": expected 0 (skip the reduced rows) or a crowd size`);
+  return n;
+}
+
+/** Measures the uniform clips and three reductions of them; see the file header. */
+export async function benchmarkReducedSampling(assets: CrowdAssets, count: number, frameOverride: number | undefined, dt: number): Promise<ReducedResult> {
+  const variants: Variant[] = [
+    { label: 'uniform clips (31 and 41 frames)', clips: assets.clips },
+    { label: 'reduced: every 2nd frame, Catmull-Rom (stand-in, not ATKINS)', clips: assets.clips.map((c) => decimateClip(c, () => 2)) },
+    { label: 'reduced: every 3rd frame, Catmull-Rom (stand-in)', clips: assets.clips.map((c) => decimateClip(c, () => 3)) },
+    { label: 'reduced: stride 2, 3 or 4 by channel (keys differ within a track)', clips: assets.clips.map((c) => decimateClip(c, (ch) => 2 + (ch % 3))) },
+  ];
+  const frames = frameOverride ?? 200;
+  const poseSize = JOINT_COUNT * 10;
+  const out = new Float32Array(count * poseSize);
+  const times = new Float64Array(count);
+  const speeds = new Float64Array(count);
+  const plan = planCrowd(assets, count, [0.6, 0.4]);
+  for (let i = 0; i < count; i++) {
+    times[i] = plan.startTime[i * 2]! % assets.clips[i % 2]!.duration;
+    speeds[i] = plan.speed[i * 2]!;
+  }
+  const run = (clips: readonly Clip[], n: number): void => {
+    const a = clips[0]!, b = clips[1]!;
+    for (let f = 0; f < n; f++) {
+      for (let i = 0; i < count; i++) {
+        const clip = (i & 1) === 0 ? a : b;
+        const duration = clip.duration;
+        let t = times[i]! + speeds[i]! * dt;
+        t -= Math.floor(t / duration) * duration;
+        times[i] = t < duration ? t : 0;
+        sampleClipInto(out, i * poseSize, clip, times, i);
+      }
+    }
+  };
+  const best = variants.map(() => Infinity);
+  for (const v of variants) run(v.clips, 30); // warm-up: every variant compiled before timing
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < variants.length; k++) {
+      const start = performance.now();
+      run(variants[k]!.clips, frames);
+      const ns = ((performance.now() - start) * 1e6) / (count * JOINT_COUNT * frames);
+      best[k] = Math.min(best[k]!, ns);
+    }
+  }
+  if (!out.every(Number.isFinite)) throw new Error('reduced bench: a sampled pose is not finite');
+
+  const rows: ReducedRow[] = [];
+  for (let k = 0; k < variants.length; k++) {
+    const { label, clips } = variants[k]!;
+    collectGarbage();
+    const crowd = createBitanimCrowd({ ...plan, clips });
+    runFrames(crowd, 20, dt);
+    const m = await measure(crowd, Math.max(20, Math.round(frames / 4)), dt);
+    let kept = 0, all = 0, bytes = 0;
+    for (const clip of clips) {
+      all += clip.frameCount * clip.skeleton.jointCount * 10;
+      kept += clip.reduced === null ? clip.frameCount * clip.skeleton.jointCount * 10 : clip.reduced.keyCount;
+      bytes += clip.reduced === null ? clip.frames.byteLength : clip.reduced.byteLength;
+    }
+    rows.push({ label, keyShare: kept / all, bytes, kernelNs: best[k]!, systemNs: (m.phaseMs[0]! * 1e6) / (count * JOINT_COUNT) });
+  }
+  collectGarbage();
+  return { count, frames, rounds: ROUNDS, rows };
+}
+
+/** Prints the reduced-sampling table and its notes. */
+export function printReducedSampling(r: ReducedResult): void {
+  const base = r.rows[0]!;
+  console.log(`\n## Reduced (LOD) clips: sampling cost per joint, ${r.count.toLocaleString('en-US')} characters × ${JOINT_COUNT} joints\n`);
+  console.log('| clips | keys kept | bytes (both clips) | sampleClipInto ns/joint | vs uniform (target ≤ 1.5×) | sampleSystem ns/joint (2 layers) | vs uniform |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const row of r.rows) {
+    console.log(
+      `| ${row.label} | ${(100 * row.keyShare).toFixed(1)} % | ${row.bytes.toLocaleString('en-US')} | ${row.kernelNs.toFixed(1)} | ` +
+        `${(row.kernelNs / base.kernelNs).toFixed(2)}× | ${row.systemNs.toFixed(1)} | ${(row.systemNs / base.systemNs).toFixed(2)}× |`,
+    );
+  }
+  console.log(`\n- kernel: one clip per character, its own time and speed, ${r.frames} frames per round, best of ${r.rounds} rounds;`);
+  console.log('  sampleSystem: the crowd above (two layers), its sample phase (time advance, events, root deltas, sampling).');
+  console.log('- reduced clips here come from a stand-in reducer (uniform decimation + Catmull-Rom, test/fixtures/decimate.ts),');
+  console.log('  not ATKINS; the sampler\'s cost depends on which tracks are animated, not on how many keys they keep.');
+  console.log('- bytes: Float32 frames for uniform clips; ReducedTracks.byteLength (records, lookup table, constants) for reduced ones.');
+}

@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import { createClip, createSkeleton } from '../../src/index.js';
+import { createReducedClip } from '../../src/assets/reducedClip.js';
+import {
+  createReducedTracks, RECORD_STRIDE_3, RECORD_STRIDE_4, TRACK_Q, TRACK_S, TRACK_S1, TRACK_T, type ReducedChannel,
+} from '../../src/assets/ReducedTracks.js';
+import { sampleReducedInto } from '../../src/assets/sampleReduced.js';
+import { decimateChannels } from '../fixtures/decimate.js';
+import { refused } from '../fixtures/errors.js';
+import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
+
+/** A channel holding `value` over [0, duration]. */
+const still = (value: number, duration = 1): ReducedChannel => ({ keyTimes: Float64Array.of(0, duration), coefficients: Float64Array.of(value, 0, 0, 0) });
+/** One joint at rest (identity rotation, unit scale, origin). */
+const restJoint = (duration = 1): ReducedChannel[] => [0, 0, 0, 0, 0, 0, 1, 1, 1, 1].map((v) => still(v, duration));
+
+describe('createReducedTracks: validation', () => {
+  it('accepts a well-formed channel set', () => {
+    const tracks = createReducedTracks(1, 1, restJoint());
+    expect(tracks.jointCount).toBe(1);
+    expect(tracks.keyCount).toBe(20);
+  });
+
+  it('refuses a joint count, duration or channel count that cannot be', () => {
+    expect(refused(() => createReducedTracks(0, 1, [])).issues[0]!.path).toBe('jointCount');
+    expect(refused(() => createReducedTracks(1.5, 1, restJoint())).issues[0]!.path).toBe('jointCount');
+    for (const duration of [0, -1, Number.NaN, Infinity]) {
+      expect(refused(() => createReducedTracks(1, duration, restJoint())).issues[0]!.path).toBe('duration');
+    }
+    const error = refused(() => createReducedTracks(2, 1, restJoint()));
+    expect(error.issues[0]!.path).toBe('channels');
+    expect(error.message).toContain('20 channels, has 10');
+  });
+
+  it('names the channel, joint, component and key of each fault', () => {
+    const channels = [...restJoint(), ...restJoint()];
+    channels[0] = { keyTimes: Float64Array.of(0.1, 1), coefficients: Float64Array.of(0, 0, 0, 0) }; // first key not 0
+    channels[4] = { keyTimes: Float64Array.of(0, 0.6, 0.5, 1), coefficients: new Float64Array(12) }; // not increasing
+    channels[8] = { keyTimes: Float64Array.of(0, 0.9), coefficients: Float64Array.of(1, 0, 0, 0) }; // last ≠ duration
+    channels[11] = { keyTimes: Float64Array.of(0, 0.5, 1), coefficients: Float64Array.of(0, 0, 0, 0) }; // 4 of 8 coefficients
+    channels[12] = { keyTimes: Float64Array.of(0, Number.NaN, 1), coefficients: new Float64Array(8) };
+    channels[15] = { keyTimes: Float64Array.of(0, 1), coefficients: Float64Array.of(0, Number.NaN, 0, 1e39) };
+    channels[17] = { keyTimes: Float64Array.of(0), coefficients: new Float64Array(0) };
+    channels[19] = { keyTimes: Float64Array.of(0, 0.5, 0.5 + 1e-12, 1), coefficients: new Float64Array(12) }; // same float32 time
+    const issues = refused(() => createReducedTracks(2, 1, channels)).issues;
+    const paths = issues.map((i) => i.path);
+    expect(paths).toEqual([
+      'channels[0] (joint 0 tx).keyTimes[0]',
+      'channels[4] (joint 0 qy).keyTimes[2]',
+      'channels[8] (joint 0 sy).keyTimes[1]',
+      'channels[11] (joint 1 ty).coefficients',
+      'channels[12] (joint 1 tz).keyTimes[1]',
+      'channels[15] (joint 1 qz).coefficients[1] (segment 0 b)',
+      'channels[15] (joint 1 qz).coefficients[3] (segment 0 d)',
+      'channels[17] (joint 1 sx).keyTimes',
+      'channels[19] (joint 1 sz).keyTimes[2]',
+    ]);
+    expect(issues[2]!.message).toContain('must be at the duration 1');
+    expect(issues[3]!.message).toContain('4 × 2 = 8');
+    expect(issues[6]!.message).toContain('too large for a 32-bit float');
+    expect(issues[8]!.message).toContain('same 32-bit float time');
+  });
+
+  it('accepts a last key within rounding of the duration', () => {
+    const duration = 29 / 30;
+    const channels = restJoint(duration);
+    channels[0] = { keyTimes: Float64Array.of(0, 29 * (1 / 30)), coefficients: Float64Array.of(0, 1, 0, 0) }; // 29 × (1/30) ≠ 29 / 30 by an ulp
+    expect(createReducedTracks(1, duration, channels).endTime).toBe(Math.fround(duration));
+  });
+
+  it('refuses a constant zero rotation and non-channel input', () => {
+    const channels = restJoint();
+    channels[6] = still(0);
+    expect(refused(() => createReducedTracks(1, 1, channels)).issues[0]!.path).toBe('channels[3..6] (joint 0 q)');
+    const broken = restJoint() as unknown[];
+    broken[2] = { keyTimes: 'soon' };
+    expect(refused(() => createReducedTracks(1, 1, broken as ReducedChannel[])).issues[0]!.path).toBe('channels[2] (joint 0 tz)');
+  });
+});
+
+describe('createReducedTracks: packing', () => {
+  it('stores constant tracks as values (a constant rotation normalized) and animated ones as records', () => {
+    const channels = restJoint();
+    channels[0] = { keyTimes: Float64Array.of(0, 0.5, 1), coefficients: Float64Array.of(0, 1, 0, 0, 0.5, 1, 0, 0) }; // tx = t
+    for (let c = 3; c < 7; c++) channels[c] = still(c === 6 ? 2 : 0); // q = (0, 0, 0, 2): constant, normalized to identity
+    const tracks = createReducedTracks(1, 1, channels);
+    expect(tracks.jointMask[0]).toBe(TRACK_T);
+    expect(Array.from(tracks.constants.subarray(3, 10))).toEqual([0, 0, 0, 1, 1, 1, 1]);
+    expect(tracks.animatedTracks).toBe(1);
+    // Union of tx {0, .5, 1}, ty {0, 1}, tz {0, 1}: 3 records of 13 floats.
+    expect(tracks.recordCount).toBe(3);
+    expect(tracks.records.length).toBe(3 * RECORD_STRIDE_3);
+    expect(Array.from(tracks.records.subarray(0, RECORD_STRIDE_3))).toEqual([0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    // The end record: τ = 1 and the end values with b = c = d = 0.
+    expect(Array.from(tracks.records.subarray(2 * RECORD_STRIDE_3))).toEqual([1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(tracks.byteLength).toBe(
+      tracks.jointMask.byteLength + tracks.jointTrack.byteLength + tracks.constants.byteLength + tracks.records.byteLength +
+        tracks.trackStart.byteLength + tracks.bucketRecords.byteLength,
+    );
+  });
+
+  it('re-expands each channel about the union keys of its track (the curve is unchanged)', () => {
+    // qz: one cubic 1 + 2t − 3t² + 4t³ over [0, 1]; qw has a key at 0.25, so qz is re-expanded there:
+    // a' = P(.25) = 1 + .5 − .1875 + .0625 = 1.375, b' = P'(.25) = 2 − 1.5 + 0.75 = 1.25,
+    // c' = −3 + 3·4·.25 = 0, d' = 4.
+    const channels = restJoint();
+    channels[5] = { keyTimes: Float64Array.of(0, 1), coefficients: Float64Array.of(1, 2, -3, 4) };
+    channels[6] = { keyTimes: Float64Array.of(0, 0.25, 1), coefficients: Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0) };
+    const tracks = createReducedTracks(1, 1, channels);
+    expect(tracks.jointMask[0]).toBe(TRACK_Q);
+    const r = RECORD_STRIDE_4; // second record
+    expect(tracks.records[r]).toBe(0.25);
+    expect(Array.from(tracks.records.subarray(r + 9, r + 13))).toEqual([1.375, 1.25, 0, 4]);
+    expect(tracks.records[2 * r + 9]).toBe(4); // end value P(1) = 1 + 2 − 3 + 4
+  });
+
+  it('finds every record with one table read and at most one step', () => {
+    // Keys that differ per channel (strides 2, 3, 4), as a reducer's may.
+    const skeleton = syntheticSkeleton(6);
+    const clip = syntheticClip(skeleton, { frameCount: 37, frameRate: 24 });
+    const tracks = createReducedTracks(6, clip.duration, decimateChannels(clip, (ch) => 2 + (ch % 3)));
+    const { records, bucketRecords, trackStart, animatedTracks, bucketScale, endTime } = tracks;
+    expect(animatedTracks).toBeGreaterThan(6);
+    const strides: number[] = []; // per animated track, in storage order (joint, then T Q S)
+    for (let j = 0; j < 6; j++) {
+      for (const [bit, stride] of [[TRACK_T, RECORD_STRIDE_3], [TRACK_Q, RECORD_STRIDE_4], [TRACK_S, RECORD_STRIDE_3]] as const) {
+        if ((tracks.jointMask[j]! & bit) !== 0) strides.push(stride);
+      }
+    }
+    expect(strides.length).toBe(animatedTracks);
+    let stepped = 0, samples = 0, wrong = 0;
+    for (let n = 0; n <= 20000; n++) {
+      const ts = Math.fround((n / 20000) * endTime);
+      const row = Math.floor(ts * bucketScale);
+      for (let i = 0; i < animatedTracks; i++) {
+        const stride = strides[i]!;
+        // The record in force: the last one with τ ≤ ts, by a linear walk.
+        let want = trackStart[i]!;
+        while (want + stride < trackStart[i + 1]! && records[want + stride]! <= ts) want += stride;
+        let r = bucketRecords[row * animatedTracks + i]!;
+        if (r < trackStart[i]!) wrong++;
+        if (records[r + stride]! <= ts) { r += stride; stepped++; }
+        if (r !== want) wrong++;
+        samples++;
+      }
+    }
+    expect(wrong).toBe(0);
+    // Keys on the frame grid sit at the start of their bucket: the step is rare.
+    expect(stepped / samples).toBeLessThan(0.01);
+  });
+});
+
+describe('createReducedClip', () => {
+  const skeleton = createSkeleton({ names: ['root', 'arm'], parents: [-1, 0], rest: [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1] });
+  const frames = Array.from({ length: 5 }, (_, f) => [f, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1]).flat();
+  const source = createClip({ skeleton, frameRate: 4, frames, loop: false, events: [{ time: 0.5, name: 'hit' }], name: 'swing' });
+  const channels = (): ReducedChannel[] => {
+    const c = [...restJoint(), ...restJoint()];
+    c[10] = still(1);
+    c[0] = { keyTimes: Float64Array.of(0, 1), coefficients: Float64Array.of(0, 3, 0, 1) }; // tx = 3t + t³
+    return c;
+  };
+  const stats = { keysBefore: 100, keysAfter: 22, maxError: 0.01, meanError: 0.002 };
+
+  it('keeps the source identity, carries the tracks and stats, and holds the curves at frame times', () => {
+    const tracks = createReducedTracks(2, 1, channels());
+    const clip = createReducedClip(source, tracks, stats);
+    expect(clip.name).toBe('swing');
+    expect(clip.skeleton).toBe(skeleton);
+    expect([clip.frameRate, clip.frameCount, clip.duration, clip.loop]).toEqual([4, 5, 1, false]);
+    expect(clip.events).toBe(source.events);
+    expect(clip.reduced).toBe(tracks);
+    expect(clip.stats).toEqual(stats);
+    expect(Object.isFrozen(clip) && Object.isFrozen(clip.stats)).toBe(true);
+    for (let f = 0; f < 5; f++) {
+      const t = f / 4;
+      expect(clip.frames[f * 20]).toBeCloseTo(3 * t + t ** 3, 6);
+      expect(clip.frames[f * 20 + 10]).toBe(1);
+    }
+    // The same values the sampler gives at those times, bit for bit.
+    const out = new Float32Array(20);
+    for (let f = 0; f < 5; f++) {
+      sampleReducedInto(out, 0, clip, Float64Array.of(f / 4), 0);
+      expect(Array.from(out)).toEqual(Array.from(clip.frames.subarray(f * 20, f * 20 + 20)));
+    }
+  });
+
+  it('ordinary clips carry no tracks and no stats', () => {
+    expect(source.reduced).toBeNull();
+    expect(source.stats).toBeNull();
+  });
+
+  it('refuses tracks of another skeleton or duration, and bad stats', () => {
+    const other = createReducedTracks(1, 1, restJoint());
+    expect(refused(() => createReducedClip(source, other, stats)).issues[0]!.path).toBe('tracks.jointCount');
+    const longer = createReducedTracks(2, 2, [...restJoint(2), ...restJoint(2)]);
+    expect(refused(() => createReducedClip(source, longer, stats)).issues[0]!.path).toBe('tracks.duration');
+    const tracks = createReducedTracks(2, 1, channels());
+    const error = refused(() => createReducedClip(source, tracks, { ...stats, maxError: Number.NaN, keysAfter: -1 }));
+    expect(error.issues.map((i) => i.path)).toEqual(['stats.keysAfter', 'stats.maxError']);
+    expect(refused(() => createReducedClip({} as typeof source, tracks, stats)).issues[0]!.path).toBe('source');
+  });
+
+  it('refuses curves whose rotation passes through zero at a frame', () => {
+    const c = channels();
+    // qw = 1 − 2t: zero at t = 0.5 (frame 2) while qx = qy = qz = 0.
+    c[6] = { keyTimes: Float64Array.of(0, 1), coefficients: Float64Array.of(1, -2, 0, 0) };
+    const error = refused(() => createReducedClip(source, createReducedTracks(2, 1, c), stats));
+    expect(error.issues[0]!.path).toBe('frames[2] joint "root" (0).qx');
+  });
+
+  it('decimated synthetic clips keep the animated-track bits the data calls for', () => {
+    const synthetic = syntheticClip(syntheticSkeleton(4), { frameCount: 13 });
+    const tracks = createReducedTracks(4, synthetic.duration, decimateChannels(synthetic, () => 3));
+    // The root translates; other joints only rotate and breathe (a uniform scale: sx = sy = sz,
+    // so one curve is stored, TRACK_S1, not three).
+    expect(tracks.jointMask[0]).toBe(TRACK_T | TRACK_Q | TRACK_S1);
+    for (let j = 1; j < 4; j++) expect(tracks.jointMask[j]).toBe(TRACK_Q | TRACK_S1);
+  });
+});
