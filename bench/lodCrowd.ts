@@ -103,8 +103,9 @@ export function printLod(r: LodResult): void {
   const joints = r.count * JOINT_COUNT;
   const side = Math.ceil(Math.sqrt(r.count));
   console.log(`\n## Motion LOD: N = ${r.count.toLocaleString('en-US')} walking characters × ${JOINT_COUNT} joints, distance LOD and update-rate LOD\n`);
-  console.log(`- a ${side} × ${side} grid ${SPACING} m apart (${((side - 1) * SPACING).toFixed(0)} m across), the LOD camera at its centre; levels 0 / 1 / 2 below ${DISTANCES.join(' m / from ')} m`);
-  console.log('  and from there on (hysteresis 0.1), reduced level clips registered; two blended looping clips per character with root motion');
+  console.log(`- a ${side} × ${side} grid ${SPACING} m apart (${((side - 1) * SPACING).toFixed(0)} m across), the LOD camera at its centre, 1.7 m up; level 0 within`);
+  console.log(`  ${DISTANCES[0]} m, level 1 from ${DISTANCES[0]} m, level 2 from ${DISTANCES[1]} m (hysteresis 0.1), reduced level clips registered; two blended`);
+  console.log('  looping clips per character, walking by root motion');
   console.log(`- root Δ: largest difference of a world position from the full-rate run after the measured frames and ${FLUSH_FRAMES} frames of dt = 0`);
   console.log(`  (the crowd walked ${r.meanTravel.toFixed(1)} m on average)\n`);
   console.log('| crowd | step ms/frame | ns/joint | vs full rate | animated per frame | levels 0 / 1 / 2 | root Δ, m | allocated B/frame | GCs (pause) | frames |');
