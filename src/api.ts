@@ -17,6 +17,9 @@ import { inertializeEntities } from './systems/inertializeSystem.js';
 import { rootMotionEntities } from './systems/rootMotionSystem.js';
 import { followEntities } from './systems/followSystem.js';
 import { lodEntities } from './systems/lodSystem.js';
+import { aimEntities } from './systems/aimSystem.js';
+import { resetLookAt } from './components/LookAt.js';
+import { resetReach } from './components/Reach.js';
 import { resetFollower } from './components/Follower.js';
 import { getRootFrame, getRootTrack } from './assets/rootTrack.js';
 import { sampleEntities } from './systems/sampleSystem.js';
@@ -124,6 +127,8 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
   RootMotion.targetSpeed[eid] = -1;
   RootMotion.cycleMeasure[eid] = 0;
   resetFollower(world.components.Follower, eid);
+  resetLookAt(world.components.LookAt, eid);
+  resetReach(world.components.Reach, eid);
   for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization, world.components.RootMotion]) addComponent(world.ecs, eid, component);
   return eid;
 }
@@ -379,7 +384,7 @@ const STEP_CHUNK = 128;
 
 /**
  * Advances the world by `dt` seconds: lodSystem → sampleSystem → blendSystem → inertializeSystem →
- * rootMotionSystem → followSystem → skinSystem (DESIGN §4).
+ * rootMotionSystem → followSystem → aimSystem → skinSystem (DESIGN §4).
  * Allocates nothing. `dt = 0` re-evaluates the current poses without moving time.
  *
  * The systems run chunk by chunk: the first 128 characters are sampled, blended and skinned,
@@ -402,6 +407,7 @@ export function step(world: AnimationWorld, dt: number): void {
     inertializeEntities(world, dt, first, end);
     rootMotionEntities(world, dt, first, end);
     followEntities(world, dt, first, end);
+    aimEntities(world, dt, first, end);
     skinEntities(world, dt, first, end);
   }
   world.time += dt;

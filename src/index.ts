@@ -4,7 +4,7 @@
  */
 export { AnimationError, type AnimationIssue } from './assets/AnimationError.js';
 export { createSkeleton, findJoint, type Skeleton, type SkeletonDesc } from './assets/Skeleton.js';
-export { createClip, type Clip, type ClipDesc, type ClipEvent } from './assets/Clip.js';
+export { createClip, type Clip, type ClipDesc, type ClipEvent, type ReducedClipStats } from './assets/Clip.js';
 export { createMask, type Mask } from './assets/Mask.js';
 export { bindSkeletons, type Binding } from './assets/Binding.js';
 export {
@@ -52,6 +52,47 @@ export {
 } from './follow.js';
 export { followSystem, followEntities, advanceFollower } from './systems/followSystem.js';
 export { FOLLOW_EXACT, FOLLOW_EULER, FOLLOW_STATE_STRIDE, FOLLOW_DEFAULT_DURATION, FOLLOW_DEFAULT_INTERVAL } from './components/Follower.js';
+export {
+  setLookAt,
+  setReach,
+  clearLookAt,
+  clearReach,
+  LOOK_FOLLOWER_DISTANCE,
+  type LookAtOptions,
+  type ReachOptions,
+  type JointRef,
+  type Vec3Like,
+} from './aim.js';
+export { aimSystem, aimEntities } from './systems/aimSystem.js';
+export {
+  setLod,
+  removeLod,
+  getLod,
+  setLodCamera,
+  registerLodLevels,
+  type LodMode,
+  type LodOptions,
+  type LodCameraOptions,
+  type LodState,
+} from './lod.js';
+export { lodSystem, lodEntities, selectLodLevel } from './systems/lodSystem.js';
+export { LOD_MAX_LEVELS } from './components/Lod.js';
+export { reduceClip, bakeLod, type ReduceClipOptions } from './lod/reduceClip.js';
+export {
+  reduceChannel,
+  mergeKeys,
+  uniformDecimation,
+  uniformKeys,
+  type ReduceChannelOptions,
+  type ChannelReduction,
+  type UniformReduction,
+} from './lod/reduceChannel.js';
+export { selectKeys, differenceQuotient, type SelectKeysOptions, type SplineDegree } from './lod/atkins.js';
+export { fitSpline, evaluateSpline, measureSplineError, keyTimes, SPLINE_STRIDE, type FitSplineOptions } from './lod/spline.js';
+export { measureModelError, jointReach, type ModelError, type ModelErrorOptions } from './lod/modelError.js';
+export { createReducedClip } from './assets/reducedClip.js';
+export { createReducedTracks, type ReducedTracks, type ReducedChannel } from './assets/ReducedTracks.js';
+export { sampleReducedInto } from './assets/sampleReduced.js';
 export {
   minJerk,
   minJerkQuintic,
