@@ -36,6 +36,8 @@ async function main(): Promise<void> {
     autoDensity: false,
   });
   stage.prepend(app.canvas);
+  // pixi follows window resizes; the stage also changes size when the panel or credits do.
+  new ResizeObserver(() => app.resize()).observe(stage);
   const rendererInfo = describeRenderer(app);
 
   const handle = view === 'crowd'
