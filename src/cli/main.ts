@@ -2,17 +2,26 @@
  * The `bitanim` command line.
  *
  *   bitanim inspect FILE [--frame-rate N] [--scale S]
+ *   bitanim lod FILE [--tolerance M] [--distance M] [--method atkins|uniform] [--scale S]
+ *                    [--frame-rate N] [--clip NAME]… [--out FILE.glb|.gltf] [--json] [--no-progress]
  *
- * prints what bitanim reads from a glTF (.glb / .gltf) or BVH file: skeletons, clips, meshes
- * and warnings. A file bitanim cannot read prints one line naming the problem and exits 1.
+ * `inspect` prints what bitanim reads from a glTF (.glb / .gltf) or BVH file: skeletons, clips,
+ * meshes and warnings. `lod` reduces the file's clips to keys within a model-space tolerance
+ * (metres) and prints keys and error per clip (see ./lod.ts); `--out` writes the result as
+ * glTF. A bad file or option prints one line naming the problem (on `err`) and exits 1.
  */
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { cac } from 'cac';
+import cliProgress from 'cli-progress';
 import { AnimationError } from '../assets/AnimationError.js';
 import { parseBvh } from '../import/bvh.js';
 import { loadGltf } from '../import/gltf.js';
 import { describeAsset, type InspectedAsset } from './describe.js';
+import {
+  formatLodColumns, formatLodHeading, formatLodRow, formatLodTotal, formatLodWritten, lodReportJson, nameWidth, reduceFile,
+  type LodHooks, type LodOptions,
+} from './lod.js';
 
 /** Options of `inspect`. */
 export interface InspectOptions {
@@ -22,10 +31,13 @@ export interface InspectOptions {
   scale?: number;
 }
 
-/** Reads and imports `file` by its extension; throws AnimationError for what it cannot read. */
-export async function importFile(file: string, options: InspectOptions = {}): Promise<InspectedAsset> {
+/**
+ * Reads and imports `file` by its extension; throws AnimationError (where `where`, default
+ * `inspect`) for what it cannot read.
+ */
+export async function importFile(file: string, options: InspectOptions = {}, where = 'inspect'): Promise<InspectedAsset> {
   const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-    throw new AnimationError('inspect', [{ path: file, message: `cannot be read (${error.code ?? error.message})` }]);
+    throw new AnimationError(where, [{ path: file, message: `cannot be read (${error.code ?? error.message})` }]);
   });
   const extension = extname(file).toLowerCase();
   if (extension === '.glb' || extension === '.gltf') {
@@ -35,13 +47,48 @@ export async function importFile(file: string, options: InspectOptions = {}): Pr
     const { skeleton, clip, warnings } = parseBvh(bytes.toString('utf8'), { scale: options.scale ?? 1, name: basename(file, extension) });
     return { skeletons: [skeleton], clips: [clip], warnings };
   }
-  throw new AnimationError('inspect', [{ path: file, message: 'is not .glb, .gltf or .bvh' }]);
+  throw new AnimationError(where, [{ path: file, message: 'is not .glb, .gltf or .bvh' }]);
 }
 
-/** Runs the command line with `argv` (without node and script); returns the exit code. */
-export async function run(argv: readonly string[], out: (line: string) => void = console.log): Promise<number> {
+/** Where {@link run} writes besides its report lines. */
+export interface RunIO {
+  /** Error and warning lines (default: the `out` of {@link run}); `bin.ts` passes stderr. */
+  err?: (line: string) => void;
+  /**
+   * Stream for `lod`'s progress bar, drawn only when it is a terminal (`isTTY`) and not turned
+   * off by `--no-progress`. Default null: no bar (`bin.ts` passes stderr).
+   */
+  progress?: NodeJS.WritableStream | null;
+}
+
+/** What `bitanim lod --help` says under Usage. */
+const LOD_USAGE = `lod <file> [options]
+
+  Reduces every clip of a glTF (.glb, .gltf) or BVH file to keys (ATKINS) so that no joint
+  moves more than --tolerance metres from the original on any frame, and prints per clip the
+  keys before and after, their ratio, and the max and mean error in metres.
+
+  Units: --tolerance, --distance and the errors are metres. Give the file's unit with --scale
+  (metres per unit): 1 for glTF in metres, cm for centimetre files such as the Fox, 0.056444
+  for CMU BVH. BVH is scaled to metres; glTF keeps its units (--out too) and the tolerance is
+  converted. glTF clips are resampled at --frame-rate first; errors are measured on those
+  frames.`;
+
+/** Options whose value may be a negative number, which the argument parser would take for a flag. */
+const NUMERIC_OPTIONS = new Set(['--tolerance', '--distance', '--scale', '--frame-rate']);
+
+/**
+ * Runs the command line with `argv` (without node and script); returns the exit code (0, or 1
+ * after printing one line on `io.err` for a bad file, option or command).
+ */
+export async function run(argv: readonly string[], out: (line: string) => void = console.log, io: RunIO = {}): Promise<number> {
+  const err = io.err ?? out;
   const cli = cac('bitanim');
   let pending: Promise<number> = Promise.resolve(0);
+  const fail = (file: string) => (error: unknown): number => {
+    err(`bitanim: ${error instanceof AnimationError ? error.message : `${file}: ${error instanceof Error ? error.message : String(error)}`}`);
+    return 1;
+  };
   cli
     .command('inspect <file>', 'Print the skeletons, clips, meshes and warnings bitanim reads from a glTF or BVH file')
     .option('--frame-rate <rate>', 'glTF: resample clips at this rate (Hz)', { default: 30 })
@@ -52,18 +99,118 @@ export async function run(argv: readonly string[], out: (line: string) => void =
           for (const line of describeAsset(file, asset)) out(line);
           return 0;
         },
-        (error: unknown) => {
-          out(`bitanim: ${error instanceof AnimationError ? error.message : `${file}: ${String(error)}`}`);
-          return 1;
-        },
+        fail(file),
       );
     });
-  cli.help();
-  cli.parse(['node', 'bitanim', ...argv], { run: false });
-  if (!cli.matchedCommand) {
-    if (!cli.options['help']) cli.outputHelp();
-    return cli.options['help'] ? 0 : 1;
+  cli
+    .command('lod <file>', 'Reduce the clips of a glTF or BVH file to keys (ATKINS) within a model-space error; print keys and error per clip')
+    .option('--tolerance <metres>', 'Largest joint position error over every frame, in metres', { default: 0.005 })
+    .option('--distance <metres>', 'Also bound the error at points this far from each joint, in metres (skin; ozz-animation uses 0.1)', { default: 0 })
+    .option('--method <method>', 'atkins: keys where the curve changes; uniform: every k-th frame (the baseline)', { default: 'atkins' })
+    .option('--scale <scale>', 'Metres per file unit: a number (0.01 for the Fox\'s centimetres, 0.056444 for CMU BVH) or m, cm, mm, in, ft. BVH is scaled to metres; glTF keeps its units and the tolerance is converted', { default: 1 })
+    .option('--frame-rate <rate>', 'glTF: resample clips at this rate (Hz) before reducing', { default: 30 })
+    .option('--clip <name>', 'Reduce only this clip (repeat for more)')
+    .option('--out <file>', 'Write the result as .glb or .gltf: glTF input keeps its document with the reduced clips as CUBICSPLINE samplers; BVH input gives the skeleton and clip, in metres')
+    .option('--json', 'Print one JSON object instead of the table')
+    .option('--no-progress', 'Do not draw the progress bar (drawn on stderr when it is a terminal)')
+    .usage(LOD_USAGE)
+    .example('  $ bitanim lod Fox.glb --scale cm --tolerance 0.005 --out Fox.lod.glb')
+    .example('  $ bitanim lod walk.bvh --scale 0.056444 --tolerance 0.002 --distance 0.1 --json')
+    .action((file: string, flags: Record<string, unknown>) => {
+      pending = lod(file, flags, out, err, flags['progress'] === false ? null : io.progress ?? null).catch(fail(file));
+    });
+  // cac shows `(default: true)` for a `--no-…` flag, which reads as if the bar were off.
+  cli.help((sections) => sections.map((section) => ({ ...section, body: section.body.replace(/(--no-progress .*?) \(default: true\)/, '$1') })));
+  try {
+    cli.parse(['node', 'bitanim', ...joinNegativeValues(argv)], { run: false });
+    if (!cli.matchedCommand) {
+      if (!cli.options['help']) cli.outputHelp();
+      return cli.options['help'] ? 0 : 1;
+    }
+    await cli.runMatchedCommand();
+  } catch (error) {
+    // cac's own faults: unknown option, missing value or argument.
+    err(`bitanim: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
   }
-  await cli.runMatchedCommand();
   return pending;
+}
+
+/** `--tolerance -1` → `--tolerance=-1`, so the value reaches validation instead of parsing as a flag. */
+function joinNegativeValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (NUMERIC_OPTIONS.has(arg) && next !== undefined && /^-(\d|\.\d|inf)/i.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/** `bitanim lod`: heading once the clips are known, a row as each clip finishes, a progress bar per clip on a terminal. */
+async function lod(
+  file: string, flags: Record<string, unknown>, out: (line: string) => void, err: (line: string) => void, stream: NodeJS.WritableStream | null,
+): Promise<number> {
+  const clipFlag = flags['clip'];
+  const options: LodOptions = {
+    tolerance: flags['tolerance'] as number,
+    distance: flags['distance'] as number,
+    method: flags['method'] as LodOptions['method'],
+    scale: flags['scale'] as number | string,
+    frameRate: flags['frameRate'] as number,
+    ...(clipFlag === undefined ? {} : { clips: (Array.isArray(clipFlag) ? clipFlag : [clipFlag]).map(String) }),
+    ...(flags['out'] === undefined ? {} : { out: String(flags['out']) }),
+  };
+  const json = flags['json'] === true;
+  const tty = (stream as { isTTY?: boolean } | null)?.isTTY === true;
+  let width = 4;
+  let bar: cliProgress.SingleBar | null = null;
+  const stopBar = (): void => {
+    bar?.stop();
+    bar = null;
+  };
+  const hooks: LodHooks = {
+    onClips(settings, clips) {
+      width = nameWidth(clips.map((c) => c.name));
+      if (json) return;
+      out(formatLodHeading(settings, clips.length));
+      out(formatLodColumns(width));
+    },
+    onClipStart(clip, index, count) {
+      if (!tty) return;
+      bar = new cliProgress.SingleBar({
+        stream: stream!, format: '{clip} ({index}/{count}) |{bar}| search pass {pass}: {percentage}% of the channels, {duration_formatted}',
+        barsize: 24, hideCursor: true, clearOnComplete: true, fps: 10,
+      }, cliProgress.Presets.shades_classic);
+      bar.start(1, 0, { clip: clip.name, index: index + 1, count, pass: 1 });
+    },
+    onProgress(done, total) {
+      // `done` counts channels over all passes of reduceClip's search; the bar shows the current pass.
+      if (!bar) return;
+      const pass = Math.floor((done - 1) / total) + 1;
+      bar.setTotal(total);
+      bar.update(done - (pass - 1) * total, { pass });
+    },
+    onClipDone(report) {
+      stopBar();
+      if (!json) out(formatLodRow(report, width));
+    },
+  };
+  try {
+    const report = await reduceFile(file, options, hooks);
+    if (json) out(JSON.stringify(lodReportJson(report), null, 2));
+    else {
+      if (report.clips.length > 1) out(formatLodTotal(report.clips, width));
+      if (report.written) out(formatLodWritten(report.written));
+    }
+    const imported = report.warnings.filter((w) => !w.startsWith('--out:')).length;
+    if (imported > 0 && !json) err(`bitanim: lod: ${file}: ${imported} import warning${imported === 1 ? '' : 's'} (bitanim inspect lists them)`);
+    for (const w of report.warnings) if (w.startsWith('--out:')) err(`bitanim: lod: ${w}`);
+    return 0;
+  } finally {
+    stopBar();
+  }
 }

@@ -1,0 +1,401 @@
+/**
+ * `bitanim lod`: reduces every clip of a glTF or BVH file with `reduceClip` (ATKINS keys under a
+ * model-space error bound), reports keys and error per clip, and with `--out` writes the
+ * reduced animation as glTF.
+ *
+ * **Units.** The tolerance, the distance and the printed errors are metres. A file's units
+ * are told by `scale`, metres per file unit (1 for glTF in metres, 0.01 for the Fox's
+ * centimetres, 0.056444 for CMU BVH): BVH is scaled to metres at import (so an `--out` file
+ * is in metres); a glTF document keeps its units, the tolerance is converted to them
+ * (`tolerance / scale`) and the errors back.
+ *
+ * **What is measured.** glTF clips are resampled at `frameRate` (default 30 Hz) by `loadGltf`
+ * and reduced from those frames; BVH clips keep their frames. The error is the largest (and
+ * mean) distance a joint — with `distance`, a point that far from a joint — moves in model
+ * space over the frames, as `reduceClip` measures it on the packed result.
+ *
+ * Pure of printing: {@link reduceFile} returns a {@link LodReport}; the `format*` functions
+ * give the lines `main.ts` prints.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename, extname, resolve } from 'node:path';
+import { AnimationError, IssueList } from '../assets/AnimationError.js';
+import type { Clip } from '../assets/Clip.js';
+import type { Skeleton } from '../assets/Skeleton.js';
+import { createSkeletonDocument, findJointNodes, readGltfDocument, splineTracks, writeClipAnimation, writeGltfBytes, type JointNodes } from '../export/gltfAnimation.js';
+import { parseBvh, type BvhEndSite } from '../import/bvh.js';
+import { loadGltf } from '../import/gltf.js';
+import { readContainer } from '../import/gltf/container.js';
+import { reduceClip } from '../lod/reduceClip.js';
+
+/** The `where` of errors `bitanim lod` reports. */
+const WHERE = 'lod';
+
+/** Metres per unit of the unit names `--scale` accepts. */
+export const UNITS: Readonly<Record<string, number>> = { m: 1, cm: 0.01, mm: 0.001, in: 0.0254, ft: 0.3048 };
+
+/** Options of {@link reduceFile}; lengths in metres. */
+export interface LodOptions {
+  /** Largest joint position error, metres, finite and > 0 (default 0.005). */
+  tolerance?: number;
+  /** Error also measured this far from each joint, metres, ≥ 0 (default 0: at the joints). */
+  distance?: number;
+  /** `'atkins'` (default) or `'uniform'` (keys every k frames per channel: the baseline). */
+  method?: 'atkins' | 'uniform';
+  /** Metres per file unit, finite and > 0, or a name in {@link UNITS} (default 1). */
+  scale?: number | string;
+  /** glTF: resampling rate of the clips, Hz, finite and > 0 (default 30). */
+  frameRate?: number;
+  /** Names of the clips to reduce (default: all). */
+  clips?: readonly string[];
+  /** Write the reduced animation to this `.glb` or `.gltf` file. */
+  out?: string;
+}
+
+/** One clip's line of the report; errors in metres. */
+export interface LodClipReport {
+  readonly name: string;
+  readonly frames: number;
+  readonly joints: number;
+  /** Seconds. */
+  readonly duration: number;
+  readonly source: Clip;
+  /** The reduced clip (file units, as `reduceClip` returned it), or null when skipped. */
+  readonly reduced: Clip | null;
+  /** Why the clip was not reduced, or null. */
+  readonly skipped: string | null;
+  readonly keysBefore: number;
+  readonly keysAfter: number;
+  /** Metres. */
+  readonly maxError: number;
+  /** Metres. */
+  readonly meanError: number;
+}
+
+/** The settings a run used (resolved options). */
+export interface LodSettings {
+  readonly file: string;
+  readonly format: 'gltf' | 'bvh';
+  /** Metres. */
+  readonly tolerance: number;
+  /** Metres. */
+  readonly distance: number;
+  readonly method: 'atkins' | 'uniform';
+  /** Metres per file unit. */
+  readonly scale: number;
+  /** glTF: the resampling rate; BVH: null (the file's own frames). */
+  readonly frameRate: number | null;
+}
+
+/** What {@link reduceFile} did. */
+export interface LodReport extends LodSettings {
+  readonly clips: readonly LodClipReport[];
+  /** Importer warnings, then writer warnings (those start with `--out:`). */
+  readonly warnings: readonly string[];
+  /** The `--out` file written, or null. */
+  readonly written: { readonly file: string; readonly bytes: number; readonly animations: number } | null;
+}
+
+/** Callbacks of {@link reduceFile}, for progress display. */
+export interface LodHooks {
+  /** After import: the settings and the clips about to be reduced, in order. */
+  onClips?(settings: LodSettings, clips: readonly Clip[]): void;
+  /** Before clip `index` of `count` is reduced. */
+  onClipStart?(clip: Clip, index: number, count: number): void;
+  /** `reduceClip`'s progress: channels reduced, counted over all passes of its search, of `total` per pass. */
+  onProgress?(done: number, total: number): void;
+  /** After clip `index` is reduced (or skipped). */
+  onClipDone?(report: LodClipReport, index: number, count: number): void;
+}
+
+interface Resolved {
+  tolerance: number;
+  distance: number;
+  method: 'atkins' | 'uniform';
+  scale: number;
+  frameRate: number;
+  clips: readonly string[] | null;
+  out: string | null;
+}
+
+/**
+ * Reads `file` (`.glb`, `.gltf` or `.bvh`), reduces its clips and, with `options.out`, writes
+ * them (see {@link writeReduced}). Offline: allocates freely; seconds for long mocap takes.
+ * @throws AnimationError (where `lod`, or the importer's or reducer's) for bad options, a file
+ * that cannot be read or imported, an unknown clip name, a tolerance no reduction meets, or an
+ * output that cannot be written.
+ * @example
+ * const report = await reduceFile('Fox.glb', { tolerance: 0.005, scale: 'cm', out: 'Fox.lod.glb' });
+ * for (const line of formatLodReport(report)) console.log(line);
+ */
+export async function reduceFile(file: string, options: LodOptions = {}, hooks: LodHooks = {}): Promise<LodReport> {
+  const o = resolveOptions(file, options);
+  const extension = extname(file).toLowerCase();
+  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+    throw new AnimationError(WHERE, [{ path: file, message: `cannot be read (${error.code ?? error.message})` }]);
+  });
+  const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const gltf = extension === '.glb' || extension === '.gltf';
+  let clips: Clip[], warnings: string[], endSites: BvhEndSite[] = [];
+  if (gltf) {
+    ({ clips, warnings } = await loadGltf(view, { frameRate: o.frameRate }));
+  } else {
+    const bvh = parseBvh(bytes.toString('utf8'), { scale: o.scale, name: basename(file, extension) });
+    clips = [bvh.clip];
+    warnings = bvh.warnings;
+    endSites = bvh.endSites;
+  }
+  // glTF curves stay in file units; BVH is in metres already.
+  const unit = gltf ? o.scale : 1;
+
+  const settings: LodSettings = {
+    file, format: gltf ? 'gltf' : 'bvh', tolerance: o.tolerance, distance: o.distance, method: o.method, scale: o.scale,
+    frameRate: gltf ? o.frameRate : null,
+  };
+  const selected = selectClips(clips, o.clips);
+  hooks.onClips?.(settings, selected);
+  const reports: LodClipReport[] = [];
+  selected.forEach((clip, index) => {
+    hooks.onClipStart?.(clip, index, selected.length);
+    const base = { name: clip.name, frames: clip.frameCount, joints: clip.skeleton.jointCount, duration: clip.duration, source: clip };
+    let report: LodClipReport;
+    if (clip.frameCount < 2) {
+      const keys = clip.frameCount * clip.skeleton.jointCount * 10;
+      report = { ...base, reduced: null, skipped: 'one frame, nothing to reduce', keysBefore: keys, keysAfter: keys, maxError: 0, meanError: 0 };
+    } else {
+      let reduced: Clip;
+      try {
+        reduced = reduceClip(clip, {
+          tolerance: o.tolerance / unit,
+          distance: o.distance / unit,
+          method: o.method,
+          ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+        });
+      } catch (error) {
+        // reduceClip speaks in file units; say which clip and how the tolerance was converted.
+        if (!(error instanceof AnimationError) || unit === 1) throw error;
+        throw new AnimationError(WHERE, [{ path: `clip "${clip.name}":`, message: `${error.message} (file units: --tolerance ${o.tolerance} m at --scale ${o.scale})` }]);
+      }
+      const stats = reduced.stats!;
+      report = {
+        ...base, reduced, skipped: null, keysBefore: stats.keysBefore, keysAfter: stats.keysAfter,
+        maxError: stats.maxError * unit, meanError: stats.meanError * unit,
+      };
+    }
+    reports.push(report);
+    hooks.onClipDone?.(report, index, selected.length);
+  });
+
+  let written: LodReport['written'] = null;
+  if (o.out !== null) {
+    const result = await writeReduced(view, gltf, reports, clips, endSites, o.out);
+    warnings.push(...result.warnings);
+    written = { file: o.out, bytes: result.bytes, animations: result.animations };
+  }
+  return { ...settings, clips: reports, warnings, written };
+}
+
+/** Validates the options (all faults in one error) and fills the defaults. */
+function resolveOptions(file: string, options: LodOptions): Resolved {
+  const issues = new IssueList(WHERE);
+  const number = (flag: string, value: unknown, fallback: number, min: 'positive' | 'non-negative', unit: string): number => {
+    if (value === undefined) return fallback;
+    const v = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+    if (!Number.isFinite(v) || (min === 'positive' ? v <= 0 : v < 0)) {
+      issues.add(flag, `is ${JSON.stringify(value) ?? String(value)}: must be a finite number ${min === 'positive' ? '> 0' : '≥ 0'}${unit}`);
+      return fallback;
+    }
+    return v;
+  };
+  const tolerance = number('--tolerance', options.tolerance, 0.005, 'positive', ' (metres)');
+  const distance = number('--distance', options.distance, 0, 'non-negative', ' (metres)');
+  const frameRate = number('--frame-rate', options.frameRate, 30, 'positive', ' (Hz)');
+  const rawScale = options.scale;
+  const scale = typeof rawScale === 'string' && rawScale.toLowerCase() in UNITS
+    ? UNITS[rawScale.toLowerCase()]!
+    : number('--scale', rawScale, 1, 'positive', ` (metres per file unit) or one of ${Object.keys(UNITS).join(', ')}`);
+  const method = options.method ?? 'atkins';
+  if (method !== 'atkins' && method !== 'uniform') issues.add('--method', `is ${JSON.stringify(method)}: must be atkins or uniform`);
+  const extension = extname(file).toLowerCase();
+  if (!['.glb', '.gltf', '.bvh'].includes(extension)) issues.add(file, 'is not .glb, .gltf or .bvh');
+  const out = options.out ?? null;
+  if (out !== null) {
+    if (typeof out !== 'string' || !['.glb', '.gltf'].includes(extname(out).toLowerCase())) {
+      issues.add('--out', `is ${JSON.stringify(out)}: must name a .glb or .gltf file`);
+    } else if (resolve(out) === resolve(file)) {
+      issues.add('--out', `is the input file ${file}: write the reduced animation to another file`);
+    }
+  }
+  const clips = options.clips === undefined ? null : options.clips.map(String);
+  issues.throwIfAny();
+  return { tolerance, distance, method, scale, frameRate, clips, out };
+}
+
+function selectClips(clips: readonly Clip[], names: readonly string[] | null): Clip[] {
+  if (names === null) return [...clips];
+  const known = clips.map((c) => c.name);
+  const issues = new IssueList(WHERE);
+  for (const name of names) {
+    if (!known.includes(name)) issues.add(`--clip ${JSON.stringify(name)}`, `is not a clip of the file (${known.length ? known.map((n) => JSON.stringify(n)).join(', ') : 'it has none'})`);
+  }
+  issues.throwIfAny();
+  return clips.filter((c) => names.includes(c.name));
+}
+
+/**
+ * Writes the reduced clips to `out` (`.glb` or `.gltf` with embedded buffers, by extension):
+ * - glTF input: the same document (meshes, materials, other animations and channels kept),
+ *   each reduced clip's animation with its joint channels replaced by CUBICSPLINE samplers
+ *   (see `src/export/gltfAnimation.ts`). Skipped clips keep their animation.
+ * - BVH input: the skeleton as nodes with a skin (and the End Sites as bone-tip nodes) and the
+ *   reduced clip as one animation, in metres.
+ */
+async function writeReduced(
+  bytes: Uint8Array, gltf: boolean, reports: readonly LodClipReport[], allClips: readonly Clip[], endSites: readonly BvhEndSite[], out: string,
+): Promise<{ bytes: number; animations: number; warnings: string[] }> {
+  const where = `${WHERE} --out`;
+  const warnings: string[] = [];
+  let animations = 0;
+  let document;
+  if (gltf) {
+    document = await readGltfDocument(bytes);
+    const root = document.getRoot();
+    // loadGltf makes one clip per animation that animates joints, in order, named after it.
+    const byClip = new Map<Clip, ReturnType<typeof root.listAnimations>[number]>();
+    let next = 0;
+    root.listAnimations().forEach((animation, a) => {
+      const clip = allClips[next];
+      if (clip && clip.name === (animation.getName() || `animation${a}`)) {
+        byClip.set(clip, animation);
+        next++;
+      }
+    });
+    const jointsOf = new Map<Skeleton, JointNodes>();
+    for (const report of reports) {
+      const animation = byClip.get(report.source);
+      if (!report.reduced) continue;
+      if (!animation) throw new AnimationError(where, [{ path: `clip "${report.name}"`, message: 'has no animation of that name in the document' }]);
+      const skeleton = report.source.skeleton;
+      if (!jointsOf.has(skeleton)) jointsOf.set(skeleton, findJointNodes(document, skeleton, where));
+      writeClipAnimation(document, animation, splineTracks(report.reduced.reduced!), jointsOf.get(skeleton)!);
+      animations++;
+    }
+    const known = new Set(root.listExtensionsUsed().map((e) => e.extensionName));
+    const used = (readContainer(bytes).json as { extensionsUsed?: unknown }).extensionsUsed;
+    const dropped = Array.isArray(used) ? used.filter((name) => typeof name === 'string' && !known.has(name)) : [];
+    if (dropped.length) warnings.push(`--out: extensions not written (@gltf-transform/core does not know them): ${dropped.join(', ')}`);
+  } else {
+    const report = reports[0]!;
+    const created = createSkeletonDocument(report.source.skeleton, endSites);
+    document = created.document;
+    if (report.reduced) {
+      writeClipAnimation(document, document.createAnimation(report.name), splineTracks(report.reduced.reduced!), created.joints);
+      animations++;
+    }
+  }
+  document.getRoot().getAsset().generator = 'bitanim lod';
+  const data = await writeGltfBytes(document, extname(out).toLowerCase() === '.gltf' ? 'gltf' : 'glb');
+  await writeFile(out, data).catch((error: NodeJS.ErrnoException) => {
+    throw new AnimationError(WHERE, [{ path: out, message: `cannot be written (${error.code ?? error.message})` }]);
+  });
+  return { bytes: data.byteLength, animations, warnings };
+}
+
+/** Total keys and errors over `clips` (mean weighted by frames × joints), metres. */
+export function lodTotals(clips: readonly LodClipReport[]): { frames: number; keysBefore: number; keysAfter: number; maxError: number; meanError: number } {
+  let frames = 0, keysBefore = 0, keysAfter = 0, maxError = 0, weighted = 0, weight = 0;
+  for (const c of clips) {
+    frames += c.frames;
+    keysBefore += c.keysBefore;
+    keysAfter += c.keysAfter;
+    maxError = Math.max(maxError, c.maxError);
+    weighted += c.meanError * c.frames * c.joints;
+    weight += c.frames * c.joints;
+  }
+  return { frames, keysBefore, keysAfter, maxError, meanError: weight > 0 ? weighted / weight : 0 };
+}
+
+/** The first line of the report: file, tolerance, method, units. */
+export function formatLodHeading(report: LodSettings, clipCount: number): string {
+  const where = report.distance > 0 ? `at ${report.distance} m from the joints` : 'at the joints';
+  const units = report.scale !== 1 ? `, 1 file unit = ${report.scale} m` : '';
+  const rate = report.frameRate !== null ? `, resampled at ${report.frameRate} fps` : '';
+  return `${report.file}: ${clipCount} clip${clipCount === 1 ? '' : 's'}, tolerance ${report.tolerance} m ${where}, ` +
+    `${report.method === 'atkins' ? 'ATKINS' : 'uniform'} keys${units}${rate}`;
+}
+
+const COLUMNS = [['frames', 6], ['joints', 6], ['keys before', 11], ['keys after', 10], ['ratio', 8], ['max error (m)', 13], ['mean error (m)', 14]] as const;
+
+/** Width of the clip-name column for these names. */
+export function nameWidth(names: readonly string[]): number {
+  return Math.max(4, ...names.map((n) => n.length));
+}
+
+/** The table's column titles. */
+export function formatLodColumns(width: number): string {
+  return ['clip'.padEnd(width), ...COLUMNS.map(([title, w]) => title.padStart(w))].join('  ');
+}
+
+/** One clip's row. */
+export function formatLodRow(clip: LodClipReport, width: number): string {
+  const head = [clip.name.padEnd(width), String(clip.frames).padStart(6), String(clip.joints).padStart(6)];
+  if (clip.skipped) return [...head, `skipped: ${clip.skipped}`].join('  ');
+  return [...head, ...figures(clip.keysBefore, clip.keysAfter, clip.maxError, clip.meanError)].join('  ');
+}
+
+/** The row of totals (keys summed, largest max error, mean weighted by frames × joints). */
+export function formatLodTotal(clips: readonly LodClipReport[], width: number): string {
+  const t = lodTotals(clips);
+  return ['all'.padEnd(width), String(t.frames).padStart(6), ''.padStart(6), ...figures(t.keysBefore, t.keysAfter, t.maxError, t.meanError)].join('  ');
+}
+
+function figures(before: number, after: number, maxError: number, meanError: number): string[] {
+  return [
+    group(before).padStart(11),
+    group(after).padStart(10),
+    `${after > 0 ? (before / after).toFixed(1) : '∞'}:1`.padStart(8),
+    maxError.toFixed(6).padStart(13),
+    meanError.toFixed(6).padStart(14),
+  ];
+}
+
+/** The line about the written file. */
+export function formatLodWritten(written: NonNullable<LodReport['written']>): string {
+  const what = written.animations === 1 ? '1 reduced animation' : `${written.animations} reduced animations`;
+  return `wrote ${written.file} (${group(written.bytes)} bytes): ${what} as CUBICSPLINE samplers`;
+}
+
+/** The whole text report, one string per line (what `bitanim lod` prints on stdout). */
+export function formatLodReport(report: LodReport): string[] {
+  const width = nameWidth(report.clips.map((c) => c.name));
+  const lines = [formatLodHeading(report, report.clips.length), formatLodColumns(width)];
+  for (const clip of report.clips) lines.push(formatLodRow(clip, width));
+  if (report.clips.length > 1) lines.push(formatLodTotal(report.clips, width));
+  if (report.written) lines.push(formatLodWritten(report.written));
+  return lines;
+}
+
+/** The report as plain data for `--json` (errors in metres; no clip objects). */
+export function lodReportJson(report: LodReport): object {
+  return {
+    file: report.file,
+    format: report.format,
+    tolerance: report.tolerance,
+    distance: report.distance,
+    method: report.method,
+    scale: report.scale,
+    frameRate: report.frameRate,
+    clips: report.clips.map((c) => ({
+      name: c.name, frames: c.frames, joints: c.joints, duration: c.duration, skipped: c.skipped,
+      keysBefore: c.keysBefore, keysAfter: c.keysAfter, ratio: c.keysAfter > 0 ? c.keysBefore / c.keysAfter : null,
+      maxError: c.maxError, meanError: c.meanError,
+    })),
+    total: lodTotals(report.clips),
+    out: report.written,
+    warnings: report.warnings,
+  };
+}
+
+function group(n: number): string {
+  return n.toLocaleString('en-US');
+}

@@ -1,0 +1,173 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { reduceFile } from '../../src/cli/lod.js';
+import { run } from '../../src/cli/main.js';
+import { loadGltf } from '../../src/import/gltf.js';
+import { reduceClip } from '../../src/lod/reduceClip.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const assets = new URL('../../../shared/assets/', import.meta.url).pathname;
+const FOX = join(assets, 'Fox.glb');
+
+/** Runs the CLI in-process, collecting stdout and stderr lines. */
+async function lod(...args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [], err: string[] = [];
+  const code = await run(['lod', ...args], (line) => out.push(line), { err: (line) => err.push(line) });
+  return { code, out, err };
+}
+
+/** A row of the table: name, frames, joints, keys before, keys after, ratio, max and mean error. */
+const ROW = /^(\S+)\s+(\d+)\s+(\d+)\s+([\d,]+)\s+([\d,]+)\s+([\d.]+):1\s+(\d\.\d{6})\s+(\d\.\d{6})$/;
+
+describe('bitanim lod', () => {
+  it('prints keys before and after, ratio, max and mean error in metres per clip (Fox Walk, centimetre file)', async () => {
+    const { code, out, err } = await lod(FOX, '--scale', 'cm', '--clip', 'Walk');
+    expect([code, err]).toEqual([0, []]);
+    expect(out[0]).toBe(`${FOX}: 1 clip, tolerance 0.005 m at the joints, ATKINS keys, 1 file unit = 0.01 m, resampled at 30 fps`);
+    expect(out[1]).toMatch(/^clip\s+frames\s+joints\s+keys before\s+keys after\s+ratio\s+max error \(m\)\s+mean error \(m\)$/);
+    expect(out).toHaveLength(3);
+    const [, name, frames, joints, before, after, ratio, max, mean] = ROW.exec(out[2]!)!;
+    expect([name, frames, joints, before]).toEqual(['Walk', '22', '24', '5,280']);
+    const keysAfter = Number(after!.replace(/,/g, ''));
+    expect(keysAfter).toBeLessThan(5280);
+    expect(Number(ratio)).toBeCloseTo(5280 / keysAfter, 1);
+    expect(Number(max)).toBeLessThanOrEqual(0.005);
+    expect(Number(mean)).toBeLessThanOrEqual(Number(max));
+
+    // The same figures as reduceClip at 0.5 file units, converted to metres.
+    const { clips } = await loadGltf(new Uint8Array(readFileSync(FOX)));
+    const direct = reduceClip(clips.find((c) => c.name === 'Walk')!, { tolerance: 0.5 }).stats!;
+    expect(keysAfter).toBe(direct.keysAfter);
+    expect(Number(max)).toBeCloseTo(direct.maxError * 0.01, 6);
+    expect(Number(mean)).toBeCloseTo(direct.meanError * 0.01, 6);
+  });
+
+  it('takes the unit as a name or a number; --distance and --method reach reduceClip; --json prints one object', async () => {
+    const named = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--clip', 'Run');
+    const number = await lod(FOX, '--scale', '0.01', '--clip', 'Walk', '--clip', 'Run');
+    expect(number.out).toEqual(named.out);
+    expect(named.out.at(-1)).toMatch(/^all\s+58\s+13,920\s+[\d,]+\s+[\d.]+:1\s+0\.00\d{4}\s+0\.00\d{4}$/);
+
+    const { code, out } = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--tolerance', '0.01', '--distance', '0.1', '--method', 'uniform', '--json');
+    expect(code).toBe(0);
+    const report = JSON.parse(out.join('\n'));
+    expect(report).toMatchObject({ format: 'gltf', tolerance: 0.01, distance: 0.1, method: 'uniform', scale: 0.01, frameRate: 30, out: null });
+    const { clips } = await loadGltf(new Uint8Array(readFileSync(FOX)));
+    const direct = reduceClip(clips.find((c) => c.name === 'Walk')!, { tolerance: 1, distance: 10, method: 'uniform' }).stats!;
+    expect(report.clips).toHaveLength(1);
+    expect(report.clips[0]).toMatchObject({ name: 'Walk', frames: 22, joints: 24, keysBefore: 5280, keysAfter: direct.keysAfter, skipped: null });
+    expect(report.clips[0].maxError).toBeCloseTo(direct.maxError * 0.01, 9);
+    expect(report.total.keysAfter).toBe(direct.keysAfter);
+  });
+
+  it('reduces a BVH file scaled to metres (CMU walk)', async () => {
+    const file = join(assets, 'cmu_131_01_start_walk_stop.bvh');
+    const report = await reduceFile(file, { scale: 0.056444 });
+    expect(report.format).toBe('bvh');
+    expect(report.frameRate).toBeNull();
+    const [clip] = report.clips;
+    expect(clip).toMatchObject({ name: 'cmu_131_01_start_walk_stop', frames: 994, joints: 31, keysBefore: 994 * 31 * 10 });
+    expect(clip!.maxError).toBeLessThanOrEqual(0.005);
+    expect(clip!.keysAfter).toBeLessThan(clip!.keysBefore / 20);
+  });
+
+  it('refuses bad options with one line on stderr and exit 1', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--tolerance', '-1'], /^bitanim: lod: --tolerance is -1: must be a finite number > 0 \(metres\)$/],
+      [['--tolerance', '0'], /--tolerance is 0: must be a finite number > 0/],
+      [['--tolerance', 'abc'], /--tolerance is "abc": must be a finite number > 0/],
+      [['--tolerance', 'NaN'], /--tolerance is "NaN"/],
+      [['--tolerance', 'Infinity'], /--tolerance is "Infinity"/],
+      [['--tolerance'], /^bitanim: option `--tolerance <metres>` value is missing$/],
+      [['--distance', '-0.1'], /--distance is -0\.1: must be a finite number ≥ 0 \(metres\)/],
+      [['--method', 'spline'], /--method is "spline": must be atkins or uniform/],
+      [['--scale', '0'], /--scale is 0: must be a finite number > 0 \(metres per file unit\) or one of m, cm, mm, in, ft/],
+      [['--scale', 'furlong'], /--scale is "furlong"/],
+      [['--frame-rate', '0'], /--frame-rate is 0: must be a finite number > 0 \(Hz\)/],
+      [['--out', 'fox.fbx'], /--out is "fox\.fbx": must name a \.glb or \.gltf file/],
+      [['--out', FOX], /--out is the input file/],
+      [['--clip', 'Trot'], /^bitanim: lod: --clip "Trot" is not a clip of the file \("Survey", "Walk", "Run"\)$/],
+      [['--bogus'], /^bitanim: Unknown option `--bogus`$/],
+    ];
+    for (const [args, message] of cases) {
+      const { code, out, err } = await lod(FOX, ...args);
+      expect([code, out, err.length], args.join(' ')).toEqual([1, [], 1]);
+      expect(err[0], args.join(' ')).toMatch(message);
+    }
+    const noFile = await lod();
+    expect([noFile.code, noFile.err]).toEqual([1, ['bitanim: missing required args for command `lod <file>`']]);
+  });
+
+  it('a bad file prints one line naming the problem and exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bitanim-lod-'));
+    const cases: [string, string | Uint8Array, RegExp][] = [
+      ['junk.glb', Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12), /^bitanim: loadGltf: .*/],
+      ['truncated.glb', readFileSync(FOX).subarray(0, 4000), /^bitanim: loadGltf: .*truncated/],
+      ['empty.bvh', '', /^bitanim: .*(HIERARCHY|empty)/i],
+      ['cut.bvh', readFileSync(join(assets, 'cmu_131_01_start_walk_stop.bvh'), 'utf8').slice(0, 3000), /^bitanim: parseBvh: /],
+      ['notes.txt', 'hello', /^bitanim: lod: .*notes\.txt is not \.glb, \.gltf or \.bvh$/],
+    ];
+    for (const [name, content, message] of cases) {
+      const file = join(dir, name);
+      writeFileSync(file, content);
+      const { code, out, err } = await lod(file);
+      expect([code, out, err.length], name).toEqual([1, [], 1]);
+      expect(err[0], name).toMatch(message);
+      expect(err[0], name).not.toMatch(/\n|\s+at\s/);
+    }
+    const missing = await lod(join(dir, 'missing.glb'));
+    expect([missing.code, missing.err.length]).toEqual([1, 1]);
+    expect(missing.err[0]).toMatch(/^bitanim: lod: .*missing\.glb cannot be read \(ENOENT\)$/);
+  });
+
+  it('draws a progress bar per clip on a terminal stream, and none with --no-progress or off a terminal', async () => {
+    const drawn = async (isTTY: boolean, ...extra: string[]): Promise<string> => {
+      const stream = Object.assign(new PassThrough(), { isTTY, columns: 120, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+      let text = '';
+      stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      const out: string[] = [];
+      const code = await run(['lod', FOX, '--scale', 'cm', '--clip', 'Walk', '--clip', 'Run', ...extra], (l) => out.push(l), { err: () => {}, progress: stream });
+      expect(code).toBe(0);
+      expect(out).toHaveLength(5); // heading, titles, 2 rows, total: the bar never goes to stdout
+      return text;
+    };
+    const bar = await drawn(true);
+    expect(bar).toMatch(/Walk \(1\/2\) \|.*\| search pass 1: \d+% of the channels/);
+    expect(bar).toMatch(/Run \(2\/2\) \|/);
+    expect(await drawn(true, '--no-progress')).toBe('');
+    expect(await drawn(false)).toBe('');
+  });
+});
+
+describe('node dist/cli/bin.js lod (after npm run build)', () => {
+  beforeAll(() => {
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
+  }, 120_000);
+
+  const bin = (...args: string[]) => spawnSync(process.execPath, [join(root, 'dist/cli/bin.js'), 'lod', ...args], { encoding: 'utf8' });
+
+  it('prints the table on stdout, nothing on stderr, exit 0', () => {
+    const result = bin(FOX, '--scale', 'cm', '--clip', 'Walk', '--tolerance', '0.005');
+    expect([result.status, result.stderr]).toEqual([0, '']);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatch(ROW);
+  });
+
+  it('a malformed file: one line on stderr, no stack trace, exit 1', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'bitanim-lod-bin-')), 'bad.glb');
+    writeFileSync(file, readFileSync(FOX).subarray(0, 4000));
+    const result = bin(file);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^bitanim: loadGltf: .*truncated/);
+    const negative = bin(FOX, '--tolerance', '-0.005');
+    expect([negative.status, negative.stdout]).toEqual([1, '']);
+    expect(negative.stderr).toBe('bitanim: lod: --tolerance is -0.005: must be a finite number > 0 (metres)\n');
+  });
+});
