@@ -10,23 +10,30 @@
  * same warm-up, measured with the shared harness (`measure`, dt = 1/60 s):
  *
  * - full rate: no LOD (what the 'bitanim step' row does, plus root motion);
- * - distance LOD, k = 1: `setLod` with 3 levels at 30 m and 80 m and reduced level clips
- *   registered (every 3rd / 6th key held), every character still updated every frame — the
- *   cost of `lodSystem` and the level lookup alone;
+ * - distance LOD, k = 1: `setLod` with 3 levels at 30 m and 80 m and level clips registered,
+ *   every character still updated every frame — the cost of `lodSystem`, the level lookup and
+ *   sampling reduced clips instead of uniform ones;
  * - distance LOD + update-rate LOD: the same levels updated every 1st, 2nd and 4th frame.
+ *
+ * Level clips: `bakeLod(clip, [1 mm, 1 cm, 3 cm])` (src/lod/reduceClip.ts) — real reductions
+ * with the model-space joint error bounded on every frame. Each tolerance is about a third of
+ * a pixel where its level starts, with the LOD camera's defaults (60° vertical field of view,
+ * 1080 px: a pixel spans 2·d·tan 30° / 1080 ≈ 1.07 mm per metre of distance d): 1 mm is a
+ * third of a pixel at 3 m, 1 cm at 30 m, 3 cm at 80 m. Level 0 is the 1 mm reduction too, so
+ * every character with LOD samples a reduced clip. Baking runs before the rows (a few seconds).
  *
  * Root travel: after the measured frames each crowd runs 8 frames of dt = 0 (every character
  * catches up on its pending time) and the LOD crowds' world positions are compared with the
  * full-rate crowd's.
  */
-import { createAnimationWorld, createClip, play, spawnCharacter, step, type Clip } from '../src/index.js';
-// Not in the package's index yet: imported from the module itself.
-import { registerLodLevels, setLod, setLodCamera } from '../src/lod.js';
+import { bakeLod, createAnimationWorld, createClip, play, registerLodLevels, setLod, setLodCamera, spawnCharacter, step, type Clip } from '../src/index.js';
 import { collectGarbage, formatBytes, formatMs, measure, runFrames, type CrowdRunner, type Measurement } from './measure.js';
 import { JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets, type CrowdPlan } from './plan.js';
 
 /** LOD settings of the LOD rows: levels by distance from the camera, metres. */
 const DISTANCES = [30, 80];
+/** Model-space tolerance of each level's clip (bakeLod), metres: a third of a pixel where the level starts (file header). */
+const TOLERANCES = [0.001, 0.01, 0.03];
 /** Untimed frames before the measurement (two full update cycles of the coarsest level, and JIT warm-up). */
 const WARMUP_FRAMES = 20;
 /** Frames of dt = 0 after the measurement, so every character has applied its pending time. */
@@ -60,11 +67,24 @@ export interface LodRow {
   readonly rootDifference: number;
 }
 
+/** One baked level, both clips together. */
+export interface LodLevel {
+  readonly tolerance: number;
+  /** Per-channel keys kept / all channel-frames. */
+  readonly keyShare: number;
+  /** Largest model-space joint error of the two clips, metres. */
+  readonly maxError: number;
+  readonly bytes: number;
+}
+
 /** Everything the LOD section prints. */
 export interface LodResult {
   readonly count: number;
   readonly dt: number;
   readonly rows: readonly LodRow[];
+  readonly levels: readonly LodLevel[];
+  /** Seconds `bakeLod` took for both clips. */
+  readonly bakeSeconds: number;
   /** Mean distance a character walked from its start in the full-rate run, metres. */
   readonly meanTravel: number;
 }
@@ -73,13 +93,27 @@ export interface LodResult {
 export async function benchmarkLod(assets: CrowdAssets, count: number, frames: number | undefined, dt: number): Promise<LodResult> {
   const plan = planCrowd(assets, count, [0.6, 0.4]);
   const walking = { ...plan, clips: plan.clips.map((clip, l) => withTravel(clip, TRAVEL[l]!)) };
+  const bakeStart = performance.now();
+  const baked = walking.clips.map((clip) => bakeLod(clip, TOLERANCES));
+  const bakeSeconds = (performance.now() - bakeStart) / 1000;
+  const levels = TOLERANCES.map((tolerance, l) => {
+    let kept = 0, all = 0, maxError = 0, bytes = 0;
+    for (const clips of baked) {
+      const stats = clips[l]!.stats!;
+      kept += stats.keysAfter;
+      all += stats.keysBefore;
+      maxError = Math.max(maxError, stats.maxError);
+      bytes += clips[l]!.reduced!.byteLength;
+    }
+    return { tolerance, keyShare: kept / all, maxError, bytes };
+  });
   const measured = frames ?? 60;
   const rows: LodRow[] = [];
   let reference: Float64Array | null = null;
   let meanTravel = 0;
   for (const variant of VARIANTS) {
     collectGarbage();
-    const crowd = createLodCrowd(walking, variant);
+    const crowd = createLodCrowd(walking, variant, baked);
     runFrames(crowd, WARMUP_FRAMES, dt);
     crowd.updates = 0;
     const measurement = await measure(crowd, measured, dt);
@@ -95,7 +129,7 @@ export async function benchmarkLod(assets: CrowdAssets, count: number, frames: n
     rows.push({ label: variant.label, measurement, updatedShare, levelShares: crowd.levelShares(), rootDifference });
   }
   collectGarbage();
-  return { count, dt, rows, meanTravel };
+  return { count, dt, rows, meanTravel, levels, bakeSeconds };
 }
 
 /** Prints the LOD section: the table, the saving, notes. */
@@ -104,8 +138,13 @@ export function printLod(r: LodResult): void {
   const side = Math.ceil(Math.sqrt(r.count));
   console.log(`\n## Motion LOD: N = ${r.count.toLocaleString('en-US')} walking characters × ${JOINT_COUNT} joints, distance LOD and update-rate LOD\n`);
   console.log(`- a ${side} × ${side} grid ${SPACING} m apart (${((side - 1) * SPACING).toFixed(0)} m across), the LOD camera at its centre, 1.7 m up; level 0 within`);
-  console.log(`  ${DISTANCES[0]} m, level 1 from ${DISTANCES[0]} m, level 2 from ${DISTANCES[1]} m (hysteresis 0.1), reduced level clips registered; two blended`);
-  console.log('  looping clips per character, walking by root motion');
+  console.log(`  ${DISTANCES[0]} m, level 1 from ${DISTANCES[0]} m, level 2 from ${DISTANCES[1]} m (hysteresis 0.1); two blended looping clips per`);
+  console.log('  character, walking by root motion');
+  const levels = r.levels
+    .map((l, i) => `level ${i} ${(1000 * l.tolerance).toFixed(0)} mm: ${(100 * l.keyShare).toFixed(1)} % of keys, max error ${(1000 * l.maxError).toFixed(2)} mm, ${l.bytes.toLocaleString('en-US')} B`)
+    .join('; ');
+  console.log(`- level clips: bakeLod(clip, [${TOLERANCES.join(', ')}]) m on both clips (${r.bakeSeconds.toFixed(1)} s; a third of a pixel where each level starts,`);
+  console.log(`  60° fov, 1080 px): ${levels}`);
   console.log(`- root Δ: largest difference of a world position from the full-rate run after the measured frames and ${FLUSH_FRAMES} frames of dt = 0`);
   console.log(`  (the crowd walked ${r.meanTravel.toFixed(1)} m on average)\n`);
   console.log('| crowd | step ms/frame | ns/joint | vs full rate | animated per frame | levels 0 / 1 / 2 | root Δ, m | allocated B/frame | GCs (pause) | frames |');
@@ -133,13 +172,14 @@ interface LodCrowd extends CrowdRunner {
   meanTravel(): number;
 }
 
-function createLodCrowd(plan: CrowdPlan, variant: Variant): LodCrowd {
+/** `levels[l]`: the level clips baked for `plan.clips[l]`, finest first. */
+function createLodCrowd(plan: CrowdPlan, variant: Variant, levels: readonly (readonly Clip[])[]): LodCrowd {
   const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT });
   const eids = new Int32Array(plan.count);
   const side = Math.ceil(Math.sqrt(plan.count));
   const start = new Float64Array(plan.count * 2);
   if (variant.updateEvery) {
-    for (const clip of plan.clips) registerLodLevels(world, clip, [clip, heldKeys(clip, 3), heldKeys(clip, 6)]);
+    plan.clips.forEach((clip, l) => registerLodLevels(world, clip, levels[l]!));
     setLodCamera(world, 0, 1.7, 0);
   }
   for (let i = 0; i < plan.count; i++) {
@@ -198,15 +238,4 @@ function withTravel(clip: Clip, distance: number): Clip {
   const frames = clip.frames.slice();
   for (let f = 0; f < clip.frameCount; f++) frames[f * size + 2] = frames[f * size + 2]! + (distance * f) / (clip.frameCount - 1);
   return createClip({ skeleton: clip.skeleton, frameRate: clip.frameRate, frames, loop: clip.loop, name: `${clip.name}+walk` });
-}
-
-/** A coarser level of `clip` (a stand-in for `bakeLod`): every `every`-th frame held until the next, same duration. */
-function heldKeys(clip: Clip, every: number): Clip {
-  const size = clip.skeleton.jointCount * 10;
-  const frames = new Float32Array(clip.frames.length);
-  for (let f = 0; f < clip.frameCount; f++) {
-    const kept = f === clip.frameCount - 1 ? f : f - (f % every);
-    frames.set(clip.frames.subarray(kept * size, (kept + 1) * size), f * size);
-  }
-  return createClip({ skeleton: clip.skeleton, frameRate: clip.frameRate, frames, loop: clip.loop, name: `${clip.name}/${every}` });
 }
