@@ -5,16 +5,20 @@
 // sandbox, and checks:
 //   1. the crowd view shows characters: its canvas is not blank, shows character colours, and
 //      two frames differ (they move);
-//   2. a control changes the character count (the "characters" box), and the view follows;
-//   3. the crowd runs 5,000 characters (its overlay's figures are printed);
-//   4. the inspector's clip picker changes the pose (the pose numbers and the pixels);
-//   5. no console errors, page errors or failed requests anywhere.
+//   2. heads look at their followers (setLookAt; the "look-at" control switches it off) and
+//      motion LOD colours the characters by level (the "motion LOD" control);
+//   3. a control changes the character count (the "characters" box), and the view follows;
+//   4. the crowd runs 5,000 characters (its overlay's figures are printed);
+//   5. the inspector's clip picker changes the pose (the pose numbers and the pixels), and its
+//      LOD plot shows a clip reduced by reduceClip;
+//   6. no console errors, page errors or failed requests anywhere.
 // Screenshots go to the folder given as the first argument (default docs/screenshots/): the
 // README shows crowd.png and inspector.png from there.
 //
 // Environment: CHROMIUM (default /usr/bin/chromium), E2E_PORT (default 4173).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { preview } from 'vite';
@@ -51,8 +55,8 @@ function check(name, ok, detail = '') {
 }
 
 /** A page that records console errors, page errors and failed requests. */
-async function openPage(query) {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 660 } });
+async function openPage(query, viewport = { width: 1100, height: 660 }) {
+  const page = await browser.newPage({ viewport });
   const errors = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
@@ -110,26 +114,88 @@ async function pixels(page, png, other) {
 }
 
 /**
- * Writes a README picture: the PNG scaled to `width` and its colours reduced to 16 levels per
- * channel (re-encoded in the page), which keeps it small.
+ * Writes a README picture, kept small: the PNG scaled to `width` in the page, then written as
+ * an 8-bit indexed PNG (`encodeIndexedPng`) — about a third of the RGB file.
  */
 async function saveSmall(page, png, path, width = 800) {
-  const b64 = await page.evaluate(async ([source, targetWidth]) => {
+  const { w, h, b64 } = await page.evaluate(async ([source, targetWidth]) => {
     const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${source}`)).blob());
     const scale = Math.min(1, targetWidth / bitmap.width);
     const canvas = new OffscreenCanvas(Math.round(bitmap.width * scale), Math.round(bitmap.height * scale));
     const g = canvas.getContext('2d');
     g.imageSmoothingQuality = 'high';
     g.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-    const image = g.getImageData(0, 0, canvas.width, canvas.height);
-    for (let i = 0; i < image.data.length; i += 4) for (let c = 0; c < 3; c++) image.data[i + c] = image.data[i + c] & 0xf0;
-    g.putImageData(image, 0, 0);
-    const bytes = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
+    const bytes = g.getImageData(0, 0, canvas.width, canvas.height).data;
     let text = '';
     for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    return btoa(text);
+    return { w: canvas.width, h: canvas.height, b64: btoa(text) };
   }, [png.toString('base64'), width]);
-  writeFileSync(path, Buffer.from(b64, 'base64'));
+  writeFileSync(path, encodeIndexedPng(new Uint8Array(Buffer.from(b64, 'base64')), w, h));
+}
+
+/**
+ * RGBA pixels → 8-bit indexed PNG. Palette: the 256 most frequent colours at 4 bits per
+ * channel (a popularity quantizer: these views are a few flat colours, a grid and text);
+ * every pixel takes the nearest palette entry of its 4-bit colour. Rows use the "up" filter.
+ */
+function encodeIndexedPng(rgba, width, height) {
+  const bin = (i) => ((rgba[i] >> 4) << 8) | ((rgba[i + 1] >> 4) << 4) | (rgba[i + 2] >> 4);
+  const counts = new Uint32Array(4096);
+  for (let i = 0; i < rgba.length; i += 4) counts[bin(i)]++;
+  const bins = [...counts.keys()].filter((k) => counts[k] > 0).sort((a, b) => counts[b] - counts[a]).slice(0, 256);
+  const rgb = (k) => [((k >> 8) & 15) * 17, ((k >> 4) & 15) * 17, (k & 15) * 17];
+  const palette = bins.map(rgb);
+  const nearest = new Uint8Array(4096);
+  for (let k = 0; k < 4096; k++) {
+    if (counts[k] === 0) continue;
+    const [r, g, b] = rgb(k);
+    let best = 0, bestD = Infinity;
+    palette.forEach(([pr, pg, pb], p) => {
+      const d = (r - pr) ** 2 + (g - pg) ** 2 + (b - pb) ** 2;
+      if (d < bestD) { bestD = d; best = p; }
+    });
+    nearest[k] = best;
+  }
+  const raw = Buffer.alloc((width + 1) * height);
+  for (let y = 0; y < height; y++) {
+    raw[y * (width + 1)] = y > 0 ? 2 : 0;
+    for (let x = 0; x < width; x++) {
+      const index = nearest[bin((y * width + x) * 4)];
+      const above = y > 0 ? nearest[bin(((y - 1) * width + x) * 4)] : 0;
+      raw[y * (width + 1) + 1 + x] = (index - above) & 255;
+    }
+  }
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'ascii');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 3; // colour type: indexed
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('PLTE', Buffer.from(palette.flat())),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(bytes) {
+  let c = 0xffffffff;
+  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 255] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
 }
 
 try {
@@ -145,6 +211,36 @@ try {
     check('crowd view is not blank', a.nonBackground > a.total * 0.2 && a.colours > 50, `${a.colours} colours, ${a.nonBackground} of ${a.total} pixels off the background`);
     check('crowd view shows characters', a.coloured > 2000, `${a.coloured} character-coloured pixels`);
     check('crowd view moves between two frames', a.changed > 500, `${a.changed} pixels changed in 0.7 s`);
+
+    // Look-at: heads whose follower is inside the limits point at it; with the control off, not.
+    const aimOn = (await page.evaluate(() => window.__sandbox.stats())).aim;
+    await page.click('#lookat');
+    await page.waitForTimeout(600);
+    const aimOff = (await page.evaluate(() => window.__sandbox.stats())).aim;
+    await page.click('#lookat');
+    const share = (aim) => (aim.sampled > 0 ? aim.aimed / aim.sampled : 0);
+    check('heads look at their followers (setLookAt)', aimOn.sampled >= 20 && share(aimOn) > 0.75 && share(aimOff) < 0.25,
+      `on: ${aimOn.aimed} of ${aimOn.sampled} within 3° (mean ${aimOn.meanDeg.toFixed(1)}°); off: ${aimOff.aimed} of ${aimOff.sampled} (mean ${aimOff.meanDeg.toFixed(1)}°)`);
+
+    // Motion LOD: characters drawn in their level's colour, several levels in view.
+    await page.click('#lod');
+    await page.waitForTimeout(1200);
+    const lodStats = await page.evaluate(() => window.__sandbox.stats());
+    const lodShot = await canvasShot(page);
+    const green = await page.evaluate(async (b64) => {
+      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+      const g = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d');
+      g.drawImage(bitmap, 0, 0);
+      const d = g.getImageData(0, 0, bitmap.width, bitmap.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i + 1] > 120 && d[i + 1] > d[i] + 50 && d[i + 1] > d[i + 2] + 40) n++;
+      return n;
+    }, lodShot.toString('base64'));
+    await saveSmall(page, await page.screenshot(), join(outDir, 'crowd-lod.png'));
+    const populated = lodStats.levels.filter((n) => n > 0).length;
+    check('motion LOD colours characters by level', lodStats.lod && populated >= 3 && green > 500,
+      `characters per level ${lodStats.levels.join(' / ')}, ${green} level-0 green pixels`);
+    await page.click('#lod');
 
     // The characters control: 500 → 40.
     const before = await page.evaluate(() => window.__sandbox.stats());
@@ -173,9 +269,29 @@ try {
     check('crowd 5,000: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
     await page.close();
   }
+  // ---- crowd at 5,000, bench workload: the overlay's figures against `npm run bench` -------
+  {
+    // The bench's rig, clips, weights, start times and rates (sandbox/src/benchRig.ts); timed
+    // per system over the whole crowd (as its "bitanim systems" row), then as one step() call
+    // (as its "bitanim step" row). Compare with BENCH_SIZES=5000 npm run bench.
+    // draw=0: the bodies are not drawn (software GL would take most of the frame; the runtime's figures do not change).
+    const { page, errors } = await openPage('?view=crowd&count=5000&character=bench&workload=bench&timing=systems&draw=0');
+    const settle = () => page.waitForFunction(() => window.__sandbox.stats().frames >= 90, null, { timeout: 60_000 });
+    await settle();
+    const systems = await page.evaluate(() => window.__sandbox.stats());
+    await page.selectOption('#timing', 'step');
+    await settle();
+    const whole = await page.evaluate(() => window.__sandbox.stats());
+    const list = Object.entries(systems.systems).map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(' · ');
+    console.log(`     5,000 bench characters × 64 joints: ${whole.fps} fps; systems one by one ${systems.runtimeMs.toFixed(2)} ms/frame: ${list}; step ${whole.runtimeMs.toFixed(2)} ms/frame`);
+    check('crowd 5,000, bench workload: timed', systems.count === 5000 && systems.systems.sample > 0 && systems.systems.skin > 0 && whole.runtimeMs > 0,
+      `${systems.count} characters, mean of ${systems.frames} and ${whole.frames} frames`);
+    check('crowd 5,000, bench workload: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
+    await page.close();
+  }
   // ---- inspector ----------------------------------------------------------------------------
   {
-    const { page, errors } = await openPage('?view=inspector&paused=1');
+    const { page, errors } = await openPage('?view=inspector&paused=1', { width: 1100, height: 860 });
     await page.waitForTimeout(800);
     const state = await page.evaluate(() => window.__sandbox.inspector.state());
     const pose0 = await page.evaluate(() => window.__sandbox.inspector.pose());
@@ -189,9 +305,13 @@ try {
     const p = await pixels(page, shot0, shot1);
     check('inspector: the clip picker changes the pose', difference > 1e-3, `${state.clipA} → ${next}: max pose difference ${difference.toFixed(4)}`);
     check('inspector: and the picture', p.changed > 500, `${p.changed} pixels changed`);
+    const lodNote = await page.evaluate(() => document.getElementById('lod-note')?.textContent ?? '');
+    check('inspector: LOD plot of reduceClip', /^reduceClip at .* channel keys kept/.test(lodNote), lodNote);
     // The README picture: playing, blending, with its plots.
     await page.selectOption('#clipA', state.clipA);
     await page.click('#play');
+    // The panel scrolled to its plots: transitions, follower, LOD.
+    await page.evaluate(() => document.getElementById('plot-transition')?.scrollIntoView({ block: 'start' }));
     await page.waitForTimeout(2500);
     await saveSmall(page, await page.screenshot(), join(outDir, 'inspector.png'));
     check('inspector: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));

@@ -65,6 +65,8 @@ export interface CharacterAsset {
   readonly locomotion: Locomotion | null;
   /** The head joint (what look-at turns), or −1. */
   readonly headJoint: number;
+  /** The neck joint (the head's parent when it is named so: it takes a share of the turn), or −1. */
+  readonly neckJoint: number;
   /** Approximate standing height, metres. */
   readonly height: number;
   /** Largest extent (height or length), metres: what a view must frame. */
@@ -101,6 +103,8 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
     locomotion = { idle, walk: withRootMotion(walk, walkSpeed), run: withRootMotion(run, runSpeed), walkSpeed, runSpeed };
   }
   const head = skeleton.names.findIndex((name) => /(^|[^a-z])head([^a-z]|$)/i.test(name));
+  const headParent = head >= 0 ? skeleton.parents[head]! : -1;
+  const neck = headParent >= 0 && /neck/i.test(skeleton.names[headParent]!) ? headParent : -1;
   let height = restHeight(skeleton) * 1.2, length = height;
   if (mesh) {
     const extent = (axis: number): number => {
@@ -121,6 +125,7 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
     coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES),
     locomotion,
     headJoint: head,
+    neckJoint: neck,
     height,
     size: Math.max(height, length),
     credit: kind === 'fox' ? FOX_CREDIT : ROBOT_CREDIT,
@@ -140,6 +145,7 @@ function benchCharacter(): CharacterAsset {
     coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES),
     locomotion: null,
     headJoint: -1,
+    neckJoint: -1,
     height: restHeight(skeleton),
     size: restHeight(skeleton),
     credit: 'Synthetic 64-joint skeleton and clips, built as bench/plan.ts builds them.',
@@ -357,13 +363,29 @@ export function capsuleGeometry(skeleton: Skeleton, detail: { sides: number; min
     }
   };
   const position = (j: number): number[] => [rest[j * 12 + 9]!, rest[j * 12 + 10]!, rest[j * 12 + 11]!];
+  const boneLength = (j: number): number => {
+    const a = position(skeleton.parents[j]!), b = position(j);
+    return Math.hypot(b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!);
+  };
+  const bones: number[] = [];
+  for (let j = 0; j < J; j++) {
+    const p = skeleton.parents[j]!;
+    if (!skip(j) && p >= 0 && !hipAncestors.has(p) && !skip(p)) bones.push(j);
+  }
+  // Bones of at least minLength × height; when none is that long (the bench rig's tall chain
+  // of short bones), the longer half of them.
+  let minLength = detail.minLength * height;
+  if (bones.length > 0 && !bones.some((j) => boneLength(j) >= minLength)) {
+    minLength = bones.map(boneLength).sort((x, y) => x - y)[Math.floor(bones.length / 2)]!;
+  }
+  const isBone = new Set(bones);
   for (let j = 0; j < J; j++) {
     const p = skeleton.parents[j]!;
     if (skip(j)) continue;
-    if (p >= 0 && !hipAncestors.has(p) && !skip(p)) {
+    if (isBone.has(j)) {
       const a = position(p), b = position(j);
-      const length = Math.hypot(b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!);
-      if (length >= detail.minLength * height) emit(p, a, b, Math.max(0.16 * length, 0.008 * height));
+      const length = boneLength(j);
+      if (length >= minLength) emit(p, a, b, Math.max(0.16 * length, 0.008 * height));
     }
     if (detail.leaves && !children.has(j) && !hipAncestors.has(j)) {
       // A leaf: a small body on the joint itself, pointing up.

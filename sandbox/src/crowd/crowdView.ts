@@ -7,33 +7,48 @@
  * and a playback rate (`setTargetSpeed`), and root motion carries the character that far.
  * Stopping and starting switch between idle and locomotion with `transition` — quintic
  * inertialization, spring inertialization or a cross-fade (the "transitions" control). Every
- * character's minimum-jerk follower chases the lure (the yellow point): look-at turns heads
- * toward it once `setLookAt` is exported (features.ts).
+ * character's minimum-jerk follower chases the lure (the yellow point) and its head (with a
+ * share of the neck) looks at its follower (`setLookAt`, solved by `aimSystem` in `step`).
+ *
+ * Motion LOD (the "motion LOD" control): each clip played is reduced offline to four levels
+ * (`bakeLod`, 1 to 50 mm) and registered (`registerLodLevels`); every character gets distance
+ * LOD around the view's centre (`setLod`, `setLodCamera`), animated every 1st to 4th frame by
+ * level, and is drawn in its level's colour (read from the Lod component after `lodSystem`).
  *
  * The "bench" workload instead plays the benchmark's two clips blended 0.6 / 0.4 on every
  * character, standing on a grid — with the bench rig it is exactly `npm run bench`'s work.
  */
 import {
+  bakeLod,
+  clearLookAt,
   createAnimationWorld,
   createBlendSpace,
   getFollowPosition,
+  getModelMatrices,
   play,
+  quat,
+  registerLodLevels,
   removeCharacter,
+  removeLod,
   setBlendSpace,
   setFollower,
   setFollowTarget,
+  setLod,
+  setLodCamera,
+  setLookAt,
   setTargetSpeed,
   spawnCharacter,
   transition,
+  POSE_STRIDE,
   type AnimationWorld,
   type BlendSpace,
   type Clip,
+  type Skeleton,
   type TransitionMode,
 } from 'bitanim';
 import { Application, Container, Graphics, UPDATE_PRIORITY } from 'pixi.js';
 import { loadCharacter, type CharacterAsset, type CharacterKind } from '../assets';
 import { BENCH_WEIGHTS, benchPlan, createRandom } from '../benchRig';
-import { featureLine, lodApi, setLookAt, type LodApi } from '../features';
 import { BodyBatch, BodyUniforms, INSTANCE_FLOATS, PaletteTexture } from '../render/bodies';
 import { OrthoCamera } from '../render/camera';
 import { Ground } from '../render/ground';
@@ -53,9 +68,20 @@ export const MAX_CROWD = 16_000;
  */
 const AUTO_MESH_LIMIT = 600;
 const AUTO_CAPSULE_LIMIT = 1_500;
-/** LOD levels (colours) and their distances from the camera's focus, metres. */
-const LOD_DISTANCES = [18, 40, 70];
+/** Motion LOD: the tolerance of each level's reduced clips (`bakeLod`), metres, finest first. */
+const LOD_TOLERANCES = [0.001, 0.005, 0.02, 0.05];
+/** Level l is animated every `LOD_UPDATE_EVERY[l]`-th frame (update-rate LOD). */
+const LOD_UPDATE_EVERY = [1, 2, 3, 4];
+/** Level boundaries, as multiples of the view's half height (metres from the view's centre). */
+const LOD_RINGS = [0.5, 1, 1.6];
+/** Colour per LOD level: green 0, yellow 1, orange 2, red 3. */
 const LOD_COLORS = [[0.35, 0.85, 0.45], [0.95, 0.85, 0.3], [0.98, 0.55, 0.2], [0.9, 0.25, 0.25]] as const;
+/** Look-at limits, radians: left/right of the character's forward, up/down. */
+const LOOK_YAW_LIMIT = 1.3;
+const LOOK_PITCH_LIMIT = 0.6;
+/** The overlay's look-at check: characters sampled, and the error below which a head counts as on target. */
+const AIM_SAMPLE = 256;
+const AIM_TOLERANCE_DEG = 3;
 const TRANSITION_SECONDS = 0.3;
 
 /** Per-character game state, indexed by slot (0 … count − 1). */
@@ -97,6 +123,7 @@ export interface CrowdSettings {
   timing: TimingMode;
   lod: boolean;
   followers: boolean;
+  lookAt: boolean;
   paused: boolean;
 }
 
@@ -117,6 +144,7 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
     timing: (params.get('timing') as TimingMode | null) ?? 'chunked',
     lod: params.get('lod') === '1',
     followers: params.get('followers') !== '0',
+    lookAt: params.get('lookat') !== '0',
     paused: false,
   };
 
@@ -150,8 +178,14 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
   let space: BlendSpace | null = null;
   let arena = 10;
   let simTime = 0;
-  let lod: LodApi | undefined;
-  let lodStatus = 'off';
+  /** Reduced levels per clip (`bakeLod`), kept across worlds: baking is offline work (≈0.5 s for the Fox's three clips). */
+  const bakedLevels = new Map<Clip, Clip[]>();
+  /** Whether this world has the played clips' levels registered. */
+  let lodRegistered = false;
+  /** Level boundaries, metres from the view's centre (LOD_RINGS × the view's half height when LOD was applied). */
+  let lodDistances: number[] = [];
+  /** The head joint's forward axis in its own space (what `setLookAt` aims by default), for the overlay's check. */
+  let headAxis: Float64Array = new Float64Array(3);
   let random = createRandom(7);
   const lure = { x: 0, y: 0.6, z: 0 };
   const gameMs = { logic: 0, upload: 0, render: 0, frame: 0 };
@@ -188,17 +222,8 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
     space = loco
       ? createBlendSpace({ type: '1d', samples: [{ clip: loco.walk, x: loco.walkSpeed }, { clip: loco.run, x: loco.runSpeed }] })
       : null;
-    lod = settings.lod ? lodApi() : undefined;
-    lodStatus = settings.lod ? (lod ? 'runtime' : 'preview') : 'off';
-    if (lod) {
-      try {
-        const clips = loco ? [loco.idle, loco.walk, loco.run] : [...asset.clips.values()].slice(0, 2);
-        for (const clip of clips) lod.registerLodLevels(world, clip, lod.bakeLod(clip, [0.001, 0.006, 0.02, 0.05]));
-      } catch (error) {
-        lod = undefined;
-        lodStatus = `preview (runtime LOD refused: ${(error as Error).message})`;
-      }
-    }
+    lodRegistered = false;
+    if (asset.headJoint >= 0) headAxis = restForwardAxis(asset.skeleton, asset.headJoint);
     pipeline.reset();
   }
 
@@ -248,19 +273,59 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
       }
       agents.decideAt[i] = random() * 4;
       setFollower(world, eid, { x: lure.x, y: lure.y, z: lure.z, duration: 0.3 + 0.3 * random() });
-      const lookAt = setLookAt();
-      if (lookAt && asset.headJoint >= 0) lookAt(world, eid, { joint: asset.headJoint, weight: 1, yawLimit: 1.3, pitchLimit: 0.6 }); // TODO(look-at): check once exported
-    }
-    if (lod) {
-      try {
-        lod.setLod(world, agents.eid[i]!, { levels: LOD_DISTANCES.length + 1, distances: LOD_DISTANCES, updateEvery: [1, 2, 3, 4] });
-      } catch (error) {
-        lod = undefined;
-        lodStatus = `preview (setLod refused: ${(error as Error).message})`;
-      }
+      if (settings.lookAt) lookAt(eid);
     }
     maxEid = Math.max(maxEid, agents.eid[i]!);
     count++;
+  }
+
+  /** Turns `eid`'s head (and a share of its neck) toward its follower. */
+  function lookAt(eid: number): void {
+    if (asset.headJoint < 0) return;
+    setLookAt(world, eid, {
+      joint: asset.headJoint,
+      ...(asset.neckJoint >= 0 ? { neck: asset.neckJoint, neckFraction: 0.35 } : {}),
+      yawLimit: LOOK_YAW_LIMIT,
+      pitchLimit: LOOK_PITCH_LIMIT,
+    });
+  }
+
+  /** Applies the look-at setting to every wandering character. */
+  function applyLookAt(): void {
+    if (workload() !== 'locomotion') return;
+    for (let i = 0; i < count; i++) {
+      if (settings.lookAt) lookAt(agents.eid[i]!);
+      else clearLookAt(world, agents.eid[i]!);
+    }
+  }
+
+  /** The played clips whose reduced levels the crowd registers. */
+  const lodClips = (): Clip[] => {
+    const loco = asset.locomotion;
+    return workload() === 'locomotion' && loco ? [loco.idle, loco.walk, loco.run] : benchClips();
+  };
+
+  /**
+   * Applies the LOD setting to every character: with it, the played clips' levels are baked
+   * (once per clip) and registered (once per world), and each character gets distance LOD
+   * with rings scaled to the current view; without it, `removeLod` (pending time is flushed).
+   */
+  function applyLod(): void {
+    if (settings.lod) {
+      if (!lodRegistered) {
+        for (const clip of lodClips()) {
+          let levels = bakedLevels.get(clip);
+          if (!levels) bakedLevels.set(clip, (levels = bakeLod(clip, LOD_TOLERANCES)));
+          registerLodLevels(world, clip, levels);
+        }
+        lodRegistered = true;
+      }
+      lodDistances = LOD_RINGS.map((k) => Number((k * camera.halfHeight).toFixed(1)));
+      const options = { levels: LOD_TOLERANCES.length, distances: lodDistances, updateEvery: LOD_UPDATE_EVERY };
+      for (let i = 0; i < count; i++) setLod(world, agents.eid[i]!, options);
+    } else {
+      for (let i = 0; i < count; i++) removeLod(world, agents.eid[i]!);
+    }
   }
 
   /** Sends slot i's speed to the runtime: the blend point and the rate. */
@@ -293,6 +358,7 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
     const zoom = Number(params.get('zoom'));
     if (zoom > 0) camera.halfHeight = zoom;
     camera.targetX = camera.targetZ = 0;
+    applyLod();
     pipeline.reset();
   }
 
@@ -390,26 +456,20 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
     batch.reserve(count);
     const data = batch.instances;
     const perEntity = palette!.texelsPerEntity;
-    const lodComponent = lod ? (world.components as unknown as { Lod?: { level: ArrayLike<number> } }).Lod : undefined;
+    const lodLevel = world.components.Lod.level;
     levels.fill(0);
     for (let i = 0; i < count; i++) {
       const eid = agents.eid[i]!;
       const o = i * INSTANCE_FLOATS;
-      const x = root.x[eid]!, z = root.z[eid]!;
-      data[o] = x;
+      data[o] = root.x[eid]!;
       data[o + 1] = root.y[eid]!;
-      data[o + 2] = z;
+      data[o + 2] = root.z[eid]!;
       data[o + 3] = root.yaw[eid]!;
       data[o + 4] = eid * perEntity;
       if (settings.lod) {
-        let level: number;
-        if (lodComponent) level = Math.min(LOD_COLORS.length - 1, lodComponent.level[eid]! | 0);
-        else {
-          // Preview (no runtime LOD yet): the level the distance thresholds would pick.
-          const d = Math.hypot(x - camera.targetX, z - camera.targetZ);
-          level = 0;
-          while (level < LOD_DISTANCES.length && d >= LOD_DISTANCES[level]!) level++;
-        }
+        // The level lodSystem picked this frame (255, unset, before the first frame: shown as 0).
+        const picked = lodLevel[eid]!;
+        const level = picked < LOD_COLORS.length ? picked : 0;
         levels[level]!++;
         const color = LOD_COLORS[level]!;
         data[o + 5] = color[0];
@@ -471,9 +531,8 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
       const dt = Math.min(ticker.deltaMS / 1000, 0.1);
       const t0 = performance.now();
       if (workload() === 'locomotion') updateAgents(dt);
-      if (lod) {
-        lod.setLodCamera(world, camera.targetX, 0, camera.targetZ);
-      }
+      // LOD measures from the view's centre on the ground (an orthographic view has no eye distance).
+      if (settings.lod) setLodCamera(world, camera.targetX, 0, camera.targetZ);
       const t1 = performance.now();
       pipeline.run(world, dt);
       simTime += dt;
@@ -498,6 +557,46 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
   // ---- overlay ---------------------------------------------------------------------------
 
   const fmt = (v: number, digits = 2): string => v.toFixed(digits);
+
+  /**
+   * The look-at check: of the first AIM_SAMPLE wandering characters, those whose follower lies
+   * well inside the look-at limits (0.2 rad inside the yaw limit, 0.15 inside the pitch limit,
+   * at least 0.3 m from the head), and how many of their heads point within
+   * AIM_TOLERANCE_DEG of it: the head's forward axis (the rest-pose axis along the model's +Z,
+   * `setLookAt`'s default) through its model matrix and the root transform, against the
+   * follower's world position. Without look-at, heads point wherever the clip has them.
+   */
+  function aimCheck(): { sampled: number; aimed: number; meanDeg: number } {
+    const result = { sampled: 0, aimed: 0, meanDeg: 0 };
+    if (workload() !== 'locomotion' || asset.headJoint < 0) return result;
+    const root = world.components.RootMotion;
+    const o = asset.headJoint * 12;
+    const ax = headAxis[0]!, ay = headAxis[1]!, az = headAxis[2]!;
+    let sum = 0;
+    for (let i = 0; i < Math.min(count, AIM_SAMPLE); i++) {
+      const eid = agents.eid[i]!;
+      const m = getModelMatrices(world, eid);
+      const f = getFollowPosition(world, eid);
+      // The follower in model space, p_m = R(−yaw)·(p_w − root), relative to the head.
+      const yaw = root.yaw[eid]!, c = Math.cos(yaw), s = Math.sin(yaw);
+      const wx = f.x - root.x[eid]!, wy = f.y - root.y[eid]!, wz = f.z - root.z[eid]!;
+      const dx = wx * c - wz * s - m[o + 9]!, dy = wy - m[o + 10]!, dz = wx * s + wz * c - m[o + 11]!;
+      const horizontal = Math.hypot(dx, dz), distance = Math.hypot(horizontal, dy);
+      if (distance < 0.3 || Math.abs(Math.atan2(dx, dz)) > LOOK_YAW_LIMIT - 0.2 || Math.abs(Math.atan2(dy, horizontal)) > LOOK_PITCH_LIMIT - 0.15) continue;
+      const fx = m[o]! * ax + m[o + 3]! * ay + m[o + 6]! * az;
+      const fy = m[o + 1]! * ax + m[o + 4]! * ay + m[o + 7]! * az;
+      const fz = m[o + 2]! * ax + m[o + 5]! * ay + m[o + 8]! * az;
+      const cos = (fx * dx + fy * dy + fz * dz) / (Math.hypot(fx, fy, fz) * distance);
+      const deg = (Math.acos(Math.max(-1, Math.min(1, cos))) * 180) / Math.PI;
+      result.sampled++;
+      if (deg <= AIM_TOLERANCE_DEG) result.aimed++;
+      sum += deg;
+    }
+    result.meanDeg = result.sampled > 0 ? sum / result.sampled : 0;
+    return result;
+  }
+  let aim = { sampled: 0, aimed: 0, meanDeg: 0 };
+
   function stats(): Record<string, unknown> {
     const m = pipeline.means();
     const joints = count * asset.skeleton.jointCount;
@@ -511,17 +610,22 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
       workload: workload(),
       timing: pipeline.mode,
       runtimeMs: m.total,
+      frames: m.frames,
       nsPerJoint: joints > 0 ? (m.total * 1e6) / joints : 0,
       systems,
       gameLogicMs: gameMs.logic,
       uploadMs: gameMs.upload,
       trianglesPerFrame,
-      lod: lodStatus,
+      lod: settings.lod,
+      lodDistances,
       levels: Array.from(levels),
+      lookAt: settings.lookAt,
+      aim: aimCheck(),
     };
   }
 
   function renderOverlay(): void {
+    aim = aimCheck();
     const m = pipeline.means();
     const joints = count * asset.skeleton.jointCount;
     const ns = joints > 0 ? (m.total * 1e6) / joints : 0;
@@ -531,9 +635,12 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
       pipeline.mode === 'step' ? '  (per-system times: choose "chunked" or "systems")' : '  ' + m.names.map((name, s) => `${name} ${fmt(m.ms[s]!)}`).join(' · '),
       `game logic ${fmt(gameMs.logic)} ms · instances + palette upload ${fmt(gameMs.upload)} ms · pixi render (CPU side) ${fmt(gameMs.render)} ms`,
       `bodies: ${bodyLabel} = ${(trianglesPerFrame / 1e6).toFixed(2)} M triangles/frame`,
-      `workload: ${workload() === 'bench' ? 'bench (two clips 0.6 / 0.4, as npm run bench)' : `locomotion (walk/run blend space, ${settings.transitions} transitions, followers ${settings.followers ? 'on' : 'off'})`} · LOD ${lodStatus}` +
-        (settings.lod ? ` · levels ${Array.from(levels).join(' / ')}` : ''),
-      featureLine(),
+      `workload: ${workload() === 'bench' ? 'bench (two clips 0.6 / 0.4, as npm run bench)' : `locomotion (walk/run blend space, ${settings.transitions} transitions, followers ${settings.followers ? 'on' : 'off'})`}`,
+      settings.lod
+        ? `motion LOD: characters per level ${Array.from(levels).join(' / ')} (rings at ${lodDistances.join(' / ')} m; bakeLod ${LOD_TOLERANCES.map((t) => t * 1000).join(' / ')} mm; every ${LOD_UPDATE_EVERY.join(' / ')} frames)`
+        : 'motion LOD: off',
+      workload() !== 'locomotion' ? 'look-at: none (bench workload)'
+        : `look-at ${settings.lookAt ? 'on' : 'off'}: ${aim.aimed} of ${aim.sampled} sampled heads whose follower is inside the limits point within ${AIM_TOLERANCE_DEG}° of it (mean ${fmt(aim.meanDeg, 1)}°)`,
       rendererInfo,
     ];
     overlay.textContent = lines.join('\n');
@@ -557,11 +664,16 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
   heading(panel, 'Animation');
   select(panel, 'transitions', 'transitions', [['inertialize', 'inertialization (quintic)'], ['spring', 'inertialization (spring)'], ['crossfade', 'cross-fade']] as const, settings.transitions, (v) => (settings.transitions = v));
   checkbox(panel, 'followers', 'followers', settings.followers, (v) => (settings.followers = v));
+  checkbox(panel, 'lookat', 'look-at', settings.lookAt, (v) => {
+    settings.lookAt = v;
+    applyLookAt();
+  });
+  note(panel, 'Heads (the neck taking a share) look at their follower: setLookAt, solved in step by aimSystem.');
   checkbox(panel, 'lod', 'motion LOD', settings.lod, (v) => {
     settings.lod = v;
-    void reload();
+    applyLod();
   });
-  note(panel, 'Colour per LOD level: green 0, yellow 1, orange 2, red 3.');
+  note(panel, 'Colour per LOD level by distance from the view\'s centre: green 0, yellow 1, orange 2, red 3 (clips reduced by bakeLod, levels 1–3 animated every 2nd–4th frame).');
   heading(panel, 'Measure');
   select(panel, 'timing', 'timing', [['chunked', 'per system, chunked (as step)'], ['systems', 'per system, whole crowd (as bench)'], ['step', 'step() as a whole']] as const, settings.timing, (v) => {
     settings.timing = v;
@@ -585,3 +697,16 @@ function clampCount(n: number): number {
 }
 
 export type { Clip };
+
+/** The head joint's axis that points along the model's +Z in the rest pose (as `setLookAt`'s default). */
+function restForwardAxis(skeleton: Skeleton, head: number): Float64Array {
+  const path: number[] = [];
+  for (let j = head; j >= 0; j = skeleton.parents[j]!) path.push(j);
+  const q = Float64Array.of(0, 0, 0, 1);
+  for (let k = path.length - 1; k >= 0; k--) quat.multiply(q, 0, q, 0, skeleton.rest, path[k]! * POSE_STRIDE + 3);
+  quat.normalize(q, 0, q, 0);
+  quat.conjugate(q, 0, q, 0);
+  const axis = new Float64Array(3);
+  quat.rotateVec3(axis, 0, q, 0, Float64Array.of(0, 0, 1), 0);
+  return axis;
+}

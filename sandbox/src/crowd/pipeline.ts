@@ -10,16 +10,17 @@
  * All three give the same poses (test/step.test.ts checks chunked = whole).
  */
 import {
+  aimEntities,
   blendEntities,
   followEntities,
   inertializeEntities,
+  lodEntities,
   rootMotionEntities,
   sampleEntities,
   skinEntities,
   step,
   type AnimationWorld,
 } from 'bitanim';
-import { lodApi } from '../features';
 
 export type TimingMode = 'chunked' | 'systems' | 'step';
 
@@ -40,9 +41,9 @@ export class TimedPipeline {
   mode: TimingMode = 'chunked';
 
   constructor() {
-    const lod = lodApi()?.lodEntities;
-    this.names = [...(lod ? ['lod'] : []), 'sample', 'blend', 'inertialize', 'rootMotion', 'follow', 'skin'];
-    this.fns = [...(lod ? [lod] : []), sampleEntities, blendEntities, inertializeEntities, rootMotionEntities, followEntities, skinEntities];
+    // `step`'s systems in its order (src/api.ts, DESIGN §4).
+    this.names = ['lod', 'sample', 'blend', 'inertialize', 'rootMotion', 'follow', 'aim', 'skin'];
+    this.fns = [lodEntities, sampleEntities, blendEntities, inertializeEntities, rootMotionEntities, followEntities, aimEntities, skinEntities];
     this.frameMs = new Float64Array(this.names.length + 1);
     this.history = new Float64Array(WINDOW * (this.names.length + 1));
   }

@@ -7,31 +7,35 @@
  *   inertialization, one joint channel plotted over time (each run in a world of its own).
  * - Follower: the character's minimum-jerk follower against the target it chases (a point
  *   that jumps every 1.2 s, or the pointer over the view), drawn in the view and plotted.
- * - Motion LOD: clip A's original samples of the channel against the keys of the clip
- *   reduced by `reduceClip` — once bitanim exports it (features.ts); until then only the
- *   samples.
+ * - Look-at: the head (the neck taking a share) looks at the follower (`setLookAt`).
+ * - Motion LOD: clip A's original samples of the channel against the clip reduced by
+ *   `reduceClip` at the chosen tolerance: its curve as the runtime samples it, the keys it
+ *   stores (`clip.reduced`) and what the reduction kept and cost (`clip.stats`).
  */
 import {
+  clearLookAt,
   createAnimationWorld,
   getFollowPosition,
   getLocalPose,
   getModelMatrices,
   MAX_LAYERS,
   play,
+  reduceClip,
   setFollower,
   setFollowTarget,
+  setLookAt,
   spawnCharacter,
   step,
   stop,
   transition,
   type AnimationWorld,
   type Clip,
+  type ReducedTracks,
   type Skeleton,
   type TransitionMode,
 } from 'bitanim';
 import { Application, Container, Graphics } from 'pixi.js';
 import { loadCharacter, type CharacterAsset } from '../assets';
-import { featureLine, reduceClip, setLookAt } from '../features';
 import { BodyBatch, BodyUniforms, PaletteTexture } from '../render/bodies';
 import { OrthoCamera } from '../render/camera';
 import { attachCameraControls } from '../render/controls';
@@ -104,6 +108,32 @@ function simulateSwitch(skeleton: Skeleton, a: Clip, b: Clip, duration: number, 
   return { t, values };
 }
 
+/**
+ * `ReducedTracks.jointMask` bits (src/assets/ReducedTracks.ts `TRACK_T`, `TRACK_Q`; the
+ * package exports the layout's documentation but not these constants) and the record sizes
+ * of a translation and a rotation track: τ, then 4 coefficients per channel.
+ */
+const TRACK_T = 1;
+const TRACK_Q = 2;
+const RECORD_FLOATS_T = 1 + 4 * 3;
+const RECORD_FLOATS_Q = 1 + 4 * 4;
+
+/**
+ * The key times a reduced clip stores for `channel` of `joint`: the records of the joint's
+ * translation or rotation track (the union of its channels' keys; see `ReducedTracks`), or
+ * just the ends when that track is constant.
+ */
+function reducedKeyTimes(tracks: ReducedTracks, joint: number, channel: Exclude<Channel, 'auto'>): number[] {
+  const mask = tracks.jointMask[joint]!;
+  const rotation = channel === 'angle' || channel[0] === 'q';
+  if (!(mask & (rotation ? TRACK_Q : TRACK_T))) return [0, tracks.duration];
+  const track = tracks.jointTrack[joint]! + (rotation && mask & TRACK_T ? 1 : 0);
+  const stride = rotation ? RECORD_FLOATS_Q : RECORD_FLOATS_T;
+  const times: number[] = [];
+  for (let r = tracks.trackStart[track]!; r < tracks.trackStart[track + 1]!; r += stride) times.push(tracks.records[r]!);
+  return times;
+}
+
 /** Samples `clip` (possibly a reduced one) at times `times`, returning the channel. */
 function sampleChannel(skeleton: Skeleton, clip: Clip, times: readonly number[], joint: number, channel: Exclude<Channel, 'auto'>): number[] {
   const world = createAnimationWorld({ maxEntities: 3, maxJoints: skeleton.jointCount, maxEvents: 16 });
@@ -138,6 +168,7 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
     duration: 0.4,
     tolerance: 0.005,
     body: 'auto' as 'auto' | 'mesh' | 'capsules',
+    lookAt: params.get('lookat') !== '0',
   };
 
   let asset!: CharacterAsset;
@@ -184,11 +215,25 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
     applyPlayback(0);
     const head = headPosition();
     setFollower(world, eid, { x: head[0], y: head[1], z: head[2] });
-    const lookAt = setLookAt();
-    if (lookAt && asset.headJoint >= 0) lookAt(world, eid, { joint: asset.headJoint, weight: 1, yawLimit: 1.3, pitchLimit: 0.7 }); // TODO(look-at): check once exported
+    applyLookAt();
     follow.t.length = follow.target.length = follow.position.length = 0;
     follow.nextJump = 0;
     document.getElementById('credits')!.textContent = `${asset.label}: ${asset.credit}`;
+  }
+
+  /** Turns the head (the neck taking a share) toward the follower, or stops it. */
+  function applyLookAt(): void {
+    if (asset.headJoint < 0) return;
+    if (!state.lookAt) {
+      clearLookAt(world, eid);
+      return;
+    }
+    setLookAt(world, eid, {
+      joint: asset.headJoint,
+      ...(asset.neckJoint >= 0 ? { neck: asset.neckJoint, neckFraction: 0.35 } : {}),
+      yawLimit: 1.3,
+      pitchLimit: 0.7,
+    });
   }
 
   function headPosition(): [number, number, number] {
@@ -258,20 +303,22 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
     const times = Array.from({ length: a.frameCount }, (_, f) => f / a.frameRate);
     const original = times.map((_, f) => channelValue(a.frames, state.joint, channel, asset.skeleton.rest, f * J * 10));
     const series: Series[] = [{ label: 'original samples', color: '#d0d6de', x: times, y: original, dots: true, line: false }];
-    const reduce = reduceClip();
-    let message = 'reduceClip is not exported yet (motion LOD in progress): only the original samples are shown.';
-    if (reduce) {
-      try {
-        const reduced = reduce(a, { tolerance: state.tolerance });
-        const dense = Array.from({ length: a.frameCount * 4 - 3 }, (_, k) => Math.min(a.duration, k / (a.frameRate * 4)));
-        series.push({ label: 'reduced', color: '#ffb347', x: dense, y: sampleChannel(asset.skeleton, reduced, dense, state.joint, channel), width: 2 });
-        const stats = reduced.stats;
-        message = stats
-          ? `reduceClip at ${(state.tolerance * 1000).toFixed(1)} mm: ${stats.keysAfter} of ${stats.keysBefore} keys, max error ${(stats.maxError * 1000).toFixed(2)} mm`
-          : `reduceClip at ${(state.tolerance * 1000).toFixed(1)} mm`;
-      } catch (error) {
-        message = `reduceClip refused: ${(error as Error).message}`;
+    let message: string;
+    try {
+      const reduced = reduceClip(a, { tolerance: state.tolerance });
+      // The reduced clip as the runtime samples it (its cubic curves), 4 points per frame.
+      const dense = Array.from({ length: a.frameCount * 4 - 3 }, (_, k) => Math.min(a.duration, k / (a.frameRate * 4)));
+      series.push({ label: 'reduced (runtime sampler)', color: '#ffb347', x: dense, y: sampleChannel(asset.skeleton, reduced, dense, state.joint, channel), width: 2 });
+      if (reduced.reduced) {
+        const keys = reducedKeyTimes(reduced.reduced, state.joint, channel);
+        series.push({ label: `stored keys (${keys.length})`, color: '#ff4d6d', x: keys, y: sampleChannel(asset.skeleton, reduced, keys, state.joint, channel), dots: true, dotRadius: 3.5, line: false });
       }
+      const stats = reduced.stats;
+      message = stats
+        ? `reduceClip at ${(state.tolerance * 1000).toFixed(1)} mm: ${stats.keysAfter.toLocaleString('en-US')} of ${stats.keysBefore.toLocaleString('en-US')} channel keys kept (${((100 * stats.keysAfter) / stats.keysBefore).toFixed(1)} %), model-space error max ${(stats.maxError * 1000).toFixed(2)} mm, mean ${(stats.meanError * 1000).toFixed(2)} mm`
+        : `reduceClip at ${(state.tolerance * 1000).toFixed(1)} mm`;
+    } catch (error) {
+      message = `reduceClip refused: ${(error as Error).message}`;
     }
     lodNote.textContent = message;
     drawPlot(lodCanvas, series, { title: `${a.name}: ${asset.skeleton.names[state.joint]} ${channel}, samples vs LOD` });
@@ -368,6 +415,10 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
     replot();
   });
   select(panel, 'body', 'bodies', [['auto', 'mesh when there is one'], ['capsules', 'capsules per bone']] as const, state.body, (v) => (state.body = v));
+  checkbox(panel, 'lookat', 'look-at', state.lookAt, (v) => {
+    state.lookAt = v;
+    applyLookAt();
+  });
 
   heading(panel, 'Playback');
   const playButton = button(panel, 'play', state.playing ? 'Pause' : 'Play', () => {
@@ -434,7 +485,7 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
   });
   panel.append(lodCanvas, lodLegend);
   lodNote = note(panel, '');
-  note(panel, featureLine());
+  lodNote.id = 'lod-note';
 
   app.canvas.addEventListener('pointermove', (e) => {
     if (e.buttons !== 0) return;

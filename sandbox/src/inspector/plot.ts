@@ -10,6 +10,8 @@ export interface Series {
   dash?: number[];
   /** Draw dots at the samples instead of (or as well as) a line. */
   dots?: boolean;
+  /** Radius of the dots, pixels (default 2). */
+  dotRadius?: number;
   line?: boolean;
   alpha?: number;
   /** Draw as steps (hold each value until the next x). */
@@ -105,7 +107,7 @@ export function drawPlot(canvas: HTMLCanvasElement, series: readonly Series[], o
     if (s.dots) {
       for (let i = 0; i < s.x.length; i++) {
         g.beginPath();
-        g.arc(px(s.x[i]!), py(s.y[i]!), 2, 0, Math.PI * 2);
+        g.arc(px(s.x[i]!), py(s.y[i]!), s.dotRadius ?? 2, 0, Math.PI * 2);
         g.fill();
       }
     }
