@@ -1,9 +1,12 @@
 /**
- * Look-at and reach API: a character turns its head toward its follower (`setLookAt`) and
- * reaches for it with a two-bone chain (`setReach`). The follower (`src/follow.ts`) is the one
- * point both aim at: the game moves it with `setFollowTarget` and it follows by minimum-jerk
- * motion. `aimSystem` applies both to the animated pose each frame (see its header for the
- * method, `math/lookAt.ts` and `math/twoBoneIk.ts` for the kernels).
+ * Look-at and reach API: a character turns its head toward a follower (`setLookAt`) and
+ * reaches for one with a two-bone chain (`setReach`). Followers (`src/follow.ts`) are the
+ * points they aim at: the game moves them with `setFollowTarget` and they follow by
+ * minimum-jerk motion. Each of look-at and reach names its follower slot (`follower`, default
+ * 0): by default both aim at slot 0, the same point; on different slots the head watches one
+ * point while the hand reaches for another. `aimSystem` applies both to the animated pose
+ * each frame (see its header for the method, `math/lookAt.ts` and `math/twoBoneIk.ts` for the
+ * kernels).
  */
 import { fail, IssueList } from './assets/AnimationError.js';
 import { computeRestModel, type Skeleton } from './assets/Skeleton.js';
@@ -16,7 +19,8 @@ import {
   resetLookAt,
 } from './components/LookAt.js';
 import { resetReach } from './components/Reach.js';
-import { setFollower } from './follow.js';
+import { FOLLOW_SLOTS } from './components/Follower.js';
+import { readFollowSlot, setFollower } from './follow.js';
 import { MATRIX_STRIDE, NO_PARENT, POSE_Q, POSE_STRIDE } from './math/layout.js';
 import * as quat from './math/quat.js';
 import { isFiniteNumber, requireCharacter } from './registry.js';
@@ -36,6 +40,11 @@ export type Vec3Like = readonly [number, number, number] | { readonly x: number;
 export interface LookAtOptions {
   /** The head joint, whose forward axis is aimed. */
   joint: JointRef;
+  /**
+   * The follower slot looked at, an integer in [0, FOLLOW_SLOTS − 1] (default 0): the point
+   * `setFollowTarget(world, eid, x, y, z, follower)` moves.
+   */
+  follower?: number;
   /** In [0, 1] (default 1): the share of the turn applied over the animated pose; 0 leaves the pose bit for bit. */
   weight?: number;
   /** Radians in [0, π] (default 70°): how far left or right of the character's forward (model +Z) the head turns. */
@@ -64,6 +73,11 @@ export interface LookAtOptions {
 export interface ReachOptions {
   /** The chain's root joint (upper arm, thigh). */
   upper: JointRef;
+  /**
+   * The follower slot reached for, an integer in [0, FOLLOW_SLOTS − 1] (default 0): the point
+   * `setFollowTarget(world, eid, x, y, z, follower)` moves.
+   */
+  follower?: number;
   /** The middle joint (forearm, shin): below `upper` in the hierarchy. */
   lower: JointRef;
   /** The end joint put on the target (hand, foot): below `lower`. */
@@ -85,23 +99,25 @@ export interface ReachOptions {
 export const LOOK_FOLLOWER_DISTANCE = 1;
 
 /**
- * Makes character `eid` look at its follower: each frame `aimSystem` turns the head (and the
- * neck and spine joint, if given, each by its share) so that the head's forward axis points
- * at the follower, limited to `yawLimit` left/right and `pitchLimit` up/down of the
- * character's forward, blended over the animated pose by `weight`. Inside the limits the axis
- * points exactly at the follower; outside it stops on the limit.
+ * Makes character `eid` look at its follower in slot `follower` (default 0): each frame
+ * `aimSystem` turns the head (and the neck and spine joint, if given, each by its share) so
+ * that the head's forward axis points at the follower, limited to `yawLimit` left/right and
+ * `pitchLimit` up/down of the character's forward, blended over the animated pose by
+ * `weight`. Inside the limits the axis points exactly at the follower; outside it stops on
+ * the limit.
  *
- * A character without a follower gets one (`setFollower`), at rest 1 m in front of the head
- * along its current forward axis, so nothing moves until the game calls `setFollowTarget`.
- * A follower removed later (`removeFollower`) pauses the look-at until one is set again.
+ * When that slot has no follower it gets one (`setFollower`), at rest 1 m in front of the
+ * head along its current forward axis, so nothing moves until the game calls
+ * `setFollowTarget`. A follower removed later (`removeFollower`) pauses the look-at until one
+ * is set again in that slot.
  *
  * @example
  * setLookAt(world, eid, { joint: 'Head', neck: 'Neck', spine: 'Spine2', yawLimit: Math.PI / 3 });
  * setFollowTarget(world, eid, 2, 1.7, 3); // the head turns toward (2, 1.7, 3), world space
  * @throws AnimationError naming the field when `eid` is not a character, a joint is unknown,
  * the neck or spine is not an ancestor of the head (spine above neck), a number is not finite
- * or out of range, fractions sum above 1, a fraction is given without its joint, or the axis
- * is zero. Nothing changes then.
+ * or out of range, fractions sum above 1, a fraction is given without its joint, the axis
+ * is zero, or `follower` is not an integer in [0, FOLLOW_SLOTS − 1]. Nothing changes then.
  */
 export function setLookAt(world: AnimationWorld, eid: number, options: LookAtOptions): void {
   const where = 'setLookAt';
@@ -136,6 +152,7 @@ export function setLookAt(world: AnimationWorld, eid: number, options: LookAtOpt
   const weight = ranged(issues, 'weight', options.weight, keep ? lookAt.weight[eid]! : 1, 1, '');
   const yawLimit = ranged(issues, 'yawLimit', options.yawLimit, keep ? lookAt.yawLimit[eid]! : LOOK_DEFAULT_YAW_LIMIT, Math.PI, ' radians (π)');
   const pitchLimit = ranged(issues, 'pitchLimit', options.pitchLimit, keep ? lookAt.pitchLimit[eid]! : LOOK_DEFAULT_PITCH_LIMIT, Math.PI / 2, ' radians (π/2)');
+  const slot = readFollowSlot(issues, 'follower', options.follower, keep ? lookAt.follower[eid]! : 0);
   let axis: [number, number, number] | null = null;
   if (options.axis !== undefined) {
     const v = readVec3(issues, 'axis', options.axis);
@@ -152,7 +169,7 @@ export function setLookAt(world: AnimationWorld, eid: number, options: LookAtOpt
       ? [lookAt.axis[eid * 3]!, lookAt.axis[eid * 3 + 1]!, lookAt.axis[eid * 3 + 2]!]
       : restForwardAxis(skeleton, head);
   }
-  if (world.components.Follower.enabled[eid]! === 0) {
+  if (world.components.Follower.enabled[eid * FOLLOW_SLOTS + slot]! === 0) {
     // Start the follower where the head looks now, so the look-at begins without a jump.
     const m = world.components.ModelPose.data;
     const o = (eid * world.maxJoints + head) * MATRIX_STRIDE;
@@ -161,9 +178,10 @@ export function setLookAt(world: AnimationWorld, eid: number, options: LookAtOpt
     let fz = m[o + 2]! * axis[0] + m[o + 5]! * axis[1] + m[o + 8]! * axis[2];
     const length = Math.sqrt(fx * fx + fy * fy + fz * fz);
     if (length > 1e-9 && Number.isFinite(length)) { fx /= length; fy /= length; fz /= length; } else { fx = 0; fy = 0; fz = 1; }
-    placeFollowerAtModelPoint(world, eid,
+    placeFollowerAtModelPoint(world, eid, slot,
       m[o + 9]! + LOOK_FOLLOWER_DISTANCE * fx, m[o + 10]! + LOOK_FOLLOWER_DISTANCE * fy, m[o + 11]! + LOOK_FOLLOWER_DISTANCE * fz);
   }
+  lookAt.follower[eid] = slot;
   lookAt.head[eid] = head;
   lookAt.neck[eid] = neck;
   lookAt.spine[eid] = spine;
@@ -177,22 +195,27 @@ export function setLookAt(world: AnimationWorld, eid: number, options: LookAtOpt
 }
 
 /**
- * Makes character `eid` reach for its follower with a two-bone chain: each frame `aimSystem`
- * turns `upper` and `lower` (two-bone IK, `math/twoBoneIk.ts`) so that `end` lands on the
- * follower, the middle joint bending toward `pole`, blended over the animated pose by
- * `weight`. A target out of reach gets a straight chain pointing at it (or, nearer than
- * |l1 − l2|, a folded one); a target on the upper joint keeps the chain's aim.
+ * Makes character `eid` reach for its follower in slot `follower` (default 0) with a two-bone
+ * chain: each frame `aimSystem` turns `upper` and `lower` (two-bone IK, `math/twoBoneIk.ts`)
+ * so that `end` lands on the follower, the middle joint bending toward `pole`, blended over
+ * the animated pose by `weight`. A target out of reach gets a straight chain pointing at it
+ * (or, nearer than |l1 − l2|, a folded one); a target on the upper joint keeps the chain's aim.
  *
- * A character without a follower gets one (`setFollower`), at rest on the end joint's current
- * position, so nothing moves until the game calls `setFollowTarget`. When the character also
- * looks at its follower, look-at is applied first and the reach is solved on the turned pose.
+ * When that slot has no follower it gets one (`setFollower`), at rest on the end joint's
+ * current position, so nothing moves until the game calls `setFollowTarget`. When the
+ * character also looks at a follower (the same or another slot), look-at is applied first and
+ * the reach is solved on the turned pose.
  *
  * @example
  * setReach(world, eid, { upper: 'RightArm', lower: 'RightForeArm', end: 'RightHand' });
  * setFollowTarget(world, eid, 0.4, 1.2, 0.5); // world space
+ * // The head watches slot 0 while the hand reaches for slot 1:
+ * setReach(world, eid, { upper: 'RightArm', lower: 'RightForeArm', end: 'RightHand', follower: 1 });
+ * setFollowTarget(world, eid, cup.x, cup.y, cup.z, 1);
  * @throws AnimationError naming the field when `eid` is not a character, a joint is unknown,
  * upper → lower → end is not a parent chain (each below the one before), the pole is not
- * three finite numbers, or the weight is not in [0, 1]. Nothing changes then.
+ * three finite numbers, the weight is not in [0, 1], or `follower` is not an integer in
+ * [0, FOLLOW_SLOTS − 1]. Nothing changes then.
  */
 export function setReach(world: AnimationWorld, eid: number, options: ReachOptions): void {
   const where = 'setReach';
@@ -212,16 +235,18 @@ export function setReach(world: AnimationWorld, eid: number, options: ReachOptio
   const keep = reach.enabled[eid]! === 1 && reach.upper[eid]! === upper && reach.lower[eid]! === lower && reach.end[eid]! === end;
   const weight = ranged(issues, 'weight', options.weight, keep ? reach.weight[eid]! : 1, 1, '');
   const pole = options.pole === undefined ? null : readVec3(issues, 'pole', options.pole);
+  const slot = readFollowSlot(issues, 'follower', options.follower, keep ? reach.follower[eid]! : 0);
   issues.throwIfAny();
 
   const polePoint = pole ?? (keep
     ? [reach.pole[eid * 3]!, reach.pole[eid * 3 + 1]!, reach.pole[eid * 3 + 2]!]
     : defaultPole(skeleton, upper, lower, end));
-  if (world.components.Follower.enabled[eid]! === 0) {
+  if (world.components.Follower.enabled[eid * FOLLOW_SLOTS + slot]! === 0) {
     const m = world.components.ModelPose.data;
     const o = (eid * world.maxJoints + end) * MATRIX_STRIDE;
-    placeFollowerAtModelPoint(world, eid, m[o + 9]!, m[o + 10]!, m[o + 11]!);
+    placeFollowerAtModelPoint(world, eid, slot, m[o + 9]!, m[o + 10]!, m[o + 11]!);
   }
+  reach.follower[eid] = slot;
   reach.upper[eid] = upper;
   reach.lower[eid] = lower;
   reach.end[eid] = end;
@@ -231,8 +256,9 @@ export function setReach(world: AnimationWorld, eid: number, options: ReachOptio
 }
 
 /**
- * Stops character `eid`'s look-at (its settings go back to the defaults). The follower stays;
- * the next frame's pose is the animated one. @throws AnimationError when `eid` is not a character.
+ * Stops character `eid`'s look-at (its settings, follower slot included, go back to the
+ * defaults). The followers stay; the next frame's pose is the animated one.
+ * @throws AnimationError when `eid` is not a character.
  */
 export function clearLookAt(world: AnimationWorld, eid: number): void {
   requireCharacter(world, eid, 'clearLookAt');
@@ -240,8 +266,9 @@ export function clearLookAt(world: AnimationWorld, eid: number): void {
 }
 
 /**
- * Stops character `eid`'s reach (its settings go back to the defaults). The follower stays;
- * the next frame's pose is the animated one. @throws AnimationError when `eid` is not a character.
+ * Stops character `eid`'s reach (its settings, follower slot included, go back to the
+ * defaults). The followers stay; the next frame's pose is the animated one.
+ * @throws AnimationError when `eid` is not a character.
  */
 export function clearReach(world: AnimationWorld, eid: number): void {
   requireCharacter(world, eid, 'clearReach');
@@ -341,8 +368,8 @@ function defaultPole(skeleton: Skeleton, upper: number, lower: number, end: numb
   return [at(lower, 0), at(lower, 1) - d, at(lower, 2) - d];
 }
 
-/** Starts `eid`'s follower at rest at the model-space point (x, y, z), turned into world space. */
-function placeFollowerAtModelPoint(world: AnimationWorld, eid: number, x: number, y: number, z: number): void {
+/** Starts `eid`'s follower in `slot` at rest at the model-space point (x, y, z), turned into world space. */
+function placeFollowerAtModelPoint(world: AnimationWorld, eid: number, slot: number, x: number, y: number, z: number): void {
   const { RootMotion } = world.components;
   const yaw = RootMotion.yaw[eid]!;
   const c = Math.cos(yaw), s = Math.sin(yaw);
@@ -350,6 +377,6 @@ function placeFollowerAtModelPoint(world: AnimationWorld, eid: number, x: number
   const wy = y + RootMotion.y[eid]!;
   const wz = -x * s + z * c + RootMotion.z[eid]!;
   // A pose gone non-finite cannot place it: fall back to the character's position.
-  if (Number.isFinite(wx) && Number.isFinite(wy) && Number.isFinite(wz)) setFollower(world, eid, { x: wx, y: wy, z: wz });
-  else setFollower(world, eid);
+  if (Number.isFinite(wx) && Number.isFinite(wy) && Number.isFinite(wz)) setFollower(world, eid, { x: wx, y: wy, z: wz, slot });
+  else setFollower(world, eid, { slot });
 }

@@ -1,8 +1,13 @@
 /**
- * Follower API: a point per character that follows a target the game sets by real-time
+ * Follower API: points per character that follow targets the game sets by real-time
  * minimum-jerk motion (shared/seeds/minimum-jerk.txt: the target is sampled every 200 ms and
  * followed over 400 ms, which "looks natural" for a hand or a gaze). Look-at and reach aim at
- * it. See followSystem.ts for the stepping and math/minJerk.ts for the model.
+ * them. See followSystem.ts for the stepping and math/minJerk.ts for the model.
+ *
+ * Slots: each character has `FOLLOW_SLOTS` (4) independent followers, numbered 0 … 3. Every
+ * call takes an optional slot and defaults to 0, so code that never names one works with a
+ * single follower per character; `setLookAt` / `setReach` choose theirs with `follower`.
+ * `removeFollower` without a slot removes them all.
  */
 import { fail, IssueList } from './assets/AnimationError.js';
 import {
@@ -10,6 +15,7 @@ import {
   FOLLOW_DEFAULT_INTERVAL,
   FOLLOW_EULER,
   FOLLOW_EXACT,
+  FOLLOW_SLOTS,
   FOLLOW_STATE_STRIDE,
   placeFollower,
   resetFollower,
@@ -44,14 +50,19 @@ export interface FollowerOptions {
   integrator?: FollowIntegrator;
   /**
    * Start position, metres. Giving any of them (re)starts the follower at rest there, with
-   * its target there too; an omitted coordinate is the follower's current one, or for a
-   * character without a follower the character's world position (`getRootTransform`).
+   * its target there too; an omitted coordinate is the follower's current one, or for an
+   * empty slot the character's world position (`getRootTransform`).
    * Giving none keeps a running follower's motion; a new follower starts at rest at the
    * character's world position.
    */
   x?: number;
   y?: number;
   z?: number;
+  /**
+   * Which of the character's followers, an integer in [0, FOLLOW_SLOTS − 1] (default 0). Each
+   * slot is its own follower with its own settings, target and motion.
+   */
+  slot?: number;
 }
 
 /** A follower's position, metres. */
@@ -61,21 +72,44 @@ export interface FollowPosition {
   readonly z: number;
 }
 
+/** Whether `value` is a follower slot: an integer in [0, FOLLOW_SLOTS − 1]. */
+export function isFollowSlot(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < FOLLOW_SLOTS;
+}
+
+/** The issue message for a value that is not a follower slot. */
+export function followSlotMessage(value: unknown): string {
+  return `is ${String(value)}: must be an integer in [0, ${FOLLOW_SLOTS - 1}] (a follower slot)`;
+}
+
+/**
+ * A follower slot from an API option: `value` if it is a slot, `fallback` when it is
+ * undefined; otherwise records an issue on `field` and returns −1.
+ */
+export function readFollowSlot(issues: IssueList, field: string, value: unknown, fallback = 0): number {
+  if (value === undefined) return fallback;
+  if (isFollowSlot(value)) return value;
+  issues.add(field, followSlotMessage(value));
+  return -1;
+}
+
 const INTEGRATORS: Readonly<Record<FollowIntegrator, number>> = Object.freeze(
   Object.assign(Object.create(null) as Record<FollowIntegrator, number>, { exact: FOLLOW_EXACT, euler: FOLLOW_EULER }),
 );
 
 /**
- * Gives character `eid` a minimum-jerk follower, or reconfigures the one it has (see
- * {@link FollowerOptions} for each option and its default). `followSystem` then samples the
- * target set by {@link setFollowTarget} every `interval` and moves the follower towards it.
+ * Gives character `eid` a minimum-jerk follower in slot `options.slot` (default 0), or
+ * reconfigures the one it has there (see {@link FollowerOptions} for each option and its
+ * default). `followSystem` then samples the target set by {@link setFollowTarget} every
+ * `interval` and moves the follower towards it. Other slots are not touched.
  *
  * @example
  * setFollower(world, eid, { x: 0, y: 1.5, z: 1 });                  // T = 0.4 s, every 0.2 s
  * setFollower(world, eid, { duration: 0.3 });                      // quicker, same position
- * @throws AnimationError when `eid` is not a character, a duration or interval is not a
- * finite number > 0, the integrator is unknown or a coordinate is not finite. Nothing
- * changes then.
+ * setFollower(world, eid, { slot: 1, duration: 0.25 });            // a second, quicker follower
+ * @throws AnimationError when `eid` is not a character, the slot is not an integer in
+ * [0, FOLLOW_SLOTS − 1], a duration or interval is not a finite number > 0, the integrator
+ * is unknown or a coordinate is not finite. Nothing changes then.
  */
 export function setFollower(world: AnimationWorld, eid: number, options: FollowerOptions = {}): void {
   const where = 'setFollower';
@@ -83,6 +117,7 @@ export function setFollower(world: AnimationWorld, eid: number, options: Followe
   if (typeof options !== 'object' || options === null) fail(where, 'options', 'must be an object');
   const issues = new IssueList(where);
   const { duration, interval, integrator, x, y, z } = options;
+  const slot = readFollowSlot(issues, 'slot', options.slot);
   if (duration !== undefined && !(isFiniteNumber(duration) && duration > 0)) issues.add('duration', `is ${String(duration)}: must be a finite number > 0 (seconds)`);
   if (interval !== undefined && !(isFiniteNumber(interval) && interval > 0)) issues.add('interval', `is ${String(interval)}: must be a finite number > 0 (seconds)`);
   if (integrator !== undefined && !(typeof integrator === 'string' && integrator in INTEGRATORS)) {
@@ -94,76 +129,104 @@ export function setFollower(world: AnimationWorld, eid: number, options: Followe
   issues.throwIfAny();
 
   const follower = world.components.Follower;
-  const running = follower.enabled[eid]! === 1;
-  if (!running) resetFollower(follower, eid);
-  if (duration !== undefined) follower.duration[eid] = duration;
-  if (integrator !== undefined) follower.integrator[eid] = INTEGRATORS[integrator];
+  const row = eid * FOLLOW_SLOTS + slot;
+  const running = follower.enabled[row]! === 1;
+  if (!running) resetFollower(follower, eid, slot);
+  if (duration !== undefined) follower.duration[row] = duration;
+  if (integrator !== undefined) follower.integrator[row] = INTEGRATORS[integrator];
   if (interval !== undefined) {
-    follower.interval[eid] = interval;
-    follower.timer[eid] = 0;
+    follower.interval[row] = interval;
+    follower.timer[row] = 0;
   }
   if (!running || x !== undefined || y !== undefined || z !== undefined) {
     const { RootMotion } = world.components;
-    const s = eid * FOLLOW_STATE_STRIDE;
+    const s = row * FOLLOW_STATE_STRIDE;
     const from = running ? follower.state : null;
     const start = [
       x ?? (from ? from[s]! : RootMotion.x[eid]!),
       y ?? (from ? from[s + 1]! : RootMotion.y[eid]!),
       z ?? (from ? from[s + 2]! : RootMotion.z[eid]!),
     ];
-    placeFollower(follower, eid, start, 0);
+    placeFollower(follower, eid, slot, start, 0);
   }
 }
 
 /**
- * Sets the point character `eid`'s follower follows, in metres. It takes effect at the
- * follower's next sampling instant (every `interval`, default 0.2 s), not at once: that
- * delay is part of the model. A character without a follower gets one with the default
+ * Sets the point that character `eid`'s follower in `slot` (default 0) follows, in metres. It
+ * takes effect at the follower's next sampling instant (every `interval`, default 0.2 s), not
+ * at once: that delay is part of the model. An empty slot gets a follower with the default
  * settings, at rest at this point (so the first target does not make it move).
  *
  * @example
  * ticker.add(() => { setFollowTarget(world, eid, mouse.x, mouse.y, 1); step(world, dt); });
- * @throws AnimationError when `eid` is not a character or a coordinate is not finite.
- * Nothing changes then.
+ * setFollowTarget(world, eid, cup.x, cup.y, cup.z, 1); // slot 1: what the hand reaches for
+ * @throws AnimationError when `eid` is not a character, a coordinate is not finite or the
+ * slot is not an integer in [0, FOLLOW_SLOTS − 1]. Nothing changes then.
  */
-export function setFollowTarget(world: AnimationWorld, eid: number, x: number, y: number, z: number): void {
-  const where = 'setFollowTarget';
-  requireCharacter(world, eid, where);
-  const issues = new IssueList(where);
+export function setFollowTarget(world: AnimationWorld, eid: number, x: number, y: number, z: number, slot = 0): void {
+  requireCharacter(world, eid, 'setFollowTarget');
+  // Games call this every frame: the checks are predicates V8 inlines, the report is built
+  // out of line only on bad input, so the call stays small enough to inline and allocates nothing.
+  if (!(isFiniteNumber(x) && isFiniteNumber(y) && isFiniteNumber(z) && isFollowSlot(slot))) refuseFollowTarget(x, y, z, slot);
+  const follower = world.components.Follower;
+  const row = eid * FOLLOW_SLOTS + slot;
+  if (follower.enabled[row]! === 0) {
+    resetFollower(follower, eid, slot);
+    placeFollower(follower, eid, slot, [x, y, z], 0);
+    return;
+  }
+  follower.target[row * 3] = x;
+  follower.target[row * 3 + 1] = y;
+  follower.target[row * 3 + 2] = z;
+}
+
+/** Throws the AnimationError of {@link setFollowTarget}'s bad arguments, naming each. */
+function refuseFollowTarget(x: unknown, y: unknown, z: unknown, slot: unknown): never {
+  const issues = new IssueList('setFollowTarget');
   if (!isFiniteNumber(x)) issues.add('x', `is ${String(x)}: must be a finite number (metres)`);
   if (!isFiniteNumber(y)) issues.add('y', `is ${String(y)}: must be a finite number (metres)`);
   if (!isFiniteNumber(z)) issues.add('z', `is ${String(z)}: must be a finite number (metres)`);
+  if (!isFollowSlot(slot)) issues.add('slot', followSlotMessage(slot));
   issues.throwIfAny();
-  const follower = world.components.Follower;
-  if (follower.enabled[eid]! === 0) {
-    resetFollower(follower, eid);
-    placeFollower(follower, eid, [x, y, z], 0);
-    return;
-  }
-  follower.target[eid * 3] = x;
-  follower.target[eid * 3 + 1] = y;
-  follower.target[eid * 3 + 2] = z;
+  throw new Error('unreachable: refuseFollowTarget found no fault');
 }
 
 /**
- * Where character `eid`'s follower is now (metres): the point look-at and reach aim at.
- * @throws AnimationError when `eid` is not a character or has no follower.
+ * Where character `eid`'s follower in `slot` (default 0) is now (metres): the point a look-at
+ * or reach on that slot aims at.
+ * @throws AnimationError when `eid` is not a character, the slot is not an integer in
+ * [0, FOLLOW_SLOTS − 1], or the slot has no follower.
  */
-export function getFollowPosition(world: AnimationWorld, eid: number): FollowPosition {
+export function getFollowPosition(world: AnimationWorld, eid: number, slot = 0): FollowPosition {
   const where = 'getFollowPosition';
   requireCharacter(world, eid, where);
+  if (!isFollowSlot(slot)) fail(where, 'slot', followSlotMessage(slot));
   const follower = world.components.Follower;
-  if (follower.enabled[eid]! === 0) fail(where, 'eid', `${eid} has no follower: call setFollower or setFollowTarget first`);
-  const s = eid * FOLLOW_STATE_STRIDE;
+  const row = eid * FOLLOW_SLOTS + slot;
+  if (follower.enabled[row]! === 0) {
+    fail(where, 'eid', slot === 0
+      ? `${eid} has no follower: call setFollower or setFollowTarget first`
+      : `${eid} has no follower in slot ${slot}: call setFollower or setFollowTarget with slot ${slot} first`);
+  }
+  const s = row * FOLLOW_STATE_STRIDE;
   return { x: follower.state[s]!, y: follower.state[s + 1]!, z: follower.state[s + 2]! };
 }
 
 /**
- * Removes character `eid`'s follower: `followSystem` skips it from now on and
- * {@link getFollowPosition} refuses it until a new one is set.
- * @throws AnimationError when `eid` is not a character.
+ * Removes character `eid`'s followers: all of them when `slot` is omitted (the character then
+ * has none, as before it got one), or only the one in `slot`. `followSystem` skips a removed
+ * follower from now on, {@link getFollowPosition} refuses it, and a look-at or reach aiming at
+ * it pauses, until a new one is set in that slot.
+ *
+ * @example
+ * removeFollower(world, eid, 1); // the hand's follower; the head's (slot 0) keeps going
+ * removeFollower(world, eid);    // every slot
+ * @throws AnimationError when `eid` is not a character or `slot` is given and not an integer
+ * in [0, FOLLOW_SLOTS − 1]. Nothing changes then.
  */
-export function removeFollower(world: AnimationWorld, eid: number): void {
-  requireCharacter(world, eid, 'removeFollower');
-  resetFollower(world.components.Follower, eid);
+export function removeFollower(world: AnimationWorld, eid: number, slot?: number): void {
+  const where = 'removeFollower';
+  requireCharacter(world, eid, where);
+  if (slot !== undefined && !isFollowSlot(slot)) fail(where, 'slot', followSlotMessage(slot));
+  resetFollower(world.components.Follower, eid, slot);
 }

@@ -51,7 +51,7 @@ export {
   type FollowIntegrator,
 } from './follow.js';
 export { followSystem, followEntities, advanceFollower } from './systems/followSystem.js';
-export { FOLLOW_EXACT, FOLLOW_EULER, FOLLOW_STATE_STRIDE, FOLLOW_DEFAULT_DURATION, FOLLOW_DEFAULT_INTERVAL } from './components/Follower.js';
+export { FOLLOW_EXACT, FOLLOW_EULER, FOLLOW_SLOTS, FOLLOW_STATE_STRIDE, FOLLOW_DEFAULT_DURATION, FOLLOW_DEFAULT_INTERVAL } from './components/Follower.js';
 export {
   setLookAt,
   setReach,

@@ -1,30 +1,35 @@
 /**
- * `Follower`: a point that follows a target by minimum-jerk motion, in real time
+ * `Follower`: points that follow targets by minimum-jerk motion, in real time
  * (shared/seeds/minimum-jerk.txt, "state-space" section; see `math/minJerk.ts` for the model and
- * `systems/followSystem.ts` for the stepping). It is what look-at and reach aim at.
+ * `systems/followSystem.ts` for the stepping). They are what look-at and reach aim at.
  *
- * Indexed by eid (`rows = maxEntities + 1`); Float64 so the exact stepping stays exact:
- * - `enabled[eid]`: 1 when the character has a follower (`setFollower` / `setFollowTarget`),
+ * Each character has `FOLLOW_SLOTS` follower slots, each its own follower with its own
+ * target, state and settings (a head watching one point while a hand reaches for another).
+ * Slot 0 is the default of every API call, so a game that never names a slot sees one
+ * follower per character. Indexed by row = `eid × FOLLOW_SLOTS + slot` (`(maxEntities + 1) ×
+ * FOLLOW_SLOTS` rows), so a character's slots are contiguous; Float64 so the exact stepping
+ * stays exact:
+ * - `enabled[row]`: 1 when the slot has a follower (`setFollower` / `setFollowTarget`),
  *   0 (default) when `followSystem` skips it.
- * - `integrator[eid]`: `FOLLOW_EXACT` (default: the exact matrix-exponential step) or
+ * - `integrator[row]`: `FOLLOW_EXACT` (default: the exact matrix-exponential step) or
  *   `FOLLOW_EULER` (the seed's explicit Euler, stable only for dt < 0.325 T).
- * - `target[eid × 3 ..]`: the target the game set last (x, y, z), metres.
- * - `sampled[eid × 3 ..]`: the target as sampled at the last sampling instant: the xf the
+ * - `target[row × 3 ..]`: the target the game set last (x, y, z), metres.
+ * - `sampled[row × 3 ..]`: the target as sampled at the last sampling instant: the xf the
  *   state is moving towards.
- * - `state[eid × 9 ..]`: `x y z  vx vy vz  ax ay az`: position (m), velocity (m/s),
+ * - `state[row × 9 ..]`: `x y z  vx vy vz  ax ay az`: position (m), velocity (m/s),
  *   acceleration (m/s²) of the follower (`FOLLOW_STATE_STRIDE` floats).
- * - `duration[eid]`: T, seconds: the horizon of the minimum-jerk move re-planned every
+ * - `duration[row]`: T, seconds: the horizon of the minimum-jerk move re-planned every
  *   instant (default 0.4).
- * - `interval[eid]`: seconds between target samples (default 0.2).
- * - `timer[eid]`: seconds since the last sampling instant, in [0, interval).
+ * - `interval[row]`: seconds between target samples (default 0.2).
+ * - `timer[row]`: seconds since the last sampling instant, in [0, interval).
  *
  * World-owned scratch, sized here (not per character):
  * - `scratch`: `FOLLOW_SCRATCH` floats: the seconds of the sub-step being taken, then two
  *   cached step matrices (exact, Euler), each `h` followed by 9 row-major entries, so
- *   characters sharing T and dt compute the matrix exponential once per frame. A cache hit
+ *   followers sharing T and dt compute the matrix exponential once per frame. A cache hit
  *   returns exactly what a recomputation would, so results do not depend on visiting order.
  *
- * 146 bytes per character.
+ * 146 bytes per slot, 584 bytes per character (4 slots).
  */
 export interface FollowerComponent {
   readonly enabled: Uint8Array;
@@ -43,7 +48,13 @@ export const FOLLOW_EXACT = 0;
 /** `Follower.integrator`: the seed's explicit Euler step s ← (I + (dt/T)·M) s (diverges for dt > 0.325 T). */
 export const FOLLOW_EULER = 1;
 
-/** Floats per character in `Follower.state`: position, velocity, acceleration (x y z each). */
+/**
+ * Follower slots per character: slot 0 is the default of every call; slots 1 … 3 are further
+ * followers (e.g. a head on slot 0, a hand on slot 1; `setLookAt` / `setReach` `follower`).
+ */
+export const FOLLOW_SLOTS = 4;
+
+/** Floats per follower (slot) in `Follower.state`: position, velocity, acceleration (x y z each). */
 export const FOLLOW_STATE_STRIDE = 9;
 
 /** Default `duration` T, seconds (the seed's 400 ms). */
@@ -58,57 +69,62 @@ export const FOLLOW_CACHE = 1;
 /** Floats in `Follower.scratch`. */
 export const FOLLOW_SCRATCH = FOLLOW_CACHE + 2 * 10;
 
-/** Creates the `Follower` component for `rows` entity ids (no character follows anything yet). */
+/** Creates the `Follower` component for `rows` entity ids, `FOLLOW_SLOTS` slots each (no slot follows anything yet). */
 export function createFollowerComponent(rows: number): FollowerComponent {
   const scratch = new Float64Array(FOLLOW_SCRATCH);
   // NaN never equals an h, so the first step of each integrator computes its matrix.
   scratch[FOLLOW_CACHE] = Number.NaN;
   scratch[FOLLOW_CACHE + 10] = Number.NaN;
+  const slots = rows * FOLLOW_SLOTS;
   return {
-    enabled: new Uint8Array(rows),
-    integrator: new Uint8Array(rows),
-    target: new Float64Array(rows * 3),
-    sampled: new Float64Array(rows * 3),
-    state: new Float64Array(rows * FOLLOW_STATE_STRIDE),
-    duration: new Float64Array(rows).fill(FOLLOW_DEFAULT_DURATION),
-    interval: new Float64Array(rows).fill(FOLLOW_DEFAULT_INTERVAL),
-    timer: new Float64Array(rows),
+    enabled: new Uint8Array(slots),
+    integrator: new Uint8Array(slots),
+    target: new Float64Array(slots * 3),
+    sampled: new Float64Array(slots * 3),
+    state: new Float64Array(slots * FOLLOW_STATE_STRIDE),
+    duration: new Float64Array(slots).fill(FOLLOW_DEFAULT_DURATION),
+    interval: new Float64Array(slots).fill(FOLLOW_DEFAULT_INTERVAL),
+    timer: new Float64Array(slots),
     scratch,
   };
 }
 
 /**
- * Enables `eid`'s follower and puts it at rest at the position `position[off .. off + 2]`
- * (x, y, z, metres), with the target and the sampled target there too and the sampling clock
- * restarted (the next sample is one `interval` later). Settings are left as they are.
+ * Enables slot `slot` of `eid` and puts its follower at rest at the position
+ * `position[off .. off + 2]` (x, y, z, metres), with the target and the sampled target there
+ * too and the sampling clock restarted (the next sample is one `interval` later). Settings are
+ * left as they are. `slot` in [0, FOLLOW_SLOTS) (not checked).
  */
-export function placeFollower(follower: FollowerComponent, eid: number, position: ArrayLike<number>, off: number): void {
+export function placeFollower(follower: FollowerComponent, eid: number, slot: number, position: ArrayLike<number>, off: number): void {
   const { state, target, sampled } = follower;
-  const s = eid * FOLLOW_STATE_STRIDE;
+  const row = eid * FOLLOW_SLOTS + slot;
+  const s = row * FOLLOW_STATE_STRIDE;
   for (let k = 0; k < 3; k++) {
     const value = position[off + k]!;
     state[s + k] = value;
     state[s + 3 + k] = 0;
     state[s + 6 + k] = 0;
-    target[eid * 3 + k] = value;
-    sampled[eid * 3 + k] = value;
+    target[row * 3 + k] = value;
+    sampled[row * 3 + k] = value;
   }
-  follower.timer[eid] = 0;
-  follower.enabled[eid] = 1;
+  follower.timer[row] = 0;
+  follower.enabled[row] = 1;
 }
 
 /**
- * Clears `eid`'s follower back to the state of a new world (disabled, defaults). Call it when
- * an entity id is (re)used by a new character, so a removed character's follower does not
- * carry over.
+ * Clears `eid`'s followers back to the state of a new world (disabled, defaults): every slot,
+ * or only `slot` when given. Call it (without `slot`) when an entity id is (re)used by a new
+ * character, so a removed character's followers do not carry over.
  */
-export function resetFollower(follower: FollowerComponent, eid: number): void {
-  follower.enabled[eid] = 0;
-  follower.integrator[eid] = FOLLOW_EXACT;
-  follower.target.fill(0, eid * 3, eid * 3 + 3);
-  follower.sampled.fill(0, eid * 3, eid * 3 + 3);
-  follower.state.fill(0, eid * FOLLOW_STATE_STRIDE, (eid + 1) * FOLLOW_STATE_STRIDE);
-  follower.duration[eid] = FOLLOW_DEFAULT_DURATION;
-  follower.interval[eid] = FOLLOW_DEFAULT_INTERVAL;
-  follower.timer[eid] = 0;
+export function resetFollower(follower: FollowerComponent, eid: number, slot?: number): void {
+  const first = eid * FOLLOW_SLOTS + (slot ?? 0);
+  const end = slot === undefined ? first + FOLLOW_SLOTS : first + 1;
+  follower.enabled.fill(0, first, end);
+  follower.integrator.fill(FOLLOW_EXACT, first, end);
+  follower.target.fill(0, first * 3, end * 3);
+  follower.sampled.fill(0, first * 3, end * 3);
+  follower.state.fill(0, first * FOLLOW_STATE_STRIDE, end * FOLLOW_STATE_STRIDE);
+  follower.duration.fill(FOLLOW_DEFAULT_DURATION, first, end);
+  follower.interval.fill(FOLLOW_DEFAULT_INTERVAL, first, end);
+  follower.timer.fill(0, first, end);
 }

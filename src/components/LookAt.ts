@@ -1,11 +1,12 @@
 /**
  * `LookAt`: turns a character's head (and optionally its neck and a spine joint) so that the
- * head's forward axis points at the character's follower (`Follower`, `src/follow.ts`), within
- * yaw and pitch limits, blended with the animated pose by a weight. `aimSystem` applies it;
- * `setLookAt` / `clearLookAt` (`src/aim.ts`) set it.
+ * head's forward axis points at one of the character's followers (`Follower`, a slot chosen
+ * by `follower`; `src/follow.ts`), within yaw and pitch limits, blended with the animated pose
+ * by a weight. `aimSystem` applies it; `setLookAt` / `clearLookAt` (`src/aim.ts`) set it.
  *
  * Indexed by eid (`rows = maxEntities + 1`):
  * - `enabled[eid]`: 1 when the character looks at its follower, 0 (default) when not.
+ * - `follower[eid]`: the follower slot it looks at, in [0, FOLLOW_SLOTS) (default 0).
  * - `head[eid]`, `neck[eid]`, `spine[eid]`: joint indices; `neck` and `spine` are −1 when absent
  *   (`LOOK_NO_JOINT`). When present, `spine` is an ancestor of `neck` (or of `head` without a
  *   neck) and `neck` an ancestor of `head`.
@@ -24,10 +25,11 @@
  *   whole turn; in between, the turn's angle times the weight (default 1).
  *
  * Float64 for the numbers, so they reach the look-at kernel's Float64 params block unrounded.
- * 71 bytes per character.
+ * 72 bytes per character.
  */
 export interface LookAtComponent {
   readonly enabled: Uint8Array;
+  readonly follower: Uint8Array;
   readonly head: Int16Array;
   readonly neck: Int16Array;
   readonly spine: Int16Array;
@@ -54,6 +56,7 @@ export const LOOK_DEFAULT_SPINE_FRACTION = 0.2;
 export function createLookAtComponent(rows: number): LookAtComponent {
   const lookAt: LookAtComponent = {
     enabled: new Uint8Array(rows),
+    follower: new Uint8Array(rows),
     head: new Int16Array(rows),
     neck: new Int16Array(rows),
     spine: new Int16Array(rows),
@@ -69,11 +72,12 @@ export function createLookAtComponent(rows: number): LookAtComponent {
 }
 
 /**
- * Clears `eid`'s look-at back to the state of a new world: disabled, no joints, axis +Z,
- * default limits, weight 1. Call it when an entity id is (re)used by a new character.
+ * Clears `eid`'s look-at back to the state of a new world: disabled, follower slot 0, no
+ * joints, axis +Z, default limits, weight 1. Call it when an entity id is (re)used by a new character.
  */
 export function resetLookAt(lookAt: LookAtComponent, eid: number): void {
   lookAt.enabled[eid] = 0;
+  lookAt.follower[eid] = 0;
   lookAt.head[eid] = LOOK_NO_JOINT;
   lookAt.neck[eid] = LOOK_NO_JOINT;
   lookAt.spine[eid] = LOOK_NO_JOINT;

@@ -1,12 +1,14 @@
 /**
  * `Reach`: two-bone IK (upper arm – forearm – hand, thigh – shin – foot) that puts a chain's
- * end joint on the character's follower (`Follower`, `src/follow.ts`), the middle joint bending
- * toward a pole, blended with the animated pose by a weight. `aimSystem` applies it;
+ * end joint on one of the character's followers (`Follower`, a slot chosen by `follower`;
+ * `src/follow.ts`), the middle joint bending toward a pole, blended with the animated pose by
+ * a weight. `aimSystem` applies it;
  * `setReach` / `clearReach` (`src/aim.ts`) set it. A target out of reach gets a straight chain
  * pointing at it (see `math/twoBoneIk.ts`).
  *
  * Indexed by eid (`rows = maxEntities + 1`):
  * - `enabled[eid]`: 1 when the character reaches for its follower, 0 (default) when not.
+ * - `follower[eid]`: the follower slot it reaches for, in [0, FOLLOW_SLOTS) (default 0).
  * - `upper[eid]`, `lower[eid]`, `end[eid]`: joint indices (−1, `REACH_NO_JOINT`, when
  *   cleared); `upper` is an ancestor of `lower` and `lower` of `end` (usually the parent;
  *   joints in between, such as twist bones, ride along unchanged).
@@ -18,10 +20,11 @@
  *   target; in between, both joints' corrections scaled in angle (default 1).
  *
  * Float64 for the numbers, so they reach the IK kernel's Float64 params block unrounded.
- * 39 bytes per character.
+ * 40 bytes per character.
  */
 export interface ReachComponent {
   readonly enabled: Uint8Array;
+  readonly follower: Uint8Array;
   readonly upper: Int16Array;
   readonly lower: Int16Array;
   readonly end: Int16Array;
@@ -36,6 +39,7 @@ export const REACH_NO_JOINT = -1;
 export function createReachComponent(rows: number): ReachComponent {
   const reach: ReachComponent = {
     enabled: new Uint8Array(rows),
+    follower: new Uint8Array(rows),
     upper: new Int16Array(rows),
     lower: new Int16Array(rows),
     end: new Int16Array(rows),
@@ -47,11 +51,12 @@ export function createReachComponent(rows: number): ReachComponent {
 }
 
 /**
- * Clears `eid`'s reach back to the state of a new world: disabled, no joints, pole at the
- * model origin, weight 1. Call it when an entity id is (re)used by a new character.
+ * Clears `eid`'s reach back to the state of a new world: disabled, follower slot 0, no
+ * joints, pole at the model origin, weight 1. Call it when an entity id is (re)used by a new character.
  */
 export function resetReach(reach: ReachComponent, eid: number): void {
   reach.enabled[eid] = 0;
+  reach.follower[eid] = 0;
   reach.upper[eid] = REACH_NO_JOINT;
   reach.lower[eid] = REACH_NO_JOINT;
   reach.end[eid] = REACH_NO_JOINT;

@@ -1,10 +1,12 @@
 /**
- * aimSystem — look-at and reach: turns each character's head chain toward its follower and
- * puts its reach chain's end joint on it, by correcting local rotations of the animated pose.
+ * aimSystem — look-at and reach: turns each character's head chain toward a follower and
+ * puts its reach chain's end joint on a follower (the same one, or another slot), by
+ * correcting local rotations of the animated pose.
  *
- * Reads:  Character (skeleton, jointCount), the skeletons' parents, LookAt, Reach, Follower
- *         (enabled, state: the followed point, world space), RootMotion (x y z yaw: the world
- *         transform), LocalPose, Lod.update.
+ * Reads:  Character (skeleton, jointCount), the skeletons' parents, LookAt, Reach (each with
+ *         its `follower` slot), Follower (enabled, state: the followed points, world space, at
+ *         row eid × FOLLOW_SLOTS + slot), RootMotion (x y z yaw: the world transform),
+ *         LocalPose, Lod.update.
  * Writes: LocalPose (rotations of the look-at chain: spine, neck, head; of the reach chain:
  *         upper, lower), `world.scratch.aim`.
  * Order:  after followSystem (which moves the followed point) and rootMotionSystem (which sets
@@ -13,10 +15,13 @@
  *         rewritten their pose, which still holds the last update's correction, and applying
  *         it again would compound a weight below 1.
  *
- * Per character with an enabled look-at or reach of weight > 0 and a follower:
- * 1. Target: the follower's world position p_w into model space, the inverse of
+ * Per character with an enabled look-at or reach of weight > 0 whose follower slot has a
+ * follower (a look-at or reach whose slot is empty is skipped, the other still runs):
+ * 1. Targets: each aimed follower's world position p_w into model space, the inverse of
  *    p_w = R(yaw)·p_m + pos (R about +Y: x' = x cos + z sin, z' = −x sin + z cos):
- *    p_m = R(−yaw)·(p_w − pos). A non-finite target leaves the pose as it is.
+ *    p_m = R(−yaw)·(p_w − pos); look-at and reach each take their own slot's (the same
+ *    numbers when they share one). A non-finite target skips the look-at or reach aiming at
+ *    it, leaving the pose as it is.
  * 2. Model transforms of only the joints involved: the head and the reach chain's end joint
  *    and all their ancestors, composed parents first from `LocalPose` (3×4 matrix for
  *    positions, quaternion product for rotations) into `scratch.aim.model`. After a joint's
@@ -40,12 +45,12 @@
  *    rotation (after the corrections above it). Translations and scales are not touched.
  *    A correction that comes out non-finite (a NaN pose) is not written.
  *
- * Weight 0 (or a disabled look-at/reach, or no follower) leaves `LocalPose` bit for bit as
- * the blend left it. Exact when the ancestors' scales are uniform (the kernels' assumption).
+ * Weight 0 (or a disabled look-at/reach, or an empty follower slot) leaves `LocalPose` bit
+ * for bit as the blend left it. Exact when the ancestors' scales are uniform (the kernels' assumption).
  * No allocation, no throwing: joint indices beyond the character's skeleton are skipped.
  */
 import { commitRemovals } from 'bitecs';
-import { FOLLOW_STATE_STRIDE } from '../components/Follower.js';
+import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../components/Follower.js';
 import { POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import {
   LOOK_AXIS, LOOK_FORWARD, LOOK_PARAMS, LOOK_PITCH_LIMIT, LOOK_POSITION, LOOK_ROTATION, LOOK_TARGET, LOOK_UP,
@@ -121,6 +126,7 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
   const aim = world.scratch.aim;
   const { params, list, slot } = aim;
   const followerState = Follower.state;
+  const followerEnabled = Follower.enabled;
   const lodUpdate = world.components.Lod.update;
   const dense = world.characters.dense;
 
@@ -128,9 +134,11 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
     const eid = dense[i]!;
     const lookWeight = LookAt.weight[eid]!;
     const reachWeight = Reach.weight[eid]!;
-    let look = LookAt.enabled[eid]! === 1 && lookWeight > 0;
-    let reach = Reach.enabled[eid]! === 1 && reachWeight > 0;
-    if ((!look && !reach) || Follower.enabled[eid]! === 0 || lodUpdate[eid]! === 0) continue;
+    const lookSlot = LookAt.follower[eid]!, reachSlot = Reach.follower[eid]!;
+    const lookRow = eid * FOLLOW_SLOTS + lookSlot, reachRow = eid * FOLLOW_SLOTS + reachSlot;
+    let look = LookAt.enabled[eid]! === 1 && lookWeight > 0 && lookSlot < FOLLOW_SLOTS && followerEnabled[lookRow]! === 1;
+    let reach = Reach.enabled[eid]! === 1 && reachWeight > 0 && reachSlot < FOLLOW_SLOTS && followerEnabled[reachRow]! === 1;
+    if ((!look && !reach) || lodUpdate[eid]! === 0) continue;
     const jointCount = Character.jointCount[eid]!;
     const head = LookAt.head[eid]!, neck = LookAt.neck[eid]!, spine = LookAt.spine[eid]!;
     const upper = Reach.upper[eid]!, lower = Reach.lower[eid]!, endJoint = Reach.end[eid]!;
@@ -138,15 +146,29 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
     if (reach && !(upper >= 0 && lower > upper && endJoint > lower && endJoint < jointCount)) reach = false;
     if (!look && !reach) continue;
 
-    // 1. The target in model space: p_m = R(−yaw)·(p_w − pos).
-    const s = eid * FOLLOW_STATE_STRIDE;
-    const dx = followerState[s]! - RootMotion.x[eid]!;
-    const dy = followerState[s + 1]! - RootMotion.y[eid]!;
-    const dz = followerState[s + 2]! - RootMotion.z[eid]!;
+    // 1. The targets in model space: p_m = R(−yaw)·(p_w − pos), one per aimed slot.
+    const px = RootMotion.x[eid]!, py = RootMotion.y[eid]!, pz = RootMotion.z[eid]!;
     const yaw = RootMotion.yaw[eid]!;
     const c = Math.cos(yaw), sn = Math.sin(yaw);
-    const tx = dx * c - dz * sn, ty = dy, tz = dx * sn + dz * c;
-    if (!(tx - tx === 0 && ty - ty === 0 && tz - tz === 0)) continue; // NaN or ±Infinity
+    let lookX = 0, lookY = 0, lookZ = 0;
+    if (look) {
+      const s = lookRow * FOLLOW_STATE_STRIDE;
+      const dx = followerState[s]! - px, dy = followerState[s + 1]! - py, dz = followerState[s + 2]! - pz;
+      lookX = dx * c - dz * sn;
+      lookY = dy;
+      lookZ = dx * sn + dz * c;
+      if (!(lookX - lookX === 0 && lookY - lookY === 0 && lookZ - lookZ === 0)) look = false; // NaN or ±Infinity
+    }
+    let reachX = 0, reachY = 0, reachZ = 0;
+    if (reach) {
+      const s = reachRow * FOLLOW_STATE_STRIDE;
+      const dx = followerState[s]! - px, dy = followerState[s + 1]! - py, dz = followerState[s + 2]! - pz;
+      reachX = dx * c - dz * sn;
+      reachY = dy;
+      reachZ = dx * sn + dz * c;
+      if (!(reachX - reachX === 0 && reachY - reachY === 0 && reachZ - reachZ === 0)) reach = false;
+    }
+    if (!look && !reach) continue;
 
     // 2. The joints involved: the head's and the end joint's paths to the root, ascending.
     const parents = skeletons[Character.skeleton[eid]!]!.parents;
@@ -164,9 +186,9 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
       params[P_LOOK + LOOK_AXIS] = LookAt.axis[a]!;
       params[P_LOOK + LOOK_AXIS + 1] = LookAt.axis[a + 1]!;
       params[P_LOOK + LOOK_AXIS + 2] = LookAt.axis[a + 2]!;
-      params[P_LOOK + LOOK_TARGET] = tx;
-      params[P_LOOK + LOOK_TARGET + 1] = ty;
-      params[P_LOOK + LOOK_TARGET + 2] = tz;
+      params[P_LOOK + LOOK_TARGET] = lookX;
+      params[P_LOOK + LOOK_TARGET + 1] = lookY;
+      params[P_LOOK + LOOK_TARGET + 2] = lookZ;
       params[P_LOOK + LOOK_YAW_LIMIT] = LookAt.yawLimit[eid]!;
       params[P_LOOK + LOOK_PITCH_LIMIT] = LookAt.pitchLimit[eid]!;
       const w = lookWeight < 1 ? lookWeight : 1;
@@ -205,9 +227,9 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
       copyPosition(params, P_IK + IK_MID, m, lower * AIM_JOINT_STRIDE + 9);
       copyPosition(params, P_IK + IK_END, m, endJoint * AIM_JOINT_STRIDE + 9);
       straightenNoise(params, P_IK);
-      params[P_IK + IK_TARGET] = tx;
-      params[P_IK + IK_TARGET + 1] = ty;
-      params[P_IK + IK_TARGET + 2] = tz;
+      params[P_IK + IK_TARGET] = reachX;
+      params[P_IK + IK_TARGET + 1] = reachY;
+      params[P_IK + IK_TARGET + 2] = reachZ;
       copyPosition(params, P_IK + IK_POLE, Reach.pole, eid * 3);
       params[P_IK + IK_WEIGHT] = reachWeight;
       solveTwoBoneIk(params, P_DELTA, params, P_IK);

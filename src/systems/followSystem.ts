@@ -1,15 +1,19 @@
 /**
- * followSystem — advances every character's minimum-jerk follower
+ * followSystem — advances every character's minimum-jerk followers
  * (shared/seeds/minimum-jerk.txt, "state-space" and "Unity" sections; model in math/minJerk.ts).
  *
- * Reads:  Follower (enabled, integrator, target, duration, interval, timer).
+ * Reads:  Follower (enabled, integrator, target, duration, interval, timer), Lod (update; slot:
+ *         which of `world.lod.dts` is the character's dt).
  * Writes: Follower (state, sampled, timer, scratch).
- * Order:  after rootMotionSystem, before skinSystem (DESIGN §4). Look-at / reach, which aim
- *         at the follower, are not part of this system yet. Skips characters `lodSystem` is
- *         not updating this frame (`Lod.update` 0); on their update frame the follower steps
- *         by all the seconds since the last one (sampling the target as it is then).
+ * Order:  after rootMotionSystem, before aimSystem (which aims look-at and reach at the
+ *         followers) and skinSystem (DESIGN §4). Skips characters `lodSystem` is not updating
+ *         this frame (`Lod.update` 0); on their update frame the followers step by all the
+ *         seconds since the last one (sampling the targets as they are then).
  *
- * Per character with a follower, for a frame of `dt` seconds:
+ * Per character, for each of its `FOLLOW_SLOTS` slots that has a follower (`enabled`), in
+ * slot order (slots share nothing but the matrix cache, so each slot's result is what a
+ * single follower with the same settings and targets gets, bit for bit), for a frame of
+ * `dt` seconds:
  * 1. Sampling: the target the game set (`setFollowTarget`) is sampled into `sampled` every
  *    `interval` seconds, at exact multiples of the interval after the follower was placed
  *    (the seed's MinJerkFollower samples on the first frame past each interval instead, so
@@ -26,11 +30,13 @@
  * Invariants: 0 ≤ timer < interval; dt = 0 changes nothing; allocates nothing, never throws.
  */
 import { commitRemovals } from 'bitecs';
-import { FOLLOW_CACHE, FOLLOW_EULER, FOLLOW_SECONDS, FOLLOW_STATE_STRIDE, type FollowerComponent } from '../components/Follower.js';
+import {
+  FOLLOW_CACHE, FOLLOW_EULER, FOLLOW_SECONDS, FOLLOW_SLOTS, FOLLOW_STATE_STRIDE, type FollowerComponent,
+} from '../components/Follower.js';
 import { minJerkEulerMatrix, minJerkStepMatrix } from '../math/minJerk.js';
 import type { AnimationWorld } from '../world.js';
 
-/** Advances every character's follower by `dt` seconds; see the file header. */
+/** Advances every character's followers by `dt` seconds; see the file header. */
 export function followSystem(world: AnimationWorld, dt: number): void {
   commitRemovals(world.ecs);
   followEntities(world, dt, 0, world.characters.dense.length);
@@ -46,41 +52,48 @@ export function followEntities(world: AnimationWorld, frameDt: number, first: nu
 
   for (let i = first; i < end; i++) {
     const eid = dense[i]!;
-    if (enabled[eid]! === 0 || lodUpdate[eid]! === 0) continue; // no follower, or not this frame (update-rate LOD)
+    if (lodUpdate[eid]! === 0) continue; // not this frame (update-rate LOD)
     const dtSlot = lodSlot[eid]!;
     const dt = dtSlot === 0 ? frameDt : lodDts[dtSlot]!; // seconds since its last update (lodSystem)
-    const period = interval[eid]!;
-    const toInstant = period - timer[eid]!;
-    if (dt >= toInstant) {
-      scratch[FOLLOW_SECONDS] = toInstant;
-      advanceFollower(follower, eid);
-      const t = eid * 3;
-      sampled[t] = target[t]!;
-      sampled[t + 1] = target[t + 1]!;
-      sampled[t + 2] = target[t + 2]!;
-      const rest = dt - toInstant;
-      scratch[FOLLOW_SECONDS] = rest;
-      advanceFollower(follower, eid);
-      timer[eid] = rest % period;
-    } else {
-      scratch[FOLLOW_SECONDS] = dt;
-      advanceFollower(follower, eid);
-      timer[eid] = timer[eid]! + dt;
+    const base = eid * FOLLOW_SLOTS;
+    for (let slot = 0; slot < FOLLOW_SLOTS; slot++) {
+      const row = base + slot;
+      if (enabled[row]! === 0) continue; // an empty slot
+      const period = interval[row]!;
+      const toInstant = period - timer[row]!;
+      if (dt >= toInstant) {
+        scratch[FOLLOW_SECONDS] = toInstant;
+        advanceFollower(follower, eid, slot);
+        const t = row * 3;
+        sampled[t] = target[t]!;
+        sampled[t + 1] = target[t + 1]!;
+        sampled[t + 2] = target[t + 2]!;
+        const rest = dt - toInstant;
+        scratch[FOLLOW_SECONDS] = rest;
+        advanceFollower(follower, eid, slot);
+        timer[row] = rest % period;
+      } else {
+        scratch[FOLLOW_SECONDS] = dt;
+        advanceFollower(follower, eid, slot);
+        timer[row] = timer[row]! + dt;
+      }
     }
   }
 }
 
 /**
- * Steps `eid`'s state by `scratch[FOLLOW_SECONDS]` seconds towards its sampled target with its
+ * Steps the state of `eid`'s follower in `slot` (default 0; an integer in [0, FOLLOW_SLOTS),
+ * not checked) by `scratch[FOLLOW_SECONDS]` seconds towards its sampled target with its
  * integrator (see the file header). Takes no float argument, so nothing is boxed if V8 does
  * not inline it.
  */
-export function advanceFollower(follower: FollowerComponent, eid: number): void {
+export function advanceFollower(follower: FollowerComponent, eid: number, slot = 0): void {
   const { scratch, state, sampled } = follower;
-  const T = follower.duration[eid]!;
+  const row = eid * FOLLOW_SLOTS + slot;
+  const T = follower.duration[row]!;
   const h = scratch[FOLLOW_SECONDS]! / T;
   if (!(h > 0)) return;
-  const euler = follower.integrator[eid]! === FOLLOW_EULER;
+  const euler = follower.integrator[row]! === FOLLOW_EULER;
   const m = euler ? FOLLOW_CACHE + 10 : FOLLOW_CACHE;
   if (scratch[m]! !== h) {
     scratch[m] = h;
@@ -91,9 +104,9 @@ export function advanceFollower(follower: FollowerComponent, eid: number): void 
   const m10 = scratch[m + 4]!, m11 = scratch[m + 5]!, m12 = scratch[m + 6]!;
   const m20 = scratch[m + 7]!, m21 = scratch[m + 8]!, m22 = scratch[m + 9]!;
   const T2 = T * T;
-  const s = eid * FOLLOW_STATE_STRIDE;
+  const s = row * FOLLOW_STATE_STRIDE;
   for (let k = 0; k < 3; k++) {
-    const xf = sampled[eid * 3 + k]!;
+    const xf = sampled[row * 3 + k]!;
     // Scaled coordinates (seed's A matrix with t → t/T): e = x − xf, w = T·v, b = T²·a.
     const e = state[s + k]! - xf;
     const w = state[s + 3 + k]! * T;

@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { clearLookAt, clearReach, setLookAt, setReach } from '../../src/aim.js';
 import { removeFollower, setFollower } from '../../src/follow.js';
 import { createAnimationWorld, play, spawnCharacter, type AnimationWorld, type Clip } from '../../src/index.js';
-import { FOLLOW_STATE_STRIDE } from '../../src/components/Follower.js';
+import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../../src/components/Follower.js';
 import { aimSystem } from '../../src/systems/aimSystem.js';
 import { syntheticClip } from '../fixtures/synthetic.js';
-import { angle, deg, frame, frameWithoutAim, humanoid, J, jointDirection, jointPosition, len, sub, toModel, toWorld, type V3 } from './helpers.js';
+import { angle, deg, followerPosition, frame, frameWithoutAim, humanoid, J, jointDirection, jointPosition, len, sub, toModel, toWorld, type V3 } from './helpers.js';
 
 const DT = 1 / 60;
 
@@ -82,7 +82,7 @@ describe('aimSystem', () => {
     // A look-at on an id that is not a character must be ignored too.
     world.components.LookAt.enabled[world.maxEntities] = 1;
     world.components.LookAt.head[world.maxEntities] = J.head;
-    world.components.Follower.enabled[world.maxEntities] = 1;
+    world.components.Follower.enabled[world.maxEntities * FOLLOW_SLOTS] = 1;
     const before = local.slice();
     aimSystem(world, DT);
     for (let i = 0; i < local.length; i++) {
@@ -100,7 +100,7 @@ describe('aimSystem', () => {
     frameWithoutAim(world, DT);
     const state = world.components.Follower.state;
     for (const bad of [Number.NaN, Infinity, -Infinity]) {
-      state[eid * FOLLOW_STATE_STRIDE + 1] = bad;
+      state[eid * FOLLOW_SLOTS * FOLLOW_STATE_STRIDE + 1] = bad; // slot 0
       const before = poseBlock(world, eid);
       aimSystem(world, DT);
       expect(bits(poseBlock(world, eid))).toEqual(bits(before));
@@ -161,7 +161,7 @@ describe('aimSystem', () => {
       }
       frame(world, DT);
       for (const eid of eids) {
-        const target = toModel(world, eid, Array.from(world.components.Follower.state.subarray(eid * FOLLOW_STATE_STRIDE, eid * FOLLOW_STATE_STRIDE + 3)) as unknown as V3);
+        const target = toModel(world, eid, followerPosition(world, eid));
         expect(len(sub(jointPosition(world, eid, J.hand), target))).toBeLessThan(0.001);
         expect(angle(jointDirection(world, eid, J.head, axis), sub(target, jointPosition(world, eid, J.head)))).toBeLessThan(1 * deg);
       }

@@ -1,6 +1,7 @@
 /** setLookAt / setReach / clearLookAt / clearReach: defaults, kept settings, the follower they create, validation (AnimationError naming the field, world unchanged). */
 import { describe, expect, it } from 'vitest';
 import { clearLookAt, clearReach, setLookAt, setReach } from '../../src/aim.js';
+import { FOLLOW_SLOTS } from '../../src/components/Follower.js';
 import { LOOK_DEFAULT_PITCH_LIMIT, LOOK_DEFAULT_YAW_LIMIT } from '../../src/components/LookAt.js';
 import { getFollowPosition, setFollower } from '../../src/follow.js';
 import { createAnimationWorld, spawnCharacter, type AnimationWorld } from '../../src/index.js';
@@ -216,7 +217,7 @@ describe('clearLookAt / clearReach', () => {
         R.enabled[e]!, R.upper[e]!, R.lower[e]!, R.end[e]!, ...triple(R.pole, e), R.weight[e]!];
     };
     expect(row(world, eid)).toEqual(row(fresh, eid));
-    expect(world.components.Follower.enabled[eid]).toBe(1);
+    expect(world.components.Follower.enabled[eid * FOLLOW_SLOTS]).toBe(1); // slot 0
     expect(refused(() => clearLookAt(world, 2)).where).toBe('clearLookAt');
     expect(refused(() => clearReach(world, 2)).where).toBe('clearReach');
   });

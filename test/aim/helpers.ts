@@ -1,5 +1,6 @@
 /** A synthetic humanoid, the frame pipeline with aimSystem, and measurements on the skinned model matrices. */
 import { createSkeleton, type AnimationWorld, type Skeleton } from '../../src/index.js';
+import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../../src/components/Follower.js';
 import { MATRIX_STRIDE } from '../../src/math/layout.js';
 import { aimSystem } from '../../src/systems/aimSystem.js';
 import { blendSystem } from '../../src/systems/blendSystem.js';
@@ -104,6 +105,13 @@ export function jointDirection(world: AnimationWorld, eid: number, joint: number
     m[1]! * v[0] + m[4]! * v[1] + m[7]! * v[2],
     m[2]! * v[0] + m[5]! * v[1] + m[8]! * v[2],
   ]);
+}
+
+/** Where `eid`'s follower `slot` (default 0) is, world space, read straight from the component. */
+export function followerPosition(world: AnimationWorld, eid: number, slot = 0): V3 {
+  const o = (eid * FOLLOW_SLOTS + slot) * FOLLOW_STATE_STRIDE;
+  const s = world.components.Follower.state;
+  return [s[o]!, s[o + 1]!, s[o + 2]!];
 }
 
 /** World → model space of `eid` (the inverse of p_w = R(yaw)·p_m + pos). */

@@ -6,7 +6,7 @@ import { createAnimationWorld, spawnCharacter, type AnimationWorld } from '../..
 import { followSystem } from '../../src/systems/followSystem.js';
 import { refused } from '../fixtures/errors.js';
 import { twoJointSkeleton } from '../systems/helpers.js';
-import { followState } from './helpers.js';
+import { followRow, followState, followTriple } from './helpers.js';
 
 function world1(place = { x: 1, y: 2, z: 3 }): { world: AnimationWorld; eid: number } {
   const world = createAnimationWorld({ maxEntities: 3, maxJoints: 2 });
@@ -26,11 +26,11 @@ describe('setFollower', () => {
     const { world, eid } = world1();
     setFollower(world, eid);
     const F = world.components.Follower;
-    expect([F.enabled[eid], F.duration[eid], F.interval[eid], F.integrator[eid], F.timer[eid]]).toEqual([1, 0.4, 0.2, FOLLOW_EXACT, 0]);
+    expect([F.enabled[followRow(eid)], F.duration[followRow(eid)], F.interval[followRow(eid)], F.integrator[followRow(eid)], F.timer[followRow(eid)]]).toEqual([1, 0.4, 0.2, FOLLOW_EXACT, 0]);
     expect(getFollowPosition(world, eid)).toEqual({ x: 1, y: 2, z: 3 });
     expect(followState(world, eid)).toEqual({ x: [1, 2, 3], v: [0, 0, 0], a: [0, 0, 0] });
-    expect(Array.from(F.target.subarray(eid * 3, eid * 3 + 3))).toEqual([1, 2, 3]);
-    expect(Array.from(F.sampled.subarray(eid * 3, eid * 3 + 3))).toEqual([1, 2, 3]);
+    expect(followTriple(F.target, eid)).toEqual([1, 2, 3]);
+    expect(followTriple(F.sampled, eid)).toEqual([1, 2, 3]);
     // At rest on its own target, it stays put.
     for (let f = 0; f < 60; f++) followSystem(world, 1 / 60);
     expect(getFollowPosition(world, eid)).toEqual({ x: 1, y: 2, z: 3 });
@@ -40,7 +40,7 @@ describe('setFollower', () => {
     const { world, eid } = world1();
     setFollower(world, eid, { duration: 0.3, interval: 0.1, integrator: 'euler', y: -4 });
     const F = world.components.Follower;
-    expect([F.duration[eid], F.interval[eid], F.integrator[eid]]).toEqual([0.3, 0.1, FOLLOW_EULER]);
+    expect([F.duration[followRow(eid)], F.interval[followRow(eid)], F.integrator[followRow(eid)]]).toEqual([0.3, 0.1, FOLLOW_EULER]);
     expect(getFollowPosition(world, eid)).toEqual({ x: 1, y: -4, z: 3 });
   });
 
@@ -53,12 +53,12 @@ describe('setFollower', () => {
     expect(moving.v[0]).toBeGreaterThan(0);
     setFollower(world, eid, { duration: 0.6, integrator: 'euler' });
     expect(followState(world, eid)).toEqual(moving);
-    expect(world.components.Follower.timer[eid]).toBeCloseTo(0.1, 15); // interval unchanged: clock kept
+    expect(world.components.Follower.timer[followRow(eid)]).toBeCloseTo(0.1, 15); // interval unchanged: clock kept
     setFollower(world, eid, { interval: 0.5 });
-    expect(world.components.Follower.timer[eid]).toBe(0); // a new interval restarts the clock
+    expect(world.components.Follower.timer[followRow(eid)]).toBe(0); // a new interval restarts the clock
     setFollower(world, eid, { z: 7 });
     expect(followState(world, eid)).toEqual({ x: [moving.x[0], moving.x[1], 7], v: [0, 0, 0], a: [0, 0, 0] });
-    expect(world.components.Follower.duration[eid]).toBe(0.6); // settings kept
+    expect(world.components.Follower.duration[followRow(eid)]).toBe(0.6); // settings kept
   });
 
   it('refuses bad options, naming each field, and changes nothing', () => {
@@ -101,15 +101,15 @@ describe('setFollowTarget', () => {
     const { world, eid } = world1();
     setFollower(world, eid);
     setFollowTarget(world, eid, 4, 5, 6);
-    expect(Array.from(world.components.Follower.target.subarray(eid * 3, eid * 3 + 3))).toEqual([4, 5, 6]);
-    expect(Array.from(world.components.Follower.sampled.subarray(eid * 3, eid * 3 + 3))).toEqual([1, 2, 3]);
+    expect(followTriple(world.components.Follower.target, eid)).toEqual([4, 5, 6]);
+    expect(followTriple(world.components.Follower.sampled, eid)).toEqual([1, 2, 3]);
   });
 
   it('gives a character without a follower one at rest at the target', () => {
     const { world, eid } = world1();
     setFollowTarget(world, eid, 4, 5, 6);
     const F = world.components.Follower;
-    expect([F.enabled[eid], F.duration[eid], F.interval[eid], F.integrator[eid]]).toEqual([1, 0.4, 0.2, FOLLOW_EXACT]);
+    expect([F.enabled[followRow(eid)], F.duration[followRow(eid)], F.interval[followRow(eid)], F.integrator[followRow(eid)]]).toEqual([1, 0.4, 0.2, FOLLOW_EXACT]);
     expect(followState(world, eid)).toEqual({ x: [4, 5, 6], v: [0, 0, 0], a: [0, 0, 0] });
   });
 
@@ -140,7 +140,7 @@ describe('getFollowPosition and removeFollower', () => {
     setFollowTarget(world, eid, 1, 0, 0);
     followSystem(world, 0.3);
     removeFollower(world, eid);
-    expect(world.components.Follower.enabled[eid]).toBe(0);
+    expect(world.components.Follower.enabled[followRow(eid)]).toBe(0);
     refused(() => getFollowPosition(world, eid));
     const state = Array.from(world.components.Follower.state);
     followSystem(world, 0.5);

@@ -4,12 +4,12 @@
  * (other characters' data untouched, characters without a follower ignored, dt = 0, ranges).
  */
 import { describe, expect, it } from 'vitest';
-import { FOLLOW_STATE_STRIDE } from '../../src/components/Follower.js';
+import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../../src/components/Follower.js';
 import { setFollower, setFollowTarget } from '../../src/follow.js';
 import { followEntities, followSystem } from '../../src/systems/followSystem.js';
 import type { AnimationWorld } from '../../src/index.js';
 import { expectAllNaN } from '../systems/helpers.js';
-import { followState, followWorld } from './helpers.js';
+import { followRow, followState, followTriple, followWorld } from './helpers.js';
 import { rk4 } from './reference.js';
 
 const T = 0.4;
@@ -43,22 +43,22 @@ describe('followSystem: sampling at exact multiples of the interval', () => {
     for (let f = 0; f < 19; f++) followSystem(world, 0.01); // 0.19 s
     const s = followState(world, eid);
     expect([...s.x, ...s.v, ...s.a]).toEqual(new Array(9).fill(0));
-    expect(Array.from(world.components.Follower.sampled.subarray(eid * 3, eid * 3 + 3))).toEqual([0, 0, 0]);
+    expect(followTriple(world.components.Follower.sampled, eid)).toEqual([0, 0, 0]);
   });
 
   it('a frame ending exactly on an instant samples at its end', () => {
     const { world, eid } = fresh();
     followSystem(world, 0.2);
-    expect(Array.from(world.components.Follower.sampled.subarray(eid * 3, eid * 3 + 3))).toEqual([...GOAL]);
+    expect(followTriple(world.components.Follower.sampled, eid)).toEqual([...GOAL]);
     expect(followState(world, eid).x).toEqual([0, 0, 0]);
-    expect(world.components.Follower.timer[eid]).toBe(0);
+    expect(world.components.Follower.timer[followRow(eid)]).toBe(0);
   });
 
   it('a frame spanning an instant is split there: 0.2 s at rest, then 0.05 s towards the target', () => {
     const { world, eid } = fresh();
     followSystem(world, 0.25);
     expectState(world, eid, fromRest(0.05));
-    expect(world.components.Follower.timer[eid]).toBeCloseTo(0.05, 15);
+    expect(world.components.Follower.timer[followRow(eid)]).toBeCloseTo(0.05, 15);
     // Early on a minimum-jerk move from rest is x ≈ 10 (t/T)³ of the way (jerk 60/T³ at 0).
     const share = followState(world, eid).x[0]! / GOAL[0];
     expect(share / (10 * (0.05 / T) ** 3)).toBeCloseTo(1, 0);
@@ -68,13 +68,13 @@ describe('followSystem: sampling at exact multiples of the interval', () => {
     const { world, eid } = fresh({ interval: 0.1 });
     followSystem(world, 0.35); // instants at 0.1, 0.2, 0.3
     expectState(world, eid, fromRest(0.25));
-    expect(world.components.Follower.timer[eid]).toBeCloseTo(0.05, 14);
+    expect(world.components.Follower.timer[followRow(eid)]).toBeCloseTo(0.05, 14);
     // The next instant is at 0.4: a target set now is seen after 0.05 s more, not before.
     setFollowTarget(world, eid, 0, 0, 0);
     followSystem(world, 0.049);
-    expect(Array.from(world.components.Follower.sampled.subarray(eid * 3, eid * 3 + 3))).toEqual([...GOAL]);
+    expect(followTriple(world.components.Follower.sampled, eid)).toEqual([...GOAL]);
     followSystem(world, 0.002);
-    expect(Array.from(world.components.Follower.sampled.subarray(eid * 3, eid * 3 + 3))).toEqual([0, 0, 0]);
+    expect(followTriple(world.components.Follower.sampled, eid)).toEqual([0, 0, 0]);
   });
 
   it('a target set between instants waits for the next one', () => {
@@ -95,7 +95,7 @@ describe('followSystem: sampling at exact multiples of the interval', () => {
     const before = [Array.from(F.state), Array.from(F.sampled), Array.from(F.timer)];
     followSystem(world, 0);
     expect([Array.from(F.state), Array.from(F.sampled), Array.from(F.timer)]).toEqual(before);
-    expect(F.timer[eid]).toBeCloseTo(0.1, 15);
+    expect(F.timer[followRow(eid)]).toBeCloseTo(0.1, 15);
   });
 });
 
@@ -140,14 +140,15 @@ describe('followSystem: system conventions', () => {
     const others = [LocalPose.data, ModelPose.data, SkinPalette.data, RootMotion.x, RootMotion.z, Layers.weight].map((a) => Array.from(a));
     for (const dt of frames) followSystem(world, dt);
     const b = eids[1]!;
-    const used = [eids[0]!, eids[2]!];
+    const used = [followRow(eids[0]!), followRow(eids[2]!)]; // slot 0 of each; slots 1 … 3 stay empty
     for (const [array, stride] of [[Follower.target, 3], [Follower.sampled, 3], [Follower.state, FOLLOW_STATE_STRIDE], [Follower.duration, 1], [Follower.interval, 1], [Follower.timer, 1]] as const) {
-      for (let row = 0; row <= world.maxEntities; row++) {
+      expect(array.length).toBe((world.maxEntities + 1) * FOLLOW_SLOTS * stride);
+      for (let row = 0; row < (world.maxEntities + 1) * FOLLOW_SLOTS; row++) {
         if (used.includes(row)) expect(Number.isNaN(array[row * stride]!)).toBe(false);
         else expectAllNaN(array, row * stride, stride);
       }
     }
-    expect(Follower.enabled[b]).toBe(0);
+    expect(Array.from(Follower.enabled.subarray(followRow(b), followRow(b + 1)))).toEqual(new Array(FOLLOW_SLOTS).fill(0));
     expect([LocalPose.data, ModelPose.data, SkinPalette.data, RootMotion.x, RootMotion.z, Layers.weight].map((a) => Array.from(a))).toEqual(others);
   });
 

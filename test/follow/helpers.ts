@@ -1,6 +1,6 @@
 /** Worlds and stepping for the follower tests. */
 import { createAnimationWorld, spawnCharacter, type AnimationWorld } from '../../src/index.js';
-import { FOLLOW_STATE_STRIDE } from '../../src/components/Follower.js';
+import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../../src/components/Follower.js';
 import { followSystem } from '../../src/systems/followSystem.js';
 import { twoJointSkeleton } from '../systems/helpers.js';
 import { rk4, type AxisState } from './reference.js';
@@ -27,10 +27,19 @@ export function advanceTo(world: AnimationWorld, now: number, until: number, nex
   return until;
 }
 
-/** The follower state of `eid`: position, velocity, acceleration (x y z each). */
-export function followState(world: AnimationWorld, eid: number): { x: number[]; v: number[]; a: number[] } {
+/** The row of `eid`'s follower `slot` in the Follower arrays (`eid × FOLLOW_SLOTS + slot`). */
+export const followRow = (eid: number, slot = 0): number => eid * FOLLOW_SLOTS + slot;
+
+/** `array[row × 3 ..]` of `eid`'s follower `slot` (target, sampled), copied. */
+export function followTriple(array: Float64Array, eid: number, slot = 0): number[] {
+  const o = followRow(eid, slot) * 3;
+  return Array.from(array.subarray(o, o + 3));
+}
+
+/** The follower state of `eid`'s `slot` (default 0): position, velocity, acceleration (x y z each). */
+export function followState(world: AnimationWorld, eid: number, slot = 0): { x: number[]; v: number[]; a: number[] } {
   const s = world.components.Follower.state;
-  const o = eid * FOLLOW_STATE_STRIDE;
+  const o = followRow(eid, slot) * FOLLOW_STATE_STRIDE;
   return { x: [s[o]!, s[o + 1]!, s[o + 2]!], v: [s[o + 3]!, s[o + 4]!, s[o + 5]!], a: [s[o + 6]!, s[o + 7]!, s[o + 8]!] };
 }
 
