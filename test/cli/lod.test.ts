@@ -143,6 +143,19 @@ describe('bitanim lod', () => {
   });
 });
 
+describe('the README lod outputs', () => {
+  // Blocks marked `<!-- lod -->` (as test/readme.test.ts does for `<!-- inspect -->`): stdout only.
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/<!-- lod -->\n```console\n\$ npx bitanim (.*)\n([\s\S]*?)```/g)];
+  it.skipIf(blocks.length === 0)('are what bitanim lod prints now', async () => {
+    for (const [, command, output] of blocks) {
+      const lines: string[] = [];
+      expect(await run(command!.split(' '), (line) => lines.push(line), { err: () => {} })).toBe(0);
+      expect(lines.join('\n') + '\n').toBe(output);
+    }
+  });
+});
+
 describe('node dist/cli/bin.js lod (after npm run build)', () => {
   beforeAll(() => {
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });

@@ -9,6 +9,7 @@ import { run } from '../../src/cli/main.js';
 import { readGltfDocument, ROTATION_FIT, splineTracks, type SplineTrack } from '../../src/export/gltfAnimation.js';
 import { parseBvh } from '../../src/import/bvh.js';
 import { loadGltf } from '../../src/import/gltf.js';
+import { measureModelError } from '../../src/lod/modelError.js';
 import { CUBICSPLINE, sampleTrack } from '../../src/import/gltf/sampler.js';
 import { parseWithThree } from '../oracle/gltfThree.js';
 import * as THREE from 'three';
@@ -127,6 +128,8 @@ describe('bitanim lod --out', () => {
     expect(d.t).toBeLessThan(2e-5);
     expect(d.q).toBeLessThan(2 * ROTATION_FIT);
     expect(d.s).toBe(0);
+    // In model space: joints within 0.02 mm of where the reduced clip puts them (2e-3 cm).
+    expect(measureModelError(reduced, written.clips[1]!.frames).maxError).toBeLessThan(2e-3);
     // The others are untouched.
     for (const c of [0, 2]) expect(written.clips[c]!.frames).toEqual(original.clips[c]!.frames);
 
@@ -201,6 +204,7 @@ describe('bitanim lod --out', () => {
     expect(d.t).toBeLessThan(1e-5);
     expect(d.q).toBeLessThan(3e-5);
     expect(d.s).toBe(0);
+    expect(measureModelError(report.clips[0]!.reduced!, written.clips[0]!.frames).maxError).toBeLessThan(2e-5);
   });
 
   it('an output that cannot be written: one line, exit 1', async () => {
