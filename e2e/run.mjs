@@ -238,8 +238,9 @@ try {
     }, lodShot.toString('base64'));
     await saveSmall(page, await page.screenshot(), join(outDir, 'crowd-lod.png'));
     const populated = lodStats.levels.filter((n) => n > 0).length;
-    check('motion LOD colours characters by level', lodStats.lod && populated >= 3 && green > 500,
-      `characters per level ${lodStats.levels.join(' / ')}, ${green} level-0 green pixels`);
+    const counted = lodStats.levels.reduce((sum, n) => sum + n, 0);
+    check('motion LOD colours characters by level', lodStats.lod && populated >= 3 && counted === lodStats.count && green > 500,
+      `characters per level ${lodStats.levels.join(' / ')} (of ${lodStats.count}), ${green} level-0 green pixels`);
     await page.click('#lod');
 
     // The characters control: 500 → 40.

@@ -443,7 +443,7 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
   }
 
   let frameIndex = 0;
-  const levels = new Uint8Array(LOD_COLORS.length);
+  const levels = new Uint32Array(LOD_COLORS.length);
   const eye = new Float64Array(3);
 
   function fillInstances(): void {
