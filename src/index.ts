@@ -91,7 +91,18 @@ export { selectKeys, differenceQuotient, type SelectKeysOptions, type SplineDegr
 export { fitSpline, evaluateSpline, measureSplineError, keyTimes, SPLINE_STRIDE, type FitSplineOptions } from './lod/spline.js';
 export { measureModelError, jointReach, type ModelError, type ModelErrorOptions } from './lod/modelError.js';
 export { createReducedClip } from './assets/reducedClip.js';
-export { createReducedTracks, type ReducedTracks, type ReducedChannel } from './assets/ReducedTracks.js';
+export {
+  createReducedTracks,
+  TRACK_T,
+  TRACK_Q,
+  TRACK_S,
+  TRACK_S1,
+  RECORD_STRIDE_1,
+  RECORD_STRIDE_3,
+  RECORD_STRIDE_4,
+  type ReducedTracks,
+  type ReducedChannel,
+} from './assets/ReducedTracks.js';
 export { sampleReducedInto } from './assets/sampleReduced.js';
 export {
   minJerk,

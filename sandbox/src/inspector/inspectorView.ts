@@ -20,6 +20,8 @@ import {
   getModelMatrices,
   MAX_LAYERS,
   play,
+  RECORD_STRIDE_3,
+  RECORD_STRIDE_4,
   reduceClip,
   setFollower,
   setFollowTarget,
@@ -27,6 +29,8 @@ import {
   spawnCharacter,
   step,
   stop,
+  TRACK_Q,
+  TRACK_T,
   transition,
   type AnimationWorld,
   type Clip,
@@ -108,15 +112,6 @@ function simulateSwitch(skeleton: Skeleton, a: Clip, b: Clip, duration: number, 
   return { t, values };
 }
 
-/**
- * `ReducedTracks.jointMask` bits (src/assets/ReducedTracks.ts `TRACK_T`, `TRACK_Q`; the
- * package exports the layout's documentation but not these constants) and the record sizes
- * of a translation and a rotation track: τ, then 4 coefficients per channel.
- */
-const TRACK_T = 1;
-const TRACK_Q = 2;
-const RECORD_FLOATS_T = 1 + 4 * 3;
-const RECORD_FLOATS_Q = 1 + 4 * 4;
 
 /**
  * The key times a reduced clip stores for `channel` of `joint`: the records of the joint's
@@ -128,7 +123,7 @@ function reducedKeyTimes(tracks: ReducedTracks, joint: number, channel: Exclude<
   const rotation = channel === 'angle' || channel[0] === 'q';
   if (!(mask & (rotation ? TRACK_Q : TRACK_T))) return [0, tracks.duration];
   const track = tracks.jointTrack[joint]! + (rotation && mask & TRACK_T ? 1 : 0);
-  const stride = rotation ? RECORD_FLOATS_Q : RECORD_FLOATS_T;
+  const stride = rotation ? RECORD_STRIDE_4 : RECORD_STRIDE_3;
   const times: number[] = [];
   for (let r = tracks.trackStart[track]!; r < tracks.trackStart[track + 1]!; r += stride) times.push(tracks.records[r]!);
   return times;
