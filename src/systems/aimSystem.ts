@@ -17,7 +17,7 @@
  *
  * Per character with an enabled look-at or reach of weight > 0 whose follower slot has a
  * follower (a look-at or reach whose slot is empty is skipped, the other still runs):
- * 1. Targets: each aimed follower's world position p_w into model space, the inverse of
+ * 1. Targets: each aimed follower's world position p_w into model space (`followerInModel`), the inverse of
  *    p_w = R(yaw)·p_m + pos (R about +Y: x' = x cos + z sin, z' = −x sin + z cos):
  *    p_m = R(−yaw)·(p_w − pos); look-at and reach each take their own slot's (the same
  *    numbers when they share one). A non-finite target skips the look-at or reach aiming at
@@ -70,8 +70,10 @@ const P_LOOK = 0;
 const P_IK = P_LOOK + LOOK_PARAMS;
 /** `AimScratch.params`: the kernels' output deltas (look-at: 4; IK: D1 then D2, 8). */
 const P_DELTA = P_IK + IK_PARAMS;
+/** `AimScratch.params`: the character's world transform: x y z, cos(yaw), sin(yaw). */
+const P_ROOT = P_DELTA + 8;
 /** Floats in `AimScratch.params`. */
-export const AIM_PARAMS = P_DELTA + 8;
+export const AIM_PARAMS = P_ROOT + 5;
 
 /** Below this remaining share (1 − w·Σ f) a chain joint takes all that remains. */
 const SHARE_EPSILON = 1e-9;
@@ -146,28 +148,15 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
     if (reach && !(upper >= 0 && lower > upper && endJoint > lower && endJoint < jointCount)) reach = false;
     if (!look && !reach) continue;
 
-    // 1. The targets in model space: p_m = R(−yaw)·(p_w − pos), one per aimed slot.
-    const px = RootMotion.x[eid]!, py = RootMotion.y[eid]!, pz = RootMotion.z[eid]!;
+    // 1. The targets in model space, one per aimed slot, written into the kernels' blocks.
     const yaw = RootMotion.yaw[eid]!;
-    const c = Math.cos(yaw), sn = Math.sin(yaw);
-    let lookX = 0, lookY = 0, lookZ = 0;
-    if (look) {
-      const s = lookRow * FOLLOW_STATE_STRIDE;
-      const dx = followerState[s]! - px, dy = followerState[s + 1]! - py, dz = followerState[s + 2]! - pz;
-      lookX = dx * c - dz * sn;
-      lookY = dy;
-      lookZ = dx * sn + dz * c;
-      if (!(lookX - lookX === 0 && lookY - lookY === 0 && lookZ - lookZ === 0)) look = false; // NaN or ±Infinity
-    }
-    let reachX = 0, reachY = 0, reachZ = 0;
-    if (reach) {
-      const s = reachRow * FOLLOW_STATE_STRIDE;
-      const dx = followerState[s]! - px, dy = followerState[s + 1]! - py, dz = followerState[s + 2]! - pz;
-      reachX = dx * c - dz * sn;
-      reachY = dy;
-      reachZ = dx * sn + dz * c;
-      if (!(reachX - reachX === 0 && reachY - reachY === 0 && reachZ - reachZ === 0)) reach = false;
-    }
+    params[P_ROOT] = RootMotion.x[eid]!;
+    params[P_ROOT + 1] = RootMotion.y[eid]!;
+    params[P_ROOT + 2] = RootMotion.z[eid]!;
+    params[P_ROOT + 3] = Math.cos(yaw);
+    params[P_ROOT + 4] = Math.sin(yaw);
+    if (look && !followerInModel(params, P_LOOK + LOOK_TARGET, followerState, lookRow * FOLLOW_STATE_STRIDE)) look = false;
+    if (reach && !followerInModel(params, P_IK + IK_TARGET, followerState, reachRow * FOLLOW_STATE_STRIDE)) reach = false;
     if (!look && !reach) continue;
 
     // 2. The joints involved: the head's and the end joint's paths to the root, ascending.
@@ -186,9 +175,6 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
       params[P_LOOK + LOOK_AXIS] = LookAt.axis[a]!;
       params[P_LOOK + LOOK_AXIS + 1] = LookAt.axis[a + 1]!;
       params[P_LOOK + LOOK_AXIS + 2] = LookAt.axis[a + 2]!;
-      params[P_LOOK + LOOK_TARGET] = lookX;
-      params[P_LOOK + LOOK_TARGET + 1] = lookY;
-      params[P_LOOK + LOOK_TARGET + 2] = lookZ;
       params[P_LOOK + LOOK_YAW_LIMIT] = LookAt.yawLimit[eid]!;
       params[P_LOOK + LOOK_PITCH_LIMIT] = LookAt.pitchLimit[eid]!;
       const w = lookWeight < 1 ? lookWeight : 1;
@@ -227,9 +213,6 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
       copyPosition(params, P_IK + IK_MID, m, lower * AIM_JOINT_STRIDE + 9);
       copyPosition(params, P_IK + IK_END, m, endJoint * AIM_JOINT_STRIDE + 9);
       straightenNoise(params, P_IK);
-      params[P_IK + IK_TARGET] = reachX;
-      params[P_IK + IK_TARGET + 1] = reachY;
-      params[P_IK + IK_TARGET + 2] = reachZ;
       copyPosition(params, P_IK + IK_POLE, Reach.pole, eid * 3);
       params[P_IK + IK_WEIGHT] = reachWeight;
       solveTwoBoneIk(params, P_DELTA, params, P_IK);
@@ -244,6 +227,23 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
 
     for (let pos = 0; pos < count; pos++) slot[list[pos]!] = 0;
   }
+}
+
+/**
+ * Writes the follower position `state[s .. s + 3)` (world space) into `out[off .. off + 3)` in
+ * the character's model space, p_m = R(−yaw)·(p_w − pos), with pos, cos(yaw) and sin(yaw) read
+ * from `out[P_ROOT ..]` (R about +Y: x' = x cos + z sin, z' = −x sin + z cos). Returns false,
+ * having written the non-finite result, when the target is NaN or infinite. Takes no float
+ * argument, so nothing is boxed if V8 does not inline it.
+ */
+function followerInModel(out: Float64Array, off: number, state: Float64Array, s: number): boolean {
+  const dx = state[s]! - out[P_ROOT]!, dy = state[s + 1]! - out[P_ROOT + 1]!, dz = state[s + 2]! - out[P_ROOT + 2]!;
+  const c = out[P_ROOT + 3]!, sn = out[P_ROOT + 4]!;
+  const x = dx * c - dz * sn, z = dx * sn + dz * c;
+  out[off] = x;
+  out[off + 1] = dy;
+  out[off + 2] = z;
+  return x - x === 0 && dy - dy === 0 && z - z === 0; // false for NaN or ±Infinity
 }
 
 /**
