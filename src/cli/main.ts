@@ -31,13 +31,10 @@ export interface InspectOptions {
   scale?: number;
 }
 
-/**
- * Reads and imports `file` by its extension; throws AnimationError (where `where`, default
- * `inspect`) for what it cannot read.
- */
-export async function importFile(file: string, options: InspectOptions = {}, where = 'inspect'): Promise<InspectedAsset> {
+/** Reads and imports `file` by its extension; throws AnimationError for what it cannot read. */
+export async function importFile(file: string, options: InspectOptions = {}): Promise<InspectedAsset> {
   const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-    throw new AnimationError(where, [{ path: file, message: `cannot be read (${error.code ?? error.message})` }]);
+    throw new AnimationError('inspect', [{ path: file, message: `cannot be read (${error.code ?? error.message})` }]);
   });
   const extension = extname(file).toLowerCase();
   if (extension === '.glb' || extension === '.gltf') {
@@ -47,7 +44,7 @@ export async function importFile(file: string, options: InspectOptions = {}, whe
     const { skeleton, clip, warnings } = parseBvh(bytes.toString('utf8'), { scale: options.scale ?? 1, name: basename(file, extension) });
     return { skeletons: [skeleton], clips: [clip], warnings };
   }
-  throw new AnimationError(where, [{ path: file, message: 'is not .glb, .gltf or .bvh' }]);
+  throw new AnimationError('inspect', [{ path: file, message: 'is not .glb, .gltf or .bvh' }]);
 }
 
 /** Where {@link run} writes besides its report lines. */
