@@ -43,7 +43,8 @@ import { Document, Format, Logger, WebIO, type Accessor, type Animation, type An
 import { AnimationError } from '../assets/AnimationError.js';
 import { TRACK_Q, TRACK_S, TRACK_S1, TRACK_T, type ReducedTracks } from '../assets/ReducedTracks.js';
 import type { Skeleton } from '../assets/Skeleton.js';
-import { decompose, isIdentity } from '../import/gltf/transform.js';
+import { composeNodes } from '../import/gltf/nodePose.js';
+import { decompose } from '../import/gltf/transform.js';
 import * as affine from '../math/affine.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
@@ -341,17 +342,9 @@ export function findJointNodes(document: Document, skeleton: Skeleton, where: st
 function prefixOf(node: Node, inSkin: ReadonlySet<Node>, where: string, name: string): Similarity | null {
   const chain: Node[] = [];
   for (let p = node.getParentNode(); p && !inSkin.has(p); p = p.getParentNode()) chain.push(p);
-  if (chain.length === 0) return null;
-  const m = new Float64Array(MATRIX_STRIDE);
-  const local = new Float64Array(MATRIX_STRIDE);
+  const m = composeNodes(chain);
+  if (m === null) return null;
   const pose = new Float64Array(POSE_STRIDE);
-  affine.identity(m, 0);
-  for (let i = chain.length - 1; i >= 0; i--) {
-    readNodePose(chain[i]!, pose);
-    affine.fromSQT(local, 0, pose, 0);
-    affine.multiply(m, 0, m, 0, local, 0);
-  }
-  if (isIdentity(m, 0)) return null;
   const orthogonal = decompose(pose, 0, m, 0);
   const s = pose[7]!;
   if (!orthogonal || !(s > 0) || Math.abs(pose[8]! - s) > UNIFORM_SCALE * s || Math.abs(pose[9]! - s) > UNIFORM_SCALE * s) {
@@ -361,13 +354,6 @@ function prefixOf(node: Node, inSkin: ReadonlySet<Node>, where: string, name: st
     }]);
   }
   return { t: pose.slice(0, 3), q: pose.slice(3, 7), s };
-}
-
-function readNodePose(node: Node, out: Float64Array): void {
-  out.set(node.getTranslation(), 0);
-  out.set(node.getRotation(), 3);
-  out.set(node.getScale(), 7);
-  quat.normalize(out, 3, out, 3);
 }
 
 /** What {@link writeClipAnimation} wrote. */

@@ -10,10 +10,10 @@ import { createSkeleton, type Skeleton } from '../../assets/Skeleton.js';
 import { POSE_CHANNELS } from '../../assets/validatePose.js';
 import * as affine from '../../math/affine.js';
 import { MATRIX_STRIDE, NO_PARENT, POSE_STRIDE } from '../../math/layout.js';
-import * as quat from '../../math/quat.js';
 import { WHERE } from './container.js';
 import { firstNonFloat32, listNames, rethrowWithPrefix, type Context } from './shared.js';
-import { composeInto, isIdentity, mat4ToAffine } from './transform.js';
+import { composeNodes, readNodePose } from './nodePose.js';
+import { composeInto, mat4ToAffine } from './transform.js';
 
 /** Two inverse bind matrices are "the same" within this relative difference. */
 const IBM_TOLERANCE = 1e-6;
@@ -143,7 +143,7 @@ export function buildSkeletons(ctx: Context, skins: readonly Skin[]): SkinBindin
       parentsOut[j] = parentNode >= 0 ? jointOf.get(parentNode)! : NO_PARENT;
       readNodePose(ctx.nodes[n]!, nodePose, j * POSE_STRIDE);
       const chain = between.get(n)!;
-      const p = composeChain(ctx, chain);
+      const p = composeNodes(chain.map((n) => ctx.nodes[n]!));
       for (const b of chain) baked.add(b);
       prefix.push(p);
       if (p) {
@@ -186,28 +186,4 @@ function sameInverseBinds(rigIbm: Float64Array, skinIbm: Float64Array, remap: In
     }
   }
   return true;
-}
-
-/** Writes a node's own T, R (normalized), S at `out[o..o+9]`. */
-function readNodePose(node: Node, out: Float64Array, o: number): void {
-  const t = node.getTranslation(), r = node.getRotation(), s = node.getScale();
-  out.set(t, o);
-  out.set(r, o + 3);
-  out.set(s, o + 7);
-  quat.normalize(out, o + 3, out, o + 3);
-}
-
-/** `N_top · … · N_bottom` for a bottom-up chain of nodes, or null when it is the identity. */
-function composeChain(ctx: Context, chainBottomUp: readonly number[]): Float64Array | null {
-  if (chainBottomUp.length === 0) return null;
-  const m = new Float64Array(MATRIX_STRIDE);
-  const local = new Float64Array(MATRIX_STRIDE);
-  const pose = new Float64Array(POSE_STRIDE);
-  affine.identity(m, 0);
-  for (let i = chainBottomUp.length - 1; i >= 0; i--) {
-    readNodePose(ctx.nodes[chainBottomUp[i]!]!, pose, 0);
-    affine.fromSQT(local, 0, pose, 0);
-    affine.multiply(m, 0, m, 0, local, 0);
-  }
-  return isIdentity(m, 0) ? null : m;
 }
