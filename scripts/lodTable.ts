@@ -29,18 +29,20 @@
  * LOD_TABLE_CLIPS="Survey,Walk" restricts the run to clips whose name contains one of those words;
  * LOD_TABLE_ASSETS=DIR reads the assets from DIR instead of ../shared/assets.
  */
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import cliProgress from 'cli-progress';
-import { loadGltf, parseBvh, reduceClip, type Clip } from '../src/index.js';
+import { reduceClip, type Clip } from '../src/index.js';
+import { loadRealClips } from '../test/fixtures/realClips.js';
 
 /** Model-space tolerances, metres. */
 const TOLERANCES = [0.001, 0.005, 0.01];
 
-/** A real clip with the factor from metres to its units. */
+/** A real clip with the label the table shows for its source. */
 interface RealClip {
   readonly clip: Clip;
+  /** The clip's name in the table (BVH clips without ".bvh"). */
+  readonly name: string;
   readonly source: string;
   readonly unitsPerMetre: number;
 }
@@ -70,20 +72,11 @@ function assetsFolder(): URL {
   return new URL('../../../shared/assets/', import.meta.url);
 }
 
-async function loadRealClips(): Promise<RealClip[]> {
-  const assets = assetsFolder();
-  const out: RealClip[] = [];
-  // Fox: roughly centimetres (assets README); RobotExpressive: glTF metres.
-  for (const [file, unitsPerMetre] of [['Fox.glb', 100], ['RobotExpressive.glb', 1]] as const) {
-    const { clips } = await loadGltf(new Uint8Array(readFileSync(new URL(file, assets))));
-    for (const clip of clips) out.push({ clip, source: file.replace(/\.glb$/, ''), unitsPerMetre });
-  }
-  // The CMU files, scaled to metres at import (one CMU unit ≈ 0.056444 m).
-  for (const file of ['cmu_131_01_start_walk_stop.bvh', 'cmu_01_01_forward_jumps.bvh']) {
-    const { clip } = parseBvh(readFileSync(new URL(file, assets), 'utf8'), { scale: 0.056444, name: file.replace(/\.bvh$/, '') });
-    out.push({ clip, source: 'CMU BVH', unitsPerMetre: 1 });
-  }
-  return out;
+/** The shared fixture's clips, labelled as the table shows them (BVH clips without ".bvh"). */
+async function loadTableClips(): Promise<RealClip[]> {
+  return (await loadRealClips(assetsFolder())).map(({ clip, file, unitsPerMetre }) => file.endsWith('.bvh')
+    ? { clip, name: clip.name.replace(/\.bvh$/, ''), source: 'CMU BVH', unitsPerMetre }
+    : { clip, name: clip.name, source: file.replace(/\.glb$/, ''), unitsPerMetre });
 }
 
 /**
@@ -150,7 +143,7 @@ function tolerance(metres: number): string {
 
 async function main(): Promise<void> {
   const filter = process.env['LOD_TABLE_CLIPS']?.split(',').map((s) => s.trim()).filter(Boolean);
-  const clips = (await loadRealClips()).filter((c) => !filter || filter.some((w) => c.clip.name.includes(w)));
+  const clips = (await loadTableClips()).filter((c) => !filter || filter.some((w) => c.name.includes(w)));
   const total = clips.length * TOLERANCES.length * 2;
   const progress = createProgress(total);
   const rows: Row[] = [];
@@ -159,7 +152,7 @@ async function main(): Promise<void> {
   for (const real of clips) {
     const constants = countConstantChannels(real.clip);
     for (const metres of TOLERANCES) {
-      const label = `${real.source} "${real.clip.name}" at ${tolerance(metres)}`;
+      const label = `${real.source} "${real.name}" at ${tolerance(metres)}`;
       const atkins = reduce(real, metres, 'atkins');
       progress.update(++done, `${label}, ATKINS`);
       const uniform = reduce(real, metres, 'uniform');
@@ -189,7 +182,7 @@ function print(rows: readonly Row[], seconds: number): void {
     const mark = r.atkins.keys > r.uniform.keys ? ' (more)' : '';
     const channels = r.keysBefore / r.real.clip.frameCount - r.constantChannels;
     console.log(
-      `| ${r.real.source} · ${r.real.clip.name} | ${r.real.clip.frameCount} × ${r.real.clip.skeleton.jointCount} (${channels}) | ${tolerance(r.metres)} | ` +
+      `| ${r.real.source} · ${r.real.name} | ${r.real.clip.frameCount} × ${r.real.clip.skeleton.jointCount} (${channels}) | ${tolerance(r.metres)} | ` +
         `${(100 * a).toFixed(2)} % | ${(100 * u).toFixed(2)} % | ${relative.toFixed(3)} (${r.atkins.keys} / ${r.uniform.keys})${mark} | ${animated.toFixed(2)} | ` +
         `${millimetres(r.atkins.maxError)} | ${millimetres(r.uniform.maxError)} | ${r.atkins.seconds.toFixed(2)} / ${r.uniform.seconds.toFixed(2)} |`,
     );
@@ -206,7 +199,7 @@ function print(rows: readonly Row[], seconds: number): void {
     const fixed = at.reduce((s, r) => s + 2 * r.constantChannels, 0);
     console.log(
       `- ${tolerance(metres)}: ATKINS keeps fewer keys than uniform on ${fewer} of ${at.length} clips, as many on ${equal}, more on ${more.length}` +
-        (more.length ? ` (${more.map((r) => `${r.real.clip.name}: ${r.atkins.keys} vs ${r.uniform.keys}`).join(', ')})` : '') +
+        (more.length ? ` (${more.map((r) => `${r.real.name}: ${r.atkins.keys} vs ${r.uniform.keys}`).join(', ')})` : '') +
         `; ATKINS / uniform: geometric mean over clips ${geometric.toFixed(2)}, all clips' keys together ${(atkinsKeys / uniformKeys).toFixed(2)}` +
         ` (animated channels ${((atkinsKeys - fixed) / (uniformKeys - fixed)).toFixed(2)})`,
     );

@@ -1,12 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   AnimationError,
   createAnimationWorld,
   getModelMatrices,
-  loadGltf,
   MATRIX_STRIDE,
-  parseBvh,
   play,
   spawnCharacter,
   step,
@@ -15,35 +12,21 @@ import {
 import { measureModelError } from '../../src/lod/modelError.js';
 import { bakeLod, reduceClip } from '../../src/lod/reduceClip.js';
 import { refused } from '../fixtures/errors.js';
+import { loadRealClips, type RealClip } from '../fixtures/realClips.js';
 
 const ASSETS = new URL('../../../shared/assets/', import.meta.url);
 
-let loaded: Promise<{ clip: Clip; unitsPerMetre: number; source: string }[]> | undefined;
+let loaded: Promise<RealClip[]> | undefined;
 /** Every real clip of ../shared/assets with the factor from metres to its units (loaded once). */
-function realClips(): Promise<{ clip: Clip; unitsPerMetre: number; source: string }[]> {
-  return (loaded ??= loadRealClips());
-}
-
-async function loadRealClips(): Promise<{ clip: Clip; unitsPerMetre: number; source: string }[]> {
-  const out: { clip: Clip; unitsPerMetre: number; source: string }[] = [];
-  // Fox: roughly centimetres (assets README); RobotExpressive: glTF metres.
-  for (const [file, unitsPerMetre] of [['Fox.glb', 100], ['RobotExpressive.glb', 1]] as const) {
-    const { clips } = await loadGltf(new Uint8Array(readFileSync(new URL(file, ASSETS))));
-    for (const clip of clips) out.push({ clip, unitsPerMetre, source: file });
-  }
-  // The CMU files, scaled to metres at import (one CMU unit ≈ 0.056444 m).
-  for (const file of ['cmu_131_01_start_walk_stop.bvh', 'cmu_01_01_forward_jumps.bvh']) {
-    const { clip } = parseBvh(readFileSync(new URL(file, ASSETS), 'utf8'), { scale: 0.056444, name: file });
-    out.push({ clip, unitsPerMetre: 1, source: file });
-  }
-  return out;
+function realClips(): Promise<RealClip[]> {
+  return (loaded ??= loadRealClips(ASSETS));
 }
 
 describe('reduceClip on the real assets', () => {
   it('holds 1 mm, 5 mm and 1 cm of model-space joint error on every clip, with fewer keys for looser tolerances', async () => {
     const clips = await realClips();
     expect(clips.length).toBeGreaterThanOrEqual(19);
-    for (const { clip, unitsPerMetre, source } of clips) {
+    for (const { clip, unitsPerMetre, file: source } of clips) {
       let previousKeys = Number.POSITIVE_INFINITY;
       for (const metres of [0.001, 0.005, 0.01]) {
         const tolerance = metres * unitsPerMetre;
