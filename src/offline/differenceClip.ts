@@ -93,6 +93,8 @@ export function createDifferenceClip(source: Clip, reference: Clip, options: Dif
   issues.throwIfAny();
 
   const skeleton = source.skeleton;
+  // The reference's own translations are compared (with retargeting translation modes, bind
+  // it as 'animation'): a difference compares two motions, it does not retarget one.
   const binding = sameJointOrder(reference.skeleton, skeleton) ? null : bindSkeletons(reference.skeleton, skeleton);
   if (binding !== null && binding.matched < skeleton.jointCount) {
     const missing: string[] = [];
