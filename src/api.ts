@@ -27,7 +27,7 @@ import { computeModelPose, computeSkinPalette, skinEntities } from './systems/sk
 import type { AnimationWorld } from './world.js';
 import {
   checkBindable, checkSkeleton, isClip, isFiniteNumber, registerAsset, registerMask, registerReference, requireCharacter,
-  requireLayer, wrapTime,
+  requireLayer, wrapTime, identityReference,
 } from './registry.js';
 
 export { isFiniteNumber, requireCharacter } from './registry.js';
@@ -177,7 +177,10 @@ export interface PlayOptions {
   additive?: boolean;
   /** Per-joint weights for partial-skeleton blending. */
   mask?: Mask;
-  /** Additive reference R of D = S·R⁻¹: this clip at `referenceTime` (default: the played clip). */
+  /**
+   * Additive reference R of D = S·R⁻¹: this clip at `referenceTime` (default: the played clip;
+   * for a difference clip from `createDifferenceClip`, the identity — it takes no reference).
+   */
   reference?: Clip;
   /** Time of the reference pose in `reference` (default 0, its first frame). */
   referenceTime?: number;
@@ -274,7 +277,15 @@ export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, o
     if (!(options.mask?.weights instanceof Float32Array)) issues.add('mask', 'must be a Mask from createMask');
     else checkSkeleton(issues, 'mask', options.mask.skeleton, skeleton);
   }
-  const reference = options.reference ?? clip;
+  // A difference clip (createDifferenceClip) is already D = S·R⁻¹: it plays against the identity.
+  const difference = isClip(clip) && clip.difference === true;
+  const reference = options.reference ?? (difference ? identityReference(clip.skeleton) : clip);
+  if (difference) {
+    if (!additive) issues.add('additive', `must be true to play "${clip.name}": a difference clip holds differences D = S·R⁻¹, not poses, so it plays only as an additive layer`);
+    if (options.reference !== undefined || options.referenceTime !== undefined) {
+      issues.add('reference', `must be left out for the difference clip "${clip.name}": its reference was subtracted when it was made, and it plays against the identity`);
+    }
+  }
   if (additive) {
     if (!isClip(reference)) issues.add('reference', 'must be a Clip from createClip');
     else checkBindable(issues, 'reference', reference.skeleton, skeleton);

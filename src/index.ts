@@ -91,6 +91,7 @@ export { selectKeys, differenceQuotient, type SelectKeysOptions, type SplineDegr
 export { fitSpline, evaluateSpline, measureSplineError, keyTimes, SPLINE_STRIDE, type FitSplineOptions } from './lod/spline.js';
 export { measureModelError, jointReach, type ModelError, type ModelErrorOptions } from './lod/modelError.js';
 export { createReducedClip } from './assets/reducedClip.js';
+export { createDifferenceClip, type DifferenceClipOptions } from './offline/differenceClip.js';
 export {
   createReducedTracks,
   TRACK_T,

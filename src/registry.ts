@@ -5,7 +5,7 @@
  */
 import { fail, type IssueList } from './assets/AnimationError.js';
 import { bindSkeletons, sameJointOrder } from './assets/Binding.js';
-import type { Clip } from './assets/Clip.js';
+import { createClip, type Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
 import { sampleClipInto } from './assets/sampleClip.js';
@@ -79,6 +79,28 @@ export function registerReference(world: AnimationWorld, clip: Clip, time: numbe
   }
   return id;
 }
+
+const identityClips = new WeakMap<Skeleton, Clip>();
+
+/**
+ * The additive reference of a difference clip on `skeleton` (its clip's skeleton): a one-frame
+ * clip of identity joints (T = 0, Q = (0, 0, 0, 1), S = 1), so `applyAdditiveLayer` applies
+ * the clip's D exactly (D·I⁻¹ = D, float for float). Registered through `registerReference`
+ * like any reference, it is sampled through the same binding as the layer: on another
+ * skeleton, joints the clip lacks take the rest pose in both and cancel. Cached per skeleton.
+ */
+export function identityReference(skeleton: Skeleton): Clip {
+  let clip = identityClips.get(skeleton);
+  if (clip === undefined) {
+    const frames = new Float32Array(skeleton.jointCount * POSE_STRIDE);
+    for (let o = 0; o < frames.length; o += POSE_STRIDE) frames.set(IDENTITY_JOINT, o);
+    clip = createClip({ skeleton, frameRate: 1, frames, loop: false, name: 'identity' });
+    identityClips.set(skeleton, clip);
+  }
+  return clip;
+}
+
+const IDENTITY_JOINT = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1];
 
 export function wrapTime(time: number, duration: number): number {
   if (!(duration > 0)) return 0;

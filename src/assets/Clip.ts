@@ -56,6 +56,11 @@ export interface Clip {
   readonly reduced: ReducedTracks | null;
   /** What the reduction kept and cost (a reduced clip), or null. */
   readonly stats: ReducedClipStats | null;
+  /**
+   * True for a difference clip D = S·R⁻¹ (`createDifferenceClip`): its frames are differences,
+   * not poses, so it plays only as an additive layer, against the identity. Absent otherwise.
+   */
+  readonly difference?: boolean;
 }
 
 /**
