@@ -8,6 +8,7 @@
  * each frame (see its header for the method, `math/lookAt.ts` and `math/twoBoneIk.ts` for the
  * kernels).
  */
+import { addComponent, removeComponent } from 'bitecs';
 import { fail, IssueList } from './assets/AnimationError.js';
 import { computeRestModel, type Skeleton } from './assets/Skeleton.js';
 import {
@@ -104,7 +105,7 @@ export const LOOK_FOLLOWER_DISTANCE = 1;
  * that the head's forward axis points at the follower, limited to `yawLimit` left/right and
  * `pitchLimit` up/down of the character's forward, blended over the animated pose by
  * `weight`. Inside the limits the axis points exactly at the follower; outside it stops on
- * the limit.
+ * the limit. The character gets the `LookAt` bitecs component.
  *
  * When that slot has no follower it gets one (`setFollower`), at rest 1 m in front of the
  * head along its current forward axis, so nothing moves until the game calls
@@ -192,6 +193,7 @@ export function setLookAt(world: AnimationWorld, eid: number, options: LookAtOpt
   lookAt.pitchLimit[eid] = pitchLimit;
   lookAt.weight[eid] = weight;
   lookAt.enabled[eid] = 1;
+  addComponent(world.ecs, eid, lookAt);
 }
 
 /**
@@ -200,6 +202,7 @@ export function setLookAt(world: AnimationWorld, eid: number, options: LookAtOpt
  * so that `end` lands on the follower, the middle joint bending toward `pole`, blended over
  * the animated pose by `weight`. A target out of reach gets a straight chain pointing at it
  * (or, nearer than |l1 − l2|, a folded one); a target on the upper joint keeps the chain's aim.
+ * The character gets the `Reach` bitecs component.
  *
  * When that slot has no follower it gets one (`setFollower`), at rest on the end joint's
  * current position, so nothing moves until the game calls `setFollowTarget`. When the
@@ -253,26 +256,29 @@ export function setReach(world: AnimationWorld, eid: number, options: ReachOptio
   reach.pole.set(polePoint, eid * 3);
   reach.weight[eid] = weight;
   reach.enabled[eid] = 1;
+  addComponent(world.ecs, eid, reach);
 }
 
 /**
  * Stops character `eid`'s look-at (its settings, follower slot included, go back to the
- * defaults). The followers stay; the next frame's pose is the animated one.
+ * defaults) and removes its `LookAt` bitecs component. The followers stay; the next frame's pose is the animated one.
  * @throws AnimationError when `eid` is not a character.
  */
 export function clearLookAt(world: AnimationWorld, eid: number): void {
   requireCharacter(world, eid, 'clearLookAt');
   resetLookAt(world.components.LookAt, eid);
+  removeComponent(world.ecs, eid, world.components.LookAt);
 }
 
 /**
  * Stops character `eid`'s reach (its settings, follower slot included, go back to the
- * defaults). The followers stay; the next frame's pose is the animated one.
+ * defaults) and removes its `Reach` bitecs component. The followers stay; the next frame's pose is the animated one.
  * @throws AnimationError when `eid` is not a character.
  */
 export function clearReach(world: AnimationWorld, eid: number): void {
   requireCharacter(world, eid, 'clearReach');
   resetReach(world.components.Reach, eid);
+  removeComponent(world.ecs, eid, world.components.Reach);
 }
 
 /** A joint index from an index or a name; records an issue and returns −1 when there is none. */

@@ -58,8 +58,8 @@ export interface SpawnOptions {
 }
 
 /**
- * Spawns a character: a new entity of `world.ecs` with the animation components, in its rest
- * pose (local, model and palette already computed), with no clip playing, at the position and
+ * Spawns a character: a new entity of `world.ecs` with the animation components (`RootMotion`
+ * only with `rootMotion`; see `AnimationComponents`), in its rest pose (local, model and palette already computed), with no clip playing, at the position and
  * heading of `options`.
  *
  * Root motion (see {@link SpawnOptions}): without `rootMotion` the pose keeps all of the clips'
@@ -129,7 +129,8 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
   resetFollower(world.components.Follower, eid);
   resetLookAt(world.components.LookAt, eid);
   resetReach(world.components.Reach, eid);
-  for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization, world.components.RootMotion]) addComponent(world.ecs, eid, component);
+  for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization]) addComponent(world.ecs, eid, component);
+  if (options.rootMotion === true) addComponent(world.ecs, eid, RootMotion); // the bitecs component marks who root motion moves
   return eid;
 }
 
@@ -150,7 +151,8 @@ function makeViews(world: AnimationWorld, eid: number, jointCount: number): void
 }
 
 /**
- * Removes a character and its entity. Its id and pool blocks become free for the next spawn;
+ * Removes a character and its entity, with every animation component on it (game components
+ * on the entity go too, as with bitecs' `removeEntity`). Its id and pool blocks become free for the next spawn;
  * events it already queued stay in the queue.
  * @throws AnimationError when `eid` is not a character of this world.
  */

@@ -9,6 +9,7 @@
  * single follower per character; `setLookAt` / `setReach` choose theirs with `follower`.
  * `removeFollower` without a slot removes them all.
  */
+import { addComponent, removeComponent } from 'bitecs';
 import { fail, IssueList } from './assets/AnimationError.js';
 import {
   FOLLOW_DEFAULT_DURATION,
@@ -101,7 +102,8 @@ const INTEGRATORS: Readonly<Record<FollowIntegrator, number>> = Object.freeze(
  * Gives character `eid` a minimum-jerk follower in slot `options.slot` (default 0), or
  * reconfigures the one it has there (see {@link FollowerOptions} for each option and its
  * default). `followSystem` then samples the target set by {@link setFollowTarget} every
- * `interval` and moves the follower towards it. Other slots are not touched.
+ * `interval` and moves the follower towards it. Other slots are not touched. The character
+ * gets the `Follower` bitecs component (as it does from `setFollowTarget` on an empty slot).
  *
  * @example
  * setFollower(world, eid, { x: 0, y: 1.5, z: 1 });                  // T = 0.4 s, every 0.2 s
@@ -149,6 +151,7 @@ export function setFollower(world: AnimationWorld, eid: number, options: Followe
     ];
     placeFollower(follower, eid, slot, start, 0);
   }
+  addComponent(world.ecs, eid, follower); // the bitecs component marks who has a follower (a no-op if it has it)
 }
 
 /**
@@ -173,6 +176,7 @@ export function setFollowTarget(world: AnimationWorld, eid: number, x: number, y
   if (follower.enabled[row]! === 0) {
     resetFollower(follower, eid, slot);
     placeFollower(follower, eid, slot, [x, y, z], 0);
+    addComponent(world.ecs, eid, follower);
     return;
   }
   follower.target[row * 3] = x;
@@ -214,7 +218,8 @@ export function getFollowPosition(world: AnimationWorld, eid: number, slot = 0):
 
 /**
  * Removes character `eid`'s followers: all of them when `slot` is omitted (the character then
- * has none, as before it got one), or only the one in `slot`. `followSystem` skips a removed
+ * has none, as before it got one, and loses the `Follower` bitecs component), or only the one
+ * in `slot` (the component goes with the last one). `followSystem` skips a removed
  * follower from now on, {@link getFollowPosition} refuses it, and a look-at or reach aiming at
  * it pauses, until a new one is set in that slot.
  *
@@ -228,5 +233,9 @@ export function removeFollower(world: AnimationWorld, eid: number, slot?: number
   const where = 'removeFollower';
   requireCharacter(world, eid, where);
   if (slot !== undefined && !isFollowSlot(slot)) fail(where, 'slot', followSlotMessage(slot));
-  resetFollower(world.components.Follower, eid, slot);
+  const follower = world.components.Follower;
+  resetFollower(follower, eid, slot);
+  let remaining = 0;
+  for (let row = eid * FOLLOW_SLOTS; row < (eid + 1) * FOLLOW_SLOTS; row++) remaining += follower.enabled[row]!;
+  if (remaining === 0) removeComponent(world.ecs, eid, follower); // its last follower: the bitecs component goes too
 }

@@ -23,6 +23,16 @@ export {
   type AnimationComponents,
   type AssetRegistry,
 } from './world.js';
+// The per-character components' types (each is also a bitecs component: `world.components.X`).
+export type { CharacterComponent } from './components/Character.js';
+export type { LayersComponent } from './components/Layers.js';
+export type { PoolComponent } from './components/Pose.js';
+export type { InertializationComponent } from './components/Inertialization.js';
+export type { RootMotionComponent } from './components/RootMotion.js';
+export type { FollowerComponent } from './components/Follower.js';
+export type { LookAtComponent } from './components/LookAt.js';
+export type { ReachComponent } from './components/Reach.js';
+export type { LodComponent } from './components/Lod.js';
 export {
   spawnCharacter,
   removeCharacter,

@@ -6,6 +6,7 @@
  * k-th frame, over the summed seconds, so its clip times, root travel and events stay those
  * of the full-rate run. See systems/lodSystem.ts for the per-frame model.
  */
+import { addComponent, removeComponent } from 'bitecs';
 import { fail, IssueList } from './assets/AnimationError.js';
 import { sameJointOrder } from './assets/Binding.js';
 import type { Clip } from './assets/Clip.js';
@@ -98,6 +99,7 @@ const THRESHOLD_FIELD = { distance: 'distances', screenSize: 'screenSizes', moti
  * Gives character `eid` motion LOD, or changes its settings (see {@link LodOptions}). From the
  * next frame, `lodSystem` picks its level and whether it is animated. A character already
  * accumulating time keeps it; the level is picked afresh (without hysteresis) on that frame.
+ * The character gets the `Lod` bitecs component (`query(world.ecs, [world.components.Lod])`).
  *
  * @example
  * // Three levels by distance; the far one animated every 4th frame.
@@ -155,19 +157,22 @@ export function setLod(world: AnimationWorld, eid: number, options: LodOptions):
   if (options.updateEvery) lod.updateEvery.set(options.updateEvery, eid * LOD_MAX_LEVELS);
   lod.hysteresis[eid] = hysteresis;
   lod.height[eid] = height;
+  addComponent(world.ecs, eid, lod);
 }
 
 /**
  * Removes character `eid`'s LOD. Time it has accumulated is not lost: the next frame animates
  * it once more over those seconds (at its current level), and from the frame after it is a
- * character without LOD (every frame, clips as they are). Nothing happens for a character
- * without LOD.
+ * character without LOD (every frame, clips as they are). The `Lod` bitecs component is
+ * removed at once. Nothing happens for a character without LOD.
  * @throws AnimationError when `eid` is not a character.
  */
 export function removeLod(world: AnimationWorld, eid: number): void {
   requireCharacter(world, eid, 'removeLod');
   const lod = world.components.Lod;
   if (lod.enabled[eid]! === LOD_ON) lod.enabled[eid] = LOD_FLUSH;
+  // The bitecs component goes now; the flush is lodSystem's (systems add and remove nothing).
+  removeComponent(world.ecs, eid, lod);
 }
 
 /**

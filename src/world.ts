@@ -1,4 +1,4 @@
-import { $internal, createWorld, observe, onRemove, registerQuery, type Query, type World } from 'bitecs';
+import { $internal, createWorld, observe, onRemove, registerComponents, registerQuery, type Query, type World } from 'bitecs';
 import { AnimationError, type AnimationIssue } from './assets/AnimationError.js';
 import type { Binding } from './assets/Binding.js';
 import type { RootFrame, RootTrack } from './assets/rootTrack.js';
@@ -96,7 +96,25 @@ export interface PoseViews {
   readonly history: Float32Array[];
 }
 
-/** The animation components of a world; every array is sized at creation. */
+/**
+ * The animation components of a world; every array is sized at creation. Each is also a
+ * bitecs component of `world.ecs` (registered at creation), on exactly the entities that have
+ * its state, so a game can `query(world.ecs, [world.components.Follower])`, `hasComponent`,
+ * or `observe(world.ecs, onAdd(…), …)` with it:
+ *
+ * | component | on an entity | added by | removed by |
+ * | --- | --- | --- | --- |
+ * | `Character`, `Layers`, `LocalPose`, `ModelPose`, `SkinPalette`, `Inertialization` | every character | `spawnCharacter` | `removeCharacter` |
+ * | `RootMotion` | moved by root motion | `spawnCharacter(…, { rootMotion: true })` | `removeCharacter` |
+ * | `Follower` | with a follower in any slot | `setFollower`, `setFollowTarget`, `setLookAt`, `setReach` | `removeFollower` (its last slot), `removeCharacter` |
+ * | `LookAt` | looking at a follower | `setLookAt` | `clearLookAt`, `removeCharacter` |
+ * | `Reach` | reaching for a follower | `setReach` | `clearReach`, `removeCharacter` |
+ * | `Lod` | with motion LOD | `setLod` | `removeLod`, `removeCharacter` |
+ *
+ * The arrays hold a row for every entity id (defaults where the entity lacks the component:
+ * `RootMotion.x/y/z/yaw` is the position of every character). Systems visit `characters` and
+ * read the `enabled` flags, which agree with the bitecs membership (see docs/ecs-components.md).
+ */
 export interface AnimationComponents {
   readonly Character: CharacterComponent;
   readonly Layers: LayersComponent;
@@ -104,14 +122,15 @@ export interface AnimationComponents {
   readonly ModelPose: PoolComponent;
   readonly SkinPalette: PoolComponent;
   readonly Inertialization: InertializationComponent;
+  /** World transform of every character; the bitecs component marks those root motion moves (`enabled`). */
   readonly RootMotion: RootMotionComponent;
-  /** Minimum-jerk followers (not part of the `characters` query: `enabled` marks who has one). */
+  /** Minimum-jerk followers: on the entities with a follower in some slot (`enabled[eid × FOLLOW_SLOTS + slot]`). */
   readonly Follower: FollowerComponent;
-  /** Look-at toward the follower (not part of the `characters` query: `enabled` marks who has one). */
+  /** Look-at toward a follower: on the entities that look at one (`enabled`). */
   readonly LookAt: LookAtComponent;
-  /** Two-bone reach toward the follower (not part of the `characters` query: `enabled` marks who has one). */
+  /** Two-bone reach toward a follower: on the entities that reach for one (`enabled`). */
   readonly Reach: ReachComponent;
-  /** Motion LOD and update-rate LOD (not part of the `characters` query: `enabled` marks who has it). */
+  /** Motion LOD and update-rate LOD: on the entities with LOD (`enabled` is `LOD_ON`). */
   readonly Lod: LodComponent;
 }
 
@@ -126,7 +145,11 @@ export interface AnimationWorld {
   readonly maxJoints: number;
   readonly blendThreshold: number;
   readonly components: AnimationComponents;
-  /** Registered once: entities with all animation components, iterated via `dense`. */
+  /**
+   * Registered once: the characters (entities with the components every character has:
+   * `Character`, `Layers`, `LocalPose`, `ModelPose`, `SkinPalette`, `Inertialization`),
+   * iterated via `dense`.
+   */
   readonly characters: Query;
   readonly assets: AssetRegistry;
   readonly events: EventQueue;
@@ -184,7 +207,9 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     Reach: createReachComponent(rows),
     Lod: createLodComponent(rows),
   };
-  const characters = registerQuery(ecs, [
+  // Registered up front (not on first use), so `hasComponent` and queries know every one of
+  // them from the start and the bitflags do not depend on which API call came first.
+  registerComponents(ecs, [
     components.Character,
     components.Layers,
     components.LocalPose,
@@ -192,6 +217,18 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     components.SkinPalette,
     components.Inertialization,
     components.RootMotion,
+    components.Follower,
+    components.LookAt,
+    components.Reach,
+    components.Lod,
+  ]);
+  const characters = registerQuery(ecs, [
+    components.Character,
+    components.Layers,
+    components.LocalPose,
+    components.ModelPose,
+    components.SkinPalette,
+    components.Inertialization,
   ]);
   // A removed character's LOD row is cleared at once, so the next character given its entity
   // id starts without LOD (and without a pending update).

@@ -10,7 +10,8 @@
  * FOLLOW_SLOTS` rows), so a character's slots are contiguous; Float64 so the exact stepping
  * stays exact:
  * - `enabled[row]`: 1 when the slot has a follower (`setFollower` / `setFollowTarget`),
- *   0 (default) when `followSystem` skips it.
+ *   0 (default) when `followSystem` skips it. The entity has the `Follower` bitecs component
+ *   exactly when one of its slots is 1.
  * - `integrator[row]`: `FOLLOW_EXACT` (default: the exact matrix-exponential step) or
  *   `FOLLOW_EULER` (the seed's explicit Euler, stable only for dt < 0.325 T).
  * - `target[row × 3 ..]`: the target the game set last (x, y, z), metres.

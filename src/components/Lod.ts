@@ -8,7 +8,8 @@
  * - `enabled[eid]`: `LOD_OFF` (0, default: every system processes the character every frame
  *   with the frame's dt and it plays its clips as they are), `LOD_ON`, `LOD_FLUSH` (`removeLod`
  *   asked: the next frame updates it with its pending time, then `LOD_RESET`, after which it
- *   is off again).
+ *   is off again). The entity has the `Lod` bitecs component exactly when `LOD_ON`
+ *   (`removeLod` takes it at once; the flush that follows is `lodSystem`'s).
  * - `mode[eid]`: the measure that picks the level: `LOD_DISTANCE` (metres from the camera
  *   point), `LOD_SCREEN_SIZE` (projected height, pixels), `LOD_MOTION` (speed relative to the
  *   camera, m/s).

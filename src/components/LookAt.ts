@@ -5,7 +5,8 @@
  * by a weight. `aimSystem` applies it; `setLookAt` / `clearLookAt` (`src/aim.ts`) set it.
  *
  * Indexed by eid (`rows = maxEntities + 1`):
- * - `enabled[eid]`: 1 when the character looks at its follower, 0 (default) when not.
+ * - `enabled[eid]`: 1 when the character looks at its follower, 0 (default) when not; the
+ *   entity has the `LookAt` bitecs component exactly when 1.
  * - `follower[eid]`: the follower slot it looks at, in [0, FOLLOW_SLOTS) (default 0).
  * - `head[eid]`, `neck[eid]`, `spine[eid]`: joint indices; `neck` and `spine` are −1 when absent
  *   (`LOOK_NO_JOINT`). When present, `spine` is an ancestor of `neck` (or of `head` without a

@@ -7,7 +7,8 @@
  * pointing at it (see `math/twoBoneIk.ts`).
  *
  * Indexed by eid (`rows = maxEntities + 1`):
- * - `enabled[eid]`: 1 when the character reaches for its follower, 0 (default) when not.
+ * - `enabled[eid]`: 1 when the character reaches for its follower, 0 (default) when not; the
+ *   entity has the `Reach` bitecs component exactly when 1.
  * - `follower[eid]`: the follower slot it reaches for, in [0, FOLLOW_SLOTS) (default 0).
  * - `upper[eid]`, `lower[eid]`, `end[eid]`: joint indices (−1, `REACH_NO_JOINT`, when
  *   cleared); `upper` is an ancestor of `lower` and `lower` of `end` (usually the parent;

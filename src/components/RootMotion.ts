@@ -8,7 +8,8 @@
  * - `vertical[eid]`: 1 to move the character by the root's vertical travel too (and keep the
  *   pose's root height at rest); 0 (default) keeps the vertical bob in the pose.
  * - `enabled[eid]`: 1 when root motion moves the character (`spawnCharacter(…, { rootMotion: true })`);
- *   0 (default) leaves it where it is and the pose untouched.
+ *   0 (default) leaves it where it is and the pose untouched. The entity has the `RootMotion`
+ *   bitecs component exactly when 1; `x y z yaw` hold every character's transform either way.
  * - `extractYaw[eid]`: 1 when the clips' root yaw turns the character too
  *   (`spawnCharacter(…, { rootMotion: true, rootYaw: true })`): `yaw` follows the root's
  *   turn, travel is taken in the root's heading frame, and the pose's root loses its twist
