@@ -39,6 +39,8 @@ export {
   type AnimationEvent,
 } from './api.js';
 export { getRootTransform, setTargetSpeed, type RootTransform, type TargetSpeedOptions } from './rootMotion.js';
+export { setRootTransform, type RootTransformUpdate } from './rootTransform.js';
+export { rootMotionFromFeet, type FootRootMotionOptions } from './offline/rootMotionFromFeet.js';
 export { setBlendSpace, blendSpaceLayers, type SetBlendSpaceOptions } from './blendSpacePlayback.js';
 export { solveStrideScales, STRIDE_INPUT_STRIDE } from './math/strideScales.js';
 export {
