@@ -61,16 +61,17 @@ export interface FootRootMotionOptions {
   heightThreshold?: number;
   /**
    * How fast a down foot may move against the ground and still count as planted, in the clip's
-   * units per second (default 2 × the ground speed |g| + 1 hip height per second: 5.8 m/s for
-   * the Fox's run, 2.7 m/s for its walk). The weight falls linearly from 1 at the ground's
+   * units per second (default 2 × the ground speed |g| + 1 hip height per second: 3.6 m/s for
+   * the Fox's run, 2.5 m/s for its walk). The weight falls linearly from 1 at the ground's
    * velocity to 0 here, so a foot that is low but already swinging forward (about 2|g| against
    * the ground) counts for little; a foot that slides a little faster or slower than the others
    * keeps most of its say. A tight value trusts only the feet that agree with the median.
    */
   speedThreshold?: number;
   /**
-   * σ of the Gaussian that smooths the travel velocity, seconds (default 1/30 s); 0 follows the
-   * feet interval by interval. Larger is steadier and lets the feet slide more.
+   * σ of the Gaussian that smooths the travel velocity, seconds (default 1/30 s, with which the
+   * Fox's walk never moves backward); 0 follows the feet interval by interval. Larger is
+   * steadier and lets the feet slide more.
    */
   smoothing?: number;
 }
