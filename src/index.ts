@@ -49,6 +49,8 @@ export {
   type AnimationEvent,
 } from './api.js';
 export { getRootTransform, setTargetSpeed, type RootTransform, type TargetSpeedOptions } from './rootMotion.js';
+export { setRootTransform, type RootTransformUpdate } from './rootTransform.js';
+export { rootMotionFromFeet, type FootRootMotionOptions } from './offline/rootMotionFromFeet.js';
 export { setBlendSpace, blendSpaceLayers, type SetBlendSpaceOptions } from './blendSpacePlayback.js';
 export { solveStrideScales, STRIDE_INPUT_STRIDE } from './math/strideScales.js';
 export {
@@ -139,6 +141,7 @@ export { ROOT_AXIS_FREE, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from './componen
 export { skinSystem, skinEntities, computeModelPose, computeSkinPalette } from './systems/skinSystem.js';
 export { POSE_STRIDE, MATRIX_STRIDE, NO_PARENT } from './math/layout.js';
 export { loadGltf, type GltfOptions, type GltfResult, type SkinnedMeshData } from './import/gltf.js';
+export { parseScale, UNITS, type UnitName } from './import/units.js';
 export { parseBvh, type BvhOptions, type BvhResult, type BvhEndSite, type BvhChannel } from './import/bvh.js';
 export { vec3, quat, affine, twoBoneIk, lookAt, rotationArc } from './math/index.js';
 export { solveTwoBoneIk, IK_ROOT, IK_MID, IK_END, IK_TARGET, IK_POLE, IK_WEIGHT, IK_PARAMS } from './math/twoBoneIk.js';

@@ -1,18 +1,18 @@
 /**
  * The sandbox's characters: the real Fox and RobotExpressive from ../shared/assets (fetched
- * from `assets/`, read by `loadGltf`), rescaled to metres, plus the benchmark's synthetic rig.
+ * from `assets/`, read by `loadGltf` with its `scale` option: the Fox is in centimetres, the
+ * Robot about 4.6 units tall), plus the benchmark's synthetic rig.
  *
  * The Fox's and the Robot's locomotion clips loop in place (their README: no root travel), so
- * root motion cannot drive them as they are. `withRootMotion` gives a walk or run the travel
- * its feet imply: the speed at which a planted foot slides backwards in the in-place clip
- * (`measureGroundSpeed`) is the speed the character must move for that foot to stay put. The
- * travel goes into the hip joint's track, where `rootMotionSystem` extracts it again.
+ * root motion cannot drive them as they are: `rootMotionFromFeet` gives a walk or run the
+ * travel its planted feet imply, and the speed it travels at rate 1 is its root track's cycle
+ * over its duration.
  */
 import {
   affine,
-  createClip,
-  createSkeleton,
+  getRootTrack,
   loadGltf,
+  rootMotionFromFeet,
   type Clip,
   type Skeleton,
   type SkinnedMeshData,
@@ -41,7 +41,7 @@ export interface Locomotion {
   readonly idle: Clip;
   readonly walk: Clip;
   readonly run: Clip;
-  /** m/s at rate 1, measured from the feet. */
+  /** m/s at rate 1, from the travel `rootMotionFromFeet` derived. */
   readonly walkSpeed: number;
   readonly runSpeed: number;
 }
@@ -84,23 +84,22 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
   const file = kind === 'fox' ? 'Fox.glb' : 'RobotExpressive.glb';
   const response = await fetch(new URL(`assets/${file}`, document.baseURI));
   if (!response.ok) throw new Error(`fetching assets/${file}: HTTP ${response.status}`);
-  const result = await loadGltf(new Uint8Array(await response.arrayBuffer()), { frameRate: 30 });
-  const source = result.skeletons[0];
-  if (!source) throw new Error(`${file} has no skin`);
   // Fox: centimetres. Robot: about 4.6 units tall; 0.4 makes it about 1.8 m.
-  const scale = kind === 'fox' ? 0.01 : 0.4;
-  const skeleton = scaleSkeleton(source, scale);
+  const result = await loadGltf(new Uint8Array(await response.arrayBuffer()), { frameRate: 30, scale: kind === 'fox' ? 'cm' : 0.4 });
+  const skeleton = result.skeletons[0];
+  if (!skeleton) throw new Error(`${file} has no skin`);
   const clips = new Map<string, Clip>();
-  for (const clip of result.clips) if (clip.skeleton === source) clips.set(clip.name, scaleClip(clip, skeleton, scale));
+  for (const clip of result.clips) if (clip.skeleton === skeleton) clips.set(clip.name, clip);
   const foxMesh = kind === 'fox' ? result.meshes.find((m) => m.skeleton === 0) : undefined;
-  const mesh = foxMesh ? meshGeometry(foxMesh, scale) : null;
+  const mesh = foxMesh ? meshGeometry(foxMesh) : null;
   const names = kind === 'fox' ? ['Survey', 'Walk', 'Run'] : ['Idle', 'Walking', 'Running'];
   const [idle, walk, run] = names.map((name) => clips.get(name));
   let locomotion: Locomotion | null = null;
   if (idle && walk && run) {
-    const walkSpeed = measureGroundSpeed(walk);
-    const runSpeed = measureGroundSpeed(run);
-    locomotion = { idle, walk: withRootMotion(walk, walkSpeed), run: withRootMotion(run, runSpeed), walkSpeed, runSpeed };
+    const feet = kind === 'fox' ? FOX_FEET : ROBOT_FEET;
+    const moving = [walk, run].map((clip) => rootMotionFromFeet(clip, { feet }));
+    const [walkSpeed, runSpeed] = moving.map(speedOf);
+    locomotion = { idle, walk: moving[0]!, run: moving[1]!, walkSpeed: walkSpeed!, runSpeed: runSpeed! };
   }
   const head = skeleton.names.findIndex((name) => /(^|[^a-z])head([^a-z]|$)/i.test(name));
   const headParent = head >= 0 ? skeleton.parents[head]! : -1;
@@ -152,36 +151,6 @@ function benchCharacter(): CharacterAsset {
   };
 }
 
-/** The skeleton with every translation (rest and inverse bind) times `k`: the same character in other units. */
-export function scaleSkeleton(skeleton: Skeleton, k: number): Skeleton {
-  const rest = Float32Array.from(skeleton.rest);
-  for (let j = 0; j < skeleton.jointCount; j++) for (let c = 0; c < 3; c++) rest[j * 10 + c]! *= k;
-  // Model matrices [A | t] become [A | k·t]; their inverses [A⁻¹ | −A⁻¹·k·t]: translation × k.
-  const inverseBind = Float32Array.from(skeleton.inverseBind);
-  for (let j = 0; j < skeleton.jointCount; j++) for (let c = 9; c < 12; c++) inverseBind[j * 12 + c]! *= k;
-  return createSkeleton({ names: skeleton.names, parents: skeleton.parents, rest, inverseBind, hipJoint: skeleton.hipJoint });
-}
-
-/** `clip` on the scaled `skeleton`: translations times `k`. */
-export function scaleClip(clip: Clip, skeleton: Skeleton, k: number): Clip {
-  const frames = Float32Array.from(clip.frames);
-  for (let o = 0; o < frames.length; o += 10) for (let c = 0; c < 3; c++) frames[o + c]! *= k;
-  return createClip({ skeleton, frameRate: clip.frameRate, frames, loop: clip.loop, events: clip.events, name: clip.name });
-}
-
-/** Model-space matrices (J×12) of frame `f` of `clip`. */
-function frameModel(clip: Clip, f: number, out: Float64Array): Float64Array {
-  const { parents, jointCount } = clip.skeleton;
-  const local = new Float64Array(12);
-  for (let j = 0; j < jointCount; j++) {
-    affine.fromSQT(local, 0, clip.frames, (f * jointCount + j) * 10);
-    const p = parents[j]!;
-    if (p < 0) out.set(local, j * 12);
-    else affine.multiply(out, j * 12, out, p * 12, local, 0);
-  }
-  return out;
-}
-
 /** Rest-pose model matrices (J×12). */
 function restModel(skeleton: Skeleton): Float64Array {
   const out = new Float64Array(skeleton.jointCount * 12);
@@ -205,78 +174,23 @@ function restHeight(skeleton: Skeleton): number {
   return high - low;
 }
 
-/**
- * The ground speed of an in-place locomotion cycle, m/s: the median backward speed (along
- * model −Z) of the feet while they are planted. Feet are the leaf joints within 30 % of the
- * hip height of the ground at rest; planted means within 6 % of the hip height of the lowest
- * any of them gets in the clip.
- */
-export function measureGroundSpeed(clip: Clip): number {
-  const skeleton = clip.skeleton;
-  const J = skeleton.jointCount;
-  const rest = restModel(skeleton);
-  const hip = skeleton.hipHeight > 0 ? skeleton.hipHeight : 1;
-  const isParent = new Set(Array.from(skeleton.parents));
-  const feet: number[] = [];
-  for (let j = 0; j < J; j++) if (!isParent.has(j) && rest[j * 12 + 10]! < 0.3 * hip && !/pole|target/i.test(skeleton.names[j]!)) feet.push(j);
-  const model = new Float64Array(J * 12);
-  const ys: number[][] = [], zs: number[][] = [];
-  for (let f = 0; f < clip.frameCount; f++) {
-    frameModel(clip, f, model);
-    ys.push(feet.map((j) => model[j * 12 + 10]!));
-    zs.push(feet.map((j) => model[j * 12 + 11]!));
-  }
-  const lowest = Math.min(...ys.flat());
-  const planted = lowest + 0.06 * hip;
-  const speeds: number[] = [];
-  for (let f = 0; f + 1 < clip.frameCount; f++) {
-    feet.forEach((_, k) => {
-      if (ys[f]![k]! < planted && ys[f + 1]![k]! < planted) speeds.push(-(zs[f + 1]![k]! - zs[f]![k]!) * clip.frameRate);
-    });
-  }
-  speeds.sort((a, b) => a - b);
-  const median = speeds[speeds.length >> 1] ?? 0;
-  return median > 0.05 ? median : 1;
+/** The Fox's paws: hind toes and front wrists, the joints that reach the ground. */
+const FOX_FEET = ['b_LeftFoot02_018', 'b_RightFoot02_022', 'b_LeftHand_011', 'b_RightHand_08'];
+/** The Robot's feet: its baked foot-IK targets. */
+const ROBOT_FEET = ['Foot.L', 'Foot.R'];
+
+/** Horizontal speed of a clip with root travel at rate 1, m/s. */
+function speedOf(clip: Clip): number {
+  const cycle = getRootTrack(clip).cycle;
+  return Math.hypot(cycle[0]!, cycle[2]!) / clip.duration;
 }
 
 /**
- * An in-place cycle given root travel: the hip joint moves `speed` m/s along model +Z (its
- * local translation gets the travel expressed in its parent's frame at each frame), so the
- * seam frame sits one cycle's travel ahead of the first.
- */
-export function withRootMotion(clip: Clip, speed: number): Clip {
-  const skeleton = clip.skeleton;
-  const J = skeleton.jointCount;
-  const hip = skeleton.hipJoint >= 0 ? skeleton.hipJoint : 0;
-  const parent = skeleton.parents[hip]!;
-  const frames = Float32Array.from(clip.frames);
-  const model = new Float64Array(J * 12);
-  const inverse = new Float64Array(12);
-  const travel = new Float64Array(3);
-  for (let f = 0; f < clip.frameCount; f++) {
-    const distance = (speed * f) / clip.frameRate;
-    const o = (f * J + hip) * 10;
-    if (parent < 0) {
-      frames[o + 2]! += distance;
-      continue;
-    }
-    frameModel(clip, f, model);
-    affine.invert(inverse, 0, model, parent * 12);
-    travel[0] = 0; travel[1] = 0; travel[2] = distance;
-    affine.transformVector(travel, 0, inverse, 0, travel, 0);
-    frames[o]! += travel[0]!;
-    frames[o + 1]! += travel[1]!;
-    frames[o + 2]! += travel[2]!;
-  }
-  return createClip({ skeleton, frameRate: clip.frameRate, frames, loop: true, events: clip.events, name: clip.name });
-}
-
-/**
- * A skinned primitive with positions times `scale`, its vertices welded: the Fox is stored
+ * A skinned primitive (positions already in metres), its vertices welded: the Fox is stored
  * unindexed (1,728 vertices for 576 triangles); vertices with the same position, joints and
  * weights become one.
  */
-function meshGeometry(mesh: SkinnedMeshData, scale: number): BodyGeometry {
+function meshGeometry(mesh: SkinnedMeshData): BodyGeometry {
   const source = mesh.indices ?? Uint32Array.from({ length: mesh.positions.length / 3 }, (_, i) => i);
   const keys = new Map<string, number>();
   const positions: number[] = [], joints: number[] = [], weights: number[] = [];
@@ -290,7 +204,7 @@ function meshGeometry(mesh: SkinnedMeshData, scale: number): BodyGeometry {
     if (index === undefined) {
       index = positions.length / 3;
       keys.set(key, index);
-      positions.push(...p.map((x) => x * scale));
+      positions.push(...p);
       joints.push(...j);
       weights.push(...w);
     }

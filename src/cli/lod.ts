@@ -26,13 +26,12 @@ import { createSkeletonDocument, findJointNodes, readGltfDocument, splineTracks,
 import { parseBvh, type BvhEndSite } from '../import/bvh.js';
 import { loadGltf } from '../import/gltf.js';
 import { readContainer } from '../import/gltf/container.js';
+import { parseScale, SCALE_EXPECTED, UNITS } from '../import/units.js';
 import { reduceClip } from '../lod/reduceClip.js';
 
 /** The `where` of errors `bitanim lod` reports. */
 const WHERE = 'lod';
 
-/** Metres per unit of the unit names `--scale` accepts. */
-export const UNITS: Readonly<Record<string, number>> = { m: 1, cm: 0.01, mm: 0.001, in: 0.0254, ft: 0.3048 };
 
 /** Options of {@link reduceFile}; lengths in metres. */
 export interface LodOptions {
@@ -210,10 +209,8 @@ function resolveOptions(file: string, options: LodOptions): Resolved {
   const tolerance = number('--tolerance', options.tolerance, 0.005, 'positive', ' (metres)');
   const distance = number('--distance', options.distance, 0, 'non-negative', ' (metres)');
   const frameRate = number('--frame-rate', options.frameRate, 30, 'positive', ' (Hz)');
-  const rawScale = options.scale;
-  const scale = typeof rawScale === 'string' && rawScale.toLowerCase() in UNITS
-    ? UNITS[rawScale.toLowerCase()]!
-    : number('--scale', rawScale, 1, 'positive', ` (metres per file unit) or one of ${Object.keys(UNITS).join(', ')}`);
+  const scale = options.scale === undefined ? 1 : parseScale(options.scale);
+  if (Number.isNaN(scale)) issues.add('--scale', `is ${JSON.stringify(options.scale) ?? String(options.scale)}: must be ${SCALE_EXPECTED}`);
   const method = options.method ?? 'atkins';
   if (method !== 'atkins' && method !== 'uniform') issues.add('--method', `is ${JSON.stringify(method)}: must be atkins or uniform`);
   const extension = extname(file).toLowerCase();

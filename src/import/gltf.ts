@@ -8,6 +8,12 @@
  * malformed file gives one {@link AnimationError} naming the JSON path or byte offset, never
  * another exception, a hang or a huge allocation.
  *
+ * **Units.** `scale` (metres per file unit, or `'cm'`, `'mm'`, `'in'`, `'ft'`, `'m'`; default 1,
+ * glTF's metre) multiplies every length as it is read: joint rest and animated translations
+ * (after the non-joint ancestors are composed in), the inverse bind matrices' translations
+ * and mesh positions. That is the whole world scaled by s (S·M·S⁻¹ for every transform), so
+ * rotations and scales are unchanged and skinned vertices come out × s.
+ *
  * **Skeletons.** One per distinct skin: skins with the same joint nodes and the same inverse
  * bind matrices share one (RobotExpressive's two hand skins). For each:
  * 1. Joint names are node names. A name already taken by an earlier joint of the skeleton
@@ -56,11 +62,20 @@ import { buildMeshes } from './gltf/meshes.js';
 import type { Context } from './gltf/shared.js';
 import { buildSkeletons } from './gltf/skeletons.js';
 import { validateGltf, type ValidatedGltf } from './gltf/validate.js';
+import { parseScale, SCALE_EXPECTED, type UnitName } from './units.js';
 
 /** Options of {@link loadGltf}. */
 export interface GltfOptions {
   /** Target resampling rate in frames per second, finite and > 0 (default 30). */
   frameRate?: number;
+  /**
+   * The file's unit, converted to metres at import: metres per file unit (finite, > 0) or a
+   * unit name, `'m'`, `'cm'`, `'mm'`, `'in'`, `'ft'` (default 1: glTF's own unit, the metre).
+   * Every length is multiplied by it — joint rest and animated translations, the translation
+   * of the inverse bind matrices, mesh positions — so skinning gives the same shape, scaled;
+   * rotations and scales are unchanged.
+   */
+  scale?: number | UnitName;
 }
 
 /** One skinned primitive, ready for {@link skinVertices}. */
@@ -99,11 +114,11 @@ const DEFAULT_FRAME_RATE = 30;
  * Reads a glTF 2.0 file (`.glb` or `.gltf` with embedded buffers) into skeletons, clips and
  * skinned mesh data. See the module comment for the policies.
  *
- * @throws AnimationError for malformed input, naming the JSON path or byte offset: truncated
+ * @throws AnimationError for a bad option (`frameRate`, `scale`), and for malformed input, naming the JSON path or byte offset: truncated
  * GLB, wrong magic, JSON that is not glTF, external URIs, accessors out of range, joint
  * indices out of range, non-finite transforms or keys, unsupported required extensions.
  * @example
- * const { skeletons, clips, meshes } = await loadGltf(new Uint8Array(await (await fetch('fox.glb')).arrayBuffer()));
+ * const { skeletons, clips, meshes } = await loadGltf(new Uint8Array(await (await fetch('fox.glb')).arrayBuffer()), { scale: 'cm' });
  */
 export async function loadGltf(bytes: Uint8Array, options: GltfOptions = {}): Promise<GltfResult> {
   try {
@@ -120,6 +135,10 @@ async function importGltf(bytes: Uint8Array, options: GltfOptions): Promise<Gltf
   if (typeof frameRate !== 'number' || !Number.isFinite(frameRate) || frameRate <= 0) {
     throw new AnimationError(WHERE, [{ path: 'options.frameRate', message: `is ${String(frameRate)}: must be a finite number > 0` }]);
   }
+  const scale = options.scale === undefined ? 1 : parseScale(options.scale);
+  if (Number.isNaN(scale)) {
+    throw new AnimationError(WHERE, [{ path: 'options.scale', message: `is ${JSON.stringify(options.scale) ?? String(options.scale)}: must be ${SCALE_EXPECTED}` }]);
+  }
   const container = readContainer(bytes);
   const valid = validateGltf(container.json, container.bin);
   const warnings = valid.warnings;
@@ -127,7 +146,7 @@ async function importGltf(bytes: Uint8Array, options: GltfOptions): Promise<Gltf
   const root = document.getRoot();
   const nodes = root.listNodes();
   const nodeIndex = new Map<Node, number>(nodes.map((node, i) => [node, i]));
-  const ctx: Context = { valid, nodes, nodeIndex, warnings, frameRate };
+  const ctx: Context = { valid, nodes, nodeIndex, warnings, frameRate, scale };
 
   const bindings = buildSkeletons(ctx, root.listSkins());
   const rigs = [...new Set(bindings.map((b) => b.rig))];

@@ -36,6 +36,7 @@ import {
   setLod,
   setLodCamera,
   setLookAt,
+  setRootTransform,
   setTargetSpeed,
   spawnCharacter,
   transition,
@@ -393,10 +394,10 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
       : agents.heading[i]! + (random() - 0.5) * 2.4;
   }
 
+  const steer = { yaw: 0 };
+
   function updateAgents(dt: number): void {
     const loco = asset.locomotion!;
-    const root = world.components.RootMotion;
-    const yaw = root.yaw;
     for (let i = 0; i < count; i++) {
       const eid = agents.eid[i]!;
       if (simTime >= agents.decideAt[i]!) decide(i);
@@ -405,7 +406,8 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
       dh = Math.atan2(Math.sin(dh), Math.cos(dh));
       const turn = 1.6 * dt;
       if (agents.moving[i]) agents.heading[i] = agents.heading[i]! + Math.max(-turn, Math.min(turn, dh));
-      yaw[eid] = agents.heading[i]!;
+      steer.yaw = agents.heading[i]!;
+      setRootTransform(world, eid, steer); // one reused object: no allocation per agent
       const dv = agents.goalSpeed[i]! - agents.speed[i]!;
       const accel = 1.8 * dt;
       agents.speed[i] = agents.speed[i]! + Math.max(-accel, Math.min(accel, dv));

@@ -132,10 +132,11 @@ export function buildClips(ctx: Context, rigs: readonly Rig[], animations: reado
         const prefix = rig.prefix[j]!;
         if (prefix) {
           quat.normalize(pose, o + 3, pose, o + 3);
-          if (!composeInto(frames, base + o, prefix, pose, o, scratch)) sheared.add(j);
-        } else {
-          for (let i = 0; i < POSE_STRIDE; i++) frames[base + o + i] = pose[o + i]!;
+          if (!composeInto(pose, o, prefix, pose, o, scratch)) sheared.add(j);
         }
+        // File units → metres (a composed translation too: prefix and node both scale by s).
+        for (let i = 0; i < 3; i++) pose[o + i] *= ctx.scale;
+        for (let i = 0; i < POSE_STRIDE; i++) frames[base + o + i] = pose[o + i]!;
       }
     }
     const bad = firstNonFloat32(frames);

@@ -8,7 +8,7 @@ import type { Accessor, Mesh, Skin } from '@gltf-transform/core';
 import { IssueList } from '../../assets/AnimationError.js';
 import type { SkinnedMeshData } from '../gltf.js';
 import { WHERE } from './container.js';
-import type { Context } from './shared.js';
+import { firstNonFloat32, type Context } from './shared.js';
 import type { SkinBinding } from './skeletons.js';
 
 /** The skinned triangle primitives of every node with a mesh and a skin, each mesh and skin pair once. */
@@ -45,7 +45,7 @@ export function buildMeshes(
         warnings.push(`${path} ("${name}") on skinned node ${n} has no ${missing.join(', ')}: skipped`);
         return;
       }
-      const data = readPrimitive(issues, path, name, binding, position, prim.getAttribute('NORMAL'), joints, weights, prim.getIndices(), warnings);
+      const data = readPrimitive(issues, path, name, binding, position, prim.getAttribute('NORMAL'), joints, weights, prim.getIndices(), warnings, ctx.scale);
       if (data) out.push(data);
     });
   });
@@ -56,7 +56,7 @@ export function buildMeshes(
 function readPrimitive(
   issues: IssueList, path: string, name: string, binding: SkinBinding,
   position: Accessor, normal: Accessor | null, joints: Accessor, weights: Accessor, indices: Accessor | null,
-  warnings: string[],
+  warnings: string[], scale: number,
 ): SkinnedMeshData | null {
   const vertexCount = position.getCount();
   for (const [label, a] of [['NORMAL', normal], ['JOINTS_0', joints], ['WEIGHTS_0', weights]] as const) {
@@ -68,6 +68,15 @@ function readPrimitive(
   const positions = readFloats(issues, `${path}.attributes.POSITION`, position, 3);
   const normals = normal ? readFloats(issues, `${path}.attributes.NORMAL`, normal, 3) : null;
   if (!positions || (normal && !normals)) return null;
+  if (scale !== 1) {
+    // File units → metres; a scale that overflows float32 is the file's fault as much as the option's.
+    for (let i = 0; i < positions.length; i++) positions[i] *= scale;
+    const bad = firstNonFloat32(positions);
+    if (bad >= 0) {
+      issues.add(`${path}.attributes.POSITION[${Math.floor(bad / 3)}][${bad % 3}]`, `overflows float32 at scale ${scale}`);
+      return null;
+    }
+  }
 
   const skinJoints = binding.remap.length;
   const jointOut = new Uint16Array(vertexCount * 4);

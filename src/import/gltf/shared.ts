@@ -18,6 +18,8 @@ export interface Context {
   readonly nodeIndex: ReadonlyMap<Node, number>;
   readonly warnings: string[];
   readonly frameRate: number;
+  /** Metres per file unit: every length read is multiplied by it. */
+  readonly scale: number;
 }
 
 /** Runs `build`; an AnimationError it throws is re-thrown as loadGltf's with `prefix` on each path. */

@@ -24,13 +24,13 @@ export interface Rig {
   readonly skeleton: Skeleton;
   /** Joint index of each joint node. */
   readonly jointOf: ReadonlyMap<number, number>;
-  /** Per joint: the composed transform of the non-joint nodes above it, or null if none. */
+  /** Per joint: the composed transform of the non-joint nodes above it (file units), or null if none. */
   readonly prefix: readonly (Float64Array | null)[];
-  /** J×10 each joint node's own T, R (normalized), S. */
+  /** J×10 each joint node's own T, R (normalized), S, in file units. */
   readonly nodePose: Float64Array;
   /** Non-joint nodes whose transforms are baked into joints. */
   readonly baked: ReadonlySet<number>;
-  /** Unprocessed inverse binds for comparing skins (J×12, Float64). */
+  /** Unprocessed inverse binds for comparing skins (J×12, Float64, file units). */
   readonly inverseBind: Float64Array;
   readonly key: string;
 }
@@ -155,6 +155,16 @@ export function buildSkeletons(ctx: Context, skins: readonly Skin[]): SkinBindin
     for (let k = 0; k < jointCount; k++) {
       inverseBind.set(skinIbm.subarray(k * MATRIX_STRIDE, (k + 1) * MATRIX_STRIDE), remap[k]! * MATRIX_STRIDE);
     }
+    // File units → metres: every translation (rest, and the inverse binds' last column).
+    const scaledBind = inverseBind.slice();
+    if (ctx.scale !== 1) {
+      for (let j = 0; j < jointCount; j++) {
+        for (let i = 0; i < 3; i++) {
+          rest[j * POSE_STRIDE + i] *= ctx.scale;
+          scaledBind[j * MATRIX_STRIDE + 9 + i] *= ctx.scale;
+        }
+      }
+    }
     const bad = firstNonFloat32(rest);
     if (bad >= 0) {
       const j = Math.floor(bad / POSE_STRIDE);
@@ -166,7 +176,7 @@ export function buildSkeletons(ctx: Context, skins: readonly Skin[]): SkinBindin
       warnings.push(`skeleton ${index} (${path}): the rest transforms of joints ${listNames(sheared)} have shear from non-uniformly scaled non-joint ancestors; the shear is dropped`);
     }
 
-    const skeleton = rethrowWithPrefix(`${path} → `, () => createSkeleton({ names, parents: parentsOut, rest, inverseBind }));
+    const skeleton = rethrowWithPrefix(`${path} → `, () => createSkeleton({ names, parents: parentsOut, rest, inverseBind: scaledBind }));
     const rig: Rig = {
       index, skeleton, jointOf, prefix, nodePose, baked, inverseBind, key,
     };
