@@ -239,7 +239,7 @@ function resolveOptions(skeleton: Skeleton, space: BlendSpace, x: number, y: num
   }
   const slots = blendSpaceLayers(space);
   if (settings.layer + slots > MAX_LAYERS) {
-    fail(where, 'layer', `is ${settings.layer}: a '${space.type}' space needs ${slots} layers from there, past the last layer (${MAX_LAYERS - 1})`);
+    fail(where, 'layer', `is ${settings.layer}: a '${space.type}' space needs ${slots} layers, ${settings.layer} to ${settings.layer + slots - 1}, and the last layer is ${MAX_LAYERS - 1}`);
   }
   let bySkeleton = checked.get(space);
   const done = bySkeleton?.get(skeleton); // true: checked for a synced blend, false: unsynced
