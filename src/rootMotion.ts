@@ -133,8 +133,12 @@ function refuseStill(world: AnimationWorld, eid: number, measure: number): never
   const subject = one ? `clip ${names[0]}` : `clips ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} together`;
   const tail = `so no playback rate can give ${one ? 'it' : 'them'} a speed: play ${one ? 'it' : 'them'} in place`;
   if (measure === CYCLE_MAX) {
-    const at = one ? `farthest ${mm(farthest)} from its start, ${mm(net)} at its end` : mm(TRAVEL[1]!);
-    fail(where, subject, `${one ? 'travels' : 'travel'} under 1 mm per cycle (${at}), ${tail}`);
+    if (!one) fail(where, subject, `travel under 1 mm per cycle (${mm(TRAVEL[1]!)}), ${tail}`);
+    if (farthest < MIN_CYCLE_TRAVEL) fail(where, subject, `travels under 1 mm per cycle (farthest ${mm(farthest)} from its start), ${tail}`);
+    if (net < MIN_CYCLE_TRAVEL) {
+      fail(where, subject, `ends its cycle ${mm(net)} from where it started (under 1 mm; farthest ${mm(farthest)}), so its travel has no direction and no playback rate can give it a speed: play it in place`);
+    }
+    fail(where, subject, `travels under 1 mm per cycle along its axis (${mm(TRAVEL[1]!)}), ${tail}`);
   }
   fail(where, subject, `${one ? 'has' : 'have'} no net travel per cycle, ${tail}`);
 }

@@ -53,7 +53,7 @@ describe("setTargetSpeed(…, { cycle: 'max' }) refuses cycles under 1 mm", () =
     const before = snapshot(world);
     const error = refused(() => setTargetSpeed(world, eid, 1.6, { cycle: 'max' }));
     expect(error.message).toBe(
-      'setTargetSpeed: clip "sway" travels under 1 mm per cycle (farthest 0.5 mm from its start, 0.01 mm at its end), so no playback rate can give it a speed: play it in place',
+      'setTargetSpeed: clip "sway" travels under 1 mm per cycle (farthest 0.5 mm from its start), so no playback rate can give it a speed: play it in place',
     );
     expect(snapshot(world)).toBe(before);
   });
@@ -64,7 +64,7 @@ describe("setTargetSpeed(…, { cycle: 'max' }) refuses cycles under 1 mm", () =
     play(world, eid, comesBack);
     const error = refused(() => setTargetSpeed(world, eid, 1.6, { cycle: 'max' }));
     expect(error.message).toBe(
-      'setTargetSpeed: clip "comes back" travels under 1 mm per cycle (farthest 3000 mm from its start, 0.5 mm at its end), so no playback rate can give it a speed: play it in place',
+      'setTargetSpeed: clip "comes back" ends its cycle 0.5 mm from where it started (under 1 mm; farthest 3000 mm), so its travel has no direction and no playback rate can give it a speed: play it in place',
     );
     // 'net' keeps its floor of 1 µm/s at rate 1: 0.5 mm per 1 s cycle passes, at rate 3200.
     setTargetSpeed(world, eid, 1.6);
@@ -86,10 +86,22 @@ describe("setTargetSpeed(…, { cycle: 'max' }) refuses cycles under 1 mm", () =
     expect(Math.abs(world.components.Layers.speed[own * MAX_LAYERS]! / 200 - 1)).toBeLessThan(1e-5);
     const error = refused(() => setTargetSpeed(world, small, 0.3, { cycle: 'max' }));
     expect(error.message).toBe(
-      'setTargetSpeed: clip "short" travels under 1 mm per cycle (farthest 0.75 mm from its start, 0.6 mm at its end), so no playback rate can give it a speed: play it in place',
+      'setTargetSpeed: clip "short" travels under 1 mm per cycle (farthest 0.75 mm from its start), so no playback rate can give it a speed: play it in place',
     );
     setTargetSpeed(world, unscaled, 0.3, { cycle: 'max' });
     expect(Math.abs(world.components.Layers.speed[unscaled * MAX_LAYERS]! / 200 - 1)).toBeLessThan(1e-5);
+  });
+
+  it('refuses a sideways clip restricted to forward travel: 0.5 mm of it per cycle is left', () => {
+    // 1 m along X and 0.5 mm along Z per 1 s cycle; 'forward' keeps Z. Farthest 1.0000001 m in
+    // the direction (1, 0.0005) of its net travel, of which Z is 0.5 mm.
+    const sideways = rootPath(clipSkeleton, 'sideways', (u) => u, (u) => 0.0005 * u);
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: 2 });
+    const eid = spawnCharacter(world, clipSkeleton, { rootMotion: true });
+    play(world, eid, sideways, { rootAxis: 'forward' });
+    expect(refused(() => setTargetSpeed(world, eid, 1, { cycle: 'max' })).message).toBe(
+      'setTargetSpeed: clip "sideways" travels under 1 mm per cycle along its axis (0.5 mm), so no playback rate can give it a speed: play it in place',
+    );
   });
 
   it('a blend space that moves onto its idle keeps its rate instead of spinning the idle', () => {
