@@ -30,7 +30,8 @@ export interface SetBlendSpaceOptions {
   layer?: number;
   /**
    * Play the clips in one phase sync group (default true; the clips must loop). Without it,
-   * clips that enter the blend start at time 0 and each cycles at its own duration.
+   * clips that enter the blend start at their sample's `phaseOffset` × their duration (time 0
+   * by default) and each cycles at its own duration.
    */
   sync?: boolean;
   /** The sync group, 0 … MAX_LAYERS − 1 (default: the value of `layer`). */
@@ -63,8 +64,9 @@ export function blendSpaceLayers(space: BlendSpace): number {
  * a clip entering the blend costs one small object more.
  *
  * 1. **Slots**: a clip that stays in the blend keeps its layer (and so its time); one that
- *    leaves is stopped; one that enters takes a free layer at the group's current phase, so
- *    moving the point around never restarts a step.
+ *    leaves is stopped; one that enters takes a free layer at the group's current phase φ plus
+ *    its sample's `phaseOffset` (time = ((φ + offset) mod 1) × its duration; unsynced, φ = 0),
+ *    so moving the point around never restarts a step and each clip keeps its foot order.
  * 2. **Sync**: all clips of the space play in one sync group (`PlayOptions.syncGroup`): one
  *    normalized phase, the weight-averaged cycle.
  * 3. **Direction and stride**: for a 2D space the point's direction is the commanded
@@ -118,7 +120,7 @@ export function setBlendSpace(world: AnimationWorld, eid: number, space: BlendSp
     if (clipId === undefined) continue;
     for (let s = 0; s < slots; s++) {
       const li = first + s;
-      if (slotSample[s]! < 0 && Layers.clip[li] === clipId && keepsSlot(world, li, group)) { slotSample[s] = i; break; }
+      if (slotSample[s]! < 0 && Layers.clip[li] === clipId && keepsSlot(world, li, group, space.phaseOffsets[i]!)) { slotSample[s] = i; break; }
     }
   }
   for (let s = 0; s < slots; s++) {
@@ -134,7 +136,11 @@ export function setBlendSpace(world: AnimationWorld, eid: number, space: BlendSp
     const s = slotSample.indexOf(-1);
     slotSample[s] = i;
     const clip = space.clips[i]!;
-    writeLayer(world, eid, skeleton, clip, entering(clip, settings.layer + s, weights[i]!, rate, phase * clip.duration, group, settings.hipScaling));
+    // Its start: the group's phase plus the sample's offset, mod 1 (with offset 0, exactly φ·D).
+    const offset = space.phaseOffsets[i]!;
+    let u = phase + offset;
+    u -= Math.floor(u);
+    writeLayer(world, eid, skeleton, clip, entering(clip, settings.layer + s, weights[i]!, rate, u * clip.duration, group, settings.hipScaling, offset));
   }
 
   // Axis restriction, then stride scales from the restricted, hip-scaled cycles.
@@ -233,7 +239,7 @@ function resolveOptions(skeleton: Skeleton, space: BlendSpace, x: number, y: num
   }
   const slots = blendSpaceLayers(space);
   if (settings.layer + slots > MAX_LAYERS) {
-    fail(where, 'layer', `is ${settings.layer}: a '${space.type}' space needs ${slots} layers from there, past the last layer (${MAX_LAYERS - 1})`);
+    fail(where, 'layer', `is ${settings.layer}: a '${space.type}' space needs ${slots} layers, ${settings.layer} to ${settings.layer + slots - 1}, and the last layer is ${MAX_LAYERS - 1}`);
   }
   let bySkeleton = checked.get(space);
   const done = bySkeleton?.get(skeleton); // true: checked for a synced blend, false: unsynced
@@ -283,17 +289,21 @@ function currentPhase(world: AnimationWorld, first: number, slots: number, group
 /** `[phase, rate]` of {@link currentPhase}. */
 const PHASE = new Float64Array(2);
 
-/** A slot whose clip is still wanted can stay only if it plays the way the space would play it. */
-function keepsSlot(world: AnimationWorld, li: number, group: number): boolean {
+/**
+ * A slot whose clip is still wanted can stay only if it plays the way the space would play it
+ * (in a synced blend, also at the sample's phase offset; else it re-enters at that offset).
+ */
+function keepsSlot(world: AnimationWorld, li: number, group: number, phaseOffset: number): boolean {
   const { Layers } = world.components;
-  return (Layers.flags[li]! & (LAYER_ADDITIVE | LAYER_CLEAR_AFTER_FADE)) === 0 && Layers.mask[li] === -1 && Layers.syncGroup[li] === group;
+  return (Layers.flags[li]! & (LAYER_ADDITIVE | LAYER_CLEAR_AFTER_FADE)) === 0 && Layers.mask[li] === -1 && Layers.syncGroup[li] === group &&
+    (group < 0 || Layers.phaseOffset[li] === phaseOffset);
 }
 
-/** The play of a clip entering the blend: looping, at the group's phase and rate. */
-function entering(clip: Clip, layer: number, weight: number, rate: number, time: number, group: number, hipScaling: boolean): ResolvedPlay {
+/** The play of a clip entering the blend: looping, at the group's phase plus its offset, and rate. */
+function entering(clip: Clip, layer: number, weight: number, rate: number, time: number, group: number, hipScaling: boolean, phaseOffset: number): ResolvedPlay {
   return {
     layer, weight, speed: rate, time, loop: group >= 0 || clip.loop, additive: false, mask: undefined, reference: clip,
-    referenceTime: 0, rootAxis: 'free', hipScaling, syncGroup: group, phaseOffset: 0, timeGiven: group >= 0,
+    referenceTime: 0, rootAxis: 'free', hipScaling, syncGroup: group, phaseOffset, timeGiven: group >= 0,
   };
 }
 

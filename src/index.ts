@@ -167,5 +167,5 @@ export {
   springDecay,
   halfLifeToDamping,
 } from './math/inertialize.js';
-export { fadeCurve, fadeCurveName, FADE_LINEAR, FADE_SMOOTHSTEP, FADE_MINJERK, FADE_CURVE_KINDS, type FadeCurveName } from './math/fadeCurves.js';
+export { fadeCurve, fadeCurveName, FADE_LINEAR, FADE_SMOOTHSTEP, FADE_MINJERK, FADE_EASE_IN, FADE_EASE_OUT, FADE_CURVE_KINDS, type FadeCurveName } from './math/fadeCurves.js';
 export { skinVertices, type JointIndexArray } from './math/skinVertices.js';

@@ -18,6 +18,11 @@ export interface RootTransform {
 
 /** Below this a clip's normalized travel (m/s at rate 1) cannot drive a speed. */
 const NO_TRAVEL = 1e-6;
+/**
+ * `'max'`: the least travel per cycle, metres on the character, that can drive a speed — and
+ * the least net displacement per cycle that gives a clip a direction to travel in.
+ */
+const MIN_CYCLE_TRAVEL = 1e-3;
 
 /**
  * The world transform root motion has moved character `eid` to.
@@ -34,8 +39,12 @@ export interface TargetSpeedOptions {
   /**
    * How a cycle's travel is measured (the seed's two normalizations): `'net'` (default) the
    * root's net displacement over the cycle, `'max'` the farthest it gets from where the cycle
-   * started (see `RootTrack.maxDistance`). With `'max'` a clip whose root overshoots and comes
-   * part of the way back plays at the rate of a straight clip that reaches as far.
+   * started (see `RootTrack.maxDistance`), in the direction of its net displacement. With
+   * `'max'` a clip whose root overshoots and comes part of the way back plays at the rate of a
+   * straight clip that reaches as far. `'max'` needs at least 1 mm
+   * on the character: a clip whose cycle ends under 1 mm from where it started has no
+   * direction (the seed drops cycles that come back to their start), and a clip or blend
+   * whose farthest travel per cycle is under 1 mm is refused.
    */
   cycle?: 'net' | 'max';
 }
@@ -62,24 +71,20 @@ export interface TargetSpeedOptions {
  * setTargetSpeed(world, eid, 1.6667);
  * @throws AnimationError for a speed that is negative or not finite, an unknown `cycle`, or
  * when the weighted clips do not travel (a net cycle displacement of ~0 cannot drive a speed;
- * play such clips in place instead). Nothing changes then.
+ * with `'max'`, a farthest travel per cycle under 1 mm; play such clips in place instead).
+ * The message names the clips. Nothing changes then.
  */
 export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSecond: number, options: TargetSpeedOptions = NO_OPTIONS): void {
   const where = 'setTargetSpeed';
   requireCharacter(world, eid, where);
   if (!isFiniteNumber(metersPerSecond) || metersPerSecond < 0) fail(where, 'metersPerSecond', `is ${metersPerSecond}: must be a finite number ≥ 0`);
+  if (typeof options !== 'object' || options === null) fail(where, 'options', 'must be an object');
   const cycle = options.cycle ?? 'net';
   if (cycle !== 'net' && cycle !== 'max') fail(where, 'cycle', `is ${String(cycle)}: must be 'net' or 'max'`);
   const measure = cycle === 'max' ? CYCLE_MAX : CYCLE_NET;
   blendedTravel(world, eid, measure);
   const travel = TRAVEL[0]!;
-  if (!(travel > NO_TRAVEL)) {
-    const names: string[] = [];
-    for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
-      if (isTravelLayer(world, li)) names.push(`"${world.assets.clips[world.components.Layers.clip[li]!]!.name}"`);
-    }
-    fail(where, 'clip', `${names.length ? names.join(', ') : 'no weighted clip'} ${names.length === 1 ? 'has' : 'have'} no net travel per cycle, so no playback rate gives a speed: play ${names.length === 1 ? 'it' : 'them'} in place`);
-  }
+  if (!travels(measure)) refuseStill(world, eid, measure);
   const { RootMotion } = world.components;
   RootMotion.targetSpeed[eid] = metersPerSecond;
   RootMotion.cycleMeasure[eid] = measure;
@@ -95,8 +100,52 @@ export function applyTargetSpeed(world: AnimationWorld, eid: number): void {
   const { RootMotion } = world.components;
   const speed = RootMotion.targetSpeed[eid]!;
   if (!(speed >= 0)) return;
-  blendedTravel(world, eid, RootMotion.cycleMeasure[eid]!);
-  if (TRAVEL[0]! > NO_TRAVEL) setBlendRate(world, eid, speed / TRAVEL[0]!);
+  const measure = RootMotion.cycleMeasure[eid]!;
+  blendedTravel(world, eid, measure);
+  if (travels(measure)) setBlendRate(world, eid, speed / TRAVEL[0]!);
+}
+
+/** Whether the blend measured into `TRAVEL` by {@link blendedTravel} can drive a speed. */
+function travels(measure: number): boolean {
+  return TRAVEL[0]! > NO_TRAVEL && (measure !== CYCLE_MAX || TRAVEL[1]! >= MIN_CYCLE_TRAVEL);
+}
+
+/**
+ * Throws the `setTargetSpeed` error for a blend that cannot drive a speed (just measured into
+ * `TRAVEL`), as a sentence naming its weighted clips and, for `'max'`, how far it gets per
+ * cycle on the character.
+ */
+function refuseStill(world: AnimationWorld, eid: number, measure: number): never {
+  const where = 'setTargetSpeed';
+  const { Layers } = world.components;
+  const names: string[] = [];
+  let farthest = 0, net = 0;
+  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
+    if (!isTravelLayer(world, li)) continue;
+    const clip = world.assets.clips[Layers.clip[li]!]!;
+    names.push(`"${clip.name}"`);
+    const track = getRootTrack(clip), scale = Math.abs(Layers.rootScale[li]!);
+    farthest = Math.max(farthest, track.maxDistance * scale);
+    net = Math.max(net, Math.hypot(track.cycle[0]!, track.cycle[2]!) * scale);
+  }
+  if (names.length === 0) fail(where, 'eid', `${eid} plays no weighted clip, so no playback rate can give it a speed: play a clip that travels first`);
+  const one = names.length === 1;
+  const subject = one ? `clip ${names[0]}` : `clips ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} together`;
+  const tail = `so no playback rate can give ${one ? 'it' : 'them'} a speed: play ${one ? 'it' : 'them'} in place`;
+  if (measure === CYCLE_MAX) {
+    if (!one) fail(where, subject, `travel under 1 mm per cycle (${mm(TRAVEL[1]!)}), ${tail}`);
+    if (farthest < MIN_CYCLE_TRAVEL) fail(where, subject, `travels under 1 mm per cycle (farthest ${mm(farthest)} from its start), ${tail}`);
+    if (net < MIN_CYCLE_TRAVEL) {
+      fail(where, subject, `ends its cycle ${mm(net)} from where it started (under 1 mm; farthest ${mm(farthest)}), so its travel has no direction and no playback rate can give it a speed: play it in place`);
+    }
+    fail(where, subject, `travels under 1 mm per cycle along its axis (${mm(TRAVEL[1]!)}), ${tail}`);
+  }
+  fail(where, subject, `${one ? 'has' : 'have'} no net travel per cycle, ${tail}`);
+}
+
+/** Metres as millimetres for a message, 3 significant digits. */
+function mm(metres: number): string {
+  return `${Number((metres * 1000).toPrecision(3))} mm`;
 }
 
 const NO_OPTIONS: TargetSpeedOptions = {};
@@ -111,8 +160,9 @@ function isTravelLayer(world: AnimationWorld, li: number): boolean {
 
 /**
  * Horizontal travel per second at rate 1 of the blend of `eid`, m/s (see {@link setTargetSpeed}),
- * written to `TRAVEL[0]`: returning a double from a function V8 does not inline boxes it, and
- * `setBlendSpace` runs this per character per frame.
+ * written to `TRAVEL[0]`, and per cycle, metres, to `TRAVEL[1]` (|Σ wᵢ·rootScaleᵢ·eᵢ| / Σ wᵢ
+ * with eᵢ a layer's cycle displacement as `measure` sees it): returning a double from a
+ * function V8 does not inline boxes it, and `setBlendSpace` runs this per character per frame.
  */
 function blendedTravel(world: AnimationWorld, eid: number, measure: number): void {
   const { Layers } = world.components;
@@ -130,7 +180,7 @@ function blendedTravel(world: AnimationWorld, eid: number, measure: number): voi
     sums[g * 4 + 3] = sums[g * 4 + 3]! + 1;
     if (w > 0) { sums[g * 4] = sums[g * 4]! + w; sums[g * 4 + 1] = sums[g * 4 + 1]! + w * duration; }
   }
-  let total = 0, sumX = 0, sumZ = 0;
+  let total = 0, sumX = 0, sumZ = 0, cycleX = 0, cycleZ = 0;
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
     if (!isTravelLayer(world, li)) continue;
     const w = Layers.weight[li]!;
@@ -141,11 +191,15 @@ function blendedTravel(world: AnimationWorld, eid: number, measure: number): voi
     let dx = axis === ROOT_AXIS_FORWARD ? 0 : track.cycle[0]!;
     let dz = axis === ROOT_AXIS_LATERAL ? 0 : track.cycle[2]!;
     if (measure === CYCLE_MAX) {
-      // Same direction, measured by the farthest the root gets within the cycle.
+      // Same direction, measured by the farthest the root gets within the cycle. A cycle that
+      // ends under 1 mm (on the character) from where it started has no direction: 0.
       const net = Math.sqrt(dx * dx + dz * dz);
-      const k = net > 0 ? track.maxDistance / Math.sqrt(track.cycle[0]! * track.cycle[0]! + track.cycle[2]! * track.cycle[2]!) : 0;
+      const whole = Math.sqrt(track.cycle[0]! * track.cycle[0]! + track.cycle[2]! * track.cycle[2]!);
+      const k = net > 0 && whole * Math.abs(Layers.rootScale[li]!) >= MIN_CYCLE_TRAVEL ? track.maxDistance / whole : 0;
       dx *= k; dz *= k;
     }
+    cycleX += w * Layers.rootScale[li]! * dx;
+    cycleZ += w * Layers.rootScale[li]! * dz;
     const g = Layers.syncGroup[li]!;
     let cycleTime = clip.duration;
     if (g >= 0 && clip.duration > 0) cycleTime = sums[g * 4]! > 0 ? sums[g * 4 + 1]! / sums[g * 4]! : sums[g * 4 + 2]! / sums[g * 4 + 3]!;
@@ -155,9 +209,10 @@ function blendedTravel(world: AnimationWorld, eid: number, measure: number): voi
     sumZ += k * dz;
   }
   TRAVEL[0] = total > 0 ? Math.sqrt(sumX * sumX + sumZ * sumZ) / total : 0;
+  TRAVEL[1] = total > 0 ? Math.sqrt(cycleX * cycleX + cycleZ * cycleZ) / total : 0;
 }
 
-const TRAVEL = new Float64Array(1);
+const TRAVEL = new Float64Array(2);
 /** Per sync group: Σ w, Σ wD over weighted members, Σ D and count over all members. */
 const GROUP_SUMS = new Float64Array(MAX_LAYERS * 4);
 

@@ -6,7 +6,7 @@ import { fail, IssueList } from './assets/AnimationError.js';
 import type { Clip } from './assets/Clip.js';
 import { INERTIA_QUINTIC, INERTIA_SPRING } from './components/Inertialization.js';
 import { LAYER_CLEAR_AFTER_FADE, MAX_LAYERS } from './components/Layers.js';
-import { FADE_CURVE_KINDS } from './math/fadeCurves.js';
+import { FADE_CURVE_KINDS, type FadeCurveName } from './math/fadeCurves.js';
 import { isFiniteNumber, requireCharacter, resolvePlay, writeLayer, type PlayOptions } from './api.js';
 import type { AnimationWorld } from './world.js';
 
@@ -29,8 +29,14 @@ export interface TransitionOptions extends PlayOptions {
    * - `'crossfade'`: both clips play and their weights cross (`curve`, `frozen`).
    */
   mode?: TransitionMode;
-  /** Cross-fade weight curve: 'linear' (default, the classic cross-fade), 'smoothstep' (3t² − 2t³) or 'minjerk' (6t⁵ − 15t⁴ + 10t³), whose zero end slopes avoid the velocity jump of a linear fade. */
-  curve?: 'linear' | 'smoothstep' | 'minjerk';
+  /**
+   * Cross-fade weight curve of the incoming clip (the outgoing one fades by its complement):
+   * 'linear' (default, the classic cross-fade), 'smoothstep' (3t² − 2t³) or 'minjerk'
+   * (6t⁵ − 15t⁴ + 10t³), whose zero end slopes avoid the velocity jump of a linear fade, or the
+   * one-sided 'ease-in' ((3t² − t³) / 2: starts smoothly, ends at slope 3/2) and 'ease-out'
+   * ((3t − t³) / 2: starts at slope 3/2, settles smoothly). See `fadeCurve`.
+   */
+  curve?: FadeCurveName;
   /** Cross-fade: hold the old clip's pose instead of letting it play on (default false). */
   frozen?: boolean;
   /** Spring: seconds for the offset to halve (default duration / 6). */
@@ -70,7 +76,7 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   const halfLife = options?.halfLife ?? (isFiniteNumber(duration) ? duration / 6 : 0);
   if (!isFiniteNumber(duration) || duration < 0) issues.add('duration', `is ${String(duration)}: must be a finite number ≥ 0 (seconds)`);
   if (mode !== 'inertialize' && mode !== 'spring' && mode !== 'crossfade') issues.add('mode', `is ${String(mode)}: must be 'inertialize', 'spring' or 'crossfade'`);
-  if (!Object.hasOwn(FADE_CURVE_KINDS, curve)) issues.add('curve', `is ${String(curve)}: must be 'linear', 'smoothstep' or 'minjerk'`);
+  if (!Object.hasOwn(FADE_CURVE_KINDS, curve)) issues.add('curve', `is ${String(curve)}: must be 'linear', 'smoothstep', 'minjerk', 'ease-in' or 'ease-out'`);
   if (mode === 'spring' && duration !== 0 && (!isFiniteNumber(halfLife) || halfLife <= 0)) issues.add('halfLife', `is ${String(halfLife)}: must be a finite number > 0 (seconds)`);
   issues.throwIfAny();
 

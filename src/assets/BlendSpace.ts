@@ -34,6 +34,14 @@ export interface BlendSpaceSample {
    * and ignored by `'1d'` (stored as 0 when omitted, refused when given but not finite).
    */
   y?: number;
+  /**
+   * Start-phase offset of this clip within the blend's sync group, in cycles (default 0): a
+   * clip entering the blend starts at the group's phase plus this offset, and keeps it while
+   * it plays — the seed's start-phase offsets, which foot leads, so clips whose cycles start
+   * on different feet step together. Any finite number, taken modulo 1 (−0.25 is 0.75, 1.5
+   * is 0.5), as `play`'s `phaseOffset`.
+   */
+  phaseOffset?: number;
 }
 
 /** Input of {@link createBlendSpace}. The samples are copied. */
@@ -59,6 +67,11 @@ export interface BlendSpace {
   readonly xs: Float64Array;
   /** Sample y positions, one per sample (0 for a `'1d'` sample given without y). */
   readonly ys: Float64Array;
+  /**
+   * Start-phase offsets, one per sample, in cycles: the given `phaseOffset` wrapped into
+   * [0, 1) and rounded to float32 as the layer that plays the clip stores it (0 when omitted).
+   */
+  readonly phaseOffsets: Float32Array;
   /**
    * `'1d'`: sample indices by ascending x. `'bilinear'`: the corners `[(x₀, y₀), (x₁, y₀),
    * (x₀, y₁), (x₁, y₁)]` with `x₀ < x₁`, `y₀ < y₁`. `'freeform'`: empty.
@@ -97,8 +110,8 @@ const QUERY = new Float64Array(2);
  *
  * @throws AnimationError naming the field and sample index of every fault: an unknown `type`;
  * a sample count the type cannot use (`'1d'` ≥ 2, `'bilinear'` exactly 4, `'freeform'` ≥ 3); a
- * sample that is not an object, a clip that is not a Clip, an x or y that is not a finite
- * number, a missing y in a 2D space; two samples at one position (one x in `'1d'`); four
+ * sample that is not an object, a clip that is not a Clip, an x, y or phaseOffset that is not
+ * a finite number, a missing y in a 2D space; two samples at one position (one x in `'1d'`); four
  * samples that are not the corners of an axis-aligned rectangle; freeform samples that all lie
  * on one line.
  * @example
@@ -125,7 +138,7 @@ export function createBlendSpace(desc: BlendSpaceDesc): BlendSpace {
   const known = TYPES.includes(type);
   if (!known) issues.add('type', `is ${JSON.stringify(type) ?? String(type)}: must be '1d', 'bilinear' or 'freeform'`);
   if (!Array.isArray(samples)) {
-    issues.add('samples', 'must be an array of { clip, x, y? }');
+    issues.add('samples', 'must be an array of { clip, x, y?, phaseOffset? }');
     issues.throwIfAny();
   }
 
@@ -138,27 +151,33 @@ export function createBlendSpace(desc: BlendSpaceDesc): BlendSpace {
   const clips: Clip[] = [];
   const xs = new Float64Array(n);
   const ys = new Float64Array(n);
+  const phaseOffsets = new Float32Array(n);
   let placed = true; // every position finite, so geometry can be checked
   for (let i = 0; i < n; i++) {
     const sample = samples[i];
     if (typeof sample !== 'object' || sample === null) {
-      issues.add(`samples[${i}]`, 'must be { clip, x, y? }');
+      issues.add(`samples[${i}]`, 'must be { clip, x, y?, phaseOffset? }');
       placed = false;
       continue;
     }
     if (!isClip(sample.clip)) issues.add(`samples[${i}].clip`, 'must be a Clip from createClip');
     clips.push(sample.clip);
     if (!isFiniteNumber(sample.x)) {
-      issues.add(`samples[${i}].x`, `is ${String(sample.x)}: must be a finite number`);
+      issues.add(`samples[${i}].x`, `is ${shown(sample.x)}: must be a finite number`);
       placed = false;
     } else xs[i] = sample.x;
     if (sample.y === undefined && planar) {
       if (known) issues.add(`samples[${i}].y`, `is missing: a '${type}' space is 2D`);
       placed = false;
     } else if (sample.y !== undefined && !isFiniteNumber(sample.y)) {
-      issues.add(`samples[${i}].y`, `is ${String(sample.y)}: must be a finite number`);
+      issues.add(`samples[${i}].y`, `is ${shown(sample.y)}: must be a finite number`);
       placed = false;
     } else ys[i] = sample.y ?? 0;
+    const offset = sample.phaseOffset;
+    if (offset !== undefined) {
+      if (!isFiniteNumber(offset)) issues.add(`samples[${i}].phaseOffset`, `is ${shown(offset)}: must be a finite number (cycles)`);
+      else phaseOffsets[i] = wrapPhase(offset);
+    }
   }
 
   if (placed && known) {
@@ -188,6 +207,7 @@ export function createBlendSpace(desc: BlendSpaceDesc): BlendSpace {
     clips: Object.freeze(clips),
     xs,
     ys,
+    phaseOffsets,
     order,
     triangles: tables?.triangles ?? EMPTY_U32,
     hull: tables?.hull ?? EMPTY_U32,
@@ -254,6 +274,20 @@ export function pickHemisphere(forward: BlendSpace, backward: BlendSpace, y: num
   if (y < -hysteresis) return 1;
   if (y > hysteresis) return 0;
   return current;
+}
+
+/**
+ * `phase` (finite, cycles) wrapped into [0, 1) as float32 stores it: p − ⌊p⌋, and 0 where
+ * float32 rounding would give 1 (1 − 2⁻⁶⁰ is below 1 as a double, not as a float32).
+ */
+function wrapPhase(phase: number): number {
+  const u = phase - Math.floor(phase);
+  return Math.fround(u) >= 1 ? 0 : u;
+}
+
+/** A value as an error message shows it: numbers as numbers, strings quoted (`"0.5"`, not 0.5). */
+function shown(v: unknown): string {
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
 }
 
 function isFiniteNumber(v: unknown): v is number {

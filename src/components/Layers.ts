@@ -38,7 +38,7 @@ export const NO_CLIP = -1;
  * - `reference[li]`: reference-pose id of an additive layer, or −1.
  * - `binding[li]`: binding id when the clip was made for another skeleton (joints matched by
  *   name), or −1 when its joints are already in the character's order.
- * - `fadeCurve[li]`: 0, or the curve (`FADE_LINEAR | FADE_SMOOTHSTEP | FADE_MINJERK`) of a
+ * - `fadeCurve[li]`: 0, or the curve (a `FADE_*` kind of math/fadeCurves.ts) of a
  *   weight fade in progress: the weight goes from `fadeFrom[li]` to `fadeTo[li]` over
  *   `fadeDuration[li]` seconds, `fadeElapsed[li]` so far (cross-fades are two such fades).
  * - `rootDelta[li × 3 ..]`: this frame's displacement of the clip's root-motion joint (x, y, z;

@@ -1,18 +1,30 @@
 /**
  * Cross-fade blend curves: map normalised fade time t ∈ [0, 1] to a blend weight in [0, 1].
- * Each curve is 0 at t = 0, 1 at t = 1, ½ at t = ½, monotone, and antisymmetric about the
- * midpoint (f(1 − t) = 1 − f(t)). Outside [0, 1] t is clamped. A curve is chosen by an integer
- * kind so it can live in a typed-array component.
+ * Each curve is 0 at t = 0, 1 at t = 1 and monotone; outside [0, 1] t is clamped. The first
+ * three are also ½ at t = ½ and antisymmetric about the midpoint (f(1 − t) = 1 − f(t)); the
+ * one-sided pair mirror each other instead (easeOut(t) = 1 − easeIn(1 − t)). A curve is chosen
+ * by an integer kind so it can live in a typed-array component.
  *
- * | kind | name | f(t) | f′ at the ends | f″ at the ends |
- * | --- | --- | --- | --- | --- |
- * | `FADE_LINEAR` = 1 | `'linear'` | t | 1 | 0 |
- * | `FADE_SMOOTHSTEP` = 2 | `'smoothstep'` | 3t² − 2t³ | 0 | ±6 |
- * | `FADE_MINJERK` = 3 | `'minjerk'` | 6t⁵ − 15t⁴ + 10t³ | 0 | 0 |
+ * | kind | name | f(t) | f′(0) | f′(1) | f″(0) | f″(1) | f(½) |
+ * | --- | --- | --- | --- | --- | --- | --- | --- |
+ * | `FADE_LINEAR` = 1 | `'linear'` | t | 1 | 1 | 0 | 0 | ½ |
+ * | `FADE_SMOOTHSTEP` = 2 | `'smoothstep'` | 3t² − 2t³ | 0 | 0 | 6 | −6 | ½ |
+ * | `FADE_MINJERK` = 3 | `'minjerk'` | 6t⁵ − 15t⁴ + 10t³ | 0 | 0 | 0 | 0 | ½ |
+ * | `FADE_EASE_IN` = 4 | `'ease-in'` | (3t² − t³) / 2 | 0 | 3/2 | 3 | 0 | 5/16 |
+ * | `FADE_EASE_OUT` = 5 | `'ease-out'` | (3t − t³) / 2 | 3/2 | 0 | 0 | −3 | 11/16 |
  *
  * The minimum-jerk curve is Flash & Hogan's (1985) rest-to-rest point-to-point profile: the
  * quintic minimising ∫(d³f/dt³)² with zero velocity and acceleration at both ends (see
- * `inertialize.ts` for the same model with free start conditions). No allocation, no throwing.
+ * `inertialize.ts` for the same model with free start conditions).
+ *
+ * The one-sided curves start (ease-in) or end (ease-out) with zero slope, so the weight
+ * leaves or settles smoothly at that end (C¹ there) and moves at 3/2 per fade at the other,
+ * where it stops or starts as a linear fade does (at 1). Ease-in is smoothstep's one-sided
+ * sibling: smoothstep is the cubic minimising ∫f″² with f(0) = 0, f(1) = 1 and f′ = 0 at both
+ * ends; leaving f′(1) free, the minimiser is still a cubic (Euler–Lagrange f⁗ = 0) and takes
+ * the natural condition f″(1) = 0: with f = at³ + bt², a + b = 1 and 6a + 2b = 0, so a = −½,
+ * b = 3/2. Its ∫f″² is 3 (t², the other common choice, has 4 and ends at slope 2).
+ * Ease-out is its mirror. No allocation, no throwing.
  */
 
 /** Fade kind: linear, f(t) = t. */
@@ -22,8 +34,13 @@ export const FADE_SMOOTHSTEP = 2;
 /** Fade kind: minimum jerk, f(t) = 6t⁵ − 15t⁴ + 10t³ (zero slope and curvature at both ends). */
 export const FADE_MINJERK = 3;
 
+/** Fade kind: ease-in, f(t) = (3t² − t³) / 2 (zero slope at the start, 3/2 at the end). */
+export const FADE_EASE_IN = 4;
+/** Fade kind: ease-out, f(t) = (3t − t³) / 2 (slope 3/2 at the start, zero at the end). */
+export const FADE_EASE_OUT = 5;
+
 /** Names of the fade curves, as used in options and files. */
-export type FadeCurveName = 'linear' | 'smoothstep' | 'minjerk';
+export type FadeCurveName = 'linear' | 'smoothstep' | 'minjerk' | 'ease-in' | 'ease-out';
 
 /**
  * Name → kind, frozen and with a null prototype, so `name in FADE_CURVE_KINDS` is a safe
@@ -34,6 +51,8 @@ export const FADE_CURVE_KINDS: Readonly<Record<FadeCurveName, number>> = Object.
     linear: FADE_LINEAR,
     smoothstep: FADE_SMOOTHSTEP,
     minjerk: FADE_MINJERK,
+    'ease-in': FADE_EASE_IN,
+    'ease-out': FADE_EASE_OUT,
   }),
 );
 
@@ -46,6 +65,10 @@ export function fadeCurveName(kind: number): FadeCurveName | undefined {
       return 'smoothstep';
     case FADE_MINJERK:
       return 'minjerk';
+    case FADE_EASE_IN:
+      return 'ease-in';
+    case FADE_EASE_OUT:
+      return 'ease-out';
     default:
       return undefined;
   }
@@ -64,5 +87,7 @@ export function fadeCurve(kind: number, t: number): number {
   if (t >= 1) return 1;
   if (kind === FADE_SMOOTHSTEP) return t * t * (3 - 2 * t);
   if (kind === FADE_MINJERK) return t * t * t * (t * (6 * t - 15) + 10);
+  if (kind === FADE_EASE_IN) return 0.5 * t * t * (3 - t);
+  if (kind === FADE_EASE_OUT) return 0.5 * t * (3 - t * t);
   return t;
 }

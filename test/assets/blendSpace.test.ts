@@ -488,3 +488,40 @@ describe('blendSpaceWeights allocates nothing', () => {
     }
   });
 });
+
+describe('createBlendSpace phaseOffset', () => {
+  it('stores each offset wrapped into [0, 1), 0 when omitted, for every type', () => {
+    // −0.25 ≡ 0.75, 1.5 ≡ 0.5, 3 ≡ 0 (cycles); all exact in float32.
+    const line = createBlendSpace({
+      type: '1d',
+      samples: [{ clip: clip(0), x: 0, phaseOffset: 0.25 }, { clip: clip(1), x: 1, phaseOffset: -0.25 }, { clip: clip(2), x: 2, phaseOffset: 1.5 }, { clip: clip(3), x: 3, phaseOffset: 3 }, { clip: clip(4), x: 4 }],
+    });
+    expect(line.phaseOffsets).toBeInstanceOf(Float32Array);
+    expect(Array.from(line.phaseOffsets)).toEqual([0.25, 0.75, 0.5, 0, 0]);
+    const grid = createBlendSpace({ type: 'bilinear', samples: at([0, 0], [1, 0], [0, 1], [1, 1]).map((s, n) => ({ ...s, phaseOffset: n / 8 })) });
+    expect(Array.from(grid.phaseOffsets)).toEqual([0, 0.125, 0.25, 0.375]);
+    const free = createBlendSpace({ type: 'freeform', samples: at([0, 0], [1, 0], [0, 1]) });
+    expect(Array.from(free.phaseOffsets)).toEqual([0, 0, 0]);
+  });
+
+  it('rounds to float32 as a layer stores it, and an offset just under a whole cycle to 0', () => {
+    // 0.1 is not a float32; the layer that plays the clip holds fround(0.1). −1e-10 wraps to
+    // 1 − 1e-10, below 1 as a double but 1 as a float32, so it is a whole cycle: 0.
+    const space = createBlendSpace({ type: '1d', samples: [{ clip: clip(0), x: 0, phaseOffset: 0.1 }, { clip: clip(1), x: 1, phaseOffset: -1e-10 }] });
+    expect(space.phaseOffsets[0]).toBe(Math.fround(0.1));
+    expect(space.phaseOffsets[1]).toBe(0);
+  });
+
+  it('refuses an offset that is not a finite number, naming the sample', () => {
+    const error = refused(() =>
+      createBlendSpace({
+        type: '1d',
+        samples: [{ clip: clip(0), x: 0, phaseOffset: Number.NaN }, { clip: clip(1), x: 1, phaseOffset: 0.5 }, { clip: clip(2), x: 2, phaseOffset: Number.POSITIVE_INFINITY }, { clip: clip(3), x: 3, phaseOffset: '0.5' as unknown as number }],
+      }),
+    );
+    expect(error.issues.map((i) => i.path)).toEqual(['samples[0].phaseOffset', 'samples[2].phaseOffset', 'samples[3].phaseOffset']);
+    expect(error.message).toBe(
+      'createBlendSpace: samples[0].phaseOffset is NaN: must be a finite number (cycles); samples[2].phaseOffset is Infinity: must be a finite number (cycles); samples[3].phaseOffset is "0.5": must be a finite number (cycles)',
+    );
+  });
+});

@@ -14,11 +14,11 @@ const KINDS = [FADE_LINEAR, FADE_SMOOTHSTEP, FADE_MINJERK];
 describe('fadeCurve', () => {
   it('kinds and names round-trip', () => {
     expect([FADE_LINEAR, FADE_SMOOTHSTEP, FADE_MINJERK]).toEqual([1, 2, 3]);
-    const names: FadeCurveName[] = ['linear', 'smoothstep', 'minjerk'];
+    const names: FadeCurveName[] = ['linear', 'smoothstep', 'minjerk', 'ease-in', 'ease-out'];
     for (const name of names) expect(fadeCurveName(FADE_CURVE_KINDS[name])).toBe(name);
     expect(Object.keys(FADE_CURVE_KINDS).sort()).toEqual([...names].sort());
     expect(fadeCurveName(0)).toBeUndefined();
-    expect(fadeCurveName(4)).toBeUndefined();
+    expect(fadeCurveName(6)).toBeUndefined();
     expect(Object.isFrozen(FADE_CURVE_KINDS)).toBe(true);
     // Null prototype: inherited names are not kinds.
     expect('toString' in FADE_CURVE_KINDS).toBe(false);
