@@ -32,6 +32,8 @@ describe('retargeted playback allocates nothing per frame', () => {
     const freed = collections.reduce((sum, c) => sum + c.beforeGC.heapStatistics.usedHeapSize - c.afterGC.heapStatistics.usedHeapSize, 0);
     const allocated = process.memoryUsage().heapUsed - before + freed;
     console.log(`500 frames × 500 retargeted characters: ${allocated} bytes allocated (${collections.length} GCs)`);
-    expect(allocated).toBeLessThan(256 * 1024);
+    // One boxed double per character per frame would be 500 × 500 × 16 B = 4 MB; what remains
+    // (measured 7–430 KB, varying run to run) is the JIT's, as in test/allocation.test.ts.
+    expect(allocated).toBeLessThan(1024 * 1024);
   });
 });
