@@ -5,7 +5,7 @@
  */
 import { addComponent, addEntity, commitRemovals, removeEntity } from 'bitecs';
 import { fail, IssueList } from './assets/AnimationError.js';
-import { bindSkeletons, sameJointOrder } from './assets/Binding.js';
+import { bindClip, checkTranslation, type TranslationOption } from './assets/Binding.js';
 import type { Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
@@ -210,14 +210,24 @@ export interface PlayOptions {
   syncGroup?: number;
   /** Phase offset within the sync group, in cycles (default 0); finite, wrapped into [0, 1). */
   phaseOffset?: number;
+  /**
+   * Retargeting of a clip made for another skeleton (`bindSkeletons`): where its joints take
+   * their translation — 'skeleton' (the character's rest: its bone lengths), 'animation' (the
+   * clip's), 'scaled' (the clip's × character hips ÷ clip hips, the ratio root travel uses), or
+   * a map of joint names to those. Default: the character's root, hip joint and the joints
+   * between 'scaled', every other joint 'skeleton'. The clip's own skeleton, or one with the
+   * same joints and rest translations, plays the clip as authored unless this is given.
+   */
+  translation?: TranslationOption;
 }
 
 /**
  * Plays `clip` on a layer of character `eid`, replacing what that layer played. The pose
  * changes at the next `step` (or `sampleSystem`).
  *
- * The clip may be made for another skeleton: joints are matched by name (`bindSkeletons`
- * gives the rule), once per pair of skeletons.
+ * The clip may be made for another skeleton: joints are matched by name and the clip is fitted
+ * to the character's proportions (`bindSkeletons` gives the rule; `translation` chooses per
+ * joint), once per pair of skeletons and options.
  *
  * @throws AnimationError for an unknown entity, a clip sharing no joint name with the
  * character's skeleton, a mask made for another skeleton, a layer out of range, or
@@ -256,6 +266,8 @@ export interface ResolvedPlay {
   readonly phaseOffset: number;
   /** Whether `time` was given (a clip joining a sync group then keeps it). */
   readonly timeGiven: boolean;
+  /** Retargeting translation modes (undefined: the default rule). */
+  readonly translation?: TranslationOption;
 }
 
 /**
@@ -293,6 +305,7 @@ export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, o
     else checkBindable(issues, 'reference', reference.skeleton, skeleton);
     if (!isFiniteNumber(referenceTime)) issues.add('referenceTime', `is ${referenceTime}: must be a finite number`);
   }
+  checkTranslation(issues, 'translation', skeleton, options.translation);
   const loop = options.loop ?? (isClip(clip) ? clip.loop : true);
   const rootAxis = options.rootAxis ?? 'free';
   if (rootAxis !== 'free' && rootAxis !== 'forward' && rootAxis !== 'lateral') issues.add('rootAxis', `is ${String(rootAxis)}: must be 'free', 'forward' or 'lateral'`);
@@ -313,7 +326,7 @@ export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, o
   }
   return {
     layer, weight, speed, time, loop, additive, mask: options.mask, reference, referenceTime, rootAxis, hipScaling,
-    syncGroup, phaseOffset, timeGiven: options.time !== undefined,
+    syncGroup, phaseOffset, timeGiven: options.time !== undefined, translation: options.translation,
   };
 }
 
@@ -330,15 +343,14 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
   Layers.rootAxis[li] = play.rootAxis === 'forward' ? ROOT_AXIS_FORWARD : play.rootAxis === 'lateral' ? ROOT_AXIS_LATERAL : ROOT_AXIS_FREE;
   // Hip-height ratio (root-motion seed): a character with shorter legs takes shorter steps.
   Layers.rootScale[li] = play.hipScaling && skeleton.hipHeight > 0 && track.hipHeight > 0 ? skeleton.hipHeight / track.hipHeight : 1;
-  if (!sameJointOrder(clip.skeleton, skeleton)) {
-    Layers.binding[li] = registerAsset(assets.bindings, assets.bindingIds, bindSkeletons(clip.skeleton, skeleton));
-  }
+  const binding = bindClip(clip, skeleton, play.translation);
+  if (binding !== null) Layers.binding[li] = registerAsset(assets.bindings, assets.bindingIds, binding);
   Layers.time[li] = play.loop ? wrapTime(play.time, clip.duration) : Math.min(Math.max(play.time, 0), clip.duration);
   Layers.speed[li] = play.speed;
   Layers.weight[li] = play.weight;
   Layers.flags[li] = (play.loop ? LAYER_LOOP : 0) | (play.additive ? LAYER_ADDITIVE : 0);
   if (play.mask) Layers.mask[li] = registerMask(world, play.mask);
-  if (play.additive) Layers.reference[li] = registerReference(world, play.reference, play.referenceTime, skeleton);
+  if (play.additive) Layers.reference[li] = registerReference(world, play.reference, play.referenceTime, skeleton, play.translation);
   if (play.syncGroup >= 0) joinSyncGroup(world, eid, li, clip, play);
 }
 

@@ -6,7 +6,7 @@ export { AnimationError, type AnimationIssue } from './assets/AnimationError.js'
 export { createSkeleton, findJoint, type Skeleton, type SkeletonDesc } from './assets/Skeleton.js';
 export { createClip, type Clip, type ClipDesc, type ClipEvent, type ReducedClipStats } from './assets/Clip.js';
 export { createMask, type Mask } from './assets/Mask.js';
-export { bindSkeletons, type Binding } from './assets/Binding.js';
+export { bindSkeletons, type Binding, type BindOptions, type TranslationMode, type TranslationOption } from './assets/Binding.js';
 export {
   createBlendSpace,
   blendSpaceWeights,

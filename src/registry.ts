@@ -4,7 +4,7 @@
  * the components store).
  */
 import { fail, type IssueList } from './assets/AnimationError.js';
-import { bindSkeletons, sameJointOrder } from './assets/Binding.js';
+import { bindClip, bindSkeletons, sameJointOrder, type TranslationOption } from './assets/Binding.js';
 import { createClip, type Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
@@ -62,16 +62,17 @@ export function registerMask(world: AnimationWorld, mask: Mask): number {
   return id;
 }
 
-export function registerReference(world: AnimationWorld, clip: Clip, time: number, skeleton: Skeleton): number {
+/** The reference pose of `clip` at `time` on `skeleton`, retargeted as the layer's clip is (`translation`). */
+export function registerReference(world: AnimationWorld, clip: Clip, time: number, skeleton: Skeleton, translation?: TranslationOption): number {
   const { references, referenceIds, clips, clipIds, skeletons, skeletonIds } = world.assets;
   const clipId = registerAsset(clips, clipIds, clip);
   const skeletonId = registerAsset(skeletons, skeletonIds, skeleton);
-  const key = `${clipId}@${time}→${skeletonId}`;
+  const binding = bindClip(clip, skeleton, translation);
+  const key = `${clipId}@${time}→${skeletonId}${binding === null ? '' : `#${registerAsset(world.assets.bindings, world.assets.bindingIds, binding)}`}`;
   let id = referenceIds.get(key);
   if (id === undefined) {
     const pose = new Float32Array(skeleton.jointCount * POSE_STRIDE);
     const at = clip.loop ? wrapTime(time, clip.duration) : Math.min(Math.max(time, 0), clip.duration);
-    const binding = sameJointOrder(clip.skeleton, skeleton) ? null : bindSkeletons(clip.skeleton, skeleton);
     sampleClipInto(pose, 0, clip, Float64Array.of(at), 0, binding);
     id = references.length;
     references.push(pose);

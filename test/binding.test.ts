@@ -11,6 +11,9 @@ import {
   type Skeleton,
 } from '../src/index.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from './fixtures/synthetic.js';
+import { refused } from './fixtures/errors.js';
+import { sampleClipInto } from '../src/assets/sampleClip.js';
+import { reduceClip } from '../src/index.js';
 
 const source = syntheticSkeleton(20, 3);
 const clip = syntheticClip(source, { seed: 5 });
@@ -90,6 +93,60 @@ describe('name binding', () => {
     expect(bindSkeletons(source, target)).toBe(binding);
     expect(binding.matched).toBe(source.jointCount);
     expect(binding.sourceJoint[target.jointCount - 1]).toBe(-1);
+  });
+
+  it('is cached per pair and options: calls resolving to the same modes and ratio share one binding', () => {
+    const target = shuffledWithExtras(1);
+    const binding = bindSkeletons(source, target);
+    expect(bindSkeletons(source, target, {})).toBe(binding);
+    expect(bindSkeletons(source, target, { translation: { hips: 'scaled', joint5: 'skeleton' } })).toBe(binding); // the default's modes
+    const skeletonOnly = bindSkeletons(source, target, { translation: 'skeleton' });
+    expect(skeletonOnly).not.toBe(binding);
+    expect(bindSkeletons(source, target, { translation: 'skeleton' })).toBe(skeletonOnly);
+    expect(bindSkeletons(source, target, { hipRatio: 0.5 })).not.toBe(binding);
+    // The default: the target's root and hip chain 'scaled' (2), the rest 'skeleton' (0); unbound joints 0.
+    const hips = target.names.indexOf('hips'), root = target.names.indexOf('root');
+    target.names.forEach((name, j) => {
+      const onChain = j === hips || j === root;
+      expect(binding.translationMode[j]).toBe(onChain ? 2 : 0);
+      expect(binding.translationScale[j]).toBe(onChain ? binding.hipRatio : 0);
+    });
+    expect(binding.hipRatio).toBe(Math.fround(target.hipHeight / source.hipHeight));
+    expect(bindSkeletons(source, target, { translation: 'animation' }).translationScale[hips]).toBe(1);
+  });
+
+  it('refuses unknown modes, joint names and ratios, naming them', () => {
+    const target = shuffledWithExtras(0);
+    expect(refused(() => bindSkeletons(source, target, { translation: 'stretch' as never })).message).toMatch(/translation is 'stretch': it must be 'skeleton', 'animation', 'scaled'/);
+    const e = refused(() => bindSkeletons(source, target, { translation: { nope: 'skeleton', hips: 'bent' as never } }));
+    expect(e.issues.map((i) => i.path)).toEqual(['translation["nope"]', 'translation["hips"]']);
+    expect(e.message).toMatch(/names no joint of the character's skeleton/);
+    expect(refused(() => bindSkeletons(source, target, { hipRatio: 0 })).message).toMatch(/hipRatio is 0: it must be a finite number > 0/);
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: 32 });
+    const eid = spawnCharacter(world, target);
+    expect(refused(() => play(world, eid, clip, { translation: { knee: 'skeleton' } })).message).toMatch(/^play: translation\["knee"\] names no joint/);
+    expect(world.components.Layers.clip[eid * 4]).toBe(-1); // the layer is untouched
+  });
+
+  it('a reduced clip applies the modes as the full one does', () => {
+    const target = shuffledWithExtras(2);
+    const reduced = reduceClip(clip, { tolerance: 1e-5 });
+    const unbound = new Float32Array(source.jointCount * 10), pose = new Float32Array(target.jointCount * 10);
+    for (const translation of [undefined, 'skeleton', 'animation', 'scaled'] as const) {
+      const binding = bindSkeletons(source, target, { translation, hipRatio: 0.8 });
+      for (const at of [0, 0.37, 0.9]) {
+        sampleClipInto(unbound, 0, reduced, Float64Array.of(at), 0);
+        sampleClipInto(pose, 0, reduced, Float64Array.of(at), 0, binding);
+        for (let j = 0; j < target.jointCount; j++) {
+          const from = binding.sourceJoint[j]!;
+          const mode = binding.translationMode[j]!;
+          for (let c = 0; c < 10; c++) {
+            const expected = from < 0 || (c < 3 && mode === 0) ? target.rest[j * 10 + c]! : unbound[from * 10 + c]! * (c < 3 && mode === 2 ? Math.fround(0.8) : 1);
+            expect(pose[j * 10 + c]).toBeCloseTo(expected, 6);
+          }
+        }
+      }
+    }
   });
 
   it('binds the additive reference pose too', () => {

@@ -1,15 +1,67 @@
+import { IssueList } from './AnimationError.js';
+import type { Clip } from './Clip.js';
+import { getRootTrack } from './rootTrack.js';
 import type { Skeleton } from './Skeleton.js';
 
 /**
- * How a clip made for one skeleton (`source`) plays on another (`target`): name binding,
- * retargeting in the simplest sense (GEA "animation retargeting").
+ * Where a bound joint's translation comes from (docs/retargeting.md):
+ *
+ * | mode | translation of the target joint | keeps |
+ * | --- | --- | --- |
+ * | `'skeleton'` | the target's rest translation | the target's bone lengths |
+ * | `'animation'` | the clip's | the clip's proportions (name binding before retargeting) |
+ * | `'scaled'` | the clip's × the hip ratio target ÷ source hip height | the clip's motion, at the target's size |
+ *
+ * Rotation and scale always come from the clip.
+ */
+export type TranslationMode = 'skeleton' | 'animation' | 'scaled';
+
+/**
+ * One {@link TranslationMode} for every bound joint, or a map from target joint names to modes:
+ * joints the map leaves out follow the default rule ('scaled' from the root to the hip joint,
+ * 'skeleton' elsewhere).
+ */
+export type TranslationOption = TranslationMode | Readonly<Record<string, TranslationMode>>;
+
+/** Options of {@link bindSkeletons}. */
+export interface BindOptions {
+  /**
+   * Where bound joints take their translation (default: the target's root joints, its hip
+   * joint and the joints between them 'scaled', every other joint 'skeleton').
+   */
+  translation?: TranslationOption;
+  /**
+   * The hip ratio of 'scaled' joints, finite and > 0. Default: target.hipHeight ÷
+   * source.hipHeight, or 1 when either is 0 (as for BVH skeletons, whose rest has no height).
+   * `play` passes the ratio root travel uses (the clip's hip height, see `RootTrack.hipHeight`).
+   */
+  hipRatio?: number;
+}
+
+/** {@link Binding.translationMode} code of 'skeleton': the target's rest translation. */
+export const TRANSLATION_SKELETON = 0;
+/** {@link Binding.translationMode} code of 'animation': the clip's translation. */
+export const TRANSLATION_ANIMATION = 1;
+/** {@link Binding.translationMode} code of 'scaled': the clip's translation × the hip ratio. */
+export const TRANSLATION_SCALED = 2;
+
+const MODE_CODES: Readonly<Record<TranslationMode, number>> = { skeleton: TRANSLATION_SKELETON, animation: TRANSLATION_ANIMATION, scaled: TRANSLATION_SCALED };
+
+/**
+ * How a clip made for one skeleton (`source`) plays on another (`target`): name binding and
+ * retargeting by proportions (GEA "animation retargeting"; the root-motion seed's hip ratio).
  *
  * The rule:
  * 1. Joints are matched by exact name; order, count and hierarchy may differ.
  * 2. A target joint the source lacks keeps the target's rest pose.
  * 3. Source joints the target lacks are ignored.
- * 4. A matched joint takes the clip's whole local transform (translation, rotation, scale):
- *    proportions follow the clip, as they would on the skeleton it was made for.
+ * 4. A matched joint takes the clip's rotation and scale; its translation follows its
+ *    {@link TranslationMode}: by default the hips carry the clip's motion at the target's
+ *    size ('scaled'), and every other bone keeps the target's length ('skeleton'), so a
+ *    character with shorter legs has its hips lower and its feet still on the ground.
+ *
+ * Sampling reads `translationMode` and `translationScale` per joint: no allocation, a copy or
+ * three multiplies per joint.
  */
 export interface Binding {
   readonly source: Skeleton;
@@ -18,37 +70,182 @@ export interface Binding {
   readonly sourceJoint: Int16Array;
   /** Number of target joints bound to a source joint. */
   readonly matched: number;
+  /**
+   * For each target joint, where its translation comes from: `TRANSLATION_SKELETON` (0),
+   * `TRANSLATION_ANIMATION` (1) or `TRANSLATION_SCALED` (2). Unbound joints hold 0.
+   */
+  readonly translationMode: Uint8Array;
+  /**
+   * For each target joint, the factor on the clip's translation: 1 for 'animation', the hip
+   * ratio for 'scaled', 0 for 'skeleton' (unused: the rest translation is copied).
+   */
+  readonly translationScale: Float32Array;
+  /** The hip ratio of 'scaled' joints (see {@link BindOptions.hipRatio}), as a 32-bit float. */
+  readonly hipRatio: number;
 }
 
-const cache = new WeakMap<Skeleton, WeakMap<Skeleton, Binding>>();
+/** Per source, per target: bindings by a key of their resolved modes and ratio. */
+const cache = new WeakMap<Skeleton, WeakMap<Skeleton, Map<string, Binding>>>();
 
 /**
- * The {@link Binding} of `source` onto `target`, computed once per pair and cached (the cache
- * holds the skeletons weakly). Returns the same object for the same pair.
+ * The {@link Binding} of `source` onto `target` under `options`, computed once per pair and
+ * options and cached (the cache holds the skeletons weakly): calls that resolve to the same
+ * per-joint modes and ratio return the same object, so `bindSkeletons(a, b)` is always the
+ * default binding.
+ *
+ * @throws AnimationError for a translation that is not 'skeleton', 'animation', 'scaled' or a
+ * map of the target's joint names to those, or a hip ratio that is not finite and > 0.
+ * @example
+ * const binding = bindSkeletons(clip.skeleton, character);                       // default
+ * const legs = bindSkeletons(clip.skeleton, character, { translation: { 'Foot.L': 'animation' } });
  */
-export function bindSkeletons(source: Skeleton, target: Skeleton): Binding {
+export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindOptions = NO_OPTIONS): Binding {
+  const issues = new IssueList('bindSkeletons');
+  checkTranslation(issues, 'translation', target, options.translation);
+  const hipRatio = options.hipRatio ?? defaultHipRatio(source, target);
+  if (!(typeof hipRatio === 'number' && Number.isFinite(hipRatio) && hipRatio > 0)) {
+    issues.add('hipRatio', `is ${String(hipRatio)}: it must be a finite number > 0`);
+  }
+  issues.throwIfAny();
   let byTarget = cache.get(source);
   if (byTarget === undefined) {
     byTarget = new WeakMap();
     cache.set(source, byTarget);
   }
-  let binding = byTarget.get(target);
+  let byKey = byTarget.get(target);
+  if (byKey === undefined) {
+    byKey = new Map();
+    byTarget.set(target, byKey);
+  }
+  const ratio = Math.fround(hipRatio);
+  const modes = resolveModes(target, options.translation);
+  const key = `${ratio}:${modes.join('')}`;
+  let binding = byKey.get(key);
   if (binding === undefined) {
     const index = new Map(source.names.map((name, joint) => [name, joint]));
     const sourceJoint = new Int16Array(target.jointCount);
+    const translationScale = new Float32Array(target.jointCount);
     let matched = 0;
     target.names.forEach((name, joint) => {
       const found = index.get(name) ?? -1;
       sourceJoint[joint] = found;
-      if (found >= 0) matched++;
+      if (found < 0) {
+        modes[joint] = TRANSLATION_SKELETON;
+        return;
+      }
+      matched++;
+      const mode = modes[joint]!;
+      translationScale[joint] = mode === TRANSLATION_SCALED ? ratio : mode === TRANSLATION_ANIMATION ? 1 : 0;
     });
-    binding = Object.freeze({ source, target, sourceJoint, matched });
-    byTarget.set(target, binding);
+    binding = Object.freeze({ source, target, sourceJoint, matched, translationMode: modes, translationScale, hipRatio: ratio });
+    byKey.set(key, binding);
   }
   return binding;
 }
 
+const NO_OPTIONS: BindOptions = {};
+
+/** Hip ratio of the default binding: target.hipHeight ÷ source.hipHeight, or 1 when either is 0. */
+export function defaultHipRatio(source: Skeleton, target: Skeleton): number {
+  return source.hipHeight > 0 && target.hipHeight > 0 ? target.hipHeight / source.hipHeight : 1;
+}
+
+/**
+ * The default mode per target joint: 'scaled' for its roots, its hip joint and the joints
+ * between them, 'skeleton' elsewhere; then the modes `translation` gives.
+ */
+function resolveModes(target: Skeleton, translation: TranslationOption | undefined): Uint8Array {
+  const modes = new Uint8Array(target.jointCount); // TRANSLATION_SKELETON
+  if (typeof translation === 'string') return modes.fill(MODE_CODES[translation]);
+  for (let joint = 0; joint < target.jointCount; joint++) if (target.parents[joint]! < 0) modes[joint] = TRANSLATION_SCALED;
+  for (let joint = target.hipJoint; joint >= 0; joint = target.parents[joint]!) modes[joint] = TRANSLATION_SCALED;
+  if (translation !== undefined) {
+    for (const [name, mode] of Object.entries(translation)) modes[target.names.indexOf(name)] = MODE_CODES[mode];
+  }
+  return modes;
+}
+
+/**
+ * Checks a `translation` option for bindings onto `target`, recording faults in `issues` under
+ * `field`; `undefined` (the default) is accepted.
+ */
+export function checkTranslation(issues: IssueList, field: string, target: Skeleton, translation: unknown): void {
+  if (translation === undefined) return;
+  if (typeof translation === 'string') {
+    if (!isMode(translation)) issues.add(field, `is '${translation}': it must be 'skeleton', 'animation', 'scaled' or a map of joint names to those`);
+    return;
+  }
+  if (typeof translation !== 'object' || translation === null || Array.isArray(translation)) {
+    issues.add(field, `is ${Array.isArray(translation) ? 'an array' : String(translation)}: it must be 'skeleton', 'animation', 'scaled' or a map of joint names to those`);
+    return;
+  }
+  for (const [name, mode] of Object.entries(translation)) {
+    if (!target.names.includes(name)) issues.add(`${field}["${name}"]`, `names no joint of the character's skeleton`);
+    else if (!isMode(mode)) issues.add(`${field}["${name}"]`, `is ${typeof mode === 'string' ? `'${mode}'` : String(mode)}: it must be 'skeleton', 'animation' or 'scaled'`);
+  }
+}
+
+function isMode(v: unknown): v is TranslationMode {
+  return v === 'skeleton' || v === 'animation' || v === 'scaled';
+}
+
+/**
+ * Applies the translation mode of bound target joint `joint` to the translation just sampled at
+ * `out[o..o+2]` (see `Binding.translationMode`): 'skeleton' (0) puts the target's rest
+ * translation there, 'scaled' (2) multiplies it by `scales[joint]`, 'animation' (1) keeps it.
+ * Takes no float scalar (see `sampleClipInto`); `sampleClipInto` and `sampleReducedInto` call it.
+ */
+export function retargetTranslation(
+  out: Float32Array, o: number, modes: Uint8Array, scales: Float32Array, rest: Float32Array, joint: number,
+): void {
+  const mode = modes[joint]!;
+  if (mode === 0) {
+    const r = joint * 10; // POSE_STRIDE
+    out[o] = rest[r]!;
+    out[o + 1] = rest[r + 1]!;
+    out[o + 2] = rest[r + 2]!;
+  } else if (mode === 2) {
+    const s = scales[joint]!;
+    out[o] = out[o]! * s;
+    out[o + 1] = out[o + 1]! * s;
+    out[o + 2] = out[o + 2]! * s;
+  }
+}
+
+
 /** True when `source` poses are already in `target`'s joint order (no binding needed). */
 export function sameJointOrder(source: Skeleton, target: Skeleton): boolean {
   return source === target || (source.jointCount === target.jointCount && source.names.every((n, j) => n === target.names[j]));
+}
+
+/**
+ * True when `a` and `b` have the same joints in the same order with the same rest translations
+ * and hip height: a clip of one plays on the other as authored, nothing to retarget.
+ */
+export function sameProportions(a: Skeleton, b: Skeleton): boolean {
+  if (a === b) return true;
+  if (!sameJointOrder(a, b) || a.hipHeight !== b.hipHeight) return false;
+  for (let o = 0; o < a.rest.length; o += 10) {
+    if (a.rest[o] !== b.rest[o] || a.rest[o + 1] !== b.rest[o + 1] || a.rest[o + 2] !== b.rest[o + 2]) return false;
+  }
+  return true;
+}
+
+/**
+ * The binding `clip` plays through on a character of skeleton `target`, or null when its poses
+ * already fit (same joints in the same order; with no `translation` given, also the same
+ * proportions — see {@link sameProportions} — so such clips play exactly as authored).
+ *
+ * The hip ratio is the one root travel uses: target.hipHeight ÷ the clip's hip height
+ * (`RootTrack.hipHeight`: its skeleton's rest hip height, or its mean over the clip when the
+ * rest has none), 1 when either is 0 — so the scaled hips and the world travel agree.
+ * Validate `translation` with {@link checkTranslation} first.
+ */
+export function bindClip(clip: Clip, target: Skeleton, translation?: TranslationOption): Binding | null {
+  const source = clip.skeleton;
+  if (source === target) return null;
+  if (sameJointOrder(source, target) && (translation === undefined ? sameProportions(source, target) : false)) return null;
+  const clipHips = getRootTrack(clip).hipHeight;
+  const hipRatio = target.hipHeight > 0 && clipHips > 0 ? target.hipHeight / clipHips : 1;
+  return bindSkeletons(source, target, translation === undefined ? { hipRatio } : { translation, hipRatio });
 }

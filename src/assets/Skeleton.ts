@@ -40,9 +40,13 @@ export interface SkeletonDesc {
    */
   inverseBind?: NumberList;
   /**
-   * The hip joint, by index or name. Default: the first joint named "hip", "hips" or "pelvis"
-   * as a whole word (case-insensitive: `Hips`, `b_Hip_01`, `mixamorig:Hips`; not `LeftHip`),
-   * else the first child of the root, else −1.
+   * The hip joint, by index or name. Default ({@link findHipJoint}):
+   * 1. the first joint named "hip", "hips" or "pelvis" as a whole word, without a side marker
+   *    (case-insensitive: `Hips`, `b_Hip_01`, `mixamorig:Hips`; not `LeftHip`, `pelvis.L`);
+   * 2. else the joint where the legs branch: the joint closest to the root with two or more
+   *    children whose subtrees reach below it, in the rest pose, by at least a tenth of the
+   *    skeleton's rest height (CesiumMan's `Skeleton_torso_joint_1`);
+   * 3. else the first child of the root, else −1.
    */
   hipJoint?: number | string;
   /** Accepted |q| − 1 before a rest quaternion is refused (default 0.01). */
@@ -54,6 +58,10 @@ export interface SkeletonDesc {
  * leg roots beside the hips.
  */
 const HIP_NAME = /(^|[^a-z])(hips?|pelvis)([^a-z]|$)/i;
+/** A side marker as a whole word: "pelvis.L", "Hip_R", "left_hip" name a leg's joint, not the hips. */
+const SIDE_NAME = /(^|[^a-z])(l|r|left|right)([^a-z]|$)/i;
+/** A leg reaches below its hip by at least this fraction of the skeleton's rest height. */
+const LEG_REACH = 0.1;
 
 /**
  * Builds and validates a {@link Skeleton}.
@@ -127,10 +135,11 @@ export function createSkeleton(desc: SkeletonDesc): Skeleton {
     }
   }
 
-  const hipJoint = resolveHipJoint(issues, desc.hipJoint, names, parentArray);
+  let hipJoint = resolveHipJoint(issues, desc.hipJoint, names);
   issues.throwIfAny();
 
   const model = computeRestModel(parentArray, restPose);
+  if (desc.hipJoint === undefined) hipJoint = findHipJoint(names, parentArray, model);
   if (inverseBind === undefined) {
     for (let joint = 0; joint < jointCount; joint++) {
       const off = joint * MATRIX_STRIDE;
@@ -168,13 +177,58 @@ export function findJoint(skeleton: Skeleton, name: string): number {
   return skeleton.names.indexOf(name);
 }
 
-function resolveHipJoint(issues: IssueList, hip: number | string | undefined, names: readonly string[], parents: Int16Array): number {
-  if (hip === undefined) {
-    const byName = names.findIndex((n) => HIP_NAME.test(n));
-    if (byName >= 0) return byName;
-    for (let joint = 1; joint < names.length; joint++) if (parents[joint] === 0) return joint;
-    return -1;
+/**
+ * The default hip joint of a skeleton (see {@link SkeletonDesc.hipJoint}): by name, else where
+ * the legs branch, else the root's first child, else −1. `model` holds the rest model matrices
+ * (`jointCount × 12`, from {@link computeRestModel}); +Y is up.
+ *
+ * The legs' branch: with h the rest height (highest minus lowest joint), a child c of joint j
+ * is a leg when some joint of c's subtree lies at least `0.1·h` below j; the hip is the joint
+ * with two or more legs that is closest to the root (fewest ancestors; ties: lowest index).
+ * A tenth keeps legs that end at the ankle (RobotExpressive's reach 0.47 m below their branch,
+ * 16% of its 2.98 m) and ignores toes, fingers and tails curling down a little.
+ */
+export function findHipJoint(names: readonly string[], parents: Int16Array, model: Float64Array): number {
+  const byName = names.findIndex((n) => HIP_NAME.test(n) && !SIDE_NAME.test(n));
+  if (byName >= 0) return byName;
+  const jointCount = names.length;
+  let top = -Infinity, bottom = Infinity;
+  for (let joint = 0; joint < jointCount; joint++) {
+    const y = model[joint * MATRIX_STRIDE + 10]!;
+    if (y > top) top = y;
+    if (y < bottom) bottom = y;
   }
+  const reach = LEG_REACH * (top - bottom);
+  // Lowest joint of each subtree, children before parents (parents come first in the order).
+  const lowest = new Float64Array(jointCount);
+  for (let joint = 0; joint < jointCount; joint++) lowest[joint] = model[joint * MATRIX_STRIDE + 10]!;
+  for (let joint = jointCount - 1; joint > 0; joint--) {
+    const parent = parents[joint]!;
+    if (parent !== NO_PARENT && lowest[joint]! < lowest[parent]!) lowest[parent] = lowest[joint]!;
+  }
+  const legs = new Int32Array(jointCount);
+  for (let joint = 0; joint < jointCount; joint++) {
+    const parent = parents[joint]!;
+    if (parent !== NO_PARENT && reach > 0 && lowest[joint]! <= model[parent * MATRIX_STRIDE + 10]! - reach) legs[parent]!++;
+  }
+  let hip = -1, hipDepth = Infinity;
+  const depth = new Int32Array(jointCount);
+  for (let joint = 0; joint < jointCount; joint++) {
+    const parent = parents[joint]!;
+    depth[joint] = parent === NO_PARENT ? 0 : depth[parent]! + 1;
+    if (legs[joint]! >= 2 && depth[joint]! < hipDepth) {
+      hip = joint;
+      hipDepth = depth[joint]!;
+    }
+  }
+  if (hip >= 0) return hip;
+  for (let joint = 1; joint < jointCount; joint++) if (parents[joint] === 0) return joint;
+  return -1;
+}
+
+/** The hip joint given in the desc, checked; −1 when none is given (the default is found later). */
+function resolveHipJoint(issues: IssueList, hip: number | string | undefined, names: readonly string[]): number {
+  if (hip === undefined) return -1;
   if (typeof hip === 'string') {
     const joint = names.indexOf(hip);
     if (joint < 0) issues.add('hipJoint', `"${hip}" is not a joint of this skeleton`);

@@ -3,7 +3,7 @@
  * importers, additive references and transitions use to read a pose off a clip.
  */
 import { POSE_STRIDE } from '../math/layout.js';
-import type { Binding } from './Binding.js';
+import { retargetTranslation, type Binding } from './Binding.js';
 import type { Clip } from './Clip.js';
 import { sampleReducedInto } from './sampleReduced.js';
 
@@ -15,7 +15,9 @@ import { sampleReducedInto } from './sampleReduced.js';
  *
  * Without a binding the pose is in the clip skeleton's joint order. With one (a clip made for
  * another skeleton, see `bindSkeletons`) it is in the binding target's order: each target joint
- * reads its source joint, or takes the target's rest pose when the clip lacks it.
+ * reads its source joint, or takes the target's rest pose when the clip lacks it, and its
+ * translation follows the binding's per-joint mode: the target's rest translation
+ * ('skeleton'), the clip's ('animation') or the clip's × `translationScale[joint]` ('scaled').
  * Pure kernel: writes only `out[outOff .. outOff + jointCount × 10)`.
  *
  * The time arrives as an array element, not a number argument, on purpose: V8 boxes a
@@ -54,6 +56,8 @@ export function sampleClipInto(
   const beta = 1 - alpha;
   const sourceJoint = binding === null ? null : binding.sourceJoint;
   const rest = binding === null ? null : binding.target.rest;
+  const modes = binding === null ? null : binding.translationMode;
+  const scales = binding === null ? null : binding.translationScale;
   const jointCount = sourceJoint === null ? clip.skeleton.jointCount : sourceJoint.length;
   for (let j = 0; j < jointCount; j++) {
     const o = outOff + j * POSE_STRIDE;
@@ -65,6 +69,7 @@ export function sampleClipInto(
     const a = a0 + source * POSE_STRIDE;
     if (alpha === 0) {
       for (let c = 0; c < POSE_STRIDE; c++) out[o + c] = frames[a + c]!;
+      if (modes !== null) retargetTranslation(out, o, modes, scales!, rest!, j);
       continue;
     }
     const b = a + poseSize;
@@ -86,5 +91,7 @@ export function sampleClipInto(
     out[o + 7] = frames[a + 7]! * beta + frames[b + 7]! * alpha;
     out[o + 8] = frames[a + 8]! * beta + frames[b + 8]! * alpha;
     out[o + 9] = frames[a + 9]! * beta + frames[b + 9]! * alpha;
+    if (modes !== null) retargetTranslation(out, o, modes, scales!, rest!, j);
   }
 }
+

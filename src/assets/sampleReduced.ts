@@ -3,7 +3,7 @@
  * instead of two interpolated frames. `sampleClipInto` sends clips with `reduced !== null`
  * here, so layers, transitions and additive references all read reduced clips this way.
  */
-import type { Binding } from './Binding.js';
+import { retargetTranslation, type Binding } from './Binding.js';
 import type { Clip } from './Clip.js';
 
 /**
@@ -20,7 +20,8 @@ import type { Clip } from './Clip.js';
  *    The reducer makes consecutive quaternion samples hemisphere-continuous, so no sign fix is
  *    needed between keys.
  * 4. Without a binding the pose is in the clip skeleton's order; with one, in the target's,
- *    and target joints without a source joint take the target's rest pose.
+ *    target joints without a source joint take the target's rest pose, and bound joints'
+ *    translations follow the binding's modes (`retargetTranslation`).
  *
  * At every key time the result is the stored a of that record exactly (u = 0), and at frame
  * times it equals the reduced clip's `frames` (built by this kernel). Pure kernel: writes only
@@ -57,6 +58,8 @@ export function sampleReducedInto(
   const row = ((ts * tracks.bucketScale) | 0) * tracks.animatedTracks;
   const sourceJoint = binding === null ? null : binding.sourceJoint;
   const rest = binding === null ? null : binding.target.rest;
+  const modes = binding === null ? null : binding.translationMode;
+  const scales = binding === null ? null : binding.translationScale;
   const jointCount = sourceJoint === null ? tracks.jointCount : sourceJoint.length;
   for (let j = 0; j < jointCount; j++) {
     const o = outOff + j * STRIDE;
@@ -122,5 +125,6 @@ export function sampleReducedInto(
       out[o + 8] = records[r + 5]! + u * (records[r + 6]! + u * (records[r + 7]! + u * records[r + 8]!));
       out[o + 9] = records[r + 9]! + u * (records[r + 10]! + u * (records[r + 11]! + u * records[r + 12]!));
     }
+    if (modes !== null) retargetTranslation(out, o, modes, scales!, rest!, j);
   }
 }

@@ -93,9 +93,9 @@ export function createDifferenceClip(source: Clip, reference: Clip, options: Dif
   issues.throwIfAny();
 
   const skeleton = source.skeleton;
-  // The reference's own translations are compared (with retargeting translation modes, bind
-  // it as 'animation'): a difference compares two motions, it does not retarget one.
-  const binding = sameJointOrder(reference.skeleton, skeleton) ? null : bindSkeletons(reference.skeleton, skeleton);
+  // The reference's own translations are compared (bound as 'animation', not retargeted to the
+  // source's proportions): a difference compares two motions, it does not retarget one.
+  const binding = sameJointOrder(reference.skeleton, skeleton) ? null : bindSkeletons(reference.skeleton, skeleton, { translation: 'animation' });
   if (binding !== null && binding.matched < skeleton.jointCount) {
     const missing: string[] = [];
     binding.sourceJoint.forEach((from, joint) => {

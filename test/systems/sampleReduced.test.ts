@@ -121,7 +121,7 @@ describe('sampleReducedInto: known cubics', () => {
       rest: [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 7, 8, 9, 0, 0, 0, 1, 2, 2, 2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1],
     });
     const out = new Float32Array(30).fill(Number.NaN);
-    sampleReducedInto(out, 0, clamped, Float64Array.of(0.3), 0, bindSkeletons(skeleton, target));
+    sampleReducedInto(out, 0, clamped, Float64Array.of(0.3), 0, bindSkeletons(skeleton, target, { translation: 'animation' })); // the clip's translations, as authored
     const want = expected(0.3);
     expectPose(out, 0, want.slice(10, 20)); // arm
     expect(Array.from(out.subarray(10, 20))).toEqual([7, 8, 9, 0, 0, 0, 1, 2, 2, 2]); // tail: target rest
