@@ -56,6 +56,12 @@ export interface Clip {
   readonly reduced: ReducedTracks | null;
   /** What the reduction kept and cost (a reduced clip), or null. */
   readonly stats: ReducedClipStats | null;
+  /**
+   * Metres: how far the frames, interpolated as the runtime does (lerp, nlerp), put any joint
+   * in model space from where the source's own keys put it (`loadGltf` resampling glTF keys,
+   * measured between frames too). 0 for a clip given its frames directly.
+   */
+  readonly importError: number;
 }
 
 /**
@@ -93,6 +99,8 @@ export interface ClipDesc {
   name?: string;
   /** Accepted |q| − 1 before a quaternion is refused (default 0.01). */
   quaternionTolerance?: number;
+  /** {@link Clip.importError}: metres, finite and ≥ 0 (default 0). */
+  importError?: number;
 }
 
 /**
@@ -139,6 +147,10 @@ export function createClip(desc: ClipDesc): Clip {
   }
   if (appendSeam) packed.copyWithin(sourceFrames * poseSize, 0, poseSize);
 
+  const importError = desc.importError ?? 0;
+  if (typeof importError !== 'number' || !Number.isFinite(importError) || importError < 0) {
+    issues.add('importError', `is ${String(importError)}: must be a finite number ≥ 0 (metres)`);
+  }
   const duration = frameCount > 0 && frameRate > 0 ? (frameCount - 1) / frameRate : 0;
   const events = validateEvents(issues, desc.events ?? [], duration, loop);
   issues.throwIfAny();
@@ -155,6 +167,7 @@ export function createClip(desc: ClipDesc): Clip {
     eventTimes: Float64Array.from(events, (e) => e.time),
     reduced: null,
     stats: null,
+    importError,
   });
 }
 
