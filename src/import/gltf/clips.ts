@@ -111,14 +111,14 @@ export function buildClips(ctx: Context, rigs: readonly Rig[], animations: reado
       tooLong = frameCount;
       return false;
     };
-    const build = (sampled: Sampled, importError: number): Clip => {
+    const build = (sampled: Sampled): Clip => {
       const frames = sampled.frames;
       const bad = firstNonFloat32(frames);
       if (bad >= 0) {
         const f = Math.floor(bad / (jointCount * POSE_STRIDE)), j = Math.floor(bad / POSE_STRIDE) % jointCount;
         throw new AnimationError(WHERE, [{ path: `${path} frame ${f} joint "${rig.skeleton.names[j]}".${POSE_CHANNELS[bad % POSE_STRIDE]}`, message: 'overflows float32: the keys are out of range' }]);
       }
-      return rethrowWithPrefix(`${path} "${name}" → `, () => createClip({ skeleton: rig.skeleton, frameRate: sampled.rate, frames, loop: true, name, importError }));
+      return rethrowWithPrefix(`${path} "${name}" → `, () => createClip({ skeleton: rig.skeleton, frameRate: sampled.rate, frames, loop: true, name }));
     };
     const chosen = resample(source, ctx.frameRate, build, fits);
     if (!chosen) {

@@ -134,8 +134,9 @@ export function sampleFrames(source: ClipSource, intervals: number, gridRate: nu
 
 /**
  * Largest distance, metres, between a joint's model-space position on `clip` (sampled as the
- * runtime samples it, `sampleClipInto`) and on the source, over every frame instant, every key
- * instant and {@link INTERIOR_POINTS} of each interval between consecutive ones.
+ * runtime samples it, `sampleClipInto`) and on the source, over every key instant and
+ * {@link INTERIOR_POINTS} of each interval between consecutive frame or key instants. (At a
+ * frame instant the two differ only by the float32 rounding of the frame.)
  */
 export function measureImportError(source: ClipSource, clip: Clip): number {
   const jointCount = clip.skeleton.jointCount;
@@ -144,10 +145,9 @@ export function measureImportError(source: ClipSource, clip: Clip): number {
   for (let f = 0; f < clip.frameCount; f++) instants.push(f / clip.frameRate);
   for (const t of source.keyTimes) if (t <= clip.duration) instants.push(t);
   instants.sort((a, b) => a - b);
-  const times: number[] = [];
+  const times: number[] = [...source.keyTimes];
   for (let i = 0; i < instants.length; i++) {
     const a = instants[i]!;
-    times.push(a);
     const b = instants[i + 1];
     if (b === undefined || b - a < 1e-9) continue;
     for (const s of INTERIOR_POINTS) times.push(a + s * (b - a));
@@ -169,11 +169,12 @@ export function measureImportError(source: ClipSource, clip: Clip): number {
     modelMatrices(clipModel, clipPose, parents, jointCount);
     for (let j = 0; j < jointCount; j++) {
       const m = j * MATRIX_STRIDE + 9;
-      const d = Math.hypot(clipModel[m]! - sourceModel[m]!, clipModel[m + 1]! - sourceModel[m + 1]!, clipModel[m + 2]! - sourceModel[m + 2]!);
-      if (d > worst) worst = d;
+      const dx = clipModel[m]! - sourceModel[m]!, dy = clipModel[m + 1]! - sourceModel[m + 1]!, dz = clipModel[m + 2]! - sourceModel[m + 2]!;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 > worst) worst = d2;
     }
   }
-  return worst;
+  return Math.sqrt(worst);
 }
 
 /** Local poses → model matrices in float64, parents first. */
@@ -207,45 +208,60 @@ export interface Resampled extends Sampled {
  * Frames for `source`: at `frameRate` when given (round(D × frameRate) intervals, rate
  * intervals/D); otherwise the lowest rate within `source.tolerance` among the key grid
  * g (or, without one, {@link BLIND_START_RATE}) and its multiples 2g, 3g, 4g, 6g, 8g, 12g, …
- * (so every key stays a frame) up to {@link MAX_IMPORT_RATE}. The search stops early, keeping
+ * (so every key stays a frame) up to {@link MAX_IMPORT_RATE}, skipping the rates that the
+ * error's rate of decrease so far says are not enough. The search stops early, keeping
  * the cheaper rate, when a higher rate no longer shrinks the error (STEP keys: a jump between
  * two frames stays a jump at any rate), and before a clip of more than {@link SEARCH_FLOATS}.
  * `build` turns frames into a clip (it may throw); `fits` says whether `frameCount` frames are
  * within the clip size limit. Null when even the first rate does not fit.
  */
 export function resample(
-  source: ClipSource, frameRate: number | null, build: (sampled: Sampled, importError: number) => Clip, fits: (frameCount: number) => boolean,
+  source: ClipSource, frameRate: number | null, build: (sampled: Sampled) => Clip, fits: (frameCount: number) => boolean,
 ): Resampled | null {
   const D = source.duration;
   const at = (intervals: number, grid: number): Resampled | null => {
     if (!fits(intervals + 1)) return null;
     const sampled = sampleFrames(source, intervals, grid);
-    const importError = measureImportError(source, build(sampled, 0));
-    return { ...sampled, clip: build(sampled, importError), importError, grid, tried: [{ rate: sampled.rate, error: importError }], stop: null };
+    const clip = build(sampled);
+    const importError = measureImportError(source, clip);
+    // The measured clip with its figure: the frames already validated, not copied again.
+    const measured: Clip = Object.freeze({ ...clip, importError });
+    return { ...sampled, clip: measured, importError, grid, tried: [{ rate: sampled.rate, error: importError }], stop: null };
   };
   if (D <= 0) return at(0, 0); // one key time: a constant pose
   if (frameRate !== null) return at(Math.max(1, Math.round(D * frameRate)), 0);
   const grid = findKeyGrid(source.keyTimes);
   const base = grid || BLIND_START_RATE;
+  // Multiples 1, 2, 3, 4, 6, 8, 12, 16, … of the base.
+  const rateAt = (i: number): number => base * (i === 0 ? 1 : i % 2 === 1 ? 2 ** ((i + 1) / 2) : 3 * 2 ** (i / 2 - 1));
   const tried: { rate: number; error: number }[] = [];
   let best: Resampled | null = null;
   let stop: Resampled['stop'] = null;
-  for (let i = 0; ; i++) {
-    // Multiples 1, 2, 3, 4, 6, 8, 12, 16, … of the base.
-    const rate = base * (i === 0 ? 1 : i % 2 === 1 ? 2 ** ((i + 1) / 2) : 3 * 2 ** (i / 2 - 1));
+  for (let i = 0; ;) {
+    const rate = rateAt(i);
     const intervals = Math.max(1, Math.round(D * rate));
-    if (best && rate > MAX_IMPORT_RATE) stop = 'cap';
+    if (best && rate > Math.max(MAX_IMPORT_RATE, base)) stop = 'cap';
     else if (best && (intervals + 1) * source.rig.skeleton.jointCount * POSE_STRIDE > SEARCH_FLOATS) stop = 'size';
     if (stop) break;
     const candidate = at(intervals, grid ? rate : 0);
     if (!candidate) break; // only the first: later rates stop at SEARCH_FLOATS
-    tried.push({ rate: candidate.rate, error: candidate.importError });
+    tried.push({ rate, error: candidate.importError });
     if (best && candidate.importError > STALL_RATIO * best.importError) {
       stop = 'stall';
       break;
     }
+    const previous = best;
     best = candidate;
     if (candidate.importError <= source.tolerance) break;
+    // Next: the lowest rate of the ladder that the error's order so far (e ∝ rate^−p, p from
+    // the last two rates: 3 for nlerp against slerp, 1 at a kink off the grid) puts within the
+    // tolerance; without two rates yet, the next one.
+    let next = i + 1;
+    if (previous) {
+      const p = Math.min(4, Math.max(1, Math.log(previous.importError / candidate.importError) / Math.log(rate / tried.at(-2)!.rate)));
+      while (rateAt(next) <= MAX_IMPORT_RATE && candidate.importError * (rate / rateAt(next)) ** p > source.tolerance) next++;
+    }
+    i = next;
   }
   return best && { ...best, grid, tried, stop };
 }
