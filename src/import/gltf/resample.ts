@@ -29,7 +29,7 @@ const SEARCH_FLOATS = 1 << 22;
 /** Rate used when a clip has no key grid and the search starts blind, Hz (the former default). */
 const BLIND_START_RATE = 30;
 
-/** A rate doubling that leaves more than this share of the error stops the search (STEP keys). */
+/** A higher rate that leaves more than this share of the error stops the search (STEP keys). */
 const STALL_RATIO = 0.9;
 
 /**
