@@ -30,6 +30,41 @@ describe('bitanim inspect', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^clip "[^"]*": 8\.27\d* s, 994 frames at 120(\.\d+)? fps, play-once, hips at height [\d.]+ on frame 0, root travel 2\.\d+/));
   });
 
+  it('--scale takes the units bitanim lod takes, for glTF too: the Fox in metres', async () => {
+    const fox = join(assets, 'Fox.glb');
+    const cm = await inspect(fox, '--scale', 'cm');
+    const number = await inspect(fox, '--scale', '0.01');
+    expect(cm.code).toBe(0);
+    expect(number.lines).toEqual(cm.lines);
+    // The hips three.js puts at 42.938 units (test/import/gltfScale.test.ts), in metres.
+    expect(cm.lines[1]).toBe('skeleton 0: 24 joints, depth 8, root "_rootJoint", hip "b_Hip_01" at height 0.42938');
+    // In metres the 0.1 mm bound is 0.01 file units: Walk at 48 fps, Run on its 120 fps key grid.
+    expect(cm.lines).toContainEqual(expect.stringMatching(/^clip "Walk": 0\.70833 s, 35 frames at 48 fps, looping, hips at height 0\.40051 on frame 0/));
+    expect(cm.lines).toContainEqual(expect.stringMatching(/^clip "Run": 1\.1583 s, 140 frames at 120 fps,/));
+    expect(cm.lines.at(-1)).toBe('warnings: none');
+
+    // A unit name on BVH: --scale in is --scale 0.0254.
+    const bvh = join(assets, 'cmu_131_01_start_walk_stop.bvh');
+    const inches = await inspect(bvh, '--scale', 'in');
+    expect(inches.lines).toEqual((await inspect(bvh, '--scale', '0.0254')).lines);
+    expect(inches.lines[2]).toMatch(/hips at height 0\.429\d* on frame 0/); // 16.90 units × 0.0254 (assets README)
+  });
+
+  it('--frame-rate still forces a rate, and a clip it puts more than 0.1 mm off its keys is a warning', async () => {
+    const { code, lines } = await inspect(join(assets, 'Fox.glb'), '--scale', 'cm', '--frame-rate', '30');
+    expect(code).toBe(0);
+    expect(lines).toContainEqual(expect.stringMatching(/^clip "Walk": 0\.70833 s, 22 frames at 29\.647 fps/));
+    expect(lines).toContain('warnings (3):');
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}animation "Walk" \(animations\[1\]\): at the given frameRate \(29\.647 fps\) its frames are up to \d+ mm off the file's keys/));
+  });
+
+  it('a bad --scale prints one line naming it and exits 1', async () => {
+    for (const [scale, shown] of [['furlong', '"furlong"'], ['0', '0'], ['-1', '-1']]) {
+      const { code, lines } = await inspect(join(assets, 'Fox.glb'), '--scale', scale!);
+      expect([code, lines], scale).toEqual([1, [`bitanim: inspect: --scale is ${shown}: must be a finite number > 0 (metres per file unit) or one of m, cm, mm, in, ft`]]);
+    }
+  });
+
   it('a bad file prints one line naming the problem and exits 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bitanim-cli-'));
     const cases: [string, string | Uint8Array, RegExp][] = [

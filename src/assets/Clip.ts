@@ -61,6 +61,12 @@ export interface Clip {
    * not poses, so it plays only as an additive layer, against the identity. Absent otherwise.
    */
   readonly difference?: boolean;
+  /**
+   * Metres: how far the frames, interpolated as the runtime does (lerp, nlerp), put any joint
+   * in model space from where the source's own keys put it (`loadGltf` resampling glTF keys,
+   * measured between frames too). 0 for a clip given its frames directly.
+   */
+  readonly importError: number;
 }
 
 /**
@@ -98,6 +104,8 @@ export interface ClipDesc {
   name?: string;
   /** Accepted |q| − 1 before a quaternion is refused (default 0.01). */
   quaternionTolerance?: number;
+  /** {@link Clip.importError}: metres, finite and ≥ 0 (default 0). */
+  importError?: number;
 }
 
 /**
@@ -144,6 +152,10 @@ export function createClip(desc: ClipDesc): Clip {
   }
   if (appendSeam) packed.copyWithin(sourceFrames * poseSize, 0, poseSize);
 
+  const importError = desc.importError ?? 0;
+  if (typeof importError !== 'number' || !Number.isFinite(importError) || importError < 0) {
+    issues.add('importError', `is ${String(importError)}: must be a finite number ≥ 0 (metres)`);
+  }
   const duration = frameCount > 0 && frameRate > 0 ? (frameCount - 1) / frameRate : 0;
   const events = validateEvents(issues, desc.events ?? [], duration, loop);
   issues.throwIfAny();
@@ -160,6 +172,7 @@ export function createClip(desc: ClipDesc): Clip {
     eventTimes: Float64Array.from(events, (e) => e.time),
     reduced: null,
     stats: null,
+    importError,
   });
 }
 

@@ -75,6 +75,7 @@ export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: Re
     frames,
     events: source.events,
     eventTimes: source.eventTimes,
+    importError: source.importError,
     reduced: tracks,
     stats: Object.freeze({ keysBefore: stats.keysBefore, keysAfter: stats.keysAfter, maxError: stats.maxError, meanError: stats.meanError }),
   });

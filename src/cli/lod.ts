@@ -9,8 +9,9 @@
  * is in metres); a glTF document keeps its units, the tolerance is converted to them
  * (`tolerance / scale`) and the errors back.
  *
- * **What is measured.** glTF clips are resampled at `frameRate` (default 30 Hz) by `loadGltf`
- * and reduced from those frames; BVH clips keep their frames. The error is the largest (and
+ * **What is measured.** glTF clips are resampled by `loadGltf` — at `frameRate` when given,
+ * else each at its keys' own rate (or a multiple) within 0.1 mm of the file's keys, the 0.1 mm
+ * converted to file units like the tolerance — and reduced from those frames; BVH clips keep their frames. The error is the largest (and
  * mean) distance a joint — with `distance`, a point that far from a joint — moves in model
  * space over the frames, as `reduceClip` measures it on the packed result.
  *
@@ -26,6 +27,7 @@ import { createSkeletonDocument, findJointNodes, readGltfDocument, splineTracks,
 import { parseBvh, type BvhEndSite } from '../import/bvh.js';
 import { loadGltf } from '../import/gltf.js';
 import { readContainer } from '../import/gltf/container.js';
+import { IMPORT_TOLERANCE } from '../import/gltf/resample.js';
 import { parseScale, SCALE_EXPECTED, UNITS } from '../import/units.js';
 import { reduceClip } from '../lod/reduceClip.js';
 
@@ -43,7 +45,7 @@ export interface LodOptions {
   method?: 'atkins' | 'uniform';
   /** Metres per file unit, finite and > 0, or a name in {@link UNITS} (default 1). */
   scale?: number | string;
-  /** glTF: resampling rate of the clips, Hz, finite and > 0 (default 30). */
+  /** glTF: resampling rate of the clips, Hz, finite and > 0 (default: each clip's own, see `loadGltf`). */
   frameRate?: number;
   /** Names of the clips to reduce (default: all). */
   clips?: readonly string[];
@@ -82,7 +84,7 @@ export interface LodSettings {
   readonly method: 'atkins' | 'uniform';
   /** Metres per file unit. */
   readonly scale: number;
-  /** glTF: the resampling rate; BVH: null (the file's own frames). */
+  /** glTF: the resampling rate given, or null (each clip at its keys' own rate); BVH: null (the file's own frames). */
   readonly frameRate: number | null;
 }
 
@@ -112,7 +114,7 @@ interface Resolved {
   distance: number;
   method: 'atkins' | 'uniform';
   scale: number;
-  frameRate: number;
+  frameRate: number | null;
   clips: readonly string[] | null;
   out: string | null;
 }
@@ -137,7 +139,9 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
   const gltf = extension === '.glb' || extension === '.gltf';
   let clips: Clip[], warnings: string[], endSites: BvhEndSite[] = [];
   if (gltf) {
-    ({ clips, warnings } = await loadGltf(view, { frameRate: o.frameRate }));
+    // The document keeps its units: the importer's 0.1 mm goes to file units like the tolerance.
+    const rate = o.frameRate === null ? {} : { frameRate: o.frameRate };
+    ({ clips, warnings } = await loadGltf(view, { ...rate, tolerance: IMPORT_TOLERANCE / o.scale }));
   } else {
     const bvh = parseBvh(bytes.toString('utf8'), { scale: o.scale, name: basename(file, extension) });
     clips = [bvh.clip];
@@ -208,7 +212,7 @@ function resolveOptions(file: string, options: LodOptions): Resolved {
   };
   const tolerance = number('--tolerance', options.tolerance, 0.005, 'positive', ' (metres)');
   const distance = number('--distance', options.distance, 0, 'non-negative', ' (metres)');
-  const frameRate = number('--frame-rate', options.frameRate, 30, 'positive', ' (Hz)');
+  const frameRate = options.frameRate === undefined ? null : number('--frame-rate', options.frameRate, 30, 'positive', ' (Hz)');
   const scale = options.scale === undefined ? 1 : parseScale(options.scale);
   if (Number.isNaN(scale)) issues.add('--scale', `is ${JSON.stringify(options.scale) ?? String(options.scale)}: must be ${SCALE_EXPECTED}`);
   const method = options.method ?? 'atkins';
@@ -316,7 +320,7 @@ export function lodTotals(clips: readonly LodClipReport[]): { frames: number; ke
 export function formatLodHeading(report: LodSettings, clipCount: number): string {
   const where = report.distance > 0 ? `at ${report.distance} m from the joints` : 'at the joints';
   const units = report.scale !== 1 ? `, 1 file unit = ${report.scale} m` : '';
-  const rate = report.frameRate !== null ? `, resampled at ${report.frameRate} fps` : '';
+  const rate = report.format !== 'gltf' ? '' : report.frameRate !== null ? `, resampled at ${report.frameRate} fps` : ', keys at their own rate';
   return `${report.file}: ${clipCount} clip${clipCount === 1 ? '' : 's'}, tolerance ${report.tolerance} m ${where}, ` +
     `${report.method === 'atkins' ? 'ATKINS' : 'uniform'} keys${units}${rate}`;
 }

@@ -17,6 +17,7 @@ import cliProgress from 'cli-progress';
 import { AnimationError } from '../assets/AnimationError.js';
 import { parseBvh } from '../import/bvh.js';
 import { loadGltf } from '../import/gltf.js';
+import { parseScale, SCALE_EXPECTED } from '../import/units.js';
 import { describeAsset, type InspectedAsset } from './describe.js';
 import {
   formatLodColumns, formatLodHeading, formatLodRow, formatLodTotal, formatLodWritten, lodReportJson, nameWidth, reduceFile,
@@ -25,10 +26,13 @@ import {
 
 /** Options of `inspect`. */
 export interface InspectOptions {
-  /** glTF: resampling rate of clips (default 30). */
+  /** glTF: resampling rate of clips (default: each clip at its keys' own rate, see `loadGltf`). */
   frameRate?: number;
-  /** BVH: unit scale applied to offsets and positions (default 1). */
-  scale?: number;
+  /**
+   * Metres per file unit, or a unit name (`m`, `cm`, `mm`, `in`, `ft`), as `bitanim lod` takes
+   * it (default 1): glTF and BVH are both scaled to metres at import.
+   */
+  scale?: number | string;
 }
 
 /** Reads and imports `file` by its extension; throws AnimationError for what it cannot read. */
@@ -36,12 +40,17 @@ export async function importFile(file: string, options: InspectOptions = {}): Pr
   const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
     throw new AnimationError('inspect', [{ path: file, message: `cannot be read (${error.code ?? error.message})` }]);
   });
+  const scale = options.scale === undefined ? 1 : parseScale(options.scale);
+  if (Number.isNaN(scale)) {
+    throw new AnimationError('inspect', [{ path: '--scale', message: `is ${JSON.stringify(options.scale) ?? String(options.scale)}: must be ${SCALE_EXPECTED}` }]);
+  }
   const extension = extname(file).toLowerCase();
   if (extension === '.glb' || extension === '.gltf') {
-    return loadGltf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { frameRate: options.frameRate ?? 30 });
+    const rate = options.frameRate === undefined ? {} : { frameRate: options.frameRate };
+    return loadGltf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { ...rate, scale });
   }
   if (extension === '.bvh') {
-    const { skeleton, clip, warnings } = parseBvh(bytes.toString('utf8'), { scale: options.scale ?? 1, name: basename(file, extension) });
+    const { skeleton, clip, warnings } = parseBvh(bytes.toString('utf8'), { scale, name: basename(file, extension) });
     return { skeletons: [skeleton], clips: [clip], warnings };
   }
   throw new AnimationError('inspect', [{ path: file, message: 'is not .glb, .gltf or .bvh' }]);
@@ -68,8 +77,8 @@ const LOD_USAGE = `lod <file> [options]
   Units: --tolerance, --distance and the errors are metres. Give the file's unit with --scale
   (metres per unit): 1 for glTF in metres, cm for centimetre files such as the Fox, 0.056444
   for CMU BVH. BVH is scaled to metres; glTF keeps its units (--out too) and the tolerance is
-  converted. glTF clips are resampled at --frame-rate first; errors are measured on those
-  frames.`;
+  converted. glTF clips are resampled first, each at its keys' own rate (or a multiple, within
+  0.1 mm of the file's keys) or at --frame-rate; errors are measured on those frames.`;
 
 /** Options whose value may be a negative number, which the argument parser would take for a flag. */
 const NUMERIC_OPTIONS = new Set(['--tolerance', '--distance', '--scale', '--frame-rate']);
@@ -88,10 +97,12 @@ export async function run(argv: readonly string[], out: (line: string) => void =
   };
   cli
     .command('inspect <file>', 'Print the skeletons, clips, meshes and warnings bitanim reads from a glTF or BVH file')
-    .option('--frame-rate <rate>', 'glTF: resample clips at this rate (Hz)', { default: 30 })
-    .option('--scale <scale>', 'BVH: unit scale for offsets and positions (e.g. 0.01 for centimetres)', { default: 1 })
-    .action((file: string, flags: { frameRate: number; scale: number }) => {
-      pending = importFile(file, { frameRate: Number(flags.frameRate), scale: Number(flags.scale) }).then(
+    .option('--frame-rate <rate>', 'glTF: resample clips at this rate (Hz) (default: each clip at its keys\' own rate, within 0.1 mm)')
+    .option('--scale <scale>', 'Metres per file unit: a number (0.01 for the Fox\'s centimetres, 0.056444 for CMU BVH) or m, cm, mm, in, ft. glTF and BVH are scaled to metres', { default: 1 })
+    .example('  $ bitanim inspect Fox.glb --scale cm')
+    .action((file: string, flags: { frameRate?: unknown; scale: unknown }) => {
+      const rate = flags.frameRate === undefined ? {} : { frameRate: Number(flags.frameRate) };
+      pending = importFile(file, { ...rate, scale: flags.scale as number | string }).then(
         (asset) => {
           for (const line of describeAsset(file, asset)) out(line);
           return 0;
@@ -105,7 +116,7 @@ export async function run(argv: readonly string[], out: (line: string) => void =
     .option('--distance <metres>', 'Also bound the error at points this far from each joint, in metres (skin; ozz-animation uses 0.1)', { default: 0 })
     .option('--method <method>', 'atkins: keys where the curve changes; uniform: every k-th frame (the baseline)', { default: 'atkins' })
     .option('--scale <scale>', 'Metres per file unit: a number (0.01 for the Fox\'s centimetres, 0.056444 for CMU BVH) or m, cm, mm, in, ft. BVH is scaled to metres; glTF keeps its units and the tolerance is converted', { default: 1 })
-    .option('--frame-rate <rate>', 'glTF: resample clips at this rate (Hz) before reducing', { default: 30 })
+    .option('--frame-rate <rate>', 'glTF: resample clips at this rate (Hz) before reducing (default: each clip at its keys\' own rate, within 0.1 mm)')
     .option('--clip <name>', 'Reduce only this clip (repeat for more)')
     .option('--out <file>', 'Write the result as .glb or .gltf: glTF input keeps its document with the reduced clips as CUBICSPLINE samplers; BVH input gives the skeleton and clip, in metres')
     .option('--json', 'Print one JSON object instead of the table')

@@ -187,7 +187,7 @@ export function rootMotionFromFeet(clip: Clip, options: FootRootMotionOptions): 
     frames[o + 1] = frames[o + 1]! + travel[1]!;
     frames[o + 2] = frames[o + 2]! + travel[2]!;
   }
-  return createClip({ skeleton, frameRate: clip.frameRate, frames, loop: clip.loop, events: clip.events, name: clip.name });
+  return createClip({ skeleton, frameRate: clip.frameRate, frames, loop: clip.loop, events: clip.events, name: clip.name, importError: clip.importError });
 }
 
 /** The feet as joint indices, validated (see {@link rootMotionFromFeet}'s throws). */

@@ -27,19 +27,21 @@ describe('bitanim lod', () => {
   it('prints keys before and after, ratio, max and mean error in metres per clip (Fox Walk, centimetre file)', async () => {
     const { code, out, err } = await lod(FOX, '--scale', 'cm', '--clip', 'Walk');
     expect([code, err]).toEqual([0, []]);
-    expect(out[0]).toBe(`${FOX}: 1 clip, tolerance 0.005 m at the joints, ATKINS keys, 1 file unit = 0.01 m, resampled at 30 fps`);
+    expect(out[0]).toBe(`${FOX}: 1 clip, tolerance 0.005 m at the joints, ATKINS keys, 1 file unit = 0.01 m, keys at their own rate`);
     expect(out[1]).toMatch(/^clip\s+frames\s+joints\s+keys before\s+keys after\s+ratio\s+max error \(m\)\s+mean error \(m\)$/);
     expect(out).toHaveLength(3);
     const [, name, frames, joints, before, after, ratio, max, mean] = ROW.exec(out[2]!)!;
-    expect([name, frames, joints, before]).toEqual(['Walk', '22', '24', '5,280']);
+    // Walk's 24 fps keys at 48 fps: nlerp between 24 fps frames is 0.61 mm off the file's slerp.
+    expect([name, frames, joints, before]).toEqual(['Walk', '35', '24', '8,400']);
     const keysAfter = Number(after!.replace(/,/g, ''));
-    expect(keysAfter).toBeLessThan(5280);
-    expect(Number(ratio)).toBeCloseTo(5280 / keysAfter, 1);
+    expect(keysAfter).toBeLessThan(8400);
+    expect(Number(ratio)).toBeCloseTo(8400 / keysAfter, 1);
     expect(Number(max)).toBeLessThanOrEqual(0.005);
     expect(Number(mean)).toBeLessThanOrEqual(Number(max));
 
-    // The same figures as reduceClip at 0.5 file units, converted to metres.
-    const { clips } = await loadGltf(new Uint8Array(readFileSync(FOX)));
+    // The same figures as reduceClip at 0.5 file units, converted to metres, on the clip
+    // loadGltf gives with its 0.1 mm in file units (0.01 cm).
+    const { clips } = await loadGltf(new Uint8Array(readFileSync(FOX)), { tolerance: 0.01 });
     const direct = reduceClip(clips.find((c) => c.name === 'Walk')!, { tolerance: 0.5 }).stats!;
     expect(keysAfter).toBe(direct.keysAfter);
     expect(Number(max)).toBeCloseTo(direct.maxError * 0.01, 6);
@@ -50,18 +52,27 @@ describe('bitanim lod', () => {
     const named = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--clip', 'Run');
     const number = await lod(FOX, '--scale', '0.01', '--clip', 'Walk', '--clip', 'Run');
     expect(number.out).toEqual(named.out);
-    expect(named.out.at(-1)).toMatch(/^all\s+58\s+13,920\s+[\d,]+\s+[\d.]+:1\s+0\.00\d{4}\s+0\.00\d{4}$/);
+    expect(named.out.at(-1)).toMatch(/^all\s+175\s+42,000\s+[\d,]+\s+[\d.]+:1\s+0\.00\d{4}\s+0\.00\d{4}$/);
 
     const { code, out } = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--tolerance', '0.01', '--distance', '0.1', '--method', 'uniform', '--json');
     expect(code).toBe(0);
     const report = JSON.parse(out.join('\n'));
-    expect(report).toMatchObject({ format: 'gltf', tolerance: 0.01, distance: 0.1, method: 'uniform', scale: 0.01, frameRate: 30, out: null });
-    const { clips } = await loadGltf(new Uint8Array(readFileSync(FOX)));
+    expect(report).toMatchObject({ format: 'gltf', tolerance: 0.01, distance: 0.1, method: 'uniform', scale: 0.01, frameRate: null, out: null });
+    const { clips } = await loadGltf(new Uint8Array(readFileSync(FOX)), { tolerance: 0.01 });
     const direct = reduceClip(clips.find((c) => c.name === 'Walk')!, { tolerance: 1, distance: 10, method: 'uniform' }).stats!;
     expect(report.clips).toHaveLength(1);
-    expect(report.clips[0]).toMatchObject({ name: 'Walk', frames: 22, joints: 24, keysBefore: 5280, keysAfter: direct.keysAfter, skipped: null });
+    expect(report.clips[0]).toMatchObject({ name: 'Walk', frames: 35, joints: 24, keysBefore: 8400, keysAfter: direct.keysAfter, skipped: null });
     expect(report.clips[0].maxError).toBeCloseTo(direct.maxError * 0.01, 9);
     expect(report.total.keysAfter).toBe(direct.keysAfter);
+  });
+
+  it('--frame-rate forces the resampling rate; a clip it puts more than 0.1 mm off the keys is an import warning', async () => {
+    const { code, out, err } = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--frame-rate', '30');
+    expect(code).toBe(0);
+    expect(out[0]).toMatch(/, 1 file unit = 0\.01 m, resampled at 30 fps$/);
+    expect(ROW.exec(out[2]!)!.slice(1, 5)).toEqual(['Walk', '22', '24', '5,280']); // round(17/24 × 30) + 1 frames
+    // Survey, Walk and Run are all more than 0.1 mm off at 30 fps (keys at 24 fps between frames).
+    expect(err).toEqual([`bitanim: lod: ${FOX}: 3 import warnings (bitanim inspect lists them)`]);
   });
 
   it('reduces a BVH file scaled to metres (CMU walk)', async () => {

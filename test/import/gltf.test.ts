@@ -178,7 +178,11 @@ describe('loadGltf: Fox.glb (README facts)', async () => {
     skeleton.parents.forEach((p, j) => expect(p).toBeLessThan(j));
     expect(skeleton.names[0]).toBe('_rootJoint'); // skin.skeleton
     expect(skeleton.names[skeleton.hipJoint]).toBe('b_Hip_01'); // createSkeleton's default finds it
-    expect(fox.warnings).toEqual([]);
+    // At a forced 24 fps, Walk's slerped key intervals (nlerp between frames) and Run's
+    // off-grid keys are more than 0.1 mm off: one warning each (file units taken as metres).
+    expect(fox.warnings).toHaveLength(2);
+    expect(fox.warnings[0]).toMatch(/^animation "Walk" \(animations\[1\]\): at the given frameRate \(24 fps\) its frames are up to [\d.]+ mm off the file's keys, more than 0\.1 mm; without frameRate the importer picks a rate within it$/);
+    expect(fox.warnings[1]).toMatch(/^animation "Run" \(animations\[2\]\): at the given frameRate \(24\.173 fps\)/);
   });
 
   it('its inverse bind matrices match the rest pose: model × inverseBind is the identity at rest', () => {
@@ -392,7 +396,9 @@ describe('loadGltf: resampling (hand-derived values)', () => {
     for (let f = 0; f < 5; f++) expectClose(pose(clip, f, 1).slice(0, 3), [0, 1, 0], 0, `j1 T frame ${f}`);
     // the seam: the last frame is the last key exactly
     expectClose(pose(clip, 4, 0).slice(0, 3), [4, -2, 8], 0, 'last frame');
-    expect(warnings).toEqual(['meshes[0].primitives[0] ("tri#0"): 1 vertex had weights summing to 0 and got weight 1 on its first joint']);
+    expect(warnings[0]).toBe('meshes[0].primitives[0] ("tri#0"): 1 vertex had weights summing to 0 and got weight 1 on its first joint');
+    // 2 fps cannot follow the STEP key at 1.2 s, nor the slerp of j1 by nlerp between frames.
+    expect(warnings.slice(1)).toEqual([expect.stringMatching(/^animation "test" \(animations\[0\]\): at the given frameRate \(2 fps\) its frames are up to/)]);
   });
 
   it('keeps D exactly: rate = round(D × frameRate) / D; a single key gives one frame', async () => {
@@ -497,7 +503,9 @@ describe('loadGltf: joints whose parent node is not in the skin', () => {
     // Channels on the baked ancestors and on other nodes are ignored, one line per kind.
     expect(warnings.filter((w) => /non-joint ancestors/.test(w) && w.includes('"Mid"') && w.includes('"Armature"'))).toHaveLength(1);
     expect(warnings.filter((w) => /not joints of skeleton 0/.test(w) && w.includes('"skinned"'))).toHaveLength(1);
-    expect(warnings).toHaveLength(2);
+    // …and 2 fps is forced on a 90°-to-60° slerp: one more line, for the resampling error.
+    expect(warnings.filter((w) => /at the given frameRate \(2 fps\)/.test(w))).toHaveLength(1);
+    expect(warnings).toHaveLength(3);
   });
 
   it('warns when a non-uniformly scaled node in between makes a shear that T·R·S cannot hold', async () => {

@@ -2,31 +2,24 @@
  * glTF animations → {@link Clip}s (the **Clips** and **Ignored** paragraphs of `../gltf.ts`):
  * channels are sorted into joint transforms and ignored kinds (one warning line per kind), the
  * clip goes to the skeleton whose joints it animates most, and its keys are resampled
- * uniformly over [0, D] with the rest pose under unanimated joints and the baked non-joint
- * ancestors composed on top.
+ * uniformly over [0, D] (at the rate `resample.ts` chooses) with the rest pose under
+ * unanimated joints and the baked non-joint ancestors composed on top.
  */
 import type { Animation, AnimationSampler } from '@gltf-transform/core';
-import { IssueList } from '../../assets/AnimationError.js';
+import { AnimationError, IssueList } from '../../assets/AnimationError.js';
 import { createClip, type Clip } from '../../assets/Clip.js';
 import { POSE_CHANNELS } from '../../assets/validatePose.js';
-import { MATRIX_STRIDE, POSE_STRIDE } from '../../math/layout.js';
-import * as quat from '../../math/quat.js';
+import { POSE_STRIDE } from '../../math/layout.js';
 import { WHERE } from './container.js';
-import { readTimes, readTrack, sampleTrack, type Track } from './sampler.js';
+import { MAX_IMPORT_RATE, resample, type BoundTrack, type ClipSource, type Resampled, type Sampled } from './resample.js';
+import { readTimes, readTrack } from './sampler.js';
 import { firstNonFloat32, listNames, rethrowWithPrefix, type Context } from './shared.js';
 import type { Rig } from './skeletons.js';
-import { composeInto } from './transform.js';
 
 /** Resampled clips larger than this many floats (256 MB) are refused. */
 const MAX_CLIP_FLOATS = 1 << 26;
 
 const TRS_OFFSET: Readonly<Record<string, number>> = { translation: 0, rotation: 3, scale: 7 };
-
-interface BoundTrack {
-  readonly joint: number;
-  readonly offset: number;
-  readonly track: Track;
-}
 
 /** One clip per animation that animates joints of one of `rigs`, in `animations` order. */
 export function buildClips(ctx: Context, rigs: readonly Rig[], animations: readonly Animation[]): Clip[] {
@@ -110,49 +103,54 @@ export function buildClips(ctx: Context, rigs: readonly Rig[], animations: reado
 
     const jointCount = rig.skeleton.jointCount;
     // Single keys everywhere: a constant pose, stored as one frame whatever the key times.
-    const intervals = moving && duration > 0 ? Math.max(1, Math.round(duration * ctx.frameRate)) : 0;
-    const frameCount = intervals + 1;
-    if (frameCount * jointCount * POSE_STRIDE > MAX_CLIP_FLOATS) {
-      issues.add(path, `lasts ${duration} s: ${frameCount} frames of ${jointCount} joints at ${ctx.frameRate} fps exceed the ${MAX_CLIP_FLOATS}-float clip limit`);
-      return;
-    }
-    const rate = intervals > 0 ? intervals / duration : ctx.frameRate;
-    const frames = new Float32Array(frameCount * jointCount * POSE_STRIDE);
-    const pose = new Float64Array(jointCount * POSE_STRIDE);
-    const scratch = new Float64Array(MATRIX_STRIDE);
-    const sheared = new Set<number>();
-    for (let f = 0; f < frameCount; f++) {
-      // f·D/intervals, so the last frame is exactly D.
-      const t = intervals > 0 ? (f * duration) / intervals : 0;
-      pose.set(rig.nodePose);
-      for (const b of bound) sampleTrack(b.track, t, pose, b.joint * POSE_STRIDE + b.offset);
-      const base = f * jointCount * POSE_STRIDE;
-      for (let j = 0; j < jointCount; j++) {
-        const o = j * POSE_STRIDE;
-        const prefix = rig.prefix[j]!;
-        if (prefix) {
-          quat.normalize(pose, o + 3, pose, o + 3);
-          if (!composeInto(pose, o, prefix, pose, o, scratch)) sheared.add(j);
-        }
-        // File units → metres (a composed translation too: prefix and node both scale by s).
-        for (let i = 0; i < 3; i++) pose[o + i] *= ctx.scale;
-        for (let i = 0; i < POSE_STRIDE; i++) frames[base + o + i] = pose[o + i]!;
+    const keyTimes = Float64Array.from(new Set(bound.flatMap((b) => [...b.track.times]))).sort();
+    const source: ClipSource = { rig, bound, duration: moving ? duration : 0, keyTimes, scale: ctx.scale, tolerance: ctx.tolerance };
+    let tooLong = 0;
+    const fits = (frameCount: number): boolean => {
+      if (frameCount * jointCount * POSE_STRIDE <= MAX_CLIP_FLOATS) return true;
+      tooLong = frameCount;
+      return false;
+    };
+    const build = (sampled: Sampled): Clip => {
+      const frames = sampled.frames;
+      const bad = firstNonFloat32(frames);
+      if (bad >= 0) {
+        const f = Math.floor(bad / (jointCount * POSE_STRIDE)), j = Math.floor(bad / POSE_STRIDE) % jointCount;
+        throw new AnimationError(WHERE, [{ path: `${path} frame ${f} joint "${rig.skeleton.names[j]}".${POSE_CHANNELS[bad % POSE_STRIDE]}`, message: 'overflows float32: the keys are out of range' }]);
       }
-    }
-    const bad = firstNonFloat32(frames);
-    if (bad >= 0) {
-      const f = Math.floor(bad / (jointCount * POSE_STRIDE)), j = Math.floor(bad / POSE_STRIDE) % jointCount;
-      issues.add(`${path} frame ${f} joint "${rig.skeleton.names[j]}".${POSE_CHANNELS[bad % POSE_STRIDE]}`, 'overflows float32: the keys are out of range');
+      return rethrowWithPrefix(`${path} "${name}" → `, () => createClip({ skeleton: rig.skeleton, frameRate: sampled.rate, frames, loop: true, name }));
+    };
+    const chosen = resample(source, ctx.frameRate, build, fits);
+    if (!chosen) {
+      issues.add(path, `lasts ${duration} s: ${tooLong} frames of ${jointCount} joints exceed the ${MAX_CLIP_FLOATS}-float clip limit`);
       return;
     }
-    if (sheared.size) {
-      const names = [...sheared].map((j) => `"${rig.skeleton.names[j]}"`);
+    if (chosen.sheared.size) {
+      const names = [...chosen.sheared].map((j) => `"${rig.skeleton.names[j]}"`);
       warnings.push(`${head}: animated transforms of joints ${listNames(names, false)} have shear from non-uniformly scaled non-joint ancestors; the shear is dropped`);
     }
-    clips.push(rethrowWithPrefix(`${path} "${name}" → `, () => createClip({ skeleton: rig.skeleton, frameRate: rate, frames, loop: true, name })));
+    if (chosen.importError > ctx.tolerance) warnings.push(`${head}: ${importErrorWarning(chosen, ctx.frameRate !== null, ctx.tolerance)}`);
+    clips.push(chosen.clip);
   });
   issues.throwIfAny();
   return clips;
+}
+
+/** Why a clip is further than the bound from its keys, as a sentence after the animation's name. */
+function importErrorWarning(chosen: Resampled, forced: boolean, tolerance: number): string {
+  const off = `its frames are up to ${formatLength(chosen.importError)} off the file's keys`;
+  const rate = `${Number(chosen.rate.toPrecision(5))} fps`;
+  const bound = formatLength(tolerance);
+  if (forced) return `at the given frameRate (${rate}) ${off}, more than ${bound}; without frameRate the importer picks a rate within it`;
+  const why = chosen.stop === 'stall'
+    ? 'a higher rate was no closer (STEP keys jump between two frames at any rate)'
+    : chosen.stop === 'size' ? 'a higher rate would make the clip too large to search' : `no rate up to ${MAX_IMPORT_RATE} fps gets within it`;
+  return `at ${rate} ${off}, more than ${bound}: ${why}`;
+}
+
+/** Metres as mm with 2 significant digits (file units are taken as metres without `scale`). */
+function formatLength(metres: number): string {
+  return `${Number((metres * 1000).toPrecision(2))} mm`;
 }
 
 function plural(n: number, what: string): string {

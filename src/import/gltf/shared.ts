@@ -17,9 +17,12 @@ export interface Context {
   readonly nodes: readonly Node[];
   readonly nodeIndex: ReadonlyMap<Node, number>;
   readonly warnings: string[];
-  readonly frameRate: number;
+  /** The rate clips are resampled at, or null: each clip's own (see `resample.ts`). */
+  readonly frameRate: number | null;
   /** Metres per file unit: every length read is multiplied by it. */
   readonly scale: number;
+  /** Largest model-space joint error a clip's rate may leave, metres. */
+  readonly tolerance: number;
 }
 
 /** Runs `build`; an AnimationError it throws is re-thrown as loadGltf's with `prefix` on each path. */
