@@ -13,15 +13,27 @@
  *   0 (default) when `followSystem` skips it.
  * - `integrator[row]`: `FOLLOW_EXACT` (default: the exact matrix-exponential step) or
  *   `FOLLOW_EULER` (the seed's explicit Euler, stable only for dt < 0.325 T).
- * - `target[row × 3 ..]`: the target the game set last (x, y, z), metres.
- * - `sampled[row × 3 ..]`: the target as sampled at the last sampling instant: the xf the
- *   state is moving towards.
+ * - `predict[row]`: 1 when the follower aims at the sampled target extrapolated to now and
+ *   over its horizon (`setFollower` `predict`), 0 (default) when it holds the sample.
+ * - `target[row × 3 ..]`: the target the game set last (x, y, z), metres, as of `targetAge`
+ *   seconds ago.
+ * - `targetVelocity[row × 3 ..]`, `targetAcceleration[row × 3 ..]`: the target's velocity
+ *   (m/s) and acceleration (m/s²) the game set last, as of `targetAge` seconds ago (default 0:
+ *   a still target).
+ * - `targetAge[row]`: seconds the follower has advanced since the game last set the target's
+ *   position, velocity or acceleration (each setter first carries the others forward to now).
+ *   The target at time `targetAge` after it was set is p + v·age + ½a·age².
+ * - `sampled[row × 3 ..]`: the target's position at the last sampling instant (the set
+ *   target carried forward to the instant by its velocity and acceleration).
+ * - `sampledVelocity[row × 3 ..]`, `sampledAcceleration[row × 3 ..]`: its velocity and
+ *   acceleration at that instant: with `sampled`, the input (xf, vf, af) of the state model.
  * - `state[row × 9 ..]`: `x y z  vx vy vz  ax ay az`: position (m), velocity (m/s),
  *   acceleration (m/s²) of the follower (`FOLLOW_STATE_STRIDE` floats).
  * - `duration[row]`: T, seconds: the horizon of the minimum-jerk move re-planned every
  *   instant (default 0.4).
  * - `interval[row]`: seconds between target samples (default 0.2).
- * - `timer[row]`: seconds since the last sampling instant, in [0, interval).
+ * - `timer[row]`: seconds since the last sampling instant, in [0, interval) (the age of the
+ *   sample, which `predict` extrapolates by).
  *
  * World-owned scratch, sized here (not per character):
  * - `scratch`: `FOLLOW_SCRATCH` floats: the seconds of the sub-step being taken, then two
@@ -29,13 +41,19 @@
  *   followers sharing T and dt compute the matrix exponential once per frame. A cache hit
  *   returns exactly what a recomputation would, so results do not depend on visiting order.
  *
- * 146 bytes per slot, 584 bytes per character (4 slots).
+ * 251 bytes per slot, 1,004 bytes per character (4 slots).
  */
 export interface FollowerComponent {
   readonly enabled: Uint8Array;
   readonly integrator: Uint8Array;
+  readonly predict: Uint8Array;
   readonly target: Float64Array;
+  readonly targetVelocity: Float64Array;
+  readonly targetAcceleration: Float64Array;
+  readonly targetAge: Float64Array;
   readonly sampled: Float64Array;
+  readonly sampledVelocity: Float64Array;
+  readonly sampledAcceleration: Float64Array;
   readonly state: Float64Array;
   readonly duration: Float64Array;
   readonly interval: Float64Array;
@@ -79,8 +97,14 @@ export function createFollowerComponent(rows: number): FollowerComponent {
   return {
     enabled: new Uint8Array(slots),
     integrator: new Uint8Array(slots),
+    predict: new Uint8Array(slots),
     target: new Float64Array(slots * 3),
+    targetVelocity: new Float64Array(slots * 3),
+    targetAcceleration: new Float64Array(slots * 3),
+    targetAge: new Float64Array(slots),
     sampled: new Float64Array(slots * 3),
+    sampledVelocity: new Float64Array(slots * 3),
+    sampledAcceleration: new Float64Array(slots * 3),
     state: new Float64Array(slots * FOLLOW_STATE_STRIDE),
     duration: new Float64Array(slots).fill(FOLLOW_DEFAULT_DURATION),
     interval: new Float64Array(slots).fill(FOLLOW_DEFAULT_INTERVAL),
@@ -92,8 +116,9 @@ export function createFollowerComponent(rows: number): FollowerComponent {
 /**
  * Enables slot `slot` of `eid` and puts its follower at rest at the position
  * `position[off .. off + 2]` (x, y, z, metres), with the target and the sampled target there
- * too and the sampling clock restarted (the next sample is one `interval` later). Settings are
- * left as they are. `slot` in [0, FOLLOW_SLOTS) (not checked).
+ * too, still (velocity and acceleration 0), and the sampling clock restarted (the next sample
+ * is one `interval` later). Settings are left as they are. `slot` in [0, FOLLOW_SLOTS) (not
+ * checked).
  */
 export function placeFollower(follower: FollowerComponent, eid: number, slot: number, position: ArrayLike<number>, off: number): void {
   const { state, target, sampled } = follower;
@@ -107,6 +132,11 @@ export function placeFollower(follower: FollowerComponent, eid: number, slot: nu
     target[row * 3 + k] = value;
     sampled[row * 3 + k] = value;
   }
+  follower.targetVelocity.fill(0, row * 3, row * 3 + 3);
+  follower.targetAcceleration.fill(0, row * 3, row * 3 + 3);
+  follower.sampledVelocity.fill(0, row * 3, row * 3 + 3);
+  follower.sampledAcceleration.fill(0, row * 3, row * 3 + 3);
+  follower.targetAge[row] = 0;
   follower.timer[row] = 0;
   follower.enabled[row] = 1;
 }
@@ -121,8 +151,14 @@ export function resetFollower(follower: FollowerComponent, eid: number, slot?: n
   const end = slot === undefined ? first + FOLLOW_SLOTS : first + 1;
   follower.enabled.fill(0, first, end);
   follower.integrator.fill(FOLLOW_EXACT, first, end);
+  follower.predict.fill(0, first, end);
   follower.target.fill(0, first * 3, end * 3);
+  follower.targetVelocity.fill(0, first * 3, end * 3);
+  follower.targetAcceleration.fill(0, first * 3, end * 3);
+  follower.targetAge.fill(0, first, end);
   follower.sampled.fill(0, first * 3, end * 3);
+  follower.sampledVelocity.fill(0, first * 3, end * 3);
+  follower.sampledAcceleration.fill(0, first * 3, end * 3);
   follower.state.fill(0, first * FOLLOW_STATE_STRIDE, end * FOLLOW_STATE_STRIDE);
   follower.duration.fill(FOLLOW_DEFAULT_DURATION, first, end);
   follower.interval.fill(FOLLOW_DEFAULT_INTERVAL, first, end);
