@@ -19,7 +19,6 @@ import {
   FOLLOW_STATE_STRIDE,
   placeFollower,
   resetFollower,
-  type FollowerComponent,
 } from './components/Follower.js';
 import { isFiniteNumber, requireCharacter } from './registry.js';
 import type { AnimationWorld } from './world.js';
@@ -174,6 +173,14 @@ function isFollowNumber(value: unknown): value is number {
   return typeof value === 'number' && Math.abs(value) <= FLOAT32_MAX;
 }
 
+/** Whether `x`, `y` and `z` are numbers a follower takes (one small function for V8 to inline). */
+function areFollowNumbers(x: number, y: number, z: number): boolean {
+  // Comparisons rather than Math.abs calls: NaN fails them, and the function stays small.
+  return typeof x === 'number' && x <= FLOAT32_MAX && x >= -FLOAT32_MAX
+    && typeof y === 'number' && y <= FLOAT32_MAX && y >= -FLOAT32_MAX
+    && typeof z === 'number' && z <= FLOAT32_MAX && z >= -FLOAT32_MAX;
+}
+
 /** The issue message for a value that {@link isFollowNumber} refuses, in `unit`. */
 function followNumberMessage(value: unknown, unit: string): string {
   return isFiniteNumber(value)
@@ -182,20 +189,15 @@ function followNumberMessage(value: unknown, unit: string): string {
 }
 
 /**
- * Carries the target of follower `row` forward to now: its position and velocity advanced by
- * its velocity and acceleration over `targetAge`, which becomes 0. Each target setter calls it
- * first, so the components it does not set continue from where the target is now.
+ * Where a target setter writes slot `slot` of `eid` (the row × 3), when `eid` is a character
+ * of `world` with a follower in `slot`; −1 otherwise, and the setter's full checks take over.
+ * Cheap checks that V8 inlines (`slot >>> 0 === slot` is an integer in [0, 2³²); a query's
+ * sparse-set lookup; a typed-array read).
  */
-function carryTargetForward(follower: FollowerComponent, row: number): void {
-  const { target, targetVelocity, targetAcceleration } = follower;
-  const age = follower.targetAge[row]!;
-  if (age === 0) return;
-  for (let k = row * 3; k < row * 3 + 3; k++) {
-    const v = targetVelocity[k]!, a = targetAcceleration[k]!;
-    target[k] = target[k]! + age * (v + 0.5 * a * age);
-    targetVelocity[k] = v + a * age;
-  }
-  follower.targetAge[row] = 0;
+function targetIndex(world: AnimationWorld, eid: number, slot: number): number {
+  if (!((slot >>> 0) === slot && slot < FOLLOW_SLOTS && world?.characters?.has(eid) === true)) return -1;
+  const row = eid * FOLLOW_SLOTS + slot;
+  return world.components.Follower.enabled[row] === 1 ? row * 3 : -1;
 }
 
 /**
@@ -206,9 +208,9 @@ function carryTargetForward(follower: FollowerComponent, row: number): void {
  *
  * The point is where the target is now (between frames). A target given a velocity or
  * acceleration ({@link setFollowTargetVelocity}, {@link setFollowTargetAcceleration}) keeps
- * moving from here with them until they are set again, so a sampling instant that falls
- * inside the next frame samples where it is at that instant; a still target (the default)
- * stays here.
+ * moving from here with them (each frame carries it forward) until they are set again, so a
+ * sampling instant inside the next frame samples where it is at that instant; a still target
+ * (the default) stays here.
  *
  * @example
  * ticker.add(() => { setFollowTarget(world, eid, mouse.x, mouse.y, 1); step(world, dt); });
@@ -217,31 +219,26 @@ function carryTargetForward(follower: FollowerComponent, row: number): void {
  * within ±3.4e38 or the slot is not an integer in [0, FOLLOW_SLOTS − 1]. Nothing changes then.
  */
 export function setFollowTarget(world: AnimationWorld, eid: number, x: number, y: number, z: number, slot = 0): void {
-  requireCharacter(world, eid, 'setFollowTarget');
-  // Games call this every frame: the checks are predicates V8 inlines, the report is built
-  // out of line only on bad input, so the call stays small enough to inline and allocates nothing.
-  if (!(isFollowNumber(x) && isFollowNumber(y) && isFollowNumber(z) && isFollowSlot(slot))) refuseFollowVector('setFollowTarget', 'x', 'y', 'z', 'metres', x, y, z, slot);
-  const follower = world.components.Follower;
-  const row = eid * FOLLOW_SLOTS + slot;
-  if (follower.enabled[row]! === 0) {
-    resetFollower(follower, eid, slot);
-    placeFollower(follower, eid, slot, [x, y, z], 0);
-    return;
-  }
-  carryTargetForward(follower, row);
-  follower.target[row * 3] = x;
-  follower.target[row * 3 + 1] = y;
-  follower.target[row * 3 + 2] = z;
+  // Games call this every frame, and V8 boxes a double passed to a call it does not inline:
+  // the common case is inlinable predicates and three stores; everything else (the full
+  // checks and their report, a new follower) is a call out of line.
+  const k = targetIndex(world, eid, slot);
+  if (k < 0 || !areFollowNumbers(x, y, z)) return setTargetSlowly(SET_TARGET, world, eid, x, y, z, slot);
+  const target = world.components.Follower.target;
+  target[k] = x;
+  target[k + 1] = y;
+  target[k + 2] = z;
 }
 
 /**
  * Sets the velocity (m/s) of the target that character `eid`'s follower in `slot` (default 0)
- * follows, as of now: the target moves on from where it is now at this velocity (and its
+ * follows, as of now: the target moves on from where it is at this velocity (and its
  * acceleration, if set) until the next call; the follower samples that motion with the
  * position, and its state model takes it as the input vf (the −24/T²·vf term of
- * ȧ = −60/T³(x − xf) − 36/T² v − 9/T a + … ). With `setFollower(…, { predict: true })` the
- * sample is also extrapolated along it. Default 0 (a still target); reset to 0 when the
- * follower is placed (`setFollower` with a position, a new follower) or removed.
+ * ȧ = −60/T³(x − xf) − 36/T² v − 9/T a − 24/T² vf + 3/T af). With
+ * `setFollower(…, { predict: true })` the sample is also extrapolated along it. Default 0 (a
+ * still target); reset to 0 when the follower is placed (`setFollower` with a position, a new
+ * follower) or removed.
  *
  * @example
  * // each frame, before step: where the ball is and how it moves
@@ -252,16 +249,13 @@ export function setFollowTarget(world: AnimationWorld, eid: number, x: number, y
  * follower (call setFollower or setFollowTarget first). Nothing changes then.
  */
 export function setFollowTargetVelocity(world: AnimationWorld, eid: number, vx: number, vy: number, vz: number, slot = 0): void {
-  requireCharacter(world, eid, 'setFollowTargetVelocity');
-  // As setFollowTarget: inlinable predicates, the report out of line.
-  if (!(isFollowNumber(vx) && isFollowNumber(vy) && isFollowNumber(vz) && isFollowSlot(slot))) refuseFollowVector('setFollowTargetVelocity', 'vx', 'vy', 'vz', 'm/s', vx, vy, vz, slot);
-  const follower = world.components.Follower;
-  const row = eid * FOLLOW_SLOTS + slot;
-  if (follower.enabled[row]! === 0) refuseEmptySlot('setFollowTargetVelocity', eid, slot);
-  carryTargetForward(follower, row);
-  follower.targetVelocity[row * 3] = vx;
-  follower.targetVelocity[row * 3 + 1] = vy;
-  follower.targetVelocity[row * 3 + 2] = vz;
+  // As setFollowTarget: inlinable predicates and stores, the rest out of line.
+  const k = targetIndex(world, eid, slot);
+  if (k < 0 || !areFollowNumbers(vx, vy, vz)) return setTargetSlowly(SET_VELOCITY, world, eid, vx, vy, vz, slot);
+  const velocity = world.components.Follower.targetVelocity;
+  velocity[k] = vx;
+  velocity[k + 1] = vy;
+  velocity[k + 2] = vz;
 }
 
 /**
@@ -277,26 +271,52 @@ export function setFollowTargetVelocity(world: AnimationWorld, eid: number, vx: 
  * follower (call setFollower or setFollowTarget first). Nothing changes then.
  */
 export function setFollowTargetAcceleration(world: AnimationWorld, eid: number, ax: number, ay: number, az: number, slot = 0): void {
-  requireCharacter(world, eid, 'setFollowTargetAcceleration');
-  if (!(isFollowNumber(ax) && isFollowNumber(ay) && isFollowNumber(az) && isFollowSlot(slot))) refuseFollowVector('setFollowTargetAcceleration', 'ax', 'ay', 'az', 'm/s²', ax, ay, az, slot);
-  const follower = world.components.Follower;
-  const row = eid * FOLLOW_SLOTS + slot;
-  if (follower.enabled[row]! === 0) refuseEmptySlot('setFollowTargetAcceleration', eid, slot);
-  carryTargetForward(follower, row);
-  follower.targetAcceleration[row * 3] = ax;
-  follower.targetAcceleration[row * 3 + 1] = ay;
-  follower.targetAcceleration[row * 3 + 2] = az;
+  const k = targetIndex(world, eid, slot);
+  if (k < 0 || !areFollowNumbers(ax, ay, az)) return setTargetSlowly(SET_ACCELERATION, world, eid, ax, ay, az, slot);
+  const acceleration = world.components.Follower.targetAcceleration;
+  acceleration[k] = ax;
+  acceleration[k + 1] = ay;
+  acceleration[k + 2] = az;
 }
 
-/** Throws the AnimationError of a target setter's bad arguments (fields `fx`, `fy`, `fz`, `slot`), naming each. */
-function refuseFollowVector(where: string, fx: string, fy: string, fz: string, unit: string, x: unknown, y: unknown, z: unknown, slot: unknown): never {
+/** The target setters, as indices into {@link SETTERS}. */
+const SET_TARGET = 0, SET_VELOCITY = 1, SET_ACCELERATION = 2;
+/** Per target setter: its name, its three fields, their unit. */
+const SETTERS: ReadonlyArray<readonly [where: string, x: string, y: string, z: string, unit: string]> = [
+  ['setFollowTarget', 'x', 'y', 'z', 'metres'],
+  ['setFollowTargetVelocity', 'vx', 'vy', 'vz', 'm/s'],
+  ['setFollowTargetAcceleration', 'ax', 'ay', 'az', 'm/s²'],
+];
+
+/**
+ * The rest of a target setter, out of line: its full checks (eid first, then each number
+ * and the slot, all reported together; then an empty slot), throwing the setter's
+ * AnimationError before anything changes; or, for setFollowTarget on an empty slot, a new
+ * follower with default settings at rest at (x, y, z).
+ */
+function setTargetSlowly(setter: number, world: AnimationWorld, eid: number, x: number, y: number, z: number, slot: number): void {
+  const [where, fx, fy, fz, unit] = SETTERS[setter]!;
+  requireCharacter(world, eid, where);
   const issues = new IssueList(where);
   if (!isFollowNumber(x)) issues.add(fx, followNumberMessage(x, unit));
   if (!isFollowNumber(y)) issues.add(fy, followNumberMessage(y, unit));
   if (!isFollowNumber(z)) issues.add(fz, followNumberMessage(z, unit));
   if (!isFollowSlot(slot)) issues.add('slot', followSlotMessage(slot));
   issues.throwIfAny();
-  throw new Error(`unreachable: ${where} found no fault`);
+  const follower = world.components.Follower;
+  const row = eid * FOLLOW_SLOTS + slot;
+  if (follower.enabled[row]! === 1) {
+    // Only when the fast checks disagree with these (an entity that is a character without
+    // being in the characters query): write as the fast path does.
+    const values = setter === SET_TARGET ? follower.target : setter === SET_VELOCITY ? follower.targetVelocity : follower.targetAcceleration;
+    values[row * 3] = x;
+    values[row * 3 + 1] = y;
+    values[row * 3 + 2] = z;
+    return;
+  }
+  if (setter !== SET_TARGET) refuseEmptySlot(where, eid, slot);
+  resetFollower(follower, eid, slot);
+  placeFollower(follower, eid, slot, [x, y, z], 0);
 }
 
 /** Throws the AnimationError of a call that needs a follower in an empty `slot`. */

@@ -15,16 +15,14 @@
  *   `FOLLOW_EULER` (the seed's explicit Euler, stable only for dt < 0.325 T).
  * - `predict[row]`: 1 when the follower aims at the sampled target extrapolated to now and
  *   over its horizon (`setFollower` `predict`), 0 (default) when it holds the sample.
- * - `target[row × 3 ..]`: the target the game set last (x, y, z), metres, as of `targetAge`
- *   seconds ago.
+ * - `target[row × 3 ..]`: where the target is now (x, y, z), metres: as the game set it last
+ *   (`setFollowTarget`), carried forward by `followSystem` every frame since by its velocity
+ *   and acceleration.
  * - `targetVelocity[row × 3 ..]`, `targetAcceleration[row × 3 ..]`: the target's velocity
- *   (m/s) and acceleration (m/s²) the game set last, as of `targetAge` seconds ago (default 0:
- *   a still target).
- * - `targetAge[row]`: seconds the follower has advanced since the game last set the target's
- *   position, velocity or acceleration (each setter first carries the others forward to now).
- *   The target at time `targetAge` after it was set is p + v·age + ½a·age².
- * - `sampled[row × 3 ..]`: the target's position at the last sampling instant (the set
- *   target carried forward to the instant by its velocity and acceleration).
+ *   (m/s, carried forward the same way) and acceleration (m/s²) now (default 0: a still
+ *   target). So a setter writes one of the three as of now and the others already are.
+ * - `sampled[row × 3 ..]`: the target's position at the last sampling instant (the target
+ *   carried forward to the instant within the frame).
  * - `sampledVelocity[row × 3 ..]`, `sampledAcceleration[row × 3 ..]`: its velocity and
  *   acceleration at that instant: with `sampled`, the input (xf, vf, af) of the state model.
  * - `state[row × 9 ..]`: `x y z  vx vy vz  ax ay az`: position (m), velocity (m/s),
@@ -38,10 +36,11 @@
  * World-owned scratch, sized here (not per character):
  * - `scratch`: `FOLLOW_SCRATCH` floats: the seconds of the sub-step being taken, then two
  *   cached step matrices (exact, Euler), each `h` followed by 9 row-major entries, so
- *   followers sharing T and dt compute the matrix exponential once per frame. A cache hit
- *   returns exactly what a recomputation would, so results do not depend on visiting order.
+ *   followers sharing T and dt compute the matrix exponential once per frame (a cache hit
+ *   returns exactly what a recomputation would, so results do not depend on visiting order),
+ *   then the seconds since the frame began at the sampling instant being taken.
  *
- * 251 bytes per slot, 1,004 bytes per character (4 slots).
+ * 243 bytes per slot, 972 bytes per character (4 slots).
  */
 export interface FollowerComponent {
   readonly enabled: Uint8Array;
@@ -50,7 +49,6 @@ export interface FollowerComponent {
   readonly target: Float64Array;
   readonly targetVelocity: Float64Array;
   readonly targetAcceleration: Float64Array;
-  readonly targetAge: Float64Array;
   readonly sampled: Float64Array;
   readonly sampledVelocity: Float64Array;
   readonly sampledAcceleration: Float64Array;
@@ -84,8 +82,10 @@ export const FOLLOW_DEFAULT_INTERVAL = 0.2;
 export const FOLLOW_SECONDS = 0;
 /** Where the cached step matrix of integrator `k` starts: `h` at `FOLLOW_CACHE + 10k`, entries after it. */
 export const FOLLOW_CACHE = 1;
+/** `Follower.scratch[FOLLOW_ELAPSED]`: seconds from the frame's start to the sampling instant being taken. */
+export const FOLLOW_ELAPSED = FOLLOW_CACHE + 2 * 10;
 /** Floats in `Follower.scratch`. */
-export const FOLLOW_SCRATCH = FOLLOW_CACHE + 2 * 10;
+export const FOLLOW_SCRATCH = FOLLOW_ELAPSED + 1;
 
 /** Creates the `Follower` component for `rows` entity ids, `FOLLOW_SLOTS` slots each (no slot follows anything yet). */
 export function createFollowerComponent(rows: number): FollowerComponent {
@@ -101,7 +101,6 @@ export function createFollowerComponent(rows: number): FollowerComponent {
     target: new Float64Array(slots * 3),
     targetVelocity: new Float64Array(slots * 3),
     targetAcceleration: new Float64Array(slots * 3),
-    targetAge: new Float64Array(slots),
     sampled: new Float64Array(slots * 3),
     sampledVelocity: new Float64Array(slots * 3),
     sampledAcceleration: new Float64Array(slots * 3),
@@ -136,7 +135,6 @@ export function placeFollower(follower: FollowerComponent, eid: number, slot: nu
   follower.targetAcceleration.fill(0, row * 3, row * 3 + 3);
   follower.sampledVelocity.fill(0, row * 3, row * 3 + 3);
   follower.sampledAcceleration.fill(0, row * 3, row * 3 + 3);
-  follower.targetAge[row] = 0;
   follower.timer[row] = 0;
   follower.enabled[row] = 1;
 }
@@ -155,7 +153,6 @@ export function resetFollower(follower: FollowerComponent, eid: number, slot?: n
   follower.target.fill(0, first * 3, end * 3);
   follower.targetVelocity.fill(0, first * 3, end * 3);
   follower.targetAcceleration.fill(0, first * 3, end * 3);
-  follower.targetAge.fill(0, first, end);
   follower.sampled.fill(0, first * 3, end * 3);
   follower.sampledVelocity.fill(0, first * 3, end * 3);
   follower.sampledAcceleration.fill(0, first * 3, end * 3);

@@ -2,10 +2,10 @@
  * followSystem — advances every character's minimum-jerk followers
  * (shared/seeds/minimum-jerk.txt, "state-space" and "Unity" sections; model in math/minJerk.ts).
  *
- * Reads:  Follower (enabled, integrator, predict, target, targetVelocity, targetAcceleration,
- *         duration, interval), Lod (update; slot: which of `world.lod.dts` is the character's dt).
- * Writes: Follower (state, sampled, sampledVelocity, sampledAcceleration, targetAge, timer,
- *         scratch).
+ * Reads:  Follower (enabled, integrator, predict, targetAcceleration, duration, interval),
+ *         Lod (update; slot: which of `world.lod.dts` is the character's dt).
+ * Writes: Follower (state, sampled, sampledVelocity, sampledAcceleration, target and
+ *         targetVelocity (carried forward), timer, scratch).
  * Order:  after rootMotionSystem, before aimSystem (which aims look-at and reach at the
  *         followers) and skinSystem (DESIGN §4). Skips characters `lodSystem` is not updating
  *         this frame (`Lod.update` 0); on their update frame the followers step by all the
@@ -18,10 +18,13 @@
  * 1. Sampling: every `interval` seconds, at exact multiples of the interval after the
  *    follower was placed (the seed's MinJerkFollower samples on the first frame past each
  *    interval instead, so its result depends on the frame rate), the target is sampled: its
- *    state at that instant, i.e. the position p, velocity v and acceleration a the game set
- *    `age` seconds before, carried forward: (p + v·age + ½a·age², v + a·age, a) into
- *    (`sampled`, `sampledVelocity`, `sampledAcceleration`). A still target (v = a = 0, the
- *    default) samples the position as set. A frame that spans an instant is split there:
+ *    state at that instant, i.e. its position p, velocity v and acceleration a at the frame's
+ *    start (as the game set them, or carried forward), carried to the instant e seconds into
+ *    the frame: (p + v·e + ½a·e², v + a·e, a) into (`sampled`, `sampledVelocity`,
+ *    `sampledAcceleration`). A still target (v = a = 0, the default) samples the position
+ *    as set. At the frame's end the target itself is carried forward by dt the same way, so
+ *    the game's next set of one of the three finds the others as of then. A frame that
+ *    spans an instant is split there:
  *    advance to the instant, sample, advance the rest. Later instants in the same frame
  *    sample again (a still target gives the same value, so its rest is one step; a moving
  *    one is stepped instant by instant, at most `FOLLOW_MAX_INSTANTS` of them, earlier ones
@@ -46,7 +49,7 @@
  */
 import { commitRemovals } from 'bitecs';
 import {
-  FOLLOW_CACHE, FOLLOW_EULER, FOLLOW_SECONDS, FOLLOW_SLOTS, FOLLOW_STATE_STRIDE, type FollowerComponent,
+  FOLLOW_CACHE, FOLLOW_ELAPSED, FOLLOW_EULER, FOLLOW_SECONDS, FOLLOW_SLOTS, FOLLOW_STATE_STRIDE, type FollowerComponent,
 } from '../components/Follower.js';
 import { minJerkEulerMatrix, minJerkStepMatrix } from '../math/minJerk.js';
 import type { AnimationWorld } from '../world.js';
@@ -68,7 +71,7 @@ export function followSystem(world: AnimationWorld, dt: number): void {
 /** The work of {@link followSystem} for the characters at `world.characters.dense[first .. end)`. */
 export function followEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
   const follower = world.components.Follower;
-  const { enabled, targetVelocity, targetAcceleration, targetAge, interval, timer, scratch } = follower;
+  const { enabled, target, targetVelocity, targetAcceleration, interval, timer, scratch } = follower;
   const dense = world.characters.dense;
   const { update: lodUpdate, slot: lodSlot } = world.components.Lod;
   const lodDts = world.lod.dts;
@@ -82,18 +85,18 @@ export function followEntities(world: AnimationWorld, frameDt: number, first: nu
     for (let slot = 0; slot < FOLLOW_SLOTS; slot++) {
       const row = base + slot;
       if (enabled[row]! === 0) continue; // an empty slot
+      const t = row * 3;
+      const moving = targetVelocity[t]! !== 0 || targetVelocity[t + 1]! !== 0 || targetVelocity[t + 2]! !== 0
+        || targetAcceleration[t]! !== 0 || targetAcceleration[t + 1]! !== 0 || targetAcceleration[t + 2]! !== 0;
       const period = interval[row]!;
       const toInstant = period - timer[row]!;
       if (dt >= toInstant) {
         scratch[FOLLOW_SECONDS] = toInstant;
         advanceFollower(follower, eid, slot);
-        targetAge[row] = targetAge[row]! + toInstant;
+        scratch[FOLLOW_ELAPSED] = toInstant;
         sampleTarget(follower, row);
         timer[row] = 0;
         let rest = dt - toInstant;
-        const t = row * 3;
-        const moving = targetVelocity[t]! !== 0 || targetVelocity[t + 1]! !== 0 || targetVelocity[t + 2]! !== 0
-          || targetAcceleration[t]! !== 0 || targetAcceleration[t + 1]! !== 0 || targetAcceleration[t + 2]! !== 0;
         if (moving && rest >= period) {
           // A moving target is sampled again at each further instant in this frame.
           const instants = Math.floor(rest / period);
@@ -101,44 +104,50 @@ export function followEntities(world: AnimationWorld, frameDt: number, first: nu
             const merged = (instants - FOLLOW_MAX_INSTANTS) * period;
             scratch[FOLLOW_SECONDS] = merged;
             advanceFollower(follower, eid, slot);
-            targetAge[row] = targetAge[row]! + merged;
+            scratch[FOLLOW_ELAPSED] = scratch[FOLLOW_ELAPSED]! + merged;
             sampleTarget(follower, row);
             rest -= merged;
           }
           while (rest >= period) {
             scratch[FOLLOW_SECONDS] = period;
             advanceFollower(follower, eid, slot);
-            targetAge[row] = targetAge[row]! + period;
+            scratch[FOLLOW_ELAPSED] = scratch[FOLLOW_ELAPSED]! + period;
             sampleTarget(follower, row);
             rest -= period;
           }
         }
         scratch[FOLLOW_SECONDS] = rest;
         advanceFollower(follower, eid, slot);
-        targetAge[row] = targetAge[row]! + rest;
         timer[row] = rest % period;
       } else {
         scratch[FOLLOW_SECONDS] = dt;
         advanceFollower(follower, eid, slot);
-        targetAge[row] = targetAge[row]! + dt;
         timer[row] = timer[row]! + dt;
+      }
+      if (moving) {
+        // The target moves on: where it is at the frame's end, as the game's next set sees it.
+        for (let k = t; k < t + 3; k++) {
+          const v = targetVelocity[k]!, a = targetAcceleration[k]!;
+          target[k] = target[k]! + dt * (v + 0.5 * a * dt);
+          targetVelocity[k] = v + a * dt;
+        }
       }
     }
   }
 }
 
 /**
- * Samples the target of follower `row` at this instant: the position, velocity and
- * acceleration the game set `targetAge` seconds ago, carried forward by that age.
+ * Samples the target of follower `row` at the instant `scratch[FOLLOW_ELAPSED]` seconds into
+ * the frame: its position, velocity and acceleration at the frame's start carried forward.
  */
 function sampleTarget(follower: FollowerComponent, row: number): void {
   const { target, targetVelocity, targetAcceleration, sampled, sampledVelocity, sampledAcceleration } = follower;
-  const age = follower.targetAge[row]!;
+  const e = follower.scratch[FOLLOW_ELAPSED]!;
   const t = row * 3;
   for (let k = t; k < t + 3; k++) {
     const v = targetVelocity[k]!, a = targetAcceleration[k]!;
-    sampled[k] = target[k]! + age * (v + 0.5 * a * age);
-    sampledVelocity[k] = v + a * age;
+    sampled[k] = target[k]! + e * (v + 0.5 * a * e);
+    sampledVelocity[k] = v + a * e;
     sampledAcceleration[k] = a;
   }
 }
