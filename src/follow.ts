@@ -8,6 +8,15 @@
  * call takes an optional slot and defaults to 0, so code that never names one works with a
  * single follower per character; `setLookAt` / `setReach` choose theirs with `follower`.
  * `removeFollower` without a slot removes them all.
+ *
+ * Moving targets: a target has a position, velocity and acceleration (`setFollowTarget`,
+ * `setFollowTargetVelocity`, `setFollowTargetAcceleration`; the last two default to 0, a still
+ * target). Each is "as of now"; `followSystem` carries the target forward every frame, so the
+ * game sets only what changed. The follower's state model takes the sampled velocity and
+ * acceleration as its inputs vf and af; `setFollower(…, { predict: true })` also
+ * extrapolates the sample, so a target in steady motion is met rather than trailed. The
+ * setters are built so that V8 inlines them (no double boxed); docs/followers.md has the
+ * figures.
  */
 import { fail, IssueList } from './assets/AnimationError.js';
 import {

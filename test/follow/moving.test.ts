@@ -253,6 +253,22 @@ describe('acceptance: a target moving at a constant 1 m/s, its velocity given', 
     for (const f of fine) expect(Math.abs(f.state.x[1]! - 1.5) + Math.abs(f.state.x[2]! - 1)).toBeLessThan(1e-12);
   });
 
+  it('without its velocity (the seed’s vf = 0) it trails by 0.6·T·v + I·v/2 plus the frame’s staleness', () => {
+    // vf = 0: the rest point is xs itself and the ramp lag 0.6·T·v (60 L/T³ = 36 v/T²). The
+    // target is then sampled as set at the start of the frame holding the instant: at 144 Hz
+    // the instants 4.0, 4.2 … 4.8 s fall 1, 0.8, 0.6, 0.4, 0.2 frames after the last set, a
+    // pattern of period 1 s whose mean, 0.6/144 s, adds to the lag over 4 … 5 s.
+    const frames = follow(144, PATH, 6, { velocity: false }).filter((f) => f.t >= 4 - 1e-9 && f.t <= 5 + 1e-9);
+    let area = 0;
+    for (let n = 1; n < frames.length; n++) {
+      const lag = (f: Frame): number => f.target[0] - f.state.x[0]!;
+      area += ((frames[n]!.t - frames[n - 1]!.t) * (lag(frames[n]!) + lag(frames[n - 1]!))) / 2;
+    }
+    const expected = 0.6 * T + I / 2 + 0.6 / 144;
+    console.log(`hold without the velocity, 1 m/s at 144 Hz: mean lag ${area.toFixed(9)} m (0.6·T + I/2 + 0.6/144 = ${expected.toFixed(9)})`);
+    expect(Math.abs(area - expected)).toBeLessThan(1e-6);
+  });
+
   it('with predict it settles within 1 mm of the target’s current position after 4T; 30, 60, 144 Hz agree to 1e-9', () => {
     const runs = RATES.map((rate) => follow(rate, PATH, 6, { predict: true }));
     const spread = spreadAcrossRates(runs);
