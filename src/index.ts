@@ -56,6 +56,8 @@ export { solveStrideScales, STRIDE_INPUT_STRIDE } from './math/strideScales.js';
 export {
   setFollower,
   setFollowTarget,
+  setFollowTargetVelocity,
+  setFollowTargetAcceleration,
   getFollowPosition,
   removeFollower,
   type FollowerOptions,

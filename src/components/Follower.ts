@@ -14,29 +14,45 @@
  *   exactly when one of its slots is 1.
  * - `integrator[row]`: `FOLLOW_EXACT` (default: the exact matrix-exponential step) or
  *   `FOLLOW_EULER` (the seed's explicit Euler, stable only for dt < 0.325 T).
- * - `target[row × 3 ..]`: the target the game set last (x, y, z), metres.
- * - `sampled[row × 3 ..]`: the target as sampled at the last sampling instant: the xf the
- *   state is moving towards.
+ * - `predict[row]`: 1 when the follower aims at the sampled target extrapolated to now and
+ *   over its horizon (`setFollower` `predict`), 0 (default) when it holds the sample.
+ * - `target[row × 3 ..]`: where the target is now (x, y, z), metres: as the game set it last
+ *   (`setFollowTarget`), carried forward by `followSystem` every frame since by its velocity
+ *   and acceleration.
+ * - `targetVelocity[row × 3 ..]`, `targetAcceleration[row × 3 ..]`: the target's velocity
+ *   (m/s, carried forward the same way) and acceleration (m/s²) now (default 0: a still
+ *   target). So a setter writes one of the three as of now and the others already are.
+ * - `sampled[row × 3 ..]`: the target's position at the last sampling instant (the target
+ *   carried forward to the instant within the frame).
+ * - `sampledVelocity[row × 3 ..]`, `sampledAcceleration[row × 3 ..]`: its velocity and
+ *   acceleration at that instant: with `sampled`, the input (xf, vf, af) of the state model.
  * - `state[row × 9 ..]`: `x y z  vx vy vz  ax ay az`: position (m), velocity (m/s),
  *   acceleration (m/s²) of the follower (`FOLLOW_STATE_STRIDE` floats).
  * - `duration[row]`: T, seconds: the horizon of the minimum-jerk move re-planned every
  *   instant (default 0.4).
  * - `interval[row]`: seconds between target samples (default 0.2).
- * - `timer[row]`: seconds since the last sampling instant, in [0, interval).
+ * - `timer[row]`: seconds since the last sampling instant, in [0, interval) (the age of the
+ *   sample, which `predict` extrapolates by).
  *
  * World-owned scratch, sized here (not per character):
  * - `scratch`: `FOLLOW_SCRATCH` floats: the seconds of the sub-step being taken, then two
  *   cached step matrices (exact, Euler), each `h` followed by 9 row-major entries, so
- *   followers sharing T and dt compute the matrix exponential once per frame. A cache hit
- *   returns exactly what a recomputation would, so results do not depend on visiting order.
+ *   followers sharing T and dt compute the matrix exponential once per frame (a cache hit
+ *   returns exactly what a recomputation would, so results do not depend on visiting order),
+ *   then the seconds since the frame began at the sampling instant being taken.
  *
- * 146 bytes per slot, 584 bytes per character (4 slots).
+ * 243 bytes per slot, 972 bytes per character (4 slots).
  */
 export interface FollowerComponent {
   readonly enabled: Uint8Array;
   readonly integrator: Uint8Array;
+  readonly predict: Uint8Array;
   readonly target: Float64Array;
+  readonly targetVelocity: Float64Array;
+  readonly targetAcceleration: Float64Array;
   readonly sampled: Float64Array;
+  readonly sampledVelocity: Float64Array;
+  readonly sampledAcceleration: Float64Array;
   readonly state: Float64Array;
   readonly duration: Float64Array;
   readonly interval: Float64Array;
@@ -67,8 +83,10 @@ export const FOLLOW_DEFAULT_INTERVAL = 0.2;
 export const FOLLOW_SECONDS = 0;
 /** Where the cached step matrix of integrator `k` starts: `h` at `FOLLOW_CACHE + 10k`, entries after it. */
 export const FOLLOW_CACHE = 1;
+/** `Follower.scratch[FOLLOW_ELAPSED]`: seconds from the frame's start to the sampling instant being taken. */
+export const FOLLOW_ELAPSED = FOLLOW_CACHE + 2 * 10;
 /** Floats in `Follower.scratch`. */
-export const FOLLOW_SCRATCH = FOLLOW_CACHE + 2 * 10;
+export const FOLLOW_SCRATCH = FOLLOW_ELAPSED + 1;
 
 /** Creates the `Follower` component for `rows` entity ids, `FOLLOW_SLOTS` slots each (no slot follows anything yet). */
 export function createFollowerComponent(rows: number): FollowerComponent {
@@ -80,8 +98,13 @@ export function createFollowerComponent(rows: number): FollowerComponent {
   return {
     enabled: new Uint8Array(slots),
     integrator: new Uint8Array(slots),
+    predict: new Uint8Array(slots),
     target: new Float64Array(slots * 3),
+    targetVelocity: new Float64Array(slots * 3),
+    targetAcceleration: new Float64Array(slots * 3),
     sampled: new Float64Array(slots * 3),
+    sampledVelocity: new Float64Array(slots * 3),
+    sampledAcceleration: new Float64Array(slots * 3),
     state: new Float64Array(slots * FOLLOW_STATE_STRIDE),
     duration: new Float64Array(slots).fill(FOLLOW_DEFAULT_DURATION),
     interval: new Float64Array(slots).fill(FOLLOW_DEFAULT_INTERVAL),
@@ -93,8 +116,9 @@ export function createFollowerComponent(rows: number): FollowerComponent {
 /**
  * Enables slot `slot` of `eid` and puts its follower at rest at the position
  * `position[off .. off + 2]` (x, y, z, metres), with the target and the sampled target there
- * too and the sampling clock restarted (the next sample is one `interval` later). Settings are
- * left as they are. `slot` in [0, FOLLOW_SLOTS) (not checked).
+ * too, still (velocity and acceleration 0), and the sampling clock restarted (the next sample
+ * is one `interval` later). Settings are left as they are. `slot` in [0, FOLLOW_SLOTS) (not
+ * checked).
  */
 export function placeFollower(follower: FollowerComponent, eid: number, slot: number, position: ArrayLike<number>, off: number): void {
   const { state, target, sampled } = follower;
@@ -108,6 +132,10 @@ export function placeFollower(follower: FollowerComponent, eid: number, slot: nu
     target[row * 3 + k] = value;
     sampled[row * 3 + k] = value;
   }
+  follower.targetVelocity.fill(0, row * 3, row * 3 + 3);
+  follower.targetAcceleration.fill(0, row * 3, row * 3 + 3);
+  follower.sampledVelocity.fill(0, row * 3, row * 3 + 3);
+  follower.sampledAcceleration.fill(0, row * 3, row * 3 + 3);
   follower.timer[row] = 0;
   follower.enabled[row] = 1;
 }
@@ -122,8 +150,13 @@ export function resetFollower(follower: FollowerComponent, eid: number, slot?: n
   const end = slot === undefined ? first + FOLLOW_SLOTS : first + 1;
   follower.enabled.fill(0, first, end);
   follower.integrator.fill(FOLLOW_EXACT, first, end);
+  follower.predict.fill(0, first, end);
   follower.target.fill(0, first * 3, end * 3);
+  follower.targetVelocity.fill(0, first * 3, end * 3);
+  follower.targetAcceleration.fill(0, first * 3, end * 3);
   follower.sampled.fill(0, first * 3, end * 3);
+  follower.sampledVelocity.fill(0, first * 3, end * 3);
+  follower.sampledAcceleration.fill(0, first * 3, end * 3);
   follower.state.fill(0, first * FOLLOW_STATE_STRIDE, end * FOLLOW_STATE_STRIDE);
   follower.duration.fill(FOLLOW_DEFAULT_DURATION, first, end);
   follower.interval.fill(FOLLOW_DEFAULT_INTERVAL, first, end);

@@ -8,15 +8,22 @@
  * 1. `minJerk(t)`: the rest-to-rest easing 6t⁵ − 15t⁴ + 10t³ on t ∈ [0, 1].
  * 2. `minJerkQuintic(t, T, …)`: the general boundary-condition quintic joining any start state
  *    (x0, v0, a0) at 0 to any end state (xf, vf, af) at T.
- * 3. The real-time follower (the seed's state-space form, used by `followSystem`): with the
- *    end state at rest (vf = af = 0), the quintic's jerk at its start, rewritten in the state
- *    s = (x, v, a), gives the linear system
+ * 3. The real-time follower (the seed's state-space form, used by `followSystem`): the
+ *    quintic's jerk at its start, 6α₃/T³ with α₃ as in `minJerkQuintic`, rewritten in the
+ *    state s = (x, v, a) with input u = (xf, vf, af), gives the linear system
  *
- *        ẋ = v,   v̇ = a,   ȧ = −60/T³ (x − xf) − 36/T² v − 9/T a,
+ *        ẋ = v,   v̇ = a,   ȧ = −60/T³ (x − xf) − 36/T² v − 9/T a − 24/T² vf + 3/T af,
  *
- *    i.e. the state keeps re-planning a minimum-jerk move of duration T towards xf. In the
- *    scaled state (x − xf, T·v, T²·a) and scaled time τ = t/T this is ds/dτ = M s with the
- *    constant companion matrix
+ *    i.e. the state keeps re-planning a minimum-jerk move of duration T to the end state u.
+ *    (The seed prints the input matrix's last row as 60/T³, −24/T³, 3/T³; the derivation
+ *    gives 60/T³, −24/T², 3/T: vf enters with T·vf and af with T²·af.) With the seed's
+ *    vf = af = 0, and in general with xf replaced by the rest point
+ *    x* = xf − 0.4·T·vf + 0.05·T²·af for a constant input, this is
+ *
+ *        ẋ = v,   v̇ = a,   ȧ = −60/T³ (x − x*) − 36/T² v − 9/T a.
+ *
+ *    In the scaled state (x − x*, T·v, T²·a) and scaled time τ = t/T this is ds/dτ = M s with
+ *    the constant companion matrix
  *
  *        M = | 0    1    0 |
  *            | 0    0    1 |
@@ -24,7 +31,10 @@
  *
  *    so one step of dt is exactly s ← exp(h·M) s with h = dt/T, whatever dt is
  *    (`minJerkStepMatrix`). The seed discretises with explicit Euler, s ← (I + h·M) s
- *    (`minJerkEulerMatrix`), which is only stable for h < 0.325 (see below).
+ *    (`minJerkEulerMatrix`), which is only stable for h < 0.325 (see below). An input that
+ *    varies in time the same way is handled with any particular solution y(t) of the full
+ *    model in place of x*: s − (y, y′, y″) obeys the same homogeneous system (followSystem's
+ *    `predict`, where y is the target's extrapolated constant-acceleration path).
  *
  * ## exp(h·M) in closed form
  * The characteristic polynomial of M is λ³ + 9λ² + 36λ + 60. With λ = μ − 3 it becomes the

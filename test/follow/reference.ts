@@ -56,3 +56,38 @@ export function expmTaylor(h: number): number[] {
   for (let s = 0; s < k; s++) sum = mul3(sum, sum);
   return sum;
 }
+
+/** The end state (xf, vf, af) the follower is given at a time. */
+export type FollowInput = (t: number) => [xf: number, vf: number, af: number];
+
+/**
+ * ṡ of the seed's model with its full input, the input matrix's last row as derived from the
+ * quintic (60/T³, −24/T², 3/T; the seed prints −24/T³ and 3/T³):
+ * ȧ = −60/T³ x − 36/T² v − 9/T a + 60/T³ xf − 24/T² vf + 3/T af.
+ */
+export function derivativeFull(s: AxisState, u: readonly [number, number, number], T: number): AxisState {
+  return [s[1], s[2], (-60 / T ** 3) * s[0] - (36 / T ** 2) * s[1] - (9 / T) * s[2] + (60 / T ** 3) * u[0] - (24 / T ** 2) * u[1] + (3 / T) * u[2]];
+}
+
+/**
+ * Advances `s` from time `t0` by `seconds` in `steps` classical RK4 steps of the full-input
+ * model, the input `input(t)` read at each stage's time; returns the new state.
+ */
+export function rk4Full(s: AxisState, input: FollowInput, T: number, t0: number, seconds: number, steps: number): AxisState {
+  let y: AxisState = [s[0], s[1], s[2]];
+  const h = seconds / steps;
+  const add = (p: AxisState, k: AxisState, f: number): AxisState => [p[0] + f * k[0], p[1] + f * k[1], p[2] + f * k[2]];
+  for (let n = 0; n < steps; n++) {
+    const t = t0 + n * h;
+    const k1 = derivativeFull(y, input(t), T);
+    const k2 = derivativeFull(add(y, k1, h / 2), input(t + h / 2), T);
+    const k3 = derivativeFull(add(y, k2, h / 2), input(t + h / 2), T);
+    const k4 = derivativeFull(add(y, k3, h), input(t + h), T);
+    y = [
+      y[0] + (h / 6) * (k1[0] + 2 * k2[0] + 2 * k3[0] + k4[0]),
+      y[1] + (h / 6) * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1]),
+      y[2] + (h / 6) * (k1[2] + 2 * k2[2] + 2 * k3[2] + k4[2]),
+    ];
+  }
+  return y;
+}
