@@ -12,6 +12,11 @@ describe('README', () => {
     expect(block?.[1]).toBe(example);
   });
 
+  it('shows examples/walkingFoxCrowd.ts verbatim (test/examples/walkingFoxCrowd.test.ts runs it)', () => {
+    const block = /<!-- example: examples\/walkingFoxCrowd\.ts -->\s*```ts\n([\s\S]*?)```/.exec(readme);
+    expect(block?.[1]).toBe(readFileSync(new URL('../examples/walkingFoxCrowd.ts', import.meta.url), 'utf8'));
+  });
+
   it('quick start commands are the ones .ci/run runs', () => {
     const ci = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8');
     const quickStart = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
