@@ -84,8 +84,8 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
   const file = kind === 'fox' ? 'Fox.glb' : 'RobotExpressive.glb';
   const response = await fetch(new URL(`assets/${file}`, document.baseURI));
   if (!response.ok) throw new Error(`fetching assets/${file}: HTTP ${response.status}`);
-  // Fox: centimetres. Robot: about 4.6 units tall; 0.4 makes it about 1.8 m.
-  const result = await loadGltf(new Uint8Array(await response.arrayBuffer()), { frameRate: 30, scale: kind === 'fox' ? 'cm' : 0.4 });
+  // Fox: centimetres. Robot: about 4.6 units tall; 0.4 makes it about 1.8 m. Clips keep their keys' rate.
+  const result = await loadGltf(new Uint8Array(await response.arrayBuffer()), { scale: kind === 'fox' ? 'cm' : 0.4 });
   const skeleton = result.skeletons[0];
   if (!skeleton) throw new Error(`${file} has no skin`);
   const clips = new Map<string, Clip>();
