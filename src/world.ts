@@ -209,27 +209,17 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
   };
   // Registered up front (not on first use), so `hasComponent` and queries know every one of
   // them from the start and the bitflags do not depend on which API call came first.
-  registerComponents(ecs, [
+  // The six every character has (spawnCharacter adds them): the characters query.
+  const characterParts = [
     components.Character,
     components.Layers,
     components.LocalPose,
     components.ModelPose,
     components.SkinPalette,
     components.Inertialization,
-    components.RootMotion,
-    components.Follower,
-    components.LookAt,
-    components.Reach,
-    components.Lod,
-  ]);
-  const characters = registerQuery(ecs, [
-    components.Character,
-    components.Layers,
-    components.LocalPose,
-    components.ModelPose,
-    components.SkinPalette,
-    components.Inertialization,
-  ]);
+  ];
+  registerComponents(ecs, [...characterParts, components.RootMotion, components.Follower, components.LookAt, components.Reach, components.Lod]);
+  const characters = registerQuery(ecs, characterParts);
   // A removed character's LOD row is cleared at once, so the next character given its entity
   // id starts without LOD (and without a pending update).
   observe(ecs, onRemove(components.Character), (eid: number) => resetLod(components.Lod, eid));
