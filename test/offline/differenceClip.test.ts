@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createAnimationWorld,
+  createBlendSpace,
   createClip,
   createDifferenceClip,
   createSkeleton,
@@ -15,6 +16,7 @@ import {
   loadGltf,
   play,
   POSE_STRIDE,
+  reduceClip,
   sampleClipInto,
   spawnCharacter,
   step,
@@ -291,3 +293,18 @@ describe('refusals', () => {
     }
   });
 });
+
+describe('a difference clip through the other ways a clip plays', () => {
+  it('a blend space refuses it (a blend plays its clips as poses, not as additive layers)', () => {
+    const d = createDifferenceClip(clip('Running'), clip('Walking'));
+    const error = refused(() => createBlendSpace({ type: '1d', samples: [{ clip: clip('Walking'), x: 0 }, { clip: d, x: 1 }] }));
+    expect(error.message).toMatch(/^createBlendSpace: samples\[1\]\.clip "Running − Walking" is a difference clip/);
+  });
+
+});
+
+function createWorldWith(): ReturnType<typeof createAnimationWorld> {
+  const world = createAnimationWorld({ maxEntities: 1, maxJoints: skeleton.jointCount });
+  spawnCharacter(world, skeleton);
+  return world;
+}
