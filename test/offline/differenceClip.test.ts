@@ -301,10 +301,23 @@ describe('a difference clip through the other ways a clip plays', () => {
     expect(error.message).toMatch(/^createBlendSpace: samples\[1\]\.clip "Running − Walking" is a difference clip/);
   });
 
+  it('reduced (reduceClip), it is still a difference clip: played additively it adds D, not D·D⁻¹', () => {
+    const running = clip('Running'), walking = clip('Walking'), idle = clip('Idle');
+    const d = createDifferenceClip(running, walking);
+    const reduced = reduceClip(d, { tolerance: 1e-4 });
+    expect(reduced.difference).toBe(true);
+    const [world, eid] = robotWorld();
+    expect(refused(() => play(world, eid, reduced)).message).toMatch(/additive must be true/);
+    const t = 9 / running.frameRate;
+    const pose = posed(idle, 0.7, reduced, t);
+    const dr = sample(reduced, t), base = sample(idle, 0.7);
+    // Against the identity: A = D_reduced·T, joint by joint.
+    expectPose(pose, (j) => applyDifference(joint(dr, j), joint(base, j)), skeleton.jointCount, TOLERANCE);
+  });
+
 });
 
-function createWorldWith(): ReturnType<typeof createAnimationWorld> {
+function robotWorld(): [ReturnType<typeof createAnimationWorld>, number] {
   const world = createAnimationWorld({ maxEntities: 1, maxJoints: skeleton.jointCount });
-  spawnCharacter(world, skeleton);
-  return world;
+  return [world, spawnCharacter(world, skeleton)];
 }
