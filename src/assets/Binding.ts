@@ -238,14 +238,17 @@ export function sameProportions(a: Skeleton, b: Skeleton): boolean {
  *
  * The hip ratio is the one root travel uses: target.hipHeight ÷ the clip's hip height
  * (`RootTrack.hipHeight`: its skeleton's rest hip height, or its mean over the clip when the
- * rest has none), 1 when either is 0 — so the scaled hips and the world travel agree.
+ * rest has none), 1 when either is 0 — so the scaled hips and the world travel agree. A
+ * difference clip (`createDifferenceClip`) takes its skeleton's rest hip height instead.
  * Validate `translation` with {@link checkTranslation} first.
  */
 export function bindClip(clip: Clip, target: Skeleton, translation?: TranslationOption): Binding | null {
   const source = clip.skeleton;
   if (source === target) return null;
   if (sameJointOrder(source, target) && (translation === undefined ? sameProportions(source, target) : false)) return null;
-  const clipHips = getRootTrack(clip).hipHeight;
+  // A difference clip's hip translation is a difference (centimetres), not a height: its mean
+  // is no hip height, so only its skeleton's rest hip height can give the ratio (else 1).
+  const clipHips = clip.difference === true ? source.hipHeight : getRootTrack(clip).hipHeight;
   const hipRatio = target.hipHeight > 0 && clipHips > 0 ? target.hipHeight / clipHips : 1;
   return bindSkeletons(source, target, translation === undefined ? { hipRatio } : { translation, hipRatio });
 }

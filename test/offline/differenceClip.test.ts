@@ -315,6 +315,33 @@ describe('a difference clip through the other ways a clip plays', () => {
     expectPose(pose, (j) => applyDifference(joint(dr, j), joint(base, j)), skeleton.jointCount, TOLERANCE);
   });
 
+  it('on another skeleton, a difference clip made on a skeleton without rest hip height adds its hip difference at the skeletons’ ratio, not over the tiny mean of D', () => {
+    // Source skeleton as BVH gives it: hips at the origin at rest (hipHeight 0); the clips
+    // stand the hips at 1 m (S) and 0.98 m (R), so D's hip y is 0.02 m and its mean is 0.02.
+    const names = ['Hips', 'LeftUpLeg', 'LeftLeg', 'RightUpLeg', 'RightLeg'];
+    const parents = [-1, 0, 1, 0, 3];
+    const rest = (hipY: number): Float32Array => Float32Array.from([
+      0, hipY, 0, 0, 0, 0, 1, 1, 1, 1,
+      0.1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, -0.5, 0, 0, 0, 0, 1, 1, 1, 1,
+      -0.1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, -0.5, 0, 0, 0, 0, 1, 1, 1, 1,
+    ]);
+    const bvhLike = createSkeleton({ names, parents, rest: rest(0), hipJoint: 'Hips' });
+    expect(bvhLike.hipHeight).toBe(0);
+    const standing = (y: number): Clip => createClip({ skeleton: bvhLike, frameRate: 10, frames: [...rest(y), ...rest(y)], loop: true });
+    const d = createDifferenceClip(standing(1), standing(0.98));
+    // The character: the same joints, hips 1 m up at rest (its own hip height 1 m).
+    const character = createSkeleton({ names, parents, rest: rest(1), hipJoint: 'Hips' });
+    const still = createClip({ skeleton: character, frameRate: 10, frames: rest(1), loop: true });
+    const world = createAnimationWorld({ maxEntities: 1, maxJoints: 5 });
+    const eid = spawnCharacter(world, character);
+    play(world, eid, still, { speed: 0 });
+    play(world, eid, d, { layer: 1, additive: true, speed: 0 });
+    step(world, 0);
+    const hipY = getLocalPose(world, eid)[1]!;
+    // The clip's own skeleton has no hip height to scale from: D's 2 cm is added as it is
+    // (ratio 1), where the mean of D's hips (0.02 m) would make it 1 m / 0.02 m × 2 cm = 1 m.
+    expect(hipY).toBeCloseTo(1.02, 5);
+  });
 });
 
 function robotWorld(): [ReturnType<typeof createAnimationWorld>, number] {
