@@ -233,19 +233,24 @@ export function sameProportions(a: Skeleton, b: Skeleton): boolean {
 
 /**
  * The binding `clip` plays through on a character of skeleton `target`, or null when its poses
- * already fit (same joints in the same order; with no `translation` given, also the same
- * proportions — see {@link sameProportions} — so such clips play exactly as authored).
+ * already fit: no `translation` given, and the same joints in the same order with the same
+ * proportions (see {@link sameProportions}; the clip's own skeleton), so such clips play
+ * exactly as authored. A given `translation` applies on every skeleton, the clip's own too.
  *
  * The hip ratio is the one root travel uses: target.hipHeight ÷ the clip's hip height
  * (`RootTrack.hipHeight`: its skeleton's rest hip height, or its mean over the clip when the
- * rest has none), 1 when either is 0 — so the scaled hips and the world travel agree.
+ * rest has none), 1 when either is 0 — so the scaled hips and the world travel agree. A
+ * difference clip (`createDifferenceClip`) takes its skeleton's rest hip height instead.
  * Validate `translation` with {@link checkTranslation} first.
  */
 export function bindClip(clip: Clip, target: Skeleton, translation?: TranslationOption): Binding | null {
   const source = clip.skeleton;
-  if (source === target) return null;
-  if (sameJointOrder(source, target) && (translation === undefined ? sameProportions(source, target) : false)) return null;
-  const clipHips = getRootTrack(clip).hipHeight;
+  // Without `translation`, the clip's own skeleton (or a copy) plays it as authored; with it,
+  // the modes apply there too, as on any other skeleton.
+  if (translation === undefined && sameProportions(source, target)) return null;
+  // A difference clip's hip translation is a difference (centimetres), not a height: its mean
+  // is no hip height, so only its skeleton's rest hip height can give the ratio (else 1).
+  const clipHips = clip.difference === true ? source.hipHeight : getRootTrack(clip).hipHeight;
   const hipRatio = target.hipHeight > 0 && clipHips > 0 ? target.hipHeight / clipHips : 1;
   return bindSkeletons(source, target, translation === undefined ? { hipRatio } : { translation, hipRatio });
 }

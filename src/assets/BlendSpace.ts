@@ -110,7 +110,8 @@ const QUERY = new Float64Array(2);
  *
  * @throws AnimationError naming the field and sample index of every fault: an unknown `type`;
  * a sample count the type cannot use (`'1d'` ≥ 2, `'bilinear'` exactly 4, `'freeform'` ≥ 3); a
- * sample that is not an object, a clip that is not a Clip, an x, y or phaseOffset that is not
+ * sample that is not an object, a clip that is not a Clip or is a difference clip
+ * (`createDifferenceClip`: it plays only as an additive layer), an x, y or phaseOffset that is not
  * a finite number, a missing y in a 2D space; two samples at one position (one x in `'1d'`); four
  * samples that are not the corners of an axis-aligned rectangle; freeform samples that all lie
  * on one line.
@@ -161,6 +162,9 @@ export function createBlendSpace(desc: BlendSpaceDesc): BlendSpace {
       continue;
     }
     if (!isClip(sample.clip)) issues.add(`samples[${i}].clip`, 'must be a Clip from createClip');
+    else if (sample.clip.difference === true) {
+      issues.add(`samples[${i}].clip`, `"${sample.clip.name}" is a difference clip (createDifferenceClip): it holds differences, not poses, and a blend space plays its clips as poses; play it as an additive layer instead`);
+    }
     clips.push(sample.clip);
     if (!isFiniteNumber(sample.x)) {
       issues.add(`samples[${i}].x`, `is ${shown(sample.x)}: must be a finite number`);

@@ -16,8 +16,8 @@ const DURATION_TOLERANCE = 1e-9;
  * Builds the reduced clip of `source` from the curves `tracks` (see `createReducedTracks`) and
  * the reducer's `stats`.
  *
- * The result has the source's skeleton, frame rate, frame count, duration, loop flag, events
- * and name (a reduced clip stands in for its source: games that key on names keep working;
+ * The result has the source's skeleton, frame rate, frame count, duration, loop flag, events,
+ * `importError`, `difference` flag and name (a reduced clip stands in for its source: games that key on names keep working;
  * tell LOD levels apart by `stats`). Its `frames` are the curves evaluated by the reduced
  * sampler at the frame times f / frameRate, so everything that reads frames (root-motion
  * tracks, additive references, bindings) agrees with the sampler at frame times; between them
@@ -76,6 +76,8 @@ export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: Re
     events: source.events,
     eventTimes: source.eventTimes,
     importError: source.importError,
+    // A reduced difference clip is still one: it plays additively, against the identity.
+    ...(source.difference === true ? { difference: true } : {}),
     reduced: tracks,
     stats: Object.freeze({ keysBefore: stats.keysBefore, keysAfter: stats.keysAfter, maxError: stats.maxError, meanError: stats.meanError }),
   });

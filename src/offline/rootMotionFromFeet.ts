@@ -100,7 +100,7 @@ const DEFAULT_SMOOTHING = 1 / 30;
  * });
  * play(world, fox, walk);
  * setTargetSpeed(world, fox, 1.2);
- * @throws AnimationError when `clip` is not a clip, is a reduced (LOD) clip or has fewer than
+ * @throws AnimationError when `clip` is not a clip, is a difference or reduced (LOD) clip or has fewer than
  * two frames; when `feet` is missing or empty, names a joint the skeleton does not have, an
  * index out of range, a joint twice, or the root-motion joint or one of its ancestors; when a
  * threshold is not a finite number > 0 (`smoothing` ≥ 0); and when no foot is planted in any
@@ -109,6 +109,9 @@ const DEFAULT_SMOOTHING = 1 / 30;
 export function rootMotionFromFeet(clip: Clip, options: FootRootMotionOptions): Clip {
   if (!clip || typeof clip !== 'object' || !(clip.frames instanceof Float32Array) || !clip.skeleton) {
     fail(WHERE, 'clip', 'must be a Clip from createClip or an importer');
+  }
+  if (clip.difference === true) {
+    fail(WHERE, 'clip', `"${clip.name}" is a difference clip (createDifferenceClip): its frames are differences, not poses with feet on the ground; derive the travel from its source clip`);
   }
   if (clip.reduced !== null) fail(WHERE, 'clip', `"${clip.name}" is a reduced (LOD) clip: derive the travel from its source clip, then reduce the result`);
   if (clip.frameCount < 2) fail(WHERE, 'clip', `"${clip.name}" has ${clip.frameCount} frame: a foot's slide needs at least two`);

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createAnimationWorld,
+  createBlendSpace,
   createClip,
   createDifferenceClip,
   createSkeleton,
@@ -15,6 +16,7 @@ import {
   loadGltf,
   play,
   POSE_STRIDE,
+  reduceClip,
   sampleClipInto,
   spawnCharacter,
   step,
@@ -291,3 +293,58 @@ describe('refusals', () => {
     }
   });
 });
+
+describe('a difference clip through the other ways a clip plays', () => {
+  it('a blend space refuses it (a blend plays its clips as poses, not as additive layers)', () => {
+    const d = createDifferenceClip(clip('Running'), clip('Walking'));
+    const error = refused(() => createBlendSpace({ type: '1d', samples: [{ clip: clip('Walking'), x: 0 }, { clip: d, x: 1 }] }));
+    expect(error.message).toMatch(/^createBlendSpace: samples\[1\]\.clip "Running − Walking" is a difference clip/);
+  });
+
+  it('reduced (reduceClip), it is still a difference clip: played additively it adds D, not D·D⁻¹', () => {
+    const running = clip('Running'), walking = clip('Walking'), idle = clip('Idle');
+    const d = createDifferenceClip(running, walking);
+    const reduced = reduceClip(d, { tolerance: 1e-4 });
+    expect(reduced.difference).toBe(true);
+    const [world, eid] = robotWorld();
+    expect(refused(() => play(world, eid, reduced)).message).toMatch(/additive must be true/);
+    const t = 9 / running.frameRate;
+    const pose = posed(idle, 0.7, reduced, t);
+    const dr = sample(reduced, t), base = sample(idle, 0.7);
+    // Against the identity: A = D_reduced·T, joint by joint.
+    expectPose(pose, (j) => applyDifference(joint(dr, j), joint(base, j)), skeleton.jointCount, TOLERANCE);
+  });
+
+  it('on another skeleton, a difference clip made on a skeleton without rest hip height adds its hip difference at the skeletons’ ratio, not over the tiny mean of D', () => {
+    // Source skeleton as BVH gives it: hips at the origin at rest (hipHeight 0); the clips
+    // stand the hips at 1 m (S) and 0.98 m (R), so D's hip y is 0.02 m and its mean is 0.02.
+    const names = ['Hips', 'LeftUpLeg', 'LeftLeg', 'RightUpLeg', 'RightLeg'];
+    const parents = [-1, 0, 1, 0, 3];
+    const rest = (hipY: number): Float32Array => Float32Array.from([
+      0, hipY, 0, 0, 0, 0, 1, 1, 1, 1,
+      0.1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, -0.5, 0, 0, 0, 0, 1, 1, 1, 1,
+      -0.1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, -0.5, 0, 0, 0, 0, 1, 1, 1, 1,
+    ]);
+    const bvhLike = createSkeleton({ names, parents, rest: rest(0), hipJoint: 'Hips' });
+    expect(bvhLike.hipHeight).toBe(0);
+    const standing = (y: number): Clip => createClip({ skeleton: bvhLike, frameRate: 10, frames: [...rest(y), ...rest(y)], loop: true });
+    const d = createDifferenceClip(standing(1), standing(0.98));
+    // The character: the same joints, hips 1 m up at rest (its own hip height 1 m).
+    const character = createSkeleton({ names, parents, rest: rest(1), hipJoint: 'Hips' });
+    const still = createClip({ skeleton: character, frameRate: 10, frames: rest(1), loop: true });
+    const world = createAnimationWorld({ maxEntities: 1, maxJoints: 5 });
+    const eid = spawnCharacter(world, character);
+    play(world, eid, still, { speed: 0 });
+    play(world, eid, d, { layer: 1, additive: true, speed: 0 });
+    step(world, 0);
+    const hipY = getLocalPose(world, eid)[1]!;
+    // The clip's own skeleton has no hip height to scale from: D's 2 cm is added as it is
+    // (ratio 1), where the mean of D's hips (0.02 m) would make it 1 m / 0.02 m × 2 cm = 1 m.
+    expect(hipY).toBeCloseTo(1.02, 5);
+  });
+});
+
+function robotWorld(): [ReturnType<typeof createAnimationWorld>, number] {
+  const world = createAnimationWorld({ maxEntities: 1, maxJoints: skeleton.jointCount });
+  return [world, spawnCharacter(world, skeleton)];
+}

@@ -4,6 +4,7 @@ import {
   affine,
   createAnimationWorld,
   createClip,
+  createDifferenceClip,
   createSkeleton,
   getModelMatrices,
   getRootTrack,
@@ -174,6 +175,12 @@ describe('rootMotionFromFeet refuses', () => {
     expect(refused(() => rootMotionFromFeet(still, { feet: [1] })).message).toContain('has 1 frame: a foot\'s slide needs at least two');
     const reduced = reduceClip(walk, { tolerance: 0.001 });
     expect(refused(() => rootMotionFromFeet(reduced, { feet: [1] })).message).toContain('is a reduced (LOD) clip');
+    // A difference clip's frames are differences: its "feet" are not on any ground, and the
+    // result (a new pose clip) would drop its difference flag.
+    const difference = createDifferenceClip(walk, walk, { referenceTime: 0 });
+    expect(refused(() => rootMotionFromFeet(difference, { feet: [1] })).message).toBe(
+      'rootMotionFromFeet: clip "walk − walk" is a difference clip (createDifferenceClip): its frames are differences, not poses with feet on the ground; derive the travel from its source clip',
+    );
     for (const [field, value] of [['heightThreshold', 0], ['speedThreshold', Number.NaN], ['smoothing', -1]] as const) {
       const e = refused(() => rootMotionFromFeet(walk, { feet: [1, 2], [field]: value }));
       expect(e.issues[0]!.path).toBe(field);

@@ -206,8 +206,12 @@ describe('translation modes, by hand', () => {
     const own = local(undefined, from);
     expect(Array.from(local(undefined, copy))).toEqual(Array.from(own));
     expectTranslations(own, clipT);
-    // Asked for, the modes apply to the copy too.
-    expectTranslations(local('skeleton', copy), [[0, 0, 0], [0, 1, 0], [0, -0.5, 0], [0, -0.5, 0], [0.3, 0, 0]]);
+    // Asked for, the modes apply to the copy too, and to the clip's own skeleton (as
+    // PlayOptions.translation and docs/retargeting.md say): the same rest, the same result.
+    const fromRest = [[0, 0, 0], [0, 1, 0], [0, -0.5, 0], [0, -0.5, 0], [0.3, 0, 0]];
+    expectTranslations(local('skeleton', copy), fromRest);
+    expectTranslations(local('skeleton', from), fromRest);
+    expectTranslations(local({ knee: 'skeleton' }, from), [clipT[0]!, clipT[1]!, fromRest[2]!, fromRest[3]!, fromRest[4]!]);
   });
 
   it('an additive layer of the clip over its own pose adds nothing on another skeleton', () => {
