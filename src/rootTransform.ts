@@ -33,6 +33,10 @@ const WHERE = 'setRootTransform';
  * left as it is, and nothing of the pose changes. Allocation-free, so a game can steer every
  * character every frame.
  *
+ * Under update-rate LOD a character that skips frames moves on its next update by the seconds
+ * it gathered: that travel is turned by the heading it has then, so a `yaw` set between
+ * updates also turns the travel of the skipped frames (at most `updateEvery − 1` frames of it).
+ *
  * @example
  * // Steer a walker toward a point.
  * const { x, z } = getRootTransform(world, eid);
