@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_INPUT_BYTES, readInputFile } from '../../src/cli/files.js';
 import { reduceFile } from '../../src/cli/lod.js';
 import { run } from '../../src/cli/main.js';
@@ -25,6 +25,8 @@ beforeAll(() => {
   symlinkSync(join(root, 'node_modules'), join(build, 'node_modules'));
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(build, 'dist'), '--declaration', 'false', '--sourceMap', 'false'], { cwd: root, stdio: 'pipe' });
 }, 120_000);
+// The build, the FIFO, the sparse file, the links: removed (rm does not follow the node_modules link).
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function bin(...args: string[]): { status: number | null; killed: boolean; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [join(build, 'dist/cli/bin.js'), ...args], { encoding: 'utf8', timeout: WATCHDOG, killSignal: 'SIGKILL' });
