@@ -48,6 +48,7 @@ export {
   type SpawnOptions,
   type AnimationEvent,
 } from './api.js';
+export { releaseClip, releaseSkeleton, releaseMask } from './release.js';
 export { getRootTransform, setTargetSpeed, type RootTransform, type TargetSpeedOptions } from './rootMotion.js';
 export { setRootTransform, type RootTransformUpdate } from './rootTransform.js';
 export { rootMotionFromFeet, type FootRootMotionOptions } from './offline/rootMotionFromFeet.js';

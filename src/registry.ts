@@ -41,11 +41,44 @@ export function checkBindable(issues: IssueList, field: string, source: Skeleton
   }
 }
 
+/**
+ * Ids released from each registry list (`releaseClip` and co., src/release.ts), taken again
+ * before the list grows. Kept beside the lists, by list, so the registry's shape stays plain
+ * arrays and maps.
+ */
+const freeIds = new WeakMap<readonly unknown[], number[]>();
+
+/** An id for a new entry of `list`: a released one if there is one, else the next index. */
+export function takeId(list: readonly unknown[]): number {
+  const free = freeIds.get(list);
+  return free !== undefined && free.length > 0 ? free.pop()! : list.length;
+}
+
+/**
+ * Releases entry `id` of `list`: the slot holds `undefined` (so the asset can be collected)
+ * until {@link takeId} gives the id out again; released slots at the end are cut off, so a
+ * list whose last entries are released returns to its earlier length.
+ */
+export function freeId(list: unknown[], id: number): void {
+  list[id] = undefined;
+  let free = freeIds.get(list);
+  if (free === undefined) freeIds.set(list, (free = []));
+  free.push(id);
+  let length = list.length;
+  while (length > 0 && list[length - 1] === undefined) length--;
+  if (length < list.length) {
+    list.length = length;
+    let kept = 0;
+    for (let i = 0; i < free.length; i++) if (free[i]! < length) free[kept++] = free[i]!;
+    free.length = kept;
+  }
+}
+
 export function registerAsset<T>(list: T[], ids: Map<T, number>, asset: T): number {
   let id = ids.get(asset);
   if (id === undefined) {
-    id = list.length;
-    list.push(asset);
+    id = takeId(list);
+    list[id] = asset;
     ids.set(asset, id);
   }
   return id;
@@ -55,8 +88,8 @@ export function registerMask(world: AnimationWorld, mask: Mask): number {
   const { masks, maskIds } = world.assets;
   let id = maskIds.get(mask);
   if (id === undefined) {
-    id = masks.length;
-    masks.push(mask.weights);
+    id = takeId(masks);
+    masks[id] = mask.weights;
     maskIds.set(mask, id);
   }
   return id;
@@ -74,14 +107,30 @@ export function registerReference(world: AnimationWorld, clip: Clip, time: numbe
     const pose = new Float32Array(skeleton.jointCount * POSE_STRIDE);
     const at = clip.loop ? wrapTime(time, clip.duration) : Math.min(Math.max(time, 0), clip.duration);
     sampleClipInto(pose, 0, clip, Float64Array.of(at), 0, binding);
-    id = references.length;
-    references.push(pose);
+    id = takeId(references);
+    references[id] = pose;
     referenceIds.set(key, id);
   }
   return id;
 }
 
+/** The clip, skeleton and binding ids (−1: none) a `referenceIds` key of {@link registerReference} names. */
+export function referenceKeyIds(key: string): { clip: number; skeleton: number; binding: number } {
+  const arrow = key.lastIndexOf('→');
+  const hash = key.indexOf('#', arrow);
+  return {
+    clip: Number.parseInt(key, 10),
+    skeleton: Number.parseInt(key.slice(arrow + 1), 10),
+    binding: hash < 0 ? -1 : Number.parseInt(key.slice(hash + 1), 10),
+  };
+}
+
 const identityClips = new WeakMap<Skeleton, Clip>();
+
+/** The identity clip of `skeleton` if {@link identityReference} made one, without making it. */
+export function identityClipOf(skeleton: Skeleton): Clip | undefined {
+  return identityClips.get(skeleton);
+}
 
 /**
  * The additive reference of a difference clip on `skeleton` (its clip's skeleton): a one-frame

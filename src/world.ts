@@ -42,7 +42,11 @@ export interface AnimationWorldOptions {
   blendThreshold?: number;
 }
 
-/** Assets referenced from components by integer id (registered on first use). */
+/**
+ * Assets referenced from components by integer id (registered on first use). `releaseClip`,
+ * `releaseSkeleton` and `releaseMask` (src/release.ts) free an id: its slot holds `undefined`
+ * until the next asset registered takes it (released slots at the end are cut off).
+ */
 export interface AssetRegistry {
   readonly skeletons: Skeleton[];
   readonly skeletonIds: Map<Skeleton, number>;

@@ -18,7 +18,7 @@
  * Pure of printing: {@link reduceFile} returns a {@link LodReport}; the `format*` functions
  * give the lines `main.ts` prints.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import { AnimationError, IssueList } from '../assets/AnimationError.js';
 import type { Clip } from '../assets/Clip.js';
@@ -30,6 +30,7 @@ import { readContainer } from '../import/gltf/container.js';
 import { IMPORT_TOLERANCE } from '../import/gltf/resample.js';
 import { parseScale, SCALE_EXPECTED, UNITS } from '../import/units.js';
 import { reduceClip } from '../lod/reduceClip.js';
+import { readInputFile, refuseOutputIsInput } from './files.js';
 
 /** The `where` of errors `bitanim lod` reports. */
 const WHERE = 'lod';
@@ -123,8 +124,9 @@ interface Resolved {
  * Reads `file` (`.glb`, `.gltf` or `.bvh`), reduces its clips and, with `options.out`, writes
  * them (see {@link writeReduced}). Offline: allocates freely; seconds for long mocap takes.
  * @throws AnimationError (where `lod`, or the importer's or reducer's) for bad options, a file
- * that cannot be read or imported, an unknown clip name, a tolerance no reduction meets, or an
- * output that cannot be written.
+ * that cannot be read or imported (not a regular file, above 512 MiB: see ./files.ts), an
+ * `out` that is the input (a symlink or hard link to it), an unknown clip name, a tolerance no
+ * reduction meets, or an output that cannot be written.
  * @example
  * const report = await reduceFile('Fox.glb', { tolerance: 0.005, scale: 'cm', out: 'Fox.lod.glb' });
  * for (const line of formatLodReport(report)) console.log(line);
@@ -132,9 +134,9 @@ interface Resolved {
 export async function reduceFile(file: string, options: LodOptions = {}, hooks: LodHooks = {}): Promise<LodReport> {
   const o = resolveOptions(file, options);
   const extension = extname(file).toLowerCase();
-  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-    throw new AnimationError(WHERE, [{ path: file, message: `cannot be read (${error.code ?? error.message})` }]);
-  });
+  const { bytes, stats } = await readInputFile(file, WHERE);
+  // A symlink or hard link to the input would be overwritten: refused before any reduction.
+  if (o.out !== null) await refuseOutputIsInput(o.out, file, stats, WHERE, '--out');
   const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const gltf = extension === '.glb' || extension === '.gltf';
   let clips: Clip[], warnings: string[], endSites: BvhEndSite[] = [];

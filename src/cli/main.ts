@@ -8,9 +8,10 @@
  * `inspect` prints what bitanim reads from a glTF (.glb / .gltf) or BVH file: skeletons, clips,
  * meshes and warnings. `lod` reduces the file's clips to keys within a model-space tolerance
  * (metres) and prints keys and error per clip (see ./lod.ts); `--out` writes the result as
- * glTF. A bad file or option prints one line naming the problem (on `err`) and exits 1.
+ * glTF. A bad file or option prints one line naming the problem (on `err`) and exits 1; so do
+ * an input that is not a regular file (a device, FIFO or directory, symlinks followed) or is
+ * above 512 MiB, and an `--out` that is the input under another name (see ./files.ts).
  */
-import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { cac } from 'cac';
 import cliProgress from 'cli-progress';
@@ -19,6 +20,7 @@ import { parseBvh } from '../import/bvh.js';
 import { loadGltf } from '../import/gltf.js';
 import { parseScale, SCALE_EXPECTED } from '../import/units.js';
 import { describeAsset, type InspectedAsset } from './describe.js';
+import { readInputFile } from './files.js';
 import {
   formatLodColumns, formatLodHeading, formatLodRow, formatLodTotal, formatLodWritten, lodReportJson, nameWidth, reduceFile,
   type LodHooks, type LodOptions,
@@ -35,11 +37,12 @@ export interface InspectOptions {
   scale?: number | string;
 }
 
-/** Reads and imports `file` by its extension; throws AnimationError for what it cannot read. */
+/**
+ * Reads and imports `file` by its extension; throws AnimationError for what it cannot read,
+ * including anything but a regular file and files above `MAX_INPUT_BYTES` (see ./files.ts).
+ */
 export async function importFile(file: string, options: InspectOptions = {}): Promise<InspectedAsset> {
-  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-    throw new AnimationError('inspect', [{ path: file, message: `cannot be read (${error.code ?? error.message})` }]);
-  });
+  const { bytes } = await readInputFile(file, 'inspect');
   const scale = options.scale === undefined ? 1 : parseScale(options.scale);
   if (Number.isNaN(scale)) {
     throw new AnimationError('inspect', [{ path: '--scale', message: `is ${JSON.stringify(options.scale) ?? String(options.scale)}: must be ${SCALE_EXPECTED}` }]);

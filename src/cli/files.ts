@@ -1,0 +1,89 @@
+/**
+ * How the `bitanim` command line opens files: only regular files (after following symlinks),
+ * no larger than {@link MAX_INPUT_BYTES}, read to their size as it was checked, so a device
+ * (`/dev/zero`), a FIFO or a directory is refused at once instead of read without end; and an
+ * output that is the input under another name (a symlink, a hard link, another spelling of the
+ * path) is refused before any work is done.
+ */
+import { constants, type Stats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { AnimationError } from '../assets/AnimationError.js';
+
+/**
+ * Largest input file the command line reads: 512 MiB. glTF and BVH animation files are far
+ * below it (the Fox is 160 KB, a long CMU take a few MB); a larger file is refused before a
+ * byte of it is read.
+ */
+export const MAX_INPUT_BYTES = 512 * 1024 * 1024;
+
+/** A file read by {@link readInputFile}: its bytes and its `stat` (device and inode). */
+export interface InputFile {
+  readonly bytes: Buffer;
+  readonly stats: Stats;
+}
+
+/** What a `stat` says a non-regular file is, for the error line. */
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function refuse(where: string, file: string, message: string): never {
+  throw new AnimationError(where, [{ path: file, message }]);
+}
+
+/** `file`'s checks: a regular file (symlinks followed) of at most `limit` bytes. */
+function checkInput(where: string, file: string, stats: Stats, limit: number): void {
+  if (!stats.isFile()) refuse(where, file, `is ${kindOf(stats)}, not a regular file: give a .glb, .gltf or .bvh file`);
+  if (stats.size > limit) {
+    refuse(where, file, `is ${stats.size} bytes, above the ${limit} byte (${limit / 1048576} MiB) limit of bitanim's input files`);
+  }
+}
+
+/**
+ * Reads `file` whole after checking that it is a regular file (symlinks followed) of at most
+ * `limit` bytes (default {@link MAX_INPUT_BYTES}). The check is made by path before opening (so
+ * a FIFO is never opened: opening one waits for a writer) and again on the open descriptor
+ * (so a file swapped in between is caught); then at most the checked size is read.
+ *
+ * @throws AnimationError (at `where`, naming the file) when it is missing or unreadable, not a
+ * regular file, or larger than the limit.
+ */
+export async function readInputFile(file: string, where: string, limit = MAX_INPUT_BYTES): Promise<InputFile> {
+  const cannot = (error: NodeJS.ErrnoException): never => refuse(where, file, `cannot be read (${error.code ?? error.message})`);
+  checkInput(where, file, await stat(file).catch(cannot), limit);
+  // O_NONBLOCK: were the path swapped for a FIFO since the stat, opening it still returns at once.
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(cannot);
+  try {
+    const stats = await handle.stat().catch(cannot);
+    checkInput(where, file, stats, limit);
+    const bytes = Buffer.allocUnsafe(stats.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled).catch(cannot);
+      if (bytesRead === 0) break; // shrank since the stat: keep what is there
+      filled += bytesRead;
+    }
+    return { bytes: filled === bytes.length ? bytes : bytes.subarray(0, filled), stats };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Refuses an output path that names the input `file` (whose `stat` is `input`): the same
+ * device and inode once symlinks are followed, which covers a symlink to it, a hard link to it
+ * and any other spelling of its path. An output that does not exist yet is not the input.
+ *
+ * @throws AnimationError (at `where`, path `flag`) when `out` is the input.
+ */
+export async function refuseOutputIsInput(out: string, file: string, input: Stats, where: string, flag: string): Promise<void> {
+  const target = await stat(out).catch(() => null);
+  if (target !== null && target.dev === input.dev && target.ino === input.ino) {
+    refuse(where, flag, `is ${JSON.stringify(out)}, which is the input file ${file} (the same file by device and inode: a link or another path to it): write the reduced animation to another file`);
+  }
+}
