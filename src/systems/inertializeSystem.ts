@@ -5,8 +5,9 @@
  * the new pose an offset that starts at "where the old motion was going" and decays to zero,
  * so only the new clip is ever sampled.
  *
- * Reads:  Character.jointCount, Layers (clip/time/speed/flags/binding of a just-switched
- *         layer), LocalPose (the blended target), Inertialization, clip and binding registries.
+ * Reads:  Character, Layers (all of a capturing character's slots: clip, time, speed, weight,
+ *         fades, flags, mask, reference, binding), LocalPose, Inertialization, Lod.level, the
+ *         clip, binding, mask, reference and skeleton registries.
  * Writes: LocalPose (target + offset), Inertialization (offsets, mode, elapsed, history).
  * Order:  after blendSystem, before root motion and skinSystem. Skips characters `lodSystem` is
  *         not updating this frame (`Lod.update` 0); on their update frame the offsets decay by
@@ -15,7 +16,10 @@
  *         level, as sampleSystem did.
  *
  * Per frame and character:
- * 1. A pending transition captures offsets (see inertializeCapture.ts), anchored one frame back.
+ * 1. A pending transition captures offsets (see inertializeCapture.ts), anchored at the last
+ *    update's output: the layers (now with the new clip) are blended as they were dt and
+ *    dt + h seconds ago for the target and its velocity; the outgoing velocity was taken at
+ *    the request (`captureSourceMotion`). Both use the fixed h = 1 ms, not the frame.
  * 2. Quintic mode: each channel's offset x(t) = inertializeCurve(x0, v0, t1, t) along its
  *    direction (translation, scale) or about its axis (rotation, applied as q_off · q), exactly
  *    zero from t1 on. Spring mode: offset vectors decay as a critically damped spring with the

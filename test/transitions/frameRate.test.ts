@@ -101,9 +101,28 @@ const single = (options: TransitionOptions): Scene => ({
   events: [{ at: SWITCH, run: (world, eid) => transition(world, eid, running, options) }],
 });
 
+/**
+ * Walking under a masked Wave layer and an additive Idle, with a cross-fade from Walking to
+ * Idle in progress on layer 0 and then an earlier inertialization (Idle → Walking) still
+ * decaying when layer 0 switches to Running.
+ */
+const layered = (options: TransitionOptions): Scene => ({
+  label: 'a masked layer, an additive layer, a cross-fade in progress and an earlier inertialization',
+  setup: (world, eid) => {
+    play(world, eid, walking, { time: 0.3 });
+    play(world, eid, wave, { layer: 1, weight: 0.6, mask: createMask(skeleton, { 'UpperArm.R': 1, 'LowerArm.R': 1 }) });
+    play(world, eid, idle, { layer: 2, weight: 0.5, additive: true });
+  },
+  events: [
+    { at: 0.5, run: (world, eid) => transition(world, eid, idle, { duration: 0.3, mode: 'crossfade', curve: 'minjerk' }) },
+    { at: 0.8, run: (world, eid) => transition(world, eid, walking, { duration: 0.5 }) },
+    { at: SWITCH, run: (world, eid) => transition(world, eid, running, options) },
+  ],
+});
+
 describe.each(MODES)('$label on the Robot at 30, 60, 120 and 240 Hz', ({ label, options }) => {
-  it('Walking → Running: the same pose at every common time (< 1e-3 per quaternion component)', () => {
-    const scene = single(options);
+  it.each([single, layered])('the same pose at every common time (< 1e-3 per quaternion component): %#', (make) => {
+    const scene = make(options);
     const recordings = RATES.map((hz) => record(scene, hz));
     let worst = 0;
     for (let i = 0; i < recordings.length; i++) for (let k = i + 1; k < recordings.length; k++) worst = Math.max(worst, worstQuaternion(recordings[i]!, recordings[k]!));
