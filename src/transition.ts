@@ -7,6 +7,7 @@ import type { Clip } from './assets/Clip.js';
 import { INERTIA_QUINTIC, INERTIA_SPRING } from './components/Inertialization.js';
 import { LAYER_CLEAR_AFTER_FADE, MAX_LAYERS } from './components/Layers.js';
 import { FADE_CURVE_KINDS, type FadeCurveName } from './math/fadeCurves.js';
+import { captureSourceMotion } from './systems/inertializeCapture.js';
 import { isFiniteNumber, requireCharacter, resolvePlay, writeLayer, type PlayOptions } from './api.js';
 import type { AnimationWorld } from './world.js';
 
@@ -90,6 +91,7 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
     startFade(world, li, 0, play.weight, FADE_CURVE_KINDS[curve], duration);
     return;
   }
+  captureSourceMotion(world, eid); // the outgoing output's velocity, while the layers still hold it
   writeLayer(world, eid, skeleton, clip, play);
   Inertialization.pending[eid] = layer + 1;
   Inertialization.pendingMode[eid] = mode === 'spring' ? INERTIA_SPRING : INERTIA_QUINTIC;

@@ -69,9 +69,11 @@ export interface AssetRegistry {
 
 /** Fixed-size per-frame temporaries, sized at creation so systems never allocate. */
 export interface Scratch {
-  /** Two poses of `maxJoints × 10` (transition capture: the target now and one frame apart). */
+  /** Two poses of `maxJoints × 10` (transition capture: a blend at two times h apart). */
   readonly pose: Float32Array;
   readonly poseOther: Float32Array;
+  /** `MAX_LAYERS` poses of `maxJoints × 10`: the layers a transition capture blends. */
+  readonly layerPoses: Float32Array;
   /** One time, passed to `sampleClipInto` as an array element. */
   readonly time: Float64Array;
   /** Capture parameters (`CAPTURE_*` indices) and math scratch. */
@@ -252,6 +254,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     scratch: {
       pose: new Float32Array(maxJoints * POSE_STRIDE),
       poseOther: new Float32Array(maxJoints * POSE_STRIDE),
+      layerPoses: new Float32Array(MAX_LAYERS * maxJoints * POSE_STRIDE),
       time: new Float64Array(1),
       params: new Float64Array(8),
       tmp: new Float64Array(CAPTURE_TMP),

@@ -28,11 +28,15 @@ export const OFFSET_STRIDE = 18;
  * - `elapsed[eid]`: seconds since the offsets were captured.
  * - `duration[eid]`: requested t1 (quintic); `halfLife[eid]` (spring).
  * - `historyIndex[eid]`: which history slot (0 or 1) holds the last frame's output.
- * - `lastDt[eid]`: the dt between the two history poses (0 before two frames exist).
+ * - `lastDt[eid]`: the seconds between the two history poses (0 before two frames exist).
  *
  * Per-joint pools:
- * - `history`: the final output pose of the last two frames, `2 × maxJoints × 10` floats per
- *   entity at `eid × 2 × maxJoints × 10` (slot s at `+ s × maxJoints × 10`).
+ * - `history`: two output poses, `2 × maxJoints × 10` floats per entity at
+ *   `eid × 2 × maxJoints × 10` (slot s at `+ s × maxJoints × 10`): the newest is the last
+ *   update's output P1; the other the one before it — except after a transition request,
+ *   when `captureSourceMotion` replaces it with the output h = 1 ms before P1 along the
+ *   velocity of the outgoing clips (and `lastDt` with h), so a capture reads a velocity that
+ *   does not depend on the frame rate (see inertializeCapture.ts).
  * - `offsets`: `maxJoints × OFFSET_STRIDE` floats per entity at `eid × maxJoints × 18`.
  *
  * Memory: 38 floats (152 bytes) per joint plus 20 bytes per character — 9,748 bytes at 64 joints.

@@ -5,8 +5,9 @@
  * the new pose an offset that starts at "where the old motion was going" and decays to zero,
  * so only the new clip is ever sampled.
  *
- * Reads:  Character.jointCount, Layers (clip/time/speed/flags/binding of a just-switched
- *         layer), LocalPose (the blended target), Inertialization, clip and binding registries.
+ * Reads:  Character, Layers (all of a capturing character's slots: clip, time, speed, weight,
+ *         fades, flags, mask, reference, binding), LocalPose, Inertialization, Lod.level, the
+ *         clip, binding, mask, reference and skeleton registries.
  * Writes: LocalPose (target + offset), Inertialization (offsets, mode, elapsed, history).
  * Order:  after blendSystem, before root motion and skinSystem. Skips characters `lodSystem` is
  *         not updating this frame (`Lod.update` 0); on their update frame the offsets decay by
@@ -15,7 +16,10 @@
  *         level, as sampleSystem did.
  *
  * Per frame and character:
- * 1. A pending transition captures offsets (see inertializeCapture.ts), anchored one frame back.
+ * 1. A pending transition captures offsets (see inertializeCapture.ts), anchored at the last
+ *    update's output: the layers (now with the new clip) are blended as they were dt and
+ *    dt + h seconds ago for the target and its velocity; the outgoing velocity was taken at
+ *    the request (`captureSourceMotion`). Both use the fixed h = 1 ms, not the frame.
  * 2. Quintic mode: each channel's offset x(t) = inertializeCurve(x0, v0, t1, t) along its
  *    direction (translation, scale) or about its axis (rotation, applied as q_off · q), exactly
  *    zero from t1 on. Spring mode: offset vectors decay as a critically damped spring with the
@@ -29,14 +33,11 @@
  * character in the world.
  */
 import { commitRemovals } from 'bitecs';
-import { sampleClipInto } from '../assets/sampleClip.js';
 import { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_STRIDE } from '../components/Inertialization.js';
-import { lodClipId } from '../components/Lod.js';
-import { LAYER_LOOP, MAX_LAYERS } from '../components/Layers.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 import {
-  CAPTURE_DIRECTION, CAPTURE_DT, CAPTURE_DURATION, CAPTURE_MODE, CAPTURE_PREV_DT, CAPTURE_UNDO, captureOffsets,
+  blendLayersAt, CAPTURE_BACK, CAPTURE_DT, CAPTURE_DURATION, CAPTURE_MODE, CAPTURE_PREV_DT, captureOffsets, layersCanGoBack, SOURCE_INTERVAL,
 } from './inertializeCapture.js';
 
 /** A spring offset below this (and its velocity below ten times it) has ended. */
@@ -90,61 +91,36 @@ export function inertializeEntities(world: AnimationWorld, frameDt: number, firs
   }
 }
 
-/** Step 1 for `eid`: samples the switched layer's clip once more and captures the offsets. */
+/**
+ * Step 1 for `eid`: the target at τ and τ − h — the layers, now with the new clip, blended as
+ * they were `dt` and `dt + h` seconds ago (`dt − h` where a clamped clip cannot go back) — and
+ * the offsets from them, P1 and the source's P2 (see inertializeCapture.ts).
+ */
 function capture(world: AnimationWorld, eid: number, dt: number): void {
-  const { Character, Layers, LocalPose, Inertialization: c } = world.components;
-  const { clips, bindings } = world.assets;
-  const { pose: poseNow, poseOther, time, params, tmp } = world.scratch;
-  const li = eid * MAX_LAYERS + c.pending[eid]! - 1;
+  const { Character, Inertialization: c } = world.components;
+  const { pose, poseOther, params, tmp } = world.scratch;
   const jointCount = Character.jointCount[eid]!;
   const poseSize = world.maxJoints * POSE_STRIDE;
   c.pending[eid] = 0;
-  const clipId = Layers.clip[li]!;
-  if (clipId < 0) return; // the layer was stopped in between: nothing to blend toward
-  const lod = world.components.Lod;
-  const clip = clips[lod.enabled[eid]! === 0 ? clipId : lodClipId(world.lod.clipLevels, clipId, lod.level[eid]!)]!; // as sampled
-  const binding = Layers.binding[li]! < 0 ? null : bindings[Layers.binding[li]!]!;
-
-  // The target's one-frame change: its clip now and one frame earlier (or, where a clamped
-  // clip cannot go earlier, one frame later).
-  // A capture on a frame of dt = 0 (a paused game still stepping) moves no time: the target's
-  // velocity is then measured over the last frame's dt, and nothing of it is undone.
-  const h = dt > 0 ? dt : c.lastDt[eid]! > 0 ? c.lastDt[eid]! : 1 / 60;
-  const t = Layers.time[li]!;
-  const step = Layers.speed[li]! * h;
-  let otherTime = t - step;
-  let direction = 1;
-  if ((Layers.flags[li]! & LAYER_LOOP) !== 0 && clip.duration > 0) {
-    otherTime -= Math.floor(otherTime / clip.duration) * clip.duration;
-  } else if (otherTime < 0 || otherTime > clip.duration) {
-    otherTime = Math.min(Math.max(t + step, 0), clip.duration);
-    direction = -1;
+  params[CAPTURE_BACK] = dt;
+  blendLayersAt(world, eid, params, CAPTURE_BACK, pose);
+  params[CAPTURE_BACK] = dt + SOURCE_INTERVAL;
+  params[CAPTURE_DT] = SOURCE_INTERVAL;
+  if (!layersCanGoBack(world, eid, params, CAPTURE_BACK)) {
+    params[CAPTURE_BACK] = dt - SOURCE_INTERVAL;
+    params[CAPTURE_DT] = -SOURCE_INTERVAL;
   }
-  // L_n: the layer's pose sampleSystem wrote this frame (sampled here only if it skipped it).
-  let now = Layers.pose;
-  let nowOff = li * poseSize;
-  if (!(Layers.weight[li]! > 0)) {
-    time[0] = t;
-    sampleClipInto(poseNow, 0, clip, time, 0, binding);
-    now = poseNow;
-    nowOff = 0;
-  }
-  time[0] = otherTime;
-  sampleClipInto(poseOther, 0, clip, time, 0, binding);
+  blendLayersAt(world, eid, params, CAPTURE_BACK, poseOther);
 
   const index = c.historyIndex[eid]!;
   params[CAPTURE_PREV_DT] = c.lastDt[eid]!;
-  params[CAPTURE_DT] = h;
-  params[CAPTURE_UNDO] = dt > 0 ? 1 : 0;
-  params[CAPTURE_DIRECTION] = direction;
   params[CAPTURE_DURATION] = c.duration[eid]!;
   params[CAPTURE_MODE] = c.pendingMode[eid]!;
   captureOffsets(
     c.offsets, eid * world.maxJoints * OFFSET_STRIDE,
-    LocalPose.data, eid * poseSize,
+    pose, 0, poseOther, 0,
     c.history, (eid * 2 + index) * poseSize,
     c.history, (eid * 2 + 1 - index) * poseSize,
-    now, nowOff, poseOther, 0,
     jointCount, params, tmp,
   );
   c.mode[eid] = c.pendingMode[eid]!;

@@ -21,6 +21,7 @@ import {
   getLocalPose,
   inertializeAcceleration,
   inertializeCurve,
+  inertializeVelocity,
   step,
   transition,
   type TransitionOptions,
@@ -142,11 +143,14 @@ describe.each(CHANNELS)('quintic inertialization, $name channel', (channel: Chan
     report('quintic interrupted at t1/2 by another quintic, dt = 1 ms', channel, v);
     expect(v.jump).toBeLessThan(0.05);
 
-    // The new offset starts from the output as it was (old offset included), toward C.
+    // The new offset starts from the output as it was (old offset included), toward C, with
+    // the output's own velocity there: B's plus the running quintic's x′(t) (hand derivation;
+    // no longer the difference of the last two frames, see inertializeCapture.ts).
     const f = scene.rec.frames;
     const p1 = channel.read(f[k]!.poses[0]!);
     const x0c = channel.diff(channel.at(C, 0), p1);
-    const v0c = channel.diff(channel.read(f[k - 1]!.poses[0]!), p1) / FINE_DT - channel.velocity(C);
+    const first = { x0: channel.at(A, SWITCH) - channel.at(B_MOVING, 0), v0: channel.velocity(A) - channel.velocity(B_MOVING) };
+    const v0c = channel.velocity(B_MOVING) + inertializeVelocity(first.x0, first.v0, T1, interruptTime - scene.switchTime) - channel.velocity(C);
     expect(Math.sign(x0c)).toBe(-Math.sign(v0c)); // heading toward C
     let checkedAfterT1 = 0;
     for (let i = k + 1; i < f.length; i++) {
