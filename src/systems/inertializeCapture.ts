@@ -42,7 +42,7 @@ import { fadeCurve } from '../math/fadeCurves.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import type { AnimationWorld } from '../world.js';
-import { applyAdditiveLayer, blendOverrideLayers } from './blendSystem.js';
+import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
 
 /**
  * Seconds between the two evaluations a velocity is measured from (h): fixed, so a switch
