@@ -1,7 +1,8 @@
-import { IssueList } from './AnimationError.js';
+import { fail, IssueList } from './AnimationError.js';
+import { describeValue } from './limits.js';
 import type { Clip } from './Clip.js';
 import { getRootTrack } from './rootTrack.js';
-import type { Skeleton } from './Skeleton.js';
+import { isSkeleton, type Skeleton } from './Skeleton.js';
 
 /**
  * Where a bound joint's translation comes from (docs/retargeting.md):
@@ -101,6 +102,9 @@ const cache = new WeakMap<Skeleton, WeakMap<Skeleton, Map<string, Binding>>>();
  */
 export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindOptions = NO_OPTIONS): Binding {
   const issues = new IssueList('bindSkeletons');
+  if (!isSkeleton(source)) fail('bindSkeletons', 'source', `is ${describeValue(source)}: must be a Skeleton from createSkeleton`);
+  if (!isSkeleton(target)) fail('bindSkeletons', 'target', `is ${describeValue(target)}: must be a Skeleton from createSkeleton`);
+  if (typeof options !== 'object' || options === null) fail('bindSkeletons', 'options', `is ${describeValue(options)}: must be an object (or omitted)`);
   checkTranslation(issues, 'translation', target, options.translation);
   const hipRatio = options.hipRatio ?? defaultHipRatio(source, target);
   if (!(typeof hipRatio === 'number' && Number.isFinite(hipRatio) && hipRatio > 0)) {
