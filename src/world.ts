@@ -350,8 +350,14 @@ const VIEW_ROW_BYTES = (1 + MAX_LAYERS + 2) * 8;
  * component definitions), the event queue and the per-character view tables. At 64 joints a
  * character takes 30,287 bytes (six pose pools of 64 × 10 floats, two matrix pools, the
  * inertialization history). Registries grow with the assets registered and are not counted.
+ * @throws AnimationError when a count is not an integer ≥ 0.
+ * @example
+ * worldBytes(10_000, 64); // 303,000,000 bytes or so: what createAnimationWorld would allocate
  */
 export function worldBytes(maxEntities: number, maxJoints: number, maxEvents = 4096): number {
+  for (const [path, v] of [['maxEntities', maxEntities], ['maxJoints', maxJoints], ['maxEvents', maxEvents]] as const) {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new AnimationError('worldBytes', [{ path, message: `is ${shownNumber(v)}: must be an integer ≥ 0` }]);
+  }
   const [a, b, c, d] = poolCoefficients() as unknown as [number, number, number, number];
   const rows = maxEntities + 1;
   return a + b * rows + c * maxJoints + d * rows * maxJoints + EVENT_RECORD_BYTES * maxEvents + EVENT_STAMP_BYTES + VIEW_ROW_BYTES * rows;

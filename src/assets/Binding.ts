@@ -109,6 +109,8 @@ export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindO
   const hipRatio = options.hipRatio ?? defaultHipRatio(source, target);
   if (!(typeof hipRatio === 'number' && Number.isFinite(hipRatio) && hipRatio > 0)) {
     issues.add('hipRatio', `is ${String(hipRatio)}: it must be a finite number > 0`);
+  } else if (options.hipRatio !== undefined && (hipRatio < 1e-6 || hipRatio > 1e6)) {
+    issues.add('hipRatio', `is ${hipRatio}: it must lie in [1e-6, 1e6] (it scales translations stored as 32-bit floats)`);
   }
   issues.throwIfAny();
   let byTarget = cache.get(source);

@@ -49,11 +49,13 @@ export const MAX_EVENTS = 1 << 24;
  */
 export const MAX_WORLD_BYTES = 2 ** 31;
 
-/** `n` for a message: an integer in full, otherwise 6 significant digits. */
+/** `n` for a message: an integer below 10⁷ in full, otherwise 6 significant digits (`1e16`, `6.66667e28`, `0.000002`). */
 export function shownNumber(n: unknown): string {
   if (typeof n !== 'number') return n === undefined ? 'undefined' : JSON.stringify(n) ?? String(n);
   if (Math.abs(n) === FLOAT32_MAX) return n < 0 ? '-3.4e38' : '3.4e38';
-  return Number.isInteger(n) && Math.abs(n) < 1e21 ? String(n) : String(Number(n.toPrecision(6))).replace('e+', 'e');
+  if (Number.isInteger(n) && Math.abs(n) < 1e7) return String(n);
+  const rounded = Number(n.toPrecision(6));
+  return (Math.abs(rounded) >= 1e7 ? rounded.toExponential() : String(rounded)).replace('e+', 'e');
 }
 
 /**
