@@ -18,6 +18,7 @@ export {
 } from './assets/BlendSpace.js';
 export {
   FLOAT32_MAX,
+  FLOAT32_MIN_NORMAL,
   MAX_DT,
   MAX_PLAYBACK_RATE,
   MAX_WEIGHT,
