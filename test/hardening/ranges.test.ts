@@ -48,6 +48,25 @@ describe('failure 1: step returns whatever dt and speed (watchdog)', () => {
     });
   });
 
+  it('a follower sampling a moving target every 1e-300 s is refused: interval below MIN_DURATION', async () => {
+    // Before: accepted; one 1 s step counted 1e300 target instants, merged all but 64 of them,
+    // and the rounding left in the remaining seconds (~1e-16 s) took ~1e284 more samples: the
+    // step never returned. Intervals of at least 1 µs leave under one sample of rounding even
+    // in the longest step.
+    const result = await guarded(`${PRELUDE}
+      const refused = refusal(() => B.setFollower(world, eid, { interval: 1e-300 }));
+      B.setFollower(world, eid, { interval: B.MIN_DURATION });
+      B.setFollowTargetVelocity(world, eid, 1, 0, 0);
+      B.step(world, 1);
+      B.step(world, B.MAX_DT);
+      const p = B.getFollowPosition(world, eid);
+      return [refused, [p.x, p.y, p.z].every(Number.isFinite)];`);
+    expect(result).toEqual({
+      outcome: 'returned',
+      value: [`${REFUSED}setFollower: interval is 1e-300: must be a finite number ≥ 0.000001 and ≤ 1000000 (seconds)`, true],
+    });
+  });
+
   it('a layer written past the API to 1e18× returns in one 1/60 s step, with the overflow counted', async () => {
     // The event computation itself, beyond what the API lets through: a speed of 1e18 written
     // straight into the Float32 component. Before: the per-cycle loop hung (1.5e16 cycles).
