@@ -25,6 +25,7 @@ import { readFollowSlot, setFollower } from './follow.js';
 import { MATRIX_STRIDE, NO_PARENT, POSE_Q, POSE_STRIDE } from './math/layout.js';
 import * as quat from './math/quat.js';
 import { isFiniteNumber, requireCharacter } from './registry.js';
+import { FLOAT32_MAX } from './assets/limits.js';
 import type { AnimationWorld } from './world.js';
 
 /** A joint of the character's skeleton: its index, or its name. */
@@ -331,8 +332,8 @@ function readVec3(issues: IssueList, field: string, v: unknown): [number, number
     const o = v as { x?: unknown; y?: unknown; z?: unknown };
     xyz = [o.x, o.y, o.z];
   }
-  if (xyz === null || !xyz.every(isFiniteNumber)) {
-    issues.add(field, `is ${describe(v)}: must be [x, y, z] or { x, y, z } of finite numbers`);
+  if (xyz === null || !xyz.every((n) => isFiniteNumber(n) && Math.abs(n) <= FLOAT32_MAX)) {
+    issues.add(field, `is ${describe(v)}: must be [x, y, z] or { x, y, z } of finite numbers within ±3.4e38 (the Float32 range)`);
     return null;
   }
   return xyz as [number, number, number];

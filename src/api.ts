@@ -27,8 +27,9 @@ import { computeModelPose, computeSkinPalette, skinEntities } from './systems/sk
 import type { AnimationWorld } from './world.js';
 import {
   checkBindable, checkSkeleton, isClip, isFiniteNumber, registerAsset, registerMask, registerReference, requireCharacter,
-  requireLayer, wrapTime, identityReference,
+  requireLayer, wrapTime, identityReference, requireOptions, requireWorld,
 } from './registry.js';
+import { FLOAT32_MAX, MAX_DT, MAX_PLAYBACK_RATE, MAX_TIME, MAX_WEIGHT, rangeIssue } from './assets/limits.js';
 
 export { isFiniteNumber, requireCharacter } from './registry.js';
 
@@ -72,7 +73,8 @@ export interface SpawnOptions {
  *
  * @returns the entity id.
  * @throws AnimationError when the world is full, the skeleton has more than `maxJoints` joints,
- * a position or heading is not finite, or `rootYaw` is asked for without `rootMotion`.
+ * a position or heading is not a finite number within ±3.4e38 (Float32's range), or `rootYaw`
+ * is asked for without `rootMotion`.
  * @example
  * const eid = spawnCharacter(world, skeleton);
  * play(world, eid, walk);
@@ -82,10 +84,13 @@ export interface SpawnOptions {
  */
 export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, options: SpawnOptions = {}): number {
   const where = 'spawnCharacter';
+  requireWorld(world, where);
   if (!skeleton || !(skeleton.parents instanceof Int16Array)) fail(where, 'skeleton', 'must be a Skeleton from createSkeleton');
+  requireOptions(options, where);
   const place = { x: options.x ?? 0, y: options.y ?? 0, z: options.z ?? 0, yaw: options.yaw ?? 0 };
   for (const [field, value] of Object.entries(place)) {
-    if (!isFiniteNumber(value)) fail(where, field, `is ${String(value)}: must be a finite number`);
+    const issue = rangeIssue(value, -FLOAT32_MAX, FLOAT32_MAX, 'the Float32 range');
+    if (issue !== null) fail(where, field, issue);
   }
   if (options.rootYaw === true && options.rootMotion !== true) {
     fail(where, 'rootYaw', 'needs rootMotion: true (the root yaw turns a character that root motion moves)');
@@ -167,13 +172,13 @@ export function removeCharacter(world: AnimationWorld, eid: number): void {
 export interface PlayOptions {
   /** Layer slot, 0 … MAX_LAYERS − 1 (default 0). Override layers blend by weight; see blendSystem. */
   layer?: number;
-  /** Blend weight ≥ 0 (default 1); for an additive layer, its β. */
+  /** Blend weight in [0, MAX_WEIGHT = 1000] (default 1); for an additive layer, its β. */
   weight?: number;
-  /** Playback rate, finite (default 1; negative plays backwards). */
+  /** Playback rate in [−MAX_PLAYBACK_RATE, MAX_PLAYBACK_RATE] = ±1000 (default 1; negative plays backwards). */
   speed?: number;
   /** Wrap at the end; default: the clip's own `loop`. */
   loop?: boolean;
-  /** Start time in seconds (default 0); wrapped into [0, D) when looping, clamped otherwise. */
+  /** Start time in seconds, |time| ≤ MAX_TIME = 1e9 (default 0); wrapped into [0, D) when looping, clamped otherwise. */
   time?: number;
   /** Add this clip on top of the override blend instead of blending with it (default false). */
   additive?: boolean;
@@ -230,8 +235,9 @@ export interface PlayOptions {
  * joint), once per pair of skeletons and options.
  *
  * @throws AnimationError for an unknown entity, a clip sharing no joint name with the
- * character's skeleton, a mask made for another skeleton, a layer out of range, or
- * non-finite or negative numbers. The layer is untouched then.
+ * character's skeleton, a mask made for another skeleton, a layer out of range, or numbers
+ * outside their ranges (weight in [0, 1000], |speed| ≤ 1000, |time| ≤ 1e9 s; see
+ * docs/hardening.md). The layer is untouched then.
  * @example
  * play(world, eid, walk, { layer: 0, weight: 0.7 });
  * play(world, eid, run, { layer: 1, weight: 0.3, time: walkPhase * run.duration });
@@ -241,6 +247,7 @@ export interface PlayOptions {
  */
 export function play(world: AnimationWorld, eid: number, clip: Clip, options: PlayOptions = {}): void {
   const skeleton = requireCharacter(world, eid, 'play');
+  requireOptions(options, 'play');
   const issues = new IssueList('play');
   const resolved = resolvePlay(issues, skeleton, clip, options, 1);
   issues.throwIfAny();
@@ -284,9 +291,12 @@ export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, o
   if (!isClip(clip)) issues.add('clip', 'must be a Clip from createClip');
   else checkBindable(issues, 'clip', clip.skeleton, skeleton);
   if (!Number.isInteger(layer) || layer < 0 || layer >= MAX_LAYERS) issues.add('layer', `is ${layer}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
-  if (!isFiniteNumber(weight) || weight < 0) issues.add('weight', `is ${weight}: must be a finite number ≥ 0`);
-  if (!isFiniteNumber(speed)) issues.add('speed', `is ${speed}: must be a finite number`);
-  if (!isFiniteNumber(time)) issues.add('time', `is ${time}: must be a finite number`);
+  const weightIssue = rangeIssue(weight, 0, MAX_WEIGHT, 'the largest layer weight, MAX_WEIGHT');
+  if (weightIssue !== null) issues.add('weight', weightIssue);
+  const speedIssue = rangeIssue(speed, -MAX_PLAYBACK_RATE, MAX_PLAYBACK_RATE, 'the fastest playback rate, MAX_PLAYBACK_RATE');
+  if (speedIssue !== null) issues.add('speed', speedIssue);
+  const timeIssue = rangeIssue(time, -MAX_TIME, MAX_TIME, 'seconds');
+  if (timeIssue !== null) issues.add('time', timeIssue);
   if (options.mask !== undefined) {
     if (!(options.mask?.weights instanceof Float32Array)) issues.add('mask', 'must be a Mask from createMask');
     else checkSkeleton(issues, 'mask', options.mask.skeleton, skeleton);
@@ -303,7 +313,8 @@ export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, o
   if (additive) {
     if (!isClip(reference)) issues.add('reference', 'must be a Clip from createClip');
     else checkBindable(issues, 'reference', reference.skeleton, skeleton);
-    if (!isFiniteNumber(referenceTime)) issues.add('referenceTime', `is ${referenceTime}: must be a finite number`);
+    const referenceIssue = rangeIssue(referenceTime, -MAX_TIME, MAX_TIME, 'seconds');
+    if (referenceIssue !== null) issues.add('referenceTime', referenceIssue);
   }
   checkTranslation(issues, 'translation', skeleton, options.translation);
   const loop = options.loop ?? (isClip(clip) ? clip.loop : true);
@@ -394,13 +405,14 @@ export function stop(world: AnimationWorld, eid: number, layer = 0): void {
 }
 
 /**
- * Sets a layer's blend weight (≥ 0) — the way to drive a blend from frame to frame.
- * @throws AnimationError for an unknown entity or layer, or a weight that is negative or not finite.
+ * Sets a layer's blend weight (in [0, MAX_WEIGHT = 1000]) — the way to drive a blend from frame to frame.
+ * @throws AnimationError for an unknown entity or layer, or a weight that is not a finite number in [0, 1000].
  */
 export function setLayerWeight(world: AnimationWorld, eid: number, layer: number, weight: number): void {
   requireCharacter(world, eid, 'setLayerWeight');
   requireLayer(layer, 'setLayerWeight');
-  if (!isFiniteNumber(weight) || weight < 0) fail('setLayerWeight', 'weight', `is ${weight}: must be a finite number ≥ 0`);
+  const issue = rangeIssue(weight, 0, MAX_WEIGHT, 'the largest layer weight, MAX_WEIGHT');
+  if (issue !== null) fail('setLayerWeight', 'weight', issue);
   world.components.Layers.weight[eid * MAX_LAYERS + layer] = weight;
 }
 
@@ -416,12 +428,17 @@ const STEP_CHUNK = 128;
  * then the next 128, so a character's layer poses are still in cache when the blend reads
  * them. Systems touch nothing of other characters, so this equals running each system over
  * the whole world in turn, and is faster for large crowds (see `npm run bench`).
- * @throws AnimationError when `dt` is negative or not finite (nothing is advanced then).
+ * Whatever `dt` and the layers' speeds, a step does bounded work: a layer advancing many loop
+ * cycles counts the events beyond the queue's capacity as dropped instead of visiting them.
+ * @throws AnimationError when `world` is not an AnimationWorld, or `dt` is not a finite number
+ * in [0, MAX_DT = 1e6] seconds (nothing is advanced then).
  * @example
  * ticker.add(() => step(world, ticker.deltaMS / 1000));
  */
 export function step(world: AnimationWorld, dt: number): void {
-  if (typeof dt !== 'number' || !Number.isFinite(dt) || dt < 0) fail('step', 'dt', `is ${dt}: must be a finite number ≥ 0 (seconds)`);
+  requireWorld(world, 'step');
+  const issue = rangeIssue(dt, 0, MAX_DT, 'seconds; the longest step, MAX_DT');
+  if (issue !== null) fail('step', 'dt', issue);
   commitRemovals(world.ecs);
   const count = world.characters.dense.length;
   for (let first = 0; first < count; first += STEP_CHUNK) {
@@ -475,8 +492,10 @@ export interface AnimationEvent {
  * Returns and clears the events crossed since the last drain, in the order they happened
  * (by world time; ties keep the order they were recorded in). If more than `maxEvents`
  * accumulated, the oldest were dropped and `world.events.dropped` counts them.
+ * @throws AnimationError when `world` is not an AnimationWorld.
  */
 export function drainEvents(world: AnimationWorld): AnimationEvent[] {
+  requireWorld(world, 'drainEvents');
   const queue = world.events;
   const clips = world.assets.clips;
   const records: { at: number; event: AnimationEvent }[] = [];

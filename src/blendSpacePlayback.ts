@@ -16,7 +16,8 @@ import {
 } from './components/Layers.js';
 import { solveStrideScales, STRIDE_INPUT_STRIDE } from './math/strideScales.js';
 import { writeLayer, type ResolvedPlay } from './api.js';
-import { checkBindable, isFiniteNumber, requireCharacter } from './registry.js';
+import { checkBindable, describeValue, requireCharacter } from './registry.js';
+import { FLOAT32_MAX, rangeIssue } from './assets/limits.js';
 import { applyTargetSpeed } from './rootMotion.js';
 import type { AnimationWorld } from './world.js';
 
@@ -51,8 +52,14 @@ export interface SetBlendSpaceOptions {
   hipScaling?: boolean;
 }
 
-/** Layers a space of this type uses: the most non-zero weights one query can give. */
+/**
+ * Layers a space of this type uses: the most non-zero weights one query can give.
+ * @throws AnimationError when `space` is not a BlendSpace.
+ */
 export function blendSpaceLayers(space: BlendSpace): number {
+  if (typeof space !== 'object' || space === null || (space.type !== '1d' && space.type !== 'bilinear' && space.type !== 'freeform')) {
+    fail('blendSpaceLayers', 'space', `is ${describeValue(space)}: must be a BlendSpace from createBlendSpace`);
+  }
   return space.type === '1d' ? 2 : space.type === 'bilinear' ? 4 : 3;
 }
 
@@ -211,10 +218,15 @@ function resolveOptions(skeleton: Skeleton, space: BlendSpace, x: number, y: num
   if (typeof space !== 'object' || space === null || !(space.xs instanceof Float64Array) || !Array.isArray(space.clips)) {
     fail(where, 'space', 'must be a BlendSpace from createBlendSpace');
   }
-  if (!isFiniteNumber(x)) fail(where, 'x', `is ${String(x)}: must be a finite number`);
+  // Comparisons rather than calls: setBlendSpace runs per character per frame. NaN fails them.
+  if (!(typeof x === 'number' && x <= FLOAT32_MAX && x >= -FLOAT32_MAX)) fail(where, 'x', rangeIssue(x, -FLOAT32_MAX, FLOAT32_MAX, 'the Float32 range')!);
   if (space.type === '1d') {
-    if (y !== undefined && !isFiniteNumber(y)) fail(where, 'y', `is ${String(y)}: must be a finite number or omitted for a '1d' space`);
-  } else if (!isFiniteNumber(y)) fail(where, 'y', `is ${String(y)}: must be a finite number for a '${space.type}' space`);
+    if (y !== undefined && !(typeof y === 'number' && y <= FLOAT32_MAX && y >= -FLOAT32_MAX)) {
+      fail(where, 'y', `${rangeIssue(y, -FLOAT32_MAX, FLOAT32_MAX, 'the Float32 range')}, or omitted for a '1d' space`);
+    }
+  } else if (!(typeof y === 'number' && y <= FLOAT32_MAX && y >= -FLOAT32_MAX)) {
+    fail(where, 'y', `${rangeIssue(y, -FLOAT32_MAX, FLOAT32_MAX, 'the Float32 range')} for a '${space.type}' space`);
+  }
   let settings = DEFAULTS;
   if (options !== NO_OPTIONS) {
     if (typeof options !== 'object' || options === null) fail(where, 'options', 'must be an object');

@@ -31,6 +31,7 @@ import {
   resetFollower,
 } from './components/Follower.js';
 import { isFiniteNumber, requireCharacter } from './registry.js';
+import { FLOAT32_MAX, MAX_DURATION, MIN_DURATION, rangeIssue } from './assets/limits.js';
 import type { AnimationWorld } from './world.js';
 
 /** How a follower is stepped: `'exact'` (matrix exponential) or `'euler'` (the seed's explicit Euler). */
@@ -39,14 +40,14 @@ export type FollowIntegrator = 'exact' | 'euler';
 /** Options of {@link setFollower}. Omitted options keep a running follower's settings. */
 export interface FollowerOptions {
   /**
-   * T, seconds > 0: the horizon of the minimum-jerk move the follower re-plans towards each
+   * T, seconds in [1e-6, 1e6]: the horizon of the minimum-jerk move the follower re-plans towards each
    * sampled target (default 0.4, the seed's 400 ms). After a target is sampled, the follower
    * is within 0.1 % of it (relative to the jump) 4T later; on the way it passes the target
    * by ≈ 1.6 % of the jump before settling.
    */
   duration?: number;
   /**
-   * Seconds > 0 between samples of the target (default 0.2, the seed's 200 ms). Samples fall
+   * Seconds in [1e-6, 1e6] between samples of the target (default 0.2, the seed's 200 ms). Samples fall
    * at exact multiples of the interval after the follower was placed, whatever the frame
    * rate; changing it restarts that clock.
    */
@@ -131,8 +132,9 @@ const INTEGRATORS: Readonly<Record<FollowIntegrator, number>> = Object.freeze(
  * setFollower(world, eid, { duration: 0.3 });                      // quicker, same position
  * setFollower(world, eid, { slot: 1, duration: 0.25 });            // a second, quicker follower
  * @throws AnimationError when `eid` is not a character, the slot is not an integer in
- * [0, FOLLOW_SLOTS − 1], a duration or interval is not a finite number > 0, the integrator
- * is unknown, `predict` is not a boolean or a coordinate is not finite. Nothing changes then.
+ * [0, FOLLOW_SLOTS − 1], a duration or interval is not a number in [1e-6, 1e6] seconds, the
+ * integrator is unknown, `predict` is not a boolean or a coordinate is not a finite number
+ * within ±3.4e38. Nothing changes then.
  */
 export function setFollower(world: AnimationWorld, eid: number, options: FollowerOptions = {}): void {
   const where = 'setFollower';
@@ -141,15 +143,18 @@ export function setFollower(world: AnimationWorld, eid: number, options: Followe
   const issues = new IssueList(where);
   const { duration, interval, integrator, x, y, z } = options;
   const slot = readFollowSlot(issues, 'slot', options.slot);
-  if (duration !== undefined && !(isFiniteNumber(duration) && duration > 0)) issues.add('duration', `is ${String(duration)}: must be a finite number > 0 (seconds)`);
-  if (interval !== undefined && !(isFiniteNumber(interval) && interval > 0)) issues.add('interval', `is ${String(interval)}: must be a finite number > 0 (seconds)`);
+  // Bounded below so a long step's target instants, counted as rest / interval, stay few and exact.
+  const durationIssue = duration === undefined ? null : rangeIssue(duration, MIN_DURATION, MAX_DURATION, 'seconds');
+  if (durationIssue !== null) issues.add('duration', durationIssue);
+  const intervalIssue = interval === undefined ? null : rangeIssue(interval, MIN_DURATION, MAX_DURATION, 'seconds');
+  if (intervalIssue !== null) issues.add('interval', intervalIssue);
   if (integrator !== undefined && !(typeof integrator === 'string' && integrator in INTEGRATORS)) {
     issues.add('integrator', `is ${String(integrator)}: must be 'exact' or 'euler'`);
   }
   if (options.predict !== undefined && typeof options.predict !== 'boolean') issues.add('predict', `is ${String(options.predict)}: must be true or false`);
-  if (x !== undefined && !isFiniteNumber(x)) issues.add('x', `is ${String(x)}: must be a finite number (metres)`);
-  if (y !== undefined && !isFiniteNumber(y)) issues.add('y', `is ${String(y)}: must be a finite number (metres)`);
-  if (z !== undefined && !isFiniteNumber(z)) issues.add('z', `is ${String(z)}: must be a finite number (metres)`);
+  if (x !== undefined && !isFollowNumber(x)) issues.add('x', followNumberMessage(x, 'metres'));
+  if (y !== undefined && !isFollowNumber(y)) issues.add('y', followNumberMessage(y, 'metres'));
+  if (z !== undefined && !isFollowNumber(z)) issues.add('z', followNumberMessage(z, 'metres'));
   issues.throwIfAny();
 
   const follower = world.components.Follower;
@@ -177,8 +182,6 @@ export function setFollower(world: AnimationWorld, eid: number, options: Followe
   addComponent(world.ecs, eid, follower); // the bitecs component marks who has a follower (a no-op if it has it)
 }
 
-/** Largest float32 (≈ 3.4e38): the followed points reach float32 buffers (aim's kernels). */
-const FLOAT32_MAX = 3.4028234663852886e38;
 
 /** Whether `value` is a number a follower takes: finite and within float32's range. */
 function isFollowNumber(value: unknown): value is number {

@@ -17,7 +17,22 @@ export {
   type BlendSpaceType,
 } from './assets/BlendSpace.js';
 export {
+  FLOAT32_MAX,
+  FLOAT32_MIN_NORMAL,
+  MAX_DT,
+  MAX_PLAYBACK_RATE,
+  MAX_WEIGHT,
+  MAX_DURATION,
+  MIN_DURATION,
+  MAX_TIME,
+  MAX_FRAME_RATE,
+  MAX_JOINTS,
+  MAX_EVENTS,
+  MAX_WORLD_BYTES,
+} from './assets/limits.js';
+export {
   createAnimationWorld,
+  worldBytes,
   type AnimationWorld,
   type AnimationWorldOptions,
   type AnimationComponents,

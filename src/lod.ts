@@ -17,7 +17,8 @@ import {
   LOD_TICK_PERIOD, resetLod,
 } from './components/Lod.js';
 import { MATRIX_STRIDE } from './math/layout.js';
-import { isClip, isFiniteNumber, registerAsset, requireCharacter } from './registry.js';
+import { isClip, isFiniteNumber, registerAsset, requireCharacter, requireWorld } from './registry.js';
+import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, rangeIssue } from './assets/limits.js';
 import { computeModelPose } from './systems/skinSystem.js';
 import type { AnimationWorld } from './world.js';
 
@@ -136,7 +137,8 @@ export function setLod(world: AnimationWorld, eid: number, options: LodOptions):
   const hysteresis = options.hysteresis ?? 0.1;
   if (!(isFiniteNumber(hysteresis) && hysteresis >= 0 && hysteresis < 1)) issues.add('hysteresis', `is ${String(hysteresis)}: must be a number in [0, 1)`);
   const height = options.height ?? restHeight(skeleton);
-  if (!(isFiniteNumber(height) && height > 0)) issues.add('height', `is ${String(height)}: must be a finite number > 0 (metres)`);
+  const heightIssue = rangeIssue(height, FLOAT32_MIN_NORMAL, FLOAT32_MAX, 'metres, stored in Float32');
+  if (heightIssue !== null) issues.add('height', heightIssue);
   const phase = options.phase ?? eid;
   if (!(Number.isInteger(phase) && phase >= 0)) issues.add('phase', `is ${String(phase)}: must be an integer ≥ 0`);
   issues.throwIfAny();
@@ -209,12 +211,13 @@ export function getLod(world: AnimationWorld, eid: number): LodState {
  */
 export function setLodCamera(world: AnimationWorld, x: number, y: number, z: number, options: LodCameraOptions = {}): void {
   const where = 'setLodCamera';
-  if (!world || !world.lod) fail(where, 'world', 'must be an AnimationWorld from createAnimationWorld');
+  requireWorld(world, where);
   if (typeof options !== 'object' || options === null) fail(where, 'options', 'must be an object');
   const issues = new IssueList(where);
-  if (!isFiniteNumber(x)) issues.add('x', `is ${String(x)}: must be a finite number (metres)`);
-  if (!isFiniteNumber(y)) issues.add('y', `is ${String(y)}: must be a finite number (metres)`);
-  if (!isFiniteNumber(z)) issues.add('z', `is ${String(z)}: must be a finite number (metres)`);
+  for (const [axis, v] of [['x', x], ['y', y], ['z', z]] as const) {
+    const issue = rangeIssue(v, -FLOAT32_MAX, FLOAT32_MAX, 'metres, the Float32 range');
+    if (issue !== null) issues.add(axis, issue);
+  }
   const { fov, viewportHeight, velocity } = options;
   if (fov !== undefined && !(isFiniteNumber(fov) && fov > 0 && fov < Math.PI)) issues.add('fov', `is ${String(fov)}: must be a number in (0, π) (radians)`);
   if (viewportHeight !== undefined && !(isFiniteNumber(viewportHeight) && viewportHeight > 0)) {
@@ -223,7 +226,8 @@ export function setLodCamera(world: AnimationWorld, x: number, y: number, z: num
   if (velocity !== undefined) {
     if (typeof velocity !== 'object' || velocity === null) issues.add('velocity', 'must be an object { x, y, z } (m/s)');
     else for (const axis of ['x', 'y', 'z'] as const) {
-      if (!isFiniteNumber(velocity[axis])) issues.add(`velocity.${axis}`, `is ${String(velocity[axis])}: must be a finite number (m/s)`);
+      const issue = rangeIssue(velocity[axis], -FLOAT32_MAX, FLOAT32_MAX, 'm/s, the Float32 range');
+      if (issue !== null) issues.add(`velocity.${axis}`, issue);
     }
   }
   issues.throwIfAny();
@@ -257,7 +261,7 @@ export function setLodCamera(world: AnimationWorld, x: number, y: number, z: num
  */
 export function registerLodLevels(world: AnimationWorld, clip: Clip, levels: readonly Clip[]): void {
   const where = 'registerLodLevels';
-  if (!world || !world.lod) fail(where, 'world', 'must be an AnimationWorld from createAnimationWorld');
+  requireWorld(world, where);
   if (!isClip(clip)) fail(where, 'clip', 'must be a Clip from createClip');
   if (!Array.isArray(levels) || levels.length < 1 || levels.length > LOD_MAX_LEVELS) {
     fail(where, 'levels', `must be an array of 1 … ${LOD_MAX_LEVELS} clips (finest first)`);
@@ -305,7 +309,8 @@ function checkThresholds(issues: IssueList, field: string, values: readonly numb
   }
   if (values.length !== count) issues.add(field, `has ${values.length} values: ${count + 1} levels need ${count}`);
   values.forEach((v, b) => {
-    if (!(isFiniteNumber(v) && v > 0)) issues.add(`${field}[${b}]`, `is ${String(v)}: must be a finite number > 0`);
+    const issue = rangeIssue(v, FLOAT32_MIN_NORMAL, FLOAT32_MAX, 'thresholds are stored in Float32');
+    if (issue !== null) issues.add(`${field}[${b}]`, issue);
     else if (b > 0 && isFiniteNumber(values[b - 1]) && (descending ? !(v < values[b - 1]!) : !(v > values[b - 1]!))) {
       issues.add(`${field}[${b}]`, `is ${v}: must be ${descending ? 'below' : 'above'} ${field}[${b - 1}] (${values[b - 1]})`);
     }

@@ -4,6 +4,7 @@
  * the components store).
  */
 import { fail, type IssueList } from './assets/AnimationError.js';
+import { describeValue } from './assets/limits.js';
 import { bindClip, bindSkeletons, sameJointOrder, type TranslationOption } from './assets/Binding.js';
 import { createClip, type Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
@@ -14,9 +15,37 @@ import { MAX_LAYERS } from './components/Layers.js';
 import { POSE_STRIDE } from './math/layout.js';
 import type { AnimationWorld } from './world.js';
 
+export { describeValue } from './assets/limits.js';
+
+/**
+ * Throws an AnimationError naming `where` unless `world` has the shape of an AnimationWorld
+ * (an object with the components, registries, event queue and LOD state of one).
+ */
+export function requireWorld(world: AnimationWorld, where: string): void {
+  if (typeof world !== 'object' || world === null || typeof world.components !== 'object' || world.components === null
+    || typeof world.ecs !== 'object' || world.ecs === null || typeof world.assets !== 'object' || world.assets === null
+    || typeof world.events !== 'object' || world.events === null || typeof world.characters !== 'object' || world.characters === null
+    || typeof world.lod !== 'object' || world.lod === null) {
+    fail(where, 'world', `is ${describeValue(world)}: must be an AnimationWorld from createAnimationWorld`);
+  }
+}
+
+
+/** Throws an AnimationError naming `where` and `field` unless `options` is undefined or an object (not an array). */
+export function requireOptions(options: unknown, where: string, field = 'options'): void {
+  if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
+    fail(where, field, `is ${describeValue(options)}: must be an object (or omitted)`);
+  }
+}
+
+/** Throws an AnimationError naming `where` and `field` unless `options` is an object (not an array). */
+export function requireObject(options: unknown, where: string, field: string, shape: string): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) fail(where, field, `is ${describeValue(options)}: must be ${shape}`);
+}
+
 /** The skeleton of character `eid`; throws an AnimationError naming `where` when it is not one. */
 export function requireCharacter(world: AnimationWorld, eid: number, where: string): Skeleton {
-  if (!world || !world.components || !world.ecs) fail(where, 'world', 'must be an AnimationWorld from createAnimationWorld');
+  requireWorld(world, where);
   if (!Number.isInteger(eid) || eid < 1 || eid > world.maxEntities || !hasComponent(world.ecs, eid, world.components.Character)) {
     fail(where, 'eid', `${eid} is not a character of this world`);
   }

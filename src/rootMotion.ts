@@ -5,7 +5,9 @@
 import { fail } from './assets/AnimationError.js';
 import { getRootTrack } from './assets/rootTrack.js';
 import { LAYER_ADDITIVE, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from './components/Layers.js';
-import { isFiniteNumber, requireCharacter } from './api.js';
+import { requireCharacter } from './api.js';
+import { FLOAT32_MAX, MAX_PLAYBACK_RATE, rangeIssue, shownNumber } from './assets/limits.js';
+import { requireOptions } from './registry.js';
 import type { AnimationWorld } from './world.js';
 
 /** A character's world transform: position in metres, heading about +Y in radians. */
@@ -66,10 +68,16 @@ export interface TargetSpeedOptions {
  * The rate is set now; a later `play` or `transition` plays at the speed it is given (call
  * this again afterwards), while `setBlendSpace` applies the remembered speed by itself.
  *
+ * The rate is at most `MAX_PLAYBACK_RATE` (1000×): a speed the blend could reach only faster
+ * is refused, naming the speed, the blend's travel per second and the rate it would take (a
+ * clip travelling 2 µm per cycle would play at 750,000× for 1.5 m/s). When `setBlendSpace`
+ * later re-derives the rate for another blend, it holds it at 1000× instead.
+ *
  * @example
  * // hips 0.7 m, clip hips 1.25 m, 2.0 m per 1.2 s cycle → rate 1.7858 for 1.6667 m/s
  * setTargetSpeed(world, eid, 1.6667);
- * @throws AnimationError for a speed that is negative or not finite, an unknown `cycle`, or
+ * @throws AnimationError for a speed that is not a finite number in [0, 3.4e38] (Float32's
+ * range), an unknown `cycle`, a speed that would need a rate above 1000×, or
  * when the weighted clips do not travel (a net cycle displacement of ~0 cannot drive a speed;
  * with `'max'`, a farthest travel per cycle under 1 mm; play such clips in place instead).
  * The message names the clips. Nothing changes then.
@@ -77,24 +85,46 @@ export interface TargetSpeedOptions {
 export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSecond: number, options: TargetSpeedOptions = NO_OPTIONS): void {
   const where = 'setTargetSpeed';
   requireCharacter(world, eid, where);
-  if (!isFiniteNumber(metersPerSecond) || metersPerSecond < 0) fail(where, 'metersPerSecond', `is ${metersPerSecond}: must be a finite number ≥ 0`);
-  if (typeof options !== 'object' || options === null) fail(where, 'options', 'must be an object');
+  const issue = rangeIssue(metersPerSecond, 0, FLOAT32_MAX, 'm/s, the Float32 range');
+  if (issue !== null) fail(where, 'metersPerSecond', issue);
+  requireOptions(options, where);
   const cycle = options.cycle ?? 'net';
   if (cycle !== 'net' && cycle !== 'max') fail(where, 'cycle', `is ${String(cycle)}: must be 'net' or 'max'`);
   const measure = cycle === 'max' ? CYCLE_MAX : CYCLE_NET;
   blendedTravel(world, eid, measure);
   const travel = TRAVEL[0]!;
   if (!travels(measure)) refuseStill(world, eid, measure);
+  const rate = metersPerSecond / travel;
+  if (rate > MAX_PLAYBACK_RATE) refuseFast(world, eid, metersPerSecond, travel, rate);
   const { RootMotion } = world.components;
   RootMotion.targetSpeed[eid] = metersPerSecond;
   RootMotion.cycleMeasure[eid] = measure;
-  setBlendRate(world, eid, metersPerSecond / travel);
+  setBlendRate(world, eid, rate);
+}
+
+/**
+ * Throws the `setTargetSpeed` error for a speed the blend of `eid` (travelling `travel` m/s at
+ * rate 1) reaches only above MAX_PLAYBACK_RATE, naming the speed, the clips, their travel and
+ * the rate it would take.
+ */
+function refuseFast(world: AnimationWorld, eid: number, metersPerSecond: number, travel: number, rate: number): never {
+  const { Layers } = world.components;
+  const names: string[] = [];
+  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
+    if (isTravelLayer(world, li)) names.push(`"${world.assets.clips[Layers.clip[li]!]!.name}"`);
+  }
+  const one = names.length === 1;
+  const subject = one ? `clip ${names[0]}` : `the blend of ${names.join(', ')}`;
+  fail('setTargetSpeed', 'metersPerSecond', `is ${shownNumber(metersPerSecond)} m/s, but ${subject} travels ${shownNumber(travel)} m/s at rate 1 on this character, `
+    + `so it would play at ${shownNumber(rate)}×, above the fastest playback rate MAX_PLAYBACK_RATE = ${MAX_PLAYBACK_RATE}×: `
+    + `ask for at most ${shownNumber(travel * MAX_PLAYBACK_RATE)} m/s, or play a clip that travels`);
 }
 
 /**
  * Re-derives the rate of `eid` from its remembered target speed (see {@link setTargetSpeed});
  * does nothing when none is set or when the blend does not travel (an idle blend keeps its
- * rate). Never throws; for API functions that change the blend.
+ * rate); a rate above MAX_PLAYBACK_RATE is held at it. Never throws; for API functions that
+ * change the blend.
  */
 export function applyTargetSpeed(world: AnimationWorld, eid: number): void {
   const { RootMotion } = world.components;
@@ -102,7 +132,7 @@ export function applyTargetSpeed(world: AnimationWorld, eid: number): void {
   if (!(speed >= 0)) return;
   const measure = RootMotion.cycleMeasure[eid]!;
   blendedTravel(world, eid, measure);
-  if (travels(measure)) setBlendRate(world, eid, speed / TRAVEL[0]!);
+  if (travels(measure)) setBlendRate(world, eid, Math.min(speed / TRAVEL[0]!, MAX_PLAYBACK_RATE));
 }
 
 /** Whether the blend measured into `TRAVEL` by {@link blendedTravel} can drive a speed. */

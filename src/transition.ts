@@ -9,6 +9,8 @@ import { LAYER_CLEAR_AFTER_FADE, MAX_LAYERS } from './components/Layers.js';
 import { FADE_CURVE_KINDS, type FadeCurveName } from './math/fadeCurves.js';
 import { captureSourceMotion } from './systems/inertializeCapture.js';
 import { isFiniteNumber, requireCharacter, resolvePlay, writeLayer, type PlayOptions } from './api.js';
+import { MAX_DURATION, MIN_DURATION, rangeIssue } from './assets/limits.js';
+import { requireObject } from './registry.js';
 import type { AnimationWorld } from './world.js';
 
 /** How {@link transition} moves from the old clip to the new one. */
@@ -17,7 +19,8 @@ export type TransitionMode = 'inertialize' | 'spring' | 'crossfade';
 /** Options of {@link transition}: those of `play` (layer, speed, time, loop, …) and these. */
 export interface TransitionOptions extends PlayOptions {
   /**
-   * Seconds the transition takes, finite and ≥ 0 (0 switches at once, like `play`).
+   * Seconds the transition takes: 0 (switches at once, like `play`) or in [MIN_DURATION,
+   * MAX_DURATION] = [1e-6, 1e6].
    * Quintic inertialization ends exactly then (earlier for joints whose offset would
    * otherwise overshoot); a cross-fade's weights meet then; the spring's half-life defaults
    * to a sixth of it (the offset is then under 0.3% of where it started).
@@ -40,7 +43,7 @@ export interface TransitionOptions extends PlayOptions {
   curve?: FadeCurveName;
   /** Cross-fade: hold the old clip's pose instead of letting it play on (default false). */
   frozen?: boolean;
-  /** Spring: seconds for the offset to halve (default duration / 6). */
+  /** Spring: seconds for the offset to halve, in [1e-6, 1e6] (default duration / 6). */
   halfLife?: number;
 }
 
@@ -53,9 +56,9 @@ export interface TransitionOptions extends PlayOptions {
  * is, with its decaying offset; a cross-fade lets the interrupted fade's clips fade out from
  * their current weights.
  *
- * @throws AnimationError for what `play` refuses, a duration or half-life that is not a finite
- * number ≥ 0 (> 0 for the half-life), an unknown mode or curve, or — for a cross-fade — no free
- * layer slot to hold the outgoing clip.
+ * @throws AnimationError for what `play` refuses, a duration that is neither 0 nor a number in
+ * [1e-6, 1e6] seconds (a half-life: in [1e-6, 1e6]; see docs/hardening.md), an unknown mode or
+ * curve, or — for a cross-fade — no free layer slot to hold the outgoing clip.
  * @example
  * transition(world, eid, run, { duration: 0.3 });                         // inertialization
  * transition(world, eid, run, { duration: 0.3, mode: 'crossfade', curve: 'minjerk' });
@@ -63,6 +66,7 @@ export interface TransitionOptions extends PlayOptions {
 export function transition(world: AnimationWorld, eid: number, clip: Clip, options: TransitionOptions): void {
   const where = 'transition';
   const skeleton = requireCharacter(world, eid, where);
+  requireObject(options, where, 'options', 'an object with at least `duration`');
   const issues = new IssueList(where);
   const { Layers, Inertialization } = world.components;
   const layer = options?.layer ?? 0;
@@ -75,10 +79,17 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   const mode = options?.mode ?? 'inertialize';
   const curve = options?.curve ?? 'linear';
   const halfLife = options?.halfLife ?? (isFiniteNumber(duration) ? duration / 6 : 0);
-  if (!isFiniteNumber(duration) || duration < 0) issues.add('duration', `is ${String(duration)}: must be a finite number ≥ 0 (seconds)`);
+  if (duration !== 0) {
+    const issue = rangeIssue(duration, MIN_DURATION, MAX_DURATION, 'seconds, or 0 to switch at once');
+    if (issue !== null) issues.add('duration', issue);
+  }
   if (mode !== 'inertialize' && mode !== 'spring' && mode !== 'crossfade') issues.add('mode', `is ${String(mode)}: must be 'inertialize', 'spring' or 'crossfade'`);
   if (!Object.hasOwn(FADE_CURVE_KINDS, curve)) issues.add('curve', `is ${String(curve)}: must be 'linear', 'smoothstep', 'minjerk', 'ease-in' or 'ease-out'`);
-  if (mode === 'spring' && duration !== 0 && (!isFiniteNumber(halfLife) || halfLife <= 0)) issues.add('halfLife', `is ${String(halfLife)}: must be a finite number > 0 (seconds)`);
+  // The default (duration / 6 of a valid duration) lies within Float32's normal range.
+  if (mode === 'spring' && duration !== 0 && options.halfLife !== undefined) {
+    const issue = rangeIssue(halfLife, MIN_DURATION, MAX_DURATION, 'seconds');
+    if (issue !== null) issues.add('halfLife', issue);
+  }
   issues.throwIfAny();
 
   if (duration === 0) {

@@ -18,6 +18,7 @@ import { createLocalPoseComponent, createMatrixPoolComponent, type PoolComponent
 import { POSE_STRIDE } from './math/layout.js';
 import { CAPTURE_TMP } from './systems/inertializeCapture.js';
 import { createAimScratch, type AimScratch } from './systems/aimSystem.js';
+import { describeValue, FLOAT32_MAX, MAX_EVENTS, MAX_JOINTS, MAX_WORLD_BYTES, shownNumber } from './assets/limits.js';
 
 /** Options of {@link createAnimationWorld}. */
 export interface AnimationWorldOptions {
@@ -28,11 +29,11 @@ export interface AnimationWorldOptions {
    * the largest id the game will reach.
    */
   maxEntities: number;
-  /** Most joints of any skeleton spawned in this world (pools hold this many per entity). */
+  /** Most joints of any skeleton spawned in this world (pools hold this many per entity), ≤ 32767 (Int16 parents). */
   maxJoints: number;
   /** The game's own bitecs world; default: a new one owned by the animation world. */
   world?: World;
-  /** Capacity of the event ring buffer in records (default 4096). */
+  /** Capacity of the event ring buffer in records (default 4096, at most 2²⁴). */
   maxEvents?: number;
   /**
    * Total override-layer weight below which the rest pose is blended in, with weight
@@ -175,23 +176,34 @@ export interface AnimationWorld {
  * `(1 + MAX_LAYERS) × maxJoints × 10` pose floats, `2 × maxJoints × 12` matrix floats and
  * `maxJoints × 38` inertialization floats (two history poses and the offsets).
  *
- * @throws AnimationError when a size is not a positive integer.
+ * The pools' total bytes ({@link worldBytes}) are computed before anything is allocated: a
+ * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints, 30,287
+ * bytes per character: 70,900 characters fit).
+ *
+ * @throws AnimationError when `options` is not an object, a size is not a positive integer
+ * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴), the pools would take more than 2 GiB, or allocating
+ * them fails.
  * @example
  * const world = createAnimationWorld({ maxEntities: 10_000, maxJoints: 64 });
  */
 export function createAnimationWorld(options: AnimationWorldOptions): AnimationWorld {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new AnimationError('createAnimationWorld', [{ path: 'options', message: `is ${describeValue(options)}: must be an object { maxEntities, maxJoints, … }` }]);
+  }
   const { maxEntities, maxJoints } = options;
   const maxEvents = options.maxEvents ?? 4096;
   const blendThreshold = options.blendThreshold ?? 0.1;
   const issues: AnimationIssue[] = [];
-  const positiveInt = (path: string, v: unknown): void => {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) issues.push({ path, message: `is ${String(v)}: must be an integer ≥ 1` });
+  const positiveInt = (path: string, v: unknown, max: number, why: string): void => {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max) {
+      issues.push({ path, message: `is ${shownNumber(v)}: must be an integer ≥ 1${Number.isFinite(max) ? ` and ≤ ${max} (${why})` : ''}` });
+    }
   };
-  positiveInt('maxEntities', maxEntities);
-  positiveInt('maxJoints', maxJoints);
-  positiveInt('maxEvents', maxEvents);
-  if (typeof blendThreshold !== 'number' || !(blendThreshold > 0) || !Number.isFinite(blendThreshold)) {
-    issues.push({ path: 'blendThreshold', message: `is ${String(blendThreshold)}: must be a finite number > 0` });
+  positiveInt('maxEntities', maxEntities, Infinity, '');
+  positiveInt('maxJoints', maxJoints, MAX_JOINTS, 'joint parents are stored as Int16');
+  positiveInt('maxEvents', maxEvents, MAX_EVENTS, 'MAX_EVENTS');
+  if (typeof blendThreshold !== 'number' || !(blendThreshold > 0) || !(blendThreshold <= FLOAT32_MAX)) {
+    issues.push({ path: 'blendThreshold', message: `is ${shownNumber(blendThreshold)}: must be a finite number > 0 and ≤ 3.4e38 (the Float32 range)` });
   }
   if (options.world !== undefined && !(typeof options.world === 'object' && options.world !== null && $internal in options.world)) {
     issues.push({ path: 'world', message: 'must be a bitecs world from createWorld()' });
@@ -199,20 +211,28 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
   if (issues.length) throw new AnimationError('createAnimationWorld', issues);
 
   const rows = maxEntities + 1;
+  const bytes = worldBytes(maxEntities, maxJoints, maxEvents);
+  if (bytes > MAX_WORLD_BYTES) {
+    const fit = Math.floor((MAX_WORLD_BYTES - worldBytes(0, maxJoints, maxEvents)) / (worldBytes(1, maxJoints, maxEvents) - worldBytes(0, maxJoints, maxEvents)));
+    throw new AnimationError('createAnimationWorld', [{
+      path: 'maxEntities',
+      message: `is ${shownNumber(maxEntities)} with maxJoints ${maxJoints}: the pools would take ${bytesText(bytes)}, more than the limit MAX_WORLD_BYTES of ${bytesText(MAX_WORLD_BYTES)}, `
+        + `so nothing was allocated; a world of ${maxJoints} joints holds at most ${fit} characters`,
+    }]);
+  }
+  let components: AnimationComponents, events: EventQueue, scratch: Scratch;
+  try {
+    components = createComponents(rows, maxJoints);
+    events = createEventQueue(maxEvents);
+    scratch = createScratch(maxJoints, blendThreshold);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new AnimationError('createAnimationWorld', [{
+      path: 'maxEntities',
+      message: `is ${shownNumber(maxEntities)} with maxJoints ${maxJoints}: allocating the pools' ${bytesText(bytes)} failed (${error.message})`,
+    }]);
+  }
   const ecs = options.world ?? createWorld();
-  const components: AnimationComponents = {
-    Character: createCharacterComponent(rows),
-    Layers: createLayersComponent(rows, maxJoints),
-    LocalPose: createLocalPoseComponent(rows, maxJoints),
-    ModelPose: createMatrixPoolComponent(rows, maxJoints),
-    SkinPalette: createMatrixPoolComponent(rows, maxJoints),
-    Inertialization: createInertializationComponent(rows, maxJoints),
-    RootMotion: createRootMotionComponent(rows),
-    Follower: createFollowerComponent(rows),
-    LookAt: createLookAtComponent(rows),
-    Reach: createReachComponent(rows),
-    Lod: createLodComponent(rows),
-  };
   // Registered up front (not on first use), so `hasComponent` and queries know every one of
   // them from the start and the bitflags do not depend on which API call came first.
   // The six every character has (spawnCharacter adds them): the characters query.
@@ -250,20 +270,8 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
       bindings: [],
       bindingIds: new Map(),
     },
-    events: createEventQueue(maxEvents),
-    scratch: {
-      pose: new Float32Array(maxJoints * POSE_STRIDE),
-      poseOther: new Float32Array(maxJoints * POSE_STRIDE),
-      layerPoses: new Float32Array(MAX_LAYERS * maxJoints * POSE_STRIDE),
-      time: new Float64Array(1),
-      params: new Float64Array(8),
-      tmp: new Float64Array(CAPTURE_TMP),
-      blendThreshold: Float64Array.of(blendThreshold),
-      layerOff: new Int32Array(MAX_LAYERS),
-      layerWeight: new Float32Array(MAX_LAYERS),
-      layerMask: new Array<Float32Array | null>(MAX_LAYERS).fill(null),
-      aim: createAimScratch(maxJoints),
-    },
+    events,
+    scratch,
     views: {
       local: new Array<Float32Array>(rows).fill(EMPTY_VIEW),
       layers: new Array<Float32Array>(rows * MAX_LAYERS).fill(EMPTY_VIEW),
@@ -275,3 +283,96 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
 }
 
 const EMPTY_VIEW = new Float32Array(0);
+
+/** The components of a world of `rows` entity ids and `maxJoints` joints (DESIGN §3). */
+function createComponents(rows: number, maxJoints: number): AnimationComponents {
+  return {
+    Character: createCharacterComponent(rows),
+    Layers: createLayersComponent(rows, maxJoints),
+    LocalPose: createLocalPoseComponent(rows, maxJoints),
+    ModelPose: createMatrixPoolComponent(rows, maxJoints),
+    SkinPalette: createMatrixPoolComponent(rows, maxJoints),
+    Inertialization: createInertializationComponent(rows, maxJoints),
+    RootMotion: createRootMotionComponent(rows),
+    Follower: createFollowerComponent(rows),
+    LookAt: createLookAtComponent(rows),
+    Reach: createReachComponent(rows),
+    Lod: createLodComponent(rows),
+  };
+}
+
+function createScratch(maxJoints: number, blendThreshold: number): Scratch {
+  return {
+    pose: new Float32Array(maxJoints * POSE_STRIDE),
+    poseOther: new Float32Array(maxJoints * POSE_STRIDE),
+    layerPoses: new Float32Array(MAX_LAYERS * maxJoints * POSE_STRIDE),
+    time: new Float64Array(1),
+    params: new Float64Array(8),
+    tmp: new Float64Array(CAPTURE_TMP),
+    blendThreshold: Float64Array.of(blendThreshold),
+    layerOff: new Int32Array(MAX_LAYERS),
+    layerWeight: new Float32Array(MAX_LAYERS),
+    layerMask: new Array<Float32Array | null>(MAX_LAYERS).fill(null),
+    aim: createAimScratch(maxJoints),
+  };
+}
+
+/** Bytes of the typed arrays in `value` (an object or array of them, nested up to 3 deep). */
+function typedBytes(value: unknown, depth = 0): number {
+  if (ArrayBuffer.isView(value)) return value.byteLength;
+  if (typeof value !== 'object' || value === null || depth > 3) return 0;
+  let sum = 0;
+  for (const v of Object.values(value)) sum += typedBytes(v, depth + 1);
+  return sum;
+}
+
+/**
+ * Coefficients of the bytes of components and scratch, a + b·rows + c·joints + d·rows·joints
+ * (each array is sized by rows, joints, both or neither), measured once on four tiny worlds so
+ * the count follows the components as they are defined.
+ */
+let coefficients: Float64Array | null = null;
+
+function poolCoefficients(): Float64Array {
+  if (coefficients === null) {
+    const at = (rows: number, joints: number): number => typedBytes(createComponents(rows, joints)) + typedBytes(createScratch(joints, 1));
+    const b11 = at(1, 1), b21 = at(2, 1), b12 = at(1, 2), b22 = at(2, 2);
+    const d = b22 - b21 - b12 + b11;
+    const b = b21 - b11 - d, c = b12 - b11 - d;
+    coefficients = Float64Array.of(b11 - b - c - d, b, c, d);
+  }
+  return coefficients;
+}
+
+/** Bytes per record of the event queue (entity, clip, event, time). */
+const EVENT_RECORD_BYTES = 3 * Int32Array.BYTES_PER_ELEMENT + Float64Array.BYTES_PER_ELEMENT;
+/** The event queue's one-record stamp. */
+const EVENT_STAMP_BYTES = Float64Array.BYTES_PER_ELEMENT;
+/** Bytes per row of the pose views (`local`, `layers`, `history`: 1 + MAX_LAYERS + 2 references of ~8 bytes). */
+const VIEW_ROW_BYTES = (1 + MAX_LAYERS + 2) * 8;
+
+/**
+ * The bytes `createAnimationWorld` allocates for `maxEntities` characters of `maxJoints` joints
+ * and `maxEvents` event records: the components' and scratch typed arrays (counted from the
+ * component definitions), the event queue and the per-character view tables. At 64 joints a
+ * character takes 30,287 bytes (six pose pools of 64 × 10 floats, two matrix pools, the
+ * inertialization history). Registries grow with the assets registered and are not counted.
+ * @throws AnimationError when a count is not an integer ≥ 0.
+ * @example
+ * worldBytes(10_000, 64); // 303,000,000 bytes or so: what createAnimationWorld would allocate
+ */
+export function worldBytes(maxEntities: number, maxJoints: number, maxEvents = 4096): number {
+  for (const [path, v] of [['maxEntities', maxEntities], ['maxJoints', maxJoints], ['maxEvents', maxEvents]] as const) {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new AnimationError('worldBytes', [{ path, message: `is ${shownNumber(v)}: must be an integer ≥ 0` }]);
+  }
+  const [a, b, c, d] = poolCoefficients() as unknown as [number, number, number, number];
+  const rows = maxEntities + 1;
+  return a + b * rows + c * maxJoints + d * rows * maxJoints + EVENT_RECORD_BYTES * maxEvents + EVENT_STAMP_BYTES + VIEW_ROW_BYTES * rows;
+}
+
+/** Bytes in a message: the count in full and in MiB or GiB. */
+function bytesText(bytes: number): string {
+  const gib = bytes / 2 ** 30;
+  const unit = gib >= 1 ? `${Number(gib.toPrecision(3))} GiB` : `${Number((bytes / 2 ** 20).toPrecision(3))} MiB`;
+  return `${Math.round(bytes).toLocaleString('en-US')} bytes (${unit})`;
+}

@@ -1,7 +1,8 @@
-import { IssueList } from './AnimationError.js';
+import { fail, IssueList } from './AnimationError.js';
+import { describeValue } from './limits.js';
 import type { Clip } from './Clip.js';
 import { getRootTrack } from './rootTrack.js';
-import type { Skeleton } from './Skeleton.js';
+import { isSkeleton, type Skeleton } from './Skeleton.js';
 
 /**
  * Where a bound joint's translation comes from (docs/retargeting.md):
@@ -101,10 +102,15 @@ const cache = new WeakMap<Skeleton, WeakMap<Skeleton, Map<string, Binding>>>();
  */
 export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindOptions = NO_OPTIONS): Binding {
   const issues = new IssueList('bindSkeletons');
+  if (!isSkeleton(source)) fail('bindSkeletons', 'source', `is ${describeValue(source)}: must be a Skeleton from createSkeleton`);
+  if (!isSkeleton(target)) fail('bindSkeletons', 'target', `is ${describeValue(target)}: must be a Skeleton from createSkeleton`);
+  if (typeof options !== 'object' || options === null) fail('bindSkeletons', 'options', `is ${describeValue(options)}: must be an object (or omitted)`);
   checkTranslation(issues, 'translation', target, options.translation);
   const hipRatio = options.hipRatio ?? defaultHipRatio(source, target);
   if (!(typeof hipRatio === 'number' && Number.isFinite(hipRatio) && hipRatio > 0)) {
     issues.add('hipRatio', `is ${String(hipRatio)}: it must be a finite number > 0`);
+  } else if (options.hipRatio !== undefined && (hipRatio < 1e-6 || hipRatio > 1e6)) {
+    issues.add('hipRatio', `is ${hipRatio}: it must lie in [1e-6, 1e6] (it scales translations stored as 32-bit floats)`);
   }
   issues.throwIfAny();
   let byTarget = cache.get(source);

@@ -8,6 +8,7 @@
  * Locomotion" (Game Engine Architecture, 2nd ed.).
  */
 import { IssueList } from './AnimationError.js';
+import { FLOAT32_MAX } from './limits.js';
 import type { Clip } from './Clip.js';
 import { buildFreeform, weightsFreeform, type FreeformTables } from './blendSpace/freeform.js';
 import { findCorners, sortByX, weights1d, weightsBilinear } from './blendSpace/line.js';
@@ -166,15 +167,15 @@ export function createBlendSpace(desc: BlendSpaceDesc): BlendSpace {
       issues.add(`samples[${i}].clip`, `"${sample.clip.name}" is a difference clip (createDifferenceClip): it holds differences, not poses, and a blend space plays its clips as poses; play it as an additive layer instead`);
     }
     clips.push(sample.clip);
-    if (!isFiniteNumber(sample.x)) {
-      issues.add(`samples[${i}].x`, `is ${shown(sample.x)}: must be a finite number`);
+    if (!isFiniteNumber(sample.x) || Math.abs(sample.x) > FLOAT32_MAX) {
+      issues.add(`samples[${i}].x`, `is ${shown(sample.x)}: must be a finite number within ±3.4e38 (the Float32 range, as setBlendSpace's x)`);
       placed = false;
     } else xs[i] = sample.x;
     if (sample.y === undefined && planar) {
       if (known) issues.add(`samples[${i}].y`, `is missing: a '${type}' space is 2D`);
       placed = false;
-    } else if (sample.y !== undefined && !isFiniteNumber(sample.y)) {
-      issues.add(`samples[${i}].y`, `is ${shown(sample.y)}: must be a finite number`);
+    } else if (sample.y !== undefined && (!isFiniteNumber(sample.y) || Math.abs(sample.y) > FLOAT32_MAX)) {
+      issues.add(`samples[${i}].y`, `is ${shown(sample.y)}: must be a finite number within ±3.4e38 (the Float32 range, as setBlendSpace's y)`);
       placed = false;
     } else ys[i] = sample.y ?? 0;
     const offset = sample.phaseOffset;

@@ -1,8 +1,9 @@
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
 import type { ReducedTracks } from './ReducedTracks.js';
-import { isNumberList, type Skeleton } from './Skeleton.js';
-import { copyValidatedPose, QUATERNION_TOLERANCE, type NumberList } from './validatePose.js';
+import { isNumberList, isSkeleton, readQuaternionTolerance, type Skeleton } from './Skeleton.js';
+import { copyValidatedPose, type NumberList } from './validatePose.js';
+import { describeValue, MAX_FRAME_RATE, rangeIssue } from './limits.js';
 
 /** A named instant of a clip (a metachannel key): footstep, sound cue, hit frame. */
 export interface ClipEvent {
@@ -87,7 +88,7 @@ export interface ReducedClipStats {
 /** Input of {@link createClip}. Arrays are copied. */
 export interface ClipDesc {
   skeleton: Skeleton;
-  /** Frames per second, finite and > 0. */
+  /** Frames per second, > 0 and ≤ MAX_FRAME_RATE (10⁵). */
   frameRate: number;
   /** Frame-major poses, `frameCount × skeleton.jointCount × 10` floats. */
   frames: NumberList;
@@ -102,7 +103,7 @@ export interface ClipDesc {
   events?: readonly ClipEvent[];
   /** Display name (default "clip"). */
   name?: string;
-  /** Accepted |q| − 1 before a quaternion is refused (default 0.01). */
+  /** Accepted |q| − 1 before a quaternion is refused: a number in [0, 1) (default 0.01). */
   quaternionTolerance?: number;
   /** {@link Clip.importError}: metres, finite and ≥ 0 (default 0). */
   importError?: number;
@@ -111,26 +112,29 @@ export interface ClipDesc {
 /**
  * Builds and validates a {@link Clip}.
  *
- * @throws AnimationError naming every fault with its field, frame and joint: frame rate not
- * finite or ≤ 0, no frames, a length that is not a whole number of frames, non-finite values,
+ * @throws AnimationError naming every fault with its field, frame and joint: a desc that is
+ * not an object, a frame rate not in (0, 10⁵], a `quaternionTolerance` not in [0, 1), no frames, a length that is not a whole number of frames, non-finite values,
  * zero or non-unit quaternions, events outside the clip or unnamed.
  * @example
  * const clip = createClip({ skeleton, frameRate: 30, frames, loop: true, events: [{ time: 0.4, name: 'footstep' }] });
  */
 export function createClip(desc: ClipDesc): Clip {
   const issues = new IssueList('createClip');
+  if (typeof desc !== 'object' || desc === null || Array.isArray(desc)) {
+    issues.add('desc', `is ${describeValue(desc)}: must be an object { skeleton, frameRate, frames, loop?, events?, name? }`);
+    issues.throwIfAny();
+  }
   const { skeleton, frameRate, frames } = desc;
   const loop = desc.loop ?? true;
   const name = desc.name ?? 'clip';
-  const tolerance = desc.quaternionTolerance ?? QUATERNION_TOLERANCE;
+  const tolerance = readQuaternionTolerance(issues, desc.quaternionTolerance);
 
-  if (!skeleton || !(skeleton.parents instanceof Int16Array)) {
+  if (!isSkeleton(skeleton)) {
     issues.add('skeleton', 'must be a Skeleton from createSkeleton');
     issues.throwIfAny();
   }
-  if (typeof frameRate !== 'number' || !Number.isFinite(frameRate) || frameRate <= 0) {
-    issues.add('frameRate', `is ${String(frameRate)}: must be a finite number > 0`);
-  }
+  const frameRateIssue = rangeIssue(frameRate, 0, MAX_FRAME_RATE, 'frames per second; MAX_FRAME_RATE', true);
+  if (frameRateIssue !== null) issues.add('frameRate', frameRateIssue);
   const poseSize = skeleton.jointCount * POSE_STRIDE;
   let sourceFrames = 0;
   if (!isNumberList(frames)) {

@@ -1,5 +1,6 @@
-import { IssueList } from './AnimationError.js';
-import { isNumberList, type Skeleton } from './Skeleton.js';
+import { fail, IssueList } from './AnimationError.js';
+import { describeValue } from './limits.js';
+import { isNumberList, isSkeleton, type Skeleton } from './Skeleton.js';
 import type { NumberList } from './validatePose.js';
 
 /**
@@ -28,6 +29,9 @@ export function createMask(
   options: { descendants?: boolean } = {},
 ): Mask {
   const issues = new IssueList('createMask');
+  if (!isSkeleton(skeleton)) fail('createMask', 'skeleton', `is ${describeValue(skeleton)}: must be a Skeleton from createSkeleton`);
+  if (!isNumberList(weights) && (typeof weights !== 'object' || weights === null)) fail('createMask', 'weights', `is ${describeValue(weights)}: must be one weight per joint or a map of joint names to weights`);
+  if (typeof options !== 'object' || options === null) fail('createMask', 'options', `is ${describeValue(options)}: must be an object (or omitted)`);
   const jointCount = skeleton.jointCount;
   const out = new Float32Array(jointCount);
   if (isNumberList(weights)) {

@@ -1,6 +1,7 @@
 import * as affine from '../math/affine.js';
 import { MATRIX_STRIDE, NO_PARENT, POSE_STRIDE } from '../math/layout.js';
-import { IssueList } from './AnimationError.js';
+import { fail, IssueList } from './AnimationError.js';
+import { describeValue, shownNumber } from './limits.js';
 import { copyValidatedPose, QUATERNION_TOLERANCE, type NumberList } from './validatePose.js';
 
 /**
@@ -49,8 +50,27 @@ export interface SkeletonDesc {
    * 3. else the first child of the root, else −1.
    */
   hipJoint?: number | string;
-  /** Accepted |q| − 1 before a rest quaternion is refused (default 0.01). */
+  /** Accepted |q| − 1 before a rest quaternion is refused: a number in [0, 1) (default 0.01). */
   quaternionTolerance?: number;
+}
+
+/**
+ * The quaternion tolerance of a desc (`quaternionTolerance`), checked: a finite number in
+ * [0, 1), or the default when omitted. NaN would switch the unit-quaternion check off (every
+ * comparison with it is false), and 1 or more would accept a quaternion of twice unit length.
+ * Records an issue and returns the default otherwise.
+ */
+export function readQuaternionTolerance(issues: IssueList, value: unknown): number {
+  if (value === undefined) return QUATERNION_TOLERANCE;
+  if (typeof value === 'number' && value >= 0 && value < 1) return value;
+  issues.add('quaternionTolerance', `is ${shownNumber(value)}: must be a number in [0, 1) (accepted |q| − 1; default ${QUATERNION_TOLERANCE})`);
+  return QUATERNION_TOLERANCE;
+}
+
+/** Whether `v` looks like a Skeleton from {@link createSkeleton} (names, Int16 parents, rest pose). */
+export function isSkeleton(v: unknown): v is Skeleton {
+  return typeof v === 'object' && v !== null && (v as Skeleton).parents instanceof Int16Array
+    && Array.isArray((v as Skeleton).names) && (v as Skeleton).rest instanceof Float32Array;
 }
 
 /**
@@ -66,8 +86,9 @@ const LEG_REACH = 0.1;
 /**
  * Builds and validates a {@link Skeleton}.
  *
- * @throws AnimationError naming every fault: missing or duplicate names, a parent that is not
- * lower than its child, wrong array lengths, non-finite numbers, zero or non-unit quaternions.
+ * @throws AnimationError naming every fault: a desc that is not an object, missing or
+ * duplicate names, a parent that is not lower than its child, wrong array lengths, non-finite
+ * numbers, zero or non-unit quaternions, a `quaternionTolerance` that is not in [0, 1).
  * @example
  * const skeleton = createSkeleton({
  *   names: ['hips', 'spine'],
@@ -77,8 +98,12 @@ const LEG_REACH = 0.1;
  */
 export function createSkeleton(desc: SkeletonDesc): Skeleton {
   const issues = new IssueList('createSkeleton');
+  if (typeof desc !== 'object' || desc === null || Array.isArray(desc)) {
+    issues.add('desc', `is ${describeValue(desc)}: must be an object { names, parents, rest, inverseBind?, hipJoint? }`);
+    issues.throwIfAny();
+  }
   const { names, parents, rest, inverseBind } = desc;
-  const tolerance = desc.quaternionTolerance ?? QUATERNION_TOLERANCE;
+  const tolerance = readQuaternionTolerance(issues, desc.quaternionTolerance);
 
   if (!Array.isArray(names) || names.length === 0) {
     issues.add('names', 'must be a non-empty array of joint names');
@@ -172,8 +197,9 @@ export function computeRestModel(parents: Int16Array, rest: Float32Array): Float
   return model;
 }
 
-/** Index of a joint by name, or −1. */
+/** Index of a joint by name, or −1 (also for a `name` that is not a string). @throws AnimationError when `skeleton` is not a Skeleton. */
 export function findJoint(skeleton: Skeleton, name: string): number {
+  if (!isSkeleton(skeleton)) fail('findJoint', 'skeleton', `is ${describeValue(skeleton)}: must be a Skeleton from createSkeleton`);
   return skeleton.names.indexOf(name);
 }
 

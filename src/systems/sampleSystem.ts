@@ -17,7 +17,9 @@
  * duration 0 (one frame) stays at 0. Events fire once per crossing: moving forward from `a`
  * to `b`, those with a ≤ τ < b (and τ = D when a clamped clip reaches its end); moving
  * backward, those with b < τ ≤ a (and τ = 0 when it reaches the start). A frame that spans
- * several loops fires each event once per loop, in order.
+ * several loops fires each event once per loop, in order; when that is more than the event
+ * queue holds, the records that would be overwritten at once are counted as dropped without
+ * being made, so a step's work is bounded whatever `speed × dt` ({@link advanceLayer}).
  *
  * LOD (lodSystem): a character with `Lod.update` 0 is skipped; on its update frame it advances
  * by all the seconds since its last update, so its times, root deltas (across any number of
@@ -344,29 +346,46 @@ export function advanceLayer(
   layers.time[li] = to;
 }
 
-/** Events crossed by a looping layer this frame (before its time is written). */
+/**
+ * Events crossed by a looping layer this frame (before its time is written), in O(capacity +
+ * events) work whatever `speed × dt` (issue 15): an advance of k cycles crosses each event about
+ * k times, but the queue keeps only its last `capacity` records, so only the last
+ * ⌈capacity / n⌉ + 1 cycles crossed (n events each) are pushed; the records of the cycles
+ * before them are counted into `queue.dropped` without being visited, exactly as if they had
+ * been pushed and overwritten. The loop runs on a small integer `j`, so it ends even when the
+ * cycle numbers exceed 2⁵³ (where `c + 1 === c`).
+ */
 function pushLoopingEvents(
   queue: EventQueue, eid: number, clipId: number, clip: Clip, layers: LayersComponent, li: number, dt: number,
 ): void {
   const duration = clip.duration;
   const times = clip.eventTimes;
+  const n = times.length;
   const from = layers.time[li]!;
   const delta = layers.speed[li]! * dt;
   const to = from + delta;
   const frameStart = queue.frameStart;
-  // Cycle c covers unwrapped times [c·D, (c+1)·D). Each crossed cycle fires its events at
-  // least once, so beyond `capacity` cycles older records would be overwritten anyway: skip
-  // them (counting them as dropped) rather than loop a billion times.
+  // Cycle c covers unwrapped times [c·D, (c+1)·D); forward playback crosses cycles 0 … last,
+  // backward 0 … first (≤ 0).
   const firstCycle = delta > 0 ? 0 : Math.floor(to / duration);
   const lastCycle = delta > 0 ? Math.floor(to / duration) : 0;
   const span = lastCycle - firstCycle + 1;
-  const skip = span > queue.capacity ? span - queue.capacity : 0;
+  const keep = Math.ceil(queue.capacity / n) + 1; // cycles whose records can outlive this layer's pushes
+  const kept = span > keep ? keep : span;
+  if (span > kept) {
+    // Skipped: cycle 0 (partial: from `from` on, forward; up to `from`, backward) and
+    // span − kept − 1 whole cycles after it.
+    let partial = 0;
+    for (let e = 0; e < n; e++) if (delta > 0 ? times[e]! >= from : times[e]! <= from) partial++;
+    queue.dropped += partial + (span - kept - 1) * n;
+  }
   if (delta > 0) {
-    for (let c = firstCycle + skip; c <= lastCycle; c++) {
+    for (let j = 0; j < kept; j++) {
+      const c = lastCycle - (kept - 1) + j;
       const base = c * duration;
       const lo = from > base ? from - base : 0; // fires [lo, hi) in clip time
       const hi = to < base + duration ? to - base : duration;
-      for (let e = 0; e < times.length; e++) {
+      for (let e = 0; e < n; e++) {
         const tau = times[e]!;
         if (tau >= lo && tau < hi) {
           queue.stamp[0] = frameStart + dt * ((base + tau - from) / delta);
@@ -375,12 +394,13 @@ function pushLoopingEvents(
       }
     }
   } else {
-    for (let c = lastCycle - skip; c >= firstCycle; c--) {
+    for (let j = 0; j < kept; j++) {
+      const c = firstCycle + (kept - 1) - j;
       const base = c * duration;
       const hi = from < base + duration ? from - base : duration; // fires (lo, hi] in clip time,
       const passesStart = to < base; // and [0, hi] when playback leaves the cycle at its start
       const lo = passesStart ? 0 : to - base;
-      for (let e = times.length - 1; e >= 0; e--) {
+      for (let e = n - 1; e >= 0; e--) {
         const tau = times[e]!;
         if ((tau > lo || (passesStart && tau === 0)) && tau <= hi) {
           queue.stamp[0] = frameStart + dt * ((base + tau - from) / delta);
@@ -389,7 +409,6 @@ function pushLoopingEvents(
       }
     }
   }
-  if (skip > 0) queue.dropped += skip * times.length;
 }
 
 /** Events crossed by a clamped (play-once) layer this frame (before its time is written). */

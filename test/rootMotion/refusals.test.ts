@@ -66,9 +66,13 @@ describe("setTargetSpeed(…, { cycle: 'max' }) refuses cycles under 1 mm", () =
     expect(error.message).toBe(
       'setTargetSpeed: clip "comes back" ends its cycle 0.5 mm from where it started (under 1 mm; farthest 3000 mm), so its travel has no direction and no playback rate can give it a speed: play it in place',
     );
-    // 'net' keeps its floor of 1 µm/s at rate 1: 0.5 mm per 1 s cycle passes, at rate 3200.
-    setTargetSpeed(world, eid, 1.6);
-    expect(world.components.Layers.speed[eid * MAX_LAYERS]).toBeCloseTo(1.6 / 0.0005, -1);
+    // 'net' keeps its floor of 1 µm/s at rate 1: 0.5 mm per 1 s cycle passes, but 1.6 m/s would
+    // take rate 3200, above MAX_PLAYBACK_RATE (issue 15); 0.4 m/s plays at rate 800.
+    expect(refused(() => setTargetSpeed(world, eid, 1.6)).message).toBe(
+      'setTargetSpeed: metersPerSecond is 1.6 m/s, but clip "comes back" travels 0.0005 m/s at rate 1 on this character, so it would play at 3200×, above the fastest playback rate MAX_PLAYBACK_RATE = 1000×: ask for at most 0.5 m/s, or play a clip that travels',
+    );
+    setTargetSpeed(world, eid, 0.4);
+    expect(world.components.Layers.speed[eid * MAX_LAYERS]).toBeCloseTo(0.4 / 0.0005, -1);
   });
 
   it('takes 1.5 mm out and 1.2 mm back on the clip\'s own size, and refuses it on hips half as high', () => {
@@ -171,9 +175,9 @@ describe('setTargetSpeed error messages read as sentences', () => {
     const world = createAnimationWorld({ maxEntities: 2, maxJoints: 2 });
     const eid = spawnCharacter(world, skeleton, { rootMotion: true });
     play(world, eid, forward);
-    expect(refused(() => setTargetSpeed(world, eid, -2)).message).toBe('setTargetSpeed: metersPerSecond is -2: must be a finite number ≥ 0');
+    expect(refused(() => setTargetSpeed(world, eid, -2)).message).toBe('setTargetSpeed: metersPerSecond is -2: must be a finite number ≥ 0 and ≤ 3.4e38 (m/s, the Float32 range)');
     expect(refused(() => setTargetSpeed(world, eid, 1, { cycle: 'mean' as 'net' })).message).toBe("setTargetSpeed: cycle is mean: must be 'net' or 'max'");
-    expect(refused(() => setTargetSpeed(world, eid, 1, null as never)).message).toBe('setTargetSpeed: options must be an object');
+    expect(refused(() => setTargetSpeed(world, eid, 1, null as never)).message).toBe('setTargetSpeed: options is null: must be an object (or omitted)');
   });
 });
 

@@ -1,0 +1,65 @@
+/**
+ * Issue 15, failure 3 of the Why: a world too large to allocate is refused before anything is
+ * allocated, with the byte count, instead of a RangeError (1e7 characters) or 28 s and 10 GB
+ * before failing (1e8). Under the watchdog, so a regression fails rather than stalls.
+ */
+import { describe, expect, it } from 'vitest';
+import { AnimationError, createAnimationWorld, MAX_LAYERS, MAX_WORLD_BYTES, worldBytes } from '../../src/index.js';
+import { guarded } from './watchdog.js';
+
+/** Bytes of every typed array in `value` (an object of them, nested). */
+function typedBytes(value: unknown, depth = 0): number {
+  if (ArrayBuffer.isView(value)) return value.byteLength;
+  if (typeof value !== 'object' || value === null || depth > 4) return 0;
+  return Object.values(value).reduce((sum: number, v) => sum + typedBytes(v, depth + 1), 0);
+}
+
+describe('failure 3: world size is checked before allocating (watchdog)', () => {
+  it('createAnimationWorld({ maxEntities: 1e7 and 1e8, maxJoints: 64 }) are refused at once, with the byte count', async () => {
+    // Before: 1e7 threw a RangeError (Invalid typed array length) from inside the allocation;
+    // 1e8 allocated for 28 s and 10 GB before failing.
+    const result = await guarded(`
+      const out = [];
+      for (const maxEntities of [1e7, 1e8]) {
+        try { bitanim.createAnimationWorld({ maxEntities, maxJoints: 64 }); out.push('accepted'); }
+        catch (e) { out.push(e.name + ': ' + e.message); }
+      }
+      return out;`);
+    expect(result.outcome).toBe('returned');
+    const [e7, e8] = (result as { value: [string, string] }).value;
+    const sentence = (entities: string, bytes: number): string =>
+      `AnimationError: createAnimationWorld: maxEntities is ${entities} with maxJoints 64: the pools would take ${bytes.toLocaleString('en-US')} bytes (${Number((bytes / 2 ** 30).toPrecision(3))} GiB), `
+      + `more than the limit MAX_WORLD_BYTES of 2,147,483,648 bytes (2 GiB), so nothing was allocated; a world of 64 joints holds at most 70900 characters`;
+    expect(e7).toBe(sentence('1e7', worldBytes(1e7, 64)));
+    expect(e8).toBe(sentence('1e8', worldBytes(1e8, 64)));
+  });
+
+  it('worldBytes is what createAnimationWorld allocates, and at least the pose pools derived by hand', () => {
+    for (const [maxEntities, maxJoints, maxEvents] of [[1, 1, 1], [3, 7, 10], [50, 64, 4096]] as const) {
+      const world = createAnimationWorld({ maxEntities, maxJoints, maxEvents });
+      const allocated = typedBytes(world.components) + typedBytes(world.scratch) + typedBytes(world.events);
+      const views = (maxEntities + 1) * (1 + MAX_LAYERS + 2) * 8; // the view tables, 8 bytes a reference
+      expect(worldBytes(maxEntities, maxJoints, maxEvents)).toBe(allocated + views);
+    }
+    // Per character at 64 joints, by hand (DESIGN §3): the local pose and MAX_LAYERS layer
+    // poses (10 floats a joint), model and palette matrices (12 each), inertialization (2
+    // history poses + 18 offset floats a joint), 4 bytes a float. The scalars add under 2 KB.
+    const pools = 64 * ((1 + MAX_LAYERS) * 10 + 2 * 12 + 38) * 4;
+    const perCharacter = worldBytes(1, 64) - worldBytes(0, 64);
+    expect(perCharacter).toBeGreaterThanOrEqual(pools);
+    expect(perCharacter - pools).toBeLessThan(2048);
+    // The limit admits 70,900 characters of 64 joints and refuses one more.
+    expect(worldBytes(70_900, 64)).toBeLessThanOrEqual(MAX_WORLD_BYTES);
+    expect(worldBytes(70_901, 64)).toBeGreaterThan(MAX_WORLD_BYTES);
+    expect(() => createAnimationWorld({ maxEntities: 70_901, maxJoints: 64 })).toThrow(AnimationError);
+  });
+
+  it('maxJoints and maxEvents have bounds of their storage', () => {
+    expect(() => createAnimationWorld({ maxEntities: 1, maxJoints: 40_000 })).toThrow(
+      'createAnimationWorld: maxJoints is 40000: must be an integer ≥ 1 and ≤ 32767 (joint parents are stored as Int16)',
+    );
+    expect(() => createAnimationWorld({ maxEntities: 1, maxJoints: 1, maxEvents: 2 ** 30 })).toThrow(
+      'createAnimationWorld: maxEvents is 1.07374e9: must be an integer ≥ 1 and ≤ 16777216 (MAX_EVENTS)',
+    );
+  });
+});
