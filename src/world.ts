@@ -178,7 +178,7 @@ export interface AnimationWorld {
  *
  * The pools' total bytes ({@link worldBytes}) are computed before anything is allocated: a
  * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints, 30,287
- * bytes per character: 70,900 characters fit).
+ * bytes per character: 70,899 characters fit).
  *
  * @throws AnimationError when `options` is not an object, a size is not a positive integer
  * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴), the pools would take more than 2 GiB, or allocating

@@ -14,6 +14,18 @@ function typedBytes(value: unknown, depth = 0): number {
   return Object.values(value).reduce((sum: number, v) => sum + typedBytes(v, depth + 1), 0);
 }
 
+
+/** The largest maxEntities whose world of `maxJoints` fits MAX_WORLD_BYTES, by bisection on worldBytes. */
+function mostCharacters(maxJoints: number): number {
+  let low = 0, high = 1;
+  while (worldBytes(high, maxJoints) <= MAX_WORLD_BYTES) high *= 2;
+  while (high - low > 1) {
+    const mid = (low + high) >> 1;
+    if (worldBytes(mid, maxJoints) <= MAX_WORLD_BYTES) low = mid; else high = mid;
+  }
+  return low;
+}
+
 describe('failure 3: world size is checked before allocating (watchdog)', () => {
   it('createAnimationWorld({ maxEntities: 1e7 and 1e8, maxJoints: 64 }) are refused at once, with the byte count', async () => {
     // Before: 1e7 threw a RangeError (Invalid typed array length) from inside the allocation;
@@ -29,7 +41,7 @@ describe('failure 3: world size is checked before allocating (watchdog)', () => 
     const [e7, e8] = (result as { value: [string, string] }).value;
     const sentence = (entities: string, bytes: number): string =>
       `AnimationError: createAnimationWorld: maxEntities is ${entities} with maxJoints 64: the pools would take ${bytes.toLocaleString('en-US')} bytes (${Number((bytes / 2 ** 30).toPrecision(3))} GiB), `
-      + `more than the limit MAX_WORLD_BYTES of 2,147,483,648 bytes (2 GiB), so nothing was allocated; a world of 64 joints holds at most 70900 characters`;
+      + `more than the limit MAX_WORLD_BYTES of 2,147,483,648 bytes (2 GiB), so nothing was allocated; a world of 64 joints holds at most ${mostCharacters(64)} characters`;
     expect(e7).toBe(sentence('1e7', worldBytes(1e7, 64)));
     expect(e8).toBe(sentence('1e8', worldBytes(1e8, 64)));
   });
@@ -48,10 +60,12 @@ describe('failure 3: world size is checked before allocating (watchdog)', () => 
     const perCharacter = worldBytes(1, 64) - worldBytes(0, 64);
     expect(perCharacter).toBeGreaterThanOrEqual(pools);
     expect(perCharacter - pools).toBeLessThan(2048);
-    // The limit admits 70,900 characters of 64 joints and refuses one more.
-    expect(worldBytes(70_900, 64)).toBeLessThanOrEqual(MAX_WORLD_BYTES);
-    expect(worldBytes(70_901, 64)).toBeGreaterThan(MAX_WORLD_BYTES);
-    expect(() => createAnimationWorld({ maxEntities: 70_901, maxJoints: 64 })).toThrow(AnimationError);
+    // The limit admits about 2 GiB / 30 KB ≈ 70,900 characters of 64 joints and refuses one more.
+    const most = mostCharacters(64);
+    expect(Math.abs(most - MAX_WORLD_BYTES / pools)).toBeLessThan(MAX_WORLD_BYTES / pools * 0.07);
+    expect(worldBytes(most, 64)).toBeLessThanOrEqual(MAX_WORLD_BYTES);
+    expect(worldBytes(most + 1, 64)).toBeGreaterThan(MAX_WORLD_BYTES);
+    expect(() => createAnimationWorld({ maxEntities: most + 1, maxJoints: 64 })).toThrow(AnimationError);
   });
 
   it('maxJoints and maxEvents have bounds of their storage', () => {
