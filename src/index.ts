@@ -117,8 +117,8 @@ export {
   type ChannelReduction,
   type UniformReduction,
 } from './lod/reduceChannel.js';
-export { selectKeys, differenceQuotient, type SelectKeysOptions, type SplineDegree } from './lod/atkins.js';
-export { fitSpline, evaluateSpline, measureSplineError, keyTimes, SPLINE_STRIDE, type FitSplineOptions } from './lod/spline.js';
+export { selectKeys, selectKeysWithOrders, differenceQuotient, type SelectKeysOptions, type KeySelection, type SplineDegree } from './lod/atkins.js';
+export { fitSpline, evaluateSpline, measureSplineError, keyTimes, SPLINE_STRIDE, type FitSplineOptions, type SplineFit } from './lod/spline.js';
 export { measureModelError, jointReach, type ModelError, type ModelErrorOptions } from './lod/modelError.js';
 export { createReducedClip } from './assets/reducedClip.js';
 export { createDifferenceClip, type DifferenceClipOptions } from './offline/differenceClip.js';

@@ -12,7 +12,8 @@ import { fail } from '../assets/AnimationError.js';
 import {
   DEFAULT_DEGREE, DEFAULT_MIN_INTERVAL, checkDegree, prepareQuotients, selectKeysFrom, type SplineDegree,
 } from './atkins.js';
-import { fitSpline, measureSplineError } from './spline.js';
+import { mergeContinuousKeys } from './continuousFit.js';
+import { fitSpline, measureSplineError, type SplineFit } from './spline.js';
 
 /** Options of {@link reduceChannel}. */
 export interface ReduceChannelOptions {
@@ -27,6 +28,12 @@ export interface ReduceChannelOptions {
    * within the tolerance (a greedy left-to-right merge; default true). See {@link mergeKeys}.
    */
   readonly merge?: boolean;
+  /**
+   * The reconstruction the keys are chosen for and fitted with: `'segment'` (default), each
+   * segment alone, or `'continuous'`, one spline joined at each key with its ATKINS order's
+   * continuity (see `fitSpline`). The key search and the merge pass measure the same fit.
+   */
+  readonly fit?: SplineFit;
 }
 
 /** A reduced channel. */
@@ -42,6 +49,12 @@ export interface ChannelReduction {
    * was kept because no ε met the tolerance.
    */
   readonly epsilon: number;
+  /**
+   * Each key's ATKINS order (as `selectKeysWithOrders`: m for a C^{m−1} key, …, 1 for C⁰, 0 at
+   * the ends; 0 for every key of the every-frame fallback, read as C⁰): the continuity the
+   * `'continuous'` fit gives it.
+   */
+  readonly orders: Uint8Array;
 }
 
 /** The uniform baseline: keys every `step` frames plus the last. */
@@ -83,7 +96,9 @@ export function reduceChannel(
   const degree = options.degree ?? DEFAULT_DEGREE;
   const minInterval = options.minInterval ?? DEFAULT_MIN_INTERVAL;
   const iterations = options.iterations ?? 20;
+  const fit = options.fit ?? 'segment';
   checkArguments(where, frameRate, tolerance, degree);
+  if (fit !== 'segment' && fit !== 'continuous') fail(where, 'fit', `is ${String(fit)}, must be 'segment' or 'continuous'`);
   if (!(Number.isInteger(iterations) && iterations >= 0)) fail(where, 'iterations', `is ${iterations}, must be an integer ≥ 0`);
   const prepared = prepareQuotients(values, degree, undefined, where);
   const n = values.length;
@@ -91,13 +106,13 @@ export function reduceChannel(
 
   let best: ChannelReduction | undefined;
   const tryEpsilon = (epsilon: number): boolean => {
-    const keys = selectKeysFrom(prepared, epsilon, minInterval, where).keys;
-    const coefficients = fitSpline(values, frameRate, keys, { degree });
+    const { keys, orders } = selectKeysFrom(prepared, epsilon, minInterval, where);
+    const coefficients = fitSpline(values, frameRate, keys, { degree, fit, orders });
     const maxError = measureSplineError(values, frameRate, keys, coefficients);
     if (!(maxError <= tolerance)) return false;
     if (best === undefined || keys.length < best.keys.length
       || (keys.length === best.keys.length && maxError < best.maxError)) {
-      best = { keys, coefficients, maxError, epsilon };
+      best = { keys, coefficients, maxError, epsilon, orders };
     }
     return true;
   };
@@ -128,10 +143,14 @@ export function reduceChannel(
 
   function merged(reduction: ChannelReduction): ChannelReduction {
     if (options.merge === false) return reduction;
+    if (fit === 'continuous' && degree !== 1) return mergeContinuous(values, frameRate, reduction, tolerance, degree);
     const keys = mergeKeys(values, frameRate, reduction.keys, tolerance, degree);
     if (keys.length === reduction.keys.length) return reduction;
     const coefficients = fitSpline(values, frameRate, keys, { degree });
-    return { keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients), epsilon: reduction.epsilon };
+    return {
+      keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients), epsilon: reduction.epsilon,
+      orders: keepOrders(reduction, keys),
+    };
   }
 }
 
@@ -161,6 +180,35 @@ export function mergeKeys(values: Float64Array, frameRate: number, keys: Uint32A
   }
   kept.push(keys[keys.length - 1]!);
   return Uint32Array.from(kept);
+}
+
+/**
+ * The merge pass for the `'continuous'` fit (degree 2 or 3): as {@link mergeKeys}, left to
+ * right, a key is dropped when the whole channel refitted without it (the other keys keep their
+ * orders) stays within `tolerance` — the continuous fit couples segments, so the check is the
+ * channel's (`mergeContinuousKeys`: each check solves the keys up to the nearest C⁰ keys or 8
+ * keys either side, and the kept keys' global fit is checked at the end).
+ */
+function mergeContinuous(
+  values: Float64Array, frameRate: number, reduction: ChannelReduction, tolerance: number, degree: 2 | 3,
+): ChannelReduction {
+  const { keys, orders } = mergeContinuousKeys(values, frameRate, reduction.keys, reduction.orders, degree, tolerance);
+  if (keys.length === reduction.keys.length) return reduction;
+  const coefficients = fitSpline(values, frameRate, keys, { degree, fit: 'continuous', orders });
+  const maxError = measureSplineError(values, frameRate, keys, coefficients);
+  // The pass bounds every segment's error; rounding aside this holds. Keep the bound regardless.
+  if (!(maxError <= tolerance)) return reduction;
+  return { keys, coefficients, maxError, epsilon: reduction.epsilon, orders };
+}
+
+/** The orders of `reduction`'s keys that are among `keys` (a subset of them). */
+function keepOrders(reduction: ChannelReduction, keys: Uint32Array): Uint8Array {
+  const orders = new Uint8Array(keys.length);
+  for (let k = 0, r = 0; k < keys.length; k++) {
+    while (reduction.keys[r] !== keys[k]) r++;
+    orders[k] = reduction.orders[r]!;
+  }
+  return orders;
 }
 
 /**
@@ -203,7 +251,7 @@ function everyFrame(values: Float64Array, frameRate: number, degree: SplineDegre
   const keys = new Uint32Array(n);
   for (let f = 0; f < n; f++) keys[f] = f;
   const coefficients = fitSpline(values, frameRate, keys, { degree });
-  return { keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients), epsilon: 0 };
+  return { keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients), epsilon: 0, orders: new Uint8Array(n) };
 }
 
 function checkArguments(where: string, frameRate: number, tolerance: number, degree: number): void {

@@ -26,6 +26,7 @@ import { createReducedTracks, type ReducedChannel } from '../assets/ReducedTrack
 import { POSE_STRIDE } from '../math/layout.js';
 import { jointReach, measureModelError } from './modelError.js';
 import { reduceChannel, uniformDecimation } from './reduceChannel.js';
+import type { SplineFit } from './spline.js';
 
 /** Options of {@link reduceClip}. */
 export interface ReduceClipOptions {
@@ -44,6 +45,8 @@ export interface ReduceClipOptions {
    * channel tolerance allows — the baseline ATKINS is compared with.
    */
   method?: 'atkins' | 'uniform';
+  /** The curve fit, as `reduceChannel`'s `fit`: `'segment'` (default) or `'continuous'` (each key's continuity). */
+  fit?: SplineFit;
   /** Called as channels are reduced: `(done, total)` over all passes of the search. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -83,6 +86,7 @@ export function reduceClip(clip: Clip, options: ReduceClipOptions): Clip {
   if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance <= 0) issues.add('tolerance', `is ${String(tolerance)}: must be a finite number > 0 (metres)`);
   if (typeof distance !== 'number' || !Number.isFinite(distance) || distance < 0) issues.add('distance', `is ${String(distance)}: must be a finite number ≥ 0 (metres)`);
   if (method !== 'atkins' && method !== 'uniform') issues.add('method', `is ${String(method)}: must be 'atkins' or 'uniform'`);
+  if (options?.fit !== undefined && options.fit !== 'segment' && options.fit !== 'continuous') issues.add('fit', `is ${String(options.fit)}: must be 'segment' or 'continuous'`);
   if (clip.frameCount < 2) issues.add('clip', `"${clip.name}" has one frame: there is nothing to reduce`);
   issues.throwIfAny();
 
@@ -100,7 +104,7 @@ export function reduceClip(clip: Clip, options: ReduceClipOptions): Clip {
       const channelTolerance = share * tolerance * budgets[c]!;
       const result = method === 'uniform'
         ? uniformDecimation(channels[c]!, clip.frameRate, channelTolerance)
-        : reduceChannel(channels[c]!, clip.frameRate, channelTolerance, options.minInterval === undefined ? {} : { minInterval: options.minInterval });
+        : reduceChannel(channels[c]!, clip.frameRate, channelTolerance, { ...(options.minInterval === undefined ? {} : { minInterval: options.minInterval }), ...(options.fit === undefined ? {} : { fit: options.fit }) });
       keys += result.keys.length;
       reduced.push({ keyTimes: Float64Array.from(result.keys, (f) => f / clip.frameRate), coefficients: result.coefficients });
       progress?.(++done, total);

@@ -30,17 +30,40 @@
  *   the key and carry their noise over the whole segment), so on mocap noise it smooths.
  * Segments with one interior sample get the quadratic through the three samples (β = 0), with
  * none the line; `degree` 2 drops β, 1 keeps only the line.
+ *
+ * ## The other fit: `fit: 'continuous'`
+ * The seed's own reading — a spline whose joins follow the keys' orders (C² at C² keys, C¹ at
+ * C¹ keys, C⁰ at C⁰ keys) — is one least-squares problem per channel, in continuousFit.ts. It
+ * writes the same layout. It is an option, not the default: with the same keys its error is
+ * larger (a C² chain through the key values has two free parameters in all, this fit two per
+ * segment); keys chosen for it come out as many, but the packed clip is 9–22 % larger and the
+ * reduction ~4× slower (scripts/fitTable.ts on the 19 shared clips; continuousFit.ts).
  */
 import { fail } from '../assets/AnimationError.js';
 import { checkDegree, DEFAULT_DEGREE, type SplineDegree } from './atkins.js';
+import { fitContinuous } from './continuousFit.js';
 
 /** Floats per segment in a coefficient array: a b c d. */
 export const SPLINE_STRIDE = 4;
+
+/**
+ * How segments are fitted: `'segment'`, each alone (this file's comment; joins C⁰, nearly C¹
+ * on smooth data), or `'continuous'`, all at once with each key's continuity (continuousFit.ts).
+ */
+export type SplineFit = 'segment' | 'continuous';
 
 /** Options of {@link fitSpline}. */
 export interface FitSplineOptions {
   /** Degree of each segment's polynomial: 1, 2 or 3 (default 3). */
   readonly degree?: SplineDegree;
+  /** `'segment'` (default) or `'continuous'`: see {@link SplineFit}. */
+  readonly fit?: SplineFit;
+  /**
+   * With `fit: 'continuous'`, each key's order as `selectKeysWithOrders` gives it (m: C^{m−1},
+   * …, 1: C⁰; the ends' value is not read), one per key. Default: every key of order m — the
+   * smoothest spline of the degree (C² for cubics). Ignored by `'segment'`.
+   */
+  readonly orders?: Uint8Array;
 }
 
 /**
@@ -66,9 +89,19 @@ export function fitSpline(
   const degree = options.degree ?? DEFAULT_DEGREE;
   checkDegree(where, degree);
   checkKeys(where, values.length, frameRate, keys);
+  const fit = options.fit ?? 'segment';
+  if (fit !== 'segment' && fit !== 'continuous') fail(where, 'fit', `is ${String(fit)}, must be 'segment' or 'continuous'`);
+  const orders = options.orders;
+  if (fit === 'continuous' && orders !== undefined && (!(orders instanceof Uint8Array) || orders.length !== keys.length)) {
+    fail(where, 'orders', `must be a Uint8Array of one order per key (${keys.length})`);
+  }
   const n = values.length;
   if (n === 0) return new Float64Array(0);
   if (keys.length === 1) return Float64Array.of(values[0]!, 0, 0, 0);
+  // Lines have nothing to join but values; a lone segment has no join at all.
+  if (fit === 'continuous' && degree !== 1 && keys.length > 2) {
+    return fitContinuous(values, frameRate, keys, orders ?? new Uint8Array(keys.length).fill(degree), degree);
+  }
   const out = new Float64Array(SPLINE_STRIDE * (keys.length - 1));
   for (let s = 0; s + 1 < keys.length; s++) fitSegment(out, SPLINE_STRIDE * s, values, keys[s]!, keys[s + 1]!, frameRate, degree);
   return out;

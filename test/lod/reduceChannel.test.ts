@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AnimationError } from '../../src/assets/AnimationError.js';
+import { selectKeysWithOrders } from '../../src/lod/atkins.js';
 import { reduceChannel, uniformDecimation, uniformKeys } from '../../src/lod/reduceChannel.js';
 import { fitSpline, measureSplineError } from '../../src/lod/spline.js';
 import { arbitraryPiecewise, lcg, mocapLike, range, samplePiecewise } from './curves.js';
@@ -88,6 +89,21 @@ describe('reduceChannel', () => {
     }
   });
 
+  it("reports each kept key's ATKINS order (those selectKeysWithOrders gives at the chosen ε); 'segment' is the default fit", () => {
+    for (const seed of [1, 2, 3]) {
+      const y = mocapLike(seed, 400, 60, 2e-4, seed === 2);
+      for (const merge of [false, true]) {
+        const reduced = reduceChannel(y, 60, 1e-3, { merge });
+        expect(reduced.epsilon).toBeGreaterThan(0);
+        const selection = selectKeysWithOrders(y, { epsilon: reduced.epsilon });
+        const orderOf = new Map(Array.from(selection.keys, (k, i) => [k, selection.orders[i]!]));
+        expect(Array.from(reduced.orders)).toEqual(Array.from(reduced.keys, (k) => orderOf.get(k)));
+        const explicit = reduceChannel(y, 60, 1e-3, { merge, fit: 'segment' });
+        expect(Array.from(explicit.coefficients)).toEqual(Array.from(reduced.coefficients));
+      }
+    }
+  });
+
   it('refuses bad arguments with an AnimationError', () => {
     const y = Float64Array.of(0, 1, 2, 3);
     const cases: [() => unknown, string, string][] = [
@@ -96,6 +112,7 @@ describe('reduceChannel', () => {
       [() => reduceChannel(Float64Array.of(0, Number.POSITIVE_INFINITY), 30, 0.1), 'reduceChannel', 'values[1]'],
       [() => reduceChannel(y, 30, 0.1, { iterations: -1 }), 'reduceChannel', 'iterations'],
       [() => reduceChannel(y, 30, 0.1, { minInterval: 0 }), 'reduceChannel', 'minInterval'],
+      [() => reduceChannel(y, 30, 0.1, { fit: 'smooth' as 'segment' }), 'reduceChannel', 'fit'],
       [() => uniformDecimation(y, 30, Number.NaN), 'uniformDecimation', 'tolerance'],
       [() => uniformDecimation(Float64Array.of(0, Number.NaN, 1), 30, 0.1), 'uniformDecimation', 'values[1]'],
     ];
