@@ -103,7 +103,7 @@ export {
 } from './lod/reduceChannel.js';
 export { selectKeys, differenceQuotient, type SelectKeysOptions, type SplineDegree } from './lod/atkins.js';
 export { fitSpline, evaluateSpline, measureSplineError, keyTimes, SPLINE_STRIDE, type FitSplineOptions } from './lod/spline.js';
-export { measureModelError, jointReach, type ModelError, type ModelErrorOptions } from './lod/modelError.js';
+export { measureModelError, jointReach, defaultErrorDistance, type ModelError, type ModelErrorOptions } from './lod/modelError.js';
 export { createReducedClip } from './assets/reducedClip.js';
 export { createDifferenceClip, type DifferenceClipOptions } from './offline/differenceClip.js';
 export {

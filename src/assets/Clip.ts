@@ -82,6 +82,12 @@ export interface ReducedClipStats {
   readonly maxError: number;
   /** Mean error, metres. */
   readonly meanError: number;
+  /**
+   * Largest rotation error, degrees: the angle between a joint's model-space rotation in the
+   * source and in the reduction, over every joint (end joints included) and measured instant.
+   * Set by `reduceClip`; absent on clips built from curves given directly.
+   */
+  readonly maxRotationError?: number;
 }
 
 /** Input of {@link createClip}. Arrays are copied. */

@@ -77,7 +77,10 @@ export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: Re
     eventTimes: source.eventTimes,
     importError: source.importError,
     reduced: tracks,
-    stats: Object.freeze({ keysBefore: stats.keysBefore, keysAfter: stats.keysAfter, maxError: stats.maxError, meanError: stats.meanError }),
+    stats: Object.freeze({
+      keysBefore: stats.keysBefore, keysAfter: stats.keysAfter, maxError: stats.maxError, meanError: stats.meanError,
+      ...(stats.maxRotationError === undefined ? {} : { maxRotationError: stats.maxRotationError }),
+    }),
   });
   const time = new Float64Array(1);
   const poseSize = jointCount * POSE_STRIDE;

@@ -39,7 +39,10 @@ const WHERE = 'lod';
 export interface LodOptions {
   /** Largest joint position error, metres, finite and > 0 (default 0.005). */
   tolerance?: number;
-  /** Error also measured this far from each joint, metres, ≥ 0 (default 0: at the joints). */
+  /**
+   * Error also measured this far from each joint, metres, ≥ 0 (default: `reduceClip`'s, a
+   * tenth of the skeleton's hip height, so end joints cannot turn freely; 0: at the joints only).
+   */
   distance?: number;
   /** `'atkins'` (default) or `'uniform'` (keys every k frames per channel: the baseline). */
   method?: 'atkins' | 'uniform';
@@ -79,8 +82,8 @@ export interface LodSettings {
   readonly format: 'gltf' | 'bvh';
   /** Metres. */
   readonly tolerance: number;
-  /** Metres. */
-  readonly distance: number;
+  /** Metres, or null for `reduceClip`'s default (a tenth of the hip height, see `defaultErrorDistance`). */
+  readonly distance: number | null;
   readonly method: 'atkins' | 'uniform';
   /** Metres per file unit. */
   readonly scale: number;
@@ -111,7 +114,7 @@ export interface LodHooks {
 
 interface Resolved {
   tolerance: number;
-  distance: number;
+  distance: number | null;
   method: 'atkins' | 'uniform';
   scale: number;
   frameRate: number | null;
@@ -170,7 +173,7 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
       try {
         reduced = reduceClip(clip, {
           tolerance: o.tolerance / unit,
-          distance: o.distance / unit,
+          ...(o.distance === null ? {} : { distance: o.distance / unit }),
           method: o.method,
           ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
         });
@@ -211,7 +214,7 @@ function resolveOptions(file: string, options: LodOptions): Resolved {
     return v;
   };
   const tolerance = number('--tolerance', options.tolerance, 0.005, 'positive', ' (metres)');
-  const distance = number('--distance', options.distance, 0, 'non-negative', ' (metres)');
+  const distance = options.distance === undefined ? null : number('--distance', options.distance, 0, 'non-negative', ' (metres)');
   const frameRate = options.frameRate === undefined ? null : number('--frame-rate', options.frameRate, 30, 'positive', ' (Hz)');
   const scale = options.scale === undefined ? 1 : parseScale(options.scale);
   if (Number.isNaN(scale)) issues.add('--scale', `is ${JSON.stringify(options.scale) ?? String(options.scale)}: must be ${SCALE_EXPECTED}`);
@@ -318,7 +321,8 @@ export function lodTotals(clips: readonly LodClipReport[]): { frames: number; ke
 
 /** The first line of the report: file, tolerance, method, units. */
 export function formatLodHeading(report: LodSettings, clipCount: number): string {
-  const where = report.distance > 0 ? `at ${report.distance} m from the joints` : 'at the joints';
+  const where = report.distance === null ? 'at the joints and a tenth of the hip height from them'
+    : report.distance > 0 ? `at ${report.distance} m from the joints` : 'at the joints';
   const units = report.scale !== 1 ? `, 1 file unit = ${report.scale} m` : '';
   const rate = report.format !== 'gltf' ? '' : report.frameRate !== null ? `, resampled at ${report.frameRate} fps` : ', keys at their own rate';
   return `${report.file}: ${clipCount} clip${clipCount === 1 ? '' : 's'}, tolerance ${report.tolerance} m ${where}, ` +

@@ -27,6 +27,12 @@ export interface ReduceChannelOptions {
    * within the tolerance (a greedy left-to-right merge; default true). See {@link mergeKeys}.
    */
   readonly merge?: boolean;
+  /**
+   * Also hold the tolerance at this many instants inside every frame interval, against the
+   * straight line between the two frames (the channel as the uniform sampler plays it; default
+   * 0: at the frames only). See `measureSplineError`.
+   */
+  readonly subdivisions?: number;
 }
 
 /** A reduced channel. */
@@ -83,17 +89,19 @@ export function reduceChannel(
   const degree = options.degree ?? DEFAULT_DEGREE;
   const minInterval = options.minInterval ?? DEFAULT_MIN_INTERVAL;
   const iterations = options.iterations ?? 20;
+  const subdivisions = options.subdivisions ?? 0;
   checkArguments(where, frameRate, tolerance, degree);
+  checkSubdivisions(where, subdivisions);
   if (!(Number.isInteger(iterations) && iterations >= 0)) fail(where, 'iterations', `is ${iterations}, must be an integer ≥ 0`);
   const prepared = prepareQuotients(values, degree, undefined, where);
   const n = values.length;
-  if (n <= 2) return everyFrame(values, frameRate, degree);
+  if (n <= 2) return everyFrame(values, frameRate, degree, subdivisions);
 
   let best: ChannelReduction | undefined;
   const tryEpsilon = (epsilon: number): boolean => {
     const keys = selectKeysFrom(prepared, epsilon, minInterval, where).keys;
     const coefficients = fitSpline(values, frameRate, keys, { degree });
-    const maxError = measureSplineError(values, frameRate, keys, coefficients);
+    const maxError = measureSplineError(values, frameRate, keys, coefficients, subdivisions, tolerance);
     if (!(maxError <= tolerance)) return false;
     if (best === undefined || keys.length < best.keys.length
       || (keys.length === best.keys.length && maxError < best.maxError)) {
@@ -116,7 +124,7 @@ export function reduceChannel(
     }
     above = exponent;
   }
-  if (Number.isNaN(feasible)) return merged(best ?? everyFrame(values, frameRate, degree));
+  if (Number.isNaN(feasible)) return merged(best ?? everyFrame(values, frameRate, degree, subdivisions));
   // Bisection on log ε between the feasible grid point and the infeasible one above it.
   let lo = feasible, hi = above;
   for (let it = 0; it < iterations; it++) {
@@ -128,10 +136,10 @@ export function reduceChannel(
 
   function merged(reduction: ChannelReduction): ChannelReduction {
     if (options.merge === false) return reduction;
-    const keys = mergeKeys(values, frameRate, reduction.keys, tolerance, degree);
+    const keys = mergeKeys(values, frameRate, reduction.keys, tolerance, degree, subdivisions);
     if (keys.length === reduction.keys.length) return reduction;
     const coefficients = fitSpline(values, frameRate, keys, { degree });
-    return { keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients), epsilon: reduction.epsilon };
+    return { keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients, subdivisions), epsilon: reduction.epsilon };
   }
 }
 
@@ -147,7 +155,9 @@ export function reduceChannel(
  * sines: ~1.5× the keys of uniform decimation). ATKINS keeps the continuity breaks; this pass
  * removes the keys between them that the tolerance does not need.
  */
-export function mergeKeys(values: Float64Array, frameRate: number, keys: Uint32Array, tolerance: number, degree: SplineDegree = DEFAULT_DEGREE): Uint32Array {
+export function mergeKeys(
+  values: Float64Array, frameRate: number, keys: Uint32Array, tolerance: number, degree: SplineDegree = DEFAULT_DEGREE, subdivisions = 0,
+): Uint32Array {
   if (keys.length <= 2) return keys;
   const kept: number[] = [keys[0]!];
   const span = new Uint32Array(2);
@@ -156,7 +166,7 @@ export function mergeKeys(values: Float64Array, frameRate: number, keys: Uint32A
     const part = values.subarray(start, end + 1);
     span[1] = end - start;
     const coefficients = fitSpline(part, frameRate, span, { degree });
-    if (measureSplineError(part, frameRate, span, coefficients) <= tolerance) continue; // keys[k] not needed
+    if (measureSplineError(part, frameRate, span, coefficients, subdivisions, tolerance) <= tolerance) continue; // keys[k] not needed
     kept.push(keys[k]!);
   }
   kept.push(keys[keys.length - 1]!);
@@ -171,18 +181,31 @@ export function mergeKeys(values: Float64Array, frameRate: number, keys: Uint32A
  * a measuring tool, not a reducer.
  */
 export function uniformDecimation(
-  values: Float64Array, frameRate: number, tolerance: number, options: { readonly degree?: SplineDegree } = {},
+  values: Float64Array, frameRate: number, tolerance: number, options: { readonly degree?: SplineDegree; readonly subdivisions?: number } = {},
 ): UniformReduction {
   const where = 'uniformDecimation';
   const degree = options.degree ?? DEFAULT_DEGREE;
+  const subdivisions = options.subdivisions ?? 0;
   checkArguments(where, frameRate, tolerance, degree);
+  checkSubdivisions(where, subdivisions);
   prepareQuotients(values, 1, undefined, where); // validates the values
   const n = values.length;
-  if (n <= 2) return { ...everyFrame(values, frameRate, degree), step: 1 };
+  if (n <= 2) return { ...everyFrame(values, frameRate, degree, subdivisions), step: 1 };
+  const span = new Uint32Array(2);
   for (let step = n - 1; step >= 1; step--) {
+    // Segments fit independently: reject a step at its first segment over the tolerance (most
+    // steps fail early), fit the whole channel only for the step that passes.
+    let fits = true;
+    for (let start = 0; start < n - 1 && fits && step > 1; start += step) {
+      const end = Math.min(start + step, n - 1);
+      const part = values.subarray(start, end + 1);
+      span[1] = end - start;
+      fits = measureSplineError(part, frameRate, span, fitSpline(part, frameRate, span, { degree }), subdivisions, tolerance) <= tolerance;
+    }
+    if (!fits) continue;
     const keys = uniformKeys(n, step);
     const coefficients = fitSpline(values, frameRate, keys, { degree });
-    const maxError = measureSplineError(values, frameRate, keys, coefficients);
+    const maxError = measureSplineError(values, frameRate, keys, coefficients, subdivisions);
     if (maxError <= tolerance || step === 1) return { keys, coefficients, maxError, step };
   }
   throw new Error('unreachable');
@@ -198,12 +221,16 @@ export function uniformKeys(n: number, step: number): Uint32Array {
 }
 
 /** Every frame a key (the fallback that always meets the tolerance). */
-function everyFrame(values: Float64Array, frameRate: number, degree: SplineDegree): ChannelReduction {
+function everyFrame(values: Float64Array, frameRate: number, degree: SplineDegree, subdivisions: number): ChannelReduction {
   const n = values.length;
   const keys = new Uint32Array(n);
   for (let f = 0; f < n; f++) keys[f] = f;
   const coefficients = fitSpline(values, frameRate, keys, { degree });
-  return { keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients), epsilon: 0 };
+  return { keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients, subdivisions), epsilon: 0 };
+}
+
+function checkSubdivisions(where: string, subdivisions: number): void {
+  if (!(Number.isInteger(subdivisions) && subdivisions >= 0)) fail(where, 'subdivisions', `is ${subdivisions}, must be an integer ≥ 0`);
 }
 
 function checkArguments(where: string, frameRate: number, tolerance: number, degree: number): void {
