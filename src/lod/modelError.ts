@@ -51,7 +51,8 @@ export interface ModelErrorOptions {
   /**
    * Also measure at the three points `distance` along the joint's local x, y and z axes
    * (default 0: the joint's origin only), as ozz-animation does, so rotation error shows as it
-   * would on a skin vertex that far from the joint. Clip units.
+   * would on a skin vertex that far from the joint. Clip units, in model space (a joint's scale
+   * does not stretch it).
    */
   distance?: number;
   /**
@@ -111,6 +112,7 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
   for (let k = 0; k < count; k++) {
     sampleClipInto(pose, 0, clip, times, k); // as it plays
     modelPose(source, k * jointCount * MODEL_STRIDE, skeleton, pose);
+    if (distance > 0) unitAxes(source, k * jointCount * MODEL_STRIDE, jointCount);
   }
   const candidate = new Float64Array(jointCount * MODEL_STRIDE);
 
@@ -123,11 +125,12 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
       for (let k = 0; k < count; k++) {
         sampleClipInto(pose, 0, reduced, times, k);
         modelPose(candidate, 0, skeleton, pose);
+        if (points > 1) unitAxes(candidate, 0, jointCount);
         const base = k * jointCount * MODEL_STRIDE;
         for (let j = 0; j < jointCount; j++) {
           const a = base + j * MODEL_STRIDE, b = j * MODEL_STRIDE;
           for (let p = 0; p < points; p++) {
-            // Point p: the origin, then distance along the joint's x, y, z axis (columns of R).
+            // Point p: the origin, then distance along the joint's x, y, z axis (unit columns of M).
             let dx = source[a + 9]! - candidate[b + 9]!, dy = source[a + 10]! - candidate[b + 10]!, dz = source[a + 11]! - candidate[b + 11]!;
             if (p > 0) {
               const c = (p - 1) * 3;
@@ -195,6 +198,27 @@ function modelPose(out: Float64Array, off: number, skeleton: Skeleton, pose: Flo
     out[q + 1] = aw * by - ax * bz + ay * bw + az * bx;
     out[q + 2] = aw * bz + ax * by - ay * bx + az * bw;
     out[q + 3] = aw * bw - ax * bx - ay * by - az * bz;
+  }
+}
+
+/**
+ * Scales the three axis columns of each joint's matrix in `out` (at `off`, {@link MODEL_STRIDE}
+ * apart) to unit length, so a shell point lies `distance` from the joint in model units whatever
+ * the joint's scale (RobotExpressive's root joint scales by 100: without this its shell would
+ * be 100× as far out). A zero column stays zero. Run after the whole pose is built (children
+ * read their parent's scaled matrix).
+ */
+function unitAxes(out: Float64Array, off: number, jointCount: number): void {
+  for (let j = 0; j < jointCount; j++) {
+    for (let c = 0; c < 9; c += 3) {
+      const o = off + j * MODEL_STRIDE + c;
+      const n = Math.sqrt(out[o]! * out[o]! + out[o + 1]! * out[o + 1]! + out[o + 2]! * out[o + 2]!);
+      if (n > 0) {
+        out[o] = out[o]! / n;
+        out[o + 1] = out[o + 1]! / n;
+        out[o + 2] = out[o + 2]! / n;
+      }
+    }
   }
 }
 

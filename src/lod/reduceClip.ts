@@ -2,9 +2,21 @@
  * `reduceClip`: a clip's channels reduced to keys by ATKINS (seeds/motion-lod.txt) under a
  * bound on the model-space error, and `bakeLod`: one such clip per LOD level.
  *
- * The bound is on what shows: the distance every joint (and, with `distance`, every point that
- * far from a joint) moves in model space, over every frame — not on each channel alone, since
- * channel errors add up down the hierarchy. The search:
+ * The bound is on what shows: the distance every joint, and every point `distance` from a joint
+ * along its axes, moves in model space — not on each channel alone, since channel errors add up
+ * down the hierarchy — in continuous time: at every frame and at 4 instants inside every frame
+ * interval (u = 0.2 … 0.8; `subdivisions`), the source played as the uniform sampler plays it
+ * (lerp, nlerp between frames), the result as its own curves. Frames alone are not enough: a
+ * cubic that meets every frame can swing between them (measured with the bound at frames only,
+ * at 1 mm: the CMU walk 3.4 mm off between frames, RobotExpressive's Jump 49 mm, the CMU jumps
+ * 173 mm).
+ *
+ * The shell (`distance`, default {@link defaultErrorDistance}: a tenth of the hip height) is what
+ * bounds end joints: turning a hand or a toe moves no other joint, so with joint positions
+ * alone their rotations are free (85° at a wrist, 179° at a thumb at 5 mm). On the shell a turn
+ * of θ moves a point by ≈ 2·distance·sin(θ/2) (at least √(2/3) of that on one of the three axes).
+ *
+ * The search:
  * 1. Quaternions are made hemisphere-continuous frame to frame (q and −q are one rotation;
  *    fitting across a sign flip would swing through the other side).
  * 2. Each channel gets a tolerance from the model-space one: translation `μ·tol/depth`, where
@@ -12,9 +24,10 @@
  *    add up); rotation components `μ·tol/(depth·4·reach)` (a component error e turns the
  *    joint by at most ~4e radians, moving points `reach` away — the farthest descendant, plus
  *    `distance` — by 4e·reach); scale `μ·tol/(depth·reach)`.
- * 3. `reduceChannel` picks the fewest ATKINS keys meeting each channel tolerance.
+ * 3. `reduceChannel` picks the fewest ATKINS keys meeting each channel tolerance, at the frames
+ *    and at the same instants between them (against the straight line between frames).
  * 4. The reduction is packed (`createReducedTracks`), evaluated as the runtime samples it, and
- *    measured in model space (`measureModelError`). μ, the share of the budget channels get,
+ *    measured in model space (`createErrorMeter`, the source's poses computed once). μ, the share of the budget channels get,
  *    starts at 1 and is searched — doubled while the bound holds (the budgets above are
  *    worst cases: errors rarely line up), halved while it fails, then bisected — and the
  *    passing result with the fewest keys is returned.
@@ -32,9 +45,11 @@ export interface ReduceClipOptions {
   /** Largest model-space position error allowed, in the clip's units (metres for well-made assets); > 0. */
   tolerance: number;
   /**
-   * Measure error also at points this far from each joint along its axes (default 0: joint
-   * positions only), as ozz-animation does (it uses 10 cm), so rotation error counts as it
-   * would on skin that far out.
+   * Measure error also at points this far from each joint along its axes, clip units ≥ 0, so
+   * rotation error counts as it would on skin that far out and end joints cannot turn freely.
+   * Default: {@link defaultErrorDistance} — a tenth of the hip height above the lowest joint
+   * (about 9 cm on a person), or a tenth of the rest pose's extent without hips. ozz-animation
+   * measures at 10 cm whatever the character; 0 measures joint positions only.
    */
   distance?: number;
   /**
@@ -62,19 +77,24 @@ const MAX_HALVINGS = 10;
 const MAX_DOUBLINGS = 6;
 
 /**
- * Reduces `clip` to keys so that no joint moves more than `tolerance` in model space on any
- * frame (see the module comment for how). The result plays through the same API as any clip
- * (it samples its cubic curves) and carries `stats = { keysBefore, keysAfter, maxError,
- * meanError }`: keys are counted per channel (`frameCount × jointCount × 10` before), errors
- * are the model-space distances measured on the packed result.
+ * Reduces `clip` to keys so that no joint, nor any point `distance` from one, moves more than
+ * `tolerance` in model space at any frame or between frames (see the module comment for how).
+ * The result plays through the same API as any clip (it samples its cubic curves) and carries
+ * `stats = { keysBefore, keysAfter, maxError, meanError, maxRotationError }`: keys are counted
+ * per channel (`frameCount × jointCount × 10` before); `maxError` and `meanError` are the
+ * model-space distances measured on the packed result at the frames and between them;
+ * `maxRotationError` is the largest angle, degrees, between a joint's model-space rotation in
+ * the source and in the result (any joint, end joints included, at the same instants).
  *
- * Offline work: allocates freely; a 64-joint, 300-frame clip takes a few hundred ms.
+ * Offline work: allocates freely (the source's model poses at every measured instant, 16
+ * doubles per joint); a 43-joint, 241-frame clip takes about 0.3 s, the 2,752-frame CMU
+ * jumps 3–6 s.
  * @throws AnimationError for a clip that is not one, a clip of one frame (nothing to reduce),
- * a tolerance that is not a finite number > 0, a negative or non-finite distance, an unknown
- * method.
+ * a tolerance that is not a finite number > 0, a negative or non-finite distance, subdivisions
+ * that are not an integer ≥ 0, an unknown method.
  * @example
  * const lod1 = reduceClip(walk, { tolerance: 0.005 });
- * console.log(lod1.stats); // { keysBefore: 19200, keysAfter: 2113, maxError: 0.0049, … }
+ * console.log(lod1.stats); // { keysBefore: 19200, keysAfter: 2113, maxError: 0.0049, maxRotationError: 1.6, … }
  */
 export function reduceClip(clip: Clip, options: ReduceClipOptions): Clip {
   const where = 'reduceClip';

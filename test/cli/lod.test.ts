@@ -27,7 +27,7 @@ describe('bitanim lod', () => {
   it('prints keys before and after, ratio, max and mean error in metres per clip (Fox Walk, centimetre file)', async () => {
     const { code, out, err } = await lod(FOX, '--scale', 'cm', '--clip', 'Walk');
     expect([code, err]).toEqual([0, []]);
-    expect(out[0]).toBe(`${FOX}: 1 clip, tolerance 0.005 m at the joints, ATKINS keys, 1 file unit = 0.01 m, keys at their own rate`);
+    expect(out[0]).toBe(`${FOX}: 1 clip, tolerance 0.005 m at the joints and a tenth of the hip height from them, ATKINS keys, 1 file unit = 0.01 m, keys at their own rate`);
     expect(out[1]).toMatch(/^clip\s+frames\s+joints\s+keys before\s+keys after\s+ratio\s+max error \(m\)\s+mean error \(m\)$/);
     expect(out).toHaveLength(3);
     const [, name, frames, joints, before, after, ratio, max, mean] = ROW.exec(out[2]!)!;

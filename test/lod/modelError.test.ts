@@ -46,6 +46,21 @@ describe('measureModelError', () => {
     expect(far.maxError).toBeCloseTo(2 * 3.5 * Math.sin(theta / 2), 6);
   });
 
+  it('the shell lies `distance` from the joint in model units, whatever the joints\' scale', () => {
+    // The chain under a root scaled ×2: b sits 6 m out; its shell point along x at 6.5 m (not 6 + 2·0.5).
+    const base = chain();
+    const rest = Array.from(base.rest);
+    rest[7] = rest[8] = rest[9] = 2;
+    const skeleton = createSkeleton({ names: [...base.names], parents: Array.from(base.parents), rest });
+    const clip = createClip({ skeleton, frameRate: 10, frames: [...rest, ...rest], loop: false });
+    const frames = Float32Array.from(clip.frames);
+    const theta = 0.02;
+    frames[30 + 5] = Math.sin(theta / 2);
+    frames[30 + 6] = Math.cos(theta / 2);
+    expect(measureModelError(clip, frames).maxError).toBeCloseTo(2 * 6 * Math.sin(theta / 2), 6);
+    expect(measureModelError(clip, frames, { distance: 0.5 }).maxError).toBeCloseTo(2 * 6.5 * Math.sin(theta / 2), 6);
+  });
+
   it('finds a curve that meets every frame but swings between them, which the frames alone miss', () => {
     // Three frames at 10 fps, all at rest; the reduction's root x is k·t(t − 0.1)(t − 0.2): zero
     // on every frame, k·0.04·0.06·0.16 at t = 0.04 and 0.16 (the largest of the instants u = 0.2 … 0.8).

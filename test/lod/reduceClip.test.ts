@@ -79,7 +79,7 @@ function specifiedDistance(skeleton: Skeleton): number {
  * The test's own measurement of a reduction: both clips sampled with the public `sampleClipInto`
  * (the source as frames, lerp/nlerp; the reduction from its curves) at every frame and at
  * u = 0.2, 0.4, 0.6, 0.8 inside every frame interval; the largest distance between a joint's
- * model position, or a point `distance` along one of its axes, in the two; and the largest
+ * model position, or a point `distance` (model units) along one of its axes, in the two; and the largest
  * model-space rotation angle 2·acos|⟨Q, Q'⟩| of any joint and of the end joints (no children).
  */
 function continuousError(source: Clip, reduced: Clip, distance: number): { position: number; rotation: number; endRotation: number } {
@@ -98,8 +98,12 @@ function continuousError(source: Clip, reduced: Clip, distance: number): { posit
       for (let j = 0; j < n; j++) {
         for (let point = 0; point < 4; point++) {
           let d2 = 0;
+          // A point `distance` along the joint's axis (its column of M scaled to unit length).
+          const c = point - 1;
+          const na = point === 0 ? 1 : Math.hypot(fa.m[j * 9 + c]!, fa.m[j * 9 + 3 + c]!, fa.m[j * 9 + 6 + c]!);
+          const nb = point === 0 ? 1 : Math.hypot(fb.m[j * 9 + c]!, fb.m[j * 9 + 3 + c]!, fb.m[j * 9 + 6 + c]!);
           for (let r = 0; r < 3; r++) {
-            const axis = point === 0 ? 0 : distance * (fa.m[j * 9 + r * 3 + point - 1]! - fb.m[j * 9 + r * 3 + point - 1]!);
+            const axis = point === 0 ? 0 : distance * (fa.m[j * 9 + r * 3 + c]! / na - fb.m[j * 9 + r * 3 + c]! / nb);
             d2 += (fa.p[j * 3 + r]! - fb.p[j * 3 + r]! + axis) ** 2;
           }
           position = Math.max(position, Math.sqrt(d2));
