@@ -26,8 +26,9 @@
  * ×100 in clip units; RobotExpressive is glTF metres; the CMU BVH files are scaled to metres at
  * import (one CMU unit ≈ 0.056444 m), as test/lod/reduceClip.test.ts does.
  *
- * TODO(lead): once `stats.bytes` lands (issue 14 item 3, branch issue14-memory), add bytes and
- * bytes-ratio columns here.
+ * Bytes: when the reduced clips report `stats.bytes` and `stats.sourceBytes` (issue 14 item 3,
+ * branch issue14-memory), two more columns give ATKINS's bytes and source bytes / ATKINS bytes;
+ * without them (this branch alone) the columns are left out.
  *
  * Usage (the table on stdout, progress on stderr; a few minutes on a 2-core EPYC, most of it
  * the uniform baseline on the 2,752-frame CMU file):
@@ -61,6 +62,9 @@ interface Reduction {
   /** Degrees. */
   readonly maxRotationError: number;
   readonly seconds: number;
+  /** `stats.bytes` and `stats.sourceBytes` when the reducer reports them. */
+  readonly bytes?: number;
+  readonly sourceBytes?: number;
 }
 
 /** One row of the table. */
@@ -120,7 +124,11 @@ function reduce(real: RealClip, metres: number, method: 'atkins' | 'uniform'): R
   const reduced = reduceClip(real.clip, { tolerance: metres * real.unitsPerMetre, method });
   const seconds = (performance.now() - start) / 1000;
   const stats = reduced.stats!;
-  return { keys: stats.keysAfter, maxError: stats.maxError / real.unitsPerMetre, maxRotationError: stats.maxRotationError ?? Number.NaN, seconds };
+  const memory = stats as { bytes?: number; sourceBytes?: number };
+  return {
+    keys: stats.keysAfter, maxError: stats.maxError / real.unitsPerMetre, maxRotationError: stats.maxRotationError ?? Number.NaN, seconds,
+    ...(memory.bytes === undefined ? {} : { bytes: memory.bytes }), ...(memory.sourceBytes === undefined ? {} : { sourceBytes: memory.sourceBytes }),
+  };
 }
 
 /** Progress on stderr: a cli-progress bar on a terminal, plain lines otherwise (logs, CI). */
@@ -183,8 +191,10 @@ function print(rows: readonly Row[], seconds: number): void {
   console.log('  model-space distance over every joint, shell point (default distance) and instant (frames and u = 0.2 … 0.8');
   console.log('  between them), mm; rotation = largest model-space joint rotation error, degrees; both methods meet the same');
   console.log('  bound through the same search\n');
-  console.log('| clip | frames × joints (animated channels) | tolerance | ATKINS keys / before | uniform keys / before | ATKINS / uniform (keys) | ATKINS / uniform, animated channels | max error ATKINS / uniform, mm | max rotation error ATKINS / uniform, ° | reduce time ATKINS / uniform, s |');
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const bytes = rows.every((r) => r.atkins.bytes !== undefined && r.atkins.sourceBytes !== undefined);
+  console.log('| clip | frames × joints (animated channels) | tolerance | ATKINS keys / before | uniform keys / before | ATKINS / uniform (keys) | ATKINS / uniform, animated channels | max error ATKINS / uniform, mm | max rotation error ATKINS / uniform, ° | ' +
+    `${bytes ? 'ATKINS bytes | source bytes / ATKINS bytes | ' : ''}reduce time ATKINS / uniform, s |`);
+  console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ${bytes ? '---: | ---: | ' : ''}---: |`);
   for (const r of rows) {
     const a = r.atkins.keys / r.keysBefore, u = r.uniform.keys / r.keysBefore;
     const relative = r.atkins.keys / r.uniform.keys;
@@ -196,6 +206,7 @@ function print(rows: readonly Row[], seconds: number): void {
       `| ${r.real.source} · ${r.real.name} | ${r.real.clip.frameCount} × ${r.real.clip.skeleton.jointCount} (${channels}) | ${tolerance(r.metres)} | ` +
         `${(100 * a).toFixed(2)} % | ${(100 * u).toFixed(2)} % | ${relative.toFixed(3)} (${r.atkins.keys} / ${r.uniform.keys})${mark} | ${animated.toFixed(2)} | ` +
         `${millimetres(r.atkins.maxError)} / ${millimetres(r.uniform.maxError)} | ${r.atkins.maxRotationError.toFixed(2)} / ${r.uniform.maxRotationError.toFixed(2)} | ` +
+        (bytes ? `${r.atkins.bytes!.toLocaleString('en-US')} | ${(r.atkins.sourceBytes! / r.atkins.bytes!).toFixed(1)}:1 | ` : '') +
         `${r.atkins.seconds.toFixed(2)} / ${r.uniform.seconds.toFixed(2)} |`,
     );
   }
