@@ -68,8 +68,9 @@ const GRID_DECADES = 12;
  * The fewest ATKINS keys of one channel whose reconstruction stays within `tolerance`.
  *
  * - `values`: the channel, one finite value per frame; `frameRate` frames per second (> 0).
- * - `tolerance`: largest allowed |reconstruction − value| at any original frame, in the
- *   channel's units (≥ 0).
+ * - `tolerance`: largest allowed |reconstruction − value| at any original frame (and, with
+ *   `options.subdivisions`, at that many instants between frames against the line between
+ *   them), in the channel's units (≥ 0).
  *
  * Search: ε from the ceiling at which only the two end keys remain down 12 decades, two grid
  * points per decade, then `iterations` bisection steps on log ε between the largest ε that met
@@ -147,7 +148,8 @@ export function reduceChannel(
  * Drops keys the tolerance does not need: walking left to right, a key is dropped when one
  * cubic from the last kept key to the key after it (fitted as `fitSpline` fits a segment:
  * through both end values, least squares in between) stays within `tolerance` on every frame
- * of that span. Segments are fitted independently, so dropping a key changes no other segment.
+ * of that span (and, with `subdivisions`, between its frames, as `measureSplineError`). Segments
+ * are fitted independently, so dropping a key changes no other segment.
  *
  * Why: the seed's rule keys a channel where its third difference quotient changes by more than
  * ε — right for the joins of a piecewise cubic, but one ε for a whole channel over-keys its
@@ -177,8 +179,10 @@ export function mergeKeys(
  * The uniform baseline for {@link reduceChannel}: keys every `step` frames plus the last, the
  * same reconstruction (`fitSpline`), with the largest step whose error at every original frame
  * stays within `tolerance` (steps tried from n − 1 down, so the error need not be monotone in
- * the step). Step 1 keeps every frame. O(n) per step tried: up to O(n²) for a tight tolerance;
- * a measuring tool, not a reducer.
+ * the step); `subdivisions` holds it between frames too, as in {@link reduceChannel}. Step 1
+ * keeps every frame. A step is rejected at its first segment over the tolerance (segments are
+ * fitted independently), so most steps cost little, but a tight tolerance still takes up to
+ * O(n²); a measuring tool, not a reducer.
  */
 export function uniformDecimation(
   values: Float64Array, frameRate: number, tolerance: number, options: { readonly degree?: SplineDegree; readonly subdivisions?: number } = {},
