@@ -118,7 +118,7 @@ export async function benchmarkReducedSampling(assets: CrowdAssets, count: numbe
       maxError = Math.max(maxError, clip.stats?.maxError ?? 0);
       all += clip.frameCount * clip.skeleton.jointCount * 10;
       kept += clip.reduced === null ? clip.frameCount * clip.skeleton.jointCount * 10 : clip.reduced.keyCount;
-      bytes += clip.reduced === null ? clip.frames.byteLength : clip.reduced.byteLength;
+      bytes += clip.stats === null ? clip.frames.byteLength : clip.stats.bytes;
     }
     rows.push({ label, keyShare: kept / all, maxError, bytes, kernelNs: best[k]!, systemNs: (m.phaseMs[0]! * 1e6) / (count * JOINT_COUNT) });
   }
@@ -145,5 +145,5 @@ export function printReducedSampling(r: ReducedResult): void {
   console.log('  sampleSystem: the crowd above (two layers), its sample phase (time advance, events, root deltas, sampling).');
   console.log('- reduced clips: reduceClip on both crowd clips (bound on every joint\'s model-space position over every frame);');
   console.log('  keys kept counts per-channel keys; the sampler\'s cost depends on which tracks are animated, not on how many keys they keep.');
-  console.log('- bytes: Float32 frames for uniform clips; ReducedTracks.byteLength (records, lookup table, constants) for reduced ones.');
+  console.log('- bytes: Float32 frames for uniform clips; clip.stats.bytes (everything the reduced clip holds: its curves' records, lookup table, constants; no frames) for reduced ones.');
 }

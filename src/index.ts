@@ -104,7 +104,7 @@ export {
 export { selectKeys, differenceQuotient, type SelectKeysOptions, type SplineDegree } from './lod/atkins.js';
 export { fitSpline, evaluateSpline, measureSplineError, keyTimes, SPLINE_STRIDE, type FitSplineOptions } from './lod/spline.js';
 export { measureModelError, jointReach, type ModelError, type ModelErrorOptions } from './lod/modelError.js';
-export { createReducedClip } from './assets/reducedClip.js';
+export { createReducedClip, expandFrames } from './assets/reducedClip.js';
 export { createDifferenceClip, type DifferenceClipOptions } from './offline/differenceClip.js';
 export {
   createReducedTracks,

@@ -21,7 +21,7 @@
  */
 import { AnimationError, IssueList } from '../assets/AnimationError.js';
 import type { Clip } from '../assets/Clip.js';
-import { createReducedClip } from '../assets/reducedClip.js';
+import { createReducedClip, denseClip, expandFrames } from '../assets/reducedClip.js';
 import { createReducedTracks, type ReducedChannel } from '../assets/ReducedTracks.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import { jointReach, measureModelError } from './modelError.js';
@@ -85,6 +85,7 @@ export function reduceClip(clip: Clip, options: ReduceClipOptions): Clip {
   if (method !== 'atkins' && method !== 'uniform') issues.add('method', `is ${String(method)}: must be 'atkins' or 'uniform'`);
   if (clip.frameCount < 2) issues.add('clip', `"${clip.name}" has one frame: there is nothing to reduce`);
   issues.throwIfAny();
+  clip = denseClip(clip); // a reduced clip stores no frames: reduce its curves at the frame times
 
   const channels = continuousChannels(clip);
   const budgets = channelBudgets(clip, distance);
@@ -107,7 +108,7 @@ export function reduceClip(clip: Clip, options: ReduceClipOptions): Clip {
     }
     const tracks = createReducedTracks(clip.skeleton.jointCount, clip.duration, reduced);
     const candidate = createReducedClip(clip, tracks, { keysBefore, keysAfter: keys, maxError: 0, meanError: 0 });
-    const error = measureModelError(clip, candidate.frames, { distance });
+    const error = measureModelError(clip, expandFrames(candidate), { distance });
     return { clip: candidate, keys, maxError: error.maxError, meanError: error.meanError };
   };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClip, createSkeleton } from '../../src/index.js';
-import { createReducedClip } from '../../src/assets/reducedClip.js';
+import { createReducedClip, expandFrames } from '../../src/assets/reducedClip.js';
+import { isClip } from '../../src/assets/Clip.js';
 import {
   createReducedTracks, RECORD_STRIDE_3, RECORD_STRIDE_4, TRACK_Q, TRACK_S, TRACK_S1, TRACK_T, type ReducedChannel,
 } from '../../src/assets/ReducedTracks.js';
@@ -170,19 +171,26 @@ describe('createReducedClip', () => {
     expect([clip.frameRate, clip.frameCount, clip.duration, clip.loop]).toEqual([4, 5, 1, false]);
     expect(clip.events).toBe(source.events);
     expect(clip.reduced).toBe(tracks);
-    expect(clip.stats).toEqual(stats);
+    // Stats: the reducer's figures, the tracks' bytes (no frames are kept) and the source's.
+    expect(clip.stats).toEqual({ ...stats, bytes: tracks.byteLength, sourceBytes: 5 * 2 * 10 * 4 });
     expect(Object.isFrozen(clip) && Object.isFrozen(clip.stats)).toBe(true);
+    expect(clip.frames.length).toBe(0);
+    expect(isClip(clip)).toBe(true);
+    const frames = expandFrames(clip);
+    expect(frames.length).toBe(5 * 2 * 10);
     for (let f = 0; f < 5; f++) {
       const t = f / 4;
-      expect(clip.frames[f * 20]).toBeCloseTo(3 * t + t ** 3, 6);
-      expect(clip.frames[f * 20 + 10]).toBe(1);
+      expect(frames[f * 20]).toBeCloseTo(3 * t + t ** 3, 6);
+      expect(frames[f * 20 + 10]).toBe(1);
     }
     // The same values the sampler gives at those times, bit for bit.
     const out = new Float32Array(20);
     for (let f = 0; f < 5; f++) {
       sampleReducedInto(out, 0, clip, Float64Array.of(f / 4), 0);
-      expect(Array.from(out)).toEqual(Array.from(clip.frames.subarray(f * 20, f * 20 + 20)));
+      expect(Array.from(out)).toEqual(Array.from(frames.subarray(f * 20, f * 20 + 20)));
     }
+    // An ordinary clip's frames are returned as they are.
+    expect(expandFrames(source)).toBe(source.frames);
   });
 
   it('ordinary clips carry no tracks and no stats', () => {
