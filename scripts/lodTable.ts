@@ -1,10 +1,11 @@
 /**
  * ATKINS keyframe reduction against uniform decimation on every real clip of ../shared/assets,
- * printed as a markdown table (the README's "Keyframe reduction" table; issue 7 acceptance:
+ * printed as a markdown table (docs/motion-lod.md's "Keyframe reduction" table; issue 7 acceptance:
  * "at the same maximum error, ATKINS-reduced clips keep fewer keys than uniform decimation").
  *
- * For each clip and each tolerance (1 mm, 5 mm, 1 cm of model-space joint position error, on
- * every frame) the clip is reduced twice by `reduceClip` (src/lod/reduceClip.ts): once with
+ * For each clip and each tolerance (1 mm, 5 mm, 1 cm of model-space error, at every frame and
+ * at 4 instants inside every frame interval, at the joints and on reduceClip's default shell —
+ * a tenth of the hip height from each joint, so end joints are bounded too) the clip is reduced twice by `reduceClip` (src/lod/reduceClip.ts): once with
  * `method: 'atkins'` and once with `method: 'uniform'` (keys every k frames per channel, k as
  * large as the channel's tolerance allows). Both go through the same search of the tolerance
  * share per channel and the same model-space measurement, so they meet the same bound; the
@@ -14,8 +15,10 @@
  * keys after / keys before; ATKINS / uniform < 1 means ATKINS keeps fewer (marked "(more)" when
  * it keeps more), given once over all keys and once over the animated channels only — channels
  * that never change cost both methods their two end keys and would pull every ratio towards 1
- * (RobotExpressive animates 21 to 65 of its 430 channels). Errors are the largest measured
- * model-space joint distance over all joints and frames, in millimetres. Reduce time is the
+ * (RobotExpressive animates 21 to 65 of its 430 channels). Errors are `stats.maxError`: the
+ * largest measured model-space distance over all joints, shell points and instants, in
+ * millimetres; rotation errors `stats.maxRotationError`: the largest angle between a joint's
+ * model-space rotation in the source and the reduction, degrees. Reduce time is the
  * wall time of each `reduceClip` call (ATKINS / uniform), seconds. Under the table, per
  * tolerance: on how many clips ATKINS keeps fewer, as many or more keys, and the ratios pooled.
  *
@@ -23,7 +26,11 @@
  * ×100 in clip units; RobotExpressive is glTF metres; the CMU BVH files are scaled to metres at
  * import (one CMU unit ≈ 0.056444 m), as test/lod/reduceClip.test.ts does.
  *
- * Usage (the table on stdout, progress on stderr; about a minute on a 2-core EPYC, most of it
+ * Bytes: when the reduced clips report `stats.bytes` and `stats.sourceBytes` (issue 14 item 3,
+ * branch issue14-memory), two more columns give ATKINS's bytes and source bytes / ATKINS bytes;
+ * without them (this branch alone) the columns are left out.
+ *
+ * Usage (the table on stdout, progress on stderr; a few minutes on a 2-core EPYC, most of it
  * the uniform baseline on the 2,752-frame CMU file):
  *   npx tsc -p tsconfig.bench.json && node .bench-build/scripts/lodTable.js [> table.md]
  * LOD_TABLE_CLIPS="Survey,Walk" restricts the run to clips whose name contains one of those words;
@@ -50,8 +57,14 @@ interface RealClip {
 /** One reduction's figures. */
 interface Reduction {
   readonly keys: number;
+  /** Metres. */
   readonly maxError: number;
+  /** Degrees. */
+  readonly maxRotationError: number;
   readonly seconds: number;
+  /** `stats.bytes` and `stats.sourceBytes` when the reducer reports them. */
+  readonly bytes?: number;
+  readonly sourceBytes?: number;
 }
 
 /** One row of the table. */
@@ -111,7 +124,11 @@ function reduce(real: RealClip, metres: number, method: 'atkins' | 'uniform'): R
   const reduced = reduceClip(real.clip, { tolerance: metres * real.unitsPerMetre, method });
   const seconds = (performance.now() - start) / 1000;
   const stats = reduced.stats!;
-  return { keys: stats.keysAfter, maxError: stats.maxError / real.unitsPerMetre, seconds };
+  const memory = stats as { bytes?: number; sourceBytes?: number };
+  return {
+    keys: stats.keysAfter, maxError: stats.maxError / real.unitsPerMetre, maxRotationError: stats.maxRotationError ?? Number.NaN, seconds,
+    ...(memory.bytes === undefined ? {} : { bytes: memory.bytes }), ...(memory.sourceBytes === undefined ? {} : { sourceBytes: memory.sourceBytes }),
+  };
 }
 
 /** Progress on stderr: a cli-progress bar on a terminal, plain lines otherwise (logs, CI). */
@@ -166,14 +183,18 @@ async function main(): Promise<void> {
 }
 
 function print(rows: readonly Row[], seconds: number): void {
-  console.log(`# ATKINS keyframe reduction against uniform decimation (reduceClip, every real clip of ../shared/assets)\n`);
+  console.log(`# ATKINS keyframe reduction against uniform decimation (reduceClip, every real clip of ../shared/assets; bound at the frames and between them, default shell)\n`);
   console.log(`- node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}; ${rows.length} clip × tolerance rows in ${seconds.toFixed(0)} s`);
   console.log('- keys counted per channel (frames × joints × 10 before); ratio = keys after / before; ATKINS / uniform = keys after of');
   console.log('  ATKINS / keys after of uniform (< 1: ATKINS keeps fewer), then the same without the channels that never change (both');
   console.log('  keep their 2 end keys), over the animated channels (their count after the frames × joints); errors = largest');
-  console.log('  model-space joint distance over every joint and frame, mm; both methods meet the same bound through the same search\n');
-  console.log('| clip | frames × joints (animated channels) | tolerance | ATKINS keys / before | uniform keys / before | ATKINS / uniform (keys) | ATKINS / uniform, animated channels | ATKINS max error, mm | uniform max error, mm | reduce time ATKINS / uniform, s |');
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log('  model-space distance over every joint, shell point (default distance) and instant (frames and u = 0.2 … 0.8');
+  console.log('  between them), mm; rotation = largest model-space joint rotation error, degrees; both methods meet the same');
+  console.log('  bound through the same search\n');
+  const bytes = rows.every((r) => r.atkins.bytes !== undefined && r.atkins.sourceBytes !== undefined);
+  console.log('| clip | frames × joints (animated channels) | tolerance | ATKINS keys / before | uniform keys / before | ATKINS / uniform (keys) | ATKINS / uniform, animated channels | max error ATKINS / uniform, mm | max rotation error ATKINS / uniform, ° | ' +
+    `${bytes ? 'ATKINS bytes | source bytes / ATKINS bytes | ' : ''}reduce time ATKINS / uniform, s |`);
+  console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ${bytes ? '---: | ---: | ' : ''}---: |`);
   for (const r of rows) {
     const a = r.atkins.keys / r.keysBefore, u = r.uniform.keys / r.keysBefore;
     const relative = r.atkins.keys / r.uniform.keys;
@@ -184,7 +205,9 @@ function print(rows: readonly Row[], seconds: number): void {
     console.log(
       `| ${r.real.source} · ${r.real.name} | ${r.real.clip.frameCount} × ${r.real.clip.skeleton.jointCount} (${channels}) | ${tolerance(r.metres)} | ` +
         `${(100 * a).toFixed(2)} % | ${(100 * u).toFixed(2)} % | ${relative.toFixed(3)} (${r.atkins.keys} / ${r.uniform.keys})${mark} | ${animated.toFixed(2)} | ` +
-        `${millimetres(r.atkins.maxError)} | ${millimetres(r.uniform.maxError)} | ${r.atkins.seconds.toFixed(2)} / ${r.uniform.seconds.toFixed(2)} |`,
+        `${millimetres(r.atkins.maxError)} / ${millimetres(r.uniform.maxError)} | ${r.atkins.maxRotationError.toFixed(2)} / ${r.uniform.maxRotationError.toFixed(2)} | ` +
+        (bytes ? `${r.atkins.bytes!.toLocaleString('en-US')} | ${(r.atkins.sourceBytes! / r.atkins.bytes!).toFixed(1)}:1 | ` : '') +
+        `${r.atkins.seconds.toFixed(2)} / ${r.uniform.seconds.toFixed(2)} |`,
     );
   }
   console.log('');
@@ -197,11 +220,12 @@ function print(rows: readonly Row[], seconds: number): void {
     const geometric = Math.exp(at.reduce((s, r) => s + Math.log(r.atkins.keys / r.uniform.keys), 0) / at.length);
     const atkinsKeys = at.reduce((s, r) => s + r.atkins.keys, 0), uniformKeys = at.reduce((s, r) => s + r.uniform.keys, 0);
     const fixed = at.reduce((s, r) => s + 2 * r.constantChannels, 0);
+    const rotation = Math.max(...at.map((r) => r.atkins.maxRotationError));
     console.log(
       `- ${tolerance(metres)}: ATKINS keeps fewer keys than uniform on ${fewer} of ${at.length} clips, as many on ${equal}, more on ${more.length}` +
         (more.length ? ` (${more.map((r) => `${r.real.name}: ${r.atkins.keys} vs ${r.uniform.keys}`).join(', ')})` : '') +
         `; ATKINS / uniform: geometric mean over clips ${geometric.toFixed(2)}, all clips' keys together ${(atkinsKeys / uniformKeys).toFixed(2)}` +
-        ` (animated channels ${((atkinsKeys - fixed) / (uniformKeys - fixed)).toFixed(2)})`,
+        ` (animated channels ${((atkinsKeys - fixed) / (uniformKeys - fixed)).toFixed(2)}); largest ATKINS rotation error ${rotation.toFixed(2)}°`,
     );
   }
   const worst = Math.max(...rows.map((r) => Math.max(r.atkins.maxError / r.metres, r.uniform.maxError / r.metres)));

@@ -119,8 +119,8 @@ export {
 } from './lod/reduceChannel.js';
 export { selectKeys, selectKeysWithOrders, differenceQuotient, type SelectKeysOptions, type KeySelection, type SplineDegree } from './lod/atkins.js';
 export { fitSpline, evaluateSpline, measureSplineError, keyTimes, SPLINE_STRIDE, type FitSplineOptions, type SplineFit } from './lod/spline.js';
-export { measureModelError, jointReach, type ModelError, type ModelErrorOptions } from './lod/modelError.js';
-export { createReducedClip } from './assets/reducedClip.js';
+export { measureModelError, jointReach, defaultErrorDistance, type ModelError, type ModelErrorOptions } from './lod/modelError.js';
+export { createReducedClip, expandFrames } from './assets/reducedClip.js';
 export { createDifferenceClip, type DifferenceClipOptions } from './offline/differenceClip.js';
 export {
   createReducedTracks,
@@ -131,6 +131,14 @@ export {
   RECORD_STRIDE_1,
   RECORD_STRIDE_3,
   RECORD_STRIDE_4,
+  TRACK_T16,
+  TRACK_Q16,
+  TRACK_S16,
+  PACKED_STRIDE_1,
+  PACKED_STRIDE_3,
+  PACKED_STRIDE_4,
+  readTrack,
+  type TrackCubics,
   type ReducedTracks,
   type ReducedChannel,
 } from './assets/ReducedTracks.js';

@@ -6,7 +6,7 @@
 import { fail, type IssueList } from './assets/AnimationError.js';
 import { describeValue } from './assets/limits.js';
 import { bindClip, bindSkeletons, sameJointOrder, type TranslationOption } from './assets/Binding.js';
-import { createClip, type Clip } from './assets/Clip.js';
+import { createClip, isClip, type Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
 import { sampleClipInto } from './assets/sampleClip.js';
@@ -192,6 +192,5 @@ export function isFiniteNumber(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
 
-export function isClip(v: unknown): v is Clip {
-  return typeof v === 'object' && v !== null && (v as Clip).frames instanceof Float32Array && typeof (v as Clip).frameRate === 'number';
-}
+/** Whether `v` is a clip, dense or reduced (see `isClip` in assets/Clip.ts). */
+export { isClip };

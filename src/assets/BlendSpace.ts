@@ -9,7 +9,7 @@
  */
 import { IssueList } from './AnimationError.js';
 import { FLOAT32_MAX } from './limits.js';
-import type { Clip } from './Clip.js';
+import { isClip, type Clip } from './Clip.js';
 import { buildFreeform, weightsFreeform, type FreeformTables } from './blendSpace/freeform.js';
 import { findCorners, sortByX, weights1d, weightsBilinear } from './blendSpace/line.js';
 
@@ -299,7 +299,3 @@ function isFiniteNumber(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
 
-/** Assets may not import `src/registry.ts`, so this mirrors its check. */
-function isClip(v: unknown): v is Clip {
-  return typeof v === 'object' && v !== null && (v as Clip).frames instanceof Float32Array && typeof (v as Clip).frameRate === 'number';
-}

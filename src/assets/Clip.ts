@@ -27,8 +27,10 @@ export interface ClipEvent {
  * `appendSeam: true`, which copies frame 0 to the end (D = N / frameRate). A non-looping
  * clip clamps at 0 and D and holds its last frame.
  *
- * **Reduced clips.** A clip made by `createReducedClip` also carries `reduced` (per-channel
- * cubic curves, see `ReducedTracks`) and `stats`; samplers then evaluate the curves.
+ * **Reduced clips.** A clip made by `createReducedClip` carries `reduced` (per-channel cubic
+ * curves, see `ReducedTracks`) and `stats` instead of frames: its `frames` is empty, samplers
+ * evaluate the curves, and `expandFrames(clip)` gives the curves at the frame times as
+ * frames for offline readers. Test for a clip with {@link isClip}, not `frames.length`.
  */
 export interface Clip {
   /** Display name (the glTF animation name, file name, …). */
@@ -43,7 +45,11 @@ export interface Clip {
   readonly duration: number;
   /** Whether playback wraps (true) or clamps (false) by default. */
   readonly loop: boolean;
-  /** `frameCount × jointCount × 10` floats, frame-major. */
+  /**
+   * `frameCount × jointCount × 10` floats, frame-major; **empty (length 0) for a reduced clip**,
+   * which holds its curves only (`reduced`): read its poses with `sampleClipInto` or, as dense
+   * frames, `expandFrames(clip)` (which also returns an ordinary clip's `frames`).
+   */
   readonly frames: Float32Array;
   /** Events sorted by time (ties keep input order). */
   readonly events: readonly ClipEvent[];
@@ -51,8 +57,8 @@ export interface Clip {
   readonly eventTimes: Float64Array;
   /**
    * The curves of a reduced (LOD) clip, which samplers read instead of interpolating `frames`
-   * (`frames` then holds those curves evaluated at the frame times, so readers of frames
-   * agree with the sampler there); null for an ordinary clip. See `createReducedClip`.
+   * (`frames` is then empty: `expandFrames` evaluates the curves at the frame times); null for
+   * an ordinary clip. See `createReducedClip`.
    */
   readonly reduced: ReducedTracks | null;
   /** What the reduction kept and cost (a reduced clip), or null. */
@@ -83,6 +89,33 @@ export interface ReducedClipStats {
   readonly maxError: number;
   /** Mean error, metres. */
   readonly meanError: number;
+  /**
+   * Largest rotation error, degrees: the angle between a joint's model-space rotation in the
+   * source and in the reduction, over every joint (end joints included) and measured instant.
+   * Set by `reduceClip`; absent on clips built from curves given directly.
+   */
+  readonly maxRotationError?: number;
+  /**
+   * Bytes the reduced clip holds: the `byteLength` of every typed array of its
+   * `ReducedTracks` (records, lookup table, per-joint and per-track tables, constants) and of
+   * its `frames` (empty). Events are shared with the source and not counted.
+   */
+  readonly bytes: number;
+  /** Bytes of the source's frames: `frameCount × jointCount × 10` 32-bit floats (× 4). */
+  readonly sourceBytes: number;
+}
+
+/**
+ * Whether `v` is a {@link Clip}: an object with a skeleton, a frame rate and a Float32Array
+ * `frames` holding `frameCount × jointCount × 10` floats, or — a reduced clip — an empty
+ * `frames` beside its `reduced` curves. Boundary check of the APIs that take clips.
+ */
+export function isClip(v: unknown): v is Clip {
+  if (typeof v !== 'object' || v === null) return false;
+  const c = v as Clip;
+  if (!(c.frames instanceof Float32Array) || typeof c.frameRate !== 'number' || typeof c.skeleton !== 'object' || c.skeleton === null) return false;
+  if (c.reduced !== null && typeof c.reduced === 'object') return c.frames.length === 0 && c.reduced.records instanceof Float32Array;
+  return c.frames.length === c.frameCount * c.skeleton.jointCount * POSE_STRIDE;
 }
 
 /** Input of {@link createClip}. Arrays are copied. */

@@ -35,18 +35,38 @@
  * **Segment lookup.** Time is cut into `bucketCount` equal buckets (width about
  * `duration / bucketCount`, no more than the smallest gap between consecutive union keys of any
  * track — one frame when keys lie on frames — so a bucket never holds two keys).
- * `bucketRecords[row × animatedTracks + i]` is the record of animated track i in force at the
- * start of bucket `row` — the last record whose
- * time is at or before the smallest 32-bit float time of that bucket, and never a track's last
- * record — so the record for a time in the bucket is that one or the next: one comparison
- * (`records[r + 1 + 4m] ≤ t`). Times compare as 32-bit floats (`Math.fround(t)`), as they
+ * `bucketRecords[row × animatedTracks + i]` gives the record of animated track i in force at
+ * the start of bucket `row` — the last record whose time is at or before the smallest 32-bit
+ * float time of that bucket, and never a track's last record — so the record for a time in the
+ * bucket is that one or the next: one comparison (`records[r + 1 + 4m] ≤ t`); an entry is the
+ * record's offset r in `records`, or for a 16-bit track its slot in `packed`. (Indices within
+ * a track in 16 bits would halve the table but cost the sampler ~20% more per joint, measured.) Times compare as 32-bit floats (`Math.fround(t)`), as they
  * are stored; the cubic takes the full-precision u = t − τ_s.
  *
- * **Memory** (bytes): per union key of a track 4 + 16m (52 for T and S, 68 for Q, 20 for a
- * uniform S — 17 to 17.3 per channel key when a track's channels share their keys), plus
- * 4 × `bucketRows` (≈ one per frame for keys on frames) + 4 per animated track for the lookup,
- * plus 45 per joint (constants, `jointMask`, `jointTrack`). See {@link ReducedTracks.byteLength}.
- * A uniform clip takes 40 per joint per frame.
+ * **16-bit tracks.** A track whose channels all accept it (`ReducedChannel.quantization`) is
+ * stored in {@link ReducedTracks.packed} instead, each record
+ *
+ *     [τ_s, 1/Δ_s (two 32-bit floats), q_a q_b q_c q_d per channel (signed 16-bit)]   (4 + 4m slots)
+ *
+ * with Δ_s = τ_{s+1} − τ_s and the channel's cubic written in s = (t − τ_s)/Δ_s ∈ [0, 1):
+ * a + bΔ·s + cΔ²·s² + dΔ³·s³ ≈ lo + step·(q_a + q_b·s + q_c·s² + q_d·s³), q = round of
+ * (a − lo, bΔ, cΔ², dΔ³) / step, with `ranges[2k] = lo` (the middle of the channel's values)
+ * and `ranges[2k + 1] = step` (its largest |a − lo|, |bΔ|, |cΔ²|, |dΔ³| over the track / 32767)
+ * for channel k. For s in [0, 1] the rounding moves the value by at most Σ|q·step − exact| of a
+ * record, which is measured at build time against the channel's `quantization`. A rotation's
+ * four channels share lo = 0 and one step: the sampler normalizes, so that common scale cancels
+ * and it uses the codes as they are. The end record has 1/Δ = 0 (s = 0: the end value q_a). A
+ * 16-bit track has its `jointMask` bit `TRACK_*16` set, and its `trackStart` and lookup
+ * entries count slots of `packed`. Measured (bench/reducedSampling.ts): 16-bit clips sample
+ * ~1.2× slower per joint than 32-bit ones (int-to-float conversions, the extra s = u/Δ), so
+ * `reduceClip` stores them only when asked (`quantize: true`).
+ *
+ * **Memory** (bytes): per union key of a 32-bit track 4 + 16m (52 for T and S, 68 for Q, 20
+ * for a uniform S — 17 to 17.3 per channel key when a track's channels share their keys); of a
+ * 16-bit track 8 + 8m (32, 40, 16); plus 4 × `bucketRows` (≈ one per frame for keys on frames)
+ * + 4 per animated track for the lookup, plus 45 per joint (constants, `jointMask`,
+ * `jointTrack`) and, with any 16-bit track, 80 per joint (`ranges`). See
+ * {@link ReducedTracks.byteLength}. A uniform clip takes 40 per joint per frame.
  */
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
@@ -68,6 +88,19 @@ export const RECORD_STRIDE_4 = 17;
 /** Floats of one record of a uniform-scale track: τ and a b c d. */
 export const RECORD_STRIDE_1 = 5;
 
+/** `jointMask` bit: the joint's translation track is stored in 16 bits (`packed`). */
+export const TRACK_T16 = 16;
+/** `jointMask` bit: the joint's rotation track is stored in 16 bits. */
+export const TRACK_Q16 = 32;
+/** `jointMask` bit: the joint's scale track (three curves or one) is stored in 16 bits. */
+export const TRACK_S16 = 64;
+/** 16-bit slots of one `packed` record of a translation or scale track: τ, 1/Δ (2 slots each), 3 × P₀…P₃. */
+export const PACKED_STRIDE_3 = 16;
+/** 16-bit slots of one `packed` record of a rotation track: τ, 1/Δ, 4 × P₀…P₃. */
+export const PACKED_STRIDE_4 = 20;
+/** 16-bit slots of one `packed` record of a uniform-scale track: τ, 1/Δ, P₀…P₃. */
+export const PACKED_STRIDE_1 = 8;
+
 /** At most this many lookup buckets: keys closer than duration / 2²⁰ in one track are refused. */
 export const MAX_BUCKETS = 1 << 20;
 
@@ -82,7 +115,10 @@ export interface ReducedTracks {
   readonly duration: number;
   /** `Math.fround(duration)`: the last key time as stored; sampling clamps times to [0, endTime]. */
   readonly endTime: number;
-  /** Per joint, which of its tracks are animated: `TRACK_T | TRACK_Q | (TRACK_S or TRACK_S1)` bits. */
+  /**
+   * Per joint, which of its tracks are animated: `TRACK_T | TRACK_Q | (TRACK_S or TRACK_S1)`
+   * bits, and which of those are stored in 16 bits: `TRACK_T16 | TRACK_Q16 | TRACK_S16`.
+   */
   readonly jointMask: Uint8Array;
   /**
    * Per joint, the index of its first animated track among all animated tracks (its tracks
@@ -91,11 +127,21 @@ export interface ReducedTracks {
   readonly jointTrack: Uint32Array;
   /** `jointCount × 10` floats: the value of each channel of a constant track (unit quaternions); 0 elsewhere. */
   readonly constants: Float32Array;
-  /** Records of the animated tracks, track after track; see the file header. */
+  /** Records of the animated 32-bit tracks, track after track; see the file header. */
   readonly records: Float32Array;
+  /** Records of the 16-bit tracks, track after track (empty when there are none); see the file header. */
+  readonly packed: Int16Array;
+  /** The same memory as {@link packed} as 32-bit floats: τ of a record at slot r is `packedTimes[r >> 1]`, 1/Δ the next. */
+  readonly packedTimes: Float32Array;
+  /** `jointCount × 10 × 2` floats, lo and step per channel of a 16-bit track (empty without one). */
+  readonly ranges: Float32Array;
   /** Number of animated tracks. */
   readonly animatedTracks: number;
-  /** Per animated track, the offset of its first record in `records` (`animatedTracks + 1` entries). */
+  /**
+   * Per animated track, the offset of its first record in `records`, or for a 16-bit track its
+   * first slot in `packed` (`animatedTracks + 1` entries: each buffer's tracks end where the
+   * next track of that buffer starts; entry `animatedTracks` is `records.length`).
+   */
   readonly trackStart: Uint32Array;
   /** Equal time buckets over [0, duration]. */
   readonly bucketCount: number;
@@ -103,13 +149,18 @@ export interface ReducedTracks {
   readonly bucketScale: number;
   /** Rows of {@link bucketRecords} (`⌊endTime × bucketScale⌋ + 1`, so the end time has a row). */
   readonly bucketRows: number;
-  /** `bucketRows × animatedTracks` record offsets, row-major: row b, track i at `b × animatedTracks + i`. */
+  /**
+   * `bucketRows × animatedTracks` record offsets (in `records`, or slots in `packed` for a
+   * 16-bit track), row-major: row b, track i at `b × animatedTracks + i`.
+   */
   readonly bucketRecords: Uint32Array;
   /** Keys given, summed over channels (K + 1 per channel). */
   readonly keyCount: number;
   /** Records stored (union keys, summed over animated tracks). */
   readonly recordCount: number;
-  /** Bytes of all the arrays above. */
+  /** Tracks stored in 16 bits. */
+  readonly packedTracks: number;
+  /** Bytes of all the arrays above (`packed` and `packedTimes` share theirs, counted once). */
   readonly byteLength: number;
 }
 
@@ -119,6 +170,12 @@ export interface ReducedChannel {
   readonly keyTimes: NumberList;
   /** 4 per segment (`(keyTimes.length − 1) × 4`): a b c d of value = a + b·u + c·u² + d·u³. */
   readonly coefficients: NumberList;
+  /**
+   * Largest error (the channel's units) this channel accepts from 16-bit storage; omitted or 0:
+   * 32 bits. Its track is stored in 16 bits when every channel of it accepts the error its
+   * quantization makes (measured on the control points, see the file header).
+   */
+  readonly quantization?: number;
 }
 
 /** Accepted |t_K − duration|, relative to max(1, duration): a few ulps of rounding in t = f / rate. */
@@ -185,6 +242,8 @@ export function createReducedTracks(jointCount: number, duration: number, channe
   const unions: Float64Array[] = [];
   const unionChannels: number[] = []; // first channel of each animated track
   const trackChannels: number[] = []; // channels stored per record of each animated track: 3, 4 or 1
+  const trackJoint: number[] = [];
+  const trackKind: number[] = []; // 0 translation, 1 rotation, 2 scale
   for (let joint = 0; joint < jointCount; joint++) {
     jointTrack[joint] = unions.length;
     for (let track = 0; track < 3; track++) {
@@ -204,26 +263,55 @@ export function createReducedTracks(jointCount: number, duration: number, channe
       jointMask[joint] = jointMask[joint]! | bit;
       unionChannels.push(first);
       trackChannels.push(m);
+      trackJoint.push(joint);
+      trackKind.push(track);
       unions.push(unionTimes(times32, first, m));
     }
   }
   issues.throwIfAny();
 
-  // 3. Records: each channel's cubic re-expanded about every union key of its track.
+  // 3. Records: each channel's cubic re-expanded about every union key of its track (float64);
+  //    a track whose channels accept 16 bits goes to `packed`, the others to `records`.
   const animatedTracks = unions.length;
   const trackStart = new Uint32Array(animatedTracks + 1);
+  const strides: number[] = [];
+  const expanded: Float64Array[] = [];
+  const quantized: (Int16Array | null)[] = [];
+  const ranges64 = new Float32Array(channelCount * 2);
   let recordFloats = 0;
+  let packedSlots = 0;
   let recordCount = 0;
+  let packedTracks = 0;
   for (let i = 0; i < animatedTracks; i++) {
-    trackStart[i] = recordFloats;
-    recordFloats += unions[i]!.length * (1 + 4 * trackChannels[i]!);
+    const m = trackChannels[i]!;
+    const e = expandRecords(unions[i]!, channels, times32, unionChannels[i]!, m);
+    const q = quantizeTrack(e, unions[i]!, channels, unionChannels[i]!, m, ranges64);
+    expanded.push(e);
+    quantized.push(q);
     recordCount += unions[i]!.length;
+    if (q === null) {
+      trackStart[i] = recordFloats;
+      strides.push(1 + 4 * m);
+      recordFloats += e.length;
+    } else {
+      trackStart[i] = packedSlots;
+      strides.push(4 + 4 * m);
+      packedSlots += q.length;
+      packedTracks++;
+      jointMask[trackJoint[i]!] = jointMask[trackJoint[i]!]! | (TRACK_T16 << trackKind[i]!);
+    }
   }
   trackStart[animatedTracks] = recordFloats;
   const records = new Float32Array(recordFloats);
+  const packedBuffer = new ArrayBuffer(2 * packedSlots);
+  const packed = new Int16Array(packedBuffer);
+  const packedTimes = new Float32Array(packedBuffer);
   for (let i = 0; i < animatedTracks; i++) {
-    writeRecords(records, trackStart[i]!, unions[i]!, channels, times32, unionChannels[i]!, trackChannels[i]!);
+    const q = quantized[i];
+    if (q === null || q === undefined) records.set(expanded[i]!, trackStart[i]!);
+    else packed.set(q, trackStart[i]!);
   }
+  const ranges = packedTracks > 0 ? ranges64 : new Float32Array(0);
   for (let i = 0; i < recordFloats && !issues.full; i++) {
     if (!Number.isFinite(records[i]!)) {
       issues.add(`records[${i}]`, 'is not finite as a 32-bit float: a re-expanded coefficient overflowed (keys far apart with large coefficients)');
@@ -232,12 +320,12 @@ export function createReducedTracks(jointCount: number, duration: number, channe
   issues.throwIfAny();
 
   // 4. The bucket lookup table.
-  const table = buildLookup(issues, duration, endTime, unions, trackStart, trackChannels);
+  const table = buildLookup(issues, duration, endTime, unions, trackStart, strides);
   issues.throwIfAny();
 
   const byteLength =
-    jointMask.byteLength + jointTrack.byteLength + constants.byteLength + records.byteLength +
-    trackStart.byteLength + table.bucketRecords.byteLength;
+    jointMask.byteLength + jointTrack.byteLength + constants.byteLength + records.byteLength + packedBuffer.byteLength +
+    ranges.byteLength + trackStart.byteLength + table.bucketRecords.byteLength;
   return Object.freeze({
     jointCount,
     duration,
@@ -246,6 +334,9 @@ export function createReducedTracks(jointCount: number, duration: number, channe
     jointTrack,
     constants,
     records,
+    packed,
+    packedTimes,
+    ranges,
     animatedTracks,
     trackStart,
     bucketCount: table.bucketCount,
@@ -254,8 +345,64 @@ export function createReducedTracks(jointCount: number, duration: number, channe
     bucketRecords: table.bucketRecords,
     keyCount,
     recordCount,
+    packedTracks,
     byteLength,
   });
+}
+
+/** One animated track of {@link ReducedTracks} as float64 cubics (see {@link readTrack}). */
+export interface TrackCubics {
+  /** Curves stored per record: 3 (translation, scale), 4 (rotation) or 1 (a uniform scale). */
+  readonly channels: number;
+  /** Record times τ_s, seconds (32-bit values), ascending; the last is `endTime`. */
+  readonly times: Float64Array;
+  /**
+   * `times.length × channels × 4`: per record and curve, a b c d of a + b·u + c·u² + d·u³,
+   * u = t − τ_s, on [τ_s, τ_{s+1}); the last record holds the end values (b = c = d = 0).
+   */
+  readonly coefficients: Float64Array;
+}
+
+/**
+ * The curves `sampleReducedInto` evaluates for track `kind` (0 translation, 1 rotation,
+ * 2 scale) of `joint`, in power form whichever way they are stored (32-bit records as they
+ * are; a 16-bit track's Bernstein form converted: a = P₀, b = 3(P₁ − P₀)/Δ,
+ * c = 3(P₀ − 2P₁ + P₂)/Δ², d = (P₃ − 3P₂ + 3P₁ − P₀)/Δ³ with 1/Δ as stored), or null for a
+ * constant track (its value is in `constants`). For exporters and tools; allocates.
+ */
+export function readTrack(tracks: ReducedTracks, joint: number, kind: 0 | 1 | 2): TrackCubics | null {
+  const mask = tracks.jointMask[joint]!;
+  const animated = (bit: number): number => (mask & bit ? 1 : 0);
+  if (kind === 0 && !animated(TRACK_T)) return null;
+  if (kind === 1 && !animated(TRACK_Q)) return null;
+  if (kind === 2 && !animated(TRACK_S | TRACK_S1)) return null;
+  const track = tracks.jointTrack[joint]! + (kind > 0 ? animated(TRACK_T) : 0) + (kind > 1 ? animated(TRACK_Q) : 0);
+  const m = kind === 1 ? 4 : kind === 2 && mask & TRACK_S1 ? 1 : 3;
+  const start = tracks.trackStart[track]!;
+  const times: number[] = [];
+  const coefficients: number[] = [];
+  if ((mask & (TRACK_T16 << kind)) === 0) {
+    const { records } = tracks;
+    for (let r = start; ; r += 1 + 4 * m) {
+      times.push(records[r]!);
+      for (let i = 1; i <= 4 * m; i++) coefficients.push(records[r + i]!);
+      if (records[r] === tracks.endTime) break;
+    }
+  } else {
+    const { packed, packedTimes, ranges } = tracks;
+    const first = joint * POSE_STRIDE + TRACK_OFFSET[kind];
+    for (let r = start; ; r += 4 + 4 * m) {
+      const tau = packedTimes[r >> 1]!, inv = packedTimes[(r >> 1) + 1]!;
+      times.push(tau);
+      for (let c = 0; c < m; c++) {
+        const lo = ranges[2 * (first + c)]!, step = ranges[2 * (first + c) + 1]!;
+        const q = r + 4 + 4 * c;
+        coefficients.push(lo + step * packed[q]!, step * packed[q + 1]! * inv, step * packed[q + 2]! * inv * inv, step * packed[q + 3]! * inv * inv * inv);
+      }
+      if (tau === tracks.endTime) break;
+    }
+  }
+  return { channels: m, times: Float64Array.from(times), coefficients: Float64Array.from(coefficients) };
 }
 
 /**
@@ -356,19 +503,20 @@ function unionTimes(times32: readonly Float64Array[], first: number, m: number):
 }
 
 /**
- * Writes the records of one track at `offset` (see the file header): for union key τ_s, each
- * channel's segment k is the last with (32-bit) t_k ≤ τ_s, and its cubic — about the given
- * (full precision) t_k — is re-expanded about τ_s. The last record holds the end values.
+ * The records of one track (see the file header) in float64, `union.length × (1 + 4m)`: for
+ * union key τ_s, each channel's segment k is the last with (32-bit) t_k ≤ τ_s, and its cubic —
+ * about the given (full precision) t_k — is re-expanded about τ_s. The last record holds the
+ * end values. Stored as 32-bit floats these are the `records` (rounded once, here to there).
  */
-function writeRecords(
-  records: Float32Array, offset: number, union: Float64Array, channels: readonly ReducedChannel[],
-  times32: readonly Float64Array[], first: number, m: number,
-): void {
+function expandRecords(
+  union: Float64Array, channels: readonly ReducedChannel[], times32: readonly Float64Array[], first: number, m: number,
+): Float64Array {
   const stride = 1 + 4 * m;
   const last = union.length - 1;
+  const records = new Float64Array(union.length * stride);
   for (let s = 0; s <= last; s++) {
     const tau = union[s]!;
-    const r = offset + s * stride;
+    const r = s * stride;
     records[r] = tau;
     for (let c = 0; c < m; c++) {
       const { keyTimes, coefficients } = channels[first + c]!;
@@ -388,6 +536,94 @@ function writeRecords(
       records[q + 3] = d;
     }
   }
+  return records;
+}
+
+/** Largest 16-bit code magnitude (codes are signed, −32767 … 32767). */
+const Q16 = 32767;
+
+/**
+ * One track's 16-bit records (see the file header) from its float64 `records`, or null when
+ * a channel does not accept the error: the smallest `quantization` of the track's channels (a
+ * uniform scale: of its three) against the largest Σ|coefficient rounding| of a record (the
+ * most the rounding can move the value for s in [0, 1]). Writes lo and step of each stored
+ * channel to `ranges` (at 2 × channel) when it packs.
+ */
+function quantizeTrack(
+  records: Float64Array, union: Float64Array, channels: readonly ReducedChannel[], first: number, m: number, ranges: Float32Array,
+): Int16Array | null {
+  let budget = Infinity;
+  for (let c = 0; c < (m === 1 ? 3 : m); c++) {
+    const q = channels[first + c]!.quantization;
+    if (typeof q !== 'number' || !(q > 0)) return null;
+    budget = Math.min(budget, q);
+  }
+  const stride = 1 + 4 * m;
+  const keys = union.length;
+  const last = keys - 1;
+  // Per record and channel the cubic in s = u / Δ: a, bΔ, cΔ², dΔ³.
+  const scaled = new Float64Array(keys * 4 * m);
+  for (let s = 0; s < keys; s++) {
+    const delta = s === last ? 0 : union[s + 1]! - union[s]!;
+    for (let c = 0; c < m; c++) {
+      const r = s * stride + 1 + 4 * c;
+      const p = (s * m + c) * 4;
+      scaled[p] = records[r]!;
+      scaled[p + 1] = records[r + 1]! * delta;
+      scaled[p + 2] = records[r + 2]! * delta * delta;
+      scaled[p + 3] = records[r + 3]! * delta * delta * delta;
+    }
+  }
+  // Per channel: lo, the middle of its values a, and one step for a − lo and the other three.
+  // A rotation's four channels share lo = 0 and one step: the sampler normalizes, so that
+  // common scale cancels and it uses the codes as they are.
+  const lo = new Float64Array(m), step = new Float64Array(m);
+  let shared = 0;
+  for (let c = 0; c < m; c++) {
+    let min = Infinity, max = -Infinity;
+    for (let s = 0; s < keys; s++) {
+      const a = scaled[(s * m + c) * 4]!;
+      if (a < min) min = a;
+      if (a > max) max = a;
+    }
+    lo[c] = m === 4 ? 0 : Math.fround((min + max) / 2);
+    let largest = 0;
+    for (let s = 0; s < keys; s++) {
+      const p = (s * m + c) * 4;
+      largest = Math.max(largest, Math.abs(scaled[p]! - lo[c]!), Math.abs(scaled[p + 1]!), Math.abs(scaled[p + 2]!), Math.abs(scaled[p + 3]!));
+    }
+    step[c] = largest;
+    shared = Math.max(shared, largest);
+  }
+  for (let c = 0; c < m; c++) {
+    step[c] = Math.fround(((m === 4 ? shared : step[c]!) / Q16) * (1 + 2 ** -20));
+    if (!Number.isFinite(lo[c]!) || !Number.isFinite(step[c]!)) return null;
+  }
+  const slots = 4 + 4 * m;
+  const out = new Int16Array(keys * slots);
+  const times = new Float32Array(out.buffer);
+  for (let s = 0; s < keys; s++) {
+    const o = s * slots;
+    times[o >> 1] = union[s]!;
+    times[(o >> 1) + 1] = s === last ? 0 : 1 / (union[s + 1]! - union[s]!);
+    for (let c = 0; c < m; c++) {
+      let error = 0;
+      for (let i = 0; i < 4; i++) {
+        const v = scaled[(s * m + c) * 4 + i]! - (i === 0 ? lo[c]! : 0);
+        const code = step[c]! > 0 ? Math.min(Q16, Math.max(-Q16, Math.round(v / step[c]!))) : 0;
+        error += Math.abs(step[c]! * code - v);
+        out[o + 4 + 4 * c + i] = code;
+      }
+      // The value moves by at most the sum of the roundings (|s| ≤ 1); a rotation's share of
+      // scale is the common step, whose value units are those of its components.
+      if (!(error <= budget)) return null;
+    }
+  }
+  for (let c = 0; c < m; c++) {
+    ranges[2 * (first + c)] = lo[c]!;
+    ranges[2 * (first + c) + 1] = step[c]!;
+  }
+  return out;
 }
 
 /** Shared scratch for stepping between adjacent 32-bit floats (build time only). */
@@ -416,7 +652,7 @@ interface Lookup {
  * needs more than one step, and doubles the count when rounding makes one do so.
  */
 function buildLookup(
-  issues: IssueList, duration: number, endTime: number, unions: readonly Float64Array[], trackStart: Uint32Array, trackChannels: readonly number[],
+  issues: IssueList, duration: number, endTime: number, unions: readonly Float64Array[], trackStart: Uint32Array, strides: readonly number[],
 ): Lookup {
   const tracks = unions.length;
   let gap = duration;
@@ -443,7 +679,7 @@ function buildLookup(
     let fits = true;
     for (let i = 0; i < tracks && fits; i++) {
       const union = unions[i]!;
-      const stride = 1 + 4 * trackChannels[i]!;
+      const stride = strides[i]!;
       const lastSegment = union.length - 2; // never the end record: it is reached by the step
       let s = 0;
       for (let row = 0; row < rows; row++) {

@@ -4,7 +4,7 @@
  */
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
-import type { Clip, ReducedClipStats } from './Clip.js';
+import { createClip, isClip, type Clip, type ReducedClipStats } from './Clip.js';
 import type { ReducedTracks } from './ReducedTracks.js';
 import { sampleReducedInto } from './sampleReduced.js';
 import { POSE_CHANNELS } from './validatePose.js';
@@ -12,31 +12,38 @@ import { POSE_CHANNELS } from './validatePose.js';
 /** Accepted |tracks.duration − source.duration|, relative to max(1, duration). */
 const DURATION_TOLERANCE = 1e-9;
 
+/** Input figures of {@link createReducedClip}: the reducer's; the byte counts are computed here. */
+export type ReducedStatsInput = Omit<ReducedClipStats, 'bytes' | 'sourceBytes'>;
+
 /**
  * Builds the reduced clip of `source` from the curves `tracks` (see `createReducedTracks`) and
  * the reducer's `stats`.
  *
  * The result has the source's skeleton, frame rate, frame count, duration, loop flag, events,
  * `importError`, `difference` flag and name (a reduced clip stands in for its source: games that key on names keep working;
- * tell LOD levels apart by `stats`). Its `frames` are the curves evaluated by the reduced
- * sampler at the frame times f / frameRate, so everything that reads frames (root-motion
- * tracks, additive references, bindings) agrees with the sampler at frame times; between them
- * samplers evaluate the curves. A looping source's seam frame is the curves at the duration,
- * as fitted (not copied from frame 0).
+ * tell LOD levels apart by `stats`). It holds the curves and **no dense frames**: its `frames`
+ * is an empty Float32Array, samplers evaluate the curves, and readers of poses at frame times
+ * (root-motion tracks, difference clips, tools) take them from the curves on demand —
+ * {@link expandFrames} evaluates them at the frame times f / frameRate with the reduced
+ * sampler itself, so they agree with playback there bit for bit. A looping source's seam
+ * frame is the curves at the duration, as fitted (not copied from frame 0).
  *
- * Allocates the frames (`frameCount × jointCount × 10` floats) besides `tracks`.
+ * `stats` gains `bytes` (everything the clip holds: `tracks.byteLength`, its frames being
+ * empty) and `sourceBytes` (the source's dense frames, `frameCount × jointCount × 10 × 4`).
+ * Allocates one pose of scratch to check the curves at every frame time; keeps `tracks` as given.
  *
  * @throws AnimationError when `source` is not a clip, the tracks' joint count or duration
- * differ from the source's, the stats are not finite numbers ≥ 0, or a reconstructed frame is
- * not finite (a rotation curve through zero).
+ * differ from the source's, the stats are not finite numbers ≥ 0, or the curves at a frame
+ * time are not finite (a rotation curve through zero).
  * @example
  * const reduced = createReducedClip(clip, createReducedTracks(jointCount, clip.duration, channels), {
  *   keysBefore: clip.frameCount * jointCount * 10, keysAfter: 1234, maxError: 0.004, meanError: 0.001,
  * });
+ * console.log(reduced.stats.sourceBytes / reduced.stats.bytes); // how many times smaller
  */
-export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: ReducedClipStats): Clip {
+export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: ReducedStatsInput): Clip {
   const issues = new IssueList('createReducedClip');
-  if (typeof source !== 'object' || source === null || !(source.frames instanceof Float32Array) || typeof source.frameRate !== 'number') {
+  if (!isClip(source)) {
     issues.add('source', 'must be a Clip');
     issues.throwIfAny();
   }
@@ -62,9 +69,7 @@ export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: Re
   }
   issues.throwIfAny();
 
-  // The frames: the reduced sampler itself at each frame time, so the two agree bit for bit.
-  // The clip object must carry `reduced` for the sampler; it is built once, frames filled after.
-  const frames = new Float32Array(frameCount * jointCount * POSE_STRIDE);
+  const frames = new Float32Array(0);
   const clip: Clip = Object.freeze({
     name: source.name,
     skeleton,
@@ -79,20 +84,82 @@ export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: Re
     // A reduced difference clip is still one: it plays additively, against the identity.
     ...(source.difference === true ? { difference: true } : {}),
     reduced: tracks,
-    stats: Object.freeze({ keysBefore: stats.keysBefore, keysAfter: stats.keysAfter, maxError: stats.maxError, meanError: stats.meanError }),
+    stats: Object.freeze({
+      ...stats,
+      bytes: tracks.byteLength + frames.byteLength,
+      sourceBytes: frameCount * jointCount * POSE_STRIDE * Float32Array.BYTES_PER_ELEMENT,
+    }),
   });
-  const time = new Float64Array(1);
+  // The curves at every frame time must be finite: what expandFrames and the samplers give.
   const poseSize = jointCount * POSE_STRIDE;
-  for (let f = 0; f < frameCount; f++) {
-    time[0] = f / frameRate;
-    sampleReducedInto(frames, f * poseSize, clip, time, 0);
-  }
-  for (let i = 0; i < frames.length && !issues.full; i++) {
-    if (!Number.isFinite(frames[i]!)) {
-      const f = Math.floor(i / poseSize), joint = Math.floor((i % poseSize) / POSE_STRIDE);
-      issues.add(`frames[${f}] joint "${skeleton.names[joint]}" (${joint}).${POSE_CHANNELS[i % POSE_STRIDE]}`, 'is not finite: the reduced curves reach a zero rotation or overflow here');
+  const pose = new Float32Array(poseSize);
+  for (let f = 0; f < frameCount && !issues.full; f++) {
+    sampleFrameInto(pose, 0, clip, f);
+    for (let i = 0; i < poseSize && !issues.full; i++) {
+      if (!Number.isFinite(pose[i]!)) {
+        const joint = Math.floor(i / POSE_STRIDE);
+        issues.add(`frames[${f}] joint "${skeleton.names[joint]}" (${joint}).${POSE_CHANNELS[i % POSE_STRIDE]}`, 'is not finite: the reduced curves reach a zero rotation or overflow here');
+      }
     }
   }
   issues.throwIfAny();
   return clip;
+}
+
+/** Scratch time of {@link sampleFrameInto} (offline helper; one fixed-size temporary). */
+const FRAME_TIME = new Float64Array(1);
+
+/**
+ * Writes frame `frame` of `clip` — `jointCount × 10` floats, the clip skeleton's order — to
+ * `out` at `outOff`: an ordinary clip's stored frame, or a reduced clip's curves at the frame
+ * time `frame / frameRate` (the reduced sampler, as {@link expandFrames}). For readers that
+ * walk a clip frame by frame without expanding it whole. Precondition: 0 ≤ frame < frameCount.
+ */
+export function sampleFrameInto(out: Float32Array, outOff: number, clip: Clip, frame: number): void {
+  const poseSize = clip.skeleton.jointCount * POSE_STRIDE;
+  if (clip.reduced === null) {
+    out.set(clip.frames.subarray(frame * poseSize, (frame + 1) * poseSize), outOff);
+    return;
+  }
+  FRAME_TIME[0] = frame / clip.frameRate;
+  sampleReducedInto(out, outOff, clip, FRAME_TIME, 0);
+}
+
+/**
+ * A clip's poses at its frame times as dense frames, `frameCount × jointCount × 10` floats,
+ * frame-major (the layout of `Clip.frames`).
+ *
+ * - An ordinary clip: its own `frames`, not a copy (do not write to it).
+ * - A reduced clip, which stores no frames: a new array of its curves evaluated at the frame
+ *   times f / frameRate by the reduced sampler — what playback gives at those instants (the
+ *   last frame at the duration). Costs the memory the reduction saved; offline use.
+ *
+ * @throws AnimationError when `clip` is not a clip.
+ * @example
+ * const frames = expandFrames(reduceClip(walk, { tolerance: 0.005 })); // walk.frames.length floats
+ */
+export function expandFrames(clip: Clip): Float32Array {
+  if (!isClip(clip)) {
+    const issues = new IssueList('expandFrames');
+    issues.add('clip', 'must be a Clip');
+    issues.throwIfAny();
+  }
+  if (clip.reduced === null) return clip.frames;
+  const poseSize = clip.skeleton.jointCount * POSE_STRIDE;
+  const frames = new Float32Array(clip.frameCount * poseSize);
+  for (let f = 0; f < clip.frameCount; f++) sampleFrameInto(frames, f * poseSize, clip, f);
+  return frames;
+}
+
+/**
+ * `clip` as an ordinary clip: itself, or — a reduced clip — a new clip of its
+ * {@link expandFrames} with its name, timing, loop, events and import error. For offline code
+ * that works on frames (reducing a reduced clip again).
+ */
+export function denseClip(clip: Clip): Clip {
+  if (clip.reduced === null) return clip;
+  return createClip({
+    skeleton: clip.skeleton, frameRate: clip.frameRate, frames: expandFrames(clip), loop: clip.loop,
+    events: clip.events, name: clip.name, importError: clip.importError,
+  });
 }

@@ -4,11 +4,14 @@
  * cached. Root motion reads the joint's displacement and turn between two times off this
  * track, and normalization reads its cycle: the net displacement and yaw from the first to
  * the last frame, the farthest the joint gets from where it started, and the hips' height.
+ * A reduced (LOD) clip, which stores no frames, has the track of its curves at the frame
+ * times (`sampleFrameInto`, what playback gives there).
  */
 import * as affine from '../math/affine.js';
 import { MATRIX_STRIDE, POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import type { Clip } from './Clip.js';
+import { sampleFrameInto } from './reducedClip.js';
 import { computeRestModel, type Skeleton } from './Skeleton.js';
 
 /** See the module comment. Positions are in the clip's units (metres for well-made assets). */
@@ -66,7 +69,10 @@ export function getRootTrack(clip: Clip): RootTrack {
 }
 
 function computeRootTrack(clip: Clip): RootTrack {
-  const { skeleton, frames, frameCount } = clip;
+  const { skeleton, frameCount } = clip;
+  // A reduced clip stores no frames: its curves at each frame time, one pose at a time.
+  const reduced = clip.reduced !== null;
+  const frames = reduced ? new Float32Array(skeleton.jointCount * POSE_STRIDE) : clip.frames;
   const joint = skeleton.hipJoint >= 0 ? skeleton.hipJoint : 0;
   // The chain root → joint, so each frame composes only the joint's ancestors.
   const chain: number[] = [];
@@ -80,15 +86,17 @@ function computeRootTrack(clip: Clip): RootTrack {
   composeChainRotation(q, 4, skeleton.rest, 0, chain);
   quat.conjugate(q, 4, q, 4);
   for (let f = 0; f < frameCount; f++) {
+    if (reduced) sampleFrameInto(frames, 0, clip, f);
+    const frameOff = reduced ? 0 : f * poseSize;
     affine.identity(m, 0);
     for (const j of chain) {
-      affine.fromSQT(m, MATRIX_STRIDE, frames, f * poseSize + j * POSE_STRIDE);
+      affine.fromSQT(m, MATRIX_STRIDE, frames, frameOff + j * POSE_STRIDE);
       affine.multiply(m, 0, m, 0, m, MATRIX_STRIDE);
     }
     positions[f * 3] = m[9]!;
     positions[f * 3 + 1] = m[10]!;
     positions[f * 3 + 2] = m[11]!;
-    composeChainRotation(q, 0, frames, f * poseSize, chain);
+    composeChainRotation(q, 0, frames, frameOff, chain);
     quat.multiply(q, 0, q, 0, q, 4); // q_rel = q_model · q_restModel⁻¹
     const psi = wrapAngle(2 * Math.atan2(q[1]!, q[3]!)); // ±q give ψ and ψ ± 2π
     yaw[f] = f === 0 ? psi : yaw[f - 1]! + wrapAngle(psi - yaw[f - 1]!);

@@ -4,6 +4,7 @@
  * statistics and warnings. Pure: no I/O, so tests check it directly.
  */
 import type { Clip } from '../assets/Clip.js';
+import { sampleFrameInto } from '../assets/reducedClip.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
 import { computeModelPose } from '../systems/skinSystem.js';
@@ -37,8 +38,10 @@ export function hipPath(clip: Clip): { first: number[]; last: number[] } {
   const joint = skeleton.hipJoint >= 0 ? skeleton.hipJoint : 0;
   const poseSize = skeleton.jointCount * POSE_STRIDE;
   const model = new Float32Array(skeleton.jointCount * MATRIX_STRIDE);
+  const pose = new Float32Array(poseSize);
   const position = (frame: number): number[] => {
-    computeModelPose(model, 0, clip.frames, frame * poseSize, skeleton.parents, skeleton.jointCount);
+    sampleFrameInto(pose, 0, clip, frame); // a reduced clip has no frames: its curves there
+    computeModelPose(model, 0, pose, 0, skeleton.parents, skeleton.jointCount);
     return [9, 10, 11].map((k) => model[joint * MATRIX_STRIDE + k]!);
   };
   const first = position(0);

@@ -13,7 +13,9 @@
  * else each at its keys' own rate (or a multiple) within 0.1 mm of the file's keys, the 0.1 mm
  * converted to file units like the tolerance — and reduced from those frames; BVH clips keep their frames. The error is the largest (and
  * mean) distance a joint — with `distance`, a point that far from a joint — moves in model
- * space over the frames, as `reduceClip` measures it on the packed result.
+ * space over the frames, as `reduceClip` measures it on the packed result. Bytes are what the
+ * source's frames take (`frameCount × jointCount × 10` 32-bit floats) and what the reduced
+ * clip holds (`clip.stats.bytes`: its curves and lookup tables, no frames).
  *
  * Pure of printing: {@link reduceFile} returns a {@link LodReport}; the `format*` functions
  * give the lines `main.ts` prints.
@@ -40,7 +42,10 @@ const WHERE = 'lod';
 export interface LodOptions {
   /** Largest joint position error, metres, finite and > 0 (default 0.005). */
   tolerance?: number;
-  /** Error also measured this far from each joint, metres, ≥ 0 (default 0: at the joints). */
+  /**
+   * Error also measured this far from each joint, metres, ≥ 0 (default: `reduceClip`'s, a
+   * tenth of the skeleton's hip height, so end joints cannot turn freely; 0: at the joints only).
+   */
   distance?: number;
   /** `'atkins'` (default) or `'uniform'` (keys every k frames per channel: the baseline). */
   method?: 'atkins' | 'uniform';
@@ -72,6 +77,10 @@ export interface LodClipReport {
   readonly maxError: number;
   /** Metres. */
   readonly meanError: number;
+  /** Bytes of the source clip's frames (`clip.stats.sourceBytes`). */
+  readonly bytesBefore: number;
+  /** Bytes the reduced clip holds (`clip.stats.bytes`); the source's for a skipped clip. */
+  readonly bytesAfter: number;
 }
 
 /** The settings a run used (resolved options). */
@@ -80,8 +89,8 @@ export interface LodSettings {
   readonly format: 'gltf' | 'bvh';
   /** Metres. */
   readonly tolerance: number;
-  /** Metres. */
-  readonly distance: number;
+  /** Metres, or null for `reduceClip`'s default (a tenth of the hip height, see `defaultErrorDistance`). */
+  readonly distance: number | null;
   readonly method: 'atkins' | 'uniform';
   /** Metres per file unit. */
   readonly scale: number;
@@ -112,7 +121,7 @@ export interface LodHooks {
 
 interface Resolved {
   tolerance: number;
-  distance: number;
+  distance: number | null;
   method: 'atkins' | 'uniform';
   scale: number;
   frameRate: number | null;
@@ -166,13 +175,17 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
     let report: LodClipReport;
     if (clip.frameCount < 2) {
       const keys = clip.frameCount * clip.skeleton.jointCount * 10;
-      report = { ...base, reduced: null, skipped: 'one frame, nothing to reduce', keysBefore: keys, keysAfter: keys, maxError: 0, meanError: 0 };
+      const bytes = keys * Float32Array.BYTES_PER_ELEMENT;
+      report = {
+        ...base, reduced: null, skipped: 'one frame, nothing to reduce', keysBefore: keys, keysAfter: keys, maxError: 0, meanError: 0,
+        bytesBefore: bytes, bytesAfter: bytes,
+      };
     } else {
       let reduced: Clip;
       try {
         reduced = reduceClip(clip, {
           tolerance: o.tolerance / unit,
-          distance: o.distance / unit,
+          ...(o.distance === null ? {} : { distance: o.distance / unit }),
           method: o.method,
           ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
         });
@@ -184,7 +197,7 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
       const stats = reduced.stats!;
       report = {
         ...base, reduced, skipped: null, keysBefore: stats.keysBefore, keysAfter: stats.keysAfter,
-        maxError: stats.maxError * unit, meanError: stats.meanError * unit,
+        maxError: stats.maxError * unit, meanError: stats.meanError * unit, bytesBefore: stats.sourceBytes, bytesAfter: stats.bytes,
       };
     }
     reports.push(report);
@@ -213,7 +226,7 @@ function resolveOptions(file: string, options: LodOptions): Resolved {
     return v;
   };
   const tolerance = number('--tolerance', options.tolerance, 0.005, 'positive', ' (metres)');
-  const distance = number('--distance', options.distance, 0, 'non-negative', ' (metres)');
+  const distance = options.distance === undefined ? null : number('--distance', options.distance, 0, 'non-negative', ' (metres)');
   const frameRate = options.frameRate === undefined ? null : number('--frame-rate', options.frameRate, 30, 'positive', ' (Hz)');
   const scale = options.scale === undefined ? 1 : parseScale(options.scale);
   if (Number.isNaN(scale)) issues.add('--scale', `is ${JSON.stringify(options.scale) ?? String(options.scale)}: must be ${SCALE_EXPECTED}`);
@@ -304,30 +317,47 @@ async function writeReduced(
   return { bytes: data.byteLength, animations, warnings };
 }
 
-/** Total keys and errors over `clips` (mean weighted by frames × joints), metres. */
-export function lodTotals(clips: readonly LodClipReport[]): { frames: number; keysBefore: number; keysAfter: number; maxError: number; meanError: number } {
-  let frames = 0, keysBefore = 0, keysAfter = 0, maxError = 0, weighted = 0, weight = 0;
+/** Totals of {@link lodTotals}: keys and bytes summed, errors in metres. */
+export interface LodTotals {
+  readonly frames: number;
+  readonly keysBefore: number;
+  readonly keysAfter: number;
+  readonly bytesBefore: number;
+  readonly bytesAfter: number;
+  readonly maxError: number;
+  readonly meanError: number;
+}
+
+/** Total keys, bytes and errors over `clips` (mean weighted by frames × joints), metres. */
+export function lodTotals(clips: readonly LodClipReport[]): LodTotals {
+  let frames = 0, keysBefore = 0, keysAfter = 0, bytesBefore = 0, bytesAfter = 0, maxError = 0, weighted = 0, weight = 0;
   for (const c of clips) {
     frames += c.frames;
     keysBefore += c.keysBefore;
     keysAfter += c.keysAfter;
+    bytesBefore += c.bytesBefore;
+    bytesAfter += c.bytesAfter;
     maxError = Math.max(maxError, c.maxError);
     weighted += c.meanError * c.frames * c.joints;
     weight += c.frames * c.joints;
   }
-  return { frames, keysBefore, keysAfter, maxError, meanError: weight > 0 ? weighted / weight : 0 };
+  return { frames, keysBefore, keysAfter, bytesBefore, bytesAfter, maxError, meanError: weight > 0 ? weighted / weight : 0 };
 }
 
 /** The first line of the report: file, tolerance, method, units. */
 export function formatLodHeading(report: LodSettings, clipCount: number): string {
-  const where = report.distance > 0 ? `at ${report.distance} m from the joints` : 'at the joints';
+  const where = report.distance === null ? 'at the joints and a tenth of the hip height from them'
+    : report.distance > 0 ? `at ${report.distance} m from the joints` : 'at the joints';
   const units = report.scale !== 1 ? `, 1 file unit = ${report.scale} m` : '';
   const rate = report.format !== 'gltf' ? '' : report.frameRate !== null ? `, resampled at ${report.frameRate} fps` : ', keys at their own rate';
   return `${report.file}: ${clipCount} clip${clipCount === 1 ? '' : 's'}, tolerance ${report.tolerance} m ${where}, ` +
     `${report.method === 'atkins' ? 'ATKINS' : 'uniform'} keys${units}${rate}`;
 }
 
-const COLUMNS = [['frames', 6], ['joints', 6], ['keys before', 11], ['keys after', 10], ['ratio', 8], ['max error (m)', 13], ['mean error (m)', 14]] as const;
+const COLUMNS = [
+  ['frames', 6], ['joints', 6], ['keys before', 11], ['keys after', 10], ['ratio', 8],
+  ['bytes before', 12], ['bytes after', 11], ['ratio', 8], ['max error (m)', 13], ['mean error (m)', 14],
+] as const;
 
 /** Width of the clip-name column for these names. */
 export function nameWidth(names: readonly string[]): number {
@@ -343,23 +373,31 @@ export function formatLodColumns(width: number): string {
 export function formatLodRow(clip: LodClipReport, width: number): string {
   const head = [clip.name.padEnd(width), String(clip.frames).padStart(6), String(clip.joints).padStart(6)];
   if (clip.skipped) return [...head, `skipped: ${clip.skipped}`].join('  ');
-  return [...head, ...figures(clip.keysBefore, clip.keysAfter, clip.maxError, clip.meanError)].join('  ');
+  return [...head, ...figures(clip)].join('  ');
 }
 
-/** The row of totals (keys summed, largest max error, mean weighted by frames × joints). */
+/** The row of totals (keys and bytes summed, largest max error, mean weighted by frames × joints). */
 export function formatLodTotal(clips: readonly LodClipReport[], width: number): string {
   const t = lodTotals(clips);
-  return ['all'.padEnd(width), String(t.frames).padStart(6), ''.padStart(6), ...figures(t.keysBefore, t.keysAfter, t.maxError, t.meanError)].join('  ');
+  return ['all'.padEnd(width), String(t.frames).padStart(6), ''.padStart(6), ...figures(t)].join('  ');
 }
 
-function figures(before: number, after: number, maxError: number, meanError: number): string[] {
+function figures(c: Omit<LodTotals, 'frames'>): string[] {
   return [
-    group(before).padStart(11),
-    group(after).padStart(10),
-    `${after > 0 ? (before / after).toFixed(1) : '∞'}:1`.padStart(8),
-    maxError.toFixed(6).padStart(13),
-    meanError.toFixed(6).padStart(14),
+    group(c.keysBefore).padStart(11),
+    group(c.keysAfter).padStart(10),
+    formatRatio(c.keysBefore, c.keysAfter).padStart(8),
+    group(c.bytesBefore).padStart(12),
+    group(c.bytesAfter).padStart(11),
+    formatRatio(c.bytesBefore, c.bytesAfter).padStart(8),
+    c.maxError.toFixed(6).padStart(13),
+    c.meanError.toFixed(6).padStart(14),
   ];
+}
+
+/** `before / after` as `x.y:1`. */
+function formatRatio(before: number, after: number): string {
+  return `${after > 0 ? (before / after).toFixed(1) : '∞'}:1`;
 }
 
 /** The line about the written file. */
@@ -391,11 +429,19 @@ export function lodReportJson(report: LodReport): object {
     clips: report.clips.map((c) => ({
       name: c.name, frames: c.frames, joints: c.joints, duration: c.duration, skipped: c.skipped,
       keysBefore: c.keysBefore, keysAfter: c.keysAfter, ratio: c.keysAfter > 0 ? c.keysBefore / c.keysAfter : null,
+      bytesBefore: c.bytesBefore, bytesAfter: c.bytesAfter, bytesRatio: c.bytesAfter > 0 ? c.bytesBefore / c.bytesAfter : null,
       maxError: c.maxError, meanError: c.meanError,
     })),
-    total: lodTotals(report.clips),
+    total: totalJson(lodTotals(report.clips)),
     out: report.written,
     warnings: report.warnings,
+  };
+}
+
+/** The totals with their ratios (null when nothing is kept). */
+function totalJson(t: LodTotals): object {
+  return {
+    ...t, ratio: t.keysAfter > 0 ? t.keysBefore / t.keysAfter : null, bytesRatio: t.bytesAfter > 0 ? t.bytesBefore / t.bytesAfter : null,
   };
 }
 

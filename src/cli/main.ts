@@ -116,7 +116,7 @@ export async function run(argv: readonly string[], out: (line: string) => void =
   cli
     .command('lod <file>', 'Reduce the clips of a glTF or BVH file to keys (ATKINS) within a model-space error; print keys and error per clip')
     .option('--tolerance <metres>', 'Largest joint position error over every frame, in metres', { default: 0.005 })
-    .option('--distance <metres>', 'Also bound the error at points this far from each joint, in metres (skin; ozz-animation uses 0.1)', { default: 0 })
+    .option('--distance <metres>', 'Also bound the error at points this far from each joint, in metres, so end joints cannot turn freely (default: a tenth of the hip height, or of the skeleton\'s size without hips; ozz-animation uses 0.1; 0: joints only)')
     .option('--method <method>', 'atkins: keys where the curve changes; uniform: every k-th frame (the baseline)', { default: 'atkins' })
     .option('--scale <scale>', 'Metres per file unit: a number (0.01 for the Fox\'s centimetres, 0.056444 for CMU BVH) or m, cm, mm, in, ft. BVH is scaled to metres; glTF keeps its units and the tolerance is converted', { default: 1 })
     .option('--frame-rate <rate>', 'glTF: resample clips at this rate (Hz) before reducing (default: each clip at its keys\' own rate, within 0.1 mm)')

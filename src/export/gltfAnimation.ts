@@ -41,7 +41,7 @@
  */
 import { Document, Format, Logger, WebIO, type Accessor, type Animation, type AnimationSampler, type Node } from '@gltf-transform/core';
 import { AnimationError } from '../assets/AnimationError.js';
-import { TRACK_Q, TRACK_S, TRACK_S1, TRACK_T, type ReducedTracks } from '../assets/ReducedTracks.js';
+import { readTrack, type ReducedTracks } from '../assets/ReducedTracks.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import { composeNodes } from '../import/gltf/nodePose.js';
 import { decompose } from '../import/gltf/transform.js';
@@ -96,36 +96,34 @@ const MAX_SPLITS = 12;
  * for (const track of splineTracks(reduced.reduced!)) console.log(track.joint, track.path, track.times.length);
  */
 export function splineTracks(tracks: ReducedTracks, rotationFit = ROTATION_FIT): SplineTrack[] {
-  const { records, trackStart, jointMask, jointTrack, constants, jointCount, endTime } = tracks;
+  const { constants, jointCount, endTime } = tracks;
   const out: SplineTrack[] = [];
   for (let joint = 0; joint < jointCount; joint++) {
-    const mask = jointMask[joint]!;
-    let track = jointTrack[joint]!;
     for (let p = 0; p < 3; p++) {
       const size = PATH_SIZE[p]!;
       const first = joint * POSE_STRIDE + PATH_OFFSET[p]!;
-      const stored = p === 0 ? (mask & TRACK_T ? 3 : 0) : p === 1 ? (mask & TRACK_Q ? 4 : 0) : mask & TRACK_S1 ? 1 : mask & TRACK_S ? 3 : 0;
-      if (stored === 0) {
+      // The track's curves in float64, 32-bit or 16-bit as stored (see ReducedTracks).
+      const track = readTrack(tracks, joint, p as 0 | 1 | 2);
+      if (track === null) {
         const values = new Float64Array(6 * size);
         for (let key = 0; key < 2; key++) for (let c = 0; c < size; c++) values[(key * 3 + 1) * size + c] = constants[first + c]!;
         out.push({ joint, path: PATHS[p]!, size, animated: false, times: Float64Array.of(0, endTime), values });
         continue;
       }
-      const stride = 1 + 4 * stored;
-      const start = trackStart[track]!;
-      const count = (trackStart[track + 1]! - start) / stride;
-      track++;
+      const stored = track.channels;
+      const stride = 4 * stored;
+      const count = track.times.length;
       // Segments in float64: start time and a b c d per component (a uniform scale expanded).
       const segmentTimes: number[] = [];
       const segments: Float64Array[] = [];
       for (let s = 0; s + 1 < count; s++) {
-        const r = start + s * stride;
+        const r = s * stride;
         const coefficients = new Float64Array(4 * size);
         for (let c = 0; c < size; c++) {
-          const q = r + 1 + 4 * (stored === 1 ? 0 : c);
-          for (let i = 0; i < 4; i++) coefficients[4 * c + i] = records[q + i]!;
+          const q = r + 4 * (stored === 1 ? 0 : c);
+          for (let i = 0; i < 4; i++) coefficients[4 * c + i] = track.coefficients[q + i]!;
         }
-        const t0 = records[r]!, t1 = records[r + stride]!;
+        const t0 = track.times[s]!, t1 = track.times[s + 1]!;
         if (size === 4) splitRotation(t0, t1, coefficients, rotationFit, segmentTimes, segments, 0);
         else {
           segmentTimes.push(t0);
@@ -133,7 +131,7 @@ export function splineTracks(tracks: ReducedTracks, rotationFit = ROTATION_FIT):
         }
       }
       const keys = segments.length + 1;
-      const times = Float64Array.from([...segmentTimes, records[start + (count - 1) * stride]!]);
+      const times = Float64Array.from([...segmentTimes, track.times[count - 1]!]);
       const values = new Float64Array(keys * 3 * size);
       for (let k = 0; k + 1 < keys; k++) {
         const coefficients = segments[k]!;
@@ -146,10 +144,10 @@ export function splineTracks(tracks: ReducedTracks, rotationFit = ROTATION_FIT):
         }
       }
       // The last record holds the end values.
-      const endRecord = start + (count - 1) * stride;
+      const endRecord = (count - 1) * stride;
       const end = (keys - 1) * 3 * size;
       for (let c = 0; c < size; c++) {
-        values[end + size + c] = records[endRecord + 1 + 4 * (stored === 1 ? 0 : c)]!;
+        values[end + size + c] = track.coefficients[endRecord + 4 * (stored === 1 ? 0 : c)]!;
         values[c] = values[2 * size + c]!;
         values[end + 2 * size + c] = values[end + c]!;
       }

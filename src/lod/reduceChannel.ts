@@ -34,6 +34,12 @@ export interface ReduceChannelOptions {
    * continuity (see `fitSpline`). The key search and the merge pass measure the same fit.
    */
   readonly fit?: SplineFit;
+  /**
+   * Also hold the tolerance at this many instants inside every frame interval, against the
+   * straight line between the two frames (the channel as the uniform sampler plays it; default
+   * 0: at the frames only). See `measureSplineError`.
+   */
+  readonly subdivisions?: number;
 }
 
 /** A reduced channel. */
@@ -75,8 +81,9 @@ const GRID_DECADES = 12;
  * The fewest ATKINS keys of one channel whose reconstruction stays within `tolerance`.
  *
  * - `values`: the channel, one finite value per frame; `frameRate` frames per second (> 0).
- * - `tolerance`: largest allowed |reconstruction − value| at any original frame, in the
- *   channel's units (≥ 0).
+ * - `tolerance`: largest allowed |reconstruction − value| at any original frame (and, with
+ *   `options.subdivisions`, at that many instants between frames against the line between
+ *   them), in the channel's units (≥ 0).
  *
  * Search: ε from the ceiling at which only the two end keys remain down 12 decades, two grid
  * points per decade, then `iterations` bisection steps on log ε between the largest ε that met
@@ -97,18 +104,20 @@ export function reduceChannel(
   const minInterval = options.minInterval ?? DEFAULT_MIN_INTERVAL;
   const iterations = options.iterations ?? 20;
   const fit = options.fit ?? 'segment';
+  const subdivisions = options.subdivisions ?? 0;
   checkArguments(where, frameRate, tolerance, degree);
+  checkSubdivisions(where, subdivisions);
   if (fit !== 'segment' && fit !== 'continuous') fail(where, 'fit', `is ${String(fit)}, must be 'segment' or 'continuous'`);
   if (!(Number.isInteger(iterations) && iterations >= 0)) fail(where, 'iterations', `is ${iterations}, must be an integer ≥ 0`);
   const prepared = prepareQuotients(values, degree, undefined, where);
   const n = values.length;
-  if (n <= 2) return everyFrame(values, frameRate, degree);
+  if (n <= 2) return everyFrame(values, frameRate, degree, subdivisions);
 
   let best: ChannelReduction | undefined;
   const tryEpsilon = (epsilon: number): boolean => {
     const { keys, orders } = selectKeysFrom(prepared, epsilon, minInterval, where);
     const coefficients = fitSpline(values, frameRate, keys, { degree, fit, orders });
-    const maxError = measureSplineError(values, frameRate, keys, coefficients);
+    const maxError = measureSplineError(values, frameRate, keys, coefficients, subdivisions, tolerance);
     if (!(maxError <= tolerance)) return false;
     if (best === undefined || keys.length < best.keys.length
       || (keys.length === best.keys.length && maxError < best.maxError)) {
@@ -131,7 +140,7 @@ export function reduceChannel(
     }
     above = exponent;
   }
-  if (Number.isNaN(feasible)) return merged(best ?? everyFrame(values, frameRate, degree));
+  if (Number.isNaN(feasible)) return merged(best ?? everyFrame(values, frameRate, degree, subdivisions));
   // Bisection on log ε between the feasible grid point and the infeasible one above it.
   let lo = feasible, hi = above;
   for (let it = 0; it < iterations; it++) {
@@ -143,12 +152,19 @@ export function reduceChannel(
 
   function merged(reduction: ChannelReduction): ChannelReduction {
     if (options.merge === false) return reduction;
-    if (fit === 'continuous' && degree !== 1) return mergeContinuous(values, frameRate, reduction, tolerance, degree);
-    const keys = mergeKeys(values, frameRate, reduction.keys, tolerance, degree);
+    if (fit === 'continuous' && degree !== 1) {
+      // The continuous merge checks its segments at the frames; between them the whole result
+      // is measured here, and the unmerged keys kept when it does not hold.
+      const merged = mergeContinuous(values, frameRate, reduction, tolerance, degree);
+      if (merged === reduction || subdivisions === 0) return merged;
+      const error = measureSplineError(values, frameRate, merged.keys, merged.coefficients, subdivisions);
+      return error <= tolerance ? { ...merged, maxError: error } : reduction;
+    }
+    const keys = mergeKeys(values, frameRate, reduction.keys, tolerance, degree, subdivisions);
     if (keys.length === reduction.keys.length) return reduction;
     const coefficients = fitSpline(values, frameRate, keys, { degree });
     return {
-      keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients), epsilon: reduction.epsilon,
+      keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients, subdivisions), epsilon: reduction.epsilon,
       orders: keepOrders(reduction, keys),
     };
   }
@@ -158,7 +174,8 @@ export function reduceChannel(
  * Drops keys the tolerance does not need: walking left to right, a key is dropped when one
  * cubic from the last kept key to the key after it (fitted as `fitSpline` fits a segment:
  * through both end values, least squares in between) stays within `tolerance` on every frame
- * of that span. Segments are fitted independently, so dropping a key changes no other segment.
+ * of that span (and, with `subdivisions`, between its frames, as `measureSplineError`). Segments
+ * are fitted independently, so dropping a key changes no other segment.
  *
  * Why: the seed's rule keys a channel where its third difference quotient changes by more than
  * ε — right for the joins of a piecewise cubic, but one ε for a whole channel over-keys its
@@ -166,7 +183,9 @@ export function reduceChannel(
  * sines: ~1.5× the keys of uniform decimation). ATKINS keeps the continuity breaks; this pass
  * removes the keys between them that the tolerance does not need.
  */
-export function mergeKeys(values: Float64Array, frameRate: number, keys: Uint32Array, tolerance: number, degree: SplineDegree = DEFAULT_DEGREE): Uint32Array {
+export function mergeKeys(
+  values: Float64Array, frameRate: number, keys: Uint32Array, tolerance: number, degree: SplineDegree = DEFAULT_DEGREE, subdivisions = 0,
+): Uint32Array {
   if (keys.length <= 2) return keys;
   const kept: number[] = [keys[0]!];
   const span = new Uint32Array(2);
@@ -175,7 +194,7 @@ export function mergeKeys(values: Float64Array, frameRate: number, keys: Uint32A
     const part = values.subarray(start, end + 1);
     span[1] = end - start;
     const coefficients = fitSpline(part, frameRate, span, { degree });
-    if (measureSplineError(part, frameRate, span, coefficients) <= tolerance) continue; // keys[k] not needed
+    if (measureSplineError(part, frameRate, span, coefficients, subdivisions, tolerance) <= tolerance) continue; // keys[k] not needed
     kept.push(keys[k]!);
   }
   kept.push(keys[keys.length - 1]!);
@@ -215,22 +234,37 @@ function keepOrders(reduction: ChannelReduction, keys: Uint32Array): Uint8Array 
  * The uniform baseline for {@link reduceChannel}: keys every `step` frames plus the last, the
  * same reconstruction (`fitSpline`), with the largest step whose error at every original frame
  * stays within `tolerance` (steps tried from n − 1 down, so the error need not be monotone in
- * the step). Step 1 keeps every frame. O(n) per step tried: up to O(n²) for a tight tolerance;
- * a measuring tool, not a reducer.
+ * the step); `subdivisions` holds it between frames too, as in {@link reduceChannel}. Step 1
+ * keeps every frame. A step is rejected at its first segment over the tolerance (segments are
+ * fitted independently), so most steps cost little, but a tight tolerance still takes up to
+ * O(n²); a measuring tool, not a reducer.
  */
 export function uniformDecimation(
-  values: Float64Array, frameRate: number, tolerance: number, options: { readonly degree?: SplineDegree } = {},
+  values: Float64Array, frameRate: number, tolerance: number, options: { readonly degree?: SplineDegree; readonly subdivisions?: number } = {},
 ): UniformReduction {
   const where = 'uniformDecimation';
   const degree = options.degree ?? DEFAULT_DEGREE;
+  const subdivisions = options.subdivisions ?? 0;
   checkArguments(where, frameRate, tolerance, degree);
+  checkSubdivisions(where, subdivisions);
   prepareQuotients(values, 1, undefined, where); // validates the values
   const n = values.length;
-  if (n <= 2) return { ...everyFrame(values, frameRate, degree), step: 1 };
+  if (n <= 2) return { ...everyFrame(values, frameRate, degree, subdivisions), step: 1 };
+  const span = new Uint32Array(2);
   for (let step = n - 1; step >= 1; step--) {
+    // Segments fit independently: reject a step at its first segment over the tolerance (most
+    // steps fail early), fit the whole channel only for the step that passes.
+    let fits = true;
+    for (let start = 0; start < n - 1 && fits && step > 1; start += step) {
+      const end = Math.min(start + step, n - 1);
+      const part = values.subarray(start, end + 1);
+      span[1] = end - start;
+      fits = measureSplineError(part, frameRate, span, fitSpline(part, frameRate, span, { degree }), subdivisions, tolerance) <= tolerance;
+    }
+    if (!fits) continue;
     const keys = uniformKeys(n, step);
     const coefficients = fitSpline(values, frameRate, keys, { degree });
-    const maxError = measureSplineError(values, frameRate, keys, coefficients);
+    const maxError = measureSplineError(values, frameRate, keys, coefficients, subdivisions);
     if (maxError <= tolerance || step === 1) return { keys, coefficients, maxError, step };
   }
   throw new Error('unreachable');
@@ -246,12 +280,16 @@ export function uniformKeys(n: number, step: number): Uint32Array {
 }
 
 /** Every frame a key (the fallback that always meets the tolerance). */
-function everyFrame(values: Float64Array, frameRate: number, degree: SplineDegree): ChannelReduction {
+function everyFrame(values: Float64Array, frameRate: number, degree: SplineDegree, subdivisions: number): ChannelReduction {
   const n = values.length;
   const keys = new Uint32Array(n);
   for (let f = 0; f < n; f++) keys[f] = f;
   const coefficients = fitSpline(values, frameRate, keys, { degree });
-  return { keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients), epsilon: 0, orders: new Uint8Array(n) };
+  return { keys, coefficients, maxError: measureSplineError(values, frameRate, keys, coefficients, subdivisions), epsilon: 0, orders: new Uint8Array(n) };
+}
+
+function checkSubdivisions(where: string, subdivisions: number): void {
+  if (!(Number.isInteger(subdivisions) && subdivisions >= 0)) fail(where, 'subdivisions', `is ${subdivisions}, must be an integer ≥ 0`);
 }
 
 function checkArguments(where: string, frameRate: number, tolerance: number, degree: number): void {

@@ -177,15 +177,20 @@ export function evaluateSpline(coefficients: Float64Array, times: Float64Array, 
 /**
  * The largest |reconstruction − value| over every original frame (the channel's units): frame
  * f in segment s is evaluated at u = (f − k_s)/frameRate, the last frame at the end of the
- * last segment. Arguments as for {@link fitSpline}, `coefficients` from it. O(n), no checks.
+ * last segment. With `subdivisions` > 0 also at that many evenly spaced instants inside every
+ * frame interval (f + i/(subdivisions + 1), i = 1 … subdivisions), against the straight line
+ * between the two frames — the channel as the uniform sampler plays it (lerp). Arguments as
+ * for {@link fitSpline}, `coefficients` from it. Returns early, with an error above `limit`,
+ * once one exceeds it (default: never). O(n·(1 + subdivisions)), no checks.
  */
 export function measureSplineError(
-  values: Float64Array, frameRate: number, keys: Uint32Array, coefficients: Float64Array,
+  values: Float64Array, frameRate: number, keys: Uint32Array, coefficients: Float64Array, subdivisions = 0, limit = Number.POSITIVE_INFINITY,
 ): number {
   const n = values.length;
   if (n === 0) return 0;
   if (keys.length === 1) return Math.abs(coefficients[0]! - values[0]!);
   let max = 0;
+  const perInterval = subdivisions + 1;
   for (let s = 0; s + 1 < keys.length; s++) {
     const ka = keys[s]!, kb = keys[s + 1]!;
     const o = SPLINE_STRIDE * s;
@@ -195,6 +200,15 @@ export function measureSplineError(
       const u = (f - ka) / frameRate;
       const e = Math.abs(a + u * (b + u * (c + u * d)) - values[f]!);
       if (e > max) max = e;
+      if (max > limit) return max;
+      if (f === kb) continue;
+      const y0 = values[f]!, y1 = values[f + 1]!;
+      for (let i = 1; i < perInterval; i++) {
+        const w = i / perInterval;
+        const v = (f - ka + w) / frameRate;
+        const between = Math.abs(a + v * (b + v * (c + v * d)) - (y0 + (y1 - y0) * w));
+        if (between > max) max = between;
+      }
     }
   }
   return max;

@@ -6,7 +6,8 @@
  */
 import { IssueList } from '../assets/AnimationError.js';
 import { bindSkeletons, sameJointOrder } from '../assets/Binding.js';
-import { createClip, type Clip } from '../assets/Clip.js';
+import { createClip, isClip, type Clip } from '../assets/Clip.js';
+import { expandFrames } from '../assets/reducedClip.js';
 import { sampleClipInto } from '../assets/sampleClip.js';
 import { POSE_STRIDE } from '../math/layout.js';
 
@@ -77,9 +78,9 @@ const LISTED_JOINTS = 5;
  */
 export function createDifferenceClip(source: Clip, reference: Clip, options: DifferenceClipOptions = {}): Clip {
   const issues = new IssueList('createDifferenceClip');
-  if (!isClipLike(source)) issues.add('source', 'must be a Clip from createClip or an importer');
+  if (!isClip(source)) issues.add('source', 'must be a Clip from createClip or an importer');
   else if (source.difference === true) issues.add('source', `"${source.name}" is a difference clip already: a difference is taken between two pose clips`);
-  if (!isClipLike(reference)) issues.add('reference', 'must be a Clip from createClip or an importer');
+  if (!isClip(reference)) issues.add('reference', 'must be a Clip from createClip or an importer');
   else if (reference.difference === true) issues.add('reference', `"${reference.name}" is a difference clip already: a difference is taken between two pose clips`);
   if (typeof options !== 'object' || options === null) {
     issues.add('options', 'must be an object { referenceTime?, name? }');
@@ -114,6 +115,7 @@ export function createDifferenceClip(source: Clip, reference: Clip, options: Dif
   const poseSize = jointCount * POSE_STRIDE;
   const frameCount = source.frameCount;
   const frames = new Float32Array(frameCount * poseSize);
+  const sourceFrames = expandFrames(source); // a reduced source: its curves at the frame times
   const r = new Float32Array(poseSize);
   const at = new Float64Array(1);
   const single = referenceTime !== undefined;
@@ -128,7 +130,7 @@ export function createDifferenceClip(source: Clip, reference: Clip, options: Dif
       at[0] = Math.min(phase, 1) * reference.duration;
       sampleClipInto(r, 0, reference, at, 0, binding);
     }
-    subtractPose(frames, f * poseSize, source.frames, f * poseSize, r, 0, jointCount);
+    subtractPose(frames, f * poseSize, sourceFrames, f * poseSize, r, 0, jointCount);
   }
 
   const name = options.name ?? `${source.name} − ${reference.name}`;
@@ -167,10 +169,6 @@ export function subtractPose(
   }
 }
 
-function isClipLike(v: unknown): v is Clip {
-  return typeof v === 'object' && v !== null && (v as Clip).frames instanceof Float32Array && typeof (v as Clip).frameRate === 'number' &&
-    typeof (v as Clip).skeleton === 'object';
-}
 
 /** `time` wrapped into [0, duration) (0 for a zero duration), as play's reference times. */
 function wrapTime(time: number, duration: number): number {

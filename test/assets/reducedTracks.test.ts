@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createClip, createSkeleton } from '../../src/index.js';
-import { createReducedClip } from '../../src/assets/reducedClip.js';
+import { createReducedClip, expandFrames } from '../../src/assets/reducedClip.js';
+import { isClip } from '../../src/assets/Clip.js';
+import { readFileSync } from 'node:fs';
 import {
-  createReducedTracks, RECORD_STRIDE_3, RECORD_STRIDE_4, TRACK_Q, TRACK_S, TRACK_S1, TRACK_T, type ReducedChannel,
+  createReducedTracks, PACKED_STRIDE_1, PACKED_STRIDE_3, PACKED_STRIDE_4, readTrack, RECORD_STRIDE_1, RECORD_STRIDE_3, RECORD_STRIDE_4,
+  TRACK_Q, TRACK_Q16, TRACK_S, TRACK_S1, TRACK_S16, TRACK_T, TRACK_T16, type ReducedChannel,
 } from '../../src/assets/ReducedTracks.js';
 import { sampleReducedInto } from '../../src/assets/sampleReduced.js';
 import { decimateChannels } from '../fixtures/decimate.js';
@@ -170,19 +173,26 @@ describe('createReducedClip', () => {
     expect([clip.frameRate, clip.frameCount, clip.duration, clip.loop]).toEqual([4, 5, 1, false]);
     expect(clip.events).toBe(source.events);
     expect(clip.reduced).toBe(tracks);
-    expect(clip.stats).toEqual(stats);
+    // Stats: the reducer's figures, the tracks' bytes (no frames are kept) and the source's.
+    expect(clip.stats).toEqual({ ...stats, bytes: tracks.byteLength, sourceBytes: 5 * 2 * 10 * 4 });
     expect(Object.isFrozen(clip) && Object.isFrozen(clip.stats)).toBe(true);
+    expect(clip.frames.length).toBe(0);
+    expect(isClip(clip)).toBe(true);
+    const frames = expandFrames(clip);
+    expect(frames.length).toBe(5 * 2 * 10);
     for (let f = 0; f < 5; f++) {
       const t = f / 4;
-      expect(clip.frames[f * 20]).toBeCloseTo(3 * t + t ** 3, 6);
-      expect(clip.frames[f * 20 + 10]).toBe(1);
+      expect(frames[f * 20]).toBeCloseTo(3 * t + t ** 3, 6);
+      expect(frames[f * 20 + 10]).toBe(1);
     }
     // The same values the sampler gives at those times, bit for bit.
     const out = new Float32Array(20);
     for (let f = 0; f < 5; f++) {
       sampleReducedInto(out, 0, clip, Float64Array.of(f / 4), 0);
-      expect(Array.from(out)).toEqual(Array.from(clip.frames.subarray(f * 20, f * 20 + 20)));
+      expect(Array.from(out)).toEqual(Array.from(frames.subarray(f * 20, f * 20 + 20)));
     }
+    // An ordinary clip's frames are returned as they are.
+    expect(expandFrames(source)).toBe(source.frames);
   });
 
   it('ordinary clips carry no tracks and no stats', () => {
@@ -216,5 +226,117 @@ describe('createReducedClip', () => {
     // so one curve is stored, TRACK_S1, not three).
     expect(tracks.jointMask[0]).toBe(TRACK_T | TRACK_Q | TRACK_S1);
     for (let j = 1; j < 4; j++) expect(tracks.jointMask[j]).toBe(TRACK_Q | TRACK_S1);
+  });
+});
+
+describe('createReducedTracks: 16-bit tracks', () => {
+  // Joint 0: tx = 0.3 + 2u − 3u² + 4u³ on [0, 0.5), then its own cubic on [0.5, 1]; ty, tz still.
+  // A rotation about z turning with qz = 0.1 + 0.6t − 0.2t², qw = 1 − 0.3t (normalized by the sampler).
+  const channels = (quantization: number): ReducedChannel[] => {
+    const c = restJoint().map((ch) => ({ ...ch, quantization }));
+    c[0] = { keyTimes: Float64Array.of(0, 0.5, 1), coefficients: Float64Array.of(0.3, 2, -3, 4, 0.55, 1.5, 3, -1), quantization };
+    c[5] = { keyTimes: Float64Array.of(0, 1), coefficients: Float64Array.of(0.1, 0.6, -0.2, 0), quantization };
+    c[6] = { keyTimes: Float64Array.of(0, 0.25, 1), coefficients: Float64Array.of(1, -0.3, 0, 0, 0.925, -0.3, 0, 0), quantization };
+    return c;
+  };
+  /** The given cubics evaluated directly (float64): tx, and the rotation normalized. */
+  const exact = (t: number): { tx: number; qz: number; qw: number } => {
+    const u = t < 0.5 ? t : t - 0.5;
+    const tx = t < 0.5 ? 0.3 + 2 * u - 3 * u * u + 4 * u ** 3 : 0.55 + 1.5 * u + 3 * u * u - u ** 3;
+    const z = 0.1 + 0.6 * t - 0.2 * t * t, w = t < 0.25 ? 1 - 0.3 * t : 0.925 - 0.3 * (t - 0.25);
+    const n = Math.hypot(z, w);
+    return { tx, qz: z / n, qw: w / n };
+  };
+  const clipOf = (tracks: ReturnType<typeof createReducedTracks>) => {
+    const skeleton = createSkeleton({ names: ['root'], parents: [-1], rest: [0, 0, 0, 0, 0, 0, 1, 1, 1, 1] });
+    const source = createClip({ skeleton, frameRate: 4, frames: Array.from({ length: 5 }, () => [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]).flat(), loop: false });
+    return createReducedClip(source, tracks, { keysBefore: 50, keysAfter: 10, maxError: 0, meanError: 0 });
+  };
+
+  it('packs tracks whose channels accept the rounding, within their quantization of the exact cubics', () => {
+    const budget = 1e-4;
+    const tracks = createReducedTracks(1, 1, channels(budget));
+    expect(tracks.jointMask[0]).toBe(TRACK_T | TRACK_Q | TRACK_T16 | TRACK_Q16);
+    expect(tracks.packedTracks).toBe(2);
+    expect(tracks.records.length).toBe(0);
+    // Translation: union keys {0, 0.5, 1}; rotation: {0, 0.25, 1}: 3 records each.
+    expect(tracks.packed.length).toBe(3 * PACKED_STRIDE_3 + 3 * PACKED_STRIDE_4);
+    expect(tracks.packed.buffer).toBe(tracks.packedTimes.buffer);
+    expect(tracks.byteLength).toBe(
+      1 + 4 + 40 + 0 + tracks.packed.byteLength + tracks.ranges.byteLength + 4 * 3 + tracks.bucketRecords.byteLength,
+    );
+    expect(tracks.packed.byteLength).toBe(3 * 32 + 3 * 40);
+    const clip = clipOf(tracks);
+    const out = new Float32Array(10);
+    let worstT = 0, worstQ = 0;
+    for (let n = 0; n <= 400; n++) {
+      const t = n / 400;
+      sampleReducedInto(out, 0, clip, Float64Array.of(t), 0);
+      const e = exact(t);
+      worstT = Math.max(worstT, Math.abs(out[0]! - e.tx));
+      worstQ = Math.max(worstQ, Math.abs(out[5]! - e.qz), Math.abs(out[6]! - e.qw));
+      expect([out[1], out[2], out[3], out[4]]).toEqual([0, 0, 0, 0]);
+    }
+    // Within the accepted rounding (plus 32-bit output rounding); a rotation's components, once
+    // normalized, within about twice it (|q| ≈ 1).
+    expect(worstT).toBeLessThanOrEqual(budget + 1e-6);
+    expect(worstQ).toBeLessThanOrEqual(2 * budget + 1e-6);
+    expect(worstT).toBeGreaterThan(0);
+  });
+
+  it('keeps 32-bit tracks where a channel does not accept the rounding, or gives no quantization', () => {
+    const tight = channels(1e-4);
+    tight[0] = { ...tight[0]!, quantization: 1e-9 };
+    const tracks = createReducedTracks(1, 1, tight);
+    expect(tracks.jointMask[0]).toBe(TRACK_T | TRACK_Q | TRACK_Q16);
+    expect(tracks.records.length).toBe(3 * RECORD_STRIDE_3);
+    const none = createReducedTracks(1, 1, channels(0));
+    expect(none.packedTracks).toBe(0);
+    expect(none.packed.length + none.ranges.length).toBe(0);
+    // Its samples are those of tracks built without the field at all.
+    const plain = createReducedTracks(1, 1, channels(0).map(({ keyTimes, coefficients }) => ({ keyTimes, coefficients })));
+    expect(Array.from(none.records)).toEqual(Array.from(plain.records));
+  });
+
+  it('packs a uniform scale as one curve', () => {
+    const c = channels(1e-4);
+    for (const k of [7, 8, 9]) c[k] = { keyTimes: Float64Array.of(0, 1), coefficients: Float64Array.of(1, 0.5, 0, 0), quantization: 1e-4 };
+    const tracks = createReducedTracks(1, 1, c);
+    expect(tracks.jointMask[0]! & (TRACK_S1 | TRACK_S16)).toBe(TRACK_S1 | TRACK_S16);
+    expect(tracks.packed.length).toBe(3 * PACKED_STRIDE_3 + 3 * PACKED_STRIDE_4 + 2 * PACKED_STRIDE_1);
+    const out = new Float32Array(10);
+    for (const t of [0, 0.3, 0.77, 1]) {
+      sampleReducedInto(out, 0, clipOf(tracks), Float64Array.of(t), 0);
+      for (const k of [7, 8, 9]) expect(Math.abs(out[k]! - (1 + 0.5 * t))).toBeLessThanOrEqual(1e-4 + 1e-6);
+    }
+  });
+
+  it('readTrack gives the cubics as stored, 32-bit or 16-bit: their values match the sampler', () => {
+    for (const budget of [0, 1e-4]) {
+      const tracks = createReducedTracks(1, 1, channels(budget));
+      const clip = clipOf(tracks);
+      const translation = readTrack(tracks, 0, 0)!;
+      expect(translation.channels).toBe(3);
+      expect(Array.from(translation.times)).toEqual([0, 0.5, 1]);
+      expect(readTrack(tracks, 0, 2)).toBeNull();
+      const out = new Float32Array(10);
+      for (const t of [0, 0.2, 0.5, 0.61, 0.99]) {
+        const s = t < 0.5 ? 0 : 1, u = t - translation.times[s]!;
+        const [a, b, c, d] = translation.coefficients.subarray(12 * s, 12 * s + 4);
+        sampleReducedInto(out, 0, clip, Float64Array.of(t), 0);
+        expect(a! + u * (b! + u * (c! + u * d!))).toBeCloseTo(out[0]!, 6);
+      }
+      // The end record: the end value, flat.
+      expect(Array.from(translation.coefficients.subarray(24, 28)).slice(1)).toEqual([0, 0, 0]);
+    }
+  });
+
+  it('the sampler\'s layout constants are the exported ones', () => {
+    const source = readFileSync(new URL('../../src/assets/sampleReduced.ts', import.meta.url), 'utf8');
+    const constants = (name: string): number => Number(new RegExp(`\\b${name} = (\\d+)`).exec(source)![1]);
+    expect([constants('STRIDE'), constants('T3'), constants('Q4'), constants('S1')]).toEqual([10, RECORD_STRIDE_3, RECORD_STRIDE_4, RECORD_STRIDE_1]);
+    expect([constants('HAS_T'), constants('HAS_Q'), constants('HAS_S'), constants('HAS_S1')]).toEqual([TRACK_T, TRACK_Q, TRACK_S, TRACK_S1]);
+    expect([constants('P3'), constants('P4'), constants('P1')]).toEqual([PACKED_STRIDE_3, PACKED_STRIDE_4, PACKED_STRIDE_1]);
+    expect([constants('T16'), constants('Q16'), constants('S16')]).toEqual([TRACK_T16, TRACK_Q16, TRACK_S16]);
   });
 });

@@ -20,17 +20,18 @@ async function lod(...args: string[]): Promise<{ code: number; out: string[]; er
   return { code, out, err };
 }
 
-/** A row of the table: name, frames, joints, keys before, keys after, ratio, max and mean error. */
-const ROW = /^(\S+)\s+(\d+)\s+(\d+)\s+([\d,]+)\s+([\d,]+)\s+([\d.]+):1\s+(\d\.\d{6})\s+(\d\.\d{6})$/;
+/** A row of the table: name, frames, joints, keys before, keys after, ratio, bytes before, bytes after, ratio, max and mean error. */
+const ROW = /^(\S+)\s+(\d+)\s+(\d+)\s+([\d,]+)\s+([\d,]+)\s+([\d.]+):1\s+([\d,]+)\s+([\d,]+)\s+([\d.]+):1\s+(\d\.\d{6})\s+(\d\.\d{6})$/;
+const count = (s: string | undefined): number => Number(s!.replace(/,/g, ''));
 
 describe('bitanim lod', () => {
-  it('prints keys before and after, ratio, max and mean error in metres per clip (Fox Walk, centimetre file)', async () => {
+  it('prints keys and bytes before and after, their ratios, max and mean error in metres per clip (Fox Walk, centimetre file)', async () => {
     const { code, out, err } = await lod(FOX, '--scale', 'cm', '--clip', 'Walk');
     expect([code, err]).toEqual([0, []]);
-    expect(out[0]).toBe(`${FOX}: 1 clip, tolerance 0.005 m at the joints, ATKINS keys, 1 file unit = 0.01 m, keys at their own rate`);
-    expect(out[1]).toMatch(/^clip\s+frames\s+joints\s+keys before\s+keys after\s+ratio\s+max error \(m\)\s+mean error \(m\)$/);
+    expect(out[0]).toBe(`${FOX}: 1 clip, tolerance 0.005 m at the joints and a tenth of the hip height from them, ATKINS keys, 1 file unit = 0.01 m, keys at their own rate`);
+    expect(out[1]).toMatch(/^clip\s+frames\s+joints\s+keys before\s+keys after\s+ratio\s+bytes before\s+bytes after\s+ratio\s+max error \(m\)\s+mean error \(m\)$/);
     expect(out).toHaveLength(3);
-    const [, name, frames, joints, before, after, ratio, max, mean] = ROW.exec(out[2]!)!;
+    const [, name, frames, joints, before, after, ratio, bytesBefore, bytesAfter, bytesRatio, max, mean] = ROW.exec(out[2]!)!;
     // Walk's 24 fps keys at 48 fps: nlerp between 24 fps frames is 0.61 mm off the file's slerp.
     expect([name, frames, joints, before]).toEqual(['Walk', '35', '24', '8,400']);
     const keysAfter = Number(after!.replace(/,/g, ''));
@@ -44,6 +45,10 @@ describe('bitanim lod', () => {
     const { clips } = await loadGltf(new Uint8Array(readFileSync(FOX)), { tolerance: 0.01 });
     const direct = reduceClip(clips.find((c) => c.name === 'Walk')!, { tolerance: 0.5 }).stats!;
     expect(keysAfter).toBe(direct.keysAfter);
+    // Bytes: the source's 35 frames × 24 joints × 10 floats × 4 bytes, and what the reduced clip holds.
+    expect(count(bytesBefore)).toBe(35 * 24 * 10 * 4);
+    expect(count(bytesAfter)).toBe(direct.bytes);
+    expect(Number(bytesRatio)).toBeCloseTo(35 * 24 * 40 / direct.bytes, 1);
     expect(Number(max)).toBeCloseTo(direct.maxError * 0.01, 6);
     expect(Number(mean)).toBeCloseTo(direct.meanError * 0.01, 6);
   });
@@ -52,7 +57,10 @@ describe('bitanim lod', () => {
     const named = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--clip', 'Run');
     const number = await lod(FOX, '--scale', '0.01', '--clip', 'Walk', '--clip', 'Run');
     expect(number.out).toEqual(named.out);
-    expect(named.out.at(-1)).toMatch(/^all\s+175\s+42,000\s+[\d,]+\s+[\d.]+:1\s+0\.00\d{4}\s+0\.00\d{4}$/);
+    expect(named.out.at(-1)).toMatch(/^all\s+175\s+42,000\s+[\d,]+\s+[\d.]+:1\s+168,000\s+[\d,]+\s+[\d.]+:1\s+0\.00\d{4}\s+0\.00\d{4}$/);
+    // The all row's bytes after: the two rows' sum.
+    const rows = named.out.slice(2, 4).map((line) => count(ROW.exec(line)![8]));
+    expect(count(/:1\s+168,000\s+([\d,]+)/.exec(named.out.at(-1)!)![1])).toBe(rows[0]! + rows[1]!);
 
     const { code, out } = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--tolerance', '0.01', '--distance', '0.1', '--method', 'uniform', '--json');
     expect(code).toBe(0);
@@ -63,7 +71,9 @@ describe('bitanim lod', () => {
     expect(report.clips).toHaveLength(1);
     expect(report.clips[0]).toMatchObject({ name: 'Walk', frames: 35, joints: 24, keysBefore: 8400, keysAfter: direct.keysAfter, skipped: null });
     expect(report.clips[0].maxError).toBeCloseTo(direct.maxError * 0.01, 9);
-    expect(report.total.keysAfter).toBe(direct.keysAfter);
+    expect(report.clips[0]).toMatchObject({ bytesBefore: 35 * 24 * 40, bytesAfter: direct.bytes, bytesRatio: (35 * 24 * 40) / direct.bytes });
+    expect(report.total).toMatchObject({ keysAfter: direct.keysAfter, bytesBefore: 35 * 24 * 40, bytesAfter: direct.bytes });
+    expect(report.total.bytesRatio).toBe((35 * 24 * 40) / direct.bytes);
   });
 
   it('--frame-rate forces the resampling rate; a clip it puts more than 0.1 mm off the keys is an import warning', async () => {

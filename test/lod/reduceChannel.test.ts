@@ -126,6 +126,28 @@ describe('reduceChannel', () => {
   });
 });
 
+describe('reduceChannel with subdivisions', () => {
+  it('holds the tolerance between frames too, against the straight line between them', () => {
+    let tighter = 0;
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const y = mocapLike(seed, 300, 60, 1e-3);
+      const tolerance = 2e-3;
+      const between = reduceChannel(y, 60, tolerance, { subdivisions: 4 });
+      expect(between.maxError).toBe(measureSplineError(y, 60, between.keys, between.coefficients, 4));
+      expect(between.maxError).toBeLessThanOrEqual(tolerance);
+      const atFrames = reduceChannel(y, 60, tolerance);
+      if (measureSplineError(y, 60, atFrames.keys, atFrames.coefficients, 4) > tolerance) tighter++;
+    }
+    expect(tighter).toBeGreaterThan(0); // at the frames only, some reductions swing past it between them
+  });
+
+  it('refuses subdivisions that are not an integer ≥ 0', () => {
+    const y = mocapLike(1, 30, 30, 0);
+    expect(() => reduceChannel(y, 30, 0.1, { subdivisions: -1 })).toThrow(AnimationError);
+    expect(() => uniformDecimation(y, 30, 0.1, { subdivisions: 0.5 })).toThrow(AnimationError);
+  });
+});
+
 describe('uniformDecimation', () => {
   it('keys every step frames plus the last, with the largest step that meets the tolerance', () => {
     const y = mocapLike(2, 120, 30, 1e-4);
@@ -136,6 +158,24 @@ describe('uniformDecimation', () => {
     for (let step = result.step + 1; step < 120; step++) {
       const keys = uniformKeys(120, step);
       expect(measureSplineError(y, 30, keys, fitSpline(y, 30, keys))).toBeGreaterThan(tolerance);
+    }
+  });
+
+  it('with subdivisions: the largest step that holds between frames too (the early rejection keeps the exhaustive answer)', () => {
+    for (const seed of [3, 4, 5]) {
+      const y = mocapLike(seed, 150, 30, 1e-3);
+      const tolerance = 4e-3;
+      const result = uniformDecimation(y, 30, tolerance, { subdivisions: 4 });
+      expect(measureSplineError(y, 30, result.keys, result.coefficients, 4)).toBeLessThanOrEqual(tolerance);
+      let exhaustive = 1;
+      for (let step = 149; step >= 1; step--) {
+        const keys = uniformKeys(150, step);
+        if (measureSplineError(y, 30, keys, fitSpline(y, 30, keys), 4) <= tolerance) {
+          exhaustive = step;
+          break;
+        }
+      }
+      expect(result.step).toBe(exhaustive);
     }
   });
 

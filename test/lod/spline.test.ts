@@ -171,3 +171,20 @@ describe('evaluateSpline', () => {
     }
   });
 });
+
+describe('measureSplineError between frames', () => {
+  it('compares the curve with the straight line between frames at the subdivision instants', () => {
+    // y = 0, 1, 0 keyed at 0 and 2: the quadratic through the three samples, p(s) = 4s(1 − s),
+    // s = x/2 for x frames in: 2x − x² against the line x on [0, 1]: x − x², 0.24 at x = 0.4, 0.6
+    // (4 subdivisions), 0.25 at x = 0.5 (1), 0 at the frames.
+    const y = Float64Array.of(0, 1, 0);
+    const keys = Uint32Array.of(0, 2);
+    const c = fitSpline(y, 30, keys);
+    expect(measureSplineError(y, 30, keys, c)).toBeLessThan(1e-12);
+    expect(measureSplineError(y, 30, keys, c, 4)).toBeCloseTo(0.24, 12);
+    expect(measureSplineError(y, 30, keys, c, 1)).toBeCloseTo(0.25, 12);
+    // limit: stops once past it (with some error above it), else the full figure.
+    expect(measureSplineError(y, 30, keys, c, 4, 0.1)).toBeGreaterThan(0.1);
+    expect(measureSplineError(y, 30, keys, c, 4, 0.3)).toBeCloseTo(0.24, 12);
+  });
+});

@@ -5,10 +5,10 @@ import {
   bindSkeletons, createAnimationWorld, createClip, createSkeleton, getLocalPose, MAX_LAYERS, play, POSE_STRIDE, sampleClipInto,
   spawnCharacter, step, transition, type Clip,
 } from '../../src/index.js';
-import { createReducedClip } from '../../src/assets/reducedClip.js';
+import { createReducedClip, expandFrames } from '../../src/assets/reducedClip.js';
 import { createReducedTracks, type ReducedChannel } from '../../src/assets/ReducedTracks.js';
 import { sampleReducedInto } from '../../src/assets/sampleReduced.js';
-import { decimateClip } from '../fixtures/decimate.js';
+import { decimateChannels, decimateClip } from '../fixtures/decimate.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 import { twoJointSkeleton } from './helpers.js';
 
@@ -89,7 +89,7 @@ describe('sampleReducedInto: known cubics', () => {
     for (const t of [1.5, 1 + 1e-9, Infinity]) expect(Array.from(sample(clamped, t))).toEqual(end);
     for (const t of [-0.2, -Infinity, Number.NaN]) expect(Array.from(sample(clamped, t))).toEqual(start);
     // The uniform sampler on the same clip's frames does the same at the ends.
-    const uniform = createClip({ skeleton, frameRate: 4, frames: clamped.frames, loop: false });
+    const uniform = createClip({ skeleton, frameRate: 4, frames: expandFrames(clamped), loop: false });
     const out = new Float32Array(20);
     sampleClipInto(out, 0, uniform, Float64Array.of(1.5), 0);
     expect(Array.from(out)).toEqual(end);
@@ -183,12 +183,59 @@ describe('sampleReducedInto against the uniform sampler', () => {
     expect(maxRotation).toBeLessThan(2e-6);
     // And the reduced clip's frames are the source frames (to the same rounding).
     let maxFrame = 0;
+    const reducedFrames = expandFrames(reduced);
     for (let i = 0; i < source.frames.length; i++) {
       const c = i % 10;
       if (c >= 3 && c < 7) continue;
-      maxFrame = Math.max(maxFrame, Math.abs(source.frames[i]! - reduced.frames[i]!));
+      maxFrame = Math.max(maxFrame, Math.abs(source.frames[i]! - reducedFrames[i]!));
     }
     expect(maxFrame).toBeLessThan(2e-6);
+  });
+});
+
+/** `clip` decimated (strides 2–4) with every channel accepting `quantization` of 16-bit rounding. */
+function sixteenBit(clip: Clip, quantization: number): Clip {
+  const channels = decimateChannels(clip, (ch) => 2 + (ch % 3)).map((c) => ({ ...c, quantization }));
+  const keys = channels.reduce((n, c) => n + c.keyTimes.length, 0);
+  return createReducedClip(clip, createReducedTracks(clip.skeleton.jointCount, clip.duration, channels), {
+    keysBefore: clip.frames.length, keysAfter: keys, maxError: 0, meanError: 0,
+  });
+}
+
+describe('16-bit tracks', () => {
+  it('sample within the accepted rounding of the same curves in 32 bits, through play, step and a binding', () => {
+    const skel = syntheticSkeleton(12);
+    const source = syntheticClip(skel, { seed: 5, frameCount: 37 });
+    const float = decimateClip(source, (ch) => 2 + (ch % 3));
+    const packed = sixteenBit(source, 2e-4);
+    expect(packed.reduced!.packedTracks).toBe(packed.reduced!.animatedTracks);
+    const a = new Float32Array(12 * 10), b = new Float32Array(12 * 10);
+    let worst = 0;
+    for (let n = 0; n <= 200; n++) {
+      const time = Float64Array.of((n / 200) * source.duration);
+      sampleClipInto(a, 0, float, time, 0);
+      sampleClipInto(b, 0, packed, time, 0);
+      for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!));
+    }
+    // Translation and scale within 2e-4; rotations, normalized, within about twice that.
+    expect(worst).toBeLessThanOrEqual(4e-4 + 1e-6);
+    expect(worst).toBeGreaterThan(0);
+    // In the world, and bound to a skeleton with its joints in another order.
+    const world = createAnimationWorld({ maxEntities: 4, maxJoints: 12 });
+    const eid = spawnCharacter(world, skel);
+    play(world, eid, packed, { time: 0.3 });
+    step(world, 0);
+    sampleClipInto(b, 0, packed, Float64Array.of(0.3), 0);
+    expect(Array.from(getLocalPose(world, eid))).toEqual(Array.from(b));
+    // A target with one more joint: matched joints read the curves, the extra takes its rest.
+    const wider = createSkeleton({
+      names: [...skel.names, 'extra'], parents: [...skel.parents, 0], rest: [...skel.rest, 0.1, 0, 0, 0, 0, 0, 1, 1, 1, 1],
+    });
+    const binding = bindSkeletons(skel, wider, { translation: 'animation' });
+    const bound = new Float32Array(13 * 10);
+    sampleClipInto(bound, 0, packed, Float64Array.of(0.3), 0, binding);
+    expect(Array.from(bound.subarray(0, 120))).toEqual(Array.from(b));
+    expect(Array.from(bound.subarray(120))).toEqual([0.1, 0, 0, 0, 0, 0, 1, 1, 1, 1].map(Math.fround));
   });
 });
 
@@ -210,7 +257,7 @@ describe('reduced clips in the world', () => {
   it('inertialization captures from a reduced clip and settles on it', () => {
     const world = createAnimationWorld({ maxEntities: 2, maxJoints: 4 });
     const eid = spawnCharacter(world, skeleton);
-    const wiggle = createClip({ skeleton, frameRate: 4, frames: looping.frames.map((v, i) => (i % 10 === 1 ? v + 1 : v)) });
+    const wiggle = createClip({ skeleton, frameRate: 4, frames: expandFrames(looping).map((v, i) => (i % 10 === 1 ? v + 1 : v)) });
     play(world, eid, wiggle);
     for (let f = 0; f < 5; f++) step(world, 1 / 60);
     transition(world, eid, looping, { duration: 0.2, mode: 'inertialize' });
@@ -228,9 +275,13 @@ describe('reduced sampling allocates nothing', () => {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
 
-  it('200 characters × 2 reduced layers per step, and 1,000 kernel calls', () => {
+  it('200 characters × 2 reduced layers (32-bit and 16-bit tracks) per step, and 1,000 kernel calls', () => {
     const skel = syntheticSkeleton(32);
-    const clips = [syntheticClip(skel, { seed: 2 }), syntheticClip(skel, { seed: 3, frameCount: 41 })].map((c) => decimateClip(c, (ch) => 2 + (ch % 3)));
+    const clips = [
+      decimateClip(syntheticClip(skel, { seed: 2 }), (ch) => 2 + (ch % 3)),
+      sixteenBit(syntheticClip(skel, { seed: 3, frameCount: 41 }), 1e-3),
+    ];
+    expect([clips[0]!.reduced!.packedTracks, clips[1]!.reduced!.packedTracks > 0]).toEqual([0, true]);
     const world = createAnimationWorld({ maxEntities: 200, maxJoints: 32 });
     const random = createRandom(3);
     for (let n = 0; n < 200; n++) {

@@ -20,8 +20,7 @@ import {
   getModelMatrices,
   MAX_LAYERS,
   play,
-  RECORD_STRIDE_3,
-  RECORD_STRIDE_4,
+  readTrack,
   reduceClip,
   setFollower,
   setFollowTarget,
@@ -29,8 +28,6 @@ import {
   spawnCharacter,
   step,
   stop,
-  TRACK_Q,
-  TRACK_T,
   transition,
   type AnimationWorld,
   type Clip,
@@ -119,14 +116,9 @@ function simulateSwitch(skeleton: Skeleton, a: Clip, b: Clip, duration: number, 
  * just the ends when that track is constant.
  */
 function reducedKeyTimes(tracks: ReducedTracks, joint: number, channel: Exclude<Channel, 'auto'>): number[] {
-  const mask = tracks.jointMask[joint]!;
   const rotation = channel === 'angle' || channel[0] === 'q';
-  if (!(mask & (rotation ? TRACK_Q : TRACK_T))) return [0, tracks.duration];
-  const track = tracks.jointTrack[joint]! + (rotation && mask & TRACK_T ? 1 : 0);
-  const stride = rotation ? RECORD_STRIDE_4 : RECORD_STRIDE_3;
-  const times: number[] = [];
-  for (let r = tracks.trackStart[track]!; r < tracks.trackStart[track + 1]!; r += stride) times.push(tracks.records[r]!);
-  return times;
+  const track = readTrack(tracks, joint, rotation ? 1 : 0); // 32-bit or 16-bit records alike
+  return track === null ? [0, tracks.duration] : Array.from(track.times);
 }
 
 /** Samples `clip` (possibly a reduced one) at times `times`, returning the channel. */
@@ -310,7 +302,7 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
       }
       const stats = reduced.stats;
       message = stats
-        ? `reduceClip at ${(state.tolerance * 1000).toFixed(1)} mm: ${stats.keysAfter.toLocaleString('en-US')} of ${stats.keysBefore.toLocaleString('en-US')} channel keys kept (${((100 * stats.keysAfter) / stats.keysBefore).toFixed(1)} %), model-space error max ${(stats.maxError * 1000).toFixed(2)} mm, mean ${(stats.meanError * 1000).toFixed(2)} mm`
+        ? `reduceClip at ${(state.tolerance * 1000).toFixed(1)} mm: ${stats.keysAfter.toLocaleString('en-US')} of ${stats.keysBefore.toLocaleString('en-US')} channel keys kept (${((100 * stats.keysAfter) / stats.keysBefore).toFixed(1)} %), model-space error max ${(stats.maxError * 1000).toFixed(2)} mm, mean ${(stats.meanError * 1000).toFixed(2)} mm, ${stats.bytes.toLocaleString('en-US')} bytes (frames: ${stats.sourceBytes.toLocaleString('en-US')})`
         : `reduceClip at ${(state.tolerance * 1000).toFixed(1)} mm`;
     } catch (error) {
       message = `reduceClip refused: ${(error as Error).message}`;
