@@ -64,7 +64,7 @@
  *
  * **Memory** (bytes): per union key of a 32-bit track 4 + 16m (52 for T and S, 68 for Q, 20
  * for a uniform S — 17 to 17.3 per channel key when a track's channels share their keys); of a
- * 16-bit track 8 + 8m (32, 40, 16); plus 4 × `bucketRows` (≈ one per frame for keys on frames)
+ * 16-bit track 8 + 8m (32 for T and S, 40 for Q; a uniform S stays 32-bit); plus 4 × `bucketRows` (≈ one per frame for keys on frames)
  * + 4 per animated track for the lookup, plus 45 per joint (constants, `jointMask`,
  * `jointTrack`) and, per 16-bit track, a header of 8m bytes (4 for a rotation). See
  * {@link ReducedTracks.byteLength}. A uniform clip takes 40 per joint per frame.
@@ -93,14 +93,12 @@ export const RECORD_STRIDE_1 = 5;
 export const TRACK_T16 = 16;
 /** `jointMask` bit: the joint's rotation track is stored in 16 bits. */
 export const TRACK_Q16 = 32;
-/** `jointMask` bit: the joint's scale track (three curves or one) is stored in 16 bits. */
+/** `jointMask` bit: the joint's scale track (three curves; a uniform scale stays 32-bit) is stored in 16 bits. */
 export const TRACK_S16 = 64;
 /** 16-bit slots of one `packed` record of a translation or scale track: τ, 1/Δ (2 slots each), 3 × P₀…P₃. */
 export const PACKED_STRIDE_3 = 16;
 /** 16-bit slots of one `packed` record of a rotation track: τ, 1/Δ, 4 × P₀…P₃. */
 export const PACKED_STRIDE_4 = 20;
-/** 16-bit slots of one `packed` record of a uniform-scale track: τ, 1/Δ, P₀…P₃. */
-export const PACKED_STRIDE_1 = 8;
 
 /** At most this many lookup buckets: keys closer than duration / 2²⁰ in one track are refused. */
 export const MAX_BUCKETS = 1 << 20;
@@ -541,16 +539,18 @@ const Q16 = 32767;
 
 /**
  * One track's 16-bit records (see the file header) from its float64 `records`, or null when
- * a channel does not accept the error: the smallest `quantization` of the track's channels (a
- * uniform scale: of its three) against the largest Σ|coefficient rounding| of a record (the
+ * a channel does not accept the error, or for a uniform scale: the smallest `quantization` of
+ * the track's channels against the largest Σ|coefficient rounding| of a record (the
  * most the rounding can move the value for s in [0, 1]). The result starts with the track's
  * header ({@link headerSlots}), then its records.
  */
 function quantizeTrack(
   records: Float64Array, union: Float64Array, channels: readonly ReducedChannel[], first: number, m: number,
 ): Int16Array | null {
+  // A uniform scale's 32-bit record is 20 bytes, a 16-bit one 16 plus its header: not worth it.
+  if (m === 1) return null;
   let budget = Infinity;
-  for (let c = 0; c < (m === 1 ? 3 : m); c++) {
+  for (let c = 0; c < m; c++) {
     const q = channels[first + c]!.quantization;
     if (typeof q !== 'number' || !(q > 0)) return null;
     budget = Math.min(budget, q);

@@ -157,7 +157,7 @@ export function sampleReduced16Into(
   // They equal POSE_STRIDE, RECORD_STRIDE_3/4/1, PACKED_STRIDE_3/4/1, TRACK_T/Q/S/S1 and
   // TRACK_T16/Q16/S16 (a test checks).
   const STRIDE = 10, T3 = 13, Q4 = 17, S1 = 5, HAS_T = 1, HAS_Q = 2, HAS_S = 4, HAS_S1 = 8;
-  const P3 = 16, P4 = 20, P1 = 8, T16 = 16, Q16 = 32, S16 = 64;
+  const P3 = 16, P4 = 20, T16 = 16, Q16 = 32, S16 = 64;
   const tracks = clip.reduced;
   if (tracks === null) return;
   const records = tracks.records;
@@ -255,19 +255,9 @@ export function sampleReduced16Into(
       out[o + 8] = constants[k + 8]!;
       out[o + 9] = constants[k + 9]!;
     } else if ((mask & S16) !== 0) {
+      // Three scale curves (a uniform scale stays 32-bit): rare, out of line.
       const header = trackStart[jointTrack[source]! + (mask & HAS_T) + ((mask & HAS_Q) >> 1)]! >> 1;
-      if ((mask & HAS_S1) !== 0) {
-        let r = table[entry]!;
-        if (packedTimes[(r + P1) >> 1]! <= ts) r += P1;
-        const h = r >> 1;
-        const s = (t - packedTimes[h]!) * packedTimes[h + 1]!;
-        const scale = packedTimes[header - 2]! + packedTimes[header - 1]! * (packed[r + 4]! + s * (packed[r + 5]! + s * (packed[r + 6]! + s * packed[r + 7]!)));
-        out[o + 7] = scale;
-        out[o + 8] = scale;
-        out[o + 9] = scale;
-      } else {
-        sampleScale16(out, o, packed, packedTimes, table[entry]!, t, ts, header - 6, P3);
-      }
+      sampleScale16(out, o, packed, packedTimes, table[entry]!, t, ts, header - 6, P3);
     } else if ((mask & HAS_S1) !== 0) {
       let r = table[entry]!;
       if (records[r + S1]! <= ts) r += S1;
