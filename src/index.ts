@@ -134,7 +134,6 @@ export {
   TRACK_T16,
   TRACK_Q16,
   TRACK_S16,
-  PACKED_STRIDE_1,
   PACKED_STRIDE_3,
   PACKED_STRIDE_4,
   readTrack,

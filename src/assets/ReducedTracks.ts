@@ -50,22 +50,26 @@
  *
  * with Δ_s = τ_{s+1} − τ_s and the channel's cubic written in s = (t − τ_s)/Δ_s ∈ [0, 1):
  * a + bΔ·s + cΔ²·s² + dΔ³·s³ ≈ lo + step·(q_a + q_b·s + q_c·s² + q_d·s³), q = round of
- * (a − lo, bΔ, cΔ², dΔ³) / step, with `ranges[2k] = lo` (the middle of the channel's values)
- * and `ranges[2k + 1] = step` (its largest |a − lo|, |bΔ|, |cΔ²|, |dΔ³| over the track / 32767)
- * for channel k. For s in [0, 1] the rounding moves the value by at most Σ|q·step − exact| of a
+ * (a − lo, bΔ, cΔ², dΔ³) / step, lo the middle of the channel's values a and step its largest
+ * |a − lo|, |bΔ|, |cΔ²|, |dΔ³| over the track / 32767. The track's records are preceded by a
+ * header of 32-bit floats: lo and step per channel (2m floats), or for a rotation its one
+ * step; `trackStart` points past it, at the first record. For s in [0, 1] the rounding moves the value by at most Σ|q·step − exact| of a
  * record, which is measured at build time against the channel's `quantization`. A rotation's
  * four channels share lo = 0 and one step: the sampler normalizes, so that common scale cancels
  * and it uses the codes as they are. The end record has 1/Δ = 0 (s = 0: the end value q_a). A
  * 16-bit track has its `jointMask` bit `TRACK_*16` set, and its `trackStart` and lookup
- * entries count slots of `packed`. Measured (bench/reducedSampling.ts): 16-bit clips sample
- * ~1.2× slower per joint than 32-bit ones (int-to-float conversions, the extra s = u/Δ), so
- * `reduceClip` stores them only when asked (`quantize: true`).
+ * entries count slots of `packed`. A uniform scale stays 32-bit (20 bytes a record against 16
+ * plus a header). Measured (bench/reducedSampling.ts, crowd clips at 5 mm): 16-bit clips
+ * sample ~1.1× slower per joint than 32-bit ones (1.54× uniform against 1.41×: int-to-float
+ * conversions, the extra s = u/Δ), above the 1.5× target, so `reduceClip` stores them only
+ * when asked (`quantize: true`); the CMU walk at 5 mm takes 0.71× the bytes (5.4× smaller
+ * than its frames instead of 3.9×).
  *
  * **Memory** (bytes): per union key of a 32-bit track 4 + 16m (52 for T and S, 68 for Q, 20
  * for a uniform S — 17 to 17.3 per channel key when a track's channels share their keys); of a
- * 16-bit track 8 + 8m (32, 40, 16); plus 4 × `bucketRows` (≈ one per frame for keys on frames)
+ * 16-bit track 8 + 8m (32 for T and S, 40 for Q; a uniform S stays 32-bit); plus 4 × `bucketRows` (≈ one per frame for keys on frames)
  * + 4 per animated track for the lookup, plus 45 per joint (constants, `jointMask`,
- * `jointTrack`) and, with any 16-bit track, 80 per joint (`ranges`). See
+ * `jointTrack`) and, per 16-bit track, a header of 8m bytes (4 for a rotation). See
  * {@link ReducedTracks.byteLength}. A uniform clip takes 40 per joint per frame.
  */
 import { POSE_STRIDE } from '../math/layout.js';
@@ -92,14 +96,12 @@ export const RECORD_STRIDE_1 = 5;
 export const TRACK_T16 = 16;
 /** `jointMask` bit: the joint's rotation track is stored in 16 bits. */
 export const TRACK_Q16 = 32;
-/** `jointMask` bit: the joint's scale track (three curves or one) is stored in 16 bits. */
+/** `jointMask` bit: the joint's scale track (three curves; a uniform scale stays 32-bit) is stored in 16 bits. */
 export const TRACK_S16 = 64;
 /** 16-bit slots of one `packed` record of a translation or scale track: τ, 1/Δ (2 slots each), 3 × P₀…P₃. */
 export const PACKED_STRIDE_3 = 16;
 /** 16-bit slots of one `packed` record of a rotation track: τ, 1/Δ, 4 × P₀…P₃. */
 export const PACKED_STRIDE_4 = 20;
-/** 16-bit slots of one `packed` record of a uniform-scale track: τ, 1/Δ, P₀…P₃. */
-export const PACKED_STRIDE_1 = 8;
 
 /** At most this many lookup buckets: keys closer than duration / 2²⁰ in one track are refused. */
 export const MAX_BUCKETS = 1 << 20;
@@ -133,8 +135,6 @@ export interface ReducedTracks {
   readonly packed: Int16Array;
   /** The same memory as {@link packed} as 32-bit floats: τ of a record at slot r is `packedTimes[r >> 1]`, 1/Δ the next. */
   readonly packedTimes: Float32Array;
-  /** `jointCount × 10 × 2` floats, lo and step per channel of a 16-bit track (empty without one). */
-  readonly ranges: Float32Array;
   /** Number of animated tracks. */
   readonly animatedTracks: number;
   /**
@@ -277,7 +277,6 @@ export function createReducedTracks(jointCount: number, duration: number, channe
   const strides: number[] = [];
   const expanded: Float64Array[] = [];
   const quantized: (Int16Array | null)[] = [];
-  const ranges64 = new Float32Array(channelCount * 2);
   let recordFloats = 0;
   let packedSlots = 0;
   let recordCount = 0;
@@ -285,7 +284,7 @@ export function createReducedTracks(jointCount: number, duration: number, channe
   for (let i = 0; i < animatedTracks; i++) {
     const m = trackChannels[i]!;
     const e = expandRecords(unions[i]!, channels, times32, unionChannels[i]!, m);
-    const q = quantizeTrack(e, unions[i]!, channels, unionChannels[i]!, m, ranges64);
+    const q = quantizeTrack(e, unions[i]!, channels, unionChannels[i]!, m);
     expanded.push(e);
     quantized.push(q);
     recordCount += unions[i]!.length;
@@ -294,7 +293,7 @@ export function createReducedTracks(jointCount: number, duration: number, channe
       strides.push(1 + 4 * m);
       recordFloats += e.length;
     } else {
-      trackStart[i] = packedSlots;
+      trackStart[i] = packedSlots + headerSlots(m); // past the track's header, at its first record
       strides.push(4 + 4 * m);
       packedSlots += q.length;
       packedTracks++;
@@ -309,9 +308,8 @@ export function createReducedTracks(jointCount: number, duration: number, channe
   for (let i = 0; i < animatedTracks; i++) {
     const q = quantized[i];
     if (q === null || q === undefined) records.set(expanded[i]!, trackStart[i]!);
-    else packed.set(q, trackStart[i]!);
+    else packed.set(q, trackStart[i]! - headerSlots(trackChannels[i]!));
   }
-  const ranges = packedTracks > 0 ? ranges64 : new Float32Array(0);
   for (let i = 0; i < recordFloats && !issues.full; i++) {
     if (!Number.isFinite(records[i]!)) {
       issues.add(`records[${i}]`, 'is not finite as a 32-bit float: a re-expanded coefficient overflowed (keys far apart with large coefficients)');
@@ -325,7 +323,7 @@ export function createReducedTracks(jointCount: number, duration: number, channe
 
   const byteLength =
     jointMask.byteLength + jointTrack.byteLength + constants.byteLength + records.byteLength + packedBuffer.byteLength +
-    ranges.byteLength + trackStart.byteLength + table.bucketRecords.byteLength;
+    trackStart.byteLength + table.bucketRecords.byteLength;
   return Object.freeze({
     jointCount,
     duration,
@@ -336,7 +334,6 @@ export function createReducedTracks(jointCount: number, duration: number, channe
     records,
     packed,
     packedTimes,
-    ranges,
     animatedTracks,
     trackStart,
     bucketCount: table.bucketCount,
@@ -389,13 +386,14 @@ export function readTrack(tracks: ReducedTracks, joint: number, kind: 0 | 1 | 2)
       if (records[r] === tracks.endTime) break;
     }
   } else {
-    const { packed, packedTimes, ranges } = tracks;
+    const { packed, packedTimes } = tracks;
+    const header = (start - headerSlots(m)) >> 1; // lo, step per channel; a rotation: its step
     const first = joint * POSE_STRIDE + TRACK_OFFSET[kind];
     for (let r = start; ; r += 4 + 4 * m) {
       const tau = packedTimes[r >> 1]!, inv = packedTimes[(r >> 1) + 1]!;
       times.push(tau);
       for (let c = 0; c < m; c++) {
-        const lo = ranges[2 * (first + c)]!, step = ranges[2 * (first + c) + 1]!;
+        const lo = m === 4 ? 0 : packedTimes[header + 2 * c]!, step = packedTimes[header + (m === 4 ? 0 : 2 * c + 1)]!;
         const q = r + 4 + 4 * c;
         coefficients.push(lo + step * packed[q]!, step * packed[q + 1]! * inv, step * packed[q + 2]! * inv * inv, step * packed[q + 3]! * inv * inv * inv);
       }
@@ -544,16 +542,18 @@ const Q16 = 32767;
 
 /**
  * One track's 16-bit records (see the file header) from its float64 `records`, or null when
- * a channel does not accept the error: the smallest `quantization` of the track's channels (a
- * uniform scale: of its three) against the largest Σ|coefficient rounding| of a record (the
- * most the rounding can move the value for s in [0, 1]). Writes lo and step of each stored
- * channel to `ranges` (at 2 × channel) when it packs.
+ * a channel does not accept the error, or for a uniform scale: the smallest `quantization` of
+ * the track's channels against the largest Σ|coefficient rounding| of a record (the
+ * most the rounding can move the value for s in [0, 1]). The result starts with the track's
+ * header ({@link headerSlots}), then its records.
  */
 function quantizeTrack(
-  records: Float64Array, union: Float64Array, channels: readonly ReducedChannel[], first: number, m: number, ranges: Float32Array,
+  records: Float64Array, union: Float64Array, channels: readonly ReducedChannel[], first: number, m: number,
 ): Int16Array | null {
+  // A uniform scale's 32-bit record is 20 bytes, a 16-bit one 16 plus its header: not worth it.
+  if (m === 1) return null;
   let budget = Infinity;
-  for (let c = 0; c < (m === 1 ? 3 : m); c++) {
+  for (let c = 0; c < m; c++) {
     const q = channels[first + c]!.quantization;
     if (typeof q !== 'number' || !(q > 0)) return null;
     budget = Math.min(budget, q);
@@ -600,10 +600,11 @@ function quantizeTrack(
     if (!Number.isFinite(lo[c]!) || !Number.isFinite(step[c]!)) return null;
   }
   const slots = 4 + 4 * m;
-  const out = new Int16Array(keys * slots);
+  const head = headerSlots(m);
+  const out = new Int16Array(head + keys * slots);
   const times = new Float32Array(out.buffer);
   for (let s = 0; s < keys; s++) {
-    const o = s * slots;
+    const o = head + s * slots;
     times[o >> 1] = union[s]!;
     times[(o >> 1) + 1] = s === last ? 0 : 1 / (union[s + 1]! - union[s]!);
     for (let c = 0; c < m; c++) {
@@ -619,11 +620,17 @@ function quantizeTrack(
       if (!(error <= budget)) return null;
     }
   }
-  for (let c = 0; c < m; c++) {
-    ranges[2 * (first + c)] = lo[c]!;
-    ranges[2 * (first + c) + 1] = step[c]!;
+  if (m === 4) times[0] = step[0]!;
+  else for (let c = 0; c < m; c++) {
+    times[2 * c] = lo[c]!;
+    times[2 * c + 1] = step[c]!;
   }
   return out;
+}
+
+/** 16-bit slots of a 16-bit track's header: lo and step per channel as 32-bit floats, a rotation's one step. */
+function headerSlots(m: number): number {
+  return m === 4 ? 2 : 4 * m;
 }
 
 /** Shared scratch for stepping between adjacent 32-bit floats (build time only). */

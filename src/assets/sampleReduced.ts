@@ -157,13 +157,12 @@ export function sampleReduced16Into(
   // They equal POSE_STRIDE, RECORD_STRIDE_3/4/1, PACKED_STRIDE_3/4/1, TRACK_T/Q/S/S1 and
   // TRACK_T16/Q16/S16 (a test checks).
   const STRIDE = 10, T3 = 13, Q4 = 17, S1 = 5, HAS_T = 1, HAS_Q = 2, HAS_S = 4, HAS_S1 = 8;
-  const P3 = 16, P4 = 20, P1 = 8, T16 = 16, Q16 = 32, S16 = 64;
+  const P3 = 16, P4 = 20, T16 = 16, Q16 = 32, S16 = 64;
   const tracks = clip.reduced;
   if (tracks === null) return;
   const records = tracks.records;
   const packed = tracks.packed;
   const packedTimes = tracks.packedTimes;
-  const ranges = tracks.ranges;
   const table = tracks.bucketRecords;
   const trackStart = tracks.trackStart;
   const constants = tracks.constants;
@@ -210,10 +209,10 @@ export function sampleReduced16Into(
       if (packedTimes[(r + P3) >> 1]! <= ts) r += P3;
       const h = r >> 1;
       const s = (t - packedTimes[h]!) * packedTimes[h + 1]!;
-      const g = 2 * k;
-      out[o] = ranges[g]! + ranges[g + 1]! * (packed[r + 4]! + s * (packed[r + 5]! + s * (packed[r + 6]! + s * packed[r + 7]!)));
-      out[o + 1] = ranges[g + 2]! + ranges[g + 3]! * (packed[r + 8]! + s * (packed[r + 9]! + s * (packed[r + 10]! + s * packed[r + 11]!)));
-      out[o + 2] = ranges[g + 4]! + ranges[g + 5]! * (packed[r + 12]! + s * (packed[r + 13]! + s * (packed[r + 14]! + s * packed[r + 15]!)));
+      const g = (trackStart[jointTrack[source]!]! >> 1) - 6; // the track's header: lo, step per channel
+      out[o] = packedTimes[g]! + packedTimes[g + 1]! * (packed[r + 4]! + s * (packed[r + 5]! + s * (packed[r + 6]! + s * packed[r + 7]!)));
+      out[o + 1] = packedTimes[g + 2]! + packedTimes[g + 3]! * (packed[r + 8]! + s * (packed[r + 9]! + s * (packed[r + 10]! + s * packed[r + 11]!)));
+      out[o + 2] = packedTimes[g + 4]! + packedTimes[g + 5]! * (packed[r + 12]! + s * (packed[r + 13]! + s * (packed[r + 14]! + s * packed[r + 15]!)));
     }
 
     if ((mask & HAS_Q) === 0) {
@@ -256,19 +255,9 @@ export function sampleReduced16Into(
       out[o + 8] = constants[k + 8]!;
       out[o + 9] = constants[k + 9]!;
     } else if ((mask & S16) !== 0) {
-      if ((mask & HAS_S1) !== 0) {
-        let r = table[entry]!;
-        if (packedTimes[(r + P1) >> 1]! <= ts) r += P1;
-        const h = r >> 1;
-        const s = (t - packedTimes[h]!) * packedTimes[h + 1]!;
-        const g = 2 * (k + 7);
-        const scale = ranges[g]! + ranges[g + 1]! * (packed[r + 4]! + s * (packed[r + 5]! + s * (packed[r + 6]! + s * packed[r + 7]!)));
-        out[o + 7] = scale;
-        out[o + 8] = scale;
-        out[o + 9] = scale;
-      } else {
-        sampleScale16(out, o, packed, packedTimes, ranges, table[entry]!, t, ts, 2 * (k + 7), P3);
-      }
+      // Three scale curves (a uniform scale stays 32-bit): rare, out of line.
+      const header = trackStart[jointTrack[source]! + (mask & HAS_T) + ((mask & HAS_Q) >> 1)]! >> 1;
+      sampleScale16(out, o, packed, packedTimes, table[entry]!, t, ts, header - 6, P3);
     } else if ((mask & HAS_S1) !== 0) {
       let r = table[entry]!;
       if (records[r + S1]! <= ts) r += S1;
@@ -290,20 +279,18 @@ export function sampleReduced16Into(
 }
 
 /**
- * A 16-bit scale track (rare: animated scale) at record slot `r`: one curve for a uniform
- * scale (`stride` = PACKED_STRIDE_1, written to all three) or three. See `ReducedTracks`.
+ * A 16-bit scale track of three curves (rare: animated, not uniform) at record slot `r`, its
+ * header (lo, step per channel) at `packedTimes[g]`. See `ReducedTracks`.
  */
 function sampleScale16(
-  out: Float32Array, o: number, packed: Int16Array, packedTimes: Float32Array, ranges: Float32Array,
+  out: Float32Array, o: number, packed: Int16Array, packedTimes: Float32Array,
   r: number, t: number, ts: number, g: number, stride: number,
 ): void {
   if (packedTimes[(r + stride) >> 1]! <= ts) r += stride;
   const h = r >> 1;
   const s = (t - packedTimes[h]!) * packedTimes[h + 1]!;
-  const channels = stride === 8 ? 1 : 3;
   for (let c = 0; c < 3; c++) {
-    const i = c < channels ? c : 0;
-    const p = r + 4 + 4 * i;
-    out[o + 7 + c] = ranges[g + 2 * i]! + ranges[g + 2 * i + 1]! * (packed[p]! + s * (packed[p + 1]! + s * (packed[p + 2]! + s * packed[p + 3]!)));
+    const p = r + 4 + 4 * c;
+    out[o + 7 + c] = packedTimes[g + 2 * c]! + packedTimes[g + 2 * c + 1]! * (packed[p]! + s * (packed[p + 1]! + s * (packed[p + 2]! + s * packed[p + 3]!)));
   }
 }

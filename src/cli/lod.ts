@@ -55,6 +55,8 @@ export interface LodOptions {
   frameRate?: number;
   /** Names of the clips to reduce (default: all). */
   clips?: readonly string[];
+  /** Store the curves in 16 bits where the tolerance allows (`reduceClip`'s `quantize`; default false). */
+  quantize?: boolean;
   /** Write the reduced animation to this `.glb` or `.gltf` file. */
   out?: string;
 }
@@ -92,6 +94,8 @@ export interface LodSettings {
   /** Metres, or null for `reduceClip`'s default (a tenth of the hip height, see `defaultErrorDistance`). */
   readonly distance: number | null;
   readonly method: 'atkins' | 'uniform';
+  /** Whether the curves were stored in 16 bits where the tolerance allows. */
+  readonly quantize: boolean;
   /** Metres per file unit. */
   readonly scale: number;
   /** glTF: the resampling rate given, or null (each clip at its keys' own rate); BVH: null (the file's own frames). */
@@ -123,6 +127,7 @@ interface Resolved {
   tolerance: number;
   distance: number | null;
   method: 'atkins' | 'uniform';
+  quantize: boolean;
   scale: number;
   frameRate: number | null;
   clips: readonly string[] | null;
@@ -163,7 +168,7 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
   const unit = gltf ? o.scale : 1;
 
   const settings: LodSettings = {
-    file, format: gltf ? 'gltf' : 'bvh', tolerance: o.tolerance, distance: o.distance, method: o.method, scale: o.scale,
+    file, format: gltf ? 'gltf' : 'bvh', tolerance: o.tolerance, distance: o.distance, method: o.method, quantize: o.quantize, scale: o.scale,
     frameRate: gltf ? o.frameRate : null,
   };
   const selected = selectClips(clips, o.clips);
@@ -187,6 +192,7 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
           tolerance: o.tolerance / unit,
           ...(o.distance === null ? {} : { distance: o.distance / unit }),
           method: o.method,
+          quantize: o.quantize,
           ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
         });
       } catch (error) {
@@ -243,8 +249,9 @@ function resolveOptions(file: string, options: LodOptions): Resolved {
     }
   }
   const clips = options.clips === undefined ? null : options.clips.map(String);
+  const quantize = options.quantize === true;
   issues.throwIfAny();
-  return { tolerance, distance, method, scale, frameRate, clips, out };
+  return { tolerance, distance, method, quantize, scale, frameRate, clips, out };
 }
 
 function selectClips(clips: readonly Clip[], names: readonly string[] | null): Clip[] {
@@ -351,7 +358,7 @@ export function formatLodHeading(report: LodSettings, clipCount: number): string
   const units = report.scale !== 1 ? `, 1 file unit = ${report.scale} m` : '';
   const rate = report.format !== 'gltf' ? '' : report.frameRate !== null ? `, resampled at ${report.frameRate} fps` : ', keys at their own rate';
   return `${report.file}: ${clipCount} clip${clipCount === 1 ? '' : 's'}, tolerance ${report.tolerance} m ${where}, ` +
-    `${report.method === 'atkins' ? 'ATKINS' : 'uniform'} keys${units}${rate}`;
+    `${report.method === 'atkins' ? 'ATKINS' : 'uniform'} keys${report.quantize ? ' in 16 bits' : ''}${units}${rate}`;
 }
 
 const COLUMNS = [
@@ -424,6 +431,7 @@ export function lodReportJson(report: LodReport): object {
     tolerance: report.tolerance,
     distance: report.distance,
     method: report.method,
+    quantize: report.quantize,
     scale: report.scale,
     frameRate: report.frameRate,
     clips: report.clips.map((c) => ({

@@ -70,8 +70,8 @@ export interface ReduceClipOptions {
   fit?: SplineFit;
   /**
    * Store tracks in 16 bits where the rounding costs a channel at most a quarter of its share
-   * of the tolerance (see `ReducedTracks`): about 0.6× the bytes, sampled ~1.2× slower per
-   * joint; the bound is measured on the result as always. Default false (32-bit floats).
+   * of the tolerance (see `ReducedTracks`): about 0.7× the bytes on capture, sampled ~1.1×
+   * slower per joint; the bound is measured on the result as always. Default false (32-bit).
    */
   quantize?: boolean;
   /** Called as channels are reduced: `(done, total)` over all passes of the search. */

@@ -4,7 +4,7 @@ import { createReducedClip, expandFrames } from '../../src/assets/reducedClip.js
 import { isClip } from '../../src/assets/Clip.js';
 import { readFileSync } from 'node:fs';
 import {
-  createReducedTracks, PACKED_STRIDE_1, PACKED_STRIDE_3, PACKED_STRIDE_4, readTrack, RECORD_STRIDE_1, RECORD_STRIDE_3, RECORD_STRIDE_4,
+  createReducedTracks, PACKED_STRIDE_3, PACKED_STRIDE_4, readTrack, RECORD_STRIDE_1, RECORD_STRIDE_3, RECORD_STRIDE_4,
   TRACK_Q, TRACK_Q16, TRACK_S, TRACK_S1, TRACK_S16, TRACK_T, TRACK_T16, type ReducedChannel,
 } from '../../src/assets/ReducedTracks.js';
 import { sampleReducedInto } from '../../src/assets/sampleReduced.js';
@@ -259,13 +259,13 @@ describe('createReducedTracks: 16-bit tracks', () => {
     expect(tracks.jointMask[0]).toBe(TRACK_T | TRACK_Q | TRACK_T16 | TRACK_Q16);
     expect(tracks.packedTracks).toBe(2);
     expect(tracks.records.length).toBe(0);
-    // Translation: union keys {0, 0.5, 1}; rotation: {0, 0.25, 1}: 3 records each.
-    expect(tracks.packed.length).toBe(3 * PACKED_STRIDE_3 + 3 * PACKED_STRIDE_4);
+    // Translation: union keys {0, 0.5, 1}; rotation: {0, 0.25, 1}: 3 records each, after a
+    // header of lo and step per channel (6 floats) and of the rotation's one step (1 float).
+    expect(tracks.packed.length).toBe(12 + 3 * PACKED_STRIDE_3 + 2 + 3 * PACKED_STRIDE_4);
+    expect(Array.from(tracks.trackStart)).toEqual([12, 12 + 3 * PACKED_STRIDE_3 + 2, 0]);
     expect(tracks.packed.buffer).toBe(tracks.packedTimes.buffer);
-    expect(tracks.byteLength).toBe(
-      1 + 4 + 40 + 0 + tracks.packed.byteLength + tracks.ranges.byteLength + 4 * 3 + tracks.bucketRecords.byteLength,
-    );
-    expect(tracks.packed.byteLength).toBe(3 * 32 + 3 * 40);
+    expect(tracks.byteLength).toBe(1 + 4 + 40 + 0 + tracks.packed.byteLength + 4 * 3 + tracks.bucketRecords.byteLength);
+    expect(tracks.packed.byteLength).toBe(24 + 3 * 32 + 4 + 3 * 40);
     const clip = clipOf(tracks);
     const out = new Float32Array(10);
     let worstT = 0, worstQ = 0;
@@ -292,22 +292,36 @@ describe('createReducedTracks: 16-bit tracks', () => {
     expect(tracks.records.length).toBe(3 * RECORD_STRIDE_3);
     const none = createReducedTracks(1, 1, channels(0));
     expect(none.packedTracks).toBe(0);
-    expect(none.packed.length + none.ranges.length).toBe(0);
+    expect(none.packed.length).toBe(0);
     // Its samples are those of tracks built without the field at all.
     const plain = createReducedTracks(1, 1, channels(0).map(({ keyTimes, coefficients }) => ({ keyTimes, coefficients })));
     expect(Array.from(none.records)).toEqual(Array.from(plain.records));
   });
 
-  it('packs a uniform scale as one curve', () => {
+  it('keeps a uniform scale as one 32-bit curve (16 bits would save 4 bytes a record)', () => {
     const c = channels(1e-4);
     for (const k of [7, 8, 9]) c[k] = { keyTimes: Float64Array.of(0, 1), coefficients: Float64Array.of(1, 0.5, 0, 0), quantization: 1e-4 };
     const tracks = createReducedTracks(1, 1, c);
-    expect(tracks.jointMask[0]! & (TRACK_S1 | TRACK_S16)).toBe(TRACK_S1 | TRACK_S16);
-    expect(tracks.packed.length).toBe(3 * PACKED_STRIDE_3 + 3 * PACKED_STRIDE_4 + 2 * PACKED_STRIDE_1);
+    expect(tracks.jointMask[0]! & (TRACK_S1 | TRACK_S16)).toBe(TRACK_S1);
+    expect(tracks.packed.length).toBe(12 + 3 * PACKED_STRIDE_3 + 2 + 3 * PACKED_STRIDE_4);
+    expect(tracks.records.length).toBe(2 * RECORD_STRIDE_1);
     const out = new Float32Array(10);
     for (const t of [0, 0.3, 0.77, 1]) {
       sampleReducedInto(out, 0, clipOf(tracks), Float64Array.of(t), 0);
-      for (const k of [7, 8, 9]) expect(Math.abs(out[k]! - (1 + 0.5 * t))).toBeLessThanOrEqual(1e-4 + 1e-6);
+      for (const k of [7, 8, 9]) expect(out[k]).toBeCloseTo(1 + 0.5 * t, 6);
+    }
+  });
+
+  it('packs a scale of three curves, each with its own range', () => {
+    const c = channels(1e-4);
+    for (const k of [7, 8, 9]) c[k] = { keyTimes: Float64Array.of(0, 1), coefficients: Float64Array.of(1, 0.5 * (k - 6), 0, -0.1 * k), quantization: 1e-4 };
+    const tracks = createReducedTracks(1, 1, c);
+    expect(tracks.jointMask[0]! & (TRACK_S | TRACK_S1 | TRACK_S16)).toBe(TRACK_S | TRACK_S16);
+    const out = new Float32Array(10);
+    for (const t of [0, 0.3, 0.77, 1]) {
+      sampleReducedInto(out, 0, clipOf(tracks), Float64Array.of(t), 0);
+      for (const k of [7, 8, 9]) expect(Math.abs(out[k]! - (1 + 0.5 * (k - 6) * t - 0.1 * k * t ** 3))).toBeLessThanOrEqual(1e-4 + 1e-6);
+      expect(Math.abs(out[0]! - exact(t).tx)).toBeLessThanOrEqual(1e-4 + 1e-6);
     }
   });
 
@@ -336,7 +350,7 @@ describe('createReducedTracks: 16-bit tracks', () => {
     const constants = (name: string): number => Number(new RegExp(`\\b${name} = (\\d+)`).exec(source)![1]);
     expect([constants('STRIDE'), constants('T3'), constants('Q4'), constants('S1')]).toEqual([10, RECORD_STRIDE_3, RECORD_STRIDE_4, RECORD_STRIDE_1]);
     expect([constants('HAS_T'), constants('HAS_Q'), constants('HAS_S'), constants('HAS_S1')]).toEqual([TRACK_T, TRACK_Q, TRACK_S, TRACK_S1]);
-    expect([constants('P3'), constants('P4'), constants('P1')]).toEqual([PACKED_STRIDE_3, PACKED_STRIDE_4, PACKED_STRIDE_1]);
+    expect([constants('P3'), constants('P4')]).toEqual([PACKED_STRIDE_3, PACKED_STRIDE_4]);
     expect([constants('T16'), constants('Q16'), constants('S16')]).toEqual([TRACK_T16, TRACK_Q16, TRACK_S16]);
   });
 });

@@ -85,6 +85,20 @@ describe('bitanim lod', () => {
     expect(err).toEqual([`bitanim: lod: ${FOX}: 3 import warnings (bitanim inspect lists them)`]);
   });
 
+  it('--quantize stores 16-bit curves: fewer bytes after, the same bound, said in the heading and the JSON', async () => {
+    const plain = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--json');
+    const packed = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--quantize', '--json');
+    const [a, b] = [JSON.parse(plain.out.join('\n')), JSON.parse(packed.out.join('\n'))];
+    expect([a.quantize, b.quantize]).toEqual([false, true]);
+    expect(b.clips[0].bytesBefore).toBe(35 * 24 * 40);
+    expect(b.clips[0].bytesAfter).toBeLessThan(a.clips[0].bytesAfter);
+    expect(b.clips[0].maxError).toBeLessThanOrEqual(0.005);
+    const { clips } = await loadGltf(new Uint8Array(readFileSync(FOX)), { tolerance: 0.01 });
+    expect(b.clips[0].bytesAfter).toBe(reduceClip(clips.find((c) => c.name === 'Walk')!, { tolerance: 0.5, quantize: true }).stats!.bytes);
+    const text = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--quantize');
+    expect(text.out[0]).toContain('ATKINS keys in 16 bits, 1 file unit = 0.01 m');
+  });
+
   it('reduces a BVH file scaled to metres (CMU walk)', async () => {
     const file = join(assets, 'cmu_131_01_start_walk_stop.bvh');
     const report = await reduceFile(file, { scale: 0.056444 });

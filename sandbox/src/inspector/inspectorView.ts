@@ -15,6 +15,7 @@
 import {
   clearLookAt,
   createAnimationWorld,
+  expandFrames,
   getFollowPosition,
   getLocalPose,
   getModelMatrices,
@@ -64,10 +65,11 @@ function channelValue(pose: ArrayLike<number>, joint: number, channel: Exclude<C
 function liveliestChannel(clip: Clip, joint: number): Exclude<Channel, 'auto'> {
   let best: Exclude<Channel, 'auto'> = 'qx', bestRange = -1;
   const J = clip.skeleton.jointCount;
+  const frames = expandFrames(clip); // a reduced clip holds no frames: its curves at the frame times
   for (const channel of ['qx', 'qy', 'qz', 'qw'] as const) {
     let lo = Infinity, hi = -Infinity;
     for (let f = 0; f < clip.frameCount; f++) {
-      const v = clip.frames[(f * J + joint) * 10 + CHANNEL_OFFSET[channel]]!;
+      const v = frames[(f * J + joint) * 10 + CHANNEL_OFFSET[channel]]!;
       lo = Math.min(lo, v); hi = Math.max(hi, v);
     }
     if (hi - lo > bestRange) { bestRange = hi - lo; best = channel; }
@@ -288,7 +290,8 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
     const channel = channelOf();
     const J = a.skeleton.jointCount;
     const times = Array.from({ length: a.frameCount }, (_, f) => f / a.frameRate);
-    const original = times.map((_, f) => channelValue(a.frames, state.joint, channel, asset.skeleton.rest, f * J * 10));
+    const frames = expandFrames(a);
+    const original = times.map((_, f) => channelValue(frames, state.joint, channel, asset.skeleton.rest, f * J * 10));
     const series: Series[] = [{ label: 'original samples', color: '#d0d6de', x: times, y: original, dots: true, line: false }];
     let message: string;
     try {
