@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AnimationError } from '../../src/assets/AnimationError.js';
 import { selectKeysWithOrders } from '../../src/lod/atkins.js';
-import { measureModelError } from '../../src/lod/modelError.js';
+import { defaultErrorDistance, measureModelError } from '../../src/lod/modelError.js';
 import { reduceChannel } from '../../src/lod/reduceChannel.js';
 import { reduceClip } from '../../src/lod/reduceClip.js';
 import { evaluateSpline, fitSpline, keyTimes, measureSplineError, SPLINE_STRIDE } from '../../src/lod/spline.js';
@@ -339,9 +339,11 @@ describe("reduceClip with fit: 'continuous' on real clips", () => {
     for (const real of clips.filter((c) => (c.file === 'Fox.glb' && c.clip.name === 'Walk') || c.file.includes('forward_jumps'))) {
       const tolerance = 0.005 * real.unitsPerMetre;
       const reduced = reduceClip(real.clip, { tolerance, fit: 'continuous' });
-      const error = measureModelError(real.clip, reduced.frames);
+      const error = measureModelError(real.clip, reduced, { distance: defaultErrorDistance(real.clip.skeleton) });
       expect(error.maxError, real.clip.name).toBeLessThanOrEqual(tolerance);
-      expect(reduced.stats!.keysAfter).toBeLessThan(reduced.stats!.keysBefore / 4);
+      // It still reduces: the CMU jumps keep 1/4.0 of their keys under the bound between frames
+      // and the end-joint shell (1/4.6 before them).
+      expect(reduced.stats!.keysAfter).toBeLessThan(reduced.stats!.keysBefore / 3);
     }
     let error: unknown;
     try { reduceClip(clips[0]!.clip, { tolerance: 0.1, fit: 'smooth' as 'segment' }); } catch (e) { error = e; }
