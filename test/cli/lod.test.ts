@@ -178,11 +178,16 @@ describe('bitanim lod', () => {
   });
 });
 
-describe('the README lod outputs', () => {
-  // Blocks marked `<!-- lod -->` (as test/readme.test.ts does for `<!-- inspect -->`): stdout only.
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/<!-- lod -->\n```console\n\$ npx bitanim (.*)\n([\s\S]*?)```/g)];
-  it.skipIf(blocks.length === 0)('are what bitanim lod prints now', async () => {
+describe("the motion-LOD guide's lod outputs", () => {
+  // Blocks marked `<!-- lod -->` in docs/motion-lod.md (as test/readme.test.ts does for the
+  // README's `<!-- inspect -->`): stdout only.
+  const guide = readFileSync(join(root, 'docs/motion-lod.md'), 'utf8');
+  const blocks = [...guide.matchAll(/<!-- lod -->\n```console\n\$ npx bitanim (.*)\n([\s\S]*?)```/g)];
+  it('are what bitanim lod prints now (the Fox and the CMU walk)', async () => {
+    expect(blocks.map(([, command]) => command)).toEqual([
+      'lod ../shared/assets/Fox.glb --scale cm',
+      'lod ../shared/assets/cmu_131_01_start_walk_stop.bvh --scale 0.056444',
+    ]);
     for (const [, command, output] of blocks) {
       const lines: string[] = [];
       expect(await run(command!.split(' '), (line) => lines.push(line), { err: () => {} })).toBe(0);
