@@ -1,6 +1,7 @@
 /**
  * The runtime form of a reduced (LOD) clip: piecewise cubic curves per channel, packed so that
- * sampling one instant costs one table read and at most one comparison per joint track.
+ * sampling one instant costs one table read and at most one comparison per joint track (two
+ * in a clip with 16-bit tracks).
  *
  * **Input (the reducer's contract).** Each of the `jointCount × 10` channels (joint j,
  * component c of `tx ty tz qx qy qz qw sx sy sz`, channel j·10 + c) is given as ascending key
@@ -23,7 +24,8 @@
  * a' = P(h), b' = P'(h) = b + 2c·h + 3d·h², c' = P''(h)/2 = c + 3d·h, d' = d (an exact shift of
  * the same polynomial, so the curve is unchanged). The last record of a track, at the
  * duration, holds each channel's end value P(t_K − t_{K−1}) with b' = c' = d' = 0. A track's
- * records are consecutive, in time order; tracks follow joint order, T before Q before S.
+ * records are consecutive, in time order, followed by one 32-bit float +∞ (a sentinel time
+ * that ends the lookup's forward scan); tracks follow joint order, T before Q before S.
  *
  * **Why tracks and not channels.** Measured on the crowd's 64-joint clips (bench/reducedSearch.ts),
  * a search per channel — binary search, a bucket index with a forward scan, or a cursor kept
@@ -34,14 +36,22 @@
  *
  * **Segment lookup.** Time is cut into `bucketCount` equal buckets (width about
  * `duration / bucketCount`, no more than the smallest gap between consecutive union keys of any
- * track — one frame when keys lie on frames — so a bucket never holds two keys).
+ * track — one frame when keys lie on frames — so a bucket never holds two keys; in a clip with
+ * 16-bit tracks, about {@link LOOKUP_STEPS_16} = 2 such gaps, so a bucket holds at most two).
  * `bucketRecords[row × animatedTracks + i]` gives the record of animated track i in force at
  * the start of bucket `row` — the last record whose time is at or before the smallest 32-bit
  * float time of that bucket, and never a track's last record — so the record for a time in the
- * bucket is that one or the next: one comparison (`records[r + 1 + 4m] ≤ t`); an entry is the
- * record's offset r in `records`, or for a 16-bit track its slot in `packed`. (Indices within
- * a track in 16 bits would halve the table but cost the sampler ~20% more per joint, measured.) Times compare as 32-bit floats (`Math.fround(t)`), as they
- * are stored; the cubic takes the full-precision u = t − τ_s.
+ * bucket is that one or the next: one comparison (`records[r + 1 + 4m] ≤ t`); with 16-bit
+ * tracks, that one or one of the next two: a forward scan of at most two steps, which the +∞
+ * after each track's end record stops. An entry is the record's offset r in `records`, or for
+ * a 16-bit track its slot in `packed`. The wider buckets halve the table of a 16-bit clip (on
+ * the CMU walk at 5 mm it was 36% of the bytes) and cost its sampler ~5% per joint (medians
+ * of alternating runs of bench/reducedSampling.ts: 1.54× → 1.61–1.67× uniform); for 32-bit
+ * clips they cost ~6% (1.40× → 1.47–1.48×, near the 1.5× target), so those keep one-frame
+ * buckets and one comparison (1.38–1.41×, unchanged). (Indices within a
+ * track in 16 bits would halve the table but cost the sampler ~20% more per joint, measured
+ * earlier.) Times compare as 32-bit floats (`Math.fround(t)`), as they are stored; the cubic
+ * takes the full-precision u = t − τ_s.
  *
  * **16-bit tracks.** A track whose channels all accept it (`ReducedChannel.quantization`) is
  * stored in {@link ReducedTracks.packed} instead, each record
@@ -62,15 +72,19 @@
  * plus a header). Measured (bench/reducedSampling.ts, crowd clips at 5 mm): 16-bit clips
  * sample ~1.1× slower per joint than 32-bit ones (1.54× uniform against 1.41×: int-to-float
  * conversions, the extra s = u/Δ), above the 1.5× target, so `reduceClip` stores them only
- * when asked (`quantize: true`); the CMU walk at 5 mm takes 0.71× the bytes (5.4× smaller
- * than its frames instead of 3.9×).
+ * when asked (`quantize: true`); with its half-size lookup the CMU walk at 5 mm takes 0.57×
+ * the bytes (215,323 against 378,771: 5.72× smaller than its 1,232,560 bytes of frames instead
+ * of 3.25×).
  *
  * **Memory** (bytes): per union key of a 32-bit track 4 + 16m (52 for T and S, 68 for Q, 20
  * for a uniform S — 17 to 17.3 per channel key when a track's channels share their keys); of a
- * 16-bit track 8 + 8m (32 for T and S, 40 for Q; a uniform S stays 32-bit); plus 4 × `bucketRows` (≈ one per frame for keys on frames)
- * + 4 per animated track for the lookup, plus 45 per joint (constants, `jointMask`,
- * `jointTrack`) and, per 16-bit track, a header of 8m bytes (4 for a rotation). See
- * {@link ReducedTracks.byteLength}. A uniform clip takes 40 per joint per frame.
+ * 16-bit track 8 + 8m (32 for T and S, 40 for Q; a uniform S stays 32-bit); plus, per
+ * animated track, 4 × `bucketRows` for the lookup (≈ one row per frame for keys on frames, one
+ * per two frames in a clip with 16-bit tracks), 4 for `trackStart` and 4 for the sentinel;
+ * plus 45 per joint (constants, `jointMask`, `jointTrack`) and, per 16-bit track, a header of
+ * 8m bytes (4 for a rotation). See {@link ReducedTracks.byteLength}. A uniform clip takes 40
+ * per joint per frame. The CMU walk at 5 mm (31 joints, 994 frames, 24 animated tracks, 4,163
+ * records): 32-bit 378,771 bytes (lookup 95,328, 25%), 16-bit 215,323 (lookup 47,712, 22%).
  */
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
@@ -102,6 +116,13 @@ export const TRACK_S16 = 64;
 export const PACKED_STRIDE_3 = 16;
 /** 16-bit slots of one `packed` record of a rotation track: τ, 1/Δ, 4 × P₀…P₃. */
 export const PACKED_STRIDE_4 = 20;
+
+/**
+ * In a clip with 16-bit tracks, at most this many records follow a lookup entry before the one
+ * in force at any time of its bucket (the sampler's forward scan makes at most this many
+ * steps); in a clip of 32-bit tracks only, at most one (see the file header).
+ */
+export const LOOKUP_STEPS_16 = 2;
 
 /** At most this many lookup buckets: keys closer than duration / 2²⁰ in one track are refused. */
 export const MAX_BUCKETS = 1 << 20;
@@ -139,8 +160,9 @@ export interface ReducedTracks {
   readonly animatedTracks: number;
   /**
    * Per animated track, the offset of its first record in `records`, or for a 16-bit track its
-   * first slot in `packed` (`animatedTracks + 1` entries: each buffer's tracks end where the
-   * next track of that buffer starts; entry `animatedTracks` is `records.length`).
+   * first slot in `packed` (`animatedTracks + 1` entries: each track's records end with a
+   * +∞ time, a float before where the next track of that buffer starts (its 16-bit header
+   * first); entry `animatedTracks` is `records.length`).
    */
   readonly trackStart: Uint32Array;
   /** Equal time buckets over [0, duration]. */
@@ -291,11 +313,11 @@ export function createReducedTracks(jointCount: number, duration: number, channe
     if (q === null) {
       trackStart[i] = recordFloats;
       strides.push(1 + 4 * m);
-      recordFloats += e.length;
+      recordFloats += e.length + 1; // and the end sentinel
     } else {
       trackStart[i] = packedSlots + headerSlots(m); // past the track's header, at its first record
       strides.push(4 + 4 * m);
-      packedSlots += q.length;
+      packedSlots += q.length + 2; // and the end sentinel (one 32-bit float)
       packedTracks++;
       jointMask[trackJoint[i]!] = jointMask[trackJoint[i]!]! | (TRACK_T16 << trackKind[i]!);
     }
@@ -310,15 +332,25 @@ export function createReducedTracks(jointCount: number, duration: number, channe
     if (q === null || q === undefined) records.set(expanded[i]!, trackStart[i]!);
     else packed.set(q, trackStart[i]! - headerSlots(trackChannels[i]!));
   }
-  for (let i = 0; i < recordFloats && !issues.full; i++) {
-    if (!Number.isFinite(records[i]!)) {
-      issues.add(`records[${i}]`, 'is not finite as a 32-bit float: a re-expanded coefficient overflowed (keys far apart with large coefficients)');
+  for (let i = 0; i < animatedTracks && !issues.full; i++) {
+    if (quantized[i] !== null) continue;
+    for (let f = trackStart[i]!, end = f + expanded[i]!.length; f < end; f++) {
+      if (!Number.isFinite(records[f]!)) {
+        issues.add(`records[${f}]`, 'is not finite as a 32-bit float: a re-expanded coefficient overflowed (keys far apart with large coefficients)');
+        break;
+      }
     }
   }
   issues.throwIfAny();
+  // After each track's end record, a time of +∞: the lookup's forward scan stops there.
+  for (let i = 0; i < animatedTracks; i++) {
+    const q = quantized[i];
+    if (q === null || q === undefined) records[trackStart[i]! + expanded[i]!.length] = Infinity;
+    else packedTimes[(trackStart[i]! - headerSlots(trackChannels[i]!) + q.length) >> 1] = Infinity;
+  }
 
   // 4. The bucket lookup table.
-  const table = buildLookup(issues, duration, endTime, unions, trackStart, strides);
+  const table = buildLookup(issues, duration, endTime, unions, trackStart, strides, packedTracks > 0 ? LOOKUP_STEPS_16 : 1);
   issues.throwIfAny();
 
   const byteLength =
@@ -660,14 +692,17 @@ interface Lookup {
  */
 function buildLookup(
   issues: IssueList, duration: number, endTime: number, unions: readonly Float64Array[], trackStart: Uint32Array, strides: readonly number[],
+  maxSteps: number,
 ): Lookup {
   const tracks = unions.length;
   let gap = duration;
   for (const union of unions) for (let s = 1; s < union.length; s++) gap = Math.min(gap, union[s]! - union[s - 1]!);
   // The gap is a difference of 32-bit times, off by up to ~1e-7 s: keys on a grid of n equal
   // intervals give duration / gap within ~1e-4·n of n, which must count as n buckets, not n + 1.
+  // Up to maxSteps keys per bucket: buckets of about maxSteps gaps.
   const ratio = duration / gap;
-  let bucketCount = Math.max(1, Math.abs(ratio - Math.round(ratio)) <= 1e-4 * ratio ? Math.round(ratio) : Math.ceil(ratio));
+  const fine = Math.max(1, Math.abs(ratio - Math.round(ratio)) <= 1e-4 * ratio ? Math.round(ratio) : Math.ceil(ratio));
+  let bucketCount = Math.max(1, Math.ceil(fine / maxSteps));
   for (;;) {
     if (bucketCount > MAX_BUCKETS) {
       issues.add('channels', `have keys ${gap} s apart in one track: the lookup would need more than ${MAX_BUCKETS} buckets over ${duration} s`);
@@ -697,7 +732,7 @@ function buildLookup(
         // before the next row are the steps some time of this row needs.
         let steps = 0;
         for (let q = s + 1; q < union.length && union[q]! < starts[row + 1]!; q++) steps++;
-        if (steps > 1) fits = false;
+        if (steps > maxSteps) fits = false;
       }
     }
     if (fits) return { bucketCount, bucketScale: scale, bucketRows: rows, bucketRecords: table };

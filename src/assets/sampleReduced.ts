@@ -136,7 +136,9 @@ export function sampleReducedInto(
 
 /**
  * {@link sampleReducedInto} for clips with 16-bit tracks (`tracks.packedTracks > 0`; it sends
- * them here): the same contract and lookup; a 16-bit track (see `ReducedTracks`) is evaluated
+ * them here): the same contract and lookup, except that such a clip's buckets are about two
+ * frames wide (half the table), so a track's record is found by a forward scan of at most two
+ * steps (`LOOKUP_STEPS_16`) rather than one comparison; a 16-bit track (see `ReducedTracks`) is evaluated
  * from its codes as value = lo + step·(q_a + s·(q_b + s·(q_c + s·q_d))), s = (t − τ)·(1/Δ)
  * (Horner in s), except that a rotation's four channels share lo = 0 and one step, which the
  * normalization cancels, so its codes are used as they are. 32-bit tracks of such a clip are
@@ -199,14 +201,14 @@ export function sampleReduced16Into(
       out[o + 2] = constants[k + 2]!;
     } else if ((mask & T16) === 0) {
       let r = table[entry++]!;
-      if (records[r + T3]! <= ts) r += T3;
+      while (records[r + T3]! <= ts) r += T3;
       const u = t - records[r]!;
       out[o] = records[r + 1]! + u * (records[r + 2]! + u * (records[r + 3]! + u * records[r + 4]!));
       out[o + 1] = records[r + 5]! + u * (records[r + 6]! + u * (records[r + 7]! + u * records[r + 8]!));
       out[o + 2] = records[r + 9]! + u * (records[r + 10]! + u * (records[r + 11]! + u * records[r + 12]!));
     } else {
       let r = table[entry++]!;
-      if (packedTimes[(r + P3) >> 1]! <= ts) r += P3;
+      while (packedTimes[(r + P3) >> 1]! <= ts) r += P3;
       const h = r >> 1;
       const s = (t - packedTimes[h]!) * packedTimes[h + 1]!;
       const g = (trackStart[jointTrack[source]!]! >> 1) - 6; // the track's header: lo, step per channel
@@ -222,7 +224,7 @@ export function sampleReduced16Into(
       out[o + 6] = constants[k + 6]!;
     } else if ((mask & Q16) === 0) {
       let r = table[entry++]!;
-      if (records[r + Q4]! <= ts) r += Q4;
+      while (records[r + Q4]! <= ts) r += Q4;
       const u = t - records[r]!;
       const x = records[r + 1]! + u * (records[r + 2]! + u * (records[r + 3]! + u * records[r + 4]!));
       const y = records[r + 5]! + u * (records[r + 6]! + u * (records[r + 7]! + u * records[r + 8]!));
@@ -235,7 +237,7 @@ export function sampleReduced16Into(
       out[o + 6] = w * inv;
     } else {
       let r = table[entry++]!;
-      if (packedTimes[(r + P4) >> 1]! <= ts) r += P4;
+      while (packedTimes[(r + P4) >> 1]! <= ts) r += P4;
       const h = r >> 1;
       const s = (t - packedTimes[h]!) * packedTimes[h + 1]!;
       // The four share one step about 0, which the normalization cancels: codes as they are.
@@ -260,7 +262,7 @@ export function sampleReduced16Into(
       sampleScale16(out, o, packed, packedTimes, table[entry]!, t, ts, header - 6, P3);
     } else if ((mask & HAS_S1) !== 0) {
       let r = table[entry]!;
-      if (records[r + S1]! <= ts) r += S1;
+      while (records[r + S1]! <= ts) r += S1;
       const u = t - records[r]!;
       const scale = records[r + 1]! + u * (records[r + 2]! + u * (records[r + 3]! + u * records[r + 4]!));
       out[o + 7] = scale;
@@ -268,7 +270,7 @@ export function sampleReduced16Into(
       out[o + 9] = scale;
     } else {
       let r = table[entry]!;
-      if (records[r + T3]! <= ts) r += T3;
+      while (records[r + T3]! <= ts) r += T3;
       const u = t - records[r]!;
       out[o + 7] = records[r + 1]! + u * (records[r + 2]! + u * (records[r + 3]! + u * records[r + 4]!));
       out[o + 8] = records[r + 5]! + u * (records[r + 6]! + u * (records[r + 7]! + u * records[r + 8]!));
@@ -286,7 +288,7 @@ function sampleScale16(
   out: Float32Array, o: number, packed: Int16Array, packedTimes: Float32Array,
   r: number, t: number, ts: number, g: number, stride: number,
 ): void {
-  if (packedTimes[(r + stride) >> 1]! <= ts) r += stride;
+  while (packedTimes[(r + stride) >> 1]! <= ts) r += stride;
   const h = r >> 1;
   const s = (t - packedTimes[h]!) * packedTimes[h + 1]!;
   for (let c = 0; c < 3; c++) {

@@ -4,7 +4,7 @@ import { createReducedClip, expandFrames } from '../../src/assets/reducedClip.js
 import { isClip } from '../../src/assets/Clip.js';
 import { readFileSync } from 'node:fs';
 import {
-  createReducedTracks, PACKED_STRIDE_3, PACKED_STRIDE_4, readTrack, RECORD_STRIDE_1, RECORD_STRIDE_3, RECORD_STRIDE_4,
+  createReducedTracks, LOOKUP_STEPS_16, PACKED_STRIDE_3, PACKED_STRIDE_4, readTrack, RECORD_STRIDE_1, RECORD_STRIDE_3, RECORD_STRIDE_4,
   TRACK_Q, TRACK_Q16, TRACK_S, TRACK_S1, TRACK_S16, TRACK_T, TRACK_T16, type ReducedChannel,
 } from '../../src/assets/ReducedTracks.js';
 import { sampleReducedInto } from '../../src/assets/sampleReduced.js';
@@ -90,12 +90,13 @@ describe('createReducedTracks: packing', () => {
     expect(tracks.jointMask[0]).toBe(TRACK_T);
     expect(Array.from(tracks.constants.subarray(3, 10))).toEqual([0, 0, 0, 1, 1, 1, 1]);
     expect(tracks.animatedTracks).toBe(1);
-    // Union of tx {0, .5, 1}, ty {0, 1}, tz {0, 1}: 3 records of 13 floats.
+    // Union of tx {0, .5, 1}, ty {0, 1}, tz {0, 1}: 3 records of 13 floats, then the end sentinel +∞.
     expect(tracks.recordCount).toBe(3);
-    expect(tracks.records.length).toBe(3 * RECORD_STRIDE_3);
+    expect(tracks.records.length).toBe(3 * RECORD_STRIDE_3 + 1);
+    expect(tracks.records[3 * RECORD_STRIDE_3]).toBe(Infinity);
     expect(Array.from(tracks.records.subarray(0, RECORD_STRIDE_3))).toEqual([0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     // The end record: τ = 1 and the end values with b = c = d = 0.
-    expect(Array.from(tracks.records.subarray(2 * RECORD_STRIDE_3))).toEqual([1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Array.from(tracks.records.subarray(2 * RECORD_STRIDE_3, 3 * RECORD_STRIDE_3))).toEqual([1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     expect(tracks.byteLength).toBe(
       tracks.jointMask.byteLength + tracks.jointTrack.byteLength + tracks.constants.byteLength + tracks.records.byteLength +
         tracks.trackStart.byteLength + tracks.bucketRecords.byteLength,
@@ -150,6 +151,53 @@ describe('createReducedTracks: packing', () => {
     expect(wrong).toBe(0);
     // Keys on the frame grid sit at the start of their bucket: the step is rare.
     expect(stepped / samples).toBeLessThan(0.01);
+  });
+
+  it('with 16-bit tracks, buckets twice as wide: every record within LOOKUP_STEPS_16 steps of its entry', () => {
+    // Keys on every frame for some channels (the finest gap: one frame), every 2–4 for others.
+    const skeleton = syntheticSkeleton(6);
+    const frameCount = 37;
+    const clip = syntheticClip(skeleton, { frameCount, frameRate: 24 });
+    const channels = decimateChannels(clip, (ch) => 1 + (ch % 4)).map((c) => ({ ...c, quantization: 1 }));
+    const tracks = createReducedTracks(6, clip.duration, channels);
+    const { records, packedTimes, bucketRecords, trackStart, animatedTracks, bucketScale, endTime } = tracks;
+    expect(tracks.packedTracks).toBeGreaterThan(0);
+    // 36 frame intervals, 2 per bucket: 18 buckets; a hair fewer per second than 18 / duration,
+    // so the end time falls in the last of 18 rows (against 36 rows of 32-bit tracks only).
+    expect(tracks.bucketCount).toBe(18);
+    expect(tracks.bucketRows).toBe(18);
+    expect(createReducedTracks(6, clip.duration, decimateChannels(clip, (ch) => 1 + (ch % 4))).bucketRows).toBe(36);
+    // Per animated track: its stride and where its times are (slot r → packedTimes[r >> 1]).
+    const kinds: { stride: number; time: (r: number) => number }[] = [];
+    for (let j = 0; j < 6; j++) {
+      const mask = tracks.jointMask[j]!;
+      for (const [bit, bit16, stride, stride16] of [
+        [TRACK_T, TRACK_T16, RECORD_STRIDE_3, PACKED_STRIDE_3], [TRACK_Q, TRACK_Q16, RECORD_STRIDE_4, PACKED_STRIDE_4],
+        [TRACK_S, TRACK_S16, RECORD_STRIDE_3, PACKED_STRIDE_3], [TRACK_S1, 0, RECORD_STRIDE_1, 0],
+      ] as const) {
+        if ((mask & bit) === 0) continue;
+        kinds.push((mask & bit16) !== 0 ? { stride: stride16, time: (r) => packedTimes[r >> 1]! } : { stride, time: (r) => records[r]! });
+      }
+    }
+    expect(kinds.length).toBe(animatedTracks);
+    let wrong = 0, twoSteps = 0;
+    for (let n = 0; n <= 20000; n++) {
+      const ts = Math.fround((n / 20000) * endTime);
+      const row = Math.floor(ts * bucketScale);
+      for (let i = 0; i < animatedTracks; i++) {
+        const { stride, time } = kinds[i]!;
+        // The record in force, by a walk from the track's first record to its end record.
+        let want = trackStart[i]!;
+        while (time(want) < endTime && time(want + stride) <= ts) want += stride;
+        let r = bucketRecords[row * animatedTracks + i]!;
+        let steps = 0;
+        while (time(r + stride) <= ts) { r += stride; steps++; } // the sampler's scan, stopped by the +∞ after the end record
+        if (r !== want || steps > LOOKUP_STEPS_16) wrong++;
+        if (steps === 2) twoSteps++;
+      }
+    }
+    expect(wrong).toBe(0);
+    expect(twoSteps).toBeGreaterThan(0); // the bound is used: a bucket holds keys of two frames
   });
 });
 
@@ -260,12 +308,15 @@ describe('createReducedTracks: 16-bit tracks', () => {
     expect(tracks.packedTracks).toBe(2);
     expect(tracks.records.length).toBe(0);
     // Translation: union keys {0, 0.5, 1}; rotation: {0, 0.25, 1}: 3 records each, after a
-    // header of lo and step per channel (6 floats) and of the rotation's one step (1 float).
-    expect(tracks.packed.length).toBe(12 + 3 * PACKED_STRIDE_3 + 2 + 3 * PACKED_STRIDE_4);
-    expect(Array.from(tracks.trackStart)).toEqual([12, 12 + 3 * PACKED_STRIDE_3 + 2, 0]);
+    // header of lo and step per channel (6 floats) and of the rotation's one step (1 float);
+    // each track's records end with a sentinel time +∞ (2 slots).
+    expect(tracks.packed.length).toBe(12 + 3 * PACKED_STRIDE_3 + 2 + 2 + 3 * PACKED_STRIDE_4 + 2);
+    expect(Array.from(tracks.trackStart)).toEqual([12, 12 + 3 * PACKED_STRIDE_3 + 2 + 2, 0]);
+    expect(tracks.packedTimes[(12 + 3 * PACKED_STRIDE_3) >> 1]).toBe(Infinity);
+    expect(tracks.packedTimes[tracks.packedTimes.length - 1]).toBe(Infinity);
     expect(tracks.packed.buffer).toBe(tracks.packedTimes.buffer);
     expect(tracks.byteLength).toBe(1 + 4 + 40 + 0 + tracks.packed.byteLength + 4 * 3 + tracks.bucketRecords.byteLength);
-    expect(tracks.packed.byteLength).toBe(24 + 3 * 32 + 4 + 3 * 40);
+    expect(tracks.packed.byteLength).toBe(24 + 3 * 32 + 4 + 4 + 3 * 40 + 4);
     const clip = clipOf(tracks);
     const out = new Float32Array(10);
     let worstT = 0, worstQ = 0;
@@ -289,7 +340,7 @@ describe('createReducedTracks: 16-bit tracks', () => {
     tight[0] = { ...tight[0]!, quantization: 1e-9 };
     const tracks = createReducedTracks(1, 1, tight);
     expect(tracks.jointMask[0]).toBe(TRACK_T | TRACK_Q | TRACK_Q16);
-    expect(tracks.records.length).toBe(3 * RECORD_STRIDE_3);
+    expect(tracks.records.length).toBe(3 * RECORD_STRIDE_3 + 1);
     const none = createReducedTracks(1, 1, channels(0));
     expect(none.packedTracks).toBe(0);
     expect(none.packed.length).toBe(0);
@@ -303,8 +354,8 @@ describe('createReducedTracks: 16-bit tracks', () => {
     for (const k of [7, 8, 9]) c[k] = { keyTimes: Float64Array.of(0, 1), coefficients: Float64Array.of(1, 0.5, 0, 0), quantization: 1e-4 };
     const tracks = createReducedTracks(1, 1, c);
     expect(tracks.jointMask[0]! & (TRACK_S1 | TRACK_S16)).toBe(TRACK_S1);
-    expect(tracks.packed.length).toBe(12 + 3 * PACKED_STRIDE_3 + 2 + 3 * PACKED_STRIDE_4);
-    expect(tracks.records.length).toBe(2 * RECORD_STRIDE_1);
+    expect(tracks.packed.length).toBe(12 + 3 * PACKED_STRIDE_3 + 2 + 2 + 3 * PACKED_STRIDE_4 + 2);
+    expect(tracks.records.length).toBe(2 * RECORD_STRIDE_1 + 1);
     const out = new Float32Array(10);
     for (const t of [0, 0.3, 0.77, 1]) {
       sampleReducedInto(out, 0, clipOf(tracks), Float64Array.of(t), 0);
