@@ -20,8 +20,7 @@
  * distance, mm; reduce time per call, seconds. Under the table, per tolerance: on how many
  * clips each fit keeps fewer keys, and the ratios pooled.
  *
- * Units as in scripts/lodTable.ts: Fox in roughly centimetres (tolerances ×100 in clip units),
- * RobotExpressive in metres, CMU BVH scaled to metres at import.
+ * Units as in scripts/lodTable.ts: every clip in metres (test/fixtures/realClips.ts).
  *
  * Usage (the table on stdout, progress on stderr):
  *   npx tsc -p tsconfig.bench.json && node .bench-build/scripts/fitTable.js [> table.md]

@@ -22,13 +22,12 @@
  * wall time of each `reduceClip` call (ATKINS / uniform), seconds. Under the table, per
  * tolerance: on how many clips ATKINS keeps fewer, as many or more keys, and the ratios pooled.
  *
- * Units: Fox is in roughly centimetres (assets README: ~79 units tall), so its tolerances are
- * ×100 in clip units; RobotExpressive is glTF metres; the CMU BVH files are scaled to metres at
- * import (one CMU unit ≈ 0.056444 m), as test/lod/reduceClip.test.ts does.
+ * Units: every clip in metres, loaded as test/fixtures/realClips.ts does (the Fox, in
+ * centimetres, with `loadGltf(…, { scale: 'cm' })`; the CMU BVH files scaled at import, one
+ * CMU unit ≈ 0.056444 m), as test/lod/reduceClip.test.ts measures them.
  *
- * Bytes: when the reduced clips report `stats.bytes` and `stats.sourceBytes` (issue 14 item 3,
- * branch issue14-memory), two more columns give ATKINS's bytes and source bytes / ATKINS bytes;
- * without them (this branch alone) the columns are left out.
+ * Bytes: the reduced clips report `stats.bytes` and `stats.sourceBytes`; two columns give ATKINS's
+ * bytes and source bytes / ATKINS bytes.
  *
  * Usage (the table on stdout, progress on stderr; a few minutes on a 2-core EPYC, most of it
  * the uniform baseline on the 2,752-frame CMU file):

@@ -202,8 +202,8 @@ describe('reduceClip on the real assets', () => {
 describe('bakeLod and errors', () => {
   it('bakeLod: one clip per tolerance, finest first, fewer keys each level', async () => {
     const fox = (await realClips()).find((c) => c.clip.name === 'Survey')!.clip;
-    const levels = bakeLod(fox, [1, 0.1, 0.5]);
-    expect(levels.map((l) => l.stats!.maxError <= [0.1, 0.5, 1][levels.indexOf(l)]!)).toEqual([true, true, true]);
+    const levels = bakeLod(fox, [0.01, 0.001, 0.005]); // metres
+    expect(levels.map((l) => l.stats!.maxError <= [0.001, 0.005, 0.01][levels.indexOf(l)]!)).toEqual([true, true, true]);
     expect(levels[0]!.stats!.keysAfter).toBeGreaterThan(levels[1]!.stats!.keysAfter);
     expect(levels[1]!.stats!.keysAfter).toBeGreaterThan(levels[2]!.stats!.keysAfter);
   });
