@@ -17,6 +17,7 @@
  * two are compared at `subdivisions` instants inside every frame interval too (default 4:
  * u = 0.2, 0.4, 0.6, 0.8) besides the frames.
  */
+import { fail } from '../assets/AnimationError.js';
 import type { Clip } from '../assets/Clip.js';
 import { sampleClipInto } from '../assets/sampleClip.js';
 import { computeRestModel, type Skeleton } from '../assets/Skeleton.js';
@@ -257,8 +258,12 @@ export function jointReach(skeleton: Skeleton, distance = 0): Float64Array {
  * shell point by at least 2·distance·sin(θ/2)·√(2/3) − (the joint's own error), which the
  * tolerance bounds. ozz-animation uses 10 cm whatever the skeleton; a tenth of the hip height
  * is about that for a person (hips ~0.9–1 m) and scales with the character (and its units).
+ * @throws AnimationError when `skeleton` is not a Skeleton.
  */
 export function defaultErrorDistance(skeleton: Skeleton): number {
+  if (typeof skeleton !== 'object' || skeleton === null || !(skeleton.parents instanceof Int16Array) || !(skeleton.rest instanceof Float32Array)) {
+    fail('defaultErrorDistance', 'skeleton', `is ${skeleton === null ? 'null' : typeof skeleton}: must be a Skeleton from createSkeleton`);
+  }
   const model = computeRestModel(skeleton.parents, skeleton.rest);
   const jointCount = skeleton.jointCount;
   const low = [Infinity, Infinity, Infinity], high = [-Infinity, -Infinity, -Infinity];

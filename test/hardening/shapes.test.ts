@@ -85,8 +85,10 @@ const UNCHECKED = new Set([
   // math on caller-owned buffers
   'solveStrideScales', 'solveTwoBoneIk', 'solveLookAt', 'splitRotation', 'fromUnitVectors', 'minJerkStepMatrix', 'minJerkEulerMatrix',
   // numeric building blocks of reduceClip
-  'reduceChannel', 'mergeKeys', 'uniformDecimation', 'uniformKeys', 'selectKeys', 'differenceQuotient', 'fitSpline',
+  'reduceChannel', 'mergeKeys', 'uniformDecimation', 'uniformKeys', 'selectKeys', 'selectKeysWithOrders', 'differenceQuotient', 'fitSpline',
   'evaluateSpline', 'measureSplineError', 'keyTimes',
+  // reading a reduced clip's packed tracks (the glTF writer's and tools' kernel)
+  'readTrack',
   // asset helpers in files issue 14 reworks (follow-up)
   'getRootTrack', 'getRootFrame', 'measureModelError', 'jointReach',
 ]);
