@@ -75,9 +75,9 @@
  * and bounds checks than 16-bit reads; little-endian platforms only) and scans at most two
  * records with two nested comparisons (a loop, or a branch-free count of the two tests, measured
  * slower). Measured (bench/reducedSampling.ts, crowd clips at 5 mm, medians of alternating
- * rounds): 16-bit clips sample at 1.47–1.49× the uniform sampler per joint (32-bit ones
- * 1.39–1.42×; 1.61–1.67× with 16-bit reads and a scan loop), within the 1.5× target but with
- * little margin; `reduceClip` stores them only when asked (`quantize: true`); with its half-size
+ * rounds; five runs): 16-bit clips sample at 1.46–1.51× the uniform sampler per joint, median
+ * 1.48× (32-bit ones 1.38–1.42×; 1.61–1.67× with 16-bit reads and a scan loop), at the 1.5×
+ * target with little margin; `reduceClip` stores them only when asked (`quantize: true`); with its half-size
  * lookup the CMU walk at 5 mm takes 0.57×
  * the bytes (215,323 against 378,771: 5.72× smaller than its 1,232,560 bytes of frames instead
  * of 3.25×).

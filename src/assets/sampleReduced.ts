@@ -143,8 +143,9 @@ export function sampleReducedInto(
  * value = lo + step·(q_a + s·(q_b + s·(q_c + s·q_d))), s = (t − τ)·(1/Δ) (Horner in s, 1/Δ as
  * stored), except that a rotation's four channels share lo = 0 and one step, which the
  * normalization cancels, so its codes are used as they are. The codes are read two per 32-bit
- * load (`packedPairs`: the low half sign-extended by `(v << 16) >> 16`, the high by `v >> 16`),
- * which measured 1.55× → 1.47× uniform per joint against 16-bit reads. The rotation test comes
+ * load (`packedPairs`: the low half sign-extended by `(v << 16) >> 16`, the high by `v >> 16`;
+ * a rotation keeps both scaled by 2¹⁶, `v << 16` and `v & −65536`, which its normalization
+ * cancels), which measured 1.55× → 1.47× uniform per joint against 16-bit reads. The rotation test comes
  * first: in a 16-bit clip nearly every joint has one. 32-bit tracks of such a clip are
  * evaluated as in `sampleReducedInto`. A separate function, so that clips without 16-bit
  * tracks run that kernel's code unchanged (measured: one kernel with both paths cost the
@@ -234,13 +235,14 @@ export function sampleReduced16Into(
       }
       const s = (t - packedTimes[h]!) * packedTimes[h + 1]!;
       // The four share one step about 0, which the normalization cancels: codes as they are.
-      // Two codes per 32-bit read (little-endian: the low half is the first slot).
+      // Two codes per 32-bit read, each kept scaled by 2¹⁶ (the normalization cancels it too):
+      // v << 16 is the low half (the first slot, little-endian), v & -65536 the high one.
       const v0 = pairs[h + 2]!, v1 = pairs[h + 3]!, v2 = pairs[h + 4]!, v3 = pairs[h + 5]!;
       const v4 = pairs[h + 6]!, v5 = pairs[h + 7]!, v6 = pairs[h + 8]!, v7 = pairs[h + 9]!;
-      const x = ((v0 << 16) >> 16) + s * ((v0 >> 16) + s * (((v1 << 16) >> 16) + s * (v1 >> 16)));
-      const y = ((v2 << 16) >> 16) + s * ((v2 >> 16) + s * (((v3 << 16) >> 16) + s * (v3 >> 16)));
-      const z = ((v4 << 16) >> 16) + s * ((v4 >> 16) + s * (((v5 << 16) >> 16) + s * (v5 >> 16)));
-      const w = ((v6 << 16) >> 16) + s * ((v6 >> 16) + s * (((v7 << 16) >> 16) + s * (v7 >> 16)));
+      const x = (v0 << 16) + s * ((v0 & -65536) + s * ((v1 << 16) + s * (v1 & -65536)));
+      const y = (v2 << 16) + s * ((v2 & -65536) + s * ((v3 << 16) + s * (v3 & -65536)));
+      const z = (v4 << 16) + s * ((v4 & -65536) + s * ((v5 << 16) + s * (v5 & -65536)));
+      const w = (v6 << 16) + s * ((v6 & -65536) + s * ((v7 << 16) + s * (v7 & -65536)));
       const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
       out[o + 3] = x * inv;
       out[o + 4] = y * inv;
