@@ -46,7 +46,8 @@
  * after each track's end record stops. An entry is the record's offset r in `records`, or for
  * a 16-bit track its slot in `packed`. The wider buckets halve the table of a 16-bit clip (on
  * the CMU walk at 5 mm it was 36% of the bytes) and cost its sampler ~5% per joint (medians
- * of alternating runs of bench/reducedSampling.ts: 1.54× → 1.61–1.67× uniform); for 32-bit
+ * of alternating runs of bench/reducedSampling.ts: 1.54× → 1.61–1.67× uniform, before the
+ * sampler read two codes per 32-bit load and unrolled the scan, see below); for 32-bit
  * clips they cost ~6% (1.40× → 1.47–1.48×, near the 1.5× target), so those keep one-frame
  * buckets and one comparison (1.38–1.41×, unchanged). (Indices within a
  * track in 16 bits would halve the table but cost the sampler ~20% more per joint, measured
@@ -69,10 +70,15 @@
  * and it uses the codes as they are. The end record has 1/Δ = 0 (s = 0: the end value q_a). A
  * 16-bit track has its `jointMask` bit `TRACK_*16` set, and its `trackStart` and lookup
  * entries count slots of `packed`. A uniform scale stays 32-bit (20 bytes a record against 16
- * plus a header). Measured (bench/reducedSampling.ts, crowd clips at 5 mm): 16-bit clips
- * sample ~1.1× slower per joint than 32-bit ones (1.54× uniform against 1.41×: int-to-float
- * conversions, the extra s = u/Δ), above the 1.5× target, so `reduceClip` stores them only
- * when asked (`quantize: true`); with its half-size lookup the CMU walk at 5 mm takes 0.57×
+ * plus a header). The sampler reads a record's codes two at a time through
+ * {@link ReducedTracks.packedPairs} (one 32-bit load and two shifts for two codes: fewer loads
+ * and bounds checks than 16-bit reads; little-endian platforms only) and scans at most two
+ * records with two nested comparisons (a loop, or a branch-free count of the two tests, measured
+ * slower). Measured (bench/reducedSampling.ts, crowd clips at 5 mm, medians of alternating
+ * rounds; five runs): 16-bit clips sample at 1.46–1.51× the uniform sampler per joint, median
+ * 1.48× (32-bit ones 1.38–1.42×; 1.61–1.67× with 16-bit reads and a scan loop), at the 1.5×
+ * target with little margin; `reduceClip` stores them only when asked (`quantize: true`); with its half-size
+ * lookup the CMU walk at 5 mm takes 0.57×
  * the bytes (215,323 against 378,771: 5.72× smaller than its 1,232,560 bytes of frames instead
  * of 3.25×).
  *
@@ -156,6 +162,13 @@ export interface ReducedTracks {
   readonly packed: Int16Array;
   /** The same memory as {@link packed} as 32-bit floats: τ of a record at slot r is `packedTimes[r >> 1]`, 1/Δ the next. */
   readonly packedTimes: Float32Array;
+  /**
+   * The same memory as {@link packed} as 32-bit integers: slots r and r + 1 (r even) are the low
+   * and high halves of `packedPairs[r >> 1]` (little-endian), so the sampler reads two codes at
+   * once (`(v << 16) >> 16`, `v >> 16`). Little-endian platforms only: on a big-endian one no
+   * track is stored in 16 bits.
+   */
+  readonly packedPairs: Int32Array;
   /** Number of animated tracks. */
   readonly animatedTracks: number;
   /**
@@ -327,6 +340,7 @@ export function createReducedTracks(jointCount: number, duration: number, channe
   const packedBuffer = new ArrayBuffer(2 * packedSlots);
   const packed = new Int16Array(packedBuffer);
   const packedTimes = new Float32Array(packedBuffer);
+  const packedPairs = new Int32Array(packedBuffer);
   for (let i = 0; i < animatedTracks; i++) {
     const q = quantized[i];
     if (q === null || q === undefined) records.set(expanded[i]!, trackStart[i]!);
@@ -366,6 +380,7 @@ export function createReducedTracks(jointCount: number, duration: number, channe
     records,
     packed,
     packedTimes,
+    packedPairs,
     animatedTracks,
     trackStart,
     bucketCount: table.bucketCount,
@@ -573,6 +588,13 @@ function expandRecords(
 const Q16 = 32767;
 
 /**
+ * Whether this platform stores typed arrays little-endian (every platform V8 runs on today but
+ * s390x and big-endian PowerPC): the sampler reads two 16-bit codes through one 32-bit read
+ * ({@link ReducedTracks.packedPairs}), which assumes it, so elsewhere every track stays 32-bit.
+ */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
  * One track's 16-bit records (see the file header) from its float64 `records`, or null when
  * a channel does not accept the error, or for a uniform scale: the smallest `quantization` of
  * the track's channels against the largest Σ|coefficient rounding| of a record (the
@@ -583,7 +605,7 @@ function quantizeTrack(
   records: Float64Array, union: Float64Array, channels: readonly ReducedChannel[], first: number, m: number,
 ): Int16Array | null {
   // A uniform scale's 32-bit record is 20 bytes, a 16-bit one 16 plus its header: not worth it.
-  if (m === 1) return null;
+  if (m === 1 || !LITTLE_ENDIAN) return null;
   let budget = Infinity;
   for (let c = 0; c < m; c++) {
     const q = channels[first + c]!.quantization;

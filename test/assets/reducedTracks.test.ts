@@ -315,6 +315,14 @@ describe('createReducedTracks: 16-bit tracks', () => {
     expect(tracks.packedTimes[(12 + 3 * PACKED_STRIDE_3) >> 1]).toBe(Infinity);
     expect(tracks.packedTimes[tracks.packedTimes.length - 1]).toBe(Infinity);
     expect(tracks.packed.buffer).toBe(tracks.packedTimes.buffer);
+    // packedPairs: the same memory, slot 2i the low half of pair i and 2i + 1 the high half, as
+    // the sampler decodes them (a sign-extended low half, an arithmetic shift for the high one).
+    expect(tracks.packedPairs.buffer).toBe(tracks.packed.buffer);
+    expect(tracks.packedPairs.length * 2).toBe(tracks.packed.length);
+    for (let i = 0; i < tracks.packedPairs.length; i++) {
+      const v = tracks.packedPairs[i]!;
+      expect([(v << 16) >> 16, v >> 16]).toEqual([tracks.packed[2 * i], tracks.packed[2 * i + 1]]);
+    }
     expect(tracks.byteLength).toBe(1 + 4 + 40 + 0 + tracks.packed.byteLength + 4 * 3 + tracks.bucketRecords.byteLength);
     expect(tracks.packed.byteLength).toBe(24 + 3 * 32 + 4 + 4 + 3 * 40 + 4);
     const clip = clipOf(tracks);
@@ -401,7 +409,7 @@ describe('createReducedTracks: 16-bit tracks', () => {
     const constants = (name: string): number => Number(new RegExp(`\\b${name} = (\\d+)`).exec(source)![1]);
     expect([constants('STRIDE'), constants('T3'), constants('Q4'), constants('S1')]).toEqual([10, RECORD_STRIDE_3, RECORD_STRIDE_4, RECORD_STRIDE_1]);
     expect([constants('HAS_T'), constants('HAS_Q'), constants('HAS_S'), constants('HAS_S1')]).toEqual([TRACK_T, TRACK_Q, TRACK_S, TRACK_S1]);
-    expect([constants('P3'), constants('P4')]).toEqual([PACKED_STRIDE_3, PACKED_STRIDE_4]);
+    expect([constants('P3'), 2 * constants('H3'), 2 * constants('H4')]).toEqual([PACKED_STRIDE_3, PACKED_STRIDE_3, PACKED_STRIDE_4]);
     expect([constants('T16'), constants('Q16'), constants('S16')]).toEqual([TRACK_T16, TRACK_Q16, TRACK_S16]);
   });
 });
