@@ -13,7 +13,7 @@
 //      LOD plot shows a clip reduced by reduceClip;
 //   6. no console errors, page errors or failed requests anywhere.
 // Screenshots go to the folder given as the first argument (default docs/screenshots/): the
-// README shows crowd.png and inspector.png from there.
+// docs/sandbox.md shows crowd.png and inspector.png from there.
 //
 // Environment: CHROMIUM (default /usr/bin/chromium), E2E_PORT (default 4173).
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -114,7 +114,7 @@ async function pixels(page, png, other) {
 }
 
 /**
- * Writes a README picture, kept small: the PNG scaled to `width` in the page, then written as
+ * Writes a guide picture (docs/sandbox.md), kept small: the PNG scaled to `width` in the page, then written as
  * an 8-bit indexed PNG (`encodeIndexedPng`) — about a third of the RGB file.
  */
 async function saveSmall(page, png, path, width = 800) {
@@ -308,7 +308,7 @@ try {
     check('inspector: and the picture', p.changed > 500, `${p.changed} pixels changed`);
     const lodNote = await page.evaluate(() => document.getElementById('lod-note')?.textContent ?? '');
     check('inspector: LOD plot of reduceClip', /^reduceClip at .* channel keys kept/.test(lodNote), lodNote);
-    // The README picture: playing, blending, with its plots.
+    // The guide's picture: playing, blending, with its plots.
     await page.selectOption('#clipA', state.clipA);
     await page.click('#play');
     // The panel scrolled to its plots: transitions, follower, LOD.

@@ -29,9 +29,9 @@
  */
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import cliProgress from 'cli-progress';
 import { fitSpline, measureSplineError, reduceChannel, reduceClip, type Clip } from '../src/index.js';
 import { loadRealClips } from '../test/fixtures/realClips.js';
+import { createProgress, tolerance } from './tableHelpers.js';
 
 /** Model-space tolerances, metres. */
 const TOLERANCES = [0.001, 0.005, 0.01];
@@ -80,33 +80,7 @@ function reduce(real: TableClip, metres: number, fit: Fit): Reduction {
   const reduced = reduceClip(real.clip, { tolerance: metres * real.unitsPerMetre, fit });
   const seconds = (performance.now() - start) / 1000;
   const stats = reduced.stats!;
-  // stats.bytes comes with issue 14's memory work; until then the packed curves' own size.
-  const reported = (stats as { bytes?: unknown }).bytes;
-  const bytes = typeof reported === 'number' ? reported : reduced.reduced!.byteLength;
-  return { keys: stats.keysAfter, records: reduced.reduced!.recordCount, bytes, maxError: stats.maxError / real.unitsPerMetre, seconds };
-}
-
-/** Progress on stderr: a cli-progress bar on a terminal, plain lines otherwise. */
-function createProgress(total: number): { update(done: number, label: string): void; stop(): void } {
-  if (process.stderr.isTTY) {
-    const bar = new cliProgress.SingleBar(
-      { format: 'fit table [{bar}] {value}/{total} reductions | {label}', stream: process.stderr, hideCursor: true },
-      cliProgress.Presets.shades_classic,
-    );
-    bar.start(total, 0, { label: '' });
-    return { update: (done, label) => bar.update(done, { label }), stop: () => bar.stop() };
-  }
-  const start = performance.now();
-  return {
-    update(done, label) {
-      process.stderr.write(`fit table: ${done}/${total} ${label} (${((performance.now() - start) / 1000).toFixed(0)} s)\n`);
-    },
-    stop() {},
-  };
-}
-
-function tolerance(metres: number): string {
-  return metres >= 0.01 ? `${metres * 100} cm` : `${metres * 1000} mm`;
+  return { keys: stats.keysAfter, records: reduced.reduced!.recordCount, bytes: stats.bytes, maxError: stats.maxError / real.unitsPerMetre, seconds };
 }
 
 function geometricMean(values: readonly number[]): number {
@@ -117,7 +91,7 @@ async function main(): Promise<void> {
   const filter = process.env['FIT_TABLE_CLIPS']?.split(',').map((s) => s.trim()).filter(Boolean);
   const clips = (await loadTableClips()).filter((c) => !filter || filter.some((w) => c.name.includes(w)));
   const total = clips.length * TOLERANCES.length * FITS.length;
-  const progress = createProgress(total);
+  const progress = createProgress('fit table', total);
   const rows: Row[] = [];
   let done = 0;
   const started = performance.now();

@@ -37,9 +37,9 @@
  */
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import cliProgress from 'cli-progress';
 import { reduceClip, type Clip } from '../src/index.js';
 import { loadRealClips } from '../test/fixtures/realClips.js';
+import { createProgress, tolerance } from './tableHelpers.js';
 
 /** Model-space tolerances, metres. */
 const TOLERANCES = [0.001, 0.005, 0.01];
@@ -130,38 +130,15 @@ function reduce(real: RealClip, metres: number, method: 'atkins' | 'uniform'): R
   };
 }
 
-/** Progress on stderr: a cli-progress bar on a terminal, plain lines otherwise (logs, CI). */
-function createProgress(total: number): { update(done: number, label: string): void; stop(): void } {
-  if (process.stderr.isTTY) {
-    const bar = new cliProgress.SingleBar(
-      { format: 'lod table [{bar}] {value}/{total} reductions | {label}', stream: process.stderr, hideCursor: true },
-      cliProgress.Presets.shades_classic,
-    );
-    bar.start(total, 0, { label: '' });
-    return { update: (done, label) => bar.update(done, { label }), stop: () => bar.stop() };
-  }
-  const start = performance.now();
-  return {
-    update(done, label) {
-      process.stderr.write(`lod table: ${done}/${total} ${label} (${((performance.now() - start) / 1000).toFixed(0)} s)\n`);
-    },
-    stop() {},
-  };
-}
-
 function millimetres(metres: number): string {
   return (metres * 1000).toFixed(2);
-}
-
-function tolerance(metres: number): string {
-  return metres >= 0.01 ? `${metres * 100} cm` : `${metres * 1000} mm`;
 }
 
 async function main(): Promise<void> {
   const filter = process.env['LOD_TABLE_CLIPS']?.split(',').map((s) => s.trim()).filter(Boolean);
   const clips = (await loadTableClips()).filter((c) => !filter || filter.some((w) => c.name.includes(w)));
   const total = clips.length * TOLERANCES.length * 2;
-  const progress = createProgress(total);
+  const progress = createProgress('lod table', total);
   const rows: Row[] = [];
   let done = 0;
   const started = performance.now();

@@ -27,9 +27,10 @@ describe('README', () => {
   });
 });
 
-describe('the README inspect outputs', () => {
-  it('are what bitanim inspect prints now', async () => {
-    const blocks = [...readme.matchAll(/<!-- inspect -->\n```console\n\$ npx bitanim (.*)\n([\s\S]*?)```/g)];
+describe('the importing guide\'s inspect outputs', () => {
+  it('are what bitanim inspect prints now (docs/importing.md)', async () => {
+    const guide = readFileSync(new URL('../docs/importing.md', import.meta.url), 'utf8');
+    const blocks = [...guide.matchAll(/<!-- inspect -->\n```console\n\$ npx bitanim (.*)\n([\s\S]*?)```/g)];
     expect(blocks).toHaveLength(4);
     for (const [, command, output] of blocks) {
       const lines: string[] = [];
@@ -39,13 +40,14 @@ describe('the README inspect outputs', () => {
   });
 });
 
-describe('the README memory statement', () => {
-  it('matches the Inertialization component arrays', () => {
+describe('the transitions guide\'s memory statement', () => {
+  it('matches the Inertialization component arrays (docs/transitions.md)', () => {
+    const guide = readFileSync(new URL('../docs/transitions.md', import.meta.url), 'utf8');
     const maxEntities = 3, maxJoints = 64;
     const { Inertialization } = createAnimationWorld({ maxEntities, maxJoints }).components;
     const bytes = Object.values(Inertialization).reduce((sum, a) => sum + (a as ArrayBufferView).byteLength, 0) / (maxEntities + 1);
     const perJoint = (Inertialization.history.byteLength + Inertialization.offsets.byteLength) / (maxEntities + 1) / maxJoints;
-    const stated = /inertialization state is (\d+) bytes per joint[^.]*plus (\d+) bytes per character: ([\d,]+) bytes per character at 64 joints/.exec(readme.replace(/\s+/g, ' '));
+    const stated = /inertialization state is (\d+) bytes per joint[^.]*plus (\d+) bytes per character: ([\d,]+) bytes per character at 64 joints/.exec(guide.replace(/\s+/g, ' '));
     expect(stated).not.toBeNull();
     expect(Number(stated![1])).toBe(perJoint);
     expect(Number(stated![2])).toBe(bytes - perJoint * maxJoints);

@@ -6,18 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { advanceLayer, createAnimationWorld, createClip, createSkeleton, LAYER_LOOP, MAX_LAYERS } from '../../src/index.js';
 import { createEventQueue } from '../../src/components/EventQueue.js';
-
-/** A deterministic generator in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createRandom as random } from '../fixtures/synthetic.js';
 
 /**
  * Every crossing of a looping clip of duration `d` with event times `times`, playing from clip
