@@ -128,11 +128,11 @@ export function setLookAt(world: AnimationWorld, eid: number, options: LookAtOpt
   const issues = new IssueList(where);
   const lookAt = world.components.LookAt;
   const head = resolveJoint(issues, 'joint', skeleton, options.joint);
-  const keep = head >= 0 && lookAt.enabled[eid]! === 1 && lookAt.head[eid]! === head;
+  const keep = head >= 0 && lookAt.enabled[eid] === 1 && lookAt.head[eid] === head;
 
-  const neck = options.neck === undefined ? (keep ? lookAt.neck[eid]! : LOOK_NO_JOINT)
+  const neck = options.neck === undefined ? (keep ? lookAt.neck[eid] : LOOK_NO_JOINT)
     : options.neck === null ? LOOK_NO_JOINT : resolveJoint(issues, 'neck', skeleton, options.neck);
-  const spine = options.spine === undefined ? (keep ? lookAt.spine[eid]! : LOOK_NO_JOINT)
+  const spine = options.spine === undefined ? (keep ? lookAt.spine[eid] : LOOK_NO_JOINT)
     : options.spine === null ? LOOK_NO_JOINT : resolveJoint(issues, 'spine', skeleton, options.spine);
   if (head >= 0 && neck >= 0 && !(neck !== head && isAncestor(skeleton.parents, neck, head))) {
     issues.add('neck', `joint ${jointName(skeleton, neck)} is not an ancestor of the head ${jointName(skeleton, head)}`);
@@ -146,15 +146,15 @@ export function setLookAt(world: AnimationWorld, eid: number, options: LookAtOpt
 
   const neckKept = keep && options.neck === undefined;
   const spineKept = keep && options.spine === undefined;
-  const neckFraction = fraction(issues, 'neckFraction', options.neckFraction, neck, neckKept ? lookAt.neckFraction[eid]! : LOOK_DEFAULT_NECK_FRACTION, 'neck');
-  const spineFraction = fraction(issues, 'spineFraction', options.spineFraction, spine, spineKept ? lookAt.spineFraction[eid]! : LOOK_DEFAULT_SPINE_FRACTION, 'spine');
+  const neckFraction = fraction(issues, 'neckFraction', options.neckFraction, neck, neckKept ? lookAt.neckFraction[eid] : LOOK_DEFAULT_NECK_FRACTION, 'neck');
+  const spineFraction = fraction(issues, 'spineFraction', options.spineFraction, spine, spineKept ? lookAt.spineFraction[eid] : LOOK_DEFAULT_SPINE_FRACTION, 'spine');
   if (neckFraction + spineFraction > 1 + 1e-12) {
     issues.add('neckFraction', `+ spineFraction is ${neckFraction + spineFraction}: the shares of the neck and the spine must sum to at most 1 (the head takes the rest)`);
   }
-  const weight = ranged(issues, 'weight', options.weight, keep ? lookAt.weight[eid]! : 1, 1, '');
-  const yawLimit = ranged(issues, 'yawLimit', options.yawLimit, keep ? lookAt.yawLimit[eid]! : LOOK_DEFAULT_YAW_LIMIT, Math.PI, ' radians (π)');
-  const pitchLimit = ranged(issues, 'pitchLimit', options.pitchLimit, keep ? lookAt.pitchLimit[eid]! : LOOK_DEFAULT_PITCH_LIMIT, Math.PI / 2, ' radians (π/2)');
-  const slot = readFollowSlot(issues, 'follower', options.follower, keep ? lookAt.follower[eid]! : 0);
+  const weight = ranged(issues, 'weight', options.weight, keep ? lookAt.weight[eid] : 1, 1, '');
+  const yawLimit = ranged(issues, 'yawLimit', options.yawLimit, keep ? lookAt.yawLimit[eid] : LOOK_DEFAULT_YAW_LIMIT, Math.PI, ' radians (π)');
+  const pitchLimit = ranged(issues, 'pitchLimit', options.pitchLimit, keep ? lookAt.pitchLimit[eid] : LOOK_DEFAULT_PITCH_LIMIT, Math.PI / 2, ' radians (π/2)');
+  const slot = readFollowSlot(issues, 'follower', options.follower, keep ? lookAt.follower[eid] : 0);
   let axis: [number, number, number] | null = null;
   if (options.axis !== undefined) {
     const v = readVec3(issues, 'axis', options.axis);
@@ -168,20 +168,20 @@ export function setLookAt(world: AnimationWorld, eid: number, options: LookAtOpt
 
   if (axis === null) {
     axis = keep
-      ? [lookAt.axis[eid * 3]!, lookAt.axis[eid * 3 + 1]!, lookAt.axis[eid * 3 + 2]!]
+      ? [lookAt.axis[eid * 3], lookAt.axis[eid * 3 + 1], lookAt.axis[eid * 3 + 2]]
       : restForwardAxis(skeleton, head);
   }
-  if (world.components.Follower.enabled[eid * FOLLOW_SLOTS + slot]! === 0) {
+  if (world.components.Follower.enabled[eid * FOLLOW_SLOTS + slot] === 0) {
     // Start the follower where the head looks now, so the look-at begins without a jump.
     const m = world.components.ModelPose.data;
     const o = (eid * world.maxJoints + head) * MATRIX_STRIDE;
-    let fx = m[o]! * axis[0] + m[o + 3]! * axis[1] + m[o + 6]! * axis[2];
-    let fy = m[o + 1]! * axis[0] + m[o + 4]! * axis[1] + m[o + 7]! * axis[2];
-    let fz = m[o + 2]! * axis[0] + m[o + 5]! * axis[1] + m[o + 8]! * axis[2];
+    let fx = m[o] * axis[0] + m[o + 3] * axis[1] + m[o + 6] * axis[2];
+    let fy = m[o + 1] * axis[0] + m[o + 4] * axis[1] + m[o + 7] * axis[2];
+    let fz = m[o + 2] * axis[0] + m[o + 5] * axis[1] + m[o + 8] * axis[2];
     const length = Math.sqrt(fx * fx + fy * fy + fz * fz);
     if (length > 1e-9 && Number.isFinite(length)) { fx /= length; fy /= length; fz /= length; } else { fx = 0; fy = 0; fz = 1; }
     placeFollowerAtModelPoint(world, eid, slot,
-      m[o + 9]! + LOOK_FOLLOWER_DISTANCE * fx, m[o + 10]! + LOOK_FOLLOWER_DISTANCE * fy, m[o + 11]! + LOOK_FOLLOWER_DISTANCE * fz);
+      m[o + 9] + LOOK_FOLLOWER_DISTANCE * fx, m[o + 10] + LOOK_FOLLOWER_DISTANCE * fy, m[o + 11] + LOOK_FOLLOWER_DISTANCE * fz);
   }
   lookAt.follower[eid] = slot;
   lookAt.head[eid] = head;
@@ -236,19 +236,19 @@ export function setReach(world: AnimationWorld, eid: number, options: ReachOptio
   if (lower >= 0 && end >= 0 && !(end !== lower && isAncestor(skeleton.parents, lower, end))) {
     issues.add('end', `joint ${jointName(skeleton, end)} is not below lower ${jointName(skeleton, lower)}: upper → lower → end must be a parent chain`);
   }
-  const keep = reach.enabled[eid]! === 1 && reach.upper[eid]! === upper && reach.lower[eid]! === lower && reach.end[eid]! === end;
-  const weight = ranged(issues, 'weight', options.weight, keep ? reach.weight[eid]! : 1, 1, '');
+  const keep = reach.enabled[eid] === 1 && reach.upper[eid] === upper && reach.lower[eid] === lower && reach.end[eid] === end;
+  const weight = ranged(issues, 'weight', options.weight, keep ? reach.weight[eid] : 1, 1, '');
   const pole = options.pole === undefined ? null : readVec3(issues, 'pole', options.pole);
-  const slot = readFollowSlot(issues, 'follower', options.follower, keep ? reach.follower[eid]! : 0);
+  const slot = readFollowSlot(issues, 'follower', options.follower, keep ? reach.follower[eid] : 0);
   issues.throwIfAny();
 
   const polePoint = pole ?? (keep
-    ? [reach.pole[eid * 3]!, reach.pole[eid * 3 + 1]!, reach.pole[eid * 3 + 2]!]
+    ? [reach.pole[eid * 3], reach.pole[eid * 3 + 1], reach.pole[eid * 3 + 2]]
     : defaultPole(skeleton, upper, lower, end));
-  if (world.components.Follower.enabled[eid * FOLLOW_SLOTS + slot]! === 0) {
+  if (world.components.Follower.enabled[eid * FOLLOW_SLOTS + slot] === 0) {
     const m = world.components.ModelPose.data;
     const o = (eid * world.maxJoints + end) * MATRIX_STRIDE;
-    placeFollowerAtModelPoint(world, eid, slot, m[o + 9]!, m[o + 10]!, m[o + 11]!);
+    placeFollowerAtModelPoint(world, eid, slot, m[o + 9], m[o + 10], m[o + 11]);
   }
   reach.follower[eid] = slot;
   reach.upper[eid] = upper;
@@ -296,7 +296,7 @@ function resolveJoint(issues: IssueList, field: string, skeleton: Skeleton, ref:
 
 /** Whether `ancestor` is `joint` or one of its ancestors. */
 function isAncestor(parents: Int16Array, ancestor: number, joint: number): boolean {
-  for (let j = joint; j !== NO_PARENT; j = parents[j]!) if (j === ancestor) return true;
+  for (let j = joint; j !== NO_PARENT; j = parents[j]) if (j === ancestor) return true;
   return false;
 }
 
@@ -354,21 +354,21 @@ function describe(v: unknown): string {
  */
 function restForwardAxis(skeleton: Skeleton, head: number): [number, number, number] {
   const path: number[] = [];
-  for (let j = head; j !== NO_PARENT; j = skeleton.parents[j]!) path.push(j);
+  for (let j = head; j !== NO_PARENT; j = skeleton.parents[j]) path.push(j);
   const q = Float64Array.of(0, 0, 0, 1);
-  for (let k = path.length - 1; k >= 0; k--) quat.multiply(q, 0, q, 0, skeleton.rest, path[k]! * POSE_STRIDE + POSE_Q);
+  for (let k = path.length - 1; k >= 0; k--) quat.multiply(q, 0, q, 0, skeleton.rest, path[k] * POSE_STRIDE + POSE_Q);
   quat.normalize(q, 0, q, 0);
   quat.conjugate(q, 0, q, 0);
   const axis = new Float64Array(3);
   quat.rotateVec3(axis, 0, q, 0, Float64Array.of(0, 0, 1), 0);
-  const length = Math.sqrt(axis[0]! * axis[0]! + axis[1]! * axis[1]! + axis[2]! * axis[2]!);
-  return [axis[0]! / length, axis[1]! / length, axis[2]! / length];
+  const length = Math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+  return [axis[0] / length, axis[1] / length, axis[2] / length];
 }
 
 /** The default pole: behind and below the middle joint at rest, at the chain's rest length. */
 function defaultPole(skeleton: Skeleton, upper: number, lower: number, end: number): [number, number, number] {
   const model = computeRestModel(skeleton.parents, skeleton.rest);
-  const at = (joint: number, k: number): number => model[joint * MATRIX_STRIDE + 9 + k]!;
+  const at = (joint: number, k: number): number => model[joint * MATRIX_STRIDE + 9 + k];
   const length = (a: number, b: number): number => Math.hypot(at(b, 0) - at(a, 0), at(b, 1) - at(a, 1), at(b, 2) - at(a, 2));
   const reach = length(upper, lower) + length(lower, end);
   const d = reach * Math.SQRT1_2;
@@ -378,11 +378,11 @@ function defaultPole(skeleton: Skeleton, upper: number, lower: number, end: numb
 /** Starts `eid`'s follower in `slot` at rest at the model-space point (x, y, z), turned into world space. */
 function placeFollowerAtModelPoint(world: AnimationWorld, eid: number, slot: number, x: number, y: number, z: number): void {
   const { RootMotion } = world.components;
-  const yaw = RootMotion.yaw[eid]!;
+  const yaw = RootMotion.yaw[eid];
   const c = Math.cos(yaw), s = Math.sin(yaw);
-  const wx = x * c + z * s + RootMotion.x[eid]!;
-  const wy = y + RootMotion.y[eid]!;
-  const wz = -x * s + z * c + RootMotion.z[eid]!;
+  const wx = x * c + z * s + RootMotion.x[eid];
+  const wy = y + RootMotion.y[eid];
+  const wz = -x * s + z * c + RootMotion.z[eid];
   // A pose gone non-finite cannot place it: fall back to the character's position.
   if (Number.isFinite(wx) && Number.isFinite(wy) && Number.isFinite(wz)) setFollower(world, eid, { x: wx, y: wy, z: wz, slot });
   else setFollower(world, eid, { slot });

@@ -378,22 +378,22 @@ function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Cli
   Layers.phaseOffset[li] = play.phaseOffset;
   let leader = -1;
   for (let s = eid * MAX_LAYERS; s < (eid + 1) * MAX_LAYERS; s++) {
-    const clipId = Layers.clip[s]!;
-    if (s === li || clipId < 0 || Layers.syncGroup[s]! !== play.syncGroup || !(Layers.weight[s]! > 0)) continue;
-    if (!(clips[clipId]!.duration > 0)) continue;
-    if (leader < 0 || Layers.weight[s]! > Layers.weight[leader]!) leader = s;
+    const clipId = Layers.clip[s];
+    if (s === li || clipId < 0 || Layers.syncGroup[s] !== play.syncGroup || !(Layers.weight[s] > 0)) continue;
+    if (!(clips[clipId].duration > 0)) continue;
+    if (leader < 0 || Layers.weight[s] > Layers.weight[leader]) leader = s;
   }
   if (leader < 0) {
     Layers.syncRate[li] = play.speed;
     return;
   }
-  const rate = Layers.syncRate[leader]!;
+  const rate = Layers.syncRate[leader];
   Layers.syncRate[li] = rate;
   Layers.speed[li] = rate;
   if (!play.timeGiven && clip.duration > 0) {
-    const phase = wrapTime(Layers.time[leader]! / clips[Layers.clip[leader]!]!.duration - Layers.phaseOffset[leader]!, 1);
+    const phase = wrapTime(Layers.time[leader] / clips[Layers.clip[leader]].duration - Layers.phaseOffset[leader], 1);
     Layers.time[li] = wrapTime(phase + play.phaseOffset, 1) * clip.duration;
-    if (Layers.time[li]! >= clip.duration) Layers.time[li] = 0;
+    if (Layers.time[li] >= clip.duration) Layers.time[li] = 0;
   }
 }
 
@@ -501,9 +501,9 @@ export function drainEvents(world: AnimationWorld): AnimationEvent[] {
   const records: { at: number; event: AnimationEvent }[] = [];
   for (let n = 0; n < queue.count; n++) {
     const slot = (queue.head + n) % queue.capacity;
-    const clip = clips[queue.clip[slot]!]!;
-    const event = clip.events[queue.event[slot]!]!;
-    records.push({ at: queue.at[slot]!, event: { eid: queue.eid[slot]!, clip, name: event.name, time: event.time } });
+    const clip = clips[queue.clip[slot]];
+    const event = clip.events[queue.event[slot]];
+    records.push({ at: queue.at[slot], event: { eid: queue.eid[slot], clip, name: event.name, time: event.time } });
   }
   queue.head = 0;
   queue.count = 0;

@@ -114,7 +114,7 @@ export function setBlendSpace(world: AnimationWorld, eid: number, space: BlendSp
   const weights = scratchWeights(space);
   blendSpaceWeights(space, x, y ?? 0, weights);
   currentPhase(world, first, slots, group);
-  const phase = PHASE[0]!, rate = PHASE[1]!;
+  const phase = PHASE[0], rate = PHASE[1];
 
   // Which sample each slot plays after this call (−1: none); clips that stay keep their slot.
   const slotSample = SLOT_SAMPLE;
@@ -122,32 +122,32 @@ export function setBlendSpace(world: AnimationWorld, eid: number, space: BlendSp
   const clipIds = world.assets.clipIds;
   const n = space.clips.length;
   for (let i = 0; i < n; i++) {
-    if (!(weights[i]! > 0)) continue;
-    const clipId = clipIds.get(space.clips[i]!);
+    if (!(weights[i] > 0)) continue;
+    const clipId = clipIds.get(space.clips[i]);
     if (clipId === undefined) continue;
     for (let s = 0; s < slots; s++) {
       const li = first + s;
-      if (slotSample[s]! < 0 && Layers.clip[li] === clipId && keepsSlot(world, li, group, space.phaseOffsets[i]!)) { slotSample[s] = i; break; }
+      if (slotSample[s] < 0 && Layers.clip[li] === clipId && keepsSlot(world, li, group, space.phaseOffsets[i])) { slotSample[s] = i; break; }
     }
   }
   for (let s = 0; s < slots; s++) {
     const li = first + s;
-    if (slotSample[s]! < 0) clearLayer(Layers, li);
+    if (slotSample[s] < 0) clearLayer(Layers, li);
     else {
-      Layers.weight[li] = weights[slotSample[s]!]!;
+      Layers.weight[li] = weights[slotSample[s]];
       Layers.fadeCurve[li] = 0;
     }
   }
   for (let i = 0; i < n; i++) {
-    if (!(weights[i]! > 0) || slotSample.includes(i)) continue;
+    if (!(weights[i] > 0) || slotSample.includes(i)) continue;
     const s = slotSample.indexOf(-1);
     slotSample[s] = i;
-    const clip = space.clips[i]!;
+    const clip = space.clips[i];
     // Its start: the group's phase plus the sample's offset, mod 1 (with offset 0, exactly φ·D).
-    const offset = space.phaseOffsets[i]!;
+    const offset = space.phaseOffsets[i];
     let u = phase + offset;
     u -= Math.floor(u);
-    writeLayer(world, eid, skeleton, clip, entering(clip, settings.layer + s, weights[i]!, rate, u * clip.duration, group, settings.hipScaling, offset));
+    writeLayer(world, eid, skeleton, clip, entering(clip, settings.layer + s, weights[i], rate, u * clip.duration, group, settings.hipScaling, offset));
   }
 
   // Axis restriction, then stride scales from the restricted, hip-scaled cycles.
@@ -156,28 +156,28 @@ export function setBlendSpace(world: AnimationWorld, eid: number, space: BlendSp
   // The sync group's cycle for these weights, Σ wᵢDᵢ / Σ wᵢ (as syncPhases computes it).
   let sumW = 0, sumWD = 0;
   for (let i = 0; i < n; i++) {
-    const w = weights[i]!, duration = space.clips[i]!.duration;
+    const w = weights[i], duration = space.clips[i].duration;
     if (w > 0 && duration > 0) { sumW += w; sumWD += w * duration; }
   }
   const groupCycle = group >= 0 && sumW > 0 ? sumWD / sumW : 0;
   for (let s = 0; s < slots; s++) {
     const o = s * STRIDE_INPUT_STRIDE;
     input[o] = 0;
-    const i = slotSample[s]!;
+    const i = slotSample[s];
     if (i < 0) continue;
     const li = first + s;
-    const clip = space.clips[i]!;
-    const axis = planar && settings.restrictAxes ? axisOf(space.xs[i]!, space.ys[i]!) : ROOT_AXIS_FREE;
+    const clip = space.clips[i];
+    const axis = planar && settings.restrictAxes ? axisOf(space.xs[i], space.ys[i]) : ROOT_AXIS_FREE;
     Layers.rootAxis[li] = axis;
     const track = getRootTrack(clip);
     // Hip-height ratio, as `play` computes it.
     const hip = settings.hipScaling && skeleton.hipHeight > 0 && track.hipHeight > 0 ? skeleton.hipHeight / track.hipHeight : 1;
     const cycle = track.cycle;
-    const cx = axis === ROOT_AXIS_FORWARD ? 0 : cycle[0]! * hip;
-    const cz = axis === ROOT_AXIS_LATERAL ? 0 : cycle[2]! * hip;
+    const cx = axis === ROOT_AXIS_FORWARD ? 0 : cycle[0] * hip;
+    const cz = axis === ROOT_AXIS_LATERAL ? 0 : cycle[2] * hip;
     const duration = clip.duration;
     const cycleTime = group >= 0 ? groupCycle : duration;
-    input[o] = weights[i]!;
+    input[o] = weights[i];
     input[o + 1] = cycleTime > 0 ? cx / cycleTime : 0;
     input[o + 2] = cycleTime > 0 ? cz / cycleTime : 0;
     input[o + 3] = duration > 0 ? Math.sqrt(cx * cx + cz * cz) / duration : 0;
@@ -188,7 +188,7 @@ export function setBlendSpace(world: AnimationWorld, eid: number, space: BlendSp
     direction[0] = planar ? x : 0;
     direction[1] = planar ? (y ?? 0) : 0;
     solveStrideScales(STRIDE_OUT, input, slots, direction);
-    for (let s = 0; s < slots; s++) if (slotSample[s]! >= 0) Layers.rootScale[first + s] = Layers.rootScale[first + s]! * STRIDE_OUT[s]!;
+    for (let s = 0; s < slots; s++) if (slotSample[s] >= 0) Layers.rootScale[first + s] = Layers.rootScale[first + s] * STRIDE_OUT[s];
   }
   applyTargetSpeed(world, eid);
 }
@@ -284,18 +284,18 @@ function currentPhase(world: AnimationWorld, first: number, slots: number, group
   const clips = world.assets.clips;
   let leader = -1;
   for (let li = first; li < first + slots; li++) {
-    const clipId = Layers.clip[li]!;
-    if (clipId < 0 || !(clips[clipId]!.duration > 0) || (group >= 0 && Layers.syncGroup[li] !== group)) continue;
-    if (leader < 0 || Layers.weight[li]! > Layers.weight[leader]!) leader = li;
+    const clipId = Layers.clip[li];
+    if (clipId < 0 || !(clips[clipId].duration > 0) || (group >= 0 && Layers.syncGroup[li] !== group)) continue;
+    if (leader < 0 || Layers.weight[li] > Layers.weight[leader]) leader = li;
   }
   PHASE[0] = 0;
   PHASE[1] = 1;
   if (leader < 0) return;
   if (group >= 0) {
-    const phase = Layers.time[leader]! / clips[Layers.clip[leader]!]!.duration - Layers.phaseOffset[leader]!;
+    const phase = Layers.time[leader] / clips[Layers.clip[leader]].duration - Layers.phaseOffset[leader];
     PHASE[0] = phase - Math.floor(phase);
-    PHASE[1] = Layers.syncRate[leader]!;
-  } else PHASE[1] = Layers.speed[leader]!;
+    PHASE[1] = Layers.syncRate[leader];
+  } else PHASE[1] = Layers.speed[leader];
 }
 
 /** `[phase, rate]` of {@link currentPhase}. */
@@ -307,7 +307,7 @@ const PHASE = new Float64Array(2);
  */
 function keepsSlot(world: AnimationWorld, li: number, group: number, phaseOffset: number): boolean {
   const { Layers } = world.components;
-  return (Layers.flags[li]! & (LAYER_ADDITIVE | LAYER_CLEAR_AFTER_FADE)) === 0 && Layers.mask[li] === -1 && Layers.syncGroup[li] === group &&
+  return (Layers.flags[li] & (LAYER_ADDITIVE | LAYER_CLEAR_AFTER_FADE)) === 0 && Layers.mask[li] === -1 && Layers.syncGroup[li] === group &&
     (group < 0 || Layers.phaseOffset[li] === phaseOffset);
 }
 

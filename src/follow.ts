@@ -159,7 +159,7 @@ export function setFollower(world: AnimationWorld, eid: number, options: Followe
 
   const follower = world.components.Follower;
   const row = eid * FOLLOW_SLOTS + slot;
-  const running = follower.enabled[row]! === 1;
+  const running = follower.enabled[row] === 1;
   if (!running) resetFollower(follower, eid, slot);
   if (duration !== undefined) follower.duration[row] = duration;
   if (integrator !== undefined) follower.integrator[row] = INTEGRATORS[integrator];
@@ -173,9 +173,9 @@ export function setFollower(world: AnimationWorld, eid: number, options: Followe
     const s = row * FOLLOW_STATE_STRIDE;
     const from = running ? follower.state : null;
     const start = [
-      x ?? (from ? from[s]! : RootMotion.x[eid]!),
-      y ?? (from ? from[s + 1]! : RootMotion.y[eid]!),
-      z ?? (from ? from[s + 2]! : RootMotion.z[eid]!),
+      x ?? (from ? from[s] : RootMotion.x[eid]),
+      y ?? (from ? from[s + 1] : RootMotion.y[eid]),
+      z ?? (from ? from[s + 2] : RootMotion.z[eid]),
     ];
     placeFollower(follower, eid, slot, start, 0);
   }
@@ -310,7 +310,7 @@ const SETTERS: ReadonlyArray<readonly [where: string, x: string, y: string, z: s
  * follower with default settings at rest at (x, y, z).
  */
 function setTargetSlowly(setter: number, world: AnimationWorld, eid: number, x: number, y: number, z: number, slot: number): void {
-  const [where, fx, fy, fz, unit] = SETTERS[setter]!;
+  const [where, fx, fy, fz, unit] = SETTERS[setter];
   requireCharacter(world, eid, where);
   const issues = new IssueList(where);
   if (!isFollowNumber(x)) issues.add(fx, followNumberMessage(x, unit));
@@ -320,7 +320,7 @@ function setTargetSlowly(setter: number, world: AnimationWorld, eid: number, x: 
   issues.throwIfAny();
   const follower = world.components.Follower;
   const row = eid * FOLLOW_SLOTS + slot;
-  if (follower.enabled[row]! === 1) {
+  if (follower.enabled[row] === 1) {
     // Only when the fast checks disagree with these (an entity that is a character without
     // being in the characters query): write as the fast path does.
     const values = setter === SET_TARGET ? follower.target : setter === SET_VELOCITY ? follower.targetVelocity : follower.targetAcceleration;
@@ -354,9 +354,9 @@ export function getFollowPosition(world: AnimationWorld, eid: number, slot = 0):
   if (!isFollowSlot(slot)) fail(where, 'slot', followSlotMessage(slot));
   const follower = world.components.Follower;
   const row = eid * FOLLOW_SLOTS + slot;
-  if (follower.enabled[row]! === 0) refuseEmptySlot(where, eid, slot);
+  if (follower.enabled[row] === 0) refuseEmptySlot(where, eid, slot);
   const s = row * FOLLOW_STATE_STRIDE;
-  return { x: follower.state[s]!, y: follower.state[s + 1]!, z: follower.state[s + 2]! };
+  return { x: follower.state[s], y: follower.state[s + 1], z: follower.state[s + 2] };
 }
 
 /**
@@ -379,6 +379,6 @@ export function removeFollower(world: AnimationWorld, eid: number, slot?: number
   const follower = world.components.Follower;
   resetFollower(follower, eid, slot);
   let remaining = 0;
-  for (let row = eid * FOLLOW_SLOTS; row < (eid + 1) * FOLLOW_SLOTS; row++) remaining += follower.enabled[row]!;
+  for (let row = eid * FOLLOW_SLOTS; row < (eid + 1) * FOLLOW_SLOTS; row++) remaining += follower.enabled[row];
   if (remaining === 0) removeComponent(world.ecs, eid, follower); // its last follower: the bitecs component goes too
 }

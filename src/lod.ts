@@ -126,8 +126,8 @@ export function setLod(world: AnimationWorld, eid: number, options: LodOptions):
     issues.add('mode', `is ${String(options.mode)}: must be 'distance', 'screenSize' or 'motion'`);
     mode = 'distance';
   }
-  if (given.length > 1) issues.add(THRESHOLD_FIELD[given[1]!], `is given with ${THRESHOLD_FIELD[given[0]!]}: give the thresholds of one mode`);
-  else if (given.length === 1 && given[0] !== mode) issues.add(THRESHOLD_FIELD[given[0]!], `does not fit mode '${mode}' (it takes ${THRESHOLD_FIELD[mode]})`);
+  if (given.length > 1) issues.add(THRESHOLD_FIELD[given[1]], `is given with ${THRESHOLD_FIELD[given[0]]}: give the thresholds of one mode`);
+  else if (given.length === 1 && given[0] !== mode) issues.add(THRESHOLD_FIELD[given[0]], `does not fit mode '${mode}' (it takes ${THRESHOLD_FIELD[mode]})`);
   const field = THRESHOLD_FIELD[mode];
   const thresholds = options[field];
   if (levelsOk) {
@@ -144,7 +144,7 @@ export function setLod(world: AnimationWorld, eid: number, options: LodOptions):
   issues.throwIfAny();
 
   const lod = world.components.Lod;
-  const state = lod.enabled[eid]!;
+  const state = lod.enabled[eid];
   if (state === LOD_OFF || state === LOD_RESET) {
     resetLod(lod, eid);
     lod.tick[eid] = phase % LOD_TICK_PERIOD;
@@ -172,7 +172,7 @@ export function setLod(world: AnimationWorld, eid: number, options: LodOptions):
 export function removeLod(world: AnimationWorld, eid: number): void {
   requireCharacter(world, eid, 'removeLod');
   const lod = world.components.Lod;
-  if (lod.enabled[eid]! === LOD_ON) lod.enabled[eid] = LOD_FLUSH;
+  if (lod.enabled[eid] === LOD_ON) lod.enabled[eid] = LOD_FLUSH;
   // The bitecs component goes now; the flush is lodSystem's (systems add and remove nothing).
   removeComponent(world.ecs, eid, lod);
 }
@@ -185,14 +185,14 @@ export function getLod(world: AnimationWorld, eid: number): LodState {
   const where = 'getLod';
   requireCharacter(world, eid, where);
   const lod = world.components.Lod;
-  const state = lod.enabled[eid]!;
+  const state = lod.enabled[eid];
   if (state !== LOD_ON && state !== LOD_FLUSH) fail(where, 'eid', `${eid} has no LOD: call setLod first`);
-  const level = lod.level[eid]!;
+  const level = lod.level[eid];
   return {
     level: level === LOD_LEVEL_UNSET ? 0 : level,
-    measure: lod.measure[eid]!,
-    updated: lod.update[eid]! === 1,
-    pending: lod.elapsed[eid]!,
+    measure: lod.measure[eid],
+    updated: lod.update[eid] === 1,
+    pending: lod.elapsed[eid],
   };
 }
 
@@ -242,7 +242,7 @@ export function setLodCamera(world: AnimationWorld, x: number, y: number, z: num
   }
   if (fov !== undefined) camera[LOD_CAMERA_FOV] = fov;
   if (viewportHeight !== undefined) camera[LOD_CAMERA_VIEWPORT] = viewportHeight;
-  camera[LOD_CAMERA_SCALE] = camera[LOD_CAMERA_VIEWPORT]! / (2 * Math.tan(camera[LOD_CAMERA_FOV]! / 2));
+  camera[LOD_CAMERA_SCALE] = camera[LOD_CAMERA_VIEWPORT] / (2 * Math.tan(camera[LOD_CAMERA_FOV] / 2));
 }
 
 /**
@@ -293,7 +293,7 @@ export function registerLodLevels(world: AnimationWorld, clip: Clip, levels: rea
     table.set(old);
     for (let c = old.length / LOD_MAX_LEVELS; c <= base; c++) table.fill(c, c * LOD_MAX_LEVELS, (c + 1) * LOD_MAX_LEVELS);
   }
-  for (let l = 0; l < LOD_MAX_LEVELS; l++) table[base * LOD_MAX_LEVELS + l] = ids[Math.min(l, ids.length - 1)]!;
+  for (let l = 0; l < LOD_MAX_LEVELS; l++) table[base * LOD_MAX_LEVELS + l] = ids[Math.min(l, ids.length - 1)];
   world.lod.clipLevels = table;
 }
 
@@ -311,7 +311,7 @@ function checkThresholds(issues: IssueList, field: string, values: readonly numb
   values.forEach((v, b) => {
     const issue = rangeIssue(v, FLOAT32_MIN_NORMAL, FLOAT32_MAX, 'thresholds are stored in Float32');
     if (issue !== null) issues.add(`${field}[${b}]`, issue);
-    else if (b > 0 && isFiniteNumber(values[b - 1]) && (descending ? !(v < values[b - 1]!) : !(v > values[b - 1]!))) {
+    else if (b > 0 && isFiniteNumber(values[b - 1]) && (descending ? !(v < values[b - 1]) : !(v > values[b - 1]))) {
       issues.add(`${field}[${b}]`, `is ${v}: must be ${descending ? 'below' : 'above'} ${field}[${b - 1}] (${values[b - 1]})`);
     }
   });
@@ -335,7 +335,7 @@ function restHeight(skeleton: Skeleton): number {
   computeModelPose(model, 0, skeleton.rest, 0, skeleton.parents, skeleton.jointCount);
   let lo = 0, hi = 0;
   for (let j = 0; j < skeleton.jointCount; j++) {
-    const y = model[j * MATRIX_STRIDE + 10]!;
+    const y = model[j * MATRIX_STRIDE + 10];
     if (y < lo) lo = y;
     if (y > hi) hi = y;
   }

@@ -49,7 +49,7 @@ export function requireCharacter(world: AnimationWorld, eid: number, where: stri
   if (!Number.isInteger(eid) || eid < 1 || eid > world.maxEntities || !hasComponent(world.ecs, eid, world.components.Character)) {
     fail(where, 'eid', `${eid} is not a character of this world`);
   }
-  return world.assets.skeletons[world.components.Character.skeleton[eid]!]!;
+  return world.assets.skeletons[world.components.Character.skeleton[eid]];
 }
 
 export function requireLayer(layer: number, where: string): void {
@@ -98,7 +98,7 @@ export function freeId(list: unknown[], id: number): void {
   if (length < list.length) {
     list.length = length;
     let kept = 0;
-    for (let i = 0; i < free.length; i++) if (free[i]! < length) free[kept++] = free[i]!;
+    for (let i = 0; i < free.length; i++) if (free[i] < length) free[kept++] = free[i];
     free.length = kept;
   }
 }

@@ -54,14 +54,14 @@ function clipUsers(world: AnimationWorld, id: number, label: string): AnimationI
   const refClip = referenceClips(world);
   const live = liveCharacters(world);
   for (let i = 0; i < live.length; i++) {
-    const eid = live[i]!;
+    const eid = live[i];
     for (let layer = 0; layer < MAX_LAYERS; layer++) {
       const li = eid * MAX_LAYERS + layer;
       if (Layers.clip[li] === id) {
         issues.push({ path: label, message: `is played by character ${eid} on layer ${layer}: stop it first (stop, or removeCharacter)` });
       }
-      const reference = Layers.reference[li]!;
-      if ((Layers.flags[li]! & LAYER_ADDITIVE) !== 0 && reference >= 0 && refClip[reference] === id) {
+      const reference = Layers.reference[li];
+      if ((Layers.flags[li] & LAYER_ADDITIVE) !== 0 && reference >= 0 && refClip[reference] === id) {
         issues.push({ path: label, message: `is the additive reference of character ${eid}'s layer ${layer}: stop that layer first (stop, or removeCharacter)` });
       }
     }
@@ -103,7 +103,7 @@ function dropUnusedBindings(world: AnimationWorld, which: (binding: Binding) => 
   const { Layers } = world.components;
   const live = liveCharacters(world);
   for (let i = 0; i < live.length; i++) {
-    for (let li = live[i]! * MAX_LAYERS, end = li + MAX_LAYERS; li < end; li++) if (Layers.binding[li]! >= 0) used[Layers.binding[li]!] = 1;
+    for (let li = live[i] * MAX_LAYERS, end = li + MAX_LAYERS; li < end; li++) if (Layers.binding[li] >= 0) used[Layers.binding[li]] = 1;
   }
   for (const key of referenceIds.keys()) {
     const binding = referenceKeyIds(key).binding;
@@ -198,7 +198,7 @@ export function releaseSkeleton(world: AnimationWorld, skeleton: Skeleton): bool
   const live = liveCharacters(world);
   const character = world.components.Character.skeleton;
   for (let i = 0; i < live.length; i++) {
-    if (character[live[i]!] === id) issues.push({ path: `skeleton (${skeleton.jointCount} joints)`, message: `is character ${live[i]}'s: remove it first (removeCharacter)` });
+    if (character[live[i]] === id) issues.push({ path: `skeleton (${skeleton.jointCount} joints)`, message: `is character ${live[i]}'s: remove it first (removeCharacter)` });
   }
   if (issues.length > 0) throw new AnimationError(where, issues);
   skeletonIds.delete(skeleton);
@@ -233,7 +233,7 @@ export function releaseMask(world: AnimationWorld, mask: Mask): boolean {
   const live = liveCharacters(world);
   for (let i = 0; i < live.length; i++) {
     for (let layer = 0; layer < MAX_LAYERS; layer++) {
-      if (Layers.mask[live[i]! * MAX_LAYERS + layer] === id) issues.push({ path: 'mask', message: `masks character ${live[i]}'s layer ${layer}: stop that layer first (stop, or removeCharacter)` });
+      if (Layers.mask[live[i] * MAX_LAYERS + layer] === id) issues.push({ path: 'mask', message: `masks character ${live[i]}'s layer ${layer}: stop that layer first (stop, or removeCharacter)` });
     }
   }
   if (issues.length > 0) throw new AnimationError(where, issues);

@@ -33,7 +33,7 @@ const MIN_CYCLE_TRAVEL = 1e-3;
 export function getRootTransform(world: AnimationWorld, eid: number): RootTransform {
   requireCharacter(world, eid, 'getRootTransform');
   const { x, y, z, yaw } = world.components.RootMotion;
-  return { x: x[eid]!, y: y[eid]!, z: z[eid]!, yaw: yaw[eid]! };
+  return { x: x[eid], y: y[eid], z: z[eid], yaw: yaw[eid] };
 }
 
 /** Options of {@link setTargetSpeed}. */
@@ -92,7 +92,7 @@ export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSeco
   if (cycle !== 'net' && cycle !== 'max') fail(where, 'cycle', `is ${String(cycle)}: must be 'net' or 'max'`);
   const measure = cycle === 'max' ? CYCLE_MAX : CYCLE_NET;
   blendedTravel(world, eid, measure);
-  const travel = TRAVEL[0]!;
+  const travel = TRAVEL[0];
   if (!travels(measure)) refuseStill(world, eid, measure);
   const rate = metersPerSecond / travel;
   if (rate > MAX_PLAYBACK_RATE) refuseFast(world, eid, metersPerSecond, travel, rate);
@@ -111,7 +111,7 @@ function refuseFast(world: AnimationWorld, eid: number, metersPerSecond: number,
   const { Layers } = world.components;
   const names: string[] = [];
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
-    if (isTravelLayer(world, li)) names.push(`"${world.assets.clips[Layers.clip[li]!]!.name}"`);
+    if (isTravelLayer(world, li)) names.push(`"${world.assets.clips[Layers.clip[li]].name}"`);
   }
   const one = names.length === 1;
   const subject = one ? `clip ${names[0]}` : `the blend of ${names.join(', ')}`;
@@ -128,16 +128,16 @@ function refuseFast(world: AnimationWorld, eid: number, metersPerSecond: number,
  */
 export function applyTargetSpeed(world: AnimationWorld, eid: number): void {
   const { RootMotion } = world.components;
-  const speed = RootMotion.targetSpeed[eid]!;
+  const speed = RootMotion.targetSpeed[eid];
   if (!(speed >= 0)) return;
-  const measure = RootMotion.cycleMeasure[eid]!;
+  const measure = RootMotion.cycleMeasure[eid];
   blendedTravel(world, eid, measure);
-  if (travels(measure)) setBlendRate(world, eid, Math.min(speed / TRAVEL[0]!, MAX_PLAYBACK_RATE));
+  if (travels(measure)) setBlendRate(world, eid, Math.min(speed / TRAVEL[0], MAX_PLAYBACK_RATE));
 }
 
 /** Whether the blend measured into `TRAVEL` by {@link blendedTravel} can drive a speed. */
 function travels(measure: number): boolean {
-  return TRAVEL[0]! > NO_TRAVEL && (measure !== CYCLE_MAX || TRAVEL[1]! >= MIN_CYCLE_TRAVEL);
+  return TRAVEL[0] > NO_TRAVEL && (measure !== CYCLE_MAX || TRAVEL[1] >= MIN_CYCLE_TRAVEL);
 }
 
 /**
@@ -152,23 +152,23 @@ function refuseStill(world: AnimationWorld, eid: number, measure: number): never
   let farthest = 0, net = 0;
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
     if (!isTravelLayer(world, li)) continue;
-    const clip = world.assets.clips[Layers.clip[li]!]!;
+    const clip = world.assets.clips[Layers.clip[li]];
     names.push(`"${clip.name}"`);
-    const track = getRootTrack(clip), scale = Math.abs(Layers.rootScale[li]!);
+    const track = getRootTrack(clip), scale = Math.abs(Layers.rootScale[li]);
     farthest = Math.max(farthest, track.maxDistance * scale);
-    net = Math.max(net, Math.hypot(track.cycle[0]!, track.cycle[2]!) * scale);
+    net = Math.max(net, Math.hypot(track.cycle[0], track.cycle[2]) * scale);
   }
   if (names.length === 0) fail(where, 'eid', `${eid} plays no weighted clip, so no playback rate can give it a speed: play a clip that travels first`);
   const one = names.length === 1;
   const subject = one ? `clip ${names[0]}` : `clips ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} together`;
   const tail = `so no playback rate can give ${one ? 'it' : 'them'} a speed: play ${one ? 'it' : 'them'} in place`;
   if (measure === CYCLE_MAX) {
-    if (!one) fail(where, subject, `travel under 1 mm per cycle (${mm(TRAVEL[1]!)}), ${tail}`);
+    if (!one) fail(where, subject, `travel under 1 mm per cycle (${mm(TRAVEL[1])}), ${tail}`);
     if (farthest < MIN_CYCLE_TRAVEL) fail(where, subject, `travels under 1 mm per cycle (farthest ${mm(farthest)} from its start), ${tail}`);
     if (net < MIN_CYCLE_TRAVEL) {
       fail(where, subject, `ends its cycle ${mm(net)} from where it started (under 1 mm; farthest ${mm(farthest)}), so its travel has no direction and no playback rate can give it a speed: play it in place`);
     }
-    fail(where, subject, `travels under 1 mm per cycle along its axis (${mm(TRAVEL[1]!)}), ${tail}`);
+    fail(where, subject, `travels under 1 mm per cycle along its axis (${mm(TRAVEL[1])}), ${tail}`);
   }
   fail(where, subject, `${one ? 'has' : 'have'} no net travel per cycle, ${tail}`);
 }
@@ -185,7 +185,7 @@ const CYCLE_MAX = 1;
 /** A weighted override layer with a clip: one that moves the character. */
 function isTravelLayer(world: AnimationWorld, li: number): boolean {
   const { Layers } = world.components;
-  return Layers.clip[li]! >= 0 && Layers.weight[li]! > 0 && (Layers.flags[li]! & LAYER_ADDITIVE) === 0;
+  return Layers.clip[li] >= 0 && Layers.weight[li] > 0 && (Layers.flags[li] & LAYER_ADDITIVE) === 0;
 }
 
 /**
@@ -202,39 +202,39 @@ function blendedTravel(world: AnimationWorld, eid: number, measure: number): voi
   const sums = GROUP_SUMS;
   sums.fill(0);
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
-    const clipId = Layers.clip[li]!, g = Layers.syncGroup[li]!;
+    const clipId = Layers.clip[li], g = Layers.syncGroup[li];
     if (clipId < 0 || g < 0) continue;
-    const duration = clips[clipId]!.duration, w = Layers.weight[li]!;
+    const duration = clips[clipId].duration, w = Layers.weight[li];
     if (!(duration > 0)) continue;
-    sums[g * 4 + 2] = sums[g * 4 + 2]! + duration;
-    sums[g * 4 + 3] = sums[g * 4 + 3]! + 1;
-    if (w > 0) { sums[g * 4] = sums[g * 4]! + w; sums[g * 4 + 1] = sums[g * 4 + 1]! + w * duration; }
+    sums[g * 4 + 2] = sums[g * 4 + 2] + duration;
+    sums[g * 4 + 3] = sums[g * 4 + 3] + 1;
+    if (w > 0) { sums[g * 4] = sums[g * 4] + w; sums[g * 4 + 1] = sums[g * 4 + 1] + w * duration; }
   }
   let total = 0, sumX = 0, sumZ = 0, cycleX = 0, cycleZ = 0;
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
     if (!isTravelLayer(world, li)) continue;
-    const w = Layers.weight[li]!;
+    const w = Layers.weight[li];
     total += w;
-    const clip = clips[Layers.clip[li]!]!;
+    const clip = clips[Layers.clip[li]];
     const track = getRootTrack(clip);
-    const axis = Layers.rootAxis[li]!;
-    let dx = axis === ROOT_AXIS_FORWARD ? 0 : track.cycle[0]!;
-    let dz = axis === ROOT_AXIS_LATERAL ? 0 : track.cycle[2]!;
+    const axis = Layers.rootAxis[li];
+    let dx = axis === ROOT_AXIS_FORWARD ? 0 : track.cycle[0];
+    let dz = axis === ROOT_AXIS_LATERAL ? 0 : track.cycle[2];
     if (measure === CYCLE_MAX) {
       // Same direction, measured by the farthest the root gets within the cycle. A cycle that
       // ends under 1 mm (on the character) from where it started has no direction: 0.
       const net = Math.sqrt(dx * dx + dz * dz);
-      const whole = Math.sqrt(track.cycle[0]! * track.cycle[0]! + track.cycle[2]! * track.cycle[2]!);
-      const k = net > 0 && whole * Math.abs(Layers.rootScale[li]!) >= MIN_CYCLE_TRAVEL ? track.maxDistance / whole : 0;
+      const whole = Math.sqrt(track.cycle[0] * track.cycle[0] + track.cycle[2] * track.cycle[2]);
+      const k = net > 0 && whole * Math.abs(Layers.rootScale[li]) >= MIN_CYCLE_TRAVEL ? track.maxDistance / whole : 0;
       dx *= k; dz *= k;
     }
-    cycleX += w * Layers.rootScale[li]! * dx;
-    cycleZ += w * Layers.rootScale[li]! * dz;
-    const g = Layers.syncGroup[li]!;
+    cycleX += w * Layers.rootScale[li] * dx;
+    cycleZ += w * Layers.rootScale[li] * dz;
+    const g = Layers.syncGroup[li];
     let cycleTime = clip.duration;
-    if (g >= 0 && clip.duration > 0) cycleTime = sums[g * 4]! > 0 ? sums[g * 4 + 1]! / sums[g * 4]! : sums[g * 4 + 2]! / sums[g * 4 + 3]!;
+    if (g >= 0 && clip.duration > 0) cycleTime = sums[g * 4] > 0 ? sums[g * 4 + 1] / sums[g * 4] : sums[g * 4 + 2] / sums[g * 4 + 3];
     if (!(cycleTime > 0)) continue;
-    const k = (w * Layers.rootScale[li]!) / cycleTime;
+    const k = (w * Layers.rootScale[li]) / cycleTime;
     sumX += k * dx;
     sumZ += k * dz;
   }
@@ -251,11 +251,11 @@ function setBlendRate(world: AnimationWorld, eid: number, rate: number): void {
   const { Layers } = world.components;
   let groups = 0; // sync groups with a weighted override member
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
-    if (isTravelLayer(world, li) && Layers.syncGroup[li]! >= 0) groups |= 1 << Layers.syncGroup[li]!;
+    if (isTravelLayer(world, li) && Layers.syncGroup[li] >= 0) groups |= 1 << Layers.syncGroup[li];
   }
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
-    if (Layers.clip[li]! < 0) continue;
-    const group = Layers.syncGroup[li]!;
+    if (Layers.clip[li] < 0) continue;
+    const group = Layers.syncGroup[li];
     if (group >= 0 && (groups & (1 << group)) !== 0) {
       Layers.syncRate[li] = rate;
       Layers.speed[li] = rate; // sampleSystem rescales it to rate × Dᵢ / D_g each frame

@@ -72,8 +72,8 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   const layer = options?.layer ?? 0;
   const li = eid * MAX_LAYERS + layer;
   // The weight the layer has, or is fading toward (an interrupted cross-fade keeps its goal).
-  const busy = Number.isInteger(layer) && layer >= 0 && layer < MAX_LAYERS && Layers.clip[li]! >= 0;
-  const current = !busy ? 1 : Layers.fadeCurve[li]! !== 0 ? Layers.fadeTo[li]! : Layers.weight[li]!;
+  const busy = Number.isInteger(layer) && layer >= 0 && layer < MAX_LAYERS && Layers.clip[li] >= 0;
+  const current = !busy ? 1 : Layers.fadeCurve[li] !== 0 ? Layers.fadeTo[li] : Layers.weight[li];
   const play = resolvePlay(issues, skeleton, clip, options ?? {}, current);
   const duration = options?.duration;
   const mode = options?.mode ?? 'inertialize';
@@ -116,25 +116,25 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
  */
 function crossfade(world: AnimationWorld, eid: number, li: number, curve: number, duration: number, frozen: boolean): void {
   const { Layers } = world.components;
-  if (Layers.clip[li]! < 0) return;
+  if (Layers.clip[li] < 0) return;
   let free = -1;
-  for (let s = eid * MAX_LAYERS; s < (eid + 1) * MAX_LAYERS && free < 0; s++) if (s !== li && Layers.clip[s]! < 0) free = s;
+  for (let s = eid * MAX_LAYERS; s < (eid + 1) * MAX_LAYERS && free < 0; s++) if (s !== li && Layers.clip[s] < 0) free = s;
   if (free < 0) fail('transition', 'mode', `'crossfade' needs a free layer slot for the outgoing clip and all ${MAX_LAYERS} are in use: stop a layer or use inertialization`);
-  Layers.clip[free] = Layers.clip[li]!;
-  Layers.time[free] = Layers.time[li]!;
-  Layers.speed[free] = frozen ? 0 : Layers.speed[li]!;
-  Layers.weight[free] = Layers.weight[li]!;
-  Layers.flags[free] = Layers.flags[li]! | LAYER_CLEAR_AFTER_FADE;
-  Layers.mask[free] = Layers.mask[li]!;
-  Layers.reference[free] = Layers.reference[li]!;
-  Layers.binding[free] = Layers.binding[li]!;
+  Layers.clip[free] = Layers.clip[li];
+  Layers.time[free] = Layers.time[li];
+  Layers.speed[free] = frozen ? 0 : Layers.speed[li];
+  Layers.weight[free] = Layers.weight[li];
+  Layers.flags[free] = Layers.flags[li] | LAYER_CLEAR_AFTER_FADE;
+  Layers.mask[free] = Layers.mask[li];
+  Layers.reference[free] = Layers.reference[li];
+  Layers.binding[free] = Layers.binding[li];
   // The outgoing clip stays in its sync group (and keeps its root-motion settings) while it fades.
-  Layers.syncGroup[free] = Layers.syncGroup[li]!;
-  Layers.syncRate[free] = Layers.syncRate[li]!;
-  Layers.phaseOffset[free] = Layers.phaseOffset[li]!;
-  Layers.rootScale[free] = Layers.rootScale[li]!;
-  Layers.rootAxis[free] = Layers.rootAxis[li]!;
-  startFade(world, free, Layers.weight[li]!, 0, curve, duration);
+  Layers.syncGroup[free] = Layers.syncGroup[li];
+  Layers.syncRate[free] = Layers.syncRate[li];
+  Layers.phaseOffset[free] = Layers.phaseOffset[li];
+  Layers.rootScale[free] = Layers.rootScale[li];
+  Layers.rootAxis[free] = Layers.rootAxis[li];
+  startFade(world, free, Layers.weight[li], 0, curve, duration);
 }
 
 /** Starts a weight fade of layer slot `li` from `from` to `to` over `duration` seconds. */

@@ -140,7 +140,7 @@ export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindO
         return;
       }
       matched++;
-      const mode = modes[joint]!;
+      const mode = modes[joint];
       translationScale[joint] = mode === TRANSLATION_SCALED ? ratio : mode === TRANSLATION_ANIMATION ? 1 : 0;
     });
     binding = Object.freeze({ source, target, sourceJoint, matched, translationMode: modes, translationScale, hipRatio: ratio });
@@ -163,8 +163,8 @@ export function defaultHipRatio(source: Skeleton, target: Skeleton): number {
 function resolveModes(target: Skeleton, translation: TranslationOption | undefined): Uint8Array {
   const modes = new Uint8Array(target.jointCount); // TRANSLATION_SKELETON
   if (typeof translation === 'string') return modes.fill(MODE_CODES[translation]);
-  for (let joint = 0; joint < target.jointCount; joint++) if (target.parents[joint]! < 0) modes[joint] = TRANSLATION_SCALED;
-  for (let joint = target.hipJoint; joint >= 0; joint = target.parents[joint]!) modes[joint] = TRANSLATION_SCALED;
+  for (let joint = 0; joint < target.jointCount; joint++) if (target.parents[joint] < 0) modes[joint] = TRANSLATION_SCALED;
+  for (let joint = target.hipJoint; joint >= 0; joint = target.parents[joint]) modes[joint] = TRANSLATION_SCALED;
   if (translation !== undefined) {
     for (const [name, mode] of Object.entries(translation)) modes[target.names.indexOf(name)] = MODE_CODES[mode];
   }
@@ -204,17 +204,17 @@ function isMode(v: unknown): v is TranslationMode {
 export function retargetTranslation(
   out: Float32Array, o: number, modes: Uint8Array, scales: Float32Array, rest: Float32Array, joint: number,
 ): void {
-  const mode = modes[joint]!;
+  const mode = modes[joint];
   if (mode === 0) {
     const r = joint * 10; // POSE_STRIDE
-    out[o] = rest[r]!;
-    out[o + 1] = rest[r + 1]!;
-    out[o + 2] = rest[r + 2]!;
+    out[o] = rest[r];
+    out[o + 1] = rest[r + 1];
+    out[o + 2] = rest[r + 2];
   } else if (mode === 2) {
-    const s = scales[joint]!;
-    out[o] = out[o]! * s;
-    out[o + 1] = out[o + 1]! * s;
-    out[o + 2] = out[o + 2]! * s;
+    const s = scales[joint];
+    out[o] = out[o] * s;
+    out[o + 1] = out[o + 1] * s;
+    out[o + 2] = out[o + 2] * s;
   }
 }
 

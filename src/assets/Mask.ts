@@ -53,8 +53,8 @@ export function createMask(
     if (options.descendants !== false) {
       // Parents come first, so one pass hands each unnamed joint its parent's weight.
       for (let joint = 0; joint < jointCount; joint++) {
-        const parent = skeleton.parents[joint]!;
-        if (!named[joint] && parent >= 0) out[joint] = out[parent]!;
+        const parent = skeleton.parents[joint];
+        if (!named[joint] && parent >= 0) out[joint] = out[parent];
       }
     }
   }

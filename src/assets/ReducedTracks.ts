@@ -266,7 +266,7 @@ export function createReducedTracks(jointCount: number, duration: number, channe
   for (let ch = 0; ch < channelCount && !issues.full; ch++) {
     const where = `channels[${ch}] (joint ${Math.floor(ch / POSE_STRIDE)} ${POSE_CHANNELS[ch % POSE_STRIDE]})`;
     times32.push(validateChannel(issues, where, channels[ch], duration, endTime));
-    keyCount += times32[ch]!.length;
+    keyCount += times32[ch].length;
   }
   issues.throwIfAny();
 
@@ -285,17 +285,17 @@ export function createReducedTracks(jointCount: number, duration: number, channe
       const first = joint * POSE_STRIDE + TRACK_OFFSET[track];
       let m: number = TRACK_CHANNELS[track];
       let constant = true;
-      for (let c = 0; c < m && constant; c++) constant = isConstant(channels[first + c]!.coefficients);
+      for (let c = 0; c < m && constant; c++) constant = isConstant(channels[first + c].coefficients);
       if (constant) {
         storeConstants(issues, constants, channels, first, m, joint, track);
         continue;
       }
       let bit = 1 << track;
-      if (track === 2 && sameCurve(channels[first]!, channels[first + 1]!) && sameCurve(channels[first]!, channels[first + 2]!)) {
+      if (track === 2 && sameCurve(channels[first], channels[first + 1]) && sameCurve(channels[first], channels[first + 2])) {
         bit = TRACK_S1; // sx = sy = sz: one curve
         m = 1;
       }
-      jointMask[joint] = jointMask[joint]! | bit;
+      jointMask[joint] = jointMask[joint] | bit;
       unionChannels.push(first);
       trackChannels.push(m);
       trackJoint.push(joint);
@@ -317,12 +317,12 @@ export function createReducedTracks(jointCount: number, duration: number, channe
   let recordCount = 0;
   let packedTracks = 0;
   for (let i = 0; i < animatedTracks; i++) {
-    const m = trackChannels[i]!;
-    const e = expandRecords(unions[i]!, channels, times32, unionChannels[i]!, m);
-    const q = quantizeTrack(e, unions[i]!, channels, unionChannels[i]!, m);
+    const m = trackChannels[i];
+    const e = expandRecords(unions[i], channels, times32, unionChannels[i], m);
+    const q = quantizeTrack(e, unions[i], channels, unionChannels[i], m);
     expanded.push(e);
     quantized.push(q);
-    recordCount += unions[i]!.length;
+    recordCount += unions[i].length;
     if (q === null) {
       trackStart[i] = recordFloats;
       strides.push(1 + 4 * m);
@@ -332,7 +332,7 @@ export function createReducedTracks(jointCount: number, duration: number, channe
       strides.push(4 + 4 * m);
       packedSlots += q.length + 2; // and the end sentinel (one 32-bit float)
       packedTracks++;
-      jointMask[trackJoint[i]!] = jointMask[trackJoint[i]!]! | (TRACK_T16 << trackKind[i]!);
+      jointMask[trackJoint[i]] = jointMask[trackJoint[i]] | (TRACK_T16 << trackKind[i]);
     }
   }
   trackStart[animatedTracks] = recordFloats;
@@ -343,13 +343,13 @@ export function createReducedTracks(jointCount: number, duration: number, channe
   const packedPairs = new Int32Array(packedBuffer);
   for (let i = 0; i < animatedTracks; i++) {
     const q = quantized[i];
-    if (q === null || q === undefined) records.set(expanded[i]!, trackStart[i]!);
-    else packed.set(q, trackStart[i]! - headerSlots(trackChannels[i]!));
+    if (q === null || q === undefined) records.set(expanded[i], trackStart[i]);
+    else packed.set(q, trackStart[i] - headerSlots(trackChannels[i]));
   }
   for (let i = 0; i < animatedTracks && !issues.full; i++) {
     if (quantized[i] !== null) continue;
-    for (let f = trackStart[i]!, end = f + expanded[i]!.length; f < end; f++) {
-      if (!Number.isFinite(records[f]!)) {
+    for (let f = trackStart[i], end = f + expanded[i].length; f < end; f++) {
+      if (!Number.isFinite(records[f])) {
         issues.add(`records[${f}]`, 'is not finite as a 32-bit float: a re-expanded coefficient overflowed (keys far apart with large coefficients)');
         break;
       }
@@ -359,8 +359,8 @@ export function createReducedTracks(jointCount: number, duration: number, channe
   // After each track's end record, a time of +∞: the lookup's forward scan stops there.
   for (let i = 0; i < animatedTracks; i++) {
     const q = quantized[i];
-    if (q === null || q === undefined) records[trackStart[i]! + expanded[i]!.length] = Infinity;
-    else packedTimes[(trackStart[i]! - headerSlots(trackChannels[i]!) + q.length) >> 1] = Infinity;
+    if (q === null || q === undefined) records[trackStart[i] + expanded[i].length] = Infinity;
+    else packedTimes[(trackStart[i] - headerSlots(trackChannels[i]) + q.length) >> 1] = Infinity;
   }
 
   // 4. The bucket lookup table.
@@ -415,21 +415,21 @@ export interface TrackCubics {
  * constant track (its value is in `constants`). For exporters and tools; allocates.
  */
 export function readTrack(tracks: ReducedTracks, joint: number, kind: 0 | 1 | 2): TrackCubics | null {
-  const mask = tracks.jointMask[joint]!;
+  const mask = tracks.jointMask[joint];
   const animated = (bit: number): number => (mask & bit ? 1 : 0);
   if (kind === 0 && !animated(TRACK_T)) return null;
   if (kind === 1 && !animated(TRACK_Q)) return null;
   if (kind === 2 && !animated(TRACK_S | TRACK_S1)) return null;
-  const track = tracks.jointTrack[joint]! + (kind > 0 ? animated(TRACK_T) : 0) + (kind > 1 ? animated(TRACK_Q) : 0);
+  const track = tracks.jointTrack[joint] + (kind > 0 ? animated(TRACK_T) : 0) + (kind > 1 ? animated(TRACK_Q) : 0);
   const m = kind === 1 ? 4 : kind === 2 && mask & TRACK_S1 ? 1 : 3;
-  const start = tracks.trackStart[track]!;
+  const start = tracks.trackStart[track];
   const times: number[] = [];
   const coefficients: number[] = [];
   if ((mask & (TRACK_T16 << kind)) === 0) {
     const { records } = tracks;
     for (let r = start; ; r += 1 + 4 * m) {
-      times.push(records[r]!);
-      for (let i = 1; i <= 4 * m; i++) coefficients.push(records[r + i]!);
+      times.push(records[r]);
+      for (let i = 1; i <= 4 * m; i++) coefficients.push(records[r + i]);
       if (records[r] === tracks.endTime) break;
     }
   } else {
@@ -437,12 +437,12 @@ export function readTrack(tracks: ReducedTracks, joint: number, kind: 0 | 1 | 2)
     const header = (start - headerSlots(m)) >> 1; // lo, step per channel; a rotation: its step
     const first = joint * POSE_STRIDE + TRACK_OFFSET[kind];
     for (let r = start; ; r += 4 + 4 * m) {
-      const tau = packedTimes[r >> 1]!, inv = packedTimes[(r >> 1) + 1]!;
+      const tau = packedTimes[r >> 1], inv = packedTimes[(r >> 1) + 1];
       times.push(tau);
       for (let c = 0; c < m; c++) {
-        const lo = m === 4 ? 0 : packedTimes[header + 2 * c]!, step = packedTimes[header + (m === 4 ? 0 : 2 * c + 1)]!;
+        const lo = m === 4 ? 0 : packedTimes[header + 2 * c], step = packedTimes[header + (m === 4 ? 0 : 2 * c + 1)];
         const q = r + 4 + 4 * c;
-        coefficients.push(lo + step * packed[q]!, step * packed[q + 1]! * inv, step * packed[q + 2]! * inv * inv, step * packed[q + 3]! * inv * inv * inv);
+        coefficients.push(lo + step * packed[q], step * packed[q + 1] * inv, step * packed[q + 2] * inv * inv, step * packed[q + 3] * inv * inv * inv);
       }
       if (tau === tracks.endTime) break;
     }
@@ -479,7 +479,7 @@ function validateChannel(issues: IssueList, where: string, channel: ReducedChann
     if (k > 0 && ok && !(t > (keyTimes[k - 1] as number))) {
       issues.add(`${where}.keyTimes[${k}]`, `is ${t}, not after keyTimes[${k - 1}] = ${keyTimes[k - 1]}: key times must increase`);
       ok = false;
-    } else if (k > 0 && ok && !(out[k]! > out[k - 1]!)) {
+    } else if (k > 0 && ok && !(out[k] > out[k - 1])) {
       issues.add(`${where}.keyTimes[${k}]`, `is ${t}, which rounds to the same 32-bit float time as keyTimes[${k - 1}] = ${keyTimes[k - 1]}: keys must be further apart`);
       ok = false;
     }
@@ -525,25 +525,25 @@ function isConstant(coefficients: NumberList): boolean {
 function storeConstants(
   issues: IssueList, constants: Float32Array, channels: readonly ReducedChannel[], first: number, m: number, joint: number, track: number,
 ): void {
-  for (let c = 0; c < m; c++) constants[first + c] = channels[first + c]!.coefficients[0]!;
+  for (let c = 0; c < m; c++) constants[first + c] = channels[first + c].coefficients[0];
   if (track !== 1) return;
   let len = 0;
-  for (let c = 0; c < 4; c++) len += constants[first + c]! * constants[first + c]!;
+  for (let c = 0; c < 4; c++) len += constants[first + c] * constants[first + c];
   len = Math.sqrt(len);
   if (!(len >= ZERO_QUATERNION)) {
     issues.add(`channels[${first}..${first + 3}] (joint ${joint} q)`, 'are a constant zero quaternion: a rotation needs a unit quaternion');
     return;
   }
-  for (let c = 0; c < 4; c++) constants[first + c] = constants[first + c]! / len;
+  for (let c = 0; c < 4; c++) constants[first + c] = constants[first + c] / len;
 }
 
 /** The sorted union of the (32-bit) key times of channels `first .. first + m − 1`. */
 function unionTimes(times32: readonly Float64Array[], first: number, m: number): Float64Array {
   const all: number[] = [];
-  for (let c = 0; c < m; c++) for (const t of times32[first + c]!) all.push(t);
+  for (let c = 0; c < m; c++) for (const t of times32[first + c]) all.push(t);
   all.sort((a, b) => a - b);
   const out: number[] = [];
-  for (const t of all) if (out.length === 0 || t > out[out.length - 1]!) out.push(t);
+  for (const t of all) if (out.length === 0 || t > out[out.length - 1]) out.push(t);
   return Float64Array.from(out);
 }
 
@@ -560,19 +560,19 @@ function expandRecords(
   const last = union.length - 1;
   const records = new Float64Array(union.length * stride);
   for (let s = 0; s <= last; s++) {
-    const tau = union[s]!;
+    const tau = union[s];
     const r = s * stride;
     records[r] = tau;
     for (let c = 0; c < m; c++) {
-      const { keyTimes, coefficients } = channels[first + c]!;
-      const t32 = times32[first + c]!;
+      const { keyTimes, coefficients } = channels[first + c];
+      const t32 = times32[first + c];
       const segments = t32.length - 1;
       let k = 0;
-      while (k + 1 < segments && t32[k + 1]! <= tau) k++;
+      while (k + 1 < segments && t32[k + 1] <= tau) k++;
       const o = 4 * k;
-      const a = coefficients[o]!, b = coefficients[o + 1]!, cc = coefficients[o + 2]!, d = coefficients[o + 3]!;
+      const a = coefficients[o], b = coefficients[o + 1], cc = coefficients[o + 2], d = coefficients[o + 3];
       // The end record evaluates the last segment at its true end t_K − t_{K−1}.
-      const h = s === last ? keyTimes[segments]! - keyTimes[k]! : tau - keyTimes[k]!;
+      const h = s === last ? keyTimes[segments] - keyTimes[k] : tau - keyTimes[k];
       const q = r + 1 + 4 * c;
       records[q] = a + h * (b + h * (cc + h * d));
       if (s === last) continue; // b' = c' = d' = 0: the value holds at the end
@@ -608,7 +608,7 @@ function quantizeTrack(
   if (m === 1 || !LITTLE_ENDIAN) return null;
   let budget = Infinity;
   for (let c = 0; c < m; c++) {
-    const q = channels[first + c]!.quantization;
+    const q = channels[first + c].quantization;
     if (typeof q !== 'number' || !(q > 0)) return null;
     budget = Math.min(budget, q);
   }
@@ -618,14 +618,14 @@ function quantizeTrack(
   // Per record and channel the cubic in s = u / Δ: a, bΔ, cΔ², dΔ³.
   const scaled = new Float64Array(keys * 4 * m);
   for (let s = 0; s < keys; s++) {
-    const delta = s === last ? 0 : union[s + 1]! - union[s]!;
+    const delta = s === last ? 0 : union[s + 1] - union[s];
     for (let c = 0; c < m; c++) {
       const r = s * stride + 1 + 4 * c;
       const p = (s * m + c) * 4;
-      scaled[p] = records[r]!;
-      scaled[p + 1] = records[r + 1]! * delta;
-      scaled[p + 2] = records[r + 2]! * delta * delta;
-      scaled[p + 3] = records[r + 3]! * delta * delta * delta;
+      scaled[p] = records[r];
+      scaled[p + 1] = records[r + 1] * delta;
+      scaled[p + 2] = records[r + 2] * delta * delta;
+      scaled[p + 3] = records[r + 3] * delta * delta * delta;
     }
   }
   // Per channel: lo, the middle of its values a, and one step for a − lo and the other three.
@@ -636,7 +636,7 @@ function quantizeTrack(
   for (let c = 0; c < m; c++) {
     let min = Infinity, max = -Infinity;
     for (let s = 0; s < keys; s++) {
-      const a = scaled[(s * m + c) * 4]!;
+      const a = scaled[(s * m + c) * 4];
       if (a < min) min = a;
       if (a > max) max = a;
     }
@@ -644,14 +644,14 @@ function quantizeTrack(
     let largest = 0;
     for (let s = 0; s < keys; s++) {
       const p = (s * m + c) * 4;
-      largest = Math.max(largest, Math.abs(scaled[p]! - lo[c]!), Math.abs(scaled[p + 1]!), Math.abs(scaled[p + 2]!), Math.abs(scaled[p + 3]!));
+      largest = Math.max(largest, Math.abs(scaled[p] - lo[c]), Math.abs(scaled[p + 1]), Math.abs(scaled[p + 2]), Math.abs(scaled[p + 3]));
     }
     step[c] = largest;
     shared = Math.max(shared, largest);
   }
   for (let c = 0; c < m; c++) {
-    step[c] = Math.fround(((m === 4 ? shared : step[c]!) / Q16) * (1 + 2 ** -20));
-    if (!Number.isFinite(lo[c]!) || !Number.isFinite(step[c]!)) return null;
+    step[c] = Math.fround(((m === 4 ? shared : step[c]) / Q16) * (1 + 2 ** -20));
+    if (!Number.isFinite(lo[c]) || !Number.isFinite(step[c])) return null;
   }
   const slots = 4 + 4 * m;
   const head = headerSlots(m);
@@ -659,14 +659,14 @@ function quantizeTrack(
   const times = new Float32Array(out.buffer);
   for (let s = 0; s < keys; s++) {
     const o = head + s * slots;
-    times[o >> 1] = union[s]!;
-    times[(o >> 1) + 1] = s === last ? 0 : 1 / (union[s + 1]! - union[s]!);
+    times[o >> 1] = union[s];
+    times[(o >> 1) + 1] = s === last ? 0 : 1 / (union[s + 1] - union[s]);
     for (let c = 0; c < m; c++) {
       let error = 0;
       for (let i = 0; i < 4; i++) {
-        const v = scaled[(s * m + c) * 4 + i]! - (i === 0 ? lo[c]! : 0);
-        const code = step[c]! > 0 ? Math.min(Q16, Math.max(-Q16, Math.round(v / step[c]!))) : 0;
-        error += Math.abs(step[c]! * code - v);
+        const v = scaled[(s * m + c) * 4 + i] - (i === 0 ? lo[c] : 0);
+        const code = step[c] > 0 ? Math.min(Q16, Math.max(-Q16, Math.round(v / step[c]))) : 0;
+        error += Math.abs(step[c] * code - v);
         out[o + 4 + 4 * c + i] = code;
       }
       // The value moves by at most the sum of the roundings (|s| ≤ 1); a rotation's share of
@@ -674,10 +674,10 @@ function quantizeTrack(
       if (!(error <= budget)) return null;
     }
   }
-  if (m === 4) times[0] = step[0]!;
+  if (m === 4) times[0] = step[0];
   else for (let c = 0; c < m; c++) {
-    times[2 * c] = lo[c]!;
-    times[2 * c + 1] = step[c]!;
+    times[2 * c] = lo[c];
+    times[2 * c + 1] = step[c];
   }
   return out;
 }
@@ -695,9 +695,9 @@ const U32 = new Uint32Array(F32.buffer);
 function rowStart(row: number, scale: number): number {
   if (row <= 0) return 0;
   F32[0] = row / scale;
-  while (F32[0]! > 0 && Math.floor(F32[0]! * scale) >= row) U32[0] = U32[0]! - 1;
-  while (Math.floor(F32[0]! * scale) < row) U32[0] = U32[0]! + 1;
-  return F32[0]!;
+  while (F32[0] > 0 && Math.floor(F32[0] * scale) >= row) U32[0] = U32[0] - 1;
+  while (Math.floor(F32[0] * scale) < row) U32[0] = U32[0] + 1;
+  return F32[0];
 }
 
 interface Lookup {
@@ -718,7 +718,7 @@ function buildLookup(
 ): Lookup {
   const tracks = unions.length;
   let gap = duration;
-  for (const union of unions) for (let s = 1; s < union.length; s++) gap = Math.min(gap, union[s]! - union[s - 1]!);
+  for (const union of unions) for (let s = 1; s < union.length; s++) gap = Math.min(gap, union[s] - union[s - 1]);
   // The gap is a difference of 32-bit times, off by up to ~1e-7 s: keys on a grid of n equal
   // intervals give duration / gap within ~1e-4·n of n, which must count as n buckets, not n + 1.
   // Up to maxSteps keys per bucket: buckets of about maxSteps gaps.
@@ -742,18 +742,18 @@ function buildLookup(
     const table = new Uint32Array(rows * tracks);
     let fits = true;
     for (let i = 0; i < tracks && fits; i++) {
-      const union = unions[i]!;
-      const stride = strides[i]!;
+      const union = unions[i];
+      const stride = strides[i];
       const lastSegment = union.length - 2; // never the end record: it is reached by the step
       let s = 0;
       for (let row = 0; row < rows; row++) {
-        const lo = starts[row]!;
-        while (s < lastSegment && union[s + 1]! <= lo) s++;
-        table[row * tracks + i] = trackStart[i]! + s * stride;
+        const lo = starts[row];
+        while (s < lastSegment && union[s + 1] <= lo) s++;
+        table[row * tracks + i] = trackStart[i] + s * stride;
         // Times in this row lie in [lo, next row's start): the records after s that begin
         // before the next row are the steps some time of this row needs.
         let steps = 0;
-        for (let q = s + 1; q < union.length && union[q]! < starts[row + 1]!; q++) steps++;
+        for (let q = s + 1; q < union.length && union[q] < starts[row + 1]; q++) steps++;
         if (steps > maxSteps) fits = false;
       }
     }

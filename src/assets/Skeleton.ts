@@ -171,7 +171,7 @@ export function createSkeleton(desc: SkeletonDesc): Skeleton {
       affine.invert(inverseBindMatrices, off, model, off);
     }
   }
-  const hipHeight = hipJoint >= 0 ? model[hipJoint * MATRIX_STRIDE + 10]! : 0;
+  const hipHeight = hipJoint >= 0 ? model[hipJoint * MATRIX_STRIDE + 10] : 0;
 
   return Object.freeze({
     names: Object.freeze(names.slice()),
@@ -191,7 +191,7 @@ export function computeRestModel(parents: Int16Array, rest: Float32Array): Float
   for (let joint = 0; joint < jointCount; joint++) {
     const off = joint * MATRIX_STRIDE;
     affine.fromSQT(model, off, rest, joint * POSE_STRIDE);
-    const parent = parents[joint]!;
+    const parent = parents[joint];
     if (parent !== NO_PARENT) affine.multiply(model, off, model, parent * MATRIX_STRIDE, model, off);
   }
   return model;
@@ -220,31 +220,31 @@ export function findHipJoint(names: readonly string[], parents: Int16Array, mode
   const jointCount = names.length;
   let top = -Infinity, bottom = Infinity;
   for (let joint = 0; joint < jointCount; joint++) {
-    const y = model[joint * MATRIX_STRIDE + 10]!;
+    const y = model[joint * MATRIX_STRIDE + 10];
     if (y > top) top = y;
     if (y < bottom) bottom = y;
   }
   const reach = LEG_REACH * (top - bottom);
   // Lowest joint of each subtree, children before parents (parents come first in the order).
   const lowest = new Float64Array(jointCount);
-  for (let joint = 0; joint < jointCount; joint++) lowest[joint] = model[joint * MATRIX_STRIDE + 10]!;
+  for (let joint = 0; joint < jointCount; joint++) lowest[joint] = model[joint * MATRIX_STRIDE + 10];
   for (let joint = jointCount - 1; joint > 0; joint--) {
-    const parent = parents[joint]!;
-    if (parent !== NO_PARENT && lowest[joint]! < lowest[parent]!) lowest[parent] = lowest[joint]!;
+    const parent = parents[joint];
+    if (parent !== NO_PARENT && lowest[joint] < lowest[parent]) lowest[parent] = lowest[joint];
   }
   const legs = new Int32Array(jointCount);
   for (let joint = 0; joint < jointCount; joint++) {
-    const parent = parents[joint]!;
-    if (parent !== NO_PARENT && reach > 0 && lowest[joint]! <= model[parent * MATRIX_STRIDE + 10]! - reach) legs[parent]!++;
+    const parent = parents[joint];
+    if (parent !== NO_PARENT && reach > 0 && lowest[joint] <= model[parent * MATRIX_STRIDE + 10] - reach) legs[parent]++;
   }
   let hip = -1, hipDepth = Infinity;
   const depth = new Int32Array(jointCount);
   for (let joint = 0; joint < jointCount; joint++) {
-    const parent = parents[joint]!;
-    depth[joint] = parent === NO_PARENT ? 0 : depth[parent]! + 1;
-    if (legs[joint]! >= 2 && depth[joint]! < hipDepth) {
+    const parent = parents[joint];
+    depth[joint] = parent === NO_PARENT ? 0 : depth[parent] + 1;
+    if (legs[joint] >= 2 && depth[joint] < hipDepth) {
       hip = joint;
-      hipDepth = depth[joint]!;
+      hipDepth = depth[joint];
     }
   }
   if (hip >= 0) return hip;

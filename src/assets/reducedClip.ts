@@ -96,7 +96,7 @@ export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: Re
   for (let f = 0; f < frameCount && !issues.full; f++) {
     sampleFrameInto(pose, 0, clip, f);
     for (let i = 0; i < poseSize && !issues.full; i++) {
-      if (!Number.isFinite(pose[i]!)) {
+      if (!Number.isFinite(pose[i])) {
         const joint = Math.floor(i / POSE_STRIDE);
         issues.add(`frames[${f}] joint "${skeleton.names[joint]}" (${joint}).${POSE_CHANNELS[i % POSE_STRIDE]}`, 'is not finite: the reduced curves reach a zero rotation or overflow here');
       }

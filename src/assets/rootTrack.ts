@@ -76,7 +76,7 @@ function computeRootTrack(clip: Clip): RootTrack {
   const joint = skeleton.hipJoint >= 0 ? skeleton.hipJoint : 0;
   // The chain root → joint, so each frame composes only the joint's ancestors.
   const chain: number[] = [];
-  for (let j = joint; j >= 0; j = skeleton.parents[j]!) chain.unshift(j);
+  for (let j = joint; j >= 0; j = skeleton.parents[j]) chain.unshift(j);
   const poseSize = skeleton.jointCount * POSE_STRIDE;
   const positions = new Float32Array(frameCount * 3);
   const yaw = new Float64Array(frameCount);
@@ -93,26 +93,26 @@ function computeRootTrack(clip: Clip): RootTrack {
       affine.fromSQT(m, MATRIX_STRIDE, frames, frameOff + j * POSE_STRIDE);
       affine.multiply(m, 0, m, 0, m, MATRIX_STRIDE);
     }
-    positions[f * 3] = m[9]!;
-    positions[f * 3 + 1] = m[10]!;
-    positions[f * 3 + 2] = m[11]!;
+    positions[f * 3] = m[9];
+    positions[f * 3 + 1] = m[10];
+    positions[f * 3 + 2] = m[11];
     composeChainRotation(q, 0, frames, frameOff, chain);
     quat.multiply(q, 0, q, 0, q, 4); // q_rel = q_model · q_restModel⁻¹
-    const psi = wrapAngle(2 * Math.atan2(q[1]!, q[3]!)); // ±q give ψ and ψ ± 2π
-    yaw[f] = f === 0 ? psi : yaw[f - 1]! + wrapAngle(psi - yaw[f - 1]!);
+    const psi = wrapAngle(2 * Math.atan2(q[1], q[3])); // ±q give ψ and ψ ± 2π
+    yaw[f] = f === 0 ? psi : yaw[f - 1] + wrapAngle(psi - yaw[f - 1]);
   }
   const last = (frameCount - 1) * 3;
-  const cycle = Float64Array.of(positions[last]! - positions[0]!, positions[last + 1]! - positions[1]!, positions[last + 2]! - positions[2]!);
+  const cycle = Float64Array.of(positions[last] - positions[0], positions[last + 1] - positions[1], positions[last + 2] - positions[2]);
   let maxDistance = 0;
   for (let f = 0; f < frameCount; f++) {
-    const d = Math.hypot(positions[f * 3]! - positions[0]!, positions[f * 3 + 2]! - positions[2]!);
+    const d = Math.hypot(positions[f * 3] - positions[0], positions[f * 3 + 2] - positions[2]);
     if (d > maxDistance) maxDistance = d;
   }
   let meanHeight = 0;
-  for (let f = 0; f < frameCount; f++) meanHeight += positions[f * 3 + 1]!;
+  for (let f = 0; f < frameCount; f++) meanHeight += positions[f * 3 + 1];
   meanHeight /= frameCount;
   const hipHeight = skeleton.hipHeight > 0 ? skeleton.hipHeight : meanHeight;
-  const cycleYaw = yaw[frameCount - 1]! - yaw[0]!;
+  const cycleYaw = yaw[frameCount - 1] - yaw[0];
   return Object.freeze({ joint, positions, cycle, maxDistance, yaw, cycleYaw, hipHeight });
 }
 
@@ -156,15 +156,15 @@ export function getRootFrame(skeleton: Skeleton): RootFrame {
   if (frame === undefined) {
     const joint = skeleton.hipJoint >= 0 ? skeleton.hipJoint : 0;
     const model = computeRestModel(skeleton.parents, skeleton.rest);
-    const parent = skeleton.parents[joint]!;
+    const parent = skeleton.parents[joint];
     const parentModel = new Float64Array(MATRIX_STRIDE);
     if (parent >= 0) parentModel.set(model.subarray(parent * MATRIX_STRIDE, parent * MATRIX_STRIDE + MATRIX_STRIDE));
     else affine.identity(parentModel, 0);
     const parentInverse = new Float64Array(MATRIX_STRIDE);
     affine.invert(parentInverse, 0, parentModel, 0);
-    const restPosition = Float64Array.of(model[joint * MATRIX_STRIDE + 9]!, model[joint * MATRIX_STRIDE + 10]!, model[joint * MATRIX_STRIDE + 11]!);
+    const restPosition = Float64Array.of(model[joint * MATRIX_STRIDE + 9], model[joint * MATRIX_STRIDE + 10], model[joint * MATRIX_STRIDE + 11]);
     const chain: number[] = [];
-    for (let j = parent; j >= 0; j = skeleton.parents[j]!) chain.unshift(j);
+    for (let j = parent; j >= 0; j = skeleton.parents[j]) chain.unshift(j);
     const parentRotation = new Float64Array(4);
     composeChainRotation(parentRotation, 0, skeleton.rest, 0, chain);
     const restRotation = new Float64Array(4);

@@ -42,7 +42,7 @@ export function sampleClipInto(
   const frames = clip.frames;
   const frameCount = clip.frameCount;
   const poseSize = clip.skeleton.jointCount * POSE_STRIDE;
-  const position = times[timeIndex]! * clip.frameRate;
+  const position = times[timeIndex] * clip.frameRate;
   let frame = Math.floor(position);
   let alpha = position - frame;
   if (!(frame >= 0)) {
@@ -61,23 +61,23 @@ export function sampleClipInto(
   const jointCount = sourceJoint === null ? clip.skeleton.jointCount : sourceJoint.length;
   for (let j = 0; j < jointCount; j++) {
     const o = outOff + j * POSE_STRIDE;
-    const source = sourceJoint === null ? j : sourceJoint[j]!;
+    const source = sourceJoint === null ? j : sourceJoint[j];
     if (source < 0) {
-      for (let c = 0, r = j * POSE_STRIDE; c < POSE_STRIDE; c++) out[o + c] = rest![r + c]!;
+      for (let c = 0, r = j * POSE_STRIDE; c < POSE_STRIDE; c++) out[o + c] = rest![r + c];
       continue;
     }
     const a = a0 + source * POSE_STRIDE;
     if (alpha === 0) {
-      for (let c = 0; c < POSE_STRIDE; c++) out[o + c] = frames[a + c]!;
+      for (let c = 0; c < POSE_STRIDE; c++) out[o + c] = frames[a + c];
       if (modes !== null) retargetTranslation(out, o, modes, scales!, rest!, j);
       continue;
     }
     const b = a + poseSize;
-    out[o] = frames[a]! * beta + frames[b]! * alpha;
-    out[o + 1] = frames[a + 1]! * beta + frames[b + 1]! * alpha;
-    out[o + 2] = frames[a + 2]! * beta + frames[b + 2]! * alpha;
-    const ax = frames[a + 3]!, ay = frames[a + 4]!, az = frames[a + 5]!, aw = frames[a + 6]!;
-    let bx = frames[b + 3]!, by = frames[b + 4]!, bz = frames[b + 5]!, bw = frames[b + 6]!;
+    out[o] = frames[a] * beta + frames[b] * alpha;
+    out[o + 1] = frames[a + 1] * beta + frames[b + 1] * alpha;
+    out[o + 2] = frames[a + 2] * beta + frames[b + 2] * alpha;
+    const ax = frames[a + 3], ay = frames[a + 4], az = frames[a + 5], aw = frames[a + 6];
+    let bx = frames[b + 3], by = frames[b + 4], bz = frames[b + 5], bw = frames[b + 6];
     if (ax * bx + ay * by + az * bz + aw * bw < 0) {
       bx = -bx; by = -by; bz = -bz; bw = -bw;
     }
@@ -88,9 +88,9 @@ export function sampleClipInto(
     out[o + 4] = qy * inv;
     out[o + 5] = qz * inv;
     out[o + 6] = qw * inv;
-    out[o + 7] = frames[a + 7]! * beta + frames[b + 7]! * alpha;
-    out[o + 8] = frames[a + 8]! * beta + frames[b + 8]! * alpha;
-    out[o + 9] = frames[a + 9]! * beta + frames[b + 9]! * alpha;
+    out[o + 7] = frames[a + 7] * beta + frames[b + 7] * alpha;
+    out[o + 8] = frames[a + 8] * beta + frames[b + 8] * alpha;
+    out[o + 9] = frames[a + 9] * beta + frames[b + 9] * alpha;
     if (modes !== null) retargetTranslation(out, o, modes, scales!, rest!, j);
   }
 }

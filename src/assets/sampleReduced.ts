@@ -54,7 +54,7 @@ export function sampleReducedInto(
   const jointMask = tracks.jointMask;
   const jointTrack = tracks.jointTrack;
   const end = tracks.endTime;
-  let t = times[timeIndex]!;
+  let t = times[timeIndex];
   if (!(t > 0)) t = 0; // negative or NaN: the start
   else if (t > end) t = end;
   // Key times are 32-bit floats: compare in that precision, so a time given exactly at a key
@@ -68,41 +68,41 @@ export function sampleReducedInto(
   const jointCount = sourceJoint === null ? tracks.jointCount : sourceJoint.length;
   for (let j = 0; j < jointCount; j++) {
     const o = outOff + j * STRIDE;
-    const source = sourceJoint === null ? j : sourceJoint[j]!;
+    const source = sourceJoint === null ? j : sourceJoint[j];
     if (source < 0) {
-      for (let c = 0, r = j * STRIDE; c < STRIDE; c++) out[o + c] = rest![r + c]!;
+      for (let c = 0, r = j * STRIDE; c < STRIDE; c++) out[o + c] = rest![r + c];
       continue;
     }
-    const mask = jointMask[source]!;
+    const mask = jointMask[source];
     const k = source * STRIDE;
-    let entry = row + jointTrack[source]!;
+    let entry = row + jointTrack[source];
 
     if ((mask & HAS_T) === 0) {
-      out[o] = constants[k]!;
-      out[o + 1] = constants[k + 1]!;
-      out[o + 2] = constants[k + 2]!;
+      out[o] = constants[k];
+      out[o + 1] = constants[k + 1];
+      out[o + 2] = constants[k + 2];
     } else {
-      let r = table[entry++]!;
-      if (records[r + T3]! <= ts) r += T3;
-      const u = t - records[r]!;
-      out[o] = records[r + 1]! + u * (records[r + 2]! + u * (records[r + 3]! + u * records[r + 4]!));
-      out[o + 1] = records[r + 5]! + u * (records[r + 6]! + u * (records[r + 7]! + u * records[r + 8]!));
-      out[o + 2] = records[r + 9]! + u * (records[r + 10]! + u * (records[r + 11]! + u * records[r + 12]!));
+      let r = table[entry++];
+      if (records[r + T3] <= ts) r += T3;
+      const u = t - records[r];
+      out[o] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
+      out[o + 1] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
+      out[o + 2] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
     }
 
     if ((mask & HAS_Q) === 0) {
-      out[o + 3] = constants[k + 3]!;
-      out[o + 4] = constants[k + 4]!;
-      out[o + 5] = constants[k + 5]!;
-      out[o + 6] = constants[k + 6]!;
+      out[o + 3] = constants[k + 3];
+      out[o + 4] = constants[k + 4];
+      out[o + 5] = constants[k + 5];
+      out[o + 6] = constants[k + 6];
     } else {
-      let r = table[entry++]!;
-      if (records[r + Q4]! <= ts) r += Q4;
-      const u = t - records[r]!;
-      const x = records[r + 1]! + u * (records[r + 2]! + u * (records[r + 3]! + u * records[r + 4]!));
-      const y = records[r + 5]! + u * (records[r + 6]! + u * (records[r + 7]! + u * records[r + 8]!));
-      const z = records[r + 9]! + u * (records[r + 10]! + u * (records[r + 11]! + u * records[r + 12]!));
-      const w = records[r + 13]! + u * (records[r + 14]! + u * (records[r + 15]! + u * records[r + 16]!));
+      let r = table[entry++];
+      if (records[r + Q4] <= ts) r += Q4;
+      const u = t - records[r];
+      const x = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
+      const y = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
+      const z = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
+      const w = records[r + 13] + u * (records[r + 14] + u * (records[r + 15] + u * records[r + 16]));
       const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
       out[o + 3] = x * inv;
       out[o + 4] = y * inv;
@@ -111,24 +111,24 @@ export function sampleReducedInto(
     }
 
     if ((mask & (HAS_S | HAS_S1)) === 0) {
-      out[o + 7] = constants[k + 7]!;
-      out[o + 8] = constants[k + 8]!;
-      out[o + 9] = constants[k + 9]!;
+      out[o + 7] = constants[k + 7];
+      out[o + 8] = constants[k + 8];
+      out[o + 9] = constants[k + 9];
     } else if ((mask & HAS_S1) !== 0) {
-      let r = table[entry]!;
-      if (records[r + S1]! <= ts) r += S1;
-      const u = t - records[r]!;
-      const scale = records[r + 1]! + u * (records[r + 2]! + u * (records[r + 3]! + u * records[r + 4]!));
+      let r = table[entry];
+      if (records[r + S1] <= ts) r += S1;
+      const u = t - records[r];
+      const scale = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
       out[o + 7] = scale;
       out[o + 8] = scale;
       out[o + 9] = scale;
     } else {
-      let r = table[entry]!;
-      if (records[r + T3]! <= ts) r += T3;
-      const u = t - records[r]!;
-      out[o + 7] = records[r + 1]! + u * (records[r + 2]! + u * (records[r + 3]! + u * records[r + 4]!));
-      out[o + 8] = records[r + 5]! + u * (records[r + 6]! + u * (records[r + 7]! + u * records[r + 8]!));
-      out[o + 9] = records[r + 9]! + u * (records[r + 10]! + u * (records[r + 11]! + u * records[r + 12]!));
+      let r = table[entry];
+      if (records[r + T3] <= ts) r += T3;
+      const u = t - records[r];
+      out[o + 7] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
+      out[o + 8] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
+      out[o + 9] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
     }
     if (modes !== null) retargetTranslation(out, o, modes, scales!, rest!, j);
   }
@@ -177,7 +177,7 @@ export function sampleReduced16Into(
   const jointMask = tracks.jointMask;
   const jointTrack = tracks.jointTrack;
   const end = tracks.endTime;
-  let t = times[timeIndex]!;
+  let t = times[timeIndex];
   if (!(t > 0)) t = 0; // negative or NaN: the start
   else if (t > end) t = end;
   // Key times are 32-bit floats: compare in that precision, so a time given exactly at a key
@@ -191,54 +191,54 @@ export function sampleReduced16Into(
   const jointCount = sourceJoint === null ? tracks.jointCount : sourceJoint.length;
   for (let j = 0; j < jointCount; j++) {
     const o = outOff + j * STRIDE;
-    const source = sourceJoint === null ? j : sourceJoint[j]!;
+    const source = sourceJoint === null ? j : sourceJoint[j];
     if (source < 0) {
-      for (let c = 0, r = j * STRIDE; c < STRIDE; c++) out[o + c] = rest![r + c]!;
+      for (let c = 0, r = j * STRIDE; c < STRIDE; c++) out[o + c] = rest![r + c];
       continue;
     }
-    const mask = jointMask[source]!;
+    const mask = jointMask[source];
     const k = source * STRIDE;
-    const track = jointTrack[source]!;
+    const track = jointTrack[source];
     let entry = row + track;
 
     if ((mask & HAS_T) === 0) {
-      out[o] = constants[k]!;
-      out[o + 1] = constants[k + 1]!;
-      out[o + 2] = constants[k + 2]!;
+      out[o] = constants[k];
+      out[o + 1] = constants[k + 1];
+      out[o + 2] = constants[k + 2];
     } else if ((mask & T16) === 0) {
-      let r = table[entry++]!;
-      if (records[r + T3]! <= ts) { r += T3; if (records[r + T3]! <= ts) r += T3; }
-      const u = t - records[r]!;
-      out[o] = records[r + 1]! + u * (records[r + 2]! + u * (records[r + 3]! + u * records[r + 4]!));
-      out[o + 1] = records[r + 5]! + u * (records[r + 6]! + u * (records[r + 7]! + u * records[r + 8]!));
-      out[o + 2] = records[r + 9]! + u * (records[r + 10]! + u * (records[r + 11]! + u * records[r + 12]!));
+      let r = table[entry++];
+      if (records[r + T3] <= ts) { r += T3; if (records[r + T3] <= ts) r += T3; }
+      const u = t - records[r];
+      out[o] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
+      out[o + 1] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
+      out[o + 2] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
     } else {
-      let h = table[entry++]! >> 1; // the record, in 32-bit units
-      if (packedTimes[h + H3]! <= ts) {
+      let h = table[entry++] >> 1; // the record, in 32-bit units
+      if (packedTimes[h + H3] <= ts) {
         h += H3;
-        if (packedTimes[h + H3]! <= ts) h += H3;
+        if (packedTimes[h + H3] <= ts) h += H3;
       }
-      const s = (t - packedTimes[h]!) * packedTimes[h + 1]!;
-      const g = (trackStart[track]! >> 1) - 6; // the track's header: lo, step per channel
+      const s = (t - packedTimes[h]) * packedTimes[h + 1];
+      const g = (trackStart[track] >> 1) - 6; // the track's header: lo, step per channel
       // Two codes per 32-bit read (little-endian: the low half is the first slot).
-      const v0 = pairs[h + 2]!, v1 = pairs[h + 3]!, v2 = pairs[h + 4]!, v3 = pairs[h + 5]!, v4 = pairs[h + 6]!, v5 = pairs[h + 7]!;
-      out[o] = packedTimes[g]! + packedTimes[g + 1]! * (((v0 << 16) >> 16) + s * ((v0 >> 16) + s * (((v1 << 16) >> 16) + s * (v1 >> 16))));
-      out[o + 1] = packedTimes[g + 2]! + packedTimes[g + 3]! * (((v2 << 16) >> 16) + s * ((v2 >> 16) + s * (((v3 << 16) >> 16) + s * (v3 >> 16))));
-      out[o + 2] = packedTimes[g + 4]! + packedTimes[g + 5]! * (((v4 << 16) >> 16) + s * ((v4 >> 16) + s * (((v5 << 16) >> 16) + s * (v5 >> 16))));
+      const v0 = pairs[h + 2], v1 = pairs[h + 3], v2 = pairs[h + 4], v3 = pairs[h + 5], v4 = pairs[h + 6], v5 = pairs[h + 7];
+      out[o] = packedTimes[g] + packedTimes[g + 1] * (((v0 << 16) >> 16) + s * ((v0 >> 16) + s * (((v1 << 16) >> 16) + s * (v1 >> 16))));
+      out[o + 1] = packedTimes[g + 2] + packedTimes[g + 3] * (((v2 << 16) >> 16) + s * ((v2 >> 16) + s * (((v3 << 16) >> 16) + s * (v3 >> 16))));
+      out[o + 2] = packedTimes[g + 4] + packedTimes[g + 5] * (((v4 << 16) >> 16) + s * ((v4 >> 16) + s * (((v5 << 16) >> 16) + s * (v5 >> 16))));
     }
 
     if ((mask & Q16) !== 0) {
-      let h = table[entry++]! >> 1; // the record, in 32-bit units
-      if (packedTimes[h + H4]! <= ts) {
+      let h = table[entry++] >> 1; // the record, in 32-bit units
+      if (packedTimes[h + H4] <= ts) {
         h += H4;
-        if (packedTimes[h + H4]! <= ts) h += H4;
+        if (packedTimes[h + H4] <= ts) h += H4;
       }
-      const s = (t - packedTimes[h]!) * packedTimes[h + 1]!;
+      const s = (t - packedTimes[h]) * packedTimes[h + 1];
       // The four share one step about 0, which the normalization cancels: codes as they are.
       // Two codes per 32-bit read, each kept scaled by 2¹⁶ (the normalization cancels it too):
       // v << 16 is the low half (the first slot, little-endian), v & -65536 the high one.
-      const v0 = pairs[h + 2]!, v1 = pairs[h + 3]!, v2 = pairs[h + 4]!, v3 = pairs[h + 5]!;
-      const v4 = pairs[h + 6]!, v5 = pairs[h + 7]!, v6 = pairs[h + 8]!, v7 = pairs[h + 9]!;
+      const v0 = pairs[h + 2], v1 = pairs[h + 3], v2 = pairs[h + 4], v3 = pairs[h + 5];
+      const v4 = pairs[h + 6], v5 = pairs[h + 7], v6 = pairs[h + 8], v7 = pairs[h + 9];
       const x = (v0 << 16) + s * ((v0 & -65536) + s * ((v1 << 16) + s * (v1 & -65536)));
       const y = (v2 << 16) + s * ((v2 & -65536) + s * ((v3 << 16) + s * (v3 & -65536)));
       const z = (v4 << 16) + s * ((v4 & -65536) + s * ((v5 << 16) + s * (v5 & -65536)));
@@ -249,18 +249,18 @@ export function sampleReduced16Into(
       out[o + 5] = z * inv;
       out[o + 6] = w * inv;
     } else if ((mask & HAS_Q) === 0) {
-      out[o + 3] = constants[k + 3]!;
-      out[o + 4] = constants[k + 4]!;
-      out[o + 5] = constants[k + 5]!;
-      out[o + 6] = constants[k + 6]!;
+      out[o + 3] = constants[k + 3];
+      out[o + 4] = constants[k + 4];
+      out[o + 5] = constants[k + 5];
+      out[o + 6] = constants[k + 6];
     } else if ((mask & Q16) === 0) {
-      let r = table[entry++]!;
-      if (records[r + Q4]! <= ts) { r += Q4; if (records[r + Q4]! <= ts) r += Q4; }
-      const u = t - records[r]!;
-      const x = records[r + 1]! + u * (records[r + 2]! + u * (records[r + 3]! + u * records[r + 4]!));
-      const y = records[r + 5]! + u * (records[r + 6]! + u * (records[r + 7]! + u * records[r + 8]!));
-      const z = records[r + 9]! + u * (records[r + 10]! + u * (records[r + 11]! + u * records[r + 12]!));
-      const w = records[r + 13]! + u * (records[r + 14]! + u * (records[r + 15]! + u * records[r + 16]!));
+      let r = table[entry++];
+      if (records[r + Q4] <= ts) { r += Q4; if (records[r + Q4] <= ts) r += Q4; }
+      const u = t - records[r];
+      const x = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
+      const y = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
+      const z = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
+      const w = records[r + 13] + u * (records[r + 14] + u * (records[r + 15] + u * records[r + 16]));
       const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
       out[o + 3] = x * inv;
       out[o + 4] = y * inv;
@@ -269,28 +269,28 @@ export function sampleReduced16Into(
     }
 
     if ((mask & (HAS_S | HAS_S1)) === 0) {
-      out[o + 7] = constants[k + 7]!;
-      out[o + 8] = constants[k + 8]!;
-      out[o + 9] = constants[k + 9]!;
+      out[o + 7] = constants[k + 7];
+      out[o + 8] = constants[k + 8];
+      out[o + 9] = constants[k + 9];
     } else if ((mask & HAS_S1) !== 0) {
-      let r = table[entry]!;
-      if (records[r + S1]! <= ts) { r += S1; if (records[r + S1]! <= ts) r += S1; }
-      const u = t - records[r]!;
-      const scale = records[r + 1]! + u * (records[r + 2]! + u * (records[r + 3]! + u * records[r + 4]!));
+      let r = table[entry];
+      if (records[r + S1] <= ts) { r += S1; if (records[r + S1] <= ts) r += S1; }
+      const u = t - records[r];
+      const scale = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
       out[o + 7] = scale;
       out[o + 8] = scale;
       out[o + 9] = scale;
     } else if ((mask & S16) !== 0) {
       // Three scale curves (a uniform scale stays 32-bit): rare, out of line.
-      const header = trackStart[jointTrack[source]! + (mask & HAS_T) + ((mask & HAS_Q) >> 1)]! >> 1;
-      sampleScale16(out, o, pairs, packedTimes, table[entry]!, t, ts, header - 6, P3);
+      const header = trackStart[jointTrack[source] + (mask & HAS_T) + ((mask & HAS_Q) >> 1)] >> 1;
+      sampleScale16(out, o, pairs, packedTimes, table[entry], t, ts, header - 6, P3);
     } else {
-      let r = table[entry]!;
-      if (records[r + T3]! <= ts) { r += T3; if (records[r + T3]! <= ts) r += T3; }
-      const u = t - records[r]!;
-      out[o + 7] = records[r + 1]! + u * (records[r + 2]! + u * (records[r + 3]! + u * records[r + 4]!));
-      out[o + 8] = records[r + 5]! + u * (records[r + 6]! + u * (records[r + 7]! + u * records[r + 8]!));
-      out[o + 9] = records[r + 9]! + u * (records[r + 10]! + u * (records[r + 11]! + u * records[r + 12]!));
+      let r = table[entry];
+      if (records[r + T3] <= ts) { r += T3; if (records[r + T3] <= ts) r += T3; }
+      const u = t - records[r];
+      out[o + 7] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
+      out[o + 8] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
+      out[o + 9] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
     }
     if (modes !== null) retargetTranslation(out, o, modes, scales!, rest!, j);
   }
@@ -307,13 +307,13 @@ function sampleScale16(
 ): void {
   let h = r >> 1;
   const step = stride >> 1;
-  if (packedTimes[h + step]! <= ts) {
+  if (packedTimes[h + step] <= ts) {
     h += step;
-    if (packedTimes[h + step]! <= ts) h += step;
+    if (packedTimes[h + step] <= ts) h += step;
   }
-  const s = (t - packedTimes[h]!) * packedTimes[h + 1]!;
+  const s = (t - packedTimes[h]) * packedTimes[h + 1];
   for (let c = 0; c < 3; c++) {
-    const v0 = pairs[h + 2 + 2 * c]!, v1 = pairs[h + 3 + 2 * c]!;
-    out[o + 7 + c] = packedTimes[g + 2 * c]! + packedTimes[g + 2 * c + 1]! * (((v0 << 16) >> 16) + s * ((v0 >> 16) + s * (((v1 << 16) >> 16) + s * (v1 >> 16))));
+    const v0 = pairs[h + 2 + 2 * c], v1 = pairs[h + 3 + 2 * c];
+    out[o + 7 + c] = packedTimes[g + 2 * c] + packedTimes[g + 2 * c + 1] * (((v0 << 16) >> 16) + s * ((v0 >> 16) + s * (((v1 << 16) >> 16) + s * (v1 >> 16))));
   }
 }

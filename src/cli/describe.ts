@@ -22,9 +22,9 @@ export function skeletonDepth(skeleton: Skeleton): number {
   const depth = new Int32Array(skeleton.jointCount);
   let max = 0;
   for (let j = 0; j < skeleton.jointCount; j++) {
-    const parent = skeleton.parents[j]!;
-    depth[j] = parent < 0 ? 1 : depth[parent]! + 1;
-    max = Math.max(max, depth[j]!);
+    const parent = skeleton.parents[j];
+    depth[j] = parent < 0 ? 1 : depth[parent] + 1;
+    max = Math.max(max, depth[j]);
   }
   return max;
 }
@@ -42,7 +42,7 @@ export function hipPath(clip: Clip): { first: number[]; last: number[] } {
   const position = (frame: number): number[] => {
     sampleFrameInto(pose, 0, clip, frame); // a reduced clip has no frames: its curves there
     computeModelPose(model, 0, pose, 0, skeleton.parents, skeleton.jointCount);
-    return [9, 10, 11].map((k) => model[joint * MATRIX_STRIDE + k]!);
+    return [9, 10, 11].map((k) => model[joint * MATRIX_STRIDE + k]);
   };
   const first = position(0);
   return { first, last: position(clip.frameCount - 1) };
@@ -58,13 +58,13 @@ export function describeAsset(file: string, asset: InspectedAsset): string[] {
   if (asset.clips.length === 0) lines.push('clips: none');
   for (const clip of asset.clips) {
     const { first, last } = hipPath(clip);
-    const travel = last.map((v, k) => v - first[k]!);
+    const travel = last.map((v, k) => v - first[k]);
     const distance = Math.hypot(...travel);
     const s = asset.skeletons.indexOf(clip.skeleton);
     lines.push(
       `clip "${clip.name}"${asset.skeletons.length > 1 ? ` (skeleton ${s})` : ''}: ${format(clip.duration)} s, ` +
       `${clip.frameCount} frames at ${format(clip.frameRate)} fps, ${clip.loop ? 'looping' : 'play-once'}, ` +
-      `hips at height ${format(first[1]!)} on frame 0, root travel ${format(distance)} (${travel.map(format).join(', ')})`,
+      `hips at height ${format(first[1])} on frame 0, root travel ${format(distance)} (${travel.map(format).join(', ')})`,
     );
   }
   for (const mesh of asset.meshes ?? []) {
@@ -73,7 +73,7 @@ export function describeAsset(file: string, asset: InspectedAsset): string[] {
     let influences = 0;
     for (let v = 0; v < vertices; v++) {
       let n = 0;
-      for (let i = 0; i < 4; i++) if (mesh.weights[v * 4 + i]! > 0) n++;
+      for (let i = 0; i < 4; i++) if (mesh.weights[v * 4 + i] > 0) n++;
       influences = Math.max(influences, n);
     }
     lines.push(

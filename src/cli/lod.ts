@@ -308,7 +308,7 @@ async function writeReduced(
     const dropped = Array.isArray(used) ? used.filter((name) => typeof name === 'string' && !known.has(name)) : [];
     if (dropped.length) warnings.push(`--out: extensions not written (@gltf-transform/core does not know them): ${dropped.join(', ')}`);
   } else {
-    const report = reports[0]!;
+    const report = reports[0];
     const created = createSkeletonDocument(report.source.skeleton, endSites);
     document = created.document;
     if (report.reduced) {

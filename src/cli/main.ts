@@ -152,7 +152,7 @@ export async function run(argv: readonly string[], out: (line: string) => void =
 function joinNegativeValues(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const arg = argv[i];
     const next = argv[i + 1];
     if (NUMERIC_OPTIONS.has(arg) && next !== undefined && /^-(\d|\.\d|inf)/i.test(next)) {
       out.push(`${arg}=${next}`);

@@ -58,5 +58,5 @@ export function pushEvent(queue: EventQueue, eid: number, clip: number, event: n
   queue.eid[slot] = eid;
   queue.clip[slot] = clip;
   queue.event[slot] = event;
-  queue.at[slot] = queue.stamp[0]!;
+  queue.at[slot] = queue.stamp[0];
 }

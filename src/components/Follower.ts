@@ -125,7 +125,7 @@ export function placeFollower(follower: FollowerComponent, eid: number, slot: nu
   const row = eid * FOLLOW_SLOTS + slot;
   const s = row * FOLLOW_STATE_STRIDE;
   for (let k = 0; k < 3; k++) {
-    const value = position[off + k]!;
+    const value = position[off + k];
     state[s + k] = value;
     state[s + 3 + k] = 0;
     state[s + 6 + k] = 0;

@@ -189,5 +189,5 @@ export function resetLod(lod: LodComponent, eid: number): void {
 export function lodClipId(clipLevels: Int32Array, clipId: number, level: number): number {
   if (level < 0) return clipId;
   const k = clipId * LOD_MAX_LEVELS + level;
-  return k < clipLevels.length ? clipLevels[k]! : clipId;
+  return k < clipLevels.length ? clipLevels[k] : clipId;
 }

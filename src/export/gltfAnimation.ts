@@ -100,14 +100,14 @@ export function splineTracks(tracks: ReducedTracks, rotationFit = ROTATION_FIT):
   const out: SplineTrack[] = [];
   for (let joint = 0; joint < jointCount; joint++) {
     for (let p = 0; p < 3; p++) {
-      const size = PATH_SIZE[p]!;
-      const first = joint * POSE_STRIDE + PATH_OFFSET[p]!;
+      const size = PATH_SIZE[p];
+      const first = joint * POSE_STRIDE + PATH_OFFSET[p];
       // The track's curves in float64, 32-bit or 16-bit as stored (see ReducedTracks).
       const track = readTrack(tracks, joint, p as 0 | 1 | 2);
       if (track === null) {
         const values = new Float64Array(6 * size);
-        for (let key = 0; key < 2; key++) for (let c = 0; c < size; c++) values[(key * 3 + 1) * size + c] = constants[first + c]!;
-        out.push({ joint, path: PATHS[p]!, size, animated: false, times: Float64Array.of(0, endTime), values });
+        for (let key = 0; key < 2; key++) for (let c = 0; c < size; c++) values[(key * 3 + 1) * size + c] = constants[first + c];
+        out.push({ joint, path: PATHS[p], size, animated: false, times: Float64Array.of(0, endTime), values });
         continue;
       }
       const stored = track.channels;
@@ -121,9 +121,9 @@ export function splineTracks(tracks: ReducedTracks, rotationFit = ROTATION_FIT):
         const coefficients = new Float64Array(4 * size);
         for (let c = 0; c < size; c++) {
           const q = r + 4 * (stored === 1 ? 0 : c);
-          for (let i = 0; i < 4; i++) coefficients[4 * c + i] = track.coefficients[q + i]!;
+          for (let i = 0; i < 4; i++) coefficients[4 * c + i] = track.coefficients[q + i];
         }
-        const t0 = track.times[s]!, t1 = track.times[s + 1]!;
+        const t0 = track.times[s], t1 = track.times[s + 1];
         if (size === 4) splitRotation(t0, t1, coefficients, rotationFit, segmentTimes, segments, 0);
         else {
           segmentTimes.push(t0);
@@ -131,13 +131,13 @@ export function splineTracks(tracks: ReducedTracks, rotationFit = ROTATION_FIT):
         }
       }
       const keys = segments.length + 1;
-      const times = Float64Array.from([...segmentTimes, track.times[count - 1]!]);
+      const times = Float64Array.from([...segmentTimes, track.times[count - 1]]);
       const values = new Float64Array(keys * 3 * size);
       for (let k = 0; k + 1 < keys; k++) {
-        const coefficients = segments[k]!;
-        const h = times[k + 1]! - times[k]!;
+        const coefficients = segments[k];
+        const h = times[k + 1] - times[k];
         for (let c = 0; c < size; c++) {
-          const a = coefficients[4 * c]!, b = coefficients[4 * c + 1]!, cc = coefficients[4 * c + 2]!, d = coefficients[4 * c + 3]!;
+          const a = coefficients[4 * c], b = coefficients[4 * c + 1], cc = coefficients[4 * c + 2], d = coefficients[4 * c + 3];
           values[(k * 3 + 1) * size + c] = a;
           values[(k * 3 + 2) * size + c] = b;
           values[(k + 1) * 3 * size + c] = b + h * (2 * cc + 3 * d * h);
@@ -147,12 +147,12 @@ export function splineTracks(tracks: ReducedTracks, rotationFit = ROTATION_FIT):
       const endRecord = (count - 1) * stride;
       const end = (keys - 1) * 3 * size;
       for (let c = 0; c < size; c++) {
-        values[end + size + c] = track.coefficients[endRecord + 4 * (stored === 1 ? 0 : c)]!;
-        values[c] = values[2 * size + c]!;
-        values[end + 2 * size + c] = values[end + c]!;
+        values[end + size + c] = track.coefficients[endRecord + 4 * (stored === 1 ? 0 : c)];
+        values[c] = values[2 * size + c];
+        values[end + 2 * size + c] = values[end + c];
       }
       if (size === 4) unitRotationKeys(times, values);
-      out.push({ joint, path: PATHS[p]!, size, animated: true, times, values });
+      out.push({ joint, path: PATHS[p], size, animated: true, times, values });
     }
   }
   return out;
@@ -178,7 +178,7 @@ function splitRotation(
 function shiftCubic(coefficients: Float64Array, h: number): Float64Array {
   const out = new Float64Array(coefficients.length);
   for (let o = 0; o < coefficients.length; o += 4) {
-    const a = coefficients[o]!, b = coefficients[o + 1]!, c = coefficients[o + 2]!, d = coefficients[o + 3]!;
+    const a = coefficients[o], b = coefficients[o + 1], c = coefficients[o + 2], d = coefficients[o + 3];
     out[o] = a + h * (b + h * (c + h * d));
     out[o + 1] = b + h * (2 * c + 3 * d * h);
     out[o + 2] = c + 3 * d * h;
@@ -195,19 +195,19 @@ function shiftCubic(coefficients: Float64Array, h: number): Float64Array {
 function rescaleError(coefficients: Float64Array, h: number): number {
   const p0 = new Float64Array(4), m0 = new Float64Array(4), p1 = new Float64Array(4), m1 = new Float64Array(4);
   for (let c = 0; c < 4; c++) {
-    const a = coefficients[4 * c]!, b = coefficients[4 * c + 1]!, cc = coefficients[4 * c + 2]!, d = coefficients[4 * c + 3]!;
+    const a = coefficients[4 * c], b = coefficients[4 * c + 1], cc = coefficients[4 * c + 2], d = coefficients[4 * c + 3];
     p0[c] = a;
     m0[c] = b;
     p1[c] = a + h * (b + h * (cc + h * d));
     m1[c] = b + h * (2 * cc + 3 * d * h);
   }
-  const i0 = 1 / Math.hypot(p0[0]!, p0[1]!, p0[2]!, p0[3]!), i1 = 1 / Math.hypot(p1[0]!, p1[1]!, p1[2]!, p1[3]!);
+  const i0 = 1 / Math.hypot(p0[0], p0[1], p0[2], p0[3]), i1 = 1 / Math.hypot(p1[0], p1[1], p1[2], p1[3]);
   const slope = (i1 - i0) / h;
   for (let c = 0; c < 4; c++) {
-    m0[c] = m0[c]! * i0 + slope * p0[c]!;
-    m1[c] = m1[c]! * i1 + slope * p1[c]!;
-    p0[c] = p0[c]! * i0;
-    p1[c] = p1[c]! * i1;
+    m0[c] = m0[c] * i0 + slope * p0[c];
+    m1[c] = m1[c] * i1 + slope * p1[c];
+    p0[c] = p0[c] * i0;
+    p1[c] = p1[c] * i1;
   }
   let worst = 0;
   const hermite = new Float64Array(4), cubic = new Float64Array(4);
@@ -216,13 +216,13 @@ function rescaleError(coefficients: Float64Array, h: number): number {
     const s2 = s * s, s3 = s2 * s;
     const h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
     for (let c = 0; c < 4; c++) {
-      hermite[c] = h00 * p0[c]! + h10 * h * m0[c]! + h01 * p1[c]! + h11 * h * m1[c]!;
-      const a = coefficients[4 * c]!, b = coefficients[4 * c + 1]!, cc = coefficients[4 * c + 2]!, d = coefficients[4 * c + 3]!;
+      hermite[c] = h00 * p0[c] + h10 * h * m0[c] + h01 * p1[c] + h11 * h * m1[c];
+      const a = coefficients[4 * c], b = coefficients[4 * c + 1], cc = coefficients[4 * c + 2], d = coefficients[4 * c + 3];
       cubic[c] = a + u * (b + u * (cc + u * d));
     }
     quat.normalize(hermite, 0, hermite, 0);
     quat.normalize(cubic, 0, cubic, 0);
-    for (let c = 0; c < 4; c++) worst = Math.max(worst, Math.abs(hermite[c]! - cubic[c]!));
+    for (let c = 0; c < 4; c++) worst = Math.max(worst, Math.abs(hermite[c] - cubic[c]));
   }
   return worst;
 }
@@ -245,17 +245,17 @@ function unitRotationKeys(times: Float64Array, values: Float64Array): void {
   const inverse = new Float64Array(count);
   for (let s = 0; s < count; s++) {
     const v = (s * 3 + 1) * 4;
-    inverse[s] = 1 / Math.hypot(values[v]!, values[v + 1]!, values[v + 2]!, values[v + 3]!);
+    inverse[s] = 1 / Math.hypot(values[v], values[v + 1], values[v + 2], values[v + 3]);
   }
   for (let s = 0; s < count; s++) {
     const o = s * 12;
-    const slopeIn = s > 0 ? (inverse[s]! - inverse[s - 1]!) / (times[s]! - times[s - 1]!) : 0;
-    const slopeOut = s + 1 < count ? (inverse[s + 1]! - inverse[s]!) / (times[s + 1]! - times[s]!) : 0;
+    const slopeIn = s > 0 ? (inverse[s] - inverse[s - 1]) / (times[s] - times[s - 1]) : 0;
+    const slopeOut = s + 1 < count ? (inverse[s + 1] - inverse[s]) / (times[s + 1] - times[s]) : 0;
     for (let c = 0; c < 4; c++) {
-      const v = values[o + 4 + c]!;
-      values[o + c] = values[o + c]! * inverse[s]! + slopeIn * v;
-      values[o + 8 + c] = values[o + 8 + c]! * inverse[s]! + slopeOut * v;
-      values[o + 4 + c] = v * inverse[s]!;
+      const v = values[o + 4 + c];
+      values[o + c] = values[o + c] * inverse[s] + slopeIn * v;
+      values[o + 8 + c] = values[o + 8 + c] * inverse[s] + slopeOut * v;
+      values[o + 4 + c] = v * inverse[s];
     }
   }
 }
@@ -281,12 +281,12 @@ export function toLocalTrack(track: SplineTrack, prefix: Similarity): SplineTrac
     const o = e * size;
     const isValue = e % 3 === 1;
     if (track.path === 'translation') {
-      for (let c = 0; c < 3; c++) v[c] = (values[o + c]! - (isValue ? prefix.t[c]! : 0)) / prefix.s;
+      for (let c = 0; c < 3; c++) v[c] = (values[o + c] - (isValue ? prefix.t[c] : 0)) / prefix.s;
       quat.rotateVec3(out, o, inverse, 0, v, 0);
     } else if (track.path === 'rotation') {
       quat.multiply(out, o, inverse, 0, values, o);
     } else {
-      for (let c = 0; c < 3; c++) out[o + c] = values[o + c]! / prefix.s;
+      for (let c = 0; c < 3; c++) out[o + c] = values[o + c] / prefix.s;
     }
   }
   return { ...track, values: out };
@@ -318,7 +318,7 @@ export function findJointNodes(document: Document, skeleton: Skeleton, where: st
     for (const name of skeleton.names) {
       const found = byName.get(name);
       if (found?.length !== 1) break;
-      nodes.push(found[0]!);
+      nodes.push(found[0]);
     }
     if (nodes.length !== skeleton.jointCount) continue;
     const jointParent = (node: Node): Node | null => {
@@ -326,8 +326,8 @@ export function findJointNodes(document: Document, skeleton: Skeleton, where: st
       while (p && !inSkin.has(p)) p = p.getParentNode();
       return p;
     };
-    if (!nodes.every((node, j) => jointParent(node) === (skeleton.parents[j]! < 0 ? null : nodes[skeleton.parents[j]!]))) continue;
-    const prefixes = nodes.map((node, j) => prefixOf(node, inSkin, where, skeleton.names[j]!));
+    if (!nodes.every((node, j) => jointParent(node) === (skeleton.parents[j] < 0 ? null : nodes[skeleton.parents[j]]))) continue;
+    const prefixes = nodes.map((node, j) => prefixOf(node, inSkin, where, skeleton.names[j]));
     return { nodes, prefixes };
   }
   throw new AnimationError(where, [{
@@ -344,8 +344,8 @@ function prefixOf(node: Node, inSkin: ReadonlySet<Node>, where: string, name: st
   if (m === null) return null;
   const pose = new Float64Array(POSE_STRIDE);
   const orthogonal = decompose(pose, 0, m, 0);
-  const s = pose[7]!;
-  if (!orthogonal || !(s > 0) || Math.abs(pose[8]! - s) > UNIFORM_SCALE * s || Math.abs(pose[9]! - s) > UNIFORM_SCALE * s) {
+  const s = pose[7];
+  if (!orthogonal || !(s > 0) || Math.abs(pose[8] - s) > UNIFORM_SCALE * s || Math.abs(pose[9] - s) > UNIFORM_SCALE * s) {
     throw new AnimationError(where, [{
       path: `joint "${name}"`,
       message: `has non-joint ancestors (${chain.map((n) => `"${n.getName()}"`).join(', ')}) with shear, a mirror or non-uniform scale: its curves cannot be written back as its local transform`,
@@ -416,7 +416,7 @@ export function writeClipAnimation(document: Document, animation: Animation, tra
   let cubicChannels = 0, constantChannels = 0;
   const scratch = new Float64Array(4);
   for (const track of tracks) {
-    const node = joints.nodes[track.joint]!;
+    const node = joints.nodes[track.joint];
     const prefix = joints.prefixes[track.joint] ?? null;
     const local = prefix ? toLocalTrack(track, prefix) : track;
     const { size, values } = local;
@@ -428,10 +428,10 @@ export function writeClipAnimation(document: Document, animation: Animation, tra
         .setOutput(document.createAccessor().setType(size === 4 ? 'VEC4' : 'VEC3').setArray(Float32Array.from(values)).setBuffer(buffer));
       cubicChannels++;
     } else {
-      for (let c = 0; c < size; c++) scratch[c] = values[size + c]!;
+      for (let c = 0; c < size; c++) scratch[c] = values[size + c];
       if (!had.has(`${track.joint}:${track.path}`) && sameAsNode(node, track.path, scratch)) continue;
       const pair = new Float32Array(2 * size);
-      for (let c = 0; c < size; c++) pair[c] = pair[size + c] = scratch[c]!;
+      for (let c = 0; c < size; c++) pair[c] = pair[size + c] = scratch[c];
       sampler = document.createAnimationSampler()
         .setInterpolation('LINEAR')
         .setInput(inputOf(local.times))
@@ -447,8 +447,8 @@ export function writeClipAnimation(document: Document, animation: Animation, tra
 /** Whether `value` is the node's own translation, rotation (up to sign) or scale. */
 function sameAsNode(node: Node, path: TrsPath, value: Float64Array): boolean {
   const own: number[] = path === 'translation' ? node.getTranslation() : path === 'rotation' ? node.getRotation() : node.getScale();
-  const sign = path === 'rotation' && own[0]! * value[0]! + own[1]! * value[1]! + own[2]! * value[2]! + own[3]! * value[3]! < 0 ? -1 : 1;
-  return own.every((v, c) => Math.abs(sign * value[c]! - v) <= SAME_VALUE * Math.max(1, Math.abs(v)));
+  const sign = path === 'rotation' && own[0] * value[0] + own[1] * value[1] + own[2] * value[2] + own[3] * value[3] < 0 ? -1 : 1;
+  return own.every((v, c) => Math.abs(sign * value[c] - v) <= SAME_VALUE * Math.max(1, Math.abs(v)));
 }
 
 /** An End Site of a BVH file: a bone tip below joint `parent`, `offset` away (in the skeleton's units). */
@@ -474,22 +474,22 @@ export function createSkeletonDocument(skeleton: Skeleton, tips: readonly BoneTi
   for (let j = 0; j < jointCount; j++) {
     const o = j * POSE_STRIDE;
     const node = document.createNode(names[j])
-      .setTranslation([rest[o]!, rest[o + 1]!, rest[o + 2]!])
-      .setRotation([rest[o + 3]!, rest[o + 4]!, rest[o + 5]!, rest[o + 6]!])
-      .setScale([rest[o + 7]!, rest[o + 8]!, rest[o + 9]!]);
+      .setTranslation([rest[o], rest[o + 1], rest[o + 2]])
+      .setRotation([rest[o + 3], rest[o + 4], rest[o + 5], rest[o + 6]])
+      .setScale([rest[o + 7], rest[o + 8], rest[o + 9]]);
     nodes.push(node);
-    if (parents[j]! < 0) scene.addChild(node);
-    else nodes[parents[j]!]!.addChild(node);
+    if (parents[j] < 0) scene.addChild(node);
+    else nodes[parents[j]].addChild(node);
   }
   for (const tip of tips) {
-    nodes[tip.parent]!.addChild(document.createNode(`${names[tip.parent]}_end`).setTranslation([...tip.offset]));
+    nodes[tip.parent].addChild(document.createNode(`${names[tip.parent]}_end`).setTranslation([...tip.offset]));
   }
   const ibm = new Float32Array(jointCount * 16);
   for (let j = 0; j < jointCount; j++) affine.toMat4(ibm, j * 16, skeleton.inverseBind, j * MATRIX_STRIDE);
   const skin = document.createSkin('skeleton').setInverseBindMatrices(document.createAccessor().setType('MAT4').setArray(ibm).setBuffer(buffer));
   for (const node of nodes) skin.addJoint(node);
   const firstRoot = parents.findIndex((p) => p < 0);
-  if (firstRoot >= 0 && parents.filter((p) => p < 0).length === 1) skin.setSkeleton(nodes[firstRoot]!);
+  if (firstRoot >= 0 && parents.filter((p) => p < 0).length === 1) skin.setSkeleton(nodes[firstRoot]);
   return { document, joints: { nodes, prefixes: nodes.map(() => null) } };
 }
 

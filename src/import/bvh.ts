@@ -129,9 +129,9 @@ export function parseBvh(text: string, options: BvhOptions = {}): BvhResult {
   const { joints, frameCount } = header;
   const jointCount = joints.length;
   const channelBase = new Int32Array(jointCount + 1);
-  for (let j = 0; j < jointCount; j++) channelBase[j + 1] = channelBase[j]! + joints[j]!.channels!.length;
-  const channelCount = channelBase[jointCount]!;
-  if (channelCount === 0) fail(WHERE, `line ${joints[0]!.line}`, 'HIERARCHY declares no channels: there is no motion to read');
+  for (let j = 0; j < jointCount; j++) channelBase[j + 1] = channelBase[j] + joints[j].channels!.length;
+  const channelCount = channelBase[jointCount];
+  if (channelCount === 0) fail(WHERE, `line ${joints[0].line}`, 'HIERARCHY declares no channels: there is no motion to read');
   if (firstFrame >= frameCount) {
     fail(WHERE, 'options.firstFrame', `is ${firstFrame}: the file has ${frameCount} frames (Frames: on line ${header.framesLine})`);
   }
@@ -158,7 +158,7 @@ export function parseBvh(text: string, options: BvhOptions = {}): BvhResult {
     skeleton,
     clip,
     endSites: header.endSites.map((e) => ({ parent: e.parent, offset: [e.offset[0] * scale, e.offset[1] * scale, e.offset[2] * scale] })),
-    channels: joints.map((j) => j.channels!.map((code) => CHANNEL_NAMES[code]!)),
+    channels: joints.map((j) => j.channels!.map((code) => CHANNEL_NAMES[code])),
     warnings,
   };
 }
@@ -182,7 +182,7 @@ function readOptions(options: BvhOptions): { scale: number; loop: boolean; name:
 function checkOffsets(header: BvhHeader, scale: number, issues: IssueList): void {
   const check = (offset: readonly number[], line: number): void => {
     for (let axis = 0; axis < 3; axis++) {
-      const v = offset[axis]! * scale;
+      const v = offset[axis] * scale;
       if (!(Math.abs(v) <= MAX_TRANSLATION)) {
         issues.add(`line ${line} OFFSET value ${axis + 1}`, `is ${offset[axis]} (× scale ${scale}): beyond ±${MAX_TRANSLATION}, more than float32 joint data can hold`);
       }
@@ -197,7 +197,7 @@ function restPose(header: BvhHeader, scale: number): Float64Array {
   const rest = new Float64Array(joints.length * POSE_STRIDE);
   for (let j = 0; j < joints.length; j++) {
     const o = j * POSE_STRIDE;
-    const offset = joints[j]!.offset!;
+    const offset = joints[j].offset!;
     rest[o] = offset[0] * scale;
     rest[o + 1] = offset[1] * scale;
     rest[o + 2] = offset[2] * scale;
@@ -221,7 +221,7 @@ function buildFrames(
 ): Float32Array {
   const joints = header.joints;
   const jointCount = joints.length;
-  const channelCount = channelBase[jointCount]!;
+  const channelCount = channelBase[jointCount];
   const kept = header.frameCount - firstFrame;
   const poseSize = jointCount * POSE_STRIDE;
   if (kept * poseSize > MAX_CLIP_FLOATS) {
@@ -240,19 +240,19 @@ function buildFrames(
   for (let f = 0; f < kept && !issues.full; f++) {
     const row = (firstFrame + f) * channelCount;
     for (let j = 0; j < jointCount; j++) {
-      const offset = offsets[j]!;
-      const codes = channels[j]!;
+      const offset = offsets[j];
+      const codes = channels[j];
       let tx = offset[0] * scale, ty = offset[1] * scale, tz = offset[2] * scale;
       quat.identity(q, 0);
-      const first = row + channelBase[j]!;
+      const first = row + channelBase[j];
       for (let k = 0; k < codes.length; k++) {
-        const v = values[first + k]!;
-        const code = codes[k]!;
+        const v = values[first + k];
+        const code = codes[k];
         if (code < 3) {
-          const t = add ? offset[code]! * scale + v * scale : v * scale;
+          const t = add ? offset[code] * scale + v * scale : v * scale;
           if (!(Math.abs(t) <= MAX_TRANSLATION)) {
             issues.add(
-              `frame ${firstFrame + f} joint "${joints[j]!.name}" (${j}) ${CHANNEL_NAMES[code]}`,
+              `frame ${firstFrame + f} joint "${joints[j].name}" (${j}) ${CHANNEL_NAMES[code]}`,
               `is ${v} (× scale ${scale}${add ? ', + OFFSET' : ''}): beyond ±${MAX_TRANSLATION}, more than float32 joint data can hold`,
             );
           }
@@ -271,10 +271,10 @@ function buildFrames(
       frames[o] = tx;
       frames[o + 1] = ty;
       frames[o + 2] = tz;
-      frames[o + 3] = q[0]!;
-      frames[o + 4] = q[1]!;
-      frames[o + 5] = q[2]!;
-      frames[o + 6] = q[3]!;
+      frames[o + 3] = q[0];
+      frames[o + 4] = q[1];
+      frames[o + 5] = q[2];
+      frames[o + 6] = q[3];
       frames[o + 7] = 1;
       frames[o + 8] = 1;
       frames[o + 9] = 1;
@@ -286,7 +286,7 @@ function buildFrames(
 function collectWarnings(header: BvhHeader, extraLines: number, firstExtraLine: number, add: boolean): string[] {
   const warnings: string[] = [];
   if (header.roots > 1) {
-    warnings.push(`${header.roots} ROOT hierarchies: each is a root joint; the first ("${header.joints[0]!.name}") is the usual root-motion source`);
+    warnings.push(`${header.roots} ROOT hierarchies: each is a root joint; the first ("${header.joints[0].name}") is the usual root-motion source`);
   }
   for (const joint of header.joints) {
     const axes = joint.channels!.filter((code) => code < 3 && joint.offset![code] !== 0).map((code) => 'xyz'[code]);

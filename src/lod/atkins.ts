@@ -158,13 +158,13 @@ export function differenceQuotient(values: Float64Array, order: number, scale = 
   const d = Float64Array.from(values);
   // Δᵏ in place: after pass p, d[0 … n−1−p] holds Δᵖ.
   for (let p = 1; p <= order; p++) {
-    for (let i = 0; i < n - p; i++) d[i] = d[i + 1]! - d[i]!;
+    for (let i = 0; i < n - p; i++) d[i] = d[i + 1] - d[i];
   }
   let factorial = 1;
   for (let p = 2; p <= order; p++) factorial *= p;
   const out = new Float64Array(n - order);
   const div = factorial * scale;
-  for (let i = 0; i < out.length; i++) out[i] = d[i]! / div;
+  for (let i = 0; i < out.length; i++) out[i] = d[i] / div;
   return out;
 }
 
@@ -179,7 +179,7 @@ export function prepareQuotients(
   const n = values.length;
   let min = Infinity, max = -Infinity;
   for (let i = 0; i < n; i++) {
-    const v = values[i]!;
+    const v = values[i];
     if (!Number.isFinite(v)) fail(where, `values[${i}]`, `is ${v}, must be finite`);
     if (v < min) min = v;
     if (v > max) max = v;
@@ -195,13 +195,13 @@ export function prepareQuotients(
   // Bounds of the statistics: |q⁽ᵐ⁾ᵢ − r| ≤ 2·max|q⁽ᵐ⁾|, |J| ≤ 2·max|q⁽ᵏ⁾| + k(k+1)·max|q⁽ᵏ⁺¹⁾|.
   const peak = new Float64Array(degree + 2);
   for (let k = 1; k <= degree; k++) {
-    const q = quotients[k]!;
+    const q = quotients[k];
     let p = 0;
-    for (let i = 0; i < q.length; i++) p = Math.max(p, Math.abs(q[i]!));
+    for (let i = 0; i < q.length; i++) p = Math.max(p, Math.abs(q[i]));
     peak[k] = p;
   }
-  let ceiling = 2 * peak[degree]!;
-  for (let k = 1; k < degree; k++) ceiling = Math.max(ceiling, 2 * peak[k]! + k * (k + 1) * peak[k + 1]!);
+  let ceiling = 2 * peak[degree];
+  for (let k = 1; k < degree; k++) ceiling = Math.max(ceiling, 2 * peak[k] + k * (k + 1) * peak[k + 1]);
   return { frameCount: n, degree, quotients, epsilonCeiling: ceiling };
 }
 
@@ -261,7 +261,7 @@ export function selectKeysFrom(
   for (let f = 0, c = 0; f <= last; f++) {
     if (order[f] === 0) continue;
     keys[c] = f;
-    orders[c++] = order[f] === ENDPOINT ? 0 : order[f]!;
+    orders[c++] = order[f] === ENDPOINT ? 0 : order[f];
   }
   return { keys, orders };
 }
@@ -282,7 +282,7 @@ function markKeys(
   if (order[first] === 0) order[first] = ENDPOINT;
   if (order[last] === 0) order[last] = ENDPOINT;
   if (last - first < 2) return;
-  stepPass(order, q[m]!, m, epsilon, minInterval, first, last);
+  stepPass(order, q[m], m, epsilon, minInterval, first, last);
   for (let k = m - 1; k >= 1; k--) jumpPass(order, q, k, epsilon, minInterval, first, last);
 }
 
@@ -299,31 +299,31 @@ function stepPass(
   for (let p = 2; p <= m; p++) factorial *= p;
   const small = epsilon / (2 * factorial);
   let prev = start;
-  let ref = qm[start]!;
+  let ref = qm[start];
   for (let i = start + 1; i < windows; i++) {
-    if (!(Math.abs(qm[i]! - ref) > epsilon)) continue;
+    if (!(Math.abs(qm[i] - ref) > epsilon)) continue;
     // Step back to the first window the change disturbed (at most m − 1 windows, not past
     // the previous key): window j is disturbed when it moved from window j − 1 by more than
     // ε/(2·m!); a knot K first shows in window K − m + 1, by 1/m! of its jump.
     // A trigger window that did not itself move by that much ends a slow drift: key it.
     const floor = Math.max(prev + 1, i - m + 1);
     let first = i;
-    while (first > floor && Math.abs(qm[first - 1]! - qm[first - 2]!) > small) first--;
-    const onset = Math.abs(qm[i]! - qm[i - 1]!) > small ? first + m - 1 : i;
+    while (first > floor && Math.abs(qm[first - 1] - qm[first - 2]) > small) first--;
+    const onset = Math.abs(qm[i] - qm[i - 1]) > small ? first + m - 1 : i;
     const key = Math.max(onset, prev + delta);
     if (key > last - delta) return; // the last frame is a key; keep δ from it
     order[key] = m;
     prev = key;
     if (key >= windows) return; // no window starts at the key: nothing left to compare
-    ref = qm[key]!;
+    ref = qm[key];
     i = key; // the loop's i++ resumes at the window after the key
   }
 }
 
 /** J⁽ᵏ⁾ at P: the jump of q⁽ᵏ⁾ at frame P net of its trend (file comment, pass 2). */
 function jump(q: readonly Float64Array[], k: number, p: number): number {
-  const qk = q[k]!, qk1 = q[k + 1]!;
-  return qk[p]! - qk[p - k]! - ((k * (k + 1)) / 2) * (qk1[p - k - 1]! + qk1[p]!);
+  const qk = q[k], qk1 = q[k + 1];
+  return qk[p] - qk[p - k] - ((k * (k + 1)) / 2) * (qk1[p - k - 1] + qk1[p]);
 }
 
 /**

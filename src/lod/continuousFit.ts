@@ -72,10 +72,10 @@ export function fitContinuous(
 ): Float64Array {
   const segments = keys.length - 1;
   const normals = new Float64Array(NORMALS * segments), start = new Float64Array(segments), end = new Float64Array(segments);
-  for (let s = 0; s < segments; s++) segmentNormals(values, keys[s]!, keys[s + 1]!, degree, normals, start, end, s);
+  for (let s = 0; s < segments; s++) segmentNormals(values, keys[s], keys[s + 1], degree, normals, start, end, s);
   const { left, right } = solveSlopes(values, keys, orders, degree, normals, start, end);
   const out = new Float64Array(SPLINE_STRIDE * segments);
-  for (let s = 0; s < segments; s++) writeSegment(out, SPLINE_STRIDE * s, values, keys[s]!, keys[s + 1]!, frameRate, degree, right[s]!, left[s + 1]!);
+  for (let s = 0; s < segments; s++) writeSegment(out, SPLINE_STRIDE * s, values, keys[s], keys[s + 1], frameRate, degree, right[s], left[s + 1]);
   return out;
 }
 
@@ -107,7 +107,7 @@ export function mergeContinuousKeys(
   let K = total;
   const currentKeys = Uint32Array.from(keys), currentOrders = Uint8Array.from(orders);
   const normals = new Float64Array(NORMALS * (K - 1)), start = new Float64Array(K - 1), end = new Float64Array(K - 1);
-  for (let s = 0; s + 1 < K; s++) segmentNormals(values, keys[s]!, keys[s + 1]!, degree, normals, start, end, s);
+  for (let s = 0; s + 1 < K; s++) segmentNormals(values, keys[s], keys[s + 1], degree, normals, start, end, s);
   const solved = solveSlopes(values, currentKeys, currentOrders, degree, normals, start, end);
   const left = solved.left, right = solved.right;
   const scratch = new Float64Array(SPLINE_STRIDE);
@@ -118,32 +118,32 @@ export function mergeContinuousKeys(
     // A C⁰ key cuts the spline in two independent parts: the window stops at one (its slope
     // there is free, and the check exact), else after MERGE_WINDOW keys (its slope held).
     let lo = k - 1, hi = k + 1;
-    while (lo > 0 && joinsSlopes(currentOrders[lo]!, degree) && k - lo < MERGE_WINDOW) lo--;
-    while (hi < K - 1 && joinsSlopes(currentOrders[hi]!, degree) && hi - k < MERGE_WINDOW) hi++;
-    const holdStart = lo > 0 && joinsSlopes(currentOrders[lo]!, degree);
-    const holdEnd = hi < K - 1 && joinsSlopes(currentOrders[hi]!, degree);
+    while (lo > 0 && joinsSlopes(currentOrders[lo], degree) && k - lo < MERGE_WINDOW) lo--;
+    while (hi < K - 1 && joinsSlopes(currentOrders[hi], degree) && hi - k < MERGE_WINDOW) hi++;
+    const holdStart = lo > 0 && joinsSlopes(currentOrders[lo], degree);
+    const holdEnd = hi < K - 1 && joinsSlopes(currentOrders[hi], degree);
     const count = hi - lo;
     const windowKeys = new Uint32Array(count), windowOrders = new Uint8Array(count);
     for (let i = lo, w = 0; i <= hi; i++) {
       if (i === k) continue;
-      windowKeys[w] = currentKeys[i]!; windowOrders[w++] = currentOrders[i]!;
+      windowKeys[w] = currentKeys[i]; windowOrders[w++] = currentOrders[i];
     }
     const windowNormals = new Float64Array(NORMALS * (count - 1)), windowStart = new Float64Array(count - 1), windowEnd = new Float64Array(count - 1);
-    segmentNormals(values, currentKeys[k - 1]!, currentKeys[k + 1]!, degree, mergedNormals, mergedStart, mergedEnd, 0);
+    segmentNormals(values, currentKeys[k - 1], currentKeys[k + 1], degree, mergedNormals, mergedStart, mergedEnd, 0);
     for (let s = lo, w = 0; s < hi; s++) {
       if (s === k) continue; // segments k − 1 and k are the merged one
       const from = s === k - 1 ? mergedNormals : normals, o = s === k - 1 ? 0 : NORMALS * s;
-      for (let c = 0; c < NORMALS; c++) windowNormals[NORMALS * w + c] = from[o + c]!;
-      windowStart[w] = s === k - 1 ? mergedStart[0]! : start[s]!;
-      windowEnd[w++] = s === k - 1 ? mergedEnd[0]! : end[s]!;
+      for (let c = 0; c < NORMALS; c++) windowNormals[NORMALS * w + c] = from[o + c];
+      windowStart[w] = s === k - 1 ? mergedStart[0] : start[s];
+      windowEnd[w++] = s === k - 1 ? mergedEnd[0] : end[s];
     }
     const slopes = solveSlopes(
       values, windowKeys, windowOrders, degree, windowNormals, windowStart, windowEnd,
-      holdStart ? right[lo]! : Number.NaN, holdEnd ? left[hi]! : Number.NaN,
+      holdStart ? right[lo] : Number.NaN, holdEnd ? left[hi] : Number.NaN,
     );
     let fits = true;
     for (let s = 0; s + 1 < count && fits; s++) {
-      fits = segmentError(values, windowKeys, frameRate, degree, slopes.right[s]!, slopes.left[s + 1]!, s, scratch) <= tolerance;
+      fits = segmentError(values, windowKeys, frameRate, degree, slopes.right[s], slopes.left[s + 1], s, scratch) <= tolerance;
     }
     if (!fits) {
       k++;
@@ -155,10 +155,10 @@ export function mergeContinuousKeys(
     left.copyWithin(k, k + 1, K); right.copyWithin(k, k + 1, K);
     normals.copyWithin(NORMALS * k, NORMALS * (k + 1), NORMALS * (K - 1));
     start.copyWithin(k, k + 1, K - 1); end.copyWithin(k, k + 1, K - 1);
-    normals.set(mergedNormals, NORMALS * (k - 1)); start[k - 1] = mergedStart[0]!; end[k - 1] = mergedEnd[0]!;
+    normals.set(mergedNormals, NORMALS * (k - 1)); start[k - 1] = mergedStart[0]; end[k - 1] = mergedEnd[0];
     K--;
     for (let w = 0; w < count; w++) {
-      left[lo + w] = slopes.left[w]!; right[lo + w] = slopes.right[w]!;
+      left[lo + w] = slopes.left[w]; right[lo + w] = slopes.right[w];
     }
   }
 
@@ -171,7 +171,7 @@ export function mergeContinuousKeys(
     const restore = new Uint8Array(kept.length - 1);
     let any = false;
     for (let s = 0; s + 1 < kept.length; s++) {
-      if (segmentError(values, kept, frameRate, degree, fitted.right[s]!, fitted.left[s + 1]!, s, scratch) > tolerance) {
+      if (segmentError(values, kept, frameRate, degree, fitted.right[s], fitted.left[s + 1], s, scratch) > tolerance) {
         restore[s] = 1;
         any = true;
       }
@@ -182,12 +182,12 @@ export function mergeContinuousKeys(
     // holds one: fewer keys are kept than there were).
     const dropped = new Uint32Array(kept.length - 1);
     for (let i = 0, s = 0; i < total; i++) {
-      while (s + 1 < kept.length && kept[s + 1]! <= keys[i]!) s++;
-      if (kept[s] !== keys[i]) dropped[s]!++;
+      while (s + 1 < kept.length && kept[s + 1] <= keys[i]) s++;
+      if (kept[s] !== keys[i]) dropped[s]++;
     }
     for (;;) {
       let holds = false;
-      for (let s = 0; s < restore.length && !holds; s++) holds = restore[s] === 1 && dropped[s]! > 0;
+      for (let s = 0; s < restore.length && !holds; s++) holds = restore[s] === 1 && dropped[s] > 0;
       if (holds) break;
       const widened = Uint8Array.from(restore);
       for (let s = 0; s < restore.length; s++) {
@@ -199,9 +199,9 @@ export function mergeContinuousKeys(
     }
     const nextKeys: number[] = [], nextOrders: number[] = [];
     for (let i = 0, s = 0; i < total; i++) {
-      while (s + 1 < kept.length && kept[s + 1]! <= keys[i]!) s++;
+      while (s + 1 < kept.length && kept[s + 1] <= keys[i]) s++;
       if (kept[s] === keys[i] || restore[s] === 1) {
-        nextKeys.push(keys[i]!); nextOrders.push(orders[i]!);
+        nextKeys.push(keys[i]); nextOrders.push(orders[i]);
       }
     }
     kept = Uint32Array.from(nextKeys); keptOrders = Uint8Array.from(nextOrders);
@@ -219,7 +219,7 @@ function solveFromScratch(
 ): { left: Float64Array; right: Float64Array } {
   const segments = keys.length - 1;
   const normals = new Float64Array(NORMALS * segments), start = new Float64Array(segments), end = new Float64Array(segments);
-  for (let s = 0; s < segments; s++) segmentNormals(values, keys[s]!, keys[s + 1]!, degree, normals, start, end, s);
+  for (let s = 0; s < segments; s++) segmentNormals(values, keys[s], keys[s + 1], degree, normals, start, end, s);
   return solveSlopes(values, keys, orders, degree, normals, start, end);
 }
 
@@ -237,12 +237,12 @@ function segmentNormals(
   normals: Float64Array, start: Float64Array, end: Float64Array, s: number,
 ): void {
   const N = kb - ka;
-  const ya = values[ka]!, yb = values[kb]!;
+  const ya = values[ka], yb = values[kb];
   let aa = 0, ab = 0, bb = 0, ra = 0, rb = 0;
   for (let f = ka + 1; f < kb; f++) {
     const t = (f - ka) / N;
     const t2 = t * t, t3 = t2 * t;
-    const e = values[f]! - ya * (2 * t3 - 3 * t2 + 1) - yb * (3 * t2 - 2 * t3);
+    const e = values[f] - ya * (2 * t3 - 3 * t2 + 1) - yb * (3 * t2 - 2 * t3);
     const A = N * (t3 - 2 * t2 + t), B = N * (t3 - t2);
     aa += A * A; ab += A * B; bb += B * B; ra += A * e; rb += B * e;
   }
@@ -282,7 +282,7 @@ function solveSlopes(
   let size = 0, startRow = -1, endRow = -1;
   for (let j = 0; j < K; j++) {
     const interior = j > 0 && j < K - 1;
-    const continuity = interior ? Math.min(orders[j]!, degree) - 1 : 0; // as joinsSlopes: ≥ 1
+    const continuity = interior ? Math.min(orders[j], degree) - 1 : 0; // as joinsSlopes: ≥ 1
     leftIndex[j] = size++;
     if (j === 0 && !Number.isNaN(fixedStart)) startRow = size++;
     if (j > 0) {
@@ -292,37 +292,37 @@ function solveSlopes(
     }
     if (j === K - 1 && !Number.isNaN(fixedEnd)) endRow = size++;
     if (interior && continuity < 1) rightIndex[j] = size++;
-    else rightIndex[j] = leftIndex[j]!;
+    else rightIndex[j] = leftIndex[j];
     if (interior && continuity >= 2) c2[j] = 1;
   }
   const isSlope = new Uint8Array(size).fill(1);
-  for (let j = 0; j < K; j++) if (c2[j] === 1) isSlope[c2Row[j]!] = 0;
-  if (degree === 2) for (let s = 0; s < segments; s++) isSlope[quadRow[s]!] = 0;
+  for (let j = 0; j < K; j++) if (c2[j] === 1) isSlope[c2Row[j]] = 0;
+  if (degree === 2) for (let s = 0; s < segments; s++) isSlope[quadRow[s]] = 0;
   if (startRow >= 0) isSlope[startRow] = 0;
   if (endRow >= 0) isSlope[endRow] = 0;
 
   // Half-bandwidth: the largest distance between a row and a column it touches.
   let band = 1;
-  for (let s = 0; s < segments; s++) band = Math.max(band, leftIndex[s + 1]! - rightIndex[s]!);
-  for (let j = 0; j < K; j++) if (c2[j] === 1) band = Math.max(band, c2Row[j]! - rightIndex[j - 1]!);
-  if (degree === 2) for (let s = 0; s < segments; s++) band = Math.max(band, quadRow[s]! - rightIndex[s]!);
-  if (endRow >= 0) band = Math.max(band, endRow - leftIndex[K - 1]!);
+  for (let s = 0; s < segments; s++) band = Math.max(band, leftIndex[s + 1] - rightIndex[s]);
+  for (let j = 0; j < K; j++) if (c2[j] === 1) band = Math.max(band, c2Row[j] - rightIndex[j - 1]);
+  if (degree === 2) for (let s = 0; s < segments; s++) band = Math.max(band, quadRow[s] - rightIndex[s]);
+  if (endRow >= 0) band = Math.max(band, endRow - leftIndex[K - 1]);
   const system = new BandSystem(size, band);
 
   // 2. The objective: per segment, the 2×2 normal equations in (d_a, d_b).
   for (let s = 0; s < segments; s++) {
     const o = NORMALS * s;
-    const i = rightIndex[s]!, k = leftIndex[s + 1]!;
-    system.add(i, i, normals[o]!); system.add(i, k, normals[o + 1]!);
-    system.add(k, i, normals[o + 1]!); system.add(k, k, normals[o + 2]!);
-    system.rhs[i]! += normals[o + 3]!; system.rhs[k]! += normals[o + 4]!;
+    const i = rightIndex[s], k = leftIndex[s + 1];
+    system.add(i, i, normals[o]); system.add(i, k, normals[o + 1]);
+    system.add(k, i, normals[o + 1]); system.add(k, k, normals[o + 2]);
+    system.rhs[i] += normals[o + 3]; system.rhs[k] += normals[o + 4];
   }
 
   // 3. The pull towards the per-segment slopes (degenerate segments; file comment).
   const reference = new Float64Array(size), count = new Float64Array(size);
   for (let s = 0; s < segments; s++) {
-    reference[rightIndex[s]!]! += start[s]!; count[rightIndex[s]!]! += 1;
-    reference[leftIndex[s + 1]!]! += end[s]!; count[leftIndex[s + 1]!]! += 1;
+    reference[rightIndex[s]] += start[s]; count[rightIndex[s]] += 1;
+    reference[leftIndex[s + 1]] += end[s]; count[leftIndex[s + 1]] += 1;
   }
   let smallest = Number.POSITIVE_INFINITY;
   for (let i = 0; i < size; i++) if (isSlope[i] === 1 && system.diagonal(i) > 0) smallest = Math.min(smallest, system.diagonal(i));
@@ -332,40 +332,40 @@ function solveSlopes(
     const d = system.diagonal(i);
     const rho = REGULARIZATION * (d > 0 ? d : smallest);
     system.add(i, i, rho);
-    system.rhs[i]! += rho * (reference[i]! / count[i]!);
+    system.rhs[i] += rho * (reference[i] / count[i]);
   }
 
   // 4. Constraint rows, each scaled so its largest coefficient is the largest diagonal of the
   //    slopes it touches (pivoting compares sizes; the scale of a row does not change x).
   for (let j = 1; j < K - 1; j++) {
     if (c2[j] !== 1) continue;
-    const NL = keys[j]! - keys[j - 1]!, NR = keys[j + 1]! - keys[j]!;
-    const dL = values[keys[j]!]! - values[keys[j - 1]!]!, dR = values[keys[j + 1]!]! - values[keys[j]!]!;
-    const row = c2Row[j]!;
-    const magnitude = Math.max(system.diagonal(rightIndex[j - 1]!), system.diagonal(leftIndex[j]!), system.diagonal(leftIndex[j + 1]!));
+    const NL = keys[j] - keys[j - 1], NR = keys[j + 1] - keys[j];
+    const dL = values[keys[j]] - values[keys[j - 1]], dR = values[keys[j + 1]] - values[keys[j]];
+    const row = c2Row[j];
+    const magnitude = Math.max(system.diagonal(rightIndex[j - 1]), system.diagonal(leftIndex[j]), system.diagonal(leftIndex[j + 1]));
     const w = magnitude / (4 / NL + 4 / NR);
-    addSymmetric(system, row, rightIndex[j - 1]!, (w * 2) / NL);
-    addSymmetric(system, row, leftIndex[j]!, w * (4 / NL + 4 / NR));
-    addSymmetric(system, row, leftIndex[j + 1]!, (w * 2) / NR);
+    addSymmetric(system, row, rightIndex[j - 1], (w * 2) / NL);
+    addSymmetric(system, row, leftIndex[j], w * (4 / NL + 4 / NR));
+    addSymmetric(system, row, leftIndex[j + 1], (w * 2) / NR);
     system.rhs[row] = w * ((6 * dL) / (NL * NL) + (6 * dR) / (NR * NR));
   }
   if (degree === 2) {
     for (let s = 0; s < segments; s++) {
-      const N = keys[s + 1]! - keys[s]!;
-      const row = quadRow[s]!;
-      const magnitude = Math.max(system.diagonal(rightIndex[s]!), system.diagonal(leftIndex[s + 1]!));
-      addSymmetric(system, row, rightIndex[s]!, magnitude);
-      addSymmetric(system, row, leftIndex[s + 1]!, magnitude);
-      system.rhs[row] = (magnitude * 2 * (values[keys[s + 1]!]! - values[keys[s]!]!)) / N;
+      const N = keys[s + 1] - keys[s];
+      const row = quadRow[s];
+      const magnitude = Math.max(system.diagonal(rightIndex[s]), system.diagonal(leftIndex[s + 1]));
+      addSymmetric(system, row, rightIndex[s], magnitude);
+      addSymmetric(system, row, leftIndex[s + 1], magnitude);
+      system.rhs[row] = (magnitude * 2 * (values[keys[s + 1]] - values[keys[s]])) / N;
     }
   }
 
-  if (startRow >= 0) fixSlope(system, startRow, leftIndex[0]!, fixedStart);
-  if (endRow >= 0) fixSlope(system, endRow, leftIndex[K - 1]!, fixedEnd);
+  if (startRow >= 0) fixSlope(system, startRow, leftIndex[0], fixedStart);
+  if (endRow >= 0) fixSlope(system, endRow, leftIndex[K - 1], fixedEnd);
 
   const x = system.solve();
   const left = new Float64Array(K), right = new Float64Array(K);
-  for (let j = 0; j < K; j++) { left[j] = x[leftIndex[j]!]!; right[j] = x[rightIndex[j]!]!; }
+  for (let j = 0; j < K; j++) { left[j] = x[leftIndex[j]]; right[j] = x[rightIndex[j]]; }
   return { left, right };
 }
 
@@ -376,7 +376,7 @@ function solveSlopes(
 function writeSegment(
   out: Float64Array, o: number, values: Float64Array, ka: number, kb: number, frameRate: number, degree: 2 | 3, da: number, db: number,
 ): void {
-  const ya = values[ka]!, yb = values[kb]!;
+  const ya = values[ka], yb = values[kb];
   const T = (kb - ka) / frameRate;
   const ma = da * frameRate, mb = db * frameRate;
   const rise = (yb - ya) / T;
@@ -398,13 +398,13 @@ function writeSegment(
 function segmentError(
   values: Float64Array, keys: Uint32Array, frameRate: number, degree: 2 | 3, da: number, db: number, s: number, scratch: Float64Array,
 ): number {
-  const ka = keys[s]!, kb = keys[s + 1]!;
+  const ka = keys[s], kb = keys[s + 1];
   writeSegment(scratch, 0, values, ka, kb, frameRate, degree, da, db);
-  const a = scratch[0]!, b = scratch[1]!, c = scratch[2]!, d = scratch[3]!;
+  const a = scratch[0], b = scratch[1], c = scratch[2], d = scratch[3];
   let max = 0;
   for (let f = ka; f <= kb; f++) {
     const u = (f - ka) / frameRate;
-    const e = Math.abs(a + u * (b + u * (c + u * d)) - values[f]!);
+    const e = Math.abs(a + u * (b + u * (c + u * d)) - values[f]);
     if (e > max) max = e;
   }
   return max;
@@ -445,11 +445,11 @@ class BandSystem {
   }
 
   add(row: number, column: number, value: number): void {
-    this.cells[this.index(row, column)]! += value;
+    this.cells[this.index(row, column)] += value;
   }
 
   diagonal(i: number): number {
-    return this.cells[this.index(i, i)]!;
+    return this.cells[this.index(i, i)];
   }
 
   /** Solves in place; a zero pivot (a singular system) gives 0 for that unknown. */
@@ -458,36 +458,36 @@ class BandSystem {
     for (let i = 0; i < size; i++) {
       const lastRow = Math.min(size - 1, i + band);
       const lastColumn = Math.min(size - 1, i + 2 * band);
-      let pivotRow = i, pivotAbs = Math.abs(cells[this.index(i, i)]!);
+      let pivotRow = i, pivotAbs = Math.abs(cells[this.index(i, i)]);
       for (let r = i + 1; r <= lastRow; r++) {
-        const v = Math.abs(cells[this.index(r, i)]!);
+        const v = Math.abs(cells[this.index(r, i)]);
         if (v > pivotAbs) { pivotAbs = v; pivotRow = r; }
       }
       if (pivotAbs === 0) continue;
       if (pivotRow !== i) {
         for (let c = i; c <= lastColumn; c++) {
           const a = this.index(i, c), b = this.index(pivotRow, c);
-          const t = cells[a]!; cells[a] = cells[b]!; cells[b] = t;
+          const t = cells[a]; cells[a] = cells[b]; cells[b] = t;
         }
-        const t = rhs[i]!; rhs[i] = rhs[pivotRow]!; rhs[pivotRow] = t;
+        const t = rhs[i]; rhs[i] = rhs[pivotRow]; rhs[pivotRow] = t;
       }
-      const pivot = cells[this.index(i, i)]!;
+      const pivot = cells[this.index(i, i)];
       for (let r = i + 1; r <= lastRow; r++) {
         const at = this.index(r, i);
-        const factor = cells[at]! / pivot;
+        const factor = cells[at] / pivot;
         if (factor === 0) continue;
         cells[at] = 0;
-        for (let c = i + 1; c <= lastColumn; c++) cells[this.index(r, c)]! -= factor * cells[this.index(i, c)]!;
-        rhs[r]! -= factor * rhs[i]!;
+        for (let c = i + 1; c <= lastColumn; c++) cells[this.index(r, c)] -= factor * cells[this.index(i, c)];
+        rhs[r] -= factor * rhs[i];
       }
     }
     const x = new Float64Array(size);
     for (let i = size - 1; i >= 0; i--) {
-      const pivot = cells[this.index(i, i)]!;
+      const pivot = cells[this.index(i, i)];
       if (pivot === 0) continue;
-      let sum = rhs[i]!;
+      let sum = rhs[i];
       const lastColumn = Math.min(size - 1, i + 2 * band);
-      for (let c = i + 1; c <= lastColumn; c++) sum -= cells[this.index(i, c)]! * x[c]!;
+      for (let c = i + 1; c <= lastColumn; c++) sum -= cells[this.index(i, c)] * x[c];
       x[i] = sum / pivot;
     }
     return x;

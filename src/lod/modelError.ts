@@ -132,12 +132,12 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
           const a = base + j * MODEL_STRIDE, b = j * MODEL_STRIDE;
           for (let p = 0; p < points; p++) {
             // Point p: the origin, then distance along the joint's x, y, z axis (unit columns of M).
-            let dx = source[a + 9]! - candidate[b + 9]!, dy = source[a + 10]! - candidate[b + 10]!, dz = source[a + 11]! - candidate[b + 11]!;
+            let dx = source[a + 9] - candidate[b + 9], dy = source[a + 10] - candidate[b + 10], dz = source[a + 11] - candidate[b + 11];
             if (p > 0) {
               const c = (p - 1) * 3;
-              dx += distance * (source[a + c]! - candidate[b + c]!);
-              dy += distance * (source[a + c + 1]! - candidate[b + c + 1]!);
-              dz += distance * (source[a + c + 2]! - candidate[b + c + 2]!);
+              dx += distance * (source[a + c] - candidate[b + c]);
+              dy += distance * (source[a + c + 1] - candidate[b + c + 1]);
+              dz += distance * (source[a + c + 2] - candidate[b + c + 2]);
             }
             const e = Math.sqrt(dx * dx + dy * dy + dz * dz);
             sum += e;
@@ -146,10 +146,10 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
           }
           // Angle between unit quaternions q and r: 4·asin(|q − ±r| / 2), the sign taking the nearer.
           const qa = a + 12, qb = b + 12;
-          const dot = source[qa]! * candidate[qb]! + source[qa + 1]! * candidate[qb + 1]! + source[qa + 2]! * candidate[qb + 2]! + source[qa + 3]! * candidate[qb + 3]!;
+          const dot = source[qa] * candidate[qb] + source[qa + 1] * candidate[qb + 1] + source[qa + 2] * candidate[qb + 2] + source[qa + 3] * candidate[qb + 3];
           const s = dot < 0 ? -1 : 1;
-          const ex = source[qa]! - s * candidate[qb]!, ey = source[qa + 1]! - s * candidate[qb + 1]!;
-          const ez = source[qa + 2]! - s * candidate[qb + 2]!, ew = source[qa + 3]! - s * candidate[qb + 3]!;
+          const ex = source[qa] - s * candidate[qb], ey = source[qa + 1] - s * candidate[qb + 1];
+          const ez = source[qa + 2] - s * candidate[qb + 2], ew = source[qa + 3] - s * candidate[qb + 3];
           const angle = 4 * Math.asin(Math.min(1, Math.sqrt(ex * ex + ey * ey + ez * ez + ew * ew) / 2));
           if (angle > maxAngle) { maxAngle = angle; worstRotationJoint = j; }
         }
@@ -158,7 +158,7 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
         maxError: max,
         meanError: samples > 0 ? sum / samples : 0,
         worstJoint,
-        worstFrame: worstSample < 0 ? -1 : Math.round(times[worstSample]! * frameRate * perInterval) / perInterval,
+        worstFrame: worstSample < 0 ? -1 : Math.round(times[worstSample] * frameRate * perInterval) / perInterval,
         maxRotationError: (maxAngle * 180) / Math.PI,
         worstRotationJoint,
       };
@@ -179,22 +179,22 @@ function modelPose(out: Float64Array, off: number, skeleton: Skeleton, pose: Flo
   const local = LOCAL;
   for (let j = 0; j < skeleton.jointCount; j++) {
     const p = j * POSE_STRIDE;
-    for (let c = 0; c < POSE_STRIDE; c++) local[c] = pose[p + c]!;
-    const n = Math.sqrt(local[3]! * local[3]! + local[4]! * local[4]! + local[5]! * local[5]! + local[6]! * local[6]!);
-    if (n > 0) for (let c = 3; c < 7; c++) local[c] = local[c]! / n;
+    for (let c = 0; c < POSE_STRIDE; c++) local[c] = pose[p + c];
+    const n = Math.sqrt(local[3] * local[3] + local[4] * local[4] + local[5] * local[5] + local[6] * local[6]);
+    if (n > 0) for (let c = 3; c < 7; c++) local[c] = local[c] / n;
     const o = off + j * MODEL_STRIDE;
     affine.fromSQT(out, o, local, 0);
-    const parent = parents[j]!;
+    const parent = parents[j];
     const q = o + 12;
     if (parent === NO_PARENT) {
-      for (let c = 0; c < 4; c++) out[q + c] = local[3 + c]!;
+      for (let c = 0; c < 4; c++) out[q + c] = local[3 + c];
       continue;
     }
     const po = off + parent * MODEL_STRIDE;
     affine.multiply(out, o, out, po, out, o);
     // Hamilton product parent · local.
-    const ax = out[po + 12]!, ay = out[po + 13]!, az = out[po + 14]!, aw = out[po + 15]!;
-    const bx = local[3]!, by = local[4]!, bz = local[5]!, bw = local[6]!;
+    const ax = out[po + 12], ay = out[po + 13], az = out[po + 14], aw = out[po + 15];
+    const bx = local[3], by = local[4], bz = local[5], bw = local[6];
     out[q] = aw * bx + ax * bw + ay * bz - az * by;
     out[q + 1] = aw * by - ax * bz + ay * bw + az * bx;
     out[q + 2] = aw * bz + ax * by - ay * bx + az * bw;
@@ -213,11 +213,11 @@ function unitAxes(out: Float64Array, off: number, jointCount: number): void {
   for (let j = 0; j < jointCount; j++) {
     for (let c = 0; c < 9; c += 3) {
       const o = off + j * MODEL_STRIDE + c;
-      const n = Math.sqrt(out[o]! * out[o]! + out[o + 1]! * out[o + 1]! + out[o + 2]! * out[o + 2]!);
+      const n = Math.sqrt(out[o] * out[o] + out[o + 1] * out[o + 1] + out[o + 2] * out[o + 2]);
       if (n > 0) {
-        out[o] = out[o]! / n;
-        out[o + 1] = out[o + 1]! / n;
-        out[o + 2] = out[o + 2]! / n;
+        out[o] = out[o] / n;
+        out[o + 1] = out[o + 1] / n;
+        out[o + 2] = out[o + 2] / n;
       }
     }
   }
@@ -238,12 +238,12 @@ export function jointReach(skeleton: Skeleton, distance = 0): Float64Array {
   const reach = new Float64Array(jointCount).fill(distance);
   for (let j = 0; j < jointCount; j++) {
     // Walk up from j: j is a descendant of every ancestor a.
-    for (let a = skeleton.parents[j]!; a !== NO_PARENT; a = skeleton.parents[a]!) {
-      const dx = model[j * MATRIX_STRIDE + 9]! - model[a * MATRIX_STRIDE + 9]!;
-      const dy = model[j * MATRIX_STRIDE + 10]! - model[a * MATRIX_STRIDE + 10]!;
-      const dz = model[j * MATRIX_STRIDE + 11]! - model[a * MATRIX_STRIDE + 11]!;
+    for (let a = skeleton.parents[j]; a !== NO_PARENT; a = skeleton.parents[a]) {
+      const dx = model[j * MATRIX_STRIDE + 9] - model[a * MATRIX_STRIDE + 9];
+      const dy = model[j * MATRIX_STRIDE + 10] - model[a * MATRIX_STRIDE + 10];
+      const dz = model[j * MATRIX_STRIDE + 11] - model[a * MATRIX_STRIDE + 11];
       const r = Math.sqrt(dx * dx + dy * dy + dz * dz) + distance;
-      if (r > reach[a]!) reach[a] = r;
+      if (r > reach[a]) reach[a] = r;
     }
   }
   return reach;
@@ -269,14 +269,14 @@ export function defaultErrorDistance(skeleton: Skeleton): number {
   const low = [Infinity, Infinity, Infinity], high = [-Infinity, -Infinity, -Infinity];
   for (let j = 0; j < jointCount; j++) {
     for (let c = 0; c < 3; c++) {
-      const v = model[j * MATRIX_STRIDE + 9 + c]!;
-      if (v < low[c]!) low[c] = v;
-      if (v > high[c]!) high[c] = v;
+      const v = model[j * MATRIX_STRIDE + 9 + c];
+      if (v < low[c]) low[c] = v;
+      if (v > high[c]) high[c] = v;
     }
   }
   if (jointCount === 0) return 0;
   const hip = skeleton.hipJoint;
-  const hipHeight = hip >= 0 ? model[hip * MATRIX_STRIDE + 10]! - low[1]! : 0;
+  const hipHeight = hip >= 0 ? model[hip * MATRIX_STRIDE + 10] - low[1] : 0;
   if (hipHeight > 0) return hipHeight / 10;
-  return Math.max(high[0]! - low[0]!, high[1]! - low[1]!, high[2]! - low[2]!) / 10;
+  return Math.max(high[0] - low[0], high[1] - low[1], high[2] - low[2]) / 10;
 }

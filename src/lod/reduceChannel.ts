@@ -187,17 +187,17 @@ export function mergeKeys(
   values: Float64Array, frameRate: number, keys: Uint32Array, tolerance: number, degree: SplineDegree = DEFAULT_DEGREE, subdivisions = 0,
 ): Uint32Array {
   if (keys.length <= 2) return keys;
-  const kept: number[] = [keys[0]!];
+  const kept: number[] = [keys[0]];
   const span = new Uint32Array(2);
   for (let k = 1; k < keys.length - 1; k++) {
-    const start = kept[kept.length - 1]!, end = keys[k + 1]!;
+    const start = kept[kept.length - 1], end = keys[k + 1];
     const part = values.subarray(start, end + 1);
     span[1] = end - start;
     const coefficients = fitSpline(part, frameRate, span, { degree });
     if (measureSplineError(part, frameRate, span, coefficients, subdivisions, tolerance) <= tolerance) continue; // keys[k] not needed
-    kept.push(keys[k]!);
+    kept.push(keys[k]);
   }
-  kept.push(keys[keys.length - 1]!);
+  kept.push(keys[keys.length - 1]);
   return Uint32Array.from(kept);
 }
 
@@ -225,7 +225,7 @@ function keepOrders(reduction: ChannelReduction, keys: Uint32Array): Uint8Array 
   const orders = new Uint8Array(keys.length);
   for (let k = 0, r = 0; k < keys.length; k++) {
     while (reduction.keys[r] !== keys[k]) r++;
-    orders[k] = reduction.orders[r]!;
+    orders[k] = reduction.orders[r];
   }
   return orders;
 }

@@ -139,10 +139,10 @@ export function reduceClip(clip: Clip, options: ReduceClipOptions): Clip {
     const reduced: ReducedChannel[] = [];
     let keys = 0;
     for (let c = 0; c < total; c++) {
-      const channelTolerance = share * tolerance * budgets[c]!;
+      const channelTolerance = share * tolerance * budgets[c];
       const result = method === 'uniform'
-        ? uniformDecimation(channels[c]!, clip.frameRate, channelTolerance, { subdivisions })
-        : reduceChannel(channels[c]!, clip.frameRate, channelTolerance, {
+        ? uniformDecimation(channels[c], clip.frameRate, channelTolerance, { subdivisions })
+        : reduceChannel(channels[c], clip.frameRate, channelTolerance, {
           subdivisions,
           ...(options.minInterval === undefined ? {} : { minInterval: options.minInterval }),
           ...(options.fit === undefined ? {} : { fit: options.fit }),
@@ -233,12 +233,12 @@ function continuousChannels(clip: Clip): Float64Array[] {
       const o = f * poseSize + j * POSE_STRIDE;
       if (f > 0) {
         const p = o - poseSize;
-        const dot = frames[o + 3]! * frames[p + 3]! + frames[o + 4]! * frames[p + 4]! + frames[o + 5]! * frames[p + 5]! + frames[o + 6]! * frames[p + 6]!;
+        const dot = frames[o + 3] * frames[p + 3] + frames[o + 4] * frames[p + 4] + frames[o + 5] * frames[p + 5] + frames[o + 6] * frames[p + 6];
         if (dot < 0) sign = -sign;
       }
       for (let c = 0; c < POSE_STRIDE; c++) {
         const quaternion = c >= 3 && c < 7;
-        channels[j * POSE_STRIDE + c]![f] = quaternion ? sign * frames[o + c]! : frames[o + c]!;
+        channels[j * POSE_STRIDE + c][f] = quaternion ? sign * frames[o + c] : frames[o + c];
       }
     }
   }
@@ -252,12 +252,12 @@ function channelBudgets(clip: Clip, distance: number): Float64Array {
   let depth = 1;
   for (let j = 0; j < skeleton.jointCount; j++) {
     let d = 1;
-    for (let a = skeleton.parents[j]!; a >= 0; a = skeleton.parents[a]!) d++;
+    for (let a = skeleton.parents[j]; a >= 0; a = skeleton.parents[a]) d++;
     if (d > depth) depth = d;
   }
   const budgets = new Float64Array(skeleton.jointCount * POSE_STRIDE);
   for (let j = 0; j < skeleton.jointCount; j++) {
-    const lever = Math.max(reach[j]!, 1e-6);
+    const lever = Math.max(reach[j], 1e-6);
     for (let c = 0; c < POSE_STRIDE; c++) {
       const share = c < 3 ? 1 : c < 7 ? 1 / (4 * lever) : 1 / lever;
       budgets[j * POSE_STRIDE + c] = share / depth;

@@ -97,13 +97,13 @@ export function fitSpline(
   }
   const n = values.length;
   if (n === 0) return new Float64Array(0);
-  if (keys.length === 1) return Float64Array.of(values[0]!, 0, 0, 0);
+  if (keys.length === 1) return Float64Array.of(values[0], 0, 0, 0);
   // Lines have nothing to join but values; a lone segment has no join at all.
   if (fit === 'continuous' && degree !== 1 && keys.length > 2) {
     return fitContinuous(values, frameRate, keys, orders ?? new Uint8Array(keys.length).fill(degree), degree);
   }
   const out = new Float64Array(SPLINE_STRIDE * (keys.length - 1));
-  for (let s = 0; s + 1 < keys.length; s++) fitSegment(out, SPLINE_STRIDE * s, values, keys[s]!, keys[s + 1]!, frameRate, degree);
+  for (let s = 0; s + 1 < keys.length; s++) fitSegment(out, SPLINE_STRIDE * s, values, keys[s], keys[s + 1], frameRate, degree);
   return out;
 }
 
@@ -111,7 +111,7 @@ export function fitSpline(
 function fitSegment(
   out: Float64Array, o: number, values: Float64Array, ka: number, kb: number, frameRate: number, degree: number,
 ): void {
-  const ya = values[ka]!, yb = values[kb]!;
+  const ya = values[ka], yb = values[kb];
   const span = kb - ka;
   const rise = yb - ya;
   // Bubble ψ₁ = s(1−s) and ψ₂ = s(1−s)(2s−1): Σψ₁ψ₂ = 0 over the symmetric interior samples.
@@ -119,7 +119,7 @@ function fitSegment(
   if (degree >= 2) {
     for (let i = ka + 1; i < kb; i++) {
       const s = (i - ka) / span;
-      const e = values[i]! - (ya + rise * s);
+      const e = values[i] - (ya + rise * s);
       const p1 = s * (1 - s);
       const p2 = p1 * (2 * s - 1);
       s11 += p1 * p1; r1 += p1 * e;
@@ -139,7 +139,7 @@ function fitSegment(
 /** Key times in seconds, `keys[k] / frameRate`, for {@link evaluateSpline}. Allocates. */
 export function keyTimes(keys: Uint32Array, frameRate: number): Float64Array {
   const out = new Float64Array(keys.length);
-  for (let k = 0; k < keys.length; k++) out[k] = keys[k]! / frameRate;
+  for (let k = 0; k < keys.length; k++) out[k] = keys[k] / frameRate;
   return out;
 }
 
@@ -153,25 +153,25 @@ export function evaluateSpline(coefficients: Float64Array, times: Float64Array, 
   const count = times.length;
   if (count <= 1) return coefficients[0] ?? Number.NaN;
   let s: number;
-  if (!(t > times[0]!)) {
+  if (!(t > times[0])) {
     s = 0;
-    t = times[0]!;
-  } else if (t >= times[count - 1]!) {
+    t = times[0];
+  } else if (t >= times[count - 1]) {
     s = count - 2;
-    t = times[count - 1]!;
+    t = times[count - 1];
   } else {
     // Largest s with times[s] ≤ t, s ≤ count − 2.
     let lo = 0, hi = count - 1;
     while (hi - lo > 1) {
       const mid = (lo + hi) >> 1;
-      if (times[mid]! <= t) lo = mid;
+      if (times[mid] <= t) lo = mid;
       else hi = mid;
     }
     s = lo;
   }
   const o = SPLINE_STRIDE * s;
-  const u = t - times[s]!;
-  return coefficients[o]! + u * (coefficients[o + 1]! + u * (coefficients[o + 2]! + u * coefficients[o + 3]!));
+  const u = t - times[s];
+  return coefficients[o] + u * (coefficients[o + 1] + u * (coefficients[o + 2] + u * coefficients[o + 3]));
 }
 
 /**
@@ -188,21 +188,21 @@ export function measureSplineError(
 ): number {
   const n = values.length;
   if (n === 0) return 0;
-  if (keys.length === 1) return Math.abs(coefficients[0]! - values[0]!);
+  if (keys.length === 1) return Math.abs(coefficients[0] - values[0]);
   let max = 0;
   const perInterval = subdivisions + 1;
   for (let s = 0; s + 1 < keys.length; s++) {
-    const ka = keys[s]!, kb = keys[s + 1]!;
+    const ka = keys[s], kb = keys[s + 1];
     const o = SPLINE_STRIDE * s;
-    const a = coefficients[o]!, b = coefficients[o + 1]!, c = coefficients[o + 2]!, d = coefficients[o + 3]!;
+    const a = coefficients[o], b = coefficients[o + 1], c = coefficients[o + 2], d = coefficients[o + 3];
     const stop = s + 2 === keys.length ? kb : kb - 1;
     for (let f = ka; f <= stop; f++) {
       const u = (f - ka) / frameRate;
-      const e = Math.abs(a + u * (b + u * (c + u * d)) - values[f]!);
+      const e = Math.abs(a + u * (b + u * (c + u * d)) - values[f]);
       if (e > max) max = e;
       if (max > limit) return max;
       if (f === kb) continue;
-      const y0 = values[f]!, y1 = values[f + 1]!;
+      const y0 = values[f], y1 = values[f + 1];
       for (let i = 1; i < perInterval; i++) {
         const w = i / perInterval;
         const v = (f - ka + w) / frameRate;
@@ -224,6 +224,6 @@ function checkKeys(where: string, n: number, frameRate: number, keys: Uint32Arra
   if (keys.length === 0 || keys[0] !== 0) fail(where, 'keys[0]', 'must be frame 0');
   if (keys[keys.length - 1] !== n - 1) fail(where, `keys[${keys.length - 1}]`, `must be the last frame, ${n - 1}`);
   for (let k = 1; k < keys.length; k++) {
-    if (!(keys[k]! > keys[k - 1]!)) fail(where, `keys[${k}]`, `is ${keys[k]}, must exceed keys[${k - 1}] = ${keys[k - 1]}`);
+    if (!(keys[k] > keys[k - 1])) fail(where, `keys[${k}]`, `is ${keys[k]}, must exceed keys[${k - 1}] = ${keys[k - 1]}`);
   }
 }

@@ -27,7 +27,7 @@ export function blendOverrideLayers(
   jointCount: number,
   threshold: Float64Array,
 ): void {
-  const theta = threshold[0]!;
+  const theta = threshold[0];
   for (let j = 0; j < jointCount; j++) {
     const k = j * POSE_STRIDE;
     let total = 0;
@@ -36,31 +36,31 @@ export function blendOverrideLayers(
     let rx = 0, ry = 0, rz = 0, rw = 0;
     for (let n = 0; n < count; n++) {
       const m = layerMask[n];
-      const w = m === null ? layerWeight[n]! : layerWeight[n]! * m[j]!;
+      const w = m === null ? layerWeight[n] : layerWeight[n] * m[j];
       if (!(w > 0)) continue;
-      const p = layerOff[n]! + k;
-      let x = poses[p + 3]!, y = poses[p + 4]!, z = poses[p + 5]!, s = poses[p + 6]!;
+      const p = layerOff[n] + k;
+      let x = poses[p + 3], y = poses[p + 4], z = poses[p + 5], s = poses[p + 6];
       if (total === 0) {
         rx = x; ry = y; rz = z; rw = s;
       } else if (rx * x + ry * y + rz * z + rw * s < 0) {
         x = -x; y = -y; z = -z; s = -s;
       }
       total += w;
-      tx += poses[p]! * w; ty += poses[p + 1]! * w; tz += poses[p + 2]! * w;
+      tx += poses[p] * w; ty += poses[p + 1] * w; tz += poses[p + 2] * w;
       qx += x * w; qy += y * w; qz += z * w; qw += s * w;
-      sx += poses[p + 7]! * w; sy += poses[p + 8]! * w; sz += poses[p + 9]! * w;
+      sx += poses[p + 7] * w; sy += poses[p + 8] * w; sz += poses[p + 9] * w;
     }
     const o = outOff + k;
     if (total < theta) {
       const w = theta - total;
-      let x = rest[k + 3]!, y = rest[k + 4]!, z = rest[k + 5]!, s = rest[k + 6]!;
+      let x = rest[k + 3], y = rest[k + 4], z = rest[k + 5], s = rest[k + 6];
       if (total > 0 && rx * x + ry * y + rz * z + rw * s < 0) {
         x = -x; y = -y; z = -z; s = -s;
       }
       total = theta;
-      tx += rest[k]! * w; ty += rest[k + 1]! * w; tz += rest[k + 2]! * w;
+      tx += rest[k] * w; ty += rest[k + 1] * w; tz += rest[k + 2] * w;
       qx += x * w; qy += y * w; qz += z * w; qw += s * w;
-      sx += rest[k + 7]! * w; sy += rest[k + 8]! * w; sz += rest[k + 9]! * w;
+      sx += rest[k + 7] * w; sy += rest[k + 8] * w; sz += rest[k + 9] * w;
     }
     const inv = 1 / total;
     out[o] = tx * inv; out[o + 1] = ty * inv; out[o + 2] = tz * inv;
@@ -88,22 +88,22 @@ export function applyAdditiveLayer(
   mask: Float32Array | null,
   jointCount: number,
 ): void {
-  const weight = weights[weightIndex]!;
+  const weight = weights[weightIndex];
   for (let j = 0; j < jointCount; j++) {
-    const beta = mask === null ? weight : weight * mask[j]!;
+    const beta = mask === null ? weight : weight * mask[j];
     if (!(beta > 0)) continue;
     const k = j * POSE_STRIDE;
     const s = layerOff + k;
     const o = targetOff + k;
     // Q_D = Q_S · conj(Q_R)   (unit quaternions: the inverse is the conjugate)
-    const sx = poses[s + 3]!, sy = poses[s + 4]!, sz = poses[s + 5]!, sw = poses[s + 6]!;
-    const rx = -reference[k + 3]!, ry = -reference[k + 4]!, rz = -reference[k + 5]!, rw = reference[k + 6]!;
+    const sx = poses[s + 3], sy = poses[s + 4], sz = poses[s + 5], sw = poses[s + 6];
+    const rx = -reference[k + 3], ry = -reference[k + 4], rz = -reference[k + 5], rw = reference[k + 6];
     const dx = sw * rx + sx * rw + sy * rz - sz * ry;
     const dy = sw * ry - sx * rz + sy * rw + sz * rx;
     const dz = sw * rz + sx * ry - sy * rx + sz * rw;
     const dw = sw * rw - sx * rx - sy * ry - sz * rz;
     // Q_A = Q_D · Q_T
-    const tx = target[o + 3]!, ty = target[o + 4]!, tz = target[o + 5]!, tw = target[o + 6]!;
+    const tx = target[o + 3], ty = target[o + 4], tz = target[o + 5], tw = target[o + 6];
     let ax = dw * tx + dx * tw + dy * tz - dz * ty;
     let ay = dw * ty - dx * tz + dy * tw + dz * tx;
     let az = dw * tz + dx * ty - dy * tx + dz * tw;
@@ -117,13 +117,13 @@ export function applyAdditiveLayer(
     const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
     target[o + 3] = qx * inv; target[o + 4] = qy * inv; target[o + 5] = qz * inv; target[o + 6] = qw * inv;
     // T_A = T_D + T_T, so lerp(T, A, β) = T + β·T_D
-    target[o] += beta * (poses[s]! - reference[k]!);
-    target[o + 1] += beta * (poses[s + 1]! - reference[k + 1]!);
-    target[o + 2] += beta * (poses[s + 2]! - reference[k + 2]!);
+    target[o] += beta * (poses[s] - reference[k]);
+    target[o + 1] += beta * (poses[s + 1] - reference[k + 1]);
+    target[o + 2] += beta * (poses[s + 2] - reference[k + 2]);
     // S_A = (S_S / S_R) · S_T, so lerp(S, A, β) = S · (1 + β·(S_S / S_R − 1))
     for (let c = 7; c < 10; c++) {
-      const ratio = reference[k + c]! !== 0 ? poses[s + c]! / reference[k + c]! : 1;
-      target[o + c] = target[o + c]! * (1 + beta * (ratio - 1));
+      const ratio = reference[k + c] !== 0 ? poses[s + c] / reference[k + c] : 1;
+      target[o + c] = target[o + c] * (1 + beta * (ratio - 1));
     }
   }
 }

@@ -167,7 +167,7 @@ export function minJerkQuintic(t: number, T: number, x0: number, v0: number, a0:
  * `out` must not alias `params[paramOff]` unless the caller no longer needs h.
  */
 export function minJerkStepMatrix(out: Float64Array, outOff: number, params: Float64Array, paramOff: number): void {
-  const h = params[paramOff]!;
+  const h = params[paramOff];
   if (!(h > 0)) {
     writeIdentity(out, outOff);
     return;
@@ -182,7 +182,7 @@ export function minJerkStepMatrix(out: Float64Array, outOff: number, params: Flo
   const f20 = r * r * E, f21 = pp * c - pq2 * s, f22 = pp * s + pq2 * c;
   const n = PHI0_INVERSE;
   for (let col = 0; col < 3; col++) {
-    const n0 = n[col]!, n1 = n[3 + col]!, n2 = n[6 + col]!;
+    const n0 = n[col], n1 = n[3 + col], n2 = n[6 + col];
     out[outOff + col] = f00 * n0 + f01 * n1 + f02 * n2;
     out[outOff + 3 + col] = f10 * n0 + f11 * n1 + f12 * n2;
     out[outOff + 6 + col] = f20 * n0 + f21 * n1 + f22 * n2;
@@ -197,7 +197,7 @@ export function minJerkStepMatrix(out: Float64Array, outOff: number, params: Flo
  * Unstable for h > {@link MIN_JERK_EULER_LIMIT}. h ≤ 0 or NaN writes the identity.
  */
 export function minJerkEulerMatrix(out: Float64Array, outOff: number, params: Float64Array, paramOff: number): void {
-  const h = params[paramOff]!;
+  const h = params[paramOff];
   if (!(h > 0)) {
     writeIdentity(out, outOff);
     return;

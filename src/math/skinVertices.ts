@@ -27,15 +27,15 @@ export function skinVertices(
   const vertexCount = Math.floor(positions.length / 3);
   for (let v = 0; v < vertexCount; v++) {
     const p = v * 3;
-    const x = positions[p]!, y = positions[p + 1]!, z = positions[p + 2]!;
+    const x = positions[p], y = positions[p + 1], z = positions[p + 2];
     let ox = 0, oy = 0, oz = 0;
     for (let i = v * 4, end = i + 4; i < end; i++) {
-      const w = weights[i]!;
+      const w = weights[i];
       if (w === 0) continue;
-      const m = joints[i]! * MATRIX_STRIDE;
-      ox += w * (palette[m]! * x + palette[m + 3]! * y + palette[m + 6]! * z + palette[m + 9]!);
-      oy += w * (palette[m + 1]! * x + palette[m + 4]! * y + palette[m + 7]! * z + palette[m + 10]!);
-      oz += w * (palette[m + 2]! * x + palette[m + 5]! * y + palette[m + 8]! * z + palette[m + 11]!);
+      const m = joints[i] * MATRIX_STRIDE;
+      ox += w * (palette[m] * x + palette[m + 3] * y + palette[m + 6] * z + palette[m + 9]);
+      oy += w * (palette[m + 1] * x + palette[m + 4] * y + palette[m + 7] * z + palette[m + 10]);
+      oz += w * (palette[m + 2] * x + palette[m + 5] * y + palette[m + 8] * z + palette[m + 11]);
     }
     out[p] = ox;
     out[p + 1] = oy;

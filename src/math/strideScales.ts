@@ -53,7 +53,7 @@ export function solveStrideScales(out: Float64Array, input: Float64Array, count:
   for (let i = 0; i < count; i++) {
     out[i] = 1;
     const o = i * STRIDE_INPUT_STRIDE;
-    const w = input[o]!, ex = input[o + 1]!, ez = input[o + 2]!, own = input[o + 3]!;
+    const w = input[o], ex = input[o + 1], ez = input[o + 2], own = input[o + 3];
     if (!(w > 0)) continue;
     total += w;
     const n = Math.sqrt(ex * ex + ez * ez);
@@ -67,7 +67,7 @@ export function solveStrideScales(out: Float64Array, input: Float64Array, count:
   }
   if (!(travelling > 0)) return;
 
-  let dx = direction[0]!, dz = direction[1]!;
+  let dx = direction[0], dz = direction[1];
   let length = Math.sqrt(dx * dx + dz * dz);
   if (!(length > 1e-12)) { dx = naturalX; dz = naturalZ; length = Math.sqrt(dx * dx + dz * dz); }
   if (!(length > 1e-12)) return;
@@ -89,7 +89,7 @@ export function solveStrideScales(out: Float64Array, input: Float64Array, count:
   let sumX = 0, sumZ = 0;
   for (let i = 0; i < count; i++) {
     const o = i * STRIDE_INPUT_STRIDE;
-    const w = input[o]!, ex = input[o + 1]!, ez = input[o + 2]!, own = input[o + 3]!;
+    const w = input[o], ex = input[o + 1], ez = input[o + 2], own = input[o + 3];
     const n = Math.sqrt(ex * ex + ez * ez);
     if (!(w > 0) || !(n > NO_TRAVEL) || !(own > NO_TRAVEL)) continue;
     const ux = ex / n, uz = ez / n;
@@ -107,8 +107,8 @@ export function solveStrideScales(out: Float64Array, input: Float64Array, count:
   const lambda = (speed * total) / reach;
   for (let i = 0; i < count; i++) {
     const o = i * STRIDE_INPUT_STRIDE;
-    const w = input[o]!, n = Math.sqrt(input[o + 1]! * input[o + 1]! + input[o + 2]! * input[o + 2]!), own = input[o + 3]!;
+    const w = input[o], n = Math.sqrt(input[o + 1] * input[o + 1] + input[o + 2] * input[o + 2]), own = input[o + 3];
     if (!(w > 0) || !(n > NO_TRAVEL) || !(own > NO_TRAVEL)) continue;
-    out[i] = (out[i]! * lambda) / n;
+    out[i] = (out[i] * lambda) / n;
   }
 }

@@ -150,8 +150,8 @@ export function subtractPose(
   for (let j = 0; j < jointCount; j++) {
     const a = sOff + j * POSE_STRIDE, b = rOff + j * POSE_STRIDE, o = outOff + j * POSE_STRIDE;
     // Q_S · conj(Q_R): Hamilton product with the reference's vector part negated.
-    const sx = s[a + 3]!, sy = s[a + 4]!, sz = s[a + 5]!, sw = s[a + 6]!;
-    const rx = -r[b + 3]!, ry = -r[b + 4]!, rz = -r[b + 5]!, rw = r[b + 6]!;
+    const sx = s[a + 3], sy = s[a + 4], sz = s[a + 5], sw = s[a + 6];
+    const rx = -r[b + 3], ry = -r[b + 4], rz = -r[b + 5], rw = r[b + 6];
     let dx = sw * rx + sx * rw + sy * rz - sz * ry;
     let dy = sw * ry - sx * rz + sy * rw + sz * rx;
     let dz = sw * rz + sx * ry - sy * rx + sz * rw;
@@ -159,10 +159,10 @@ export function subtractPose(
     const sign = dw < 0 ? -1 : 1; // the shorter arc, so neighbouring frames rarely change sign
     const inv = sign / Math.sqrt(dx * dx + dy * dy + dz * dz + dw * dw);
     dx *= inv; dy *= inv; dz *= inv; dw *= inv;
-    const t0 = s[a]! - r[b]!, t1 = s[a + 1]! - r[b + 1]!, t2 = s[a + 2]! - r[b + 2]!;
-    const s0 = r[b + 7]! !== 0 ? s[a + 7]! / r[b + 7]! : 1;
-    const s1 = r[b + 8]! !== 0 ? s[a + 8]! / r[b + 8]! : 1;
-    const s2 = r[b + 9]! !== 0 ? s[a + 9]! / r[b + 9]! : 1;
+    const t0 = s[a] - r[b], t1 = s[a + 1] - r[b + 1], t2 = s[a + 2] - r[b + 2];
+    const s0 = r[b + 7] !== 0 ? s[a + 7] / r[b + 7] : 1;
+    const s1 = r[b + 8] !== 0 ? s[a + 8] / r[b + 8] : 1;
+    const s2 = r[b + 9] !== 0 ? s[a + 9] / r[b + 9] : 1;
     out[o] = t0; out[o + 1] = t1; out[o + 2] = t2;
     out[o + 3] = dx; out[o + 4] = dy; out[o + 5] = dz; out[o + 6] = dw;
     out[o + 7] = s0; out[o + 8] = s1; out[o + 9] = s2;

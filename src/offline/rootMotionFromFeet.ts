@@ -126,7 +126,7 @@ export function rootMotionFromFeet(clip: Clip, options: FootRootMotionOptions): 
 
   const J = skeleton.jointCount, N = clip.frameCount, M = N - 1, K = feet.length;
   const dt = 1 / clip.frameRate;
-  const parent = skeleton.parents[hip]!;
+  const parent = skeleton.parents[hip];
   // Per frame: each foot's path (x, y, z) and the root-motion joint's parent inverse (3×4).
   const path = new Float64Array(N * K * 3);
   const parentInverse = new Float64Array(N * MATRIX_STRIDE);
@@ -134,29 +134,29 @@ export function rootMotionFromFeet(clip: Clip, options: FootRootMotionOptions): 
   const below = feet.map((foot) => isBelow(skeleton.parents, foot, hip));
   for (let f = 0; f < N; f++) {
     modelPose(model, clip.frames, f * J * POSE_STRIDE, skeleton.parents, J);
-    const hx = model[hip * MATRIX_STRIDE + 9]!, hz = model[hip * MATRIX_STRIDE + 11]!;
+    const hx = model[hip * MATRIX_STRIDE + 9], hz = model[hip * MATRIX_STRIDE + 11];
     for (let k = 0; k < K; k++) {
-      const m = feet[k]! * MATRIX_STRIDE, o = (f * K + k) * 3;
-      path[o] = model[m + 9]! + (below[k] ? 0 : hx);
-      path[o + 1] = model[m + 10]!;
-      path[o + 2] = model[m + 11]! + (below[k] ? 0 : hz);
+      const m = feet[k] * MATRIX_STRIDE, o = (f * K + k) * 3;
+      path[o] = model[m + 9] + (below[k] ? 0 : hx);
+      path[o + 1] = model[m + 10];
+      path[o + 2] = model[m + 11] + (below[k] ? 0 : hz);
     }
     if (parent >= 0) affine.invert(parentInverse, f * MATRIX_STRIDE, model, parent * MATRIX_STRIDE);
   }
 
   // 2. Contact: height weights per interval, the ground's velocity, speed weights.
   const lowest = new Float64Array(K).fill(Infinity);
-  for (let f = 0; f < N; f++) for (let k = 0; k < K; k++) lowest[k] = Math.min(lowest[k]!, path[(f * K + k) * 3 + 1]!);
-  const heightWeight = (f: number, k: number): number => clamp01(1 - (path[(f * K + k) * 3 + 1]! - lowest[k]!) / heightThreshold);
+  for (let f = 0; f < N; f++) for (let k = 0; k < K; k++) lowest[k] = Math.min(lowest[k], path[(f * K + k) * 3 + 1]);
+  const heightWeight = (f: number, k: number): number => clamp01(1 - (path[(f * K + k) * 3 + 1] - lowest[k]) / heightThreshold);
   const vx = new Float64Array(M * K), vz = new Float64Array(M * K), weight = new Float64Array(M * K);
   const downX: number[] = [], downZ: number[] = [];
   for (let i = 0; i < M; i++) {
     for (let k = 0; k < K; k++) {
       const a = (i * K + k) * 3, b = ((i + 1) * K + k) * 3, ik = i * K + k;
-      vx[ik] = (path[b]! - path[a]!) / dt;
-      vz[ik] = (path[b + 2]! - path[a + 2]!) / dt;
+      vx[ik] = (path[b] - path[a]) / dt;
+      vz[ik] = (path[b + 2] - path[a + 2]) / dt;
       weight[ik] = Math.min(heightWeight(i, k), heightWeight(i + 1, k));
-      if (weight[ik]! > 0) { downX.push(vx[ik]!); downZ.push(vz[ik]!); }
+      if (weight[ik] > 0) { downX.push(vx[ik]); downZ.push(vz[ik]); }
     }
   }
   const gx = median(downX), gz = median(downZ);
@@ -166,10 +166,10 @@ export function rootMotionFromFeet(clip: Clip, options: FootRootMotionOptions): 
   for (let i = 0; i < M; i++) {
     for (let k = 0; k < K; k++) {
       const ik = i * K + k;
-      const w = weight[ik]! * clamp01(1 - Math.hypot(vx[ik]! - gx, vz[ik]! - gz) / speedThreshold);
-      sumW[i] = sumW[i]! + w;
-      sumX[i] = sumX[i]! - w * vx[ik]!;
-      sumZ[i] = sumZ[i]! - w * vz[ik]!;
+      const w = weight[ik] * clamp01(1 - Math.hypot(vx[ik] - gx, vz[ik] - gz) / speedThreshold);
+      sumW[i] = sumW[i] + w;
+      sumX[i] = sumX[i] - w * vx[ik];
+      sumZ[i] = sumZ[i] - w * vz[ik];
     }
   }
   if (!sumW.some((w) => w > NO_CONTACT)) {
@@ -182,13 +182,13 @@ export function rootMotionFromFeet(clip: Clip, options: FootRootMotionOptions): 
   const travel = new Float64Array(3);
   let tx = 0, tz = 0;
   for (let f = 0; f < N; f++) {
-    if (f > 0) { tx += velocity[(f - 1) * 2]! * dt; tz += velocity[(f - 1) * 2 + 1]! * dt; }
+    if (f > 0) { tx += velocity[(f - 1) * 2] * dt; tz += velocity[(f - 1) * 2 + 1] * dt; }
     travel[0] = tx; travel[1] = 0; travel[2] = tz;
     if (parent >= 0) affine.transformVector(travel, 0, parentInverse, f * MATRIX_STRIDE, travel, 0);
     const o = (f * J + hip) * POSE_STRIDE;
-    frames[o] = frames[o]! + travel[0]!;
-    frames[o + 1] = frames[o + 1]! + travel[1]!;
-    frames[o + 2] = frames[o + 2]! + travel[2]!;
+    frames[o] = frames[o] + travel[0];
+    frames[o + 1] = frames[o + 1] + travel[1];
+    frames[o + 2] = frames[o + 2] + travel[2];
   }
   return createClip({ skeleton, frameRate: clip.frameRate, frames, loop: clip.loop, events: clip.events, name: clip.name, importError: clip.importError });
 }
@@ -235,7 +235,7 @@ function option(value: number | undefined, name: string, fallback: number, zero:
 
 /** True when `joint` is `ancestor` or lies below it. */
 function isBelow(parents: Int16Array, joint: number, ancestor: number): boolean {
-  for (let j = joint; j >= 0; j = parents[j]!) if (j === ancestor) return true;
+  for (let j = joint; j >= 0; j = parents[j]) if (j === ancestor) return true;
   return false;
 }
 
@@ -244,7 +244,7 @@ function modelPose(out: Float64Array, pose: Float32Array, po: number, parents: I
   for (let j = 0; j < jointCount; j++) {
     const o = j * MATRIX_STRIDE;
     affine.fromSQT(out, o, pose, po + j * POSE_STRIDE);
-    const p = parents[j]!;
+    const p = parents[j];
     if (p >= 0) affine.multiply(out, o, out, p * MATRIX_STRIDE, out, o);
   }
 }
@@ -258,7 +258,7 @@ function median(values: number[]): number {
   if (values.length === 0) return 0;
   const sorted = values.slice().sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /**
@@ -280,9 +280,9 @@ function smooth(sumW: Float64Array, sumX: Float64Array, sumZ: Float64Array, sigm
       if (loop) j = ((j % M) + M) % M;
       else if (j < 0 || j >= M) continue;
       const k = sigma > 0 ? Math.exp(-(d * d) / (2 * sigma * sigma)) : 1;
-      w += k * sumW[j]!;
-      x += k * sumX[j]!;
-      z += k * sumZ[j]!;
+      w += k * sumW[j];
+      x += k * sumX[j];
+      z += k * sumZ[j];
     }
     if (w > NO_CONTACT) {
       out[i * 2] = x / w;
@@ -293,21 +293,21 @@ function smooth(sumW: Float64Array, sumX: Float64Array, sumZ: Float64Array, sigm
   // Fill each gap between known intervals a < b (b after a, wrapping for a loop) linearly.
   const count = known.length;
   for (let n = 0; n < count; n++) {
-    const a = known[n]!;
-    let b = known[(n + 1) % count]!;
+    const a = known[n];
+    let b = known[(n + 1) % count];
     if (n + 1 === count) {
       if (!loop) {
-        for (let i = a + 1; i < M; i++) { out[i * 2] = out[a * 2]!; out[i * 2 + 1] = out[a * 2 + 1]!; }
+        for (let i = a + 1; i < M; i++) { out[i * 2] = out[a * 2]; out[i * 2 + 1] = out[a * 2 + 1]; }
         break;
       }
       b += M;
     }
     for (let i = a + 1; i < b; i++) {
       const u = (i - a) / (b - a), at = (i % M) * 2, bt = (b % M) * 2;
-      out[at] = out[a * 2]! + u * (out[bt]! - out[a * 2]!);
-      out[at + 1] = out[a * 2 + 1]! + u * (out[bt + 1]! - out[a * 2 + 1]!);
+      out[at] = out[a * 2] + u * (out[bt] - out[a * 2]);
+      out[at + 1] = out[a * 2 + 1] + u * (out[bt + 1] - out[a * 2 + 1]);
     }
   }
-  if (!loop) for (let i = 0; i < known[0]!; i++) { out[i * 2] = out[known[0]! * 2]!; out[i * 2 + 1] = out[known[0]! * 2 + 1]!; }
+  if (!loop) for (let i = 0; i < known[0]; i++) { out[i * 2] = out[known[0] * 2]; out[i * 2 + 1] = out[known[0] * 2 + 1]; }
   return out;
 }

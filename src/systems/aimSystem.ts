@@ -133,26 +133,26 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
   const dense = world.characters.dense;
 
   for (let i = first; i < end; i++) {
-    const eid = dense[i]!;
-    const lookWeight = LookAt.weight[eid]!;
-    const reachWeight = Reach.weight[eid]!;
-    const lookSlot = LookAt.follower[eid]!, reachSlot = Reach.follower[eid]!;
+    const eid = dense[i];
+    const lookWeight = LookAt.weight[eid];
+    const reachWeight = Reach.weight[eid];
+    const lookSlot = LookAt.follower[eid], reachSlot = Reach.follower[eid];
     const lookRow = eid * FOLLOW_SLOTS + lookSlot, reachRow = eid * FOLLOW_SLOTS + reachSlot;
-    let look = LookAt.enabled[eid]! === 1 && lookWeight > 0 && lookSlot < FOLLOW_SLOTS && followerEnabled[lookRow]! === 1;
-    let reach = Reach.enabled[eid]! === 1 && reachWeight > 0 && reachSlot < FOLLOW_SLOTS && followerEnabled[reachRow]! === 1;
-    if ((!look && !reach) || lodUpdate[eid]! === 0) continue;
-    const jointCount = Character.jointCount[eid]!;
-    const head = LookAt.head[eid]!, neck = LookAt.neck[eid]!, spine = LookAt.spine[eid]!;
-    const upper = Reach.upper[eid]!, lower = Reach.lower[eid]!, endJoint = Reach.end[eid]!;
+    let look = LookAt.enabled[eid] === 1 && lookWeight > 0 && lookSlot < FOLLOW_SLOTS && followerEnabled[lookRow] === 1;
+    let reach = Reach.enabled[eid] === 1 && reachWeight > 0 && reachSlot < FOLLOW_SLOTS && followerEnabled[reachRow] === 1;
+    if ((!look && !reach) || lodUpdate[eid] === 0) continue;
+    const jointCount = Character.jointCount[eid];
+    const head = LookAt.head[eid], neck = LookAt.neck[eid], spine = LookAt.spine[eid];
+    const upper = Reach.upper[eid], lower = Reach.lower[eid], endJoint = Reach.end[eid];
     if (look && !(head >= 0 && head < jointCount && neck < jointCount && spine < jointCount)) look = false;
     if (reach && !(upper >= 0 && lower > upper && endJoint > lower && endJoint < jointCount)) reach = false;
     if (!look && !reach) continue;
 
     // 1. The targets in model space, one per aimed slot, written into the kernels' blocks.
-    const yaw = RootMotion.yaw[eid]!;
-    params[P_ROOT] = RootMotion.x[eid]!;
-    params[P_ROOT + 1] = RootMotion.y[eid]!;
-    params[P_ROOT + 2] = RootMotion.z[eid]!;
+    const yaw = RootMotion.yaw[eid];
+    params[P_ROOT] = RootMotion.x[eid];
+    params[P_ROOT + 1] = RootMotion.y[eid];
+    params[P_ROOT + 2] = RootMotion.z[eid];
     params[P_ROOT + 3] = Math.cos(yaw);
     params[P_ROOT + 4] = Math.sin(yaw);
     if (look && !followerInModel(params, P_LOOK + LOOK_TARGET, followerState, lookRow * FOLLOW_STATE_STRIDE)) look = false;
@@ -160,26 +160,26 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
     if (!look && !reach) continue;
 
     // 2. The joints involved: the head's and the end joint's paths to the root, ascending.
-    const parents = skeletons[Character.skeleton[eid]!]!.parents;
+    const parents = skeletons[Character.skeleton[eid]].parents;
     let count = 0;
     if (look) count = markPath(list, slot, parents, head, count);
     if (reach) count = markPath(list, slot, parents, endJoint, count);
     sortAscending(list, count);
-    for (let pos = 0; pos < count; pos++) slot[list[pos]!] = pos + 1;
+    for (let pos = 0; pos < count; pos++) slot[list[pos]] = pos + 1;
     const localOff = eid * poseSize;
     let dirty = 0; // first list position whose model transform is out of date
 
     // 3. Look-at: spine → neck → head, re-solving the head's aim at each.
     if (look) {
       const a = eid * 3;
-      params[P_LOOK + LOOK_AXIS] = LookAt.axis[a]!;
-      params[P_LOOK + LOOK_AXIS + 1] = LookAt.axis[a + 1]!;
-      params[P_LOOK + LOOK_AXIS + 2] = LookAt.axis[a + 2]!;
-      params[P_LOOK + LOOK_YAW_LIMIT] = LookAt.yawLimit[eid]!;
-      params[P_LOOK + LOOK_PITCH_LIMIT] = LookAt.pitchLimit[eid]!;
+      params[P_LOOK + LOOK_AXIS] = LookAt.axis[a];
+      params[P_LOOK + LOOK_AXIS + 1] = LookAt.axis[a + 1];
+      params[P_LOOK + LOOK_AXIS + 2] = LookAt.axis[a + 2];
+      params[P_LOOK + LOOK_YAW_LIMIT] = LookAt.yawLimit[eid];
+      params[P_LOOK + LOOK_PITCH_LIMIT] = LookAt.pitchLimit[eid];
       const w = lookWeight < 1 ? lookWeight : 1;
-      const spineShare = spine >= 0 ? LookAt.spineFraction[eid]! : 0;
-      const neckShare = neck >= 0 ? LookAt.neckFraction[eid]! : 0;
+      const spineShare = spine >= 0 ? LookAt.spineFraction[eid] : 0;
+      const neckShare = neck >= 0 ? LookAt.neckFraction[eid] : 0;
       let taken = 0; // w·Σ f of the joints above
       for (let stage = 0; stage < 3; stage++) {
         const joint = stage === 0 ? spine : stage === 1 ? neck : head;
@@ -193,13 +193,13 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
         dirty = composeUpTo(aim, local, localOff, parents, dirty, count, head);
         const h = head * AIM_JOINT_STRIDE;
         copyRotation(params, P_LOOK + LOOK_ROTATION, aim.model, h + AIM_JOINT_Q);
-        params[P_LOOK + LOOK_POSITION] = aim.model[h + 9]!;
-        params[P_LOOK + LOOK_POSITION + 1] = aim.model[h + 10]!;
-        params[P_LOOK + LOOK_POSITION + 2] = aim.model[h + 11]!;
+        params[P_LOOK + LOOK_POSITION] = aim.model[h + 9];
+        params[P_LOOK + LOOK_POSITION + 1] = aim.model[h + 10];
+        params[P_LOOK + LOOK_POSITION + 2] = aim.model[h + 11];
         params[P_LOOK + LOOK_WEIGHT] = sigma;
         solveLookAt(params, P_DELTA, params, P_LOOK);
         if (rotateByModelDelta(local, localOff + joint * POSE_STRIDE, aim.model, parentRotationOff(parents, joint), params, P_DELTA)) {
-          const at = slot[joint]! - 1;
+          const at = slot[joint] - 1;
           if (at < dirty) dirty = at;
         }
       }
@@ -217,15 +217,15 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
       params[P_IK + IK_WEIGHT] = reachWeight;
       solveTwoBoneIk(params, P_DELTA, params, P_IK);
       if (rotateByModelDelta(local, localOff + upper * POSE_STRIDE, m, parentRotationOff(parents, upper), params, P_DELTA)) {
-        const at = slot[upper]! - 1;
+        const at = slot[upper] - 1;
         if (at < dirty) dirty = at;
       }
       // The lower joint's parent rotation after D1 (recomposed from the corrected upper joint).
-      dirty = composeUpTo(aim, local, localOff, parents, dirty, count, parents[lower]!);
+      dirty = composeUpTo(aim, local, localOff, parents, dirty, count, parents[lower]);
       rotateByModelDelta(local, localOff + lower * POSE_STRIDE, m, parentRotationOff(parents, lower), params, P_DELTA + 4);
     }
 
-    for (let pos = 0; pos < count; pos++) slot[list[pos]!] = 0;
+    for (let pos = 0; pos < count; pos++) slot[list[pos]] = 0;
   }
 }
 
@@ -237,8 +237,8 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
  * argument, so nothing is boxed if V8 does not inline it.
  */
 function followerInModel(out: Float64Array, off: number, state: Float64Array, s: number): boolean {
-  const dx = state[s]! - out[P_ROOT]!, dy = state[s + 1]! - out[P_ROOT + 1]!, dz = state[s + 2]! - out[P_ROOT + 2]!;
-  const c = out[P_ROOT + 3]!, sn = out[P_ROOT + 4]!;
+  const dx = state[s] - out[P_ROOT], dy = state[s + 1] - out[P_ROOT + 1], dz = state[s + 2] - out[P_ROOT + 2];
+  const c = out[P_ROOT + 3], sn = out[P_ROOT + 4];
   const x = dx * c - dz * sn, z = dx * sn + dz * c;
   out[off] = x;
   out[off + 1] = dy;
@@ -255,14 +255,14 @@ function followerInModel(out: Float64Array, off: number, state: Float64Array, s:
 function markPath(list: Int32Array, slot: Int32Array, parents: Int16Array, joint: number, count: number): number {
   const first = count;
   let j = joint;
-  while (j >= 0 && slot[j]! === 0) {
+  while (j >= 0 && slot[j] === 0) {
     slot[j] = 1;
     list[count++] = j;
-    j = parents[j]!;
+    j = parents[j];
   }
   for (let a = first, b = count - 1; a < b; a++, b--) {
-    const t = list[a]!;
-    list[a] = list[b]!;
+    const t = list[a];
+    list[a] = list[b];
     list[b] = t;
   }
   return count;
@@ -271,10 +271,10 @@ function markPath(list: Int32Array, slot: Int32Array, parents: Int16Array, joint
 /** Insertion sort of `list[0 .. count)`, ascending (a few joints, in two ascending runs). */
 function sortAscending(list: Int32Array, count: number): void {
   for (let i = 1; i < count; i++) {
-    const v = list[i]!;
+    const v = list[i];
     let k = i - 1;
-    while (k >= 0 && list[k]! > v) {
-      list[k + 1] = list[k]!;
+    while (k >= 0 && list[k] > v) {
+      list[k + 1] = list[k];
       k--;
     }
     list[k + 1] = v;
@@ -283,7 +283,7 @@ function sortAscending(list: Int32Array, count: number): void {
 
 /** Offset of `joint`'s parent's model rotation in `AimScratch.model`, or −1 for a root. */
 function parentRotationOff(parents: Int16Array, joint: number): number {
-  const parent = parents[joint]!;
+  const parent = parents[joint];
   return parent < 0 ? -1 : parent * AIM_JOINT_STRIDE + AIM_JOINT_Q;
 }
 
@@ -299,20 +299,20 @@ function composeUpTo(
   const { list, model } = aim;
   let pos = from;
   for (; pos < count; pos++) {
-    const joint = list[pos]!;
+    const joint = list[pos];
     if (joint > last) break;
     const l = localOff + joint * POSE_STRIDE;
     const o = joint * AIM_JOINT_STRIDE;
-    const x = local[l + 3]!, y = local[l + 4]!, z = local[l + 5]!, w = local[l + 6]!;
-    const sx = local[l + 7]!, sy = local[l + 8]!, sz = local[l + 9]!;
+    const x = local[l + 3], y = local[l + 4], z = local[l + 5], w = local[l + 6];
+    const sx = local[l + 7], sy = local[l + 8], sz = local[l + 9];
     const x2 = x + x, y2 = y + y, z2 = z + z;
     const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
     const wx = w * x2, wy = w * y2, wz = w * z2;
     const l00 = (1 - (yy + zz)) * sx, l10 = (xy + wz) * sx, l20 = (xz - wy) * sx;
     const l01 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l21 = (yz + wx) * sy;
     const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
-    const ltx = local[l]!, lty = local[l + 1]!, ltz = local[l + 2]!;
-    const parent = parents[joint]!;
+    const ltx = local[l], lty = local[l + 1], ltz = local[l + 2];
+    const parent = parents[joint];
     if (parent < 0) {
       model[o] = l00; model[o + 1] = l10; model[o + 2] = l20;
       model[o + 3] = l01; model[o + 4] = l11; model[o + 5] = l21;
@@ -322,9 +322,9 @@ function composeUpTo(
       continue;
     }
     const p = parent * AIM_JOINT_STRIDE;
-    const p00 = model[p]!, p10 = model[p + 1]!, p20 = model[p + 2]!;
-    const p01 = model[p + 3]!, p11 = model[p + 4]!, p21 = model[p + 5]!;
-    const p02 = model[p + 6]!, p12 = model[p + 7]!, p22 = model[p + 8]!;
+    const p00 = model[p], p10 = model[p + 1], p20 = model[p + 2];
+    const p01 = model[p + 3], p11 = model[p + 4], p21 = model[p + 5];
+    const p02 = model[p + 6], p12 = model[p + 7], p22 = model[p + 8];
     model[o] = p00 * l00 + p01 * l10 + p02 * l20;
     model[o + 1] = p10 * l00 + p11 * l10 + p12 * l20;
     model[o + 2] = p20 * l00 + p21 * l10 + p22 * l20;
@@ -334,10 +334,10 @@ function composeUpTo(
     model[o + 6] = p00 * l02 + p01 * l12 + p02 * l22;
     model[o + 7] = p10 * l02 + p11 * l12 + p12 * l22;
     model[o + 8] = p20 * l02 + p21 * l12 + p22 * l22;
-    model[o + 9] = p00 * ltx + p01 * lty + p02 * ltz + model[p + 9]!;
-    model[o + 10] = p10 * ltx + p11 * lty + p12 * ltz + model[p + 10]!;
-    model[o + 11] = p20 * ltx + p21 * lty + p22 * ltz + model[p + 11]!;
-    const ax = model[p + 12]!, ay = model[p + 13]!, az = model[p + 14]!, aw = model[p + 15]!;
+    model[o + 9] = p00 * ltx + p01 * lty + p02 * ltz + model[p + 9];
+    model[o + 10] = p10 * ltx + p11 * lty + p12 * ltz + model[p + 10];
+    model[o + 11] = p20 * ltx + p21 * lty + p22 * ltz + model[p + 11];
+    const ax = model[p + 12], ay = model[p + 13], az = model[p + 14], aw = model[p + 15];
     model[o + 12] = aw * x + ax * w + ay * z - az * y;
     model[o + 13] = aw * y - ax * z + ay * w + az * x;
     model[o + 14] = aw * z + ax * y - ay * x + az * w;
@@ -355,15 +355,15 @@ function composeUpTo(
  */
 export function composeJointModel(model: Float64Array, joint: number, parent: number, local: Float32Array, l: number): void {
   const o = joint * AIM_JOINT_STRIDE;
-  const x = local[l + 3]!, y = local[l + 4]!, z = local[l + 5]!, w = local[l + 6]!;
-  const sx = local[l + 7]!, sy = local[l + 8]!, sz = local[l + 9]!;
+  const x = local[l + 3], y = local[l + 4], z = local[l + 5], w = local[l + 6];
+  const sx = local[l + 7], sy = local[l + 8], sz = local[l + 9];
   const x2 = x + x, y2 = y + y, z2 = z + z;
   const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
   const wx = w * x2, wy = w * y2, wz = w * z2;
   const l00 = (1 - (yy + zz)) * sx, l10 = (xy + wz) * sx, l20 = (xz - wy) * sx;
   const l01 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l21 = (yz + wx) * sy;
   const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
-  const ltx = local[l]!, lty = local[l + 1]!, ltz = local[l + 2]!;
+  const ltx = local[l], lty = local[l + 1], ltz = local[l + 2];
   if (parent < 0) {
     model[o] = l00; model[o + 1] = l10; model[o + 2] = l20;
     model[o + 3] = l01; model[o + 4] = l11; model[o + 5] = l21;
@@ -373,9 +373,9 @@ export function composeJointModel(model: Float64Array, joint: number, parent: nu
     return;
   }
   const p = parent * AIM_JOINT_STRIDE;
-  const p00 = model[p]!, p10 = model[p + 1]!, p20 = model[p + 2]!;
-  const p01 = model[p + 3]!, p11 = model[p + 4]!, p21 = model[p + 5]!;
-  const p02 = model[p + 6]!, p12 = model[p + 7]!, p22 = model[p + 8]!;
+  const p00 = model[p], p10 = model[p + 1], p20 = model[p + 2];
+  const p01 = model[p + 3], p11 = model[p + 4], p21 = model[p + 5];
+  const p02 = model[p + 6], p12 = model[p + 7], p22 = model[p + 8];
   model[o] = p00 * l00 + p01 * l10 + p02 * l20;
   model[o + 1] = p10 * l00 + p11 * l10 + p12 * l20;
   model[o + 2] = p20 * l00 + p21 * l10 + p22 * l20;
@@ -385,11 +385,11 @@ export function composeJointModel(model: Float64Array, joint: number, parent: nu
   model[o + 6] = p00 * l02 + p01 * l12 + p02 * l22;
   model[o + 7] = p10 * l02 + p11 * l12 + p12 * l22;
   model[o + 8] = p20 * l02 + p21 * l12 + p22 * l22;
-  model[o + 9] = p00 * ltx + p01 * lty + p02 * ltz + model[p + 9]!;
-  model[o + 10] = p10 * ltx + p11 * lty + p12 * ltz + model[p + 10]!;
-  model[o + 11] = p20 * ltx + p21 * lty + p22 * ltz + model[p + 11]!;
+  model[o + 9] = p00 * ltx + p01 * lty + p02 * ltz + model[p + 9];
+  model[o + 10] = p10 * ltx + p11 * lty + p12 * ltz + model[p + 10];
+  model[o + 11] = p20 * ltx + p21 * lty + p22 * ltz + model[p + 11];
   // Q = Q_parent · q (Hamilton product, as quat.multiply).
-  const ax = model[p + 12]!, ay = model[p + 13]!, az = model[p + 14]!, aw = model[p + 15]!;
+  const ax = model[p + 12], ay = model[p + 13], az = model[p + 14], aw = model[p + 15];
   model[o + 12] = aw * x + ax * w + ay * z - az * y;
   model[o + 13] = aw * y - ax * z + ay * w + az * x;
   model[o + 14] = aw * z + ax * y - ay * x + az * w;
@@ -405,11 +405,11 @@ export function composeJointModel(model: Float64Array, joint: number, parent: nu
 export function rotateByModelDelta(
   local: Float32Array, l: number, model: Float64Array, qp: number, delta: Float64Array, d: number,
 ): boolean {
-  const dx = delta[d]!, dy = delta[d + 1]!, dz = delta[d + 2]!, dw = delta[d + 3]!;
+  const dx = delta[d], dy = delta[d + 1], dz = delta[d + 2], dw = delta[d + 3];
   let rx = dx, ry = dy, rz = dz, rw = dw;
   if (qp >= 0) {
     // r = conj(P) · D · P, the delta in the parent's frame.
-    const px = model[qp]!, py = model[qp + 1]!, pz = model[qp + 2]!, pw = model[qp + 3]!;
+    const px = model[qp], py = model[qp + 1], pz = model[qp + 2], pw = model[qp + 3];
     // u = D · P
     const ux = dw * px + dx * pw + dy * pz - dz * py;
     const uy = dw * py - dx * pz + dy * pw + dz * px;
@@ -422,7 +422,7 @@ export function rotateByModelDelta(
     rw = pw * uw + px * ux + py * uy + pz * uz;
   }
   const q = l + POSE_Q;
-  const qx = local[q]!, qy = local[q + 1]!, qz = local[q + 2]!, qw = local[q + 3]!;
+  const qx = local[q], qy = local[q + 1], qz = local[q + 2], qw = local[q + 3];
   const nx = rw * qx + rx * qw + ry * qz - rz * qy;
   const ny = rw * qy - rx * qz + ry * qw + rz * qx;
   const nz = rw * qz + rx * qy - ry * qx + rz * qw;
@@ -446,10 +446,10 @@ export function rotateByModelDelta(
  * l2·1e-5): the kernel then bends toward the pole without rolling the chain.
  */
 function straightenNoise(params: Float64Array, po: number): void {
-  const ax = params[po + IK_ROOT]!, ay = params[po + IK_ROOT + 1]!, az = params[po + IK_ROOT + 2]!;
-  const bx = params[po + IK_MID]!, by = params[po + IK_MID + 1]!, bz = params[po + IK_MID + 2]!;
+  const ax = params[po + IK_ROOT], ay = params[po + IK_ROOT + 1], az = params[po + IK_ROOT + 2];
+  const bx = params[po + IK_MID], by = params[po + IK_MID + 1], bz = params[po + IK_MID + 2];
   const e1x = bx - ax, e1y = by - ay, e1z = bz - az;
-  const e2x = params[po + IK_END]! - bx, e2y = params[po + IK_END + 1]! - by, e2z = params[po + IK_END + 2]! - bz;
+  const e2x = params[po + IK_END] - bx, e2y = params[po + IK_END + 1] - by, e2z = params[po + IK_END + 2] - bz;
   const l1 = Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
   const l2 = Math.sqrt(e2x * e2x + e2y * e2y + e2z * e2z);
   const cx = e1y * e2z - e1z * e2y, cy = e1z * e2x - e1x * e2z, cz = e1x * e2y - e1y * e2x;
@@ -462,14 +462,14 @@ function straightenNoise(params: Float64Array, po: number): void {
 }
 
 function copyRotation(out: Float64Array, o: number, a: Float64Array, ao: number): void {
-  out[o] = a[ao]!;
-  out[o + 1] = a[ao + 1]!;
-  out[o + 2] = a[ao + 2]!;
-  out[o + 3] = a[ao + 3]!;
+  out[o] = a[ao];
+  out[o + 1] = a[ao + 1];
+  out[o + 2] = a[ao + 2];
+  out[o + 3] = a[ao + 3];
 }
 
 function copyPosition(out: Float64Array, o: number, a: Float64Array, ao: number): void {
-  out[o] = a[ao]!;
-  out[o + 1] = a[ao + 1]!;
-  out[o + 2] = a[ao + 2]!;
+  out[o] = a[ao];
+  out[o + 1] = a[ao + 1];
+  out[o + 2] = a[ao + 2];
 }

@@ -44,33 +44,33 @@ export function blendEntities(world: AnimationWorld, _dt: number, first: number,
   const lodUpdate = world.components.Lod.update;
 
   for (let i = first; i < end; i++) {
-    const eid = dense[i]!;
-    if (lodUpdate[eid]! === 0) continue; // update-rate LOD: not this frame
-    const jointCount = Character.jointCount[eid]!;
-    const rest = skeletons[Character.skeleton[eid]!]!.rest;
+    const eid = dense[i];
+    if (lodUpdate[eid] === 0) continue; // update-rate LOD: not this frame
+    const jointCount = Character.jointCount[eid];
+    const rest = skeletons[Character.skeleton[eid]].rest;
     const outOff = eid * poseSize;
 
     let count = 0;
     let single = -1; // the slot of the first override layer, for the one-layer fast path
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
-      if (clipIds[li]! < 0 || !(weight[li]! > 0) || (flags[li]! & LAYER_ADDITIVE) !== 0) continue;
+      if (clipIds[li] < 0 || !(weight[li] > 0) || (flags[li] & LAYER_ADDITIVE) !== 0) continue;
       if (count === 0) single = li;
       layerOff[count] = li * poseSize;
-      layerWeight[count] = weight[li]!;
-      layerMask[count] = mask[li]! >= 0 ? masks[mask[li]!]! : null;
+      layerWeight[count] = weight[li];
+      layerMask[count] = mask[li] >= 0 ? masks[mask[li]] : null;
       count++;
     }
-    if (count === 1 && layerMask[0] === null && layerWeight[0]! >= threshold[0]!) {
+    if (count === 1 && layerMask[0] === null && layerWeight[0] >= threshold[0]) {
       // One unmasked layer above the threshold: its pose is the blend. Copy it natively.
-      localViews[eid]!.set(layerViews[single]!);
+      localViews[eid].set(layerViews[single]);
     } else {
       blendOverrideLayers(local, outOff, rest, pose, layerOff, layerWeight, layerMask, count, jointCount, threshold);
     }
 
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
-      if (clipIds[li]! < 0 || !(weight[li]! > 0) || (flags[li]! & LAYER_ADDITIVE) === 0 || reference[li]! < 0) continue;
-      const layerMaskWeights = mask[li]! >= 0 ? masks[mask[li]!]! : null;
-      applyAdditiveLayer(local, outOff, pose, li * poseSize, references[reference[li]!]!, weight, li, layerMaskWeights, jointCount);
+      if (clipIds[li] < 0 || !(weight[li] > 0) || (flags[li] & LAYER_ADDITIVE) === 0 || reference[li] < 0) continue;
+      const layerMaskWeights = mask[li] >= 0 ? masks[mask[li]] : null;
+      applyAdditiveLayer(local, outOff, pose, li * poseSize, references[reference[li]], weight, li, layerMaskWeights, jointCount);
     }
   }
 }

@@ -77,19 +77,19 @@ export function followEntities(world: AnimationWorld, frameDt: number, first: nu
   const lodDts = world.lod.dts;
 
   for (let i = first; i < end; i++) {
-    const eid = dense[i]!;
-    if (lodUpdate[eid]! === 0) continue; // not this frame (update-rate LOD)
-    const dtSlot = lodSlot[eid]!;
-    const dt = dtSlot === 0 ? frameDt : lodDts[dtSlot]!; // seconds since its last update (lodSystem)
+    const eid = dense[i];
+    if (lodUpdate[eid] === 0) continue; // not this frame (update-rate LOD)
+    const dtSlot = lodSlot[eid];
+    const dt = dtSlot === 0 ? frameDt : lodDts[dtSlot]; // seconds since its last update (lodSystem)
     const base = eid * FOLLOW_SLOTS;
     for (let slot = 0; slot < FOLLOW_SLOTS; slot++) {
       const row = base + slot;
-      if (enabled[row]! === 0) continue; // an empty slot
+      if (enabled[row] === 0) continue; // an empty slot
       const t = row * 3;
-      const moving = targetVelocity[t]! !== 0 || targetVelocity[t + 1]! !== 0 || targetVelocity[t + 2]! !== 0
-        || targetAcceleration[t]! !== 0 || targetAcceleration[t + 1]! !== 0 || targetAcceleration[t + 2]! !== 0;
-      const period = interval[row]!;
-      const toInstant = period - timer[row]!;
+      const moving = targetVelocity[t] !== 0 || targetVelocity[t + 1] !== 0 || targetVelocity[t + 2] !== 0
+        || targetAcceleration[t] !== 0 || targetAcceleration[t + 1] !== 0 || targetAcceleration[t + 2] !== 0;
+      const period = interval[row];
+      const toInstant = period - timer[row];
       if (dt >= toInstant) {
         scratch[FOLLOW_SECONDS] = toInstant;
         advanceFollower(follower, eid, slot);
@@ -104,14 +104,14 @@ export function followEntities(world: AnimationWorld, frameDt: number, first: nu
             const merged = (instants - FOLLOW_MAX_INSTANTS) * period;
             scratch[FOLLOW_SECONDS] = merged;
             advanceFollower(follower, eid, slot);
-            scratch[FOLLOW_ELAPSED] = scratch[FOLLOW_ELAPSED]! + merged;
+            scratch[FOLLOW_ELAPSED] = scratch[FOLLOW_ELAPSED] + merged;
             sampleTarget(follower, row);
             rest -= merged;
           }
           while (rest >= period) {
             scratch[FOLLOW_SECONDS] = period;
             advanceFollower(follower, eid, slot);
-            scratch[FOLLOW_ELAPSED] = scratch[FOLLOW_ELAPSED]! + period;
+            scratch[FOLLOW_ELAPSED] = scratch[FOLLOW_ELAPSED] + period;
             sampleTarget(follower, row);
             rest -= period;
           }
@@ -122,13 +122,13 @@ export function followEntities(world: AnimationWorld, frameDt: number, first: nu
       } else {
         scratch[FOLLOW_SECONDS] = dt;
         advanceFollower(follower, eid, slot);
-        timer[row] = timer[row]! + dt;
+        timer[row] = timer[row] + dt;
       }
       if (moving) {
         // The target moves on: where it is at the frame's end, as the game's next set sees it.
         for (let k = t; k < t + 3; k++) {
-          const v = targetVelocity[k]!, a = targetAcceleration[k]!;
-          target[k] = target[k]! + dt * (v + 0.5 * a * dt);
+          const v = targetVelocity[k], a = targetAcceleration[k];
+          target[k] = target[k] + dt * (v + 0.5 * a * dt);
           targetVelocity[k] = v + a * dt;
         }
       }
@@ -142,11 +142,11 @@ export function followEntities(world: AnimationWorld, frameDt: number, first: nu
  */
 function sampleTarget(follower: FollowerComponent, row: number): void {
   const { target, targetVelocity, targetAcceleration, sampled, sampledVelocity, sampledAcceleration } = follower;
-  const e = follower.scratch[FOLLOW_ELAPSED]!;
+  const e = follower.scratch[FOLLOW_ELAPSED];
   const t = row * 3;
   for (let k = t; k < t + 3; k++) {
-    const v = targetVelocity[k]!, a = targetAcceleration[k]!;
-    sampled[k] = target[k]! + e * (v + 0.5 * a * e);
+    const v = targetVelocity[k], a = targetAcceleration[k];
+    sampled[k] = target[k] + e * (v + 0.5 * a * e);
     sampledVelocity[k] = v + a * e;
     sampledAcceleration[k] = a;
   }
@@ -161,27 +161,27 @@ function sampleTarget(follower: FollowerComponent, row: number): void {
 export function advanceFollower(follower: FollowerComponent, eid: number, slot = 0): void {
   const { scratch, state, sampled, sampledVelocity, sampledAcceleration } = follower;
   const row = eid * FOLLOW_SLOTS + slot;
-  const T = follower.duration[row]!;
-  const seconds = scratch[FOLLOW_SECONDS]!;
+  const T = follower.duration[row];
+  const seconds = scratch[FOLLOW_SECONDS];
   const h = seconds / T;
   if (!(h > 0)) return;
-  const euler = follower.integrator[row]! === FOLLOW_EULER;
+  const euler = follower.integrator[row] === FOLLOW_EULER;
   const m = euler ? FOLLOW_CACHE + 10 : FOLLOW_CACHE;
-  if (scratch[m]! !== h) {
+  if (scratch[m] !== h) {
     scratch[m] = h;
     if (euler) minJerkEulerMatrix(scratch, m + 1, scratch, m);
     else minJerkStepMatrix(scratch, m + 1, scratch, m);
   }
-  const m00 = scratch[m + 1]!, m01 = scratch[m + 2]!, m02 = scratch[m + 3]!;
-  const m10 = scratch[m + 4]!, m11 = scratch[m + 5]!, m12 = scratch[m + 6]!;
-  const m20 = scratch[m + 7]!, m21 = scratch[m + 8]!, m22 = scratch[m + 9]!;
+  const m00 = scratch[m + 1], m01 = scratch[m + 2], m02 = scratch[m + 3];
+  const m10 = scratch[m + 4], m11 = scratch[m + 5], m12 = scratch[m + 6];
+  const m20 = scratch[m + 7], m21 = scratch[m + 8], m22 = scratch[m + 9];
   const T2 = T * T;
-  const predict = follower.predict[row]! === 1;
-  const tau0 = follower.timer[row]!;
+  const predict = follower.predict[row] === 1;
+  const tau0 = follower.timer[row];
   const tau1 = tau0 + seconds;
   const s = row * FOLLOW_STATE_STRIDE;
   for (let k = 0; k < 3; k++) {
-    const xs = sampled[row * 3 + k]!, vs = sampledVelocity[row * 3 + k]!, as = sampledAcceleration[row * 3 + k]!;
+    const xs = sampled[row * 3 + k], vs = sampledVelocity[row * 3 + k], as = sampledAcceleration[row * 3 + k];
     // The particular solution y at the start (y0, y0′, y0″) and end (y1 …) of the step.
     let y0: number, y0v: number, y1: number, y1v: number, ya: number;
     if (predict) {
@@ -205,9 +205,9 @@ export function advanceFollower(follower: FollowerComponent, eid: number, slot =
       ya = 0;
     }
     // Scaled coordinates (seed's A matrix with t → t/T): e = x − y, w = T·(v − y′), b = T²·(a − y″).
-    const e = state[s + k]! - y0;
-    const w = (state[s + 3 + k]! - y0v) * T;
-    const b = (state[s + 6 + k]! - ya) * T2;
+    const e = state[s + k] - y0;
+    const w = (state[s + 3 + k] - y0v) * T;
+    const b = (state[s + 6 + k] - ya) * T2;
     state[s + k] = y1 + (m00 * e + m01 * w + m02 * b);
     state[s + 3 + k] = y1v + (m10 * e + m11 * w + m12 * b) / T;
     state[s + 6 + k] = ya + (m20 * e + m21 * w + m22 * b) / T2;

@@ -89,9 +89,9 @@ export function captureOffsets(
   params: Float64Array,
   tmp: Float64Array,
 ): void {
-  const prevDt = params[CAPTURE_PREV_DT]!;
-  const interval = params[CAPTURE_DT]!;
-  const spring = params[CAPTURE_MODE]! === INERTIA_SPRING;
+  const prevDt = params[CAPTURE_PREV_DT];
+  const interval = params[CAPTURE_DT];
+  const spring = params[CAPTURE_MODE] === INERTIA_SPRING;
   const sourceRate = prevDt > 0 ? 1 / prevDt : 0;
   const targetRate = interval !== 0 ? 1 / interval : 0;
 
@@ -106,8 +106,8 @@ export function captureOffsets(
       const out = o + (channel === 0 ? 0 : 12);
       let len = 0;
       for (let a = 0; a < 3; a++) {
-        const offset = prev1[p1 + c + a]! - targetNow[t + c + a]!;
-        const velocity = (prev1[p1 + c + a]! - prev2[p2 + c + a]!) * sourceRate - (targetNow[t + c + a]! - targetOther[to + c + a]!) * targetRate;
+        const offset = prev1[p1 + c + a] - targetNow[t + c + a];
+        const velocity = (prev1[p1 + c + a] - prev2[p2 + c + a]) * sourceRate - (targetNow[t + c + a] - targetOther[to + c + a]) * targetRate;
         tmp[V + a] = velocity;
         offsets[out + a] = offset;
         len += offset * offset;
@@ -127,20 +127,20 @@ export function captureOffsets(
     quat.conjugate(tmp, Q_DELTA, tmp, Q_TO);
     quat.multiply(tmp, Q_DELTA, tmp, Q_T, tmp, Q_DELTA);
     writeScaledAxis(tmp, W, tmp, Q_DELTA);
-    for (let a = 0; a < 3; a++) tmp[W + a] = tmp[W + a]! * targetRate;
+    for (let a = 0; a < 3; a++) tmp[W + a] = tmp[W + a] * targetRate;
     quat.rotateVec3(tmp, W, tmp, Q_OFF, tmp, W);
     // ω_src = axis·angle(P1 · P2⁻¹) / Δt; the offset's velocity is ω_src − R_off ω_tgt.
     quat.conjugate(tmp, Q_P2, tmp, Q_P2);
     quat.multiply(tmp, Q_P2, tmp, Q_P1, tmp, Q_P2);
     writeScaledAxis(tmp, V, tmp, Q_P2);
-    for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a]! * sourceRate - tmp[W + a]!;
+    for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a] * sourceRate - tmp[W + a];
     // The offset itself as a vector axis·angle, like the translation and scale offsets.
     const out = o + 6;
     writeScaledAxis(tmp, W, tmp, Q_OFF);
     let len = 0;
     for (let a = 0; a < 3; a++) {
-      offsets[out + a] = tmp[W + a]!;
-      len += tmp[W + a]! * tmp[W + a]!;
+      offsets[out + a] = tmp[W + a];
+      len += tmp[W + a] * tmp[W + a];
     }
     tmp[LEN] = Math.sqrt(len);
     storeVectorOffset(offsets, out, tmp, spring, params);
@@ -162,40 +162,40 @@ export function blendLayersAt(world: AnimationWorld, eid: number, back: Float64A
   const scratch = world.scratch;
   const { layerOff, layerWeight, layerMask, layerPoses, time, blendThreshold } = scratch;
   const lod = world.components.Lod;
-  const level = lod.enabled[eid]! === 0 ? -1 : lod.level[eid]!;
-  const jointCount = Character.jointCount[eid]!;
+  const level = lod.enabled[eid] === 0 ? -1 : lod.level[eid];
+  const jointCount = Character.jointCount[eid];
   const poseSize = world.maxJoints * POSE_STRIDE;
   const first = eid * MAX_LAYERS;
   let count = 0;
   for (let li = first; li < first + MAX_LAYERS; li++) {
-    const clipId = clipIds[li]!;
+    const clipId = clipIds[li];
     if (clipId < 0) continue;
     const w = layerWeightAt(Layers, li, back, backIndex);
     if (!(w > 0)) continue;
-    const clip = clips[clipId]!;
+    const clip = clips[clipId];
     time[0] = layerTimeAt(Layers, li, clip.duration, back, backIndex);
     const n = li - first;
-    const bindingId = binding[li]!;
-    sampleClipInto(layerPoses, n * poseSize, level < 0 ? clip : clips[lodClipId(world.lod.clipLevels, clipId, level)]!, time, 0, bindingId < 0 ? null : bindings[bindingId]!);
-    if ((flags[li]! & LAYER_ADDITIVE) !== 0) continue;
+    const bindingId = binding[li];
+    sampleClipInto(layerPoses, n * poseSize, level < 0 ? clip : clips[lodClipId(world.lod.clipLevels, clipId, level)], time, 0, bindingId < 0 ? null : bindings[bindingId]);
+    if ((flags[li] & LAYER_ADDITIVE) !== 0) continue;
     layerOff[count] = n * poseSize;
     layerWeight[count] = w;
-    layerMask[count] = mask[li]! >= 0 ? masks[mask[li]!]! : null;
+    layerMask[count] = mask[li] >= 0 ? masks[mask[li]] : null;
     count++;
   }
-  if (count === 1 && layerMask[0] === null && layerWeight[0]! >= blendThreshold[0]!) {
+  if (count === 1 && layerMask[0] === null && layerWeight[0] >= blendThreshold[0]) {
     // As blendSystem: one unmasked layer above the threshold is the blend, copied.
-    const from = layerOff[0]!;
-    for (let i = 0, n = jointCount * POSE_STRIDE; i < n; i++) out[i] = layerPoses[from + i]!;
+    const from = layerOff[0];
+    for (let i = 0, n = jointCount * POSE_STRIDE; i < n; i++) out[i] = layerPoses[from + i];
   } else {
-    blendOverrideLayers(out, 0, skeletons[Character.skeleton[eid]!]!.rest, layerPoses, layerOff, layerWeight, layerMask, count, jointCount, blendThreshold);
+    blendOverrideLayers(out, 0, skeletons[Character.skeleton[eid]].rest, layerPoses, layerOff, layerWeight, layerMask, count, jointCount, blendThreshold);
   }
   // Additive layers in layer order, as blendSystem applies them.
   for (let li = first; li < first + MAX_LAYERS; li++) {
-    if (clipIds[li]! < 0 || (flags[li]! & LAYER_ADDITIVE) === 0 || reference[li]! < 0) continue;
+    if (clipIds[li] < 0 || (flags[li] & LAYER_ADDITIVE) === 0 || reference[li] < 0) continue;
     layerWeight[0] = layerWeightAt(Layers, li, back, backIndex);
-    if (!(layerWeight[0]! > 0)) continue;
-    applyAdditiveLayer(out, 0, layerPoses, (li - first) * poseSize, references[reference[li]!]!, layerWeight, 0, mask[li]! >= 0 ? masks[mask[li]!]! : null, jointCount);
+    if (!(layerWeight[0] > 0)) continue;
+    applyAdditiveLayer(out, 0, layerPoses, (li - first) * poseSize, references[reference[li]], layerWeight, 0, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
   }
 }
 
@@ -206,12 +206,12 @@ export function blendLayersAt(world: AnimationWorld, eid: number, back: Float64A
 export function layersCanGoBack(world: AnimationWorld, eid: number, back: Float64Array, backIndex: number): boolean {
   const Layers = world.components.Layers;
   const clips = world.assets.clips;
-  const seconds = back[backIndex]!;
+  const seconds = back[backIndex];
   for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
-    const clipId = Layers.clip[li]!;
-    if (clipId < 0 || (Layers.flags[li]! & LAYER_LOOP) !== 0) continue;
-    const duration = clips[clipId]!.duration;
-    const t = Layers.time[li]!, speed = Layers.speed[li]!;
+    const clipId = Layers.clip[li];
+    if (clipId < 0 || (Layers.flags[li] & LAYER_LOOP) !== 0) continue;
+    const duration = clips[clipId].duration;
+    const t = Layers.time[li], speed = Layers.speed[li];
     if ((speed > 0 && t >= duration) || (speed < 0 && t <= 0) || speed === 0) continue; // resting
     const earlier = t - speed * seconds;
     if (earlier < -1e-9 || earlier > duration + 1e-9) return false;
@@ -221,27 +221,27 @@ export function layersCanGoBack(world: AnimationWorld, eid: number, back: Float6
 
 /** Layer `li`'s weight `back[i]` seconds ago: its fade curve at that clock (clamped to the fade's span), else its weight. */
 function layerWeightAt(layers: AnimationWorld['components']['Layers'], li: number, back: Float64Array, i: number): number {
-  const kind = layers.fadeCurve[li]!;
-  if (kind === 0) return layers.weight[li]!;
-  const duration = layers.fadeDuration[li]!;
-  let u = duration > 0 ? (layers.fadeElapsed[li]! - back[i]!) / duration : 1;
+  const kind = layers.fadeCurve[li];
+  if (kind === 0) return layers.weight[li];
+  const duration = layers.fadeDuration[li];
+  let u = duration > 0 ? (layers.fadeElapsed[li] - back[i]) / duration : 1;
   if (u < 0) u = 0;
   else if (u > 1) u = 1;
-  const from = layers.fadeFrom[li]!;
-  return from + (layers.fadeTo[li]! - from) * fadeCurve(kind, u);
+  const from = layers.fadeFrom[li];
+  return from + (layers.fadeTo[li] - from) * fadeCurve(kind, u);
 }
 
 /** Layer `li`'s clip time `back[i]` seconds ago (see {@link blendLayersAt}). */
 function layerTimeAt(layers: AnimationWorld['components']['Layers'], li: number, duration: number, back: Float64Array, i: number): number {
-  const t = layers.time[li]!, speed = layers.speed[li]!;
+  const t = layers.time[li], speed = layers.speed[li];
   if (!(duration > 0)) return 0;
-  if ((layers.flags[li]! & LAYER_LOOP) !== 0) {
-    let earlier = t - speed * back[i]!;
+  if ((layers.flags[li] & LAYER_LOOP) !== 0) {
+    let earlier = t - speed * back[i];
     earlier -= Math.floor(earlier / duration) * duration;
     return earlier < duration ? earlier : 0;
   }
   if ((speed > 0 && t >= duration) || (speed < 0 && t <= 0)) return t; // resting at the end it plays toward
-  const earlier = t - speed * back[i]!;
+  const earlier = t - speed * back[i];
   return earlier < 0 ? 0 : earlier > duration ? duration : earlier;
 }
 
@@ -255,12 +255,12 @@ function layerTimeAt(layers: AnimationWorld['components']['Layers'], li: number,
  */
 export function captureSourceMotion(world: AnimationWorld, eid: number): void {
   const c = world.components.Inertialization;
-  if (c.pending[eid]! !== 0) return;
+  if (c.pending[eid] !== 0) return;
   const poseSize = world.maxJoints * POSE_STRIDE;
-  const jointCount = world.components.Character.jointCount[eid]!;
-  const index = c.historyIndex[eid]!;
+  const jointCount = world.components.Character.jointCount[eid];
+  const index = c.historyIndex[eid];
   const p1Off = (eid * 2 + index) * poseSize, p2Off = (eid * 2 + 1 - index) * poseSize;
-  if (c.lastDt[eid]! === 0) {
+  if (c.lastDt[eid] === 0) {
     c.history.copyWithin(p2Off, p1Off, p1Off + jointCount * POSE_STRIDE);
   } else {
     const { pose, poseOther, params, tmp } = world.scratch;
@@ -268,10 +268,10 @@ export function captureSourceMotion(world: AnimationWorld, eid: number): void {
     blendLayersAt(world, eid, params, CAPTURE_BACK, pose);
     params[CAPTURE_BACK] = SOURCE_INTERVAL;
     if (!layersCanGoBack(world, eid, params, CAPTURE_BACK)) params[CAPTURE_BACK] = -SOURCE_INTERVAL;
-    params[CAPTURE_DT] = params[CAPTURE_BACK]!;
+    params[CAPTURE_DT] = params[CAPTURE_BACK];
     blendLayersAt(world, eid, params, CAPTURE_BACK, poseOther);
-    params[CAPTURE_MODE] = c.mode[eid]!;
-    params[CAPTURE_CLOCK] = c.elapsed[eid]!;
+    params[CAPTURE_MODE] = c.mode[eid];
+    params[CAPTURE_CLOCK] = c.elapsed[eid];
     writeSourcePast(c.history, p2Off, c.history, p1Off, pose, poseOther, c.offsets, eid * world.maxJoints * OFFSET_STRIDE, jointCount, params, tmp);
   }
   c.lastDt[eid] = SOURCE_INTERVAL;
@@ -294,9 +294,9 @@ export function writeSourcePast(
   params: Float64Array,
   tmp: Float64Array,
 ): void {
-  const rate = 1 / params[CAPTURE_DT]!;
-  const mode = params[CAPTURE_MODE]!;
-  const t = params[CAPTURE_CLOCK]!;
+  const rate = 1 / params[CAPTURE_DT];
+  const mode = params[CAPTURE_MODE];
+  const t = params[CAPTURE_CLOCK];
   const h = SOURCE_INTERVAL;
   for (let j = 0; j < jointCount; j++) {
     const k = j * POSE_STRIDE;
@@ -306,14 +306,14 @@ export function writeSourcePast(
     for (let channel = 0; channel < 2; channel++) {
       const c = channel === 0 ? 0 : 7;
       const oc = o + (channel === 0 ? 0 : 12);
-      for (let a = 0; a < 3; a++) tmp[V + a] = (now[k + c + a]! - other[k + c + a]!) * rate;
+      for (let a = 0; a < 3; a++) tmp[V + a] = (now[k + c + a] - other[k + c + a]) * rate;
       if (mode === INERTIA_QUINTIC) {
         quinticVelocity(tmp, offsets, oc, t);
-        for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a]! + offsets[oc + a]! * tmp[U]!;
+        for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a] + offsets[oc + a] * tmp[U];
       } else if (mode === INERTIA_SPRING) {
-        for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a]! + offsets[oc + 3 + a]!;
+        for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a] + offsets[oc + 3 + a];
       }
-      for (let a = 0; a < 3; a++) out[q + c + a] = prev1[p + c + a]! - h * tmp[V + a]!;
+      for (let a = 0; a < 3; a++) out[q + c + a] = prev1[p + c + a] - h * tmp[V + a];
     }
     // Rotation: ω_blend = axis·angle(now · other⁻¹) / σh.
     copy4(tmp, Q_T, now, k + 3);
@@ -321,20 +321,20 @@ export function writeSourcePast(
     quat.conjugate(tmp, Q_TO, tmp, Q_TO);
     quat.multiply(tmp, Q_DELTA, tmp, Q_T, tmp, Q_TO);
     writeScaledAxis(tmp, W, tmp, Q_DELTA);
-    for (let a = 0; a < 3; a++) tmp[W + a] = tmp[W + a]! * rate;
+    for (let a = 0; a < 3; a++) tmp[W + a] = tmp[W + a] * rate;
     const r = o + 6;
     if (mode === INERTIA_QUINTIC) {
       // q_off = rotation by x(t) about the axis; ω_off = axis·x′(t).
       quinticVelocity(tmp, offsets, r, t);
-      const half = 0.5 * tmp[LEN]!, sin = Math.sin(half);
-      tmp[Q_OFF] = offsets[r]! * sin; tmp[Q_OFF + 1] = offsets[r + 1]! * sin; tmp[Q_OFF + 2] = offsets[r + 2]! * sin; tmp[Q_OFF + 3] = Math.cos(half);
+      const half = 0.5 * tmp[LEN], sin = Math.sin(half);
+      tmp[Q_OFF] = offsets[r] * sin; tmp[Q_OFF + 1] = offsets[r + 1] * sin; tmp[Q_OFF + 2] = offsets[r + 2] * sin; tmp[Q_OFF + 3] = Math.cos(half);
       quat.rotateVec3(tmp, W, tmp, Q_OFF, tmp, W);
-      for (let a = 0; a < 3; a++) tmp[W + a] = tmp[W + a]! + offsets[r + a]! * tmp[U]!;
+      for (let a = 0; a < 3; a++) tmp[W + a] = tmp[W + a] + offsets[r + a] * tmp[U];
     } else if (mode === INERTIA_SPRING) {
       springAngularVelocity(tmp, offsets, r);
     }
     // q_P2 = exp(−h·ω) · q_P1.
-    const wx = tmp[W]!, wy = tmp[W + 1]!, wz = tmp[W + 2]!;
+    const wx = tmp[W], wy = tmp[W + 1], wz = tmp[W + 2];
     const angle = Math.sqrt(wx * wx + wy * wy + wz * wz) * h;
     if (angle > 0) {
       const s = -Math.sin(0.5 * angle) / (angle / h);
@@ -344,7 +344,7 @@ export function writeSourcePast(
     }
     copy4(tmp, Q_P1, prev1, p + 3);
     quat.multiply(tmp, Q_P1, tmp, Q_DELTA, tmp, Q_P1);
-    for (let a = 0; a < 4; a++) out[q + 3 + a] = tmp[Q_P1 + a]!;
+    for (let a = 0; a < 4; a++) out[q + 3 + a] = tmp[Q_P1 + a];
   }
 }
 
@@ -354,7 +354,7 @@ export function writeSourcePast(
  * ended) — the factored forms of `inertializeCurve` and `inertializeVelocity`.
  */
 function quinticVelocity(tmp: Float64Array, offsets: Float32Array, c: number, t: number): void {
-  const x0 = offsets[c + 3]!, k = offsets[c + 4]!, inv = offsets[c + 5]!;
+  const x0 = offsets[c + 3], k = offsets[c + 4], inv = offsets[c + 5];
   const s = t * inv;
   if (!(s < 1) || x0 === 0) {
     tmp[LEN] = 0;
@@ -373,8 +373,8 @@ function quinticVelocity(tmp: Float64Array, offsets: Float32Array, c: number, t:
  * rotation vector: J ṙ = ṙ + ((1 − cos θ)/θ²) r × ṙ + ((θ − sin θ)/θ³) r × (r × ṙ), θ = |r|.
  */
 function springAngularVelocity(tmp: Float64Array, offsets: Float32Array, r: number): void {
-  const rx = offsets[r]!, ry = offsets[r + 1]!, rz = offsets[r + 2]!;
-  const dx = offsets[r + 3]!, dy = offsets[r + 4]!, dz = offsets[r + 5]!;
+  const rx = offsets[r], ry = offsets[r + 1], rz = offsets[r + 2];
+  const dx = offsets[r + 3], dy = offsets[r + 4], dz = offsets[r + 5];
   const theta2 = rx * rx + ry * ry + rz * rz, theta = Math.sqrt(theta2);
   let a: number, b: number;
   if (theta < 1e-4) {
@@ -391,9 +391,9 @@ function springAngularVelocity(tmp: Float64Array, offsets: Float32Array, r: numb
     tmp[Q_OFF] = rx * sin; tmp[Q_OFF + 1] = ry * sin; tmp[Q_OFF + 2] = rz * sin; tmp[Q_OFF + 3] = Math.cos(0.5 * theta);
     quat.rotateVec3(tmp, W, tmp, Q_OFF, tmp, W);
   }
-  tmp[W] = tmp[W]! + dx + a * cx + b * ex;
-  tmp[W + 1] = tmp[W + 1]! + dy + a * cy + b * ey;
-  tmp[W + 2] = tmp[W + 2]! + dz + a * cz + b * ez;
+  tmp[W] = tmp[W] + dx + a * cx + b * ex;
+  tmp[W + 1] = tmp[W + 1] + dy + a * cy + b * ey;
+  tmp[W + 2] = tmp[W + 2] + dz + a * cz + b * ez;
 }
 
 /**
@@ -406,9 +406,9 @@ function springAngularVelocity(tmp: Float64Array, offsets: Float32Array, r: numb
  * (Floats travel in arrays so no double is boxed per call.)
  */
 function storeVectorOffset(offsets: Float32Array, out: number, tmp: Float64Array, spring: boolean, params: Float64Array): void {
-  const len = tmp[LEN]!;
+  const len = tmp[LEN];
   if (spring) {
-    for (let a = 0; a < 3; a++) offsets[out + 3 + a] = tmp[V + a]!;
+    for (let a = 0; a < 3; a++) offsets[out + 3 + a] = tmp[V + a];
     return;
   }
   if (!(len > NEGLIGIBLE)) {
@@ -418,12 +418,12 @@ function storeVectorOffset(offsets: Float32Array, out: number, tmp: Float64Array
   const inv = 1 / len;
   let v0 = 0;
   for (let a = 0; a < 3; a++) {
-    const d = offsets[out + a]! * inv;
+    const d = offsets[out + a] * inv;
     offsets[out + a] = d;
-    v0 += tmp[V + a]! * d;
+    v0 += tmp[V + a] * d;
   }
   if (v0 > 0) v0 = 0;
-  let t1 = params[CAPTURE_DURATION]!;
+  let t1 = params[CAPTURE_DURATION];
   if (v0 < 0 && -5 * len / v0 < t1) t1 = (-5 * len) / v0;
   offsets[out + 3] = len;
   offsets[out + 4] = v0 * t1;
@@ -435,8 +435,8 @@ function storeVectorOffset(offsets: Float32Array, out: number, tmp: Float64Array
  * `out[o..o+2]`. Takes and returns no float, so no double is boxed (see sampleClipInto).
  */
 function writeScaledAxis(out: Float64Array, o: number, q: Float64Array, qo: number): void {
-  let x = q[qo]!, y = q[qo + 1]!, z = q[qo + 2]!;
-  const w = q[qo + 3]!;
+  let x = q[qo], y = q[qo + 1], z = q[qo + 2];
+  const w = q[qo + 3];
   const s = Math.sqrt(x * x + y * y + z * z);
   if (s < 1e-12) {
     out[o] = 0; out[o + 1] = 0; out[o + 2] = 0;
@@ -448,8 +448,8 @@ function writeScaledAxis(out: Float64Array, o: number, q: Float64Array, qo: numb
 }
 
 function copy4(out: Float64Array, o: number, a: Float32Array, ao: number): void {
-  out[o] = a[ao]!;
-  out[o + 1] = a[ao + 1]!;
-  out[o + 2] = a[ao + 2]!;
-  out[o + 3] = a[ao + 3]!;
+  out[o] = a[ao];
+  out[o + 1] = a[ao + 1];
+  out[o + 2] = a[ao + 2];
+  out[o + 3] = a[ao + 3];
 }

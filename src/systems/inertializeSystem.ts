@@ -61,29 +61,29 @@ export function inertializeEntities(world: AnimationWorld, frameDt: number, firs
   const lodDts = world.lod.dts;
 
   for (let i = first; i < end; i++) {
-    const eid = dense[i]!;
-    if (lodUpdate[eid]! === 0) continue; // update-rate LOD: not this frame
-    const dtSlot = lodSlot[eid]!;
-    const dt = dtSlot === 0 ? frameDt : lodDts[dtSlot]!; // seconds since its last update (lodSystem)
-    const jointCount = Character.jointCount[eid]!;
+    const eid = dense[i];
+    if (lodUpdate[eid] === 0) continue; // update-rate LOD: not this frame
+    const dtSlot = lodSlot[eid];
+    const dt = dtSlot === 0 ? frameDt : lodDts[dtSlot]; // seconds since its last update (lodSystem)
+    const jointCount = Character.jointCount[eid];
     const localOff = eid * poseSize;
     const offsetOff = eid * world.maxJoints * OFFSET_STRIDE;
-    if (pending[eid]! !== 0) capture(world, eid, dt);
+    if (pending[eid] !== 0) capture(world, eid, dt);
 
-    const current = mode[eid]!;
+    const current = mode[eid];
     if (current === INERTIA_QUINTIC) {
-      elapsed[eid] = elapsed[eid]! + dt;
+      elapsed[eid] = elapsed[eid] + dt;
       applyQuinticOffsets(local, localOff, offsets, offsetOff, jointCount, elapsed, eid);
-      if (elapsed[eid]! >= duration[eid]!) mode[eid] = INERTIA_NONE;
+      if (elapsed[eid] >= duration[eid]) mode[eid] = INERTIA_NONE;
     } else if (current === INERTIA_SPRING) {
       if (!applySpringOffsets(local, localOff, offsets, offsetOff, jointCount, Inertialization.halfLife, eid, dt)) mode[eid] = INERTIA_NONE;
     }
 
     // History: the output becomes the newest slot (overwriting the oldest). A frame of dt = 0
     // moves no time, so it replaces the newest instead.
-    const index = historyIndex[eid]!;
+    const index = historyIndex[eid];
     const slot = dt > 0 ? 1 - index : index;
-    historyViews[eid * 2 + slot]!.set(localViews[eid]!); // a native copy of the whole pose
+    historyViews[eid * 2 + slot].set(localViews[eid]); // a native copy of the whole pose
     if (dt > 0) {
       historyIndex[eid] = slot;
       lastDt[eid] = dt;
@@ -99,7 +99,7 @@ export function inertializeEntities(world: AnimationWorld, frameDt: number, firs
 function capture(world: AnimationWorld, eid: number, dt: number): void {
   const { Character, Inertialization: c } = world.components;
   const { pose, poseOther, params, tmp } = world.scratch;
-  const jointCount = Character.jointCount[eid]!;
+  const jointCount = Character.jointCount[eid];
   const poseSize = world.maxJoints * POSE_STRIDE;
   c.pending[eid] = 0;
   params[CAPTURE_BACK] = dt;
@@ -112,10 +112,10 @@ function capture(world: AnimationWorld, eid: number, dt: number): void {
   }
   blendLayersAt(world, eid, params, CAPTURE_BACK, poseOther);
 
-  const index = c.historyIndex[eid]!;
-  params[CAPTURE_PREV_DT] = c.lastDt[eid]!;
-  params[CAPTURE_DURATION] = c.duration[eid]!;
-  params[CAPTURE_MODE] = c.pendingMode[eid]!;
+  const index = c.historyIndex[eid];
+  params[CAPTURE_PREV_DT] = c.lastDt[eid];
+  params[CAPTURE_DURATION] = c.duration[eid];
+  params[CAPTURE_MODE] = c.pendingMode[eid];
   captureOffsets(
     c.offsets, eid * world.maxJoints * OFFSET_STRIDE,
     pose, 0, poseOther, 0,
@@ -123,7 +123,7 @@ function capture(world: AnimationWorld, eid: number, dt: number): void {
     c.history, (eid * 2 + 1 - index) * poseSize,
     jointCount, params, tmp,
   );
-  c.mode[eid] = c.pendingMode[eid]!;
+  c.mode[eid] = c.pendingMode[eid];
   c.elapsed[eid] = 0;
 }
 
@@ -137,42 +137,42 @@ export function applyQuinticOffsets(
   pose: Float32Array, poseOff: number, offsets: Float32Array, offOff: number, jointCount: number,
   elapsed: Float32Array, index: number,
 ): void {
-  const t = elapsed[index]!;
+  const t = elapsed[index];
   for (let j = 0; j < jointCount; j++) {
     const p = poseOff + j * POSE_STRIDE;
     const c = offOff + j * OFFSET_STRIDE;
     // Each channel: the seed's quintic (a0 for zero jerk at t1), which with s = t/t1 factors as
     // x(t) = (1 − s)⁴·(x0·(1 + 4s) + v0·t1·s) — `inertializeCurve` in a few multiplies.
     // Translation (pose 0..2) along its direction:
-    let s = t * offsets[c + 5]!;
-    if (s < 1 && offsets[c + 3]! !== 0) {
+    let s = t * offsets[c + 5];
+    if (s < 1 && offsets[c + 3] !== 0) {
       const r = 1 - s, r2 = r * r;
-      const x = r2 * r2 * (offsets[c + 3]! * (1 + 4 * s) + offsets[c + 4]! * s);
-      pose[p] = pose[p]! + offsets[c]! * x;
-      pose[p + 1] = pose[p + 1]! + offsets[c + 1]! * x;
-      pose[p + 2] = pose[p + 2]! + offsets[c + 2]! * x;
+      const x = r2 * r2 * (offsets[c + 3] * (1 + 4 * s) + offsets[c + 4] * s);
+      pose[p] = pose[p] + offsets[c] * x;
+      pose[p + 1] = pose[p + 1] + offsets[c + 1] * x;
+      pose[p + 2] = pose[p + 2] + offsets[c + 2] * x;
     }
     // Scale (pose 7..9) along its direction:
-    s = t * offsets[c + 17]!;
-    if (s < 1 && offsets[c + 15]! !== 0) {
+    s = t * offsets[c + 17];
+    if (s < 1 && offsets[c + 15] !== 0) {
       const r = 1 - s, r2 = r * r;
-      const x = r2 * r2 * (offsets[c + 15]! * (1 + 4 * s) + offsets[c + 16]! * s);
-      pose[p + 7] = pose[p + 7]! + offsets[c + 12]! * x;
-      pose[p + 8] = pose[p + 8]! + offsets[c + 13]! * x;
-      pose[p + 9] = pose[p + 9]! + offsets[c + 14]! * x;
+      const x = r2 * r2 * (offsets[c + 15] * (1 + 4 * s) + offsets[c + 16] * s);
+      pose[p + 7] = pose[p + 7] + offsets[c + 12] * x;
+      pose[p + 8] = pose[p + 8] + offsets[c + 13] * x;
+      pose[p + 9] = pose[p + 9] + offsets[c + 14] * x;
     }
     // Rotation (pose 3..6) about its axis: q ← (axis·sin(x/2), cos(x/2)) · q.
-    s = t * offsets[c + 11]!;
-    if (s < 1 && offsets[c + 9]! !== 0) {
+    s = t * offsets[c + 11];
+    if (s < 1 && offsets[c + 9] !== 0) {
       const r = 1 - s, r2 = r * r;
-      const h = 0.5 * r2 * r2 * (offsets[c + 9]! * (1 + 4 * s) + offsets[c + 10]! * s);
+      const h = 0.5 * r2 * r2 * (offsets[c + 9] * (1 + 4 * s) + offsets[c + 10] * s);
       // The half angle is ≤ π/2, where these Taylor polynomials (to the 11th and 12th order)
       // are within 6e-8 of Math.sin and Math.cos — float32 precision — at a fraction of the cost.
       const h2 = h * h;
       const sin = h * (1 + h2 * (S3 + h2 * (S5 + h2 * (S7 + h2 * (S9 + h2 * S11)))));
       const w = 1 + h2 * (C2 + h2 * (C4 + h2 * (C6 + h2 * (C8 + h2 * (C10 + h2 * C12)))));
-      const ax = offsets[c + 6]! * sin, ay = offsets[c + 7]! * sin, az = offsets[c + 8]! * sin;
-      const bx = pose[p + 3]!, by = pose[p + 4]!, bz = pose[p + 5]!, bw = pose[p + 6]!;
+      const ax = offsets[c + 6] * sin, ay = offsets[c + 7] * sin, az = offsets[c + 8] * sin;
+      const bx = pose[p + 3], by = pose[p + 4], bz = pose[p + 5], bw = pose[p + 6];
       pose[p + 3] = w * bx + ax * bw + ay * bz - az * by;
       pose[p + 4] = w * by - ax * bz + ay * bw + az * bx;
       pose[p + 5] = w * bz + ax * by - ay * bx + az * bw;
@@ -197,14 +197,14 @@ export function applySpringOffsets(
 ): boolean {
   // Critically damped decay spring (Holden): y = 2 ln 2 / halfLife, j = v + x·y,
   // x' = e^(−y dt)·(x + j dt), v' = e^(−y dt)·(v − j y dt). Exact for any dt.
-  const y = (2 * Math.LN2) / halfLife[index]!;
+  const y = (2 * Math.LN2) / halfLife[index];
   const decay = Math.exp(-y * dt);
   let active = false;
   for (let j = 0; j < jointCount; j++) {
     const o = offOff + j * OFFSET_STRIDE;
     for (let k = o, end = o + OFFSET_STRIDE; k < end; k += 6) {
       for (let a = k; a < k + 3; a++) {
-        const x = offsets[a]!, v = offsets[a + 3]!;
+        const x = offsets[a], v = offsets[a + 3];
         const jerk = v + x * y;
         const nx = decay * (x + jerk * dt);
         const nv = decay * (v - jerk * y * dt);
@@ -214,12 +214,12 @@ export function applySpringOffsets(
       }
     }
     const p = poseOff + j * POSE_STRIDE;
-    pose[p] = pose[p]! + offsets[o]!;
-    pose[p + 1] = pose[p + 1]! + offsets[o + 1]!;
-    pose[p + 2] = pose[p + 2]! + offsets[o + 2]!;
-    pose[p + 7] = pose[p + 7]! + offsets[o + 12]!;
-    pose[p + 8] = pose[p + 8]! + offsets[o + 13]!;
-    pose[p + 9] = pose[p + 9]! + offsets[o + 14]!;
+    pose[p] = pose[p] + offsets[o];
+    pose[p + 1] = pose[p + 1] + offsets[o + 1];
+    pose[p + 2] = pose[p + 2] + offsets[o + 2];
+    pose[p + 7] = pose[p + 7] + offsets[o + 12];
+    pose[p + 8] = pose[p + 8] + offsets[o + 13];
+    pose[p + 9] = pose[p + 9] + offsets[o + 14];
     rotateByVector(pose, p + 3, offsets, o + 6);
   }
   return active;
@@ -230,12 +230,12 @@ export function applySpringOffsets(
  * at `offsets[r..r+2]`. Takes no float argument, so nothing is boxed if it is not inlined.
  */
 function rotateByVector(pose: Float32Array, q: number, offsets: Float32Array, r: number): void {
-  const rx = offsets[r]!, ry = offsets[r + 1]!, rz = offsets[r + 2]!;
+  const rx = offsets[r], ry = offsets[r + 1], rz = offsets[r + 2];
   const angle = Math.sqrt(rx * rx + ry * ry + rz * rz);
   if (!(angle > 0)) return;
   const k = Math.sin(angle * 0.5) / angle;
   const x = rx * k, y = ry * k, z = rz * k, w = Math.cos(angle * 0.5);
-  const bx = pose[q]!, by = pose[q + 1]!, bz = pose[q + 2]!, bw = pose[q + 3]!;
+  const bx = pose[q], by = pose[q + 1], bz = pose[q + 2], bw = pose[q + 3];
   pose[q] = w * bx + x * bw + y * bz - z * by;
   pose[q + 1] = w * by - x * bz + y * bw + z * bx;
   pose[q + 2] = w * bz + x * by - y * bx + z * bw;

@@ -56,45 +56,45 @@ export function lodEntities(world: AnimationWorld, dt: number, first: number, en
   const lastDt = lod.dt;
   const { x, y, z, delta } = world.components.RootMotion;
   const { camera, dts, args } = world.lod;
-  const cx = camera[LOD_CAMERA_X]!, cy = camera[LOD_CAMERA_X + 1]!, cz = camera[LOD_CAMERA_X + 2]!;
-  const cvx = camera[LOD_CAMERA_VX]!, cvy = camera[LOD_CAMERA_VX + 1]!, cvz = camera[LOD_CAMERA_VX + 2]!;
-  const scale = camera[LOD_CAMERA_SCALE]!;
+  const cx = camera[LOD_CAMERA_X], cy = camera[LOD_CAMERA_X + 1], cz = camera[LOD_CAMERA_X + 2];
+  const cvx = camera[LOD_CAMERA_VX], cvy = camera[LOD_CAMERA_VX + 1], cvz = camera[LOD_CAMERA_VX + 2];
+  const scale = camera[LOD_CAMERA_SCALE];
   const dense = world.characters.dense;
 
   for (let i = first; i < end; i++) {
-    const eid = dense[i]!;
-    const on = enabled[eid]!;
+    const eid = dense[i];
+    const on = enabled[eid];
     if (on === LOD_OFF) continue;
     if (on === LOD_RESET) { // flushed last frame: back to a character without LOD
       resetLod(lod, eid);
       continue;
     }
     // 1. The measure.
-    const dx = x[eid]! - cx, dy = y[eid]! - cy, dz = z[eid]! - cz;
+    const dx = x[eid] - cx, dy = y[eid] - cy, dz = z[eid] - cz;
     const distance = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    const kind = mode[eid]!;
+    const kind = mode[eid];
     let value = distance;
     if (kind === LOD_SCREEN_SIZE) {
-      value = distance > 0 ? (height[eid]! * scale) / distance : Infinity;
+      value = distance > 0 ? (height[eid] * scale) / distance : Infinity;
     } else if (kind === LOD_MOTION) {
-      const seconds = lastDt[eid]!;
+      const seconds = lastDt[eid];
       const inv = seconds > 0 ? 1 / seconds : 0;
-      const vx = delta[eid * 3]! * inv - cvx, vy = delta[eid * 3 + 1]! * inv - cvy, vz = delta[eid * 3 + 2]! * inv - cvz;
+      const vx = delta[eid * 3] * inv - cvx, vy = delta[eid * 3 + 1] * inv - cvy, vz = delta[eid * 3 + 2] * inv - cvz;
       value = Math.sqrt(vx * vx + vy * vy + vz * vz);
     }
     measure[eid] = value;
     // 2. The level.
     args[LOD_ARG_MEASURE] = value;
-    args[LOD_ARG_HYSTERESIS] = hysteresis[eid]!;
-    const picked = selectLodLevel(thresholds, eid * LOD_BOUNDARIES, levelCount[eid]! - 1, level[eid]!, kind === LOD_SCREEN_SIZE, args);
+    args[LOD_ARG_HYSTERESIS] = hysteresis[eid];
+    const picked = selectLodLevel(thresholds, eid * LOD_BOUNDARIES, levelCount[eid] - 1, level[eid], kind === LOD_SCREEN_SIZE, args);
     level[eid] = picked;
     // 3. The schedule.
-    const every = updateEvery[eid * LOD_MAX_LEVELS + picked]!;
-    let t = tick[eid]! + 1;
+    const every = updateEvery[eid * LOD_MAX_LEVELS + picked];
+    let t = tick[eid] + 1;
     if (t >= LOD_TICK_PERIOD) t = 0;
     tick[eid] = t;
-    const n = frames[eid]! + 1;
-    const seconds = elapsed[eid]! + dt;
+    const n = frames[eid] + 1;
+    const seconds = elapsed[eid] + dt;
     if (t % every === 0 || on === LOD_FLUSH || n >= LOD_MAX_GAP - 1) {
       update[eid] = 1;
       lastDt[eid] = seconds;
@@ -134,8 +134,8 @@ export function lodEntities(world: AnimationWorld, dt: number, first: number, en
 export function selectLodLevel(
   thresholds: Float32Array, off: number, boundaries: number, current: number, descending: boolean, args: Float64Array,
 ): number {
-  const m = args[LOD_ARG_MEASURE]!;
-  let h = args[LOD_ARG_HYSTERESIS]!;
+  const m = args[LOD_ARG_MEASURE];
+  let h = args[LOD_ARG_HYSTERESIS];
   let level = current;
   if (level > boundaries) {
     level = 0;
@@ -143,11 +143,11 @@ export function selectLodLevel(
   }
   const up = 1 + h, down = 1 - h;
   if (descending) {
-    while (level < boundaries && m < thresholds[off + level]! * down) level++;
-    if (level === current) while (level > 0 && m >= thresholds[off + level - 1]! * up) level--;
+    while (level < boundaries && m < thresholds[off + level] * down) level++;
+    if (level === current) while (level > 0 && m >= thresholds[off + level - 1] * up) level--;
   } else {
-    while (level < boundaries && m >= thresholds[off + level]! * up) level++;
-    if (level === current) while (level > 0 && m < thresholds[off + level - 1]! * down) level--;
+    while (level < boundaries && m >= thresholds[off + level] * up) level++;
+    if (level === current) while (level > 0 && m < thresholds[off + level - 1] * down) level--;
   }
   return level;
 }

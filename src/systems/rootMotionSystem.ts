@@ -77,25 +77,25 @@ export function rootMotionEntities(world: AnimationWorld, _dt: number, first: nu
   const rootFrames = world.assets.rootFrames;
   const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
-  const threshold = world.scratch.blendThreshold[0]!;
+  const threshold = world.scratch.blendThreshold[0];
   const dense = world.characters.dense;
   const lodUpdate = world.components.Lod.update;
 
   for (let i = first; i < end; i++) {
-    const eid = dense[i]!;
-    if (enabled[eid]! === 0 || lodUpdate[eid]! === 0) continue; // no root motion, or not this frame (update-rate LOD)
-    const turning = extractYaw[eid]! !== 0;
+    const eid = dense[i];
+    if (enabled[eid] === 0 || lodUpdate[eid] === 0) continue; // no root motion, or not this frame (update-rate LOD)
+    const turning = extractYaw[eid] !== 0;
     let total = 0, dx = 0, dy = 0, dz = 0, turn = 0;
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
-      const w = weight[li]!;
-      if (clipIds[li]! < 0 || !(w > 0) || (flags[li]! & LAYER_ADDITIVE) !== 0) continue;
-      const k = w * rootScale[li]!;
-      const axis = rootAxis[li]!;
+      const w = weight[li];
+      if (clipIds[li] < 0 || !(w > 0) || (flags[li] & LAYER_ADDITIVE) !== 0) continue;
+      const k = w * rootScale[li];
+      const axis = rootAxis[li];
       total += w;
-      let lx = rootDelta[li * 3]!, lz = rootDelta[li * 3 + 2]!;
+      let lx = rootDelta[li * 3], lz = rootDelta[li * 3 + 2];
       if (turning) {
         // The layer's arc as a twist: its travel at a constant rate in the turning frame.
-        const layerTurn = rootYaw[li]!;
+        const layerTurn = rootYaw[li];
         const half = 0.5 * layerTurn;
         const c = Math.cos(half), s = Math.sin(half);
         // 1 / k(δ); a whole number of turns in one frame (k = 0) has no twist: its chord is kept.
@@ -105,12 +105,12 @@ export function rootMotionEntities(world: AnimationWorld, _dt: number, first: nu
         turn += w * layerTurn;
       }
       if (axis !== ROOT_AXIS_FORWARD) dx += k * lx;
-      dy += k * rootDelta[li * 3 + 1]!;
+      dy += k * rootDelta[li * 3 + 1];
       if (axis !== ROOT_AXIS_LATERAL) dz += k * lz;
     }
     const norm = total > threshold ? 1 / total : 1 / threshold;
     dx *= norm; dy *= norm; dz *= norm;
-    const frame = rootFrames[Character.skeleton[eid]!]!;
+    const frame = rootFrames[Character.skeleton[eid]];
     const rest = frame.restPosition;
     if (turning) {
       // The blended twist back to an arc: d = k(δ)·R(δ/2)·u.
@@ -123,32 +123,32 @@ export function rootMotionEntities(world: AnimationWorld, _dt: number, first: nu
       dz = ka * (c * uz - s * ux);
       // Turn about the joint (at r in model space), not the model origin: d += r − R(Δψ)·r.
       const ct = Math.cos(turn), st = Math.sin(turn);
-      const rx = rest[0]!, rz = rest[2]!;
+      const rx = rest[0], rz = rest[2];
       dx += rx - (ct * rx + st * rz);
       dz += rz - (ct * rz - st * rx);
     }
     // Yaw about +Y: x' = x cos + z sin, z' = −x sin + z cos (0 faces +Z).
-    const c = Math.cos(yaw[eid]!), s = Math.sin(yaw[eid]!);
+    const c = Math.cos(yaw[eid]), s = Math.sin(yaw[eid]);
     const wx = c * dx + s * dz, wz = c * dz - s * dx;
-    if (turning) yaw[eid] = yaw[eid]! + turn;
-    const up = vertical[eid]! !== 0;
+    if (turning) yaw[eid] = yaw[eid] + turn;
+    const up = vertical[eid] !== 0;
     delta[eid * 3] = wx;
     delta[eid * 3 + 1] = up ? dy : 0;
     delta[eid * 3 + 2] = wz;
-    worldX[eid] = worldX[eid]! + wx;
-    if (up) worldY[eid] = worldY[eid]! + dy;
-    worldZ[eid] = worldZ[eid]! + wz;
+    worldX[eid] = worldX[eid] + wx;
+    if (up) worldY[eid] = worldY[eid] + dy;
+    worldZ[eid] = worldZ[eid] + wz;
 
     // Model position of the joint: m = P·l (P its parent's rest model matrix, l its local
     // translation); hold m at rest horizontally, then l = P⁻¹·m.
     const P = frame.parentModel, inv = frame.parentInverse;
     const p = eid * poseSize + frame.joint * POSE_STRIDE;
-    const lx = local[p]!, ly = local[p + 1]!, lz = local[p + 2]!;
-    const my = up ? rest[1]! : P[1]! * lx + P[4]! * ly + P[7]! * lz + P[10]!;
-    const mx = rest[0]!, mz = rest[2]!;
-    local[p] = inv[0]! * mx + inv[3]! * my + inv[6]! * mz + inv[9]!;
-    local[p + 1] = inv[1]! * mx + inv[4]! * my + inv[7]! * mz + inv[10]!;
-    local[p + 2] = inv[2]! * mx + inv[5]! * my + inv[8]! * mz + inv[11]!;
+    const lx = local[p], ly = local[p + 1], lz = local[p + 2];
+    const my = up ? rest[1] : P[1] * lx + P[4] * ly + P[7] * lz + P[10];
+    const mx = rest[0], mz = rest[2];
+    local[p] = inv[0] * mx + inv[3] * my + inv[6] * mz + inv[9];
+    local[p + 1] = inv[1] * mx + inv[4] * my + inv[7] * mz + inv[10];
+    local[p + 2] = inv[2] * mx + inv[5] * my + inv[8] * mz + inv[11];
     if (turning) removeTwist(local, p + POSE_Q, frame.parentRotation, frame.restRotation);
   }
 }
@@ -166,7 +166,7 @@ export function removeTwist(local: Float32Array, o: number, parent: Float64Array
   quat.multiply(q, 0, parent, 0, local, o); // q_m
   quat.conjugate(q, 4, rest, 0);
   quat.multiply(q, 4, q, 0, q, 4); // q_rel
-  const y = q[5]!, w = q[7]!;
+  const y = q[5], w = q[7];
   const n = Math.sqrt(y * y + w * w); // not Math.hypot: a builtin call that boxes its arguments
   if (!(n > TWIST_EPSILON)) return;
   q[4] = 0; q[5] = -y / n; q[6] = 0; q[7] = w / n; // twist⁻¹

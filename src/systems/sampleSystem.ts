@@ -68,32 +68,32 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
   queue.frameStart = frameStart;
 
   for (let i = first; i < end; i++) {
-    const eid = dense[i]!;
-    if (lodUpdate[eid]! === 0) continue; // update-rate LOD: not this frame
-    const slot = lodSlot[eid]!;
-    const dt = slot === 0 ? frameDt : lodDts[slot]!; // seconds since its last update (lodSystem)
-    queue.frameStart = slot === 0 ? frameStart : frameStart + frameDt - lodDt[eid]!; // when its seconds began
-    const level = lodOn[eid]! === 0 ? -1 : lodLevel[eid]!;
+    const eid = dense[i];
+    if (lodUpdate[eid] === 0) continue; // update-rate LOD: not this frame
+    const slot = lodSlot[eid];
+    const dt = slot === 0 ? frameDt : lodDts[slot]; // seconds since its last update (lodSystem)
+    queue.frameStart = slot === 0 ? frameStart : frameStart + frameDt - lodDt[eid]; // when its seconds began
+    const level = lodOn[eid] === 0 ? -1 : lodLevel[eid];
     // Sync groups present among the character's playing layers, as a bit set.
     let groups = 0;
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
-      const g = syncGroup[li]!;
-      if (g >= 0 && clipIds[li]! >= 0) groups |= 1 << g;
+      const g = syncGroup[li];
+      if (g >= 0 && clipIds[li] >= 0) groups |= 1 << g;
     }
     if (groups !== 0) syncPhases(Layers, clips, eid * MAX_LAYERS, groups);
-    const turning = extractYaw[eid]! !== 0;
+    const turning = extractYaw[eid] !== 0;
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
-      const clipId = clipIds[li]!;
+      const clipId = clipIds[li];
       if (clipId < 0) continue;
-      if (fading[li]! !== 0 && advanceFade(Layers, li, dt)) continue; // a faded-out source: emptied
-      const clip = clips[clipId]!;
-      if (turning) extractRootYawDelta(Layers, li, clip, rootTracks[clipId]!, dt);
-      else extractRootDelta(Layers, li, clip, rootTracks[clipId]!, dt);
+      if (fading[li] !== 0 && advanceFade(Layers, li, dt)) continue; // a faded-out source: emptied
+      const clip = clips[clipId];
+      if (turning) extractRootYawDelta(Layers, li, clip, rootTracks[clipId], dt);
+      else extractRootDelta(Layers, li, clip, rootTracks[clipId], dt);
       advanceLayer(Layers, li, clip, dt, queue, eid, clipId);
-      if (weight[li]! > 0) {
-        const bindingId = binding[li]!;
-        const source = level < 0 ? clip : clips[lodClipId(clipLevels, clipId, level)]!;
-        sampleClipInto(pose, li * layerPoseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]!);
+      if (weight[li] > 0) {
+        const bindingId = binding[li];
+        const source = level < 0 ? clip : clips[lodClipId(clipLevels, clipId, level)];
+        sampleClipInto(pose, li * layerPoseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
       }
     }
   }
@@ -120,11 +120,11 @@ export function syncPhases(layers: LayersComponent, clips: readonly Clip[], firs
     if ((groups & (1 << g)) === 0) continue;
     let sumW = 0, sumWD = 0, sumD = 0, count = 0, leader = -1, leaderW = -1;
     for (let li = first; li < end; li++) {
-      const clipId = clipIds[li]!;
-      if (syncGroup[li]! !== g || clipId < 0) continue;
-      const duration = clips[clipId]!.duration;
+      const clipId = clipIds[li];
+      if (syncGroup[li] !== g || clipId < 0) continue;
+      const duration = clips[clipId].duration;
       if (!(duration > 0)) continue;
-      const w = weight[li]!;
+      const w = weight[li];
       count++;
       sumD += duration;
       if (w > 0) { sumW += w; sumWD += w * duration; }
@@ -132,15 +132,15 @@ export function syncPhases(layers: LayersComponent, clips: readonly Clip[], firs
     }
     if (leader < 0) continue;
     const groupDuration = sumW > 0 ? sumWD / sumW : sumD / count;
-    let phase = time[leader]! / clips[clipIds[leader]!]!.duration - phaseOffset[leader]!;
+    let phase = time[leader] / clips[clipIds[leader]].duration - phaseOffset[leader];
     phase -= Math.floor(phase);
-    const rate = syncRate[leader]!;
+    const rate = syncRate[leader];
     for (let li = first; li < end; li++) {
-      const clipId = clipIds[li]!;
-      if (syncGroup[li]! !== g || clipId < 0) continue;
-      const duration = clips[clipId]!.duration;
+      const clipId = clipIds[li];
+      if (syncGroup[li] !== g || clipId < 0) continue;
+      const duration = clips[clipId].duration;
       if (!(duration > 0)) continue;
-      let u = phase + phaseOffset[li]!;
+      let u = phase + phaseOffset[li];
       u -= Math.floor(u);
       const t = u * duration;
       time[li] = t < duration ? t : 0; // float rounding at the seam
@@ -160,15 +160,15 @@ export function extractRootDelta(layers: LayersComponent, li: number, clip: Clip
   const out = layers.rootDelta;
   const o = li * 3;
   const duration = clip.duration;
-  const from = layers.time[li]!;
-  const delta = layers.speed[li]! * dt;
+  const from = layers.time[li];
+  const delta = layers.speed[li] * dt;
   if (delta === 0 || !(duration > 0)) {
     out[o] = 0; out[o + 1] = 0; out[o + 2] = 0;
     return;
   }
   let to = from + delta;
   let cycles = 0;
-  if ((layers.flags[li]! & LAYER_LOOP) !== 0) {
+  if ((layers.flags[li] & LAYER_LOOP) !== 0) {
     cycles = Math.floor(to / duration);
     to -= cycles * duration;
   } else if (to > duration) {
@@ -188,9 +188,9 @@ export function extractRootDelta(layers: LayersComponent, li: number, clip: Clip
   const p = track.positions;
   const cycle = track.cycle;
   for (let a = 0; a < 3; a++) {
-    const pa = p[ia * 3 + a]! + (p[ia * 3 + 3 + a]! - p[ia * 3 + a]!) * wa;
-    const pb = p[ib * 3 + a]! + (p[ib * 3 + 3 + a]! - p[ib * 3 + a]!) * wb;
-    out[o + a] = pb - pa + cycles * cycle[a]!;
+    const pa = p[ia * 3 + a] + (p[ia * 3 + 3 + a] - p[ia * 3 + a]) * wa;
+    const pb = p[ib * 3 + a] + (p[ib * 3 + 3 + a] - p[ib * 3 + a]) * wb;
+    out[o + a] = pb - pa + cycles * cycle[a];
   }
 }
 
@@ -230,8 +230,8 @@ export function extractRootYawDelta(layers: LayersComponent, li: number, clip: C
   const out = layers.rootDelta;
   const o = li * 3;
   const duration = clip.duration;
-  const from = layers.time[li]!;
-  const delta = layers.speed[li]! * dt;
+  const from = layers.time[li];
+  const delta = layers.speed[li] * dt;
   if (delta === 0 || !(duration > 0)) {
     out[o] = 0; out[o + 1] = 0; out[o + 2] = 0;
     layers.rootYaw[li] = 0;
@@ -239,7 +239,7 @@ export function extractRootYawDelta(layers: LayersComponent, li: number, clip: C
   }
   let to = from + delta;
   let cycles = 0;
-  if ((layers.flags[li]! & LAYER_LOOP) !== 0) {
+  if ((layers.flags[li] & LAYER_LOOP) !== 0) {
     cycles = Math.floor(to / duration);
     to -= cycles * duration;
   } else if (to > duration) {
@@ -257,11 +257,11 @@ export function extractRootYawDelta(layers: LayersComponent, li: number, clip: C
   const wa = fa - ia, wb = fb - ib;
   const p = track.positions, yaw = track.yaw, cycle = track.cycle;
   const ka = ia * 3, kb = ib * 3;
-  const ax = p[ka]! + (p[ka + 3]! - p[ka]!) * wa - p[0]!, az = p[ka + 2]! + (p[ka + 5]! - p[ka + 2]!) * wa - p[2]!;
-  const bx = p[kb]! + (p[kb + 3]! - p[kb]!) * wb - p[0]!, bz = p[kb + 2]! + (p[kb + 5]! - p[kb + 2]!) * wb - p[2]!;
-  const ay = p[ka + 1]! + (p[ka + 4]! - p[ka + 1]!) * wa, by = p[kb + 1]! + (p[kb + 4]! - p[kb + 1]!) * wb;
-  const psiA = yaw[ia]! + (yaw[ia + 1]! - yaw[ia]!) * wa;
-  const psiB = yaw[ib]! + (yaw[ib + 1]! - yaw[ib]!) * wb;
+  const ax = p[ka] + (p[ka + 3] - p[ka]) * wa - p[0], az = p[ka + 2] + (p[ka + 5] - p[ka + 2]) * wa - p[2];
+  const bx = p[kb] + (p[kb + 3] - p[kb]) * wb - p[0], bz = p[kb + 2] + (p[kb + 5] - p[kb + 2]) * wb - p[2];
+  const ay = p[ka + 1] + (p[ka + 4] - p[ka + 1]) * wa, by = p[kb + 1] + (p[kb + 4] - p[kb + 1]) * wb;
+  const psiA = yaw[ia] + (yaw[ia + 1] - yaw[ia]) * wa;
+  const psiB = yaw[ib] + (yaw[ib + 1] - yaw[ib]) * wb;
   // v = R(cΨ)·p'(b) + S_c·cycle_h − p'(a); R(θ)·(x, z) = (x cos θ + z sin θ, −x sin θ + z cos θ).
   let vx = bx - ax, vz = bz - az;
   let turn = psiB - psiA;
@@ -276,14 +276,14 @@ export function extractRootYawDelta(layers: LayersComponent, li: number, clip: C
       const phi = 0.5 * (cycles - 1) * cycleYaw;
       cs = Math.cos(phi); ss = Math.sin(phi);
     }
-    const cx = cycle[0]!, cz = cycle[2]!;
+    const cx = cycle[0], cz = cycle[2];
     vx = cw * bx + sw * bz + k * (cs * cx + ss * cz) - ax;
     vz = cw * bz - sw * bx + k * (cs * cz - ss * cx) - az;
     turn += whole;
   }
   const ca = Math.cos(psiA), sa = Math.sin(psiA); // R(−ψ(a))
   out[o] = ca * vx - sa * vz;
-  out[o + 1] = by - ay + cycles * cycle[1]!;
+  out[o + 1] = by - ay + cycles * cycle[1];
   out[o + 2] = sa * vx + ca * vz;
   layers.rootYaw[li] = turn;
 }
@@ -294,21 +294,21 @@ export function extractRootYawDelta(layers: LayersComponent, li: number, clip: C
  * `LAYER_CLEAR_AFTER_FADE` is then emptied and this returns true.
  */
 export function advanceFade(layers: LayersComponent, li: number, dt: number): boolean {
-  const elapsed = layers.fadeElapsed[li]! + dt;
-  const duration = layers.fadeDuration[li]!;
+  const elapsed = layers.fadeElapsed[li] + dt;
+  const duration = layers.fadeDuration[li];
   const u = duration > 0 ? elapsed / duration : 1;
   if (u >= 1) {
-    layers.weight[li] = layers.fadeTo[li]!;
+    layers.weight[li] = layers.fadeTo[li];
     layers.fadeCurve[li] = 0;
-    if ((layers.flags[li]! & LAYER_CLEAR_AFTER_FADE) !== 0) {
+    if ((layers.flags[li] & LAYER_CLEAR_AFTER_FADE) !== 0) {
       clearLayer(layers, li);
       return true;
     }
     return false;
   }
   layers.fadeElapsed[li] = elapsed;
-  const from = layers.fadeFrom[li]!;
-  layers.weight[li] = from + (layers.fadeTo[li]! - from) * fadeCurve(layers.fadeCurve[li]!, u);
+  const from = layers.fadeFrom[li];
+  layers.weight[li] = from + (layers.fadeTo[li] - from) * fadeCurve(layers.fadeCurve[li], u);
   return false;
 }
 
@@ -324,10 +324,10 @@ export function advanceFade(layers: LayersComponent, li: number, dt: number): bo
 export function advanceLayer(
   layers: LayersComponent, li: number, clip: Clip, dt: number, queue: EventQueue, eid: number, clipId: number,
 ): void {
-  const from = layers.time[li]!;
-  const delta = layers.speed[li]! * dt;
+  const from = layers.time[li];
+  const delta = layers.speed[li] * dt;
   const duration = clip.duration;
-  const looping = (layers.flags[li]! & LAYER_LOOP) !== 0;
+  const looping = (layers.flags[li] & LAYER_LOOP) !== 0;
   if (delta !== 0 && clip.eventTimes.length > 0 && duration > 0) {
     if (looping) pushLoopingEvents(queue, eid, clipId, clip, layers, li, dt);
     else pushClampedEvents(queue, eid, clipId, clip, layers, li, dt);
@@ -361,8 +361,8 @@ function pushLoopingEvents(
   const duration = clip.duration;
   const times = clip.eventTimes;
   const n = times.length;
-  const from = layers.time[li]!;
-  const delta = layers.speed[li]! * dt;
+  const from = layers.time[li];
+  const delta = layers.speed[li] * dt;
   const to = from + delta;
   const frameStart = queue.frameStart;
   // Cycle c covers unwrapped times [c·D, (c+1)·D); forward playback crosses cycles 0 … last,
@@ -376,7 +376,7 @@ function pushLoopingEvents(
     // Skipped: cycle 0 (partial: from `from` on, forward; up to `from`, backward) and
     // span − kept − 1 whole cycles after it.
     let partial = 0;
-    for (let e = 0; e < n; e++) if (delta > 0 ? times[e]! >= from : times[e]! <= from) partial++;
+    for (let e = 0; e < n; e++) if (delta > 0 ? times[e] >= from : times[e] <= from) partial++;
     queue.dropped += partial + (span - kept - 1) * n;
   }
   if (delta > 0) {
@@ -386,7 +386,7 @@ function pushLoopingEvents(
       const lo = from > base ? from - base : 0; // fires [lo, hi) in clip time
       const hi = to < base + duration ? to - base : duration;
       for (let e = 0; e < n; e++) {
-        const tau = times[e]!;
+        const tau = times[e];
         if (tau >= lo && tau < hi) {
           queue.stamp[0] = frameStart + dt * ((base + tau - from) / delta);
           pushEvent(queue, eid, clipId, e);
@@ -401,7 +401,7 @@ function pushLoopingEvents(
       const passesStart = to < base; // and [0, hi] when playback leaves the cycle at its start
       const lo = passesStart ? 0 : to - base;
       for (let e = n - 1; e >= 0; e--) {
-        const tau = times[e]!;
+        const tau = times[e];
         if ((tau > lo || (passesStart && tau === 0)) && tau <= hi) {
           queue.stamp[0] = frameStart + dt * ((base + tau - from) / delta);
           pushEvent(queue, eid, clipId, e);
@@ -417,15 +417,15 @@ function pushClampedEvents(
 ): void {
   const duration = clip.duration;
   const times = clip.eventTimes;
-  const from = layers.time[li]!;
-  const delta = layers.speed[li]! * dt;
+  const from = layers.time[li];
+  const delta = layers.speed[li] * dt;
   const to = Math.min(Math.max(from + delta, 0), duration);
   const frameStart = queue.frameStart;
   if (to === from) return;
   if (delta > 0) {
     const atEnd = to === duration; // the end instant D fires when playback reaches it
     for (let e = 0; e < times.length; e++) {
-      const tau = times[e]!;
+      const tau = times[e];
       if (tau >= from && (tau < to || (atEnd && tau === duration))) {
         queue.stamp[0] = frameStart + dt * ((tau - from) / delta);
         pushEvent(queue, eid, clipId, e);
@@ -434,7 +434,7 @@ function pushClampedEvents(
   } else {
     const atStart = to === 0;
     for (let e = times.length - 1; e >= 0; e--) {
-      const tau = times[e]!;
+      const tau = times[e];
       if (tau <= from && (tau > to || (atStart && tau === 0))) {
         queue.stamp[0] = frameStart + dt * ((tau - from) / delta);
         pushEvent(queue, eid, clipId, e);

@@ -53,8 +53,8 @@ export function buildFreeform(issues: IssueList, xs: Float64Array, ys: Float64Ar
   const n = xs.length;
   const coords = new Float64Array(2 * n);
   for (let i = 0; i < n; i++) {
-    coords[2 * i] = xs[i]!;
-    coords[2 * i + 1] = ys[i]!;
+    coords[2 * i] = xs[i];
+    coords[2 * i + 1] = ys[i];
   }
   const delaunay = new Delaunator(coords);
   const extent = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
@@ -66,18 +66,18 @@ export function buildFreeform(issues: IssueList, xs: Float64Array, ys: Float64Ar
   let solid = 0;
   for (let t = 0; t < count; t++) {
     // Reverse to counter-clockwise in y-up axes: (a, b, c) → (a, c, b).
-    const a = delaunay.triangles[3 * t]!;
-    const b = delaunay.triangles[3 * t + 2]!;
-    const c = delaunay.triangles[3 * t + 1]!;
+    const a = delaunay.triangles[3 * t];
+    const b = delaunay.triangles[3 * t + 2];
+    const c = delaunay.triangles[3 * t + 1];
     triangles[3 * t] = a;
     triangles[3 * t + 1] = b;
     triangles[3 * t + 2] = c;
-    const ax = xs[a]!;
-    const ay = ys[a]!;
-    const e0x = xs[b]! - ax;
-    const e0y = ys[b]! - ay;
-    const e1x = xs[c]! - ax;
-    const e1y = ys[c]! - ay;
+    const ax = xs[a];
+    const ay = ys[a];
+    const e0x = xs[b] - ax;
+    const e0y = ys[b] - ay;
+    const e1x = xs[c] - ax;
+    const e1y = ys[c] - ay;
     const det = e0x * e1y - e0y * e1x; // 2 × signed area, > 0 counter-clockwise
     const f = TRIANGLE_FRAME_STRIDE * t;
     triangleFrames[f] = ax;
@@ -103,13 +103,13 @@ export function buildFreeform(issues: IssueList, xs: Float64Array, ys: Float64Ar
   const h = hull.length;
   const hullEdges = new Float64Array(HULL_EDGE_STRIDE * h);
   for (let k = 0; k < h; k++) {
-    const a = hull[k]!;
-    const b = hull[(k + 1) % h]!;
-    const dx = xs[b]! - xs[a]!;
-    const dy = ys[b]! - ys[a]!;
+    const a = hull[k];
+    const b = hull[(k + 1) % h];
+    const dx = xs[b] - xs[a];
+    const dy = ys[b] - ys[a];
     const e = HULL_EDGE_STRIDE * k;
-    hullEdges[e] = xs[a]!;
-    hullEdges[e + 1] = ys[a]!;
+    hullEdges[e] = xs[a];
+    hullEdges[e + 1] = ys[a];
     hullEdges[e + 2] = dx;
     hullEdges[e + 3] = dy;
     hullEdges[e + 4] = 1 / (dx * dx + dy * dy);
@@ -132,8 +132,8 @@ export function buildFreeform(issues: IssueList, xs: Float64Array, ys: Float64Ar
  * of samples; a walk over `halfedges` would pay off only for hundreds).
  */
 export function weightsFreeform(tables: FreeformTables, xs: Float64Array, ys: Float64Array, query: Float64Array, out: Float64Array): void {
-  const x = query[0]!;
-  const y = query[1]!;
+  const x = query[0];
+  const y = query[1];
   const n = xs.length;
   out.fill(0, 0, n);
   for (let i = 0; i < n; i++) {
@@ -148,10 +148,10 @@ export function weightsFreeform(tables: FreeformTables, xs: Float64Array, ys: Fl
   const count = triangles.length / 3;
   for (let t = 0; t < count; t++) {
     const f = TRIANGLE_FRAME_STRIDE * t;
-    const wx = x - frames[f]!;
-    const wy = y - frames[f + 1]!;
-    let beta = frames[f + 2]! * wx + frames[f + 3]! * wy;
-    let gamma = frames[f + 4]! * wx + frames[f + 5]! * wy;
+    const wx = x - frames[f];
+    const wy = y - frames[f + 1];
+    let beta = frames[f + 2] * wx + frames[f + 3] * wy;
+    let gamma = frames[f + 4] * wx + frames[f + 5] * wy;
     let alpha = 1 - beta - gamma;
     if (alpha >= -INSIDE_TOLERANCE && beta >= -INSIDE_TOLERANCE && gamma >= -INSIDE_TOLERANCE) {
       // Clamp the tolerated slightly negative coordinates (and −0) to 0.
@@ -159,9 +159,9 @@ export function weightsFreeform(tables: FreeformTables, xs: Float64Array, ys: Fl
       beta = beta > 0 ? beta : 0;
       gamma = gamma > 0 ? gamma : 0;
       const sum = alpha + beta + gamma; // ≥ 1 − 2e-10
-      out[triangles[3 * t]!] = alpha / sum;
-      out[triangles[3 * t + 1]!] = beta / sum;
-      out[triangles[3 * t + 2]!] = gamma / sum;
+      out[triangles[3 * t]] = alpha / sum;
+      out[triangles[3 * t + 1]] = beta / sum;
+      out[triangles[3 * t + 2]] = gamma / sum;
       return;
     }
   }
@@ -174,11 +174,11 @@ export function weightsFreeform(tables: FreeformTables, xs: Float64Array, ys: Fl
   let bestD2 = Number.POSITIVE_INFINITY;
   for (let k = 0; k < h; k++) {
     const e = HULL_EDGE_STRIDE * k;
-    const ax = edges[e]!;
-    const ay = edges[e + 1]!;
-    const dx = edges[e + 2]!;
-    const dy = edges[e + 3]!;
-    const t = clamp01(((x - ax) * dx + (y - ay) * dy) * edges[e + 4]!);
+    const ax = edges[e];
+    const ay = edges[e + 1];
+    const dx = edges[e + 2];
+    const dy = edges[e + 3];
+    const t = clamp01(((x - ax) * dx + (y - ay) * dy) * edges[e + 4]);
     const px = x - (ax + t * dx);
     const py = y - (ay + t * dy);
     const d2 = px * px + py * py;
@@ -189,6 +189,6 @@ export function weightsFreeform(tables: FreeformTables, xs: Float64Array, ys: Fl
     }
   }
   // An overflowing query (|q| near 1e308) can leave every d2 at ∞: edge 0 at t = 0 then wins.
-  out[hull[bestEdge]!] = 1 - bestT;
-  out[hull[(bestEdge + 1) % h]!] = bestT;
+  out[hull[bestEdge]] = 1 - bestT;
+  out[hull[(bestEdge + 1) % h]] = bestT;
 }

@@ -14,7 +14,7 @@ import type { IssueList } from '../AnimationError.js';
 
 /** Sample indices ordered by ascending x (the caller has refused equal x already). */
 export function sortByX(xs: Float64Array): Uint32Array {
-  const order = Array.from({ length: xs.length }, (_, i) => i).sort((a, b) => xs[a]! - xs[b]!);
+  const order = Array.from({ length: xs.length }, (_, i) => i).sort((a, b) => xs[a] - xs[b]);
   return Uint32Array.from(order);
 }
 
@@ -26,16 +26,16 @@ export function sortByX(xs: Float64Array): Uint32Array {
  * Reads `x = query[0]` (finite); writes `out[0 .. xs.length)`, indexed by input sample.
  */
 export function weights1d(order: Uint32Array, xs: Float64Array, query: Float64Array, out: Float64Array): void {
-  const x = query[0]!;
+  const x = query[0];
   const n = order.length;
   out.fill(0, 0, n);
-  const first = order[0]!;
-  const last = order[n - 1]!;
-  if (x <= xs[first]!) {
+  const first = order[0];
+  const last = order[n - 1];
+  if (x <= xs[first]) {
     out[first] = 1;
     return;
   }
-  if (x >= xs[last]!) {
+  if (x >= xs[last]) {
     out[last] = 1;
     return;
   }
@@ -44,12 +44,12 @@ export function weights1d(order: Uint32Array, xs: Float64Array, query: Float64Ar
   let hi = n - 1;
   while (hi - lo > 1) {
     const mid = (lo + hi) >>> 1;
-    if (xs[order[mid]!]! <= x) lo = mid;
+    if (xs[order[mid]] <= x) lo = mid;
     else hi = mid;
   }
-  const a = order[lo]!;
-  const b = order[lo + 1]!;
-  const u = clamp01((x - xs[a]!) / (xs[b]! - xs[a]!));
+  const a = order[lo];
+  const b = order[lo + 1];
+  const u = clamp01((x - xs[a]) / (xs[b] - xs[a]));
   out[a] = 1 - u;
   out[b] = u;
 }
@@ -97,16 +97,16 @@ export function findCorners(issues: IssueList, xs: Float64Array, ys: Float64Arra
  * writes `out[0 .. 4)`.
  */
 export function weightsBilinear(corners: Uint32Array, xs: Float64Array, ys: Float64Array, query: Float64Array, out: Float64Array): void {
-  const x = query[0]!;
-  const y = query[1]!;
-  const a = corners[0]!;
-  const b = corners[1]!;
-  const c = corners[2]!;
-  const d = corners[3]!;
-  const x0 = xs[a]!;
-  const y0 = ys[a]!;
-  const u = clamp01((x - x0) / (xs[b]! - x0));
-  const v = clamp01((y - y0) / (ys[c]! - y0));
+  const x = query[0];
+  const y = query[1];
+  const a = corners[0];
+  const b = corners[1];
+  const c = corners[2];
+  const d = corners[3];
+  const x0 = xs[a];
+  const y0 = ys[a];
+  const u = clamp01((x - x0) / (xs[b] - x0));
+  const v = clamp01((y - y0) / (ys[c] - y0));
   out[a] = (1 - u) * (1 - v);
   out[b] = u * (1 - v);
   out[c] = (1 - u) * v;

@@ -90,7 +90,7 @@ export function parseHeader(text: string): BvhHeader {
     if (token === null) {
       const line = `line ${scanner.line}`;
       if (open.length > 0) {
-        const joint = joints[open[open.length - 1]!]!;
+        const joint = joints[open[open.length - 1]];
         fail(WHERE, line, `end of text inside ${describe(joint)}: unbalanced braces, ${open.length} "{" not closed (and no MOTION section)`);
       }
       if (joints.length === 0) fail(WHERE, line, 'end of text: HIERARCHY has no ROOT joint');
@@ -114,8 +114,8 @@ export function parseHeader(text: string): BvhHeader {
       continue;
     }
 
-    const index = open[open.length - 1]!;
-    const joint = joints[index]!;
+    const index = open[open.length - 1];
+    const joint = joints[index];
     switch (word) {
       case 'OFFSET':
         if (joint.offset !== null) fail(WHERE, at(token), `repeats the OFFSET of ${describe(joint)}`);
@@ -176,7 +176,7 @@ function describe(joint: RawJoint): string {
 /** Fails when anything follows `token` on its line. */
 function expectLineEnd(scanner: BvhScanner, token: Token): void {
   const rest = scanner.restOfLine();
-  if (rest.length > 0) fail(WHERE, at(rest[0]!), `is unexpected after ${token.text}: expected the end of the line`);
+  if (rest.length > 0) fail(WHERE, at(rest[0]), `is unexpected after ${token.text}: expected the end of the line`);
 }
 
 /** Reads `ROOT name {` / `JOINT name {`; the name is the rest of the line (spaces kept as one). */
@@ -185,7 +185,7 @@ function openJoint(
 ): void {
   const rest = scanner.restOfLine();
   let braced = false;
-  if (rest.length > 0 && rest[rest.length - 1]!.text === '{') {
+  if (rest.length > 0 && rest[rest.length - 1].text === '{') {
     rest.pop();
     braced = true;
   }
@@ -214,7 +214,7 @@ function readOffset(scanner: BvhScanner, keyword: Token): [number, number, numbe
   if (values.length !== 3) fail(WHERE, `line ${keyword.line} OFFSET`, `has ${values.length} values, expected 3 (x y z)`);
   const offset: [number, number, number] = [0, 0, 0];
   for (let i = 0; i < 3; i++) {
-    const t = values[i]!;
+    const t = values[i];
     const v = parseDecimal(t.text, 0, t.text.length);
     if (!Number.isFinite(v)) fail(WHERE, `line ${t.line} OFFSET value ${i + 1} ${quote(t.text)}`, 'is not a finite number');
     offset[i] = v;
@@ -227,12 +227,12 @@ function readChannels(scanner: BvhScanner, keyword: Token): number[] {
   const rest = scanner.restOfLine(true);
   const where = `line ${keyword.line} CHANNELS`;
   if (rest.length === 0) fail(WHERE, where, 'has no channel count');
-  const countToken = rest[0]!;
+  const countToken = rest[0];
   if (!/^\d+$/.test(countToken.text)) fail(WHERE, `${where} count ${quote(countToken.text)}`, 'is not a non-negative integer');
   const count = Number(countToken.text);
   const codes: number[] = [];
   for (let i = 1; i < rest.length; i++) {
-    const t = rest[i]!;
+    const t = rest[i];
     const code = channelCode(t.text);
     if (code < 0) fail(WHERE, at(t), `is not a channel name: expected ${CHANNEL_NAMES.join(', ')}`);
     if (codes.includes(code)) fail(WHERE, at(t), 'repeats a channel of the same joint');
@@ -245,7 +245,7 @@ function readChannels(scanner: BvhScanner, keyword: Token): number[] {
 /** Channel code of a name (case-insensitive), or −1. */
 function channelCode(name: string): number {
   const lower = name.toLowerCase();
-  for (let code = 0; code < CHANNEL_NAMES.length; code++) if (CHANNEL_NAMES[code]!.toLowerCase() === lower) return code;
+  for (let code = 0; code < CHANNEL_NAMES.length; code++) if (CHANNEL_NAMES[code].toLowerCase() === lower) return code;
   return -1;
 }
 
@@ -253,11 +253,11 @@ function channelCode(name: string): number {
 function readEndSite(scanner: BvhScanner, keyword: Token): { offset: [number, number, number]; offsetLine: number } {
   const rest = scanner.restOfLine();
   let braced = false;
-  if (rest.length > 0 && rest[rest.length - 1]!.text === '{') {
+  if (rest.length > 0 && rest[rest.length - 1].text === '{') {
     rest.pop();
     braced = true;
   }
-  if (rest.length !== 1 || rest[0]!.text.toUpperCase() !== 'SITE') {
+  if (rest.length !== 1 || rest[0].text.toUpperCase() !== 'SITE') {
     fail(WHERE, at(rest[0] ?? keyword), 'is unexpected: expected "End Site"');
   }
   if (!braced) expectOpen(scanner, `End Site (line ${keyword.line})`);
@@ -280,11 +280,11 @@ function readEndSite(scanner: BvhScanner, keyword: Token): { offset: [number, nu
 function readLabelled(scanner: BvhScanner, label: RegExp, name: string): { value: Token; line: number } {
   const tokens = scanner.nextLine();
   if (tokens === null) fail(WHERE, `line ${scanner.line}`, `end of text: missing the ${name} line of the MOTION section`);
-  const line = tokens[0]!.line;
+  const line = tokens[0].line;
   // Short header lines only: a regex here costs nothing.
   const joined = tokens.map((t) => t.text).join(' ');
   const match = label.exec(joined);
-  if (match === null) fail(WHERE, at(tokens[0]!), `is unexpected: expected the ${name} line of the MOTION section`);
+  if (match === null) fail(WHERE, at(tokens[0]), `is unexpected: expected the ${name} line of the MOTION section`);
   const value = joined.slice(match[0].length);
   if (value.length === 0) fail(WHERE, `line ${line} ${name}`, 'has no value');
   if (/\s/.test(value)) fail(WHERE, `line ${line} ${name}`, `has more than one value: ${quote(value)}`);

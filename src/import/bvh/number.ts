@@ -68,6 +68,6 @@ export function parseDecimal(text: string, start: number, end: number): number {
     return Number(text.slice(start, end));
   }
   if (digits > EXACT_DIGITS || fraction >= POW10.length) return Number(text.slice(start, end));
-  const value = fraction === 0 ? mantissa : mantissa / POW10[fraction]!;
+  const value = fraction === 0 ? mantissa : mantissa / POW10[fraction];
   return negative ? -value : value;
 }

@@ -48,7 +48,7 @@ export function buildClips(ctx: Context, rigs: readonly Rig[], animations: reado
       const sampler = channel.getSampler();
       const keys = sampler ? timesOf(sampler) : null;
       if (keys) {
-        duration = Math.max(duration, keys[keys.length - 1]!);
+        duration = Math.max(duration, keys[keys.length - 1]);
         if (keys.length > 1) moving = true;
       }
       const target = channel.getTargetNode();
@@ -91,7 +91,7 @@ export function buildClips(ctx: Context, rigs: readonly Rig[], animations: reado
       const keys = timesOf(t.sampler);
       if (!keys) continue;
       const track = readTrack(t.sampler, keys, t.targetPath === 'rotation' ? 4 : 3, issues, `${path}.channels[${t.channel}] (${nodeLabel(t.node)}.${t.targetPath}) sampler`);
-      if (track) bound.push({ joint, offset: TRS_OFFSET[t.targetPath]!, track });
+      if (track) bound.push({ joint, offset: TRS_OFFSET[t.targetPath], track });
     }
     if (ancestors.length) {
       warnings.push(`${head}: ignored ${plural(ancestors.length, 'channel')} on non-joint ancestors of skeleton ${rig.index}'s joints (${listNames([...new Set(ancestors)].map(nodeLabel), false)}): their rest transforms are baked into the joints`);

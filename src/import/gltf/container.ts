@@ -140,7 +140,7 @@ function decodeBase64(data: string, path: string): Uint8Array {
   let acc = 0, bits = 0, o = 0;
   for (let i = 0; i < end; i++) {
     const code = data.charCodeAt(i);
-    const v = code < 128 ? BASE64[code]! : -1;
+    const v = code < 128 ? BASE64[code] : -1;
     if (v < 0) fail(WHERE, path, `has a character that is not base64 at data offset ${i}`);
     acc = ((acc << 6) | v) & 0xffffff;
     bits += 6;

@@ -29,7 +29,7 @@ export function buildMeshes(
     const key = `${m}/${s}`;
     if (done.has(key)) return; // the same mesh and skin on another node: the same data
     done.add(key);
-    const binding = bindings[s]!;
+    const binding = bindings[s];
     mesh.listPrimitives().forEach((prim, p) => {
       const path = `meshes[${m}].primitives[${p}]`;
       const name = `${mesh.getName() || node.getName() || `mesh${m}`}#${p}`;
@@ -88,21 +88,21 @@ function readPrimitive(
     weights.getElement(v, w);
     let sum = 0;
     for (let i = 0; i < 4; i++) {
-      const weight = w[i]!;
+      const weight = w[i];
       if (!Number.isFinite(weight) || weight < 0) {
         issues.add(`${path}.attributes.WEIGHTS_0[${v}][${i}]`, `is ${weight}: weights must be finite and ≥ 0`);
         return null;
       }
-      const joint = rawJoints[v * 4 + i]!;
+      const joint = rawJoints[v * 4 + i];
       if (!Number.isInteger(joint) || joint < 0 || (joint >= skinJoints && weight > 0)) {
         issues.add(`${path}.attributes.JOINTS_0[${v}][${i}]`, `is ${joint}: the skin has ${skinJoints} joints`);
         return null;
       }
-      jointOut[v * 4 + i] = joint < skinJoints ? binding.remap[joint]! : 0;
+      jointOut[v * 4 + i] = joint < skinJoints ? binding.remap[joint] : 0;
       sum += weight;
     }
     if (sum > 0) {
-      for (let i = 0; i < 4; i++) weightOut[v * 4 + i] = w[i]! / sum;
+      for (let i = 0; i < 4; i++) weightOut[v * 4 + i] = w[i] / sum;
     } else {
       weightOut[v * 4] = 1;
       zeroSum++;
@@ -122,7 +122,7 @@ function readPrimitive(
     }
     indexOut = new Uint32Array(raw.length);
     for (let i = 0; i < raw.length; i++) {
-      const index = raw[i]!;
+      const index = raw[i];
       if (index >= vertexCount) {
         issues.add(`${path}.indices[${i}]`, `is ${index}: the primitive has ${vertexCount} vertices`);
         return null;
@@ -148,11 +148,11 @@ function readFloats(issues: IssueList, path: string, accessor: Accessor, size: n
     const e: number[] = [];
     for (let i = 0; i < count; i++) {
       accessor.getElement(i, e);
-      for (let k = 0; k < size; k++) out[i * size + k] = e[k]!;
+      for (let k = 0; k < size; k++) out[i * size + k] = e[k];
     }
   }
   for (let i = 0; i < out.length; i++) {
-    if (!Number.isFinite(out[i]!)) {
+    if (!Number.isFinite(out[i])) {
       issues.add(`${path}[${Math.floor(i / size)}][${i % size}]`, `is ${out[i]}, not a finite number`);
       return null;
     }

@@ -24,7 +24,7 @@ export function composeNodes(chainBottomUp: readonly Node[]): Float64Array | nul
   const pose = new Float64Array(POSE_STRIDE);
   affine.identity(m, 0);
   for (let i = chainBottomUp.length - 1; i >= 0; i--) {
-    readNodePose(chainBottomUp[i]!, pose, 0);
+    readNodePose(chainBottomUp[i], pose, 0);
     affine.fromSQT(local, 0, pose, 0);
     affine.multiply(m, 0, m, 0, local, 0);
   }

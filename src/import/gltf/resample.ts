@@ -81,7 +81,7 @@ export interface Sampled {
 export function findKeyGrid(keyTimes: Float64Array): number {
   search: for (let r = 1; r <= MAX_IMPORT_RATE; r++) {
     for (let k = 0; k < keyTimes.length; k++) {
-      const t = keyTimes[k]!;
+      const t = keyTimes[k];
       if (Math.abs(t - Math.round(t * r) / r) > GRID_TOLERANCE * Math.max(t, 1 / 64)) continue search;
     }
     return r;
@@ -100,7 +100,7 @@ export function sampleSource(source: ClipSource, t: number, pose: Float64Array, 
   for (const b of bound) sampleTrack(b.track, t, pose, b.joint * POSE_STRIDE + b.offset);
   for (let j = 0; j < rig.skeleton.jointCount; j++) {
     const o = j * POSE_STRIDE;
-    const prefix = rig.prefix[j]!;
+    const prefix = rig.prefix[j];
     if (prefix) {
       quat.normalize(pose, o + 3, pose, o + 3);
       if (!composeInto(pose, o, prefix, pose, o, scratch)) sheared.add(j);
@@ -147,7 +147,7 @@ export function measureImportError(source: ClipSource, clip: Clip): number {
   instants.sort((a, b) => a - b);
   const times: number[] = [...source.keyTimes];
   for (let i = 0; i < instants.length; i++) {
-    const a = instants[i]!;
+    const a = instants[i];
     const b = instants[i + 1];
     if (b === undefined || b - a < 1e-9) continue;
     for (const s of INTERIOR_POINTS) times.push(a + s * (b - a));
@@ -169,7 +169,7 @@ export function measureImportError(source: ClipSource, clip: Clip): number {
     modelMatrices(clipModel, clipPose, parents, jointCount);
     for (let j = 0; j < jointCount; j++) {
       const m = j * MATRIX_STRIDE + 9;
-      const dx = clipModel[m]! - sourceModel[m]!, dy = clipModel[m + 1]! - sourceModel[m + 1]!, dz = clipModel[m + 2]! - sourceModel[m + 2]!;
+      const dx = clipModel[m] - sourceModel[m], dy = clipModel[m + 1] - sourceModel[m + 1], dz = clipModel[m + 2] - sourceModel[m + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 > worst) worst = d2;
     }
@@ -182,7 +182,7 @@ function modelMatrices(model: Float64Array, pose: Float64Array, parents: Int16Ar
   for (let j = 0; j < jointCount; j++) {
     const o = j * MATRIX_STRIDE;
     affine.fromSQT(model, o, pose, j * POSE_STRIDE);
-    const parent = parents[j]!;
+    const parent = parents[j];
     if (parent >= 0) affine.multiply(model, o, model, parent * MATRIX_STRIDE, model, o);
   }
 }

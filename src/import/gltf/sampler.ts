@@ -45,12 +45,12 @@ export function readTimes(input: Accessor | null, issues: IssueList, path: strin
   }
   const times = Float64Array.from(array);
   for (let k = 0; k < times.length; k++) {
-    const t = times[k]!;
+    const t = times[k];
     if (!Number.isFinite(t) || t < 0) {
       issues.add(`${path}[${k}]`, `is ${t}: key times must be finite and ≥ 0`);
       return null;
     }
-    if (k > 0 && t < times[k - 1]!) {
+    if (k > 0 && t < times[k - 1]) {
       issues.add(`${path}[${k}]`, `is ${t}, before the previous key (${times[k - 1]}): key times must increase`);
       return null;
     }
@@ -81,7 +81,7 @@ export function readTrack(
   for (let e = 0; e < expected; e++) {
     output.getElement(e, element);
     for (let i = 0; i < size; i++) {
-      const v = element[i]!;
+      const v = element[i];
       if (!Number.isFinite(v)) {
         issues.add(`${path}.output[${e}][${i}]`, `is ${v}, not a finite number`);
         return null;
@@ -102,7 +102,7 @@ function findKey(times: Float64Array, t: number): number {
   let lo = 0, hi = times.length - 1;
   while (hi - lo > 1) {
     const mid = (lo + hi) >>> 1;
-    if (times[mid]! <= t) lo = mid;
+    if (times[mid] <= t) lo = mid;
     else hi = mid;
   }
   return lo;
@@ -113,28 +113,28 @@ export function sampleTrack(track: Track, t: number, out: Float64Array, o: numbe
   const { times, values, size, interpolation } = track;
   const last = times.length - 1;
   const valueOf = interpolation === CUBICSPLINE ? (k: number) => (k * 3 + 1) * size : (k: number) => k * size;
-  if (t <= times[0]! || last === 0) return copy(out, o, values, valueOf(0), size);
-  if (t >= times[last]!) return copy(out, o, values, valueOf(last), size);
+  if (t <= times[0] || last === 0) return copy(out, o, values, valueOf(0), size);
+  if (t >= times[last]) return copy(out, o, values, valueOf(last), size);
   const k = findKey(times, t);
-  const t0 = times[k]!, t1 = times[k + 1]!;
+  const t0 = times[k], t1 = times[k + 1];
   const dt = t1 - t0;
   const s = dt > 0 ? (t - t0) / dt : 1;
   if (interpolation === STEP) return copy(out, o, values, valueOf(k), size);
   if (interpolation === LINEAR) {
     const a = valueOf(k), b = valueOf(k + 1);
     if (size === 4) quat.slerp(out, o, values, a, values, b, s);
-    else for (let i = 0; i < 3; i++) out[o + i] = values[a + i]! + s * (values[b + i]! - values[a + i]!);
+    else for (let i = 0; i < 3; i++) out[o + i] = values[a + i] + s * (values[b + i] - values[a + i]);
     return;
   }
   const s2 = s * s, s3 = s2 * s;
   const h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
   const v0 = (k * 3 + 1) * size, b0 = (k * 3 + 2) * size, a1 = (k * 3 + 3) * size, v1 = (k * 3 + 4) * size;
   for (let i = 0; i < size; i++) {
-    out[o + i] = h00 * values[v0 + i]! + h10 * dt * values[b0 + i]! + h01 * values[v1 + i]! + h11 * dt * values[a1 + i]!;
+    out[o + i] = h00 * values[v0 + i] + h10 * dt * values[b0 + i] + h01 * values[v1 + i] + h11 * dt * values[a1 + i];
   }
   if (size === 4) quat.normalize(out, o, out, o);
 }
 
 function copy(out: Float64Array, o: number, values: Float64Array, v: number, size: number): void {
-  for (let i = 0; i < size; i++) out[o + i] = values[v + i]!;
+  for (let i = 0; i < size; i++) out[o + i] = values[v + i];
 }

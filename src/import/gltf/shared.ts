@@ -38,7 +38,7 @@ export function rethrowWithPrefix<T>(prefix: string, build: () => T): T {
 
 /** Index of the first value that is not finite once stored as float32, or −1. */
 export function firstNonFloat32(values: Float32Array | Float64Array): number {
-  for (let i = 0; i < values.length; i++) if (!Number.isFinite(Math.fround(values[i]!))) return i;
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(Math.fround(values[i]))) return i;
   return -1;
 }
 

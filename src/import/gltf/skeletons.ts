@@ -93,10 +93,10 @@ export function buildSkeletons(ctx: Context, skins: readonly Skin[]): SkinBindin
     const between = new Map<number, number[]>();
     for (const n of skinNodes) {
       const chain: number[] = [];
-      let p = parents[n]!;
+      let p = parents[n];
       while (p >= 0 && !inSkin.has(p)) {
         chain.push(p);
-        p = parents[p]!;
+        p = parents[p];
       }
       jointParentNode.set(n, p);
       between.set(n, chain);
@@ -109,8 +109,8 @@ export function buildSkeletons(ctx: Context, skins: readonly Skin[]): SkinBindin
       const pending: number[] = [];
       for (let a = n; a >= 0 && !placed.has(a); a = jointParentNode.get(a)!) pending.push(a);
       for (let i = pending.length - 1; i >= 0; i--) {
-        placed.add(pending[i]!);
-        order.push(pending[i]!);
+        placed.add(pending[i]);
+        order.push(pending[i]);
       }
     }
     const jointOf = new Map<number, number>(order.map((n, j) => [n, j]));
@@ -141,9 +141,9 @@ export function buildSkeletons(ctx: Context, skins: readonly Skin[]): SkinBindin
       names.push(name);
       const parentNode = jointParentNode.get(n)!;
       parentsOut[j] = parentNode >= 0 ? jointOf.get(parentNode)! : NO_PARENT;
-      readNodePose(ctx.nodes[n]!, nodePose, j * POSE_STRIDE);
+      readNodePose(ctx.nodes[n], nodePose, j * POSE_STRIDE);
       const chain = between.get(n)!;
-      const p = composeNodes(chain.map((n) => ctx.nodes[n]!));
+      const p = composeNodes(chain.map((n) => ctx.nodes[n]));
       for (const b of chain) baked.add(b);
       prefix.push(p);
       if (p) {
@@ -153,7 +153,7 @@ export function buildSkeletons(ctx: Context, skins: readonly Skin[]): SkinBindin
       }
     });
     for (let k = 0; k < jointCount; k++) {
-      inverseBind.set(skinIbm.subarray(k * MATRIX_STRIDE, (k + 1) * MATRIX_STRIDE), remap[k]! * MATRIX_STRIDE);
+      inverseBind.set(skinIbm.subarray(k * MATRIX_STRIDE, (k + 1) * MATRIX_STRIDE), remap[k] * MATRIX_STRIDE);
     }
     // File units → metres: every translation (rest, and the inverse binds' last column).
     const scaledBind = inverseBind.slice();
@@ -189,9 +189,9 @@ export function buildSkeletons(ctx: Context, skins: readonly Skin[]): SkinBindin
 
 function sameInverseBinds(rigIbm: Float64Array, skinIbm: Float64Array, remap: Int32Array): boolean {
   for (let k = 0; k < remap.length; k++) {
-    const a = remap[k]! * MATRIX_STRIDE, b = k * MATRIX_STRIDE;
+    const a = remap[k] * MATRIX_STRIDE, b = k * MATRIX_STRIDE;
     for (let i = 0; i < MATRIX_STRIDE; i++) {
-      const x = rigIbm[a + i]!, y = skinIbm[b + i]!;
+      const x = rigIbm[a + i], y = skinIbm[b + i];
       if (Math.abs(x - y) > IBM_TOLERANCE * Math.max(1, Math.abs(x), Math.abs(y))) return false;
     }
   }

@@ -18,9 +18,9 @@ const DEGENERATE_SCALE = 1e-12;
  */
 export function mat4ToAffine(out: NumArray, o: number, m: ArrayLike<number>, mo: number): void {
   for (let col = 0; col < 4; col++) {
-    out[o + col * 3] = m[mo + col * 4]!;
-    out[o + col * 3 + 1] = m[mo + col * 4 + 1]!;
-    out[o + col * 3 + 2] = m[mo + col * 4 + 2]!;
+    out[o + col * 3] = m[mo + col * 4];
+    out[o + col * 3 + 1] = m[mo + col * 4 + 1];
+    out[o + col * 3 + 2] = m[mo + col * 4 + 2];
   }
 }
 

@@ -162,7 +162,7 @@ export function validateGltf(json: unknown, bin: Uint8Array | null): ValidatedGl
       } else if (child === i) {
         issues.add(`${path}.children[${k}]`, 'is the node itself');
       } else if (nodeParents[child as number] !== -1) {
-        issues.add(`${path}.children[${k}]`, `${label(child as number)} is already a child of ${label(nodeParents[child as number]!)}: a node has one parent`);
+        issues.add(`${path}.children[${k}]`, `${label(child as number)} is already a child of ${label(nodeParents[child as number])}: a node has one parent`);
       } else {
         nodeParents[child as number] = i;
         outChildren.push(child as number);
@@ -373,7 +373,7 @@ function checkForest(issues: IssueList, parents: Int32Array, label: (i: number) 
     while (node >= 0 && state[node] === 0) {
       state[node] = 1;
       walk.push(node);
-      node = parents[node]!;
+      node = parents[node];
     }
     if (node >= 0 && state[node] === 1) {
       issues.add(label(node), 'is its own ancestor: the node hierarchy has a cycle');
@@ -400,7 +400,7 @@ function checkView(c: Checker, def: unknown, path: string, buffers: BufferInfo[]
   const stride = c.int(def, 'byteStride', path, 4, 252, false);
   if (buffer === undefined) c.issues.add(`${path}.buffer`, 'is missing');
   if (buffer === undefined || length === undefined) return null;
-  const info = buffers[buffer]!;
+  const info = buffers[buffer];
   if (info.fault) {
     if (!info.reported) c.issues.add(`buffers[${buffer}] (read by ${path})`, info.fault);
     info.reported = true;
@@ -465,7 +465,7 @@ function checkAccessor(
       c.issues.add(`${spath}.indices.componentType`, `is ${String(indexType)}: must be 5121, 5123 or 5125`);
       return out;
     }
-    const parts: Array<[Json, string, number]> = [[indices, `${spath}.indices`, COMPONENT_BYTES[indexType]! * n], [values, `${spath}.values`, elementBytes * n]];
+    const parts: Array<[Json, string, number]> = [[indices, `${spath}.indices`, COMPONENT_BYTES[indexType] * n], [values, `${spath}.values`, elementBytes * n]];
     for (const [part, ppath, bytes] of parts) {
       const v = view(part['bufferView'], `${ppath}.bufferView`);
       const offset = c.int(part, 'byteOffset', ppath, 0, Number.MAX_SAFE_INTEGER, false) ?? 0;

@@ -1,0 +1,34 @@
+/**
+ * One dialect in src/: `noUncheckedIndexedAccess` is off (tsconfig.json), so an index read is
+ * typed as the element type and a `!` after it (`a[i]!`) asserts nothing. Such no-op assertions
+ * were removed (issue 16); this keeps them out. `!` after a value that can really be undefined
+ * or null (`map.get(k)!`, an optional field) is a real assertion and stays.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Every .ts file under `dir`, recursively. */
+export function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    return e.isDirectory() ? sourceFiles(path) : e.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('src/ is written in one dialect', () => {
+  it('has no no-op non-null assertion after an index read', () => {
+    const found: string[] = [];
+    for (const file of sourceFiles('src')) {
+      readFileSync(file, 'utf8').split('\n').forEach((line, n) => {
+        if (/\]!(?!=)/.test(line)) found.push(`${file}:${n + 1}: ${line.trim()}`);
+      });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('keeps noUncheckedIndexedAccess off, the setting that makes such assertions no-ops', () => {
+    const config = JSON.parse(readFileSync('tsconfig.json', 'utf8')) as { compilerOptions: Record<string, unknown> };
+    expect(config.compilerOptions['noUncheckedIndexedAccess'] ?? false).toBe(false);
+  });
+});
