@@ -4,17 +4,9 @@
  * were removed (issue 16); this keeps them out. `!` after a value that can really be undefined
  * or null (`map.get(k)!`, an optional field) is a real assertion and stays.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-
-/** Every .ts file under `dir`, recursively. */
-export function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    return e.isDirectory() ? sourceFiles(path) : e.name.endsWith('.ts') ? [path] : [];
-  });
-}
+import { sourceFiles } from './sourceFiles.js';
 
 describe('src/ is written in one dialect', () => {
   it('has no no-op non-null assertion after an index read', () => {
