@@ -158,7 +158,7 @@ export { sampleSystem, sampleEntities, advanceLayer, extractRootDelta, extractRo
 export { sampleClipInto } from './assets/sampleClip.js';
 export { blendSystem, blendEntities, blendOverrideLayers, applyAdditiveLayer } from './systems/blendSystem.js';
 export { inertializeSystem, inertializeEntities, applyQuinticOffsets, applySpringOffsets } from './systems/inertializeSystem.js';
-export { captureOffsets } from './systems/inertializeCapture.js';
+export { captureOffsets, type CaptureJob } from './systems/inertializeCapture.js';
 export { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_STRIDE } from './components/Inertialization.js';
 export { rootMotionSystem, rootMotionEntities, removeTwist } from './systems/rootMotionSystem.js';
 export { getRootTrack, getRootFrame, type RootTrack, type RootFrame } from './assets/rootTrack.js';

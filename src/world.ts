@@ -16,7 +16,7 @@ import { createReachComponent, type ReachComponent } from './components/Reach.js
 import { createLodComponent, createLodShared, resetLod, type LodComponent, type LodShared } from './components/Lod.js';
 import { createLocalPoseComponent, createMatrixPoolComponent, type PoolComponent } from './components/Pose.js';
 import { POSE_STRIDE } from './math/layout.js';
-import { CAPTURE_TMP } from './systems/inertializeCapture.js';
+import { createCaptureJob, type CaptureJob } from './systems/inertializeCapture.js';
 import { createAimScratch, type AimScratch } from './systems/aimSystem.js';
 import { describeValue, FLOAT32_MAX, MAX_EVENTS, MAX_JOINTS, MAX_WORLD_BYTES, shownNumber } from './assets/limits.js';
 
@@ -77,9 +77,10 @@ export interface Scratch {
   readonly layerPoses: Float32Array;
   /** One time, passed to `sampleClipInto` as an array element. */
   readonly time: Float64Array;
-  /** Capture parameters (`CAPTURE_*` indices) and math scratch. */
+  /** Seconds back at which a transition capture blends the layers (at `CAPTURE_BACK`). */
   readonly params: Float64Array;
-  readonly tmp: Float64Array;
+  /** The transition capture's job (inputs, outputs, math scratch), filled per capture. */
+  readonly capture: CaptureJob;
   /** `[blendThreshold]`, as an array so kernels receive it without boxing a double. */
   readonly blendThreshold: Float64Array;
   readonly layerOff: Int32Array;
@@ -308,7 +309,7 @@ function createScratch(maxJoints: number, blendThreshold: number): Scratch {
     layerPoses: new Float32Array(MAX_LAYERS * maxJoints * POSE_STRIDE),
     time: new Float64Array(1),
     params: new Float64Array(8),
-    tmp: new Float64Array(CAPTURE_TMP),
+    capture: createCaptureJob(),
     blendThreshold: Float64Array.of(blendThreshold),
     layerOff: new Int32Array(MAX_LAYERS),
     layerWeight: new Float32Array(MAX_LAYERS),

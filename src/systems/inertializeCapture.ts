@@ -51,100 +51,155 @@ import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
  */
 export const SOURCE_INTERVAL = 1e-3;
 
-/** Layout of the `params` array of {@link captureOffsets}: seconds between P2 and P1. */
-export const CAPTURE_PREV_DT = 0;
-/** Signed seconds σh between the two target poses: `targetOther` is T(τ − σh). */
-export const CAPTURE_DT = 1;
-/** The running offset's clock (seconds since its capture), for {@link writeSourcePast}. */
-export const CAPTURE_CLOCK = 2;
-/** The requested duration t1 (quintic). */
-export const CAPTURE_DURATION = 3;
-/** `INERTIA_QUINTIC` or `INERTIA_SPRING`. */
-export const CAPTURE_MODE = 4;
-/** Seconds back at which {@link blendLayersAt} evaluates the layers (negative: ahead). */
+/** Index in the `back` array of {@link blendLayersAt}: seconds back it evaluates the layers (negative: ahead). */
 export const CAPTURE_BACK = 5;
-/** Floats of scratch {@link captureOffsets} and {@link writeSourcePast} need in `tmp`. */
+/** Floats of scratch a {@link CaptureJob} needs in `tmp`. */
 export const CAPTURE_TMP = 40;
 
 /** Below this an offset is zero: no direction to decay along. */
 const NEGLIGIBLE = 1e-7;
 
-// Offsets of quaternions and vectors in `tmp`.
-const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_TO = 12, Q_DELTA = 16, Q_OFF = 24, V = 28, W = 32, LEN = 35, U = 36;
+// Offsets of quaternions, vectors and rates in `tmp`.
+const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_TO = 12, Q_DELTA = 16, Q_OFF = 24, V = 28, W = 32, LEN = 35, U = 36, SOURCE_RATE = 37, TARGET_RATE = 38;
 
 /**
- * Writes `jointCount` joints of offsets (18 floats each, see `OFFSET_STRIDE`) from:
- * `targetNow` (T(τ)), `targetOther` (T(τ − σh), σh = `params[CAPTURE_DT]`), `prev1`/`prev2`
- * (P1 and the output `params[CAPTURE_PREV_DT]` seconds before it), all `jointCount × 10`
- * poses at their offsets; `params` per the `CAPTURE_*` indices; `tmp` scratch of
- * `CAPTURE_TMP` floats. Pure kernel; writes only the offsets block and `tmp`.
+ * The inputs and outputs of the two capture kernels, {@link captureOffsets} (at the switch)
+ * and {@link writeSourcePast} (at the request), named instead of passed by position: an
+ * ozz-animation style job over caller-owned buffers. Poses are `jointCount × 10` floats at
+ * their offsets; offsets blocks `jointCount × 18` (`OFFSET_STRIDE`). The world holds one in
+ * `world.scratch.capture`, filled field by field for each capture, so a capture allocates
+ * nothing.
+ *
+ * | field | captureOffsets | writeSourcePast |
+ * | --- | --- | --- |
+ * | `blend`, `blendOther` | reads: T(τ), T(τ − σh) | reads: the source blend at τ, τ − σh |
+ * | `p1` | reads: P1 | reads: P1 |
+ * | `p2` | reads: the output `prevDt` before P1 | writes: P2 = the output h before P1 |
+ * | `offsets` | writes | reads: the running offset |
+ * | `interval`, `jointCount`, `mode` | reads | reads |
+ * | `prevDt`, `duration` | reads | — |
+ * | `clock` | — | reads |
  */
-export function captureOffsets(
-  offsets: Float32Array, offOff: number,
-  targetNow: Float32Array, targetOff: number,
-  targetOther: Float32Array, otherOff: number,
-  prev1: Float32Array, p1Off: number,
-  prev2: Float32Array, p2Off: number,
-  jointCount: number,
-  params: Float64Array,
-  tmp: Float64Array,
-): void {
-  const prevDt = params[CAPTURE_PREV_DT];
-  const interval = params[CAPTURE_DT];
-  const spring = params[CAPTURE_MODE] === INERTIA_SPRING;
-  const sourceRate = prevDt > 0 ? 1 / prevDt : 0;
-  const targetRate = interval !== 0 ? 1 / interval : 0;
+export interface CaptureJob {
+  /** The layers' blend at τ, at `blendOff`. */
+  blend: Float32Array;
+  blendOff: number;
+  /** The layers' blend at τ − σh (σh = `interval`), at `blendOtherOff`. */
+  blendOther: Float32Array;
+  blendOtherOff: number;
+  /** Signed seconds σh between `blend` and `blendOther` (non-zero). */
+  interval: number;
+  /** P1, the last output before the switch, at `p1Off`. */
+  p1: Float32Array;
+  p1Off: number;
+  /** The older history pose, at `p2Off`. */
+  p2: Float32Array;
+  p2Off: number;
+  /** Seconds between `p2` and `p1` (0: no velocity from the source). */
+  prevDt: number;
+  /** The offsets block, at `offsetsOff`. */
+  offsets: Float32Array;
+  offsetsOff: number;
+  jointCount: number;
+  /** `INERTIA_QUINTIC` or `INERTIA_SPRING` (the new transition's for a capture, the running one's for the source). */
+  mode: number;
+  /** The requested duration t1 (quintic), seconds > 0. */
+  duration: number;
+  /** The running offset's clock (seconds since its capture). */
+  clock: number;
+  /** Scratch of `CAPTURE_TMP` floats. */
+  readonly tmp: Float64Array;
+}
 
-  for (let j = 0; j < jointCount; j++) {
-    const k = j * POSE_STRIDE;
-    const t = targetOff + k, to = otherOff + k, p1 = p1Off + k, p2 = p2Off + k;
-    const o = offOff + j * OFFSET_STRIDE;
+const NO_POSE = new Float32Array(0);
 
-    // Translation (0..2) and scale (7..9): vector offsets.
-    for (let channel = 0; channel < 2; channel++) {
-      const c = channel === 0 ? 0 : 7;
-      const out = o + (channel === 0 ? 0 : 12);
-      let len = 0;
-      for (let a = 0; a < 3; a++) {
-        const offset = prev1[p1 + c + a] - targetNow[t + c + a];
-        const velocity = (prev1[p1 + c + a] - prev2[p2 + c + a]) * sourceRate - (targetNow[t + c + a] - targetOther[to + c + a]) * targetRate;
-        tmp[V + a] = velocity;
-        offsets[out + a] = offset;
-        len += offset * offset;
-      }
-      tmp[LEN] = Math.sqrt(len);
-      storeVectorOffset(offsets, out, tmp, spring, params);
-    }
+/** A {@link CaptureJob} with no buffers yet and its own `tmp` (sized once, at world creation). */
+export function createCaptureJob(): CaptureJob {
+  // The seconds start as NaN so their fields hold doubles from the start (V8 keeps one field
+  // representation, and writing a double into it allocates nothing).
+  return {
+    blend: NO_POSE, blendOff: 0, blendOther: NO_POSE, blendOtherOff: 0, interval: NaN,
+    p1: NO_POSE, p1Off: 0, p2: NO_POSE, p2Off: 0, prevDt: NaN,
+    offsets: NO_POSE, offsetsOff: 0, jointCount: 0, mode: 0, duration: NaN, clock: NaN,
+    tmp: new Float64Array(CAPTURE_TMP),
+  };
+}
 
-    // Rotation: q_off = q_P1 · q_T(τ)⁻¹.
-    copy4(tmp, Q_P1, prev1, p1 + 3);
-    copy4(tmp, Q_P2, prev2, p2 + 3);
-    copy4(tmp, Q_T, targetNow, t + 3);
-    copy4(tmp, Q_TO, targetOther, to + 3);
-    quat.conjugate(tmp, Q_OFF, tmp, Q_T);
-    quat.multiply(tmp, Q_OFF, tmp, Q_P1, tmp, Q_OFF);
-    // ω_tgt = axis·angle(T(τ) · T(τ − σh)⁻¹) / σh, rotated into the offset's frame: R_off ω_tgt.
-    quat.conjugate(tmp, Q_DELTA, tmp, Q_TO);
-    quat.multiply(tmp, Q_DELTA, tmp, Q_T, tmp, Q_DELTA);
-    writeScaledAxis(tmp, W, tmp, Q_DELTA);
-    for (let a = 0; a < 3; a++) tmp[W + a] = tmp[W + a] * targetRate;
-    quat.rotateVec3(tmp, W, tmp, Q_OFF, tmp, W);
-    // ω_src = axis·angle(P1 · P2⁻¹) / Δt; the offset's velocity is ω_src − R_off ω_tgt.
-    quat.conjugate(tmp, Q_P2, tmp, Q_P2);
-    quat.multiply(tmp, Q_P2, tmp, Q_P1, tmp, Q_P2);
-    writeScaledAxis(tmp, V, tmp, Q_P2);
-    for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a] * sourceRate - tmp[W + a];
-    // The offset itself as a vector axis·angle, like the translation and scale offsets.
-    const out = o + 6;
-    writeScaledAxis(tmp, W, tmp, Q_OFF);
-    let len = 0;
-    for (let a = 0; a < 3; a++) {
-      offsets[out + a] = tmp[W + a];
-      len += tmp[W + a] * tmp[W + a];
-    }
-    tmp[LEN] = Math.sqrt(len);
-    storeVectorOffset(offsets, out, tmp, spring, params);
+/**
+ * Writes `job.jointCount` joints of offsets to `job.offsets` from the target T(τ) (`blend`),
+ * T(τ − σh) (`blendOther`), P1 (`p1`) and the output `prevDt` seconds before it (`p2`), for
+ * a transition of `job.mode` and `job.duration` (see the file header). Pure kernel; writes
+ * only the offsets block and `job.tmp`.
+ */
+export function captureOffsets(job: CaptureJob): void {
+  const tmp = job.tmp;
+  tmp[SOURCE_RATE] = job.prevDt > 0 ? 1 / job.prevDt : 0;
+  tmp[TARGET_RATE] = job.interval !== 0 ? 1 / job.interval : 0;
+  for (let j = 0, n = job.jointCount; j < n; j++) {
+    captureVectorOffset(job, j, 0, 0); // translation
+    captureVectorOffset(job, j, 7, 12); // scale
+    captureRotationOffset(job, j);
   }
+}
+
+/**
+ * Joint `j`'s translation (pose floats `c` = 0..2, offset floats `out` = 0..5) or scale
+ * (7..9, 12..17) offset P1 − T(τ) and its velocity (P1 − P2)/Δt − (T(τ) − T(τ − σh))/σh.
+ */
+function captureVectorOffset(job: CaptureJob, j: number, c: number, out: number): void {
+  const { blend: targetNow, blendOther: targetOther, p1: prev1, p2: prev2, offsets, tmp } = job;
+  const k = j * POSE_STRIDE + c;
+  const t = job.blendOff + k, to = job.blendOtherOff + k, p1 = job.p1Off + k, p2 = job.p2Off + k;
+  const o = job.offsetsOff + j * OFFSET_STRIDE + out;
+  const sourceRate = tmp[SOURCE_RATE], targetRate = tmp[TARGET_RATE];
+  let len = 0;
+  for (let a = 0; a < 3; a++) {
+    const offset = prev1[p1 + a] - targetNow[t + a];
+    const velocity = (prev1[p1 + a] - prev2[p2 + a]) * sourceRate - (targetNow[t + a] - targetOther[to + a]) * targetRate;
+    tmp[V + a] = velocity;
+    offsets[o + a] = offset;
+    len += offset * offset;
+  }
+  tmp[LEN] = Math.sqrt(len);
+  storeVectorOffset(offsets, o, tmp, job);
+}
+
+/**
+ * Joint `j`'s rotation offset q_off = q_P1 · q_T(τ)⁻¹ as axis·angle, and its angular velocity
+ * ω_src − R_off ω_tgt (ω from P1 · P2⁻¹ over Δt and T(τ) · T(τ − σh)⁻¹ over σh).
+ */
+function captureRotationOffset(job: CaptureJob, j: number): void {
+  const tmp = job.tmp;
+  const k = j * POSE_STRIDE + 3;
+  const sourceRate = tmp[SOURCE_RATE], targetRate = tmp[TARGET_RATE];
+  copy4(tmp, Q_P1, job.p1, job.p1Off + k);
+  copy4(tmp, Q_P2, job.p2, job.p2Off + k);
+  copy4(tmp, Q_T, job.blend, job.blendOff + k);
+  copy4(tmp, Q_TO, job.blendOther, job.blendOtherOff + k);
+  quat.conjugate(tmp, Q_OFF, tmp, Q_T);
+  quat.multiply(tmp, Q_OFF, tmp, Q_P1, tmp, Q_OFF);
+  // ω_tgt = axis·angle(T(τ) · T(τ − σh)⁻¹) / σh, rotated into the offset's frame: R_off ω_tgt.
+  quat.conjugate(tmp, Q_DELTA, tmp, Q_TO);
+  quat.multiply(tmp, Q_DELTA, tmp, Q_T, tmp, Q_DELTA);
+  writeScaledAxis(tmp, W, tmp, Q_DELTA);
+  for (let a = 0; a < 3; a++) tmp[W + a] = tmp[W + a] * targetRate;
+  quat.rotateVec3(tmp, W, tmp, Q_OFF, tmp, W);
+  // ω_src = axis·angle(P1 · P2⁻¹) / Δt; the offset's velocity is ω_src − R_off ω_tgt.
+  quat.conjugate(tmp, Q_P2, tmp, Q_P2);
+  quat.multiply(tmp, Q_P2, tmp, Q_P1, tmp, Q_P2);
+  writeScaledAxis(tmp, V, tmp, Q_P2);
+  for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a] * sourceRate - tmp[W + a];
+  // The offset itself as a vector axis·angle, like the translation and scale offsets.
+  const offsets = job.offsets;
+  const out = job.offsetsOff + j * OFFSET_STRIDE + 6;
+  writeScaledAxis(tmp, W, tmp, Q_OFF);
+  let len = 0;
+  for (let a = 0; a < 3; a++) {
+    offsets[out + a] = tmp[W + a];
+    len += tmp[W + a] * tmp[W + a];
+  }
+  tmp[LEN] = Math.sqrt(len);
+  storeVectorOffset(offsets, out, tmp, job);
 }
 
 /**
@@ -263,50 +318,50 @@ export function captureSourceMotion(world: AnimationWorld, eid: number): void {
   if (c.lastDt[eid] === 0) {
     c.history.copyWithin(p2Off, p1Off, p1Off + jointCount * POSE_STRIDE);
   } else {
-    const { pose, poseOther, params, tmp } = world.scratch;
+    const { pose, poseOther, params, capture: job } = world.scratch;
     params[CAPTURE_BACK] = 0;
     blendLayersAt(world, eid, params, CAPTURE_BACK, pose);
     params[CAPTURE_BACK] = SOURCE_INTERVAL;
     if (!layersCanGoBack(world, eid, params, CAPTURE_BACK)) params[CAPTURE_BACK] = -SOURCE_INTERVAL;
-    params[CAPTURE_DT] = params[CAPTURE_BACK];
+    job.interval = params[CAPTURE_BACK];
     blendLayersAt(world, eid, params, CAPTURE_BACK, poseOther);
-    params[CAPTURE_MODE] = c.mode[eid];
-    params[CAPTURE_CLOCK] = c.elapsed[eid];
-    writeSourcePast(c.history, p2Off, c.history, p1Off, pose, poseOther, c.offsets, eid * world.maxJoints * OFFSET_STRIDE, jointCount, params, tmp);
+    job.blend = pose; job.blendOff = 0;
+    job.blendOther = poseOther; job.blendOtherOff = 0;
+    job.p1 = c.history; job.p1Off = p1Off;
+    job.p2 = c.history; job.p2Off = p2Off;
+    job.offsets = c.offsets; job.offsetsOff = eid * world.maxJoints * OFFSET_STRIDE;
+    job.jointCount = jointCount;
+    job.mode = c.mode[eid];
+    job.clock = c.elapsed[eid];
+    writeSourcePast(job);
   }
   c.lastDt[eid] = SOURCE_INTERVAL;
 }
 
 /**
- * Writes into `out` (at `outOff`) the output h = `SOURCE_INTERVAL` before `prev1` along the
- * output's velocity: v = the blend's (`now` minus `other`, `other` the blend at τ − σh,
- * σh = `params[CAPTURE_DT]`) plus the running offset's, per `params[CAPTURE_MODE]` at clock
- * `params[CAPTURE_CLOCK]` (quintic) from the `offsets` block at `offOff`. Translation and
- * scale: P2 = P1 − h·v; rotation: q_P2 = exp(−h·ω)·q_P1 with ω = ω_off + R_off·ω_blend (the
- * output is q_off·q_blend). Pure kernel; `tmp` of `CAPTURE_TMP` floats.
+ * Writes into `job.p2` the output h = `SOURCE_INTERVAL` before P1 (`job.p1`) along the
+ * output's velocity: v = the blend's (`blend` minus `blendOther`, the blend at τ − σh,
+ * σh = `job.interval`) plus the running offset's, per `job.mode` at clock `job.clock`
+ * (quintic) from `job.offsets`. Translation and scale: P2 = P1 − h·v; rotation:
+ * q_P2 = exp(−h·ω)·q_P1 with ω = ω_off + R_off·ω_blend (the output is q_off·q_blend).
+ * Pure kernel; writes only the P2 pose and `job.tmp`.
  */
-export function writeSourcePast(
-  out: Float32Array, outOff: number,
-  prev1: Float32Array, p1Off: number,
-  now: Float32Array, other: Float32Array,
-  offsets: Float32Array, offOff: number,
-  jointCount: number,
-  params: Float64Array,
-  tmp: Float64Array,
-): void {
-  const rate = 1 / params[CAPTURE_DT];
-  const mode = params[CAPTURE_MODE];
-  const t = params[CAPTURE_CLOCK];
+export function writeSourcePast(job: CaptureJob): void {
+  const { blend: now, blendOther: other, p1: prev1, p2: out, offsets, tmp } = job;
+  const rate = 1 / job.interval;
+  const mode = job.mode;
+  const t = job.clock;
   const h = SOURCE_INTERVAL;
-  for (let j = 0; j < jointCount; j++) {
+  for (let j = 0, n = job.jointCount; j < n; j++) {
     const k = j * POSE_STRIDE;
-    const o = offOff + j * OFFSET_STRIDE;
-    const p = p1Off + k, q = outOff + k;
+    const o = job.offsetsOff + j * OFFSET_STRIDE;
+    const p = job.p1Off + k, q = job.p2Off + k;
+    const b = job.blendOff + k, bo = job.blendOtherOff + k;
     // Translation and scale: the blend's velocity plus the offset's along its direction.
     for (let channel = 0; channel < 2; channel++) {
       const c = channel === 0 ? 0 : 7;
       const oc = o + (channel === 0 ? 0 : 12);
-      for (let a = 0; a < 3; a++) tmp[V + a] = (now[k + c + a] - other[k + c + a]) * rate;
+      for (let a = 0; a < 3; a++) tmp[V + a] = (now[b + c + a] - other[bo + c + a]) * rate;
       if (mode === INERTIA_QUINTIC) {
         quinticVelocity(tmp, offsets, oc, t);
         for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a] + offsets[oc + a] * tmp[U];
@@ -316,8 +371,8 @@ export function writeSourcePast(
       for (let a = 0; a < 3; a++) out[q + c + a] = prev1[p + c + a] - h * tmp[V + a];
     }
     // Rotation: ω_blend = axis·angle(now · other⁻¹) / σh.
-    copy4(tmp, Q_T, now, k + 3);
-    copy4(tmp, Q_TO, other, k + 3);
+    copy4(tmp, Q_T, now, b + 3);
+    copy4(tmp, Q_TO, other, bo + 3);
     quat.conjugate(tmp, Q_TO, tmp, Q_TO);
     quat.multiply(tmp, Q_DELTA, tmp, Q_T, tmp, Q_TO);
     writeScaledAxis(tmp, W, tmp, Q_DELTA);
@@ -405,9 +460,9 @@ function springAngularVelocity(tmp: Float64Array, offsets: Float32Array, r: numb
  * Spring: keep the vector and store the velocity after it.
  * (Floats travel in arrays so no double is boxed per call.)
  */
-function storeVectorOffset(offsets: Float32Array, out: number, tmp: Float64Array, spring: boolean, params: Float64Array): void {
+function storeVectorOffset(offsets: Float32Array, out: number, tmp: Float64Array, job: CaptureJob): void {
   const len = tmp[LEN];
-  if (spring) {
+  if (job.mode === INERTIA_SPRING) {
     for (let a = 0; a < 3; a++) offsets[out + 3 + a] = tmp[V + a];
     return;
   }
@@ -423,7 +478,7 @@ function storeVectorOffset(offsets: Float32Array, out: number, tmp: Float64Array
     v0 += tmp[V + a] * d;
   }
   if (v0 > 0) v0 = 0;
-  let t1 = params[CAPTURE_DURATION];
+  let t1 = job.duration;
   if (v0 < 0 && -5 * len / v0 < t1) t1 = (-5 * len) / v0;
   offsets[out + 3] = len;
   offsets[out + 4] = v0 * t1;

@@ -37,7 +37,7 @@ import { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_STRIDE } from '..
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 import {
-  blendLayersAt, CAPTURE_BACK, CAPTURE_DT, CAPTURE_DURATION, CAPTURE_MODE, CAPTURE_PREV_DT, captureOffsets, layersCanGoBack, SOURCE_INTERVAL,
+  blendLayersAt, CAPTURE_BACK, captureOffsets, layersCanGoBack, SOURCE_INTERVAL,
 } from './inertializeCapture.js';
 
 /** A spring offset below this (and its velocity below ten times it) has ended. */
@@ -98,31 +98,31 @@ export function inertializeEntities(world: AnimationWorld, frameDt: number, firs
  */
 function capture(world: AnimationWorld, eid: number, dt: number): void {
   const { Character, Inertialization: c } = world.components;
-  const { pose, poseOther, params, tmp } = world.scratch;
+  const { pose, poseOther, params, capture: job } = world.scratch;
   const jointCount = Character.jointCount[eid];
   const poseSize = world.maxJoints * POSE_STRIDE;
   c.pending[eid] = 0;
   params[CAPTURE_BACK] = dt;
   blendLayersAt(world, eid, params, CAPTURE_BACK, pose);
   params[CAPTURE_BACK] = dt + SOURCE_INTERVAL;
-  params[CAPTURE_DT] = SOURCE_INTERVAL;
+  job.interval = SOURCE_INTERVAL;
   if (!layersCanGoBack(world, eid, params, CAPTURE_BACK)) {
     params[CAPTURE_BACK] = dt - SOURCE_INTERVAL;
-    params[CAPTURE_DT] = -SOURCE_INTERVAL;
+    job.interval = -SOURCE_INTERVAL;
   }
   blendLayersAt(world, eid, params, CAPTURE_BACK, poseOther);
 
   const index = c.historyIndex[eid];
-  params[CAPTURE_PREV_DT] = c.lastDt[eid];
-  params[CAPTURE_DURATION] = c.duration[eid];
-  params[CAPTURE_MODE] = c.pendingMode[eid];
-  captureOffsets(
-    c.offsets, eid * world.maxJoints * OFFSET_STRIDE,
-    pose, 0, poseOther, 0,
-    c.history, (eid * 2 + index) * poseSize,
-    c.history, (eid * 2 + 1 - index) * poseSize,
-    jointCount, params, tmp,
-  );
+  job.blend = pose; job.blendOff = 0;
+  job.blendOther = poseOther; job.blendOtherOff = 0;
+  job.p1 = c.history; job.p1Off = (eid * 2 + index) * poseSize;
+  job.p2 = c.history; job.p2Off = (eid * 2 + 1 - index) * poseSize;
+  job.prevDt = c.lastDt[eid];
+  job.offsets = c.offsets; job.offsetsOff = eid * world.maxJoints * OFFSET_STRIDE;
+  job.jointCount = jointCount;
+  job.mode = c.pendingMode[eid];
+  job.duration = c.duration[eid];
+  captureOffsets(job);
   c.mode[eid] = c.pendingMode[eid];
   c.elapsed[eid] = 0;
 }

@@ -1,0 +1,145 @@
+/**
+ * What the crowd view reports: the frame's clocks (fps, the game's own milliseconds), the
+ * look-at check, the figures `window.__sandbox.stats()` returns and the overlay's lines.
+ */
+import { getFollowPosition, getModelMatrices } from 'bitanim';
+import type { CrowdBodies } from './crowdBodies';
+import type { TimedPipeline } from './pipeline';
+import type { CrowdSim } from './simulation';
+import {
+  AIM_SAMPLE, AIM_TOLERANCE_DEG, LOD_TOLERANCES, LOD_UPDATE_EVERY, LOOK_PITCH_LIMIT, LOOK_YAW_LIMIT, type CrowdSettings,
+} from './settings';
+
+/** The frame's clocks: frames in the last second, and milliseconds of each part of the game's frame. */
+export class FrameClock {
+  /** Milliseconds: game logic, instances + palette upload, pixi's render (CPU side), the whole frame. */
+  readonly ms = { logic: 0, upload: 0, render: 0, frame: 0 };
+  private readonly frameTimes: number[] = [];
+  private lastTick = performance.now();
+
+  /** Frames in the last second. */
+  get fps(): number {
+    return this.frameTimes.length;
+  }
+
+  /** A frame starts at `now` (performance.now()). */
+  tick(now: number): void {
+    const wall = now - this.lastTick;
+    this.lastTick = now;
+    const frameTimes = this.frameTimes;
+    frameTimes.push(now);
+    while (frameTimes.length > 0 && frameTimes[0]! < now - 1000) frameTimes.shift();
+    this.ms.frame = wall;
+  }
+}
+
+/** The look-at check's result: heads sampled, of them those within `AIM_TOLERANCE_DEG`, their mean error. */
+export interface AimCheck {
+  sampled: number;
+  aimed: number;
+  meanDeg: number;
+}
+
+/**
+ * The look-at check: of the first AIM_SAMPLE wandering characters, those whose follower lies
+ * well inside the look-at limits (0.2 rad inside the yaw limit, 0.15 inside the pitch limit,
+ * at least 0.3 m from the head), and how many of their heads point within
+ * AIM_TOLERANCE_DEG of it: the head's forward axis (the rest-pose axis along the model's +Z,
+ * `setLookAt`'s default) through its model matrix and the root transform, against the
+ * follower's world position. Without look-at, heads point wherever the clip has them.
+ */
+export function checkAim(sim: CrowdSim): AimCheck {
+  const result = { sampled: 0, aimed: 0, meanDeg: 0 };
+  const { world, agents, asset, headAxis } = sim;
+  if (sim.workload() !== 'locomotion' || asset.headJoint < 0) return result;
+  const root = world.components.RootMotion;
+  const o = asset.headJoint * 12;
+  const ax = headAxis[0]!, ay = headAxis[1]!, az = headAxis[2]!;
+  let sum = 0;
+  for (let i = 0; i < Math.min(sim.count, AIM_SAMPLE); i++) {
+    const eid = agents.eid[i]!;
+    const m = getModelMatrices(world, eid);
+    const f = getFollowPosition(world, eid);
+    // The follower in model space, p_m = R(−yaw)·(p_w − root), relative to the head.
+    const yaw = root.yaw[eid]!, c = Math.cos(yaw), s = Math.sin(yaw);
+    const wx = f.x - root.x[eid]!, wy = f.y - root.y[eid]!, wz = f.z - root.z[eid]!;
+    const dx = wx * c - wz * s - m[o + 9]!, dy = wy - m[o + 10]!, dz = wx * s + wz * c - m[o + 11]!;
+    const horizontal = Math.hypot(dx, dz), distance = Math.hypot(horizontal, dy);
+    if (distance < 0.3 || Math.abs(Math.atan2(dx, dz)) > LOOK_YAW_LIMIT - 0.2 || Math.abs(Math.atan2(dy, horizontal)) > LOOK_PITCH_LIMIT - 0.15) continue;
+    const fx = m[o]! * ax + m[o + 3]! * ay + m[o + 6]! * az;
+    const fy = m[o + 1]! * ax + m[o + 4]! * ay + m[o + 7]! * az;
+    const fz = m[o + 2]! * ax + m[o + 5]! * ay + m[o + 8]! * az;
+    const cos = (fx * dx + fy * dy + fz * dz) / (Math.hypot(fx, fy, fz) * distance);
+    const deg = (Math.acos(Math.max(-1, Math.min(1, cos))) * 180) / Math.PI;
+    result.sampled++;
+    if (deg <= AIM_TOLERANCE_DEG) result.aimed++;
+    sum += deg;
+  }
+  result.meanDeg = result.sampled > 0 ? sum / result.sampled : 0;
+  return result;
+}
+
+/** What the overlay reads from. */
+export interface CrowdReport {
+  readonly sim: CrowdSim;
+  readonly settings: CrowdSettings;
+  readonly pipeline: TimedPipeline;
+  readonly bodies: CrowdBodies;
+  readonly clock: FrameClock;
+}
+
+/** The live figures `window.__sandbox.stats()` returns (the e2e test reads them). */
+export function crowdStats({ sim, settings, pipeline, bodies, clock }: CrowdReport): Record<string, unknown> {
+  const m = pipeline.means();
+  const joints = sim.count * sim.asset.skeleton.jointCount;
+  const systems: Record<string, number> = {};
+  m.names.forEach((name, s) => (systems[name] = m.ms[s]!));
+  return {
+    fps: clock.fps,
+    count: sim.count,
+    character: sim.asset.kind,
+    jointsPerCharacter: sim.asset.skeleton.jointCount,
+    workload: sim.workload(),
+    timing: pipeline.mode,
+    runtimeMs: m.total,
+    frames: m.frames,
+    nsPerJoint: joints > 0 ? (m.total * 1e6) / joints : 0,
+    systems,
+    gameLogicMs: clock.ms.logic,
+    uploadMs: clock.ms.upload,
+    trianglesPerFrame: bodies.trianglesPerFrame,
+    lod: settings.lod,
+    lodDistances: sim.lodDistances,
+    levels: Array.from(bodies.levels),
+    lookAt: settings.lookAt,
+    aim: checkAim(sim),
+  };
+}
+
+const fmt = (v: number, digits = 2): string => v.toFixed(digits);
+
+/** The overlay's text: frame rate, runtime per system, the game's costs, bodies, workload, LOD and look-at. */
+export function overlayText({ sim, settings, pipeline, bodies, clock }: CrowdReport, rendererInfo: string): string {
+  const aim = checkAim(sim);
+  const m = pipeline.means();
+  const { count, asset } = sim;
+  const gameMs = clock.ms;
+  const workload = sim.workload();
+  const joints = count * asset.skeleton.jointCount;
+  const ns = joints > 0 ? (m.total * 1e6) / joints : 0;
+  const lines = [
+    `fps ${clock.fps}  (frame ${fmt(gameMs.frame, 1)} ms)   ${count.toLocaleString('en-US')} characters × ${asset.skeleton.jointCount} joints = ${joints.toLocaleString('en-US')} joints`,
+    `runtime ${fmt(m.total)} ms/frame = ${fmt(ns, 0)} ns/joint   (${pipeline.mode === 'chunked' ? 'systems timed chunk by chunk, as step runs them' : pipeline.mode === 'systems' ? 'each system over the whole crowd, as npm run bench' : 'one step() call'}; mean of ${m.frames} frames)`,
+    pipeline.mode === 'step' ? '  (per-system times: choose "chunked" or "systems")' : '  ' + m.names.map((name, s) => `${name} ${fmt(m.ms[s]!)}`).join(' · '),
+    `game logic ${fmt(gameMs.logic)} ms · instances + palette upload ${fmt(gameMs.upload)} ms · pixi render (CPU side) ${fmt(gameMs.render)} ms`,
+    `bodies: ${bodies.label} = ${(bodies.trianglesPerFrame / 1e6).toFixed(2)} M triangles/frame`,
+    `workload: ${workload === 'bench' ? 'bench (two clips 0.6 / 0.4, as npm run bench)' : `locomotion (walk/run blend space, ${settings.transitions} transitions, followers ${settings.followers ? 'on' : 'off'})`}`,
+    settings.lod
+      ? `motion LOD: characters per level ${Array.from(bodies.levels).join(' / ')} (rings at ${sim.lodDistances.join(' / ')} m; bakeLod ${LOD_TOLERANCES.map((t) => t * 1000).join(' / ')} mm; every ${LOD_UPDATE_EVERY.join(' / ')} frames)`
+      : 'motion LOD: off',
+    workload !== 'locomotion' ? 'look-at: none (bench workload)'
+      : `look-at ${settings.lookAt ? 'on' : 'off'}: ${aim.aimed} of ${aim.sampled} sampled heads whose follower is inside the limits point within ${AIM_TOLERANCE_DEG}° of it (mean ${fmt(aim.meanDeg, 1)}°)`,
+    rendererInfo,
+  ];
+  return lines.join('\n');
+}
