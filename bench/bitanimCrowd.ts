@@ -1,15 +1,14 @@
 /**
  * The crowd animated by bitanim: one world, every character playing the plan's two clips on
- * layers 0 and 1. A frame is exactly what `step` runs (sample → blend → skin), with each
- * system timed on its own.
+ * layers 0 and 1. A frame is exactly what `step` runs — the world's frame table
+ * (`world.frame`, src/frame.ts) — with each system timed on its own.
  */
 import {
-  blendSystem,
+  beginFrame,
   createAnimationWorld,
+  endFrame,
   getSkinPalette,
   play,
-  sampleSystem,
-  skinSystem,
   spawnCharacter,
   step,
   type AnimationWorld,
@@ -28,8 +27,8 @@ export interface BitanimCrowd extends CrowdRunner {
 
 /**
  * Creates a world sized for the plan and spawns its characters, playing both clips.
- * `mode` 'systems' runs and times each system over the whole crowd in turn; 'step' times
- * `step`, which runs the same systems chunk by chunk (what a game calls).
+ * `mode` 'systems' runs and times each system of the frame table over the whole crowd in
+ * turn; 'step' times `step`, which runs the same systems chunk by chunk (what a game calls).
  */
 export function createBitanimCrowd(plan: CrowdPlan, mode: 'systems' | 'step' = 'systems'): BitanimCrowd {
   const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT });
@@ -63,23 +62,21 @@ export function createBitanimCrowd(plan: CrowdPlan, mode: 'systems' | 'step' = '
       },
     };
   }
+  const systems = world.frame.systems;
   return {
     label: 'bitanim systems',
-    phaseNames: ['sample', 'blend', 'skin'],
+    phaseNames: systems.map((system) => system.name),
     world,
     eids,
     palette,
     frame(dt, phaseMs) {
-      const t0 = performance.now();
-      sampleSystem(world, dt);
-      const t1 = performance.now();
-      blendSystem(world, dt);
-      const t2 = performance.now();
-      skinSystem(world, dt);
-      const t3 = performance.now();
-      phaseMs[0] += t1 - t0;
-      phaseMs[1] += t2 - t1;
-      phaseMs[2] += t3 - t2;
+      const count = beginFrame(world);
+      for (let s = 0; s < systems.length; s++) {
+        const t0 = performance.now();
+        systems[s]!.entities(world, dt, 0, count);
+        phaseMs[s] += performance.now() - t0;
+      }
+      endFrame(world, dt);
     },
   };
 }

@@ -8,8 +8,9 @@
  * two poses by weight, compose local → model over the hierarchy, and multiply by the inverse
  * bind matrix into the skinning palette. Each phase is timed with `performance.now()`:
  *
- * - bitanim systems: `sampleSystem`, `blendSystem`, `skinSystem`, each over the whole crowd in
- *   turn, timed one by one;
+ * - bitanim systems: the systems of the frame table (src/frame.ts: lod, sample, blend,
+ *   inertialize, rootMotion, follow, aim, skin), each over the whole crowd in turn, timed one
+ *   by one;
  * - bitanim step: `step`, which runs the same systems chunk by chunk (128 characters at a
  *   time, so layer poses are still in cache when blended) — what a game calls, and the figure
  *   the ratio uses;

@@ -12,18 +12,12 @@ import type { Skeleton } from './assets/Skeleton.js';
 import { resetInertialization } from './components/Inertialization.js';
 import { clearLayer, clearLayers, LAYER_ADDITIVE, LAYER_LOOP, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from './components/Layers.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from './math/layout.js';
-import { blendEntities } from './systems/blendSystem.js';
-import { inertializeEntities } from './systems/inertializeSystem.js';
-import { rootMotionEntities } from './systems/rootMotionSystem.js';
-import { followEntities } from './systems/followSystem.js';
-import { lodEntities } from './systems/lodSystem.js';
-import { aimEntities } from './systems/aimSystem.js';
 import { resetLookAt } from './components/LookAt.js';
 import { resetReach } from './components/Reach.js';
 import { resetFollower } from './components/Follower.js';
 import { getRootFrame, getRootTrack } from './assets/rootTrack.js';
-import { sampleEntities } from './systems/sampleSystem.js';
-import { computeModelPose, computeSkinPalette, skinEntities } from './systems/skinSystem.js';
+import { computeModelPose, computeSkinPalette } from './systems/skinSystem.js';
+import { runFrame } from './frame.js';
 import type { AnimationWorld } from './world.js';
 import {
   checkBindable, checkSkeleton, isClip, isFiniteNumber, registerAsset, registerMask, registerReference, requireCharacter,
@@ -416,17 +410,15 @@ export function setLayerWeight(world: AnimationWorld, eid: number, layer: number
   world.components.Layers.weight[eid * MAX_LAYERS + layer] = weight;
 }
 
-/** Characters per chunk of `step`: their layer poses (≈5 KB each at 64 joints) stay in cache. */
-const STEP_CHUNK = 128;
-
 /**
- * Advances the world by `dt` seconds: lodSystem → sampleSystem → blendSystem → inertializeSystem →
- * rootMotionSystem → followSystem → aimSystem → skinSystem (DESIGN §4).
+ * Advances the world by `dt` seconds: runs the world's frame (src/frame.ts; by default
+ * lodSystem → sampleSystem → blendSystem → inertializeSystem → rootMotionSystem → followSystem →
+ * aimSystem → skinSystem, docs/design.md §4), then advances the clock.
  * Allocates nothing. `dt = 0` re-evaluates the current poses without moving time.
  *
- * The systems run chunk by chunk: the first 128 characters are sampled, blended and skinned,
- * then the next 128, so a character's layer poses are still in cache when the blend reads
- * them. Systems touch nothing of other characters, so this equals running each system over
+ * The systems run chunk by chunk (`FRAME_CHUNK`): the first 128 characters are sampled,
+ * blended and skinned, then the next 128, so a character's layer poses are still in cache when
+ * the blend reads them. Systems touch nothing of other characters, so this equals running each system over
  * the whole world in turn, and is faster for large crowds (see `npm run bench`).
  * Whatever `dt` and the layers' speeds, a step does bounded work: a layer advancing many loop
  * cycles counts the events beyond the queue's capacity as dropped instead of visiting them.
@@ -439,20 +431,7 @@ export function step(world: AnimationWorld, dt: number): void {
   requireWorld(world, 'step');
   const issue = rangeIssue(dt, 0, MAX_DT, 'seconds; the longest step, MAX_DT');
   if (issue !== null) fail('step', 'dt', issue);
-  commitRemovals(world.ecs);
-  const count = world.characters.dense.length;
-  for (let first = 0; first < count; first += STEP_CHUNK) {
-    const end = Math.min(first + STEP_CHUNK, count);
-    lodEntities(world, dt, first, end);
-    sampleEntities(world, dt, first, end);
-    blendEntities(world, dt, first, end);
-    inertializeEntities(world, dt, first, end);
-    rootMotionEntities(world, dt, first, end);
-    followEntities(world, dt, first, end);
-    aimEntities(world, dt, first, end);
-    skinEntities(world, dt, first, end);
-  }
-  world.time += dt;
+  runFrame(world, dt);
 }
 
 /** Live view of the local pose of `eid` (`jointCount × 10` floats), valid until it is removed. */

@@ -31,13 +31,29 @@ export {
   MAX_WORLD_BYTES,
 } from './assets/limits.js';
 export {
-  createAnimationWorld,
-  worldBytes,
   type AnimationWorld,
   type AnimationWorldOptions,
   type AnimationComponents,
   type AssetRegistry,
+  type Scratch,
 } from './world.js';
+export {
+  createAnimationWorld,
+  worldBytes,
+  createFrame,
+  insertSystem,
+  defaultFrame,
+  runFrame,
+  beginFrame,
+  endFrame,
+  FRAME_CHUNK,
+  type Frame,
+  type FrameSystem,
+  type InsertAt,
+  type ScratchDeclaration,
+  type ScratchOf,
+} from './frame.js';
+export { updateRange, type UpdateList } from './components/UpdateList.js';
 // The per-character components' types (each is also a bitecs component: `world.components.X`).
 export type { CharacterComponent } from './components/Character.js';
 export type { LayersComponent } from './components/Layers.js';
@@ -154,7 +170,7 @@ export {
 } from './math/minJerk.js';
 export { transition, type TransitionOptions, type TransitionMode } from './transition.js';
 export { MAX_LAYERS, LAYER_LOOP, LAYER_ADDITIVE, NO_CLIP } from './components/Layers.js';
-export { sampleSystem, sampleEntities, advanceLayer, extractRootDelta, extractRootYawDelta } from './systems/sampleSystem.js';
+export { sampleSystem, sampleEntities, advanceClock, advanceLayer, extractRootDelta, extractRootYawDelta } from './systems/sampleSystem.js';
 export { sampleClipInto } from './assets/sampleClip.js';
 export { blendSystem, blendEntities, blendOverrideLayers, applyAdditiveLayer } from './systems/blendSystem.js';
 export { inertializeSystem, inertializeEntities, applyQuinticOffsets, applySpringOffsets } from './systems/inertializeSystem.js';

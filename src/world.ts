@@ -15,9 +15,7 @@ import { createLookAtComponent, type LookAtComponent } from './components/LookAt
 import { createReachComponent, type ReachComponent } from './components/Reach.js';
 import { createLodComponent, createLodShared, resetLod, type LodComponent, type LodShared } from './components/Lod.js';
 import { createLocalPoseComponent, createMatrixPoolComponent, type PoolComponent } from './components/Pose.js';
-import { POSE_STRIDE } from './math/layout.js';
-import { createCaptureJob, type CaptureJob } from './systems/inertializeCapture.js';
-import { createAimScratch, type AimScratch } from './systems/aimSystem.js';
+import { createUpdateList, type UpdateList } from './components/UpdateList.js';
 import { describeValue, FLOAT32_MAX, MAX_EVENTS, MAX_JOINTS, MAX_WORLD_BYTES, shownNumber } from './assets/limits.js';
 
 /** Options of {@link createAnimationWorld}. */
@@ -41,6 +39,50 @@ export interface AnimationWorldOptions {
    * fade to 0 settles smoothly into its rest pose. Default 0.1; must be > 0.
    */
   blendThreshold?: number;
+  /**
+   * The systems `step` runs, in order (src/frame.ts): default `defaultFrame`; a game adds its
+   * own systems with `insertSystem(defaultFrame, system, { after })` or `createFrame([...])`.
+   * The world builds the scratch every system of the frame declares.
+   */
+  frame?: Frame;
+}
+
+/**
+ * One system of a frame (src/frame.ts, docs/design.md §4): its chunked form and what it
+ * touches, as data the docs are checked against.
+ */
+export interface FrameSystem {
+  /** Unique in the frame, e.g. `'sample'` (the system `sampleSystem`). */
+  readonly name: string;
+  /**
+   * The system's work for the chunk `world.characters.dense[first .. end)` (at most
+   * `FRAME_CHUNK` characters): the systems after `lodSystem` visit the chunk's characters in
+   * the update list, `world.updates.eids[first .. last)` with
+   * `last = updateRange(world.updates, world.characters.dense, dt, first, end)`, each by its
+   * own seconds `world.updates.dt[k]`. Allocates nothing, never throws.
+   */
+  readonly entities: (world: AnimationWorld, dt: number, first: number, end: number) => void;
+  /** What it reads: `Component.field` (or `Component` for all of it), `world.x`, registries. */
+  readonly reads: readonly string[];
+  /** What it writes, named the same way. */
+  readonly writes: readonly string[];
+  /**
+   * Its scratch: per name, a function of `maxJoints` returning the buffer, built once at world
+   * creation into `world.scratch[name]` (systems declaring the same name share one; type it by
+   * augmenting {@link Scratch}).
+   */
+  readonly scratch?: ScratchDeclaration;
+}
+
+/** Named scratch factories of a system, `(maxJoints) => buffer`; see {@link FrameSystem.scratch}. */
+export type ScratchDeclaration = Readonly<Record<string, (maxJoints: number) => object>>;
+
+/** The scratch a declaration builds, by name: what a system adds to {@link Scratch}. */
+export type ScratchOf<D extends ScratchDeclaration> = { readonly [K in keyof D]: ReturnType<D[K]> };
+
+/** An ordered table of systems, validated by `createFrame` (src/frame.ts). */
+export interface Frame {
+  readonly systems: readonly FrameSystem[];
 }
 
 /**
@@ -68,26 +110,16 @@ export interface AssetRegistry {
   readonly bindingIds: Map<Binding, number>;
 }
 
-/** Fixed-size per-frame temporaries, sized at creation so systems never allocate. */
+/**
+ * Fixed-size per-frame temporaries, sized at creation so systems never allocate. The world
+ * holds `blendThreshold`; every other entry is declared by a system of the frame
+ * (`FrameSystem.scratch`) and built from that declaration, and the system's file adds its type
+ * here by augmentation (`declare module '../world.js' { interface Scratch extends
+ * ScratchOf<typeof xxxScratch> {} }`), so this file imports nothing from `systems/`.
+ */
 export interface Scratch {
-  /** Two poses of `maxJoints × 10` (transition capture: a blend at two times h apart). */
-  readonly pose: Float32Array;
-  readonly poseOther: Float32Array;
-  /** `MAX_LAYERS` poses of `maxJoints × 10`: the layers a transition capture blends. */
-  readonly layerPoses: Float32Array;
-  /** One time, passed to `sampleClipInto` as an array element. */
-  readonly time: Float64Array;
-  /** Seconds back at which a transition capture blends the layers (at `CAPTURE_BACK`). */
-  readonly params: Float64Array;
-  /** The transition capture's job (inputs, outputs, math scratch), filled per capture. */
-  readonly capture: CaptureJob;
   /** `[blendThreshold]`, as an array so kernels receive it without boxing a double. */
   readonly blendThreshold: Float64Array;
-  readonly layerOff: Int32Array;
-  readonly layerWeight: Float32Array;
-  readonly layerMask: (Float32Array | null)[];
-  /** aimSystem's model transforms of the aimed chains and its kernel params (sized by `maxJoints`). */
-  readonly aim: AimScratch;
 }
 
 /**
@@ -165,29 +197,33 @@ export interface AnimationWorld {
   readonly views: PoseViews;
   /** World-level LOD state: the LOD camera, the clip level registry, the shared update seconds. */
   readonly lod: LodShared;
-  /** Seconds simulated so far (advanced by `sampleSystem`). */
+  /** The systems `step` runs, in order (src/frame.ts). */
+  readonly frame: Frame;
+  /** The characters this frame updates and each one's seconds, written by `lodSystem` (components/UpdateList.ts). */
+  readonly updates: UpdateList;
+  /** Seconds simulated so far (advanced once per frame, by `advanceClock`). */
   time: number;
 }
 
 /**
- * Creates an animation world with pools for `maxEntities` characters of up to `maxJoints`
- * joints. Memory is allocated here once; frames allocate nothing.
+ * The body of `createAnimationWorld` (src/frame.ts, which passes the frame: this file imports
+ * no system): creates an animation world with pools for `maxEntities` characters of up to
+ * `maxJoints` joints, running `frame` (`options.frame` is ignored here), with the scratch its
+ * systems declare. Memory is allocated here once; frames allocate nothing.
  *
  * Pools hold `maxEntities + 1` rows because bitecs entity ids start at 1. Per character:
  * `(1 + MAX_LAYERS) × maxJoints × 10` pose floats, `2 × maxJoints × 12` matrix floats and
  * `maxJoints × 38` inertialization floats (two history poses and the offsets).
  *
- * The pools' total bytes ({@link worldBytes}) are computed before anything is allocated: a
- * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints, 30,287
- * bytes per character: 70,899 characters fit).
+ * The pools' total bytes (`worldBytes`) are computed before anything is allocated: a
+ * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints, 30,299
+ * bytes per character: 70,871 characters fit).
  *
  * @throws AnimationError when `options` is not an object, a size is not a positive integer
  * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴), the pools would take more than 2 GiB, or allocating
  * them fails.
- * @example
- * const world = createAnimationWorld({ maxEntities: 10_000, maxJoints: 64 });
  */
-export function createAnimationWorld(options: AnimationWorldOptions): AnimationWorld {
+export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame): AnimationWorld {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new AnimationError('createAnimationWorld', [{ path: 'options', message: `is ${describeValue(options)}: must be an object { maxEntities, maxJoints, … }` }]);
   }
@@ -212,20 +248,22 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
   if (issues.length) throw new AnimationError('createAnimationWorld', issues);
 
   const rows = maxEntities + 1;
-  const bytes = worldBytes(maxEntities, maxJoints, maxEvents);
+  const bytes = frameWorldBytes(frame, maxEntities, maxJoints, maxEvents);
   if (bytes > MAX_WORLD_BYTES) {
-    const fit = Math.floor((MAX_WORLD_BYTES - worldBytes(0, maxJoints, maxEvents)) / (worldBytes(1, maxJoints, maxEvents) - worldBytes(0, maxJoints, maxEvents)));
+    const none = frameWorldBytes(frame, 0, maxJoints, maxEvents);
+    const fit = Math.floor((MAX_WORLD_BYTES - none) / (frameWorldBytes(frame, 1, maxJoints, maxEvents) - none));
     throw new AnimationError('createAnimationWorld', [{
       path: 'maxEntities',
       message: `is ${shownNumber(maxEntities)} with maxJoints ${maxJoints}: the pools would take ${bytesText(bytes)}, more than the limit MAX_WORLD_BYTES of ${bytesText(MAX_WORLD_BYTES)}, `
         + `so nothing was allocated; a world of ${maxJoints} joints holds at most ${fit} characters`,
     }]);
   }
-  let components: AnimationComponents, events: EventQueue, scratch: Scratch;
+  let components: AnimationComponents, events: EventQueue, scratch: Scratch, updates: UpdateList;
   try {
     components = createComponents(rows, maxJoints);
     events = createEventQueue(maxEvents);
-    scratch = createScratch(maxJoints, blendThreshold);
+    scratch = createScratch(frame, maxJoints, blendThreshold);
+    updates = createUpdateList(rows);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     throw new AnimationError('createAnimationWorld', [{
@@ -279,6 +317,8 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
       history: new Array<Float32Array>(rows * 2).fill(EMPTY_VIEW),
     },
     lod: createLodShared(),
+    frame,
+    updates,
     time: 0,
   };
 }
@@ -302,20 +342,20 @@ function createComponents(rows: number, maxJoints: number): AnimationComponents 
   };
 }
 
-function createScratch(maxJoints: number, blendThreshold: number): Scratch {
-  return {
-    pose: new Float32Array(maxJoints * POSE_STRIDE),
-    poseOther: new Float32Array(maxJoints * POSE_STRIDE),
-    layerPoses: new Float32Array(MAX_LAYERS * maxJoints * POSE_STRIDE),
-    time: new Float64Array(1),
-    params: new Float64Array(8),
-    capture: createCaptureJob(),
-    blendThreshold: Float64Array.of(blendThreshold),
-    layerOff: new Int32Array(MAX_LAYERS),
-    layerWeight: new Float32Array(MAX_LAYERS),
-    layerMask: new Array<Float32Array | null>(MAX_LAYERS).fill(null),
-    aim: createAimScratch(maxJoints),
-  };
+/**
+ * The scratch of a world running `frame`: `blendThreshold`, then each system's declared
+ * buffers in frame order (a name already built — declared by an earlier system — is shared).
+ */
+function createScratch(frame: Frame, maxJoints: number, blendThreshold: number): Scratch {
+  const scratch: Record<string, object> = { blendThreshold: Float64Array.of(blendThreshold) };
+  for (const system of frame.systems) {
+    const declared = system.scratch;
+    if (declared === undefined) continue;
+    for (const name of Object.keys(declared)) {
+      if (!(name in scratch)) scratch[name] = declared[name](maxJoints);
+    }
+  }
+  return scratch as unknown as Scratch;
 }
 
 /** Bytes of the typed arrays in `value` (an object or array of them, nested up to 3 deep). */
@@ -328,45 +368,49 @@ function typedBytes(value: unknown, depth = 0): number {
 }
 
 /**
- * Coefficients of the bytes of components and scratch, a + b·rows + c·joints + d·rows·joints
- * (each array is sized by rows, joints, both or neither), measured once on four tiny worlds so
- * the count follows the components as they are defined.
+ * Coefficients of the bytes of components, scratch and the update list's ids,
+ * a + b·rows + c·joints + d·rows·joints (each array is sized by rows, joints, both or
+ * neither), measured once per frame on four tiny worlds so the count follows the components
+ * and the frame's scratch declarations as they are defined.
  */
-let coefficients: Float64Array | null = null;
+const coefficients = new WeakMap<Frame, Float64Array>();
 
-function poolCoefficients(): Float64Array {
-  if (coefficients === null) {
-    const at = (rows: number, joints: number): number => typedBytes(createComponents(rows, joints)) + typedBytes(createScratch(joints, 1));
+function poolCoefficients(frame: Frame): Float64Array {
+  let found = coefficients.get(frame);
+  if (found === undefined) {
+    const at = (rows: number, joints: number): number =>
+      typedBytes(createComponents(rows, joints)) + typedBytes(createScratch(frame, joints, 1)) + typedBytes(createUpdateList(rows));
     const b11 = at(1, 1), b21 = at(2, 1), b12 = at(1, 2), b22 = at(2, 2);
     const d = b22 - b21 - b12 + b11;
     const b = b21 - b11 - d, c = b12 - b11 - d;
-    coefficients = Float64Array.of(b11 - b - c - d, b, c, d);
+    found = Float64Array.of(b11 - b - c - d, b, c, d);
+    coefficients.set(frame, found);
   }
-  return coefficients;
+  return found;
 }
 
 /** Bytes per record of the event queue (entity, clip, event, time). */
 const EVENT_RECORD_BYTES = 3 * Int32Array.BYTES_PER_ELEMENT + Float64Array.BYTES_PER_ELEMENT;
 /** The event queue's one-record stamp. */
 const EVENT_STAMP_BYTES = Float64Array.BYTES_PER_ELEMENT;
-/** Bytes per row of the pose views (`local`, `layers`, `history`: 1 + MAX_LAYERS + 2 references of ~8 bytes). */
-const VIEW_ROW_BYTES = (1 + MAX_LAYERS + 2) * 8;
+/**
+ * Bytes per row of the plain arrays: the pose views (`local`, `layers`, `history`: 1 +
+ * MAX_LAYERS + 2 references) and the update list's `dt`, ~8 bytes a reference.
+ */
+const VIEW_ROW_BYTES = (1 + MAX_LAYERS + 2 + 1) * 8;
 
 /**
- * The bytes `createAnimationWorld` allocates for `maxEntities` characters of `maxJoints` joints
- * and `maxEvents` event records: the components' and scratch typed arrays (counted from the
- * component definitions), the event queue and the per-character view tables. At 64 joints a
- * character takes 30,287 bytes (six pose pools of 64 × 10 floats, two matrix pools, the
- * inertialization history). Registries grow with the assets registered and are not counted.
+ * The body of `worldBytes` (src/frame.ts): the bytes a world running `frame` allocates for
+ * `maxEntities` characters of `maxJoints` joints and `maxEvents` event records — the
+ * components', scratch and update-list typed arrays (counted from their definitions and the
+ * frame's scratch declarations), the event queue and the per-character plain arrays.
  * @throws AnimationError when a count is not an integer ≥ 0.
- * @example
- * worldBytes(10_000, 64); // 303,000,000 bytes or so: what createAnimationWorld would allocate
  */
-export function worldBytes(maxEntities: number, maxJoints: number, maxEvents = 4096): number {
+export function frameWorldBytes(frame: Frame, maxEntities: number, maxJoints: number, maxEvents = 4096): number {
   for (const [path, v] of [['maxEntities', maxEntities], ['maxJoints', maxJoints], ['maxEvents', maxEvents]] as const) {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new AnimationError('worldBytes', [{ path, message: `is ${shownNumber(v)}: must be an integer ≥ 0` }]);
   }
-  const [a, b, c, d] = poolCoefficients() as unknown as [number, number, number, number];
+  const [a, b, c, d] = poolCoefficients(frame) as unknown as [number, number, number, number];
   const rows = maxEntities + 1;
   return a + b * rows + c * maxJoints + d * rows * maxJoints + EVENT_RECORD_BYTES * maxEvents + EVENT_STAMP_BYTES + VIEW_ROW_BYTES * rows;
 }

@@ -45,7 +45,7 @@ export const MAX_EVENTS = 1 << 24;
 
 /**
  * The most bytes of pools, components and scratch `createAnimationWorld` allocates (2 GiB):
- * 70,899 characters of 64 joints (30,287 bytes each). Above it the world is refused before anything is allocated.
+ * 70,871 characters of 64 joints (30,299 bytes each). Above it the world is refused before anything is allocated.
  */
 export const MAX_WORLD_BYTES = 2 ** 31;
 

@@ -6,12 +6,12 @@
  * Reads:  Character (skeleton, jointCount), the skeletons' parents, LookAt, Reach (each with
  *         its `follower` slot), Follower (enabled, state: the followed points, world space, at
  *         row eid × FOLLOW_SLOTS + slot), RootMotion (x y z yaw: the world transform),
- *         LocalPose, Lod.update.
+ *         LocalPose, the update list (`world.updates`).
  * Writes: LocalPose (rotations of the look-at chain: spine, neck, head; of the reach chain:
  *         upper, lower), `world.scratch.aim`.
  * Order:  after followSystem (which moves the followed point) and rootMotionSystem (which sets
- *         the world transform for this frame), before skinSystem (DESIGN §4). Skips characters
- *         `lodSystem` is not updating this frame (`Lod.update` 0): blendSystem has not
+ *         the world transform for this frame), before skinSystem (DESIGN §4). Visits the update
+ *         list: characters `lodSystem` is not updating this frame are skipped: blendSystem has not
  *         rewritten their pose, which still holds the last update's correction, and applying
  *         it again would compound a weight below 1.
  *
@@ -51,13 +51,14 @@
  */
 import { commitRemovals } from 'bitecs';
 import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../components/Follower.js';
+import { updateRange } from '../components/UpdateList.js';
 import { POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import {
   LOOK_AXIS, LOOK_FORWARD, LOOK_PARAMS, LOOK_PITCH_LIMIT, LOOK_POSITION, LOOK_ROTATION, LOOK_TARGET, LOOK_UP,
   LOOK_WEIGHT, LOOK_YAW_LIMIT, solveLookAt,
 } from '../math/lookAt.js';
 import { IK_END, IK_MID, IK_PARAMS, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveTwoBoneIk } from '../math/twoBoneIk.js';
-import type { AnimationWorld } from '../world.js';
+import type { AnimationWorld, ScratchOf } from '../world.js';
 
 /** Floats per joint in `AimScratch.model`: a 3×4 model matrix (12), then the model rotation `x y z w` (4). */
 export const AIM_JOINT_STRIDE = 16;
@@ -113,14 +114,22 @@ export function createAimScratch(maxJoints: number): AimScratch {
   };
 }
 
+/** aimSystem's scratch (FrameSystem.scratch, built once per world): `world.scratch.aim`. */
+export const aimScratch = { aim: createAimScratch };
+
+declare module '../world.js' {
+  // Its type, merged into world.scratch's (world.ts imports no system).
+  interface Scratch extends ScratchOf<typeof aimScratch> {}
+}
+
 /** Applies every character's look-at and reach; see the file header. */
 export function aimSystem(world: AnimationWorld, dt: number): void {
   commitRemovals(world.ecs);
   aimEntities(world, dt, 0, world.characters.dense.length);
 }
 
-/** The work of {@link aimSystem} for the characters at `world.characters.dense[first .. end)`. */
-export function aimEntities(world: AnimationWorld, _dt: number, first: number, end: number): void {
+/** The work of {@link aimSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
+export function aimEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const { Character, LookAt, Reach, Follower, RootMotion, LocalPose } = world.components;
   const local = LocalPose.data;
   const skeletons = world.assets.skeletons;
@@ -129,18 +138,18 @@ export function aimEntities(world: AnimationWorld, _dt: number, first: number, e
   const { params, list, slot } = aim;
   const followerState = Follower.state;
   const followerEnabled = Follower.enabled;
-  const lodUpdate = world.components.Lod.update;
-  const dense = world.characters.dense;
+  const updated = world.updates.eids;
+  const last = updateRange(world.updates, world.characters.dense, dt, first, end);
 
-  for (let i = first; i < end; i++) {
-    const eid = dense[i];
+  for (let entry = first; entry < last; entry++) {
+    const eid = updated[entry];
     const lookWeight = LookAt.weight[eid];
     const reachWeight = Reach.weight[eid];
     const lookSlot = LookAt.follower[eid], reachSlot = Reach.follower[eid];
     const lookRow = eid * FOLLOW_SLOTS + lookSlot, reachRow = eid * FOLLOW_SLOTS + reachSlot;
     let look = LookAt.enabled[eid] === 1 && lookWeight > 0 && lookSlot < FOLLOW_SLOTS && followerEnabled[lookRow] === 1;
     let reach = Reach.enabled[eid] === 1 && reachWeight > 0 && reachSlot < FOLLOW_SLOTS && followerEnabled[reachRow] === 1;
-    if ((!look && !reach) || lodUpdate[eid] === 0) continue;
+    if (!look && !reach) continue;
     const jointCount = Character.jointCount[eid];
     const head = LookAt.head[eid], neck = LookAt.neck[eid], spine = LookAt.spine[eid];
     const upper = Reach.upper[eid], lower = Reach.lower[eid], endJoint = Reach.end[eid];

@@ -4,8 +4,8 @@
  * Reads:  Character.skeleton/jointCount, Layers.clip/weight/flags/mask/reference/pose, the
  *         skeleton, mask and reference-pose registries, `world.blendThreshold`.
  * Writes: LocalPose.
- * Order:  after sampleSystem, before skinSystem. Skips characters `lodSystem` is not updating
- *         this frame (`Lod.update` 0): their `LocalPose` stays as it was.
+ * Order:  after sampleSystem, before skinSystem. Visits the update list (`world.updates`):
+ *         characters `lodSystem` is not updating this frame keep their `LocalPose`.
  *
  * Per joint j (GEA "LERP blending", "partial-skeleton blending", "additive blending"):
  * 1. Override layers (not additive, weight > 0) blend by normalized weights
@@ -20,9 +20,25 @@
  */
 import { commitRemovals } from 'bitecs';
 import { LAYER_ADDITIVE, MAX_LAYERS } from '../components/Layers.js';
+import { updateRange } from '../components/UpdateList.js';
 import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
-import type { AnimationWorld } from '../world.js';
+import type { AnimationWorld, ScratchOf } from '../world.js';
+
+/**
+ * blendSystem's scratch (FrameSystem.scratch, built once per world): the override layers of
+ * the character being blended — pose offsets, weights, masks (`MAX_LAYERS` each).
+ */
+export const blendScratch = {
+  layerOff: (): Int32Array => new Int32Array(MAX_LAYERS),
+  layerWeight: (): Float32Array => new Float32Array(MAX_LAYERS),
+  layerMask: (): (Float32Array | null)[] => new Array<Float32Array | null>(MAX_LAYERS).fill(null),
+};
+
+declare module '../world.js' {
+  // Its type, merged into world.scratch's (world.ts imports no system).
+  interface Scratch extends ScratchOf<typeof blendScratch> {}
+}
 
 /** Blends every character's layers into its local pose; see the file header. */
 export function blendSystem(world: AnimationWorld, dt: number): void {
@@ -30,8 +46,8 @@ export function blendSystem(world: AnimationWorld, dt: number): void {
   blendEntities(world, dt, 0, world.characters.dense.length);
 }
 
-/** The work of {@link blendSystem} for the characters at `world.characters.dense[first .. end)`. */
-export function blendEntities(world: AnimationWorld, _dt: number, first: number, end: number): void {
+/** The work of {@link blendSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
+export function blendEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const { Character, Layers, LocalPose } = world.components;
   const { clip: clipIds, weight, flags, mask, reference, pose } = Layers;
   const { skeletons, masks, references } = world.assets;
@@ -40,12 +56,11 @@ export function blendEntities(world: AnimationWorld, _dt: number, first: number,
   const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const threshold = world.scratch.blendThreshold;
-  const dense = world.characters.dense;
-  const lodUpdate = world.components.Lod.update;
+  const updated = world.updates.eids;
+  const last = updateRange(world.updates, world.characters.dense, dt, first, end);
 
-  for (let i = first; i < end; i++) {
-    const eid = dense[i];
-    if (lodUpdate[eid] === 0) continue; // update-rate LOD: not this frame
+  for (let entry = first; entry < last; entry++) {
+    const eid = updated[entry];
     const jointCount = Character.jointCount[eid];
     const rest = skeletons[Character.skeleton[eid]].rest;
     const outOff = eid * poseSize;

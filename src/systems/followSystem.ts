@@ -3,12 +3,12 @@
  * (shared/seeds/minimum-jerk.txt, "state-space" and "Unity" sections; model in math/minJerk.ts).
  *
  * Reads:  Follower (enabled, integrator, predict, targetAcceleration, duration, interval),
- *         Lod (update; slot: which of `world.lod.dts` is the character's dt).
+ *         the update list (`world.updates`: who, and each one's dt).
  * Writes: Follower (state, sampled, sampledVelocity, sampledAcceleration, target and
  *         targetVelocity (carried forward), timer, scratch).
  * Order:  after rootMotionSystem, before aimSystem (which aims look-at and reach at the
- *         followers) and skinSystem (DESIGN §4). Skips characters `lodSystem` is not updating
- *         this frame (`Lod.update` 0); on their update frame the followers step by all the
+ *         followers) and skinSystem (DESIGN §4). Visits the update list: characters `lodSystem`
+ *         is not updating this frame are skipped; on their update frame the followers step by all the
  *         seconds since the last one (sampling the targets as they are then).
  *
  * Per character, for each of its `FOLLOW_SLOTS` slots that has a follower (`enabled`), in
@@ -51,6 +51,7 @@ import { commitRemovals } from 'bitecs';
 import {
   FOLLOW_CACHE, FOLLOW_ELAPSED, FOLLOW_EULER, FOLLOW_SECONDS, FOLLOW_SLOTS, FOLLOW_STATE_STRIDE, type FollowerComponent,
 } from '../components/Follower.js';
+import { updateRange } from '../components/UpdateList.js';
 import { minJerkEulerMatrix, minJerkStepMatrix } from '../math/minJerk.js';
 import type { AnimationWorld } from '../world.js';
 
@@ -68,19 +69,16 @@ export function followSystem(world: AnimationWorld, dt: number): void {
   followEntities(world, dt, 0, world.characters.dense.length);
 }
 
-/** The work of {@link followSystem} for the characters at `world.characters.dense[first .. end)`. */
+/** The work of {@link followSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
 export function followEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
   const follower = world.components.Follower;
   const { enabled, target, targetVelocity, targetAcceleration, interval, timer, scratch } = follower;
-  const dense = world.characters.dense;
-  const { update: lodUpdate, slot: lodSlot } = world.components.Lod;
-  const lodDts = world.lod.dts;
+  const { eids: updated, dt: updatedDt } = world.updates;
+  const last = updateRange(world.updates, world.characters.dense, frameDt, first, end);
 
-  for (let i = first; i < end; i++) {
-    const eid = dense[i];
-    if (lodUpdate[eid] === 0) continue; // not this frame (update-rate LOD)
-    const dtSlot = lodSlot[eid];
-    const dt = dtSlot === 0 ? frameDt : lodDts[dtSlot]; // seconds since its last update (lodSystem)
+  for (let entry = first; entry < last; entry++) {
+    const eid = updated[entry];
+    const dt = updatedDt[entry]; // seconds since its last update (lodSystem)
     const base = eid * FOLLOW_SLOTS;
     for (let slot = 0; slot < FOLLOW_SLOTS; slot++) {
       const row = base + slot;

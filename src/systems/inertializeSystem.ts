@@ -9,8 +9,9 @@
  *         fades, flags, mask, reference, binding), LocalPose, Inertialization, Lod.level, the
  *         clip, binding, mask, reference and skeleton registries.
  * Writes: LocalPose (target + offset), Inertialization (offsets, mode, elapsed, history).
- * Order:  after blendSystem, before root motion and skinSystem. Skips characters `lodSystem` is
- *         not updating this frame (`Lod.update` 0); on their update frame the offsets decay by
+ * Order:  after blendSystem, before root motion and skinSystem. Visits the update list
+ *         (`world.updates`): characters `lodSystem` is not updating this frame are skipped; on
+ *         their update frame (the list's dt) the offsets decay by
  *         all the seconds since the last one (both decays are exact for any step), the history
  *         records that update's output, and a capture samples the clip at the character's LOD
  *         level, as sampleSystem did.
@@ -34,11 +35,38 @@
  */
 import { commitRemovals } from 'bitecs';
 import { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_STRIDE } from '../components/Inertialization.js';
+import { MAX_LAYERS } from '../components/Layers.js';
+import { updateRange } from '../components/UpdateList.js';
 import { POSE_STRIDE } from '../math/layout.js';
-import type { AnimationWorld } from '../world.js';
+import type { AnimationWorld, ScratchOf } from '../world.js';
 import {
-  blendLayersAt, CAPTURE_BACK, captureOffsets, layersCanGoBack, SOURCE_INTERVAL,
+  blendLayersAt, CAPTURE_BACK, captureOffsets, createCaptureJob, layersCanGoBack, SOURCE_INTERVAL, type CaptureJob,
 } from './inertializeCapture.js';
+
+/**
+ * inertializeSystem's scratch (FrameSystem.scratch, built once per world; `transition` uses
+ * it too, through `captureSourceMotion`): a transition capture blends the layers at two times
+ * h apart (`pose`, `poseOther`, `maxJoints × 10` each) from `MAX_LAYERS` layer poses
+ * (`layerPoses`), with one sample time (`time`), the seconds back it blends at (`params`, at
+ * `CAPTURE_BACK`), the capture's job (`capture`: inputs, outputs and math scratch, filled per
+ * capture), and blendSystem's layer scratch (shared by name).
+ */
+export const inertializeScratch = {
+  pose: (maxJoints: number): Float32Array => new Float32Array(maxJoints * POSE_STRIDE),
+  poseOther: (maxJoints: number): Float32Array => new Float32Array(maxJoints * POSE_STRIDE),
+  layerPoses: (maxJoints: number): Float32Array => new Float32Array(MAX_LAYERS * maxJoints * POSE_STRIDE),
+  time: (): Float64Array => new Float64Array(1),
+  params: (): Float64Array => new Float64Array(8),
+  capture: (): CaptureJob => createCaptureJob(),
+  layerOff: (): Int32Array => new Int32Array(MAX_LAYERS),
+  layerWeight: (): Float32Array => new Float32Array(MAX_LAYERS),
+  layerMask: (): (Float32Array | null)[] => new Array<Float32Array | null>(MAX_LAYERS).fill(null),
+};
+
+declare module '../world.js' {
+  // Its type, merged into world.scratch's (world.ts imports no system).
+  interface Scratch extends ScratchOf<typeof inertializeScratch> {}
+}
 
 /** A spring offset below this (and its velocity below ten times it) has ended. */
 const SPRING_REST = 1e-5;
@@ -49,22 +77,19 @@ export function inertializeSystem(world: AnimationWorld, dt: number): void {
   inertializeEntities(world, dt, 0, world.characters.dense.length);
 }
 
-/** The work of {@link inertializeSystem} for the characters at `world.characters.dense[first .. end)`. */
+/** The work of {@link inertializeSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
 export function inertializeEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
   const { Character, LocalPose, Inertialization } = world.components;
   const { mode, pending, elapsed, duration, historyIndex, lastDt, offsets } = Inertialization;
   const { local: localViews, history: historyViews } = world.views;
   const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
-  const dense = world.characters.dense;
-  const { update: lodUpdate, slot: lodSlot } = world.components.Lod;
-  const lodDts = world.lod.dts;
+  const { eids: updated, dt: updatedDt } = world.updates;
+  const last = updateRange(world.updates, world.characters.dense, frameDt, first, end);
 
-  for (let i = first; i < end; i++) {
-    const eid = dense[i];
-    if (lodUpdate[eid] === 0) continue; // update-rate LOD: not this frame
-    const dtSlot = lodSlot[eid];
-    const dt = dtSlot === 0 ? frameDt : lodDts[dtSlot]; // seconds since its last update (lodSystem)
+  for (let entry = first; entry < last; entry++) {
+    const eid = updated[entry];
+    const dt = updatedDt[entry]; // seconds since its last update (lodSystem)
     const jointCount = Character.jointCount[eid];
     const localOff = eid * poseSize;
     const offsetOff = eid * world.maxJoints * OFFSET_STRIDE;

@@ -5,10 +5,13 @@
  *
  * Reads:  Lod (settings, level, tick, frames, elapsed, dt), RootMotion (x y z: world position;
  *         delta: last displacement), `world.lod.camera`.
- * Writes: Lod (level, measure, tick, frames, elapsed, update, slot, dt), `world.lod.dts`.
- * Order:  first in `step`, before sampleSystem. Characters without LOD (`Lod.enabled` 0) are
- *         not touched: their `update` stays 1 and `slot` 0, so every system processes them
- *         every frame with the frame's dt, exactly as without this system.
+ * Writes: the update list (`world.updates`: the characters updated this frame and each one's
+ *         dt), Lod (level, measure, tick, frames, elapsed, update, slot, dt), `world.lod.dts`.
+ * Order:  first in the frame (src/frame.ts), before sampleSystem. For each chunk
+ *         `dense[first .. end)` it writes the chunk's update list (components/UpdateList.ts),
+ *         which every later system iterates. Characters without LOD (`Lod.enabled` 0) are in
+ *         the list with the frame's dt and their Lod row is not touched (`update` stays 1,
+ *         `slot` 0): every system processes them every frame, exactly as without this system.
  *
  * Per character with LOD, each frame:
  * 1. The measure m, from its world position p and the camera c (`setLodCamera`), d = |p − c|:
@@ -26,8 +29,8 @@
  *      motion does not move has v = 0.
  * 2. The level, with hysteresis ({@link selectLodLevel}).
  * 3. The schedule: k = `updateEvery[level]`; the character is updated when its tick (frame
- *    count plus phase) is a multiple of k. Otherwise `update` = 0: every system after this one
- *    skips it, its pose, matrices and root transform stay as they are, and the frame's dt is
+ *    count plus phase) is a multiple of k. Otherwise it is left out of the update list (and
+ *    `update` = 0, for `getLod`): every system after this one skips it, its pose, matrices and root transform stay as they are, and the frame's dt is
  *    added to `elapsed`. On an update frame the systems advance it by all the pending seconds
  *    (`slot`, `dt`): clip times, root motion across loop wraps, events, fades, inertialization
  *    and followers are all exact for any step, so its motion is the full-rate motion sampled
@@ -43,13 +46,19 @@ import {
 } from '../components/Lod.js';
 import type { AnimationWorld } from '../world.js';
 
-/** Picks every character's LOD level and update for a frame of `dt` seconds; see the file header. */
+/**
+ * Picks every character's LOD level and update for a frame of `dt` seconds and writes the
+ * whole world's update list, which the systems run alone after it iterate; see the file header.
+ */
 export function lodSystem(world: AnimationWorld, dt: number): void {
   commitRemovals(world.ecs);
   lodEntities(world, dt, 0, world.characters.dense.length);
 }
 
-/** The work of {@link lodSystem} for the characters at `world.characters.dense[first .. end)`. */
+/**
+ * The work of {@link lodSystem} for the characters at `world.characters.dense[first .. end)`:
+ * writes their update list at `world.updates.eids[first ..]` (see components/UpdateList.ts).
+ */
 export function lodEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const lod = world.components.Lod;
   const { enabled, mode, levelCount, thresholds, hysteresis, updateEvery, height, level, measure, tick, frames, elapsed, update, slot } = lod;
@@ -60,13 +69,19 @@ export function lodEntities(world: AnimationWorld, dt: number, first: number, en
   const cvx = camera[LOD_CAMERA_VX], cvy = camera[LOD_CAMERA_VX + 1], cvz = camera[LOD_CAMERA_VX + 2];
   const scale = camera[LOD_CAMERA_SCALE];
   const dense = world.characters.dense;
+  const updates = world.updates;
+  const { eids: updated, dt: updatedDt } = updates;
+  let last = first; // the end of the chunk's update list
 
   for (let i = first; i < end; i++) {
     const eid = dense[i];
     const on = enabled[eid];
-    if (on === LOD_OFF) continue;
-    if (on === LOD_RESET) { // flushed last frame: back to a character without LOD
-      resetLod(lod, eid);
+    if (on === LOD_OFF || on === LOD_RESET) {
+      // No LOD: updated every frame by the frame's dt. Flushed last frame: back to that.
+      if (on === LOD_RESET) resetLod(lod, eid);
+      updated[last] = eid;
+      updatedDt[last] = dt;
+      last++;
       continue;
     }
     // 1. The measure.
@@ -100,12 +115,16 @@ export function lodEntities(world: AnimationWorld, dt: number, first: number, en
       lastDt[eid] = seconds;
       elapsed[eid] = 0;
       frames[eid] = 0;
+      updated[last] = eid;
       if (n === 1) {
         slot[eid] = 0; // one frame: the frame's own dt (0 + dt = dt exactly)
+        updatedDt[last] = dt;
       } else {
         slot[eid] = n;
         if (dts[n] !== seconds) dts[n] = seconds; // stored (boxed) only when it changed
+        updatedDt[last] = dts[n];
       }
+      last++;
       if (on === LOD_FLUSH) enabled[eid] = LOD_RESET;
     } else {
       update[eid] = 0;
@@ -113,6 +132,9 @@ export function lodEntities(world: AnimationWorld, dt: number, first: number, en
       frames[eid] = n;
     }
   }
+  updates.first = first;
+  updates.end = end;
+  updates.last = last;
 }
 
 /**

@@ -7,8 +7,9 @@
  *         placement of the root-motion joint), `world.blendThreshold`.
  * Writes: RootMotion (x, y, z, delta; yaw with yaw extraction), LocalPose (the root-motion
  *         joint's translation; its rotation with yaw extraction).
- * Order:  after inertializeSystem, before skinSystem. Skips characters `lodSystem` is not
- *         updating this frame (`Lod.update` 0); on their update frame the layers' root deltas
+ * Order:  after inertializeSystem, before skinSystem. Visits the update list
+ *         (`world.updates`): characters `lodSystem` is not updating this frame are skipped; on
+ *         their update frame the layers' root deltas
  *         cover every frame since the last one, so the travel is the full-rate travel (exact
  *         while the layer weights stay constant in between; with yaw, for one turning layer).
  *         `delta` then holds the displacement of the character's last update.
@@ -47,6 +48,7 @@
  */
 import { commitRemovals } from 'bitecs';
 import { LAYER_ADDITIVE, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
+import { updateRange } from '../components/UpdateList.js';
 import { POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import type { AnimationWorld } from '../world.js';
@@ -69,8 +71,8 @@ export function rootMotionSystem(world: AnimationWorld, dt: number): void {
   rootMotionEntities(world, dt, 0, world.characters.dense.length);
 }
 
-/** The work of {@link rootMotionSystem} for the characters at `world.characters.dense[first .. end)`. */
-export function rootMotionEntities(world: AnimationWorld, _dt: number, first: number, end: number): void {
+/** The work of {@link rootMotionSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
+export function rootMotionEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const { Character, Layers, LocalPose, RootMotion } = world.components;
   const { clip: clipIds, weight, flags, rootDelta, rootYaw, rootScale, rootAxis } = Layers;
   const { x: worldX, y: worldY, z: worldZ, yaw, delta, vertical, enabled, extractYaw } = RootMotion;
@@ -78,12 +80,12 @@ export function rootMotionEntities(world: AnimationWorld, _dt: number, first: nu
   const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const threshold = world.scratch.blendThreshold[0];
-  const dense = world.characters.dense;
-  const lodUpdate = world.components.Lod.update;
+  const updated = world.updates.eids;
+  const last = updateRange(world.updates, world.characters.dense, dt, first, end);
 
-  for (let i = first; i < end; i++) {
-    const eid = dense[i];
-    if (enabled[eid] === 0 || lodUpdate[eid] === 0) continue; // no root motion, or not this frame (update-rate LOD)
+  for (let entry = first; entry < last; entry++) {
+    const eid = updated[entry];
+    if (enabled[eid] === 0) continue; // no root motion
     const turning = extractYaw[eid] !== 0;
     let total = 0, dx = 0, dy = 0, dz = 0, turn = 0;
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {

@@ -3,12 +3,14 @@
  * samples each weighted layer's clip into that layer's pose.
  *
  * Reads:  Layers.clip/speed/weight/flags/binding/fade*, syncGroup/syncRate/phaseOffset,
- *         RootMotion.extractYaw, Lod.update/slot/dt/enabled/level and `world.lod` (dts,
- *         clipLevels), the clip, root-track and binding registries.
+ *         RootMotion.extractYaw, the update list (`world.updates`: who, by how many seconds),
+ *         Lod.slot/dt/enabled/level and `world.lod.clipLevels`, the clip, root-track and binding
+ *         registries.
  * Writes: Layers.time, Layers.pose, Layers.rootDelta, Layers.rootYaw (characters with yaw
  *         extraction only), Layers.weight/fade* (cross-fades),
  *         Layers.speed of sync-group members (see {@link syncPhases}),
- *         the world event queue, `world.time` (the clock).
+ *         the world event queue; `world.time` (the clock: {@link advanceClock}, once per frame
+ *         after every chunk, src/frame.ts; or by sampleSystem run alone).
  * Order:  after lodSystem, before blendSystem. Entities without the animation components
  *         are not visited. Layers with weight 0 keep advancing (and firing events) but are not
  *         sampled, since nothing reads their pose.
@@ -21,7 +23,7 @@
  * queue holds, the records that would be overwritten at once are counted as dropped without
  * being made, so a step's work is bounded whatever `speed × dt` ({@link advanceLayer}).
  *
- * LOD (lodSystem): a character with `Lod.update` 0 is skipped; on its update frame it advances
+ * LOD (lodSystem): a character not in the update list is skipped; on its update frame it advances
  * by all the seconds since its last update, so its times, root deltas (across any number of
  * wraps), events and fade clocks advance as in the full-rate run (weights, speeds and clips
  * the game changed in between act from its last update); its events are stamped with the
@@ -37,22 +39,37 @@ import type { RootTrack } from '../assets/rootTrack.js';
 import { sampleClipInto } from '../assets/sampleClip.js';
 import { pushEvent, type EventQueue } from '../components/EventQueue.js';
 import { lodClipId } from '../components/Lod.js';
+import { updateRange } from '../components/UpdateList.js';
 import { clearLayer, LAYER_CLEAR_AFTER_FADE, LAYER_LOOP, MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
 import { fadeCurve } from '../math/fadeCurves.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 
-/** Advances all layers by `dt` seconds and moves the world clock; see the file header. */
+/**
+ * Advances the layers of the characters in the update list (all of them unless lodSystem
+ * wrote it) by `dt` seconds and moves the world clock; see the file header. Run alone it is
+ * a frame of sampling, so it ends the way a frame does, with {@link advanceClock}.
+ */
 export function sampleSystem(world: AnimationWorld, dt: number): void {
   commitRemovals(world.ecs);
   sampleEntities(world, dt, 0, world.characters.dense.length);
+  advanceClock(world, dt);
+}
+
+/**
+ * Moves the world clock by `dt` seconds: the one place it moves, once per frame after every
+ * chunk (src/frame.ts `endFrame`), or at the end of {@link sampleSystem} run alone. Events
+ * of the next frame are stamped from there.
+ */
+export function advanceClock(world: AnimationWorld, dt: number): void {
   world.time += dt;
 }
 
 /**
- * The work of {@link sampleSystem} for the characters at `world.characters.dense[first .. end)`,
- * without committing removals or moving the clock: `step` runs sample → blend → skin on one
- * cache-sized chunk of characters at a time, which gives the same result.
+ * The work of {@link sampleSystem} for the chunk `world.characters.dense[first .. end)`: its
+ * characters in the update list (components/UpdateList.ts), without committing removals or
+ * moving the clock: `step` runs the frame on one cache-sized chunk of characters at a time,
+ * which gives the same result.
  */
 export function sampleEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
   const { Layers, RootMotion } = world.components;
@@ -61,18 +78,18 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
   const { clips, bindings, rootTracks } = world.assets;
   const queue = world.events;
   const layerPoseSize = world.maxJoints * POSE_STRIDE;
-  const dense = world.characters.dense;
-  const { enabled: lodOn, level: lodLevel, update: lodUpdate, slot: lodSlot, dt: lodDt } = world.components.Lod;
-  const { dts: lodDts, clipLevels } = world.lod;
+  const { enabled: lodOn, level: lodLevel, slot: lodSlot, dt: lodDt } = world.components.Lod;
+  const clipLevels = world.lod.clipLevels;
   const frameStart = world.time;
   queue.frameStart = frameStart;
+  const updates = world.updates;
+  const { eids: updated, dt: updatedDt } = updates;
+  const last = updateRange(updates, world.characters.dense, frameDt, first, end);
 
-  for (let i = first; i < end; i++) {
-    const eid = dense[i];
-    if (lodUpdate[eid] === 0) continue; // update-rate LOD: not this frame
-    const slot = lodSlot[eid];
-    const dt = slot === 0 ? frameDt : lodDts[slot]; // seconds since its last update (lodSystem)
-    queue.frameStart = slot === 0 ? frameStart : frameStart + frameDt - lodDt[eid]; // when its seconds began
+  for (let entry = first; entry < last; entry++) {
+    const eid = updated[entry];
+    const dt = updatedDt[entry]; // seconds since its last update (lodSystem)
+    queue.frameStart = lodSlot[eid] === 0 ? frameStart : frameStart + frameDt - lodDt[eid]; // when its seconds began
     const level = lodOn[eid] === 0 ? -1 : lodLevel[eid];
     // Sync groups present among the character's playing layers, as a bit set.
     let groups = 0;

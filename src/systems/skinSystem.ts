@@ -4,8 +4,8 @@
  *
  * Reads:  Character.skeleton/jointCount, LocalPose, the skeleton registry (parents, inverse bind).
  * Writes: ModelPose, SkinPalette.
- * Order:  last in `step`. Skips characters `lodSystem` is not updating this frame
- *         (`Lod.update` 0): their matrices and palette stay as they were.
+ * Order:  last in the frame. Visits the update list (`world.updates`): characters `lodSystem`
+ *         is not updating this frame keep their matrices and palette.
  *
  * Model space: C_j = C_parent(j) · L_j with L_j = T·R·S from the joint's local pose (roots:
  * C_j = L_j); joints are parents first, so one forward pass suffices. Palette: K_j = C_j · B_j⁻¹
@@ -18,6 +18,7 @@
  * versions to the same numbers.
  */
 import { commitRemovals } from 'bitecs';
+import { updateRange } from '../components/UpdateList.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 
@@ -27,20 +28,19 @@ export function skinSystem(world: AnimationWorld, dt: number): void {
   skinEntities(world, dt, 0, world.characters.dense.length);
 }
 
-/** The work of {@link skinSystem} for the characters at `world.characters.dense[first .. end)`. */
-export function skinEntities(world: AnimationWorld, _dt: number, first: number, end: number): void {
+/** The work of {@link skinSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
+export function skinEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const { Character, LocalPose, ModelPose, SkinPalette } = world.components;
   const local = LocalPose.data;
   const model = ModelPose.data;
   const palette = SkinPalette.data;
   const skeletons = world.assets.skeletons;
   const maxJoints = world.maxJoints;
-  const dense = world.characters.dense;
-  const lodUpdate = world.components.Lod.update;
+  const updated = world.updates.eids;
+  const last = updateRange(world.updates, world.characters.dense, dt, first, end);
 
-  for (let i = first; i < end; i++) {
-    const eid = dense[i];
-    if (lodUpdate[eid] === 0) continue; // update-rate LOD: not this frame
+  for (let entry = first; entry < last; entry++) {
+    const eid = updated[entry];
     const jointCount = Character.jointCount[eid];
     const skeleton = skeletons[Character.skeleton[eid]];
     const matrixOff = eid * maxJoints * MATRIX_STRIDE;

@@ -78,6 +78,8 @@ const UNCHECKED = new Set([
   'sampleSystem', 'sampleEntities', 'blendSystem', 'blendEntities', 'inertializeSystem', 'inertializeEntities',
   'rootMotionSystem', 'rootMotionEntities', 'followSystem', 'followEntities', 'aimSystem', 'aimEntities',
   'lodSystem', 'lodEntities', 'skinSystem', 'skinEntities',
+  // the frame's per-frame parts (src/frame.ts; `step` is the checked way to run a frame)
+  'runFrame', 'beginFrame', 'endFrame', 'updateRange', 'advanceClock',
   // per-frame kernels
   'advanceLayer', 'extractRootDelta', 'extractRootYawDelta', 'sampleClipInto', 'sampleReducedInto', 'blendOverrideLayers',
   'applyAdditiveLayer', 'applyQuinticOffsets', 'applySpringOffsets', 'captureOffsets', 'removeTwist', 'computeModelPose',

@@ -49,8 +49,10 @@ describe('failure 3: world size is checked before allocating (watchdog)', () => 
   it('worldBytes is what createAnimationWorld allocates, and at least the pose pools derived by hand', () => {
     for (const [maxEntities, maxJoints, maxEvents] of [[1, 1, 1], [3, 7, 10], [50, 64, 4096]] as const) {
       const world = createAnimationWorld({ maxEntities, maxJoints, maxEvents });
-      const allocated = typedBytes(world.components) + typedBytes(world.scratch) + typedBytes(world.events);
-      const views = (maxEntities + 1) * (1 + MAX_LAYERS + 2) * 8; // the view tables, 8 bytes a reference
+      const allocated = typedBytes(world.components) + typedBytes(world.scratch) + typedBytes(world.events) + typedBytes(world.updates);
+      // The view tables and the update list's dt (issue 16), 8 bytes a reference.
+      const views = (maxEntities + 1) * (1 + MAX_LAYERS + 2 + 1) * 8;
+      expect(world.updates.dt.length).toBe(maxEntities + 1);
       expect(worldBytes(maxEntities, maxJoints, maxEvents)).toBe(allocated + views);
     }
     // Per character at 64 joints, by hand (DESIGN §3): the local pose and MAX_LAYERS layer

@@ -1,49 +1,37 @@
 /**
  * The frame of `step`, run system by system with a timer around each, for the overlay.
+ * The systems are bitanim's frame table (`defaultFrame.systems`, src/frame.ts), which the
+ * crowd's worlds run: nothing here lists them.
  *
- * - 'chunked': exactly what `step` does — the characters 128 at a time, each chunk through
- *   every system in DESIGN §4 order — with each system's time summed over the chunks
- *   (cross-origin isolation gives performance.now() 5 µs resolution; see vite.config.ts);
+ * - 'chunked': exactly what `step` does — the characters `FRAME_CHUNK` at a time, each chunk
+ *   through every system of the frame in order — with each system's time summed over the
+ *   chunks (cross-origin isolation gives performance.now() 5 µs resolution; see vite.config.ts);
  * - 'systems': each system over the whole crowd in turn, as the "bitanim systems" row of
  *   `npm run bench` times them;
  * - 'step': one `step` call, timed as a whole.
- * All three give the same poses (test/step.test.ts checks chunked = whole).
+ * All three give the same poses (test/step.test.ts checks chunked = whole); each frame begins
+ * and ends as `step`'s does (`beginFrame`, `endFrame`: the clock advances there, once).
  */
-import {
-  aimEntities,
-  blendEntities,
-  followEntities,
-  inertializeEntities,
-  lodEntities,
-  rootMotionEntities,
-  sampleEntities,
-  skinEntities,
-  step,
-  type AnimationWorld,
-} from 'bitanim';
+import { beginFrame, defaultFrame, endFrame, FRAME_CHUNK, step, type AnimationWorld, type Frame, type FrameSystem } from 'bitanim';
 
 export type TimingMode = 'chunked' | 'systems' | 'step';
 
-type EntitiesFn = (world: AnimationWorld, dt: number, first: number, end: number) => void;
-
-/** `step`'s chunk size (src/api.ts STEP_CHUNK). */
-const CHUNK = 128;
 /** Frames averaged for the overlay. */
 const WINDOW = 90;
 
 export class TimedPipeline {
   readonly names: string[];
-  private readonly fns: EntitiesFn[];
+  private readonly systems: readonly FrameSystem[];
   /** Last `WINDOW` frames' ms per system (ring), plus the total (last column). */
   private readonly history: Float64Array;
   private readonly frameMs: Float64Array;
   private frames = 0;
   mode: TimingMode = 'chunked';
 
-  constructor() {
-    // `step`'s systems in its order (src/api.ts, DESIGN §4).
-    this.names = ['lod', 'sample', 'blend', 'inertialize', 'rootMotion', 'follow', 'aim', 'skin'];
-    this.fns = [lodEntities, sampleEntities, blendEntities, inertializeEntities, rootMotionEntities, followEntities, aimEntities, skinEntities];
+  /** Times `frame` (the table `step` runs: the crowd's worlds run the default one). */
+  constructor(frame: Frame = defaultFrame) {
+    this.systems = frame.systems;
+    this.names = this.systems.map((system) => system.name);
     this.frameMs = new Float64Array(this.names.length + 1);
     this.history = new Float64Array(WINDOW * (this.names.length + 1));
   }
@@ -52,30 +40,31 @@ export class TimedPipeline {
   run(world: AnimationWorld, dt: number): void {
     const ms = this.frameMs;
     ms.fill(0);
-    const count = world.characters.dense.length;
-    const fns = this.fns, n = fns.length;
+    const systems = this.systems, n = systems.length;
     const start = performance.now();
     if (this.mode === 'step') {
       step(world, dt);
     } else if (this.mode === 'systems') {
+      const count = beginFrame(world);
       for (let s = 0; s < n; s++) {
         const t0 = performance.now();
-        fns[s]!(world, dt, 0, count);
+        systems[s]!.entities(world, dt, 0, count);
         ms[s] = performance.now() - t0;
       }
-      world.time += dt;
+      endFrame(world, dt);
     } else {
-      for (let first = 0; first < count; first += CHUNK) {
-        const end = Math.min(first + CHUNK, count);
+      const count = beginFrame(world);
+      for (let first = 0; first < count; first += FRAME_CHUNK) {
+        const end = Math.min(first + FRAME_CHUNK, count);
         let t0 = performance.now();
         for (let s = 0; s < n; s++) {
-          fns[s]!(world, dt, first, end);
+          systems[s]!.entities(world, dt, first, end);
           const t1 = performance.now();
           ms[s] += t1 - t0;
           t0 = t1;
         }
       }
-      world.time += dt;
+      endFrame(world, dt);
     }
     ms[n] = performance.now() - start;
     this.history.set(ms, (this.frames % WINDOW) * (n + 1));
