@@ -9,8 +9,8 @@ import { bindClip, checkTranslation, type TranslationOption } from './assets/Bin
 import type { Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
-import { resetInertialization } from './components/Inertialization.js';
-import { clearLayer, clearLayers, LAYER_ADDITIVE, LAYER_LOOP, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from './components/Layers.js';
+import { holdPose } from './components/Inertialization.js';
+import { clearLayer, LAYER_ADDITIVE, LAYER_LOOP, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from './components/Layers.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from './math/layout.js';
 import { blendEntities } from './systems/blendSystem.js';
 import { inertializeEntities } from './systems/inertializeSystem.js';
@@ -18,13 +18,10 @@ import { rootMotionEntities } from './systems/rootMotionSystem.js';
 import { followEntities } from './systems/followSystem.js';
 import { lodEntities } from './systems/lodSystem.js';
 import { aimEntities } from './systems/aimSystem.js';
-import { resetLookAt } from './components/LookAt.js';
-import { resetReach } from './components/Reach.js';
-import { resetFollower } from './components/Follower.js';
 import { getRootFrame, getRootTrack } from './assets/rootTrack.js';
 import { sampleEntities } from './systems/sampleSystem.js';
 import { computeModelPose, computeSkinPalette, skinEntities } from './systems/skinSystem.js';
-import type { AnimationWorld } from './world.js';
+import { resetRows, type AnimationWorld } from './world.js';
 import {
   checkBindable, checkSkeleton, isClip, isFiniteNumber, registerAsset, registerMask, registerReference, requireCharacter,
   requireLayer, wrapTime, identityReference, requireOptions, requireWorld,
@@ -68,8 +65,9 @@ export interface SpawnOptions {
  * character (rotated by its heading) and the pose's root is held in place; `rootYaw` adds the
  * root's turn about +Y to the heading and takes it out of the pose.
  *
- * A removed character's entity id and pool blocks are reused by the next spawn; every block is
- * re-initialized here, so nothing of the previous owner shows through.
+ * A removed character's entity id and pool blocks are reused by the next spawn; every
+ * component's row is reset here first (`resetRows`: each component declares its reset in its
+ * file, see components/lifecycle.ts), so nothing of the previous owner shows through.
  *
  * @returns the entity id.
  * @throws AnimationError when the world is full, the skeleton has more than `maxJoints` joints,
@@ -107,33 +105,27 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
     removeEntity(world.ecs, eid);
     fail(where, 'maxEntities', `is ${world.maxEntities} but the shared bitecs world issued entity id ${eid}: size maxEntities to the largest entity id of the game`);
   }
-  const { Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization } = world.components;
+  const { Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization, RootMotion } = world.components;
+  // Every row back to a never-used id's (the one reset of a reused id), then this character's own values.
+  resetRows(world, eid);
   const skeletonId = registerAsset(world.assets.skeletons, world.assets.skeletonIds, skeleton);
   Character.skeleton[eid] = skeletonId;
   Character.jointCount[eid] = skeleton.jointCount;
-  clearLayers(Layers, eid);
   const poseOff = eid * world.maxJoints * POSE_STRIDE;
   const matrixOff = eid * world.maxJoints * MATRIX_STRIDE;
   LocalPose.data.set(skeleton.rest, poseOff);
   computeModelPose(ModelPose.data, matrixOff, LocalPose.data, poseOff, skeleton.parents, skeleton.jointCount);
   computeSkinPalette(SkinPalette.data, matrixOff, ModelPose.data, matrixOff, skeleton.inverseBind, skeleton.jointCount);
-  resetInertialization(Inertialization, eid, world.maxJoints, skeleton.rest);
+  holdPose(Inertialization, eid, world.maxJoints, skeleton.rest);
   makeViews(world, eid, skeleton.jointCount);
   world.assets.rootFrames[skeletonId] = getRootFrame(skeleton);
-  const { RootMotion } = world.components;
   RootMotion.x[eid] = place.x;
   RootMotion.y[eid] = place.y;
   RootMotion.z[eid] = place.z;
   RootMotion.yaw[eid] = place.yaw;
-  RootMotion.delta.fill(0, eid * 3, eid * 3 + 3);
   RootMotion.enabled[eid] = options.rootMotion === true ? 1 : 0;
   RootMotion.vertical[eid] = options.verticalRootMotion === true ? 1 : 0;
   RootMotion.extractYaw[eid] = options.rootYaw === true ? 1 : 0;
-  RootMotion.targetSpeed[eid] = -1;
-  RootMotion.cycleMeasure[eid] = 0;
-  resetFollower(world.components.Follower, eid);
-  resetLookAt(world.components.LookAt, eid);
-  resetReach(world.components.Reach, eid);
   for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization]) addComponent(world.ecs, eid, component);
   if (options.rootMotion === true) addComponent(world.ecs, eid, RootMotion); // the bitecs component marks who root motion moves
   return eid;
@@ -158,12 +150,13 @@ function makeViews(world: AnimationWorld, eid: number, jointCount: number): void
 /**
  * Removes a character and its entity, with every animation component on it (game components
  * on the entity go too, as with bitecs' `removeEntity`). Its id and pool blocks become free for the next spawn;
- * events it already queued stay in the queue.
+ * events it already queued stay in the queue. Its rows are left as they are (nothing reads a
+ * removed entity's rows) until `spawnCharacter` resets them for the id's next character — so a
+ * game's own `removeEntity` of a character is the same removal.
  * @throws AnimationError when `eid` is not a character of this world.
  */
 export function removeCharacter(world: AnimationWorld, eid: number): void {
   requireCharacter(world, eid, 'removeCharacter');
-  clearLayers(world.components.Layers, eid);
   removeEntity(world.ecs, eid);
   commitRemovals(world.ecs);
 }

@@ -1,3 +1,5 @@
+import type { RowLifecycle } from './lifecycle.js';
+
 /**
  * `Follower`: points that follow targets by minimum-jerk motion, in real time
  * (shared/seeds/minimum-jerk.txt, "state-space" section; see `math/minJerk.ts` for the model and
@@ -162,3 +164,13 @@ export function resetFollower(follower: FollowerComponent, eid: number, slot?: n
   follower.interval.fill(FOLLOW_DEFAULT_INTERVAL, first, end);
   follower.timer.fill(0, first, end);
 }
+
+/** `Follower`'s row lifecycle: every slot cleared ({@link resetFollower}). */
+export const followerRows: RowLifecycle<FollowerComponent> = {
+  reset(follower: FollowerComponent, eid: number): void {
+    resetFollower(follower, eid);
+  },
+  kept: {
+    scratch: 'not per entity: the world\'s step-matrix cache, a pure function of its keys (see FOLLOW_CACHE)',
+  },
+};

@@ -1,4 +1,5 @@
 import { POSE_STRIDE } from '../math/layout.js';
+import type { RowLifecycle } from './lifecycle.js';
 
 /** Layer slots per character. Layer 0 is the base; higher layers blend over it in order. */
 export const MAX_LAYERS = 4;
@@ -116,11 +117,23 @@ export function createLayersComponent(rows: number, maxJoints: number): LayersCo
   };
 }
 
-/** Empties every layer slot of `eid`. */
-export function clearLayers(layers: LayersComponent, eid: number): void {
-  const first = eid * MAX_LAYERS;
-  for (let li = first; li < first + MAX_LAYERS; li++) clearLayer(layers, li);
-}
+/**
+ * `Layers`' row lifecycle: every slot of the entity emptied ({@link clearLayer}). The sampled
+ * poses and the fade parameters are kept: nothing reads them before they are written again.
+ */
+export const layersRows: RowLifecycle<LayersComponent> = {
+  reset(layers: LayersComponent, eid: number): void {
+    const first = eid * MAX_LAYERS;
+    for (let li = first; li < first + MAX_LAYERS; li++) clearLayer(layers, li);
+  },
+  kept: {
+    pose: 'read only for a slot with a clip and weight > 0, which sampleSystem samples into it first in the same frame',
+    fadeFrom: 'read only while fadeCurve is not 0; a fade start writes it with fadeCurve',
+    fadeTo: 'read only while fadeCurve is not 0; a fade start writes it with fadeCurve',
+    fadeElapsed: 'read only while fadeCurve is not 0; a fade start writes it with fadeCurve',
+    fadeDuration: 'read only while fadeCurve is not 0; a fade start writes it with fadeCurve',
+  },
+};
 
 /** Empties one layer slot (`li = eid × MAX_LAYERS + layer`). */
 export function clearLayer(layers: LayersComponent, li: number): void {

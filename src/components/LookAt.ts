@@ -1,3 +1,5 @@
+import type { RowLifecycle } from './lifecycle.js';
+
 /**
  * `LookAt`: turns a character's head (and optionally its neck and a spine joint) so that the
  * head's forward axis points at one of the character's followers (`Follower`, a slot chosen
@@ -91,3 +93,6 @@ export function resetLookAt(lookAt: LookAtComponent, eid: number): void {
   lookAt.pitchLimit[eid] = LOOK_DEFAULT_PITCH_LIMIT;
   lookAt.weight[eid] = 1;
 }
+
+/** `LookAt`'s row lifecycle: {@link resetLookAt}. */
+export const lookAtRows: RowLifecycle<LookAtComponent> = { reset: resetLookAt, kept: {} };

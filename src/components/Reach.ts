@@ -1,3 +1,5 @@
+import type { RowLifecycle } from './lifecycle.js';
+
 /**
  * `Reach`: two-bone IK (upper arm – forearm – hand, thigh – shin – foot) that puts a chain's
  * end joint on one of the character's followers (`Follower`, a slot chosen by `follower`;
@@ -66,3 +68,6 @@ export function resetReach(reach: ReachComponent, eid: number): void {
   reach.pole[eid * 3 + 2] = 0;
   reach.weight[eid] = 1;
 }
+
+/** `Reach`'s row lifecycle: {@link resetReach}. */
+export const reachRows: RowLifecycle<ReachComponent> = { reset: resetReach, kept: {} };
