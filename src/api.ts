@@ -10,7 +10,8 @@ import type { Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
 import { holdPose } from './components/Inertialization.js';
-import { clearLayer, LAYER_ADDITIVE, LAYER_LOOP, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from './components/Layers.js';
+import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from './components/Layers.js';
+import { BLEND_ADDITIVE, BLEND_OVERRIDE, layerFlags, measureSyncGroup, SYNC_PHASE } from './components/layerRules.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from './math/layout.js';
 import { blendEntities } from './systems/blendSystem.js';
 import { inertializeEntities } from './systems/inertializeSystem.js';
@@ -352,31 +353,24 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
   Layers.time[li] = play.loop ? wrapTime(play.time, clip.duration) : Math.min(Math.max(play.time, 0), clip.duration);
   Layers.speed[li] = play.speed;
   Layers.weight[li] = play.weight;
-  Layers.flags[li] = (play.loop ? LAYER_LOOP : 0) | (play.additive ? LAYER_ADDITIVE : 0);
+  Layers.flags[li] = layerFlags(play.loop, play.additive ? BLEND_ADDITIVE : BLEND_OVERRIDE);
   if (play.mask) Layers.mask[li] = registerMask(world, play.mask);
   if (play.additive) Layers.reference[li] = registerReference(world, play.reference, play.referenceTime, skeleton, play.translation);
   if (play.syncGroup >= 0) joinSyncGroup(world, eid, li, clip, play);
 }
 
 /**
- * Puts layer slot `li` (just written) into its sync group: when another weighted member of the
- * group plays (the leader: highest weight, ties lowest layer — as `syncPhases`), the layer
- * takes the group's rate and, unless `play.timeGiven`, its phase: time = ((φ + offset) mod 1)·D
- * with φ = time_L / D_L − offset_L. Otherwise the layer's speed becomes the group's rate.
+ * Puts layer slot `li` (just written, not yet in a group) into its sync group: when another
+ * weighted member of the group plays (the group's leader, `measureSyncGroup`, has weight > 0),
+ * the layer takes the group's rate and, unless `play.timeGiven`, its phase:
+ * time = ((φ + offset) mod 1)·D. Otherwise the layer's speed becomes the group's rate.
  */
 function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Clip, play: ResolvedPlay): void {
   const { Layers } = world.components;
-  const clips = world.assets.clips;
+  const leader = measureSyncGroup(SYNC, Layers, world.assets.clips, eid * MAX_LAYERS, (eid + 1) * MAX_LAYERS, play.syncGroup);
   Layers.syncGroup[li] = play.syncGroup;
   Layers.phaseOffset[li] = play.phaseOffset;
-  let leader = -1;
-  for (let s = eid * MAX_LAYERS; s < (eid + 1) * MAX_LAYERS; s++) {
-    const clipId = Layers.clip[s];
-    if (s === li || clipId < 0 || Layers.syncGroup[s] !== play.syncGroup || !(Layers.weight[s] > 0)) continue;
-    if (!(clips[clipId].duration > 0)) continue;
-    if (leader < 0 || Layers.weight[s] > Layers.weight[leader]) leader = s;
-  }
-  if (leader < 0) {
+  if (leader < 0 || !(Layers.weight[leader] > 0)) {
     Layers.syncRate[li] = play.speed;
     return;
   }
@@ -384,11 +378,14 @@ function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Cli
   Layers.syncRate[li] = rate;
   Layers.speed[li] = rate;
   if (!play.timeGiven && clip.duration > 0) {
-    const phase = wrapTime(Layers.time[leader] / clips[Layers.clip[leader]].duration - Layers.phaseOffset[leader], 1);
+    const phase = wrapTime(SYNC[SYNC_PHASE], 1);
     Layers.time[li] = wrapTime(phase + play.phaseOffset, 1) * clip.duration;
     if (Layers.time[li] >= clip.duration) Layers.time[li] = 0;
   }
 }
+
+/** {@link measureSyncGroup}'s results. */
+const SYNC = new Float64Array(2);
 
 /** Empties a layer of character `eid`. @throws AnimationError for an unknown entity or layer. */
 export function stop(world: AnimationWorld, eid: number, layer = 0): void {

@@ -46,7 +46,8 @@
  * translation-only model.
  */
 import { commitRemovals } from 'bitecs';
-import { LAYER_ADDITIVE, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
+import { MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
+import { movesRoot } from '../components/layerRules.js';
 import { POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import type { AnimationWorld } from '../world.js';
@@ -72,7 +73,7 @@ export function rootMotionSystem(world: AnimationWorld, dt: number): void {
 /** The work of {@link rootMotionSystem} for the characters at `world.characters.dense[first .. end)`. */
 export function rootMotionEntities(world: AnimationWorld, _dt: number, first: number, end: number): void {
   const { Character, Layers, LocalPose, RootMotion } = world.components;
-  const { clip: clipIds, weight, flags, rootDelta, rootYaw, rootScale, rootAxis } = Layers;
+  const { weight, rootDelta, rootYaw, rootScale, rootAxis } = Layers;
   const { x: worldX, y: worldY, z: worldZ, yaw, delta, vertical, enabled, extractYaw } = RootMotion;
   const rootFrames = world.assets.rootFrames;
   const local = LocalPose.data;
@@ -87,8 +88,8 @@ export function rootMotionEntities(world: AnimationWorld, _dt: number, first: nu
     const turning = extractYaw[eid] !== 0;
     let total = 0, dx = 0, dy = 0, dz = 0, turn = 0;
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
+      if (!movesRoot(Layers, li)) continue;
       const w = weight[li];
-      if (clipIds[li] < 0 || !(w > 0) || (flags[li] & LAYER_ADDITIVE) !== 0) continue;
       const k = w * rootScale[li];
       const axis = rootAxis[li];
       total += w;
