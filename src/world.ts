@@ -119,8 +119,9 @@ export interface PoseViews {
  * | `Reach` | reaching for a follower | `setReach` | `clearReach`, `removeCharacter` |
  * | `Lod` | with motion LOD | `setLod` | `removeLod`, `removeCharacter` |
  *
- * The arrays hold a row for every entity id (defaults where the entity lacks the component:
- * `RootMotion.x/y/z/yaw` is the position of every character). Systems visit `characters` and
+ * The arrays hold a row for every entity id (defaults where a character lacks the component:
+ * `RootMotion.x/y/z/yaw` is the position of every character; a removed entity's rows keep
+ * their values until `spawnCharacter` resets them, {@link resetRows}). Systems visit `characters` and
  * read the `enabled` flags, which agree with the bitecs membership (see docs/ecs-components.md).
  */
 export interface AnimationComponents {

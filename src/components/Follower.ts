@@ -144,8 +144,8 @@ export function placeFollower(follower: FollowerComponent, eid: number, slot: nu
 
 /**
  * Clears `eid`'s followers back to the state of a new world (disabled, defaults): every slot,
- * or only `slot` when given. Call it (without `slot`) when an entity id is (re)used by a new
- * character, so a removed character's followers do not carry over.
+ * or only `slot` when given. Without `slot` it is the row reset ({@link followerRows}) that
+ * `spawnCharacter` runs, so a removed character's followers do not carry over.
  */
 export function resetFollower(follower: FollowerComponent, eid: number, slot?: number): void {
   const first = eid * FOLLOW_SLOTS + (slot ?? 0);

@@ -34,7 +34,8 @@ export const NO_CLIP = -1;
  *   frame for a member of a sync group (see `syncGroup`).
  * - `weight[li]`: blend weight ≥ 0 (override layers are normalized by their sum per joint;
  *   an additive layer's weight is its β).
- * - `flags[li]`: `LAYER_LOOP | LAYER_ADDITIVE`.
+ * - `flags[li]`: `LAYER_LOOP | LAYER_ADDITIVE | LAYER_CLEAR_AFTER_FADE`, composed and read
+ *   only through components/layerRules.ts (`layerFlags`, `blendMode`, `loops`, …).
  * - `mask[li]`: mask id (per-joint weights) or −1 for all joints.
  * - `reference[li]`: reference-pose id of an additive layer, or −1.
  * - `binding[li]`: binding id when the clip was made for another skeleton (joints matched by
@@ -53,8 +54,8 @@ export const NO_CLIP = -1;
  * - `rootScale[li]`: factor on that displacement (the hip-height ratio, later stride scales).
  * - `rootAxis[li]`: `ROOT_AXIS_FREE | ROOT_AXIS_FORWARD | ROOT_AXIS_LATERAL` (axis restriction).
  * - `syncGroup[li]`: phase sync group 0 … MAX_LAYERS − 1 of the character, or −1 (none).
- *   The looping clips of one group play at one normalized phase: each frame `sampleSystem`
- *   snaps every member to the phase of the group's leader (its highest-weight member, ties:
+ *   The looping clips of one group play at one normalized phase (`measureSyncGroup` in
+ *   components/layerRules.ts computes the rule below): each frame `sampleSystem` snaps every member to the phase of the group's leader (its highest-weight member, ties:
  *   lowest layer) plus the member's `phaseOffset`, and sets the member's `speed` so it covers
  *   one cycle per group cycle duration D_g = Σ wᵢDᵢ / Σ wᵢ (the weight average; the plain mean
  *   when no member is weighted).

@@ -76,7 +76,8 @@ export function createLookAtComponent(rows: number): LookAtComponent {
 
 /**
  * Clears `eid`'s look-at back to the state of a new world: disabled, follower slot 0, no
- * joints, axis +Z, default limits, weight 1. Call it when an entity id is (re)used by a new character.
+ * joints, axis +Z, default limits, weight 1. Also the row reset
+ * ({@link lookAtRows}) that `spawnCharacter` runs when an entity id is (re)used.
  */
 export function resetLookAt(lookAt: LookAtComponent, eid: number): void {
   lookAt.enabled[eid] = 0;

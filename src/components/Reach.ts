@@ -55,7 +55,8 @@ export function createReachComponent(rows: number): ReachComponent {
 
 /**
  * Clears `eid`'s reach back to the state of a new world: disabled, follower slot 0, no
- * joints, pole at the model origin, weight 1. Call it when an entity id is (re)used by a new character.
+ * joints, pole at the model origin, weight 1. Also the row reset
+ * ({@link reachRows}) that `spawnCharacter` runs when an entity id is (re)used.
  */
 export function resetReach(reach: ReachComponent, eid: number): void {
   reach.enabled[eid] = 0;
