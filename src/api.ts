@@ -9,16 +9,14 @@ import { bindClip, checkTranslation, type TranslationOption } from './assets/Bin
 import type { Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
-import { resetInertialization } from './components/Inertialization.js';
-import { clearLayer, clearLayers, LAYER_ADDITIVE, LAYER_LOOP, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from './components/Layers.js';
+import { holdPose } from './components/Inertialization.js';
+import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from './components/Layers.js';
+import { BLEND_ADDITIVE, BLEND_OVERRIDE, layerFlags, measureSyncGroup, SYNC_PHASE } from './components/layerRules.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from './math/layout.js';
-import { resetLookAt } from './components/LookAt.js';
-import { resetReach } from './components/Reach.js';
-import { resetFollower } from './components/Follower.js';
 import { getRootFrame, getRootTrack } from './assets/rootTrack.js';
 import { computeModelPose, computeSkinPalette } from './systems/skinSystem.js';
 import { runFrame } from './frame.js';
-import type { AnimationWorld } from './world.js';
+import { resetRows, type AnimationWorld } from './world.js';
 import {
   checkBindable, checkSkeleton, isClip, isFiniteNumber, registerAsset, registerMask, registerReference, requireCharacter,
   requireLayer, wrapTime, identityReference, requireOptions, requireWorld,
@@ -62,8 +60,9 @@ export interface SpawnOptions {
  * character (rotated by its heading) and the pose's root is held in place; `rootYaw` adds the
  * root's turn about +Y to the heading and takes it out of the pose.
  *
- * A removed character's entity id and pool blocks are reused by the next spawn; every block is
- * re-initialized here, so nothing of the previous owner shows through.
+ * A removed character's entity id and pool blocks are reused by the next spawn; every
+ * component's row is reset here first (`resetRows`: each component declares its reset in its
+ * file, see components/lifecycle.ts), so nothing of the previous owner shows through.
  *
  * @returns the entity id.
  * @throws AnimationError when the world is full, the skeleton has more than `maxJoints` joints,
@@ -101,33 +100,27 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
     removeEntity(world.ecs, eid);
     fail(where, 'maxEntities', `is ${world.maxEntities} but the shared bitecs world issued entity id ${eid}: size maxEntities to the largest entity id of the game`);
   }
-  const { Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization } = world.components;
+  const { Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization, RootMotion } = world.components;
+  // Every row back to a never-used id's (the one reset of a reused id), then this character's own values.
+  resetRows(world, eid);
   const skeletonId = registerAsset(world.assets.skeletons, world.assets.skeletonIds, skeleton);
   Character.skeleton[eid] = skeletonId;
   Character.jointCount[eid] = skeleton.jointCount;
-  clearLayers(Layers, eid);
   const poseOff = eid * world.maxJoints * POSE_STRIDE;
   const matrixOff = eid * world.maxJoints * MATRIX_STRIDE;
   LocalPose.data.set(skeleton.rest, poseOff);
   computeModelPose(ModelPose.data, matrixOff, LocalPose.data, poseOff, skeleton.parents, skeleton.jointCount);
   computeSkinPalette(SkinPalette.data, matrixOff, ModelPose.data, matrixOff, skeleton.inverseBind, skeleton.jointCount);
-  resetInertialization(Inertialization, eid, world.maxJoints, skeleton.rest);
+  holdPose(Inertialization, eid, world.maxJoints, skeleton.rest);
   makeViews(world, eid, skeleton.jointCount);
   world.assets.rootFrames[skeletonId] = getRootFrame(skeleton);
-  const { RootMotion } = world.components;
   RootMotion.x[eid] = place.x;
   RootMotion.y[eid] = place.y;
   RootMotion.z[eid] = place.z;
   RootMotion.yaw[eid] = place.yaw;
-  RootMotion.delta.fill(0, eid * 3, eid * 3 + 3);
   RootMotion.enabled[eid] = options.rootMotion === true ? 1 : 0;
   RootMotion.vertical[eid] = options.verticalRootMotion === true ? 1 : 0;
   RootMotion.extractYaw[eid] = options.rootYaw === true ? 1 : 0;
-  RootMotion.targetSpeed[eid] = -1;
-  RootMotion.cycleMeasure[eid] = 0;
-  resetFollower(world.components.Follower, eid);
-  resetLookAt(world.components.LookAt, eid);
-  resetReach(world.components.Reach, eid);
   for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization]) addComponent(world.ecs, eid, component);
   if (options.rootMotion === true) addComponent(world.ecs, eid, RootMotion); // the bitecs component marks who root motion moves
   return eid;
@@ -152,12 +145,13 @@ function makeViews(world: AnimationWorld, eid: number, jointCount: number): void
 /**
  * Removes a character and its entity, with every animation component on it (game components
  * on the entity go too, as with bitecs' `removeEntity`). Its id and pool blocks become free for the next spawn;
- * events it already queued stay in the queue.
+ * events it already queued stay in the queue. Its rows are left as they are (nothing reads a
+ * removed entity's rows) until `spawnCharacter` resets them for the id's next character — so a
+ * game's own `removeEntity` of a character is the same removal.
  * @throws AnimationError when `eid` is not a character of this world.
  */
 export function removeCharacter(world: AnimationWorld, eid: number): void {
   requireCharacter(world, eid, 'removeCharacter');
-  clearLayers(world.components.Layers, eid);
   removeEntity(world.ecs, eid);
   commitRemovals(world.ecs);
 }
@@ -353,31 +347,24 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
   Layers.time[li] = play.loop ? wrapTime(play.time, clip.duration) : Math.min(Math.max(play.time, 0), clip.duration);
   Layers.speed[li] = play.speed;
   Layers.weight[li] = play.weight;
-  Layers.flags[li] = (play.loop ? LAYER_LOOP : 0) | (play.additive ? LAYER_ADDITIVE : 0);
+  Layers.flags[li] = layerFlags(play.loop, play.additive ? BLEND_ADDITIVE : BLEND_OVERRIDE);
   if (play.mask) Layers.mask[li] = registerMask(world, play.mask);
   if (play.additive) Layers.reference[li] = registerReference(world, play.reference, play.referenceTime, skeleton, play.translation);
   if (play.syncGroup >= 0) joinSyncGroup(world, eid, li, clip, play);
 }
 
 /**
- * Puts layer slot `li` (just written) into its sync group: when another weighted member of the
- * group plays (the leader: highest weight, ties lowest layer — as `syncPhases`), the layer
- * takes the group's rate and, unless `play.timeGiven`, its phase: time = ((φ + offset) mod 1)·D
- * with φ = time_L / D_L − offset_L. Otherwise the layer's speed becomes the group's rate.
+ * Puts layer slot `li` (just written, not yet in a group) into its sync group: when another
+ * weighted member of the group plays (the group's leader, `measureSyncGroup`, has weight > 0),
+ * the layer takes the group's rate and, unless `play.timeGiven`, its phase:
+ * time = ((φ + offset) mod 1)·D. Otherwise the layer's speed becomes the group's rate.
  */
 function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Clip, play: ResolvedPlay): void {
   const { Layers } = world.components;
-  const clips = world.assets.clips;
+  const leader = measureSyncGroup(SYNC, Layers, world.assets.clips, eid * MAX_LAYERS, (eid + 1) * MAX_LAYERS, play.syncGroup);
   Layers.syncGroup[li] = play.syncGroup;
   Layers.phaseOffset[li] = play.phaseOffset;
-  let leader = -1;
-  for (let s = eid * MAX_LAYERS; s < (eid + 1) * MAX_LAYERS; s++) {
-    const clipId = Layers.clip[s];
-    if (s === li || clipId < 0 || Layers.syncGroup[s] !== play.syncGroup || !(Layers.weight[s] > 0)) continue;
-    if (!(clips[clipId].duration > 0)) continue;
-    if (leader < 0 || Layers.weight[s] > Layers.weight[leader]) leader = s;
-  }
-  if (leader < 0) {
+  if (leader < 0 || !(Layers.weight[leader] > 0)) {
     Layers.syncRate[li] = play.speed;
     return;
   }
@@ -385,11 +372,14 @@ function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Cli
   Layers.syncRate[li] = rate;
   Layers.speed[li] = rate;
   if (!play.timeGiven && clip.duration > 0) {
-    const phase = wrapTime(Layers.time[leader] / clips[Layers.clip[leader]].duration - Layers.phaseOffset[leader], 1);
+    const phase = wrapTime(SYNC[SYNC_PHASE], 1);
     Layers.time[li] = wrapTime(phase + play.phaseOffset, 1) * clip.duration;
     if (Layers.time[li] >= clip.duration) Layers.time[li] = 0;
   }
 }
+
+/** {@link measureSyncGroup}'s results. */
+const SYNC = new Float64Array(2);
 
 /** Empties a layer of character `eid`. @throws AnimationError for an unknown entity or layer. */
 export function stop(world: AnimationWorld, eid: number, layer = 0): void {

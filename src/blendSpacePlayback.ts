@@ -11,9 +11,8 @@ import { blendSpaceWeights, type BlendSpace } from './assets/BlendSpace.js';
 import type { Clip } from './assets/Clip.js';
 import { getRootTrack } from './assets/rootTrack.js';
 import type { Skeleton } from './assets/Skeleton.js';
-import {
-  clearLayer, LAYER_ADDITIVE, LAYER_CLEAR_AFTER_FADE, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL,
-} from './components/Layers.js';
+import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from './components/Layers.js';
+import { BLEND_OVERRIDE, blendMode, clearsAfterFade, measureSyncGroup, SYNC_PHASE } from './components/layerRules.js';
 import { solveStrideScales, STRIDE_INPUT_STRIDE } from './math/strideScales.js';
 import { writeLayer, type ResolvedPlay } from './api.js';
 import { checkBindable, describeValue, requireCharacter } from './registry.js';
@@ -275,31 +274,36 @@ function scratchWeights(space: BlendSpace): Float64Array {
 }
 
 /**
- * The phase and rate of the blend now, into `PHASE`: from its leader (highest-weight slot of
- * the group, ties the lowest) — φ = time / D − offset, wrapped into [0, 1) — or phase 0 and
- * rate 1 when nothing plays. (Through an array: a returned double would be boxed.)
+ * The phase and rate of the blend now, into `PHASE`: synced, the space's slots' sync group's
+ * phase and rate (`measureSyncGroup` over the space's slots); unsynced, rate of the
+ * highest-weight playing slot (ties the lowest); phase 0 and rate 1 when nothing plays.
+ * (Through an array: a returned double would be boxed.)
  */
 function currentPhase(world: AnimationWorld, first: number, slots: number, group: number): void {
   const { Layers } = world.components;
   const clips = world.assets.clips;
+  PHASE[0] = 0;
+  PHASE[1] = 1;
+  if (group >= 0) {
+    const leader = measureSyncGroup(SYNC, Layers, clips, first, first + slots, group);
+    if (leader < 0) return;
+    PHASE[0] = SYNC[SYNC_PHASE];
+    PHASE[1] = Layers.syncRate[leader];
+    return;
+  }
   let leader = -1;
   for (let li = first; li < first + slots; li++) {
     const clipId = Layers.clip[li];
-    if (clipId < 0 || !(clips[clipId].duration > 0) || (group >= 0 && Layers.syncGroup[li] !== group)) continue;
+    if (clipId < 0 || !(clips[clipId].duration > 0)) continue;
     if (leader < 0 || Layers.weight[li] > Layers.weight[leader]) leader = li;
   }
-  PHASE[0] = 0;
-  PHASE[1] = 1;
-  if (leader < 0) return;
-  if (group >= 0) {
-    const phase = Layers.time[leader] / clips[Layers.clip[leader]].duration - Layers.phaseOffset[leader];
-    PHASE[0] = phase - Math.floor(phase);
-    PHASE[1] = Layers.syncRate[leader];
-  } else PHASE[1] = Layers.speed[leader];
+  if (leader >= 0) PHASE[1] = Layers.speed[leader];
 }
 
 /** `[phase, rate]` of {@link currentPhase}. */
 const PHASE = new Float64Array(2);
+/** {@link measureSyncGroup}'s results. */
+const SYNC = new Float64Array(2);
 
 /**
  * A slot whose clip is still wanted can stay only if it plays the way the space would play it
@@ -307,7 +311,7 @@ const PHASE = new Float64Array(2);
  */
 function keepsSlot(world: AnimationWorld, li: number, group: number, phaseOffset: number): boolean {
   const { Layers } = world.components;
-  return (Layers.flags[li] & (LAYER_ADDITIVE | LAYER_CLEAR_AFTER_FADE)) === 0 && Layers.mask[li] === -1 && Layers.syncGroup[li] === group &&
+  return blendMode(Layers, li) === BLEND_OVERRIDE && !clearsAfterFade(Layers, li) && Layers.mask[li] === -1 && Layers.syncGroup[li] === group &&
     (group < 0 || Layers.phaseOffset[li] === phaseOffset);
 }
 

@@ -23,7 +23,8 @@ import type { Binding } from './assets/Binding.js';
 import type { Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
-import { LAYER_ADDITIVE, MAX_LAYERS } from './components/Layers.js';
+import { MAX_LAYERS } from './components/Layers.js';
+import { BLEND_ADDITIVE, blendMode } from './components/layerRules.js';
 import { LOD_MAX_LEVELS } from './components/Lod.js';
 import { freeId, identityClipOf, isClip, referenceKeyIds } from './registry.js';
 import type { AnimationWorld } from './world.js';
@@ -61,7 +62,7 @@ function clipUsers(world: AnimationWorld, id: number, label: string): AnimationI
         issues.push({ path: label, message: `is played by character ${eid} on layer ${layer}: stop it first (stop, or removeCharacter)` });
       }
       const reference = Layers.reference[li];
-      if ((Layers.flags[li] & LAYER_ADDITIVE) !== 0 && reference >= 0 && refClip[reference] === id) {
+      if (blendMode(Layers, li) === BLEND_ADDITIVE && reference >= 0 && refClip[reference] === id) {
         issues.push({ path: label, message: `is the additive reference of character ${eid}'s layer ${layer}: stop that layer first (stop, or removeCharacter)` });
       }
     }

@@ -4,7 +4,8 @@
  */
 import { fail } from './assets/AnimationError.js';
 import { getRootTrack } from './assets/rootTrack.js';
-import { LAYER_ADDITIVE, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from './components/Layers.js';
+import { MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from './components/Layers.js';
+import { measureSyncGroup, movesRoot, SYNC_DURATION } from './components/layerRules.js';
 import { requireCharacter } from './api.js';
 import { FLOAT32_MAX, MAX_PLAYBACK_RATE, rangeIssue, shownNumber } from './assets/limits.js';
 import { requireOptions } from './registry.js';
@@ -111,7 +112,7 @@ function refuseFast(world: AnimationWorld, eid: number, metersPerSecond: number,
   const { Layers } = world.components;
   const names: string[] = [];
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
-    if (isTravelLayer(world, li)) names.push(`"${world.assets.clips[Layers.clip[li]].name}"`);
+    if (movesRoot(Layers, li)) names.push(`"${world.assets.clips[Layers.clip[li]].name}"`);
   }
   const one = names.length === 1;
   const subject = one ? `clip ${names[0]}` : `the blend of ${names.join(', ')}`;
@@ -151,7 +152,7 @@ function refuseStill(world: AnimationWorld, eid: number, measure: number): never
   const names: string[] = [];
   let farthest = 0, net = 0;
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
-    if (!isTravelLayer(world, li)) continue;
+    if (!movesRoot(Layers, li)) continue;
     const clip = world.assets.clips[Layers.clip[li]];
     names.push(`"${clip.name}"`);
     const track = getRootTrack(clip), scale = Math.abs(Layers.rootScale[li]);
@@ -182,12 +183,6 @@ const NO_OPTIONS: TargetSpeedOptions = {};
 const CYCLE_NET = 0;
 const CYCLE_MAX = 1;
 
-/** A weighted override layer with a clip: one that moves the character. */
-function isTravelLayer(world: AnimationWorld, li: number): boolean {
-  const { Layers } = world.components;
-  return Layers.clip[li] >= 0 && Layers.weight[li] > 0 && (Layers.flags[li] & LAYER_ADDITIVE) === 0;
-}
-
 /**
  * Horizontal travel per second at rate 1 of the blend of `eid`, m/s (see {@link setTargetSpeed}),
  * written to `TRAVEL[0]`, and per cycle, metres, to `TRAVEL[1]` (|Σ wᵢ·rootScaleᵢ·eᵢ| / Σ wᵢ
@@ -197,22 +192,10 @@ function isTravelLayer(world: AnimationWorld, li: number): boolean {
 function blendedTravel(world: AnimationWorld, eid: number, measure: number): void {
   const { Layers } = world.components;
   const clips = world.assets.clips;
-  // Sync-group cycle durations, as syncPhases computes them: Σ wᵢDᵢ / Σ wᵢ over weighted
-  // members, else the plain mean of the members' durations.
-  const sums = GROUP_SUMS;
-  sums.fill(0);
-  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
-    const clipId = Layers.clip[li], g = Layers.syncGroup[li];
-    if (clipId < 0 || g < 0) continue;
-    const duration = clips[clipId].duration, w = Layers.weight[li];
-    if (!(duration > 0)) continue;
-    sums[g * 4 + 2] = sums[g * 4 + 2] + duration;
-    sums[g * 4 + 3] = sums[g * 4 + 3] + 1;
-    if (w > 0) { sums[g * 4] = sums[g * 4] + w; sums[g * 4 + 1] = sums[g * 4 + 1] + w * duration; }
-  }
+  const first = eid * MAX_LAYERS, end = first + MAX_LAYERS;
   let total = 0, sumX = 0, sumZ = 0, cycleX = 0, cycleZ = 0;
-  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
-    if (!isTravelLayer(world, li)) continue;
+  for (let li = first; li < end; li++) {
+    if (!movesRoot(Layers, li)) continue;
     const w = Layers.weight[li];
     total += w;
     const clip = clips[Layers.clip[li]];
@@ -230,9 +213,10 @@ function blendedTravel(world: AnimationWorld, eid: number, measure: number): voi
     }
     cycleX += w * Layers.rootScale[li] * dx;
     cycleZ += w * Layers.rootScale[li] * dz;
+    // A sync-group member cycles in its group's duration (as sampleSystem plays it).
     const g = Layers.syncGroup[li];
     let cycleTime = clip.duration;
-    if (g >= 0 && clip.duration > 0) cycleTime = sums[g * 4] > 0 ? sums[g * 4 + 1] / sums[g * 4] : sums[g * 4 + 2] / sums[g * 4 + 3];
+    if (g >= 0 && clip.duration > 0 && measureSyncGroup(SYNC, Layers, clips, first, end, g) >= 0) cycleTime = SYNC[SYNC_DURATION];
     if (!(cycleTime > 0)) continue;
     const k = (w * Layers.rootScale[li]) / cycleTime;
     sumX += k * dx;
@@ -243,15 +227,15 @@ function blendedTravel(world: AnimationWorld, eid: number, measure: number): voi
 }
 
 const TRAVEL = new Float64Array(2);
-/** Per sync group: Σ w, Σ wD over weighted members, Σ D and count over all members. */
-const GROUP_SUMS = new Float64Array(MAX_LAYERS * 4);
+/** {@link measureSyncGroup}'s results. */
+const SYNC = new Float64Array(2);
 
 /** Gives the weighted override layers of `eid` (and their whole sync groups) playback rate `rate`. */
 function setBlendRate(world: AnimationWorld, eid: number, rate: number): void {
   const { Layers } = world.components;
   let groups = 0; // sync groups with a weighted override member
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
-    if (isTravelLayer(world, li) && Layers.syncGroup[li] >= 0) groups |= 1 << Layers.syncGroup[li];
+    if (movesRoot(Layers, li) && Layers.syncGroup[li] >= 0) groups |= 1 << Layers.syncGroup[li];
   }
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
     if (Layers.clip[li] < 0) continue;
@@ -259,7 +243,7 @@ function setBlendRate(world: AnimationWorld, eid: number, rate: number): void {
     if (group >= 0 && (groups & (1 << group)) !== 0) {
       Layers.syncRate[li] = rate;
       Layers.speed[li] = rate; // sampleSystem rescales it to rate × Dᵢ / D_g each frame
-    } else if (isTravelLayer(world, li)) {
+    } else if (movesRoot(Layers, li)) {
       Layers.speed[li] = rate;
     }
   }

@@ -5,7 +5,8 @@
 import { fail, IssueList } from './assets/AnimationError.js';
 import type { Clip } from './assets/Clip.js';
 import { INERTIA_QUINTIC, INERTIA_SPRING } from './components/Inertialization.js';
-import { LAYER_CLEAR_AFTER_FADE, MAX_LAYERS } from './components/Layers.js';
+import { MAX_LAYERS } from './components/Layers.js';
+import { fadingOutFlags } from './components/layerRules.js';
 import { FADE_CURVE_KINDS, type FadeCurveName } from './math/fadeCurves.js';
 import { captureSourceMotion } from './systems/inertializeCapture.js';
 import { isFiniteNumber, requireCharacter, resolvePlay, writeLayer, type PlayOptions } from './api.js';
@@ -124,7 +125,7 @@ function crossfade(world: AnimationWorld, eid: number, li: number, curve: number
   Layers.time[free] = Layers.time[li];
   Layers.speed[free] = frozen ? 0 : Layers.speed[li];
   Layers.weight[free] = Layers.weight[li];
-  Layers.flags[free] = Layers.flags[li] | LAYER_CLEAR_AFTER_FADE;
+  Layers.flags[free] = fadingOutFlags(Layers.flags[li]);
   Layers.mask[free] = Layers.mask[li];
   Layers.reference[free] = Layers.reference[li];
   Layers.binding[free] = Layers.binding[li];

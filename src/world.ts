@@ -1,20 +1,21 @@
-import { $internal, createWorld, observe, onRemove, registerComponents, registerQuery, type Query, type World } from 'bitecs';
+import { $internal, createWorld, registerComponents, registerQuery, type Query, type World } from 'bitecs';
 import { AnimationError, type AnimationIssue } from './assets/AnimationError.js';
 import type { Binding } from './assets/Binding.js';
 import type { RootFrame, RootTrack } from './assets/rootTrack.js';
 import type { Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
-import { createCharacterComponent, type CharacterComponent } from './components/Character.js';
+import { characterRows, createCharacterComponent, type CharacterComponent } from './components/Character.js';
 import { createEventQueue, type EventQueue } from './components/EventQueue.js';
-import { createInertializationComponent, type InertializationComponent } from './components/Inertialization.js';
-import { createLayersComponent, MAX_LAYERS, type LayersComponent } from './components/Layers.js';
-import { createRootMotionComponent, type RootMotionComponent } from './components/RootMotion.js';
-import { createFollowerComponent, type FollowerComponent } from './components/Follower.js';
-import { createLookAtComponent, type LookAtComponent } from './components/LookAt.js';
-import { createReachComponent, type ReachComponent } from './components/Reach.js';
-import { createLodComponent, createLodShared, resetLod, type LodComponent, type LodShared } from './components/Lod.js';
-import { createLocalPoseComponent, createMatrixPoolComponent, type PoolComponent } from './components/Pose.js';
+import { createInertializationComponent, inertializationRows, type InertializationComponent } from './components/Inertialization.js';
+import { createLayersComponent, layersRows, MAX_LAYERS, type LayersComponent } from './components/Layers.js';
+import type { RowLifecycle } from './components/lifecycle.js';
+import { createRootMotionComponent, rootMotionRows, type RootMotionComponent } from './components/RootMotion.js';
+import { createFollowerComponent, followerRows, type FollowerComponent } from './components/Follower.js';
+import { createLookAtComponent, lookAtRows, type LookAtComponent } from './components/LookAt.js';
+import { createReachComponent, reachRows, type ReachComponent } from './components/Reach.js';
+import { createLodComponent, createLodShared, lodRows, type LodComponent, type LodShared } from './components/Lod.js';
+import { createLocalPoseComponent, createMatrixPoolComponent, poseRows, type PoolComponent } from './components/Pose.js';
 import { createUpdateList, type UpdateList } from './components/UpdateList.js';
 import { describeValue, FLOAT32_MAX, MAX_EVENTS, MAX_JOINTS, MAX_WORLD_BYTES, shownNumber } from './assets/limits.js';
 
@@ -151,8 +152,9 @@ export interface PoseViews {
  * | `Reach` | reaching for a follower | `setReach` | `clearReach`, `removeCharacter` |
  * | `Lod` | with motion LOD | `setLod` | `removeLod`, `removeCharacter` |
  *
- * The arrays hold a row for every entity id (defaults where the entity lacks the component:
- * `RootMotion.x/y/z/yaw` is the position of every character). Systems visit `characters` and
+ * The arrays hold a row for every entity id (defaults where a character lacks the component:
+ * `RootMotion.x/y/z/yaw` is the position of every character; a removed entity's rows keep
+ * their values until `spawnCharacter` resets them, {@link resetRows}). Systems visit `characters` and
  * read the `enabled` flags, which agree with the bitecs membership (see docs/ecs-components.md).
  */
 export interface AnimationComponents {
@@ -285,9 +287,6 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   ];
   registerComponents(ecs, [...characterParts, components.RootMotion, components.Follower, components.LookAt, components.Reach, components.Lod]);
   const characters = registerQuery(ecs, characterParts);
-  // A removed character's LOD row is cleared at once, so the next character given its entity
-  // id starts without LOD (and without a pending update).
-  observe(ecs, onRemove(components.Character), (eid: number) => resetLod(components.Lod, eid));
   return {
     ecs,
     maxEntities,
@@ -356,6 +355,40 @@ function createScratch(frame: Frame, maxJoints: number, blendThreshold: number):
     }
   }
   return scratch as unknown as Scratch;
+}
+
+/**
+ * How each component's row of an entity is reset (declared by its file; see
+ * components/lifecycle.ts). Typed by `AnimationComponents`, so a component added there
+ * without its lifecycle here does not compile.
+ */
+export const COMPONENT_ROWS: { readonly [K in keyof AnimationComponents]: RowLifecycle<AnimationComponents[K]> } = {
+  Character: characterRows,
+  Layers: layersRows,
+  LocalPose: poseRows,
+  ModelPose: poseRows,
+  SkinPalette: poseRows,
+  Inertialization: inertializationRows,
+  RootMotion: rootMotionRows,
+  Follower: followerRows,
+  LookAt: lookAtRows,
+  Reach: reachRows,
+  Lod: lodRows,
+};
+
+const COMPONENT_NAMES = Object.keys(COMPONENT_ROWS) as (keyof AnimationComponents)[];
+
+/**
+ * Resets entity `eid`'s row of every component to what a never-used id holds (each
+ * component's `RowLifecycle.reset`). `spawnCharacter` calls it first, whatever the id held
+ * before and however its last owner was removed; it is the only reset of a reused id.
+ */
+export function resetRows(world: AnimationWorld, eid: number): void {
+  for (const name of COMPONENT_NAMES) resetRow(world.components, name, eid, world.maxJoints);
+}
+
+function resetRow<K extends keyof AnimationComponents>(components: AnimationComponents, name: K, eid: number, maxJoints: number): void {
+  COMPONENT_ROWS[name].reset(components[name], eid, maxJoints);
 }
 
 /** Bytes of the typed arrays in `value` (an object or array of them, nested up to 3 deep). */

@@ -1,3 +1,5 @@
+import type { RowLifecycle } from './lifecycle.js';
+
 /**
  * `Character`: which skeleton an entity animates.
  *
@@ -14,3 +16,12 @@ export interface CharacterComponent {
 export function createCharacterComponent(rows: number): CharacterComponent {
   return { skeleton: new Int32Array(rows).fill(-1), jointCount: new Int32Array(rows) };
 }
+
+/** `Character`'s row lifecycle: no skeleton, no joints (spawn then writes the skeleton's). */
+export const characterRows: RowLifecycle<CharacterComponent> = {
+  reset(character: CharacterComponent, eid: number): void {
+    character.skeleton[eid] = -1;
+    character.jointCount[eid] = 0;
+  },
+  kept: {},
+};

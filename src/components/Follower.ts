@@ -1,3 +1,5 @@
+import type { RowLifecycle } from './lifecycle.js';
+
 /**
  * `Follower`: points that follow targets by minimum-jerk motion, in real time
  * (shared/seeds/minimum-jerk.txt, "state-space" section; see `math/minJerk.ts` for the model and
@@ -142,8 +144,8 @@ export function placeFollower(follower: FollowerComponent, eid: number, slot: nu
 
 /**
  * Clears `eid`'s followers back to the state of a new world (disabled, defaults): every slot,
- * or only `slot` when given. Call it (without `slot`) when an entity id is (re)used by a new
- * character, so a removed character's followers do not carry over.
+ * or only `slot` when given. Without `slot` it is the row reset ({@link followerRows}) that
+ * `spawnCharacter` runs, so a removed character's followers do not carry over.
  */
 export function resetFollower(follower: FollowerComponent, eid: number, slot?: number): void {
   const first = eid * FOLLOW_SLOTS + (slot ?? 0);
@@ -162,3 +164,13 @@ export function resetFollower(follower: FollowerComponent, eid: number, slot?: n
   follower.interval.fill(FOLLOW_DEFAULT_INTERVAL, first, end);
   follower.timer.fill(0, first, end);
 }
+
+/** `Follower`'s row lifecycle: every slot cleared ({@link resetFollower}). */
+export const followerRows: RowLifecycle<FollowerComponent> = {
+  reset(follower: FollowerComponent, eid: number): void {
+    resetFollower(follower, eid);
+  },
+  kept: {
+    scratch: 'not per entity: the world\'s step-matrix cache, a pure function of its keys (see FOLLOW_CACHE)',
+  },
+};

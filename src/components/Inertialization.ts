@@ -1,4 +1,5 @@
 import { POSE_STRIDE } from '../math/layout.js';
+import type { RowLifecycle } from './lifecycle.js';
 
 /** `Inertialization.mode`: no offset is decaying. */
 export const INERTIA_NONE = 0;
@@ -71,18 +72,32 @@ export function createInertializationComponent(rows: number, maxJoints: number):
 }
 
 /**
- * Resets `eid`'s inertialization to "no transition", with both history slots holding `pose`
- * (`jointCount × 10`): used at spawn, so a first transition starts from a still pose.
+ * `Inertialization`'s row lifecycle: no transition (mode and pending 0, clocks 0), history
+ * blocks 0 (spawn then holds the rest pose in both, {@link holdPose}). The offsets are kept.
  */
-export function resetInertialization(c: InertializationComponent, eid: number, maxJoints: number, pose: Float32Array): void {
-  c.mode[eid] = 0;
-  c.pending[eid] = 0;
-  c.pendingMode[eid] = 0;
-  c.elapsed[eid] = 0;
-  c.duration[eid] = 0;
-  c.halfLife[eid] = 0;
-  c.historyIndex[eid] = 0;
-  c.lastDt[eid] = 0;
+export const inertializationRows: RowLifecycle<InertializationComponent> = {
+  reset(c: InertializationComponent, eid: number, maxJoints: number): void {
+    c.mode[eid] = INERTIA_NONE;
+    c.pending[eid] = 0;
+    c.pendingMode[eid] = INERTIA_NONE;
+    c.elapsed[eid] = 0;
+    c.duration[eid] = 0;
+    c.halfLife[eid] = 0;
+    c.historyIndex[eid] = 0;
+    c.lastDt[eid] = 0;
+    const block = 2 * maxJoints * POSE_STRIDE;
+    c.history.fill(0, eid * block, (eid + 1) * block);
+  },
+  kept: {
+    offsets: 'read only while mode is not INERTIA_NONE; a capture writes every joint\'s offsets before it sets mode',
+  },
+};
+
+/**
+ * Puts `pose` (`jointCount × 10`) in both of `eid`'s history slots: used at spawn, so a first
+ * transition starts from a still pose.
+ */
+export function holdPose(c: InertializationComponent, eid: number, maxJoints: number, pose: Float32Array): void {
   const base = eid * 2 * maxJoints * POSE_STRIDE;
   c.history.set(pose, base);
   c.history.set(pose, base + maxJoints * POSE_STRIDE);

@@ -1,4 +1,5 @@
 import { POSE_STRIDE } from '../math/layout.js';
+import type { RowLifecycle } from './lifecycle.js';
 
 /** Layer slots per character. Layer 0 is the base; higher layers blend over it in order. */
 export const MAX_LAYERS = 4;
@@ -33,7 +34,8 @@ export const NO_CLIP = -1;
  *   frame for a member of a sync group (see `syncGroup`).
  * - `weight[li]`: blend weight ≥ 0 (override layers are normalized by their sum per joint;
  *   an additive layer's weight is its β).
- * - `flags[li]`: `LAYER_LOOP | LAYER_ADDITIVE`.
+ * - `flags[li]`: `LAYER_LOOP | LAYER_ADDITIVE | LAYER_CLEAR_AFTER_FADE`, composed and read
+ *   only through components/layerRules.ts (`layerFlags`, `blendMode`, `loops`, …).
  * - `mask[li]`: mask id (per-joint weights) or −1 for all joints.
  * - `reference[li]`: reference-pose id of an additive layer, or −1.
  * - `binding[li]`: binding id when the clip was made for another skeleton (joints matched by
@@ -52,8 +54,8 @@ export const NO_CLIP = -1;
  * - `rootScale[li]`: factor on that displacement (the hip-height ratio, later stride scales).
  * - `rootAxis[li]`: `ROOT_AXIS_FREE | ROOT_AXIS_FORWARD | ROOT_AXIS_LATERAL` (axis restriction).
  * - `syncGroup[li]`: phase sync group 0 … MAX_LAYERS − 1 of the character, or −1 (none).
- *   The looping clips of one group play at one normalized phase: each frame `sampleSystem`
- *   snaps every member to the phase of the group's leader (its highest-weight member, ties:
+ *   The looping clips of one group play at one normalized phase (`measureSyncGroup` in
+ *   components/layerRules.ts computes the rule below): each frame `sampleSystem` snaps every member to the phase of the group's leader (its highest-weight member, ties:
  *   lowest layer) plus the member's `phaseOffset`, and sets the member's `speed` so it covers
  *   one cycle per group cycle duration D_g = Σ wᵢDᵢ / Σ wᵢ (the weight average; the plain mean
  *   when no member is weighted).
@@ -116,11 +118,23 @@ export function createLayersComponent(rows: number, maxJoints: number): LayersCo
   };
 }
 
-/** Empties every layer slot of `eid`. */
-export function clearLayers(layers: LayersComponent, eid: number): void {
-  const first = eid * MAX_LAYERS;
-  for (let li = first; li < first + MAX_LAYERS; li++) clearLayer(layers, li);
-}
+/**
+ * `Layers`' row lifecycle: every slot of the entity emptied ({@link clearLayer}). The sampled
+ * poses and the fade parameters are kept: nothing reads them before they are written again.
+ */
+export const layersRows: RowLifecycle<LayersComponent> = {
+  reset(layers: LayersComponent, eid: number): void {
+    const first = eid * MAX_LAYERS;
+    for (let li = first; li < first + MAX_LAYERS; li++) clearLayer(layers, li);
+  },
+  kept: {
+    pose: 'read only for a slot with a clip and weight > 0, which sampleSystem samples into it first in the same frame',
+    fadeFrom: 'read only while fadeCurve is not 0; a fade start writes it with fadeCurve',
+    fadeTo: 'read only while fadeCurve is not 0; a fade start writes it with fadeCurve',
+    fadeElapsed: 'read only while fadeCurve is not 0; a fade start writes it with fadeCurve',
+    fadeDuration: 'read only while fadeCurve is not 0; a fade start writes it with fadeCurve',
+  },
+};
 
 /** Empties one layer slot (`li = eid × MAX_LAYERS + layer`). */
 export function clearLayer(layers: LayersComponent, li: number): void {

@@ -1,3 +1,5 @@
+import type { RowLifecycle } from './lifecycle.js';
+
 /**
  * `Lod`: motion level of detail per character (shared/seeds/motion-lod.txt: the resolution of
  * an object is chosen by "its distance from the viewpoint", "its size on screen" or "the
@@ -191,3 +193,6 @@ export function lodClipId(clipLevels: Int32Array, clipId: number, level: number)
   const k = clipId * LOD_MAX_LEVELS + level;
   return k < clipLevels.length ? clipLevels[k] : clipId;
 }
+
+/** `Lod`'s row lifecycle: {@link resetLod} (no LOD, updated every frame). */
+export const lodRows: RowLifecycle<LodComponent> = { reset: resetLod, kept: {} };

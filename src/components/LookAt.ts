@@ -1,3 +1,5 @@
+import type { RowLifecycle } from './lifecycle.js';
+
 /**
  * `LookAt`: turns a character's head (and optionally its neck and a spine joint) so that the
  * head's forward axis points at one of the character's followers (`Follower`, a slot chosen
@@ -74,7 +76,8 @@ export function createLookAtComponent(rows: number): LookAtComponent {
 
 /**
  * Clears `eid`'s look-at back to the state of a new world: disabled, follower slot 0, no
- * joints, axis +Z, default limits, weight 1. Call it when an entity id is (re)used by a new character.
+ * joints, axis +Z, default limits, weight 1. Also the row reset
+ * ({@link lookAtRows}) that `spawnCharacter` runs when an entity id is (re)used.
  */
 export function resetLookAt(lookAt: LookAtComponent, eid: number): void {
   lookAt.enabled[eid] = 0;
@@ -91,3 +94,6 @@ export function resetLookAt(lookAt: LookAtComponent, eid: number): void {
   lookAt.pitchLimit[eid] = LOOK_DEFAULT_PITCH_LIMIT;
   lookAt.weight[eid] = 1;
 }
+
+/** `LookAt`'s row lifecycle: {@link resetLookAt}. */
+export const lookAtRows: RowLifecycle<LookAtComponent> = { reset: resetLookAt, kept: {} };

@@ -1,4 +1,5 @@
 import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
+import type { RowLifecycle } from './lifecycle.js';
 
 /**
  * Pose pools: one Float32Array per component for the whole world, `rows × maxJoints × stride`
@@ -24,3 +25,16 @@ export function createLocalPoseComponent(rows: number, maxJoints: number): PoolC
 export function createMatrixPoolComponent(rows: number, maxJoints: number): PoolComponent {
   return { stride: MATRIX_STRIDE, data: new Float32Array(rows * maxJoints * MATRIX_STRIDE) };
 }
+
+/**
+ * The pose pools' row lifecycle (`LocalPose`, `ModelPose`, `SkinPalette`): the entity's whole
+ * block of `maxJoints × stride` floats back to 0 (spawn then writes the rest pose, its model
+ * matrices and palette over the skeleton's joints).
+ */
+export const poseRows: RowLifecycle<PoolComponent> = {
+  reset(pool: PoolComponent, eid: number, maxJoints: number): void {
+    const block = maxJoints * pool.stride;
+    pool.data.fill(0, eid * block, (eid + 1) * block);
+  },
+  kept: {},
+};

@@ -1,3 +1,5 @@
+import type { RowLifecycle } from './lifecycle.js';
+
 /**
  * `Reach`: two-bone IK (upper arm – forearm – hand, thigh – shin – foot) that puts a chain's
  * end joint on one of the character's followers (`Follower`, a slot chosen by `follower`;
@@ -53,7 +55,8 @@ export function createReachComponent(rows: number): ReachComponent {
 
 /**
  * Clears `eid`'s reach back to the state of a new world: disabled, follower slot 0, no
- * joints, pole at the model origin, weight 1. Call it when an entity id is (re)used by a new character.
+ * joints, pole at the model origin, weight 1. Also the row reset
+ * ({@link reachRows}) that `spawnCharacter` runs when an entity id is (re)used.
  */
 export function resetReach(reach: ReachComponent, eid: number): void {
   reach.enabled[eid] = 0;
@@ -66,3 +69,6 @@ export function resetReach(reach: ReachComponent, eid: number): void {
   reach.pole[eid * 3 + 2] = 0;
   reach.weight[eid] = 1;
 }
+
+/** `Reach`'s row lifecycle: {@link resetReach}. */
+export const reachRows: RowLifecycle<ReachComponent> = { reset: resetReach, kept: {} };

@@ -1,3 +1,5 @@
+import type { RowLifecycle } from './lifecycle.js';
+
 /**
  * `RootMotion`: where each character stands in the world, moved by its clips' root motion.
  *
@@ -50,3 +52,23 @@ export function createRootMotionComponent(rows: number): RootMotionComponent {
     cycleMeasure: new Uint8Array(rows),
   };
 }
+
+/**
+ * `RootMotion`'s row lifecycle: at the origin facing +Z, still, not moved by root motion, no
+ * target speed (spawn then writes its position, heading and root-motion options).
+ */
+export const rootMotionRows: RowLifecycle<RootMotionComponent> = {
+  reset(rootMotion: RootMotionComponent, eid: number): void {
+    rootMotion.x[eid] = 0;
+    rootMotion.y[eid] = 0;
+    rootMotion.z[eid] = 0;
+    rootMotion.yaw[eid] = 0;
+    rootMotion.delta.fill(0, eid * 3, eid * 3 + 3);
+    rootMotion.vertical[eid] = 0;
+    rootMotion.enabled[eid] = 0;
+    rootMotion.extractYaw[eid] = 0;
+    rootMotion.targetSpeed[eid] = -1;
+    rootMotion.cycleMeasure[eid] = 0;
+  },
+  kept: {},
+};

@@ -8,6 +8,8 @@
  *         characters `lodSystem` is not updating this frame keep their `LocalPose`.
  *
  * Per joint j (GEA "LERP blending", "partial-skeleton blending", "additive blending"):
+ * Which layers are override and which additive: `isOverride` / `isAdditive`
+ * (components/layerRules.ts).
  * 1. Override layers (not additive, weight > 0) blend by normalized weights
  *    w_k = weight_k × mask_k[j]: T and S by weighted mean, Q by the normalized weighted sum
  *    with each quaternion flipped into the first one's hemisphere (nlerp, as ozz). When the
@@ -19,7 +21,8 @@
  *    blended as lerp(T, A, β) with β = weight × mask[j] (Q by nlerp).
  */
 import { commitRemovals } from 'bitecs';
-import { LAYER_ADDITIVE, MAX_LAYERS } from '../components/Layers.js';
+import { MAX_LAYERS } from '../components/Layers.js';
+import { isAdditive, isOverride } from '../components/layerRules.js';
 import { updateRange } from '../components/UpdateList.js';
 import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
@@ -49,7 +52,7 @@ export function blendSystem(world: AnimationWorld, dt: number): void {
 /** The work of {@link blendSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
 export function blendEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const { Character, Layers, LocalPose } = world.components;
-  const { clip: clipIds, weight, flags, mask, reference, pose } = Layers;
+  const { weight, mask, reference, pose } = Layers;
   const { skeletons, masks, references } = world.assets;
   const { layerOff, layerWeight, layerMask } = world.scratch;
   const { local: localViews, layers: layerViews } = world.views;
@@ -68,7 +71,7 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
     let count = 0;
     let single = -1; // the slot of the first override layer, for the one-layer fast path
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
-      if (clipIds[li] < 0 || !(weight[li] > 0) || (flags[li] & LAYER_ADDITIVE) !== 0) continue;
+      if (!isOverride(Layers, li)) continue;
       if (count === 0) single = li;
       layerOff[count] = li * poseSize;
       layerWeight[count] = weight[li];
@@ -83,7 +86,7 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
     }
 
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
-      if (clipIds[li] < 0 || !(weight[li] > 0) || (flags[li] & LAYER_ADDITIVE) === 0 || reference[li] < 0) continue;
+      if (!isAdditive(Layers, li)) continue;
       const layerMaskWeights = mask[li] >= 0 ? masks[mask[li]] : null;
       applyAdditiveLayer(local, outOff, pose, li * poseSize, references[reference[li]], weight, li, layerMaskWeights, jointCount);
     }

@@ -36,7 +36,8 @@
  */
 import { sampleClipInto } from '../assets/sampleClip.js';
 import { INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_STRIDE } from '../components/Inertialization.js';
-import { LAYER_ADDITIVE, LAYER_LOOP, MAX_LAYERS } from '../components/Layers.js';
+import { MAX_LAYERS } from '../components/Layers.js';
+import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendMode, loops } from '../components/layerRules.js';
 import { lodClipId } from '../components/Lod.js';
 import { fadeCurve } from '../math/fadeCurves.js';
 import { POSE_STRIDE } from '../math/layout.js';
@@ -212,7 +213,7 @@ function captureRotationOffset(job: CaptureJob, j: number): void {
  */
 export function blendLayersAt(world: AnimationWorld, eid: number, back: Float64Array, backIndex: number, out: Float32Array): void {
   const { Character, Layers } = world.components;
-  const { clip: clipIds, weight, flags, mask, reference, binding, fadeCurve: fading } = Layers;
+  const { clip: clipIds, weight, mask, reference, binding, fadeCurve: fading } = Layers;
   const { clips, bindings, masks, references, skeletons } = world.assets;
   const scratch = world.scratch;
   const { layerOff, layerWeight, layerMask, layerPoses, time, blendThreshold } = scratch;
@@ -232,7 +233,7 @@ export function blendLayersAt(world: AnimationWorld, eid: number, back: Float64A
     const n = li - first;
     const bindingId = binding[li];
     sampleClipInto(layerPoses, n * poseSize, level < 0 ? clip : clips[lodClipId(world.lod.clipLevels, clipId, level)], time, 0, bindingId < 0 ? null : bindings[bindingId]);
-    if ((flags[li] & LAYER_ADDITIVE) !== 0) continue;
+    if (blendMode(Layers, li) !== BLEND_OVERRIDE) continue;
     layerOff[count] = n * poseSize;
     layerWeight[count] = w;
     layerMask[count] = mask[li] >= 0 ? masks[mask[li]] : null;
@@ -247,7 +248,7 @@ export function blendLayersAt(world: AnimationWorld, eid: number, back: Float64A
   }
   // Additive layers in layer order, as blendSystem applies them.
   for (let li = first; li < first + MAX_LAYERS; li++) {
-    if (clipIds[li] < 0 || (flags[li] & LAYER_ADDITIVE) === 0 || reference[li] < 0) continue;
+    if (clipIds[li] < 0 || blendMode(Layers, li) !== BLEND_ADDITIVE || reference[li] < 0) continue;
     layerWeight[0] = layerWeightAt(Layers, li, back, backIndex);
     if (!(layerWeight[0] > 0)) continue;
     applyAdditiveLayer(out, 0, layerPoses, (li - first) * poseSize, references[reference[li]], layerWeight, 0, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
@@ -264,7 +265,7 @@ export function layersCanGoBack(world: AnimationWorld, eid: number, back: Float6
   const seconds = back[backIndex];
   for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
     const clipId = Layers.clip[li];
-    if (clipId < 0 || (Layers.flags[li] & LAYER_LOOP) !== 0) continue;
+    if (clipId < 0 || loops(Layers, li)) continue;
     const duration = clips[clipId].duration;
     const t = Layers.time[li], speed = Layers.speed[li];
     if ((speed > 0 && t >= duration) || (speed < 0 && t <= 0) || speed === 0) continue; // resting
@@ -290,7 +291,7 @@ function layerWeightAt(layers: AnimationWorld['components']['Layers'], li: numbe
 function layerTimeAt(layers: AnimationWorld['components']['Layers'], li: number, duration: number, back: Float64Array, i: number): number {
   const t = layers.time[li], speed = layers.speed[li];
   if (!(duration > 0)) return 0;
-  if ((layers.flags[li] & LAYER_LOOP) !== 0) {
+  if (loops(layers, li)) {
     let earlier = t - speed * back[i];
     earlier -= Math.floor(earlier / duration) * duration;
     return earlier < duration ? earlier : 0;

@@ -47,7 +47,8 @@
  * translation-only model.
  */
 import { commitRemovals } from 'bitecs';
-import { LAYER_ADDITIVE, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
+import { MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
+import { movesRoot } from '../components/layerRules.js';
 import { updateRange } from '../components/UpdateList.js';
 import { POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
@@ -74,7 +75,7 @@ export function rootMotionSystem(world: AnimationWorld, dt: number): void {
 /** The work of {@link rootMotionSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
 export function rootMotionEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const { Character, Layers, LocalPose, RootMotion } = world.components;
-  const { clip: clipIds, weight, flags, rootDelta, rootYaw, rootScale, rootAxis } = Layers;
+  const { weight, rootDelta, rootYaw, rootScale, rootAxis } = Layers;
   const { x: worldX, y: worldY, z: worldZ, yaw, delta, vertical, enabled, extractYaw } = RootMotion;
   const rootFrames = world.assets.rootFrames;
   const local = LocalPose.data;
@@ -89,8 +90,8 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
     const turning = extractYaw[eid] !== 0;
     let total = 0, dx = 0, dy = 0, dz = 0, turn = 0;
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
+      if (!movesRoot(Layers, li)) continue;
       const w = weight[li];
-      if (clipIds[li] < 0 || !(w > 0) || (flags[li] & LAYER_ADDITIVE) !== 0) continue;
       const k = w * rootScale[li];
       const axis = rootAxis[li];
       total += w;

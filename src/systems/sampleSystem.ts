@@ -40,7 +40,8 @@ import { sampleClipInto } from '../assets/sampleClip.js';
 import { pushEvent, type EventQueue } from '../components/EventQueue.js';
 import { lodClipId } from '../components/Lod.js';
 import { updateRange } from '../components/UpdateList.js';
-import { clearLayer, LAYER_CLEAR_AFTER_FADE, LAYER_LOOP, MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
+import { clearLayer, MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
+import { clearsAfterFade, loops, measureSyncGroup, playingSyncGroups, SYNC_DURATION, SYNC_PHASE } from '../components/layerRules.js';
 import { fadeCurve } from '../math/fadeCurves.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
@@ -73,7 +74,7 @@ export function advanceClock(world: AnimationWorld, dt: number): void {
  */
 export function sampleEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
   const { Layers, RootMotion } = world.components;
-  const { clip: clipIds, time, weight, pose, binding, fadeCurve: fading, syncGroup } = Layers;
+  const { clip: clipIds, time, weight, pose, binding, fadeCurve: fading } = Layers;
   const extractYaw = RootMotion.extractYaw;
   const { clips, bindings, rootTracks } = world.assets;
   const queue = world.events;
@@ -91,12 +92,7 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
     const dt = updatedDt[entry]; // seconds since its last update (lodSystem)
     queue.frameStart = lodSlot[eid] === 0 ? frameStart : frameStart + frameDt - lodDt[eid]; // when its seconds began
     const level = lodOn[eid] === 0 ? -1 : lodLevel[eid];
-    // Sync groups present among the character's playing layers, as a bit set.
-    let groups = 0;
-    for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
-      const g = syncGroup[li];
-      if (g >= 0 && clipIds[li] >= 0) groups |= 1 << g;
-    }
+    const groups = playingSyncGroups(Layers, eid * MAX_LAYERS);
     if (groups !== 0) syncPhases(Layers, clips, eid * MAX_LAYERS, groups);
     const turning = extractYaw[eid] !== 0;
     for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
@@ -118,12 +114,9 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
 
 /**
  * Phase sync of the layers `first .. first + MAX_LAYERS − 1` (one character) for every group
- * whose bit is set in `groups`. Per group g, over its members with a clip of duration > 0:
- *
- * 1. D_g = Σ wᵢDᵢ / Σ wᵢ over members with weight > 0 (the plain mean of Dᵢ when none is);
- * 2. leader L = the member of highest weight (ties: lowest layer);
- * 3. φ = time_L / D_L − offset_L (mod 1);
- * 4. every member: time = ((φ + offsetᵢ) mod 1) × Dᵢ, speed = syncRate_L × Dᵢ / D_g.
+ * whose bit is set in `groups`. Per group g, with its cycle duration D_g, leader L and phase φ
+ * from {@link measureSyncGroup} (components/layerRules.ts), every member (a clip of duration
+ * Dᵢ > 0) gets time = ((φ + offsetᵢ) mod 1) × Dᵢ and speed = syncRate_L × Dᵢ / D_g.
  *
  * So each member then advances Dᵢ·Δφ with Δφ = syncRate_L·dt / D_g, and `advanceLayer`,
  * `extractRootDelta` and events need no knowledge of groups. Times are re-derived from the
@@ -131,26 +124,14 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
  * clamped clips in a group). Takes only integers (see {@link sampleClipInto}); allocates nothing.
  */
 export function syncPhases(layers: LayersComponent, clips: readonly Clip[], first: number, groups: number): void {
-  const { clip: clipIds, syncGroup, weight, time, speed, phaseOffset, syncRate } = layers;
+  const { clip: clipIds, syncGroup, time, speed, phaseOffset, syncRate } = layers;
   const end = first + MAX_LAYERS;
   for (let g = 0; g < MAX_LAYERS; g++) {
     if ((groups & (1 << g)) === 0) continue;
-    let sumW = 0, sumWD = 0, sumD = 0, count = 0, leader = -1, leaderW = -1;
-    for (let li = first; li < end; li++) {
-      const clipId = clipIds[li];
-      if (syncGroup[li] !== g || clipId < 0) continue;
-      const duration = clips[clipId].duration;
-      if (!(duration > 0)) continue;
-      const w = weight[li];
-      count++;
-      sumD += duration;
-      if (w > 0) { sumW += w; sumWD += w * duration; }
-      if (w > leaderW) { leader = li; leaderW = w; }
-    }
+    const leader = measureSyncGroup(SYNC, layers, clips, first, end, g);
     if (leader < 0) continue;
-    const groupDuration = sumW > 0 ? sumWD / sumW : sumD / count;
-    let phase = time[leader] / clips[clipIds[leader]].duration - phaseOffset[leader];
-    phase -= Math.floor(phase);
+    const groupDuration = SYNC[SYNC_DURATION];
+    const phase = SYNC[SYNC_PHASE];
     const rate = syncRate[leader];
     for (let li = first; li < end; li++) {
       const clipId = clipIds[li];
@@ -165,6 +146,9 @@ export function syncPhases(layers: LayersComponent, clips: readonly Clip[], firs
     }
   }
 }
+
+/** {@link measureSyncGroup}'s results (a fixed-size math temporary). */
+const SYNC = new Float64Array(2);
 
 /**
  * Writes `rootDelta[li × 3 ..]`: how far the clip's root-motion joint moves (model space) while
@@ -185,7 +169,7 @@ export function extractRootDelta(layers: LayersComponent, li: number, clip: Clip
   }
   let to = from + delta;
   let cycles = 0;
-  if ((layers.flags[li] & LAYER_LOOP) !== 0) {
+  if (loops(layers, li)) {
     cycles = Math.floor(to / duration);
     to -= cycles * duration;
   } else if (to > duration) {
@@ -256,7 +240,7 @@ export function extractRootYawDelta(layers: LayersComponent, li: number, clip: C
   }
   let to = from + delta;
   let cycles = 0;
-  if ((layers.flags[li] & LAYER_LOOP) !== 0) {
+  if (loops(layers, li)) {
     cycles = Math.floor(to / duration);
     to -= cycles * duration;
   } else if (to > duration) {
@@ -317,7 +301,7 @@ export function advanceFade(layers: LayersComponent, li: number, dt: number): bo
   if (u >= 1) {
     layers.weight[li] = layers.fadeTo[li];
     layers.fadeCurve[li] = 0;
-    if ((layers.flags[li] & LAYER_CLEAR_AFTER_FADE) !== 0) {
+    if (clearsAfterFade(layers, li)) {
       clearLayer(layers, li);
       return true;
     }
@@ -344,7 +328,7 @@ export function advanceLayer(
   const from = layers.time[li];
   const delta = layers.speed[li] * dt;
   const duration = clip.duration;
-  const looping = (layers.flags[li] & LAYER_LOOP) !== 0;
+  const looping = loops(layers, li);
   if (delta !== 0 && clip.eventTimes.length > 0 && duration > 0) {
     if (looping) pushLoopingEvents(queue, eid, clipId, clip, layers, li, dt);
     else pushClampedEvents(queue, eid, clipId, clip, layers, li, dt);
