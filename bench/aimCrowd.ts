@@ -22,8 +22,8 @@
  * `step` runs aimEntities before its own skinning, that pass is not needed). `step` already
  * runs the followers.
  */
-import { setLookAt, setReach } from '../src/aim.js';
-import { setFollowTarget } from '../src/follow.js';
+import { setLookAt, setReach } from '../src/api/aim.js';
+import { setFollowTarget } from '../src/api/followers.js';
 import { createAnimationWorld, play, spawnCharacter, step, type AnimationWorld, type Skeleton } from '../src/index.js';
 import { aimSystem } from '../src/systems/aimSystem.js';
 import { skinSystem } from '../src/systems/skinSystem.js';

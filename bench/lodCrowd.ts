@@ -15,7 +15,7 @@
  *   sampling reduced clips instead of uniform ones;
  * - distance LOD + update-rate LOD: the same levels updated every 1st, 2nd and 4th frame.
  *
- * Level clips: `bakeLod(clip, [1 mm, 1 cm, 3 cm])` (src/lod/reduceClip.ts) — real reductions
+ * Level clips: `bakeLod(clip, [1 mm, 1 cm, 3 cm])` (src/offline/lod/reduceClip.ts) — real reductions
  * with the model-space joint error bounded on every frame. Each tolerance is about a third of
  * a pixel where its level starts, with the LOD camera's defaults (60° vertical field of view,
  * 1080 px: a pixel spans 2·d·tan 30° / 1080 ≈ 1.07 mm per metre of distance d): 1 mm is a

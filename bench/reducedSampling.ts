@@ -4,7 +4,7 @@
  *
  * The clips are the crowd's two (64 joints, 31 and 41 frames at 30 fps; a synthetic skeleton
  * about 1.8 m from the root to its farthest joint, 16 joints on the longest chain) reduced by
- * `reduceClip` (src/lod/reduceClip.ts) at 1 mm and 5 mm of model-space joint error with ATKINS
+ * `reduceClip` (src/offline/lod/reduceClip.ts) at 1 mm and 5 mm of model-space joint error with ATKINS
  * keys (32-bit curves, the default; at 5 mm also 16-bit, `quantize: true`), and at 5 mm
  * with its uniform-decimation baseline (keys every k frames per channel):
  * real reductions, whose keys differ from channel to channel within a track. Constant channels

@@ -7,7 +7,7 @@
  * For each clip and each tolerance (1 mm, 5 mm, 1 cm of model-space joint position error) the
  * clip is reduced twice by `reduceClip`, with `fit: 'segment'` (each segment between two keys
  * fitted alone, joined C⁰) and `fit: 'continuous'` (one least-squares spline per channel, C² at
- * C² keys, C¹ at C¹ keys, C⁰ at C⁰ keys: src/lod/continuousFit.ts). Both choose their keys for
+ * C² keys, C¹ at C¹ keys, C⁰ at C⁰ keys: src/offline/lod/continuousFit.ts). Both choose their keys for
  * their own fit (the ε search and the merge pass measure it) and go through the same search of
  * the tolerance share per channel and the same model-space measurement.
  *

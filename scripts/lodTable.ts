@@ -5,7 +5,7 @@
  *
  * For each clip and each tolerance (1 mm, 5 mm, 1 cm of model-space error, at every frame and
  * at 4 instants inside every frame interval, at the joints and on reduceClip's default shell —
- * a tenth of the hip height from each joint, so end joints are bounded too) the clip is reduced twice by `reduceClip` (src/lod/reduceClip.ts): once with
+ * a tenth of the hip height from each joint, so end joints are bounded too) the clip is reduced twice by `reduceClip` (src/offline/lod/reduceClip.ts): once with
  * `method: 'atkins'` and once with `method: 'uniform'` (keys every k frames per channel, k as
  * large as the channel's tolerance allows). Both go through the same search of the tolerance
  * share per channel and the same model-space measurement, so they meet the same bound; the

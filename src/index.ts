@@ -37,9 +37,8 @@ export {
   type AssetRegistry,
   type Scratch,
 } from './world.js';
+export { createAnimationWorld, worldBytes } from './api/world.js';
 export {
-  createAnimationWorld,
-  worldBytes,
   createFrame,
   insertSystem,
   defaultFrame,
@@ -64,26 +63,21 @@ export type { FollowerComponent } from './components/Follower.js';
 export type { LookAtComponent } from './components/LookAt.js';
 export type { ReachComponent } from './components/Reach.js';
 export type { LodComponent } from './components/Lod.js';
+export { spawnCharacter, removeCharacter, getLocalPose, getModelMatrices, getSkinPalette, type SpawnOptions } from './api/characters.js';
+export { play, stop, setLayerWeight, type PlayOptions } from './api/playback.js';
+export { step } from './api/step.js';
+export { drainEvents, type AnimationEvent } from './api/events.js';
+export { releaseClip, releaseSkeleton, releaseMask } from './api/release.js';
 export {
-  spawnCharacter,
-  removeCharacter,
-  play,
-  stop,
-  setLayerWeight,
-  step,
-  getLocalPose,
-  getModelMatrices,
-  getSkinPalette,
-  drainEvents,
-  type PlayOptions,
-  type SpawnOptions,
-  type AnimationEvent,
-} from './api.js';
-export { releaseClip, releaseSkeleton, releaseMask } from './release.js';
-export { getRootTransform, setTargetSpeed, type RootTransform, type TargetSpeedOptions } from './rootMotion.js';
-export { setRootTransform, type RootTransformUpdate } from './rootTransform.js';
+  getRootTransform,
+  setRootTransform,
+  setTargetSpeed,
+  type RootTransform,
+  type RootTransformUpdate,
+  type TargetSpeedOptions,
+} from './api/rootMotion.js';
 export { rootMotionFromFeet, type FootRootMotionOptions } from './offline/rootMotionFromFeet.js';
-export { setBlendSpace, blendSpaceLayers, type SetBlendSpaceOptions } from './blendSpacePlayback.js';
+export { setBlendSpace, blendSpaceLayers, type SetBlendSpaceOptions } from './api/blendSpaces.js';
 export { solveStrideScales, STRIDE_INPUT_STRIDE } from './math/strideScales.js';
 export {
   setFollower,
@@ -95,7 +89,7 @@ export {
   type FollowerOptions,
   type FollowPosition,
   type FollowIntegrator,
-} from './follow.js';
+} from './api/followers.js';
 export { followSystem, followEntities, advanceFollower } from './systems/followSystem.js';
 export { FOLLOW_EXACT, FOLLOW_EULER, FOLLOW_SLOTS, FOLLOW_STATE_STRIDE, FOLLOW_DEFAULT_DURATION, FOLLOW_DEFAULT_INTERVAL } from './components/Follower.js';
 export {
@@ -108,7 +102,7 @@ export {
   type ReachOptions,
   type JointRef,
   type Vec3Like,
-} from './aim.js';
+} from './api/aim.js';
 export { aimSystem, aimEntities } from './systems/aimSystem.js';
 export {
   setLod,
@@ -120,10 +114,10 @@ export {
   type LodOptions,
   type LodCameraOptions,
   type LodState,
-} from './lod.js';
+} from './api/lod.js';
 export { lodSystem, lodEntities, selectLodLevel } from './systems/lodSystem.js';
 export { LOD_MAX_LEVELS } from './components/Lod.js';
-export { reduceClip, bakeLod, type ReduceClipOptions } from './lod/reduceClip.js';
+export { reduceClip, bakeLod, type ReduceClipOptions } from './offline/lod/reduceClip.js';
 export {
   reduceChannel,
   mergeKeys,
@@ -132,10 +126,10 @@ export {
   type ReduceChannelOptions,
   type ChannelReduction,
   type UniformReduction,
-} from './lod/reduceChannel.js';
-export { selectKeys, selectKeysWithOrders, differenceQuotient, type SelectKeysOptions, type KeySelection, type SplineDegree } from './lod/atkins.js';
-export { fitSpline, evaluateSpline, measureSplineError, keyTimes, SPLINE_STRIDE, type FitSplineOptions, type SplineFit } from './lod/spline.js';
-export { measureModelError, jointReach, defaultErrorDistance, type ModelError, type ModelErrorOptions } from './lod/modelError.js';
+} from './offline/lod/reduceChannel.js';
+export { selectKeys, selectKeysWithOrders, differenceQuotient, type SelectKeysOptions, type KeySelection, type SplineDegree } from './offline/lod/atkins.js';
+export { fitSpline, evaluateSpline, measureSplineError, keyTimes, SPLINE_STRIDE, type FitSplineOptions, type SplineFit } from './offline/lod/spline.js';
+export { measureModelError, jointReach, defaultErrorDistance, type ModelError, type ModelErrorOptions } from './offline/lod/modelError.js';
 export { createReducedClip, expandFrames } from './assets/reducedClip.js';
 export { createDifferenceClip, type DifferenceClipOptions } from './offline/differenceClip.js';
 export {
@@ -168,7 +162,7 @@ export {
   MIN_JERK_FREQUENCY,
   MIN_JERK_EULER_LIMIT,
 } from './math/minJerk.js';
-export { transition, type TransitionOptions, type TransitionMode } from './transition.js';
+export { transition, type TransitionOptions, type TransitionMode } from './api/transitions.js';
 export { MAX_LAYERS, LAYER_LOOP, LAYER_ADDITIVE, NO_CLIP } from './components/Layers.js';
 export { sampleSystem, sampleEntities, advanceClock, advanceLayer, extractRootDelta, extractRootYawDelta } from './systems/sampleSystem.js';
 export { sampleClipInto } from './assets/sampleClip.js';

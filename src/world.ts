@@ -88,7 +88,7 @@ export interface Frame {
 
 /**
  * Assets referenced from components by integer id (registered on first use). `releaseClip`,
- * `releaseSkeleton` and `releaseMask` (src/release.ts) free an id: its slot holds `undefined`
+ * `releaseSkeleton` and `releaseMask` (src/api/release.ts) free an id: its slot holds `undefined`
  * until the next asset registered takes it (released slots at the end are cut off).
  */
 export interface AssetRegistry {

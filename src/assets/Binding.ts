@@ -3,87 +3,15 @@ import { describeValue } from './limits.js';
 import type { Clip } from './Clip.js';
 import { getRootTrack } from './rootTrack.js';
 import { isSkeleton, type Skeleton } from './Skeleton.js';
+import { TRANSLATION_ANIMATION, TRANSLATION_SCALED, TRANSLATION_SKELETON, type BindOptions, type Binding, type TranslationMode, type TranslationOption } from './bindingTypes.js';
 
-/**
- * Where a bound joint's translation comes from (docs/retargeting.md):
- *
- * | mode | translation of the target joint | keeps |
- * | --- | --- | --- |
- * | `'skeleton'` | the target's rest translation | the target's bone lengths |
- * | `'animation'` | the clip's | the clip's proportions (name binding before retargeting) |
- * | `'scaled'` | the clip's × the hip ratio target ÷ source hip height | the clip's motion, at the target's size |
- *
- * Rotation and scale always come from the clip.
- */
-export type TranslationMode = 'skeleton' | 'animation' | 'scaled';
 
-/**
- * One {@link TranslationMode} for every bound joint, or a map from target joint names to modes:
- * joints the map leaves out follow the default rule ('scaled' from the root to the hip joint,
- * 'skeleton' elsewhere).
- */
-export type TranslationOption = TranslationMode | Readonly<Record<string, TranslationMode>>;
-
-/** Options of {@link bindSkeletons}. */
-export interface BindOptions {
-  /**
-   * Where bound joints take their translation (default: the target's root joints, its hip
-   * joint and the joints between them 'scaled', every other joint 'skeleton').
-   */
-  translation?: TranslationOption;
-  /**
-   * The hip ratio of 'scaled' joints, finite and > 0. Default: target.hipHeight ÷
-   * source.hipHeight, or 1 when either is 0 (as for BVH skeletons, whose rest has no height).
-   * `play` passes the ratio root travel uses (the clip's hip height, see `RootTrack.hipHeight`).
-   */
-  hipRatio?: number;
-}
-
-/** {@link Binding.translationMode} code of 'skeleton': the target's rest translation. */
-export const TRANSLATION_SKELETON = 0;
-/** {@link Binding.translationMode} code of 'animation': the clip's translation. */
-export const TRANSLATION_ANIMATION = 1;
-/** {@link Binding.translationMode} code of 'scaled': the clip's translation × the hip ratio. */
-export const TRANSLATION_SCALED = 2;
+export {
+  TRANSLATION_ANIMATION, TRANSLATION_SCALED, TRANSLATION_SKELETON,
+  type BindOptions, type Binding, type TranslationMode, type TranslationOption,
+} from './bindingTypes.js';
 
 const MODE_CODES: Readonly<Record<TranslationMode, number>> = { skeleton: TRANSLATION_SKELETON, animation: TRANSLATION_ANIMATION, scaled: TRANSLATION_SCALED };
-
-/**
- * How a clip made for one skeleton (`source`) plays on another (`target`): name binding and
- * retargeting by proportions (GEA "animation retargeting"; the root-motion seed's hip ratio).
- *
- * The rule:
- * 1. Joints are matched by exact name; order, count and hierarchy may differ.
- * 2. A target joint the source lacks keeps the target's rest pose.
- * 3. Source joints the target lacks are ignored.
- * 4. A matched joint takes the clip's rotation and scale; its translation follows its
- *    {@link TranslationMode}: by default the hips carry the clip's motion at the target's
- *    size ('scaled'), and every other bone keeps the target's length ('skeleton'), so a
- *    character with shorter legs has its hips lower and its feet still on the ground.
- *
- * Sampling reads `translationMode` and `translationScale` per joint: no allocation, a copy or
- * three multiplies per joint.
- */
-export interface Binding {
-  readonly source: Skeleton;
-  readonly target: Skeleton;
-  /** For each target joint, the source joint it reads, or −1 (keep the target's rest pose). */
-  readonly sourceJoint: Int16Array;
-  /** Number of target joints bound to a source joint. */
-  readonly matched: number;
-  /**
-   * For each target joint, where its translation comes from: `TRANSLATION_SKELETON` (0),
-   * `TRANSLATION_ANIMATION` (1) or `TRANSLATION_SCALED` (2). Unbound joints hold 0.
-   */
-  readonly translationMode: Uint8Array;
-  /**
-   * For each target joint, the factor on the clip's translation: 1 for 'animation', the hip
-   * ratio for 'scaled', 0 for 'skeleton' (unused: the rest translation is copied).
-   */
-  readonly translationScale: Float32Array;
-  /** The hip ratio of 'scaled' joints (see {@link BindOptions.hipRatio}), as a 32-bit float. */
-  readonly hipRatio: number;
-}
 
 /** Per source, per target: bindings by a key of their resolved modes and ratio. */
 const cache = new WeakMap<Skeleton, WeakMap<Skeleton, Map<string, Binding>>>();
@@ -194,30 +122,6 @@ export function checkTranslation(issues: IssueList, field: string, target: Skele
 function isMode(v: unknown): v is TranslationMode {
   return v === 'skeleton' || v === 'animation' || v === 'scaled';
 }
-
-/**
- * Applies the translation mode of bound target joint `joint` to the translation just sampled at
- * `out[o..o+2]` (see `Binding.translationMode`): 'skeleton' (0) puts the target's rest
- * translation there, 'scaled' (2) multiplies it by `scales[joint]`, 'animation' (1) keeps it.
- * Takes no float scalar (see `sampleClipInto`); `sampleClipInto` and `sampleReducedInto` call it.
- */
-export function retargetTranslation(
-  out: Float32Array, o: number, modes: Uint8Array, scales: Float32Array, rest: Float32Array, joint: number,
-): void {
-  const mode = modes[joint];
-  if (mode === 0) {
-    const r = joint * 10; // POSE_STRIDE
-    out[o] = rest[r];
-    out[o + 1] = rest[r + 1];
-    out[o + 2] = rest[r + 2];
-  } else if (mode === 2) {
-    const s = scales[joint];
-    out[o] = out[o] * s;
-    out[o + 1] = out[o + 1] * s;
-    out[o + 2] = out[o + 2] * s;
-  }
-}
-
 
 /** True when `source` poses are already in `target`'s joint order (no binding needed). */
 export function sameJointOrder(source: Skeleton, target: Skeleton): boolean {

@@ -2,7 +2,7 @@
  * Blend spaces, the asset half: clips placed at points of a 1D or 2D parameter space (speed,
  * direction, slope, …) and the pure query that turns a parameter point into one blend weight
  * per clip. Playing the weighted clips on layers, phase-synchronized, is `setBlendSpace`'s job
- * (src/blendSpacePlayback.ts); nothing here knows about the world.
+ * (src/api/blendSpaces.ts); nothing here knows about the world.
  *
  * Source: /work/shared/seeds/blending-and-skinning.txt, "Complex LERP Blends" and "Directional
  * Locomotion" (Game Engine Architecture, 2nd ed.).

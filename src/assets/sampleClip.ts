@@ -3,7 +3,8 @@
  * importers, additive references and transitions use to read a pose off a clip.
  */
 import { POSE_STRIDE } from '../math/layout.js';
-import { retargetTranslation, type Binding } from './Binding.js';
+import type { Binding } from './bindingTypes.js';
+import { retargetTranslation } from '../math/retargetTranslation.js';
 import type { Clip } from './Clip.js';
 import { sampleReducedInto } from './sampleReduced.js';
 

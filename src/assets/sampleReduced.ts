@@ -3,7 +3,8 @@
  * instead of two interpolated frames. `sampleClipInto` sends clips with `reduced !== null`
  * here, so layers, transitions and additive references all read reduced clips this way.
  */
-import { retargetTranslation, type Binding } from './Binding.js';
+import type { Binding } from './bindingTypes.js';
+import { retargetTranslation } from '../math/retargetTranslation.js';
 import type { Clip } from './Clip.js';
 
 /**

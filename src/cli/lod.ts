@@ -31,7 +31,7 @@ import { loadGltf } from '../import/gltf.js';
 import { readContainer } from '../import/gltf/container.js';
 import { IMPORT_TOLERANCE } from '../import/gltf/resample.js';
 import { parseScale, SCALE_EXPECTED, UNITS } from '../import/units.js';
-import { reduceClip } from '../lod/reduceClip.js';
+import { reduceClip } from '../offline/lod/reduceClip.js';
 import { readInputFile, refuseOutputIsInput } from './files.js';
 
 /** The `where` of errors `bitanim lod` reports. */

@@ -3,8 +3,8 @@ import type { RowLifecycle } from './lifecycle.js';
 /**
  * `LookAt`: turns a character's head (and optionally its neck and a spine joint) so that the
  * head's forward axis points at one of the character's followers (`Follower`, a slot chosen
- * by `follower`; `src/follow.ts`), within yaw and pitch limits, blended with the animated pose
- * by a weight. `aimSystem` applies it; `setLookAt` / `clearLookAt` (`src/aim.ts`) set it.
+ * by `follower`; `src/api/followers.ts`), within yaw and pitch limits, blended with the animated pose
+ * by a weight. `aimSystem` applies it; `setLookAt` / `clearLookAt` (`src/api/aim.ts`) set it.
  *
  * Indexed by eid (`rows = maxEntities + 1`):
  * - `enabled[eid]`: 1 when the character looks at its follower, 0 (default) when not; the

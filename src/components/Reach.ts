@@ -3,9 +3,9 @@ import type { RowLifecycle } from './lifecycle.js';
 /**
  * `Reach`: two-bone IK (upper arm – forearm – hand, thigh – shin – foot) that puts a chain's
  * end joint on one of the character's followers (`Follower`, a slot chosen by `follower`;
- * `src/follow.ts`), the middle joint bending toward a pole, blended with the animated pose by
+ * `src/api/followers.ts`), the middle joint bending toward a pole, blended with the animated pose by
  * a weight. `aimSystem` applies it;
- * `setReach` / `clearReach` (`src/aim.ts`) set it. A target out of reach gets a straight chain
+ * `setReach` / `clearReach` (`src/api/aim.ts`) set it. A target out of reach gets a straight chain
  * pointing at it (see `math/twoBoneIk.ts`).
  *
  * Indexed by eid (`rows = maxEntities + 1`):

@@ -72,7 +72,7 @@ import type { Clip } from '../assets/Clip.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import { buildClips } from './gltf/clips.js';
 import { readContainer, WHERE } from './gltf/container.js';
-import { buildMeshes } from './gltf/meshes.js';
+import { buildMeshes, type SkinnedMeshData } from './gltf/meshes.js';
 import { IMPORT_TOLERANCE } from './gltf/resample.js';
 import type { Context } from './gltf/shared.js';
 import { buildSkeletons } from './gltf/skeletons.js';
@@ -103,23 +103,7 @@ export interface GltfOptions {
   tolerance?: number;
 }
 
-/** One skinned primitive, ready for {@link skinVertices}. */
-export interface SkinnedMeshData {
-  /** Mesh name (or node name, or `mesh<i>`) + `#` + primitive index, e.g. `"fox1#0"`. */
-  readonly name: string;
-  /** Index into {@link GltfResult.skeletons}. */
-  readonly skeleton: number;
-  /** V×3 bind-pose positions in mesh space (the skinned node's own transform is ignored). */
-  readonly positions: Float32Array;
-  /** V×3 normals when the primitive has NORMAL, else null. */
-  readonly normals: Float32Array | null;
-  /** V×4 joint indices into the skeleton's joint order (remapped from the skin's order). */
-  readonly joints: Uint16Array;
-  /** V×4 weights, renormalized to sum 1. */
-  readonly weights: Float32Array;
-  /** Triangle list, or null when the primitive is not indexed. */
-  readonly indices: Uint32Array | null;
-}
+export type { SkinnedMeshData } from './gltf/meshes.js';
 
 /** What {@link loadGltf} returns. */
 export interface GltfResult {

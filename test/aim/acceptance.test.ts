@@ -8,8 +8,8 @@
  *   chain pointing at it; no NaN for targets at the shoulder, behind the body and at the pole.
  */
 import { describe, expect, it } from 'vitest';
-import { setLookAt, setReach } from '../../src/aim.js';
-import { setFollower } from '../../src/follow.js';
+import { setLookAt, setReach } from '../../src/api/aim.js';
+import { setFollower } from '../../src/api/followers.js';
 import { createAnimationWorld, play, spawnCharacter, type AnimationWorld } from '../../src/index.js';
 import { createRandom, syntheticClip } from '../fixtures/synthetic.js';
 import {

@@ -5,8 +5,8 @@
  * the world → model transform follows the character's position and heading.
  */
 import { describe, expect, it } from 'vitest';
-import { clearLookAt, clearReach, setLookAt, setReach } from '../../src/aim.js';
-import { removeFollower, setFollower } from '../../src/follow.js';
+import { clearLookAt, clearReach, setLookAt, setReach } from '../../src/api/aim.js';
+import { removeFollower, setFollower } from '../../src/api/followers.js';
 import { createAnimationWorld, lodSystem, play, setLod, spawnCharacter, type AnimationWorld, type Clip } from '../../src/index.js';
 import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../../src/components/Follower.js';
 import { aimSystem } from '../../src/systems/aimSystem.js';

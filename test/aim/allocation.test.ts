@@ -1,8 +1,8 @@
 import { GCProfiler, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { setLookAt, setReach } from '../../src/aim.js';
-import { setFollowTarget } from '../../src/follow.js';
+import { setLookAt, setReach } from '../../src/api/aim.js';
+import { setFollowTarget } from '../../src/api/followers.js';
 import { createAnimationWorld, play, spawnCharacter } from '../../src/index.js';
 import { aimSystem } from '../../src/systems/aimSystem.js';
 import { blendSystem } from '../../src/systems/blendSystem.js';

@@ -1,9 +1,9 @@
 /** setLookAt / setReach / clearLookAt / clearReach: defaults, kept settings, the follower they create, validation (AnimationError naming the field, world unchanged). */
 import { describe, expect, it } from 'vitest';
-import { clearLookAt, clearReach, setLookAt, setReach } from '../../src/aim.js';
+import { clearLookAt, clearReach, setLookAt, setReach } from '../../src/api/aim.js';
 import { FOLLOW_SLOTS } from '../../src/components/Follower.js';
 import { LOOK_DEFAULT_PITCH_LIMIT, LOOK_DEFAULT_YAW_LIMIT } from '../../src/components/LookAt.js';
-import { getFollowPosition, setFollower } from '../../src/follow.js';
+import { getFollowPosition, setFollower } from '../../src/api/followers.js';
 import { createAnimationWorld, spawnCharacter, type AnimationWorld } from '../../src/index.js';
 import { refused } from '../fixtures/errors.js';
 import { twoJointSkeleton } from '../systems/helpers.js';

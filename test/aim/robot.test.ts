@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setLookAt, setReach } from '../../src/aim.js';
-import { setFollower } from '../../src/follow.js';
+import { setLookAt, setReach } from '../../src/api/aim.js';
+import { setFollower } from '../../src/api/followers.js';
 import { loadGltf } from '../../src/import/gltf.js';
 import { createAnimationWorld, findJoint, play, spawnCharacter, type AnimationWorld, type Clip, type Skeleton } from '../../src/index.js';
 import { createRandom } from '../fixtures/synthetic.js';

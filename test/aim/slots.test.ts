@@ -5,9 +5,9 @@
  * bad slots are refused naming `follower` with nothing changed.
  */
 import { describe, expect, it } from 'vitest';
-import { clearLookAt, clearReach, setLookAt, setReach } from '../../src/aim.js';
+import { clearLookAt, clearReach, setLookAt, setReach } from '../../src/api/aim.js';
 import { FOLLOW_SLOTS } from '../../src/components/Follower.js';
-import { getFollowPosition, removeFollower, setFollower } from '../../src/follow.js';
+import { getFollowPosition, removeFollower, setFollower } from '../../src/api/followers.js';
 import { createAnimationWorld, play, removeCharacter, spawnCharacter, step, type AnimationWorld } from '../../src/index.js';
 import { aimSystem } from '../../src/systems/aimSystem.js';
 import { refused } from '../fixtures/errors.js';

@@ -5,8 +5,8 @@
  * character spawned on a reused entity id must not inherit the previous one's look-at or reach.
  */
 import { describe, expect, it } from 'vitest';
-import { setLookAt, setReach } from '../../src/aim.js';
-import { setFollower, setFollowTarget } from '../../src/follow.js';
+import { setLookAt, setReach } from '../../src/api/aim.js';
+import { setFollower, setFollowTarget } from '../../src/api/followers.js';
 import { createAnimationWorld, play, removeCharacter, spawnCharacter, step, type AnimationWorld } from '../../src/index.js';
 import { createRandom, syntheticClip } from '../fixtures/synthetic.js';
 import { deg, frame, frameWithoutAim, humanoid, J, jointPosition } from './helpers.js';

@@ -11,7 +11,7 @@ import {
 } from '../../src/index.js';
 import { splineTracks } from '../../src/export/gltfAnimation.js';
 import { CUBICSPLINE, sampleTrack } from '../../src/import/gltf/sampler.js';
-import { defaultErrorDistance, measureModelError } from '../../src/lod/modelError.js';
+import { defaultErrorDistance, measureModelError } from '../../src/offline/lod/modelError.js';
 import { CMU_SCALE } from '../fixtures/realClips.js';
 
 const WALK = new URL('../../../shared/assets/cmu_131_01_start_walk_stop.bvh', import.meta.url);

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { reduceFile } from '../../src/cli/lod.js';
 import { run } from '../../src/cli/main.js';
 import { loadGltf } from '../../src/import/gltf.js';
-import { reduceClip } from '../../src/lod/reduceClip.js';
+import { reduceClip } from '../../src/offline/lod/reduceClip.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const assets = new URL('../../../shared/assets/', import.meta.url).pathname;

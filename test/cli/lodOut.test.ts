@@ -10,7 +10,7 @@ import { run } from '../../src/cli/main.js';
 import { readGltfDocument, ROTATION_FIT, splineTracks, type SplineTrack } from '../../src/export/gltfAnimation.js';
 import { parseBvh } from '../../src/import/bvh.js';
 import { loadGltf } from '../../src/import/gltf.js';
-import { measureModelError } from '../../src/lod/modelError.js';
+import { measureModelError } from '../../src/offline/lod/modelError.js';
 import { CUBICSPLINE, sampleTrack } from '../../src/import/gltf/sampler.js';
 import { parseWithThree } from '../oracle/gltfThree.js';
 import * as THREE from 'three';

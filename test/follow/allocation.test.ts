@@ -2,7 +2,7 @@ import { GCProfiler, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { FOLLOW_SLOTS } from '../../src/components/Follower.js';
-import { setFollower, setFollowTarget, setFollowTargetAcceleration, setFollowTargetVelocity } from '../../src/follow.js';
+import { setFollower, setFollowTarget, setFollowTargetAcceleration, setFollowTargetVelocity } from '../../src/api/followers.js';
 import { followSystem } from '../../src/systems/followSystem.js';
 import { createRandom } from '../fixtures/synthetic.js';
 import { followWorld } from './helpers.js';

@@ -1,7 +1,7 @@
 /** The follower API: defaults, reconfiguring, validation (AnimationError naming the field, world unchanged). */
 import { describe, expect, it } from 'vitest';
 import { FOLLOW_EULER, FOLLOW_EXACT } from '../../src/components/Follower.js';
-import { getFollowPosition, removeFollower, setFollower, setFollowTarget } from '../../src/follow.js';
+import { getFollowPosition, removeFollower, setFollower, setFollowTarget } from '../../src/api/followers.js';
 import { createAnimationWorld, spawnCharacter, type AnimationWorld } from '../../src/index.js';
 import { followSystem } from '../../src/systems/followSystem.js';
 import { refused } from '../fixtures/errors.js';

@@ -5,7 +5,7 @@
  * ODE integrated by RK4 (test/follow/reference.ts) or from the acceptance bounds.
  */
 import { describe, expect, it } from 'vitest';
-import { getFollowPosition, setFollower, setFollowTarget } from '../../src/follow.js';
+import { getFollowPosition, setFollower, setFollowTarget } from '../../src/api/followers.js';
 import { followSystem } from '../../src/systems/followSystem.js';
 import { createRandom } from '../fixtures/synthetic.js';
 import { advanceTo, distance, followState, followWorld, referenceRun, type TargetEvent } from './helpers.js';

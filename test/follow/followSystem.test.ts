@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../../src/components/Follower.js';
-import { setFollower, setFollowTarget } from '../../src/follow.js';
+import { setFollower, setFollowTarget } from '../../src/api/followers.js';
 import { followEntities, followSystem } from '../../src/systems/followSystem.js';
 import type { AnimationWorld } from '../../src/index.js';
 import { expectAllNaN } from '../systems/helpers.js';

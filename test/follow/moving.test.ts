@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { FOLLOW_SLOTS } from '../../src/components/Follower.js';
 import {
   getFollowPosition, removeFollower, setFollower, setFollowTarget, setFollowTargetAcceleration, setFollowTargetVelocity,
-} from '../../src/follow.js';
+} from '../../src/api/followers.js';
 import { createAnimationWorld, minJerkQuintic, removeCharacter, spawnCharacter, step, type AnimationWorld } from '../../src/index.js';
 import { followSystem } from '../../src/systems/followSystem.js';
 import { refused } from '../fixtures/errors.js';

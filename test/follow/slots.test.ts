@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../../src/components/Follower.js';
-import { getFollowPosition, removeFollower, setFollower, setFollowTarget, type FollowerOptions } from '../../src/follow.js';
+import { getFollowPosition, removeFollower, setFollower, setFollowTarget, type FollowerOptions } from '../../src/api/followers.js';
 import { FOLLOW_SLOTS as EXPORTED_SLOTS, createAnimationWorld, removeCharacter, spawnCharacter, step, type AnimationWorld } from '../../src/index.js';
 import { followEntities, followSystem } from '../../src/systems/followSystem.js';
 import { refused } from '../fixtures/errors.js';

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AnimationError } from '../../src/assets/AnimationError.js';
-import { selectKeysWithOrders } from '../../src/lod/atkins.js';
-import { defaultErrorDistance, measureModelError } from '../../src/lod/modelError.js';
-import { reduceChannel } from '../../src/lod/reduceChannel.js';
-import { reduceClip } from '../../src/lod/reduceClip.js';
-import { evaluateSpline, fitSpline, keyTimes, measureSplineError, SPLINE_STRIDE } from '../../src/lod/spline.js';
+import { selectKeysWithOrders } from '../../src/offline/lod/atkins.js';
+import { defaultErrorDistance, measureModelError } from '../../src/offline/lod/modelError.js';
+import { reduceChannel } from '../../src/offline/lod/reduceChannel.js';
+import { reduceClip } from '../../src/offline/lod/reduceClip.js';
+import { evaluateSpline, fitSpline, keyTimes, measureSplineError, SPLINE_STRIDE } from '../../src/offline/lod/spline.js';
 import { loadRealClips } from '../fixtures/realClips.js';
 import { arbitraryPiecewise, lcg, mocapLike, range, samplePiecewise } from './curves.js';
 

@@ -13,7 +13,7 @@ import {
 import {
   LOD_ARG_HYSTERESIS, LOD_ARG_MEASURE, LOD_BOUNDARIES, LOD_LEVEL_UNSET, LOD_MAX_LEVELS, LOD_OFF,
 } from '../../src/components/Lod.js';
-import { getLod, registerLodLevels, removeLod, setLod, setLodCamera } from '../../src/lod.js';
+import { getLod, registerLodLevels, removeLod, setLod, setLodCamera } from '../../src/api/lod.js';
 import { lodSystem, selectLodLevel } from '../../src/systems/lodSystem.js';
 import { biped } from '../rootMotion/locomotion.js';
 import { steppedClip, walkClip } from './lodHelpers.js';

@@ -12,7 +12,7 @@ import {
   type Clip,
   type Skeleton,
 } from '../../src/index.js';
-import { bakeLod, reduceClip } from '../../src/lod/reduceClip.js';
+import { bakeLod, reduceClip } from '../../src/offline/lod/reduceClip.js';
 import { refused } from '../fixtures/errors.js';
 import { loadRealClips, type RealClip } from '../fixtures/realClips.js';
 

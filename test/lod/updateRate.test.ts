@@ -25,7 +25,7 @@ import {
   type Skeleton,
 } from '../../src/index.js';
 import { INERTIA_NONE } from '../../src/components/Inertialization.js';
-import { registerLodLevels, setLod, setLodCamera } from '../../src/lod.js';
+import { registerLodLevels, setLod, setLodCamera } from '../../src/api/lod.js';
 import { lodSystem } from '../../src/systems/lodSystem.js';
 import { createRandom } from '../fixtures/synthetic.js';
 import { biped } from '../rootMotion/locomotion.js';

@@ -6,10 +6,27 @@
  */
 import type { Accessor, Mesh, Skin } from '@gltf-transform/core';
 import { IssueList } from '../../assets/AnimationError.js';
-import type { SkinnedMeshData } from '../gltf.js';
 import { WHERE } from './container.js';
 import { firstNonFloat32, type Context } from './shared.js';
 import type { SkinBinding } from './skeletons.js';
+
+/** One skinned primitive, ready for {@link skinVertices}. */
+export interface SkinnedMeshData {
+  /** Mesh name (or node name, or `mesh<i>`) + `#` + primitive index, e.g. `"fox1#0"`. */
+  readonly name: string;
+  /** Index into {@link GltfResult.skeletons}. */
+  readonly skeleton: number;
+  /** V×3 bind-pose positions in mesh space (the skinned node's own transform is ignored). */
+  readonly positions: Float32Array;
+  /** V×3 normals when the primitive has NORMAL, else null. */
+  readonly normals: Float32Array | null;
+  /** V×4 joint indices into the skeleton's joint order (remapped from the skin's order). */
+  readonly joints: Uint16Array;
+  /** V×4 weights, renormalized to sum 1. */
+  readonly weights: Float32Array;
+  /** Triangle list, or null when the primitive is not indexed. */
+  readonly indices: Uint32Array | null;
+}
 
 /** The skinned triangle primitives of every node with a mesh and a skin, each mesh and skin pair once. */
 export function buildMeshes(

@@ -39,7 +39,7 @@
  * segment); keys chosen for it come out as many, but the packed clip is 9–22 % larger and the
  * reduction ~4× slower (scripts/fitTable.ts on the 19 shared clips; continuousFit.ts).
  */
-import { fail } from '../assets/AnimationError.js';
+import { fail } from '../../assets/AnimationError.js';
 import { checkDegree, DEFAULT_DEGREE, type SplineDegree } from './atkins.js';
 import { fitContinuous } from './continuousFit.js';
 

@@ -7,20 +7,21 @@
  * of the full-rate run. See systems/lodSystem.ts for the per-frame model.
  */
 import { addComponent, removeComponent } from 'bitecs';
-import { fail, IssueList } from './assets/AnimationError.js';
-import { sameJointOrder } from './assets/Binding.js';
-import type { Clip } from './assets/Clip.js';
-import type { Skeleton } from './assets/Skeleton.js';
+import { fail, IssueList } from '../assets/AnimationError.js';
+import { sameJointOrder } from '../assets/Binding.js';
+import type { Clip } from '../assets/Clip.js';
+import type { Skeleton } from '../assets/Skeleton.js';
 import {
   LOD_BOUNDARIES, LOD_CAMERA_FOV, LOD_CAMERA_SCALE, LOD_CAMERA_VIEWPORT, LOD_CAMERA_VX, LOD_CAMERA_X, LOD_DISTANCE,
   LOD_FLUSH, LOD_LEVEL_UNSET, LOD_MAX_INTERVAL, LOD_MAX_LEVELS, LOD_MOTION, LOD_OFF, LOD_ON, LOD_RESET, LOD_SCREEN_SIZE,
   LOD_TICK_PERIOD, resetLod,
-} from './components/Lod.js';
-import { MATRIX_STRIDE } from './math/layout.js';
-import { isClip, isFiniteNumber, registerAsset, requireCharacter, requireWorld } from './registry.js';
-import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, rangeIssue } from './assets/limits.js';
-import { computeModelPose } from './systems/skinSystem.js';
-import type { AnimationWorld } from './world.js';
+} from '../components/Lod.js';
+import { MATRIX_STRIDE } from '../math/layout.js';
+import { registerAsset } from './registry.js';
+import { isClip, isFiniteNumber, requireCharacter, requireWorld } from './validation.js';
+import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, rangeIssue } from '../assets/limits.js';
+import { computeModelPose } from '../systems/skinSystem.js';
+import type { AnimationWorld } from '../world.js';
 
 /** What picks a character's level: distance (m), projected height on screen (px) or relative speed (m/s). */
 export type LodMode = 'distance' | 'screenSize' | 'motion';

@@ -17,12 +17,12 @@
  * two are compared at `subdivisions` instants inside every frame interval too (default 4:
  * u = 0.2, 0.4, 0.6, 0.8) besides the frames.
  */
-import { fail } from '../assets/AnimationError.js';
-import type { Clip } from '../assets/Clip.js';
-import { sampleClipInto } from '../assets/sampleClip.js';
-import { computeRestModel, type Skeleton } from '../assets/Skeleton.js';
-import * as affine from '../math/affine.js';
-import { MATRIX_STRIDE, NO_PARENT, POSE_STRIDE } from '../math/layout.js';
+import { fail } from '../../assets/AnimationError.js';
+import type { Clip } from '../../assets/Clip.js';
+import { sampleClipInto } from '../../assets/sampleClip.js';
+import { computeRestModel, type Skeleton } from '../../assets/Skeleton.js';
+import * as affine from '../../math/affine.js';
+import { MATRIX_STRIDE, NO_PARENT, POSE_STRIDE } from '../../math/layout.js';
 
 /** What {@link measureModelError} found. */
 export interface ModelError {

@@ -19,7 +19,7 @@
  * figures.
  */
 import { addComponent, removeComponent } from 'bitecs';
-import { fail, IssueList } from './assets/AnimationError.js';
+import { fail, IssueList } from '../assets/AnimationError.js';
 import {
   FOLLOW_DEFAULT_DURATION,
   FOLLOW_DEFAULT_INTERVAL,
@@ -29,10 +29,10 @@ import {
   FOLLOW_STATE_STRIDE,
   placeFollower,
   resetFollower,
-} from './components/Follower.js';
-import { isFiniteNumber, requireCharacter } from './registry.js';
-import { FLOAT32_MAX, MAX_DURATION, MIN_DURATION, rangeIssue } from './assets/limits.js';
-import type { AnimationWorld } from './world.js';
+} from '../components/Follower.js';
+import { isFiniteNumber, requireCharacter } from './validation.js';
+import { FLOAT32_MAX, MAX_DURATION, MIN_DURATION, rangeIssue } from '../assets/limits.js';
+import type { AnimationWorld } from '../world.js';
 
 /** How a follower is stepped: `'exact'` (matrix exponential) or `'euler'` (the seed's explicit Euler). */
 export type FollowIntegrator = 'exact' | 'euler';

@@ -1,160 +1,21 @@
 /**
- * The entity-level API games call: spawn and remove characters, play clips on layers, step
- * the world, read poses and events. Every function validates its input and throws an
- * `AnimationError` before changing anything; the per-frame work happens in the systems.
+ * Playback: play clips on a character's layers, stop them, set their weights. Every function
+ * validates its input and throws an `AnimationError` before changing anything; the per-frame
+ * work happens in the systems.
  */
-import { addComponent, addEntity, commitRemovals, removeEntity } from 'bitecs';
-import { fail, IssueList } from './assets/AnimationError.js';
-import { bindClip, checkTranslation, type TranslationOption } from './assets/Binding.js';
-import type { Clip } from './assets/Clip.js';
-import type { Mask } from './assets/Mask.js';
-import type { Skeleton } from './assets/Skeleton.js';
-import { holdPose } from './components/Inertialization.js';
-import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from './components/Layers.js';
-import { BLEND_ADDITIVE, BLEND_OVERRIDE, layerFlags, measureSyncGroup, SYNC_PHASE } from './components/layerRules.js';
-import { MATRIX_STRIDE, POSE_STRIDE } from './math/layout.js';
-import { getRootFrame, getRootTrack } from './assets/rootTrack.js';
-import { computeModelPose, computeSkinPalette } from './systems/skinSystem.js';
-import { runFrame } from './frame.js';
-import { resetRows, type AnimationWorld } from './world.js';
-import {
-  checkBindable, checkSkeleton, isClip, isFiniteNumber, registerAsset, registerMask, registerReference, requireCharacter,
-  requireLayer, wrapTime, identityReference, requireOptions, requireWorld,
-} from './registry.js';
-import { FLOAT32_MAX, MAX_DT, MAX_PLAYBACK_RATE, MAX_TIME, MAX_WEIGHT, rangeIssue } from './assets/limits.js';
+import { fail, IssueList } from '../assets/AnimationError.js';
+import { bindClip, checkTranslation, type TranslationOption } from '../assets/Binding.js';
+import type { Clip } from '../assets/Clip.js';
+import type { Mask } from '../assets/Mask.js';
+import type { Skeleton } from '../assets/Skeleton.js';
+import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from '../components/Layers.js';
+import { BLEND_ADDITIVE, BLEND_OVERRIDE, layerFlags, measureSyncGroup, SYNC_PHASE } from '../components/layerRules.js';
+import { getRootTrack } from '../assets/rootTrack.js';
+import { type AnimationWorld } from '../world.js';
+import { registerAsset, registerMask, registerReference, wrapTime, identityReference } from './registry.js';
+import { checkBindable, checkSkeleton, isClip, isFiniteNumber, requireCharacter, requireLayer, requireOptions } from './validation.js';
+import { MAX_PLAYBACK_RATE, MAX_TIME, MAX_WEIGHT, rangeIssue } from '../assets/limits.js';
 
-export { isFiniteNumber, requireCharacter } from './registry.js';
-
-/** Options of {@link spawnCharacter}: where the character starts and how root motion moves it. */
-export interface SpawnOptions {
-  /** World position, metres (default 0). */
-  x?: number;
-  y?: number;
-  z?: number;
-  /** Heading about +Y, radians (default 0: facing +Z). */
-  yaw?: number;
-  /**
-   * Move the character through the world by its clips' root motion, holding the pose's root
-   * in place (default false: the pose keeps all of the clip's motion and the character stays
-   * where it was spawned).
-   */
-  rootMotion?: boolean;
-  /** Also move it by the root's vertical travel instead of keeping the bob in the pose (default false). */
-  verticalRootMotion?: boolean;
-  /**
-   * Also turn it by the root's yaw (default false; needs `rootMotion`): the character's heading
-   * follows the root-motion joint's twist about +Y, its travel is taken in the root's own
-   * heading frame (a clip that walks a curve walks the curve), and the pose's root faces the
-   * rest heading — the facing lives in the heading `getRootTransform` reports.
-   */
-  rootYaw?: boolean;
-}
-
-/**
- * Spawns a character: a new entity of `world.ecs` with the animation components (`RootMotion`
- * only with `rootMotion`; see `AnimationComponents`), in its rest pose (local, model and palette already computed), with no clip playing, at the position and
- * heading of `options`.
- *
- * Root motion (see {@link SpawnOptions}): without `rootMotion` the pose keeps all of the clips'
- * motion and the character stays put; with it, the root's horizontal travel moves the
- * character (rotated by its heading) and the pose's root is held in place; `rootYaw` adds the
- * root's turn about +Y to the heading and takes it out of the pose.
- *
- * A removed character's entity id and pool blocks are reused by the next spawn; every
- * component's row is reset here first (`resetRows`: each component declares its reset in its
- * file, see components/lifecycle.ts), so nothing of the previous owner shows through.
- *
- * @returns the entity id.
- * @throws AnimationError when the world is full, the skeleton has more than `maxJoints` joints,
- * a position or heading is not a finite number within ±3.4e38 (Float32's range), or `rootYaw`
- * is asked for without `rootMotion`.
- * @example
- * const eid = spawnCharacter(world, skeleton);
- * play(world, eid, walk);
- * @example
- * // A character that walks and turns as its clips do.
- * const walker = spawnCharacter(world, skeleton, { rootMotion: true, rootYaw: true, yaw: Math.PI / 2 });
- */
-export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, options: SpawnOptions = {}): number {
-  const where = 'spawnCharacter';
-  requireWorld(world, where);
-  if (!skeleton || !(skeleton.parents instanceof Int16Array)) fail(where, 'skeleton', 'must be a Skeleton from createSkeleton');
-  requireOptions(options, where);
-  const place = { x: options.x ?? 0, y: options.y ?? 0, z: options.z ?? 0, yaw: options.yaw ?? 0 };
-  for (const [field, value] of Object.entries(place)) {
-    const issue = rangeIssue(value, -FLOAT32_MAX, FLOAT32_MAX, 'the Float32 range');
-    if (issue !== null) fail(where, field, issue);
-  }
-  if (options.rootYaw === true && options.rootMotion !== true) {
-    fail(where, 'rootYaw', 'needs rootMotion: true (the root yaw turns a character that root motion moves)');
-  }
-  if (skeleton.jointCount > world.maxJoints) {
-    fail(where, 'skeleton', `has ${skeleton.jointCount} joints, more than the world's maxJoints (${world.maxJoints})`);
-  }
-  commitRemovals(world.ecs);
-  const live = world.characters.dense.length;
-  if (live >= world.maxEntities) fail(where, 'maxEntities', `is ${world.maxEntities} and all are in use: remove a character or create the world larger`);
-
-  const eid = addEntity(world.ecs);
-  if (eid > world.maxEntities) {
-    removeEntity(world.ecs, eid);
-    fail(where, 'maxEntities', `is ${world.maxEntities} but the shared bitecs world issued entity id ${eid}: size maxEntities to the largest entity id of the game`);
-  }
-  const { Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization, RootMotion } = world.components;
-  // Every row back to a never-used id's (the one reset of a reused id), then this character's own values.
-  resetRows(world, eid);
-  const skeletonId = registerAsset(world.assets.skeletons, world.assets.skeletonIds, skeleton);
-  Character.skeleton[eid] = skeletonId;
-  Character.jointCount[eid] = skeleton.jointCount;
-  const poseOff = eid * world.maxJoints * POSE_STRIDE;
-  const matrixOff = eid * world.maxJoints * MATRIX_STRIDE;
-  LocalPose.data.set(skeleton.rest, poseOff);
-  computeModelPose(ModelPose.data, matrixOff, LocalPose.data, poseOff, skeleton.parents, skeleton.jointCount);
-  computeSkinPalette(SkinPalette.data, matrixOff, ModelPose.data, matrixOff, skeleton.inverseBind, skeleton.jointCount);
-  holdPose(Inertialization, eid, world.maxJoints, skeleton.rest);
-  makeViews(world, eid, skeleton.jointCount);
-  world.assets.rootFrames[skeletonId] = getRootFrame(skeleton);
-  RootMotion.x[eid] = place.x;
-  RootMotion.y[eid] = place.y;
-  RootMotion.z[eid] = place.z;
-  RootMotion.yaw[eid] = place.yaw;
-  RootMotion.enabled[eid] = options.rootMotion === true ? 1 : 0;
-  RootMotion.vertical[eid] = options.verticalRootMotion === true ? 1 : 0;
-  RootMotion.extractYaw[eid] = options.rootYaw === true ? 1 : 0;
-  for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization]) addComponent(world.ecs, eid, component);
-  if (options.rootMotion === true) addComponent(world.ecs, eid, RootMotion); // the bitecs component marks who root motion moves
-  return eid;
-}
-
-/** Views of `eid`'s pose blocks, `jointCount` joints long (see `PoseViews`). */
-function makeViews(world: AnimationWorld, eid: number, jointCount: number): void {
-  const size = jointCount * POSE_STRIDE;
-  const block = world.maxJoints * POSE_STRIDE;
-  const { local, layers, history } = world.views;
-  local[eid] = world.components.LocalPose.data.subarray(eid * block, eid * block + size);
-  for (let layer = 0; layer < MAX_LAYERS; layer++) {
-    const li = eid * MAX_LAYERS + layer;
-    layers[li] = world.components.Layers.pose.subarray(li * block, li * block + size);
-  }
-  for (let slot = 0; slot < 2; slot++) {
-    const h = eid * 2 + slot;
-    history[h] = world.components.Inertialization.history.subarray(h * block, h * block + size);
-  }
-}
-
-/**
- * Removes a character and its entity, with every animation component on it (game components
- * on the entity go too, as with bitecs' `removeEntity`). Its id and pool blocks become free for the next spawn;
- * events it already queued stay in the queue. Its rows are left as they are (nothing reads a
- * removed entity's rows) until `spawnCharacter` resets them for the id's next character — so a
- * game's own `removeEntity` of a character is the same removal.
- * @throws AnimationError when `eid` is not a character of this world.
- */
-export function removeCharacter(world: AnimationWorld, eid: number): void {
-  requireCharacter(world, eid, 'removeCharacter');
-  removeEntity(world.ecs, eid);
-  commitRemovals(world.ecs);
-}
 
 /** Options of {@link play}. */
 export interface PlayOptions {
@@ -398,83 +259,4 @@ export function setLayerWeight(world: AnimationWorld, eid: number, layer: number
   const issue = rangeIssue(weight, 0, MAX_WEIGHT, 'the largest layer weight, MAX_WEIGHT');
   if (issue !== null) fail('setLayerWeight', 'weight', issue);
   world.components.Layers.weight[eid * MAX_LAYERS + layer] = weight;
-}
-
-/**
- * Advances the world by `dt` seconds: runs the world's frame (src/frame.ts; by default
- * lodSystem → sampleSystem → blendSystem → inertializeSystem → rootMotionSystem → followSystem →
- * aimSystem → skinSystem, docs/design.md §4), then advances the clock.
- * Allocates nothing. `dt = 0` re-evaluates the current poses without moving time.
- *
- * The systems run chunk by chunk (`FRAME_CHUNK`): the first 128 characters are sampled,
- * blended and skinned, then the next 128, so a character's layer poses are still in cache when
- * the blend reads them. Systems touch nothing of other characters, so this equals running each system over
- * the whole world in turn, and is faster for large crowds (see `npm run bench`).
- * Whatever `dt` and the layers' speeds, a step does bounded work: a layer advancing many loop
- * cycles counts the events beyond the queue's capacity as dropped instead of visiting them.
- * @throws AnimationError when `world` is not an AnimationWorld, or `dt` is not a finite number
- * in [0, MAX_DT = 1e6] seconds (nothing is advanced then).
- * @example
- * ticker.add(() => step(world, ticker.deltaMS / 1000));
- */
-export function step(world: AnimationWorld, dt: number): void {
-  requireWorld(world, 'step');
-  const issue = rangeIssue(dt, 0, MAX_DT, 'seconds; the longest step, MAX_DT');
-  if (issue !== null) fail('step', 'dt', issue);
-  runFrame(world, dt);
-}
-
-/** Live view of the local pose of `eid` (`jointCount × 10` floats), valid until it is removed. */
-export function getLocalPose(world: AnimationWorld, eid: number): Float32Array {
-  const skeleton = requireCharacter(world, eid, 'getLocalPose');
-  const off = eid * world.maxJoints * POSE_STRIDE;
-  return world.components.LocalPose.data.subarray(off, off + skeleton.jointCount * POSE_STRIDE);
-}
-
-/** Live view of the model-space matrices of `eid` (`jointCount × 12`, 3×4 column-major). */
-export function getModelMatrices(world: AnimationWorld, eid: number): Float32Array {
-  const skeleton = requireCharacter(world, eid, 'getModelMatrices');
-  const off = eid * world.maxJoints * MATRIX_STRIDE;
-  return world.components.ModelPose.data.subarray(off, off + skeleton.jointCount * MATRIX_STRIDE);
-}
-
-/** Live view of the skinning palette of `eid` (`jointCount × 12`, model × inverse bind). */
-export function getSkinPalette(world: AnimationWorld, eid: number): Float32Array {
-  const skeleton = requireCharacter(world, eid, 'getSkinPalette');
-  const off = eid * world.maxJoints * MATRIX_STRIDE;
-  return world.components.SkinPalette.data.subarray(off, off + skeleton.jointCount * MATRIX_STRIDE);
-}
-
-/** A clip event that playback crossed, as returned by {@link drainEvents}. */
-export interface AnimationEvent {
-  /** The character. */
-  readonly eid: number;
-  /** The clip whose event fired. */
-  readonly clip: Clip;
-  /** The event's name. */
-  readonly name: string;
-  /** The event's clip-local time, seconds. */
-  readonly time: number;
-}
-
-/**
- * Returns and clears the events crossed since the last drain, in the order they happened
- * (by world time; ties keep the order they were recorded in). If more than `maxEvents`
- * accumulated, the oldest were dropped and `world.events.dropped` counts them.
- * @throws AnimationError when `world` is not an AnimationWorld.
- */
-export function drainEvents(world: AnimationWorld): AnimationEvent[] {
-  requireWorld(world, 'drainEvents');
-  const queue = world.events;
-  const clips = world.assets.clips;
-  const records: { at: number; event: AnimationEvent }[] = [];
-  for (let n = 0; n < queue.count; n++) {
-    const slot = (queue.head + n) % queue.capacity;
-    const clip = clips[queue.clip[slot]];
-    const event = clip.events[queue.event[slot]];
-    records.push({ at: queue.at[slot], event: { eid: queue.eid[slot], clip, name: event.name, time: event.time } });
-  }
-  queue.head = 0;
-  queue.count = 0;
-  return records.sort((a, b) => a.at - b.at).map((r) => r.event);
 }

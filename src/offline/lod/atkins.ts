@@ -87,7 +87,7 @@
  * Each pass is one forward scan, so selection is O(m·n) time and memory, deterministic.
  * Allocates the quotient arrays; an offline tool, not for the frame loop.
  */
-import { fail } from '../assets/AnimationError.js';
+import { fail } from '../../assets/AnimationError.js';
 
 /** Default δ, frames (see the file comment). */
 export const DEFAULT_MIN_INTERVAL = 2;

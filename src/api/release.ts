@@ -18,16 +18,17 @@
  * from a clip (the reference) for a skeleton, and released with either.
  */
 import { commitRemovals } from 'bitecs';
-import { AnimationError, fail, type AnimationIssue } from './assets/AnimationError.js';
-import type { Binding } from './assets/Binding.js';
-import type { Clip } from './assets/Clip.js';
-import type { Mask } from './assets/Mask.js';
-import type { Skeleton } from './assets/Skeleton.js';
-import { MAX_LAYERS } from './components/Layers.js';
-import { BLEND_ADDITIVE, blendMode } from './components/layerRules.js';
-import { LOD_MAX_LEVELS } from './components/Lod.js';
-import { freeId, identityClipOf, isClip, referenceKeyIds } from './registry.js';
-import type { AnimationWorld } from './world.js';
+import { AnimationError, fail, type AnimationIssue } from '../assets/AnimationError.js';
+import type { Binding } from '../assets/Binding.js';
+import type { Clip } from '../assets/Clip.js';
+import type { Mask } from '../assets/Mask.js';
+import type { Skeleton } from '../assets/Skeleton.js';
+import { MAX_LAYERS } from '../components/Layers.js';
+import { BLEND_ADDITIVE, blendMode } from '../components/layerRules.js';
+import { LOD_MAX_LEVELS } from '../components/Lod.js';
+import { freeId, identityClipOf, referenceKeyIds } from './registry.js';
+import { isClip } from './validation.js';
+import type { AnimationWorld } from '../world.js';
 
 function requireWorld(world: AnimationWorld, where: string): void {
   if (typeof world !== 'object' || world === null || !world.assets || !world.components || !world.ecs) {

@@ -6,19 +6,19 @@
  * Sources: seeds/blending-and-skinning.txt ("Complex LERP Blends"), seeds/root-motion-
  * normalization.txt (axis restriction, playback rates in blends, appendix 3).
  */
-import { fail, IssueList } from './assets/AnimationError.js';
-import { blendSpaceWeights, type BlendSpace } from './assets/BlendSpace.js';
-import type { Clip } from './assets/Clip.js';
-import { getRootTrack } from './assets/rootTrack.js';
-import type { Skeleton } from './assets/Skeleton.js';
-import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from './components/Layers.js';
-import { BLEND_OVERRIDE, blendMode, clearsAfterFade, measureSyncGroup, SYNC_PHASE } from './components/layerRules.js';
-import { solveStrideScales, STRIDE_INPUT_STRIDE } from './math/strideScales.js';
-import { writeLayer, type ResolvedPlay } from './api.js';
-import { checkBindable, describeValue, requireCharacter } from './registry.js';
-import { FLOAT32_MAX, rangeIssue } from './assets/limits.js';
+import { fail, IssueList } from '../assets/AnimationError.js';
+import { blendSpaceWeights, type BlendSpace } from '../assets/BlendSpace.js';
+import type { Clip } from '../assets/Clip.js';
+import { getRootTrack } from '../assets/rootTrack.js';
+import type { Skeleton } from '../assets/Skeleton.js';
+import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from '../components/Layers.js';
+import { BLEND_OVERRIDE, blendMode, clearsAfterFade, measureSyncGroup, SYNC_PHASE } from '../components/layerRules.js';
+import { solveStrideScales, STRIDE_INPUT_STRIDE } from '../math/strideScales.js';
+import { writeLayer, type ResolvedPlay } from './playback.js';
+import { checkBindable, describeValue, requireCharacter } from './validation.js';
+import { FLOAT32_MAX, rangeIssue } from '../assets/limits.js';
 import { applyTargetSpeed } from './rootMotion.js';
-import type { AnimationWorld } from './world.js';
+import type { AnimationWorld } from '../world.js';
 
 /** Options of {@link setBlendSpace}. */
 export interface SetBlendSpaceOptions {

@@ -32,11 +32,11 @@
  *    worst cases: errors rarely line up), halved while it fails, then bisected — and the
  *    passing result with the fewest keys is returned.
  */
-import { AnimationError, IssueList } from '../assets/AnimationError.js';
-import type { Clip } from '../assets/Clip.js';
-import { createReducedClip, denseClip } from '../assets/reducedClip.js';
-import { createReducedTracks, type ReducedChannel } from '../assets/ReducedTracks.js';
-import { POSE_STRIDE } from '../math/layout.js';
+import { AnimationError, IssueList } from '../../assets/AnimationError.js';
+import type { Clip } from '../../assets/Clip.js';
+import { createReducedClip, denseClip } from '../../assets/reducedClip.js';
+import { createReducedTracks, type ReducedChannel } from '../../assets/ReducedTracks.js';
+import { POSE_STRIDE } from '../../math/layout.js';
 import { createErrorMeter, defaultErrorDistance, jointReach, SUBDIVISIONS } from './modelError.js';
 import { reduceChannel, uniformDecimation } from './reduceChannel.js';
 import type { SplineFit } from './spline.js';

@@ -2,17 +2,18 @@
  * `transition`: switch a layer to another clip over a duration, by inertialization (quintic or
  * spring) or by cross-fade. See inertializeSystem.ts and DESIGN §1 for the models.
  */
-import { fail, IssueList } from './assets/AnimationError.js';
-import type { Clip } from './assets/Clip.js';
-import { INERTIA_QUINTIC, INERTIA_SPRING } from './components/Inertialization.js';
-import { MAX_LAYERS } from './components/Layers.js';
-import { fadingOutFlags } from './components/layerRules.js';
-import { FADE_CURVE_KINDS, type FadeCurveName } from './math/fadeCurves.js';
-import { captureSourceMotion } from './systems/inertializeCapture.js';
-import { isFiniteNumber, requireCharacter, resolvePlay, writeLayer, type PlayOptions } from './api.js';
-import { MAX_DURATION, MIN_DURATION, rangeIssue } from './assets/limits.js';
-import { requireObject } from './registry.js';
-import type { AnimationWorld } from './world.js';
+import { fail, IssueList } from '../assets/AnimationError.js';
+import type { Clip } from '../assets/Clip.js';
+import { INERTIA_QUINTIC, INERTIA_SPRING } from '../components/Inertialization.js';
+import { MAX_LAYERS } from '../components/Layers.js';
+import { fadingOutFlags } from '../components/layerRules.js';
+import { FADE_CURVE_KINDS, type FadeCurveName } from '../math/fadeCurves.js';
+import { captureSourceMotion } from '../systems/inertializeCapture.js';
+import { resolvePlay, writeLayer, type PlayOptions } from './playback.js';
+import { isFiniteNumber, requireCharacter } from './validation.js';
+import { MAX_DURATION, MIN_DURATION, rangeIssue } from '../assets/limits.js';
+import { requireObject } from './validation.js';
+import type { AnimationWorld } from '../world.js';
 
 /** How {@link transition} moves from the old clip to the new one. */
 export type TransitionMode = 'inertialize' | 'spring' | 'crossfade';

@@ -8,7 +8,7 @@
  * each channel: the fewest ATKINS keys whose reconstruction (`fitSpline`) stays within the
  * tolerance at every original frame.
  */
-import { fail } from '../assets/AnimationError.js';
+import { fail } from '../../assets/AnimationError.js';
 import {
   DEFAULT_DEGREE, DEFAULT_MIN_INTERVAL, checkDegree, prepareQuotients, selectKeysFrom, type SplineDegree,
 } from './atkins.js';

@@ -1,6 +1,6 @@
 /**
  * Look-at and reach API: a character turns its head toward a follower (`setLookAt`) and
- * reaches for one with a two-bone chain (`setReach`). Followers (`src/follow.ts`) are the
+ * reaches for one with a two-bone chain (`setReach`). Followers (`src/api/followers.ts`) are the
  * points they aim at: the game moves them with `setFollowTarget` and they follow by
  * minimum-jerk motion. Each of look-at and reach names its follower slot (`follower`, default
  * 0): by default both aim at slot 0, the same point; on different slots the head watches one
@@ -9,8 +9,8 @@
  * kernels).
  */
 import { addComponent, removeComponent } from 'bitecs';
-import { fail, IssueList } from './assets/AnimationError.js';
-import { computeRestModel, type Skeleton } from './assets/Skeleton.js';
+import { fail, IssueList } from '../assets/AnimationError.js';
+import { computeRestModel, type Skeleton } from '../assets/Skeleton.js';
 import {
   LOOK_DEFAULT_NECK_FRACTION,
   LOOK_DEFAULT_PITCH_LIMIT,
@@ -18,15 +18,15 @@ import {
   LOOK_DEFAULT_YAW_LIMIT,
   LOOK_NO_JOINT,
   resetLookAt,
-} from './components/LookAt.js';
-import { resetReach } from './components/Reach.js';
-import { FOLLOW_SLOTS } from './components/Follower.js';
-import { readFollowSlot, setFollower } from './follow.js';
-import { MATRIX_STRIDE, NO_PARENT, POSE_Q, POSE_STRIDE } from './math/layout.js';
-import * as quat from './math/quat.js';
-import { isFiniteNumber, requireCharacter } from './registry.js';
-import { FLOAT32_MAX } from './assets/limits.js';
-import type { AnimationWorld } from './world.js';
+} from '../components/LookAt.js';
+import { resetReach } from '../components/Reach.js';
+import { FOLLOW_SLOTS } from '../components/Follower.js';
+import { readFollowSlot, setFollower } from './followers.js';
+import { MATRIX_STRIDE, NO_PARENT, POSE_Q, POSE_STRIDE } from '../math/layout.js';
+import * as quat from '../math/quat.js';
+import { isFiniteNumber, requireCharacter } from './validation.js';
+import { FLOAT32_MAX } from '../assets/limits.js';
+import type { AnimationWorld } from '../world.js';
 
 /** A joint of the character's skeleton: its index, or its name. */
 export type JointRef = number | string;

@@ -1,0 +1,75 @@
+/**
+ * The API's argument checks: each throws an AnimationError that names the call and the field
+ * (see assets/AnimationError.ts) before anything changes.
+ */
+import { fail, type IssueList } from '../assets/AnimationError.js';
+import { describeValue } from '../assets/limits.js';
+import { bindSkeletons, sameJointOrder } from '../assets/Binding.js';
+import { isClip, type Clip } from '../assets/Clip.js';
+import type { Skeleton } from '../assets/Skeleton.js';
+import { hasComponent } from 'bitecs';
+import { MAX_LAYERS } from '../components/Layers.js';
+import type { AnimationWorld } from '../world.js';
+
+export { describeValue } from '../assets/limits.js';
+
+/**
+ * Throws an AnimationError naming `where` unless `world` has the shape of an AnimationWorld
+ * (an object with the components, registries, event queue and LOD state of one).
+ */
+export function requireWorld(world: AnimationWorld, where: string): void {
+  if (typeof world !== 'object' || world === null || typeof world.components !== 'object' || world.components === null
+    || typeof world.ecs !== 'object' || world.ecs === null || typeof world.assets !== 'object' || world.assets === null
+    || typeof world.events !== 'object' || world.events === null || typeof world.characters !== 'object' || world.characters === null
+    || typeof world.lod !== 'object' || world.lod === null) {
+    fail(where, 'world', `is ${describeValue(world)}: must be an AnimationWorld from createAnimationWorld`);
+  }
+}
+
+
+/** Throws an AnimationError naming `where` and `field` unless `options` is undefined or an object (not an array). */
+export function requireOptions(options: unknown, where: string, field = 'options'): void {
+  if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
+    fail(where, field, `is ${describeValue(options)}: must be an object (or omitted)`);
+  }
+}
+
+/** Throws an AnimationError naming `where` and `field` unless `options` is an object (not an array). */
+export function requireObject(options: unknown, where: string, field: string, shape: string): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) fail(where, field, `is ${describeValue(options)}: must be ${shape}`);
+}
+
+/** The skeleton of character `eid`; throws an AnimationError naming `where` when it is not one. */
+export function requireCharacter(world: AnimationWorld, eid: number, where: string): Skeleton {
+  requireWorld(world, where);
+  if (!Number.isInteger(eid) || eid < 1 || eid > world.maxEntities || !hasComponent(world.ecs, eid, world.components.Character)) {
+    fail(where, 'eid', `${eid} is not a character of this world`);
+  }
+  return world.assets.skeletons[world.components.Character.skeleton[eid]];
+}
+
+export function requireLayer(layer: number, where: string): void {
+  if (!Number.isInteger(layer) || layer < 0 || layer >= MAX_LAYERS) fail(where, 'layer', `is ${layer}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
+}
+
+/** A mask must be made for the character's skeleton, or one with the same joints in the same order. */
+export function checkSkeleton(issues: IssueList, field: string, actual: Skeleton, expected: Skeleton): void {
+  if (!sameJointOrder(actual, expected)) {
+    issues.add(`${field}.skeleton`, `has other joints than the character's skeleton (${actual.jointCount} vs ${expected.jointCount}, or other names or order)`);
+  }
+}
+
+/** A clip plays on any skeleton sharing at least one joint name with its own (see `bindSkeletons`). */
+export function checkBindable(issues: IssueList, field: string, source: Skeleton, target: Skeleton): void {
+  if (!sameJointOrder(source, target) && bindSkeletons(source, target).matched === 0) {
+    issues.add(`${field}.skeleton`, `shares no joint names with the character's skeleton, so nothing of it can play there`);
+  }
+}
+
+/** A number that is not NaN or ±Infinity. */
+export function isFiniteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+/** Whether `v` is a clip, dense or reduced (see `isClip` in assets/Clip.ts). */
+export { isClip };
