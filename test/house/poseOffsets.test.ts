@@ -1,0 +1,146 @@
+/**
+ * No numeric pose or matrix offsets in src/ (issue 16): where translation, rotation and scale sit
+ * inside a joint pose, and where the columns sit inside a 3×4 matrix, is written once, in
+ * src/math/layout.ts (`POSE_T`, `POSE_Q`, `POSE_S`, `POSE_STRIDE`, `MATRIX_X` … `MATRIX_T`,
+ * `MATRIX_STRIDE`), so a change of layout is a change of one file.
+ *
+ * The rule, per line of code (comments and string literals are not read):
+ * - an index ending in `+ N` with N ≥ 3 (`pose[o + 3]`, `m[mo + 9]`) is a record offset written
+ *   as a number — unless the term before it is a named constant (`pose[o + POSE_Q + 3]`: w of the
+ *   rotation; a quaternion's `x y z w` and a vector's `x y z` are those small records' own order,
+ *   so 0 … 3 after a name are fine);
+ * - a literal index N ≥ 3 (`pose[7]`) likewise;
+ * - `* 10` and `* 12` (or `10 *`, `12 *`) are the pose and matrix strides written as numbers.
+ * Other records (the inertialization offsets, a blend space's triangle frames, …) follow the same
+ * rule with their own names, or are listed in EXCEPTIONS with the reason.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './sourceFiles.js';
+
+/**
+ * Files that define a small record and may index it with literals, as gl-matrix does: there the
+ * literal *is* the definition (`out[o + 3] = a[ao + 3] * b[bo + 3] - …` reads as the formula),
+ * and names for a quaternion's w or a matrix entry m12 would only hide it.
+ */
+const KERNELS: Record<string, string> = {
+  'src/math/layout.ts': 'defines the pose and matrix layouts',
+  'src/math/quat.ts': 'quaternion kernels: x y z w at 0 … 3 are the quaternion record itself',
+  'src/math/vec3.ts': 'vector kernels: x y z at 0 … 2 are the vector record itself',
+  'src/math/affine.ts': '3×4 matrix kernels: the 12 entries by index are the matrix formulas themselves',
+  'src/math/rotationArc.ts': 'quaternion kernels (arc between vectors, scaled rotation): indexes only whole quaternions, x y z w',
+  'src/math/minJerk.ts': 'defines the follower\'s 3×3 row-major step matrices and indexes their 9 entries',
+};
+
+/**
+ * Files being rewritten on other branches while this rule was written; they move to the rule when
+ * those branches are merged (issue 16 "kernel", issue 14 "q16"). Temporary: empty it.
+ */
+const TEMPORARY_ALLOWLIST: Record<string, string> = {
+  'src/math/composeModel.ts': 'issue16-kernel',
+  'src/systems/skinSystem.ts': 'issue16-kernel',
+  'src/systems/aimSystem.ts': 'issue16-kernel',
+  'src/assets/sampleReduced.ts': 'issue14 (q16)',
+  'src/assets/ReducedTracks.ts': 'issue14 (q16)',
+  'src/assets/reducedClip.ts': 'issue14 (q16)',
+  'src/cli/lod.ts': 'issue14 (q16)',
+};
+
+/** Single lines allowed a flagged literal, by file and a fragment of the line, with the reason. */
+const EXCEPTIONS: { file: string; fragment: string; why: string }[] = [];
+
+const NAMED = /^[A-Z][A-Z0-9_]*$/;
+
+/** The index expressions on a line of code: the text inside each `[…]` that follows a value. */
+export function indexExpressions(code: string): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < code.length; i++) {
+    if (code[i] !== '[' || !/[\w$)\]]\s*$/.test(code.slice(0, i)) || /\b(?:const|let|var|return|of|in)\s*$/.test(code.slice(0, i))) continue;
+    let depth = 0;
+    for (let j = i; j < code.length; j++) {
+      if (code[j] === '[') depth++;
+      else if (code[j] === ']' && --depth === 0) {
+        found.push(code.slice(i + 1, j));
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** The top-level terms of a sum: `o + POSE_Q + 3` → `o`, `POSE_Q`, `3` (inside brackets and parentheses kept whole). */
+function terms(expression: string): string[] {
+  const out: string[] = [];
+  let depth = 0, start = 0;
+  for (let i = 0; i < expression.length; i++) {
+    const ch = expression[i];
+    if (ch === '(' || ch === '[') depth++;
+    else if (ch === ')' || ch === ']') depth--;
+    else if (depth === 0 && (ch === '+' || ch === '-') && i > start && !/(?:^|[^\w$.])\d+(?:\.\d*)?[eE]$/.test(expression.slice(start, i).trim())) {
+      out.push(expression.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(expression.slice(start).trim());
+  return out;
+}
+
+/** The reasons `line` (one line of TypeScript) holds a numeric record offset; empty when it holds none. */
+export function offsetLiterals(line: string): string[] {
+  const trimmed = line.trim();
+  if (trimmed.startsWith('*') || trimmed.startsWith('/*') || trimmed.startsWith('//')) return [];
+  const code = line
+    .replace(/\/\*.*?\*\//g, '')
+    .replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''")
+    .replace(/\/\/.*$/, '');
+  const found: string[] = [];
+  for (const expression of indexExpressions(code)) {
+    if (expression.includes(',')) continue;
+    const parts = terms(expression);
+    parts.forEach((term, k) => {
+      if (!/^\d+$/.test(term)) return;
+      const n = Number(term);
+      const afterName = k > 0 && NAMED.test(parts[k - 1] ?? '');
+      if (n >= 4 || (n === 3 && !afterName)) found.push(`offset ${n} in \`[${expression}]\``);
+    });
+  }
+  // A stride multiplies an index (`joint * 10`, `12 * (eid + 1)`); a constant times ten is a number.
+  for (const m of code.matchAll(/([\w$.]+|\))\s*\*\s*(10|12)(?![\w.])|(?<![\w.*])(10|12)\s*\*\s*([\w$.]+|\()/g)) {
+    const operand = m[1] ?? m[4] ?? '';
+    if (!NAMED.test(operand) && !/^[\d.]+$/.test(operand)) found.push(`stride \`${m[0].trim()}\``);
+  }
+  return found;
+}
+
+describe('pose and matrix offsets in src/ are named (src/math/layout.ts)', () => {
+  it('finds numeric offsets the rule is about', () => {
+    expect(offsetLiterals('    out[o + 6] = qw * inv;')).toEqual(['offset 6 in `[o + 6]`']);
+    expect(offsetLiterals('  const y = model[joint * MATRIX_STRIDE + 10];')).toEqual(['offset 10 in `[joint * MATRIX_STRIDE + 10]`']);
+    expect(offsetLiterals('  const w = pose[o + 3], s = pose[7];')).toEqual(['offset 3 in `[o + 3]`', 'offset 7 in `[7]`']);
+    expect(offsetLiterals('  out[q + 3 + a] = tmp[(b + 1) + 9];')).toEqual(['offset 3 in `[q + 3 + a]`', 'offset 9 in `[(b + 1) + 9]`']);
+    expect(offsetLiterals('  const base = joint * 10, m = (eid * maxJoints + j) * 12;')).toEqual(['stride `joint * 10`', 'stride `) * 12`']);
+    expect(offsetLiterals('  x[FOLLOW_CACHE + 10] = 0;')).toEqual(['offset 10 in `[FOLLOW_CACHE + 10]`']);
+  });
+
+  it('lets names, components after a name, comments, strings and array literals pass', () => {
+    expect(offsetLiterals('    pose[o + POSE_Q + 3] = qw * inv; pose[o + POSE_S + 2] = 1; m[mo + MATRIX_T + 1] = y;')).toEqual([]);
+    expect(offsetLiterals('    v[o + 1] = v[o + 2]; const a = q[0] + q[2]; tmp[Q_DELTA + 3] = 1; c[4 * k + 1] = 0;')).toEqual([]);
+    expect(offsetLiterals(' * Writes `out[o..o+3]` from `pose[7]`, 10 * x')).toEqual([]);
+    expect(offsetLiterals("  issues.push('frames[3] * 10'); // pose[o + 7]")).toEqual([]);
+    expect(offsetLiterals('  p = 10 ** e; n = 100 * k; m = 1.12 * t; v = 10 * SPRING_REST; const xs = [3, 7]; f([9]);')).toEqual([]);
+  });
+});
+
+describe('src/ has no numeric pose or matrix offsets outside the layout and the record kernels', () => {
+  it('lists none', () => {
+    const found: string[] = [];
+    for (const file of sourceFiles('src')) {
+      if (file in KERNELS || file in TEMPORARY_ALLOWLIST || file.startsWith('src/offline/lod/')) continue;
+      readFileSync(file, 'utf8').split('\n').forEach((line, n) => {
+        if (EXCEPTIONS.some((e) => e.file === file && line.includes(e.fragment))) return;
+        for (const reason of offsetLiterals(line)) found.push(`${file}:${n + 1}: ${reason}: ${line.trim()}`);
+      });
+    }
+    expect(found).toEqual([]);
+  });
+});
