@@ -16,7 +16,7 @@ import {
   LOD_FLUSH, LOD_LEVEL_UNSET, LOD_MAX_INTERVAL, LOD_MAX_LEVELS, LOD_MOTION, LOD_OFF, LOD_ON, LOD_RESET, LOD_SCREEN_SIZE,
   LOD_TICK_PERIOD, resetLod,
 } from '../components/Lod.js';
-import { MATRIX_STRIDE } from '../math/layout.js';
+import { MATRIX_STRIDE, MATRIX_T } from '../math/layout.js';
 import { registerAsset } from './registry.js';
 import { isClip, isFiniteNumber, requireCharacter, requireWorld } from './validation.js';
 import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, rangeIssue } from '../assets/limits.js';
@@ -336,7 +336,7 @@ function restHeight(skeleton: Skeleton): number {
   computeModelPose(model, 0, skeleton.rest, 0, skeleton.parents, skeleton.jointCount);
   let lo = 0, hi = 0;
   for (let j = 0; j < skeleton.jointCount; j++) {
-    const y = model[j * MATRIX_STRIDE + 10];
+    const y = model[j * MATRIX_STRIDE + MATRIX_T + 1];
     if (y < lo) lo = y;
     if (y > hi) hi = y;
   }

@@ -47,7 +47,10 @@ const TEMPORARY_ALLOWLIST: Record<string, string> = {
 };
 
 /** Single lines allowed a flagged literal, by file and a fragment of the line, with the reason. */
-const EXCEPTIONS: { file: string; fragment: string; why: string }[] = [];
+const EXCEPTIONS: { file: string; fragment: string; why: string }[] = [
+  { file: 'src/systems/inertializeCapture.ts', fragment: 'const w = q[qo + 3];', why: 'writeScaledAxis reads one quaternion: its w' },
+  { file: 'src/systems/inertializeCapture.ts', fragment: 'out[o + 3] = a[ao + 3];', why: 'copy4 copies one quaternion: its w' },
+];
 
 const NAMED = /^[A-Z][A-Z0-9_]*$/;
 
