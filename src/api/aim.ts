@@ -368,7 +368,7 @@ function restForwardAxis(skeleton: Skeleton, head: number): [number, number, num
 /** The default pole: behind and below the middle joint at rest, at the chain's rest length. */
 function defaultPole(skeleton: Skeleton, upper: number, lower: number, end: number): [number, number, number] {
   const model = computeRestModel(skeleton.parents, skeleton.rest);
-  const at = (joint: number, k: number): number => model[joint * MATRIX_STRIDE + 9 + k];
+  const at = (joint: number, k: number): number => model[joint * MATRIX_STRIDE + MATRIX_T + k];
   const length = (a: number, b: number): number => Math.hypot(at(b, 0) - at(a, 0), at(b, 1) - at(a, 1), at(b, 2) - at(a, 2));
   const reach = length(upper, lower) + length(lower, end);
   const d = reach * Math.SQRT1_2;
