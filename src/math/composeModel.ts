@@ -21,7 +21,10 @@
  * record. `stride` is `MATRIX_STRIDE` for a matrix palette; longer records keep the rest
  * untouched. Joints outside the range are neither read nor written, except the parents of
  * the range's joints, which must be up to date in `out`: a range may start after joints
- * composed earlier (aim recomposes only what a correction moved).
+ * composed earlier (aim recomposes only what a correction moved). With `joints` (Float64
+ * records), the range is of positions in that list instead: the joints `joints[from .. to)`,
+ * ascending, each one's parent composed before it (aim's chains: only the joints on the
+ * paths to the aimed joints).
  *
  * The numbers: the products of `affine.fromSQT` then `affine.multiply`, with L_j kept in
  * doubles (never stored), so only C_j is rounded, to the precision of `out`. With a
@@ -33,15 +36,15 @@
  * Speed: the hot callers are the skinning system (Float32 pools in and out) and aim (Float32
  * local pose, Float64 records with rotations). V8 keeps type feedback per array access in
  * the code, so one loop fed both kinds of `out` checks the kind at every access: measured at
- * 10,000 × 64 joints, that made skinSystem and aimSystem each 12–13 % slower. So the loop is
+ * 10,000 × 64 joints, that made skinSystem and aimSystem each 12–14 % slower. So the loop is
  * written out once per output precision (`composeFloat32`, `composeFloat64`: the same
- * statements in the same order, the second also composing rotations, which aim needs in the
- * same pass), and {@link composeModel} picks one per call. A Float64 `out` with a Float64
+ * statements in the same order, the second also composing rotations and taking a joint list,
+ * which aim needs in the same pass), and {@link composeModel} picks one per call. A Float64 `out` with a Float64
  * `local` (the importer's and the offline checks) goes through the affine and quat calls,
  * which give the same numbers there, so nothing offline teaches the hot loops a second array
  * kind. Calls per joint in the hot loops instead (which V8 does not inline there) made
- * skinSystem 2.1× and aimSystem 1.13–1.17× slower; composing aim's rotations in a second
- * pass, 5 %. `test/math/composeModel.test.ts` checks the paths against each other and
+ * skinSystem 2.1× and aimSystem about 1.15× slower; composing aim's rotations in a second
+ * pass, 5 % slower; a call per run of consecutive joints instead of a joint list, 5–10 %. `test/math/composeModel.test.ts` checks the paths against each other and
  * against a per-joint reference.
  *
  * `out` must not overlap `local`. Quaternions are used as given (assumed unit). No
@@ -56,7 +59,8 @@ import type { NumArray } from './types.js';
  * Writes the model matrices of joints `[from, to)` (see the file header): for each joint j,
  * `out[outOff + j·stride ..+12]` = C_parent(j) · T·R·S of `local[localOff + j·POSE_STRIDE ..]`,
  * or T·R·S for a root; with `rotationOff` ≥ 0 (Float64 `out` only) also the model rotation
- * Q_parent(j) · q_j at `out[outOff + j·stride + rotationOff ..+4]`. `parents[j]` is −1 for a
+ * Q_parent(j) · q_j at `out[outOff + j·stride + rotationOff ..+4]`; with `joints` (Float64
+ * `out` only) for the joints `joints[from .. to)` instead of `from .. to - 1`. `parents[j]` is −1 for a
  * root and below j otherwise; the parents of the range's joints must already be composed in
  * `out`. `out` must not overlap `local`. A Float32 `out` takes a Float32 `local` (the pools);
  * a Float64 `out` takes either.
@@ -66,15 +70,15 @@ export function composeModel(
 ): void;
 export function composeModel(
   out: Float64Array, outOff: number, stride: number, local: NumArray, localOff: number, parents: Int16Array, from: number, to: number,
-  rotationOff?: number,
+  rotationOff?: number, joints?: Int32Array | null,
 ): void;
 export function composeModel(
   out: NumArray, outOff: number, stride: number, local: NumArray, localOff: number, parents: Int16Array, from: number, to: number,
-  rotationOff = -1,
+  rotationOff = -1, joints: Int32Array | null = null,
 ): void {
   if (out instanceof Float32Array) composeFloat32(out, outOff, stride, local as Float32Array, localOff, parents, from, to);
-  else if (local instanceof Float32Array) composeFloat64(out, outOff, stride, local, localOff, parents, from, to, rotationOff);
-  else composeByCalls(out, outOff, stride, local, localOff, parents, from, to, rotationOff);
+  else if (local instanceof Float32Array) composeFloat64(out, outOff, stride, local, localOff, parents, from, to, rotationOff, joints);
+  else composeByCalls(out, outOff, stride, local, localOff, parents, from, to, rotationOff, joints);
 }
 
 /** {@link composeModel} into Float32 records from a Float32 pose (the pools). */
@@ -128,9 +132,10 @@ function composeFloat32(
  */
 function composeFloat64(
   out: Float64Array, outOff: number, stride: number, local: Float32Array, localOff: number, parents: Int16Array, from: number, to: number,
-  rotationOff: number,
+  rotationOff: number, joints: Int32Array | null,
 ): void {
-  for (let j = from; j < to; j++) {
+  for (let k = from; k < to; k++) {
+    const j = joints === null ? k : joints[k];
     const l = localOff + j * POSE_STRIDE;
     const o = outOff + j * stride;
     const x = local[l + 3], y = local[l + 4], z = local[l + 5], w = local[l + 6];
@@ -189,9 +194,10 @@ function composeFloat64(
  */
 function composeByCalls(
   out: NumArray, outOff: number, stride: number, local: NumArray, localOff: number, parents: Int16Array, from: number, to: number,
-  rotationOff: number,
+  rotationOff: number, joints: Int32Array | null,
 ): void {
-  for (let j = from; j < to; j++) {
+  for (let k = from; k < to; k++) {
+    const j = joints === null ? k : joints[k];
     const l = localOff + j * POSE_STRIDE;
     const o = outOff + j * stride;
     const parent = parents[j];

@@ -289,23 +289,19 @@ function parentRotationOff(parents: Int16Array, joint: number): number {
 }
 
 /**
- * Composes the model records of `list[from ..]` (matrix and rotation) up to and including
- * joint `last` with the local → model kernel `composeModel`, one call per run of consecutive
- * joints in the list (chains are mostly such runs); returns the first list position not
- * composed, the new `dirty`. Joints already up to date (positions before `from`) are not
- * recomposed; every listed joint's parent is listed, so it is composed before its children.
+ * Composes the model records (matrix and rotation) of the joints at `list[from ..]` up to
+ * and including joint `last`, one call of the local → model kernel `composeModel` over those
+ * list positions; returns the first list position not composed, the new `dirty`. Joints
+ * already up to date (positions before `from`) are not recomposed; every listed joint's
+ * parent is listed before it, so it is composed before its children.
  */
 function composeUpTo(
   aim: AimScratch, local: Float32Array, localOff: number, parents: Int16Array, from: number, count: number, last: number,
 ): number {
   const { list, model } = aim;
   let pos = from;
-  while (pos < count && list[pos] <= last) {
-    const first = list[pos];
-    let end = first + 1;
-    for (pos++; pos < count && list[pos] === end && end <= last; pos++) end++;
-    composeModel(model, 0, AIM_JOINT_STRIDE, local, localOff, parents, first, end, AIM_JOINT_Q);
-  }
+  while (pos < count && list[pos] <= last) pos++;
+  composeModel(model, 0, AIM_JOINT_STRIDE, local, localOff, parents, from, pos, AIM_JOINT_Q, list);
   return pos;
 }
 

@@ -148,6 +148,26 @@ describe('composeModel', () => {
     }
   });
 
+  it('a joint list: only the listed joints (a path to the root), the same bits as the whole range', () => {
+    const { parents: p, pose } = randomPose(64, 13);
+    const whole = new Float64Array(64 * 16);
+    composeModel(whole, 0, 16, pose, 0, p, 0, 64, 12);
+    const path: number[] = [];
+    for (let j = 63; j >= 0; j = p[j]!) path.unshift(j);
+    const joints = Int32Array.from([-7, ...path]); // positions from 1 on
+    for (const source of [pose, Float64Array.from(pose)]) {
+      const out = new Float64Array(64 * 16).fill(Number.NaN);
+      composeModel(out, 0, 16, source, 0, p, 1, 1 + path.length - 1, 12, joints); // all but the last
+      composeModel(out, 0, 16, source, 0, p, path.length, path.length + 1, 12, joints); // then the last
+      for (let j = 0; j < 64; j++) {
+        for (let c = 0; c < 16; c++) {
+          if (path.includes(j)) expect(Object.is(out[j * 16 + c], whole[j * 16 + c]), `joint ${j} float ${c}`).toBe(true);
+          else expect(out[j * 16 + c], `joint ${j} float ${c}`).toBeNaN();
+        }
+      }
+    }
+  });
+
   it('reads the local pose at localOff and leaves it untouched', () => {
     const { parents: p, pose } = randomPose(10, 5);
     const shifted = new Float32Array(7 + pose.length);
