@@ -16,11 +16,11 @@ import {
   LOD_FLUSH, LOD_LEVEL_UNSET, LOD_MAX_INTERVAL, LOD_MAX_LEVELS, LOD_MOTION, LOD_OFF, LOD_ON, LOD_RESET, LOD_SCREEN_SIZE,
   LOD_TICK_PERIOD, resetLod,
 } from '../components/Lod.js';
+import { composeModel } from '../math/composeModel.js';
 import { MATRIX_STRIDE, MATRIX_T } from '../math/layout.js';
 import { registerAsset } from './registry.js';
 import { isClip, isFiniteNumber, requireCharacter, requireWorld } from './validation.js';
 import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, rangeIssue } from '../assets/limits.js';
-import { computeModelPose } from '../systems/skinSystem.js';
 import type { AnimationWorld } from '../world.js';
 
 /** What picks a character's level: distance (m), projected height on screen (px) or relative speed (m/s). */
@@ -333,7 +333,7 @@ function checkIntervals(issues: IssueList, values: readonly number[] | undefined
 /** Vertical extent of the skeleton's rest pose and the model origin (model space), metres; 1 if flat. */
 function restHeight(skeleton: Skeleton): number {
   const model = new Float32Array(skeleton.jointCount * MATRIX_STRIDE);
-  computeModelPose(model, 0, skeleton.rest, 0, skeleton.parents, skeleton.jointCount);
+  composeModel(model, 0, MATRIX_STRIDE, skeleton.rest, 0, skeleton.parents, 0, skeleton.jointCount);
   let lo = 0, hi = 0;
   for (let j = 0; j < skeleton.jointCount; j++) {
     const y = model[j * MATRIX_STRIDE + MATRIX_T + 1];

@@ -1,4 +1,5 @@
 import * as affine from '../math/affine.js';
+import { composeModel } from '../math/composeModel.js';
 import { MATRIX_STRIDE, MATRIX_T, NO_PARENT, POSE_STRIDE } from '../math/layout.js';
 import { fail, IssueList } from './AnimationError.js';
 import { describeValue, shownNumber } from './limits.js';
@@ -188,12 +189,7 @@ export function createSkeleton(desc: SkeletonDesc): Skeleton {
 export function computeRestModel(parents: Int16Array, rest: Float32Array): Float64Array {
   const jointCount = parents.length;
   const model = new Float64Array(jointCount * MATRIX_STRIDE);
-  for (let joint = 0; joint < jointCount; joint++) {
-    const off = joint * MATRIX_STRIDE;
-    affine.fromSQT(model, off, rest, joint * POSE_STRIDE);
-    const parent = parents[joint];
-    if (parent !== NO_PARENT) affine.multiply(model, off, model, parent * MATRIX_STRIDE, model, off);
-  }
+  composeModel(model, 0, MATRIX_STRIDE, rest, 0, parents, 0, jointCount);
   return model;
 }
 

@@ -6,8 +6,8 @@
 import type { Clip } from '../assets/Clip.js';
 import { sampleFrameInto } from '../assets/reducedClip.js';
 import type { Skeleton } from '../assets/Skeleton.js';
+import { composeModel } from '../math/composeModel.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
-import { computeModelPose } from '../systems/skinSystem.js';
 
 /** The parts of an import result `inspect` reports on. */
 export interface InspectedAsset {
@@ -41,7 +41,7 @@ export function hipPath(clip: Clip): { first: number[]; last: number[] } {
   const pose = new Float32Array(poseSize);
   const position = (frame: number): number[] => {
     sampleFrameInto(pose, 0, clip, frame); // a reduced clip has no frames: its curves there
-    computeModelPose(model, 0, pose, 0, skeleton.parents, skeleton.jointCount);
+    composeModel(model, 0, MATRIX_STRIDE, pose, 0, skeleton.parents, 0, skeleton.jointCount);
     return [9, 10, 11].map((k) => model[joint * MATRIX_STRIDE + k]);
   };
   const first = position(0);

@@ -44,6 +44,7 @@ import { fail } from '../assets/AnimationError.js';
 import { createClip, type Clip } from '../assets/Clip.js';
 import { getRootTrack } from '../assets/rootTrack.js';
 import * as affine from '../math/affine.js';
+import { composeModel } from '../math/composeModel.js';
 import { MATRIX_STRIDE, MATRIX_T, POSE_STRIDE } from '../math/layout.js';
 
 /** Options of {@link rootMotionFromFeet}. */
@@ -133,7 +134,7 @@ export function rootMotionFromFeet(clip: Clip, options: FootRootMotionOptions): 
   const model = new Float64Array(J * MATRIX_STRIDE);
   const below = feet.map((foot) => isBelow(skeleton.parents, foot, hip));
   for (let f = 0; f < N; f++) {
-    modelPose(model, clip.frames, f * J * POSE_STRIDE, skeleton.parents, J);
+    composeModel(model, 0, MATRIX_STRIDE, clip.frames, f * J * POSE_STRIDE, skeleton.parents, 0, J);
     const h = hip * MATRIX_STRIDE + MATRIX_T;
     const hx = model[h], hz = model[h + 2];
     for (let k = 0; k < K; k++) {
@@ -238,16 +239,6 @@ function option(value: number | undefined, name: string, fallback: number, zero:
 function isBelow(parents: Int16Array, joint: number, ancestor: number): boolean {
   for (let j = joint; j >= 0; j = parents[j]) if (j === ancestor) return true;
   return false;
-}
-
-/** Model matrices of every joint of the pose at `pose[po ..]`, parents first. */
-function modelPose(out: Float64Array, pose: Float32Array, po: number, parents: Int16Array, jointCount: number): void {
-  for (let j = 0; j < jointCount; j++) {
-    const o = j * MATRIX_STRIDE;
-    affine.fromSQT(out, o, pose, po + j * POSE_STRIDE);
-    const p = parents[j];
-    if (p >= 0) affine.multiply(out, o, out, p * MATRIX_STRIDE, out, o);
-  }
 }
 
 function clamp01(x: number): number {

@@ -24,7 +24,7 @@
  *    it, leaving the pose as it is.
  * 2. Model transforms of only the joints involved: the head and the reach chain's end joint
  *    and all their ancestors, composed parents first from `LocalPose` (3×4 matrix for
- *    positions, quaternion product for rotations) into `scratch.aim.model`. After a joint's
+ *    positions, quaternion product for rotations; `math/composeModel.ts`) into `scratch.aim.model`. After a joint's
  *    local rotation changes, the joints after it in that list are recomposed when next read.
  * 3. Look-at (`math/lookAt.ts`): the chain spine → neck → head, top down. At chain joint k the
  *    kernel solves the head's aim from the head's current position and rotation and returns
@@ -52,6 +52,7 @@
 import { commitRemovals } from 'bitecs';
 import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../components/Follower.js';
 import { updateRange } from '../components/UpdateList.js';
+import { composeModel } from '../math/composeModel.js';
 import { POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import {
   LOOK_AXIS, LOOK_FORWARD, LOOK_PARAMS, LOOK_PITCH_LIMIT, LOOK_POSITION, LOOK_ROTATION, LOOK_TARGET, LOOK_UP,
@@ -297,112 +298,20 @@ function parentRotationOff(parents: Int16Array, joint: number): number {
 }
 
 /**
- * Composes the model records of `list[from ..]` up to and including joint `last` (as
- * {@link composeJointModel}, written out here: V8 does not inline a call that size, and this
- * loop is most of aimSystem's time); returns the first list position not composed, the new
- * `dirty`. Joints already up to date (positions before `from`) are not recomposed.
+ * Composes the model records (matrix and rotation) of the joints at `list[from ..]` up to
+ * and including joint `last`, one call of the local → model kernel `composeModel` over those
+ * list positions; returns the first list position not composed, the new `dirty`. Joints
+ * already up to date (positions before `from`) are not recomposed; every listed joint's
+ * parent is listed before it, so it is composed before its children.
  */
 function composeUpTo(
   aim: AimScratch, local: Float32Array, localOff: number, parents: Int16Array, from: number, count: number, last: number,
 ): number {
   const { list, model } = aim;
   let pos = from;
-  for (; pos < count; pos++) {
-    const joint = list[pos];
-    if (joint > last) break;
-    const l = localOff + joint * POSE_STRIDE;
-    const o = joint * AIM_JOINT_STRIDE;
-    const x = local[l + 3], y = local[l + 4], z = local[l + 5], w = local[l + 6];
-    const sx = local[l + 7], sy = local[l + 8], sz = local[l + 9];
-    const x2 = x + x, y2 = y + y, z2 = z + z;
-    const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
-    const wx = w * x2, wy = w * y2, wz = w * z2;
-    const l00 = (1 - (yy + zz)) * sx, l10 = (xy + wz) * sx, l20 = (xz - wy) * sx;
-    const l01 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l21 = (yz + wx) * sy;
-    const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
-    const ltx = local[l], lty = local[l + 1], ltz = local[l + 2];
-    const parent = parents[joint];
-    if (parent < 0) {
-      model[o] = l00; model[o + 1] = l10; model[o + 2] = l20;
-      model[o + 3] = l01; model[o + 4] = l11; model[o + 5] = l21;
-      model[o + 6] = l02; model[o + 7] = l12; model[o + 8] = l22;
-      model[o + 9] = ltx; model[o + 10] = lty; model[o + 11] = ltz;
-      model[o + 12] = x; model[o + 13] = y; model[o + 14] = z; model[o + 15] = w;
-      continue;
-    }
-    const p = parent * AIM_JOINT_STRIDE;
-    const p00 = model[p], p10 = model[p + 1], p20 = model[p + 2];
-    const p01 = model[p + 3], p11 = model[p + 4], p21 = model[p + 5];
-    const p02 = model[p + 6], p12 = model[p + 7], p22 = model[p + 8];
-    model[o] = p00 * l00 + p01 * l10 + p02 * l20;
-    model[o + 1] = p10 * l00 + p11 * l10 + p12 * l20;
-    model[o + 2] = p20 * l00 + p21 * l10 + p22 * l20;
-    model[o + 3] = p00 * l01 + p01 * l11 + p02 * l21;
-    model[o + 4] = p10 * l01 + p11 * l11 + p12 * l21;
-    model[o + 5] = p20 * l01 + p21 * l11 + p22 * l21;
-    model[o + 6] = p00 * l02 + p01 * l12 + p02 * l22;
-    model[o + 7] = p10 * l02 + p11 * l12 + p12 * l22;
-    model[o + 8] = p20 * l02 + p21 * l12 + p22 * l22;
-    model[o + 9] = p00 * ltx + p01 * lty + p02 * ltz + model[p + 9];
-    model[o + 10] = p10 * ltx + p11 * lty + p12 * ltz + model[p + 10];
-    model[o + 11] = p20 * ltx + p21 * lty + p22 * ltz + model[p + 11];
-    const ax = model[p + 12], ay = model[p + 13], az = model[p + 14], aw = model[p + 15];
-    model[o + 12] = aw * x + ax * w + ay * z - az * y;
-    model[o + 13] = aw * y - ax * z + ay * w + az * x;
-    model[o + 14] = aw * z + ax * y - ay * x + az * w;
-    model[o + 15] = aw * w - ax * x - ay * y - az * z;
-  }
+  while (pos < count && list[pos] <= last) pos++;
+  composeModel(model, 0, AIM_JOINT_STRIDE, local, localOff, parents, from, pos, AIM_JOINT_Q, list);
   return pos;
-}
-
-/**
- * Writes joint `joint`'s model record (`AIM_JOINT_STRIDE` floats at `joint × 16` in `model`):
- * the 3×4 matrix C = C_parent · T·R·S of its local pose at `local[l ..]` (as `skinSystem`'s
- * `computeModelPose`, in Float64) and the rotation Q = Q_parent · q. `parent` < 0: C = T·R·S,
- * Q = q. The parent's record must be up to date. Pure kernel: what `composeUpTo` does per
- * joint (kept for tests; the system runs the written-out copy).
- */
-export function composeJointModel(model: Float64Array, joint: number, parent: number, local: Float32Array, l: number): void {
-  const o = joint * AIM_JOINT_STRIDE;
-  const x = local[l + 3], y = local[l + 4], z = local[l + 5], w = local[l + 6];
-  const sx = local[l + 7], sy = local[l + 8], sz = local[l + 9];
-  const x2 = x + x, y2 = y + y, z2 = z + z;
-  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
-  const wx = w * x2, wy = w * y2, wz = w * z2;
-  const l00 = (1 - (yy + zz)) * sx, l10 = (xy + wz) * sx, l20 = (xz - wy) * sx;
-  const l01 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l21 = (yz + wx) * sy;
-  const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
-  const ltx = local[l], lty = local[l + 1], ltz = local[l + 2];
-  if (parent < 0) {
-    model[o] = l00; model[o + 1] = l10; model[o + 2] = l20;
-    model[o + 3] = l01; model[o + 4] = l11; model[o + 5] = l21;
-    model[o + 6] = l02; model[o + 7] = l12; model[o + 8] = l22;
-    model[o + 9] = ltx; model[o + 10] = lty; model[o + 11] = ltz;
-    model[o + 12] = x; model[o + 13] = y; model[o + 14] = z; model[o + 15] = w;
-    return;
-  }
-  const p = parent * AIM_JOINT_STRIDE;
-  const p00 = model[p], p10 = model[p + 1], p20 = model[p + 2];
-  const p01 = model[p + 3], p11 = model[p + 4], p21 = model[p + 5];
-  const p02 = model[p + 6], p12 = model[p + 7], p22 = model[p + 8];
-  model[o] = p00 * l00 + p01 * l10 + p02 * l20;
-  model[o + 1] = p10 * l00 + p11 * l10 + p12 * l20;
-  model[o + 2] = p20 * l00 + p21 * l10 + p22 * l20;
-  model[o + 3] = p00 * l01 + p01 * l11 + p02 * l21;
-  model[o + 4] = p10 * l01 + p11 * l11 + p12 * l21;
-  model[o + 5] = p20 * l01 + p21 * l11 + p22 * l21;
-  model[o + 6] = p00 * l02 + p01 * l12 + p02 * l22;
-  model[o + 7] = p10 * l02 + p11 * l12 + p12 * l22;
-  model[o + 8] = p20 * l02 + p21 * l12 + p22 * l22;
-  model[o + 9] = p00 * ltx + p01 * lty + p02 * ltz + model[p + 9];
-  model[o + 10] = p10 * ltx + p11 * lty + p12 * ltz + model[p + 10];
-  model[o + 11] = p20 * ltx + p21 * lty + p22 * ltz + model[p + 11];
-  // Q = Q_parent · q (Hamilton product, as quat.multiply).
-  const ax = model[p + 12], ay = model[p + 13], az = model[p + 14], aw = model[p + 15];
-  model[o + 12] = aw * x + ax * w + ay * z - az * y;
-  model[o + 13] = aw * y - ax * z + ay * w + az * x;
-  model[o + 14] = aw * z + ax * y - ay * x + az * w;
-  model[o + 15] = aw * w - ax * x - ay * y - az * z;
 }
 
 /**

@@ -12,13 +12,15 @@
  * (column-vector convention, so a bind-pose vertex v skins to Σ w_i K_i v). Matrices are
  * 3×4 column-major, 12 floats: `m00 m10 m20 m01 m11 m21 m02 m12 m22 tx ty tz`.
  *
- * The kernels write out what `affine.fromSQT` and `affine.multiply` compute instead of calling
- * them: measured at 5,000 × 64 joints, the calls (which V8 does not inline here) made this
- * system 2.1× slower (19.5 vs 9.1 ms per frame). `test/math` and the three.js oracle pin both
- * versions to the same numbers.
+ * Local → model is the shared kernel `composeModel` (`src/math/composeModel.ts`), one call
+ * per character over its joints. The palette kernel writes out what `affine.multiply`
+ * computes instead of calling it: measured at 5,000 × 64 joints, calls per joint (which V8
+ * does not inline here) made this system 2.1× slower (19.5 vs 9.1 ms per frame).
+ * `test/math` and the three.js oracle pin both versions to the same numbers.
  */
 import { commitRemovals } from 'bitecs';
 import { updateRange } from '../components/UpdateList.js';
+import { composeModel } from '../math/composeModel.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 
@@ -44,14 +46,15 @@ export function skinEntities(world: AnimationWorld, dt: number, first: number, e
     const jointCount = Character.jointCount[eid];
     const skeleton = skeletons[Character.skeleton[eid]];
     const matrixOff = eid * maxJoints * MATRIX_STRIDE;
-    computeModelPose(model, matrixOff, local, eid * maxJoints * POSE_STRIDE, skeleton.parents, jointCount);
+    composeModel(model, matrixOff, MATRIX_STRIDE, local, eid * maxJoints * POSE_STRIDE, skeleton.parents, 0, jointCount);
     computeSkinPalette(palette, matrixOff, model, matrixOff, skeleton.inverseBind, jointCount);
   }
 }
 
 /**
  * Local poses (`jointCount × 10` at `localOff`) → model matrices (`jointCount × 12` at
- * `modelOff`), parents first. `parents[j]` is −1 for roots and below j otherwise.
+ * `modelOff`), parents first. `parents[j]` is −1 for roots and below j otherwise. The whole
+ * pose through the one local → model kernel, `composeModel` (`src/math/composeModel.ts`).
  * Pure kernel: writes only the model block.
  */
 export function computeModelPose(
@@ -62,44 +65,7 @@ export function computeModelPose(
   parents: Int16Array,
   jointCount: number,
 ): void {
-  for (let j = 0; j < jointCount; j++) {
-    const l = localOff + j * POSE_STRIDE;
-    const o = modelOff + j * MATRIX_STRIDE;
-    // L = T·R·S (three.js Matrix4.compose)
-    const x = local[l + 3], y = local[l + 4], z = local[l + 5], w = local[l + 6];
-    const sx = local[l + 7], sy = local[l + 8], sz = local[l + 9];
-    const x2 = x + x, y2 = y + y, z2 = z + z;
-    const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
-    const wx = w * x2, wy = w * y2, wz = w * z2;
-    const l00 = (1 - (yy + zz)) * sx, l10 = (xy + wz) * sx, l20 = (xz - wy) * sx;
-    const l01 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l21 = (yz + wx) * sy;
-    const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
-    const ltx = local[l], lty = local[l + 1], ltz = local[l + 2];
-    const parent = parents[j];
-    if (parent < 0) {
-      model[o] = l00; model[o + 1] = l10; model[o + 2] = l20;
-      model[o + 3] = l01; model[o + 4] = l11; model[o + 5] = l21;
-      model[o + 6] = l02; model[o + 7] = l12; model[o + 8] = l22;
-      model[o + 9] = ltx; model[o + 10] = lty; model[o + 11] = ltz;
-      continue;
-    }
-    const p = modelOff + parent * MATRIX_STRIDE;
-    const p00 = model[p], p10 = model[p + 1], p20 = model[p + 2];
-    const p01 = model[p + 3], p11 = model[p + 4], p21 = model[p + 5];
-    const p02 = model[p + 6], p12 = model[p + 7], p22 = model[p + 8];
-    model[o] = p00 * l00 + p01 * l10 + p02 * l20;
-    model[o + 1] = p10 * l00 + p11 * l10 + p12 * l20;
-    model[o + 2] = p20 * l00 + p21 * l10 + p22 * l20;
-    model[o + 3] = p00 * l01 + p01 * l11 + p02 * l21;
-    model[o + 4] = p10 * l01 + p11 * l11 + p12 * l21;
-    model[o + 5] = p20 * l01 + p21 * l11 + p22 * l21;
-    model[o + 6] = p00 * l02 + p01 * l12 + p02 * l22;
-    model[o + 7] = p10 * l02 + p11 * l12 + p12 * l22;
-    model[o + 8] = p20 * l02 + p21 * l12 + p22 * l22;
-    model[o + 9] = p00 * ltx + p01 * lty + p02 * ltz + model[p + 9];
-    model[o + 10] = p10 * ltx + p11 * lty + p12 * ltz + model[p + 10];
-    model[o + 11] = p20 * ltx + p21 * lty + p22 * ltz + model[p + 11];
-  }
+  composeModel(model, modelOff, MATRIX_STRIDE, local, localOff, parents, 0, jointCount);
 }
 
 /**

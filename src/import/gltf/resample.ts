@@ -7,7 +7,7 @@
  */
 import { createClip, type Clip } from '../../assets/Clip.js';
 import { sampleClipInto } from '../../assets/sampleClip.js';
-import * as affine from '../../math/affine.js';
+import { composeModel } from '../../math/composeModel.js';
 import { MATRIX_STRIDE, MATRIX_T, POSE_Q, POSE_STRIDE } from '../../math/layout.js';
 import * as quat from '../../math/quat.js';
 import { sampleTrack, type Track } from './sampler.js';
@@ -165,8 +165,8 @@ export function measureImportError(source: ClipSource, clip: Clip): number {
     time[0] = t;
     sampleClipInto(clipPose32, 0, clip, time, 0);
     clipPose.set(clipPose32);
-    modelMatrices(sourceModel, sourcePose, parents, jointCount);
-    modelMatrices(clipModel, clipPose, parents, jointCount);
+    composeModel(sourceModel, 0, MATRIX_STRIDE, sourcePose, 0, parents, 0, jointCount);
+    composeModel(clipModel, 0, MATRIX_STRIDE, clipPose, 0, parents, 0, jointCount);
     for (let j = 0; j < jointCount; j++) {
       const m = j * MATRIX_STRIDE + MATRIX_T;
       const dx = clipModel[m] - sourceModel[m], dy = clipModel[m + 1] - sourceModel[m + 1], dz = clipModel[m + 2] - sourceModel[m + 2];
@@ -175,16 +175,6 @@ export function measureImportError(source: ClipSource, clip: Clip): number {
     }
   }
   return Math.sqrt(worst);
-}
-
-/** Local poses → model matrices in float64, parents first. */
-function modelMatrices(model: Float64Array, pose: Float64Array, parents: Int16Array, jointCount: number): void {
-  for (let j = 0; j < jointCount; j++) {
-    const o = j * MATRIX_STRIDE;
-    affine.fromSQT(model, o, pose, j * POSE_STRIDE);
-    const parent = parents[j];
-    if (parent >= 0) affine.multiply(model, o, model, parent * MATRIX_STRIDE, model, o);
-  }
 }
 
 /** A clip chosen for one animation: frames, the rate, the error measured. */

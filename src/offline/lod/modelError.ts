@@ -21,7 +21,7 @@ import { fail } from '../../assets/AnimationError.js';
 import type { Clip } from '../../assets/Clip.js';
 import { sampleClipInto } from '../../assets/sampleClip.js';
 import { computeRestModel, type Skeleton } from '../../assets/Skeleton.js';
-import * as affine from '../../math/affine.js';
+import { composeModel } from '../../math/composeModel.js';
 import { MATRIX_STRIDE, NO_PARENT, POSE_STRIDE } from '../../math/layout.js';
 
 /** What {@link measureModelError} found. */
@@ -109,10 +109,11 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
 
   const poseSize = jointCount * POSE_STRIDE;
   const pose = new Float32Array(poseSize);
+  const local = new Float64Array(poseSize); // modelPose's normalized copy
   const source = new Float64Array(count * jointCount * MODEL_STRIDE);
   for (let k = 0; k < count; k++) {
     sampleClipInto(pose, 0, clip, times, k); // as it plays
-    modelPose(source, k * jointCount * MODEL_STRIDE, skeleton, pose);
+    modelPose(source, k * jointCount * MODEL_STRIDE, skeleton, pose, local);
     if (distance > 0) unitAxes(source, k * jointCount * MODEL_STRIDE, jointCount);
   }
   const candidate = new Float64Array(jointCount * MODEL_STRIDE);
@@ -125,7 +126,7 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
       const points = distance > 0 ? 4 : 1;
       for (let k = 0; k < count; k++) {
         sampleClipInto(pose, 0, reduced, times, k);
-        modelPose(candidate, 0, skeleton, pose);
+        modelPose(candidate, 0, skeleton, pose, local);
         if (points > 1) unitAxes(candidate, 0, jointCount);
         const base = k * jointCount * MODEL_STRIDE;
         for (let j = 0; j < jointCount; j++) {
@@ -172,34 +173,16 @@ const MODEL_STRIDE = 16;
 /**
  * Model matrices and rotations of one local pose into `out` at `off` (16 doubles per joint:
  * the affine matrix, then the unit quaternion of the joint's model rotation, the product of
- * its and its ancestors' local rotations — scale left out). Local quaternions are normalized.
+ * its and its ancestors' local rotations — scale left out), by `composeModel` on a copy of
+ * the pose (`local`, poseSize doubles) with the quaternions normalized.
  */
-function modelPose(out: Float64Array, off: number, skeleton: Skeleton, pose: Float32Array): void {
-  const parents = skeleton.parents;
-  const local = LOCAL;
-  for (let j = 0; j < skeleton.jointCount; j++) {
-    const p = j * POSE_STRIDE;
-    for (let c = 0; c < POSE_STRIDE; c++) local[c] = pose[p + c];
-    const n = Math.sqrt(local[3] * local[3] + local[4] * local[4] + local[5] * local[5] + local[6] * local[6]);
-    if (n > 0) for (let c = 3; c < 7; c++) local[c] = local[c] / n;
-    const o = off + j * MODEL_STRIDE;
-    affine.fromSQT(out, o, local, 0);
-    const parent = parents[j];
-    const q = o + 12;
-    if (parent === NO_PARENT) {
-      for (let c = 0; c < 4; c++) out[q + c] = local[3 + c];
-      continue;
-    }
-    const po = off + parent * MODEL_STRIDE;
-    affine.multiply(out, o, out, po, out, o);
-    // Hamilton product parent · local.
-    const ax = out[po + 12], ay = out[po + 13], az = out[po + 14], aw = out[po + 15];
-    const bx = local[3], by = local[4], bz = local[5], bw = local[6];
-    out[q] = aw * bx + ax * bw + ay * bz - az * by;
-    out[q + 1] = aw * by - ax * bz + ay * bw + az * bx;
-    out[q + 2] = aw * bz + ax * by - ay * bx + az * bw;
-    out[q + 3] = aw * bw - ax * bx - ay * by - az * bz;
+function modelPose(out: Float64Array, off: number, skeleton: Skeleton, pose: Float32Array, local: Float64Array): void {
+  for (let p = 0; p < skeleton.jointCount * POSE_STRIDE; p += POSE_STRIDE) {
+    for (let c = 0; c < POSE_STRIDE; c++) local[p + c] = pose[p + c];
+    const n = Math.sqrt(local[p + 3] * local[p + 3] + local[p + 4] * local[p + 4] + local[p + 5] * local[p + 5] + local[p + 6] * local[p + 6]);
+    if (n > 0) for (let c = 3; c < 7; c++) local[p + c] = local[p + c] / n;
   }
+  composeModel(out, off, MODEL_STRIDE, local, 0, skeleton.parents, 0, skeleton.jointCount, MATRIX_STRIDE);
 }
 
 /**
@@ -222,9 +205,6 @@ function unitAxes(out: Float64Array, off: number, jointCount: number): void {
     }
   }
 }
-
-/** Scratch local pose of {@link modelPose} (fixed-size math temporary). */
-const LOCAL = new Float64Array(POSE_STRIDE);
 
 /**
  * For each joint, the farthest rest-pose distance from it to itself or any descendant, plus
