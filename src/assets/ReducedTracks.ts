@@ -188,7 +188,7 @@ export interface ReducedTracks {
    * `bucketRows × animatedTracks` record offsets (in `records`, or slots in `packed` for a
    * 16-bit track), row-major: row b, track i at `b × animatedTracks + i`.
    */
-  readonly bucketRecords: Uint32Array;
+  readonly bucketRecords: Uint32Array | Uint16Array;
   /** Keys given, summed over channels (K + 1 per channel). */
   readonly keyCount: number;
   /** Records stored (union keys, summed over animated tracks). */
@@ -363,13 +363,24 @@ export function createReducedTracks(jointCount: number, duration: number, channe
     else packedTimes[(trackStart[i] - headerSlots(trackChannels[i]) + q.length) >> 1] = Infinity;
   }
 
-  // 4. The bucket lookup table.
-  const table = buildLookup(issues, duration, endTime, unions, trackStart, strides, packedTracks > 0 ? LOOKUP_STEPS_16 : 1);
+  // 4. The bucket lookup table: one-frame buckets (at most one step) in every clip. A clip with
+  //    16-bit tracks counts its entries in 32-bit words of `packed` for those (floats of
+  //    `records` for its 32-bit tracks) and stores them in 16 bits when they all fit.
+  const table = buildLookup(issues, duration, endTime, unions, trackStart, strides);
   issues.throwIfAny();
+  let bucketRecords: Uint32Array | Uint16Array = table.bucketRecords;
+  if (packedTracks > 0) {
+    let largest = 0;
+    for (let e = 0; e < bucketRecords.length; e++) {
+      if (quantized[e % animatedTracks] !== null) bucketRecords[e] = bucketRecords[e] >> 1;
+      largest = Math.max(largest, bucketRecords[e]);
+    }
+    if (largest <= 0xffff) bucketRecords = Uint16Array.from(bucketRecords);
+  }
 
   const byteLength =
     jointMask.byteLength + jointTrack.byteLength + constants.byteLength + records.byteLength + packedBuffer.byteLength +
-    trackStart.byteLength + table.bucketRecords.byteLength;
+    trackStart.byteLength + bucketRecords.byteLength;
   return Object.freeze({
     jointCount,
     duration,
@@ -386,7 +397,7 @@ export function createReducedTracks(jointCount: number, duration: number, channe
     bucketCount: table.bucketCount,
     bucketScale: table.bucketScale,
     bucketRows: table.bucketRows,
-    bucketRecords: table.bucketRecords,
+    bucketRecords,
     keyCount,
     recordCount,
     packedTracks,
@@ -704,7 +715,7 @@ interface Lookup {
   readonly bucketCount: number;
   readonly bucketScale: number;
   readonly bucketRows: number;
-  readonly bucketRecords: Uint32Array;
+  readonly bucketRecords: Uint32Array | Uint16Array;
 }
 
 /**
@@ -714,17 +725,14 @@ interface Lookup {
  */
 function buildLookup(
   issues: IssueList, duration: number, endTime: number, unions: readonly Float64Array[], trackStart: Uint32Array, strides: readonly number[],
-  maxSteps: number,
 ): Lookup {
   const tracks = unions.length;
   let gap = duration;
   for (const union of unions) for (let s = 1; s < union.length; s++) gap = Math.min(gap, union[s] - union[s - 1]);
   // The gap is a difference of 32-bit times, off by up to ~1e-7 s: keys on a grid of n equal
   // intervals give duration / gap within ~1e-4·n of n, which must count as n buckets, not n + 1.
-  // Up to maxSteps keys per bucket: buckets of about maxSteps gaps.
   const ratio = duration / gap;
-  const fine = Math.max(1, Math.abs(ratio - Math.round(ratio)) <= 1e-4 * ratio ? Math.round(ratio) : Math.ceil(ratio));
-  let bucketCount = Math.max(1, Math.ceil(fine / maxSteps));
+  let bucketCount = Math.max(1, Math.abs(ratio - Math.round(ratio)) <= 1e-4 * ratio ? Math.round(ratio) : Math.ceil(ratio));
   for (;;) {
     if (bucketCount > MAX_BUCKETS) {
       issues.add('channels', `have keys ${gap} s apart in one track: the lookup would need more than ${MAX_BUCKETS} buckets over ${duration} s`);
@@ -754,7 +762,7 @@ function buildLookup(
         // before the next row are the steps some time of this row needs.
         let steps = 0;
         for (let q = s + 1; q < union.length && union[q] < starts[row + 1]; q++) steps++;
-        if (steps > maxSteps) fits = false;
+        if (steps > 1) fits = false;
       }
     }
     if (fits) return { bucketCount, bucketScale: scale, bucketRows: rows, bucketRecords: table };

@@ -207,17 +207,14 @@ export function sampleReduced16Into(
       out[o + 2] = constants[k + 2];
     } else if ((mask & T16) === 0) {
       let r = table[entry++];
-      if (records[r + T3] <= ts) { r += T3; if (records[r + T3] <= ts) r += T3; }
+      if (records[r + T3] <= ts) r += T3;
       const u = t - records[r];
       out[o] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
       out[o + 1] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
       out[o + 2] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
     } else {
-      let h = table[entry++] >> 1; // the record, in 32-bit units
-      if (packedTimes[h + H3] <= ts) {
-        h += H3;
-        if (packedTimes[h + H3] <= ts) h += H3;
-      }
+      let h = table[entry++]; // the record, in 32-bit units
+      if (packedTimes[h + H3] <= ts) h += H3;
       const s = (t - packedTimes[h]) * packedTimes[h + 1];
       const g = (trackStart[track] >> 1) - 6; // the track's header: lo, step per channel
       // Two codes per 32-bit read (little-endian: the low half is the first slot).
@@ -228,11 +225,8 @@ export function sampleReduced16Into(
     }
 
     if ((mask & Q16) !== 0) {
-      let h = table[entry++] >> 1; // the record, in 32-bit units
-      if (packedTimes[h + H4] <= ts) {
-        h += H4;
-        if (packedTimes[h + H4] <= ts) h += H4;
-      }
+      let h = table[entry++]; // the record, in 32-bit units
+      if (packedTimes[h + H4] <= ts) h += H4;
       const s = (t - packedTimes[h]) * packedTimes[h + 1];
       // The four share one step about 0, which the normalization cancels: codes as they are.
       // Two codes per 32-bit read, each kept scaled by 2¹⁶ (the normalization cancels it too):
@@ -255,7 +249,7 @@ export function sampleReduced16Into(
       out[o + 6] = constants[k + 6];
     } else if ((mask & Q16) === 0) {
       let r = table[entry++];
-      if (records[r + Q4] <= ts) { r += Q4; if (records[r + Q4] <= ts) r += Q4; }
+      if (records[r + Q4] <= ts) r += Q4;
       const u = t - records[r];
       const x = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
       const y = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
@@ -274,7 +268,7 @@ export function sampleReduced16Into(
       out[o + 9] = constants[k + 9];
     } else if ((mask & HAS_S1) !== 0) {
       let r = table[entry];
-      if (records[r + S1] <= ts) { r += S1; if (records[r + S1] <= ts) r += S1; }
+      if (records[r + S1] <= ts) r += S1;
       const u = t - records[r];
       const scale = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
       out[o + 7] = scale;
@@ -283,10 +277,10 @@ export function sampleReduced16Into(
     } else if ((mask & S16) !== 0) {
       // Three scale curves (a uniform scale stays 32-bit): rare, out of line.
       const header = trackStart[jointTrack[source] + (mask & HAS_T) + ((mask & HAS_Q) >> 1)] >> 1;
-      sampleScale16(out, o, pairs, packedTimes, table[entry], t, ts, header - 6, P3);
+      sampleScale16(out, o, pairs, packedTimes, 2 * table[entry], t, ts, header - 6, P3);
     } else {
       let r = table[entry];
-      if (records[r + T3] <= ts) { r += T3; if (records[r + T3] <= ts) r += T3; }
+      if (records[r + T3] <= ts) r += T3;
       const u = t - records[r];
       out[o + 7] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
       out[o + 8] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
@@ -307,10 +301,7 @@ function sampleScale16(
 ): void {
   let h = r >> 1;
   const step = stride >> 1;
-  if (packedTimes[h + step] <= ts) {
-    h += step;
-    if (packedTimes[h + step] <= ts) h += step;
-  }
+  if (packedTimes[h + step] <= ts) h += step;
   const s = (t - packedTimes[h]) * packedTimes[h + 1];
   for (let c = 0; c < 3; c++) {
     const v0 = pairs[h + 2 + 2 * c], v1 = pairs[h + 3 + 2 * c];
