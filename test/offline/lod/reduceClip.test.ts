@@ -11,10 +11,10 @@ import {
   step,
   type Clip,
   type Skeleton,
-} from '../../src/index.js';
-import { bakeLod, reduceClip } from '../../src/offline/lod/reduceClip.js';
-import { refused } from '../fixtures/errors.js';
-import { loadRealClips, type RealClip } from '../fixtures/realClips.js';
+} from '../../../src/index.js';
+import { bakeLod, reduceClip } from '../../../src/offline/lod/reduceClip.js';
+import { refused } from '../../fixtures/errors.js';
+import { loadRealClips, type RealClip } from '../../fixtures/realClips.js';
 
 const ASSETS = new URL('../../../shared/assets/', import.meta.url);
 

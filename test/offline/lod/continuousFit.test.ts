@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AnimationError } from '../../src/assets/AnimationError.js';
-import { selectKeysWithOrders } from '../../src/offline/lod/atkins.js';
-import { defaultErrorDistance, measureModelError } from '../../src/offline/lod/modelError.js';
-import { reduceChannel } from '../../src/offline/lod/reduceChannel.js';
-import { reduceClip } from '../../src/offline/lod/reduceClip.js';
-import { evaluateSpline, fitSpline, keyTimes, measureSplineError, SPLINE_STRIDE } from '../../src/offline/lod/spline.js';
-import { loadRealClips } from '../fixtures/realClips.js';
+import { AnimationError } from '../../../src/assets/AnimationError.js';
+import { selectKeysWithOrders } from '../../../src/offline/lod/atkins.js';
+import { defaultErrorDistance, measureModelError } from '../../../src/offline/lod/modelError.js';
+import { reduceChannel } from '../../../src/offline/lod/reduceChannel.js';
+import { reduceClip } from '../../../src/offline/lod/reduceClip.js';
+import { evaluateSpline, fitSpline, keyTimes, measureSplineError, SPLINE_STRIDE } from '../../../src/offline/lod/spline.js';
+import { loadRealClips } from '../../fixtures/realClips.js';
 import { arbitraryPiecewise, lcg, mocapLike, range, samplePiecewise } from './curves.js';
 
 /** Value, first and second derivative (per second) of segment s at its start and at its end, from a b c d. */
