@@ -335,7 +335,7 @@ describe("reduceChannel with fit: 'continuous'", () => {
 
 describe("reduceClip with fit: 'continuous' on real clips", () => {
   it('holds its tolerance on the Fox Walk and the CMU jumps (5 mm)', async () => {
-    const clips = await loadRealClips(new URL('../../../shared/assets/', import.meta.url));
+    const clips = await loadRealClips(new URL('../../../../shared/assets/', import.meta.url));
     for (const real of clips.filter((c) => (c.file === 'Fox.glb' && c.clip.name === 'Walk') || c.file.includes('forward_jumps'))) {
       const tolerance = 0.005 * real.unitsPerMetre;
       const reduced = reduceClip(real.clip, { tolerance, fit: 'continuous' });
