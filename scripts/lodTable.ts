@@ -24,7 +24,7 @@
  *
  * Units: every clip in metres, loaded as test/fixtures/realClips.ts does (the Fox, in
  * centimetres, with `loadGltf(…, { scale: 'cm' })`; the CMU BVH files scaled at import, one
- * CMU unit ≈ 0.056444 m), as test/lod/reduceClip.test.ts measures them.
+ * CMU unit ≈ 0.056444 m), as test/offline/lod/reduceClip.test.ts measures them.
  *
  * Bytes: the reduced clips report `stats.bytes` and `stats.sourceBytes`; two columns give ATKINS's
  * bytes and source bytes / ATKINS bytes.

@@ -1,7 +1,6 @@
 /**
  * The runtime form of a reduced (LOD) clip: piecewise cubic curves per channel, packed so that
- * sampling one instant costs one table read and at most one comparison per joint track (two
- * in a clip with 16-bit tracks).
+ * sampling one instant costs one table read and at most one comparison per joint track.
  *
  * **Input (the reducer's contract).** Each of the `jointCount × 10` channels (joint j,
  * component c of `tx ty tz qx qy qz qw sx sy sz`, channel j·10 + c) is given as ascending key
@@ -36,23 +35,23 @@
  *
  * **Segment lookup.** Time is cut into `bucketCount` equal buckets (width about
  * `duration / bucketCount`, no more than the smallest gap between consecutive union keys of any
- * track — one frame when keys lie on frames — so a bucket never holds two keys; in a clip with
- * 16-bit tracks, about {@link LOOKUP_STEPS_16} = 2 such gaps, so a bucket holds at most two).
+ * track — one frame when keys lie on frames — so a bucket never holds two keys).
  * `bucketRecords[row × animatedTracks + i]` gives the record of animated track i in force at
  * the start of bucket `row` — the last record whose time is at or before the smallest 32-bit
  * float time of that bucket, and never a track's last record — so the record for a time in the
- * bucket is that one or the next: one comparison (`records[r + 1 + 4m] ≤ t`); with 16-bit
- * tracks, that one or one of the next two: a forward scan of at most two steps, which the +∞
- * after each track's end record stops. An entry is the record's offset r in `records`, or for
- * a 16-bit track its slot in `packed`. The wider buckets halve the table of a 16-bit clip (on
- * the CMU walk at 5 mm it was 36% of the bytes) and cost its sampler ~5% per joint (medians
- * of alternating runs of bench/reducedSampling.ts: 1.54× → 1.61–1.67× uniform, before the
- * sampler read two codes per 32-bit load and unrolled the scan, see below); for 32-bit
- * clips they cost ~6% (1.40× → 1.47–1.48×, near the 1.5× target), so those keep one-frame
- * buckets and one comparison (1.38–1.41×, unchanged). (Indices within a
- * track in 16 bits would halve the table but cost the sampler ~20% more per joint, measured
- * earlier.) Times compare as 32-bit floats (`Math.fround(t)`), as they are stored; the cubic
- * takes the full-precision u = t − τ_s.
+ * bucket is that one or the next: one comparison (`records[r + 1 + 4m] ≤ t`). An entry is the
+ * record's offset r in `records`; in a clip with 16-bit tracks, for a 16-bit track its 32-bit
+ * word in `packed` (an index of `packedTimes` / `packedPairs`), and such a clip's table is a
+ * Uint16Array when every entry fits in 16 bits (records within 256 KB: the CMU walk at 5 mm
+ * takes 167 KB), else a Uint32Array. The 16-bit table halves the lookup of a 16-bit clip at
+ * one-frame buckets; before it, such clips took buckets two key gaps wide (also half the
+ * table) and a scan of up to two steps, which cost their sampler ~0.05× uniform per joint
+ * (medians of alternating runs of bench/reducedSampling.ts, CPU time: 1.43× → 1.40×, the same
+ * as 32-bit clips). Entries relative to each track's start, in 16 bits for any clip, measured
+ * 1.57–1.63× (an add of two loads on the path to the record). Times compare as 32-bit floats
+ * (`Math.fround(t)`), as they are stored; the cubic takes the full-precision u = t − τ_s. A
+ * track's records are followed by a +∞ time (from the scan of two steps; kept, 4 bytes a
+ * track).
  *
  * **16-bit tracks.** A track whose channels all accept it (`ReducedChannel.quantization`) is
  * stored in {@link ReducedTracks.packed} instead, each record
@@ -72,25 +71,22 @@
  * entries count slots of `packed`. A uniform scale stays 32-bit (20 bytes a record against 16
  * plus a header). The sampler reads a record's codes two at a time through
  * {@link ReducedTracks.packedPairs} (one 32-bit load and two shifts for two codes: fewer loads
- * and bounds checks than 16-bit reads; little-endian platforms only) and scans at most two
- * records with two nested comparisons (a loop, or a branch-free count of the two tests, measured
- * slower). Measured (bench/reducedSampling.ts, crowd clips at 5 mm, medians of alternating
- * rounds; five runs): 16-bit clips sample at 1.46–1.51× the uniform sampler per joint, median
- * 1.48× (32-bit ones 1.38–1.42×; 1.61–1.67× with 16-bit reads and a scan loop), at the 1.5×
- * target with little margin; `reduceClip` stores them only when asked (`quantize: true`); with its half-size
- * lookup the CMU walk at 5 mm takes 0.57×
- * the bytes (215,323 against 378,771: 5.72× smaller than its 1,232,560 bytes of frames instead
+ * and bounds checks than 16-bit reads; little-endian platforms only). Measured
+ * (bench/reducedSampling.ts, crowd clips at 5 mm, medians of alternating rounds): 16-bit clips
+ * sample as fast as 32-bit ones per joint (see docs/motion-lod.md, Memory), and `reduceClip`
+ * stores them by default (`quantize: false` for 32 bits only): the CMU walk at 5 mm takes 0.57×
+ * the bytes (215,275 against 378,771: 5.73× smaller than its 1,232,560 bytes of frames instead
  * of 3.25×).
  *
  * **Memory** (bytes): per union key of a 32-bit track 4 + 16m (52 for T and S, 68 for Q, 20
  * for a uniform S — 17 to 17.3 per channel key when a track's channels share their keys); of a
  * 16-bit track 8 + 8m (32 for T and S, 40 for Q; a uniform S stays 32-bit); plus, per
- * animated track, 4 × `bucketRows` for the lookup (≈ one row per frame for keys on frames, one
- * per two frames in a clip with 16-bit tracks), 4 for `trackStart` and 4 for the sentinel;
+ * animated track, 4 × `bucketRows` for the lookup (≈ one row per frame for keys on frames; 2 ×
+ * in a clip with 16-bit tracks whose entries fit), 4 for `trackStart` and 4 for the sentinel;
  * plus 45 per joint (constants, `jointMask`, `jointTrack`) and, per 16-bit track, a header of
  * 8m bytes (4 for a rotation). See {@link ReducedTracks.byteLength}. A uniform clip takes 40
  * per joint per frame. The CMU walk at 5 mm (31 joints, 994 frames, 24 animated tracks, 4,163
- * records): 32-bit 378,771 bytes (lookup 95,328, 25%), 16-bit 215,323 (lookup 47,712, 22%).
+ * records): 32-bit 378,771 bytes (lookup 95,328, 25%), 16-bit 215,275 (lookup 47,664, 22%).
  */
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
@@ -122,13 +118,6 @@ export const TRACK_S16 = 64;
 export const PACKED_STRIDE_3 = 16;
 /** 16-bit slots of one `packed` record of a rotation track: τ, 1/Δ, 4 × P₀…P₃. */
 export const PACKED_STRIDE_4 = 20;
-
-/**
- * In a clip with 16-bit tracks, at most this many records follow a lookup entry before the one
- * in force at any time of its bucket (the sampler's forward scan makes at most this many
- * steps); in a clip of 32-bit tracks only, at most one (see the file header).
- */
-export const LOOKUP_STEPS_16 = 2;
 
 /** At most this many lookup buckets: keys closer than duration / 2²⁰ in one track are refused. */
 export const MAX_BUCKETS = 1 << 20;
@@ -185,10 +174,11 @@ export interface ReducedTracks {
   /** Rows of {@link bucketRecords} (`⌊endTime × bucketScale⌋ + 1`, so the end time has a row). */
   readonly bucketRows: number;
   /**
-   * `bucketRows × animatedTracks` record offsets (in `records`, or slots in `packed` for a
-   * 16-bit track), row-major: row b, track i at `b × animatedTracks + i`.
+   * `bucketRows × animatedTracks` record offsets (in `records`, or 32-bit words of `packed` for
+   * a 16-bit track), row-major: row b, track i at `b × animatedTracks + i`. A Uint16Array in a
+   * clip with 16-bit tracks whose entries all fit, else a Uint32Array.
    */
-  readonly bucketRecords: Uint32Array;
+  readonly bucketRecords: Uint32Array | Uint16Array;
   /** Keys given, summed over channels (K + 1 per channel). */
   readonly keyCount: number;
   /** Records stored (union keys, summed over animated tracks). */
@@ -363,13 +353,24 @@ export function createReducedTracks(jointCount: number, duration: number, channe
     else packedTimes[(trackStart[i] - headerSlots(trackChannels[i]) + q.length) >> 1] = Infinity;
   }
 
-  // 4. The bucket lookup table.
-  const table = buildLookup(issues, duration, endTime, unions, trackStart, strides, packedTracks > 0 ? LOOKUP_STEPS_16 : 1);
+  // 4. The bucket lookup table: one-frame buckets (at most one step) in every clip. A clip with
+  //    16-bit tracks counts its entries in 32-bit words of `packed` for those (floats of
+  //    `records` for its 32-bit tracks) and stores them in 16 bits when they all fit.
+  const table = buildLookup(issues, duration, endTime, unions, trackStart, strides);
   issues.throwIfAny();
+  let bucketRecords: Uint32Array | Uint16Array = table.bucketRecords;
+  if (packedTracks > 0) {
+    let largest = 0;
+    for (let e = 0; e < bucketRecords.length; e++) {
+      if (quantized[e % animatedTracks] !== null) bucketRecords[e] = bucketRecords[e] >> 1;
+      largest = Math.max(largest, bucketRecords[e]);
+    }
+    if (largest <= 0xffff) bucketRecords = Uint16Array.from(bucketRecords);
+  }
 
   const byteLength =
     jointMask.byteLength + jointTrack.byteLength + constants.byteLength + records.byteLength + packedBuffer.byteLength +
-    trackStart.byteLength + table.bucketRecords.byteLength;
+    trackStart.byteLength + bucketRecords.byteLength;
   return Object.freeze({
     jointCount,
     duration,
@@ -386,7 +387,7 @@ export function createReducedTracks(jointCount: number, duration: number, channe
     bucketCount: table.bucketCount,
     bucketScale: table.bucketScale,
     bucketRows: table.bucketRows,
-    bucketRecords: table.bucketRecords,
+    bucketRecords,
     keyCount,
     recordCount,
     packedTracks,
@@ -704,27 +705,25 @@ interface Lookup {
   readonly bucketCount: number;
   readonly bucketScale: number;
   readonly bucketRows: number;
-  readonly bucketRecords: Uint32Array;
+  readonly bucketRecords: Uint32Array | Uint16Array;
 }
 
 /**
- * Builds the bucket table: starts from as many buckets as the smallest union-key gap allows
- * (`⌈duration / gap⌉`), checks exactly — over the 32-bit times each row covers — that no row
- * needs more than one step, and doubles the count when rounding makes one do so.
+ * Builds the bucket table (entries in `records` floats or `packed` slots): starts from as many
+ * buckets as the smallest union-key gap allows (`⌈duration / gap⌉`), checks exactly — over the
+ * 32-bit times each row covers — that no row needs more than one step, and doubles the count
+ * when rounding makes one do so.
  */
 function buildLookup(
   issues: IssueList, duration: number, endTime: number, unions: readonly Float64Array[], trackStart: Uint32Array, strides: readonly number[],
-  maxSteps: number,
 ): Lookup {
   const tracks = unions.length;
   let gap = duration;
   for (const union of unions) for (let s = 1; s < union.length; s++) gap = Math.min(gap, union[s] - union[s - 1]);
   // The gap is a difference of 32-bit times, off by up to ~1e-7 s: keys on a grid of n equal
   // intervals give duration / gap within ~1e-4·n of n, which must count as n buckets, not n + 1.
-  // Up to maxSteps keys per bucket: buckets of about maxSteps gaps.
   const ratio = duration / gap;
-  const fine = Math.max(1, Math.abs(ratio - Math.round(ratio)) <= 1e-4 * ratio ? Math.round(ratio) : Math.ceil(ratio));
-  let bucketCount = Math.max(1, Math.ceil(fine / maxSteps));
+  let bucketCount = Math.max(1, Math.abs(ratio - Math.round(ratio)) <= 1e-4 * ratio ? Math.round(ratio) : Math.ceil(ratio));
   for (;;) {
     if (bucketCount > MAX_BUCKETS) {
       issues.add('channels', `have keys ${gap} s apart in one track: the lookup would need more than ${MAX_BUCKETS} buckets over ${duration} s`);
@@ -754,7 +753,7 @@ function buildLookup(
         // before the next row are the steps some time of this row needs.
         let steps = 0;
         for (let q = s + 1; q < union.length && union[q] < starts[row + 1]; q++) steps++;
-        if (steps > maxSteps) fits = false;
+        if (steps > 1) fits = false;
       }
     }
     if (fits) return { bucketCount, bucketScale: scale, bucketRows: rows, bucketRecords: table };

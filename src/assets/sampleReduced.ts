@@ -137,20 +137,22 @@ export function sampleReducedInto(
 
 /**
  * {@link sampleReducedInto} for clips with 16-bit tracks (`tracks.packedTracks > 0`; it sends
- * them here): the same contract and lookup, except that such a clip's buckets are about two
- * frames wide (half the table), so a track's record is found by a forward scan of at most two
- * steps (`LOOKUP_STEPS_16`, two nested comparisons) rather than one comparison; a 16-bit track
- * (see `ReducedTracks`) is evaluated from its codes as
- * value = lo + step·(q_a + s·(q_b + s·(q_c + s·q_d))), s = (t − τ)·(1/Δ) (Horner in s, 1/Δ as
+ * them here): the same contract and lookup — one-frame buckets, one table read and at most one
+ * comparison per track — except that the table's entries count 32-bit words of `packed` for a
+ * 16-bit track (`packedTimes` / `packedPairs` indices; floats of `records` for a 32-bit track)
+ * and are 16-bit when they fit. A 16-bit track (see `ReducedTracks`) is evaluated from its
+ * codes as value = lo + step·(q_a + s·(q_b + s·(q_c + s·q_d))), s = (t − τ)·(1/Δ) (1/Δ as
  * stored), except that a rotation's four channels share lo = 0 and one step, which the
- * normalization cancels, so its codes are used as they are. The codes are read two per 32-bit
- * load (`packedPairs`: the low half sign-extended by `(v << 16) >> 16`, the high by `v >> 16`;
- * a rotation keeps both scaled by 2¹⁶, `v << 16` and `v & −65536`, which its normalization
- * cancels), which measured 1.55× → 1.47× uniform per joint against 16-bit reads. The rotation test comes
- * first: in a 16-bit clip nearly every joint has one. 32-bit tracks of such a clip are
- * evaluated as in `sampleReducedInto`. A separate function, so that clips without 16-bit
- * tracks run that kernel's code unchanged (measured: one kernel with both paths cost the
- * 32-bit clips ~3% more per joint).
+ * normalization cancels, so its codes are used as they are, in the form
+ * (q_a + s·q_b) + s²·(q_c + s·q_d) (same operations as Horner, shorter dependency chains;
+ * measured ~1% faster). The codes are read two per 32-bit load (`packedPairs`: the low half
+ * sign-extended by `(v << 16) >> 16`, the high by `v >> 16`; a rotation keeps both scaled by
+ * 2¹⁶, `v << 16` and `v & −65536`, which its normalization cancels), which measured
+ * 1.55× → 1.47× uniform per joint against 16-bit reads. The rotation test comes first: in a
+ * 16-bit clip nearly every joint has one. 32-bit tracks of such a clip are evaluated as in
+ * `sampleReducedInto`. A separate function, so that clips without 16-bit tracks run that
+ * kernel's code unchanged (measured: one kernel with both paths cost the 32-bit clips ~3% more
+ * per joint).
  */
 export function sampleReduced16Into(
   out: Float32Array,
@@ -162,11 +164,11 @@ export function sampleReduced16Into(
 ): void {
   // Layout constants as locals, not imports: V8 reads an imported binding from its module cell
   // (with a TDZ check) at every use in the loop, which measured ~20% of this kernel's time.
-  // They equal POSE_STRIDE, RECORD_STRIDE_3/4/1, PACKED_STRIDE_3, PACKED_STRIDE_3/4 in 32-bit
-  // units (H3, H4: records are indexed as packedTimes / packedPairs), TRACK_T/Q/S/S1 and
-  // TRACK_T16/Q16/S16 (a test checks).
+  // They equal POSE_STRIDE, RECORD_STRIDE_3/4/1, PACKED_STRIDE_3/4 in 32-bit words (H3, H4:
+  // records are indexed as packedTimes / packedPairs), TRACK_T/Q/S/S1 and TRACK_T16/Q16/S16
+  // (a test checks).
   const STRIDE = 10, T3 = 13, Q4 = 17, S1 = 5, HAS_T = 1, HAS_Q = 2, HAS_S = 4, HAS_S1 = 8;
-  const P3 = 16, H3 = 8, H4 = 10, T16 = 16, Q16 = 32, S16 = 64;
+  const H3 = 8, H4 = 10, T16 = 16, Q16 = 32, S16 = 64;
   const tracks = clip.reduced;
   if (tracks === null) return;
   const records = tracks.records;
@@ -208,17 +210,14 @@ export function sampleReduced16Into(
       out[o + 2] = constants[k + 2];
     } else if ((mask & T16) === 0) {
       let r = table[entry++];
-      if (records[r + T3] <= ts) { r += T3; if (records[r + T3] <= ts) r += T3; }
+      if (records[r + T3] <= ts) r += T3;
       const u = t - records[r];
       out[o] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
       out[o + 1] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
       out[o + 2] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
     } else {
-      let h = table[entry++] >> 1; // the record, in 32-bit units
-      if (packedTimes[h + H3] <= ts) {
-        h += H3;
-        if (packedTimes[h + H3] <= ts) h += H3;
-      }
+      let h = table[entry++]; // the record, in 32-bit words
+      if (packedTimes[h + H3] <= ts) h += H3;
       const s = (t - packedTimes[h]) * packedTimes[h + 1];
       const g = (trackStart[track] >> 1) - 6; // the track's header: lo, step per channel
       // Two codes per 32-bit read (little-endian: the low half is the first slot).
@@ -229,21 +228,19 @@ export function sampleReduced16Into(
     }
 
     if ((mask & Q16) !== 0) {
-      let h = table[entry++] >> 1; // the record, in 32-bit units
-      if (packedTimes[h + H4] <= ts) {
-        h += H4;
-        if (packedTimes[h + H4] <= ts) h += H4;
-      }
+      let h = table[entry++]; // the record, in 32-bit words
+      if (packedTimes[h + H4] <= ts) h += H4;
       const s = (t - packedTimes[h]) * packedTimes[h + 1];
       // The four share one step about 0, which the normalization cancels: codes as they are.
       // Two codes per 32-bit read, each kept scaled by 2¹⁶ (the normalization cancels it too):
       // v << 16 is the low half (the first slot, little-endian), v & -65536 the high one.
       const v0 = pairs[h + 2], v1 = pairs[h + 3], v2 = pairs[h + 4], v3 = pairs[h + 5];
       const v4 = pairs[h + 6], v5 = pairs[h + 7], v6 = pairs[h + 8], v7 = pairs[h + 9];
-      const x = (v0 << 16) + s * ((v0 & -65536) + s * ((v1 << 16) + s * (v1 & -65536)));
-      const y = (v2 << 16) + s * ((v2 & -65536) + s * ((v3 << 16) + s * (v3 & -65536)));
-      const z = (v4 << 16) + s * ((v4 & -65536) + s * ((v5 << 16) + s * (v5 & -65536)));
-      const w = (v6 << 16) + s * ((v6 & -65536) + s * ((v7 << 16) + s * (v7 & -65536)));
+      const s2 = s * s;
+      const x = (v0 << 16) + s * (v0 & -65536) + s2 * ((v1 << 16) + s * (v1 & -65536));
+      const y = (v2 << 16) + s * (v2 & -65536) + s2 * ((v3 << 16) + s * (v3 & -65536));
+      const z = (v4 << 16) + s * (v4 & -65536) + s2 * ((v5 << 16) + s * (v5 & -65536));
+      const w = (v6 << 16) + s * (v6 & -65536) + s2 * ((v7 << 16) + s * (v7 & -65536));
       const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
       out[o + 3] = x * inv;
       out[o + 4] = y * inv;
@@ -256,7 +253,7 @@ export function sampleReduced16Into(
       out[o + 6] = constants[k + 6];
     } else if ((mask & Q16) === 0) {
       let r = table[entry++];
-      if (records[r + Q4] <= ts) { r += Q4; if (records[r + Q4] <= ts) r += Q4; }
+      if (records[r + Q4] <= ts) r += Q4;
       const u = t - records[r];
       const x = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
       const y = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
@@ -275,7 +272,7 @@ export function sampleReduced16Into(
       out[o + 9] = constants[k + 9];
     } else if ((mask & HAS_S1) !== 0) {
       let r = table[entry];
-      if (records[r + S1] <= ts) { r += S1; if (records[r + S1] <= ts) r += S1; }
+      if (records[r + S1] <= ts) r += S1;
       const u = t - records[r];
       const scale = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
       out[o + 7] = scale;
@@ -284,10 +281,10 @@ export function sampleReduced16Into(
     } else if ((mask & S16) !== 0) {
       // Three scale curves (a uniform scale stays 32-bit): rare, out of line.
       const header = trackStart[jointTrack[source] + (mask & HAS_T) + ((mask & HAS_Q) >> 1)] >> 1;
-      sampleScale16(out, o, pairs, packedTimes, table[entry], t, ts, header - 6, P3);
+      sampleScale16(out, o, pairs, packedTimes, table[entry], t, ts, header - 6, H3);
     } else {
       let r = table[entry];
-      if (records[r + T3] <= ts) { r += T3; if (records[r + T3] <= ts) r += T3; }
+      if (records[r + T3] <= ts) r += T3;
       const u = t - records[r];
       out[o + 7] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
       out[o + 8] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
@@ -298,20 +295,15 @@ export function sampleReduced16Into(
 }
 
 /**
- * A 16-bit scale track of three curves (rare: animated, not uniform) at record slot `r` (its
- * lookup entry), its header (lo, step per channel) at `packedTimes[g]`, codes read two at a
- * time from `pairs` (`packedPairs`). See `ReducedTracks`.
+ * A 16-bit scale track of three curves (rare: animated, not uniform) at record word `h` (its
+ * lookup entry; records `stride` words apart), its header (lo, step per channel) at
+ * `packedTimes[g]`, codes read two at a time from `pairs` (`packedPairs`). See `ReducedTracks`.
  */
 function sampleScale16(
   out: Float32Array, o: number, pairs: Int32Array, packedTimes: Float32Array,
-  r: number, t: number, ts: number, g: number, stride: number,
+  h: number, t: number, ts: number, g: number, stride: number,
 ): void {
-  let h = r >> 1;
-  const step = stride >> 1;
-  if (packedTimes[h + step] <= ts) {
-    h += step;
-    if (packedTimes[h + step] <= ts) h += step;
-  }
+  if (packedTimes[h + stride] <= ts) h += stride;
   const s = (t - packedTimes[h]) * packedTimes[h + 1];
   for (let c = 0; c < 3; c++) {
     const v0 = pairs[h + 2 + 2 * c], v1 = pairs[h + 3 + 2 * c];

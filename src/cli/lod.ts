@@ -55,7 +55,7 @@ export interface LodOptions {
   frameRate?: number;
   /** Names of the clips to reduce (default: all). */
   clips?: readonly string[];
-  /** Store the curves in 16 bits where the tolerance allows (`reduceClip`'s `quantize`; default false). */
+  /** Store the curves in 16 bits where the tolerance allows (`reduceClip`'s `quantize`; default true, false for 32-bit curves). */
   quantize?: boolean;
   /** Write the reduced animation to this `.glb` or `.gltf` file. */
   out?: string;
@@ -249,7 +249,7 @@ function resolveOptions(file: string, options: LodOptions): Resolved {
     }
   }
   const clips = options.clips === undefined ? null : options.clips.map(String);
-  const quantize = options.quantize === true;
+  const quantize = options.quantize !== false;
   issues.throwIfAny();
   return { tolerance, distance, method, quantize, scale, frameRate, clips, out };
 }
@@ -358,7 +358,7 @@ export function formatLodHeading(report: LodSettings, clipCount: number): string
   const units = report.scale !== 1 ? `, 1 file unit = ${report.scale} m` : '';
   const rate = report.format !== 'gltf' ? '' : report.frameRate !== null ? `, resampled at ${report.frameRate} fps` : ', keys at their own rate';
   return `${report.file}: ${clipCount} clip${clipCount === 1 ? '' : 's'}, tolerance ${report.tolerance} m ${where}, ` +
-    `${report.method === 'atkins' ? 'ATKINS' : 'uniform'} keys${report.quantize ? ' in 16 bits' : ''}${units}${rate}`;
+    `${report.method === 'atkins' ? 'ATKINS' : 'uniform'} keys${report.quantize ? ' in 16 bits' : ' in 32 bits'}${units}${rate}`;
 }
 
 const COLUMNS = [

@@ -32,8 +32,8 @@ function typedArrayBytes(object: object): number {
 
 describe('reduced clip memory', () => {
   const walk = parseBvh(readFileSync(WALK, 'utf8'), { scale: CMU_SCALE, name: 'walk' }).clip;
-  const reduced = reduceClip(walk, { tolerance: 0.005 });
-  const quantized = reduceClip(walk, { tolerance: 0.005, quantize: true });
+  const reduced = reduceClip(walk, { tolerance: 0.005, quantize: false });
+  const quantized = reduceClip(walk, { tolerance: 0.005 }); // the default: 16-bit tracks where the tolerance allows
 
   it('holds no frames; stats.bytes is every array of its curves, sourceBytes the dense frames', () => {
     expect(reduced.frames.length).toBe(0);
@@ -43,12 +43,12 @@ describe('reduced clip memory', () => {
     expect(reduced.stats!.bytes).toBe(reduced.reduced!.byteLength);
   });
 
-  it('with 16-bit tracks (quantize) is at least 5× smaller than its source on the CMU walk at 5 mm, within the bound', () => {
+  it('with defaults (16-bit tracks) is at least 5× smaller than its source on the CMU walk at 5 mm, within the bound', () => {
     const sourceBytes = walk.frameCount * walk.skeleton.jointCount * 10 * 4;
     const bytes = typedArrayBytes(quantized.reduced!) + quantized.frames.byteLength;
     expect(quantized.stats!.bytes).toBe(bytes);
     expect(sourceBytes / bytes).toBeGreaterThanOrEqual(5);
-    // 32-bit (the default) holds more: the same keys at 4 + 16m bytes a record, not 8 + 8m.
+    // 32-bit (`quantize: false`) holds more: the same keys at 4 + 16m bytes a record, not 8 + 8m.
     const float = typedArrayBytes(reduced.reduced!);
     expect(bytes).toBeLessThan(0.75 * float);
     expect(sourceBytes / float).toBeGreaterThan(3);

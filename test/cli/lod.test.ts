@@ -28,7 +28,7 @@ describe('bitanim lod', () => {
   it('prints keys and bytes before and after, their ratios, max and mean error in metres per clip (Fox Walk, centimetre file)', async () => {
     const { code, out, err } = await lod(FOX, '--scale', 'cm', '--clip', 'Walk');
     expect([code, err]).toEqual([0, []]);
-    expect(out[0]).toBe(`${FOX}: 1 clip, tolerance 0.005 m at the joints and a tenth of the hip height from them, ATKINS keys, 1 file unit = 0.01 m, keys at their own rate`);
+    expect(out[0]).toBe(`${FOX}: 1 clip, tolerance 0.005 m at the joints and a tenth of the hip height from them, ATKINS keys in 16 bits, 1 file unit = 0.01 m, keys at their own rate`);
     expect(out[1]).toMatch(/^clip\s+frames\s+joints\s+keys before\s+keys after\s+ratio\s+bytes before\s+bytes after\s+ratio\s+max error \(m\)\s+mean error \(m\)$/);
     expect(out).toHaveLength(3);
     const [, name, frames, joints, before, after, ratio, bytesBefore, bytesAfter, bytesRatio, max, mean] = ROW.exec(out[2]!)!;
@@ -85,18 +85,23 @@ describe('bitanim lod', () => {
     expect(err).toEqual([`bitanim: lod: ${FOX}: 3 import warnings (bitanim inspect lists them)`]);
   });
 
-  it('--quantize stores 16-bit curves: fewer bytes after, the same bound, said in the heading and the JSON', async () => {
-    const plain = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--json');
-    const packed = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--quantize', '--json');
-    const [a, b] = [JSON.parse(plain.out.join('\n')), JSON.parse(packed.out.join('\n'))];
-    expect([a.quantize, b.quantize]).toEqual([false, true]);
+  it('stores 16-bit curves by default (--quantize says so), 32-bit with --no-quantize: fewer bytes, the same bound, said in the heading and the JSON', async () => {
+    const plain = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--no-quantize', '--json');
+    const packed = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--json');
+    const explicit = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--quantize', '--json');
+    const [a, b, c] = [JSON.parse(plain.out.join('\n')), JSON.parse(packed.out.join('\n')), JSON.parse(explicit.out.join('\n'))];
+    expect([a.quantize, b.quantize, c.quantize]).toEqual([false, true, true]);
+    expect(c.clips).toEqual(b.clips);
     expect(b.clips[0].bytesBefore).toBe(35 * 24 * 40);
     expect(b.clips[0].bytesAfter).toBeLessThan(a.clips[0].bytesAfter);
     expect(b.clips[0].maxError).toBeLessThanOrEqual(0.005);
+    expect(a.clips[0].maxError).toBeLessThanOrEqual(0.005);
     const { clips } = await loadGltf(new Uint8Array(readFileSync(FOX)), { tolerance: 0.01 });
-    expect(b.clips[0].bytesAfter).toBe(reduceClip(clips.find((c) => c.name === 'Walk')!, { tolerance: 0.5, quantize: true }).stats!.bytes);
-    const text = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--quantize');
-    expect(text.out[0]).toContain('ATKINS keys in 16 bits, 1 file unit = 0.01 m');
+    const walk = clips.find((clip) => clip.name === 'Walk')!;
+    expect(b.clips[0].bytesAfter).toBe(reduceClip(walk, { tolerance: 0.5 }).stats!.bytes);
+    expect(a.clips[0].bytesAfter).toBe(reduceClip(walk, { tolerance: 0.5, quantize: false }).stats!.bytes);
+    expect((await lod(FOX, '--scale', 'cm', '--clip', 'Walk')).out[0]).toContain('ATKINS keys in 16 bits, 1 file unit = 0.01 m');
+    expect((await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--no-quantize')).out[0]).toContain('ATKINS keys in 32 bits, 1 file unit = 0.01 m');
   });
 
   it('reduces a BVH file scaled to metres (CMU walk)', async () => {

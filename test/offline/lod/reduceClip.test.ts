@@ -11,12 +11,12 @@ import {
   step,
   type Clip,
   type Skeleton,
-} from '../../src/index.js';
-import { bakeLod, reduceClip } from '../../src/offline/lod/reduceClip.js';
-import { refused } from '../fixtures/errors.js';
-import { loadRealClips, type RealClip } from '../fixtures/realClips.js';
+} from '../../../src/index.js';
+import { bakeLod, reduceClip } from '../../../src/offline/lod/reduceClip.js';
+import { refused } from '../../fixtures/errors.js';
+import { loadRealClips, type RealClip } from '../../fixtures/realClips.js';
 
-const ASSETS = new URL('../../../shared/assets/', import.meta.url);
+const ASSETS = new URL('../../../../shared/assets/', import.meta.url);
 
 let loaded: Promise<RealClip[]> | undefined;
 /** Every real clip of ../shared/assets with the factor from metres to its units (loaded once). */

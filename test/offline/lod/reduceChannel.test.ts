@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AnimationError } from '../../src/assets/AnimationError.js';
-import { selectKeysWithOrders } from '../../src/offline/lod/atkins.js';
-import { reduceChannel, uniformDecimation, uniformKeys } from '../../src/offline/lod/reduceChannel.js';
-import { fitSpline, measureSplineError } from '../../src/offline/lod/spline.js';
+import { AnimationError } from '../../../src/assets/AnimationError.js';
+import { selectKeysWithOrders } from '../../../src/offline/lod/atkins.js';
+import { reduceChannel, uniformDecimation, uniformKeys } from '../../../src/offline/lod/reduceChannel.js';
+import { fitSpline, measureSplineError } from '../../../src/offline/lod/spline.js';
 import { arbitraryPiecewise, lcg, mocapLike, range, samplePiecewise } from './curves.js';
 
 /** Key-count ratios ATKINS / uniform over seeds 1–8 and tolerances 1, 3, 10 mm (or mrad). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createClip, createSkeleton } from '../../src/index.js';
-import { createReducedClip } from '../../src/assets/reducedClip.js';
-import { createReducedTracks, type ReducedChannel } from '../../src/assets/ReducedTracks.js';
-import { defaultErrorDistance, jointReach, measureModelError } from '../../src/offline/lod/modelError.js';
+import { createClip, createSkeleton } from '../../../src/index.js';
+import { createReducedClip } from '../../../src/assets/reducedClip.js';
+import { createReducedTracks, type ReducedChannel } from '../../../src/assets/ReducedTracks.js';
+import { defaultErrorDistance, jointReach, measureModelError } from '../../../src/offline/lod/modelError.js';
 
 /** root → a (1 m along +X) → b (2 m further along +X). */
 function chain() {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AnimationError } from '../../src/assets/AnimationError.js';
+import { AnimationError } from '../../../src/assets/AnimationError.js';
 import {
   DEFAULT_MIN_INTERVAL, differenceQuotient, prepareQuotients, selectKeys, selectKeysFrom, selectKeysWithOrders,
-} from '../../src/offline/lod/atkins.js';
+} from '../../../src/offline/lod/atkins.js';
 import { arbitraryPiecewise, lcg, range, samplePiecewise, type PiecewiseCubic } from './curves.js';
 
 /** The ε that resolves every knot on the order-3 pass: a quarter of the weakest signature. */

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AnimationError } from '../../src/assets/AnimationError.js';
-import { selectKeys } from '../../src/offline/lod/atkins.js';
-import { evaluateSpline, fitSpline, keyTimes, measureSplineError, SPLINE_STRIDE } from '../../src/offline/lod/spline.js';
+import { AnimationError } from '../../../src/assets/AnimationError.js';
+import { selectKeys } from '../../../src/offline/lod/atkins.js';
+import { evaluateSpline, fitSpline, keyTimes, measureSplineError, SPLINE_STRIDE } from '../../../src/offline/lod/spline.js';
 import { arbitraryPiecewise, lcg, range, samplePiecewise } from './curves.js';
 
 /** Brute force: |evaluateSpline − value| at every frame time. */

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AnimationError } from '../../src/assets/AnimationError.js';
-import { selectKeysWithOrders } from '../../src/offline/lod/atkins.js';
-import { defaultErrorDistance, measureModelError } from '../../src/offline/lod/modelError.js';
-import { reduceChannel } from '../../src/offline/lod/reduceChannel.js';
-import { reduceClip } from '../../src/offline/lod/reduceClip.js';
-import { evaluateSpline, fitSpline, keyTimes, measureSplineError, SPLINE_STRIDE } from '../../src/offline/lod/spline.js';
-import { loadRealClips } from '../fixtures/realClips.js';
+import { AnimationError } from '../../../src/assets/AnimationError.js';
+import { selectKeysWithOrders } from '../../../src/offline/lod/atkins.js';
+import { defaultErrorDistance, measureModelError } from '../../../src/offline/lod/modelError.js';
+import { reduceChannel } from '../../../src/offline/lod/reduceChannel.js';
+import { reduceClip } from '../../../src/offline/lod/reduceClip.js';
+import { evaluateSpline, fitSpline, keyTimes, measureSplineError, SPLINE_STRIDE } from '../../../src/offline/lod/spline.js';
+import { loadRealClips } from '../../fixtures/realClips.js';
 import { arbitraryPiecewise, lcg, mocapLike, range, samplePiecewise } from './curves.js';
 
 /** Value, first and second derivative (per second) of segment s at its start and at its end, from a b c d. */
@@ -335,7 +335,7 @@ describe("reduceChannel with fit: 'continuous'", () => {
 
 describe("reduceClip with fit: 'continuous' on real clips", () => {
   it('holds its tolerance on the Fox Walk and the CMU jumps (5 mm)', async () => {
-    const clips = await loadRealClips(new URL('../../../shared/assets/', import.meta.url));
+    const clips = await loadRealClips(new URL('../../../../shared/assets/', import.meta.url));
     for (const real of clips.filter((c) => (c.file === 'Fox.glb' && c.clip.name === 'Walk') || c.file.includes('forward_jumps'))) {
       const tolerance = 0.005 * real.unitsPerMetre;
       const reduced = reduceClip(real.clip, { tolerance, fit: 'continuous' });
