@@ -2,17 +2,27 @@
  * No numeric pose or matrix offsets in src/ (issue 16): where translation, rotation and scale sit
  * inside a joint pose, and where the columns sit inside a 3×4 matrix, is written once, in
  * src/math/layout.ts (`POSE_T`, `POSE_Q`, `POSE_S`, `POSE_STRIDE`, `MATRIX_X` … `MATRIX_T`,
- * `MATRIX_STRIDE`), so a change of layout is a change of one file.
+ * `MATRIX_STRIDE`), so a change of layout is a change of one file. Other records name their
+ * offsets beside their layout (the inertialization offsets, a follower's state, the IK output,
+ * a blend space's triangle frames, …) and follow the same rule.
  *
- * The rule, per line of code (comments and string literals are not read):
- * - an index ending in `+ N` with N ≥ 3 (`pose[o + 3]`, `m[mo + 9]`) is a record offset written
- *   as a number — unless the term before it is a named constant (`pose[o + POSE_Q + 3]`: w of the
- *   rotation; a quaternion's `x y z w` and a vector's `x y z` are those small records' own order,
- *   so 0 … 3 after a name are fine);
- * - a literal index N ≥ 3 (`pose[7]`) likewise;
- * - `* 10` and `* 12` (or `10 *`, `12 *`) are the pose and matrix strides written as numbers.
- * Other records (the inertialization offsets, a blend space's triangle frames, …) follow the same
- * rule with their own names, or are listed in EXCEPTIONS with the reason.
+ * The rule, per line of code (comments, string and regex literals are not read):
+ * - in an index, a literal term N ≥ 3 (`pose[o + 3]`, `m[j * MATRIX_STRIDE + 9]`, `pose[7]`,
+ *   `out[q + 3 + a]`) is a record offset written as a number — unless it follows a named offset
+ *   and is at most 3 (`pose[o + POSE_Q + 3]` is qw: after a name the number is a component of the
+ *   small record the name points at, a vector's x y z or a quaternion's x y z w, whose order is
+ *   that record's own);
+ * - a kernel call's whole argument `o + N`, N ≥ 3 (`quat.normalize(pose, o + 3, …)`), and a
+ *   numeric offset after a stride anywhere (`const m = j * MATRIX_STRIDE + 9`), likewise;
+ * - `* 10` and `* 12` (or `10 *`, `12 *`) on an index are the pose and matrix strides as numbers.
+ * Offsets 1 and 2 pass (`pose[o + 1]` reads like a vector's y, and is one, when the name before
+ * it is POSE_T or omitted for offset 0); so do loop bounds — the grep is a guard, not a proof.
+ *
+ * Where it does not apply: the KERNELS that define a small record (literals are their formulas),
+ * the arrays of OWN_RECORDS (records of another layout: the reduced curves), and the single
+ * lines of EXCEPTIONS — almost all a lone quaternion's w — each with its reason. An exception or
+ * an own-records entry that no longer matches anything fails the last test, so the lists cannot
+ * outlive the code they excuse.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
