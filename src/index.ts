@@ -78,7 +78,7 @@ export {
 } from './api/rootMotion.js';
 export { rootMotionFromFeet, type FootRootMotionOptions } from './offline/rootMotionFromFeet.js';
 export { setBlendSpace, blendSpaceLayers, type SetBlendSpaceOptions } from './api/blendSpaces.js';
-export { solveStrideScales, STRIDE_INPUT_STRIDE } from './math/strideScales.js';
+export { solveStrideScales, STRIDE_INPUT_STRIDE, STRIDE_WEIGHT, STRIDE_TRAVEL, STRIDE_OWN_SPEED } from './math/strideScales.js';
 export {
   setFollower,
   setFollowTarget,
@@ -174,12 +174,14 @@ export { rootMotionSystem, rootMotionEntities, removeTwist } from './systems/roo
 export { getRootTrack, getRootFrame, type RootTrack, type RootFrame } from './assets/rootTrack.js';
 export { ROOT_AXIS_FREE, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from './components/Layers.js';
 export { skinSystem, skinEntities, computeModelPose, computeSkinPalette } from './systems/skinSystem.js';
-export { POSE_STRIDE, MATRIX_STRIDE, NO_PARENT } from './math/layout.js';
+export {
+  POSE_STRIDE, POSE_T, POSE_Q, POSE_S, MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T, NO_PARENT,
+} from './math/layout.js';
 export { loadGltf, type GltfOptions, type GltfResult, type SkinnedMeshData } from './import/gltf.js';
 export { parseScale, UNITS, type UnitName } from './import/units.js';
 export { parseBvh, type BvhOptions, type BvhResult, type BvhEndSite, type BvhChannel } from './import/bvh.js';
 export { vec3, quat, affine, twoBoneIk, lookAt, rotationArc } from './math/index.js';
-export { solveTwoBoneIk, IK_ROOT, IK_MID, IK_END, IK_TARGET, IK_POLE, IK_WEIGHT, IK_PARAMS } from './math/twoBoneIk.js';
+export { solveTwoBoneIk, IK_ROOT, IK_MID, IK_END, IK_TARGET, IK_POLE, IK_WEIGHT, IK_PARAMS, IK_D1, IK_D2 } from './math/twoBoneIk.js';
 export {
   solveLookAt,
   LOOK_ROTATION,

@@ -22,7 +22,7 @@ import {
 import { resetReach } from '../components/Reach.js';
 import { FOLLOW_SLOTS } from '../components/Follower.js';
 import { readFollowSlot, setFollower } from './followers.js';
-import { MATRIX_STRIDE, NO_PARENT, POSE_Q, POSE_STRIDE } from '../math/layout.js';
+import { MATRIX_STRIDE, MATRIX_T, MATRIX_X, MATRIX_Y, MATRIX_Z, NO_PARENT, POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import { isFiniteNumber, requireCharacter } from './validation.js';
 import { FLOAT32_MAX } from '../assets/limits.js';
@@ -175,13 +175,13 @@ export function setLookAt(world: AnimationWorld, eid: number, options: LookAtOpt
     // Start the follower where the head looks now, so the look-at begins without a jump.
     const m = world.components.ModelPose.data;
     const o = (eid * world.maxJoints + head) * MATRIX_STRIDE;
-    let fx = m[o] * axis[0] + m[o + 3] * axis[1] + m[o + 6] * axis[2];
-    let fy = m[o + 1] * axis[0] + m[o + 4] * axis[1] + m[o + 7] * axis[2];
-    let fz = m[o + 2] * axis[0] + m[o + 5] * axis[1] + m[o + 8] * axis[2];
+    let fx = m[o + MATRIX_X] * axis[0] + m[o + MATRIX_Y] * axis[1] + m[o + MATRIX_Z] * axis[2];
+    let fy = m[o + MATRIX_X + 1] * axis[0] + m[o + MATRIX_Y + 1] * axis[1] + m[o + MATRIX_Z + 1] * axis[2];
+    let fz = m[o + MATRIX_X + 2] * axis[0] + m[o + MATRIX_Y + 2] * axis[1] + m[o + MATRIX_Z + 2] * axis[2];
     const length = Math.sqrt(fx * fx + fy * fy + fz * fz);
     if (length > 1e-9 && Number.isFinite(length)) { fx /= length; fy /= length; fz /= length; } else { fx = 0; fy = 0; fz = 1; }
     placeFollowerAtModelPoint(world, eid, slot,
-      m[o + 9] + LOOK_FOLLOWER_DISTANCE * fx, m[o + 10] + LOOK_FOLLOWER_DISTANCE * fy, m[o + 11] + LOOK_FOLLOWER_DISTANCE * fz);
+      m[o + MATRIX_T] + LOOK_FOLLOWER_DISTANCE * fx, m[o + MATRIX_T + 1] + LOOK_FOLLOWER_DISTANCE * fy, m[o + MATRIX_T + 2] + LOOK_FOLLOWER_DISTANCE * fz);
   }
   lookAt.follower[eid] = slot;
   lookAt.head[eid] = head;
@@ -248,7 +248,7 @@ export function setReach(world: AnimationWorld, eid: number, options: ReachOptio
   if (world.components.Follower.enabled[eid * FOLLOW_SLOTS + slot] === 0) {
     const m = world.components.ModelPose.data;
     const o = (eid * world.maxJoints + end) * MATRIX_STRIDE;
-    placeFollowerAtModelPoint(world, eid, slot, m[o + 9], m[o + 10], m[o + 11]);
+    placeFollowerAtModelPoint(world, eid, slot, m[o + MATRIX_T], m[o + MATRIX_T + 1], m[o + MATRIX_T + 2]);
   }
   reach.follower[eid] = slot;
   reach.upper[eid] = upper;
@@ -368,7 +368,7 @@ function restForwardAxis(skeleton: Skeleton, head: number): [number, number, num
 /** The default pole: behind and below the middle joint at rest, at the chain's rest length. */
 function defaultPole(skeleton: Skeleton, upper: number, lower: number, end: number): [number, number, number] {
   const model = computeRestModel(skeleton.parents, skeleton.rest);
-  const at = (joint: number, k: number): number => model[joint * MATRIX_STRIDE + 9 + k];
+  const at = (joint: number, k: number): number => model[joint * MATRIX_STRIDE + MATRIX_T + k];
   const length = (a: number, b: number): number => Math.hypot(at(b, 0) - at(a, 0), at(b, 1) - at(a, 1), at(b, 2) - at(a, 2));
   const reach = length(upper, lower) + length(lower, end);
   const d = reach * Math.SQRT1_2;

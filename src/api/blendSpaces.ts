@@ -13,7 +13,7 @@ import { getRootTrack } from '../assets/rootTrack.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from '../components/Layers.js';
 import { BLEND_OVERRIDE, blendMode, clearsAfterFade, measureSyncGroup, SYNC_PHASE } from '../components/layerRules.js';
-import { solveStrideScales, STRIDE_INPUT_STRIDE } from '../math/strideScales.js';
+import { solveStrideScales, STRIDE_INPUT_STRIDE, STRIDE_OWN_SPEED, STRIDE_TRAVEL, STRIDE_WEIGHT } from '../math/strideScales.js';
 import { writeLayer, type ResolvedPlay } from './playback.js';
 import { checkBindable, describeValue, requireCharacter } from './validation.js';
 import { FLOAT32_MAX, rangeIssue } from '../assets/limits.js';
@@ -176,10 +176,10 @@ export function setBlendSpace(world: AnimationWorld, eid: number, space: BlendSp
     const cz = axis === ROOT_AXIS_LATERAL ? 0 : cycle[2] * hip;
     const duration = clip.duration;
     const cycleTime = group >= 0 ? groupCycle : duration;
-    input[o] = weights[i];
-    input[o + 1] = cycleTime > 0 ? cx / cycleTime : 0;
-    input[o + 2] = cycleTime > 0 ? cz / cycleTime : 0;
-    input[o + 3] = duration > 0 ? Math.sqrt(cx * cx + cz * cz) / duration : 0;
+    input[o + STRIDE_WEIGHT] = weights[i];
+    input[o + STRIDE_TRAVEL] = cycleTime > 0 ? cx / cycleTime : 0;
+    input[o + STRIDE_TRAVEL + 1] = cycleTime > 0 ? cz / cycleTime : 0;
+    input[o + STRIDE_OWN_SPEED] = duration > 0 ? Math.sqrt(cx * cx + cz * cz) / duration : 0;
     Layers.rootScale[li] = hip;
   }
   if (settings.strideScaling) {

@@ -17,7 +17,7 @@ import {
   LOD_TICK_PERIOD, resetLod,
 } from '../components/Lod.js';
 import { composeModel } from '../math/composeModel.js';
-import { MATRIX_STRIDE } from '../math/layout.js';
+import { MATRIX_STRIDE, MATRIX_T } from '../math/layout.js';
 import { registerAsset } from './registry.js';
 import { isClip, isFiniteNumber, requireCharacter, requireWorld } from './validation.js';
 import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, rangeIssue } from '../assets/limits.js';
@@ -336,7 +336,7 @@ function restHeight(skeleton: Skeleton): number {
   composeModel(model, 0, MATRIX_STRIDE, skeleton.rest, 0, skeleton.parents, 0, skeleton.jointCount);
   let lo = 0, hi = 0;
   for (let j = 0; j < skeleton.jointCount; j++) {
-    const y = model[j * MATRIX_STRIDE + 10];
+    const y = model[j * MATRIX_STRIDE + MATRIX_T + 1];
     if (y < lo) lo = y;
     if (y > hi) hi = y;
   }

@@ -1,6 +1,6 @@
 import * as affine from '../math/affine.js';
 import { composeModel } from '../math/composeModel.js';
-import { MATRIX_STRIDE, NO_PARENT, POSE_STRIDE } from '../math/layout.js';
+import { MATRIX_STRIDE, MATRIX_T, NO_PARENT, POSE_STRIDE } from '../math/layout.js';
 import { fail, IssueList } from './AnimationError.js';
 import { describeValue, shownNumber } from './limits.js';
 import { copyValidatedPose, QUATERNION_TOLERANCE, type NumberList } from './validatePose.js';
@@ -172,7 +172,7 @@ export function createSkeleton(desc: SkeletonDesc): Skeleton {
       affine.invert(inverseBindMatrices, off, model, off);
     }
   }
-  const hipHeight = hipJoint >= 0 ? model[hipJoint * MATRIX_STRIDE + 10] : 0;
+  const hipHeight = hipJoint >= 0 ? model[hipJoint * MATRIX_STRIDE + MATRIX_T + 1] : 0;
 
   return Object.freeze({
     names: Object.freeze(names.slice()),
@@ -216,14 +216,14 @@ export function findHipJoint(names: readonly string[], parents: Int16Array, mode
   const jointCount = names.length;
   let top = -Infinity, bottom = Infinity;
   for (let joint = 0; joint < jointCount; joint++) {
-    const y = model[joint * MATRIX_STRIDE + 10];
+    const y = model[joint * MATRIX_STRIDE + MATRIX_T + 1];
     if (y > top) top = y;
     if (y < bottom) bottom = y;
   }
   const reach = LEG_REACH * (top - bottom);
   // Lowest joint of each subtree, children before parents (parents come first in the order).
   const lowest = new Float64Array(jointCount);
-  for (let joint = 0; joint < jointCount; joint++) lowest[joint] = model[joint * MATRIX_STRIDE + 10];
+  for (let joint = 0; joint < jointCount; joint++) lowest[joint] = model[joint * MATRIX_STRIDE + MATRIX_T + 1];
   for (let joint = jointCount - 1; joint > 0; joint--) {
     const parent = parents[joint];
     if (parent !== NO_PARENT && lowest[joint] < lowest[parent]) lowest[parent] = lowest[joint];
@@ -231,7 +231,7 @@ export function findHipJoint(names: readonly string[], parents: Int16Array, mode
   const legs = new Int32Array(jointCount);
   for (let joint = 0; joint < jointCount; joint++) {
     const parent = parents[joint];
-    if (parent !== NO_PARENT && reach > 0 && lowest[joint] <= model[parent * MATRIX_STRIDE + 10] - reach) legs[parent]++;
+    if (parent !== NO_PARENT && reach > 0 && lowest[joint] <= model[parent * MATRIX_STRIDE + MATRIX_T + 1] - reach) legs[parent]++;
   }
   let hip = -1, hipDepth = Infinity;
   const depth = new Int32Array(jointCount);

@@ -8,7 +8,7 @@
  * times (`sampleFrameInto`, what playback gives there).
  */
 import * as affine from '../math/affine.js';
-import { MATRIX_STRIDE, POSE_Q, POSE_STRIDE } from '../math/layout.js';
+import { MATRIX_STRIDE, MATRIX_T, POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import type { Clip } from './Clip.js';
 import { sampleFrameInto } from './reducedClip.js';
@@ -81,10 +81,11 @@ function computeRootTrack(clip: Clip): RootTrack {
   const positions = new Float32Array(frameCount * 3);
   const yaw = new Float64Array(frameCount);
   const m = new Float64Array(2 * MATRIX_STRIDE);
-  // q[0..3]: model rotation of the joint; q[4..7]: its rest model rotation, inverted.
+  // q[Q_MODEL ..]: model rotation of the joint; q[Q_REST ..]: its rest model rotation, inverted.
+  const Q_MODEL = 0, Q_REST = 4;
   const q = new Float64Array(8);
-  composeChainRotation(q, 4, skeleton.rest, 0, chain);
-  quat.conjugate(q, 4, q, 4);
+  composeChainRotation(q, Q_REST, skeleton.rest, 0, chain);
+  quat.conjugate(q, Q_REST, q, Q_REST);
   for (let f = 0; f < frameCount; f++) {
     if (reduced) sampleFrameInto(frames, 0, clip, f);
     const frameOff = reduced ? 0 : f * poseSize;
@@ -93,12 +94,12 @@ function computeRootTrack(clip: Clip): RootTrack {
       affine.fromSQT(m, MATRIX_STRIDE, frames, frameOff + j * POSE_STRIDE);
       affine.multiply(m, 0, m, 0, m, MATRIX_STRIDE);
     }
-    positions[f * 3] = m[9];
-    positions[f * 3 + 1] = m[10];
-    positions[f * 3 + 2] = m[11];
-    composeChainRotation(q, 0, frames, frameOff, chain);
-    quat.multiply(q, 0, q, 0, q, 4); // q_rel = q_model · q_restModel⁻¹
-    const psi = wrapAngle(2 * Math.atan2(q[1], q[3])); // ±q give ψ and ψ ± 2π
+    positions[f * 3] = m[MATRIX_T];
+    positions[f * 3 + 1] = m[MATRIX_T + 1];
+    positions[f * 3 + 2] = m[MATRIX_T + 2];
+    composeChainRotation(q, Q_MODEL, frames, frameOff, chain);
+    quat.multiply(q, Q_MODEL, q, Q_MODEL, q, Q_REST); // q_rel = q_model · q_restModel⁻¹
+    const psi = wrapAngle(2 * Math.atan2(q[Q_MODEL + 1], q[Q_MODEL + 3])); // ±q give ψ and ψ ± 2π
     yaw[f] = f === 0 ? psi : yaw[f - 1] + wrapAngle(psi - yaw[f - 1]);
   }
   const last = (frameCount - 1) * 3;
@@ -162,7 +163,8 @@ export function getRootFrame(skeleton: Skeleton): RootFrame {
     else affine.identity(parentModel, 0);
     const parentInverse = new Float64Array(MATRIX_STRIDE);
     affine.invert(parentInverse, 0, parentModel, 0);
-    const restPosition = Float64Array.of(model[joint * MATRIX_STRIDE + 9], model[joint * MATRIX_STRIDE + 10], model[joint * MATRIX_STRIDE + 11]);
+    const t = joint * MATRIX_STRIDE + MATRIX_T;
+    const restPosition = Float64Array.of(model[t], model[t + 1], model[t + 2]);
     const chain: number[] = [];
     for (let j = parent; j >= 0; j = skeleton.parents[j]) chain.unshift(j);
     const parentRotation = new Float64Array(4);

@@ -2,11 +2,13 @@
  * Sampling a clip at one instant: the kernel `sampleSystem` runs per layer, and what the
  * importers, additive references and transitions use to read a pose off a clip.
  */
-import { POSE_STRIDE } from '../math/layout.js';
+import * as layout from '../math/layout.js';
 import type { Binding } from './bindingTypes.js';
 import { retargetTranslation } from '../math/retargetTranslation.js';
 import type { Clip } from './Clip.js';
 import { sampleReducedInto } from './sampleReduced.js';
+// Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
+const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
 
 /**
  * Samples `clip` at time `times[timeIndex]` seconds into `out` at `outOff`, 10 floats per
@@ -74,24 +76,24 @@ export function sampleClipInto(
       continue;
     }
     const b = a + poseSize;
-    out[o] = frames[a] * beta + frames[b] * alpha;
-    out[o + 1] = frames[a + 1] * beta + frames[b + 1] * alpha;
-    out[o + 2] = frames[a + 2] * beta + frames[b + 2] * alpha;
-    const ax = frames[a + 3], ay = frames[a + 4], az = frames[a + 5], aw = frames[a + 6];
-    let bx = frames[b + 3], by = frames[b + 4], bz = frames[b + 5], bw = frames[b + 6];
+    out[o + POSE_T] = frames[a + POSE_T] * beta + frames[b + POSE_T] * alpha;
+    out[o + POSE_T + 1] = frames[a + POSE_T + 1] * beta + frames[b + POSE_T + 1] * alpha;
+    out[o + POSE_T + 2] = frames[a + POSE_T + 2] * beta + frames[b + POSE_T + 2] * alpha;
+    const ax = frames[a + POSE_Q], ay = frames[a + POSE_Q + 1], az = frames[a + POSE_Q + 2], aw = frames[a + POSE_Q + 3];
+    let bx = frames[b + POSE_Q], by = frames[b + POSE_Q + 1], bz = frames[b + POSE_Q + 2], bw = frames[b + POSE_Q + 3];
     if (ax * bx + ay * by + az * bz + aw * bw < 0) {
       bx = -bx; by = -by; bz = -bz; bw = -bw;
     }
     const qx = ax * beta + bx * alpha, qy = ay * beta + by * alpha;
     const qz = az * beta + bz * alpha, qw = aw * beta + bw * alpha;
     const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-    out[o + 3] = qx * inv;
-    out[o + 4] = qy * inv;
-    out[o + 5] = qz * inv;
-    out[o + 6] = qw * inv;
-    out[o + 7] = frames[a + 7] * beta + frames[b + 7] * alpha;
-    out[o + 8] = frames[a + 8] * beta + frames[b + 8] * alpha;
-    out[o + 9] = frames[a + 9] * beta + frames[b + 9] * alpha;
+    out[o + POSE_Q] = qx * inv;
+    out[o + POSE_Q + 1] = qy * inv;
+    out[o + POSE_Q + 2] = qz * inv;
+    out[o + POSE_Q + 3] = qw * inv;
+    out[o + POSE_S] = frames[a + POSE_S] * beta + frames[b + POSE_S] * alpha;
+    out[o + POSE_S + 1] = frames[a + POSE_S + 1] * beta + frames[b + POSE_S + 1] * alpha;
+    out[o + POSE_S + 2] = frames[a + POSE_S + 2] * beta + frames[b + POSE_S + 2] * alpha;
     if (modes !== null) retargetTranslation(out, o, modes, scales!, rest!, j);
   }
 }

@@ -6,6 +6,9 @@
 import type { Binding } from './bindingTypes.js';
 import { retargetTranslation } from '../math/retargetTranslation.js';
 import type { Clip } from './Clip.js';
+import * as layout from '../math/layout.js';
+// Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
+const { POSE_T, POSE_Q, POSE_S } = layout;
 
 /**
  * Samples the reduced clip `clip` at time `times[timeIndex]` seconds into `out` at `outOff`,
@@ -40,7 +43,8 @@ export function sampleReducedInto(
   binding: Binding | null = null,
 ): void {
   // Layout constants as locals, not imports: V8 reads an imported binding from its module cell
-  // (with a TDZ check) at every use in the loop, which measured ~20% of this kernel's time.
+  // (with a TDZ check) at every use in the loop, which measured ~20% of this kernel's time (the
+  // pose offsets POSE_T/Q/S are bound as module constants above, which V8 folds the same way).
   // They equal POSE_STRIDE, RECORD_STRIDE_3/4/1 and TRACK_T/Q/S/S1 (a test checks).
   const STRIDE = 10, T3 = 13, Q4 = 17, S1 = 5, HAS_T = 1, HAS_Q = 2, HAS_S = 4, HAS_S1 = 8;
   const tracks = clip.reduced;
@@ -79,23 +83,23 @@ export function sampleReducedInto(
     let entry = row + jointTrack[source];
 
     if ((mask & HAS_T) === 0) {
-      out[o] = constants[k];
-      out[o + 1] = constants[k + 1];
-      out[o + 2] = constants[k + 2];
+      out[o + POSE_T] = constants[k + POSE_T];
+      out[o + POSE_T + 1] = constants[k + POSE_T + 1];
+      out[o + POSE_T + 2] = constants[k + POSE_T + 2];
     } else {
       let r = table[entry++];
       if (records[r + T3] <= ts) r += T3;
       const u = t - records[r];
-      out[o] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
-      out[o + 1] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
-      out[o + 2] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
+      out[o + POSE_T] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
+      out[o + POSE_T + 1] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
+      out[o + POSE_T + 2] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
     }
 
     if ((mask & HAS_Q) === 0) {
-      out[o + 3] = constants[k + 3];
-      out[o + 4] = constants[k + 4];
-      out[o + 5] = constants[k + 5];
-      out[o + 6] = constants[k + 6];
+      out[o + POSE_Q] = constants[k + POSE_Q];
+      out[o + POSE_Q + 1] = constants[k + POSE_Q + 1];
+      out[o + POSE_Q + 2] = constants[k + POSE_Q + 2];
+      out[o + POSE_Q + 3] = constants[k + POSE_Q + 3];
     } else {
       let r = table[entry++];
       if (records[r + Q4] <= ts) r += Q4;
@@ -105,31 +109,31 @@ export function sampleReducedInto(
       const z = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
       const w = records[r + 13] + u * (records[r + 14] + u * (records[r + 15] + u * records[r + 16]));
       const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-      out[o + 3] = x * inv;
-      out[o + 4] = y * inv;
-      out[o + 5] = z * inv;
-      out[o + 6] = w * inv;
+      out[o + POSE_Q] = x * inv;
+      out[o + POSE_Q + 1] = y * inv;
+      out[o + POSE_Q + 2] = z * inv;
+      out[o + POSE_Q + 3] = w * inv;
     }
 
     if ((mask & (HAS_S | HAS_S1)) === 0) {
-      out[o + 7] = constants[k + 7];
-      out[o + 8] = constants[k + 8];
-      out[o + 9] = constants[k + 9];
+      out[o + POSE_S] = constants[k + POSE_S];
+      out[o + POSE_S + 1] = constants[k + POSE_S + 1];
+      out[o + POSE_S + 2] = constants[k + POSE_S + 2];
     } else if ((mask & HAS_S1) !== 0) {
       let r = table[entry];
       if (records[r + S1] <= ts) r += S1;
       const u = t - records[r];
       const scale = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
-      out[o + 7] = scale;
-      out[o + 8] = scale;
-      out[o + 9] = scale;
+      out[o + POSE_S] = scale;
+      out[o + POSE_S + 1] = scale;
+      out[o + POSE_S + 2] = scale;
     } else {
       let r = table[entry];
       if (records[r + T3] <= ts) r += T3;
       const u = t - records[r];
-      out[o + 7] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
-      out[o + 8] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
-      out[o + 9] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
+      out[o + POSE_S] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
+      out[o + POSE_S + 1] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
+      out[o + POSE_S + 2] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
     }
     if (modes !== null) retargetTranslation(out, o, modes, scales!, rest!, j);
   }
@@ -163,7 +167,8 @@ export function sampleReduced16Into(
   binding: Binding | null = null,
 ): void {
   // Layout constants as locals, not imports: V8 reads an imported binding from its module cell
-  // (with a TDZ check) at every use in the loop, which measured ~20% of this kernel's time.
+  // (with a TDZ check) at every use in the loop, which measured ~20% of this kernel's time (the
+  // pose offsets POSE_T/Q/S are bound as module constants above, which V8 folds the same way).
   // They equal POSE_STRIDE, RECORD_STRIDE_3/4/1, PACKED_STRIDE_3/4 in 32-bit words (H3, H4:
   // records are indexed as packedTimes / packedPairs), TRACK_T/Q/S/S1 and TRACK_T16/Q16/S16
   // (a test checks).
@@ -205,16 +210,16 @@ export function sampleReduced16Into(
     let entry = row + track;
 
     if ((mask & HAS_T) === 0) {
-      out[o] = constants[k];
-      out[o + 1] = constants[k + 1];
-      out[o + 2] = constants[k + 2];
+      out[o + POSE_T] = constants[k + POSE_T];
+      out[o + POSE_T + 1] = constants[k + POSE_T + 1];
+      out[o + POSE_T + 2] = constants[k + POSE_T + 2];
     } else if ((mask & T16) === 0) {
       let r = table[entry++];
       if (records[r + T3] <= ts) r += T3;
       const u = t - records[r];
-      out[o] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
-      out[o + 1] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
-      out[o + 2] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
+      out[o + POSE_T] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
+      out[o + POSE_T + 1] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
+      out[o + POSE_T + 2] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
     } else {
       let h = table[entry++]; // the record, in 32-bit words
       if (packedTimes[h + H3] <= ts) h += H3;
@@ -222,9 +227,9 @@ export function sampleReduced16Into(
       const g = (trackStart[track] >> 1) - 6; // the track's header: lo, step per channel
       // Two codes per 32-bit read (little-endian: the low half is the first slot).
       const v0 = pairs[h + 2], v1 = pairs[h + 3], v2 = pairs[h + 4], v3 = pairs[h + 5], v4 = pairs[h + 6], v5 = pairs[h + 7];
-      out[o] = packedTimes[g] + packedTimes[g + 1] * (((v0 << 16) >> 16) + s * ((v0 >> 16) + s * (((v1 << 16) >> 16) + s * (v1 >> 16))));
-      out[o + 1] = packedTimes[g + 2] + packedTimes[g + 3] * (((v2 << 16) >> 16) + s * ((v2 >> 16) + s * (((v3 << 16) >> 16) + s * (v3 >> 16))));
-      out[o + 2] = packedTimes[g + 4] + packedTimes[g + 5] * (((v4 << 16) >> 16) + s * ((v4 >> 16) + s * (((v5 << 16) >> 16) + s * (v5 >> 16))));
+      out[o + POSE_T] = packedTimes[g] + packedTimes[g + 1] * (((v0 << 16) >> 16) + s * ((v0 >> 16) + s * (((v1 << 16) >> 16) + s * (v1 >> 16))));
+      out[o + POSE_T + 1] = packedTimes[g + 2] + packedTimes[g + 3] * (((v2 << 16) >> 16) + s * ((v2 >> 16) + s * (((v3 << 16) >> 16) + s * (v3 >> 16))));
+      out[o + POSE_T + 2] = packedTimes[g + 4] + packedTimes[g + 5] * (((v4 << 16) >> 16) + s * ((v4 >> 16) + s * (((v5 << 16) >> 16) + s * (v5 >> 16))));
     }
 
     if ((mask & Q16) !== 0) {
@@ -242,15 +247,15 @@ export function sampleReduced16Into(
       const z = (v4 << 16) + s * (v4 & -65536) + s2 * ((v5 << 16) + s * (v5 & -65536));
       const w = (v6 << 16) + s * (v6 & -65536) + s2 * ((v7 << 16) + s * (v7 & -65536));
       const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-      out[o + 3] = x * inv;
-      out[o + 4] = y * inv;
-      out[o + 5] = z * inv;
-      out[o + 6] = w * inv;
+      out[o + POSE_Q] = x * inv;
+      out[o + POSE_Q + 1] = y * inv;
+      out[o + POSE_Q + 2] = z * inv;
+      out[o + POSE_Q + 3] = w * inv;
     } else if ((mask & HAS_Q) === 0) {
-      out[o + 3] = constants[k + 3];
-      out[o + 4] = constants[k + 4];
-      out[o + 5] = constants[k + 5];
-      out[o + 6] = constants[k + 6];
+      out[o + POSE_Q] = constants[k + POSE_Q];
+      out[o + POSE_Q + 1] = constants[k + POSE_Q + 1];
+      out[o + POSE_Q + 2] = constants[k + POSE_Q + 2];
+      out[o + POSE_Q + 3] = constants[k + POSE_Q + 3];
     } else if ((mask & Q16) === 0) {
       let r = table[entry++];
       if (records[r + Q4] <= ts) r += Q4;
@@ -260,24 +265,24 @@ export function sampleReduced16Into(
       const z = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
       const w = records[r + 13] + u * (records[r + 14] + u * (records[r + 15] + u * records[r + 16]));
       const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-      out[o + 3] = x * inv;
-      out[o + 4] = y * inv;
-      out[o + 5] = z * inv;
-      out[o + 6] = w * inv;
+      out[o + POSE_Q] = x * inv;
+      out[o + POSE_Q + 1] = y * inv;
+      out[o + POSE_Q + 2] = z * inv;
+      out[o + POSE_Q + 3] = w * inv;
     }
 
     if ((mask & (HAS_S | HAS_S1)) === 0) {
-      out[o + 7] = constants[k + 7];
-      out[o + 8] = constants[k + 8];
-      out[o + 9] = constants[k + 9];
+      out[o + POSE_S] = constants[k + POSE_S];
+      out[o + POSE_S + 1] = constants[k + POSE_S + 1];
+      out[o + POSE_S + 2] = constants[k + POSE_S + 2];
     } else if ((mask & HAS_S1) !== 0) {
       let r = table[entry];
       if (records[r + S1] <= ts) r += S1;
       const u = t - records[r];
       const scale = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
-      out[o + 7] = scale;
-      out[o + 8] = scale;
-      out[o + 9] = scale;
+      out[o + POSE_S] = scale;
+      out[o + POSE_S + 1] = scale;
+      out[o + POSE_S + 2] = scale;
     } else if ((mask & S16) !== 0) {
       // Three scale curves (a uniform scale stays 32-bit): rare, out of line.
       const header = trackStart[jointTrack[source] + (mask & HAS_T) + ((mask & HAS_Q) >> 1)] >> 1;
@@ -286,9 +291,9 @@ export function sampleReduced16Into(
       let r = table[entry];
       if (records[r + T3] <= ts) r += T3;
       const u = t - records[r];
-      out[o + 7] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
-      out[o + 8] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
-      out[o + 9] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
+      out[o + POSE_S] = records[r + 1] + u * (records[r + 2] + u * (records[r + 3] + u * records[r + 4]));
+      out[o + POSE_S + 1] = records[r + 5] + u * (records[r + 6] + u * (records[r + 7] + u * records[r + 8]));
+      out[o + POSE_S + 2] = records[r + 9] + u * (records[r + 10] + u * (records[r + 11] + u * records[r + 12]));
     }
     if (modes !== null) retargetTranslation(out, o, modes, scales!, rest!, j);
   }
@@ -307,6 +312,6 @@ function sampleScale16(
   const s = (t - packedTimes[h]) * packedTimes[h + 1];
   for (let c = 0; c < 3; c++) {
     const v0 = pairs[h + 2 + 2 * c], v1 = pairs[h + 3 + 2 * c];
-    out[o + 7 + c] = packedTimes[g + 2 * c] + packedTimes[g + 2 * c + 1] * (((v0 << 16) >> 16) + s * ((v0 >> 16) + s * (((v1 << 16) >> 16) + s * (v1 >> 16))));
+    out[o + POSE_S + c] = packedTimes[g + 2 * c] + packedTimes[g + 2 * c + 1] * (((v0 << 16) >> 16) + s * ((v0 >> 16) + s * (((v1 << 16) >> 16) + s * (v1 >> 16))));
   }
 }

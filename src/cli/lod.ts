@@ -31,6 +31,7 @@ import { loadGltf } from '../import/gltf.js';
 import { readContainer } from '../import/gltf/container.js';
 import { IMPORT_TOLERANCE } from '../import/gltf/resample.js';
 import { parseScale, SCALE_EXPECTED, UNITS } from '../import/units.js';
+import { POSE_STRIDE } from '../math/layout.js';
 import { reduceClip } from '../offline/lod/reduceClip.js';
 import { readInputFile, refuseOutputIsInput } from './files.js';
 
@@ -179,7 +180,7 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
     const base = { name: clip.name, frames: clip.frameCount, joints: clip.skeleton.jointCount, duration: clip.duration, source: clip };
     let report: LodClipReport;
     if (clip.frameCount < 2) {
-      const keys = clip.frameCount * clip.skeleton.jointCount * 10;
+      const keys = clip.frameCount * clip.skeleton.jointCount * POSE_STRIDE;
       const bytes = keys * Float32Array.BYTES_PER_ELEMENT;
       report = {
         ...base, reduced: null, skipped: 'one frame, nothing to reduce', keysBefore: keys, keysAfter: keys, maxError: 0, meanError: 0,

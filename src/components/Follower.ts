@@ -75,6 +75,12 @@ export const FOLLOW_SLOTS = 4;
 
 /** Floats per follower (slot) in `Follower.state`: position, velocity, acceleration (x y z each). */
 export const FOLLOW_STATE_STRIDE = 9;
+/** Offset of the position (x y z) in a follower's state. */
+export const FOLLOW_POSITION = 0;
+/** Offset of the velocity (x y z) in a follower's state. */
+export const FOLLOW_VELOCITY = 3;
+/** Offset of the acceleration (x y z) in a follower's state. */
+export const FOLLOW_ACCELERATION = 6;
 
 /** Default `duration` T, seconds (the seed's 400 ms). */
 export const FOLLOW_DEFAULT_DURATION = 0.4;
@@ -83,10 +89,12 @@ export const FOLLOW_DEFAULT_INTERVAL = 0.2;
 
 /** `Follower.scratch[FOLLOW_SECONDS]`: the length of the sub-step being taken, seconds. */
 export const FOLLOW_SECONDS = 0;
-/** Where the cached step matrix of integrator `k` starts: `h` at `FOLLOW_CACHE + 10k`, entries after it. */
+/** Where the cached step matrix of integrator `k` starts: `h` at `FOLLOW_CACHE + k·FOLLOW_CACHE_STRIDE`, the 9 entries after it. */
 export const FOLLOW_CACHE = 1;
+/** Floats per cached step matrix: `h`, then the 3×3 matrix (row-major). */
+export const FOLLOW_CACHE_STRIDE = 10;
 /** `Follower.scratch[FOLLOW_ELAPSED]`: seconds from the frame's start to the sampling instant being taken. */
-export const FOLLOW_ELAPSED = FOLLOW_CACHE + 2 * 10;
+export const FOLLOW_ELAPSED = FOLLOW_CACHE + 2 * FOLLOW_CACHE_STRIDE;
 /** Floats in `Follower.scratch`. */
 export const FOLLOW_SCRATCH = FOLLOW_ELAPSED + 1;
 
@@ -95,7 +103,7 @@ export function createFollowerComponent(rows: number): FollowerComponent {
   const scratch = new Float64Array(FOLLOW_SCRATCH);
   // NaN never equals an h, so the first step of each integrator computes its matrix.
   scratch[FOLLOW_CACHE] = Number.NaN;
-  scratch[FOLLOW_CACHE + 10] = Number.NaN;
+  scratch[FOLLOW_CACHE + FOLLOW_CACHE_STRIDE] = Number.NaN;
   const slots = rows * FOLLOW_SLOTS;
   return {
     enabled: new Uint8Array(slots),
@@ -128,9 +136,9 @@ export function placeFollower(follower: FollowerComponent, eid: number, slot: nu
   const s = row * FOLLOW_STATE_STRIDE;
   for (let k = 0; k < 3; k++) {
     const value = position[off + k];
-    state[s + k] = value;
-    state[s + 3 + k] = 0;
-    state[s + 6 + k] = 0;
+    state[s + FOLLOW_POSITION + k] = value;
+    state[s + FOLLOW_VELOCITY + k] = 0;
+    state[s + FOLLOW_ACCELERATION + k] = 0;
     target[row * 3 + k] = value;
     sampled[row * 3 + k] = value;
   }

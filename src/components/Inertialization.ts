@@ -16,6 +16,22 @@ export const INERTIA_SPRING = 2;
  * - spring: offset vector (3: translation, scaled rotation axis, scale), its velocity (3).
  */
 export const OFFSET_STRIDE = 18;
+/** Floats per channel in a joint's offsets. */
+export const OFFSET_CHANNEL = 6;
+/** Offset of the translation channel inside a joint's offsets. */
+export const OFFSET_T = 0;
+/** Offset of the rotation channel inside a joint's offsets. */
+export const OFFSET_Q = 6;
+/** Offset of the scale channel inside a joint's offsets. */
+export const OFFSET_S = 12;
+/** Quintic, inside a channel (after the unit direction or axis at 0 … 2): the clamped x0. */
+export const OFFSET_X0 = 3;
+/** Quintic, inside a channel: k = v0·t1. */
+export const OFFSET_K = 4;
+/** Quintic, inside a channel: 1/t1. */
+export const OFFSET_INV_T1 = 5;
+/** Spring, inside a channel (after the offset vector at 0 … 2): its velocity (3). */
+export const OFFSET_V = 3;
 
 /**
  * `Inertialization`: transitions as a post-process on the final pose (D. Bollo, GDC 2018,

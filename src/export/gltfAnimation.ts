@@ -46,7 +46,7 @@ import type { Skeleton } from '../assets/Skeleton.js';
 import { composeNodes } from '../import/gltf/nodePose.js';
 import { decompose } from '../import/gltf/transform.js';
 import * as affine from '../math/affine.js';
-import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
+import { MATRIX_STRIDE, POSE_Q, POSE_S, POSE_STRIDE, POSE_T } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 
 /** A glTF animation target path of a joint transform. */
@@ -228,6 +228,12 @@ function rescaleError(coefficients: Float64Array, h: number): number {
 }
 
 /**
+ * A rotation key of a glTF CUBICSPLINE sampler (glTF 2.0 §3.11.2): in-tangent, value and
+ * out-tangent, 4 floats (x y z w) each.
+ */
+const ROTATION_KEY = 12, KEY_IN = 0, KEY_VALUE = 4, KEY_OUT = 8;
+
+/**
  * Scales a rotation track's key values to unit length, keeping (to second order) the rotation
  * it plays.
  *
@@ -244,18 +250,18 @@ function unitRotationKeys(times: Float64Array, values: Float64Array): void {
   const count = times.length;
   const inverse = new Float64Array(count);
   for (let s = 0; s < count; s++) {
-    const v = (s * 3 + 1) * 4;
+    const v = s * ROTATION_KEY + KEY_VALUE;
     inverse[s] = 1 / Math.hypot(values[v], values[v + 1], values[v + 2], values[v + 3]);
   }
   for (let s = 0; s < count; s++) {
-    const o = s * 12;
+    const o = s * ROTATION_KEY;
     const slopeIn = s > 0 ? (inverse[s] - inverse[s - 1]) / (times[s] - times[s - 1]) : 0;
     const slopeOut = s + 1 < count ? (inverse[s + 1] - inverse[s]) / (times[s + 1] - times[s]) : 0;
     for (let c = 0; c < 4; c++) {
-      const v = values[o + 4 + c];
-      values[o + c] = values[o + c] * inverse[s] + slopeIn * v;
-      values[o + 8 + c] = values[o + 8 + c] * inverse[s] + slopeOut * v;
-      values[o + 4 + c] = v * inverse[s];
+      const v = values[o + KEY_VALUE + c];
+      values[o + KEY_IN + c] = values[o + KEY_IN + c] * inverse[s] + slopeIn * v;
+      values[o + KEY_OUT + c] = values[o + KEY_OUT + c] * inverse[s] + slopeOut * v;
+      values[o + KEY_VALUE + c] = v * inverse[s];
     }
   }
 }
@@ -344,8 +350,8 @@ function prefixOf(node: Node, inSkin: ReadonlySet<Node>, where: string, name: st
   if (m === null) return null;
   const pose = new Float64Array(POSE_STRIDE);
   const orthogonal = decompose(pose, 0, m, 0);
-  const s = pose[7];
-  if (!orthogonal || !(s > 0) || Math.abs(pose[8] - s) > UNIFORM_SCALE * s || Math.abs(pose[9] - s) > UNIFORM_SCALE * s) {
+  const s = pose[POSE_S];
+  if (!orthogonal || !(s > 0) || Math.abs(pose[POSE_S + 1] - s) > UNIFORM_SCALE * s || Math.abs(pose[POSE_S + 2] - s) > UNIFORM_SCALE * s) {
     throw new AnimationError(where, [{
       path: `joint "${name}"`,
       message: `has non-joint ancestors (${chain.map((n) => `"${n.getName()}"`).join(', ')}) with shear, a mirror or non-uniform scale: its curves cannot be written back as its local transform`,
@@ -474,9 +480,9 @@ export function createSkeletonDocument(skeleton: Skeleton, tips: readonly BoneTi
   for (let j = 0; j < jointCount; j++) {
     const o = j * POSE_STRIDE;
     const node = document.createNode(names[j])
-      .setTranslation([rest[o], rest[o + 1], rest[o + 2]])
-      .setRotation([rest[o + 3], rest[o + 4], rest[o + 5], rest[o + 6]])
-      .setScale([rest[o + 7], rest[o + 8], rest[o + 9]]);
+      .setTranslation([rest[o + POSE_T], rest[o + POSE_T + 1], rest[o + POSE_T + 2]])
+      .setRotation([rest[o + POSE_Q], rest[o + POSE_Q + 1], rest[o + POSE_Q + 2], rest[o + POSE_Q + 3]])
+      .setScale([rest[o + POSE_S], rest[o + POSE_S + 1], rest[o + POSE_S + 2]]);
     nodes.push(node);
     if (parents[j] < 0) scene.addChild(node);
     else nodes[parents[j]].addChild(node);

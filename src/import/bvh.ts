@@ -44,9 +44,9 @@
 import { AnimationError, fail, IssueList } from '../assets/AnimationError.js';
 import { createClip, type Clip } from '../assets/Clip.js';
 import { createSkeleton, type Skeleton } from '../assets/Skeleton.js';
-import { POSE_STRIDE } from '../math/layout.js';
+import { POSE_Q, POSE_S, POSE_STRIDE, POSE_T } from '../math/layout.js';
 import * as quat from '../math/quat.js';
-import { CHANNEL_NAMES, parseHeader, WHERE, type BvhChannel, type BvhHeader } from './bvh/header.js';
+import { CHANNEL_NAMES, FIRST_ROTATION, parseHeader, WHERE, type BvhChannel, type BvhHeader } from './bvh/header.js';
 import { parseMotion } from './bvh/motion.js';
 
 export type { BvhChannel } from './bvh/header.js';
@@ -198,13 +198,13 @@ function restPose(header: BvhHeader, scale: number): Float64Array {
   for (let j = 0; j < joints.length; j++) {
     const o = j * POSE_STRIDE;
     const offset = joints[j].offset!;
-    rest[o] = offset[0] * scale;
-    rest[o + 1] = offset[1] * scale;
-    rest[o + 2] = offset[2] * scale;
-    rest[o + 6] = 1; // identity rotation (qx qy qz stay 0)
-    rest[o + 7] = 1;
-    rest[o + 8] = 1;
-    rest[o + 9] = 1;
+    rest[o + POSE_T] = offset[0] * scale;
+    rest[o + POSE_T + 1] = offset[1] * scale;
+    rest[o + POSE_T + 2] = offset[2] * scale;
+    rest[o + POSE_Q + 3] = 1; // identity rotation (qx qy qz stay 0)
+    rest[o + POSE_S] = 1;
+    rest[o + POSE_S + 1] = 1;
+    rest[o + POSE_S + 2] = 1;
   }
   return rest;
 }
@@ -248,7 +248,7 @@ function buildFrames(
       for (let k = 0; k < codes.length; k++) {
         const v = values[first + k];
         const code = codes[k];
-        if (code < 3) {
+        if (code < FIRST_ROTATION) {
           const t = add ? offset[code] * scale + v * scale : v * scale;
           if (!(Math.abs(t) <= MAX_TRANSLATION)) {
             issues.add(
@@ -262,22 +262,19 @@ function buildFrames(
         } else {
           const half = v * HALF_DEGREE;
           r[0] = 0; r[1] = 0; r[2] = 0;
-          r[code - 3] = Math.sin(half);
+          r[code - FIRST_ROTATION] = Math.sin(half);
           r[3] = Math.cos(half);
           quat.multiply(q, 0, q, 0, r, 0);
         }
       }
       const o = f * poseSize + j * POSE_STRIDE;
-      frames[o] = tx;
-      frames[o + 1] = ty;
-      frames[o + 2] = tz;
-      frames[o + 3] = q[0];
-      frames[o + 4] = q[1];
-      frames[o + 5] = q[2];
-      frames[o + 6] = q[3];
-      frames[o + 7] = 1;
-      frames[o + 8] = 1;
-      frames[o + 9] = 1;
+      frames[o + POSE_T] = tx;
+      frames[o + POSE_T + 1] = ty;
+      frames[o + POSE_T + 2] = tz;
+      for (let c = 0; c < 4; c++) frames[o + POSE_Q + c] = q[c];
+      frames[o + POSE_S] = 1;
+      frames[o + POSE_S + 1] = 1;
+      frames[o + POSE_S + 2] = 1;
     }
   }
   return frames;
@@ -289,7 +286,7 @@ function collectWarnings(header: BvhHeader, extraLines: number, firstExtraLine: 
     warnings.push(`${header.roots} ROOT hierarchies: each is a root joint; the first ("${header.joints[0].name}") is the usual root-motion source`);
   }
   for (const joint of header.joints) {
-    const axes = joint.channels!.filter((code) => code < 3 && joint.offset![code] !== 0).map((code) => 'xyz'[code]);
+    const axes = joint.channels!.filter((code) => code < FIRST_ROTATION && joint.offset![code] !== 0).map((code) => 'xyz'[code]);
     if (axes.length > 0) {
       warnings.push(
         `joint "${joint.name}" (line ${joint.line}) has position channels and a non-zero OFFSET on ${axes.join(', ')}: ` +

@@ -4,7 +4,9 @@
  * capture (which blends the outgoing layers a fixed interval apart, so it must blend exactly
  * as the frame does).
  */
-import { POSE_STRIDE } from './layout.js';
+import * as layout from './layout.js';
+// Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
+const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
 
 /**
  * Normalized weighted blend of `count` layer poses into `out` (the override blend: per joint, the weighted mean of T and S and the hemisphere-fixed nlerp of Q).
@@ -39,34 +41,34 @@ export function blendOverrideLayers(
       const w = m === null ? layerWeight[n] : layerWeight[n] * m[j];
       if (!(w > 0)) continue;
       const p = layerOff[n] + k;
-      let x = poses[p + 3], y = poses[p + 4], z = poses[p + 5], s = poses[p + 6];
+      let x = poses[p + POSE_Q], y = poses[p + POSE_Q + 1], z = poses[p + POSE_Q + 2], s = poses[p + POSE_Q + 3];
       if (total === 0) {
         rx = x; ry = y; rz = z; rw = s;
       } else if (rx * x + ry * y + rz * z + rw * s < 0) {
         x = -x; y = -y; z = -z; s = -s;
       }
       total += w;
-      tx += poses[p] * w; ty += poses[p + 1] * w; tz += poses[p + 2] * w;
+      tx += poses[p + POSE_T] * w; ty += poses[p + POSE_T + 1] * w; tz += poses[p + POSE_T + 2] * w;
       qx += x * w; qy += y * w; qz += z * w; qw += s * w;
-      sx += poses[p + 7] * w; sy += poses[p + 8] * w; sz += poses[p + 9] * w;
+      sx += poses[p + POSE_S] * w; sy += poses[p + POSE_S + 1] * w; sz += poses[p + POSE_S + 2] * w;
     }
     const o = outOff + k;
     if (total < theta) {
       const w = theta - total;
-      let x = rest[k + 3], y = rest[k + 4], z = rest[k + 5], s = rest[k + 6];
+      let x = rest[k + POSE_Q], y = rest[k + POSE_Q + 1], z = rest[k + POSE_Q + 2], s = rest[k + POSE_Q + 3];
       if (total > 0 && rx * x + ry * y + rz * z + rw * s < 0) {
         x = -x; y = -y; z = -z; s = -s;
       }
       total = theta;
-      tx += rest[k] * w; ty += rest[k + 1] * w; tz += rest[k + 2] * w;
+      tx += rest[k + POSE_T] * w; ty += rest[k + POSE_T + 1] * w; tz += rest[k + POSE_T + 2] * w;
       qx += x * w; qy += y * w; qz += z * w; qw += s * w;
-      sx += rest[k + 7] * w; sy += rest[k + 8] * w; sz += rest[k + 9] * w;
+      sx += rest[k + POSE_S] * w; sy += rest[k + POSE_S + 1] * w; sz += rest[k + POSE_S + 2] * w;
     }
     const inv = 1 / total;
-    out[o] = tx * inv; out[o + 1] = ty * inv; out[o + 2] = tz * inv;
+    out[o + POSE_T] = tx * inv; out[o + POSE_T + 1] = ty * inv; out[o + POSE_T + 2] = tz * inv;
     const qInv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-    out[o + 3] = qx * qInv; out[o + 4] = qy * qInv; out[o + 5] = qz * qInv; out[o + 6] = qw * qInv;
-    out[o + 7] = sx * inv; out[o + 8] = sy * inv; out[o + 9] = sz * inv;
+    out[o + POSE_Q] = qx * qInv; out[o + POSE_Q + 1] = qy * qInv; out[o + POSE_Q + 2] = qz * qInv; out[o + POSE_Q + 3] = qw * qInv;
+    out[o + POSE_S] = sx * inv; out[o + POSE_S + 1] = sy * inv; out[o + POSE_S + 2] = sz * inv;
   }
 }
 
@@ -96,14 +98,14 @@ export function applyAdditiveLayer(
     const s = layerOff + k;
     const o = targetOff + k;
     // Q_D = Q_S · conj(Q_R)   (unit quaternions: the inverse is the conjugate)
-    const sx = poses[s + 3], sy = poses[s + 4], sz = poses[s + 5], sw = poses[s + 6];
-    const rx = -reference[k + 3], ry = -reference[k + 4], rz = -reference[k + 5], rw = reference[k + 6];
+    const sx = poses[s + POSE_Q], sy = poses[s + POSE_Q + 1], sz = poses[s + POSE_Q + 2], sw = poses[s + POSE_Q + 3];
+    const rx = -reference[k + POSE_Q], ry = -reference[k + POSE_Q + 1], rz = -reference[k + POSE_Q + 2], rw = reference[k + POSE_Q + 3];
     const dx = sw * rx + sx * rw + sy * rz - sz * ry;
     const dy = sw * ry - sx * rz + sy * rw + sz * rx;
     const dz = sw * rz + sx * ry - sy * rx + sz * rw;
     const dw = sw * rw - sx * rx - sy * ry - sz * rz;
     // Q_A = Q_D · Q_T
-    const tx = target[o + 3], ty = target[o + 4], tz = target[o + 5], tw = target[o + 6];
+    const tx = target[o + POSE_Q], ty = target[o + POSE_Q + 1], tz = target[o + POSE_Q + 2], tw = target[o + POSE_Q + 3];
     let ax = dw * tx + dx * tw + dy * tz - dz * ty;
     let ay = dw * ty - dx * tz + dy * tw + dz * tx;
     let az = dw * tz + dx * ty - dy * tx + dz * tw;
@@ -115,13 +117,13 @@ export function applyAdditiveLayer(
     const qx = tx * keep + ax * beta, qy = ty * keep + ay * beta;
     const qz = tz * keep + az * beta, qw = tw * keep + aw * beta;
     const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-    target[o + 3] = qx * inv; target[o + 4] = qy * inv; target[o + 5] = qz * inv; target[o + 6] = qw * inv;
+    target[o + POSE_Q] = qx * inv; target[o + POSE_Q + 1] = qy * inv; target[o + POSE_Q + 2] = qz * inv; target[o + POSE_Q + 3] = qw * inv;
     // T_A = T_D + T_T, so lerp(T, A, β) = T + β·T_D
-    target[o] += beta * (poses[s] - reference[k]);
-    target[o + 1] += beta * (poses[s + 1] - reference[k + 1]);
-    target[o + 2] += beta * (poses[s + 2] - reference[k + 2]);
+    target[o + POSE_T] += beta * (poses[s + POSE_T] - reference[k + POSE_T]);
+    target[o + POSE_T + 1] += beta * (poses[s + POSE_T + 1] - reference[k + POSE_T + 1]);
+    target[o + POSE_T + 2] += beta * (poses[s + POSE_T + 2] - reference[k + POSE_T + 2]);
     // S_A = (S_S / S_R) · S_T, so lerp(S, A, β) = S · (1 + β·(S_S / S_R − 1))
-    for (let c = 7; c < 10; c++) {
+    for (let c = POSE_S; c < POSE_S + 3; c++) {
       const ratio = reference[k + c] !== 0 ? poses[s + c] / reference[k + c] : 1;
       target[o + c] = target[o + c] * (1 + beta * (ratio - 1));
     }

@@ -51,9 +51,11 @@
  * allocation, no throwing; indices are not checked.
  */
 import * as affine from './affine.js';
-import { POSE_Q, POSE_STRIDE } from './layout.js';
+import * as layout from './layout.js';
 import * as quat from './quat.js';
 import type { NumArray } from './types.js';
+// Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
+const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
 
 /**
  * Writes the model matrices of joints `[from, to)` (see the file header): for each joint j,
@@ -89,40 +91,40 @@ function composeFloat32(
     const l = localOff + j * POSE_STRIDE;
     const o = outOff + j * stride;
     // L = T·R·S (affine.fromSQT)
-    const x = local[l + 3], y = local[l + 4], z = local[l + 5], w = local[l + 6];
-    const sx = local[l + 7], sy = local[l + 8], sz = local[l + 9];
+    const x = local[l + POSE_Q], y = local[l + POSE_Q + 1], z = local[l + POSE_Q + 2], w = local[l + POSE_Q + 3];
+    const sx = local[l + POSE_S], sy = local[l + POSE_S + 1], sz = local[l + POSE_S + 2];
     const x2 = x + x, y2 = y + y, z2 = z + z;
     const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
     const wx = w * x2, wy = w * y2, wz = w * z2;
     const l00 = (1 - (yy + zz)) * sx, l10 = (xy + wz) * sx, l20 = (xz - wy) * sx;
     const l01 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l21 = (yz + wx) * sy;
     const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
-    const ltx = local[l], lty = local[l + 1], ltz = local[l + 2];
+    const ltx = local[l + POSE_T], lty = local[l + POSE_T + 1], ltz = local[l + POSE_T + 2];
     const parent = parents[j];
     if (parent < 0) {
-      out[o] = l00; out[o + 1] = l10; out[o + 2] = l20;
-      out[o + 3] = l01; out[o + 4] = l11; out[o + 5] = l21;
-      out[o + 6] = l02; out[o + 7] = l12; out[o + 8] = l22;
-      out[o + 9] = ltx; out[o + 10] = lty; out[o + 11] = ltz;
+      out[o + MATRIX_X] = l00; out[o + MATRIX_X + 1] = l10; out[o + MATRIX_X + 2] = l20;
+      out[o + MATRIX_Y] = l01; out[o + MATRIX_Y + 1] = l11; out[o + MATRIX_Y + 2] = l21;
+      out[o + MATRIX_Z] = l02; out[o + MATRIX_Z + 1] = l12; out[o + MATRIX_Z + 2] = l22;
+      out[o + MATRIX_T] = ltx; out[o + MATRIX_T + 1] = lty; out[o + MATRIX_T + 2] = ltz;
       continue;
     }
     // C = C_parent · L (affine.multiply)
     const p = outOff + parent * stride;
-    const p00 = out[p], p10 = out[p + 1], p20 = out[p + 2];
-    const p01 = out[p + 3], p11 = out[p + 4], p21 = out[p + 5];
-    const p02 = out[p + 6], p12 = out[p + 7], p22 = out[p + 8];
-    out[o] = p00 * l00 + p01 * l10 + p02 * l20;
-    out[o + 1] = p10 * l00 + p11 * l10 + p12 * l20;
-    out[o + 2] = p20 * l00 + p21 * l10 + p22 * l20;
-    out[o + 3] = p00 * l01 + p01 * l11 + p02 * l21;
-    out[o + 4] = p10 * l01 + p11 * l11 + p12 * l21;
-    out[o + 5] = p20 * l01 + p21 * l11 + p22 * l21;
-    out[o + 6] = p00 * l02 + p01 * l12 + p02 * l22;
-    out[o + 7] = p10 * l02 + p11 * l12 + p12 * l22;
-    out[o + 8] = p20 * l02 + p21 * l12 + p22 * l22;
-    out[o + 9] = p00 * ltx + p01 * lty + p02 * ltz + out[p + 9];
-    out[o + 10] = p10 * ltx + p11 * lty + p12 * ltz + out[p + 10];
-    out[o + 11] = p20 * ltx + p21 * lty + p22 * ltz + out[p + 11];
+    const p00 = out[p + MATRIX_X], p10 = out[p + MATRIX_X + 1], p20 = out[p + MATRIX_X + 2];
+    const p01 = out[p + MATRIX_Y], p11 = out[p + MATRIX_Y + 1], p21 = out[p + MATRIX_Y + 2];
+    const p02 = out[p + MATRIX_Z], p12 = out[p + MATRIX_Z + 1], p22 = out[p + MATRIX_Z + 2];
+    out[o + MATRIX_X] = p00 * l00 + p01 * l10 + p02 * l20;
+    out[o + MATRIX_X + 1] = p10 * l00 + p11 * l10 + p12 * l20;
+    out[o + MATRIX_X + 2] = p20 * l00 + p21 * l10 + p22 * l20;
+    out[o + MATRIX_Y] = p00 * l01 + p01 * l11 + p02 * l21;
+    out[o + MATRIX_Y + 1] = p10 * l01 + p11 * l11 + p12 * l21;
+    out[o + MATRIX_Y + 2] = p20 * l01 + p21 * l11 + p22 * l21;
+    out[o + MATRIX_Z] = p00 * l02 + p01 * l12 + p02 * l22;
+    out[o + MATRIX_Z + 1] = p10 * l02 + p11 * l12 + p12 * l22;
+    out[o + MATRIX_Z + 2] = p20 * l02 + p21 * l12 + p22 * l22;
+    out[o + MATRIX_T] = p00 * ltx + p01 * lty + p02 * ltz + out[p + MATRIX_T];
+    out[o + MATRIX_T + 1] = p10 * ltx + p11 * lty + p12 * ltz + out[p + MATRIX_T + 1];
+    out[o + MATRIX_T + 2] = p20 * ltx + p21 * lty + p22 * ltz + out[p + MATRIX_T + 2];
   }
 }
 
@@ -138,21 +140,21 @@ function composeFloat64(
     const j = joints === null ? k : joints[k];
     const l = localOff + j * POSE_STRIDE;
     const o = outOff + j * stride;
-    const x = local[l + 3], y = local[l + 4], z = local[l + 5], w = local[l + 6];
-    const sx = local[l + 7], sy = local[l + 8], sz = local[l + 9];
+    const x = local[l + POSE_Q], y = local[l + POSE_Q + 1], z = local[l + POSE_Q + 2], w = local[l + POSE_Q + 3];
+    const sx = local[l + POSE_S], sy = local[l + POSE_S + 1], sz = local[l + POSE_S + 2];
     const x2 = x + x, y2 = y + y, z2 = z + z;
     const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
     const wx = w * x2, wy = w * y2, wz = w * z2;
     const l00 = (1 - (yy + zz)) * sx, l10 = (xy + wz) * sx, l20 = (xz - wy) * sx;
     const l01 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l21 = (yz + wx) * sy;
     const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
-    const ltx = local[l], lty = local[l + 1], ltz = local[l + 2];
+    const ltx = local[l + POSE_T], lty = local[l + POSE_T + 1], ltz = local[l + POSE_T + 2];
     const parent = parents[j];
     if (parent < 0) {
-      out[o] = l00; out[o + 1] = l10; out[o + 2] = l20;
-      out[o + 3] = l01; out[o + 4] = l11; out[o + 5] = l21;
-      out[o + 6] = l02; out[o + 7] = l12; out[o + 8] = l22;
-      out[o + 9] = ltx; out[o + 10] = lty; out[o + 11] = ltz;
+      out[o + MATRIX_X] = l00; out[o + MATRIX_X + 1] = l10; out[o + MATRIX_X + 2] = l20;
+      out[o + MATRIX_Y] = l01; out[o + MATRIX_Y + 1] = l11; out[o + MATRIX_Y + 2] = l21;
+      out[o + MATRIX_Z] = l02; out[o + MATRIX_Z + 1] = l12; out[o + MATRIX_Z + 2] = l22;
+      out[o + MATRIX_T] = ltx; out[o + MATRIX_T + 1] = lty; out[o + MATRIX_T + 2] = ltz;
       if (rotationOff >= 0) {
         const r = o + rotationOff;
         out[r] = x; out[r + 1] = y; out[r + 2] = z; out[r + 3] = w;
@@ -160,21 +162,21 @@ function composeFloat64(
       continue;
     }
     const p = outOff + parent * stride;
-    const p00 = out[p], p10 = out[p + 1], p20 = out[p + 2];
-    const p01 = out[p + 3], p11 = out[p + 4], p21 = out[p + 5];
-    const p02 = out[p + 6], p12 = out[p + 7], p22 = out[p + 8];
-    out[o] = p00 * l00 + p01 * l10 + p02 * l20;
-    out[o + 1] = p10 * l00 + p11 * l10 + p12 * l20;
-    out[o + 2] = p20 * l00 + p21 * l10 + p22 * l20;
-    out[o + 3] = p00 * l01 + p01 * l11 + p02 * l21;
-    out[o + 4] = p10 * l01 + p11 * l11 + p12 * l21;
-    out[o + 5] = p20 * l01 + p21 * l11 + p22 * l21;
-    out[o + 6] = p00 * l02 + p01 * l12 + p02 * l22;
-    out[o + 7] = p10 * l02 + p11 * l12 + p12 * l22;
-    out[o + 8] = p20 * l02 + p21 * l12 + p22 * l22;
-    out[o + 9] = p00 * ltx + p01 * lty + p02 * ltz + out[p + 9];
-    out[o + 10] = p10 * ltx + p11 * lty + p12 * ltz + out[p + 10];
-    out[o + 11] = p20 * ltx + p21 * lty + p22 * ltz + out[p + 11];
+    const p00 = out[p + MATRIX_X], p10 = out[p + MATRIX_X + 1], p20 = out[p + MATRIX_X + 2];
+    const p01 = out[p + MATRIX_Y], p11 = out[p + MATRIX_Y + 1], p21 = out[p + MATRIX_Y + 2];
+    const p02 = out[p + MATRIX_Z], p12 = out[p + MATRIX_Z + 1], p22 = out[p + MATRIX_Z + 2];
+    out[o + MATRIX_X] = p00 * l00 + p01 * l10 + p02 * l20;
+    out[o + MATRIX_X + 1] = p10 * l00 + p11 * l10 + p12 * l20;
+    out[o + MATRIX_X + 2] = p20 * l00 + p21 * l10 + p22 * l20;
+    out[o + MATRIX_Y] = p00 * l01 + p01 * l11 + p02 * l21;
+    out[o + MATRIX_Y + 1] = p10 * l01 + p11 * l11 + p12 * l21;
+    out[o + MATRIX_Y + 2] = p20 * l01 + p21 * l11 + p22 * l21;
+    out[o + MATRIX_Z] = p00 * l02 + p01 * l12 + p02 * l22;
+    out[o + MATRIX_Z + 1] = p10 * l02 + p11 * l12 + p12 * l22;
+    out[o + MATRIX_Z + 2] = p20 * l02 + p21 * l12 + p22 * l22;
+    out[o + MATRIX_T] = p00 * ltx + p01 * lty + p02 * ltz + out[p + MATRIX_T];
+    out[o + MATRIX_T + 1] = p10 * ltx + p11 * lty + p12 * ltz + out[p + MATRIX_T + 1];
+    out[o + MATRIX_T + 2] = p20 * ltx + p21 * lty + p22 * ltz + out[p + MATRIX_T + 2];
     if (rotationOff >= 0) {
       // Q = Q_parent · q (quat.multiply)
       const r = o + rotationOff, pr = p + rotationOff;

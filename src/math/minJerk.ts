@@ -87,6 +87,9 @@ export const MIN_JERK_FREQUENCY = Math.sqrt(-60 / MIN_JERK_REAL_ROOT - MIN_JERK_
  */
 export const MIN_JERK_EULER_LIMIT = (-2 * MIN_JERK_DAMPING) / (MIN_JERK_DAMPING * MIN_JERK_DAMPING + MIN_JERK_FREQUENCY * MIN_JERK_FREQUENCY);
 
+/** Offsets of the rows of a 3×3 row-major step matrix (`minJerkStepMatrix`, `minJerkEulerMatrix`): row r at 3r. */
+export const STEP_ROW_0 = 0, STEP_ROW_1 = 3, STEP_ROW_2 = 6;
+
 /** Φ(0)⁻¹, row-major (see the module comment), computed once by cofactors. */
 const PHI0_INVERSE = invertPhi0();
 

@@ -1,4 +1,6 @@
-import { MATRIX_STRIDE } from './layout.js';
+import * as layout from './layout.js';
+// Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
+const { MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
 
 /** Joint indices of skinned vertices: any unsigned or signed integer typed array. */
 export type JointIndexArray = Uint8Array | Uint16Array | Uint32Array | Int16Array | Int32Array;
@@ -33,9 +35,9 @@ export function skinVertices(
       const w = weights[i];
       if (w === 0) continue;
       const m = joints[i] * MATRIX_STRIDE;
-      ox += w * (palette[m] * x + palette[m + 3] * y + palette[m + 6] * z + palette[m + 9]);
-      oy += w * (palette[m + 1] * x + palette[m + 4] * y + palette[m + 7] * z + palette[m + 10]);
-      oz += w * (palette[m + 2] * x + palette[m + 5] * y + palette[m + 8] * z + palette[m + 11]);
+      ox += w * (palette[m + MATRIX_X] * x + palette[m + MATRIX_Y] * y + palette[m + MATRIX_Z] * z + palette[m + MATRIX_T]);
+      oy += w * (palette[m + MATRIX_X + 1] * x + palette[m + MATRIX_Y + 1] * y + palette[m + MATRIX_Z + 1] * z + palette[m + MATRIX_T + 1]);
+      oz += w * (palette[m + MATRIX_X + 2] * x + palette[m + MATRIX_Y + 2] * y + palette[m + MATRIX_Z + 2] * z + palette[m + MATRIX_T + 2]);
     }
     out[p] = ox;
     out[p + 1] = oy;

@@ -32,6 +32,12 @@
 
 /** Floats per clip in the input of {@link solveStrideScales}. */
 export const STRIDE_INPUT_STRIDE = 4;
+/** Offset of the weight `w` in a clip's input. */
+export const STRIDE_WEIGHT = 0;
+/** Offset of the travel per second `ex ez` (model X and Z) in a clip's input. */
+export const STRIDE_TRAVEL = 1;
+/** Offset of the clip's own speed in a clip's input. */
+export const STRIDE_OWN_SPEED = 3;
 
 /** Below this (m/s) a clip is treated as not travelling. */
 const NO_TRAVEL = 1e-6;
@@ -53,7 +59,7 @@ export function solveStrideScales(out: Float64Array, input: Float64Array, count:
   for (let i = 0; i < count; i++) {
     out[i] = 1;
     const o = i * STRIDE_INPUT_STRIDE;
-    const w = input[o], ex = input[o + 1], ez = input[o + 2], own = input[o + 3];
+    const w = input[o + STRIDE_WEIGHT], ex = input[o + STRIDE_TRAVEL], ez = input[o + STRIDE_TRAVEL + 1], own = input[o + STRIDE_OWN_SPEED];
     if (!(w > 0)) continue;
     total += w;
     const n = Math.sqrt(ex * ex + ez * ez);
@@ -89,7 +95,7 @@ export function solveStrideScales(out: Float64Array, input: Float64Array, count:
   let sumX = 0, sumZ = 0;
   for (let i = 0; i < count; i++) {
     const o = i * STRIDE_INPUT_STRIDE;
-    const w = input[o], ex = input[o + 1], ez = input[o + 2], own = input[o + 3];
+    const w = input[o + STRIDE_WEIGHT], ex = input[o + STRIDE_TRAVEL], ez = input[o + STRIDE_TRAVEL + 1], own = input[o + STRIDE_OWN_SPEED];
     const n = Math.sqrt(ex * ex + ez * ez);
     if (!(w > 0) || !(n > NO_TRAVEL) || !(own > NO_TRAVEL)) continue;
     const ux = ex / n, uz = ez / n;
@@ -107,7 +113,8 @@ export function solveStrideScales(out: Float64Array, input: Float64Array, count:
   const lambda = (speed * total) / reach;
   for (let i = 0; i < count; i++) {
     const o = i * STRIDE_INPUT_STRIDE;
-    const w = input[o], n = Math.sqrt(input[o + 1] * input[o + 1] + input[o + 2] * input[o + 2]), own = input[o + 3];
+    const ex = input[o + STRIDE_TRAVEL], ez = input[o + STRIDE_TRAVEL + 1];
+    const w = input[o + STRIDE_WEIGHT], n = Math.sqrt(ex * ex + ez * ez), own = input[o + STRIDE_OWN_SPEED];
     if (!(w > 0) || !(n > NO_TRAVEL) || !(own > NO_TRAVEL)) continue;
     out[i] = (out[i] * lambda) / n;
   }

@@ -66,6 +66,10 @@ export const IK_POLE = 12;
 export const IK_WEIGHT = 15;
 /** Floats in a {@link solveTwoBoneIk} params block. */
 export const IK_PARAMS = 16;
+/** Offset of D1, the upper (root) joint's model-space delta, in the output of {@link solveTwoBoneIk}. */
+export const IK_D1 = 0;
+/** Offset of D2, the lower (mid) joint's model-space delta, in the output of {@link solveTwoBoneIk}. */
+export const IK_D2 = 4;
 
 /** Distances at or below this (in position units) count as zero. */
 const ZERO_LENGTH = 1e-9;
@@ -87,7 +91,7 @@ const S_HALF = 29; // a half angle handed to setAxisHalfAngle (1)
 
 /**
  * Solves two-bone IK for one chain and writes the two model-space rotation deltas:
- * `out[o..o+3]` = D1 for the upper (root) joint and `out[o+4..o+7]` = D2 for the lower (mid)
+ * `out[o + IK_D1 ..]` = D1 for the upper (root) joint and `out[o + IK_D2 ..]` = D2 for the lower (mid)
  * joint, unit quaternions `x y z w`. Returns whether the target is within reach
  * (|l1 − l2| ≤ |t − a| ≤ l1 + l2); out of reach the chain still points at it, straight or
  * folded (see the module comment for the method and every degenerate case).
@@ -246,9 +250,9 @@ export function solveTwoBoneIk(out: NumArray, o: number, params: NumArray, po: n
   s[S_W] = weight;
   splitRotation(s, S_D1W, s, S_A, s, S_W);
   quat.rotateVec3(s, S_HW, s, S_D1W, s, S_H);
-  quat.copy(out, o, s, S_D1W);
+  quat.copy(out, o + IK_D1, s, S_D1W);
   s[S_HALF] = 0.5 * weight * hinge;
-  setAxisHalfAngle(out, o + 4, s, S_HW, s, S_HALF);
+  setAxisHalfAngle(out, o + IK_D2, s, S_HW, s, S_HALF);
   return dist >= lo && dist <= hi;
 }
 

@@ -9,7 +9,7 @@ import { bindSkeletons, sameJointOrder } from '../assets/Binding.js';
 import { createClip, isClip, type Clip } from '../assets/Clip.js';
 import { expandFrames } from '../assets/reducedClip.js';
 import { sampleClipInto } from '../assets/sampleClip.js';
-import { POSE_STRIDE } from '../math/layout.js';
+import { POSE_Q, POSE_S, POSE_STRIDE, POSE_T } from '../math/layout.js';
 
 /** Options of {@link createDifferenceClip}. */
 export interface DifferenceClipOptions {
@@ -150,8 +150,8 @@ export function subtractPose(
   for (let j = 0; j < jointCount; j++) {
     const a = sOff + j * POSE_STRIDE, b = rOff + j * POSE_STRIDE, o = outOff + j * POSE_STRIDE;
     // Q_S · conj(Q_R): Hamilton product with the reference's vector part negated.
-    const sx = s[a + 3], sy = s[a + 4], sz = s[a + 5], sw = s[a + 6];
-    const rx = -r[b + 3], ry = -r[b + 4], rz = -r[b + 5], rw = r[b + 6];
+    const sx = s[a + POSE_Q], sy = s[a + POSE_Q + 1], sz = s[a + POSE_Q + 2], sw = s[a + POSE_Q + 3];
+    const rx = -r[b + POSE_Q], ry = -r[b + POSE_Q + 1], rz = -r[b + POSE_Q + 2], rw = r[b + POSE_Q + 3];
     let dx = sw * rx + sx * rw + sy * rz - sz * ry;
     let dy = sw * ry - sx * rz + sy * rw + sz * rx;
     let dz = sw * rz + sx * ry - sy * rx + sz * rw;
@@ -159,13 +159,13 @@ export function subtractPose(
     const sign = dw < 0 ? -1 : 1; // the shorter arc, so neighbouring frames rarely change sign
     const inv = sign / Math.sqrt(dx * dx + dy * dy + dz * dz + dw * dw);
     dx *= inv; dy *= inv; dz *= inv; dw *= inv;
-    const t0 = s[a] - r[b], t1 = s[a + 1] - r[b + 1], t2 = s[a + 2] - r[b + 2];
-    const s0 = r[b + 7] !== 0 ? s[a + 7] / r[b + 7] : 1;
-    const s1 = r[b + 8] !== 0 ? s[a + 8] / r[b + 8] : 1;
-    const s2 = r[b + 9] !== 0 ? s[a + 9] / r[b + 9] : 1;
-    out[o] = t0; out[o + 1] = t1; out[o + 2] = t2;
-    out[o + 3] = dx; out[o + 4] = dy; out[o + 5] = dz; out[o + 6] = dw;
-    out[o + 7] = s0; out[o + 8] = s1; out[o + 9] = s2;
+    const t0 = s[a + POSE_T] - r[b + POSE_T], t1 = s[a + POSE_T + 1] - r[b + POSE_T + 1], t2 = s[a + POSE_T + 2] - r[b + POSE_T + 2];
+    const s0 = r[b + POSE_S] !== 0 ? s[a + POSE_S] / r[b + POSE_S] : 1;
+    const s1 = r[b + POSE_S + 1] !== 0 ? s[a + POSE_S + 1] / r[b + POSE_S + 1] : 1;
+    const s2 = r[b + POSE_S + 2] !== 0 ? s[a + POSE_S + 2] / r[b + POSE_S + 2] : 1;
+    out[o + POSE_T] = t0; out[o + POSE_T + 1] = t1; out[o + POSE_T + 2] = t2;
+    out[o + POSE_Q] = dx; out[o + POSE_Q + 1] = dy; out[o + POSE_Q + 2] = dz; out[o + POSE_Q + 3] = dw;
+    out[o + POSE_S] = s0; out[o + POSE_S + 1] = s1; out[o + POSE_S + 2] = s2;
   }
 }
 

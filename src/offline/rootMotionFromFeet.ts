@@ -45,7 +45,7 @@ import { createClip, type Clip } from '../assets/Clip.js';
 import { getRootTrack } from '../assets/rootTrack.js';
 import * as affine from '../math/affine.js';
 import { composeModel } from '../math/composeModel.js';
-import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
+import { MATRIX_STRIDE, MATRIX_T, POSE_STRIDE } from '../math/layout.js';
 
 /** Options of {@link rootMotionFromFeet}. */
 export interface FootRootMotionOptions {
@@ -135,12 +135,13 @@ export function rootMotionFromFeet(clip: Clip, options: FootRootMotionOptions): 
   const below = feet.map((foot) => isBelow(skeleton.parents, foot, hip));
   for (let f = 0; f < N; f++) {
     composeModel(model, 0, MATRIX_STRIDE, clip.frames, f * J * POSE_STRIDE, skeleton.parents, 0, J);
-    const hx = model[hip * MATRIX_STRIDE + 9], hz = model[hip * MATRIX_STRIDE + 11];
+    const h = hip * MATRIX_STRIDE + MATRIX_T;
+    const hx = model[h], hz = model[h + 2];
     for (let k = 0; k < K; k++) {
-      const m = feet[k] * MATRIX_STRIDE, o = (f * K + k) * 3;
-      path[o] = model[m + 9] + (below[k] ? 0 : hx);
-      path[o + 1] = model[m + 10];
-      path[o + 2] = model[m + 11] + (below[k] ? 0 : hz);
+      const m = feet[k] * MATRIX_STRIDE + MATRIX_T, o = (f * K + k) * 3;
+      path[o] = model[m] + (below[k] ? 0 : hx);
+      path[o + 1] = model[m + 1];
+      path[o + 2] = model[m + 2] + (below[k] ? 0 : hz);
     }
     if (parent >= 0) affine.invert(parentInverse, f * MATRIX_STRIDE, model, parent * MATRIX_STRIDE);
   }

@@ -53,13 +53,15 @@ import { commitRemovals } from 'bitecs';
 import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../components/Follower.js';
 import { updateRange } from '../components/UpdateList.js';
 import { composeModel } from '../math/composeModel.js';
-import { POSE_Q, POSE_STRIDE } from '../math/layout.js';
+import * as layout from '../math/layout.js';
 import {
   LOOK_AXIS, LOOK_FORWARD, LOOK_PARAMS, LOOK_PITCH_LIMIT, LOOK_POSITION, LOOK_ROTATION, LOOK_TARGET, LOOK_UP,
   LOOK_WEIGHT, LOOK_YAW_LIMIT, solveLookAt,
 } from '../math/lookAt.js';
-import { IK_END, IK_MID, IK_PARAMS, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveTwoBoneIk } from '../math/twoBoneIk.js';
+import { IK_D1, IK_D2, IK_END, IK_MID, IK_PARAMS, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveTwoBoneIk } from '../math/twoBoneIk.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
+// Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
+const { POSE_STRIDE, POSE_Q, MATRIX_T } = layout;
 
 /** Floats per joint in `AimScratch.model`: a 3×4 model matrix (12), then the model rotation `x y z w` (4). */
 export const AIM_JOINT_STRIDE = 16;
@@ -74,6 +76,8 @@ const P_IK = P_LOOK + LOOK_PARAMS;
 const P_DELTA = P_IK + IK_PARAMS;
 /** `AimScratch.params`: the character's world transform: x y z, cos(yaw), sin(yaw). */
 const P_ROOT = P_DELTA + 8;
+/** Inside the world transform at `P_ROOT`: the position x y z, cos(yaw), sin(yaw). */
+const ROOT_POSITION = 0, ROOT_COS = 3, ROOT_SIN = 4;
 /** Floats in `AimScratch.params`. */
 export const AIM_PARAMS = P_ROOT + 5;
 
@@ -160,11 +164,11 @@ export function aimEntities(world: AnimationWorld, dt: number, first: number, en
 
     // 1. The targets in model space, one per aimed slot, written into the kernels' blocks.
     const yaw = RootMotion.yaw[eid];
-    params[P_ROOT] = RootMotion.x[eid];
-    params[P_ROOT + 1] = RootMotion.y[eid];
-    params[P_ROOT + 2] = RootMotion.z[eid];
-    params[P_ROOT + 3] = Math.cos(yaw);
-    params[P_ROOT + 4] = Math.sin(yaw);
+    params[P_ROOT + ROOT_POSITION] = RootMotion.x[eid];
+    params[P_ROOT + ROOT_POSITION + 1] = RootMotion.y[eid];
+    params[P_ROOT + ROOT_POSITION + 2] = RootMotion.z[eid];
+    params[P_ROOT + ROOT_COS] = Math.cos(yaw);
+    params[P_ROOT + ROOT_SIN] = Math.sin(yaw);
     if (look && !followerInModel(params, P_LOOK + LOOK_TARGET, followerState, lookRow * FOLLOW_STATE_STRIDE)) look = false;
     if (reach && !followerInModel(params, P_IK + IK_TARGET, followerState, reachRow * FOLLOW_STATE_STRIDE)) reach = false;
     if (!look && !reach) continue;
@@ -203,9 +207,9 @@ export function aimEntities(world: AnimationWorld, dt: number, first: number, en
         dirty = composeUpTo(aim, local, localOff, parents, dirty, count, head);
         const h = head * AIM_JOINT_STRIDE;
         copyRotation(params, P_LOOK + LOOK_ROTATION, aim.model, h + AIM_JOINT_Q);
-        params[P_LOOK + LOOK_POSITION] = aim.model[h + 9];
-        params[P_LOOK + LOOK_POSITION + 1] = aim.model[h + 10];
-        params[P_LOOK + LOOK_POSITION + 2] = aim.model[h + 11];
+        params[P_LOOK + LOOK_POSITION] = aim.model[h + MATRIX_T];
+        params[P_LOOK + LOOK_POSITION + 1] = aim.model[h + MATRIX_T + 1];
+        params[P_LOOK + LOOK_POSITION + 2] = aim.model[h + MATRIX_T + 2];
         params[P_LOOK + LOOK_WEIGHT] = sigma;
         solveLookAt(params, P_DELTA, params, P_LOOK);
         if (rotateByModelDelta(local, localOff + joint * POSE_STRIDE, aim.model, parentRotationOff(parents, joint), params, P_DELTA)) {
@@ -219,20 +223,20 @@ export function aimEntities(world: AnimationWorld, dt: number, first: number, en
     if (reach) {
       dirty = composeUpTo(aim, local, localOff, parents, dirty, count, endJoint);
       const m = aim.model;
-      copyPosition(params, P_IK + IK_ROOT, m, upper * AIM_JOINT_STRIDE + 9);
-      copyPosition(params, P_IK + IK_MID, m, lower * AIM_JOINT_STRIDE + 9);
-      copyPosition(params, P_IK + IK_END, m, endJoint * AIM_JOINT_STRIDE + 9);
+      copyPosition(params, P_IK + IK_ROOT, m, upper * AIM_JOINT_STRIDE + MATRIX_T);
+      copyPosition(params, P_IK + IK_MID, m, lower * AIM_JOINT_STRIDE + MATRIX_T);
+      copyPosition(params, P_IK + IK_END, m, endJoint * AIM_JOINT_STRIDE + MATRIX_T);
       straightenNoise(params, P_IK);
       copyPosition(params, P_IK + IK_POLE, Reach.pole, eid * 3);
       params[P_IK + IK_WEIGHT] = reachWeight;
       solveTwoBoneIk(params, P_DELTA, params, P_IK);
-      if (rotateByModelDelta(local, localOff + upper * POSE_STRIDE, m, parentRotationOff(parents, upper), params, P_DELTA)) {
+      if (rotateByModelDelta(local, localOff + upper * POSE_STRIDE, m, parentRotationOff(parents, upper), params, P_DELTA + IK_D1)) {
         const at = slot[upper] - 1;
         if (at < dirty) dirty = at;
       }
       // The lower joint's parent rotation after D1 (recomposed from the corrected upper joint).
       dirty = composeUpTo(aim, local, localOff, parents, dirty, count, parents[lower]);
-      rotateByModelDelta(local, localOff + lower * POSE_STRIDE, m, parentRotationOff(parents, lower), params, P_DELTA + 4);
+      rotateByModelDelta(local, localOff + lower * POSE_STRIDE, m, parentRotationOff(parents, lower), params, P_DELTA + IK_D2);
     }
 
     for (let pos = 0; pos < count; pos++) slot[list[pos]] = 0;
@@ -247,8 +251,8 @@ export function aimEntities(world: AnimationWorld, dt: number, first: number, en
  * argument, so nothing is boxed if V8 does not inline it.
  */
 function followerInModel(out: Float64Array, off: number, state: Float64Array, s: number): boolean {
-  const dx = state[s] - out[P_ROOT], dy = state[s + 1] - out[P_ROOT + 1], dz = state[s + 2] - out[P_ROOT + 2];
-  const c = out[P_ROOT + 3], sn = out[P_ROOT + 4];
+  const dx = state[s] - out[P_ROOT + ROOT_POSITION], dy = state[s + 1] - out[P_ROOT + ROOT_POSITION + 1], dz = state[s + 2] - out[P_ROOT + ROOT_POSITION + 2];
+  const c = out[P_ROOT + ROOT_COS], sn = out[P_ROOT + ROOT_SIN];
   const x = dx * c - dz * sn, z = dx * sn + dz * c;
   out[off] = x;
   out[off + 1] = dy;
@@ -315,7 +319,7 @@ function composeUpTo(
 }
 
 /**
- * Turns the local rotation at `local[l + 3 .. l + 6]` by the model-space delta
+ * Turns the local rotation of the joint pose at `local[l ..]` by the model-space delta
  * `delta[d .. d + 3]`: q' = inverse(Q_p) · D · Q_p · q, normalized (Q_p at `model[qp ..]`,
  * unit; `qp` < 0 for a root: q' = D · q). Returns false and writes nothing when q' is not
  * finite or zero. Pure kernel.
@@ -339,18 +343,17 @@ export function rotateByModelDelta(
     rz = pw * uz - px * uy + py * ux - pz * uw;
     rw = pw * uw + px * ux + py * uy + pz * uz;
   }
-  const q = l + POSE_Q;
-  const qx = local[q], qy = local[q + 1], qz = local[q + 2], qw = local[q + 3];
+  const qx = local[l + POSE_Q], qy = local[l + POSE_Q + 1], qz = local[l + POSE_Q + 2], qw = local[l + POSE_Q + 3];
   const nx = rw * qx + rx * qw + ry * qz - rz * qy;
   const ny = rw * qy - rx * qz + ry * qw + rz * qx;
   const nz = rw * qz + rx * qy - ry * qx + rz * qw;
   const nw = rw * qw - rx * qx - ry * qy - rz * qz;
   const len = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
   if (!(len > 0 && len < Infinity)) return false;
-  local[q] = nx / len;
-  local[q + 1] = ny / len;
-  local[q + 2] = nz / len;
-  local[q + 3] = nw / len;
+  local[l + POSE_Q] = nx / len;
+  local[l + POSE_Q + 1] = ny / len;
+  local[l + POSE_Q + 2] = nz / len;
+  local[l + POSE_Q + 3] = nw / len;
   return true;
 }
 

@@ -48,12 +48,18 @@
  * Invariants: 0 ≤ timer < interval; dt = 0 changes nothing; allocates nothing, never throws.
  */
 import { commitRemovals } from 'bitecs';
-import {
-  FOLLOW_CACHE, FOLLOW_ELAPSED, FOLLOW_EULER, FOLLOW_SECONDS, FOLLOW_SLOTS, FOLLOW_STATE_STRIDE, type FollowerComponent,
-} from '../components/Follower.js';
+import * as followerRecord from '../components/Follower.js';
+import type { FollowerComponent } from '../components/Follower.js';
 import { updateRange } from '../components/UpdateList.js';
+import * as minJerk from '../math/minJerk.js';
 import { minJerkEulerMatrix, minJerkStepMatrix } from '../math/minJerk.js';
 import type { AnimationWorld } from '../world.js';
+// Bound as this module's own constants, which V8 folds into the loops (see math/layout.ts).
+const {
+  FOLLOW_ACCELERATION, FOLLOW_CACHE, FOLLOW_CACHE_STRIDE, FOLLOW_ELAPSED, FOLLOW_EULER, FOLLOW_POSITION, FOLLOW_SECONDS,
+  FOLLOW_SLOTS, FOLLOW_STATE_STRIDE, FOLLOW_VELOCITY,
+} = followerRecord;
+const { STEP_ROW_0, STEP_ROW_1, STEP_ROW_2 } = minJerk;
 
 /**
  * Most sampling instants of a moving target that one frame of one follower steps through one
@@ -164,15 +170,16 @@ export function advanceFollower(follower: FollowerComponent, eid: number, slot =
   const h = seconds / T;
   if (!(h > 0)) return;
   const euler = follower.integrator[row] === FOLLOW_EULER;
-  const m = euler ? FOLLOW_CACHE + 10 : FOLLOW_CACHE;
+  const m = euler ? FOLLOW_CACHE + FOLLOW_CACHE_STRIDE : FOLLOW_CACHE;
   if (scratch[m] !== h) {
     scratch[m] = h;
     if (euler) minJerkEulerMatrix(scratch, m + 1, scratch, m);
     else minJerkStepMatrix(scratch, m + 1, scratch, m);
   }
-  const m00 = scratch[m + 1], m01 = scratch[m + 2], m02 = scratch[m + 3];
-  const m10 = scratch[m + 4], m11 = scratch[m + 5], m12 = scratch[m + 6];
-  const m20 = scratch[m + 7], m21 = scratch[m + 8], m22 = scratch[m + 9];
+  const r0 = m + 1 + STEP_ROW_0, r1 = m + 1 + STEP_ROW_1, r2 = m + 1 + STEP_ROW_2;
+  const m00 = scratch[r0], m01 = scratch[r0 + 1], m02 = scratch[r0 + 2];
+  const m10 = scratch[r1], m11 = scratch[r1 + 1], m12 = scratch[r1 + 2];
+  const m20 = scratch[r2], m21 = scratch[r2 + 1], m22 = scratch[r2 + 2];
   const T2 = T * T;
   const predict = follower.predict[row] === 1;
   const tau0 = follower.timer[row];
@@ -203,11 +210,11 @@ export function advanceFollower(follower: FollowerComponent, eid: number, slot =
       ya = 0;
     }
     // Scaled coordinates (seed's A matrix with t → t/T): e = x − y, w = T·(v − y′), b = T²·(a − y″).
-    const e = state[s + k] - y0;
-    const w = (state[s + 3 + k] - y0v) * T;
-    const b = (state[s + 6 + k] - ya) * T2;
-    state[s + k] = y1 + (m00 * e + m01 * w + m02 * b);
-    state[s + 3 + k] = y1v + (m10 * e + m11 * w + m12 * b) / T;
-    state[s + 6 + k] = ya + (m20 * e + m21 * w + m22 * b) / T2;
+    const e = state[s + FOLLOW_POSITION + k] - y0;
+    const w = (state[s + FOLLOW_VELOCITY + k] - y0v) * T;
+    const b = (state[s + FOLLOW_ACCELERATION + k] - ya) * T2;
+    state[s + FOLLOW_POSITION + k] = y1 + (m00 * e + m01 * w + m02 * b);
+    state[s + FOLLOW_VELOCITY + k] = y1v + (m10 * e + m11 * w + m12 * b) / T;
+    state[s + FOLLOW_ACCELERATION + k] = ya + (m20 * e + m21 * w + m22 * b) / T2;
   }
 }

@@ -35,15 +35,21 @@
  * axis. The spring mode keeps full vectors instead.
  */
 import { sampleClipInto } from '../assets/sampleClip.js';
-import { INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_STRIDE } from '../components/Inertialization.js';
+import * as inertialization from '../components/Inertialization.js';
 import { MAX_LAYERS } from '../components/Layers.js';
 import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendMode, loops } from '../components/layerRules.js';
 import { lodClipId } from '../components/Lod.js';
 import { fadeCurve } from '../math/fadeCurves.js';
-import { POSE_STRIDE } from '../math/layout.js';
+import * as layout from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import type { AnimationWorld } from '../world.js';
 import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
+// Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
+const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
+const {
+  INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_CHANNEL, OFFSET_INV_T1, OFFSET_K, OFFSET_Q, OFFSET_S, OFFSET_STRIDE, OFFSET_T,
+  OFFSET_V, OFFSET_X0,
+} = inertialization;
 
 /**
  * Seconds between the two evaluations a velocity is measured from (h): fixed, so a switch
@@ -137,15 +143,15 @@ export function captureOffsets(job: CaptureJob): void {
   tmp[SOURCE_RATE] = job.prevDt > 0 ? 1 / job.prevDt : 0;
   tmp[TARGET_RATE] = job.interval !== 0 ? 1 / job.interval : 0;
   for (let j = 0, n = job.jointCount; j < n; j++) {
-    captureVectorOffset(job, j, 0, 0); // translation
-    captureVectorOffset(job, j, 7, 12); // scale
+    captureVectorOffset(job, j, POSE_T, OFFSET_T);
+    captureVectorOffset(job, j, POSE_S, OFFSET_S);
     captureRotationOffset(job, j);
   }
 }
 
 /**
- * Joint `j`'s translation (pose floats `c` = 0..2, offset floats `out` = 0..5) or scale
- * (7..9, 12..17) offset P1 − T(τ) and its velocity (P1 − P2)/Δt − (T(τ) − T(τ − σh))/σh.
+ * Joint `j`'s translation (pose floats at `c` = `POSE_T`, offset channel at `out` = `OFFSET_T`) or
+ * scale (`POSE_S`, `OFFSET_S`) offset P1 − T(τ) and its velocity (P1 − P2)/Δt − (T(τ) − T(τ − σh))/σh.
  */
 function captureVectorOffset(job: CaptureJob, j: number, c: number, out: number): void {
   const { blend: targetNow, blendOther: targetOther, p1: prev1, p2: prev2, offsets, tmp } = job;
@@ -171,7 +177,7 @@ function captureVectorOffset(job: CaptureJob, j: number, c: number, out: number)
  */
 function captureRotationOffset(job: CaptureJob, j: number): void {
   const tmp = job.tmp;
-  const k = j * POSE_STRIDE + 3;
+  const k = j * POSE_STRIDE + POSE_Q;
   const sourceRate = tmp[SOURCE_RATE], targetRate = tmp[TARGET_RATE];
   copy4(tmp, Q_P1, job.p1, job.p1Off + k);
   copy4(tmp, Q_P2, job.p2, job.p2Off + k);
@@ -192,7 +198,7 @@ function captureRotationOffset(job: CaptureJob, j: number): void {
   for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a] * sourceRate - tmp[W + a];
   // The offset itself as a vector axis·angle, like the translation and scale offsets.
   const offsets = job.offsets;
-  const out = job.offsetsOff + j * OFFSET_STRIDE + 6;
+  const out = job.offsetsOff + j * OFFSET_STRIDE + OFFSET_Q;
   writeScaledAxis(tmp, W, tmp, Q_OFF);
   let len = 0;
   for (let a = 0; a < 3; a++) {
@@ -360,25 +366,25 @@ export function writeSourcePast(job: CaptureJob): void {
     const b = job.blendOff + k, bo = job.blendOtherOff + k;
     // Translation and scale: the blend's velocity plus the offset's along its direction.
     for (let channel = 0; channel < 2; channel++) {
-      const c = channel === 0 ? 0 : 7;
-      const oc = o + (channel === 0 ? 0 : 12);
+      const c = channel === 0 ? POSE_T : POSE_S;
+      const oc = o + (channel === 0 ? OFFSET_T : OFFSET_S);
       for (let a = 0; a < 3; a++) tmp[V + a] = (now[b + c + a] - other[bo + c + a]) * rate;
       if (mode === INERTIA_QUINTIC) {
         quinticVelocity(tmp, offsets, oc, t);
         for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a] + offsets[oc + a] * tmp[U];
       } else if (mode === INERTIA_SPRING) {
-        for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a] + offsets[oc + 3 + a];
+        for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a] + offsets[oc + OFFSET_V + a];
       }
       for (let a = 0; a < 3; a++) out[q + c + a] = prev1[p + c + a] - h * tmp[V + a];
     }
     // Rotation: ω_blend = axis·angle(now · other⁻¹) / σh.
-    copy4(tmp, Q_T, now, b + 3);
-    copy4(tmp, Q_TO, other, bo + 3);
+    copy4(tmp, Q_T, now, b + POSE_Q);
+    copy4(tmp, Q_TO, other, bo + POSE_Q);
     quat.conjugate(tmp, Q_TO, tmp, Q_TO);
     quat.multiply(tmp, Q_DELTA, tmp, Q_T, tmp, Q_TO);
     writeScaledAxis(tmp, W, tmp, Q_DELTA);
     for (let a = 0; a < 3; a++) tmp[W + a] = tmp[W + a] * rate;
-    const r = o + 6;
+    const r = o + OFFSET_Q;
     if (mode === INERTIA_QUINTIC) {
       // q_off = rotation by x(t) about the axis; ω_off = axis·x′(t).
       quinticVelocity(tmp, offsets, r, t);
@@ -398,9 +404,9 @@ export function writeSourcePast(job: CaptureJob): void {
     } else {
       tmp[Q_DELTA] = 0; tmp[Q_DELTA + 1] = 0; tmp[Q_DELTA + 2] = 0; tmp[Q_DELTA + 3] = 1;
     }
-    copy4(tmp, Q_P1, prev1, p + 3);
+    copy4(tmp, Q_P1, prev1, p + POSE_Q);
     quat.multiply(tmp, Q_P1, tmp, Q_DELTA, tmp, Q_P1);
-    for (let a = 0; a < 4; a++) out[q + 3 + a] = tmp[Q_P1 + a];
+    for (let a = 0; a < 4; a++) out[q + POSE_Q + a] = tmp[Q_P1 + a];
   }
 }
 
@@ -410,7 +416,7 @@ export function writeSourcePast(job: CaptureJob): void {
  * ended) — the factored forms of `inertializeCurve` and `inertializeVelocity`.
  */
 function quinticVelocity(tmp: Float64Array, offsets: Float32Array, c: number, t: number): void {
-  const x0 = offsets[c + 3], k = offsets[c + 4], inv = offsets[c + 5];
+  const x0 = offsets[c + OFFSET_X0], k = offsets[c + OFFSET_K], inv = offsets[c + OFFSET_INV_T1];
   const s = t * inv;
   if (!(s < 1) || x0 === 0) {
     tmp[LEN] = 0;
@@ -424,13 +430,13 @@ function quinticVelocity(tmp: Float64Array, offsets: Float32Array, c: number, t:
 }
 
 /**
- * The spring's rotation offset r (axis × angle at `offsets[r..]`) and its rate ṙ (at r + 3):
+ * The spring's rotation offset r (axis × angle at `offsets[r..]`) and its rate ṙ (at r + `OFFSET_V`):
  * `tmp[W..]` holds ω_blend and becomes R(r)·ω_blend + J(r)·ṙ, J the left Jacobian of the
  * rotation vector: J ṙ = ṙ + ((1 − cos θ)/θ²) r × ṙ + ((θ − sin θ)/θ³) r × (r × ṙ), θ = |r|.
  */
 function springAngularVelocity(tmp: Float64Array, offsets: Float32Array, r: number): void {
   const rx = offsets[r], ry = offsets[r + 1], rz = offsets[r + 2];
-  const dx = offsets[r + 3], dy = offsets[r + 4], dz = offsets[r + 5];
+  const dx = offsets[r + OFFSET_V], dy = offsets[r + OFFSET_V + 1], dz = offsets[r + OFFSET_V + 2];
   const theta2 = rx * rx + ry * ry + rz * rz, theta = Math.sqrt(theta2);
   let a: number, b: number;
   if (theta < 1e-4) {
@@ -464,11 +470,11 @@ function springAngularVelocity(tmp: Float64Array, offsets: Float32Array, r: numb
 function storeVectorOffset(offsets: Float32Array, out: number, tmp: Float64Array, job: CaptureJob): void {
   const len = tmp[LEN];
   if (job.mode === INERTIA_SPRING) {
-    for (let a = 0; a < 3; a++) offsets[out + 3 + a] = tmp[V + a];
+    for (let a = 0; a < 3; a++) offsets[out + OFFSET_V + a] = tmp[V + a];
     return;
   }
   if (!(len > NEGLIGIBLE)) {
-    for (let a = 0; a < 6; a++) offsets[out + a] = 0;
+    for (let a = 0; a < OFFSET_CHANNEL; a++) offsets[out + a] = 0;
     return;
   }
   const inv = 1 / len;
@@ -481,9 +487,9 @@ function storeVectorOffset(offsets: Float32Array, out: number, tmp: Float64Array
   if (v0 > 0) v0 = 0;
   let t1 = job.duration;
   if (v0 < 0 && -5 * len / v0 < t1) t1 = (-5 * len) / v0;
-  offsets[out + 3] = len;
-  offsets[out + 4] = v0 * t1;
-  offsets[out + 5] = 1 / t1; // t1 > 0: duration > 0 and −5·x0/v0 > 0
+  offsets[out + OFFSET_X0] = len;
+  offsets[out + OFFSET_K] = v0 * t1;
+  offsets[out + OFFSET_INV_T1] = 1 / t1; // t1 > 0: duration > 0 and −5·x0/v0 > 0
 }
 
 /**

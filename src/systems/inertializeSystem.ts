@@ -34,14 +34,20 @@
  * character in the world.
  */
 import { commitRemovals } from 'bitecs';
-import { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_STRIDE } from '../components/Inertialization.js';
+import * as inertialization from '../components/Inertialization.js';
 import { MAX_LAYERS } from '../components/Layers.js';
 import { updateRange } from '../components/UpdateList.js';
-import { POSE_STRIDE } from '../math/layout.js';
+import * as layout from '../math/layout.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 import {
   blendLayersAt, CAPTURE_BACK, captureOffsets, createCaptureJob, layersCanGoBack, SOURCE_INTERVAL, type CaptureJob,
 } from './inertializeCapture.js';
+// Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
+const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
+const {
+  INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_CHANNEL, OFFSET_INV_T1, OFFSET_K, OFFSET_Q, OFFSET_S, OFFSET_STRIDE,
+  OFFSET_T, OFFSET_V, OFFSET_X0,
+} = inertialization;
 
 /**
  * inertializeSystem's scratch (FrameSystem.scratch, built once per world; `transition` uses
@@ -68,8 +74,10 @@ declare module '../world.js' {
   interface Scratch extends ScratchOf<typeof inertializeScratch> {}
 }
 
-/** A spring offset below this (and its velocity below ten times it) has ended. */
+/** A spring offset below this (and its velocity below {@link SPRING_REST_VELOCITY}) has ended. */
 const SPRING_REST = 1e-5;
+/** Ten times {@link SPRING_REST}, per second. */
+const SPRING_REST_VELOCITY = 10 * SPRING_REST;
 
 /** Captures, applies and records inertialization for every character; see the file header. */
 export function inertializeSystem(world: AnimationWorld, dt: number): void {
@@ -168,40 +176,43 @@ export function applyQuinticOffsets(
     const c = offOff + j * OFFSET_STRIDE;
     // Each channel: the seed's quintic (a0 for zero jerk at t1), which with s = t/t1 factors as
     // x(t) = (1 − s)⁴·(x0·(1 + 4s) + v0·t1·s) — `inertializeCurve` in a few multiplies.
-    // Translation (pose 0..2) along its direction:
-    let s = t * offsets[c + 5];
-    if (s < 1 && offsets[c + 3] !== 0) {
+    // Translation along its direction:
+    const ct = c + OFFSET_T;
+    let s = t * offsets[ct + OFFSET_INV_T1];
+    if (s < 1 && offsets[ct + OFFSET_X0] !== 0) {
       const r = 1 - s, r2 = r * r;
-      const x = r2 * r2 * (offsets[c + 3] * (1 + 4 * s) + offsets[c + 4] * s);
-      pose[p] = pose[p] + offsets[c] * x;
-      pose[p + 1] = pose[p + 1] + offsets[c + 1] * x;
-      pose[p + 2] = pose[p + 2] + offsets[c + 2] * x;
+      const x = r2 * r2 * (offsets[ct + OFFSET_X0] * (1 + 4 * s) + offsets[ct + OFFSET_K] * s);
+      pose[p + POSE_T] = pose[p + POSE_T] + offsets[ct] * x;
+      pose[p + POSE_T + 1] = pose[p + POSE_T + 1] + offsets[ct + 1] * x;
+      pose[p + POSE_T + 2] = pose[p + POSE_T + 2] + offsets[ct + 2] * x;
     }
-    // Scale (pose 7..9) along its direction:
-    s = t * offsets[c + 17];
-    if (s < 1 && offsets[c + 15] !== 0) {
+    // Scale along its direction:
+    const cs = c + OFFSET_S;
+    s = t * offsets[cs + OFFSET_INV_T1];
+    if (s < 1 && offsets[cs + OFFSET_X0] !== 0) {
       const r = 1 - s, r2 = r * r;
-      const x = r2 * r2 * (offsets[c + 15] * (1 + 4 * s) + offsets[c + 16] * s);
-      pose[p + 7] = pose[p + 7] + offsets[c + 12] * x;
-      pose[p + 8] = pose[p + 8] + offsets[c + 13] * x;
-      pose[p + 9] = pose[p + 9] + offsets[c + 14] * x;
+      const x = r2 * r2 * (offsets[cs + OFFSET_X0] * (1 + 4 * s) + offsets[cs + OFFSET_K] * s);
+      pose[p + POSE_S] = pose[p + POSE_S] + offsets[cs] * x;
+      pose[p + POSE_S + 1] = pose[p + POSE_S + 1] + offsets[cs + 1] * x;
+      pose[p + POSE_S + 2] = pose[p + POSE_S + 2] + offsets[cs + 2] * x;
     }
-    // Rotation (pose 3..6) about its axis: q ← (axis·sin(x/2), cos(x/2)) · q.
-    s = t * offsets[c + 11];
-    if (s < 1 && offsets[c + 9] !== 0) {
+    // Rotation about its axis: q ← (axis·sin(x/2), cos(x/2)) · q.
+    const cq = c + OFFSET_Q;
+    s = t * offsets[cq + OFFSET_INV_T1];
+    if (s < 1 && offsets[cq + OFFSET_X0] !== 0) {
       const r = 1 - s, r2 = r * r;
-      const h = 0.5 * r2 * r2 * (offsets[c + 9] * (1 + 4 * s) + offsets[c + 10] * s);
+      const h = 0.5 * r2 * r2 * (offsets[cq + OFFSET_X0] * (1 + 4 * s) + offsets[cq + OFFSET_K] * s);
       // The half angle is ≤ π/2, where these Taylor polynomials (to the 11th and 12th order)
       // are within 6e-8 of Math.sin and Math.cos — float32 precision — at a fraction of the cost.
       const h2 = h * h;
       const sin = h * (1 + h2 * (S3 + h2 * (S5 + h2 * (S7 + h2 * (S9 + h2 * S11)))));
       const w = 1 + h2 * (C2 + h2 * (C4 + h2 * (C6 + h2 * (C8 + h2 * (C10 + h2 * C12)))));
-      const ax = offsets[c + 6] * sin, ay = offsets[c + 7] * sin, az = offsets[c + 8] * sin;
-      const bx = pose[p + 3], by = pose[p + 4], bz = pose[p + 5], bw = pose[p + 6];
-      pose[p + 3] = w * bx + ax * bw + ay * bz - az * by;
-      pose[p + 4] = w * by - ax * bz + ay * bw + az * bx;
-      pose[p + 5] = w * bz + ax * by - ay * bx + az * bw;
-      pose[p + 6] = w * bw - ax * bx - ay * by - az * bz;
+      const ax = offsets[cq] * sin, ay = offsets[cq + 1] * sin, az = offsets[cq + 2] * sin;
+      const bx = pose[p + POSE_Q], by = pose[p + POSE_Q + 1], bz = pose[p + POSE_Q + 2], bw = pose[p + POSE_Q + 3];
+      pose[p + POSE_Q] = w * bx + ax * bw + ay * bz - az * by;
+      pose[p + POSE_Q + 1] = w * by - ax * bz + ay * bw + az * bx;
+      pose[p + POSE_Q + 2] = w * bz + ax * by - ay * bx + az * bw;
+      pose[p + POSE_Q + 3] = w * bw - ax * bx - ay * by - az * bz;
     }
   }
 }
@@ -227,42 +238,43 @@ export function applySpringOffsets(
   let active = false;
   for (let j = 0; j < jointCount; j++) {
     const o = offOff + j * OFFSET_STRIDE;
-    for (let k = o, end = o + OFFSET_STRIDE; k < end; k += 6) {
+    for (let k = o, end = o + OFFSET_STRIDE; k < end; k += OFFSET_CHANNEL) {
       for (let a = k; a < k + 3; a++) {
-        const x = offsets[a], v = offsets[a + 3];
+        const x = offsets[a], v = offsets[a + OFFSET_V];
         const jerk = v + x * y;
         const nx = decay * (x + jerk * dt);
         const nv = decay * (v - jerk * y * dt);
         offsets[a] = nx;
-        offsets[a + 3] = nv;
-        if (Math.abs(nx) > SPRING_REST || Math.abs(nv) > 10 * SPRING_REST) active = true;
+        offsets[a + OFFSET_V] = nv;
+        if (Math.abs(nx) > SPRING_REST || Math.abs(nv) > SPRING_REST_VELOCITY) active = true;
       }
     }
     const p = poseOff + j * POSE_STRIDE;
-    pose[p] = pose[p] + offsets[o];
-    pose[p + 1] = pose[p + 1] + offsets[o + 1];
-    pose[p + 2] = pose[p + 2] + offsets[o + 2];
-    pose[p + 7] = pose[p + 7] + offsets[o + 12];
-    pose[p + 8] = pose[p + 8] + offsets[o + 13];
-    pose[p + 9] = pose[p + 9] + offsets[o + 14];
-    rotateByVector(pose, p + 3, offsets, o + 6);
+    pose[p + POSE_T] = pose[p + POSE_T] + offsets[o + OFFSET_T];
+    pose[p + POSE_T + 1] = pose[p + POSE_T + 1] + offsets[o + OFFSET_T + 1];
+    pose[p + POSE_T + 2] = pose[p + POSE_T + 2] + offsets[o + OFFSET_T + 2];
+    pose[p + POSE_S] = pose[p + POSE_S] + offsets[o + OFFSET_S];
+    pose[p + POSE_S + 1] = pose[p + POSE_S + 1] + offsets[o + OFFSET_S + 1];
+    pose[p + POSE_S + 2] = pose[p + POSE_S + 2] + offsets[o + OFFSET_S + 2];
+    rotateByVector(pose, p, offsets, o + OFFSET_Q);
   }
   return active;
 }
 
 /**
- * q ← exp(r/2) · q for the quaternion at `pose[q..q+3]` and the rotation vector r (axis × angle)
- * at `offsets[r..r+2]`. Takes no float argument, so nothing is boxed if it is not inlined.
+ * q ← exp(r/2) · q for the rotation q of the joint pose at `pose[p]` and the rotation vector r
+ * (axis × angle) at `offsets[r..r+2]`. Takes no float argument, so nothing is boxed if it is not
+ * inlined.
  */
-function rotateByVector(pose: Float32Array, q: number, offsets: Float32Array, r: number): void {
+function rotateByVector(pose: Float32Array, p: number, offsets: Float32Array, r: number): void {
   const rx = offsets[r], ry = offsets[r + 1], rz = offsets[r + 2];
   const angle = Math.sqrt(rx * rx + ry * ry + rz * rz);
   if (!(angle > 0)) return;
   const k = Math.sin(angle * 0.5) / angle;
   const x = rx * k, y = ry * k, z = rz * k, w = Math.cos(angle * 0.5);
-  const bx = pose[q], by = pose[q + 1], bz = pose[q + 2], bw = pose[q + 3];
-  pose[q] = w * bx + x * bw + y * bz - z * by;
-  pose[q + 1] = w * by - x * bz + y * bw + z * bx;
-  pose[q + 2] = w * bz + x * by - y * bx + z * bw;
-  pose[q + 3] = w * bw - x * bx - y * by - z * bz;
+  const bx = pose[p + POSE_Q], by = pose[p + POSE_Q + 1], bz = pose[p + POSE_Q + 2], bw = pose[p + POSE_Q + 3];
+  pose[p + POSE_Q] = w * bx + x * bw + y * bz - z * by;
+  pose[p + POSE_Q + 1] = w * by - x * bz + y * bw + z * bx;
+  pose[p + POSE_Q + 2] = w * bz + x * by - y * bx + z * bw;
+  pose[p + POSE_Q + 3] = w * bw - x * bx - y * by - z * bz;
 }

@@ -50,12 +50,16 @@ import { commitRemovals } from 'bitecs';
 import { MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
 import { movesRoot } from '../components/layerRules.js';
 import { updateRange } from '../components/UpdateList.js';
-import { POSE_Q, POSE_STRIDE } from '../math/layout.js';
+import * as layout from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import type { AnimationWorld } from '../world.js';
+// Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
+const { MATRIX_T, MATRIX_X, MATRIX_Y, MATRIX_Z, POSE_Q, POSE_STRIDE, POSE_T } = layout;
 
 /** Math temporaries of the twist removal: two quaternions (fixed size, so module level). */
 const q = new Float64Array(8);
+/** Where the two quaternions sit in `q`: the joint's model rotation, then its rotation relative to rest. */
+const Q_M = 0, Q_REL = 4;
 
 /** Below this |(y, w)| of the joint's rotation relative to rest (a half-turn swing) its twist is undefined and kept. */
 const TWIST_EPSILON = 1e-9;
@@ -146,12 +150,12 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
     // translation); hold m at rest horizontally, then l = P⁻¹·m.
     const P = frame.parentModel, inv = frame.parentInverse;
     const p = eid * poseSize + frame.joint * POSE_STRIDE;
-    const lx = local[p], ly = local[p + 1], lz = local[p + 2];
-    const my = up ? rest[1] : P[1] * lx + P[4] * ly + P[7] * lz + P[10];
+    const lx = local[p + POSE_T], ly = local[p + POSE_T + 1], lz = local[p + POSE_T + 2];
+    const my = up ? rest[1] : P[MATRIX_X + 1] * lx + P[MATRIX_Y + 1] * ly + P[MATRIX_Z + 1] * lz + P[MATRIX_T + 1];
     const mx = rest[0], mz = rest[2];
-    local[p] = inv[0] * mx + inv[3] * my + inv[6] * mz + inv[9];
-    local[p + 1] = inv[1] * mx + inv[4] * my + inv[7] * mz + inv[10];
-    local[p + 2] = inv[2] * mx + inv[5] * my + inv[8] * mz + inv[11];
+    local[p + POSE_T] = inv[MATRIX_X] * mx + inv[MATRIX_Y] * my + inv[MATRIX_Z] * mz + inv[MATRIX_T];
+    local[p + POSE_T + 1] = inv[MATRIX_X + 1] * mx + inv[MATRIX_Y + 1] * my + inv[MATRIX_Z + 1] * mz + inv[MATRIX_T + 1];
+    local[p + POSE_T + 2] = inv[MATRIX_X + 2] * mx + inv[MATRIX_Y + 2] * my + inv[MATRIX_Z + 2] * mz + inv[MATRIX_T + 2];
     if (turning) removeTwist(local, p + POSE_Q, frame.parentRotation, frame.restRotation);
   }
 }
@@ -166,14 +170,14 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
  * q_rel has y = w = 0 (a half-turn swing) has no defined twist and is left as it is.
  */
 export function removeTwist(local: Float32Array, o: number, parent: Float64Array, rest: Float64Array): void {
-  quat.multiply(q, 0, parent, 0, local, o); // q_m
-  quat.conjugate(q, 4, rest, 0);
-  quat.multiply(q, 4, q, 0, q, 4); // q_rel
-  const y = q[5], w = q[7];
+  quat.multiply(q, Q_M, parent, 0, local, o); // q_m
+  quat.conjugate(q, Q_REL, rest, 0);
+  quat.multiply(q, Q_REL, q, Q_M, q, Q_REL); // q_rel
+  const y = q[Q_REL + 1], w = q[Q_REL + 3];
   const n = Math.sqrt(y * y + w * w); // not Math.hypot: a builtin call that boxes its arguments
   if (!(n > TWIST_EPSILON)) return;
-  q[4] = 0; q[5] = -y / n; q[6] = 0; q[7] = w / n; // twist⁻¹
-  quat.multiply(q, 0, q, 4, q, 0);
-  quat.conjugate(q, 4, parent, 0);
-  quat.multiply(local, o, q, 4, q, 0);
+  q[Q_REL] = 0; q[Q_REL + 1] = -y / n; q[Q_REL + 2] = 0; q[Q_REL + 3] = w / n; // twist⁻¹
+  quat.multiply(q, Q_M, q, Q_REL, q, Q_M);
+  quat.conjugate(q, Q_REL, parent, 0);
+  quat.multiply(local, o, q, Q_REL, q, Q_M);
 }

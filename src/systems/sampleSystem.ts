@@ -189,8 +189,8 @@ export function extractRootDelta(layers: LayersComponent, li: number, clip: Clip
   const p = track.positions;
   const cycle = track.cycle;
   for (let a = 0; a < 3; a++) {
-    const pa = p[ia * 3 + a] + (p[ia * 3 + 3 + a] - p[ia * 3 + a]) * wa;
-    const pb = p[ib * 3 + a] + (p[ib * 3 + 3 + a] - p[ib * 3 + a]) * wb;
+    const pa = p[ia * 3 + a] + (p[(ia + 1) * 3 + a] - p[ia * 3 + a]) * wa;
+    const pb = p[ib * 3 + a] + (p[(ib + 1) * 3 + a] - p[ib * 3 + a]) * wb;
     out[o + a] = pb - pa + cycles * cycle[a];
   }
 }
@@ -257,10 +257,10 @@ export function extractRootYawDelta(layers: LayersComponent, li: number, clip: C
   if (ib < 0) { ib = 0; fb = 0; }
   const wa = fa - ia, wb = fb - ib;
   const p = track.positions, yaw = track.yaw, cycle = track.cycle;
-  const ka = ia * 3, kb = ib * 3;
-  const ax = p[ka] + (p[ka + 3] - p[ka]) * wa - p[0], az = p[ka + 2] + (p[ka + 5] - p[ka + 2]) * wa - p[2];
-  const bx = p[kb] + (p[kb + 3] - p[kb]) * wb - p[0], bz = p[kb + 2] + (p[kb + 5] - p[kb + 2]) * wb - p[2];
-  const ay = p[ka + 1] + (p[ka + 4] - p[ka + 1]) * wa, by = p[kb + 1] + (p[kb + 4] - p[kb + 1]) * wb;
+  const ka = ia * 3, kb = ib * 3, na = ka + 3, nb = kb + 3; // frames ia, ib and the ones after them
+  const ax = p[ka] + (p[na] - p[ka]) * wa - p[0], az = p[ka + 2] + (p[na + 2] - p[ka + 2]) * wa - p[2];
+  const bx = p[kb] + (p[nb] - p[kb]) * wb - p[0], bz = p[kb + 2] + (p[nb + 2] - p[kb + 2]) * wb - p[2];
+  const ay = p[ka + 1] + (p[na + 1] - p[ka + 1]) * wa, by = p[kb + 1] + (p[nb + 1] - p[kb + 1]) * wb;
   const psiA = yaw[ia] + (yaw[ia + 1] - yaw[ia]) * wa;
   const psiB = yaw[ib] + (yaw[ib + 1] - yaw[ib]) * wb;
   // v = R(cΨ)·p'(b) + S_c·cycle_h − p'(a); R(θ)·(x, z) = (x cos θ + z sin θ, −x sin θ + z cos θ).

@@ -21,8 +21,10 @@
 import { commitRemovals } from 'bitecs';
 import { updateRange } from '../components/UpdateList.js';
 import { composeModel } from '../math/composeModel.js';
-import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
+import * as layout from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
+// Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
+const { POSE_STRIDE, MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
 
 /** Computes every character's model matrices and palette; see the file header. */
 export function skinSystem(world: AnimationWorld, dt: number): void {
@@ -85,24 +87,24 @@ export function computeSkinPalette(
     const a = modelOff + j * MATRIX_STRIDE;
     const b = j * MATRIX_STRIDE;
     const o = paletteOff + j * MATRIX_STRIDE;
-    const a00 = model[a], a10 = model[a + 1], a20 = model[a + 2];
-    const a01 = model[a + 3], a11 = model[a + 4], a21 = model[a + 5];
-    const a02 = model[a + 6], a12 = model[a + 7], a22 = model[a + 8];
-    const b00 = inverseBind[b], b10 = inverseBind[b + 1], b20 = inverseBind[b + 2];
-    const b01 = inverseBind[b + 3], b11 = inverseBind[b + 4], b21 = inverseBind[b + 5];
-    const b02 = inverseBind[b + 6], b12 = inverseBind[b + 7], b22 = inverseBind[b + 8];
-    const btx = inverseBind[b + 9], bty = inverseBind[b + 10], btz = inverseBind[b + 11];
-    palette[o] = a00 * b00 + a01 * b10 + a02 * b20;
-    palette[o + 1] = a10 * b00 + a11 * b10 + a12 * b20;
-    palette[o + 2] = a20 * b00 + a21 * b10 + a22 * b20;
-    palette[o + 3] = a00 * b01 + a01 * b11 + a02 * b21;
-    palette[o + 4] = a10 * b01 + a11 * b11 + a12 * b21;
-    palette[o + 5] = a20 * b01 + a21 * b11 + a22 * b21;
-    palette[o + 6] = a00 * b02 + a01 * b12 + a02 * b22;
-    palette[o + 7] = a10 * b02 + a11 * b12 + a12 * b22;
-    palette[o + 8] = a20 * b02 + a21 * b12 + a22 * b22;
-    palette[o + 9] = a00 * btx + a01 * bty + a02 * btz + model[a + 9];
-    palette[o + 10] = a10 * btx + a11 * bty + a12 * btz + model[a + 10];
-    palette[o + 11] = a20 * btx + a21 * bty + a22 * btz + model[a + 11];
+    const a00 = model[a + MATRIX_X], a10 = model[a + MATRIX_X + 1], a20 = model[a + MATRIX_X + 2];
+    const a01 = model[a + MATRIX_Y], a11 = model[a + MATRIX_Y + 1], a21 = model[a + MATRIX_Y + 2];
+    const a02 = model[a + MATRIX_Z], a12 = model[a + MATRIX_Z + 1], a22 = model[a + MATRIX_Z + 2];
+    const b00 = inverseBind[b + MATRIX_X], b10 = inverseBind[b + MATRIX_X + 1], b20 = inverseBind[b + MATRIX_X + 2];
+    const b01 = inverseBind[b + MATRIX_Y], b11 = inverseBind[b + MATRIX_Y + 1], b21 = inverseBind[b + MATRIX_Y + 2];
+    const b02 = inverseBind[b + MATRIX_Z], b12 = inverseBind[b + MATRIX_Z + 1], b22 = inverseBind[b + MATRIX_Z + 2];
+    const btx = inverseBind[b + MATRIX_T], bty = inverseBind[b + MATRIX_T + 1], btz = inverseBind[b + MATRIX_T + 2];
+    palette[o + MATRIX_X] = a00 * b00 + a01 * b10 + a02 * b20;
+    palette[o + MATRIX_X + 1] = a10 * b00 + a11 * b10 + a12 * b20;
+    palette[o + MATRIX_X + 2] = a20 * b00 + a21 * b10 + a22 * b20;
+    palette[o + MATRIX_Y] = a00 * b01 + a01 * b11 + a02 * b21;
+    palette[o + MATRIX_Y + 1] = a10 * b01 + a11 * b11 + a12 * b21;
+    palette[o + MATRIX_Y + 2] = a20 * b01 + a21 * b11 + a22 * b21;
+    palette[o + MATRIX_Z] = a00 * b02 + a01 * b12 + a02 * b22;
+    palette[o + MATRIX_Z + 1] = a10 * b02 + a11 * b12 + a12 * b22;
+    palette[o + MATRIX_Z + 2] = a20 * b02 + a21 * b12 + a22 * b22;
+    palette[o + MATRIX_T] = a00 * btx + a01 * bty + a02 * btz + model[a + MATRIX_T];
+    palette[o + MATRIX_T + 1] = a10 * btx + a11 * bty + a12 * btz + model[a + MATRIX_T + 1];
+    palette[o + MATRIX_T + 2] = a20 * btx + a21 * bty + a22 * btz + model[a + MATRIX_T + 2];
   }
 }

@@ -15,8 +15,12 @@ import { clamp01 } from './line.js';
 
 /** Floats per triangle in `triangleFrames`: `ax ay m00 m01 m10 m11` (see {@link buildFreeform}). */
 export const TRIANGLE_FRAME_STRIDE = 6;
+/** Inside a triangle frame: the corner a (`ax ay`), the row giving β (`m00 m01`), the row giving γ (`m10 m11`). */
+const FRAME_ORIGIN = 0, FRAME_BETA = 2, FRAME_GAMMA = 4;
 /** Floats per hull edge in `hullEdges`: `ax ay dx dy 1/|d|²`. */
 export const HULL_EDGE_STRIDE = 5;
+/** Inside a hull edge: its start a (`ax ay`), its direction d (`dx dy`), 1/|d|². */
+const EDGE_START = 0, EDGE_DIRECTION = 2, EDGE_INVERSE_LENGTH2 = 4;
 
 /**
  * How far outside a triangle, in barycentric units, a query still counts as inside: points on
@@ -80,17 +84,17 @@ export function buildFreeform(issues: IssueList, xs: Float64Array, ys: Float64Ar
     const e1y = ys[c] - ay;
     const det = e0x * e1y - e0y * e1x; // 2 × signed area, > 0 counter-clockwise
     const f = TRIANGLE_FRAME_STRIDE * t;
-    triangleFrames[f] = ax;
-    triangleFrames[f + 1] = ay;
+    triangleFrames[f + FRAME_ORIGIN] = ax;
+    triangleFrames[f + FRAME_ORIGIN + 1] = ay;
     if (det > sliver) {
       solid++;
       // Cramer's rule for w = β·e0 + γ·e1.
-      triangleFrames[f + 2] = e1y / det;
-      triangleFrames[f + 3] = -e1x / det;
-      triangleFrames[f + 4] = -e0y / det;
-      triangleFrames[f + 5] = e0x / det;
+      triangleFrames[f + FRAME_BETA] = e1y / det;
+      triangleFrames[f + FRAME_BETA + 1] = -e1x / det;
+      triangleFrames[f + FRAME_GAMMA] = -e0y / det;
+      triangleFrames[f + FRAME_GAMMA + 1] = e0x / det;
     } else {
-      triangleFrames.fill(Number.NaN, f + 2, f + TRIANGLE_FRAME_STRIDE);
+      triangleFrames.fill(Number.NaN, f + FRAME_BETA, f + TRIANGLE_FRAME_STRIDE);
     }
   }
   if (solid === 0) {
@@ -108,11 +112,11 @@ export function buildFreeform(issues: IssueList, xs: Float64Array, ys: Float64Ar
     const dx = xs[b] - xs[a];
     const dy = ys[b] - ys[a];
     const e = HULL_EDGE_STRIDE * k;
-    hullEdges[e] = xs[a];
-    hullEdges[e + 1] = ys[a];
-    hullEdges[e + 2] = dx;
-    hullEdges[e + 3] = dy;
-    hullEdges[e + 4] = 1 / (dx * dx + dy * dy);
+    hullEdges[e + EDGE_START] = xs[a];
+    hullEdges[e + EDGE_START + 1] = ys[a];
+    hullEdges[e + EDGE_DIRECTION] = dx;
+    hullEdges[e + EDGE_DIRECTION + 1] = dy;
+    hullEdges[e + EDGE_INVERSE_LENGTH2] = 1 / (dx * dx + dy * dy);
   }
   return { triangles, hull, triangleFrames, hullEdges };
 }
@@ -148,10 +152,10 @@ export function weightsFreeform(tables: FreeformTables, xs: Float64Array, ys: Fl
   const count = triangles.length / 3;
   for (let t = 0; t < count; t++) {
     const f = TRIANGLE_FRAME_STRIDE * t;
-    const wx = x - frames[f];
-    const wy = y - frames[f + 1];
-    let beta = frames[f + 2] * wx + frames[f + 3] * wy;
-    let gamma = frames[f + 4] * wx + frames[f + 5] * wy;
+    const wx = x - frames[f + FRAME_ORIGIN];
+    const wy = y - frames[f + FRAME_ORIGIN + 1];
+    let beta = frames[f + FRAME_BETA] * wx + frames[f + FRAME_BETA + 1] * wy;
+    let gamma = frames[f + FRAME_GAMMA] * wx + frames[f + FRAME_GAMMA + 1] * wy;
     let alpha = 1 - beta - gamma;
     if (alpha >= -INSIDE_TOLERANCE && beta >= -INSIDE_TOLERANCE && gamma >= -INSIDE_TOLERANCE) {
       // Clamp the tolerated slightly negative coordinates (and −0) to 0.
@@ -174,11 +178,11 @@ export function weightsFreeform(tables: FreeformTables, xs: Float64Array, ys: Fl
   let bestD2 = Number.POSITIVE_INFINITY;
   for (let k = 0; k < h; k++) {
     const e = HULL_EDGE_STRIDE * k;
-    const ax = edges[e];
-    const ay = edges[e + 1];
-    const dx = edges[e + 2];
-    const dy = edges[e + 3];
-    const t = clamp01(((x - ax) * dx + (y - ay) * dy) * edges[e + 4]);
+    const ax = edges[e + EDGE_START];
+    const ay = edges[e + EDGE_START + 1];
+    const dx = edges[e + EDGE_DIRECTION];
+    const dy = edges[e + EDGE_DIRECTION + 1];
+    const t = clamp01(((x - ax) * dx + (y - ay) * dy) * edges[e + EDGE_INVERSE_LENGTH2]);
     const px = x - (ax + t * dx);
     const py = y - (ay + t * dy);
     const d2 = px * px + py * py;

@@ -16,6 +16,8 @@ export const WHERE = 'parseBvh';
 
 /** The six BVH channel names, in channel-code order (code 0–2 positions, 3–5 rotations). */
 export const CHANNEL_NAMES = ['Xposition', 'Yposition', 'Zposition', 'Xrotation', 'Yrotation', 'Zrotation'] as const;
+/** The channel code of `Xrotation`: codes below it are positions (x y z), codes from it rotations about x y z. */
+export const FIRST_ROTATION = 3;
 
 /** One of the six BVH channel names. */
 export type BvhChannel = (typeof CHANNEL_NAMES)[number];

@@ -4,16 +4,16 @@
  */
 import type { Node } from '@gltf-transform/core';
 import * as affine from '../../math/affine.js';
-import { MATRIX_STRIDE, POSE_STRIDE } from '../../math/layout.js';
+import { MATRIX_STRIDE, POSE_Q, POSE_S, POSE_STRIDE, POSE_T } from '../../math/layout.js';
 import * as quat from '../../math/quat.js';
 import { isIdentity } from './transform.js';
 
 /** Writes a node's own T, R (normalized), S at `out[o..o+9]`. */
 export function readNodePose(node: Node, out: Float64Array, o: number): void {
-  out.set(node.getTranslation(), o);
-  out.set(node.getRotation(), o + 3);
-  out.set(node.getScale(), o + 7);
-  quat.normalize(out, o + 3, out, o + 3);
+  out.set(node.getTranslation(), o + POSE_T);
+  out.set(node.getRotation(), o + POSE_Q);
+  out.set(node.getScale(), o + POSE_S);
+  quat.normalize(out, o + POSE_Q, out, o + POSE_Q);
 }
 
 /** `N_top · … · N_bottom` (3×4) for a bottom-up chain of nodes, or null when it is the identity (or empty). */

@@ -8,7 +8,7 @@
 import { createClip, type Clip } from '../../assets/Clip.js';
 import { sampleClipInto } from '../../assets/sampleClip.js';
 import { composeModel } from '../../math/composeModel.js';
-import { MATRIX_STRIDE, POSE_STRIDE } from '../../math/layout.js';
+import { MATRIX_STRIDE, MATRIX_T, POSE_Q, POSE_STRIDE } from '../../math/layout.js';
 import * as quat from '../../math/quat.js';
 import { sampleTrack, type Track } from './sampler.js';
 import type { Rig } from './skeletons.js';
@@ -102,7 +102,7 @@ export function sampleSource(source: ClipSource, t: number, pose: Float64Array, 
     const o = j * POSE_STRIDE;
     const prefix = rig.prefix[j];
     if (prefix) {
-      quat.normalize(pose, o + 3, pose, o + 3);
+      quat.normalize(pose, o + POSE_Q, pose, o + POSE_Q);
       if (!composeInto(pose, o, prefix, pose, o, scratch)) sheared.add(j);
     }
     // File units → metres (a composed translation too: prefix and node both scale by s).
@@ -168,7 +168,7 @@ export function measureImportError(source: ClipSource, clip: Clip): number {
     composeModel(sourceModel, 0, MATRIX_STRIDE, sourcePose, 0, parents, 0, jointCount);
     composeModel(clipModel, 0, MATRIX_STRIDE, clipPose, 0, parents, 0, jointCount);
     for (let j = 0; j < jointCount; j++) {
-      const m = j * MATRIX_STRIDE + 9;
+      const m = j * MATRIX_STRIDE + MATRIX_T;
       const dx = clipModel[m] - sourceModel[m], dy = clipModel[m + 1] - sourceModel[m + 1], dz = clipModel[m + 2] - sourceModel[m + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 > worst) worst = d2;

@@ -9,7 +9,7 @@ import { IssueList } from '../../assets/AnimationError.js';
 import { createSkeleton, type Skeleton } from '../../assets/Skeleton.js';
 import { POSE_CHANNELS } from '../../assets/validatePose.js';
 import * as affine from '../../math/affine.js';
-import { MATRIX_STRIDE, NO_PARENT, POSE_STRIDE } from '../../math/layout.js';
+import { MATRIX_STRIDE, MATRIX_T, NO_PARENT, POSE_STRIDE, POSE_T } from '../../math/layout.js';
 import { WHERE } from './container.js';
 import { firstNonFloat32, listNames, rethrowWithPrefix, type Context } from './shared.js';
 import { composeNodes, readNodePose } from './nodePose.js';
@@ -160,8 +160,8 @@ export function buildSkeletons(ctx: Context, skins: readonly Skin[]): SkinBindin
     if (ctx.scale !== 1) {
       for (let j = 0; j < jointCount; j++) {
         for (let i = 0; i < 3; i++) {
-          rest[j * POSE_STRIDE + i] *= ctx.scale;
-          scaledBind[j * MATRIX_STRIDE + 9 + i] *= ctx.scale;
+          rest[j * POSE_STRIDE + POSE_T + i] *= ctx.scale;
+          scaledBind[j * MATRIX_STRIDE + MATRIX_T + i] *= ctx.scale;
         }
       }
     }

@@ -4,6 +4,7 @@
  *
  * Offline code (runs once per import), so it favours Float64Array and clarity over speed.
  */
+import { MATRIX_T, MATRIX_X, MATRIX_Y, MATRIX_Z, POSE_Q, POSE_S, POSE_T } from '../../math/layout.js';
 import * as affine from '../../math/affine.js';
 import type { NumArray } from '../../math/types.js';
 
@@ -26,10 +27,10 @@ export function mat4ToAffine(out: NumArray, o: number, m: ArrayLike<number>, mo:
 
 /** True when every element is exactly the identity's (no rounding: an untouched node). */
 export function isIdentity(m: NumArray, mo: number): boolean {
-  return m[mo] === 1 && m[mo + 1] === 0 && m[mo + 2] === 0
-    && m[mo + 3] === 0 && m[mo + 4] === 1 && m[mo + 5] === 0
-    && m[mo + 6] === 0 && m[mo + 7] === 0 && m[mo + 8] === 1
-    && m[mo + 9] === 0 && m[mo + 10] === 0 && m[mo + 11] === 0;
+  return m[mo + MATRIX_X] === 1 && m[mo + MATRIX_X + 1] === 0 && m[mo + MATRIX_X + 2] === 0
+    && m[mo + MATRIX_Y] === 0 && m[mo + MATRIX_Y + 1] === 1 && m[mo + MATRIX_Y + 2] === 0
+    && m[mo + MATRIX_Z] === 0 && m[mo + MATRIX_Z + 1] === 0 && m[mo + MATRIX_Z + 2] === 1
+    && m[mo + MATRIX_T] === 0 && m[mo + MATRIX_T + 1] === 0 && m[mo + MATRIX_T + 2] === 0;
 }
 
 /**
@@ -45,30 +46,30 @@ export function isIdentity(m: NumArray, mo: number): boolean {
  *   first), as three.js `Quaternion.setFromRotationMatrix`.
  */
 export function decompose(out: NumArray, o: number, m: NumArray, mo: number): boolean {
-  let c0x = m[mo], c0y = m[mo + 1], c0z = m[mo + 2];
-  let c1x = m[mo + 3], c1y = m[mo + 4], c1z = m[mo + 5];
-  let c2x = m[mo + 6], c2y = m[mo + 7], c2z = m[mo + 8];
-  out[o] = m[mo + 9];
-  out[o + 1] = m[mo + 10];
-  out[o + 2] = m[mo + 11];
+  let c0x = m[mo + MATRIX_X], c0y = m[mo + MATRIX_X + 1], c0z = m[mo + MATRIX_X + 2];
+  let c1x = m[mo + MATRIX_Y], c1y = m[mo + MATRIX_Y + 1], c1z = m[mo + MATRIX_Y + 2];
+  let c2x = m[mo + MATRIX_Z], c2y = m[mo + MATRIX_Z + 1], c2z = m[mo + MATRIX_Z + 2];
+  out[o + POSE_T] = m[mo + MATRIX_T];
+  out[o + POSE_T + 1] = m[mo + MATRIX_T + 1];
+  out[o + POSE_T + 2] = m[mo + MATRIX_T + 2];
 
   let sx = Math.hypot(c0x, c0y, c0z);
   const sy = Math.hypot(c1x, c1y, c1z);
   const sz = Math.hypot(c2x, c2y, c2z);
   const det = c0x * (c1y * c2z - c1z * c2y) + c0y * (c1z * c2x - c1x * c2z) + c0z * (c1x * c2y - c1y * c2x);
   if (det < 0) sx = -sx;
-  out[o + 7] = sx;
-  out[o + 8] = sy;
-  out[o + 9] = sz;
+  out[o + POSE_S] = sx;
+  out[o + POSE_S + 1] = sy;
+  out[o + POSE_S + 2] = sz;
 
   const tiny = DEGENERATE_SCALE * Math.max(Math.abs(sx), sy, sz);
   const z0 = Math.abs(sx) <= tiny, z1 = sy <= tiny, z2 = sz <= tiny;
   let orthogonal = true;
   if ((z0 ? 1 : 0) + (z1 ? 1 : 0) + (z2 ? 1 : 0) >= 2 || !(tiny > 0)) {
-    out[o + 3] = 0;
-    out[o + 4] = 0;
-    out[o + 5] = 0;
-    out[o + 6] = 1;
+    out[o + POSE_Q] = 0;
+    out[o + POSE_Q + 1] = 0;
+    out[o + POSE_Q + 2] = 0;
+    out[o + POSE_Q + 3] = 1;
     return true;
   }
   if (!z0) { c0x /= sx; c0y /= sx; c0z /= sx; }
@@ -117,15 +118,15 @@ export function decompose(out: NumArray, o: number, m: NumArray, mo: number): bo
   }
   const len = Math.hypot(x, y, z, w);
   if (len > 0 && Number.isFinite(len)) {
-    out[o + 3] = x / len;
-    out[o + 4] = y / len;
-    out[o + 5] = z / len;
-    out[o + 6] = w / len;
+    out[o + POSE_Q] = x / len;
+    out[o + POSE_Q + 1] = y / len;
+    out[o + POSE_Q + 2] = z / len;
+    out[o + POSE_Q + 3] = w / len;
   } else {
-    out[o + 3] = 0;
-    out[o + 4] = 0;
-    out[o + 5] = 0;
-    out[o + 6] = 1;
+    out[o + POSE_Q] = 0;
+    out[o + POSE_Q + 1] = 0;
+    out[o + POSE_Q + 2] = 0;
+    out[o + POSE_Q + 3] = 1;
   }
   return orthogonal;
 }

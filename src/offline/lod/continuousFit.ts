@@ -61,6 +61,8 @@ const SPLINE_STRIDE = 4;
 const REGULARIZATION = 1e-8;
 /** Floats of one segment's normal equations: Σa², Σab, Σb², Σa·e, Σb·e. */
 const NORMALS = 5;
+/** Offset of the right-hand side Σa·e, Σb·e in a segment's normal equations (after the matrix Σa², Σab, Σb²). */
+const NORMALS_RHS = 3;
 
 /**
  * The continuous least-squares spline of the file comment. Arguments are checked by the caller
@@ -247,7 +249,7 @@ function segmentNormals(
     aa += A * A; ab += A * B; bb += B * B; ra += A * e; rb += B * e;
   }
   const o = NORMALS * s;
-  normals[o] = aa; normals[o + 1] = ab; normals[o + 2] = bb; normals[o + 3] = ra; normals[o + 4] = rb;
+  normals[o] = aa; normals[o + 1] = ab; normals[o + 2] = bb; normals[o + NORMALS_RHS] = ra; normals[o + NORMALS_RHS + 1] = rb;
   const rise = (yb - ya) / N;
   if (degree === 3 && N >= 3) { // two interior frames or more
     const det = aa * bb - ab * ab;
@@ -315,7 +317,7 @@ function solveSlopes(
     const i = rightIndex[s], k = leftIndex[s + 1];
     system.add(i, i, normals[o]); system.add(i, k, normals[o + 1]);
     system.add(k, i, normals[o + 1]); system.add(k, k, normals[o + 2]);
-    system.rhs[i] += normals[o + 3]; system.rhs[k] += normals[o + 4];
+    system.rhs[i] += normals[o + NORMALS_RHS]; system.rhs[k] += normals[o + NORMALS_RHS + 1];
   }
 
   // 3. The pull towards the per-segment slopes (degenerate segments; file comment).

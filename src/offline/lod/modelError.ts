@@ -22,7 +22,7 @@ import type { Clip } from '../../assets/Clip.js';
 import { sampleClipInto } from '../../assets/sampleClip.js';
 import { computeRestModel, type Skeleton } from '../../assets/Skeleton.js';
 import { composeModel } from '../../math/composeModel.js';
-import { MATRIX_STRIDE, NO_PARENT, POSE_STRIDE } from '../../math/layout.js';
+import { MATRIX_STRIDE, MATRIX_T, NO_PARENT, POSE_Q, POSE_STRIDE } from '../../math/layout.js';
 
 /** What {@link measureModelError} found. */
 export interface ModelError {
@@ -133,7 +133,7 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
           const a = base + j * MODEL_STRIDE, b = j * MODEL_STRIDE;
           for (let p = 0; p < points; p++) {
             // Point p: the origin, then distance along the joint's x, y, z axis (unit columns of M).
-            let dx = source[a + 9] - candidate[b + 9], dy = source[a + 10] - candidate[b + 10], dz = source[a + 11] - candidate[b + 11];
+            let dx = source[a + MATRIX_T] - candidate[b + MATRIX_T], dy = source[a + MATRIX_T + 1] - candidate[b + MATRIX_T + 1], dz = source[a + MATRIX_T + 2] - candidate[b + MATRIX_T + 2];
             if (p > 0) {
               const c = (p - 1) * 3;
               dx += distance * (source[a + c] - candidate[b + c]);
@@ -146,11 +146,12 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
             if (e > max) { max = e; worstJoint = j; worstSample = k; }
           }
           // Angle between unit quaternions q and r: 4·asin(|q − ±r| / 2), the sign taking the nearer.
-          const qa = a + 12, qb = b + 12;
-          const dot = source[qa] * candidate[qb] + source[qa + 1] * candidate[qb + 1] + source[qa + 2] * candidate[qb + 2] + source[qa + 3] * candidate[qb + 3];
+          const sx = source[a + MODEL_Q], sy = source[a + MODEL_Q + 1], sz = source[a + MODEL_Q + 2], sw = source[a + MODEL_Q + 3];
+          const cx = candidate[b + MODEL_Q], cy = candidate[b + MODEL_Q + 1], cz = candidate[b + MODEL_Q + 2], cw = candidate[b + MODEL_Q + 3];
+          const dot = sx * cx + sy * cy + sz * cz + sw * cw;
           const s = dot < 0 ? -1 : 1;
-          const ex = source[qa] - s * candidate[qb], ey = source[qa + 1] - s * candidate[qb + 1];
-          const ez = source[qa + 2] - s * candidate[qb + 2], ew = source[qa + 3] - s * candidate[qb + 3];
+          const ex = sx - s * cx, ey = sy - s * cy;
+          const ez = sz - s * cz, ew = sw - s * cw;
           const angle = 4 * Math.asin(Math.min(1, Math.sqrt(ex * ex + ey * ey + ez * ez + ew * ew) / 2));
           if (angle > maxAngle) { maxAngle = angle; worstRotationJoint = j; }
         }
@@ -169,6 +170,8 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
 
 /** Doubles per joint of a model pose here: the 3×4 matrix, then the model rotation quaternion. */
 const MODEL_STRIDE = 16;
+/** Offset of the model rotation quaternion in a joint's record, after its matrix. */
+const MODEL_Q = MATRIX_STRIDE;
 
 /**
  * Model matrices and rotations of one local pose into `out` at `off` (16 doubles per joint:
@@ -179,10 +182,11 @@ const MODEL_STRIDE = 16;
 function modelPose(out: Float64Array, off: number, skeleton: Skeleton, pose: Float32Array, local: Float64Array): void {
   for (let p = 0; p < skeleton.jointCount * POSE_STRIDE; p += POSE_STRIDE) {
     for (let c = 0; c < POSE_STRIDE; c++) local[p + c] = pose[p + c];
-    const n = Math.sqrt(local[p + 3] * local[p + 3] + local[p + 4] * local[p + 4] + local[p + 5] * local[p + 5] + local[p + 6] * local[p + 6]);
-    if (n > 0) for (let c = 3; c < 7; c++) local[p + c] = local[p + c] / n;
+    const x = local[p + POSE_Q], y = local[p + POSE_Q + 1], z = local[p + POSE_Q + 2], w = local[p + POSE_Q + 3];
+    const n = Math.sqrt(x * x + y * y + z * z + w * w);
+    if (n > 0) for (let c = p + POSE_Q; c < p + POSE_Q + 4; c++) local[c] = local[c] / n;
   }
-  composeModel(out, off, MODEL_STRIDE, local, 0, skeleton.parents, 0, skeleton.jointCount, MATRIX_STRIDE);
+  composeModel(out, off, MODEL_STRIDE, local, 0, skeleton.parents, 0, skeleton.jointCount, MODEL_Q);
 }
 
 /**
@@ -219,9 +223,10 @@ export function jointReach(skeleton: Skeleton, distance = 0): Float64Array {
   for (let j = 0; j < jointCount; j++) {
     // Walk up from j: j is a descendant of every ancestor a.
     for (let a = skeleton.parents[j]; a !== NO_PARENT; a = skeleton.parents[a]) {
-      const dx = model[j * MATRIX_STRIDE + 9] - model[a * MATRIX_STRIDE + 9];
-      const dy = model[j * MATRIX_STRIDE + 10] - model[a * MATRIX_STRIDE + 10];
-      const dz = model[j * MATRIX_STRIDE + 11] - model[a * MATRIX_STRIDE + 11];
+      const tj = j * MATRIX_STRIDE + MATRIX_T, ta = a * MATRIX_STRIDE + MATRIX_T;
+      const dx = model[tj] - model[ta];
+      const dy = model[tj + 1] - model[ta + 1];
+      const dz = model[tj + 2] - model[ta + 2];
       const r = Math.sqrt(dx * dx + dy * dy + dz * dz) + distance;
       if (r > reach[a]) reach[a] = r;
     }
@@ -249,14 +254,14 @@ export function defaultErrorDistance(skeleton: Skeleton): number {
   const low = [Infinity, Infinity, Infinity], high = [-Infinity, -Infinity, -Infinity];
   for (let j = 0; j < jointCount; j++) {
     for (let c = 0; c < 3; c++) {
-      const v = model[j * MATRIX_STRIDE + 9 + c];
+      const v = model[j * MATRIX_STRIDE + MATRIX_T + c];
       if (v < low[c]) low[c] = v;
       if (v > high[c]) high[c] = v;
     }
   }
   if (jointCount === 0) return 0;
   const hip = skeleton.hipJoint;
-  const hipHeight = hip >= 0 ? model[hip * MATRIX_STRIDE + 10] - low[1] : 0;
+  const hipHeight = hip >= 0 ? model[hip * MATRIX_STRIDE + MATRIX_T + 1] - low[1] : 0;
   if (hipHeight > 0) return hipHeight / 10;
   return Math.max(high[0] - low[0], high[1] - low[1], high[2] - low[2]) / 10;
 }

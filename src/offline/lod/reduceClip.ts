@@ -36,7 +36,7 @@ import { AnimationError, IssueList } from '../../assets/AnimationError.js';
 import type { Clip } from '../../assets/Clip.js';
 import { createReducedClip, denseClip } from '../../assets/reducedClip.js';
 import { createReducedTracks, type ReducedChannel } from '../../assets/ReducedTracks.js';
-import { POSE_STRIDE } from '../../math/layout.js';
+import { POSE_Q, POSE_S, POSE_STRIDE } from '../../math/layout.js';
 import { createErrorMeter, defaultErrorDistance, jointReach, SUBDIVISIONS } from './modelError.js';
 import { reduceChannel, uniformDecimation } from './reduceChannel.js';
 import type { SplineFit } from './spline.js';
@@ -235,11 +235,11 @@ function continuousChannels(clip: Clip): Float64Array[] {
       const o = f * poseSize + j * POSE_STRIDE;
       if (f > 0) {
         const p = o - poseSize;
-        const dot = frames[o + 3] * frames[p + 3] + frames[o + 4] * frames[p + 4] + frames[o + 5] * frames[p + 5] + frames[o + 6] * frames[p + 6];
+        const dot = frames[o + POSE_Q] * frames[p + POSE_Q] + frames[o + POSE_Q + 1] * frames[p + POSE_Q + 1] + frames[o + POSE_Q + 2] * frames[p + POSE_Q + 2] + frames[o + POSE_Q + 3] * frames[p + POSE_Q + 3];
         if (dot < 0) sign = -sign;
       }
       for (let c = 0; c < POSE_STRIDE; c++) {
-        const quaternion = c >= 3 && c < 7;
+        const quaternion = c >= POSE_Q && c < POSE_Q + 4;
         channels[j * POSE_STRIDE + c][f] = quaternion ? sign * frames[o + c] : frames[o + c];
       }
     }
@@ -261,7 +261,7 @@ function channelBudgets(clip: Clip, distance: number): Float64Array {
   for (let j = 0; j < skeleton.jointCount; j++) {
     const lever = Math.max(reach[j], 1e-6);
     for (let c = 0; c < POSE_STRIDE; c++) {
-      const share = c < 3 ? 1 : c < 7 ? 1 / (4 * lever) : 1 / lever;
+      const share = c < POSE_Q ? 1 : c < POSE_S ? 1 / (4 * lever) : 1 / lever; // translation, rotation, scale
       budgets[j * POSE_STRIDE + c] = share / depth;
     }
   }
