@@ -16,17 +16,12 @@
  *   follower target (`setFollowTarget`, timed as the phase 'targets'), a point up to 1 m around
  *   the character at chest height, so targets go in and out of reach and of the limits.
  *
- * While `step` does not run `aimEntities` yet (checked once: a step that leaves an aiming
- * character's pose as the plain crowd's), the row runs `aimSystem` after `step` (phase 'aim')
- * and `skinSystem` again so the palette shows it (phase 're-skin', left out of the ratio: once
- * `step` runs aimEntities before its own skinning, that pass is not needed). `step` already
- * runs the followers.
+ * `step` runs the followers, look-at and reach itself (the frame table's follow and aim systems,
+ * before skin), so both rows time `step` alone.
  */
 import { setLookAt, setReach } from '../src/api/aim.js';
 import { setFollowTarget } from '../src/api/followers.js';
 import { createAnimationWorld, play, spawnCharacter, step, type AnimationWorld, type Skeleton } from '../src/index.js';
-import { aimSystem } from '../src/systems/aimSystem.js';
-import { skinSystem } from '../src/systems/skinSystem.js';
 import { createRandom } from '../test/fixtures/synthetic.js';
 import { collectGarbage, formatBytes, formatMs, measure, runFrames, type CrowdRunner, type Measurement } from './measure.js';
 import { JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets, type CrowdPlan } from './plan.js';
@@ -67,8 +62,6 @@ export interface AimResult {
   readonly count: number;
   readonly joints: AimJoints;
   readonly names: readonly string[];
-  /** Whether `step` ran the look-at and reach itself (else the row ran aimSystem after it). */
-  readonly stepAims: boolean;
   readonly rows: readonly AimRow[];
 }
 
@@ -109,7 +102,7 @@ interface AimCrowd extends CrowdRunner {
   readonly calls: () => number;
 }
 
-function createAimCrowd(plan: CrowdPlan, joints: AimJoints | null, stepAims: () => boolean): AimCrowd {
+function createAimCrowd(plan: CrowdPlan, joints: AimJoints | null): AimCrowd {
   const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT });
   const eids = new Int32Array(plan.count);
   const side = Math.ceil(Math.sqrt(plan.count));
@@ -153,18 +146,11 @@ function createAimCrowd(plan: CrowdPlan, joints: AimJoints | null, stepAims: () 
     const t2 = performance.now();
     phaseMs[0] += t1 - t0;
     phaseMs[1] += t2 - t1;
-    if (joints && !stepAims()) {
-      aimSystem(world, dt);
-      const t3 = performance.now();
-      skinSystem(world, dt);
-      phaseMs[2] += t3 - t2;
-      phaseMs[3] += performance.now() - t3;
-    }
     frameIndex++;
   };
   return {
     label: joints ? 'followers + look-at + reach' : 'plain step',
-    phaseNames: joints ? (stepAims() ? ['targets', 'step'] : ['targets', 'step', 'aim', 're-skin']) : ['targets', 'step'],
+    phaseNames: ['targets', 'step'],
     world,
     eids,
     calls: () => calls,
@@ -182,9 +168,8 @@ function createAimCrowd(plan: CrowdPlan, joints: AimJoints | null, stepAims: () 
 export async function benchmarkAim(assets: CrowdAssets, count: number, frames: number | undefined, dt: number): Promise<AimResult> {
   const plan = planCrowd(assets, count, [0.6, 0.4]);
   const joints = pickAimJoints(plan.skeleton);
-  const stepAims = detectStepAims(plan, joints, dt);
   collectGarbage();
-  const crowds = [createAimCrowd(plan, null, () => stepAims), createAimCrowd(plan, joints, () => stepAims)];
+  const crowds = [createAimCrowd(plan, null), createAimCrowd(plan, joints)];
   for (const crowd of crowds) runFrames(crowd, WARMUP_FRAMES, dt);
   const perRound = Math.max(10, Math.round((frames ?? 60) / ROUNDS));
   const best: (AimRow | null)[] = [null, null];
@@ -203,20 +188,7 @@ export async function benchmarkAim(assets: CrowdAssets, count: number, frames: n
     if (!crowd.world.components.SkinPalette.data.every(Number.isFinite)) throw new Error(`aim bench '${crowd.label}': a palette is not finite`);
   }
   collectGarbage();
-  return { count, joints, names: plan.skeleton.names, stepAims, rows: best as AimRow[] };
-}
-
-/** Whether `step` applies look-at and reach: one step of a small aiming crowd against a plain one. */
-function detectStepAims(plan: CrowdPlan, joints: AimJoints, dt: number): boolean {
-  const small = { ...plan, count: Math.min(plan.count, 16) };
-  const plain = createAimCrowd(small, null, () => true);
-  const aimed = createAimCrowd(small, joints, () => true);
-  for (let i = 0; i < small.count; i++) setFollowTarget(aimed.world, aimed.eids[i]!, 0, 1.5, 0);
-  runFrames(plain, RETARGET_FRAMES * 2, dt);
-  runFrames(aimed, RETARGET_FRAMES * 2, dt);
-  const a = plain.world.components.LocalPose.data, b = aimed.world.components.LocalPose.data;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return true;
-  return false;
+  return { count, joints, names: plan.skeleton.names, rows: best as AimRow[] };
 }
 
 /** Prints the aim section: the table, the cost relative to the plain step, notes. */
@@ -228,9 +200,7 @@ export function printAim(r: AimResult): void {
   console.log(`- look-at over ${name(j.spine)} → ${name(j.neck)} → ${name(j.head)} (shares 0.2 / 0.3 / 0.5, limits 70° / 40°);`);
   console.log(`  reach ${name(j.upper)} → ${name(j.lower)} → ${name(j.end)}; every character has both, and a new follower target every`);
   console.log(`  ${RETARGET_FRAMES} frames (1/${RETARGET_FRAMES} of the crowd per frame), within 1 m around it at 0.9–1.7 m height`);
-  console.log(r.stepAims
-    ? '- `step` runs followers, look-at and reach itself (followEntities, aimEntities before skinEntities)\n'
-    : '- `step` does not run aimEntities yet: the row runs aimSystem after it and skinSystem again (\'re-skin\', left out of the ratio)\n');
+  console.log('- `step` runs followers, look-at and reach itself (the follow and aim systems of the frame table, before skin)\n');
   console.log('| crowd | phases, ms/frame | total ms/frame | ns/joint | allocated B/frame ² | GCs (pause) | targets/frame | frames |');
   console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of r.rows) {
@@ -242,15 +212,10 @@ export function printAim(r: AimResult): void {
   }
   const plain = r.rows[0]!.measurement, aimed = r.rows[1]!.measurement;
   const plainStep = plain.phaseMs[1]!;
-  const aimedWork = aimed.phaseMs[1]! + (r.stepAims ? 0 : aimed.phaseMs[2]!);
+  const aimedWork = aimed.phaseMs[1]!;
   const extra = aimedWork - plainStep;
   console.log(`\nfollowers + look-at + reach: ${formatMs(aimedWork)} ms/frame vs the plain step's ${formatMs(plainStep)} — ×${(aimedWork / plainStep).toFixed(2)}, ` +
     `+${formatMs(extra)} ms/frame (${((extra * 1e6) / r.count).toFixed(0)} ns per character); the setFollowTarget calls ${formatMs(aimed.phaseMs[0]!)} ms/frame on top`);
-  if (!r.stepAims) {
-    // Same frames, so the same machine load: the steadier figure on a shared machine.
-    const aim = aimed.phaseMs[2]!, step = aimed.phaseMs[1]!;
-    console.log(`within the aiming row's frames: aimSystem ${formatMs(aim)} ms (${((aim * 1e6) / r.count).toFixed(0)} ns per character) on top of its step ${formatMs(step)} ms (followers included): ×${((step + aim) / step).toFixed(2)}`);
-  }
   console.log(`- each row is the fastest of ${r.rows[0]!.roundTotals.length} rounds measured alternately; ms/frame of the rounds (targets phase aside): ` +
     r.rows.map((row) => `${row.label} ${row.roundTotals.map(formatMs).join(' / ')}`).join('; '));
   console.log('- allocated B/frame of the aiming row is the setFollowTarget calls\' (option checks); `step` and aimSystem allocate nothing (test/aim/allocation.test.ts)');

@@ -15,7 +15,6 @@ import { registerAsset } from './registry.js';
 import { requireCharacter, requireOptions, requireWorld } from './validation.js';
 import { FLOAT32_MAX, rangeIssue } from '../assets/limits.js';
 
-
 /** Options of {@link spawnCharacter}: where the character starts and how root motion moves it. */
 export interface SpawnOptions {
   /** World position, metres (default 0). */

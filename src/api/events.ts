@@ -1,8 +1,7 @@
 /** Events: the clip events playback crossed, drained by the game. */
 import type { Clip } from '../assets/Clip.js';
-import { type AnimationWorld } from '../world.js';
+import type { AnimationWorld } from '../world.js';
 import { requireWorld } from './validation.js';
-
 
 /** A clip event that playback crossed, as returned by {@link drainEvents}. */
 export interface AnimationEvent {

@@ -182,7 +182,6 @@ export function setFollower(world: AnimationWorld, eid: number, options: Followe
   addComponent(world.ecs, eid, follower); // the bitecs component marks who has a follower (a no-op if it has it)
 }
 
-
 /** Whether `value` is a number a follower takes: finite and within float32's range. */
 function isFollowNumber(value: unknown): value is number {
   return typeof value === 'number' && Math.abs(value) <= FLOAT32_MAX;

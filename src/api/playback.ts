@@ -11,11 +11,10 @@ import type { Skeleton } from '../assets/Skeleton.js';
 import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from '../components/Layers.js';
 import { BLEND_ADDITIVE, BLEND_OVERRIDE, layerFlags, measureSyncGroup, SYNC_PHASE } from '../components/layerRules.js';
 import { getRootTrack } from '../assets/rootTrack.js';
-import { type AnimationWorld } from '../world.js';
+import type { AnimationWorld } from '../world.js';
 import { registerAsset, registerMask, registerReference, wrapTime, identityReference } from './registry.js';
 import { checkBindable, checkSkeleton, isClip, isFiniteNumber, requireCharacter, requireLayer, requireOptions } from './validation.js';
 import { MAX_PLAYBACK_RATE, MAX_TIME, MAX_WEIGHT, rangeIssue } from '../assets/limits.js';
-
 
 /** Options of {@link play}. */
 export interface PlayOptions {

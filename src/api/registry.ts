@@ -10,7 +10,6 @@ import { sampleClipInto } from '../assets/sampleClip.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 
-
 /**
  * Ids released from each registry list (`releaseClip` and co., src/api/release.ts), taken again
  * before the list grows. Kept beside the lists, by list, so the registry's shape stays plain

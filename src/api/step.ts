@@ -1,10 +1,9 @@
 /** The frame a game calls: `step` runs the frame table (src/frame.ts) once. */
 import { fail } from '../assets/AnimationError.js';
 import { runFrame } from '../frame.js';
-import { type AnimationWorld } from '../world.js';
+import type { AnimationWorld } from '../world.js';
 import { requireWorld } from './validation.js';
 import { MAX_DT, rangeIssue } from '../assets/limits.js';
-
 
 /**
  * Advances the world by `dt` seconds: runs the world's frame (src/frame.ts; by default

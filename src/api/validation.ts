@@ -26,7 +26,6 @@ export function requireWorld(world: AnimationWorld, where: string): void {
   }
 }
 
-
 /** Throws an AnimationError naming `where` and `field` unless `options` is undefined or an object (not an array). */
 export function requireOptions(options: unknown, where: string, field = 'options'): void {
   if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {

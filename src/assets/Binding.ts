@@ -5,12 +5,12 @@ import { getRootTrack } from './rootTrack.js';
 import { isSkeleton, type Skeleton } from './Skeleton.js';
 import { TRANSLATION_ANIMATION, TRANSLATION_SCALED, TRANSLATION_SKELETON, type BindOptions, type Binding, type TranslationMode, type TranslationOption } from './bindingTypes.js';
 
-
 export {
   TRANSLATION_ANIMATION, TRANSLATION_SCALED, TRANSLATION_SKELETON,
   type BindOptions, type Binding, type TranslationMode, type TranslationOption,
 } from './bindingTypes.js';
 
+/** The codes a translation mode's name stands for (`Binding.translationMode`). */
 const MODE_CODES: Readonly<Record<TranslationMode, number>> = { skeleton: TRANSLATION_SKELETON, animation: TRANSLATION_ANIMATION, scaled: TRANSLATION_SCALED };
 
 /** Per source, per target: bindings by a key of their resolved modes and ratio. */

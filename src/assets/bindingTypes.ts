@@ -47,7 +47,6 @@ export const TRANSLATION_ANIMATION = 1;
 /** {@link Binding.translationMode} code of 'scaled': the clip's translation × the hip ratio. */
 export const TRANSLATION_SCALED = 2;
 
-
 /**
  * How a clip made for one skeleton (`source`) plays on another (`target`): name binding and
  * retargeting by proportions (GEA "animation retargeting"; the root-motion seed's hip ratio).
