@@ -30,12 +30,10 @@ import { lodEntities } from './systems/lodSystem.js';
 import { rootMotionEntities } from './systems/rootMotionSystem.js';
 import { advanceClock, sampleEntities } from './systems/sampleSystem.js';
 import { skinEntities } from './systems/skinSystem.js';
-import type { AnimationWorld, Frame, FrameSystem } from './world.js';
+import { FRAME_CHUNK, type AnimationWorld, type Frame, type FrameSystem } from './world.js';
 
 export type { Frame, FrameSystem, ScratchDeclaration, ScratchOf } from './world.js';
-
-/** Characters per chunk of a frame: their layer poses (≈5 KB each at 64 joints) stay in cache. */
-export const FRAME_CHUNK = 128;
+export { FRAME_CHUNK } from './world.js';
 
 /** The frames made by {@link createFrame}: only those run. */
 const frames = new WeakSet<Frame>();

@@ -17,6 +17,9 @@ import { createReachComponent, reachRows, type ReachComponent } from './componen
 import { createLodComponent, createLodShared, lodRows, type LodComponent, type LodShared } from './components/Lod.js';
 import { createLocalPoseComponent, createMatrixPoolComponent, poseRows, type PoolComponent } from './components/Pose.js';
 import { createUpdateList, type UpdateList } from './components/UpdateList.js';
+import { createBufferAllocator, heapAllocator, measureAllocations, type PoolAllocator } from './memory/poolAllocator.js';
+import { CHUNK_LOG_STRIDE, CLOCK_SIZE, CONTROL_INTS, STATUS_STRIDE } from './components/ThreadControl.js';
+import { logicalCores, MAX_THREADS, sharedMemoryIssue } from './memory/environment.js';
 import { describeValue, FLOAT32_MAX, MAX_EVENTS, MAX_JOINTS, MAX_WORLD_BYTES, shownNumber } from './assets/limits.js';
 
 /** Options of {@link createAnimationWorld}. */
@@ -46,6 +49,13 @@ export interface AnimationWorldOptions {
    * The world builds the scratch every system of the frame declares.
    */
   frame?: Frame;
+  /**
+   * Threads `stepParallel` runs the frame on, the calling thread included: an integer ≥ 1
+   * (default 1: no workers, `stepParallel` is `step`), or `'auto'` for the machine's logical
+   * cores. With more than one, every pool is allocated on a `SharedArrayBuffer` and workers
+   * start with the world (`disposeAnimationWorld` ends them); see docs/threads.md.
+   */
+  threads?: number | 'auto';
 }
 
 /**
@@ -75,8 +85,13 @@ export interface FrameSystem {
   readonly scratch?: ScratchDeclaration;
 }
 
-/** Named scratch factories of a system, `(maxJoints) => buffer`; see {@link FrameSystem.scratch}. */
-export type ScratchDeclaration = Readonly<Record<string, (maxJoints: number) => object>>;
+/**
+ * Named scratch factories of a system, `(maxJoints, alloc) => buffer`; see
+ * {@link FrameSystem.scratch}. A factory may take its typed arrays from `alloc` (the world's
+ * pool buffer: shared with the workers of a threaded world) or allocate them itself; a
+ * threaded world builds one scratch per thread.
+ */
+export type ScratchDeclaration = Readonly<Record<string, (maxJoints: number, alloc: PoolAllocator) => object>>;
 
 /** The scratch a declaration builds, by name: what a system adds to {@link Scratch}. */
 export type ScratchOf<D extends ScratchDeclaration> = { readonly [K in keyof D]: ReturnType<D[K]> };
@@ -205,6 +220,35 @@ export interface AnimationWorld {
   readonly updates: UpdateList;
   /** Seconds simulated so far (advanced once per frame, by `advanceClock`). */
   time: number;
+  /** Threads `stepParallel` runs the frame on (1: the calling thread only). */
+  readonly threads: number;
+  /**
+   * The buffer every pool is a view of (src/memory/poolAllocator.ts): an `ArrayBuffer`, or a
+   * `SharedArrayBuffer` when `threads > 1`.
+   */
+  readonly poolBuffer: ArrayBufferLike;
+  /** The shared state of a threaded frame (`threads > 1`), else null; src/parallel. */
+  readonly parallel: ThreadPools | null;
+}
+
+/**
+ * The pools of a threaded world beyond its components, on the same SharedArrayBuffer: the
+ * control block and clock of a frame (components/ThreadControl.ts), the frame's character
+ * list, the chunk log, and per thread an event queue and a scratch (thread 0, the caller, uses
+ * `world.scratch`; its queue is `queues[0]`, merged into `world.events` at the frame's end).
+ */
+export interface ThreadPools {
+  readonly control: Int32Array;
+  readonly clock: Float64Array;
+  /** `world.characters.dense`, copied at the frame's start. */
+  readonly dense: Int32Array;
+  /** `CHUNK_LOG_STRIDE` floats per chunk. */
+  readonly chunkLog: Float64Array;
+  /** `STATUS_STRIDE` floats per thread. */
+  readonly status: Float64Array;
+  readonly queues: readonly EventQueue[];
+  /** Scratch of threads 1 …; thread 0's is `world.scratch`. */
+  readonly scratch: readonly Scratch[];
 }
 
 /**
@@ -231,6 +275,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   }
   const { maxEntities, maxJoints } = options;
   const maxEvents = options.maxEvents ?? 4096;
+  const threads = options.threads === 'auto' ? logicalCores() : options.threads ?? 1;
   const blendThreshold = options.blendThreshold ?? 0.1;
   const issues: AnimationIssue[] = [];
   const positiveInt = (path: string, v: unknown, max: number, why: string): void => {
@@ -247,6 +292,12 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   if (options.world !== undefined && !(typeof options.world === 'object' && options.world !== null && $internal in options.world)) {
     issues.push({ path: 'world', message: 'must be a bitecs world from createWorld()' });
   }
+  if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
+    issues.push({ path: 'threads', message: `is ${shownNumber(options.threads)}: must be an integer ≥ 1 and ≤ ${MAX_THREADS}, or 'auto' (the machine's logical cores)` });
+  } else if (threads > 1) {
+    const missing = sharedMemoryIssue();
+    if (missing !== null) issues.push({ path: 'threads', message: `is ${threads}: ${missing}` });
+  }
   if (issues.length) throw new AnimationError('createAnimationWorld', issues);
 
   const rows = maxEntities + 1;
@@ -260,12 +311,23 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
         + `so nothing was allocated; a world of ${maxJoints} joints holds at most ${fit} characters`,
     }]);
   }
-  let components: AnimationComponents, events: EventQueue, scratch: Scratch, updates: UpdateList;
+  // Every pool through one allocator on one buffer: measured first, then allocated once.
+  const layout = (alloc: PoolAllocator): WorldPools => {
+    const scratch = createScratch(frame, maxJoints, blendThreshold, alloc);
+    return {
+      components: createComponents(rows, maxJoints, alloc),
+      events: createEventQueue(maxEvents, alloc),
+      scratch,
+      updates: createUpdateList(rows, alloc),
+      lod: createLodShared(alloc),
+      parallel: threads > 1 ? createThreadPools(frame, rows, maxJoints, maxEvents, blendThreshold, threads, alloc) : null,
+    };
+  };
+  let pools: WorldPools, poolBuffer: ArrayBufferLike;
   try {
-    components = createComponents(rows, maxJoints);
-    events = createEventQueue(maxEvents);
-    scratch = createScratch(frame, maxJoints, blendThreshold);
-    updates = createUpdateList(rows);
+    const size = measureAllocations(layout);
+    poolBuffer = threads > 1 ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
+    pools = layout(createBufferAllocator(poolBuffer));
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     throw new AnimationError('createAnimationWorld', [{
@@ -273,6 +335,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
       message: `is ${shownNumber(maxEntities)} with maxJoints ${maxJoints}: allocating the pools' ${bytesText(bytes)} failed (${error.message})`,
     }]);
   }
+  const { components, events, scratch, updates } = pools;
   const ecs = options.world ?? createWorld();
   // Registered up front (not on first use), so `hasComponent` and queries know every one of
   // them from the start and the bitflags do not depend on which API call came first.
@@ -315,29 +378,65 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
       layers: new Array<Float32Array>(rows * MAX_LAYERS).fill(EMPTY_VIEW),
       history: new Array<Float32Array>(rows * 2).fill(EMPTY_VIEW),
     },
-    lod: createLodShared(),
+    lod: pools.lod,
     frame,
     updates,
     time: 0,
+    threads,
+    poolBuffer,
+    parallel: pools.parallel,
+  };
+}
+
+/**
+ * Characters a frame runs through all its systems at a time (src/frame.ts re-exports it): a
+ * chunk's layer poses are still in cache when the blend reads them, and a threaded frame's
+ * threads claim chunks of this size.
+ */
+export const FRAME_CHUNK = 128;
+
+/** What {@link buildAnimationWorld} allocates on the pool buffer. */
+interface WorldPools {
+  readonly components: AnimationComponents;
+  readonly events: EventQueue;
+  readonly scratch: Scratch;
+  readonly updates: UpdateList;
+  readonly lod: LodShared;
+  readonly parallel: ThreadPools | null;
+}
+
+/** The pools a threaded world adds (see {@link ThreadPools}). */
+function createThreadPools(
+  frame: Frame, rows: number, maxJoints: number, maxEvents: number, blendThreshold: number, threads: number, alloc: PoolAllocator,
+): ThreadPools {
+  const chunks = Math.ceil(rows / FRAME_CHUNK);
+  return {
+    control: alloc.array(Int32Array, CONTROL_INTS),
+    clock: alloc.array(Float64Array, CLOCK_SIZE),
+    dense: alloc.array(Int32Array, rows),
+    chunkLog: alloc.array(Float64Array, chunks * CHUNK_LOG_STRIDE),
+    status: alloc.array(Float64Array, threads * STATUS_STRIDE),
+    queues: Array.from({ length: threads }, () => createEventQueue(maxEvents, alloc)),
+    scratch: Array.from({ length: threads - 1 }, () => createScratch(frame, maxJoints, blendThreshold, alloc)),
   };
 }
 
 const EMPTY_VIEW = new Float32Array(0);
 
 /** The components of a world of `rows` entity ids and `maxJoints` joints (DESIGN §3). */
-function createComponents(rows: number, maxJoints: number): AnimationComponents {
+function createComponents(rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator): AnimationComponents {
   return {
-    Character: createCharacterComponent(rows),
-    Layers: createLayersComponent(rows, maxJoints),
-    LocalPose: createLocalPoseComponent(rows, maxJoints),
-    ModelPose: createMatrixPoolComponent(rows, maxJoints),
-    SkinPalette: createMatrixPoolComponent(rows, maxJoints),
-    Inertialization: createInertializationComponent(rows, maxJoints),
-    RootMotion: createRootMotionComponent(rows),
-    Follower: createFollowerComponent(rows),
-    LookAt: createLookAtComponent(rows),
-    Reach: createReachComponent(rows),
-    Lod: createLodComponent(rows),
+    Character: createCharacterComponent(rows, alloc),
+    Layers: createLayersComponent(rows, maxJoints, alloc),
+    LocalPose: createLocalPoseComponent(rows, maxJoints, alloc),
+    ModelPose: createMatrixPoolComponent(rows, maxJoints, alloc),
+    SkinPalette: createMatrixPoolComponent(rows, maxJoints, alloc),
+    Inertialization: createInertializationComponent(rows, maxJoints, alloc),
+    RootMotion: createRootMotionComponent(rows, alloc),
+    Follower: createFollowerComponent(rows, alloc),
+    LookAt: createLookAtComponent(rows, alloc),
+    Reach: createReachComponent(rows, alloc),
+    Lod: createLodComponent(rows, alloc),
   };
 }
 
@@ -345,13 +444,13 @@ function createComponents(rows: number, maxJoints: number): AnimationComponents 
  * The scratch of a world running `frame`: `blendThreshold`, then each system's declared
  * buffers in frame order (a name already built — declared by an earlier system — is shared).
  */
-function createScratch(frame: Frame, maxJoints: number, blendThreshold: number): Scratch {
+export function createScratch(frame: Frame, maxJoints: number, blendThreshold: number, alloc: PoolAllocator = heapAllocator): Scratch {
   const scratch: Record<string, object> = { blendThreshold: Float64Array.of(blendThreshold) };
   for (const system of frame.systems) {
     const declared = system.scratch;
     if (declared === undefined) continue;
     for (const name of Object.keys(declared)) {
-      if (!(name in scratch)) scratch[name] = declared[name](maxJoints);
+      if (!(name in scratch)) scratch[name] = declared[name](maxJoints, alloc);
     }
   }
   return scratch as unknown as Scratch;

@@ -1,4 +1,5 @@
 import type { RowLifecycle } from './lifecycle.js';
+import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
 /**
  * `Character`: which skeleton an entity animates.
@@ -13,8 +14,8 @@ export interface CharacterComponent {
 }
 
 /** Creates the `Character` component for `rows` entity ids. */
-export function createCharacterComponent(rows: number): CharacterComponent {
-  return { skeleton: new Int32Array(rows).fill(-1), jointCount: new Int32Array(rows) };
+export function createCharacterComponent(rows: number, alloc: PoolAllocator = heapAllocator): CharacterComponent {
+  return { skeleton: alloc.array(Int32Array, rows).fill(-1), jointCount: alloc.array(Int32Array, rows) };
 }
 
 /** `Character`'s row lifecycle: no skeleton, no joints (spawn then writes the skeleton's). */

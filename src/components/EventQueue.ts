@@ -1,3 +1,5 @@
+import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
+
 /**
  * The world's event ring buffer: `sampleSystem` appends a record each time playback crosses a
  * clip event; the game drains them (`drainEvents`). Fixed capacity; when it is full the oldest
@@ -19,6 +21,12 @@ export interface EventQueue {
   count: number;
   /** Records overwritten because the queue was full, since the world began. */
   dropped: number;
+  /**
+   * Records appended since the world began, kept or overwritten (not those counted into
+   * `dropped` without being appended): how a threaded frame places each thread's records
+   * back in order (src/parallel/mergeEvents.ts).
+   */
+  pushed: number;
   /** World time at the start of the frame being sampled (set by `sampleSystem`). */
   frameStart: number;
   /**
@@ -29,24 +37,26 @@ export interface EventQueue {
 }
 
 /** Creates an empty event queue of `capacity` records. */
-export function createEventQueue(capacity: number): EventQueue {
+export function createEventQueue(capacity: number, alloc: PoolAllocator = heapAllocator): EventQueue {
   return {
     capacity,
-    eid: new Int32Array(capacity),
-    clip: new Int32Array(capacity),
-    event: new Int32Array(capacity),
-    at: new Float64Array(capacity),
+    eid: alloc.array(Int32Array, capacity),
+    clip: alloc.array(Int32Array, capacity),
+    event: alloc.array(Int32Array, capacity),
+    at: alloc.array(Float64Array, capacity),
     head: 0,
     count: 0,
     dropped: 0,
+    pushed: 0,
     frameStart: 0,
-    stamp: new Float64Array(1),
+    stamp: new Float64Array(1), // per thread: the time travelling to pushEvent
   };
 }
 
 /** Appends one record, at world time `queue.stamp[0]`, overwriting the oldest when full. No allocation. */
 export function pushEvent(queue: EventQueue, eid: number, clip: number, event: number): void {
   let slot: number;
+  queue.pushed++;
   if (queue.count === queue.capacity) {
     slot = queue.head;
     queue.head = (queue.head + 1) % queue.capacity;

@@ -1,4 +1,5 @@
 import type { RowLifecycle } from './lifecycle.js';
+import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
 /**
  * `Follower`: points that follow targets by minimum-jerk motion, in real time
@@ -99,26 +100,27 @@ export const FOLLOW_ELAPSED = FOLLOW_CACHE + 2 * FOLLOW_CACHE_STRIDE;
 export const FOLLOW_SCRATCH = FOLLOW_ELAPSED + 1;
 
 /** Creates the `Follower` component for `rows` entity ids, `FOLLOW_SLOTS` slots each (no slot follows anything yet). */
-export function createFollowerComponent(rows: number): FollowerComponent {
+export function createFollowerComponent(rows: number, alloc: PoolAllocator = heapAllocator): FollowerComponent {
+  // Per thread, not a pool: a threaded world gives each worker its own copy (src/parallel).
   const scratch = new Float64Array(FOLLOW_SCRATCH);
   // NaN never equals an h, so the first step of each integrator computes its matrix.
   scratch[FOLLOW_CACHE] = Number.NaN;
   scratch[FOLLOW_CACHE + FOLLOW_CACHE_STRIDE] = Number.NaN;
   const slots = rows * FOLLOW_SLOTS;
   return {
-    enabled: new Uint8Array(slots),
-    integrator: new Uint8Array(slots),
-    predict: new Uint8Array(slots),
-    target: new Float64Array(slots * 3),
-    targetVelocity: new Float64Array(slots * 3),
-    targetAcceleration: new Float64Array(slots * 3),
-    sampled: new Float64Array(slots * 3),
-    sampledVelocity: new Float64Array(slots * 3),
-    sampledAcceleration: new Float64Array(slots * 3),
-    state: new Float64Array(slots * FOLLOW_STATE_STRIDE),
-    duration: new Float64Array(slots).fill(FOLLOW_DEFAULT_DURATION),
-    interval: new Float64Array(slots).fill(FOLLOW_DEFAULT_INTERVAL),
-    timer: new Float64Array(slots),
+    enabled: alloc.array(Uint8Array, slots),
+    integrator: alloc.array(Uint8Array, slots),
+    predict: alloc.array(Uint8Array, slots),
+    target: alloc.array(Float64Array, slots * 3),
+    targetVelocity: alloc.array(Float64Array, slots * 3),
+    targetAcceleration: alloc.array(Float64Array, slots * 3),
+    sampled: alloc.array(Float64Array, slots * 3),
+    sampledVelocity: alloc.array(Float64Array, slots * 3),
+    sampledAcceleration: alloc.array(Float64Array, slots * 3),
+    state: alloc.array(Float64Array, slots * FOLLOW_STATE_STRIDE),
+    duration: alloc.array(Float64Array, slots).fill(FOLLOW_DEFAULT_DURATION),
+    interval: alloc.array(Float64Array, slots).fill(FOLLOW_DEFAULT_INTERVAL),
+    timer: alloc.array(Float64Array, slots),
     scratch,
   };
 }

@@ -1,5 +1,6 @@
 import { POSE_STRIDE } from '../math/layout.js';
 import type { RowLifecycle } from './lifecycle.js';
+import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
 /** `Inertialization.mode`: no offset is decaying. */
 export const INERTIA_NONE = 0;
@@ -72,18 +73,18 @@ export interface InertializationComponent {
 }
 
 /** Creates the `Inertialization` component for `rows` entity ids of up to `maxJoints` joints. */
-export function createInertializationComponent(rows: number, maxJoints: number): InertializationComponent {
+export function createInertializationComponent(rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator): InertializationComponent {
   return {
-    mode: new Uint8Array(rows),
-    pending: new Uint8Array(rows),
-    pendingMode: new Uint8Array(rows),
-    elapsed: new Float32Array(rows),
-    duration: new Float32Array(rows),
-    halfLife: new Float32Array(rows),
-    historyIndex: new Uint8Array(rows),
-    lastDt: new Float32Array(rows),
-    history: new Float32Array(rows * 2 * maxJoints * POSE_STRIDE),
-    offsets: new Float32Array(rows * maxJoints * OFFSET_STRIDE),
+    mode: alloc.array(Uint8Array, rows),
+    pending: alloc.array(Uint8Array, rows),
+    pendingMode: alloc.array(Uint8Array, rows),
+    elapsed: alloc.array(Float32Array, rows),
+    duration: alloc.array(Float32Array, rows),
+    halfLife: alloc.array(Float32Array, rows),
+    historyIndex: alloc.array(Uint8Array, rows),
+    lastDt: alloc.array(Float32Array, rows),
+    history: alloc.array(Float32Array, rows * 2 * maxJoints * POSE_STRIDE),
+    offsets: alloc.array(Float32Array, rows * maxJoints * OFFSET_STRIDE),
   };
 }
 

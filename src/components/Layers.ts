@@ -1,5 +1,6 @@
 import { POSE_STRIDE } from '../math/layout.js';
 import type { RowLifecycle } from './lifecycle.js';
+import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
 /** Layer slots per character. Layer 0 is the base; higher layers blend over it in order. */
 export const MAX_LAYERS = 4;
@@ -91,30 +92,30 @@ export interface LayersComponent {
 }
 
 /** Creates the `Layers` component for `rows` entity ids of up to `maxJoints` joints. */
-export function createLayersComponent(rows: number, maxJoints: number): LayersComponent {
+export function createLayersComponent(rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator): LayersComponent {
   const slots = rows * MAX_LAYERS;
   return {
-    clip: new Int32Array(slots).fill(NO_CLIP),
-    time: new Float64Array(slots),
-    speed: new Float32Array(slots),
-    weight: new Float32Array(slots),
-    flags: new Uint8Array(slots),
-    mask: new Int32Array(slots).fill(-1),
-    reference: new Int32Array(slots).fill(-1),
-    binding: new Int32Array(slots).fill(-1),
-    fadeCurve: new Uint8Array(slots),
-    fadeFrom: new Float32Array(slots),
-    fadeTo: new Float32Array(slots),
-    fadeElapsed: new Float32Array(slots),
-    fadeDuration: new Float32Array(slots),
-    rootDelta: new Float32Array(slots * 3),
-    rootYaw: new Float32Array(slots),
-    rootScale: new Float32Array(slots).fill(1),
-    rootAxis: new Uint8Array(slots),
-    syncGroup: new Int8Array(slots).fill(-1),
-    syncRate: new Float32Array(slots).fill(1),
-    phaseOffset: new Float32Array(slots),
-    pose: new Float32Array(slots * maxJoints * POSE_STRIDE),
+    clip: alloc.array(Int32Array, slots).fill(NO_CLIP),
+    time: alloc.array(Float64Array, slots),
+    speed: alloc.array(Float32Array, slots),
+    weight: alloc.array(Float32Array, slots),
+    flags: alloc.array(Uint8Array, slots),
+    mask: alloc.array(Int32Array, slots).fill(-1),
+    reference: alloc.array(Int32Array, slots).fill(-1),
+    binding: alloc.array(Int32Array, slots).fill(-1),
+    fadeCurve: alloc.array(Uint8Array, slots),
+    fadeFrom: alloc.array(Float32Array, slots),
+    fadeTo: alloc.array(Float32Array, slots),
+    fadeElapsed: alloc.array(Float32Array, slots),
+    fadeDuration: alloc.array(Float32Array, slots),
+    rootDelta: alloc.array(Float32Array, slots * 3),
+    rootYaw: alloc.array(Float32Array, slots),
+    rootScale: alloc.array(Float32Array, slots).fill(1),
+    rootAxis: alloc.array(Uint8Array, slots),
+    syncGroup: alloc.array(Int8Array, slots).fill(-1),
+    syncRate: alloc.array(Float32Array, slots).fill(1),
+    phaseOffset: alloc.array(Float32Array, slots),
+    pose: alloc.array(Float32Array, slots * maxJoints * POSE_STRIDE),
   };
 }
 

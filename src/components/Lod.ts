@@ -1,4 +1,5 @@
 import type { RowLifecycle } from './lifecycle.js';
+import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
 /**
  * `Lod`: motion level of detail per character (shared/seeds/motion-lod.txt: the resolution of
@@ -131,29 +132,29 @@ export interface LodShared {
 }
 
 /** Creates the `Lod` component for `rows` entity ids (no character has LOD yet). */
-export function createLodComponent(rows: number): LodComponent {
+export function createLodComponent(rows: number, alloc: PoolAllocator = heapAllocator): LodComponent {
   return {
-    enabled: new Uint8Array(rows),
-    mode: new Uint8Array(rows),
-    levelCount: new Uint8Array(rows).fill(1),
-    thresholds: new Float32Array(rows * LOD_BOUNDARIES),
-    hysteresis: new Float32Array(rows),
-    updateEvery: new Uint8Array(rows * LOD_MAX_LEVELS).fill(1),
-    height: new Float32Array(rows),
-    level: new Uint8Array(rows),
-    measure: new Float32Array(rows),
-    tick: new Uint32Array(rows),
-    frames: new Uint8Array(rows),
-    elapsed: new Float64Array(rows),
-    update: new Uint8Array(rows).fill(1),
-    slot: new Uint8Array(rows),
-    dt: new Float64Array(rows),
+    enabled: alloc.array(Uint8Array, rows),
+    mode: alloc.array(Uint8Array, rows),
+    levelCount: alloc.array(Uint8Array, rows).fill(1),
+    thresholds: alloc.array(Float32Array, rows * LOD_BOUNDARIES),
+    hysteresis: alloc.array(Float32Array, rows),
+    updateEvery: alloc.array(Uint8Array, rows * LOD_MAX_LEVELS).fill(1),
+    height: alloc.array(Float32Array, rows),
+    level: alloc.array(Uint8Array, rows),
+    measure: alloc.array(Float32Array, rows),
+    tick: alloc.array(Uint32Array, rows),
+    frames: alloc.array(Uint8Array, rows),
+    elapsed: alloc.array(Float64Array, rows),
+    update: alloc.array(Uint8Array, rows).fill(1),
+    slot: alloc.array(Uint8Array, rows),
+    dt: alloc.array(Float64Array, rows),
   };
 }
 
 /** Creates the world-level LOD state: camera at the origin, at rest, 60° and 1080 px. */
-export function createLodShared(): LodShared {
-  const camera = new Float64Array(LOD_CAMERA_SIZE);
+export function createLodShared(alloc: PoolAllocator = heapAllocator): LodShared {
+  const camera = alloc.array(Float64Array, LOD_CAMERA_SIZE);
   camera[LOD_CAMERA_FOV] = LOD_DEFAULT_FOV;
   camera[LOD_CAMERA_VIEWPORT] = LOD_DEFAULT_VIEWPORT_HEIGHT;
   camera[LOD_CAMERA_SCALE] = LOD_DEFAULT_VIEWPORT_HEIGHT / (2 * Math.tan(LOD_DEFAULT_FOV / 2));

@@ -1,4 +1,5 @@
 import type { RowLifecycle } from './lifecycle.js';
+import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
 /**
  * `LookAt`: turns a character's head (and optionally its neck and a spine joint) so that the
@@ -56,19 +57,19 @@ export const LOOK_DEFAULT_NECK_FRACTION = 0.3;
 export const LOOK_DEFAULT_SPINE_FRACTION = 0.2;
 
 /** Creates the `LookAt` component for `rows` entity ids (nobody looks at anything yet). */
-export function createLookAtComponent(rows: number): LookAtComponent {
+export function createLookAtComponent(rows: number, alloc: PoolAllocator = heapAllocator): LookAtComponent {
   const lookAt: LookAtComponent = {
-    enabled: new Uint8Array(rows),
-    follower: new Uint8Array(rows),
-    head: new Int16Array(rows),
-    neck: new Int16Array(rows),
-    spine: new Int16Array(rows),
-    neckFraction: new Float64Array(rows),
-    spineFraction: new Float64Array(rows),
-    axis: new Float64Array(rows * 3),
-    yawLimit: new Float64Array(rows),
-    pitchLimit: new Float64Array(rows),
-    weight: new Float64Array(rows),
+    enabled: alloc.array(Uint8Array, rows),
+    follower: alloc.array(Uint8Array, rows),
+    head: alloc.array(Int16Array, rows),
+    neck: alloc.array(Int16Array, rows),
+    spine: alloc.array(Int16Array, rows),
+    neckFraction: alloc.array(Float64Array, rows),
+    spineFraction: alloc.array(Float64Array, rows),
+    axis: alloc.array(Float64Array, rows * 3),
+    yawLimit: alloc.array(Float64Array, rows),
+    pitchLimit: alloc.array(Float64Array, rows),
+    weight: alloc.array(Float64Array, rows),
   };
   for (let eid = 0; eid < rows; eid++) resetLookAt(lookAt, eid);
   return lookAt;

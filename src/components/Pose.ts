@@ -1,5 +1,6 @@
 import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
 import type { RowLifecycle } from './lifecycle.js';
+import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
 /**
  * Pose pools: one Float32Array per component for the whole world, `rows × maxJoints × stride`
@@ -17,13 +18,13 @@ export interface PoolComponent {
 }
 
 /** Creates the `LocalPose` pool. */
-export function createLocalPoseComponent(rows: number, maxJoints: number): PoolComponent {
-  return { stride: POSE_STRIDE, data: new Float32Array(rows * maxJoints * POSE_STRIDE) };
+export function createLocalPoseComponent(rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator): PoolComponent {
+  return { stride: POSE_STRIDE, data: alloc.array(Float32Array, rows * maxJoints * POSE_STRIDE) };
 }
 
 /** Creates a matrix pool (`ModelPose` or `SkinPalette`). */
-export function createMatrixPoolComponent(rows: number, maxJoints: number): PoolComponent {
-  return { stride: MATRIX_STRIDE, data: new Float32Array(rows * maxJoints * MATRIX_STRIDE) };
+export function createMatrixPoolComponent(rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator): PoolComponent {
+  return { stride: MATRIX_STRIDE, data: alloc.array(Float32Array, rows * maxJoints * MATRIX_STRIDE) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { RowLifecycle } from './lifecycle.js';
+import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
 /**
  * `Reach`: two-bone IK (upper arm – forearm – hand, thigh – shin – foot) that puts a chain's
@@ -39,15 +40,15 @@ export interface ReachComponent {
 export const REACH_NO_JOINT = -1;
 
 /** Creates the `Reach` component for `rows` entity ids (nobody reaches for anything yet). */
-export function createReachComponent(rows: number): ReachComponent {
+export function createReachComponent(rows: number, alloc: PoolAllocator = heapAllocator): ReachComponent {
   const reach: ReachComponent = {
-    enabled: new Uint8Array(rows),
-    follower: new Uint8Array(rows),
-    upper: new Int16Array(rows),
-    lower: new Int16Array(rows),
-    end: new Int16Array(rows),
-    pole: new Float64Array(rows * 3),
-    weight: new Float64Array(rows),
+    enabled: alloc.array(Uint8Array, rows),
+    follower: alloc.array(Uint8Array, rows),
+    upper: alloc.array(Int16Array, rows),
+    lower: alloc.array(Int16Array, rows),
+    end: alloc.array(Int16Array, rows),
+    pole: alloc.array(Float64Array, rows * 3),
+    weight: alloc.array(Float64Array, rows),
   };
   for (let eid = 0; eid < rows; eid++) resetReach(reach, eid);
   return reach;

@@ -1,4 +1,5 @@
 import type { RowLifecycle } from './lifecycle.js';
+import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
 /**
  * `RootMotion`: where each character stands in the world, moved by its clips' root motion.
@@ -38,18 +39,18 @@ export interface RootMotionComponent {
 }
 
 /** Creates the `RootMotion` component for `rows` entity ids. */
-export function createRootMotionComponent(rows: number): RootMotionComponent {
+export function createRootMotionComponent(rows: number, alloc: PoolAllocator = heapAllocator): RootMotionComponent {
   return {
-    x: new Float64Array(rows),
-    y: new Float64Array(rows),
-    z: new Float64Array(rows),
-    yaw: new Float64Array(rows),
-    delta: new Float32Array(rows * 3),
-    vertical: new Uint8Array(rows),
-    enabled: new Uint8Array(rows),
-    extractYaw: new Uint8Array(rows),
-    targetSpeed: new Float32Array(rows).fill(-1),
-    cycleMeasure: new Uint8Array(rows),
+    x: alloc.array(Float64Array, rows),
+    y: alloc.array(Float64Array, rows),
+    z: alloc.array(Float64Array, rows),
+    yaw: alloc.array(Float64Array, rows),
+    delta: alloc.array(Float32Array, rows * 3),
+    vertical: alloc.array(Uint8Array, rows),
+    enabled: alloc.array(Uint8Array, rows),
+    extractYaw: alloc.array(Uint8Array, rows),
+    targetSpeed: alloc.array(Float32Array, rows).fill(-1),
+    cycleMeasure: alloc.array(Uint8Array, rows),
   };
 }
 

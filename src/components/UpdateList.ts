@@ -1,3 +1,5 @@
+import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
+
 /**
  * The update list: the characters a frame updates, and by how many seconds each — written by
  * `lodSystem` for every chunk of characters, read by every system after it (DESIGN §4,
@@ -34,12 +36,12 @@ export interface UpdateList {
 }
 
 /** Creates the update list of a world of `rows` entity ids (no chunk written). */
-export function createUpdateList(rows: number): UpdateList {
+export function createUpdateList(rows: number, alloc: PoolAllocator = heapAllocator): UpdateList {
   // Filled with null first, so the array's elements kind is the generic one and stays so: the
   // numbers stored later are kept as tagged values that reads pass on without boxing.
   const dt = Array.from({ length: rows }, (): unknown => null) as number[];
   for (let k = 0; k < rows; k++) dt[k] = 0;
-  return { eids: new Int32Array(rows), dt, first: -1, end: -1, last: -1 };
+  return { eids: alloc.array(Int32Array, rows), dt, first: -1, end: -1, last: -1 };
 }
 
 /**

@@ -60,6 +60,7 @@ import {
 } from '../math/lookAt.js';
 import { IK_D1, IK_D2, IK_END, IK_MID, IK_PARAMS, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveTwoBoneIk } from '../math/twoBoneIk.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
+import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, POSE_Q, MATRIX_T } = layout;
 
@@ -106,15 +107,15 @@ export interface AimScratch {
 }
 
 /** Creates the aim scratch for skeletons of up to `maxJoints` joints. */
-export function createAimScratch(maxJoints: number): AimScratch {
+export function createAimScratch(maxJoints: number, alloc: PoolAllocator = heapAllocator): AimScratch {
   const params = new Float64Array(AIM_PARAMS);
   // The character frame of the look-at limits: forward model +Z, up model +Y (DESIGN §6).
   params[P_LOOK + LOOK_FORWARD + 2] = 1;
   params[P_LOOK + LOOK_UP + 1] = 1;
   return {
-    model: new Float64Array(maxJoints * AIM_JOINT_STRIDE),
-    list: new Int32Array(maxJoints),
-    slot: new Int32Array(maxJoints),
+    model: alloc.array(Float64Array, maxJoints * AIM_JOINT_STRIDE),
+    list: alloc.array(Int32Array, maxJoints),
+    slot: alloc.array(Int32Array, maxJoints),
     params,
   };
 }

@@ -42,6 +42,7 @@ import type { AnimationWorld, ScratchOf } from '../world.js';
 import {
   blendLayersAt, CAPTURE_BACK, captureOffsets, createCaptureJob, layersCanGoBack, SOURCE_INTERVAL, type CaptureJob,
 } from './inertializeCapture.js';
+import type { PoolAllocator } from '../memory/poolAllocator.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
 const {
@@ -58,9 +59,9 @@ const {
  * capture), and blendSystem's layer scratch (shared by name).
  */
 export const inertializeScratch = {
-  pose: (maxJoints: number): Float32Array => new Float32Array(maxJoints * POSE_STRIDE),
-  poseOther: (maxJoints: number): Float32Array => new Float32Array(maxJoints * POSE_STRIDE),
-  layerPoses: (maxJoints: number): Float32Array => new Float32Array(MAX_LAYERS * maxJoints * POSE_STRIDE),
+  pose: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, maxJoints * POSE_STRIDE),
+  poseOther: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, maxJoints * POSE_STRIDE),
+  layerPoses: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, MAX_LAYERS * maxJoints * POSE_STRIDE),
   time: (): Float64Array => new Float64Array(1),
   params: (): Float64Array => new Float64Array(8),
   capture: (): CaptureJob => createCaptureJob(),

@@ -1,0 +1,50 @@
+/**
+ * The control block of a threaded world (`threads > 1`, src/parallel): a few Int32 slots on
+ * the world's SharedArrayBuffer through which the calling thread and its workers run a frame
+ * with `Atomics` — no message per chunk.
+ *
+ * A frame: the caller writes the frame's count, dt and clock, sets `NEXT` and `DONE` to 0,
+ * bumps `SEQ` and wakes the workers (`Atomics.notify` on `SEQ`). Every thread then claims
+ * chunks of `FRAME_CHUNK` characters with `Atomics.add(control, NEXT, 1)` until none is left,
+ * logs which thread ran each chunk (for the event order), and each worker adds 1 to `DONE`
+ * when it has no more. `RUNNING` is 1 from the start of `stepParallel` until its promise
+ * settles; the API refuses calls while it is set.
+ */
+
+/** Frame sequence number; workers wait on it. */
+export const CONTROL_SEQ = 0;
+/** What a wake-up means: {@link COMMAND_FRAME}, {@link COMMAND_MESSAGE} or {@link COMMAND_EXIT}. */
+export const CONTROL_COMMAND = 1;
+/** The next chunk to claim. */
+export const CONTROL_NEXT = 2;
+/** Workers done with the frame. */
+export const CONTROL_DONE = 3;
+/** Characters in the frame. */
+export const CONTROL_COUNT = 4;
+/** 1 while a `stepParallel` is in flight. */
+export const CONTROL_RUNNING = 5;
+/** 0, or 1 + the thread whose frame failed (its message follows by `postMessage`). */
+export const CONTROL_FAILED = 6;
+/** The character the failed thread was working on (−1: none known). */
+export const CONTROL_FAILED_EID = 7;
+/** Int32 slots in the control block. */
+export const CONTROL_INTS = 8;
+
+/** Run the frame whose header is in the control block. */
+export const COMMAND_FRAME = 0;
+/** Return to the event loop: a message (assets, then the frame) is waiting. */
+export const COMMAND_MESSAGE = 1;
+/** Stop. */
+export const COMMAND_EXIT = 2;
+
+/** `clock[CLOCK_DT]`: the frame's seconds. */
+export const CLOCK_DT = 0;
+/** `clock[CLOCK_TIME]`: the world time at the frame's start. */
+export const CLOCK_TIME = 1;
+/** Float64 slots of the clock. */
+export const CLOCK_SIZE = 2;
+
+/** Per chunk in the chunk log: the thread that ran it, its queue's `pushed` before and after. */
+export const CHUNK_LOG_STRIDE = 3;
+/** Per thread in the status block: its queue's head, count, dropped and pushed after the frame. */
+export const STATUS_STRIDE = 4;
