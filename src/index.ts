@@ -66,6 +66,7 @@ export type { LodComponent } from './components/Lod.js';
 export { spawnCharacter, removeCharacter, getLocalPose, getModelMatrices, getSkinPalette, type SpawnOptions } from './api/characters.js';
 export { play, stop, setLayerWeight, type PlayOptions } from './api/playback.js';
 export { step } from './api/step.js';
+export { disposeAnimationWorld, PARALLEL_MIN_CHARACTERS, stepParallel } from './api/threads.js';
 export { drainEvents, type AnimationEvent } from './api/events.js';
 export { releaseClip, releaseSkeleton, releaseMask } from './api/release.js';
 export {

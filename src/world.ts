@@ -18,7 +18,8 @@ import { createLodComponent, createLodShared, lodRows, type LodComponent, type L
 import { createLocalPoseComponent, createMatrixPoolComponent, poseRows, type PoolComponent } from './components/Pose.js';
 import { createUpdateList, type UpdateList } from './components/UpdateList.js';
 import { createBufferAllocator, heapAllocator, measureAllocations, type PoolAllocator } from './memory/poolAllocator.js';
-import { CHUNK_LOG_STRIDE, CLOCK_SIZE, CONTROL_INTS, STATUS_STRIDE } from './components/ThreadControl.js';
+import { CHUNK_LOG_STRIDE, CLOCK_SIZE, CONTROL_INTS, FAILURE_TEXT, STATUS_STRIDE } from './components/ThreadControl.js';
+import { POSE_STRIDE } from './math/layout.js';
 import { logicalCores, MAX_THREADS, sharedMemoryIssue } from './memory/environment.js';
 import { describeValue, FLOAT32_MAX, MAX_EVENTS, MAX_JOINTS, MAX_WORLD_BYTES, shownNumber } from './assets/limits.js';
 
@@ -246,6 +247,10 @@ export interface ThreadPools {
   readonly chunkLog: Float64Array;
   /** `STATUS_STRIDE` floats per thread. */
   readonly status: Float64Array;
+  /** Per thread: milliseconds its share of the last threaded frame took (`performance.now()`), for overlays and benches. */
+  readonly timing: Float64Array;
+  /** A failed thread's error message, one UTF-16 code unit per slot (`FAILURE_TEXT` of them). */
+  readonly failure: Uint16Array;
   readonly queues: readonly EventQueue[];
   /** Scratch of threads 1 …; thread 0's is `world.scratch`. */
   readonly scratch: readonly Scratch[];
@@ -416,12 +421,33 @@ function createThreadPools(
     dense: alloc.array(Int32Array, rows),
     chunkLog: alloc.array(Float64Array, chunks * CHUNK_LOG_STRIDE),
     status: alloc.array(Float64Array, threads * STATUS_STRIDE),
+    failure: alloc.array(Uint16Array, FAILURE_TEXT),
+    timing: alloc.array(Float64Array, threads),
     queues: Array.from({ length: threads }, () => createEventQueue(maxEvents, alloc)),
     scratch: Array.from({ length: threads - 1 }, () => createScratch(frame, maxJoints, blendThreshold, alloc)),
   };
 }
 
 const EMPTY_VIEW = new Float32Array(0);
+
+/**
+ * Makes `world.views` of `eid`'s pose blocks, `jointCount` joints long (see `PoseViews`): at
+ * spawn, and in a worker of a threaded world for a character it has not seen at that size.
+ */
+export function makePoseViews(world: AnimationWorld, eid: number, jointCount: number): void {
+  const size = jointCount * POSE_STRIDE;
+  const block = world.maxJoints * POSE_STRIDE;
+  const { local, layers, history } = world.views;
+  local[eid] = world.components.LocalPose.data.subarray(eid * block, eid * block + size);
+  for (let layer = 0; layer < MAX_LAYERS; layer++) {
+    const li = eid * MAX_LAYERS + layer;
+    layers[li] = world.components.Layers.pose.subarray(li * block, li * block + size);
+  }
+  for (let slot = 0; slot < 2; slot++) {
+    const h = eid * 2 + slot;
+    history[h] = world.components.Inertialization.history.subarray(h * block, h * block + size);
+  }
+}
 
 /** The components of a world of `rows` entity ids and `maxJoints` joints (DESIGN §3). */
 function createComponents(rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator): AnimationComponents {

@@ -6,11 +6,10 @@ import { addComponent, addEntity, commitRemovals, removeEntity } from 'bitecs';
 import { fail } from '../assets/AnimationError.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import { holdPose } from '../components/Inertialization.js';
-import { MAX_LAYERS } from '../components/Layers.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
 import { getRootFrame } from '../assets/rootTrack.js';
 import { computeModelPose, computeSkinPalette } from '../systems/skinSystem.js';
-import { resetRows, type AnimationWorld } from '../world.js';
+import { makePoseViews, resetRows, type AnimationWorld } from '../world.js';
 import { registerAsset } from './registry.js';
 import { requireCharacter, requireOptions, requireWorld } from './validation.js';
 import { FLOAT32_MAX, rangeIssue } from '../assets/limits.js';
@@ -102,7 +101,7 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
   computeModelPose(ModelPose.data, matrixOff, LocalPose.data, poseOff, skeleton.parents, skeleton.jointCount);
   computeSkinPalette(SkinPalette.data, matrixOff, ModelPose.data, matrixOff, skeleton.inverseBind, skeleton.jointCount);
   holdPose(Inertialization, eid, world.maxJoints, skeleton.rest);
-  makeViews(world, eid, skeleton.jointCount);
+  makePoseViews(world, eid, skeleton.jointCount);
   world.assets.rootFrames[skeletonId] = getRootFrame(skeleton);
   RootMotion.x[eid] = place.x;
   RootMotion.y[eid] = place.y;
@@ -114,22 +113,6 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
   for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization]) addComponent(world.ecs, eid, component);
   if (options.rootMotion === true) addComponent(world.ecs, eid, RootMotion); // the bitecs component marks who root motion moves
   return eid;
-}
-
-/** Views of `eid`'s pose blocks, `jointCount` joints long (see `PoseViews`). */
-function makeViews(world: AnimationWorld, eid: number, jointCount: number): void {
-  const size = jointCount * POSE_STRIDE;
-  const block = world.maxJoints * POSE_STRIDE;
-  const { local, layers, history } = world.views;
-  local[eid] = world.components.LocalPose.data.subarray(eid * block, eid * block + size);
-  for (let layer = 0; layer < MAX_LAYERS; layer++) {
-    const li = eid * MAX_LAYERS + layer;
-    layers[li] = world.components.Layers.pose.subarray(li * block, li * block + size);
-  }
-  for (let slot = 0; slot < 2; slot++) {
-    const h = eid * 2 + slot;
-    history[h] = world.components.Inertialization.history.subarray(h * block, h * block + size);
-  }
 }
 
 /**

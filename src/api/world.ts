@@ -3,6 +3,8 @@
  * default frame (src/frame.ts) or one the game built with `createFrame` / `insertSystem`.
  */
 import { defaultFrame, requireFrame } from '../frame.js';
+import { fail } from '../assets/AnimationError.js';
+import { startThreads } from '../parallel/threadPool.js';
 import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type AnimationWorldOptions } from '../world.js';
 
 /**
@@ -30,7 +32,12 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     requireFrame(options.frame, 'createAnimationWorld', 'frame');
     frame = options.frame;
   }
-  return buildAnimationWorld(options, frame);
+  if (frame !== defaultFrame && typeof options === 'object' && options !== null && options.threads !== undefined && options.threads !== 1) {
+    fail('createAnimationWorld', 'threads', `is ${String(options.threads)} with a custom frame: worker threads run the default frame only (their systems are the library's); use threads: 1 with a custom frame`);
+  }
+  const world = buildAnimationWorld(options, frame);
+  startThreads(world);
+  return world;
 }
 
 /**

@@ -48,3 +48,5 @@ export const CLOCK_SIZE = 2;
 export const CHUNK_LOG_STRIDE = 3;
 /** Per thread in the status block: its queue's head, count, dropped and pushed after the frame. */
 export const STATUS_STRIDE = 4;
+/** UTF-16 code units of a failed thread's message kept in `ThreadPools.failure`. */
+export const FAILURE_TEXT = 512;

@@ -1,0 +1,149 @@
+/**
+ * The entry of a worker thread of a threaded world (src/parallel/threadPool.ts starts it; in
+ * Node a `worker_threads` Worker, in a browser a module Web Worker). It builds its view of the
+ * world over the shared pools once, mirrors the assets it is sent, and runs its share of each
+ * frame: waiting on the control block's sequence number (`Atomics.wait` is allowed in
+ * workers), claiming chunks until none is left, then adding itself to `DONE`.
+ */
+import type { World } from 'bitecs';
+import {
+  CLOCK_TIME, COMMAND_EXIT, COMMAND_MESSAGE, CONTROL_COMMAND, CONTROL_DONE, CONTROL_NEXT, CONTROL_SEQ,
+} from '../components/ThreadControl.js';
+import { createLodShared } from '../components/Lod.js';
+import { MAX_LAYERS } from '../components/Layers.js';
+import { clearUpdateList, createUpdateList } from '../components/UpdateList.js';
+import { defaultFrame, insertSystem } from '../frame.js';
+import { nodeBuiltin } from '../memory/environment.js';
+import type { AnimationWorld, Frame } from '../world.js';
+import { applyAssetUpdate } from './assetMirror.js';
+import { CharacterFault, recordFailure } from './failure.js';
+import { resetThreadQueue, writeQueueStatus } from './mergeEvents.js';
+import type { FrameMessage, InitMessage } from './messages.js';
+import { runClaimedChunks } from './runChunks.js';
+
+/** How this worker talks to its caller, whichever the host. */
+interface Port {
+  post(message: unknown): void;
+  listen(handler: (data: unknown) => void): void;
+  close(): void;
+}
+
+function hostPort(): Port {
+  const threads = nodeBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
+  const parent = threads?.parentPort;
+  if (parent) return { post: (m) => parent.postMessage(m), listen: (h) => parent.on('message', h), close: () => parent.close() };
+  const scope = globalThis as unknown as { postMessage(m: unknown): void; onmessage: ((e: { data: unknown }) => void) | null; close(): void };
+  return { post: (m) => scope.postMessage(m), listen: (h) => (scope.onmessage = (e) => h(e.data)), close: () => scope.close() };
+}
+
+const EMPTY_VIEW = new Float32Array(0);
+const port = hostPort();
+let world: AnimationWorld | null = null;
+let thread = 0;
+let seen = 0;
+let fault = -1;
+let faultFrame: Frame | null = null;
+
+port.listen((data) => {
+  const message = data as InitMessage | FrameMessage;
+  if (message.type === 'init') {
+    world = createWorkerWorld(message);
+    thread = message.thread;
+    seen = Atomics.load(message.pools.control, CONTROL_SEQ);
+    port.post({ type: 'ready', thread });
+  } else if (world !== null) {
+    if (message.update !== null) applyAssetUpdate(world, message.update);
+    fault = message.fault;
+    runShare(world);
+  }
+  if (world !== null) serve(world);
+});
+
+/** Runs frames woken through the control block until one needs a message (or the end). */
+function serve(world: AnimationWorld): void {
+  const control = (world.parallel as NonNullable<AnimationWorld['parallel']>).control;
+  for (;;) {
+    Atomics.wait(control, CONTROL_SEQ, seen);
+    seen = Atomics.load(control, CONTROL_SEQ);
+    const command = Atomics.load(control, CONTROL_COMMAND);
+    if (command === COMMAND_EXIT) {
+      port.close();
+      return;
+    }
+    if (command === COMMAND_MESSAGE) return; // the frame comes with the message waiting in the event loop
+    runShare(world);
+  }
+}
+
+/** This thread's share of the frame in the control block. */
+function runShare(world: AnimationWorld): void {
+  const pools = world.parallel as NonNullable<AnimationWorld['parallel']>;
+  const queue = world.events;
+  world.time = pools.clock[CLOCK_TIME];
+  resetThreadQueue(queue);
+  const frame = world.frame;
+  if (fault >= 0) (world as { frame: Frame }).frame = faultyFrame();
+  try {
+    runClaimedChunks(world, pools, thread);
+  } catch (error) {
+    recordFailure(pools, thread, error, world.characters.dense);
+    Atomics.store(pools.control, CONTROL_NEXT, 1 << 30); // the others stop claiming
+  } finally {
+    (world as { frame: Frame }).frame = frame;
+  }
+  writeQueueStatus(pools, thread, queue);
+  clearUpdateList(world.updates);
+  Atomics.add(pools.control, CONTROL_DONE, 1);
+  Atomics.notify(pools.control, CONTROL_DONE);
+}
+
+/** The default frame with a system that throws on character `fault` (the failure test hook), until it fired. */
+function faultyFrame(): Frame {
+  faultFrame ??= insertSystem(defaultFrame, {
+    name: 'fault',
+    reads: [],
+    writes: [],
+    entities: (w, _dt, first, end) => {
+      for (let i = first; i < end; i++) {
+        if (w.characters.dense[i] === fault) {
+          fault = -1;
+          throw new CharacterFault(`injected fault on character ${w.characters.dense[i]}`, w.characters.dense[i]);
+        }
+      }
+    },
+  }, { after: 'sample' });
+  return faultFrame;
+}
+
+/** The worker's view of the world: shared pools, its own queue, scratch, update list, views and asset mirror. */
+function createWorkerWorld(init: InitMessage): AnimationWorld {
+  const rows = init.maxEntities + 1;
+  const lod = createLodShared();
+  const pools = init.pools;
+  return {
+    ecs: null as unknown as World, // workers never touch the entity world
+    maxEntities: init.maxEntities,
+    maxJoints: init.maxJoints,
+    blendThreshold: init.blendThreshold,
+    components: init.components,
+    characters: { dense: pools.dense } as unknown as AnimationWorld['characters'],
+    assets: {
+      skeletons: [], skeletonIds: new Map(), clips: [], clipIds: new Map(), masks: [], maskIds: new Map(), references: [], referenceIds: new Map(),
+      rootTracks: [], rootFrames: [], bindings: [], bindingIds: new Map(),
+    },
+    events: pools.queues[init.thread],
+    scratch: pools.scratch[init.thread - 1],
+    views: {
+      local: new Array<Float32Array>(rows).fill(EMPTY_VIEW),
+      layers: new Array<Float32Array>(rows * MAX_LAYERS).fill(EMPTY_VIEW),
+      history: new Array<Float32Array>(rows * 2).fill(EMPTY_VIEW),
+    },
+    lod: { camera: init.camera, dts: lod.dts, clipLevels: lod.clipLevels, args: lod.args },
+    frame: defaultFrame,
+    updates: createUpdateList(rows),
+    time: 0,
+    threads: init.threads,
+    poolBuffer: init.camera.buffer,
+    parallel: pools,
+  };
+}

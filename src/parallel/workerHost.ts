@@ -1,0 +1,77 @@
+/**
+ * Starting a worker thread where the world runs: `worker_threads` in Node, a module Web
+ * Worker in a browser (bundlers such as vite follow the `new Worker(new URL('./worker.js',
+ * import.meta.url), { type: 'module' })` pattern and bundle the worker with its imports).
+ */
+import { AnimationError } from '../assets/AnimationError.js';
+import { nodeBuiltin } from '../memory/environment.js';
+
+/** A started worker, whichever the host. */
+export interface WorkerHandle {
+  post(message: unknown): void;
+  terminate(): void;
+  /** Node: whether the worker keeps the process alive (only while a frame waits on it). Browser: nothing. */
+  hold(on: boolean): void;
+}
+
+/** The browser's Worker, as much of it as is used here (the library compiles without the DOM types). */
+interface BrowserWorker {
+  postMessage(message: unknown): void;
+  terminate(): void;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onerror: ((event: { message?: string; preventDefault(): void }) => void) | null;
+}
+type BrowserWorkerConstructor = new (url: URL, options: { type: 'module'; name: string }) => BrowserWorker;
+
+/**
+ * Starts worker `thread` of a world (src/parallel/worker.ts). `onMessage` receives what it
+ * posts; `onError` a sentence when it fails outside a frame's error handling or exits.
+ * @throws AnimationError when the host has no worker threads.
+ */
+export function startWorker(thread: number, onMessage: (data: unknown) => void, onError: (message: string) => void): WorkerHandle {
+  const threads = nodeBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
+  if (threads !== null) {
+    let ended = false;
+    const worker = new threads.Worker(nodeWorkerUrl(), { name: `bitanim thread ${thread}` });
+    worker.on('message', onMessage);
+    worker.on('error', (error: unknown) => onError(error instanceof Error ? error.message : String(error)));
+    worker.on('exit', (code: number) => {
+      if (!ended) onError(`exited (code ${code})`);
+    });
+    worker.unref();
+    return {
+      post: (message) => worker.postMessage(message),
+      terminate: () => {
+        ended = true;
+        void worker.terminate();
+      },
+      hold: (on) => (on ? worker.ref() : worker.unref()),
+    };
+  }
+  const Worker = (globalThis as { Worker?: BrowserWorkerConstructor }).Worker;
+  if (typeof Worker !== 'function') {
+    throw new AnimationError('createAnimationWorld', [{ path: 'threads', message: 'needs worker threads, which this host does not have (Node worker_threads or Web Workers)' }]);
+  }
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `bitanim thread ${thread}` });
+  worker.onmessage = (event) => onMessage(event.data);
+  worker.onerror = (event) => {
+    event.preventDefault();
+    onError(event.message ?? 'failed to start or threw');
+  };
+  return { post: (message) => worker.postMessage(message), terminate: () => worker.terminate(), hold: () => {} };
+}
+
+/**
+ * The worker's script in Node: `worker.js` beside this module in the built package. Run from
+ * the TypeScript sources (vitest), the test setup bundles it and names it in
+ * `BITANIM_WORKER_URL` (test/support/workerBundle.ts).
+ */
+function nodeWorkerUrl(): URL {
+  if (!import.meta.url.endsWith('.ts')) return new URL('./worker.js', import.meta.url);
+  const bundled = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env['BITANIM_WORKER_URL'];
+  if (bundled !== undefined && bundled !== '') return new URL(bundled);
+  throw new AnimationError('createAnimationWorld', [{
+    path: 'threads',
+    message: 'runs workers from compiled JavaScript: bitanim is running from its TypeScript sources here, so build it (npm run build) or set BITANIM_WORKER_URL to a bundle of src/parallel/worker.ts',
+  }]);
+}

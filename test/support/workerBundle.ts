@@ -1,0 +1,27 @@
+/**
+ * vitest global setup: the worker threads of a threaded world run compiled JavaScript
+ * (src/parallel/workerHost.ts), and the tests run the TypeScript sources, so this bundles
+ * src/parallel/worker.ts with vite (an SSR build: node built-ins and bitecs stay imports) into
+ * node_modules/.cache and names it in BITANIM_WORKER_URL, which the test processes inherit.
+ */
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { build } from 'vite';
+
+export default async function setup(): Promise<void> {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const outDir = join(root, 'node_modules', '.cache', 'bitanim-worker');
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    build: {
+      ssr: join(root, 'src', 'parallel', 'worker.ts'),
+      outDir,
+      emptyOutDir: true,
+      minify: false,
+      rollupOptions: { output: { format: 'es', entryFileNames: 'worker.mjs' } },
+    },
+  });
+  process.env['BITANIM_WORKER_URL'] = pathToFileURL(join(outDir, 'worker.mjs')).href;
+}
