@@ -125,10 +125,18 @@ export function runParallelFrame(world: AnimationWorld, dt: number, count: numbe
   const control = runtime.pools.control;
   control[CONTROL_RUNNING] = 1;
   if (runtime.readyCount < runtime.workers.length) {
-    // Only the first frames: the workers are still loading.
+    // Only the first frames: the workers are still loading (and keep a Node process alive meanwhile).
+    for (const worker of runtime.workers) worker.hold(true);
+    const release = (): void => {
+      for (const worker of runtime.workers) worker.hold(false);
+    };
     return runtime.ready.then(
-      () => startFrame(runtime, dt, count),
+      () => {
+        release();
+        return startFrame(runtime, dt, count);
+      },
       (error: unknown) => {
+        release();
         control[CONTROL_RUNNING] = 0;
         throw error;
       },
