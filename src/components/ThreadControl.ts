@@ -44,9 +44,23 @@ export const CLOCK_TIME = 1;
 /** Float64 slots of the clock. */
 export const CLOCK_SIZE = 2;
 
-/** Per chunk in the chunk log: the thread that ran it, its queue's `pushed` before and after. */
+/** Chunk log record: the thread that ran the chunk. */
+export const CHUNK_THREAD = 0;
+/** Chunk log record: the thread's queue's `pushed` before the chunk. */
+export const CHUNK_FROM = 1;
+/** Chunk log record: … and after it. */
+export const CHUNK_TO = 2;
+/** Floats per chunk in the chunk log. */
 export const CHUNK_LOG_STRIDE = 3;
-/** Per thread in the status block: its queue's head, count, dropped and pushed after the frame. */
+/** Status record of a thread after its share: its queue's `head`. */
+export const STATUS_HEAD = 0;
+/** … `count`. */
+export const STATUS_COUNT = 1;
+/** … `dropped`. */
+export const STATUS_DROPPED = 2;
+/** … `pushed`. */
+export const STATUS_PUSHED = 3;
+/** Floats per thread in the status block. */
 export const STATUS_STRIDE = 4;
 /** UTF-16 code units of a failed thread's message kept in `ThreadPools.failure`. */
 export const FAILURE_TEXT = 512;

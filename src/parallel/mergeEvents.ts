@@ -14,7 +14,9 @@
  *   bounded work) touch neither head nor count, so their total is added once.
  * Allocates nothing.
  */
-import { STATUS_STRIDE, CHUNK_LOG_STRIDE } from '../components/ThreadControl.js';
+import {
+  CHUNK_FROM, CHUNK_LOG_STRIDE, CHUNK_THREAD, CHUNK_TO, STATUS_COUNT, STATUS_DROPPED, STATUS_HEAD, STATUS_PUSHED, STATUS_STRIDE,
+} from '../components/ThreadControl.js';
 import type { EventQueue } from '../components/EventQueue.js';
 import type { ThreadPools } from '../world.js';
 
@@ -29,10 +31,10 @@ export function resetThreadQueue(queue: EventQueue): void {
 /** Writes `queue`'s counters into thread `thread`'s status slots (read by the merging thread). */
 export function writeQueueStatus(pools: ThreadPools, thread: number, queue: EventQueue): void {
   const at = thread * STATUS_STRIDE;
-  pools.status[at] = queue.head;
-  pools.status[at + 1] = queue.count;
-  pools.status[at + 2] = queue.dropped;
-  pools.status[at + 3] = queue.pushed;
+  pools.status[at + STATUS_HEAD] = queue.head;
+  pools.status[at + STATUS_COUNT] = queue.count;
+  pools.status[at + STATUS_DROPPED] = queue.dropped;
+  pools.status[at + STATUS_PUSHED] = queue.pushed;
 }
 
 /**
@@ -44,17 +46,17 @@ export function mergeThreadEvents(into: EventQueue, pools: ThreadPools, chunks: 
   let skipped = 0;
   for (let t = 0; t < threads; t++) {
     const s = t * STATUS_STRIDE;
-    const overwritten = status[s + 3] - status[s + 1]; // pushed − count: appended, then overwritten
-    skipped += status[s + 2] - overwritten;
+    const overwritten = status[s + STATUS_PUSHED] - status[s + STATUS_COUNT]; // appended, then overwritten
+    skipped += status[s + STATUS_DROPPED] - overwritten;
   }
   for (let c = 0; c < chunks; c++) {
-    const t = chunkLog[c * CHUNK_LOG_STRIDE];
-    const from = chunkLog[c * CHUNK_LOG_STRIDE + 1];
-    const to = chunkLog[c * CHUNK_LOG_STRIDE + 2];
+    const t = chunkLog[c * CHUNK_LOG_STRIDE + CHUNK_THREAD];
+    const from = chunkLog[c * CHUNK_LOG_STRIDE + CHUNK_FROM];
+    const to = chunkLog[c * CHUNK_LOG_STRIDE + CHUNK_TO];
     if (to === from) continue;
     const s = t * STATUS_STRIDE;
-    const head = status[s], pushed = status[s + 3];
-    const lost = pushed - status[s + 1]; // the thread's records before this index were overwritten
+    const head = status[s + STATUS_HEAD];
+    const lost = status[s + STATUS_PUSHED] - status[s + STATUS_COUNT]; // the thread's records before this index were overwritten
     const source = queues[t];
     for (let p = from; p < to; p++) {
       const slot = appendSlot(into);

@@ -24,12 +24,28 @@ export interface InitMessage {
 export interface FrameMessage {
   readonly type: 'frame';
   readonly update: AssetUpdate | null;
-  /** Test hook: a character whose chunk this worker fails on (−1: none). */
-  readonly fault: number;
+  /** Test hooks for this worker, or null. */
+  readonly hooks: WorkerHooks | null;
 }
 
-/** Worker → caller. */
-export interface WorkerMessage {
-  readonly type: 'ready';
-  readonly thread: number;
+/** What the tests ask of a worker (src/parallel/threadPool.ts `injectWorkerFault`, `probeWorkerHeap`). */
+export interface WorkerHooks {
+  /** Fail on this character's chunk (0: on the first chunk it runs) until it has; −1: no change. */
+  fault: number;
+  /** Node: start measuring the worker's allocation after the frame ('start'), or report it ('stop'). */
+  probe: 'start' | 'stop' | null;
+}
+
+/** Worker → caller: ready after `init`, or a heap report after a 'stop' probe. */
+export type WorkerMessage =
+  | { readonly type: 'ready'; readonly thread: number }
+  | { readonly type: 'heap'; readonly thread: number; readonly report: HeapReport };
+
+/** A worker's allocation between a 'start' and a 'stop' probe, measured as test/allocation.test.ts measures the caller's. */
+export interface HeapReport {
+  /** Bytes allocated (heap growth plus what collections freed meanwhile). */
+  readonly allocated: number;
+  /** Heap growth after a full collection. */
+  readonly grown: number;
+  readonly collections: number;
 }

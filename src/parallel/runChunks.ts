@@ -5,7 +5,7 @@
  * every worker run this same loop, so uneven chunks (LOD-skipped, aiming, transitioning
  * characters) balance themselves. Allocates nothing.
  */
-import { CHUNK_LOG_STRIDE, CLOCK_DT, CONTROL_COUNT, CONTROL_NEXT } from '../components/ThreadControl.js';
+import { CHUNK_FROM, CHUNK_LOG_STRIDE, CHUNK_THREAD, CHUNK_TO, CLOCK_DT, CONTROL_COUNT, CONTROL_NEXT } from '../components/ThreadControl.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import { FRAME_CHUNK, makePoseViews, type AnimationWorld, type ThreadPools } from '../world.js';
 
@@ -38,10 +38,10 @@ export function runClaimedChunks(world: AnimationWorld, pools: ThreadPools, thre
     runningChunk[0] = first;
     runningChunk[1] = end;
     ensureViews(world, first, end);
-    log[chunk * CHUNK_LOG_STRIDE] = thread;
-    log[chunk * CHUNK_LOG_STRIDE + 1] = queue.pushed;
+    log[chunk * CHUNK_LOG_STRIDE + CHUNK_THREAD] = thread;
+    log[chunk * CHUNK_LOG_STRIDE + CHUNK_FROM] = queue.pushed;
     for (let s = 0; s < n; s++) systems[s].entities(world, dt, first, end);
-    log[chunk * CHUNK_LOG_STRIDE + 2] = queue.pushed;
+    log[chunk * CHUNK_LOG_STRIDE + CHUNK_TO] = queue.pushed;
   }
   runningChunk[0] = -1;
   runningChunk[1] = -1;

@@ -6,9 +6,10 @@
  * A frame (`runParallelFrame`): the caller copies the frame's characters into the shared list,
  * writes the frame's header, sends the assets registered since the last frame (a message; the
  * workers then take the frame from it) or else just wakes the workers (`Atomics.notify`), and
- * runs chunks itself until none is left. If the workers are done by then, the frame settles at
- * once; otherwise the caller waits with `Atomics.waitAsync` — never `Atomics.wait`, so a
- * browser's main thread does not block. Settling merges the threads' events in `step`'s order,
+ * runs chunks itself until none is left. The workers are then at most a chunk behind: the
+ * caller polls their counter for up to ~2 ms and settles the frame at once (no promise made);
+ * past that it waits with `Atomics.waitAsync` — never `Atomics.wait`, so a browser's main
+ * thread does not block. Settling merges the threads' events in `step`'s order,
  * advances the clock, and resolves (or rejects, when a thread failed).
  */
 import { AnimationError } from '../assets/AnimationError.js';
@@ -23,7 +24,7 @@ import { createAssetMirror, takeAssetUpdate, type AssetMirror } from './assetMir
 import { readFailure, recordFailure } from './failure.js';
 import { mergeThreadEvents, resetThreadQueue, writeQueueStatus } from './mergeEvents.js';
 import { runClaimedChunks } from './runChunks.js';
-import type { FrameMessage, InitMessage, WorkerMessage } from './messages.js';
+import type { FrameMessage, HeapReport, InitMessage, WorkerHooks, WorkerMessage } from './messages.js';
 import { startWorker, type WorkerHandle } from './workerHost.js';
 
 /** The runtime of one threaded world (not in the world object: it holds workers and promises). */
@@ -35,9 +36,13 @@ interface ThreadRuntime {
   /** Workers that reported ready. */
   readyCount: number;
   readonly ready: Promise<void>;
-  /** Per worker: a character whose chunk it must fail on next frame (test hook), else −1. */
-  readonly faults: number[];
-  faultArmed: boolean;
+  /** Per worker: test hooks to send with the next frame, or null. */
+  readonly hooks: (WorkerHooks | null)[];
+  hooksArmed: boolean;
+  /** Frames that settled asynchronously (the workers were not done within the poll): what their promises cost, for the allocation test. */
+  asyncFrames: number;
+  /** Receives the workers' heap reports (test hook). */
+  onHeap: ((thread: number, report: HeapReport) => void) | null;
   /** Why the pool can no longer run frames (a worker stopped), or null. */
   broken: string | null;
   /** The frame in flight: its seconds and chunks, and its promise's settle functions. */
@@ -65,8 +70,10 @@ export function startThreads(world: AnimationWorld): void {
     workers: [],
     mirror: createAssetMirror(),
     readyCount: 0,
-    faults: [],
-    faultArmed: false,
+    hooks: [],
+    hooksArmed: false,
+    asyncFrames: 0,
+    onHeap: null,
     ready,
     broken: null,
     dt: 0,
@@ -83,6 +90,7 @@ export function startThreads(world: AnimationWorld): void {
   const onMessage = (data: unknown): void => {
     const message = data as WorkerMessage;
     if (message.type === 'ready' && ++runtime.readyCount === runtime.workers.length) markReady();
+    if (message.type === 'heap') runtime.onHeap?.(message.thread, message.report);
   };
   for (let thread = 1; thread < world.threads; thread++) {
     const onError = (message: string): void => {
@@ -94,7 +102,7 @@ export function startThreads(world: AnimationWorld): void {
     };
     const worker = startWorker(thread, onMessage, onError);
     runtime.workers.push(worker);
-    runtime.faults.push(-1);
+    runtime.hooks.push(null);
     const init: InitMessage = {
       type: 'init',
       thread,
@@ -125,18 +133,10 @@ export function runParallelFrame(world: AnimationWorld, dt: number, count: numbe
   const control = runtime.pools.control;
   control[CONTROL_RUNNING] = 1;
   if (runtime.readyCount < runtime.workers.length) {
-    // Only the first frames: the workers are still loading (and keep a Node process alive meanwhile).
-    for (const worker of runtime.workers) worker.hold(true);
-    const release = (): void => {
-      for (const worker of runtime.workers) worker.hold(false);
-    };
+    // Only the first frames: the workers are still loading.
     return runtime.ready.then(
-      () => {
-        release();
-        return startFrame(runtime, dt, count);
-      },
+      () => startFrame(runtime, dt, count),
       (error: unknown) => {
-        release();
         control[CONTROL_RUNNING] = 0;
         throw error;
       },
@@ -160,12 +160,12 @@ function startFrame(runtime: ThreadRuntime, dt: number, count: number): Promise<
   control[CONTROL_DONE] = 0;
   control[CONTROL_FAILED] = 0;
   const update = takeAssetUpdate(world, runtime.mirror);
-  if (update !== null || runtime.faultArmed) {
-    runtime.faultArmed = false;
+  if (update !== null || runtime.hooksArmed) {
+    runtime.hooksArmed = false;
     for (let w = 0; w < workers.length; w++) {
-      const message: FrameMessage = { type: 'frame', update, fault: runtime.faults[w] };
+      const message: FrameMessage = { type: 'frame', update, hooks: runtime.hooks[w] };
       workers[w].post(message);
-      runtime.faults[w] = -1;
+      runtime.hooks[w] = null;
     }
     control[CONTROL_COMMAND] = COMMAND_MESSAGE;
   } else {
@@ -174,7 +174,22 @@ function startFrame(runtime: ThreadRuntime, dt: number, count: number): Promise<
   Atomics.add(control, CONTROL_SEQ, 1);
   Atomics.notify(control, CONTROL_SEQ);
 
-  // The caller's share, recorded in its own queue (merged with the others' at the end).
+  runCallerShare(world, pools);
+  runtime.dt = dt;
+  runtime.chunks = Math.ceil(count / FRAME_CHUNK);
+  if (awaitWorkers(control, workers.length)) {
+    const error = finishFrame(runtime);
+    return error === null ? RESOLVED : Promise.reject(error);
+  }
+  runtime.asyncFrames++;
+  return new Promise(runtime.executor);
+}
+
+/**
+ * The caller's share of the frame, recorded in its own queue (merged with the others' at the
+ * end). Its own function: the try/finally made the frame allocate where it was inlined.
+ */
+function runCallerShare(world: AnimationWorld, pools: ThreadPools): void {
   const own = pools.queues[0];
   const events = world.events;
   resetThreadQueue(own);
@@ -182,21 +197,28 @@ function startFrame(runtime: ThreadRuntime, dt: number, count: number): Promise<
   try {
     runClaimedChunks(world, pools, 0);
   } catch (error) {
-    recordFailure(pools, 0, error, dense);
-    Atomics.store(control, CONTROL_NEXT, 1 << 30); // the others stop claiming
+    recordFailure(pools, 0, error, world.characters.dense);
+    Atomics.store(pools.control, CONTROL_NEXT, 1 << 30); // the others stop claiming
   } finally {
     (world as { events: typeof events }).events = events;
   }
   writeQueueStatus(pools, 0, own);
-  runtime.dt = dt;
-  runtime.chunks = Math.ceil(count / FRAME_CHUNK);
-  if (Atomics.load(control, CONTROL_DONE) === workers.length) {
-    const error = finishFrame(runtime);
-    return error === null ? RESOLVED : Promise.reject(error);
-  }
-  workers[0].hold(true);
-  return new Promise(runtime.executor);
 }
+
+/**
+ * Polls `DONE` a bounded number of times (about 0.1–0.5 ms): when the caller runs out of
+ * chunks, each worker is at most one chunk behind it, so on an idle machine the frame settles
+ * here, synchronously, without a promise to make. Polling reads a counter, never
+ * `Atomics.wait`; it stays short so that workers the OS has descheduled (more threads than
+ * free cores) are not kept waiting by the caller's core.
+ */
+function awaitWorkers(control: Int32Array, workers: number): boolean {
+  for (let k = 0; k < SPIN_READS; k++) if (Atomics.load(control, CONTROL_DONE) === workers) return true;
+  return false;
+}
+
+/** Reads of the synchronous wait for the workers' last chunks (then the promise waits with `Atomics.waitAsync`). */
+const SPIN_READS = 1 << 16;
 
 /** Settles the frame when every worker is done, else waits (asynchronously) for the next one. */
 function pollFrame(runtime: ThreadRuntime): void {
@@ -217,7 +239,6 @@ function settle(runtime: ThreadRuntime, error: unknown): void {
   const { resolve, reject } = runtime;
   runtime.resolve = null;
   runtime.reject = null;
-  runtime.workers[0].hold(false);
   runtime.pools.control[CONTROL_RUNNING] = 0;
   if (error === null) resolve?.();
   else reject?.(error);
@@ -251,13 +272,31 @@ export function stopThreads(world: AnimationWorld): void {
 }
 
 /**
- * Test hook: makes worker `thread` throw a {@link CharacterFault} when it next runs a chunk
- * holding character `eid` (src/parallel/worker.ts), so the failure path can be tested.
+ * Test hook: makes worker `thread` (1 …) throw a `CharacterFault` when it next runs a chunk
+ * holding character `eid` (0: the first chunk it runs), from the next frame on (src/parallel/worker.ts).
  */
 export function injectWorkerFault(world: AnimationWorld, thread: number, eid: number): void {
+  armHooks(world, thread, { fault: eid, probe: null });
+}
+
+/**
+ * Test hook (Node): worker `thread` starts measuring its allocation after the next frame
+ * ('start'), or reports it after the next frame ('stop') to `onReport`.
+ */
+export function probeWorkerHeap(world: AnimationWorld, thread: number, probe: 'start' | 'stop', onReport?: (report: HeapReport) => void): void {
   const runtime = runtimes.get(world);
-  if (runtime !== undefined && thread >= 1 && thread <= runtime.faults.length) {
-    runtime.faults[thread - 1] = eid;
-    runtime.faultArmed = true;
-  }
+  if (runtime !== undefined && onReport !== undefined) runtime.onHeap = (t, report) => t === thread && onReport(report);
+  armHooks(world, thread, { fault: -1, probe });
+}
+
+function armHooks(world: AnimationWorld, thread: number, hooks: WorkerHooks): void {
+  const runtime = runtimes.get(world);
+  if (runtime === undefined || thread < 1 || thread > runtime.hooks.length) return;
+  runtime.hooks[thread - 1] = hooks;
+  runtime.hooksArmed = true;
+}
+
+/** Test hook: frames of `world` that settled asynchronously so far (each made a promise and waited with `Atomics.waitAsync`). */
+export function asyncFrameCount(world: AnimationWorld): number {
+  return runtimes.get(world)?.asyncFrames ?? 0;
 }

@@ -18,7 +18,7 @@ import type { AnimationWorld, Frame } from '../world.js';
 import { applyAssetUpdate } from './assetMirror.js';
 import { CharacterFault, recordFailure } from './failure.js';
 import { resetThreadQueue, writeQueueStatus } from './mergeEvents.js';
-import type { FrameMessage, InitMessage } from './messages.js';
+import type { FrameMessage, HeapReport, InitMessage } from './messages.js';
 import { runClaimedChunks } from './runChunks.js';
 
 /** How this worker talks to its caller, whichever the host. */
@@ -53,8 +53,10 @@ port.listen((data) => {
     port.post({ type: 'ready', thread });
   } else if (world !== null) {
     if (message.update !== null) applyAssetUpdate(world, message.update);
-    fault = message.fault;
+    if (message.hooks !== null && message.hooks.fault !== -1) fault = message.hooks.fault;
     runShare(world);
+    if (message.hooks?.probe === 'start') heapProbe.start();
+    if (message.hooks?.probe === 'stop') port.post({ type: 'heap', thread, report: heapProbe.stop() });
   }
   if (world !== null) serve(world);
 });
@@ -81,23 +83,33 @@ function runShare(world: AnimationWorld): void {
   const queue = world.events;
   world.time = pools.clock[CLOCK_TIME];
   resetThreadQueue(queue);
-  const frame = world.frame;
-  if (fault >= 0) (world as { frame: Frame }).frame = faultyFrame();
-  try {
-    runClaimedChunks(world, pools, thread);
-  } catch (error) {
-    recordFailure(pools, thread, error, world.characters.dense);
-    Atomics.store(pools.control, CONTROL_NEXT, 1 << 30); // the others stop claiming
-  } finally {
-    (world as { frame: Frame }).frame = frame;
-  }
+  if (fault >= 0) runFaulty(world, pools);
+  else runGuarded(world, pools);
   writeQueueStatus(pools, thread, queue);
   clearUpdateList(world.updates);
   Atomics.add(pools.control, CONTROL_DONE, 1);
   Atomics.notify(pools.control, CONTROL_DONE);
 }
 
-/** The default frame with a system that throws on character `fault` (the failure test hook), until it fired. */
+/** Runs the chunks this thread claims, recording a failure instead of throwing (its own function: a try inlined into the frame loop allocated). */
+function runGuarded(world: AnimationWorld, pools: NonNullable<AnimationWorld['parallel']>): void {
+  try {
+    runClaimedChunks(world, pools, thread);
+  } catch (error) {
+    recordFailure(pools, thread, error, world.characters.dense);
+    Atomics.store(pools.control, CONTROL_NEXT, 1 << 30); // the others stop claiming
+  }
+}
+
+/** {@link runGuarded} with the fault hook's frame. */
+function runFaulty(world: AnimationWorld, pools: NonNullable<AnimationWorld['parallel']>): void {
+  const frame = world.frame;
+  (world as { frame: Frame }).frame = faultyFrame();
+  runGuarded(world, pools);
+  (world as { frame: Frame }).frame = frame;
+}
+
+/** The default frame with a system that throws on character `fault` (0: any; the failure test hook), until it fired. */
 function faultyFrame(): Frame {
   faultFrame ??= insertSystem(defaultFrame, {
     name: 'fault',
@@ -105,7 +117,7 @@ function faultyFrame(): Frame {
     writes: [],
     entities: (w, _dt, first, end) => {
       for (let i = first; i < end; i++) {
-        if (w.characters.dense[i] === fault) {
+        if (w.characters.dense[i] === fault || fault === 0) {
           fault = -1;
           throw new CharacterFault(`injected fault on character ${w.characters.dense[i]}`, w.characters.dense[i]);
         }
@@ -114,6 +126,38 @@ function faultyFrame(): Frame {
   }, { after: 'sample' });
   return faultFrame;
 }
+
+/** Measures this worker's allocation between two probes as test/allocation.test.ts measures the caller's (Node only). */
+const heapProbe = {
+  before: 0,
+  profiler: null as { start(): void; stop(): { statistics: { beforeGC: { heapStatistics: { usedHeapSize: number } }; afterGC: { heapStatistics: { usedHeapSize: number } } }[] } | undefined } | null,
+  gc(): void {
+    const v8 = nodeBuiltin<typeof import('node:v8')>('node:v8');
+    const vm = nodeBuiltin<typeof import('node:vm')>('node:vm');
+    if (v8 === null || vm === null) return;
+    v8.setFlagsFromString('--expose-gc');
+    (vm.runInNewContext('gc') as () => void)();
+  },
+  used(): number {
+    return nodeBuiltin<typeof import('node:v8')>('node:v8')?.getHeapStatistics().used_heap_size ?? 0;
+  },
+  start(): void {
+    const v8 = nodeBuiltin<typeof import('node:v8')>('node:v8');
+    if (v8 === null) return;
+    this.gc();
+    this.before = this.used();
+    this.profiler = new v8.GCProfiler();
+    this.profiler.start();
+  },
+  stop(): HeapReport {
+    const collections = this.profiler?.stop()?.statistics ?? [];
+    this.profiler = null;
+    const freed = collections.reduce((sum, c) => sum + c.beforeGC.heapStatistics.usedHeapSize - c.afterGC.heapStatistics.usedHeapSize, 0);
+    const allocated = this.used() - this.before + freed;
+    this.gc();
+    return { allocated, grown: this.used() - this.before, collections: collections.length };
+  },
+};
 
 /** The worker's view of the world: shared pools, its own queue, scratch, update list, views and asset mirror. */
 function createWorkerWorld(init: InitMessage): AnimationWorld {

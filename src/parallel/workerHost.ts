@@ -10,8 +10,6 @@ import { nodeBuiltin } from '../memory/environment.js';
 export interface WorkerHandle {
   post(message: unknown): void;
   terminate(): void;
-  /** Node: whether the worker keeps the process alive (only while a frame waits on it). Browser: nothing. */
-  hold(on: boolean): void;
 }
 
 /** The browser's Worker, as much of it as is used here (the library compiles without the DOM types). */
@@ -38,14 +36,14 @@ export function startWorker(thread: number, onMessage: (data: unknown) => void, 
     worker.on('exit', (code: number) => {
       if (!ended) onError(`exited (code ${code})`);
     });
-    worker.unref();
+    // Kept referenced: a Node process with a threaded world runs until disposeAnimationWorld
+    // (un-referencing it between frames would cost an allocation per frame).
     return {
       post: (message) => worker.postMessage(message),
       terminate: () => {
         ended = true;
         void worker.terminate();
       },
-      hold: (on) => (on ? worker.ref() : worker.unref()),
     };
   }
   const Worker = (globalThis as { Worker?: BrowserWorkerConstructor }).Worker;
@@ -58,7 +56,7 @@ export function startWorker(thread: number, onMessage: (data: unknown) => void, 
     event.preventDefault();
     onError(event.message ?? 'failed to start or threw');
   };
-  return { post: (message) => worker.postMessage(message), terminate: () => worker.terminate(), hold: () => {} };
+  return { post: (message) => worker.postMessage(message), terminate: () => worker.terminate() };
 }
 
 /**
