@@ -9,9 +9,13 @@
 //      motion LOD colours the characters by level (the "motion LOD" control);
 //   3. a control changes the character count (the "characters" box), and the view follows;
 //   4. the crowd runs 5,000 characters (its overlay's figures are printed);
-//   5. the inspector's clip picker changes the pose (the pose numbers and the pixels), and its
+//   5. threads: the page is cross-origin isolated; the crowd runs on 2 threads (stepParallel;
+//      `?threads=2`, then the "threads" control), moves, and its overlay shows both threads'
+//      times; `?selftest=threads` steps a crowd with `step` and with `stepParallel` on 2 threads
+//      in Chromium and finds every pool and the events equal, with chunks run by a worker;
+//   6. the inspector's clip picker changes the pose (the pose numbers and the pixels), and its
 //      LOD plot shows a clip reduced by reduceClip;
-//   6. no console errors, page errors or failed requests anywhere.
+//   7. no console errors, page errors or failed requests anywhere.
 // Screenshots go to the folder given as the first argument (default docs/screenshots/): the
 // docs/sandbox.md shows crowd.png and inspector.png from there.
 //
@@ -71,6 +75,16 @@ async function openPage(query, viewport = { width: 1100, height: 660 }) {
   const error = await page.evaluate(() => window.__sandbox?.error);
   if (error) errors.push(`sandbox: ${error}`);
   return { page, errors };
+}
+
+/** Polls `fn` in the page (it may return a promise) every 250 ms until its value is truthy or `timeout` ms pass; the last value. */
+async function until(page, fn, timeout = 30_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await page.evaluate(fn);
+    if (value || Date.now() > end) return value;
+    await page.waitForTimeout(250);
+  }
 }
 
 /** PNG of the view's canvas. */
@@ -288,6 +302,52 @@ try {
     check('crowd 5,000, bench workload: timed', systems.count === 5000 && systems.systems.sample > 0 && systems.systems.skin > 0 && whole.runtimeMs > 0,
       `${systems.count} characters, mean of ${systems.frames} and ${whole.frames} frames`);
     check('crowd 5,000, bench workload: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
+    await page.close();
+  }
+  // ---- threads: cross-origin isolation, the crowd on 2 threads, the control -----------------
+  {
+    // stats() returns a promise while a threaded frame runs: page.evaluate awaits it.
+    const { page, errors } = await openPage('?view=crowd&count=1000&threads=2');
+    const isolated = await page.evaluate(() => crossOriginIsolated);
+    check('threads: the page is cross-origin isolated (COOP/COEP)', isolated === true, `crossOriginIsolated = ${isolated}, ${await page.evaluate(() => navigator.hardwareConcurrency)} logical cores`);
+    await until(page, async () => (await window.__sandbox.stats()).frames >= 20, 60_000);
+    const first = await canvasShot(page);
+    await page.waitForTimeout(700);
+    const second = await canvasShot(page);
+    const moved = await pixels(page, first, second);
+    const stats = await page.evaluate(() => window.__sandbox.stats());
+    const overlayText = await page.evaluate(() => document.getElementById('overlay')?.textContent ?? '');
+    const threadLine = /thread 0 \(page\) [\d.]+ ms · thread 1 [\d.]+ ms/.exec(overlayText)?.[0] ?? '';
+    console.log(`     1,000 Foxes on 2 threads: ${stats.fps} fps; stepParallel wall time ${stats.runtimeMs.toFixed(2)} ms/frame; ${stats.threadMs.map((ms, t) => `thread ${t} ${ms.toFixed(2)} ms`).join(' · ')}`);
+    check('threads: the crowd runs on 2 threads (stepParallel)', stats.threads === 2 && !stats.inline && stats.frames >= 20 && stats.threadMs.length === 2 && stats.threadMs.every((ms) => ms > 0),
+      `${stats.threads} threads, ${stats.frames} frames timed`);
+    check('threads: the crowd moves', moved.changed > 500, `${moved.changed} pixels changed in 0.7 s`);
+    check('threads: the overlay shows both threads\' times and the wall time', threadLine !== '' && /wall time/.test(overlayText), threadLine || overlayText.split('\n').slice(1, 3).join(' | '));
+    // The control: a new world on 1 thread (the old one disposed), then on 2 again.
+    await page.selectOption('#threads', '1');
+    const one = await until(page, async () => {
+      const s = await window.__sandbox.stats();
+      return s.threads === 1 && s.frames >= 10 ? s : null;
+    });
+    await page.selectOption('#threads', '2');
+    const two = await until(page, async () => {
+      const s = await window.__sandbox.stats();
+      return s.threads === 2 && s.frames >= 10 && s.threadMs.every((ms) => ms > 0) ? s : null;
+    });
+    check('threads: the control recreates the world (2 → 1 → 2)', one?.threads === 1 && one.count === 1000 && two?.threads === 2 && two.count === 1000,
+      `${one?.threads ?? '?'} thread, then ${two?.threads ?? '?'} threads, ${two?.count ?? '?'} characters`);
+    check('threads: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
+    await page.close();
+  }
+  // ---- threads: stepParallel equals step in Chromium -----------------------------------------
+  {
+    const { page, errors } = await openPage('?selftest=threads');
+    const r = await page.evaluate(() => window.__sandbox.selftest);
+    check('threads in Chromium: stepParallel (2 threads) equals step bit for bit',
+      r.checkpoints === Math.floor(r.frames / 20) && r.checkpoints > 0 && r.equal === r.checkpoints && r.firstDifference === null && r.events > 0,
+      `${r.equal} of ${r.checkpoints} checkpoints equal over ${r.frames} frames of ${r.characters} characters, ${r.events} events${r.firstDifference ? `; first difference ${r.firstDifference}` : ''}; SHA-256 ${r.stepHash.slice(0, 12)}…, ${(r.ms / 1000).toFixed(1)} s`);
+    check('threads in Chromium: workers ran chunks', r.workerChunks > 0, `${r.workerChunks} chunks run by the worker`);
+    check('threads selftest: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
     await page.close();
   }
   // ---- inspector ----------------------------------------------------------------------------

@@ -6,8 +6,14 @@
  *   serves them under `assets/` (the folder is in `server.fs.allow`), and the build copies the
  *   ones the sandbox loads into `sandbox/dist/assets/` (the `sharedAssets` plugin). Nothing of
  *   them is ever copied into the repository; `sandbox/dist/` is not committed.
- * - COOP/COEP headers make the page cross-origin isolated, so `performance.now()` has 5 µs
- *   resolution instead of 100 µs: the overlay times each system per 128-character chunk.
+ * - COOP/COEP headers (dev and preview, on every response: the page, its modules, the worker)
+ *   make the page cross-origin isolated: it gets `SharedArrayBuffer`, which the "threads"
+ *   control needs (a world with `threads` > 1 and `stepParallel`), and `performance.now()` has
+ *   5 µs resolution instead of 100 µs: the overlay times each system per 128-character chunk.
+ * - The threads' worker needs nothing here: vite follows src/parallel/workerHost.ts's
+ *   `new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })`, resolves
+ *   `./worker.js` to worker.ts beside it (a .js import from TypeScript), and bundles it
+ *   (`vite build`: assets/worker-*.js) or serves it (dev: `worker.ts?worker_file&type=module`).
  */
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';

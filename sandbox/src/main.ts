@@ -2,6 +2,8 @@
  * The sandbox page: one pixi.js (v8, WebGL) application showing the crowd view or the
  * inspector (`?view=inspector`). Everything animated comes from bitanim's public entry.
  *
+ * `?selftest=threads` runs sandbox/src/selftest/threads.ts (stepParallel against step) instead.
+ *
  * `window.__sandbox` reports readiness, the renderer and the view's live numbers to the
  * end-to-end test (e2e/run.mjs) and to the console.
  */
@@ -17,6 +19,17 @@ declare global {
 
 async function main(): Promise<void> {
   const params = new URLSearchParams(location.search);
+  if (params.get('selftest') === 'threads') {
+    // stepParallel against step in this browser (e2e/run.mjs); no view.
+    window.__sandbox = { ready: false, view: 'selftest', crossOriginIsolated };
+    document.getElementById('status')!.textContent = 'selftest: threads…';
+    const { runThreadsSelftest } = await import('./selftest/threads');
+    const selftest = await runThreadsSelftest();
+    document.getElementById('overlay')!.textContent = JSON.stringify(selftest, null, 2);
+    document.getElementById('status')!.textContent = `selftest: threads, ${selftest.equal} of ${selftest.checkpoints} checkpoints equal`;
+    window.__sandbox = { ...window.__sandbox, selftest, ready: true };
+    return;
+  }
   const view = params.get('view') === 'inspector' ? 'inspector' : 'crowd';
   document.getElementById(`tab-${view}`)?.classList.add('active');
   document.body.classList.add(`view-${view}`);

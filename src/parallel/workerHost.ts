@@ -65,7 +65,8 @@ export function startWorker(thread: number, onMessage: (data: unknown) => void, 
  * `BITANIM_WORKER_URL` (test/support/workerBundle.ts).
  */
 function nodeWorkerUrl(): URL {
-  if (!import.meta.url.endsWith('.ts')) return new URL('./worker.js', import.meta.url);
+  // vite-ignore: a browser bundler must not copy this Node-only URL's target as an asset (the Worker above is the one it bundles).
+  if (!import.meta.url.endsWith('.ts')) return new URL(/* @vite-ignore */ './worker.js', import.meta.url);
   const bundled = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env['BITANIM_WORKER_URL'];
   if (bundled !== undefined && bundled !== '') return new URL(bundled);
   throw new AnimationError('createAnimationWorld', [{

@@ -1,6 +1,6 @@
 /** The crowd view's control panel: each control writes its setting and calls the action that applies it. */
 import { checkbox, heading, note, select, slider } from '../ui';
-import { AUTO_CAPSULE_LIMIT, AUTO_MESH_LIMIT, MAX_CROWD, type CrowdSettings } from './settings';
+import { AUTO_CAPSULE_LIMIT, AUTO_MESH_LIMIT, MAX_CROWD, maxThreads, type CrowdSettings } from './settings';
 import type { TimingMode } from './pipeline';
 
 /** What the controls do beyond writing `settings`. */
@@ -11,6 +11,8 @@ export interface CrowdActions {
   applyLookAt(): void;
   applyLod(): void;
   setTiming(mode: TimingMode): void;
+  /** A new world on `n` threads (the old one disposed). */
+  setThreads(n: number): void;
 }
 
 /** Adds the crowd's controls to `panel`. */
@@ -27,6 +29,14 @@ export function addCrowdControls(panel: HTMLElement, settings: CrowdSettings, ac
     settings.workload = v;
     actions.reload();
   });
+  const threadChoices = Array.from({ length: maxThreads() }, (_, i) => [String(i + 1), i === 0 ? '1 (step)' : `${i + 1} (stepParallel)`] as const);
+  const threads = select(panel, 'threads', 'threads', threadChoices, String(settings.threads), (v) => actions.setThreads(Number(v)));
+  if (!crossOriginIsolated) {
+    for (const option of threads.options) option.disabled = option.value !== '1';
+    note(panel, 'Threads need SharedArrayBuffer, which this page lacks: it is not cross-origin isolated (serve it with COOP/COEP, as vite.config.ts does).');
+  } else {
+    note(panel, `Threads: createAnimationWorld({ threads }) and stepParallel — this page and ${maxThreads() - 1} worker(s) share the frame; 1 runs step.`);
+  }
   heading(panel, 'Animation');
   select(panel, 'transitions', 'transitions', [['inertialize', 'inertialization (quintic)'], ['spring', 'inertialization (spring)'], ['crossfade', 'cross-fade']] as const, settings.transitions, (v) => (settings.transitions = v));
   checkbox(panel, 'followers', 'followers', settings.followers, (v) => (settings.followers = v));

@@ -18,6 +18,11 @@
  * The "bench" workload instead plays the benchmark's two clips blended 0.6 / 0.4 on every
  * character, standing on a grid — with the bench rig it is exactly `npm run bench`'s work.
  *
+ * Threads (the "threads" control, `?threads=`): with more than one, the world is created with
+ * `threads` and each frame runs `stepParallel`, started after pixi's render and awaited: until
+ * it settles the page makes no call on the world (the ticker skips the game and the drawing,
+ * and the controls, the overlay and `stats()` wait for it: `idle`).
+ *
  * Parts: settings.ts (URL and tuning), simulation.ts (the world and the game's steering),
  * crowdBodies.ts (drawing), overlay.ts (figures), controls.ts (the panel), pipeline.ts (the
  * timed frame); this file sets up the scene, loads the character and runs the frame.
@@ -40,8 +45,8 @@ export { MAX_CROWD, type BodyChoice, type CrowdSettings, type Workload } from '.
 /** What the page exposes to the e2e test and the console (`window.__sandbox.crowd`). */
 export interface CrowdHandle {
   settings: CrowdSettings;
-  /** Live numbers of the overlay. */
-  stats(): Record<string, unknown>;
+  /** Live numbers of the overlay (a promise of them while a threaded frame runs). */
+  stats(): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 /** Starts the crowd view in `app`, its controls in `panel` and its figures in `overlay`, as the URL's `params` ask. */
@@ -52,19 +57,23 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
   app.ticker.add((ticker) => view.frame(ticker));
   // After pixi has rendered (its render runs at LOW priority): the CPU side of drawing.
   app.ticker.add(() => view.endRender(), undefined, UPDATE_PRIORITY.UTILITY);
-  setInterval(() => (overlay.textContent = overlayText(view, rendererInfo)), 250);
+  setInterval(() => void view.idle(() => (overlay.textContent = overlayText(view, rendererInfo))), 250);
   addCrowdControls(panel, settings, {
-    setCount: (n) => view.setCount(n),
+    setCount: (n) => void view.idle(() => view.setCount(n)),
     reload: () => void view.reload(),
-    applyLookAt: () => view.sim.applyLookAt(),
-    applyLod: () => view.sim.applyLod(view.camera.halfHeight),
+    applyLookAt: () => void view.idle(() => view.sim.applyLookAt()),
+    applyLod: () => void view.idle(() => view.sim.applyLod(view.camera.halfHeight)),
     setTiming: (mode) => {
       view.pipeline.mode = mode;
       view.pipeline.reset();
     },
+    setThreads: (n) => {
+      settings.threads = n;
+      void view.reload();
+    },
   });
   await view.reload();
-  return { settings, stats: () => crowdStats(view) };
+  return { settings, stats: () => view.idle(() => crowdStats(view)) };
 }
 
 const characters = new Map<CharacterKind, CharacterAsset>();
@@ -87,6 +96,12 @@ class CrowdView implements CrowdReport {
   private readonly markers = new Graphics();
   private readonly eye = new Float64Array(3);
   private renderStart = 0;
+  /** The threaded frame in flight (`stepParallel`), else null: no call on the world meanwhile. */
+  private stepping: Promise<void> | null = null;
+  /** Seconds of the threaded frame `endRender` starts, or −1: none. */
+  private parallelDt = -1;
+  /** When the last threaded frame started (performance.now()), 0: none yet. */
+  private lastParallelStart = 0;
 
   constructor(private readonly app: Application, readonly settings: CrowdSettings, private readonly params: URLSearchParams) {
     const scene = new Container();
@@ -97,12 +112,24 @@ class CrowdView implements CrowdReport {
     this.bodies = new CrowdBodies(scene, params.get('draw') === '0', params.get('upload') === '0');
   }
 
-  /** Loads the chosen character and starts over with `settings.count` characters. */
+  /**
+   * Runs `fn` now, or once the threaded frame in flight has settled (stepParallel: every other
+   * call on the world would throw "a parallel step is running" until then).
+   */
+  idle<T>(fn: () => T): T | Promise<T> {
+    return this.stepping === null ? fn() : this.stepping.then(() => this.idle(fn));
+  }
+
+  /** Loads the chosen character and starts over with `settings.count` characters (a new world on `settings.threads` threads). */
   async reload(): Promise<void> {
-    this.sim.asset = await loadCached(this.settings.character);
-    this.sim.capacity = 0;
-    this.rebuild(capacityFor(this.settings.count));
-    this.setCount(this.settings.count);
+    const asset = await loadCached(this.settings.character);
+    await this.idle(() => {
+      this.sim.asset = asset;
+      this.sim.capacity = 0;
+      this.lastParallelStart = 0;
+      this.rebuild(capacityFor(this.settings.count));
+      this.setCount(this.settings.count);
+    });
     const credits = document.getElementById('credits')!;
     credits.textContent = `${this.sim.asset.label}: ${this.sim.asset.credit}`;
   }
@@ -124,22 +151,35 @@ class CrowdView implements CrowdReport {
     this.pipeline.reset();
   }
 
-  /** One frame: the clocks, the camera, the game and the runtime (unless paused), then the bodies and markers. */
+  /**
+   * One frame: the clocks, the camera, the game and the runtime (unless paused), then the bodies
+   * and markers. With threads, the runtime's frame is started after pixi's render (`endRender`)
+   * and the bodies show the last one that settled; while one runs, the game and the drawing wait.
+   */
   frame(ticker: Ticker): void {
     const { app, camera, sim, settings, clock } = this;
     clock.tick(performance.now());
     camera.width = app.renderer.width / app.renderer.resolution;
     camera.height = app.renderer.height / app.renderer.resolution;
     camera.update();
+    if (this.stepping !== null) return; // the threaded frame still runs: pixi draws the last one again
     if (!settings.paused && sim.count >= 0) {
-      const dt = Math.min(ticker.deltaMS / 1000, 0.1);
+      const threaded = sim.world.threads > 1;
+      const now = performance.now();
+      // A threaded frame covers the time since the last one started (ticks may have been skipped).
+      const dt = Math.min(threaded && this.lastParallelStart > 0 ? (now - this.lastParallelStart) / 1000 : ticker.deltaMS / 1000, 0.1);
       const t0 = performance.now();
       if (sim.workload() === 'locomotion') sim.update(dt);
       // LOD measures from the view's centre on the ground (an orthographic view has no eye distance).
       if (settings.lod) setLodCamera(sim.world, camera.targetX, 0, camera.targetZ);
       const t1 = performance.now();
-      this.pipeline.run(sim.world, dt);
-      sim.endFrame(dt);
+      if (threaded) {
+        this.parallelDt = dt;
+        this.lastParallelStart = now;
+      } else {
+        this.pipeline.run(sim.world, dt);
+        sim.endFrame(dt);
+      }
       clock.ms.logic = t1 - t0;
     }
     const t2 = performance.now();
@@ -152,16 +192,30 @@ class CrowdView implements CrowdReport {
     clock.ms.upload = this.renderStart - t2;
   }
 
-  /** After pixi's render: its CPU time. */
+  /** After pixi's render: its CPU time; then the threaded frame, if `frame` asked for one (awaited: `stepping`). */
   endRender(): void {
     this.clock.ms.render = performance.now() - this.renderStart;
+    if (this.parallelDt < 0) return;
+    const dt = this.parallelDt;
+    const sim = this.sim;
+    this.parallelDt = -1;
+    this.stepping = this.pipeline.runParallel(sim.world, dt, sim.count).then(
+      () => {
+        this.stepping = null;
+        sim.endFrame(dt);
+      },
+      (error: unknown) => {
+        this.stepping = null;
+        console.error(error);
+      },
+    );
   }
 
   /** A new world of `capacity` characters, its bodies, and fresh timings. */
   private rebuild(capacity: number): void {
     this.sim.rebuild(capacity);
     this.bodies.rebuild(this.sim.world, this.sim.asset);
-    this.pipeline.reset();
+    this.pipeline.reset(this.sim.world.threads);
   }
 
   /** Points the camera at the crowd's centre, zoomed to show `n` characters (`?zoom=` overrides). */

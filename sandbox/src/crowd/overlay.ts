@@ -2,7 +2,7 @@
  * What the crowd view reports: the frame's clocks (fps, the game's own milliseconds), the
  * look-at check, the figures `window.__sandbox.stats()` returns and the overlay's lines.
  */
-import { getFollowPosition, getModelMatrices } from 'bitanim';
+import { getFollowPosition, getModelMatrices, PARALLEL_MIN_CHARACTERS } from 'bitanim';
 import type { CrowdBodies } from './crowdBodies';
 import type { TimedPipeline } from './pipeline';
 import type { CrowdSim } from './simulation';
@@ -101,6 +101,12 @@ export function crowdStats({ sim, settings, pipeline, bodies, clock }: CrowdRepo
     jointsPerCharacter: sim.asset.skeleton.jointCount,
     workload: sim.workload(),
     timing: pipeline.mode,
+    threads: sim.world.threads,
+    crossOriginIsolated,
+    /** With threads: each thread's ms (thread 0: the page's), and whether the frames ran inline (too few characters). */
+    threadMs: m.threadMs,
+    inline: pipeline.inline,
+    /** With threads: the wall time of stepParallel. */
     runtimeMs: m.total,
     frames: m.frames,
     nsPerJoint: joints > 0 ? (m.total * 1e6) / joints : 0,
@@ -127,10 +133,17 @@ export function overlayText({ sim, settings, pipeline, bodies, clock }: CrowdRep
   const workload = sim.workload();
   const joints = count * asset.skeleton.jointCount;
   const ns = joints > 0 ? (m.total * 1e6) / joints : 0;
+  const threaded = m.threadMs.length > 0;
   const lines = [
     `fps ${clock.fps}  (frame ${fmt(gameMs.frame, 1)} ms)   ${count.toLocaleString('en-US')} characters × ${asset.skeleton.jointCount} joints = ${joints.toLocaleString('en-US')} joints`,
-    `runtime ${fmt(m.total)} ms/frame = ${fmt(ns, 0)} ns/joint   (${pipeline.mode === 'chunked' ? 'systems timed chunk by chunk, as step runs them' : pipeline.mode === 'systems' ? 'each system over the whole crowd, as npm run bench' : 'one step() call'}; mean of ${m.frames} frames)`,
-    pipeline.mode === 'step' ? '  (per-system times: choose "chunked" or "systems")' : '  ' + m.names.map((name, s) => `${name} ${fmt(m.ms[s]!)}`).join(' · '),
+    threaded
+      ? `runtime ${fmt(m.total)} ms/frame wall time = ${fmt(ns, 0)} ns/joint   (stepParallel on ${m.threadMs.length} threads, from the call to the promise settling; mean of ${m.frames} frames)`
+      : `runtime ${fmt(m.total)} ms/frame = ${fmt(ns, 0)} ns/joint   (${pipeline.mode === 'chunked' ? 'systems timed chunk by chunk, as step runs them' : pipeline.mode === 'systems' ? 'each system over the whole crowd, as npm run bench' : 'one step() call'}; mean of ${m.frames} frames)`,
+    threaded
+      ? (pipeline.inline
+        ? `  threads: inline on this page (fewer than ${PARALLEL_MIN_CHARACTERS} characters: the workers would cost more than they save)`
+        : '  ' + m.threadMs.map((ms, t) => `thread ${t}${t === 0 ? ' (page)' : ''} ${fmt(ms)} ms`).join(' · '))
+      : pipeline.mode === 'step' ? '  (per-system times: choose "chunked" or "systems")' : '  ' + m.names.map((name, s) => `${name} ${fmt(m.ms[s]!)}`).join(' · '),
     `game logic ${fmt(gameMs.logic)} ms · instances + palette upload ${fmt(gameMs.upload)} ms · pixi render (CPU side) ${fmt(gameMs.render)} ms`,
     `bodies: ${bodies.label} = ${(bodies.trianglesPerFrame / 1e6).toFixed(2)} M triangles/frame`,
     `workload: ${workload === 'bench' ? 'bench (two clips 0.6 / 0.4, as npm run bench)' : `locomotion (walk/run blend space, ${settings.transitions} transitions, followers ${settings.followers ? 'on' : 'off'})`}`,

@@ -45,6 +45,8 @@ export interface CrowdSettings {
   lod: boolean;
   followers: boolean;
   lookAt: boolean;
+  /** Threads of the crowd's world (`createAnimationWorld({ threads })`): 1 runs `step`, more `stepParallel`. */
+  threads: number;
   paused: boolean;
 }
 
@@ -60,6 +62,7 @@ export function readSettings(params: URLSearchParams): CrowdSettings {
     lod: params.get('lod') === '1',
     followers: params.get('followers') !== '0',
     lookAt: params.get('lookat') !== '0',
+    threads: clampThreads(Number(params.get('threads') ?? 1)),
     paused: false,
   };
 }
@@ -67,4 +70,15 @@ export function readSettings(params: URLSearchParams): CrowdSettings {
 /** `n` as a crowd size: an integer in [0, MAX_CROWD]. */
 export function clampCount(n: number): number {
   return Math.max(0, Math.min(MAX_CROWD, Math.round(Number.isFinite(n) ? n : 0)));
+}
+
+/** Most threads the control offers: the machine's logical cores (`navigator.hardwareConcurrency`). */
+export function maxThreads(): number {
+  const cores = navigator.hardwareConcurrency;
+  return Number.isInteger(cores) && cores >= 1 ? cores : 1;
+}
+
+/** `n` as a thread count: an integer in [1, maxThreads()]. */
+export function clampThreads(n: number): number {
+  return Math.max(1, Math.min(maxThreads(), Math.round(Number.isFinite(n) ? n : 1)));
 }

@@ -9,6 +9,7 @@ import {
   clearLookAt,
   createAnimationWorld,
   createBlendSpace,
+  disposeAnimationWorld,
   play,
   quat,
   registerLodLevels,
@@ -108,13 +109,17 @@ export class CrowdSim {
     return this.asset.locomotion ? this.settings.workload : 'bench';
   }
 
-  /** A new, empty world of `capacity` characters for the current asset. */
+  /**
+   * A new, empty world of `capacity` characters for the current asset, on `settings.threads`
+   * threads; the old world is disposed (its workers end). Never while a `stepParallel` runs.
+   */
   rebuild(capacity: number): void {
     const asset = this.asset;
     this.plan = undefined;
     this.capacity = capacity;
     const rows = capacity + 1;
-    this.world = createAnimationWorld({ maxEntities: rows - 1, maxJoints: asset.skeleton.jointCount, maxEvents: 64 });
+    if (this.world) disposeAnimationWorld(this.world);
+    this.world = createAnimationWorld({ maxEntities: rows - 1, maxJoints: asset.skeleton.jointCount, maxEvents: 64, threads: this.settings.threads });
     this.agents = createAgents(capacity);
     this.count = 0;
     this.maxEid = 0;
