@@ -10,7 +10,13 @@
  * per channel):
  * real reductions, whose keys differ from channel to channel within a track. Constant channels
  * (the non-root translations) become constants, as any reducer makes them. The reductions run
- * before the timing (about a second).
+ * before the timing (about a second) in a worker thread (bench/reduceWorker.ts), and the clips
+ * are rebuilt here from its curves with `createReducedClip`: the timed isolate never runs the
+ * reducer. Run here, the reducer's clip construction discarded the samplers' optimized code
+ * while they were hot ("code dependencies": it generalizes fields of the clips' hidden
+ * classes), and in about a quarter of processes V8 then kept `sampleReduced16Into` (the 16-bit
+ * kernel) or `sampleClipInto` in baseline code for the whole timing — the 16-bit rows at
+ * ~2.8× uniform, or the uniform row at ~20 instead of ~12 ns/joint (docs/motion-lod.md, Memory).
  *
  * Kernel rows: `count` characters, each with its own time and speed on one of the two clips,
  * advanced by speed × dt (wrapping) and sampled with `sampleClipInto` (which sends reduced
@@ -20,10 +26,26 @@
  * disturbances over all rows). sampleSystem rows: the 'bitanim systems' crowd
  * (two layers, weights 0.6 / 0.4) timed in its sample phase, with uniform or reduced clips.
  */
-import { reduceClip, sampleClipInto, type Clip } from '../src/index.js';
+import { Worker } from 'node:worker_threads';
+import { createReducedClip, sampleClipInto, sampleReducedInto, type Clip } from '../src/index.js';
+import type { ReducedTracks } from '../src/assets/ReducedTracks.js';
+import { sampleReduced16Into } from '../src/assets/sampleReduced.js';
+import type { ReduceOptions, ReduceReply } from './reduceWorker.js';
 import { createBitanimCrowd } from './bitanimCrowd.js';
 import { collectGarbage, measure, runFrames } from './measure.js';
 import { JOINT_COUNT, planCrowd, type CrowdAssets } from './plan.js';
+
+/**
+ * BENCH_REDUCED_TRACE=1 (with node --allow-natives-syntax): prints every round's kernel figure and
+ * V8's optimization status of the kernel functions after the rounds (%GetOptimizationStatus bits:
+ * 16 optimized, 64 TurboFan, 32768 baseline code).
+ */
+const TRACE = process.env['BENCH_REDUCED_TRACE'] === '1';
+function optimizationStatus(f: unknown): string {
+  if (!process.execArgv.includes('--allow-natives-syntax')) return 'unknown (run node with --allow-natives-syntax)';
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  return (new Function('f', 'return %GetOptimizationStatus(f)') as (f: unknown) => number)(f).toString(2);
+}
 
 /** One row of the table. */
 export interface ReducedRow {
@@ -65,16 +87,38 @@ export function reducedCrowdSize(value: string | undefined = process.env['BENCH_
   return n;
 }
 
+/**
+ * The crowd's clips reduced with each of `options` by `reduceClip` in a worker thread (its own
+ * V8 isolate), rebuilt here from the posted curves with `createReducedClip` (the clips
+ * `reduceClip` returns, the same curves and stats). See the file header for why.
+ */
+async function reduceInWorker(assets: CrowdAssets, options: readonly ReduceOptions[]): Promise<Clip[][]> {
+  const worker = new Worker(new URL('./reduceWorker.js', import.meta.url), { workerData: options });
+  const reply = await new Promise<ReduceReply>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await worker.terminate();
+  return reply.map((clips) =>
+    clips.map(({ tracks, stats }, i) => createReducedClip(assets.clips[i]!, Object.freeze(tracks) as ReducedTracks, stats)),
+  );
+}
+
 /** Measures the uniform clips and three reductions of them by reduceClip; see the file header. */
 export async function benchmarkReducedSampling(assets: CrowdAssets, count: number, frameOverride: number | undefined, dt: number): Promise<ReducedResult> {
-  const reduced = (tolerance: number, method: 'atkins' | 'uniform', quantize = true): Clip[] =>
-    assets.clips.map((c) => reduceClip(c, { tolerance, method, quantize }));
+  const options: ReduceOptions[] = [
+    { tolerance: 0.001, method: 'atkins', quantize: true },
+    { tolerance: 0.005, method: 'atkins', quantize: true },
+    { tolerance: 0.005, method: 'atkins', quantize: false },
+    { tolerance: 0.005, method: 'uniform', quantize: true },
+  ];
+  const reduced = await reduceInWorker(assets, options);
   const variants: Variant[] = [
     { label: 'uniform clips (31 and 41 frames)', clips: assets.clips },
-    { label: 'reduceClip ATKINS, 1 mm', clips: reduced(0.001, 'atkins') },
-    { label: 'reduceClip ATKINS, 5 mm', clips: reduced(0.005, 'atkins') },
-    { label: 'reduceClip ATKINS, 5 mm, 32-bit (quantize: false)', clips: reduced(0.005, 'atkins', false) },
-    { label: 'reduceClip uniform decimation, 5 mm', clips: reduced(0.005, 'uniform') },
+    { label: 'reduceClip ATKINS, 1 mm', clips: reduced[0]! },
+    { label: 'reduceClip ATKINS, 5 mm', clips: reduced[1]! },
+    { label: 'reduceClip ATKINS, 5 mm, 32-bit (quantize: false)', clips: reduced[2]! },
+    { label: 'reduceClip uniform decimation, 5 mm', clips: reduced[3]! },
   ];
   const frames = frameOverride ?? 200;
   const poseSize = JOINT_COUNT * 10;
@@ -116,6 +160,11 @@ export async function benchmarkReducedSampling(assets: CrowdAssets, count: numbe
     const sorted = [...values].sort((a, b) => a - b);
     return sorted[sorted.length >> 1]!;
   };
+  if (TRACE) {
+    for (let k = 0; k < variants.length; k++) console.log(`trace: ${variants[k]!.label}: ${rounds[k]!.map((x) => x.toFixed(1)).join(' ')} ns/joint`);
+    const fns = { frame, sampleClipInto, sampleReducedInto, sampleReduced16Into };
+    console.log(`trace: optimization status (binary): ${Object.entries(fns).map(([name, f]) => `${name} ${optimizationStatus(f)}`).join(', ')}`);
+  }
   if (!out.every(Number.isFinite)) throw new Error('reduced bench: a sampled pose is not finite');
 
   const rows: ReducedRow[] = [];
@@ -164,7 +213,8 @@ export function printReducedSampling(r: ReducedResult): void {
   }
   console.log(`\n- kernel: one clip per character, its own time and speed, ${r.frames} frames per round, median of ${r.rounds} rounds run alternately;`);
   console.log('  sampleSystem: the crowd above (two layers), its sample phase (time advance, events, root deltas, sampling).');
-  console.log('- reduced clips: reduceClip on both crowd clips (bound on every joint\'s model-space position over every frame);');
+  console.log('- reduced clips: reduceClip on both crowd clips (bound on every joint\'s model-space position over every frame),');
+  console.log('  run in a worker thread so that this process\'s compiled samplers are not discarded while clips are reduced;');
   console.log('  keys kept counts per-channel keys; the sampler\'s cost depends on which tracks are animated, not on how many keys they keep.');
   console.log('- bytes: Float32 frames for uniform clips; clip.stats.bytes (everything the reduced clip holds: the records of its curves, lookup table, constants; no frames) for reduced ones.');
 }
