@@ -60,15 +60,17 @@ export function startWorker(thread: number, onMessage: (data: unknown) => void, 
 }
 
 /**
- * The worker's script in Node: `worker.js` beside this module in the built package. Run from
- * the TypeScript sources (vitest), the test setup bundles it and names it in
- * `BITANIM_WORKER_URL` (test/support/workerBundle.ts).
+ * The worker's script in Node: `BITANIM_WORKER_URL` when set (a file URL, for an application
+ * that bundles bitanim into one file: bundle src/parallel/worker.ts or the package's
+ * `dist/parallel/worker.js` beside it and name it here), else `worker.js` beside this module
+ * in the package. Run from the TypeScript sources (vitest) the variable is required: the test
+ * setup bundles the worker and sets it (test/support/workerBundle.ts).
  */
 function nodeWorkerUrl(): URL {
+  const given = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env['BITANIM_WORKER_URL'];
+  if (given !== undefined && given !== '') return new URL(given);
   // vite-ignore: a browser bundler must not copy this Node-only URL's target as an asset (the Worker above is the one it bundles).
   if (!import.meta.url.endsWith('.ts')) return new URL(/* @vite-ignore */ './worker.js', import.meta.url);
-  const bundled = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env['BITANIM_WORKER_URL'];
-  if (bundled !== undefined && bundled !== '') return new URL(bundled);
   throw new AnimationError('createAnimationWorld', [{
     path: 'threads',
     message: 'runs workers from compiled JavaScript: bitanim is running from its TypeScript sources here, so build it (npm run build) or set BITANIM_WORKER_URL to a bundle of src/parallel/worker.ts',
