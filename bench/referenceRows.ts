@@ -101,7 +101,7 @@ export function printReference(rows: readonly ReferenceRow[]): void {
   console.log('The bench crowd (two clips blended 0.6 / 0.4, 64 joints) through `step` and through one hand-fused');
   console.log('scalar pass per character (bench/referenceKernel.ts: sample both clips, blend, local → model, palette).');
   console.log('Alternating frame by frame in this process; medians.\n');
-  console.log('| N | step ms/frame | step ns/joint | reference ms/frame | reference ns/joint | step / reference | max palette |Δ| | frames |');
+  console.log('| N | step ms/frame | step ns/joint | reference ms/frame | reference ns/joint | step / reference | max palette difference | frames |');
   console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows) {
     const joints = r.count * JOINT_COUNT;

@@ -3,10 +3,12 @@
  * for the bench crowd: same layer times, and palettes within 1e-5 per element, frame after
  * frame — otherwise the "reference vs step" ratio would compare different work.
  */
+import { GCProfiler, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createBitanimCrowd } from '../../bench/bitanimCrowd.js';
 import { createCrowdAssets, JOINT_COUNT, LAYER_COUNT, planCrowd } from '../../bench/plan.js';
-import { createReferenceKernel, maxReferenceDifference, runReferenceKernel } from '../../bench/referenceKernel.js';
+import { createReferenceKernel, maxReferenceDifference, runReferenceKernel, type ReferenceKernel } from '../../bench/referenceKernel.js';
 import { MAX_LAYERS } from '../../src/components/Layers.js';
 import { getSkinPalette } from '../../src/index.js';
 
@@ -14,6 +16,10 @@ const DT = 1 / 60;
 const WEIGHTS = [0.6, 0.4];
 const FRAMES = 30;
 const COUNT = 24;
+
+// A handle on V8's collector without restarting node with --expose-gc (as test/allocation.test.ts).
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 describe('reference kernel', () => {
   const assets = createCrowdAssets();
@@ -77,4 +83,28 @@ describe('reference kernel', () => {
     expect(() => createReferenceKernel(plan.skeleton, plan.clips, [1, 0], plan.startTime, plan.speed, 2)).toThrow(/> 0/);
     expect(() => createReferenceKernel(plan.skeleton, plan.clips.slice(0, 1), [1], plan.startTime, plan.speed, 2)).toThrow(/two clips/);
   });
+
+  it('allocates nothing per frame (20,000 frames of 10 characters: under 8 bytes a frame, half a boxed double)', () => {
+    const plan = planCrowd(assets, 10, WEIGHTS, 11);
+    const kernel = createReferenceKernel(plan.skeleton, plan.clips, plan.weights, plan.startTime, plan.speed, plan.count);
+    kernel.dt[0] = DT;
+    for (let f = 0; f < 500; f++) runReferenceKernel(kernel, 0, kernel.count);
+    // The smaller of two runs: a per-frame allocation shows in both, while the compiler's own
+    // heap objects (optimizing the loop on stack, once) may land in either.
+    const allocated = Math.min(allocatedBy(kernel, 20_000), allocatedBy(kernel, 20_000));
+    console.log(`reference kernel, 20,000 frames × 10 characters: ${allocated} bytes allocated (the smaller of two runs)`);
+    expect(allocated).toBeLessThan(20_000 * 8);
+  });
 });
+
+/** Bytes allocated while running `frames` frames of `kernel` (GCs during them added back). */
+function allocatedBy(kernel: ReferenceKernel, frames: number): number {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const profiler = new GCProfiler();
+  profiler.start();
+  for (let f = 0; f < frames; f++) runReferenceKernel(kernel, 0, kernel.count);
+  const collections = profiler.stop()?.statistics ?? [];
+  const freed = collections.reduce((sum, c) => sum + c.beforeGC.heapStatistics.usedHeapSize - c.afterGC.heapStatistics.usedHeapSize, 0);
+  return process.memoryUsage().heapUsed - before + freed;
+}
