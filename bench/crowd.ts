@@ -37,12 +37,18 @@
  * look-at and a two-bone reach at moving followers, against the same crowd's plain `step`.
  * BENCH_AIM=0 skips those rows; another number runs them at that crowd size.
  *
+ * Scalar reference kernel (referenceRows.ts, referenceKernel.ts): after the per-size tables, at
+ * the same sizes, `step` against a hand-fused scalar kernel doing this crowd's frame in one pass
+ * per character, alternating frame by frame; the bench throws if their palettes differ by more
+ * than 1e-5. BENCH_REFERENCE=0 skips those rows.
+ *
  * Environment: BENCH_SIZES="1000,5000" picks the crowd sizes, BENCH_FRAMES the measured frames
  * of both runtimes (default: 300 → 60 for bitanim and 20 → 10 for three.js as N grows, since
  * three.js takes over a second per frame at 10,000; its workload is never reduced) and of the
  * transition rows (default 72, three transition periods) and of the LOD rows (default 60).
  * BENCH_TRANSITIONS=0 skips the transition rows, BENCH_LOD=0 the LOD rows; another number
- * runs them at that crowd size instead of 10,000.
+ * runs them at that crowd size instead of 10,000. BENCH_CROWD=0 skips the per-size tables against
+ * three.js (for a quick run of the other rows).
  */
 import os from 'node:os';
 import { createBitanimCrowd, type BitanimCrowd } from './bitanimCrowd.js';
@@ -53,6 +59,7 @@ import { benchmarkTransitions, printTransitions } from './transitions.js';
 import { benchmarkAim, parseAimCount, printAim } from './aimCrowd.js';
 import { benchmarkLod, printLod } from './lodCrowd.js';
 import { benchmarkReducedSampling, printReducedSampling, reducedCrowdSize } from './reducedSampling.js';
+import { benchmarkReference, printReference, referenceRowsEnabled } from './referenceRows.js';
 
 /** Frame step, seconds. */
 const DT = 1 / 60;
@@ -99,6 +106,7 @@ async function main(): Promise<void> {
   const transitionCount = parseTransitions(process.env['BENCH_TRANSITIONS']);
   const aimCount = parseAimCount(process.env['BENCH_AIM']);
   const lodCount = parseCount('BENCH_LOD', process.env['BENCH_LOD'], LOD_CROWD);
+  const crowdTables = process.env['BENCH_CROWD']?.trim() !== '0';
   const assets = createCrowdAssets();
 
   console.log('# bitanim crowd benchmark: bitanim vs three.js\n');
@@ -108,12 +116,15 @@ async function main(): Promise<void> {
   const baseline = await measure(EMPTY_RUNNER, 300, DT);
   console.log(`- harness baseline: an empty frame (the same performance.now() calls, no work) measures ${formatBytes(baseline.allocatedBytesPerFrame)} B/frame allocated`);
 
-  for (const count of sizes) {
-    const result = await benchmarkSize(assets, count, frames);
-    // The crowds of this size are unreachable now; free them before building the next.
-    collectGarbage();
-    printSize(result);
+  if (crowdTables) {
+    for (const count of sizes) {
+      const result = await benchmarkSize(assets, count, frames);
+      // The crowds of this size are unreachable now; free them before building the next.
+      collectGarbage();
+      printSize(result);
+    }
   }
+  if (referenceRowsEnabled()) printReference(await benchmarkReference(assets, sizes, frames, DT, WEIGHTS));
   if (transitionCount > 0) printTransitions(await benchmarkTransitions(assets, transitionCount, frames, DT));
   if (aimCount > 0) printAim(await benchmarkAim(assets, aimCount, frames, DT));
   if (lodCount > 0) printLod(await benchmarkLod(assets, lodCount, frames, DT));
