@@ -4,9 +4,7 @@
  */
 
 /** A compiled module (`WebAssembly.Module`); opaque here, posted to workers as it is. */
-export interface WasmModule {
-  readonly [Symbol.toStringTag]: string;
-}
+export type WasmModule = object;
 
 /** A `WebAssembly.Memory`: its buffer is a `SharedArrayBuffer` when created with `shared: true`. */
 export interface WasmMemory {
@@ -22,7 +20,7 @@ export interface WasmApi {
 }
 
 /** `globalThis.WebAssembly`, or null on a host without it. */
-export const wasmApi: WasmApi | null = (globalThis as { WebAssembly?: WasmApi }).WebAssembly ?? null;
+export const wasmApi: WasmApi | null = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly ?? null;
 
 /** Bytes of a WebAssembly memory page. */
 export const WASM_PAGE = 65536;
