@@ -6,6 +6,11 @@
  *
  *   npx tsc -p tsconfig.bench.json && node scripts/buildWasm.mjs .bench-build/src/wasm \
  *     && node --expose-gc .bench-build/bench/skinKernels.js [count=10000] [frames=60]
+ *
+ * Also prints every system's median on both worlds (the others run JavaScript on either, on an
+ * `ArrayBuffer` or on the kernels' memory: where the pools sit must not slow them). FIRST and
+ * SECOND (environment, default js and wasm) set the two worlds' kernels, e.g. both js to see
+ * the noise between two identical worlds.
  */
 import { beginFrame, createAnimationWorld, endFrame, play, spawnCharacter, type AnimationWorld, type KernelChoice } from '../src/index.js';
 import { createCrowdAssets, JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdPlan } from './plan.js';
@@ -27,15 +32,19 @@ function crowd(plan: CrowdPlan, kernels: KernelChoice): AnimationWorld {
   return world;
 }
 
-/** One frame of `world`, the skin system timed alone; returns its milliseconds. */
-function frame(world: AnimationWorld): number {
+const systemMs: Record<'js' | 'wasm', number[][]> = { js: [], wasm: [] };
+
+/** One frame of `world` (`kernels`), each system timed on its own; returns the skin system's milliseconds. */
+function frame(world: AnimationWorld, kernels: 'js' | 'wasm'): number {
   const systems = world.frame.systems;
   const n = beginFrame(world);
   let skinMs = 0;
-  for (const system of systems) {
+  for (let s = 0; s < systems.length; s++) {
     const t0 = performance.now();
-    system.entities(world, DT, 0, n);
-    if (system.name === 'skin') skinMs = performance.now() - t0;
+    systems[s]!.entities(world, DT, 0, n);
+    const ms = performance.now() - t0;
+    (systemMs[kernels][s] ??= []).push(ms);
+    if (systems[s]!.name === 'skin') skinMs = ms;
   }
   endFrame(world, DT);
   return skinMs;
@@ -44,12 +53,15 @@ function frame(world: AnimationWorld): number {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const plan = planCrowd(createCrowdAssets(), count, [0.6, 0.4]);
-const worlds = { js: crowd(plan, 'js'), wasm: crowd(plan, 'wasm') };
-for (let f = 0; f < 20; f++) (frame(worlds.js), frame(worlds.wasm)); // warm-up
+const second = (process.env['SECOND'] ?? 'wasm') as KernelChoice, first = (process.env['FIRST'] ?? 'js') as KernelChoice;
+const worlds = { js: crowd(plan, first), wasm: crowd(plan, second) };
+for (let f = 0; f < 20; f++) (frame(worlds.js, 'js'), frame(worlds.wasm, 'wasm')); // warm-up
+systemMs.js = [];
+systemMs.wasm = [];
 const ms: Record<'js' | 'wasm', number[]> = { js: [], wasm: [] };
 for (let f = 0; f < frames; f++) {
   const order = f % 2 === 0 ? (['js', 'wasm'] as const) : (['wasm', 'js'] as const);
-  for (const k of order) ms[k].push(frame(worlds[k]));
+  for (const k of order) ms[k].push(frame(worlds[k], k));
 }
 // Same pools after the same frames: the kernels agree bit for bit.
 const a = new Uint32Array(worlds.js.components.SkinPalette.data.buffer, worlds.js.components.SkinPalette.data.byteOffset, worlds.js.components.SkinPalette.data.length);
@@ -62,3 +74,6 @@ console.log(`skin phase, ${count} × ${JOINT_COUNT} joints, ${frames} frames alt
 console.log(`  js   ${js.toFixed(2)} ms  ${((js * 1e6) / joints).toFixed(2)} ns/joint`);
 console.log(`  wasm ${wasm.toFixed(2)} ms  ${((wasm * 1e6) / joints).toFixed(2)} ns/joint   wasm/js ${(wasm / js).toFixed(3)}`);
 console.log(`  palette elements differing: ${differ}`);
+// The other systems run JavaScript on both, on an ArrayBuffer (js) or the kernels' memory (wasm).
+const names = worlds.js.frame.systems.map((system) => system.name);
+console.log('  per system, ms (js / wasm world):', names.map((name, s) => `${name} ${median(systemMs.js[s]!).toFixed(2)} / ${median(systemMs.wasm[s]!).toFixed(2)}`).join(', '));

@@ -21,7 +21,7 @@ import { createBufferAllocator, heapAllocator, measureAllocations, type PoolAllo
 import { CHUNK_LOG_STRIDE, CLOCK_SIZE, CONTROL_INTS, FAILURE_TEXT, STATUS_STRIDE } from './components/ThreadControl.js';
 import { POSE_STRIDE } from './math/layout.js';
 import { logicalCores, MAX_THREADS, sharedMemoryIssue } from './memory/environment.js';
-import { createKernelArea, instantiateKernels, type KernelArea, type WasmKernels } from './wasm/kernels.js';
+import { createKernelArea, instantiateKernels, KERNEL_POOL_START, type KernelArea, type WasmKernels } from './wasm/kernels.js';
 import { kernelModule, type KernelChoice } from './wasm/loader.js';
 import { wasmApi, WASM_PAGE, type WasmMemory, type WasmModule } from './wasm/wasmApi.js';
 import { describeValue, FLOAT32_MAX, MAX_EVENTS, MAX_JOINTS, MAX_WORLD_BYTES, shownNumber } from './assets/limits.js';
@@ -356,13 +356,15 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     const size = measureAllocations(layout);
     if (module !== null) {
       // The pools in the kernels' memory: pointers into it are the pools' byteOffsets.
-      const pages = Math.max(1, Math.ceil(size / WASM_PAGE));
+      const pages = Math.max(1, Math.ceil((KERNEL_POOL_START + size) / WASM_PAGE));
       memory = new (wasmApi as NonNullable<typeof wasmApi>).Memory({ initial: pages, maximum: pages, shared: threads > 1 });
       poolBuffer = memory.buffer;
     } else {
       poolBuffer = threads > 1 ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
     }
-    pools = layout(createBufferAllocator(poolBuffer));
+    const alloc = createBufferAllocator(poolBuffer);
+    if (memory !== null) alloc.array(Uint8Array, KERNEL_POOL_START);
+    pools = layout(alloc);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     throw new AnimationError('createAnimationWorld', [{
