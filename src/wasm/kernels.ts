@@ -27,8 +27,15 @@ const { MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
  */
 export const KERNEL_POOL_START = 16;
 
-/** Skeletons of `maxJoints` joints the kernel area holds (per world, all threads together). */
+/**
+ * Skeletons of `maxJoints` joints the kernel area holds (per world, all threads together), as
+ * long as that is at most `KERNEL_AREA_JOINTS` joints; else as many as fit in that many joints
+ * (at least one).
+ */
 export const KERNEL_AREA_SKELETONS = 32;
+
+/** Most joints the kernel area is sized for, beyond one skeleton of `maxJoints` (see {@link kernelAreaSkeletons}). */
+export const KERNEL_AREA_JOINTS = 8192;
 
 /** Doubles of an inverse bind row in the kernel area (x y z t), and of a joint's three rows. */
 const BIND_ROW = 4;
@@ -44,8 +51,13 @@ export interface KernelArea {
 export function createKernelArea(maxJoints: number, alloc: PoolAllocator): KernelArea {
   return {
     top: alloc.array(Int32Array, 4),
-    bytes: alloc.array(Float64Array, Math.ceil((KERNEL_AREA_SKELETONS * areaBytes(maxJoints)) / 8)),
+    bytes: alloc.array(Float64Array, (kernelAreaSkeletons(maxJoints) * areaBytes(maxJoints)) / 8),
   };
+}
+
+/** Skeletons of `maxJoints` joints a world's kernel area holds: {@link KERNEL_AREA_SKELETONS}, fewer for large `maxJoints`. */
+export function kernelAreaSkeletons(maxJoints: number): number {
+  return Math.max(1, Math.min(KERNEL_AREA_SKELETONS, Math.floor(KERNEL_AREA_JOINTS / maxJoints)));
 }
 
 /** Bytes one skeleton of `jointCount` joints takes in the kernel area (16-byte aligned parts). */

@@ -13,7 +13,7 @@ import {
   setFollower, setFollowTarget, setLod, setLodCamera, setLookAt, setReach, spawnCharacter, step, stepParallel, transition,
   type AnimationWorld, type KernelChoice,
 } from '../../src/index.js';
-import { KERNEL_AREA_SKELETONS } from '../../src/wasm/kernels.js';
+import { KERNEL_AREA_SKELETONS, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
 import { reloadKernels, setKernelsUnavailable } from '../../src/wasm/loader.js';
 import { deg, humanoid } from '../aim/helpers.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
@@ -149,6 +149,16 @@ describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
     expect(wasm.wasm!.parentsAt.filter((p) => p < 0).length).toBeGreaterThan(0);
     expect(wasm.wasm!.parentsAt.filter((p) => p >= 0).length).toBe(KERNEL_AREA_SKELETONS);
     expect(compare(wasm.components.SkinPalette.data, js.components.SkinPalette.data).identical).toBe(true);
+  });
+
+  it('the kernel area holds 32 skeletons of maxJoints joints, fewer beyond 8,192 joints, at least one', () => {
+    expect([3, 16, 64, 256, 1000, 32767].map(kernelAreaSkeletons)).toEqual([32, 32, 32, 32, 8, 1]);
+    // 32 skeletons of 3 joints fit, the 33rd does not (the odd joint count's padding included).
+    const skeletons = Array.from({ length: 33 }, (_, s) => syntheticSkeleton(3, s + 1));
+    const world = createAnimationWorld({ maxEntities: 33, maxJoints: 3, kernels: 'wasm' });
+    for (const skeleton of skeletons) play(world, spawnCharacter(world, skeleton), syntheticClip(skeleton, { seed: 2 }));
+    step(world, DT);
+    expect(world.wasm!.parentsAt.map((p) => p >= 0)).toEqual([...Array(32).fill(true), false]);
   });
 
   it('a skeleton id released and reused by another skeleton is copied anew', () => {
