@@ -6,8 +6,9 @@ export default defineConfig({
   resolve: { alias: { bitanim: fileURLToPath(new URL('./src/index.ts', import.meta.url)) } },
   test: {
     include: ['test/**/*.test.ts'],
-    // Worker threads run JavaScript: src/parallel/worker.ts is bundled once per run.
-    globalSetup: ['test/support/workerBundle.ts'],
+    // Worker threads run JavaScript: src/parallel/worker.ts is bundled once per run; the
+    // WebAssembly kernels (assembly/) are compiled once per run.
+    globalSetup: ['test/support/workerBundle.ts', 'test/support/wasmBuild.ts'],
     // The oracle and allocation tests build thousands of characters; give them room.
     testTimeout: 60_000,
   },

@@ -38,6 +38,7 @@ export {
   type Scratch,
 } from './world.js';
 export { createAnimationWorld, worldBytes } from './api/world.js';
+export { loadKernels, type KernelChoice } from './wasm/loader.js';
 export {
   createFrame,
   insertSystem,

@@ -21,6 +21,9 @@ import { createBufferAllocator, heapAllocator, measureAllocations, type PoolAllo
 import { CHUNK_LOG_STRIDE, CLOCK_SIZE, CONTROL_INTS, FAILURE_TEXT, STATUS_STRIDE } from './components/ThreadControl.js';
 import { POSE_STRIDE } from './math/layout.js';
 import { logicalCores, MAX_THREADS, sharedMemoryIssue } from './memory/environment.js';
+import { createKernelArea, instantiateKernels, KERNEL_POOL_START, type KernelArea, type WasmKernels } from './wasm/kernels.js';
+import { kernelModule, type KernelChoice } from './wasm/loader.js';
+import { wasmApi, WASM_PAGE, type WasmMemory, type WasmModule } from './wasm/wasmApi.js';
 import { describeValue, FLOAT32_MAX, MAX_EVENTS, MAX_JOINTS, MAX_WORLD_BYTES, shownNumber } from './assets/limits.js';
 
 /** Options of {@link createAnimationWorld}. */
@@ -57,6 +60,12 @@ export interface AnimationWorldOptions {
    * start with the world (`disposeAnimationWorld` ends them); see docs/threads.md.
    */
   threads?: number | 'auto';
+  /**
+   * Which kernels run the hot systems (src/wasm, docs/wasm.md): `'wasm'` (WebAssembly SIMD on
+   * pools in the module's memory), `'js'`, or `'auto'` (default: wasm where its module is
+   * loaded and validates, else JS). `world.kernels` says which runs.
+   */
+  kernels?: KernelChoice;
 }
 
 /**
@@ -230,6 +239,10 @@ export interface AnimationWorld {
   readonly poolBuffer: ArrayBufferLike;
   /** The shared state of a threaded frame (`threads > 1`), else null; src/parallel. */
   readonly parallel: ThreadPools | null;
+  /** The kernels the systems run: `'wasm'` (then `poolBuffer` is `wasm.memory`'s) or `'js'`. */
+  readonly kernels: 'wasm' | 'js';
+  /** This thread's WebAssembly kernels (src/wasm/kernels.ts) when `kernels` is `'wasm'`, else null. */
+  readonly wasm: WasmKernels | null;
 }
 
 /**
@@ -303,6 +316,15 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     const missing = sharedMemoryIssue();
     if (missing !== null) issues.push({ path: 'threads', message: `is ${threads}: ${missing}` });
   }
+  const kernels = options.kernels ?? 'auto';
+  let module: WasmModule | null = null;
+  if (kernels !== 'auto' && kernels !== 'wasm' && kernels !== 'js') {
+    issues.push({ path: 'kernels', message: `is ${describeValue(kernels)}: must be 'auto', 'wasm' or 'js'` });
+  } else if (kernels !== 'js' && typeof threads === 'number') {
+    const found = kernelModule(threads > 1);
+    if (typeof found !== 'string') module = found;
+    else if (kernels === 'wasm') issues.push({ path: 'kernels', message: `is 'wasm': ${found}; use 'auto' to fall back to the JavaScript kernels` });
+  }
   if (issues.length) throw new AnimationError('createAnimationWorld', issues);
 
   const rows = maxEntities + 1;
@@ -326,13 +348,23 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
       updates: createUpdateList(rows, alloc),
       lod: createLodShared(alloc),
       parallel: threads > 1 ? createThreadPools(frame, rows, maxJoints, maxEvents, blendThreshold, threads, alloc) : null,
+      kernelArea: module !== null ? createKernelArea(maxJoints, alloc) : null,
     };
   };
-  let pools: WorldPools, poolBuffer: ArrayBufferLike;
+  let pools: WorldPools, poolBuffer: ArrayBufferLike, memory: WasmMemory | null = null;
   try {
     const size = measureAllocations(layout);
-    poolBuffer = threads > 1 ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
-    pools = layout(createBufferAllocator(poolBuffer));
+    if (module !== null) {
+      // The pools in the kernels' memory: pointers into it are the pools' byteOffsets.
+      const pages = Math.max(1, Math.ceil((KERNEL_POOL_START + size) / WASM_PAGE));
+      memory = new (wasmApi as NonNullable<typeof wasmApi>).Memory({ initial: pages, maximum: pages, shared: threads > 1 });
+      poolBuffer = memory.buffer;
+    } else {
+      poolBuffer = threads > 1 ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
+    }
+    const alloc = createBufferAllocator(poolBuffer);
+    if (memory !== null) alloc.array(Uint8Array, KERNEL_POOL_START);
+    pools = layout(alloc);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     throw new AnimationError('createAnimationWorld', [{
@@ -390,6 +422,8 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     threads,
     poolBuffer,
     parallel: pools.parallel,
+    kernels: module !== null ? 'wasm' : 'js',
+    wasm: module !== null ? instantiateKernels(module, memory as WasmMemory, pools.kernelArea as KernelArea) : null,
   };
 }
 
@@ -408,6 +442,8 @@ interface WorldPools {
   readonly updates: UpdateList;
   readonly lod: LodShared;
   readonly parallel: ThreadPools | null;
+  /** The skeleton copies the WebAssembly kernels read (src/wasm/kernels.ts), after the other pools. */
+  readonly kernelArea: KernelArea | null;
 }
 
 /** The pools a threaded world adds (see {@link ThreadPools}). */

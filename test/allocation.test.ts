@@ -8,7 +8,8 @@ import { createRandom, syntheticClip, syntheticSkeleton } from './fixtures/synth
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-describe('step allocates nothing', () => {
+// Both kernel paths (issue 18): the WebAssembly kernels' calls must not allocate either.
+describe.each(['wasm', 'js'] as const)('step allocates nothing (kernels: %s)', (kernels) => {
   it('1,000 frames of 1,000 characters grow the heap by under 1 MB after GC', () => {
     const skeleton = syntheticSkeleton(32);
     // Clips with footstep events, so firing events is part of what is measured.
@@ -16,7 +17,8 @@ describe('step allocates nothing', () => {
     const run = createClip({ ...syntheticClip(skeleton, { seed: 3, frameCount: 41, name: 'run' }), events: [{ time: 0.5, name: 'step' }] });
     const wave = syntheticClip(skeleton, { seed: 4, name: 'wave' });
     const upper = createMask(skeleton, { joint5: 1 });
-    const world = createAnimationWorld({ maxEntities: 1000, maxJoints: 32, maxEvents: 256 });
+    const world = createAnimationWorld({ maxEntities: 1000, maxJoints: 32, maxEvents: 256, kernels });
+    expect(world.kernels).toBe(kernels);
     const random = createRandom(9);
     for (let n = 0; n < 1000; n++) {
       // Half move by root motion; half of those also turn by the root's yaw.
@@ -48,7 +50,8 @@ describe('step allocates nothing', () => {
   it('with transitions in every mode, including the frames that capture them', () => {
     const skeleton = syntheticSkeleton(32);
     const clips = [syntheticClip(skeleton, { seed: 2 }), syntheticClip(skeleton, { seed: 3 }), syntheticClip(skeleton, { seed: 4, loop: false })];
-    const world = createAnimationWorld({ maxEntities: 500, maxJoints: 32, maxEvents: 256 });
+    const world = createAnimationWorld({ maxEntities: 500, maxJoints: 32, maxEvents: 256, kernels });
+    expect(world.kernels).toBe(kernels);
     const eids = Array.from({ length: 500 }, () => spawnCharacter(world, skeleton));
     for (const eid of eids) play(world, eid, clips[0]!);
     const modes = ['inertialize', 'spring', 'crossfade'] as const;

@@ -22,7 +22,8 @@ import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type Animati
  *
  * @throws AnimationError when `options` is not an object, a size is not a positive integer
  * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴), `frame` is not a frame from `createFrame`, the
- * pools would take more than 2 GiB, or allocating them fails.
+ * pools would take more than 2 GiB, allocating them fails, or `kernels` is `'wasm'` where the
+ * WebAssembly kernels are not available (`'auto'` falls back to JavaScript; docs/wasm.md).
  * @example
  * const world = createAnimationWorld({ maxEntities: 10_000, maxJoints: 64 });
  */

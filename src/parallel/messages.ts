@@ -1,5 +1,7 @@
 /** The messages between a threaded world's caller and its workers (src/parallel). */
 import type { AnimationComponents, ThreadPools } from '../world.js';
+import type { KernelArea } from '../wasm/kernels.js';
+import type { WasmMemory, WasmModule } from '../wasm/wasmApi.js';
 import type { AssetUpdate } from './assetMirror.js';
 
 /** Caller → worker, once: the shared pools (typed arrays on the world's SharedArrayBuffer arrive as views of the same memory). */
@@ -14,6 +16,8 @@ export interface InitMessage {
   /** `world.lod.camera`, shared. */
   readonly camera: Float64Array;
   readonly pools: ThreadPools;
+  /** The WebAssembly kernels' compiled module, shared memory (the pools') and kernel area, when the world runs them; the worker instantiates its own. */
+  readonly wasm: { readonly module: WasmModule; readonly memory: WasmMemory; readonly area: KernelArea } | null;
 }
 
 /**

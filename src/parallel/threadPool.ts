@@ -113,6 +113,7 @@ export function startThreads(world: AnimationWorld): void {
       components: world.components,
       camera: world.lod.camera,
       pools,
+      wasm: world.wasm === null ? null : { module: world.wasm.module, memory: world.wasm.memory, area: world.wasm.area },
     };
     worker.post(init);
   }

@@ -14,6 +14,7 @@ import { MAX_LAYERS } from '../components/Layers.js';
 import { clearUpdateList, createUpdateList } from '../components/UpdateList.js';
 import { defaultFrame, insertSystem } from '../frame.js';
 import { nodeBuiltin } from '../memory/environment.js';
+import { instantiateKernels } from '../wasm/kernels.js';
 import type { AnimationWorld, Frame } from '../world.js';
 import { applyAssetUpdate } from './assetMirror.js';
 import { CharacterFault, recordFailure } from './failure.js';
@@ -189,5 +190,7 @@ function createWorkerWorld(init: InitMessage): AnimationWorld {
     threads: init.threads,
     poolBuffer: init.camera.buffer,
     parallel: pools,
+    kernels: init.wasm !== null ? 'wasm' : 'js',
+    wasm: init.wasm !== null ? instantiateKernels(init.wasm.module, init.wasm.memory, init.wasm.area) : null,
   };
 }

@@ -17,14 +17,22 @@
  * computes instead of calling it: measured at 5,000 × 64 joints, calls per joint (which V8
  * does not inline here) made this system 2.1× slower (19.5 vs 9.1 ms per frame).
  * `test/math` and the three.js oracle pin both versions to the same numbers.
+ *
+ * With WebAssembly kernels (`world.kernels === 'wasm'`) each character is one call of the SIMD
+ * kernel `skin` (assembly/kernels.ts) on the pools in the world's memory, which gives the same
+ * bits as the loops here; a character whose skeleton the kernel area could not hold
+ * (src/wasm/kernels.ts) goes through the loops.
  */
 import { commitRemovals } from 'bitecs';
 import { updateRange } from '../components/UpdateList.js';
 import { composeModel } from '../math/composeModel.js';
 import * as layout from '../math/layout.js';
+import { copySkeleton, type WasmKernels } from '../wasm/kernels.js';
 import type { AnimationWorld } from '../world.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
+const POSE_BYTES = POSE_STRIDE * 4;
+const MATRIX_BYTES = MATRIX_STRIDE * 4;
 
 /** Computes every character's model matrices and palette; see the file header. */
 export function skinSystem(world: AnimationWorld, dt: number): void {
@@ -42,6 +50,10 @@ export function skinEntities(world: AnimationWorld, dt: number, first: number, e
   const maxJoints = world.maxJoints;
   const updated = world.updates.eids;
   const last = updateRange(world.updates, world.characters.dense, dt, first, end);
+  if (world.wasm !== null) {
+    skinWasm(world, world.wasm, first, last);
+    return;
+  }
 
   for (let entry = first; entry < last; entry++) {
     const eid = updated[entry];
@@ -51,6 +63,39 @@ export function skinEntities(world: AnimationWorld, dt: number, first: number, e
     composeModel(model, matrixOff, MATRIX_STRIDE, local, eid * maxJoints * POSE_STRIDE, skeleton.parents, 0, jointCount);
     computeSkinPalette(palette, matrixOff, model, matrixOff, skeleton.inverseBind, jointCount);
   }
+}
+
+/** {@link skinEntities} on WebAssembly kernels: update-list entries `[first, last)`, one `skin` call per character. */
+function skinWasm(world: AnimationWorld, kernels: WasmKernels, first: number, last: number): void {
+  const { Character, LocalPose, ModelPose, SkinPalette } = world.components;
+  const skeletons = world.assets.skeletons;
+  const updated = world.updates.eids;
+  const poseRow = world.maxJoints * POSE_BYTES;
+  const matrixRow = world.maxJoints * MATRIX_BYTES;
+  const local = LocalPose.data.byteOffset, model = ModelPose.data.byteOffset, palette = SkinPalette.data.byteOffset;
+  const { copied, parentsAt, bindAt, skin } = kernels;
+  for (let entry = first; entry < last; entry++) {
+    const eid = updated[entry];
+    const id = Character.skeleton[eid];
+    const skeleton = skeletons[id];
+    if (id >= copied.length || copied[id] !== skeleton) copySkeleton(kernels, id, skeleton);
+    const parents = parentsAt[id];
+    if (parents < 0) {
+      skinOne(world, eid);
+      continue;
+    }
+    skin(local + eid * poseRow, model + eid * matrixRow, palette + eid * matrixRow, parents, bindAt[id], Character.jointCount[eid]);
+  }
+}
+
+/** One character through the JavaScript kernels (a skeleton the kernel area could not hold). */
+function skinOne(world: AnimationWorld, eid: number): void {
+  const { Character, LocalPose, ModelPose, SkinPalette } = world.components;
+  const skeleton = world.assets.skeletons[Character.skeleton[eid]];
+  const jointCount = Character.jointCount[eid];
+  const matrixOff = eid * world.maxJoints * MATRIX_STRIDE;
+  composeModel(ModelPose.data, matrixOff, MATRIX_STRIDE, LocalPose.data, eid * world.maxJoints * POSE_STRIDE, skeleton.parents, 0, jointCount);
+  computeSkinPalette(SkinPalette.data, matrixOff, ModelPose.data, matrixOff, skeleton.inverseBind, jointCount);
 }
 
 /**

@@ -1,0 +1,120 @@
+/**
+ * bitanim's WebAssembly kernels (AssemblyScript, 128-bit SIMD), compiled by `npm run build:wasm`
+ * (scripts/buildWasm.mjs) into `kernels.wasm` (imports a plain memory) and
+ * `kernels-shared.wasm` (imports a shared memory, for threaded worlds). They run directly on
+ * the world's pools: every pointer is a byte offset into the imported memory, the `byteOffset`
+ * of a pool's typed array plus the entity's row. The JavaScript side is src/wasm/.
+ *
+ * The numbers are the JavaScript path's, bit for bit: every product and sum is an f64
+ * operation in the same order as in src/math/composeModel.ts and src/systems/skinSystem.ts
+ * (no fused multiply-add, no reassociation), two lanes at a time (`f64x2`), and each result
+ * is rounded to float32 once when stored, as a Float32Array store rounds it. A sum padded
+ * with a lane of its own adds −0, which leaves every value (−0 included) unchanged.
+ *
+ * Layouts (src/math/layout.ts): a joint pose is 10 float32 `tx ty tz qx qy qz qw sx sy sz`;
+ * a matrix 12 float32 column-major `m00 m10 m20 m01 m11 m21 m02 m12 m22 tx ty tz`. A
+ * skeleton's copy (src/wasm/kernelArea.ts): parents as i32, and each inverse bind matrix as
+ * its three rows of f64 `(c0 c1 c2 t)`, 96 bytes a joint, so the pairs the z lanes need load
+ * as one vector.
+ */
+
+// Byte offsets inside one record.
+const POSE_BYTES: usize = 40;
+const MATRIX_BYTES: usize = 48;
+const BIND_BYTES: usize = 96;
+
+/** −0 in lane 0, for sums whose lane 0 has no term left to add. */
+// @ts-ignore: decorator
+@inline function zeroLow(t: f64): v128 {
+  return f64x2.replace_lane(f64x2.splat(-0.0), 1, t);
+}
+
+/** Two float32 at `ptr` as an f64x2. */
+// @ts-ignore: decorator
+@inline function load2(ptr: usize, offset: usize): v128 {
+  return f64x2.promote_low_f32x4(v128.load64_zero(ptr + offset));
+}
+
+/** An f64x2 rounded to float32 and stored as two consecutive float32 at `ptr`. */
+// @ts-ignore: decorator
+@inline function store2(ptr: usize, offset: usize, v: v128): v128 {
+  const f = f32x4.demote_f64x2_zero(v);
+  v128.store64_lane(ptr + offset, f, 0);
+  return f;
+}
+
+/**
+ * Skinning of one character (src/systems/skinSystem.ts `skinEntities` per character):
+ * `model` = local → model over `count` joints in parent order (composeModel's float32 path),
+ * then `palette` = model · inverse bind. `local`, `model`, `palette` point at the
+ * character's rows of LocalPose, ModelPose and SkinPalette; `parents` (i32) and `bind`
+ * (f64 rows) at its skeleton's copy in the kernel area.
+ */
+export function skin(local: usize, model: usize, palette: usize, parents: usize, bind: usize, count: i32): void {
+  for (let j = 0; j < count; j++) {
+    const l = local + <usize>j * POSE_BYTES;
+    const o = model + <usize>j * MATRIX_BYTES;
+    // L = T·R·S (affine.fromSQT), in doubles
+    const x = <f64>load<f32>(l, 12), y = <f64>load<f32>(l, 16), z = <f64>load<f32>(l, 20), w = <f64>load<f32>(l, 24);
+    const sx = <f64>load<f32>(l, 28), sy = <f64>load<f32>(l, 32), sz = <f64>load<f32>(l, 36);
+    const x2 = x + x, y2 = y + y, z2 = z + z;
+    const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+    const wx = w * x2, wy = w * y2, wz = w * z2;
+    const l00 = (1 - (yy + zz)) * sx, l10 = (xy + wz) * sx, l20 = (xz - wy) * sx;
+    const l01 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l21 = (yz + wx) * sy;
+    const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
+    const ltx = <f64>load<f32>(l, 0), lty = <f64>load<f32>(l, 4), ltz = <f64>load<f32>(l, 8);
+    const parent = load<i32>(parents + (<usize>j << 2));
+
+    // The model matrix as float32 (rounded as stored), kept for the palette:
+    // columns' x y pairs, and the z's.
+    let c0: v128, c1: v128, c2: v128, ct: v128;
+    let c20: f64, c21: f64, c22: f64, ctz: f64;
+    if (parent < 0) {
+      c0 = store2(o, 0, f64x2.replace_lane(f64x2.splat(l00), 1, l10));
+      c1 = store2(o, 12, f64x2.replace_lane(f64x2.splat(l01), 1, l11));
+      c2 = store2(o, 24, f64x2.replace_lane(f64x2.splat(l02), 1, l12));
+      ct = store2(o, 36, f64x2.replace_lane(f64x2.splat(ltx), 1, lty));
+      c20 = <f64><f32>l20; c21 = <f64><f32>l21; c22 = <f64><f32>l22; ctz = <f64><f32>ltz;
+    } else {
+      // C = C_parent · L (affine.multiply): per column, P0·l0c + P1·l1c + P2·l2c (+ Pt)
+      const p = model + <usize>parent * MATRIX_BYTES;
+      const p0 = load2(p, 0), p1 = load2(p, 12), p2 = load2(p, 24), pt = load2(p, 36);
+      c0 = store2(o, 0, f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(l00)), f64x2.mul(p1, f64x2.splat(l10))), f64x2.mul(p2, f64x2.splat(l20))));
+      c1 = store2(o, 12, f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(l01)), f64x2.mul(p1, f64x2.splat(l11))), f64x2.mul(p2, f64x2.splat(l21))));
+      c2 = store2(o, 24, f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(l02)), f64x2.mul(p1, f64x2.splat(l12))), f64x2.mul(p2, f64x2.splat(l22))));
+      ct = store2(o, 36, f64x2.add(f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(ltx)), f64x2.mul(p1, f64x2.splat(lty))), f64x2.mul(p2, f64x2.splat(ltz))), pt));
+      // z lanes in pairs: (c20, c21) and (c22, ctz)
+      const p20 = f64x2.splat(<f64>load<f32>(p, 8)), p21 = f64x2.splat(<f64>load<f32>(p, 20)), p22 = f64x2.splat(<f64>load<f32>(p, 32));
+      const za = f32x4.demote_f64x2_zero(f64x2.add(f64x2.add(
+        f64x2.mul(p20, f64x2.replace_lane(f64x2.splat(l00), 1, l01)),
+        f64x2.mul(p21, f64x2.replace_lane(f64x2.splat(l10), 1, l11))),
+        f64x2.mul(p22, f64x2.replace_lane(f64x2.splat(l20), 1, l21))));
+      const zb = f32x4.demote_f64x2_zero(f64x2.add(f64x2.add(f64x2.add(
+        f64x2.mul(p20, f64x2.replace_lane(f64x2.splat(l02), 1, ltx)),
+        f64x2.mul(p21, f64x2.replace_lane(f64x2.splat(l12), 1, lty))),
+        f64x2.mul(p22, f64x2.replace_lane(f64x2.splat(l22), 1, ltz))),
+        zeroLow(<f64>load<f32>(p, 44))));
+      c20 = <f64>f32x4.extract_lane(za, 0); c21 = <f64>f32x4.extract_lane(za, 1);
+      c22 = <f64>f32x4.extract_lane(zb, 0); ctz = <f64>f32x4.extract_lane(zb, 1);
+    }
+    store<f32>(o, <f32>c20, 8); store<f32>(o, <f32>c21, 20); store<f32>(o, <f32>c22, 32); store<f32>(o, <f32>ctz, 44);
+
+    // K = C · B⁻¹ (skinSystem's computeSkinPalette), C as stored (float32)
+    const a0 = f64x2.promote_low_f32x4(c0), a1 = f64x2.promote_low_f32x4(c1), a2 = f64x2.promote_low_f32x4(c2), at = f64x2.promote_low_f32x4(ct);
+    const b = bind + <usize>j * BIND_BYTES;
+    const k = palette + <usize>j * MATRIX_BYTES;
+    // rows of B: r0 = (b00 b01 b02 btx) at b, r1 at b + 32, r2 at b + 64
+    store2(k, 0, f64x2.add(f64x2.add(f64x2.mul(a0, v128.load64_splat(b, 0)), f64x2.mul(a1, v128.load64_splat(b, 32))), f64x2.mul(a2, v128.load64_splat(b, 64))));
+    store2(k, 12, f64x2.add(f64x2.add(f64x2.mul(a0, v128.load64_splat(b, 8)), f64x2.mul(a1, v128.load64_splat(b, 40))), f64x2.mul(a2, v128.load64_splat(b, 72))));
+    store2(k, 24, f64x2.add(f64x2.add(f64x2.mul(a0, v128.load64_splat(b, 16)), f64x2.mul(a1, v128.load64_splat(b, 48))), f64x2.mul(a2, v128.load64_splat(b, 80))));
+    store2(k, 36, f64x2.add(f64x2.add(f64x2.add(f64x2.mul(a0, v128.load64_splat(b, 24)), f64x2.mul(a1, v128.load64_splat(b, 56))), f64x2.mul(a2, v128.load64_splat(b, 88))), at));
+    const s20 = f64x2.splat(c20), s21 = f64x2.splat(c21), s22 = f64x2.splat(c22);
+    const ka = f32x4.demote_f64x2_zero(f64x2.add(f64x2.add(
+      f64x2.mul(s20, v128.load(b, 0)), f64x2.mul(s21, v128.load(b, 32))), f64x2.mul(s22, v128.load(b, 64))));
+    const kb = f32x4.demote_f64x2_zero(f64x2.add(f64x2.add(f64x2.add(
+      f64x2.mul(s20, v128.load(b, 16)), f64x2.mul(s21, v128.load(b, 48))), f64x2.mul(s22, v128.load(b, 80))), zeroLow(ctz)));
+    v128.store32_lane(k, ka, 0, 8); v128.store32_lane(k, ka, 1, 20);
+    v128.store32_lane(k, kb, 0, 32); v128.store32_lane(k, kb, 1, 44);
+  }
+}

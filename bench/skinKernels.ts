@@ -1,0 +1,79 @@
+/**
+ * Skinning phase, JavaScript vs WebAssembly kernels (issue 18 item 3): the bench crowd
+ * (bench/plan.ts, two clips, 64 joints) in two worlds, `kernels: 'js'` and `kernels: 'wasm'`,
+ * stepped frame by frame with the skin system timed on its own, the two worlds alternating
+ * frame by frame so drift on a shared machine falls on both. Prints medians in ns per joint.
+ *
+ *   npx tsc -p tsconfig.bench.json && node scripts/buildWasm.mjs .bench-build/src/wasm \
+ *     && node --expose-gc .bench-build/bench/skinKernels.js [count=10000] [frames=60]
+ *
+ * Also prints every system's median on both worlds (the others run JavaScript on either, on an
+ * `ArrayBuffer` or on the kernels' memory: where the pools sit must not slow them). FIRST and
+ * SECOND (environment, default js and wasm) set the two worlds' kernels, e.g. both js to see
+ * the noise between two identical worlds.
+ */
+import { beginFrame, createAnimationWorld, endFrame, play, spawnCharacter, type AnimationWorld, type KernelChoice } from '../src/index.js';
+import { createCrowdAssets, JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdPlan } from './plan.js';
+
+const count = Number(process.argv[2] ?? 10_000);
+const frames = Number(process.argv[3] ?? 60);
+const DT = 1 / 60;
+
+function crowd(plan: CrowdPlan, kernels: KernelChoice): AnimationWorld {
+  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, kernels });
+  if (world.kernels !== kernels) throw new Error(`asked for ${kernels}, got ${world.kernels}`);
+  for (let i = 0; i < plan.count; i++) {
+    const eid = spawnCharacter(world, plan.skeleton);
+    for (let layer = 0; layer < LAYER_COUNT; layer++) {
+      const k = i * LAYER_COUNT + layer;
+      play(world, eid, plan.clips[layer]!, { layer, weight: plan.weights[layer]!, speed: plan.speed[k]!, time: plan.startTime[k]!, loop: true });
+    }
+  }
+  return world;
+}
+
+const systemMs: Record<'js' | 'wasm', number[][]> = { js: [], wasm: [] };
+
+/** One frame of `world` (`kernels`), each system timed on its own; returns the skin system's milliseconds. */
+function frame(world: AnimationWorld, kernels: 'js' | 'wasm'): number {
+  const systems = world.frame.systems;
+  const n = beginFrame(world);
+  let skinMs = 0;
+  for (let s = 0; s < systems.length; s++) {
+    const t0 = performance.now();
+    systems[s]!.entities(world, DT, 0, n);
+    const ms = performance.now() - t0;
+    (systemMs[kernels][s] ??= []).push(ms);
+    if (systems[s]!.name === 'skin') skinMs = ms;
+  }
+  endFrame(world, DT);
+  return skinMs;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const plan = planCrowd(createCrowdAssets(), count, [0.6, 0.4]);
+const second = (process.env['SECOND'] ?? 'wasm') as KernelChoice, first = (process.env['FIRST'] ?? 'js') as KernelChoice;
+const worlds = { js: crowd(plan, first), wasm: crowd(plan, second) };
+for (let f = 0; f < 20; f++) (frame(worlds.js, 'js'), frame(worlds.wasm, 'wasm')); // warm-up
+systemMs.js = [];
+systemMs.wasm = [];
+const ms: Record<'js' | 'wasm', number[]> = { js: [], wasm: [] };
+for (let f = 0; f < frames; f++) {
+  const order = f % 2 === 0 ? (['js', 'wasm'] as const) : (['wasm', 'js'] as const);
+  for (const k of order) ms[k].push(frame(worlds[k], k));
+}
+// Same pools after the same frames: the kernels agree bit for bit.
+const a = new Uint32Array(worlds.js.components.SkinPalette.data.buffer, worlds.js.components.SkinPalette.data.byteOffset, worlds.js.components.SkinPalette.data.length);
+const b = new Uint32Array(worlds.wasm.components.SkinPalette.data.buffer, worlds.wasm.components.SkinPalette.data.byteOffset, worlds.wasm.components.SkinPalette.data.length);
+let differ = 0;
+for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ++;
+const joints = count * JOINT_COUNT;
+const js = median(ms.js), wasm = median(ms.wasm);
+console.log(`skin phase, ${count} × ${JOINT_COUNT} joints, ${frames} frames alternating (medians):`);
+console.log(`  js   ${js.toFixed(2)} ms  ${((js * 1e6) / joints).toFixed(2)} ns/joint`);
+console.log(`  wasm ${wasm.toFixed(2)} ms  ${((wasm * 1e6) / joints).toFixed(2)} ns/joint   wasm/js ${(wasm / js).toFixed(3)}`);
+console.log(`  palette elements differing: ${differ}`);
+// The other systems run JavaScript on both, on an ArrayBuffer (js) or the kernels' memory (wasm).
+const names = worlds.js.frame.systems.map((system) => system.name);
+console.log('  per system, ms (js / wasm world):', names.map((name, s) => `${name} ${median(systemMs.js[s]!).toFixed(2)} / ${median(systemMs.wasm[s]!).toFixed(2)}`).join(', '));

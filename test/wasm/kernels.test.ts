@@ -1,0 +1,231 @@
+/**
+ * Issue 18 item 3, first kernel: the WebAssembly SIMD skinning kernel (assembly/kernels.ts)
+ * against the JavaScript path. Each crowd runs on `kernels: 'wasm'` and on `kernels: 'js'`,
+ * with the same calls; every palette and model matrix element must agree within 1e-5 — and,
+ * since the kernel computes in f64 in the JS path's order, bit for bit (test/frameHash.test.ts,
+ * on the default 'auto', pins the same). Also: the switch (`world.kernels`, fallback, refusal),
+ * the pools in the kernels' memory, a threaded world's workers on the same shared memory, and
+ * more skeletons than the kernel area holds.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  AnimationError, createAnimationWorld, createBlendSpace, createClip, createMask, disposeAnimationWorld, play, removeCharacter, setBlendSpace,
+  setFollower, setFollowTarget, setLod, setLodCamera, setLookAt, setReach, spawnCharacter, step, stepParallel, transition,
+  type AnimationWorld, type KernelChoice,
+} from '../../src/index.js';
+import { KERNEL_AREA_SKELETONS, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
+import { reloadKernels, setKernelsUnavailable } from '../../src/wasm/loader.js';
+import { deg, humanoid } from '../aim/helpers.js';
+import { createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
+
+const DT = 1 / 60;
+
+interface Features { transitions?: boolean; rootMotion?: boolean; followAim?: boolean; lod?: boolean }
+
+/** A crowd of 200 humanoids with the features asked for, `frames` frames; returns the world. */
+function crowd(kernels: KernelChoice, features: Features, frames = 120, threads = 1): AnimationWorld {
+  const skeleton = humanoid();
+  const walk = createClip({ ...syntheticClip(skeleton, { seed: 2, amplitude: 0.2, name: 'walk' }) });
+  const run = syntheticClip(skeleton, { seed: 3, frameCount: 41, amplitude: 0.25, name: 'run' });
+  const jump = syntheticClip(skeleton, { seed: 4, loop: false, name: 'jump' });
+  const wave = syntheticClip(skeleton, { seed: 6, name: 'wave' });
+  const upper = createMask(skeleton, { chest: 1 });
+  const space = createBlendSpace({ type: '1d', samples: [{ clip: walk, x: 0 }, { clip: run, x: 1, phaseOffset: 0.1 }] });
+  const clips = [walk, run, jump];
+  const modes = ['inertialize', 'spring', 'crossfade'] as const;
+  const world = createAnimationWorld({ maxEntities: 220, maxJoints: skeleton.jointCount, kernels, threads });
+  const random = createRandom(18);
+  const alive: number[] = [];
+  for (let n = 0; n < 200; n++) {
+    const x = (n % 16) * 3, z = Math.floor(n / 16) * 3;
+    const eid = spawnCharacter(world, skeleton, { x, z, yaw: random() * 6, rootMotion: features.rootMotion === true && n % 3 !== 2, rootYaw: features.rootMotion === true && n % 6 === 0 });
+    if (n % 5 === 4) setBlendSpace(world, eid, space, random());
+    else play(world, eid, clips[n % 2]!, { time: random(), weight: 0.5 + random() * 0.5 });
+    if (n % 4 === 1) play(world, eid, wave, { layer: 2, weight: random(), mask: upper, additive: true });
+    if (features.followAim === true) {
+      if (n % 3 === 0) setFollower(world, eid, { x: x + 1, y: 1.5, z: z + 1 });
+      if (n % 6 === 0) setLookAt(world, eid, { joint: 'head', neck: 'neck', yawLimit: 80 * deg });
+      if (n % 9 === 0) setReach(world, eid, { upper: 'upperArm', lower: 'foreArm', end: 'hand' });
+    }
+    if (features.lod === true && n % 2 === 0) setLod(world, eid, { levels: 3, distances: [12, 30], updateEvery: [1, 2, 4] });
+    alive.push(eid);
+  }
+  if (features.lod === true) setLodCamera(world, 0, 1.5, 0);
+  return runFrames(world, alive, clips, modes, features, frames, random);
+}
+
+function runFrames(
+  world: AnimationWorld, alive: number[], clips: ReturnType<typeof syntheticClip>[], modes: readonly ('inertialize' | 'spring' | 'crossfade')[],
+  features: Features, frames: number, random: () => number,
+): AnimationWorld {
+  for (let f = 1; f <= frames; f++) {
+    if (features.transitions === true && f % 20 === 0) {
+      for (let k = 0; k < alive.length; k += 2) transition(world, alive[(k + f) % alive.length]!, clips[(k + f) % 3]!, { duration: 0.1 + 0.3 * random(), mode: modes[(k + f / 20) % 3]! });
+    }
+    if (features.followAim === true && f % 30 === 0) for (let k = 0; k < alive.length; k += 3) setFollowTarget(world, alive[k]!, random() * 48, 1, random() * 40);
+    if (features.lod === true && f % 10 === 0) setLodCamera(world, random() * 48, 1.5, random() * 40);
+    step(world, DT);
+  }
+  return world;
+}
+
+/** Largest |a − b| over two pools, and whether they are the same bits. */
+function compare(a: Float32Array, b: Float32Array): { max: number; identical: boolean } {
+  let max = 0;
+  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i]! - b[i]!));
+  const ua = new Uint32Array(a.buffer, a.byteOffset, a.length), ub = new Uint32Array(b.buffer, b.byteOffset, b.length);
+  let identical = a.length === b.length;
+  for (let i = 0; identical && i < ua.length; i++) identical = ua[i] === ub[i];
+  return { max, identical };
+}
+
+afterEach(() => {
+  setKernelsUnavailable(false);
+  vi.restoreAllMocks();
+});
+
+describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
+  const cases: [string, Features][] = [
+    ['core crowd (clips, blend spaces, additive masked layer)', {}],
+    ['transition crowd (all three modes)', { transitions: true }],
+    ['root motion', { rootMotion: true }],
+    ['follow and aim (look-at, reach)', { followAim: true }],
+    ['LOD with update-rate levels', { lod: true }],
+  ];
+  it.each(cases)('%s: every palette and model element within 1e-5, and bit for bit', (_name, features) => {
+    const wasm = crowd('wasm', features);
+    const js = crowd('js', features);
+    expect(wasm.kernels).toBe('wasm');
+    expect(js.kernels).toBe('js');
+    const palette = compare(wasm.components.SkinPalette.data, js.components.SkinPalette.data);
+    const model = compare(wasm.components.ModelPose.data, js.components.ModelPose.data);
+    // The crowd was skinned: nearly every palette element of the 200 characters is set.
+    let nonzero = 0;
+    for (const v of js.components.SkinPalette.data) if (v !== 0) nonzero++;
+    expect(nonzero).toBeGreaterThan(200 * js.maxJoints * 8);
+    expect(palette.max).toBeLessThanOrEqual(1e-5);
+    expect(model.max).toBeLessThanOrEqual(1e-5);
+    expect(palette.identical).toBe(true);
+    expect(model.identical).toBe(true);
+  });
+
+  it('a threaded world (2 threads) runs the kernel on every thread over one shared memory, bit for bit with one JS thread', async () => {
+    const skeleton = humanoid();
+    const clip = syntheticClip(skeleton, { seed: 5, amplitude: 0.3 });
+    const make = (kernels: KernelChoice, threads: number): AnimationWorld => {
+      const world = createAnimationWorld({ maxEntities: 600, maxJoints: skeleton.jointCount, kernels, threads });
+      const random = createRandom(3);
+      for (let n = 0; n < 600; n++) play(world, spawnCharacter(world, skeleton, { x: n % 20, z: Math.floor(n / 20) }), clip, { time: random() });
+      return world;
+    };
+    const threaded = make('wasm', 2), single = make('js', 1);
+    expect(threaded.kernels).toBe('wasm');
+    expect(threaded.poolBuffer).toBeInstanceOf(SharedArrayBuffer);
+    try {
+      for (let f = 0; f < 30; f++) {
+        await stepParallel(threaded, DT);
+        step(single, DT);
+      }
+      // The worker instantiated the kernels on the shared memory (a failure would fail the frame), and the bits are step's on JS.
+      expect(compare(threaded.components.SkinPalette.data, single.components.SkinPalette.data).identical).toBe(true);
+      expect(compare(threaded.components.ModelPose.data, single.components.ModelPose.data).identical).toBe(true);
+    } finally {
+      disposeAnimationWorld(threaded);
+    }
+  });
+
+  it('more skeletons than the kernel area holds: the rest are skinned by the JS kernels, same bits', () => {
+    const count = KERNEL_AREA_SKELETONS + 4;
+    const make = (kernels: KernelChoice): AnimationWorld => {
+      const world = createAnimationWorld({ maxEntities: count, maxJoints: 16, kernels });
+      for (let s = 0; s < count; s++) {
+        const skeleton = syntheticSkeleton(16, s + 1);
+        play(world, spawnCharacter(world, skeleton), syntheticClip(skeleton, { seed: s + 2 }));
+      }
+      for (let f = 0; f < 10; f++) step(world, DT);
+      return world;
+    };
+    const wasm = make('wasm'), js = make('js');
+    expect(wasm.wasm!.parentsAt.filter((p) => p < 0).length).toBeGreaterThan(0);
+    expect(wasm.wasm!.parentsAt.filter((p) => p >= 0).length).toBe(KERNEL_AREA_SKELETONS);
+    expect(compare(wasm.components.SkinPalette.data, js.components.SkinPalette.data).identical).toBe(true);
+  });
+
+  it('the kernel area holds 32 skeletons of maxJoints joints, fewer beyond 8,192 joints, at least one', () => {
+    expect([3, 16, 64, 256, 1000, 32767].map(kernelAreaSkeletons)).toEqual([32, 32, 32, 32, 8, 1]);
+    // 32 skeletons of 3 joints fit, the 33rd does not (the odd joint count's padding included).
+    const skeletons = Array.from({ length: 33 }, (_, s) => syntheticSkeleton(3, s + 1));
+    const world = createAnimationWorld({ maxEntities: 33, maxJoints: 3, kernels: 'wasm' });
+    for (const skeleton of skeletons) play(world, spawnCharacter(world, skeleton), syntheticClip(skeleton, { seed: 2 }));
+    step(world, DT);
+    expect(world.wasm!.parentsAt.map((p) => p >= 0)).toEqual([...Array(32).fill(true), false]);
+  });
+
+  it('a skeleton id released and reused by another skeleton is copied anew', () => {
+    const a = syntheticSkeleton(12, 1), b = syntheticSkeleton(12, 7);
+    const make = (kernels: KernelChoice): AnimationWorld => {
+      const world = createAnimationWorld({ maxEntities: 4, maxJoints: 12, kernels });
+      const first = spawnCharacter(world, a);
+      play(world, first, syntheticClip(a, { seed: 2 }));
+      step(world, DT);
+      removeCharacter(world, first);
+      const second = spawnCharacter(world, b);
+      play(world, second, syntheticClip(b, { seed: 3 }));
+      step(world, DT);
+      return world;
+    };
+    const wasm = make('wasm'), js = make('js');
+    expect(compare(wasm.components.SkinPalette.data, js.components.SkinPalette.data).identical).toBe(true);
+  });
+});
+
+describe('the kernels switch', () => {
+  it("default 'auto' runs wasm here, with the pools in the kernels' memory", () => {
+    const world = createAnimationWorld({ maxEntities: 4, maxJoints: 8 });
+    expect(world.kernels).toBe('wasm');
+    expect(world.wasm).not.toBeNull();
+    expect(world.poolBuffer).toBe(world.wasm!.memory.buffer);
+    expect(world.components.SkinPalette.data.buffer).toBe(world.poolBuffer);
+    expect(createAnimationWorld({ maxEntities: 4, maxJoints: 8, kernels: 'js' }).wasm).toBeNull();
+  });
+
+  it("forced unavailable: 'auto' falls back to JS, 'wasm' is refused with an AnimationError", () => {
+    setKernelsUnavailable(true);
+    const world = createAnimationWorld({ maxEntities: 4, maxJoints: 8, kernels: 'auto' });
+    expect(world.kernels).toBe('js');
+    expect(world.wasm).toBeNull();
+    expect(world.poolBuffer).toBeInstanceOf(ArrayBuffer);
+    expect(() => createAnimationWorld({ maxEntities: 4, maxJoints: 8, kernels: 'wasm' })).toThrow(AnimationError);
+    expect(() => createAnimationWorld({ maxEntities: 4, maxJoints: 8, kernels: 'wasm' })).toThrow(/kernels.*turned off/s);
+  });
+
+  it('a build without the wasm file falls back to JS (and names the missing file for kernels: wasm)', () => {
+    const saved = process.env['BITANIM_WASM_URL'];
+    try {
+      process.env['BITANIM_WASM_URL'] = new URL('./no-such-dir/kernels.wasm', import.meta.url).href;
+      reloadKernels();
+      expect(createAnimationWorld({ maxEntities: 4, maxJoints: 8 }).kernels).toBe('js');
+      expect(() => createAnimationWorld({ maxEntities: 4, maxJoints: 8, kernels: 'wasm' })).toThrow(/not built.*no-such-dir/s);
+    } finally {
+      process.env['BITANIM_WASM_URL'] = saved;
+      reloadKernels();
+    }
+    expect(createAnimationWorld({ maxEntities: 4, maxJoints: 8 }).kernels).toBe('wasm');
+  });
+
+  it('a runtime without SIMD (the module does not validate) falls back to JS', () => {
+    vi.spyOn((globalThis as unknown as { WebAssembly: { validate(bytes: Uint8Array): boolean } }).WebAssembly, 'validate').mockReturnValue(false);
+    reloadKernels();
+    try {
+      expect(createAnimationWorld({ maxEntities: 4, maxJoints: 8 }).kernels).toBe('js');
+      expect(() => createAnimationWorld({ maxEntities: 4, maxJoints: 8, kernels: 'wasm' })).toThrow(/no WebAssembly SIMD/);
+    } finally {
+      vi.restoreAllMocks();
+      reloadKernels();
+    }
+  });
+
+  it('a kernels value other than auto, wasm or js is refused', () => {
+    expect(() => createAnimationWorld({ maxEntities: 4, maxJoints: 8, kernels: 'simd' as KernelChoice })).toThrow(/kernels.*'auto', 'wasm' or 'js'/s);
+  });
+});
