@@ -53,7 +53,7 @@ describe('stepParallel allocates nothing per frame but its promise', () => {
     profiler.start();
     for (let f = 0; f < 1000; f++) {
       await stepParallel(world, 1 / 60);
-      for (let c = 0; c < 8; c++) if (world.parallel!.chunkLog[c * 3] === 1) chunks++;
+      if (f % 10 === 0) for (let c = 0; c < 8; c++) if (world.parallel!.chunkLog[c * 3] === 1) chunks++; // sampled: reading a Float64Array here boxes
     }
     const collections = profiler.stop()?.statistics ?? [];
     const freed = collections.reduce((sum, c) => sum + c.beforeGC.heapStatistics.usedHeapSize - c.afterGC.heapStatistics.usedHeapSize, 0);
@@ -76,8 +76,8 @@ describe('stepParallel allocates nothing per frame but its promise', () => {
     const asyncFrames = asyncFrameCount(world) - asyncBefore;
     console.log(`caller: ${allocated} bytes allocated over 1,000 frames (${collections.length} GCs), heap ${grown} after GC, ${asyncFrames} frames settled asynchronously `
       + `(a promise and its wait: ${promiseCost.toFixed(0)} bytes each); worker: ${report.allocated} bytes allocated (${report.collections} GCs), heap ${report.grown} after GC; `
-      + `worker ran ${chunks} of 8,000 chunks`);
-    expect(chunks).toBeGreaterThan(100); // the worker did take part
+      + `worker ran ${chunks} of 800 sampled chunks`);
+    expect(chunks).toBeGreaterThan(10); // the worker did take part
     expect(grown).toBeLessThan(1024 * 1024);
     // Nothing beyond the promises: at most 1 MB over 1,000 frames once the asynchronous frames' promises are counted out.
     expect(allocated - asyncFrames * promiseCost * 1.5).toBeLessThan(1024 * 1024);
