@@ -13,6 +13,7 @@ import {
   setFollower, setFollowTarget, setLod, setLodCamera, setLookAt, setReach, spawnCharacter, step, stepParallel, transition,
   type AnimationWorld, type KernelChoice,
 } from '../../src/index.js';
+import { CHUNK_LOG_STRIDE, CHUNK_THREAD } from '../../src/components/ThreadControl.js';
 import { KERNEL_AREA_SKELETONS, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
 import { reloadKernels, setKernelsUnavailable } from '../../src/wasm/loader.js';
 import { deg, humanoid } from '../aim/helpers.js';
@@ -121,12 +122,22 @@ describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
     const threaded = make('wasm', 2), single = make('js', 1);
     expect(threaded.kernels).toBe('wasm');
     expect(threaded.poolBuffer).toBeInstanceOf(SharedArrayBuffer);
+    const chunksRun = [0, 0];
     try {
       for (let f = 0; f < 30; f++) {
         await stepParallel(threaded, DT);
         step(single, DT);
+        // Which thread ran each of the frame's five chunks (600 characters / 128), from the chunk log.
+        const log = threaded.parallel!.chunkLog;
+        for (let c = 0; c < Math.ceil(600 / 128); c++) chunksRun[log[c * CHUNK_LOG_STRIDE + CHUNK_THREAD]!]!++;
       }
-      // The worker instantiated the kernels on the shared memory (a failure would fail the frame), and the bits are step's on JS.
+      // The worker ran WebAssembly: its kernel instance (on the shared memory) counted a call of
+      // the skinning kernels for every chunk the chunk log says it ran, and so did this thread.
+      const counted = Array.from(threaded.wasm!.area.chunks.subarray(0, 2));
+      expect(chunksRun[1]).toBeGreaterThan(0);
+      expect(counted).toEqual(chunksRun);
+      expect(chunksRun[0]! + chunksRun[1]!).toBe(30 * 5);
+      // The bits are step's on JS.
       expect(compare(threaded.components.SkinPalette.data, single.components.SkinPalette.data).identical).toBe(true);
       expect(compare(threaded.components.ModelPose.data, single.components.ModelPose.data).identical).toBe(true);
     } finally {
