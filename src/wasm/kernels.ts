@@ -16,7 +16,7 @@
 import type { Skeleton } from '../assets/Skeleton.js';
 import * as layout from '../math/layout.js';
 import { MAX_THREADS } from '../memory/environment.js';
-import type { PoolAllocator } from '../memory/poolAllocator.js';
+import { measureAllocations, type PoolAllocator } from '../memory/poolAllocator.js';
 import { wasmApi, type WasmMemory, type WasmModule } from './wasmApi.js';
 const { MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
 
@@ -61,6 +61,16 @@ export function createKernelArea(maxJoints: number, alloc: PoolAllocator): Kerne
     chunks: alloc.array(Float64Array, MAX_THREADS),
     bytes: alloc.array(Float64Array, (kernelAreaSkeletons(maxJoints) * areaBytes(maxJoints)) / 8),
   };
+}
+
+/**
+ * Bytes a world on the WebAssembly kernels allocates beyond a JavaScript world's pools: the
+ * kernel area of {@link createKernelArea} (alignment included) and the {@link KERNEL_POOL_START}
+ * bytes before the first pool (`worldBytes(…, 'wasm')`). The memory itself is whole 64 KiB
+ * pages, so up to a page more is reserved.
+ */
+export function kernelAreaBytes(maxJoints: number): number {
+  return KERNEL_POOL_START + measureAllocations((alloc) => createKernelArea(maxJoints, alloc));
 }
 
 /** Skeletons of `maxJoints` joints a world's kernel area holds: {@link KERNEL_AREA_SKELETONS}, fewer for large `maxJoints`. */

@@ -10,11 +10,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   AnimationError, createAnimationWorld, createBlendSpace, createClip, createMask, disposeAnimationWorld, play, removeCharacter, setBlendSpace,
-  setFollower, setFollowTarget, setLod, setLodCamera, setLookAt, setReach, spawnCharacter, step, stepParallel, transition,
+  setFollower, setFollowTarget, setLod, setLodCamera, setLookAt, setReach, spawnCharacter, step, stepParallel, transition, worldBytes,
   type AnimationWorld, type KernelChoice,
 } from '../../src/index.js';
 import { CHUNK_LOG_STRIDE, CHUNK_THREAD } from '../../src/components/ThreadControl.js';
-import { KERNEL_AREA_SKELETONS, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
+import { KERNEL_AREA_SKELETONS, KERNEL_POOL_START, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
 import { reloadKernels, setKernelsUnavailable } from '../../src/wasm/loader.js';
 import { deg, humanoid } from '../aim/helpers.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
@@ -234,6 +234,24 @@ describe('the kernels switch', () => {
       vi.restoreAllMocks();
       reloadKernels();
     }
+  });
+
+  it("worldBytes(…, 'wasm') counts the kernel area: the pools end where it says, in the memory's whole pages", () => {
+    for (const [maxEntities, maxJoints, maxEvents] of [[1, 1, 1], [3, 7, 10], [50, 64, 4096], [5, 300, 16]] as const) {
+      const world = createAnimationWorld({ maxEntities, maxJoints, maxEvents, kernels: 'wasm' });
+      const area = world.wasm!.area;
+      // What 'wasm' adds: the kernel area's arrays as allocated, and the bytes before the first pool.
+      const added = worldBytes(maxEntities, maxJoints, maxEvents, 'wasm') - worldBytes(maxEntities, maxJoints, maxEvents, 'js');
+      expect(added).toBe(KERNEL_POOL_START + area.top.byteLength + area.chunks.byteLength + area.bytes.byteLength);
+      // At least the skeletons' copies the area was sized for (parents and inverse binds).
+      expect(added).toBeGreaterThanOrEqual(kernelAreaSkeletons(maxJoints) * maxJoints * (4 + 12 * 8));
+      // The kernel area is the last pool, in the memory's whole pages.
+      const end = area.bytes.byteOffset + area.bytes.byteLength;
+      expect(world.poolBuffer.byteLength).toBeGreaterThanOrEqual(end);
+      expect(world.poolBuffer.byteLength - end).toBeLessThan(65536);
+      expect(worldBytes(maxEntities, maxJoints, maxEvents)).toBe(worldBytes(maxEntities, maxJoints, maxEvents, 'js'));
+    }
+    expect(() => worldBytes(1, 1, 1, 'auto' as 'js')).toThrow(/kernels.*'wasm' or 'js'/s);
   });
 
   it('a kernels value other than auto, wasm or js is refused', () => {
