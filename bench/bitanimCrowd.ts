@@ -12,6 +12,7 @@ import {
   spawnCharacter,
   step,
   type AnimationWorld,
+  type KernelChoice,
 } from '../src/index.js';
 import type { CrowdRunner } from './measure.js';
 import { JOINT_COUNT, LAYER_COUNT, type CrowdPlan } from './plan.js';
@@ -29,9 +30,10 @@ export interface BitanimCrowd extends CrowdRunner {
  * Creates a world sized for the plan and spawns its characters, playing both clips.
  * `mode` 'systems' runs and times each system of the frame table over the whole crowd in
  * turn; 'step' times `step`, which runs the same systems chunk by chunk (what a game calls).
+ * `kernels`: the world's (`createAnimationWorld({ kernels })`; 'auto' runs WebAssembly where built).
  */
-export function createBitanimCrowd(plan: CrowdPlan, mode: 'systems' | 'step' = 'systems'): BitanimCrowd {
-  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT });
+export function createBitanimCrowd(plan: CrowdPlan, mode: 'systems' | 'step' = 'systems', kernels: KernelChoice = 'auto'): BitanimCrowd {
+  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, kernels });
   const eids = new Int32Array(plan.count);
   for (let i = 0; i < plan.count; i++) {
     const eid = spawnCharacter(world, plan.skeleton);

@@ -37,10 +37,15 @@
  * look-at and a two-bone reach at moving followers, against the same crowd's plain `step`.
  * BENCH_AIM=0 skips those rows; another number runs them at that crowd size.
  *
+ * The per-size tables run the default kernels (`kernels: 'auto'`: WebAssembly, which the bench
+ * build compiles into .bench-build/src/wasm; their header line says which ran).
+ *
  * Scalar reference kernel (referenceRows.ts, referenceKernel.ts): after the per-size tables, at
- * the same sizes, `step` against a hand-fused scalar kernel doing this crowd's frame in one pass
- * per character, alternating frame by frame; the bench throws if their palettes differ by more
- * than 1e-5. BENCH_REFERENCE=0 skips those rows.
+ * the same sizes, `step` on the JavaScript kernels and `step` on the WebAssembly kernels against
+ * a hand-fused scalar kernel doing this crowd's frame in one pass per character, the three
+ * alternating frame by frame; the bench throws if a palette differs from the reference's by
+ * more than 1e-5, or the wasm world's from the JS world's by a bit. BENCH_REFERENCE=0 skips
+ * those rows.
  *
  * Environment: BENCH_SIZES="1000,5000" picks the crowd sizes, BENCH_FRAMES the measured frames
  * of both runtimes (default: 300 → 60 for bitanim and 20 → 10 for three.js as N grows, since
@@ -95,6 +100,8 @@ interface SizeResult {
   readonly buildSeconds: { readonly bitanim: number; readonly three: number };
   readonly paletteDifference: number;
   readonly checked: number;
+  /** `world.kernels` of the bitanim crowds. */
+  readonly kernels: string;
   readonly bitanim: Measurement;
   readonly bitanimStep: Measurement;
   readonly three: Measurement;
@@ -178,6 +185,7 @@ async function benchmarkSize(assets: CrowdAssets, count: number, frames: number 
     checked: checkedIndices.length,
     bitanim: bitanimResult,
     bitanimStep: bitanimStepResult,
+    kernels: bitanimStep.world.kernels,
     three: threeResult,
   };
 }
@@ -216,7 +224,7 @@ function maxPaletteDifference(bitanim: BitanimCrowd, three: ThreeCrowd, indices:
 function printSize(r: SizeResult): void {
   const joints = r.count * JOINT_COUNT;
   console.log(`\n## N = ${r.count.toLocaleString('en-US')} characters × ${JOINT_COUNT} joints (${joints.toLocaleString('en-US')} joints)\n`);
-  console.log(`- built in ${r.buildSeconds.bitanim.toFixed(2)} s (bitanim), ${r.buildSeconds.three.toFixed(2)} s (three.js)`);
+  console.log(`- built in ${r.buildSeconds.bitanim.toFixed(2)} s (bitanim), ${r.buildSeconds.three.toFixed(2)} s (three.js); bitanim on the ${r.kernels === 'wasm' ? 'WebAssembly' : 'JavaScript'} kernels (world.kernels '${r.kernels}')`);
   console.log(`- max palette difference vs three.js: ${r.paletteDifference.toExponential(1)} (${r.checked} characters after ${WARMUP_FRAMES} frames, weights ${WEIGHTS.join(' / ')})\n`);
   console.log('| runtime | phases, ms/frame | total ms/frame | ns/joint | heap B/frame ¹ | allocated B/frame ² | GCs (pause) | frames |');
   console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');

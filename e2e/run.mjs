@@ -13,9 +13,14 @@
 //      `?threads=2`, then the "threads" control), moves, and its overlay shows both threads'
 //      times; `?selftest=threads` steps a crowd with `step` and with `stepParallel` on 2 threads
 //      in Chromium and finds every pool and the events equal, with chunks run by a worker;
-//   6. the inspector's clip picker changes the pose (the pose numbers and the pixels), and its
+//   6. WebAssembly kernels: the page loaded them (`loadKernels`, the .wasm files vite emitted)
+//      and the crowd runs them (`world.kernels === 'wasm'`, on 1 and on 2 threads, the worker
+//      counting its kernel calls); `?selftest=kernels` steps the same crowd on 'js' and on
+//      'wasm' (step, and stepParallel on 2 threads) and finds the palettes, every other pool
+//      and the events equal bit for bit;
+//   7. the inspector's clip picker changes the pose (the pose numbers and the pixels), and its
 //      LOD plot shows a clip reduced by reduceClip;
-//   7. no console errors, page errors or failed requests anywhere.
+//   8. no console errors, page errors or failed requests anywhere.
 // Screenshots go to the folder given as the first argument (default docs/screenshots/): the
 // docs/sandbox.md shows crowd.png and inspector.png from there.
 //
@@ -225,6 +230,9 @@ try {
     check('crowd view is not blank', a.nonBackground > a.total * 0.2 && a.colours > 50, `${a.colours} colours, ${a.nonBackground} of ${a.total} pixels off the background`);
     check('crowd view shows characters', a.coloured > 2000, `${a.coloured} character-coloured pixels`);
     check('crowd view moves between two frames', a.changed > 500, `${a.changed} pixels changed in 0.7 s`);
+    const kernels = await page.evaluate(() => ({ loaded: window.__sandbox.kernelsLoaded, world: window.__sandbox.stats().kernels, overlay: /kernels: [^\n]*/.exec(document.getElementById('overlay')?.textContent ?? '')?.[0] ?? '' }));
+    check('wasm: the crowd runs the WebAssembly kernels (loadKernels, world.kernels)', kernels.loaded === true && kernels.world === 'wasm' && /world\.kernels = 'wasm'/.test(kernels.overlay),
+      `loadKernels() ${kernels.loaded}; world.kernels = ${kernels.world}; overlay "${kernels.overlay}"`);
 
     // Look-at: heads whose follower is inside the limits point at it; with the control off, not.
     const aimOn = (await page.evaluate(() => window.__sandbox.stats())).aim;
@@ -279,7 +287,7 @@ try {
     await saveSmall(page, await page.screenshot(), join(outDir, 'crowd-5000.png'));
     const p = await pixels(page, shot);
     const systems = Object.entries(stats.systems).map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(' · ');
-    console.log(`     5,000 characters: ${stats.fps} fps; runtime ${stats.runtimeMs.toFixed(2)} ms/frame (${stats.nsPerJoint.toFixed(0)} ns/joint): ${systems}`);
+    console.log(`     5,000 characters (${stats.kernels} kernels): ${stats.fps} fps; runtime ${stats.runtimeMs.toFixed(2)} ms/frame (${stats.nsPerJoint.toFixed(0)} ns/joint): ${systems}`);
     check('crowd runs 5,000 characters', stats.count === 5000 && stats.runtimeMs > 0 && p.coloured > 2000, `${stats.count} characters, ${p.coloured} character-coloured pixels`);
     check('crowd 5,000: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
     await page.close();
@@ -318,10 +326,12 @@ try {
     const stats = await page.evaluate(() => window.__sandbox.stats());
     const overlayText = await page.evaluate(() => document.getElementById('overlay')?.textContent ?? '');
     const threadLine = /thread 0 \(page\) [\d.]+ ms · thread 1 [\d.]+ ms/.exec(overlayText)?.[0] ?? '';
-    console.log(`     1,000 Foxes on 2 threads: ${stats.fps} fps; stepParallel wall time ${stats.runtimeMs.toFixed(2)} ms/frame; ${stats.threadMs.map((ms, t) => `thread ${t} ${ms.toFixed(2)} ms`).join(' · ')}`);
+    console.log(`     1,000 Foxes on 2 threads (${stats.kernels} kernels): ${stats.fps} fps; stepParallel wall time ${stats.runtimeMs.toFixed(2)} ms/frame; ${stats.threadMs.map((ms, t) => `thread ${t} ${ms.toFixed(2)} ms`).join(' · ')}`);
     check('threads: the crowd runs on 2 threads (stepParallel)', stats.threads === 2 && !stats.inline && stats.frames >= 20 && stats.threadMs.length === 2 && stats.threadMs.every((ms) => ms > 0),
       `${stats.threads} threads, ${stats.frames} frames timed`);
     check('threads: the crowd moves', moved.changed > 500, `${moved.changed} pixels changed in 0.7 s`);
+    check('wasm: the crowd on 2 threads runs the WebAssembly kernels (the worker instantiated them on the shared memory)', stats.kernels === 'wasm' && stats.wasmChunks.length === 2 && stats.wasmChunks.every((n) => n > 0),
+      `world.kernels = ${stats.kernels}; skinning-kernel chunk calls per thread ${stats.wasmChunks.join(' / ')}`);
     check('threads: the overlay shows both threads\' times and the wall time', threadLine !== '' && /wall time/.test(overlayText), threadLine || overlayText.split('\n').slice(1, 3).join(' | '));
     // The control: a new world on 1 thread (the old one disposed), then on 2 again.
     await page.selectOption('#threads', '1');
@@ -347,7 +357,24 @@ try {
       r.checkpoints === Math.floor(r.frames / 20) && r.checkpoints > 0 && r.equal === r.checkpoints && r.firstDifference === null && r.events > 0,
       `${r.equal} of ${r.checkpoints} checkpoints equal over ${r.frames} frames of ${r.characters} characters, ${r.events} events${r.firstDifference ? `; first difference ${r.firstDifference}` : ''}; SHA-256 ${r.stepHash.slice(0, 12)}…, ${(r.ms / 1000).toFixed(1)} s`);
     check('threads in Chromium: workers ran chunks', r.workerChunks > 0, `${r.workerChunks} chunks run by the worker`);
+    check('threads in Chromium: on WebAssembly kernels, the worker too', r.kernels.every((k) => k === 'wasm') && r.workerWasmChunks === r.workerChunks,
+      `world.kernels ${r.kernels.join(' / ')}; the worker's skinning-kernel chunk calls ${r.workerWasmChunks} of its ${r.workerChunks} chunks`);
     check('threads selftest: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
+    await page.close();
+  }
+  // ---- WebAssembly kernels equal JavaScript in Chromium --------------------------------------
+  {
+    const { page, errors } = await openPage('?selftest=kernels');
+    const r = await page.evaluate(() => window.__sandbox.selftest);
+    check('wasm in Chromium: palettes of wasm worlds (step; stepParallel on 2 threads) equal the js world\'s bit for bit',
+      r.kernels.js === 'js' && r.kernels.wasm === 'wasm' && r.kernels.threaded === 'wasm' && r.checkpoints > 0 && r.paletteEqual === r.checkpoints && r.paletteElements > 0,
+      `${r.paletteEqual} of ${r.checkpoints} checkpoints, ${r.paletteElements} palette elements each; kernels ${r.kernels.js} / ${r.kernels.wasm} / ${r.kernels.threaded}${r.firstDifference ? `; first difference ${r.firstDifference}` : ''}`);
+    check('wasm in Chromium: every pool and the events equal too',
+      r.equal === r.checkpoints && r.equalThreaded === r.checkpoints && r.firstDifference === null && r.events > 0,
+      `${r.equal} and ${r.equalThreaded} of ${r.checkpoints} checkpoints over ${r.frames} frames of ${r.characters} characters, ${r.events} events, ${(r.ms / 1000).toFixed(1)} s`);
+    check('wasm in Chromium: the kernels ran (chunk calls: step world, threaded page, worker)', r.wasmChunks.step > 0 && r.wasmChunks.page > 0 && r.wasmChunks.worker > 0,
+      `${r.wasmChunks.step} / ${r.wasmChunks.page} / ${r.wasmChunks.worker}`);
+    check('kernels selftest: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
     await page.close();
   }
   // ---- inspector ----------------------------------------------------------------------------

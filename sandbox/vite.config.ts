@@ -14,10 +14,16 @@
  *   `new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })`, resolves
  *   `./worker.js` to worker.ts beside it (a .js import from TypeScript), and bundles it
  *   (`vite build`: assets/worker-*.js) or serves it (dev: `worker.ts?worker_file&type=module`).
+ * - The WebAssembly kernels (docs/wasm.md): the `wasmKernels` plugin compiles assembly/kernels.ts
+ *   (scripts/buildWasm.mjs) into `src/wasm/kernels.wasm` and `kernels-shared.wasm` when the
+ *   build or the dev server starts (generated, git-ignored), beside src/wasm/loader.ts, whose
+ *   `new URL('./kernels.wasm', import.meta.url)` vite then follows as it does for a published
+ *   package's dist/wasm: the build copies both into assets/ (hashed names), dev serves them.
+ *   The page calls `await loadKernels()` before creating worlds (sandbox/src/main.ts).
  */
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 const sandboxDir = fileURLToPath(new URL('.', import.meta.url));
@@ -62,6 +68,22 @@ function sharedAssets(): Plugin {
   };
 }
 
+/** Compiles the WebAssembly kernels beside src/wasm/loader.ts (generated files, git-ignored) before vite resolves its URLs. */
+function wasmKernels(): Plugin {
+  let built: Promise<void> | null = null;
+  return {
+    name: 'bitanim-wasm-kernels',
+    async buildStart() {
+      built ??= (async () => {
+        const script = pathToFileURL(join(repoDir, 'scripts', 'buildWasm.mjs')).href;
+        const { buildWasm } = (await import(script)) as { buildWasm(outDir: string): Promise<void> };
+        await buildWasm(join(repoDir, 'src', 'wasm'));
+      })();
+      await built;
+    },
+  };
+}
+
 const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
@@ -70,7 +92,7 @@ const isolation = {
 export default defineConfig({
   root: sandboxDir,
   base: './',
-  plugins: [sharedAssets()],
+  plugins: [wasmKernels(), sharedAssets()],
   resolve: { alias: { bitanim: join(repoDir, 'src', 'index.ts') } },
   build: { outDir: join(sandboxDir, 'dist'), emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000 },
   server: { host: '127.0.0.1', port: 5173, strictPort: true, headers: isolation, fs: { allow: [repoDir, assetsDir] } },

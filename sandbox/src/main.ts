@@ -2,11 +2,16 @@
  * The sandbox page: one pixi.js (v8, WebGL) application showing the crowd view or the
  * inspector (`?view=inspector`). Everything animated comes from bitanim's public entry.
  *
- * `?selftest=threads` runs sandbox/src/selftest/threads.ts (stepParallel against step) instead.
+ * `?selftest=threads` runs sandbox/src/selftest/threads.ts (stepParallel against step) instead,
+ * `?selftest=kernels` sandbox/src/selftest/kernels.ts (WebAssembly kernels against JavaScript).
+ *
+ * The WebAssembly kernels (docs/wasm.md) are fetched and compiled first, `await loadKernels()`:
+ * worlds pick their kernels when created (`kernels: 'auto'` runs them where they loaded).
  *
  * `window.__sandbox` reports readiness, the renderer and the view's live numbers to the
  * end-to-end test (e2e/run.mjs) and to the console.
  */
+import { loadKernels } from 'bitanim';
 import { Application } from 'pixi.js';
 import { startCrowd } from './crowd/crowdView';
 import { startInspector } from './inspector/inspectorView';
@@ -19,9 +24,21 @@ declare global {
 
 async function main(): Promise<void> {
   const params = new URLSearchParams(location.search);
+  const kernelsLoaded = await loadKernels();
+  if (params.get('selftest') === 'kernels') {
+    // The WebAssembly kernels against the JavaScript ones in this browser (e2e/run.mjs); no view.
+    window.__sandbox = { ready: false, view: 'selftest', crossOriginIsolated, kernelsLoaded };
+    document.getElementById('status')!.textContent = 'selftest: kernels…';
+    const { runKernelsSelftest } = await import('./selftest/kernels');
+    const selftest = await runKernelsSelftest();
+    document.getElementById('overlay')!.textContent = JSON.stringify(selftest, null, 2);
+    document.getElementById('status')!.textContent = `selftest: kernels, ${selftest.equal} of ${selftest.checkpoints} checkpoints equal`;
+    window.__sandbox = { ...window.__sandbox, selftest, ready: true };
+    return;
+  }
   if (params.get('selftest') === 'threads') {
     // stepParallel against step in this browser (e2e/run.mjs); no view.
-    window.__sandbox = { ready: false, view: 'selftest', crossOriginIsolated };
+    window.__sandbox = { ready: false, view: 'selftest', crossOriginIsolated, kernelsLoaded };
     document.getElementById('status')!.textContent = 'selftest: threads…';
     const { runThreadsSelftest } = await import('./selftest/threads');
     const selftest = await runThreadsSelftest();
@@ -37,7 +54,7 @@ async function main(): Promise<void> {
   const stage = document.getElementById('stage')!;
   const panel = document.getElementById('panel')!;
   const overlay = document.getElementById('overlay')!;
-  window.__sandbox = { ready: false, view };
+  window.__sandbox = { ready: false, view, kernelsLoaded };
 
   const app = new Application();
   await app.init({

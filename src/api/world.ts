@@ -5,6 +5,7 @@
 import { defaultFrame, requireFrame } from '../frame.js';
 import { fail } from '../assets/AnimationError.js';
 import { startThreads } from '../parallel/threadPool.js';
+import { kernelAreaBytes } from '../wasm/kernels.js';
 import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type AnimationWorldOptions } from '../world.js';
 
 /**
@@ -48,10 +49,18 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
  * the per-character plain arrays. At 64 joints a character takes 30,299 bytes (six pose pools
  * of 64 × 10 floats, two matrix pools, the inertialization history). Registries grow with the
  * assets registered and are not counted.
- * @throws AnimationError when a count is not an integer ≥ 0.
+ *
+ * `kernels`: the kernels the world runs (`world.kernels`). A world on `'wasm'` also holds the
+ * WebAssembly kernels' area (copies of the skeletons they read, src/wasm/kernels.ts: about
+ * 205 KB at 64 joints, per world, not per character), counted here; its memory is whole
+ * 64 KiB pages, so up to one page more is reserved. Default `'js'`.
+ * @throws AnimationError when a count is not an integer ≥ 0, or `kernels` is not `'wasm'` or `'js'`.
  * @example
  * worldBytes(10_000, 64); // 303,000,000 bytes or so: what createAnimationWorld would allocate
+ * worldBytes(10_000, 64, 4096, world.kernels); // with the kernel area when world.kernels is 'wasm'
  */
-export function worldBytes(maxEntities: number, maxJoints: number, maxEvents = 4096): number {
-  return frameWorldBytes(defaultFrame, maxEntities, maxJoints, maxEvents);
+export function worldBytes(maxEntities: number, maxJoints: number, maxEvents = 4096, kernels: 'wasm' | 'js' = 'js'): number {
+  if (kernels !== 'wasm' && kernels !== 'js') fail('worldBytes', 'kernels', `is ${String(kernels)}: must be 'wasm' or 'js' (world.kernels)`);
+  const pools = frameWorldBytes(defaultFrame, maxEntities, maxJoints, maxEvents);
+  return kernels === 'wasm' ? pools + kernelAreaBytes(maxJoints) : pools;
 }

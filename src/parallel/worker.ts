@@ -191,6 +191,6 @@ function createWorkerWorld(init: InitMessage): AnimationWorld {
     poolBuffer: init.camera.buffer,
     parallel: pools,
     kernels: init.wasm !== null ? 'wasm' : 'js',
-    wasm: init.wasm !== null ? instantiateKernels(init.wasm.module, init.wasm.memory, init.wasm.area) : null,
+    wasm: init.wasm !== null ? instantiateKernels(init.wasm.module, init.wasm.memory, init.wasm.area, init.thread) : null,
   };
 }

@@ -74,6 +74,7 @@ function skinWasm(world: AnimationWorld, kernels: WasmKernels, first: number, la
   const matrixRow = world.maxJoints * MATRIX_BYTES;
   const local = LocalPose.data.byteOffset, model = ModelPose.data.byteOffset, palette = SkinPalette.data.byteOffset;
   const { copied, parentsAt, bindAt, skin } = kernels;
+  kernels.area.chunks[kernels.thread]++;
   for (let entry = first; entry < last; entry++) {
     const eid = updated[entry];
     const id = Character.skeleton[eid];

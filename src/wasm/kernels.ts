@@ -15,7 +15,8 @@
  */
 import type { Skeleton } from '../assets/Skeleton.js';
 import * as layout from '../math/layout.js';
-import type { PoolAllocator } from '../memory/poolAllocator.js';
+import { MAX_THREADS } from '../memory/environment.js';
+import { measureAllocations, type PoolAllocator } from '../memory/poolAllocator.js';
 import { wasmApi, type WasmMemory, type WasmModule } from './wasmApi.js';
 const { MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
 
@@ -41,18 +42,35 @@ export const KERNEL_AREA_JOINTS = 8192;
 const BIND_ROW = 4;
 const BIND_STRIDE = 3 * BIND_ROW;
 
-/** The kernel area's pools: `top[0]` is the bytes of `bytes` handed out so far. */
+/**
+ * The kernel area's pools: `top[0]` is the bytes of `bytes` handed out so far; `chunks[t]`
+ * counts the calls thread `t` (0: the world's own thread, 1 …: its workers) made to the
+ * skinning kernels' chunk loop (one per chunk of a frame, or per `skinSystem` pass over the
+ * crowd): with it a test, or a page, sees that a worker really ran WebAssembly.
+ */
 export interface KernelArea {
   readonly top: Int32Array;
   readonly bytes: Float64Array;
+  readonly chunks: Float64Array;
 }
 
 /** Allocates a kernel area for skeletons of up to `maxJoints` joints (buildAnimationWorld, after the pools). */
 export function createKernelArea(maxJoints: number, alloc: PoolAllocator): KernelArea {
   return {
     top: alloc.array(Int32Array, 4),
+    chunks: alloc.array(Float64Array, MAX_THREADS),
     bytes: alloc.array(Float64Array, (kernelAreaSkeletons(maxJoints) * areaBytes(maxJoints)) / 8),
   };
+}
+
+/**
+ * Bytes a world on the WebAssembly kernels allocates beyond a JavaScript world's pools: the
+ * kernel area of {@link createKernelArea} (alignment included) and the {@link KERNEL_POOL_START}
+ * bytes before the first pool (`worldBytes(…, 'wasm')`). The memory itself is whole 64 KiB
+ * pages, so up to a page more is reserved.
+ */
+export function kernelAreaBytes(maxJoints: number): number {
+  return KERNEL_POOL_START + measureAllocations((alloc) => createKernelArea(maxJoints, alloc));
 }
 
 /** Skeletons of `maxJoints` joints a world's kernel area holds: {@link KERNEL_AREA_SKELETONS}, fewer for large `maxJoints`. */
@@ -70,6 +88,8 @@ export type SkinKernel = (local: number, model: number, palette: number, parents
 
 /** One thread's kernels of a world: the instance's exports and its registry of skeleton copies. */
 export interface WasmKernels {
+  /** The thread this instance runs on (0: the world's own; a worker's `thread`): its counter in `area.chunks`. */
+  readonly thread: number;
   readonly module: WasmModule;
   readonly memory: WasmMemory;
   readonly area: KernelArea;
@@ -80,11 +100,11 @@ export interface WasmKernels {
   readonly bindAt: number[];
 }
 
-/** Instantiates `module` on `memory` (the world's pool memory) for one thread of the world. */
-export function instantiateKernels(module: WasmModule, memory: WasmMemory, area: KernelArea): WasmKernels {
+/** Instantiates `module` on `memory` (the world's pool memory) for thread `thread` of the world (0: its own). */
+export function instantiateKernels(module: WasmModule, memory: WasmMemory, area: KernelArea, thread = 0): WasmKernels {
   const api = wasmApi as NonNullable<typeof wasmApi>;
   const instance = new api.Instance(module, { env: { memory } });
-  return { module, memory, area, skin: instance.exports['skin'] as SkinKernel, copied: [], parentsAt: [], bindAt: [] };
+  return { thread, module, memory, area, skin: instance.exports['skin'] as SkinKernel, copied: [], parentsAt: [], bindAt: [] };
 }
 
 /**

@@ -60,8 +60,10 @@ export async function loadKernels(url?: string | URL): Promise<boolean> {
     loadNodeKernels();
     return modules !== null;
   }
+  // Two literal `new URL('./…', import.meta.url)`: the pattern bundlers (vite, webpack, parcel)
+  // recognise, so each file is copied as an asset under its own (hashed) name.
   const plainUrl = url === undefined ? new URL('./kernels.wasm', import.meta.url) : new URL(url, import.meta.url);
-  const sharedUrl = new URL('kernels-shared.wasm', plainUrl);
+  const sharedUrl = url === undefined ? new URL('./kernels-shared.wasm', import.meta.url) : new URL('kernels-shared.wasm', plainUrl);
   try {
     const fetchBytes = async (u: URL): Promise<ArrayBuffer> => {
       const response = await fetch(u);

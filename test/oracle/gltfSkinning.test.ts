@@ -49,13 +49,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as THREE from 'three';
 import {
-  createAnimationWorld, getSkinPalette, play, skinVertices, spawnCharacter, step,
+  getSkinPalette, play, skinVertices, spawnCharacter, step,
   type AnimationWorld, type Clip,
 } from '../../src/index.js';
 import { loadGltf, type GltfResult, type SkinnedMeshData } from '../../src/import/gltf.js';
 import {
   keyTimes, parseWithThree, poseThree, readAsset, skinWithThree, skinWithThreeBoundAtNode, type ThreeGltf,
 } from './gltfThree.js';
+import { ORACLE_KERNELS, oracleWorld } from './harness.js';
 
 interface AssetCase {
   readonly file: string;
@@ -248,8 +249,8 @@ function describeVertex(d: VertexDiff, tolerance: number): string {
   return `max |Δ| = ${d.max.toExponential(2)} units (${(d.max / tolerance).toFixed(4)} mm) at ${d.label} vertex ${d.vertex}`;
 }
 
-for (const asset of CASES) {
-  describe(`oracle: ${asset.file} skinned by bitanim (loadGltf at ${asset.frameRate} fps) vs three.js GLTFLoader`, () => {
+for (const kernels of ORACLE_KERNELS) for (const asset of CASES) {
+  describe(`oracle: ${asset.file} skinned by bitanim (loadGltf at ${asset.frameRate} fps, ${kernels} kernels) vs three.js GLTFLoader`, () => {
     let ours: GltfResult;
     let three: ThreeGltf;
     let pairs: MeshPair[];
@@ -257,7 +258,7 @@ for (const asset of CASES) {
     let world: AnimationWorld;
     /** One character per bitanim skeleton. */
     let characters: number[];
-    const tag = `[gltf oracle] ${asset.file} @${asset.frameRate} fps`;
+    const tag = `[gltf oracle] ${asset.file} @${asset.frameRate} fps [${kernels}]`;
 
     beforeAll(async () => {
       const bytes = readAsset(asset.file);
@@ -265,7 +266,7 @@ for (const asset of CASES) {
       pairing = pairMeshes(three, ours);
       pairs = pairing.pairs;
       const maxJoints = Math.max(...ours.skeletons.map((s) => s.jointCount));
-      world = createAnimationWorld({ maxEntities: ours.skeletons.length, maxJoints });
+      world = oracleWorld(ours.skeletons.length, maxJoints, kernels);
       characters = ours.skeletons.map((skeleton) => spawnCharacter(world, skeleton));
       poseThree(three, REST, 0);
       for (const pair of pairs) {

@@ -5,8 +5,8 @@
  */
 import * as THREE from 'three';
 import {
-  createAnimationWorld, createSkeleton, getSkinPalette, MAX_LAYERS, play, spawnCharacter, step,
-  type Clip, type Skeleton,
+  AnimationError, createAnimationWorld, createSkeleton, getSkinPalette, MAX_LAYERS, play, spawnCharacter, step,
+  type Clip, type KernelChoice, type Skeleton,
 } from '../../src/index.js';
 import { axisAngle, createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 import {
@@ -111,16 +111,28 @@ export function oracleClip(s: OracleSkeleton, options: Parameters<typeof synthet
  */
 export type ThreeMix = 'mixer' | 'nlerp';
 
+/** The kernels every oracle runs on (issue 18: the three.js oracles pass on both paths). */
+export const ORACLE_KERNELS: readonly Exclude<KernelChoice, 'auto'>[] = ['js', 'wasm'];
+
+/** A world on `kernels`, checked to run them (`kernels: 'wasm'` refuses to fall back). */
+export function oracleWorld(maxEntities: number, maxJoints: number, kernels: Exclude<KernelChoice, 'auto'>): ReturnType<typeof createAnimationWorld> {
+  const world = createAnimationWorld({ maxEntities, maxJoints, kernels });
+  if (world.kernels !== kernels) throw new AnimationError('oracleWorld', [{ path: 'kernels', message: `asked ${kernels}, runs ${world.kernels}` }]);
+  return world;
+}
+
 /**
  * Plays `layers` (layer n on bitanim layer n and as the n-th three action, all from time 0),
  * advances both runtimes through `times` (ascending, seconds) with identical 1/60 s ticks, and
- * compares the palettes at each time. Logs one line per time.
+ * compares the palettes at each time, bitanim on `kernels`. Logs one line per time.
  */
 export function runOracle(
   s: OracleSkeleton, layers: readonly OracleLayer[], times: readonly number[], tag: string, mix: ThreeMix = 'mixer',
+  kernels: Exclude<KernelChoice, 'auto'> = 'js',
 ): OracleSample[] {
   const jointCount = s.skeleton.jointCount;
-  const world = createAnimationWorld({ maxEntities: 4, maxJoints: jointCount });
+  const world = oracleWorld(4, jointCount, kernels);
+  tag = `${tag} [${kernels}]`;
   const eid = spawnCharacter(world, s.skeleton);
   const rig = buildThreeRig(s.raw);
   const actions: THREE.AnimationAction[] = [];

@@ -16,7 +16,7 @@
  * bounded); the weighting itself is checked against a three-side nlerp mix of three's own samples.
  */
 import { describe, expect, it } from 'vitest';
-import { deepChain40, oracleClip, runOracle, synthetic24, type OracleSample, type OracleSkeleton } from './harness.js';
+import { deepChain40, ORACLE_KERNELS, oracleClip, runOracle, synthetic24, type OracleSample, type OracleSkeleton } from './harness.js';
 
 /** Every palette element of every joint, bitanim vs three. */
 const TOLERANCE = 1e-4;
@@ -51,12 +51,12 @@ function check(sample: OracleSample, bound: number): void {
   expect.soft(sample.diff.max, sample.message).toBeLessThan(bound);
 }
 
-describe('oracle: bitanim palette vs three.js Skeleton.boneMatrices, two looping layers', () => {
+describe.each(ORACLE_KERNELS)('oracle: bitanim palette (%s kernels) vs three.js Skeleton.boneMatrices, two looping layers', (kernels) => {
   for (const build of [synthetic24, deepChain40]) {
     it(`${build.name}: equal weights 0.5/0.5 agree with three's AnimationMixer within ${TOLERANCE} at every time`, () => {
       const s = build();
       const [a, b] = twoClips(s);
-      const samples = runOracle(s, [{ clip: a, weight: 0.5 }, { clip: b, weight: 0.5 }], TIMES, 'blend 0.5/0.5');
+      const samples = runOracle(s, [{ clip: a, weight: 0.5 }, { clip: b, weight: 0.5 }], TIMES, 'blend 0.5/0.5', 'mixer', kernels);
       for (const sample of samples) check(sample, TOLERANCE);
     });
   }
@@ -65,7 +65,7 @@ describe('oracle: bitanim palette vs three.js Skeleton.boneMatrices, two looping
     it(`${build.name}: unequal weights 0.8/0.2 — nlerp (bitanim) vs slerp (three's mixer), measured`, () => {
       const s = build();
       const [a, b] = twoClips(s);
-      const samples = runOracle(s, [{ clip: a, weight: 0.8 }, { clip: b, weight: 0.2 }], TIMES, 'blend 0.8/0.2 (nlerp vs slerp)');
+      const samples = runOracle(s, [{ clip: a, weight: 0.8 }, { clip: b, weight: 0.2 }], TIMES, 'blend 0.8/0.2 (nlerp vs slerp)', 'mixer', kernels);
       const worst = samples.reduce((m, x) => Math.max(m, x.diff.max), 0);
       console.log(`[oracle] blend 0.8/0.2 (nlerp vs slerp) ${s.label}: max element difference over all times ${worst.toExponential(2)}`);
       // Loose sanity bound only: the difference is the documented nlerp/slerp gap, not a bug.
@@ -80,7 +80,7 @@ describe('oracle: bitanim palette vs three.js Skeleton.boneMatrices, two looping
     it(`${build.name}: unequal weights 0.8/0.2 agree within ${TOLERANCE} with three's samples mixed by nlerp`, () => {
       const s = build();
       const [a, b] = twoClips(s);
-      const samples = runOracle(s, [{ clip: a, weight: 0.8 }, { clip: b, weight: 0.2 }], TIMES, 'blend 0.8/0.2 (three samples, nlerp mix)', 'nlerp');
+      const samples = runOracle(s, [{ clip: a, weight: 0.8 }, { clip: b, weight: 0.2 }], TIMES, 'blend 0.8/0.2 (three samples, nlerp mix)', 'nlerp', kernels);
       for (const sample of samples) check(sample, TOLERANCE);
     });
   }

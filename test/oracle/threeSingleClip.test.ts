@@ -7,7 +7,7 @@
  * ~5e-7 at key instants.
  */
 import { describe, expect, it } from 'vitest';
-import { deepChain40, oracleClip, runOracle, synthetic24, type OracleSample } from './harness.js';
+import { deepChain40, ORACLE_KERNELS, oracleClip, runOracle, synthetic24, type OracleSample } from './harness.js';
 
 const TOLERANCE = 1e-4;
 
@@ -30,18 +30,18 @@ function check(sample: OracleSample): void {
   expect.soft(sample.diff.max, sample.message).toBeLessThan(TOLERANCE);
 }
 
-describe('oracle: bitanim palette vs three.js Skeleton.boneMatrices, one clip', () => {
+describe.each(ORACLE_KERNELS)('oracle: bitanim palette (%s kernels) vs three.js Skeleton.boneMatrices, one clip', (kernels) => {
   for (const build of [synthetic24, deepChain40]) {
     it(`${build.name}: a looping clip agrees within ${TOLERANCE} at every time`, () => {
       const s = build();
       const clip = oracleClip(s, { seed: 5, frameCount: 37, name: 'single' });
-      for (const sample of runOracle(s, [{ clip, weight: 1 }], LOOP_TIMES, 'single clip')) check(sample);
+      for (const sample of runOracle(s, [{ clip, weight: 1 }], LOOP_TIMES, 'single clip', 'mixer', kernels)) check(sample);
     });
 
     it(`${build.name}: a clamped clip agrees within ${TOLERANCE}, also holding its last frame past the end`, () => {
       const s = build();
       const clip = oracleClip(s, { seed: 6, frameCount: 37, name: 'once', loop: false });
-      for (const sample of runOracle(s, [{ clip, weight: 1, loop: false }], CLAMP_TIMES, 'single clamped clip')) check(sample);
+      for (const sample of runOracle(s, [{ clip, weight: 1, loop: false }], CLAMP_TIMES, 'single clamped clip', 'mixer', kernels)) check(sample);
     });
   }
 });

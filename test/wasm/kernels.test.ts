@@ -10,10 +10,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   AnimationError, createAnimationWorld, createBlendSpace, createClip, createMask, disposeAnimationWorld, play, removeCharacter, setBlendSpace,
-  setFollower, setFollowTarget, setLod, setLodCamera, setLookAt, setReach, spawnCharacter, step, stepParallel, transition,
+  setFollower, setFollowTarget, setLod, setLodCamera, setLookAt, setReach, spawnCharacter, step, stepParallel, transition, worldBytes,
   type AnimationWorld, type KernelChoice,
 } from '../../src/index.js';
-import { KERNEL_AREA_SKELETONS, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
+import { CHUNK_LOG_STRIDE, CHUNK_THREAD } from '../../src/components/ThreadControl.js';
+import { KERNEL_AREA_SKELETONS, KERNEL_POOL_START, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
 import { reloadKernels, setKernelsUnavailable } from '../../src/wasm/loader.js';
 import { deg, humanoid } from '../aim/helpers.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
@@ -121,12 +122,22 @@ describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
     const threaded = make('wasm', 2), single = make('js', 1);
     expect(threaded.kernels).toBe('wasm');
     expect(threaded.poolBuffer).toBeInstanceOf(SharedArrayBuffer);
+    const chunksRun = [0, 0];
     try {
       for (let f = 0; f < 30; f++) {
         await stepParallel(threaded, DT);
         step(single, DT);
+        // Which thread ran each of the frame's five chunks (600 characters / 128), from the chunk log.
+        const log = threaded.parallel!.chunkLog;
+        for (let c = 0; c < Math.ceil(600 / 128); c++) chunksRun[log[c * CHUNK_LOG_STRIDE + CHUNK_THREAD]!]!++;
       }
-      // The worker instantiated the kernels on the shared memory (a failure would fail the frame), and the bits are step's on JS.
+      // The worker ran WebAssembly: its kernel instance (on the shared memory) counted a call of
+      // the skinning kernels for every chunk the chunk log says it ran, and so did this thread.
+      const counted = Array.from(threaded.wasm!.area.chunks.subarray(0, 2));
+      expect(chunksRun[1]).toBeGreaterThan(0);
+      expect(counted).toEqual(chunksRun);
+      expect(chunksRun[0]! + chunksRun[1]!).toBe(30 * 5);
+      // The bits are step's on JS.
       expect(compare(threaded.components.SkinPalette.data, single.components.SkinPalette.data).identical).toBe(true);
       expect(compare(threaded.components.ModelPose.data, single.components.ModelPose.data).identical).toBe(true);
     } finally {
@@ -223,6 +234,24 @@ describe('the kernels switch', () => {
       vi.restoreAllMocks();
       reloadKernels();
     }
+  });
+
+  it("worldBytes(…, 'wasm') counts the kernel area: the pools end where it says, in the memory's whole pages", () => {
+    for (const [maxEntities, maxJoints, maxEvents] of [[1, 1, 1], [3, 7, 10], [50, 64, 4096], [5, 300, 16]] as const) {
+      const world = createAnimationWorld({ maxEntities, maxJoints, maxEvents, kernels: 'wasm' });
+      const area = world.wasm!.area;
+      // What 'wasm' adds: the kernel area's arrays as allocated, and the bytes before the first pool.
+      const added = worldBytes(maxEntities, maxJoints, maxEvents, 'wasm') - worldBytes(maxEntities, maxJoints, maxEvents, 'js');
+      expect(added).toBe(KERNEL_POOL_START + area.top.byteLength + area.chunks.byteLength + area.bytes.byteLength);
+      // At least the skeletons' copies the area was sized for (parents and inverse binds).
+      expect(added).toBeGreaterThanOrEqual(kernelAreaSkeletons(maxJoints) * maxJoints * (4 + 12 * 8));
+      // The kernel area is the last pool, in the memory's whole pages.
+      const end = area.bytes.byteOffset + area.bytes.byteLength;
+      expect(world.poolBuffer.byteLength).toBeGreaterThanOrEqual(end);
+      expect(world.poolBuffer.byteLength - end).toBeLessThan(65536);
+      expect(worldBytes(maxEntities, maxJoints, maxEvents)).toBe(worldBytes(maxEntities, maxJoints, maxEvents, 'js'));
+    }
+    expect(() => worldBytes(1, 1, 1, 'auto' as 'js')).toThrow(/kernels.*'wasm' or 'js'/s);
   });
 
   it('a kernels value other than auto, wasm or js is refused', () => {

@@ -102,6 +102,10 @@ export function crowdStats({ sim, settings, pipeline, bodies, clock }: CrowdRepo
     workload: sim.workload(),
     timing: pipeline.mode,
     threads: sim.world.threads,
+    /** The kernels the world runs (`world.kernels`): 'wasm' or 'js'. */
+    kernels: sim.world.kernels,
+    /** With WebAssembly kernels: per thread, the skinning kernel's chunk calls so far (`world.wasm.area.chunks`). */
+    wasmChunks: sim.world.wasm ? Array.from(sim.world.wasm.area.chunks.subarray(0, sim.world.threads)) : [],
     crossOriginIsolated,
     /** With threads: each thread's ms (thread 0: the page's), and whether the frames ran inline (too few characters). */
     threadMs: m.threadMs,
@@ -144,6 +148,7 @@ export function overlayText({ sim, settings, pipeline, bodies, clock }: CrowdRep
         ? `  threads: inline on this page (fewer than ${PARALLEL_MIN_CHARACTERS} characters: the workers would cost more than they save)`
         : '  ' + m.threadMs.map((ms, t) => `thread ${t}${t === 0 ? ' (page)' : ''} ${fmt(ms)} ms`).join(' · '))
       : pipeline.mode === 'step' ? '  (per-system times: choose "chunked" or "systems")' : '  ' + m.names.map((name, s) => `${name} ${fmt(m.ms[s]!)}`).join(' · '),
+    `kernels: ${sim.world.kernels === 'wasm' ? 'WebAssembly SIMD (skinning)' : 'JavaScript'} (world.kernels = '${sim.world.kernels}'${settings.kernels !== 'auto' ? `, ?kernels=${settings.kernels}` : ''})`,
     `game logic ${fmt(gameMs.logic)} ms · instances + palette upload ${fmt(gameMs.upload)} ms · pixi render (CPU side) ${fmt(gameMs.render)} ms`,
     `bodies: ${bodies.label} = ${(bodies.trianglesPerFrame / 1e6).toFixed(2)} M triangles/frame`,
     `workload: ${workload === 'bench' ? 'bench (two clips 0.6 / 0.4, as npm run bench)' : `locomotion (walk/run blend space, ${settings.transitions} transitions, followers ${settings.followers ? 'on' : 'off'})`}`,

@@ -2,7 +2,7 @@
  * The crowd view's settings (read from the page's URL, changed by the controls) and the
  * tuning constants its parts share.
  */
-import type { TransitionMode } from 'bitanim';
+import type { KernelChoice, TransitionMode } from 'bitanim';
 import type { CharacterKind } from '../assets';
 import type { TimingMode } from './pipeline';
 
@@ -47,6 +47,8 @@ export interface CrowdSettings {
   lookAt: boolean;
   /** Threads of the crowd's world (`createAnimationWorld({ threads })`): 1 runs `step`, more `stepParallel`. */
   threads: number;
+  /** Kernels of the crowd's world (`createAnimationWorld({ kernels })`, `?kernels=`): 'auto' (default) runs WebAssembly where `loadKernels()` loaded it. */
+  kernels: KernelChoice;
   paused: boolean;
 }
 
@@ -63,8 +65,14 @@ export function readSettings(params: URLSearchParams): CrowdSettings {
     followers: params.get('followers') !== '0',
     lookAt: params.get('lookat') !== '0',
     threads: clampThreads(Number(params.get('threads') ?? 1)),
+    kernels: readKernels(params.get('kernels')),
     paused: false,
   };
+}
+
+/** `?kernels=` as a kernel choice: 'wasm' or 'js', else 'auto'. */
+function readKernels(value: string | null): KernelChoice {
+  return value === 'wasm' || value === 'js' ? value : 'auto';
 }
 
 /** `n` as a crowd size: an integer in [0, MAX_CROWD]. */

@@ -119,7 +119,7 @@ export class CrowdSim {
     this.capacity = capacity;
     const rows = capacity + 1;
     if (this.world) disposeAnimationWorld(this.world);
-    this.world = createAnimationWorld({ maxEntities: rows - 1, maxJoints: asset.skeleton.jointCount, maxEvents: 64, threads: this.settings.threads });
+    this.world = createAnimationWorld({ maxEntities: rows - 1, maxJoints: asset.skeleton.jointCount, maxEvents: 64, threads: this.settings.threads, kernels: this.settings.kernels });
     this.agents = createAgents(capacity);
     this.count = 0;
     this.maxEid = 0;

@@ -6,23 +6,27 @@
  * between frames — and step `FRAMES` frames, one with `step`, one with `stepParallel` on two
  * threads. Every `CHECK_EVERY` frames the SHA-256 of every typed array of `world.components`
  * (the per-thread `Follower.scratch` aside) and of the events drained since the last check must
- * be equal. The result lands in `window.__sandbox.selftest`.
+ * be equal. Both worlds run the kernels `'auto'` picks (the page called `loadKernels()`: the
+ * WebAssembly ones, whose module the worker instantiates on the shared memory). The result
+ * lands in `window.__sandbox.selftest`. sandbox/src/selftest/kernels.ts reuses the crowd.
  */
 import {
   createAnimationWorld, createClip, disposeAnimationWorld, drainEvents, play, removeCharacter, setFollower, setFollowTarget, setLod, setLodCamera,
-  setLookAt, spawnCharacter, step, stepParallel, transition, type AnimationWorld, type Clip,
+  setLookAt, spawnCharacter, step, stepParallel, transition, type AnimationWorld, type Clip, type KernelChoice,
 } from 'bitanim';
 import { benchRig, createRandom } from '../benchRig';
 
-const COUNT = 600;
-const FRAMES = 120;
-const CHECK_EVERY = 20;
-const DT = 1 / 60;
+export const COUNT = 600;
+export const FRAMES = 120;
+export const CHECK_EVERY = 20;
+export const DT = 1 / 60;
 const THREADS = 2;
 
 /** What the page reports. */
 export interface ThreadsSelftest {
   threads: number;
+  /** `world.kernels` of the two worlds (step's, stepParallel's). */
+  kernels: string[];
   characters: number;
   frames: number;
   /** Checkpoints compared, and those that were equal. */
@@ -32,6 +36,8 @@ export interface ThreadsSelftest {
   firstDifference: string | null;
   /** Chunks run by a worker (chunkLog's thread ≠ 0), over the run; events drained. */
   workerChunks: number;
+  /** With WebAssembly kernels: the worker's count of skinning-kernel chunk calls (`world.wasm.area.chunks[1]`), else −1. */
+  workerWasmChunks: number;
   events: number;
   /** Hash of the last checkpoint of each run (equal when the runs are). */
   stepHash: string;
@@ -39,7 +45,7 @@ export interface ThreadsSelftest {
   ms: number;
 }
 
-interface Checkpoint {
+export interface Checkpoint {
   hash: string;
   /** Per field, its bytes (copied), to name the first difference. */
   fields: Map<string, Uint8Array>;
@@ -50,16 +56,12 @@ interface Checkpoint {
 /** Runs the test; never throws (an error becomes `firstDifference`). */
 export async function runThreadsSelftest(): Promise<ThreadsSelftest> {
   const started = performance.now();
-  const { skeleton, clips } = benchRig();
-  const withEvents = (clip: Clip, times: number[]): Clip =>
-    createClip({ skeleton, frameRate: clip.frameRate, frames: clip.frames, loop: true, name: clip.name, events: times.map((t, i) => ({ time: t * clip.duration, name: `${clip.name}${i}` })) });
-  const a = withEvents(clips[0]!, [0.2, 0.7]);
-  const b = withEvents(clips[1]!, [0.5]);
-  const reference = makeRun(null, a, b);
+  const [a, b] = selftestClips();
+  const reference = makeRun(1, a, b);
   const threaded = makeRun(THREADS, a, b);
   const result: ThreadsSelftest = {
-    threads: THREADS, characters: COUNT, frames: 0, checkpoints: 0, equal: 0, firstDifference: null,
-    workerChunks: 0, events: 0, stepHash: '', parallelHash: '', ms: 0,
+    threads: THREADS, kernels: [reference.world.kernels, threaded.world.kernels], characters: COUNT, frames: 0, checkpoints: 0, equal: 0, firstDifference: null,
+    workerChunks: 0, workerWasmChunks: -1, events: 0, stepHash: '', parallelHash: '', ms: 0,
   };
   try {
     for (let f = 1; f <= FRAMES; f++) {
@@ -81,6 +83,7 @@ export async function runThreadsSelftest(): Promise<ThreadsSelftest> {
         else if (result.firstDifference === null) result.firstDifference = `frame ${f}: ${difference(x, y)}`;
       }
     }
+    result.workerWasmChunks = threaded.world.wasm?.area.chunks[1] ?? -1;
   } catch (error) {
     result.firstDifference = `error: ${error instanceof Error ? error.message : String(error)}`;
   } finally {
@@ -91,10 +94,18 @@ export async function runThreadsSelftest(): Promise<ThreadsSelftest> {
   return result;
 }
 
-/** A world with the test's crowd, and what it does before frame `f` (the same in both runs: same seed). */
-function makeRun(threads: number | null, a: Clip, b: Clip): { world: AnimationWorld; before(f: number): void } {
+/** The bench rig's two clips with events (two on the first, one on the second). */
+export function selftestClips(): [Clip, Clip] {
+  const { skeleton, clips } = benchRig();
+  const withEvents = (clip: Clip, times: number[]): Clip =>
+    createClip({ skeleton, frameRate: clip.frameRate, frames: clip.frames, loop: true, name: clip.name, events: times.map((t, i) => ({ time: t * clip.duration, name: `${clip.name}${i}` })) });
+  return [withEvents(clips[0]!, [0.2, 0.7]), withEvents(clips[1]!, [0.5])];
+}
+
+/** A world with the test's crowd, and what it does before frame `f` (the same in every run: same seed). */
+export function makeRun(threads: number, a: Clip, b: Clip, kernels: KernelChoice = 'auto'): { world: AnimationWorld; before(f: number): void } {
   const { skeleton } = benchRig();
-  const world = createAnimationWorld({ maxEntities: COUNT + 16, maxJoints: skeleton.jointCount, maxEvents: 256, threads: threads ?? 1 });
+  const world = createAnimationWorld({ maxEntities: COUNT + 16, maxJoints: skeleton.jointCount, maxEvents: 256, threads, kernels });
   const random = createRandom(23);
   const alive: number[] = [];
   const modes = ['inertialize', 'spring', 'crossfade'] as const;
@@ -132,7 +143,7 @@ function makeRun(threads: number | null, a: Clip, b: Clip): { world: AnimationWo
 }
 
 /** SHA-256 of every typed array of every component (the per-thread `Follower.scratch` aside), and the events drained. */
-async function checkpoint(world: AnimationWorld): Promise<Checkpoint> {
+export async function checkpoint(world: AnimationWorld): Promise<Checkpoint> {
   const components = world.components as unknown as Record<string, Record<string, unknown>>;
   const fields = new Map<string, Uint8Array>();
   let size = 0;
@@ -162,7 +173,7 @@ async function checkpoint(world: AnimationWorld): Promise<Checkpoint> {
 }
 
 /** The first field (or the events) where two checkpoints differ. */
-function difference(x: Checkpoint, y: Checkpoint): string {
+export function difference(x: Checkpoint, y: Checkpoint): string {
   for (const [name, bytes] of x.fields) {
     const other = y.fields.get(name);
     if (!other || other.length !== bytes.length) return `${name} (size)`;
