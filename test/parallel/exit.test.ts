@@ -4,6 +4,7 @@
  * run as a child process with the test run's worker bundle (BITANIM_WORKER_URL).
  */
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -13,7 +14,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('a Node process with a threaded world', () => {
   it('exits by itself once the world is disposed', async () => {
-    const outDir = join(root, 'node_modules', '.cache', 'bitanim-exit-test');
+    const outDir = join(root, 'node_modules', '.cache', `bitanim-exit-test-${process.pid}`); // this run's own
     await build({
       configFile: false,
       root,
@@ -26,5 +27,6 @@ describe('a Node process with a threaded world', () => {
     expect(child.status, child.stderr).toBe(0);
     expect(child.stdout).toContain('stepped to 0.3333 s and disposed');
     expect(Date.now() - started).toBeLessThan(30_000);
+    rmSync(outDir, { recursive: true, force: true });
   });
 });
