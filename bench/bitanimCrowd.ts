@@ -29,9 +29,10 @@ export interface BitanimCrowd extends CrowdRunner {
  * Creates a world sized for the plan and spawns its characters, playing both clips.
  * `mode` 'systems' runs and times each system of the frame table over the whole crowd in
  * turn; 'step' times `step`, which runs the same systems chunk by chunk (what a game calls).
+ * `threads` as `createAnimationWorld`'s (bench/parallel.ts; the runner itself calls `step`).
  */
-export function createBitanimCrowd(plan: CrowdPlan, mode: 'systems' | 'step' = 'systems'): BitanimCrowd {
-  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT });
+export function createBitanimCrowd(plan: CrowdPlan, mode: 'systems' | 'step' = 'systems', threads: number | 'auto' = 1): BitanimCrowd {
+  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, threads });
   const eids = new Int32Array(plan.count);
   for (let i = 0; i < plan.count; i++) {
     const eid = spawnCharacter(world, plan.skeleton);
