@@ -45,7 +45,7 @@ const SIZES = [100, 1000, 5000, 10_000];
 /** Crowd size of the LOD thread rows unless BENCH_PARALLEL_LOD says otherwise. */
 const LOD_CROWD = 10_000;
 /** Crowd sizes of the threshold rows unless BENCH_THRESHOLD says otherwise. */
-const THRESHOLD_SIZES = [128, 256, 384, 512, 768, 1000];
+const THRESHOLD_SIZES = [128, 192, 256, 384, 512, 768, 1000];
 /** Untimed frames before the measured ones (the first threaded frames also wait for the workers to load). */
 const WARMUP_FRAMES = 30;
 /** Layer weights of the crowd (as the main table). */
@@ -148,8 +148,11 @@ export function printParallel(r: ThreadResult): void {
   console.log('- the contenders alternate frame by frame in this process (own worlds of one plan, built once); median ms per frame over the');
   console.log('  measured frames, p25–p75 in brackets; speed-up = step median / row median; pools equal to step\'s bit for bit after the run');
   console.log('- threads ms: median time in chunks of the calling thread / of the slowest worker; outside = median of wall − longest thread');
-  console.log(`- stepParallel runs crowds under PARALLEL_MIN_CHARACTERS = ${PARALLEL_MIN_CHARACTERS} inline ("inline" rows)\n`);
-  printRows(r.rows);
+  console.log(`- stepParallel runs crowds under PARALLEL_MIN_CHARACTERS = ${PARALLEL_MIN_CHARACTERS} inline ("inline" rows)`);
+  if (r.rows.length > 0) {
+    console.log('');
+    printRows(r.rows);
+  }
   if (r.lodRows.length > 0) {
     console.log(`\n### ${r.lodRows[0]!.count.toLocaleString('en-US')} walking characters with distance LOD + update-rate LOD (k = ${UPDATE_RATE_LOD.join(' / ')}; bench/lodCrowd.ts)\n`);
     printRows(r.lodRows);
