@@ -146,7 +146,7 @@ export async function benchmarkParallel(assets: CrowdAssets, parts: { sizes: num
 export function printParallel(r: ThreadResult): void {
   console.log(`\n## Threads: step vs stepParallel, × ${JOINT_COUNT} joints (${r.cores} logical cores; threads: 'auto' = ${r.auto}${r.auto === 2 ? ', so the 2-thread rows are the all-cores rows' : ''})\n`);
   console.log('- the contenders alternate frame by frame in this process (own worlds of one plan, built once); median ms per frame over the');
-  console.log('  measured frames, p25–p75 in brackets; speed-up = step median / row median; pools equal to step\'s bit for bit after the run');
+  console.log('  measured frames, p25–p75 in brackets; speed-up = step median / row median; palettes equal to step\'s bit for bit after the run');
   console.log('- threads ms: median time in chunks of the calling thread / of the slowest worker; outside = median of wall − longest thread');
   console.log(`- stepParallel runs crowds under PARALLEL_MIN_CHARACTERS = ${PARALLEL_MIN_CHARACTERS} inline ("inline" rows)`);
   if (r.rows.length > 0) {
