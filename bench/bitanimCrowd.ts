@@ -30,10 +30,11 @@ export interface BitanimCrowd extends CrowdRunner {
  * Creates a world sized for the plan and spawns its characters, playing both clips.
  * `mode` 'systems' runs and times each system of the frame table over the whole crowd in
  * turn; 'step' times `step`, which runs the same systems chunk by chunk (what a game calls).
- * `kernels`: the world's (`createAnimationWorld({ kernels })`; 'auto' runs WebAssembly where built).
+ * `kernels` and `threads` as `createAnimationWorld`'s ('auto' kernels run WebAssembly where built;
+ * bench/parallel.ts passes threads — the runner itself calls `step`).
  */
-export function createBitanimCrowd(plan: CrowdPlan, mode: 'systems' | 'step' = 'systems', kernels: KernelChoice = 'auto'): BitanimCrowd {
-  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, kernels });
+export function createBitanimCrowd(plan: CrowdPlan, mode: 'systems' | 'step' = 'systems', kernels: KernelChoice = 'auto', threads: number | 'auto' = 1): BitanimCrowd {
+  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, kernels, threads });
   const eids = new Int32Array(plan.count);
   for (let i = 0; i < plan.count; i++) {
     const eid = spawnCharacter(world, plan.skeleton);

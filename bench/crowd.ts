@@ -47,7 +47,12 @@
  * more than 1e-5, or the wasm world's from the JS world's by a bit. BENCH_REFERENCE=0 skips
  * those rows.
  *
- * Environment: BENCH_SIZES="1000,5000" picks the crowd sizes, BENCH_FRAMES the measured frames
+ * Threads (parallel.ts): last, `step` against `stepParallel` with 1, 2 and all cores' threads,
+ * alternating frame by frame, at 100 to 10,000 characters and on the 10,000 LOD crowd, and the
+ * threaded frame forced at 128 to 1,000 characters (where two threads start to pay).
+ * BENCH_PARALLEL, BENCH_PARALLEL_LOD and BENCH_THRESHOLD pick their sizes (0 skips them).
+ *
+ * Environment: BENCH_SIZES="1000,5000" picks the crowd sizes (0: no main tables), BENCH_FRAMES the measured frames
  * of both runtimes (default: 300 → 60 for bitanim and 20 → 10 for three.js as N grows, since
  * three.js takes over a second per frame at 10,000; its workload is never reduced) and of the
  * transition rows (default 72, three transition periods) and of the LOD rows (default 60).
@@ -65,6 +70,7 @@ import { benchmarkAim, parseAimCount, printAim } from './aimCrowd.js';
 import { benchmarkLod, printLod } from './lodCrowd.js';
 import { benchmarkReducedSampling, printReducedSampling, reducedCrowdSize } from './reducedSampling.js';
 import { benchmarkReference, printReference, referenceRowsEnabled } from './referenceRows.js';
+import { benchmarkParallel, parallelSizes, printParallel } from './parallel.js';
 
 /** Frame step, seconds. */
 const DT = 1 / 60;
@@ -108,7 +114,7 @@ interface SizeResult {
 }
 
 async function main(): Promise<void> {
-  const sizes = parseList('BENCH_SIZES', process.env['BENCH_SIZES']) ?? [1000, 5000, 10000];
+  const sizes = process.env['BENCH_SIZES']?.trim() === '0' ? [] : parseList('BENCH_SIZES', process.env['BENCH_SIZES']) ?? [1000, 5000, 10000];
   const frames = parseList('BENCH_FRAMES', process.env['BENCH_FRAMES'])?.[0];
   const transitionCount = parseTransitions(process.env['BENCH_TRANSITIONS']);
   const aimCount = parseAimCount(process.env['BENCH_AIM']);
@@ -137,6 +143,8 @@ async function main(): Promise<void> {
   if (lodCount > 0) printLod(await benchmarkLod(assets, lodCount, frames, DT));
   const reducedCount = reducedCrowdSize();
   if (reducedCount > 0) printReducedSampling(await benchmarkReducedSampling(assets, reducedCount, frames, DT));
+  const parallel = parallelSizes();
+  if (parallel !== null) printParallel(await benchmarkParallel(assets, parallel, frames, DT));
 
   console.log('\nNotes:');
   console.log('- phases are ms per frame; total = their sum; ns/joint = total / (N × 64).');

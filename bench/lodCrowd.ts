@@ -26,7 +26,9 @@
  * catches up on its pending time) and the LOD crowds' world positions are compared with the
  * full-rate crowd's.
  */
-import { bakeLod, createAnimationWorld, createClip, play, registerLodLevels, setLod, setLodCamera, spawnCharacter, step, type Clip } from '../src/index.js';
+import {
+  bakeLod, createAnimationWorld, createClip, play, registerLodLevels, setLod, setLodCamera, spawnCharacter, step, type AnimationWorld, type Clip,
+} from '../src/index.js';
 import { collectGarbage, formatBytes, formatMs, measure, runFrames, type CrowdRunner, type Measurement } from './measure.js';
 import { JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets, type CrowdPlan } from './plan.js';
 
@@ -34,6 +36,8 @@ import { JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets, type CrowdPlan }
 const DISTANCES = [30, 80];
 /** Model-space tolerance of each level's clip (bakeLod), metres: a third of a pixel where the level starts (file header). */
 const TOLERANCES = [0.001, 0.01, 0.03];
+/** Update-rate LOD of the last LOD row: levels 0 / 1 / 2 updated every 1st, 2nd and 4th frame. */
+export const UPDATE_RATE_LOD: readonly number[] = [1, 2, 4];
 /** Untimed frames before the measurement (two full update cycles of the coarsest level, and JIT warm-up). */
 const WARMUP_FRAMES = 20;
 /** Frames of dt = 0 after the measurement, so every character has applied its pending time. */
@@ -52,7 +56,7 @@ interface Variant {
 const VARIANTS: readonly Variant[] = [
   { label: 'full rate (no LOD)', updateEvery: null },
   { label: 'distance LOD, k = 1 (levels only)', updateEvery: [1, 1, 1] },
-  { label: 'distance LOD + update-rate LOD, k = 1 / 2 / 4', updateEvery: [1, 2, 4] },
+  { label: 'distance LOD + update-rate LOD, k = 1 / 2 / 4', updateEvery: UPDATE_RATE_LOD },
 ];
 
 /** One row of the LOD table. */
@@ -89,13 +93,26 @@ export interface LodResult {
   readonly meanTravel: number;
 }
 
-/** Measures the rows of {@link VARIANTS} on a crowd of `count` characters. */
-export async function benchmarkLod(assets: CrowdAssets, count: number, frames: number | undefined, dt: number): Promise<LodResult> {
+/** The LOD rows' crowd: the plan's clips walking, and each clip's level clips (`baked[l]`, finest first). */
+export interface WalkingCrowd {
+  readonly plan: CrowdPlan;
+  readonly baked: readonly (readonly Clip[])[];
+  /** Seconds `bakeLod` took for both clips. */
+  readonly bakeSeconds: number;
+}
+
+/** Plans `count` walking characters and bakes the level clips of their two clips (a few seconds). */
+export function planWalkingCrowd(assets: CrowdAssets, count: number): WalkingCrowd {
   const plan = planCrowd(assets, count, [0.6, 0.4]);
   const walking = { ...plan, clips: plan.clips.map((clip, l) => withTravel(clip, TRAVEL[l]!)) };
   const bakeStart = performance.now();
   const baked = walking.clips.map((clip) => bakeLod(clip, TOLERANCES));
-  const bakeSeconds = (performance.now() - bakeStart) / 1000;
+  return { plan: walking, baked, bakeSeconds: (performance.now() - bakeStart) / 1000 };
+}
+
+/** Measures the rows of {@link VARIANTS} on a crowd of `count` characters. */
+export async function benchmarkLod(assets: CrowdAssets, count: number, frames: number | undefined, dt: number): Promise<LodResult> {
+  const { plan: walking, baked, bakeSeconds } = planWalkingCrowd(assets, count);
   const levels = TOLERANCES.map((tolerance, l) => {
     let kept = 0, all = 0, maxError = 0, bytes = 0;
     for (const clips of baked) {
@@ -172,13 +189,26 @@ interface LodCrowd extends CrowdRunner {
   meanTravel(): number;
 }
 
-/** `levels[l]`: the level clips baked for `plan.clips[l]`, finest first. */
-function createLodCrowd(plan: CrowdPlan, variant: Variant, levels: readonly (readonly Clip[])[]): LodCrowd {
-  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT });
+/** A LOD bench world; see {@link createLodWorld}. */
+export interface LodWorld {
+  readonly world: AnimationWorld;
+  /** Entity id of each character of the plan. */
+  readonly eids: Int32Array;
+  /** Start position of each character, x and z. */
+  readonly start: Float64Array;
+}
+
+/**
+ * Builds the LOD rows' world: the plan's characters on the grid, walking, with LOD levels
+ * updated every `updateEvery[l]` frames (null: no LOD). `levels[l]`: the level clips baked for
+ * `plan.clips[l]`, finest first. `threads` as `createAnimationWorld`'s.
+ */
+export function createLodWorld(plan: CrowdPlan, updateEvery: readonly number[] | null, levels: readonly (readonly Clip[])[], threads: number | 'auto' = 1): LodWorld {
+  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, threads });
   const eids = new Int32Array(plan.count);
   const side = Math.ceil(Math.sqrt(plan.count));
   const start = new Float64Array(plan.count * 2);
-  if (variant.updateEvery) {
+  if (updateEvery) {
     plan.clips.forEach((clip, l) => registerLodLevels(world, clip, levels[l]!));
     setLodCamera(world, 0, 1.7, 0);
   }
@@ -192,8 +222,14 @@ function createLodCrowd(plan: CrowdPlan, variant: Variant, levels: readonly (rea
       const k = i * LAYER_COUNT + layer;
       play(world, eid, plan.clips[layer]!, { layer, weight: plan.weights[layer]!, speed: plan.speed[k]!, time: plan.startTime[k]!, loop: true });
     }
-    if (variant.updateEvery) setLod(world, eid, { levels: 3, distances: DISTANCES, updateEvery: variant.updateEvery });
+    if (updateEvery) setLod(world, eid, { levels: 3, distances: DISTANCES, updateEvery });
   }
+  return { world, eids, start };
+}
+
+/** `levels[l]`: the level clips baked for `plan.clips[l]`, finest first. */
+function createLodCrowd(plan: CrowdPlan, variant: Variant, levels: readonly (readonly Clip[])[]): LodCrowd {
+  const { world, eids, start } = createLodWorld(plan, variant.updateEvery, levels);
   const { update, level, enabled } = world.components.Lod;
   const crowd: LodCrowd = {
     label: variant.label,
