@@ -14,7 +14,7 @@ import { disposedWorlds, requireWorld } from './validation.js';
  * Crowds smaller than this run `stepParallel` inline on the calling thread: waking the workers
  * and waiting for them costs more than they save (measured: docs/threads.md).
  */
-export const PARALLEL_MIN_CHARACTERS = 256;
+export const PARALLEL_MIN_CHARACTERS = 192;
 
 const RESOLVED = Promise.resolve();
 
