@@ -73,6 +73,47 @@ export function blendOverrideLayers(
 }
 
 /**
+ * {@link blendOverrideLayers} for its most common case, written out: two unmasked layers
+ * (weights `layerWeight[0]`, `layerWeight[1]` > 0, poses at `offA` and `offB`) whose weights
+ * sum to at least the threshold, so the rest pose never joins. The same operations in the same
+ * order — sums start from 0 (`0 + a·w`, which turns a −0 product into +0 as the loop does) —
+ * so the output is bit for bit that of {@link blendOverrideLayers}, without its per-layer
+ * loop, mask tests and offset loads.
+ * The caller checks the preconditions. Pure kernel: writes only `out[outOff .. outOff + jointCount × 10)`.
+ */
+export function blendTwoLayers(
+  out: Float32Array,
+  outOff: number,
+  poses: Float32Array,
+  offA: number,
+  offB: number,
+  layerWeight: Float32Array,
+  jointCount: number,
+): void {
+  const wa = layerWeight[0], wb = layerWeight[1];
+  const inv = 1 / (wa + wb);
+  for (let j = 0; j < jointCount; j++) {
+    const k = j * POSE_STRIDE;
+    const a = offA + k, b = offB + k;
+    const ax = poses[a + POSE_Q], ay = poses[a + POSE_Q + 1], az = poses[a + POSE_Q + 2], aw = poses[a + POSE_Q + 3];
+    let bx = poses[b + POSE_Q], by = poses[b + POSE_Q + 1], bz = poses[b + POSE_Q + 2], bw = poses[b + POSE_Q + 3];
+    if (ax * bx + ay * by + az * bz + aw * bw < 0) {
+      bx = -bx; by = -by; bz = -bz; bw = -bw;
+    }
+    const qx = 0 + ax * wa + bx * wb, qy = 0 + ay * wa + by * wb, qz = 0 + az * wa + bz * wb, qw = 0 + aw * wa + bw * wb;
+    const o = outOff + k;
+    out[o + POSE_T] = (0 + poses[a + POSE_T] * wa + poses[b + POSE_T] * wb) * inv;
+    out[o + POSE_T + 1] = (0 + poses[a + POSE_T + 1] * wa + poses[b + POSE_T + 1] * wb) * inv;
+    out[o + POSE_T + 2] = (0 + poses[a + POSE_T + 2] * wa + poses[b + POSE_T + 2] * wb) * inv;
+    const qInv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+    out[o + POSE_Q] = qx * qInv; out[o + POSE_Q + 1] = qy * qInv; out[o + POSE_Q + 2] = qz * qInv; out[o + POSE_Q + 3] = qw * qInv;
+    out[o + POSE_S] = (0 + poses[a + POSE_S] * wa + poses[b + POSE_S] * wb) * inv;
+    out[o + POSE_S + 1] = (0 + poses[a + POSE_S + 1] * wa + poses[b + POSE_S + 1] * wb) * inv;
+    out[o + POSE_S + 2] = (0 + poses[a + POSE_S + 2] * wa + poses[b + POSE_S + 2] * wb) * inv;
+  }
+}
+
+/**
  * Applies one additive layer to `target` in place (step 2 of the file header): for each joint,
  * D = S·R⁻¹ from the layer pose S (`poses` at `layerOff`) and the reference R (`reference`,
  * `jointCount × 10`), then target ← lerp(target, D·target, β), β = `weights[weightIndex] ×

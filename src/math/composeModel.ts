@@ -55,7 +55,7 @@ import * as layout from './layout.js';
 import * as quat from './quat.js';
 import type { NumArray } from './types.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
-const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
+const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S, MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
 
 /**
  * Writes the model matrices of joints `[from, to)` (see the file header): for each joint j,
@@ -125,6 +125,83 @@ function composeFloat32(
     out[o + MATRIX_T] = p00 * ltx + p01 * lty + p02 * ltz + out[p + MATRIX_T];
     out[o + MATRIX_T + 1] = p10 * ltx + p11 * lty + p12 * ltz + out[p + MATRIX_T + 1];
     out[o + MATRIX_T + 2] = p20 * ltx + p21 * lty + p22 * ltz + out[p + MATRIX_T + 2];
+  }
+}
+
+/**
+ * The skinning system's pass (JavaScript kernels): {@link composeModel} of joints
+ * `[0, jointCount)` into Float32 matrices `model` at `modelOff` (stride `MATRIX_STRIDE`) and,
+ * in the same pass, each joint's palette matrix K_j = C_j · B_j⁻¹ into `palette` at
+ * `paletteOff` (`computeSkinPalette`'s product, from C_j as stored: rounded to float32 by
+ * `Math.fround`, so the bits are those of `composeModel` then `computeSkinPalette`). One pass
+ * instead of two saves reloading C_j and a second loop (measured at 10,000 × 64 joints:
+ * docs/performance.md). `model` must not overlap `local` or `palette`.
+ */
+export function composeSkin(
+  model: Float32Array, modelOff: number, palette: Float32Array, paletteOff: number, local: Float32Array, localOff: number,
+  parents: Int16Array, inverseBind: Float32Array, jointCount: number,
+): void {
+  for (let j = 0; j < jointCount; j++) {
+    const l = localOff + j * POSE_STRIDE;
+    const o = modelOff + j * MATRIX_STRIDE;
+    // L = T·R·S (affine.fromSQT), as composeFloat32.
+    const x = local[l + POSE_Q], y = local[l + POSE_Q + 1], z = local[l + POSE_Q + 2], w = local[l + POSE_Q + 3];
+    const sx = local[l + POSE_S], sy = local[l + POSE_S + 1], sz = local[l + POSE_S + 2];
+    const x2 = x + x, y2 = y + y, z2 = z + z;
+    const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+    const wx = w * x2, wy = w * y2, wz = w * z2;
+    const l00 = (1 - (yy + zz)) * sx, l10 = (xy + wz) * sx, l20 = (xz - wy) * sx;
+    const l01 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l21 = (yz + wx) * sy;
+    const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
+    const ltx = local[l + POSE_T], lty = local[l + POSE_T + 1], ltz = local[l + POSE_T + 2];
+    // C = C_parent · L (affine.multiply), or L for a root; rounded to float32 as the pool stores it.
+    let c00 = l00, c10 = l10, c20 = l20, c01 = l01, c11 = l11, c21 = l21, c02 = l02, c12 = l12, c22 = l22, ctx = ltx, cty = lty, ctz = ltz;
+    const parent = parents[j];
+    if (parent >= 0) {
+      const p = modelOff + parent * MATRIX_STRIDE;
+      const p00 = model[p + MATRIX_X], p10 = model[p + MATRIX_X + 1], p20 = model[p + MATRIX_X + 2];
+      const p01 = model[p + MATRIX_Y], p11 = model[p + MATRIX_Y + 1], p21 = model[p + MATRIX_Y + 2];
+      const p02 = model[p + MATRIX_Z], p12 = model[p + MATRIX_Z + 1], p22 = model[p + MATRIX_Z + 2];
+      c00 = p00 * l00 + p01 * l10 + p02 * l20;
+      c10 = p10 * l00 + p11 * l10 + p12 * l20;
+      c20 = p20 * l00 + p21 * l10 + p22 * l20;
+      c01 = p00 * l01 + p01 * l11 + p02 * l21;
+      c11 = p10 * l01 + p11 * l11 + p12 * l21;
+      c21 = p20 * l01 + p21 * l11 + p22 * l21;
+      c02 = p00 * l02 + p01 * l12 + p02 * l22;
+      c12 = p10 * l02 + p11 * l12 + p12 * l22;
+      c22 = p20 * l02 + p21 * l12 + p22 * l22;
+      ctx = p00 * ltx + p01 * lty + p02 * ltz + model[p + MATRIX_T];
+      cty = p10 * ltx + p11 * lty + p12 * ltz + model[p + MATRIX_T + 1];
+      ctz = p20 * ltx + p21 * lty + p22 * ltz + model[p + MATRIX_T + 2];
+    }
+    const a00 = Math.fround(c00), a10 = Math.fround(c10), a20 = Math.fround(c20);
+    const a01 = Math.fround(c01), a11 = Math.fround(c11), a21 = Math.fround(c21);
+    const a02 = Math.fround(c02), a12 = Math.fround(c12), a22 = Math.fround(c22);
+    const atx = Math.fround(ctx), aty = Math.fround(cty), atz = Math.fround(ctz);
+    model[o + MATRIX_X] = a00; model[o + MATRIX_X + 1] = a10; model[o + MATRIX_X + 2] = a20;
+    model[o + MATRIX_Y] = a01; model[o + MATRIX_Y + 1] = a11; model[o + MATRIX_Y + 2] = a21;
+    model[o + MATRIX_Z] = a02; model[o + MATRIX_Z + 1] = a12; model[o + MATRIX_Z + 2] = a22;
+    model[o + MATRIX_T] = atx; model[o + MATRIX_T + 1] = aty; model[o + MATRIX_T + 2] = atz;
+    // K = C · B⁻¹ (computeSkinPalette).
+    const b = j * MATRIX_STRIDE;
+    const k = paletteOff + j * MATRIX_STRIDE;
+    const b00 = inverseBind[b + MATRIX_X], b10 = inverseBind[b + MATRIX_X + 1], b20 = inverseBind[b + MATRIX_X + 2];
+    const b01 = inverseBind[b + MATRIX_Y], b11 = inverseBind[b + MATRIX_Y + 1], b21 = inverseBind[b + MATRIX_Y + 2];
+    const b02 = inverseBind[b + MATRIX_Z], b12 = inverseBind[b + MATRIX_Z + 1], b22 = inverseBind[b + MATRIX_Z + 2];
+    const btx = inverseBind[b + MATRIX_T], bty = inverseBind[b + MATRIX_T + 1], btz = inverseBind[b + MATRIX_T + 2];
+    palette[k + MATRIX_X] = a00 * b00 + a01 * b10 + a02 * b20;
+    palette[k + MATRIX_X + 1] = a10 * b00 + a11 * b10 + a12 * b20;
+    palette[k + MATRIX_X + 2] = a20 * b00 + a21 * b10 + a22 * b20;
+    palette[k + MATRIX_Y] = a00 * b01 + a01 * b11 + a02 * b21;
+    palette[k + MATRIX_Y + 1] = a10 * b01 + a11 * b11 + a12 * b21;
+    palette[k + MATRIX_Y + 2] = a20 * b01 + a21 * b11 + a22 * b21;
+    palette[k + MATRIX_Z] = a00 * b02 + a01 * b12 + a02 * b22;
+    palette[k + MATRIX_Z + 1] = a10 * b02 + a11 * b12 + a12 * b22;
+    palette[k + MATRIX_Z + 2] = a20 * b02 + a21 * b12 + a22 * b22;
+    palette[k + MATRIX_T] = a00 * btx + a01 * bty + a02 * btz + atx;
+    palette[k + MATRIX_T + 1] = a10 * btx + a11 * bty + a12 * btz + aty;
+    palette[k + MATRIX_T + 2] = a20 * btx + a21 * bty + a22 * btz + atz;
   }
 }
 

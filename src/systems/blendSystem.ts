@@ -24,7 +24,7 @@ import { commitRemovals } from 'bitecs';
 import { MAX_LAYERS } from '../components/Layers.js';
 import { isAdditive, isOverride } from '../components/layerRules.js';
 import { updateRange } from '../components/UpdateList.js';
-import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
+import { applyAdditiveLayer, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 
@@ -81,6 +81,9 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
     if (count === 1 && layerMask[0] === null && layerWeight[0] >= threshold[0]) {
       // One unmasked layer above the threshold: its pose is the blend. Copy it natively.
       localViews[eid].set(layerViews[single]);
+    } else if (count === 2 && layerMask[0] === null && layerMask[1] === null && layerWeight[0] + layerWeight[1] >= threshold[0]) {
+      // Two unmasked layers, the rest pose out of it: the written-out kernel (same bits).
+      blendTwoLayers(local, outOff, pose, layerOff[0], layerOff[1], layerWeight, jointCount);
     } else {
       blendOverrideLayers(local, outOff, rest, pose, layerOff, layerWeight, layerMask, count, jointCount, threshold);
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as affine from '../../src/math/affine.js';
-import { composeModel } from '../../src/math/composeModel.js';
+import { composeModel, composeSkin } from '../../src/math/composeModel.js';
+import { computeSkinPalette } from '../../src/systems/skinSystem.js';
 import * as quat from '../../src/math/quat.js';
 import type { NumArray } from '../../src/math/types.js';
 import { axisAngle, createRandom, treeParents } from '../fixtures/synthetic.js';
@@ -178,5 +179,27 @@ describe('composeModel', () => {
     composeModel(b, 0, 12, shifted, 7, p, 0, 10);
     expectSameBits(b, a);
     expectSameBits(shifted, copy);
+  });
+});
+
+describe('composeSkin: local → model and the palette in one pass', () => {
+  it('writes the bits of composeModel then computeSkinPalette, at offsets, and nothing else', () => {
+    for (const seed of [3, 18, 77]) {
+      const jointCount = 48;
+      const { parents, pose } = randomPose(jointCount, seed);
+      const random = createRandom(seed + 1);
+      const inverseBind = Float32Array.from({ length: jointCount * 12 }, () => random() * 2 - 1);
+      const local = new Float32Array(7 + pose.length);
+      local.set(pose, 7);
+      const size = jointCount * 12;
+      const modelExpected = new Float32Array(size + 24), paletteExpected = new Float32Array(size + 24);
+      composeModel(modelExpected, 12, 12, local, 7, parents, 0, jointCount);
+      computeSkinPalette(paletteExpected, 5, modelExpected, 12, inverseBind, jointCount);
+      const model = new Float32Array(size + 24), palette = new Float32Array(size + 24);
+      composeSkin(model, 12, palette, 5, local, 7, parents, inverseBind, jointCount);
+      const bits = (a: Float32Array): number[] => Array.from(new Uint32Array(a.buffer));
+      expect(bits(model), `model, seed ${seed}`).toEqual(bits(modelExpected));
+      expect(bits(palette), `palette, seed ${seed}`).toEqual(bits(paletteExpected));
+    }
   });
 });
