@@ -257,6 +257,17 @@ export function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
 }
 
 /**
+ * The copy of `clip`'s frames this thread's kernels sample (a view into the kernel area), or
+ * null when it has none. The kernels never read `clip.frames` after the copy, so whoever
+ * changes a clip's frames in place (tests poisoning a clip) changes this copy too.
+ */
+export function copiedClipFrames(kernels: WasmKernels, clip: Clip): Float32Array | null {
+  const id = kernels.clipCopied.indexOf(clip);
+  const at = id < 0 ? -1 : kernels.clipAt[id];
+  return at < 0 ? null : new Float32Array(kernels.area.clips.buffer, at + CLIP_HEADER, clip.frames.length);
+}
+
+/**
  * Samples layer slot `li` from clip `id` (`clip`: dense, no binding) on the WebAssembly kernel
  * into the layer pose at byte `out`, its time at byte `time` (`Layers.time`'s element), copying
  * the clip first if this thread has not; false, having written nothing, when the clip does not
