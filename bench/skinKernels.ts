@@ -1,5 +1,5 @@
 /**
- * Skinning phase, JavaScript vs WebAssembly kernels (issue 18 item 3): the bench crowd
+ * Sample, blend and skin phases, JavaScript vs WebAssembly kernels (issue 18 item 3): the bench crowd
  * (bench/plan.ts, two clips, 64 joints) in two worlds, `kernels: 'js'` and `kernels: 'wasm'`,
  * stepped frame by frame with the skin system timed on its own, the two worlds alternating
  * frame by frame so drift on a shared machine falls on both. Prints medians in ns per joint.
@@ -74,6 +74,19 @@ console.log(`skin phase, ${count} × ${JOINT_COUNT} joints, ${frames} frames alt
 console.log(`  js   ${js.toFixed(2)} ms  ${((js * 1e6) / joints).toFixed(2)} ns/joint`);
 console.log(`  wasm ${wasm.toFixed(2)} ms  ${((wasm * 1e6) / joints).toFixed(2)} ns/joint   wasm/js ${(wasm / js).toFixed(3)}`);
 console.log(`  palette elements differing: ${differ}`);
-// The other systems run JavaScript on both, on an ArrayBuffer (js) or the kernels' memory (wasm).
 const names = worlds.js.frame.systems.map((system) => system.name);
+// The phases with WebAssembly kernels (sampling, override blending, skinning), each on its own.
+for (const phase of ['sample', 'blend', 'skin']) {
+  const s = names.indexOf(phase);
+  const pj = median(systemMs.js[s]!), pw = median(systemMs.wasm[s]!);
+  console.log(`  ${phase.padEnd(6)} js ${((pj * 1e6) / joints).toFixed(2)} ns/joint  wasm ${((pw * 1e6) / joints).toFixed(2)} ns/joint  wasm/js ${(pw / pj).toFixed(3)}`);
+}
+for (const [pool, x, y] of [['Layers.pose', worlds.js.components.Layers.pose, worlds.wasm.components.Layers.pose], ['LocalPose', worlds.js.components.LocalPose.data, worlds.wasm.components.LocalPose.data]] as const) {
+  const u = new Uint32Array(x.buffer, x.byteOffset, x.length), v = new Uint32Array(y.buffer, y.byteOffset, y.length);
+  let d = 0;
+  for (let i = 0; i < u.length; i++) if (u[i] !== v[i]) d++;
+  console.log(`  ${pool} elements differing: ${d}`);
+}
+// Every system on both worlds (those without wasm kernels run JavaScript on both, on an
+// ArrayBuffer or on the kernels' memory).
 console.log('  per system, ms (js / wasm world):', names.map((name, s) => `${name} ${median(systemMs.js[s]!).toFixed(2)} / ${median(systemMs.wasm[s]!).toFixed(2)}`).join(', '));

@@ -51,8 +51,9 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
  * assets registered and are not counted.
  *
  * `kernels`: the kernels the world runs (`world.kernels`). A world on `'wasm'` also holds the
- * WebAssembly kernels' area (copies of the skeletons they read, src/wasm/kernels.ts: about
- * 205 KB at 64 joints, per world, not per character), counted here; its memory is whole
+ * WebAssembly kernels' area (copies of the skeletons and clips they read, src/wasm/kernels.ts:
+ * about 5.5 MB at 64 joints, 5 MiB of it room for clips' frames, per world, not per
+ * character), counted here; its memory is whole
  * 64 KiB pages, so up to one page more is reserved. Default `'js'`.
  * @throws AnimationError when a count is not an integer ≥ 0, or `kernels` is not `'wasm'` or `'js'`.
  * @example

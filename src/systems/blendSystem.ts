@@ -19,6 +19,10 @@
  *    the difference D = S·R⁻¹ (Q_D = Q_S·Q_R⁻¹, T_D = T_S − T_R, S_D = S_S / S_R) is applied to
  *    the current pose T as A = D·T (Q_A = Q_D·Q_T, T_A = T_D + T_T, S_A = S_D·S_T), then
  *    blended as lerp(T, A, β) with β = weight × mask[j] (Q by nlerp).
+ *
+ * With WebAssembly kernels (`world.kernels === 'wasm'`) the chunk goes to `blendEntitiesWasm`
+ * (src/wasm/blendWasm.ts): the override blend of unmasked layers runs on the SIMD kernel
+ * `blendOverride` (assembly/kernels.ts), same bits; the rest as here.
  */
 import { commitRemovals } from 'bitecs';
 import { MAX_LAYERS } from '../components/Layers.js';
@@ -26,6 +30,7 @@ import { isAdditive, isOverride } from '../components/layerRules.js';
 import { updateRange } from '../components/UpdateList.js';
 import { applyAdditiveLayer, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
+import { blendEntitiesWasm } from '../wasm/blendWasm.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 
 /**
@@ -51,6 +56,10 @@ export function blendSystem(world: AnimationWorld, dt: number): void {
 
 /** The work of {@link blendSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
 export function blendEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
+  if (world.wasm !== null) {
+    blendEntitiesWasm(world, world.wasm, dt, first, end);
+    return;
+  }
   const { Character, Layers, LocalPose } = world.components;
   const { weight, mask, reference, pose } = Layers;
   const { skeletons, masks, references } = world.assets;

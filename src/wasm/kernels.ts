@@ -2,17 +2,20 @@
  * A world's WebAssembly kernels (`world.wasm`, `kernels: 'wasm'`): the instance of
  * assembly/kernels.ts on the world's memory, whose buffer every pool is a view of (so a
  * pointer into it is a pool's `byteOffset` plus a row), and the kernel area: the copies of
- * the skeletons' parents and inverse binds the kernels read (assets live outside the pools).
+ * the assets the kernels read (assets live outside the pools) — the skeletons' parents,
+ * inverse binds and rest poses, and the frames of dense clips.
  *
- * The kernel area is a pool of its own (allocated with the others, after them): a bump
- * counter and `KERNEL_AREA_SKELETONS × maxJoints` joints' worth of bytes. Each thread copies a
- * skeleton there the first time it skins one of its characters (the bump is an
- * `Atomics.add`, so threads sharing the memory never overlap) and keeps the pointers in its
- * own registry, indexed by skeleton id and checked against the skeleton object (ids are
- * recycled by `releaseSkeleton`; a new skeleton under an old id is copied anew). When the area
- * is full, characters of skeletons not yet copied are skinned by the JavaScript kernels, which
- * give the same numbers (assembly/kernels.ts), only slower.
+ * The kernel area is a pool of its own (allocated with the others, after them): bump
+ * counters, `KERNEL_AREA_SKELETONS × maxJoints` joints' worth of bytes for skeletons and
+ * {@link clipAreaBytes} for clips. Each thread copies a skeleton there the first time it
+ * skins or blends one of its characters, a clip the first time it samples it (the bumps are
+ * atomic, so threads sharing the memory never overlap), and keeps the pointers in its own
+ * registries, indexed by id and checked against the asset object (ids are recycled by
+ * `releaseSkeleton` / `releaseClip`; a new asset under an old id is copied anew). When the
+ * area is full, what was not copied runs on the JavaScript kernels, which give the same
+ * numbers (assembly/kernels.ts), only slower.
  */
+import type { Clip } from '../assets/Clip.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import * as layout from '../math/layout.js';
 import { MAX_THREADS } from '../memory/environment.js';
@@ -38,20 +41,42 @@ export const KERNEL_AREA_SKELETONS = 32;
 /** Most joints the kernel area is sized for, beyond one skeleton of `maxJoints` (see {@link kernelAreaSkeletons}). */
 export const KERNEL_AREA_JOINTS = 8192;
 
+/**
+ * Pose frames of `maxJoints` joints the kernel area holds for clips (per world, all threads
+ * together: each thread copies the clips it samples), as long as that is at most
+ * {@link KERNEL_AREA_CLIP_JOINTS} joint poses: 2,048 frames (68 s at 30 fps) at 64 joints.
+ */
+export const KERNEL_AREA_CLIP_FRAMES = 2048;
+
+/** Most joint poses (40 bytes each) the kernel area holds for clips: 5 MiB. */
+export const KERNEL_AREA_CLIP_JOINTS = 131_072;
+
+/**
+ * A clip's record in the kernel area (assembly/kernels.ts `sampleClip`): the frame rate (f64)
+ * at byte 0, the frame count and the joint count (i32) from byte `CLIP_COUNTS`, the frames from
+ * byte `CLIP_HEADER`.
+ */
+const CLIP_COUNTS = 8;
+const CLIP_HEADER = 16;
+
 /** Doubles of an inverse bind row in the kernel area (x y z t), and of a joint's three rows. */
 const BIND_ROW = 4;
 const BIND_STRIDE = 3 * BIND_ROW;
 
 /**
- * The kernel area's pools: `top[0]` is the bytes of `bytes` handed out so far; `chunks[t]`
- * counts the calls thread `t` (0: the world's own thread, 1 …: its workers) made to the
- * skinning kernels' chunk loop (one per chunk of a frame, or per `skinSystem` pass over the
- * crowd): with it a test, or a page, sees that a worker really ran WebAssembly.
+ * The kernel area's pools: `top[0]` is the bytes of `bytes` (skeletons) handed out so far,
+ * `top[1]` those of `clips`; `chunks[t]` counts the calls thread `t` (0: the world's own
+ * thread, 1 …: its workers) made to the skinning kernels' chunk loop (one per chunk of a
+ * frame, or per `skinSystem` pass over the crowd): with it a test, or a page, sees that a
+ * worker really ran WebAssembly. `params[t]` is thread `t`'s slot for a float the kernels read
+ * (the blend threshold), so none is passed as a number argument.
  */
 export interface KernelArea {
   readonly top: Int32Array;
   readonly bytes: Float64Array;
   readonly chunks: Float64Array;
+  readonly params: Float64Array;
+  readonly clips: Float64Array;
 }
 
 /** Allocates a kernel area for skeletons of up to `maxJoints` joints (buildAnimationWorld, after the pools). */
@@ -59,8 +84,15 @@ export function createKernelArea(maxJoints: number, alloc: PoolAllocator): Kerne
   return {
     top: alloc.array(Int32Array, 4),
     chunks: alloc.array(Float64Array, MAX_THREADS),
+    params: alloc.array(Float64Array, MAX_THREADS),
     bytes: alloc.array(Float64Array, (kernelAreaSkeletons(maxJoints) * areaBytes(maxJoints)) / 8),
+    clips: alloc.array(Float64Array, clipAreaBytes(maxJoints) / 8),
   };
+}
+
+/** Bytes of the kernel area for clips' frames: {@link KERNEL_AREA_CLIP_FRAMES} frames of `maxJoints` joints, at most {@link KERNEL_AREA_CLIP_JOINTS} joint poses. */
+export function clipAreaBytes(maxJoints: number): number {
+  return Math.min(KERNEL_AREA_CLIP_FRAMES * maxJoints, KERNEL_AREA_CLIP_JOINTS) * layout.POSE_STRIDE * 4;
 }
 
 /**
@@ -78,13 +110,36 @@ export function kernelAreaSkeletons(maxJoints: number): number {
   return Math.max(1, Math.min(KERNEL_AREA_SKELETONS, Math.floor(KERNEL_AREA_JOINTS / maxJoints)));
 }
 
-/** Bytes one skeleton of `jointCount` joints takes in the kernel area (16-byte aligned parts). */
+/** Bytes one skeleton of `jointCount` joints takes in the kernel area (16-byte aligned parts): parents, inverse binds, rest pose. */
 function areaBytes(jointCount: number): number {
-  return Math.ceil((jointCount * 4) / 16) * 16 + jointCount * BIND_STRIDE * 8;
+  return parentsBytes(jointCount) + jointCount * BIND_STRIDE * 8 + restBytes(jointCount);
+}
+
+/** Bytes of a skeleton's parents (i32) in the kernel area, 16-byte aligned. */
+function parentsBytes(jointCount: number): number {
+  return Math.ceil((jointCount * 4) / 16) * 16;
+}
+
+/** Bytes of a skeleton's rest pose (float32 poses) in the kernel area, 16-byte aligned. */
+function restBytes(jointCount: number): number {
+  return Math.ceil((jointCount * layout.POSE_STRIDE * 4) / 16) * 16;
+}
+
+/** Bytes a clip's record takes in the kernel area: header and frames, 16-byte aligned. */
+function clipBytes(clip: Clip): number {
+  return CLIP_HEADER + Math.ceil((clip.frames.length * 4) / 16) * 16;
 }
 
 /** The skinning kernel: one character (assembly/kernels.ts `skin`). */
 export type SkinKernel = (local: number, model: number, palette: number, parents: number, bind: number, count: number) => void;
+
+/** The sampling kernel: one layer from a dense unbound clip (assembly/kernels.ts `sampleClip`). */
+export type SampleKernel = (out: number, clip: number, time: number) => void;
+
+/** The override blend kernel: one character's unmasked override layers (assembly/kernels.ts `blendOverride`). */
+export type BlendKernel = (
+  out: number, poses: number, layerBytes: number, weights: number, layers: number, jointCount: number, rest: number, threshold: number,
+) => void;
 
 /** One thread's kernels of a world: the instance's exports and its registry of skeleton copies. */
 export interface WasmKernels {
@@ -94,17 +149,31 @@ export interface WasmKernels {
   readonly memory: WasmMemory;
   readonly area: KernelArea;
   readonly skin: SkinKernel;
-  /** Per skeleton id: the skeleton copied (null: none yet), its parents' and inverse bind's pointers (−1: the area was full). */
+  readonly sampleClip: SampleKernel;
+  readonly blendOverride: BlendKernel;
+  /** Per skeleton id: the skeleton copied (null: none yet), its parents', inverse bind's and rest pose's pointers (−1: the area was full). */
   readonly copied: (Skeleton | null)[];
   readonly parentsAt: number[];
   readonly bindAt: number[];
+  readonly restAt: number[];
+  /** Per clip id: the clip copied (null: none yet), its record's pointer (−1: it did not fit). */
+  readonly clipCopied: (Clip | null)[];
+  readonly clipAt: number[];
 }
 
 /** Instantiates `module` on `memory` (the world's pool memory) for thread `thread` of the world (0: its own). */
 export function instantiateKernels(module: WasmModule, memory: WasmMemory, area: KernelArea, thread = 0): WasmKernels {
   const api = wasmApi as NonNullable<typeof wasmApi>;
   const instance = new api.Instance(module, { env: { memory } });
-  return { thread, module, memory, area, skin: instance.exports['skin'] as SkinKernel, copied: [], parentsAt: [], bindAt: [] };
+  const exports = instance.exports;
+  return {
+    thread, module, memory, area,
+    skin: exports['skin'] as SkinKernel,
+    sampleClip: exports['sampleClip'] as SampleKernel,
+    blendOverride: exports['blendOverride'] as BlendKernel,
+    copied: [], parentsAt: [], bindAt: [], restAt: [],
+    clipCopied: [], clipAt: [],
+  };
 }
 
 /**
@@ -121,15 +190,19 @@ export function copySkeleton(kernels: WasmKernels, id: number, skeleton: Skeleto
     kernels.copied.push(null);
     kernels.parentsAt.push(-1);
     kernels.bindAt.push(-1);
+    kernels.restAt.push(-1);
   }
   kernels.copied[id] = skeleton;
   if (start + size > bytes.byteLength) {
     kernels.parentsAt[id] = -1;
     kernels.bindAt[id] = -1;
+    kernels.restAt[id] = -1;
     return;
   }
   const parentsAt = bytes.byteOffset + start;
-  const bindAt = parentsAt + Math.ceil((n * 4) / 16) * 16;
+  const bindAt = parentsAt + parentsBytes(n);
+  const restAt = bindAt + n * BIND_STRIDE * 8;
+  new Float32Array(bytes.buffer, restAt, n * layout.POSE_STRIDE).set(skeleton.rest.subarray(0, n * layout.POSE_STRIDE));
   const parents = new Int32Array(bytes.buffer, parentsAt, n);
   const bind = new Float64Array(bytes.buffer, bindAt, n * BIND_STRIDE);
   const source = skeleton.inverseBind;
@@ -147,4 +220,63 @@ export function copySkeleton(kernels: WasmKernels, id: number, skeleton: Skeleto
   }
   kernels.parentsAt[id] = parentsAt;
   kernels.bindAt[id] = bindAt;
+  kernels.restAt[id] = restAt;
+}
+
+/**
+ * Copies clip `id` (`clip`, dense: `reduced === null`) into the kernel area for this thread
+ * (the first time it samples it, or after its id went to another clip): a record of its frame
+ * rate, frame count and joint count, then its frames as they are (float32), which
+ * assembly/kernels.ts `sampleClip` reads. Records its pointer in `kernels`, −1 when it does not
+ * fit in what is left of the area (the area's counter then stays, so a smaller clip may still
+ * fit). Rare: no per-frame cost.
+ */
+export function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
+  const { top, clips } = kernels.area;
+  const size = clipBytes(clip);
+  while (kernels.clipCopied.length <= id) {
+    kernels.clipCopied.push(null);
+    kernels.clipAt.push(-1);
+  }
+  kernels.clipCopied[id] = clip;
+  kernels.clipAt[id] = -1;
+  let start = Atomics.load(top, 1);
+  for (;;) {
+    if (start + size > clips.byteLength) return;
+    const seen = Atomics.compareExchange(top, 1, start, start + size);
+    if (seen === start) break;
+    start = seen;
+  }
+  const at = clips.byteOffset + start;
+  new Float64Array(clips.buffer, at, 1)[0] = clip.frameRate;
+  const counts = new Int32Array(clips.buffer, at + CLIP_COUNTS, 2);
+  counts[0] = clip.frameCount;
+  counts[1] = clip.skeleton.jointCount;
+  new Float32Array(clips.buffer, at + CLIP_HEADER, clip.frames.length).set(clip.frames);
+  kernels.clipAt[id] = at;
+}
+
+/**
+ * The copy of `clip`'s frames this thread's kernels sample (a view into the kernel area), or
+ * null when it has none. The kernels never read `clip.frames` after the copy, so whoever
+ * changes a clip's frames in place (tests poisoning a clip) changes this copy too.
+ */
+export function copiedClipFrames(kernels: WasmKernels, clip: Clip): Float32Array | null {
+  const id = kernels.clipCopied.indexOf(clip);
+  const at = id < 0 ? -1 : kernels.clipAt[id];
+  return at < 0 ? null : new Float32Array(kernels.area.clips.buffer, at + CLIP_HEADER, clip.frames.length);
+}
+
+/**
+ * Samples layer slot `li` from clip `id` (`clip`: dense, no binding) on the WebAssembly kernel
+ * into the layer pose at byte `out`, its time at byte `time` (`Layers.time`'s element), copying
+ * the clip first if this thread has not; false, having written nothing, when the clip does not
+ * fit in the kernel area (the caller samples it on the JavaScript kernel).
+ */
+export function sampleLayerWasm(kernels: WasmKernels, id: number, clip: Clip, out: number, time: number): boolean {
+  if (id >= kernels.clipCopied.length || kernels.clipCopied[id] !== clip) copyClip(kernels, id, clip);
+  const at = kernels.clipAt[id];
+  if (at < 0) return false;
+  kernels.sampleClip(out, at, time);
+  return true;
 }

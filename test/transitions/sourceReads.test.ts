@@ -3,21 +3,28 @@
  * inertializing character samples only the new clip, while a cross-fade keeps sampling the
  * old one until its weight reaches 0. Shown by poisoning the old clip's frames with NaN right
  * after the switch frame (clips are frozen objects, but the contents of their Float32Array
- * are writable; the frames are restored afterwards).
+ * are writable; the frames are restored afterwards) — and the copy the WebAssembly kernels
+ * sample, on a world that runs them.
  */
 import { describe, expect, it } from 'vitest';
-import { getLocalPose, getModelMatrices, getSkinPalette, step, type Clip, type TransitionOptions } from '../../src/index.js';
+import { getLocalPose, getModelMatrices, getSkinPalette, step, type AnimationWorld, type Clip, type TransitionOptions } from '../../src/index.js';
+import { copiedClipFrames } from '../../src/wasm/kernels.js';
 import { allFinite, expectPoseClose, FRAME_DT } from './helpers.js';
 import { B_MOVING, switchScene, T1 } from './scene.js';
 
-/** Runs `body` with every float of `clip.frames` set to NaN, then restores them. */
-function withPoisonedFrames(clip: Clip, body: () => void): void {
-  const saved = clip.frames.slice();
-  clip.frames.fill(Number.NaN);
+/**
+ * Runs `body` with every float of `clip.frames` set to NaN — and of the copy `world`'s
+ * WebAssembly kernels sample, if they have one — then restores them.
+ */
+function withPoisonedFrames(world: AnimationWorld, clip: Clip, body: () => void): void {
+  const copy = world.wasm === null ? null : copiedClipFrames(world.wasm, clip);
+  const poisoned = copy === null ? [clip.frames] : [clip.frames, copy];
+  const saved = poisoned.map((frames) => frames.slice());
+  for (const frames of poisoned) frames.fill(Number.NaN);
   try {
     body();
   } finally {
-    clip.frames.set(saved);
+    poisoned.forEach((frames, i) => frames.set(saved[i]!));
   }
 }
 
@@ -26,7 +33,7 @@ function poisonedRun(options: TransitionOptions, frames: number): { finite: bool
   const scene = switchScene(options, B_MOVING, FRAME_DT);
   step(scene.world, FRAME_DT); // the switch frame: the last one allowed to read A
   const finite: boolean[] = [];
-  withPoisonedFrames(scene.a, () => {
+  withPoisonedFrames(scene.world, scene.a, () => {
     for (let n = 0; n < frames; n++) {
       step(scene.world, FRAME_DT);
       finite.push(

@@ -9,13 +9,17 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  AnimationError, createAnimationWorld, createBlendSpace, createClip, createMask, disposeAnimationWorld, play, removeCharacter, setBlendSpace,
+  AnimationError, bindSkeletons, createAnimationWorld, createBlendSpace, createClip, createMask, createSkeleton, disposeAnimationWorld, play, reduceClip,
+  registerLodLevels, removeCharacter, setBlendSpace,
   setFollower, setFollowTarget, setLod, setLodCamera, setLookAt, setReach, spawnCharacter, step, stepParallel, transition, worldBytes,
   type AnimationWorld, type KernelChoice,
 } from '../../src/index.js';
 import { CHUNK_LOG_STRIDE, CHUNK_THREAD } from '../../src/components/ThreadControl.js';
-import { KERNEL_AREA_SKELETONS, KERNEL_POOL_START, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
+import { KERNEL_AREA_CLIP_FRAMES, KERNEL_AREA_CLIP_JOINTS, KERNEL_AREA_SKELETONS, KERNEL_POOL_START, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
 import { reloadKernels, setKernelsUnavailable } from '../../src/wasm/loader.js';
+import { copySkeleton, sampleLayerWasm } from '../../src/wasm/kernels.js';
+import { sampleClipInto } from '../../src/assets/sampleClip.js';
+import { blendOverrideLayers } from '../../src/math/blendPose.js';
 import { deg, humanoid } from '../aim/helpers.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 
@@ -108,6 +112,12 @@ describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
     expect(model.max).toBeLessThanOrEqual(1e-5);
     expect(palette.identical).toBe(true);
     expect(model.identical).toBe(true);
+    // Sampling and override blending ran on the kernels too (clips and a skeleton's rest pose
+    // copied), with the JS path's bits in every layer pose and local pose.
+    expect(wasm.wasm!.clipAt.filter((at) => at >= 0).length).toBeGreaterThanOrEqual(3);
+    expect(wasm.wasm!.restAt.filter((at) => at >= 0).length).toBe(1);
+    expect(compare(wasm.components.Layers.pose, js.components.Layers.pose).identical).toBe(true);
+    expect(compare(wasm.components.LocalPose.data, js.components.LocalPose.data).identical).toBe(true);
   });
 
   it('a threaded world (2 threads) runs the kernel on every thread over one shared memory, bit for bit with one JS thread', async () => {
@@ -242,11 +252,13 @@ describe('the kernels switch', () => {
       const area = world.wasm!.area;
       // What 'wasm' adds: the kernel area's arrays as allocated, and the bytes before the first pool.
       const added = worldBytes(maxEntities, maxJoints, maxEvents, 'wasm') - worldBytes(maxEntities, maxJoints, maxEvents, 'js');
-      expect(added).toBe(KERNEL_POOL_START + area.top.byteLength + area.chunks.byteLength + area.bytes.byteLength);
-      // At least the skeletons' copies the area was sized for (parents and inverse binds).
-      expect(added).toBeGreaterThanOrEqual(kernelAreaSkeletons(maxJoints) * maxJoints * (4 + 12 * 8));
+      expect(added).toBe(KERNEL_POOL_START + area.top.byteLength + area.chunks.byteLength + area.params.byteLength + area.bytes.byteLength + area.clips.byteLength);
+      // At least the skeletons' copies the area was sized for (parents, inverse binds, rest
+      // poses) and the clips' frames.
+      expect(area.bytes.byteLength).toBeGreaterThanOrEqual(kernelAreaSkeletons(maxJoints) * maxJoints * (4 + 12 * 8 + 10 * 4));
+      expect(area.clips.byteLength).toBe(Math.min(KERNEL_AREA_CLIP_FRAMES * maxJoints, KERNEL_AREA_CLIP_JOINTS) * 40);
       // The kernel area is the last pool, in the memory's whole pages.
-      const end = area.bytes.byteOffset + area.bytes.byteLength;
+      const end = area.clips.byteOffset + area.clips.byteLength;
       expect(world.poolBuffer.byteLength).toBeGreaterThanOrEqual(end);
       expect(world.poolBuffer.byteLength - end).toBeLessThan(65536);
       expect(worldBytes(maxEntities, maxJoints, maxEvents)).toBe(worldBytes(maxEntities, maxJoints, maxEvents, 'js'));
@@ -256,5 +268,154 @@ describe('the kernels switch', () => {
 
   it('a kernels value other than auto, wasm or js is refused', () => {
     expect(() => createAnimationWorld({ maxEntities: 4, maxJoints: 8, kernels: 'simd' as KernelChoice })).toThrow(/kernels.*'auto', 'wasm' or 'js'/s);
+  });
+});
+
+/** Bits of a float32 (so −0, +0 and NaN compare as what they are). */
+function bits(values: ArrayLike<number>): number[] {
+  const f = Float32Array.from(values);
+  return Array.from(new Uint32Array(f.buffer));
+}
+
+describe('WebAssembly sampling and override blending kernels', () => {
+  it('sampleClip gives sampleClipInto\'s bits at frames, between them, past both ends, at NaN and ±Infinity', () => {
+    const skeleton = syntheticSkeleton(24, 3);
+    // Every other frame's quaternions negated on odd joints (the same rotations): the
+    // hemisphere fix between those frames is taken.
+    const base = syntheticClip(skeleton, { seed: 9, frameCount: 23, amplitude: 1.4 });
+    const frames = base.frames.slice();
+    for (let f = 1; f < base.frameCount; f += 2) for (let j = 1; j < 24; j += 2) for (let c = 3; c < 7; c++) frames[(f * 24 + j) * 10 + c]! *= -1;
+    const clip = createClip({ ...base, frames });
+    const one = syntheticClip(skeleton, { seed: 4, frameCount: 1 });
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: 24, kernels: 'wasm' });
+    const kernels = world.wasm!;
+    const { pose, time } = world.components.Layers;
+    const expected = new Float32Array(24 * 10);
+    const times = [0, 1 / 30, 0.5, 0.51234, 1e-9, clip.duration, clip.duration - 1e-12, clip.duration + 3, -0.2, -0, NaN, Infinity, -Infinity];
+    for (let n = 0; n < 40; n++) times.push((n / 39) * clip.duration * 1.01);
+    for (const [id, c] of [[0, clip], [1, one]] as const) {
+      for (const t of times) {
+        time[1] = t;
+        pose.fill(7);
+        expect(sampleLayerWasm(kernels, id, c, pose.byteOffset, time.byteOffset + 8)).toBe(true);
+        sampleClipInto(expected, 0, c, time, 1);
+        expect(bits(pose.subarray(0, 240))).toEqual(bits(expected));
+        expect(pose[240]).toBe(7); // nothing past the clip's joints
+      }
+    }
+    // Flips happen in this clip: some joint's consecutive frames are in opposite hemispheres.
+    let flips = 0;
+    for (let f = 0; f + 1 < clip.frameCount; f++) {
+      for (let j = 0; j < 24; j++) {
+        const a = (f * 24 + j) * 10 + 3, b = a + 240;
+        let dot = 0;
+        for (let c = 0; c < 4; c++) dot += clip.frames[a + c]! * clip.frames[b + c]!;
+        if (dot < 0) flips++;
+      }
+    }
+    expect(flips).toBeGreaterThan(0);
+  });
+
+  it('blendOverride gives blendOverrideLayers\' bits: 0 to 4 layers, weights summing below the threshold, opposite hemispheres', () => {
+    const skeleton = syntheticSkeleton(20, 5);
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: 20, kernels: 'wasm', blendThreshold: 0.3 });
+    const kernels = world.wasm!;
+    const { pose, weight } = world.components.Layers;
+    const local = world.components.LocalPose.data;
+    copySkeleton(kernels, 0, skeleton);
+    const random = createRandom(77);
+    // Layer poses of character 1 (slots 4–7): random T, S and unit Q of either sign.
+    const layerSize = 20 * 10;
+    for (let i = 4 * layerSize; i < 8 * layerSize; i += 10) {
+      for (let c = 0; c < 3; c++) pose[i + c] = (random() - 0.5) * 4;
+      const q = [random() - 0.5, random() - 0.5, random() - 0.5, random() - 0.5];
+      const n = Math.hypot(...q);
+      for (let c = 0; c < 4; c++) pose[i + 3 + c] = q[c]! / n;
+      for (let c = 7; c < 10; c++) pose[i + c] = 0.5 + random();
+    }
+    const params = kernels.area.params;
+    params[0] = 0.3;
+    const threshold = Float64Array.of(0.3);
+    const expected = new Float32Array(layerSize);
+    const layerOff = new Int32Array(4), layerWeight = new Float32Array(4);
+    const noMasks = [null, null, null, null];
+    const cases: number[][] = [[], [0.7], [0.1], [0.6, 0.4], [0.05, 0.1], [0.2, 0, 0.5], [0.25, 0.25, 0.25, 0.25], [0.01, 0.02, 0.03, 0.04], [1e-30, 3]];
+    for (const weights of cases) {
+      let layers = 0, count = 0;
+      for (let n = 0; n < 4; n++) {
+        weight[4 + n] = weights[n] ?? 0;
+        if (!(weight[4 + n]! > 0)) continue;
+        layers |= 1 << n;
+        layerOff[count] = (4 + n) * layerSize;
+        layerWeight[count] = weight[4 + n]!;
+        count++;
+      }
+      local.fill(9);
+      kernels.blendOverride(local.byteOffset + layerSize * 4, pose.byteOffset + 4 * layerSize * 4, layerSize * 4, weight.byteOffset + 16, layers, 20, kernels.restAt[0]!, params.byteOffset);
+      blendOverrideLayers(expected, 0, skeleton.rest, pose, layerOff, layerWeight, noMasks, count, 20, threshold);
+      expect(bits(local.subarray(layerSize, 2 * layerSize))).toEqual(bits(expected));
+      expect(local[0]).toBe(9);
+      expect(local[2 * layerSize]).toBe(9);
+    }
+  });
+
+  it('reduced, LOD-reduced and bound clips and masked override layers run the JS kernels in a wasm world, same bits', () => {
+    const skeleton = humanoid();
+    const walk = syntheticClip(skeleton, { seed: 2, amplitude: 0.3, frameCount: 41 });
+    const run = syntheticClip(skeleton, { seed: 3, amplitude: 0.4, frameCount: 33 });
+    const reduced = reduceClip(run, { tolerance: 0.01 });
+    const lod1 = reduceClip(walk, { tolerance: 0.005 }), lod2 = reduceClip(walk, { tolerance: 0.02 });
+    // A clip made for another skeleton (one more joint), played through a binding.
+    const other = createSkeleton({
+      names: [...skeleton.names, 'extra'], parents: [...skeleton.parents, 0], rest: [...skeleton.rest, 0.1, 0, 0, 0, 0, 0, 1, 1, 1, 1],
+    });
+    const foreign = syntheticClip(other, { seed: 8, amplitude: 0.3 });
+    expect(bindSkeletons(other, skeleton).matched).toBe(skeleton.jointCount);
+    const upper = createMask(skeleton, { chest: 1 });
+    const make = (kernels: KernelChoice): AnimationWorld => {
+      const world = createAnimationWorld({ maxEntities: 64, maxJoints: skeleton.jointCount, kernels });
+      registerLodLevels(world, walk, [walk, lod1, lod2]);
+      const random = createRandom(5);
+      for (let n = 0; n < 60; n++) {
+        const eid = spawnCharacter(world, skeleton, { x: (n % 8) * 4, z: Math.floor(n / 8) * 4 });
+        const kind = n % 5;
+        if (kind === 0) play(world, eid, reduced, { time: random() });
+        else if (kind === 1) play(world, eid, foreign, { time: random() });
+        else if (kind === 2) { play(world, eid, walk, { time: random(), weight: 0.6 }); play(world, eid, run, { layer: 1, time: random(), weight: 0.5, mask: upper }); }
+        else if (kind === 3) { play(world, eid, walk, { time: random() }); setLod(world, eid, { levels: 3, distances: [6, 14] }); }
+        else { play(world, eid, walk, { time: random(), weight: 0.05 }); play(world, eid, run, { layer: 1, time: random(), weight: 0.03 }); }
+      }
+      setLodCamera(world, 0, 1.5, 0);
+      for (let f = 0; f < 40; f++) step(world, DT);
+      return world;
+    };
+    const wasm = make('wasm'), js = make('js');
+    const copied = wasm.wasm!.clipCopied;
+    expect(copied).toContain(walk);
+    expect(copied).toContain(run); // the masked layer's clip is dense: sampled on the kernel, blended in JS
+    for (const clip of [reduced, foreign, lod1, lod2]) expect(copied).not.toContain(clip);
+    expect(compare(wasm.components.Layers.pose, js.components.Layers.pose).identical).toBe(true);
+    expect(compare(wasm.components.LocalPose.data, js.components.LocalPose.data).identical).toBe(true);
+    expect(compare(wasm.components.SkinPalette.data, js.components.SkinPalette.data).identical).toBe(true);
+  });
+
+  it('clips beyond the kernel area\'s room are sampled by the JS kernel; smaller ones still fit; same bits', () => {
+    const skeleton = syntheticSkeleton(16, 2);
+    const long = syntheticClip(skeleton, { seed: 3, frameCount: KERNEL_AREA_CLIP_FRAMES + 40 });
+    const short = syntheticClip(skeleton, { seed: 4, frameCount: 31 });
+    const make = (kernels: KernelChoice): AnimationWorld => {
+      const world = createAnimationWorld({ maxEntities: 4, maxJoints: 16, kernels });
+      play(world, spawnCharacter(world, skeleton), long, { time: 12.345 });
+      play(world, spawnCharacter(world, skeleton), short, { time: 0.2 });
+      for (let f = 0; f < 20; f++) step(world, DT);
+      return world;
+    };
+    const wasm = make('wasm'), js = make('js');
+    const kernels = wasm.wasm!;
+    expect(kernels.area.clips.byteLength).toBe(KERNEL_AREA_CLIP_FRAMES * 16 * 40);
+    expect(kernels.clipAt[kernels.clipCopied.indexOf(long)]).toBe(-1);
+    expect(kernels.clipAt[kernels.clipCopied.indexOf(short)]).toBeGreaterThanOrEqual(0);
+    expect(compare(wasm.components.Layers.pose, js.components.Layers.pose).identical).toBe(true);
+    expect(compare(wasm.components.SkinPalette.data, js.components.SkinPalette.data).identical).toBe(true);
   });
 });
