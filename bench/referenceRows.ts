@@ -128,7 +128,7 @@ async function benchmarkSize(
 export function printReference(rows: readonly ReferenceRow[]): void {
   console.log('\n## Scalar reference kernel vs step (JavaScript and WebAssembly kernels)\n');
   console.log('The bench crowd (two clips blended 0.6 / 0.4, 64 joints) through `step` on the JavaScript kernels, through');
-  console.log('`step` on the WebAssembly kernels (`kernels: \'wasm\'`: skinning in WebAssembly SIMD so far, docs/wasm.md), and');
+  console.log('`step` on the WebAssembly kernels (`kernels: \'wasm\'`: sampling dense clips, the override blend and skinning in WebAssembly SIMD so far, docs/wasm.md), and');
   console.log('through one hand-fused scalar pass per character (bench/referenceKernel.ts: sample both clips, blend, local → model,');
   console.log('palette). The three alternate frame by frame in this process (rotating order); medians.\n');
   console.log('| N | reference ns/joint | step (JS) ns/joint | step (wasm) ns/joint | JS / reference | wasm / reference | wasm / JS | reference · JS · wasm ms/frame | max palette difference | frames |');
