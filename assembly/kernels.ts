@@ -119,6 +119,36 @@ export function skin(local: usize, model: usize, palette: usize, parents: usize,
   }
 }
 
+/**
+ * Skinning of the update-list entries `[first, last)` of a chunk in one call: per entry, the
+ * character `eid = eids[entry]` (i32), its skeleton id `skeletonOf[eid]` and joint count
+ * `jointCountOf[eid]` (i32 rows of Character), and the skeleton's copy from this thread's
+ * table of `tableIds` (parents, bind) i32 pointer pairs (0: not there) — then {@link skin} on
+ * the character's rows (`poseRow` / `matrixRow` bytes per character). Returns the first entry
+ * it could not skin (an id out of the table or not in it), `last` when it did them all; the
+ * caller handles that entry and calls again after it.
+ */
+export function skinEntries(
+  eids: usize, first: i32, last: i32, skeletonOf: usize, jointCountOf: usize, table: usize, tableIds: i32,
+  local: usize, model: usize, palette: usize, poseRow: usize, matrixRow: usize,
+): i32 {
+  for (let entry = first; entry < last; entry++) {
+    const eid = <usize>load<i32>(eids + (<usize>entry << 2));
+    const id = load<i32>(skeletonOf + (eid << 2));
+    if (<u32>id >= <u32>tableIds) return entry;
+    const row = table + (<usize>id << 3);
+    const parents = <usize>load<i32>(row);
+    if (parents == 0) return entry;
+    skin(local + eid * poseRow, model + eid * matrixRow, palette + eid * matrixRow, parents, <usize>load<i32>(row, 4), load<i32>(jointCountOf + (eid << 2)));
+  }
+  return last;
+}
+
+/** `bytes` bytes from `src` to `dst` (`memory.copy`, bulk memory): a pose into a history slot (inertializeSystem). */
+export function copyBytes(dst: usize, src: usize, bytes: usize): void {
+  memory.copy(dst, src, bytes);
+}
+
 /** Bytes before a clip's frames in its kernel-area record: f64 frame rate, i32 frame count, i32 joint count. */
 const CLIP_HEADER: usize = 16;
 

@@ -20,16 +20,16 @@
  * does not inline here) made this system 2.1× slower (19.5 vs 9.1 ms per frame).
  * `test/math` and the three.js oracle pin both versions to the same numbers.
  *
- * With WebAssembly kernels (`world.kernels === 'wasm'`) each character is one call of the SIMD
- * kernel `skin` (assembly/kernels.ts) on the pools in the world's memory, which gives the same
- * bits as the loops here; a character whose skeleton the kernel area could not hold
- * (src/wasm/kernels.ts) goes through the loops.
+ * With WebAssembly kernels (`world.kernels === 'wasm'`) a chunk is one call of the SIMD kernel
+ * `skinEntries` (assembly/kernels.ts), which walks the update list on the pools in the world's
+ * memory and gives the same bits as the loops here; a character whose skeleton the kernel area
+ * could not hold (src/wasm/kernels.ts) goes through the loops.
  */
 import { commitRemovals } from 'bitecs';
 import { updateRange } from '../components/UpdateList.js';
 import { composeModel, composeSkin } from '../math/composeModel.js';
 import * as layout from '../math/layout.js';
-import { copySkeleton, type WasmKernels } from '../wasm/kernels.js';
+import { copySkeleton, SKIN_TABLE_IDS, type WasmKernels } from '../wasm/kernels.js';
 import type { AnimationWorld } from '../world.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
@@ -66,7 +66,13 @@ export function skinEntities(world: AnimationWorld, dt: number, first: number, e
   }
 }
 
-/** {@link skinEntities} on WebAssembly kernels: update-list entries `[first, last)`, one `skin` call per character. */
+/**
+ * {@link skinEntities} on WebAssembly kernels: update-list entries `[first, last)` in one call of
+ * the chunk kernel `skinEntries`, which reads each character's skeleton id and this thread's
+ * table of skeleton copies (`kernels.skinTable`). An entry it leaves (a skeleton not copied
+ * here yet, a stale copy, an id beyond the table, or one the area could not hold) is done here
+ * — copying the skeleton, or on the JavaScript kernels — and the kernel called again after it.
+ */
 function skinWasm(world: AnimationWorld, kernels: WasmKernels, first: number, last: number): void {
   const { Character, LocalPose, ModelPose, SkinPalette } = world.components;
   const skeletons = world.assets.skeletons;
@@ -74,8 +80,41 @@ function skinWasm(world: AnimationWorld, kernels: WasmKernels, first: number, la
   const poseRow = world.maxJoints * POSE_BYTES;
   const matrixRow = world.maxJoints * MATRIX_BYTES;
   const local = LocalPose.data.byteOffset, model = ModelPose.data.byteOffset, palette = SkinPalette.data.byteOffset;
-  const { copied, parentsAt, bindAt, skin } = kernels;
+  const { copied, parentsAt, bindAt, skin, skinEntries, skinTable, skinTableAt } = kernels;
   kernels.area.chunks[kernels.thread]++;
+  // A copy whose id now names another skeleton (released and reused) leaves the table.
+  for (let id = 0, n = Math.min(copied.length, SKIN_TABLE_IDS); id < n; id++) {
+    if (copied[id] !== null && copied[id] !== skeletons[id]) skinTable[id * 2] = 0;
+  }
+  if (updated.buffer !== kernels.memory.buffer) {
+    skinEach(world, kernels, first, last); // a worker's update list, outside the memory
+    return;
+  }
+  const eidsAt = updated.byteOffset, skeletonAt = Character.skeleton.byteOffset, jointCountAt = Character.jointCount.byteOffset;
+  let entry = first;
+  while (entry < last) {
+    entry = skinEntries(eidsAt, entry, last, skeletonAt, jointCountAt, skinTableAt, SKIN_TABLE_IDS, local, model, palette, poseRow, matrixRow);
+    if (entry >= last) break;
+    const eid = updated[entry];
+    const id = Character.skeleton[eid];
+    const skeleton = skeletons[id];
+    if (id >= copied.length || copied[id] !== skeleton) copySkeleton(kernels, id, skeleton);
+    const parents = parentsAt[id];
+    if (parents < 0) skinOne(world, eid);
+    else skin(local + eid * poseRow, model + eid * matrixRow, palette + eid * matrixRow, parents, bindAt[id], Character.jointCount[eid]);
+    entry++;
+  }
+}
+
+/** {@link skinWasm} one `skin` call per character: for an update list outside the kernels' memory (a worker's). */
+function skinEach(world: AnimationWorld, kernels: WasmKernels, first: number, last: number): void {
+  const { Character, LocalPose, ModelPose, SkinPalette } = world.components;
+  const skeletons = world.assets.skeletons;
+  const updated = world.updates.eids;
+  const poseRow = world.maxJoints * POSE_BYTES;
+  const matrixRow = world.maxJoints * MATRIX_BYTES;
+  const local = LocalPose.data.byteOffset, model = ModelPose.data.byteOffset, palette = SkinPalette.data.byteOffset;
+  const { copied, parentsAt, bindAt, skin } = kernels;
   for (let entry = first; entry < last; entry++) {
     const eid = updated[entry];
     const id = Character.skeleton[eid];

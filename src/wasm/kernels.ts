@@ -59,6 +59,12 @@ export const KERNEL_AREA_CLIP_JOINTS = 131_072;
 const CLIP_COUNTS = 8;
 const CLIP_HEADER = 16;
 
+/**
+ * Skeleton ids each thread's table for the chunk skinning kernel covers (`KernelArea.skinTable`);
+ * characters of skeletons with larger ids are skinned one call each.
+ */
+export const SKIN_TABLE_IDS = 64;
+
 /** Doubles of an inverse bind row in the kernel area (x y z t), and of a joint's three rows. */
 const BIND_ROW = 4;
 const BIND_STRIDE = 3 * BIND_ROW;
@@ -69,7 +75,9 @@ const BIND_STRIDE = 3 * BIND_ROW;
  * thread, 1 …: its workers) made to the skinning kernels' chunk loop (one per chunk of a
  * frame, or per `skinSystem` pass over the crowd): with it a test, or a page, sees that a
  * worker really ran WebAssembly. `params[t]` is thread `t`'s slot for a float the kernels read
- * (the blend threshold), so none is passed as a number argument.
+ * (the blend threshold), so none is passed as a number argument. `skinTable` holds, per thread,
+ * {@link SKIN_TABLE_IDS} (parents, bind) pointer pairs by skeleton id (0: not copied, or stale)
+ * that the chunk kernel `skinEntries` reads; thread `t`'s from element `t × 2 × SKIN_TABLE_IDS`.
  */
 export interface KernelArea {
   readonly top: Int32Array;
@@ -77,6 +85,7 @@ export interface KernelArea {
   readonly chunks: Float64Array;
   readonly params: Float64Array;
   readonly clips: Float64Array;
+  readonly skinTable: Int32Array;
 }
 
 /** Allocates a kernel area for skeletons of up to `maxJoints` joints (buildAnimationWorld, after the pools). */
@@ -86,6 +95,7 @@ export function createKernelArea(maxJoints: number, alloc: PoolAllocator): Kerne
     chunks: alloc.array(Float64Array, MAX_THREADS),
     params: alloc.array(Float64Array, MAX_THREADS),
     bytes: alloc.array(Float64Array, (kernelAreaSkeletons(maxJoints) * areaBytes(maxJoints)) / 8),
+    skinTable: alloc.array(Int32Array, MAX_THREADS * 2 * SKIN_TABLE_IDS),
     clips: alloc.array(Float64Array, clipAreaBytes(maxJoints) / 8),
   };
 }
@@ -133,6 +143,15 @@ function clipBytes(clip: Clip): number {
 /** The skinning kernel: one character (assembly/kernels.ts `skin`). */
 export type SkinKernel = (local: number, model: number, palette: number, parents: number, bind: number, count: number) => void;
 
+/** The chunk skinning kernel: update-list entries `[first, last)` (assembly/kernels.ts `skinEntries`); returns the first entry it left. */
+export type SkinEntriesKernel = (
+  eids: number, first: number, last: number, skeletonOf: number, jointCountOf: number, table: number, tableIds: number,
+  local: number, model: number, palette: number, poseRow: number, matrixRow: number,
+) => number;
+
+/** `memory.copy` of `bytes` bytes from `src` to `dst` (assembly/kernels.ts `copyBytes`). */
+export type CopyKernel = (dst: number, src: number, bytes: number) => void;
+
 /** The sampling kernel: one layer from a dense unbound clip (assembly/kernels.ts `sampleClip`). */
 export type SampleKernel = (out: number, clip: number, time: number) => void;
 
@@ -149,6 +168,11 @@ export interface WasmKernels {
   readonly memory: WasmMemory;
   readonly area: KernelArea;
   readonly skin: SkinKernel;
+  readonly skinEntries: SkinEntriesKernel;
+  readonly copyBytes: CopyKernel;
+  /** This thread's part of `area.skinTable` (pairs by skeleton id) and its byte offset in the memory. */
+  readonly skinTable: Int32Array;
+  readonly skinTableAt: number;
   readonly sampleClip: SampleKernel;
   readonly blendOverride: BlendKernel;
   /** Per skeleton id: the skeleton copied (null: none yet), its parents', inverse bind's and rest pose's pointers (−1: the area was full). */
@@ -169,6 +193,10 @@ export function instantiateKernels(module: WasmModule, memory: WasmMemory, area:
   return {
     thread, module, memory, area,
     skin: exports['skin'] as SkinKernel,
+    skinEntries: exports['skinEntries'] as SkinEntriesKernel,
+    copyBytes: exports['copyBytes'] as CopyKernel,
+    skinTable: area.skinTable.subarray(thread * 2 * SKIN_TABLE_IDS, (thread + 1) * 2 * SKIN_TABLE_IDS),
+    skinTableAt: area.skinTable.byteOffset + thread * 2 * SKIN_TABLE_IDS * 4,
     sampleClip: exports['sampleClip'] as SampleKernel,
     blendOverride: exports['blendOverride'] as BlendKernel,
     copied: [], parentsAt: [], bindAt: [], restAt: [],
@@ -193,6 +221,7 @@ export function copySkeleton(kernels: WasmKernels, id: number, skeleton: Skeleto
     kernels.restAt.push(-1);
   }
   kernels.copied[id] = skeleton;
+  if (id < SKIN_TABLE_IDS) kernels.skinTable[id * 2] = 0;
   if (start + size > bytes.byteLength) {
     kernels.parentsAt[id] = -1;
     kernels.bindAt[id] = -1;
@@ -221,6 +250,10 @@ export function copySkeleton(kernels: WasmKernels, id: number, skeleton: Skeleto
   kernels.parentsAt[id] = parentsAt;
   kernels.bindAt[id] = bindAt;
   kernels.restAt[id] = restAt;
+  if (id < SKIN_TABLE_IDS) {
+    kernels.skinTable[id * 2] = parentsAt;
+    kernels.skinTable[id * 2 + 1] = bindAt;
+  }
 }
 
 /**

@@ -172,6 +172,27 @@ describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
     expect(compare(wasm.components.SkinPalette.data, js.components.SkinPalette.data).identical).toBe(true);
   });
 
+  it('the chunk kernel leaves characters of skeletons it has no copy of to the JS side mid-chunk and resumes after them, same bits', () => {
+    const skeletonCount = KERNEL_AREA_SKELETONS + 3;
+    const make = (kernels: KernelChoice): AnimationWorld => {
+      const world = createAnimationWorld({ maxEntities: 3 * skeletonCount, maxJoints: 9, kernels });
+      const skeletons = Array.from({ length: skeletonCount }, (_, s) => syntheticSkeleton(9, s + 11));
+      // Every skeleton once (the first 32 get copies), then characters alternating between a
+      // copied skeleton and one the area could not hold, so the kernel stops every other entry.
+      for (let s = 0; s < skeletonCount; s++) play(world, spawnCharacter(world, skeletons[s]!), syntheticClip(skeletons[s]!, { seed: s + 3 }));
+      for (let i = 0; i < 2 * skeletonCount; i++) {
+        const skeleton = skeletons[i % 2 === 0 ? i % KERNEL_AREA_SKELETONS : KERNEL_AREA_SKELETONS + (i % 3)]!;
+        play(world, spawnCharacter(world, skeleton), syntheticClip(skeleton, { seed: i + 50 }));
+      }
+      for (let f = 0; f < 5; f++) step(world, DT);
+      return world;
+    };
+    const wasm = make('wasm'), js = make('js');
+    expect(wasm.wasm!.parentsAt.filter((p) => p < 0).length).toBe(3);
+    expect(compare(wasm.components.ModelPose.data, js.components.ModelPose.data).identical).toBe(true);
+    expect(compare(wasm.components.SkinPalette.data, js.components.SkinPalette.data).identical).toBe(true);
+  });
+
   it('the kernel area holds 32 skeletons of maxJoints joints, fewer beyond 8,192 joints, at least one', () => {
     expect([3, 16, 64, 256, 1000, 32767].map(kernelAreaSkeletons)).toEqual([32, 32, 32, 32, 8, 1]);
     // 32 skeletons of 3 joints fit, the 33rd does not (the odd joint count's padding included).
@@ -252,7 +273,7 @@ describe('the kernels switch', () => {
       const area = world.wasm!.area;
       // What 'wasm' adds: the kernel area's arrays as allocated, and the bytes before the first pool.
       const added = worldBytes(maxEntities, maxJoints, maxEvents, 'wasm') - worldBytes(maxEntities, maxJoints, maxEvents, 'js');
-      expect(added).toBe(KERNEL_POOL_START + area.top.byteLength + area.chunks.byteLength + area.params.byteLength + area.bytes.byteLength + area.clips.byteLength);
+      expect(added).toBe(KERNEL_POOL_START + area.top.byteLength + area.chunks.byteLength + area.params.byteLength + area.bytes.byteLength + area.skinTable.byteLength + area.clips.byteLength);
       // At least the skeletons' copies the area was sized for (parents, inverse binds, rest
       // poses) and the clips' frames.
       expect(area.bytes.byteLength).toBeGreaterThanOrEqual(kernelAreaSkeletons(maxJoints) * maxJoints * (4 + 12 * 8 + 10 * 4));
