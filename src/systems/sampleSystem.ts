@@ -49,7 +49,7 @@ import { clearLayer, MAX_LAYERS, type LayersComponent } from '../components/Laye
 import { clearsAfterFade, loops, measureSyncGroup, playingSyncGroups, SYNC_DURATION, SYNC_PHASE } from '../components/layerRules.js';
 import { fadeCurve } from '../math/fadeCurves.js';
 import { POSE_STRIDE } from '../math/layout.js';
-import { sampleLayerWasm, type WasmKernels } from '../wasm/kernels.js';
+import { sampleLayerWasm } from '../wasm/kernels.js';
 import type { AnimationWorld } from '../world.js';
 
 /**
@@ -79,16 +79,16 @@ export function advanceClock(world: AnimationWorld, dt: number): void {
  * which gives the same result.
  */
 export function sampleEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
-  if (world.wasm !== null) {
-    sampleEntitiesWasm(world, world.wasm, frameDt, first, end);
-    return;
-  }
   const { Layers, RootMotion } = world.components;
   const { clip: clipIds, time, weight, pose, binding, fadeCurve: fading } = Layers;
   const extractYaw = RootMotion.extractYaw;
   const { clips, bindings, rootTracks } = world.assets;
   const queue = world.events;
   const layerPoseSize = world.maxJoints * POSE_STRIDE;
+  // On WebAssembly kernels (src/wasm) a dense unbound clip's layer is sampled by the kernel, from
+  // the layer's time in place into its pose block (byte addresses in the kernels' memory).
+  const kernels = world.wasm;
+  const poseAt = pose.byteOffset, layerPoseBytes = layerPoseSize * Float32Array.BYTES_PER_ELEMENT, timeAt = time.byteOffset;
   const { enabled: lodOn, level: lodLevel, slot: lodSlot, dt: lodDt } = world.components.Lod;
   const clipLevels = world.lod.clipLevels;
   const frameStart = world.time;
@@ -115,7 +115,10 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
       advanceLayer(Layers, li, clip, dt, queue, eid, clipId);
       if (weight[li] > 0) {
         const bindingId = binding[li];
-        const source = level < 0 ? clip : clips[lodClipId(clipLevels, clipId, level)];
+        const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
+        const source = clips[sourceId];
+        if (kernels !== null && bindingId < 0 && source.reduced === null
+          && sampleLayerWasm(kernels, sourceId, source, poseAt + li * layerPoseBytes, timeAt + li * Float64Array.BYTES_PER_ELEMENT)) continue;
         sampleClipInto(pose, li * layerPoseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
       }
     }
@@ -449,55 +452,6 @@ function pushClampedEvents(
       if (tau <= from && (tau > to || (atStart && tau === 0))) {
         queue.stamp[0] = frameStart + dt * ((tau - from) / delta);
         pushEvent(queue, eid, clipId, e);
-      }
-    }
-  }
-}
-
-/**
- * {@link sampleEntities} on WebAssembly kernels: the same walk over the chunk's characters and
- * layers (sync, fades, root deltas, advance and events unchanged), each weighted layer of a
- * dense unbound clip sampled by the kernel (src/wasm/kernels.ts `sampleLayerWasm`), the others
- * by `sampleClipInto`.
- */
-function sampleEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, frameDt: number, first: number, end: number): void {
-  const { Layers, RootMotion } = world.components;
-  const { clip: clipIds, time, weight, pose, binding, fadeCurve: fading } = Layers;
-  const extractYaw = RootMotion.extractYaw;
-  const { clips, bindings, rootTracks } = world.assets;
-  const queue = world.events;
-  const layerPoseSize = world.maxJoints * POSE_STRIDE;
-  const poseAt = pose.byteOffset, layerPoseBytes = layerPoseSize * 4, timeAt = time.byteOffset;
-  const { enabled: lodOn, level: lodLevel, slot: lodSlot, dt: lodDt } = world.components.Lod;
-  const clipLevels = world.lod.clipLevels;
-  const frameStart = world.time;
-  queue.frameStart = frameStart;
-  const updates = world.updates;
-  const { eids: updated, dt: updatedDt } = updates;
-  const last = updateRange(updates, world.characters.dense, frameDt, first, end);
-
-  for (let entry = first; entry < last; entry++) {
-    const eid = updated[entry];
-    const dt = updatedDt[entry];
-    queue.frameStart = lodSlot[eid] === 0 ? frameStart : frameStart + frameDt - lodDt[eid];
-    const level = lodOn[eid] === 0 ? -1 : lodLevel[eid];
-    const groups = playingSyncGroups(Layers, eid * MAX_LAYERS);
-    if (groups !== 0) syncPhases(Layers, clips, eid * MAX_LAYERS, groups);
-    const turning = extractYaw[eid] !== 0;
-    for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
-      const clipId = clipIds[li];
-      if (clipId < 0) continue;
-      if (fading[li] !== 0 && advanceFade(Layers, li, dt)) continue;
-      const clip = clips[clipId];
-      if (turning) extractRootYawDelta(Layers, li, clip, rootTracks[clipId], dt);
-      else extractRootDelta(Layers, li, clip, rootTracks[clipId], dt);
-      advanceLayer(Layers, li, clip, dt, queue, eid, clipId);
-      if (weight[li] > 0) {
-        const bindingId = binding[li];
-        const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
-        const source = clips[sourceId];
-        if (bindingId < 0 && source.reduced === null && sampleLayerWasm(kernels, sourceId, source, poseAt + li * layerPoseBytes, timeAt + li * 8)) continue;
-        sampleClipInto(pose, li * layerPoseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
       }
     }
   }
