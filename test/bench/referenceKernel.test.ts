@@ -88,11 +88,13 @@ describe('reference kernel', () => {
     const plan = planCrowd(assets, 10, WEIGHTS, 11);
     const kernel = createReferenceKernel(plan.skeleton, plan.clips, plan.weights, plan.startTime, plan.speed, plan.count);
     kernel.dt[0] = DT;
-    for (let f = 0; f < 500; f++) runReferenceKernel(kernel, 0, kernel.count);
-    // The smaller of two runs: a per-frame allocation shows in both, while the compiler's own
-    // heap objects (optimizing the loop on stack, once) may land in either.
-    const allocated = Math.min(allocatedBy(kernel, 20_000), allocatedBy(kernel, 20_000));
-    console.log(`reference kernel, 20,000 frames × 10 characters: ${allocated} bytes allocated (the smaller of two runs)`);
+    for (let f = 0; f < 2_000; f++) runReferenceKernel(kernel, 0, kernel.count);
+    // The smallest of up to five runs: a per-frame allocation shows in every run, while code
+    // not yet optimized (unoptimized code boxes every double it computes) shows only until
+    // the optimizing compiler, a background thread on a busy machine, has finished.
+    let allocated = Infinity;
+    for (let run = 0; run < 5 && allocated >= 20_000 * 8; run++) allocated = Math.min(allocated, allocatedBy(kernel, 20_000));
+    console.log(`reference kernel, 20,000 frames × 10 characters: ${allocated} bytes allocated (the smallest run)`);
     expect(allocated).toBeLessThan(20_000 * 8);
   });
 });
