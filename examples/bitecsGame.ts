@@ -3,11 +3,12 @@ import {
   createAnimationWorld,
   createClip,
   createSkeleton,
-  drainEvents,
+  drainEachEvent,
   getSkinPalette,
   play,
   spawnCharacter,
   step,
+  type EventRecord,
 } from 'bitanim';
 
 // The game's own bitecs world, with a component of its own.
@@ -40,12 +41,15 @@ for (let n = 0; n < 100; n++) {
   play(animation, eid, sway, { time: n / 100, speed: 0.8 + n / 250 });
 }
 
+// Events reach a visitor defined once, so draining them every frame allocates nothing.
+const onEvent = (event: EventRecord): void => {
+  if (event.name === 'creak') Health.value[event.eid]! -= 1;
+};
+
 // The game loop: step the animation world, react to events, hand palettes to the renderer.
 export function frame(dt: number): number {
   step(animation, dt);
-  for (const event of drainEvents(animation)) {
-    if (event.name === 'creak') Health.value[event.eid]! -= 1;
-  }
+  drainEachEvent(animation, onEvent);
   let uploaded = 0;
   for (const eid of query(game, [Health])) {
     const palette = getSkinPalette(animation, eid); // J × 12 floats: upload as a bone texture

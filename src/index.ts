@@ -68,7 +68,7 @@ export { spawnCharacter, removeCharacter, getLocalPose, getModelMatrices, getSki
 export { play, stop, setLayerWeight, type PlayOptions } from './api/playback.js';
 export { step } from './api/step.js';
 export { disposeAnimationWorld, PARALLEL_MIN_CHARACTERS, stepParallel } from './api/threads.js';
-export { drainEvents, type AnimationEvent } from './api/events.js';
+export { drainEachEvent, drainEvents, type AnimationEvent, type EventRecord } from './api/events.js';
 export { releaseClip, releaseSkeleton, releaseMask } from './api/release.js';
 export {
   getRootTransform,
