@@ -53,7 +53,7 @@ export function createBitanimCrowd(plan: CrowdPlan, mode: 'systems' | 'step' = '
   const palette = (index: number): Float32Array => getSkinPalette(world, eids[index]!);
   if (mode === 'step') {
     return {
-      label: 'bitanim step',
+      label: `bitanim step (${world.kernels === 'wasm' ? 'wasm' : 'JS'})`,
       phaseNames: ['step'],
       world,
       eids,

@@ -110,6 +110,8 @@ interface SizeResult {
   readonly kernels: string;
   readonly bitanim: Measurement;
   readonly bitanimStep: Measurement;
+  /** `step` on the JavaScript kernels (absent when the default kernels are already JavaScript). */
+  readonly bitanimStepJs: Measurement | undefined;
   readonly three: Measurement;
 }
 
@@ -167,12 +169,15 @@ async function benchmarkSize(assets: CrowdAssets, count: number, frames: number 
   const bitanim = createBitanimCrowd(plan);
   const bitanimBuild = (performance.now() - start) / 1000;
   const bitanimStep = createBitanimCrowd(plan, 'step');
+  // Both kernel paths against three.js: the JavaScript one too, when the default is wasm.
+  const bitanimStepJs = bitanimStep.world.kernels === 'js' ? undefined : createBitanimCrowd(plan, 'step', 'js');
   start = performance.now();
   const three = createThreeCrowd(plan);
   const threeBuild = (performance.now() - start) / 1000;
 
   runFrames(bitanim, WARMUP_FRAMES, DT);
   runFrames(bitanimStep, WARMUP_FRAMES, DT);
+  if (bitanimStepJs) runFrames(bitanimStepJs, WARMUP_FRAMES, DT);
   runFrames(three, WARMUP_FRAMES, DT);
   const checkedIndices = spread(count, CHECKED_CHARACTERS);
   const paletteDifference = maxPaletteDifference(bitanim, three, checkedIndices);
@@ -180,11 +185,14 @@ async function benchmarkSize(assets: CrowdAssets, count: number, frames: number 
   for (const index of checkedIndices) {
     const a = bitanim.palette(index), b = bitanimStep.palette(index);
     if (a.some((v, i) => v !== b[i])) throw new Error(`step and the systems one by one disagree on character ${index}`);
+    const c = bitanimStepJs?.palette(index);
+    if (c && c.some((v, i) => v !== b[i])) throw new Error(`step on the JavaScript and WebAssembly kernels disagree on character ${index}`);
   }
 
   const bitanimFrames = frames ?? clamp(Math.round(300_000 / count), 60, 300);
   const bitanimResult = await measure(bitanim, bitanimFrames, DT);
   const bitanimStepResult = await measure(bitanimStep, bitanimFrames, DT);
+  const bitanimStepJsResult = bitanimStepJs ? await measure(bitanimStepJs, bitanimFrames, DT) : undefined;
   const threeResult = await measure(three, frames ?? clamp(Math.round(20_000 / count), 10, 20), DT);
   return {
     count,
@@ -193,6 +201,7 @@ async function benchmarkSize(assets: CrowdAssets, count: number, frames: number 
     checked: checkedIndices.length,
     bitanim: bitanimResult,
     bitanimStep: bitanimStepResult,
+    bitanimStepJs: bitanimStepJsResult,
     kernels: bitanimStep.world.kernels,
     three: threeResult,
   };
@@ -236,7 +245,7 @@ function printSize(r: SizeResult): void {
   console.log(`- max palette difference vs three.js: ${r.paletteDifference.toExponential(1)} (${r.checked} characters after ${WARMUP_FRAMES} frames, weights ${WEIGHTS.join(' / ')})\n`);
   console.log('| runtime | phases, ms/frame | total ms/frame | ns/joint | heap B/frame ¹ | allocated B/frame ² | GCs (pause) | frames |');
   console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const m of [r.bitanim, r.bitanimStep, r.three]) {
+  for (const m of [r.bitanim, r.bitanimStep, ...(r.bitanimStepJs ? [r.bitanimStepJs] : []), r.three]) {
     const phases = m.phaseNames.map((name, p) => `${name} ${formatMs(m.phaseMs[p]!)}`).join(' · ');
     const ns = (m.totalMs * 1e6) / joints;
     const major = m.gcCount - m.gcMinor;
@@ -245,7 +254,8 @@ function printSize(r: SizeResult): void {
   }
   const ratio = r.bitanimStep.totalMs / r.three.totalMs;
   const systemsRatio = r.bitanim.totalMs / r.three.totalMs;
-  console.log(`\nbitanim step / three.js total time ratio: ${ratio.toFixed(3)} (three.js takes ${(1 / ratio).toFixed(1)}× longer; systems one by one: ${(1 / systemsRatio).toFixed(1)}×)`);
+  const jsRatio = r.bitanimStepJs ? `; step on the JavaScript kernels: ${(r.three.totalMs / r.bitanimStepJs.totalMs).toFixed(1)}×` : '';
+  console.log(`\nbitanim step / three.js total time ratio: ${ratio.toFixed(3)} (three.js takes ${(1 / ratio).toFixed(1)}× longer; systems one by one: ${(1 / systemsRatio).toFixed(1)}×${jsRatio})`);
 }
 
 /** `n` distinct indices spread evenly over [0, count), first and last included. */
