@@ -114,18 +114,28 @@ export async function threeFoxes(foxGlb: Uint8Array, count = 3) {
   const foxes: { eid: number; mesh: THREE.SkinnedMesh }[] = [];
   const walk = clips.find((clip) => clip.name === 'Walk')!;
   for (let n = 0; n < count; n++) {
-    const eid = spawnCharacter(world, skeletons[0]);
+    const eid = spawnCharacter(world, skeletons[0], { x: n * 1.2 - (count - 1) * 0.6, yaw: n * 0.5 });
     play(world, eid, walk, { time: (n * 0.17) % walk.duration });
     const mesh = createPaletteMesh(world, eid, meshes[0], new THREE.MeshBasicMaterial({ color: 0xd08040 }));
-    mesh.position.set(n * 1.2 - (count - 1) * 0.6, 0, 0); // the character's place in the scene
     scene.add(mesh);
     foxes.push({ eid, mesh });
   }
+  // Where each character stands: RootMotion's arrays, read in place (getRootTransform returns a new object).
+  const { x, y, z, yaw } = world.components.RootMotion;
+  const place = (): void => {
+    for (let i = 0; i < foxes.length; i++) {
+      const { eid, mesh } = foxes[i];
+      mesh.position.set(x[eid], y[eid], z[eid]);
+      mesh.rotation.y = yaw[eid]; // bitanim's yaw turns +Z toward +X about +Y, as three's rotation.y does
+    }
+  };
+  place();
   return {
     world, scene, foxes, mesh: meshes[0],
-    /** Advances the animation by `dt` seconds. */
+    /** Advances the animation by `dt` seconds and places the meshes where the characters stand. */
     frame(dt: number): void {
       step(world, dt);
+      place();
     },
   };
 }

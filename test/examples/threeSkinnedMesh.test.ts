@@ -10,7 +10,7 @@ import { runInNewContext } from 'node:vm';
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
 import { createPaletteMesh, PaletteSkeleton, threeFoxes, uploadPalettes, writeBoneMatrices } from '../../examples/threeSkinnedMesh.js';
-import { getSkinPalette } from '../../src/index.js';
+import { getRootTransform, getSkinPalette } from '../../src/index.js';
 import { skinVertices } from '../../src/math/skinVertices.js';
 
 setFlagsFromString('--expose-gc');
@@ -19,6 +19,13 @@ const gc = runInNewContext('gc') as () => void;
 const foxGlb = new Uint8Array(readFileSync(new URL('../../../shared/assets/Fox.glb', import.meta.url)));
 
 describe('writeBoneMatrices', () => {
+  it('is the function docs/three.md shows', () => {
+    const example = readFileSync(new URL('../../examples/threeSkinnedMesh.ts', import.meta.url), 'utf8');
+    const guide = readFileSync(new URL('../../docs/three.md', import.meta.url), 'utf8');
+    const fn = /export function writeBoneMatrices[\s\S]*?\n\}\n/.exec(example)![0];
+    expect(guide).toContain('```ts\n' + fn + '```');
+  });
+
   it('writes each 3×4 column-major palette matrix as three\'s Matrix4 of the same rows (set() takes rows)', () => {
     const palette = Float32Array.from({ length: 3 * 12 }, (_, i) => (i * 7919) % 101 / 10 - 5);
     const out = new Float32Array(4 + 3 * 16).fill(Number.NaN);
@@ -62,9 +69,13 @@ describe('examples/threeSkinnedMesh.ts', () => {
           // three's CPU skinning (the bones' matrixWorld × identity inverses), in mesh space.
           skinned.getVertexPosition(i, v);
           worstCpu = Math.max(worstCpu, Math.abs(v.x - expected[3 * i]!), Math.abs(v.y - expected[3 * i + 1]!), Math.abs(v.z - expected[3 * i + 2]!));
-          // In the world: the mesh's position places the character.
+          // In the world: the character's root transform (bitanim's yaw about +Y, then its position).
           world3.copy(v).applyMatrix4(skinned.matrixWorld);
-          expect(world3.x - skinned.position.x).toBeCloseTo(v.x, 5);
+          const { x, y, z, yaw } = getRootTransform(world, eid);
+          const c = Math.cos(yaw), s = Math.sin(yaw);
+          expect(world3.x).toBeCloseTo(x + c * v.x + s * v.z, 5);
+          expect(world3.y).toBeCloseTo(y + v.y, 5);
+          expect(world3.z).toBeCloseTo(z - s * v.x + c * v.z, 5);
           // The vertex shader: bindMatrixInverse · Σ wᵢ boneMatrices[jᵢ] · bindMatrix · v, from boneMatrices alone.
           shader.set(0, 0, 0);
           for (let c = 0; c < 4; c++) {
