@@ -33,8 +33,11 @@ const PLAUSIBLE: readonly [number, number] = [0.2, 2];
  * default error distance, which is measured the same way).
  */
 export function skeletonSize(skeleton: Skeleton): number {
-  return defaultErrorDistance(skeleton) * 10;
+  return defaultErrorDistance(skeleton) / ERROR_DISTANCE_PER_SIZE;
 }
+
+/** `defaultErrorDistance` is a tenth of the size {@link skeletonSize} gives. */
+const ERROR_DISTANCE_PER_SIZE = 0.1;
 
 /**
  * The units tried, the commonest in animation files first: centimetres (Maya, FBX, Mixamo,
