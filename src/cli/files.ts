@@ -3,10 +3,12 @@
  * no larger than {@link MAX_INPUT_BYTES}, read to their size as it was checked, so a device
  * (`/dev/zero`), a FIFO or a directory is refused at once instead of read without end; and an
  * output that is the input under another name (a symlink, a hard link, another spelling of the
- * path) is refused before any work is done.
+ * path) is refused before any work is done; so is an output that cannot be written (its folder
+ * missing or read-only, a directory or device in its place: {@link checkOutputPath}).
  */
 import { constants, type Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { access, open, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { AnimationError } from '../assets/AnimationError.js';
 
 /**
@@ -86,4 +88,28 @@ export async function refuseOutputIsInput(out: string, file: string, input: Stat
   if (target !== null && target.dev === input.dev && target.ino === input.ino) {
     refuse(where, flag, `is ${JSON.stringify(out)}, which is the input file ${file} (the same file by device and inode: a link or another path to it): write the reduced animation to another file`);
   }
+}
+
+/**
+ * Checks before any work that `out` can be written: its folder exists, is a directory and is
+ * writable, and `out` is either absent or a writable regular file (symlinks followed) — so a
+ * long reduction never ends in "cannot be written". Creates nothing.
+ *
+ * @throws AnimationError (at `where`, path `flag`) naming the path and what is wrong with it.
+ */
+export async function checkOutputPath(out: string, where: string, flag: string): Promise<void> {
+  const fault = (message: string): never => refuse(where, flag, `is ${JSON.stringify(out)}: ${message}`);
+  const folder = dirname(resolve(out));
+  const dir = await stat(folder).catch((error: NodeJS.ErrnoException) => {
+    return fault(error.code === 'ENOENT' ? `its folder ${folder} does not exist (create it first)` : `its folder ${folder} cannot be read (${error.code ?? error.message})`);
+  });
+  if (!dir.isDirectory()) fault(`${folder} is not a folder`);
+  const target = await stat(out).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    return fault(`cannot be checked (${error.code ?? error.message})`);
+  });
+  if (target !== null && !target.isFile()) fault(`${kindOf(target)}, not a file: name a .glb or .gltf file to write`);
+  await access(target === null ? folder : out, constants.W_OK).catch((error: NodeJS.ErrnoException) => {
+    fault(target === null ? `its folder ${folder} is not writable (${error.code ?? error.message})` : `is not writable (${error.code ?? error.message})`);
+  });
 }

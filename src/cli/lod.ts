@@ -7,7 +7,9 @@
  * are told by `scale`, metres per file unit (1 for glTF in metres, 0.01 for the Fox's
  * centimetres, 0.056444 for CMU BVH): BVH is scaled to metres at import (so an `--out` file
  * is in metres); a glTF document keeps its units, the tolerance is converted to them
- * (`tolerance / scale`) and the errors back.
+ * (`tolerance / scale`) and the errors back. Without `scale` a glTF file is in metres (its
+ * specification's unit) and a BVH file's unit is unknown: its report says "file units", not
+ * metres; either way a skeleton too large for metres adds a `units:` warning (./units.ts).
  *
  * **What is measured.** glTF clips are resampled by `loadGltf` — at `frameRate` when given,
  * else each at its keys' own rate (or a multiple) within 0.1 mm of the file's keys, the 0.1 mm
@@ -33,7 +35,8 @@ import { IMPORT_TOLERANCE } from '../import/gltf/resample.js';
 import { parseScale, SCALE_EXPECTED, UNITS } from '../import/units.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import { reduceClip } from '../offline/lod/reduceClip.js';
-import { readInputFile, refuseOutputIsInput } from './files.js';
+import { checkOutputPath, readInputFile, refuseOutputIsInput } from './files.js';
+import { unitsWarning } from './units.js';
 
 /** The `where` of errors `bitanim lod` reports. */
 const WHERE = 'lod';
@@ -97,8 +100,13 @@ export interface LodSettings {
   readonly method: 'atkins' | 'uniform';
   /** Whether the curves were stored in 16 bits where the tolerance allows. */
   readonly quantize: boolean;
-  /** Metres per file unit. */
+  /** Metres per file unit (1 when `scale` was not given). */
   readonly scale: number;
+  /**
+   * The unit of the report's lengths (tolerance, distance, errors): metres, or `'file units'`
+   * for a BVH file read without `scale` — BVH has no unit, so they are not claimed as metres.
+   */
+  readonly units: 'm' | 'file units';
   /** glTF: the resampling rate given, or null (each clip at its keys' own rate); BVH: null (the file's own frames). */
   readonly frameRate: number | null;
 }
@@ -106,7 +114,11 @@ export interface LodSettings {
 /** What {@link reduceFile} did. */
 export interface LodReport extends LodSettings {
   readonly clips: readonly LodClipReport[];
-  /** Importer warnings, then writer warnings (those start with `--out:`). */
+  /**
+   * Importer warnings, the units warning (starts with `units:`, see `unitsWarning` in
+   * ./units.ts: no `scale` and a skeleton too large for metres), then writer warnings (those
+   * start with `--out:`).
+   */
   readonly warnings: readonly string[];
   /** The `--out` file written, or null. */
   readonly written: { readonly file: string; readonly bytes: number; readonly animations: number } | null;
@@ -130,6 +142,7 @@ interface Resolved {
   method: 'atkins' | 'uniform';
   quantize: boolean;
   scale: number;
+  scaleGiven: boolean;
   frameRate: number | null;
   clips: readonly string[] | null;
   out: string | null;
@@ -140,14 +153,17 @@ interface Resolved {
  * them (see {@link writeReduced}). Offline: allocates freely; seconds for long mocap takes.
  * @throws AnimationError (where `lod`, or the importer's or reducer's) for bad options, a file
  * that cannot be read or imported (not a regular file, above 512 MiB: see ./files.ts), an
- * `out` that is the input (a symlink or hard link to it), an unknown clip name, a tolerance no
- * reduction meets, or an output that cannot be written.
+ * `out` that is the input (a symlink or hard link to it) or cannot be written (its folder
+ * missing or read-only: checked before the input is read), an unknown clip name, or a
+ * tolerance no reduction meets.
  * @example
  * const report = await reduceFile('Fox.glb', { tolerance: 0.005, scale: 'cm', out: 'Fox.lod.glb' });
  * for (const line of formatLodReport(report)) console.log(line);
  */
 export async function reduceFile(file: string, options: LodOptions = {}, hooks: LodHooks = {}): Promise<LodReport> {
   const o = resolveOptions(file, options);
+  // A missing folder or a read-only path fails now, not after seconds of reduction.
+  if (o.out !== null) await checkOutputPath(o.out, WHERE, '--out');
   const extension = extname(file).toLowerCase();
   const { bytes, stats } = await readInputFile(file, WHERE);
   // A symlink or hard link to the input would be overwritten: refused before any reduction.
@@ -167,10 +183,14 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
   }
   // glTF curves stay in file units; BVH is in metres already.
   const unit = gltf ? o.scale : 1;
+  if (!o.scaleGiven && clips.length > 0) {
+    const units = unitsWarning(clips[0].skeleton, gltf ? 'gltf' : 'bvh');
+    if (units !== null) warnings.push(units);
+  }
 
   const settings: LodSettings = {
     file, format: gltf ? 'gltf' : 'bvh', tolerance: o.tolerance, distance: o.distance, method: o.method, quantize: o.quantize, scale: o.scale,
-    frameRate: gltf ? o.frameRate : null,
+    units: gltf || o.scaleGiven ? 'm' : 'file units', frameRate: gltf ? o.frameRate : null,
   };
   const selected = selectClips(clips, o.clips);
   hooks.onClips?.(settings, selected);
@@ -252,7 +272,7 @@ function resolveOptions(file: string, options: LodOptions): Resolved {
   const clips = options.clips === undefined ? null : options.clips.map(String);
   const quantize = options.quantize !== false;
   issues.throwIfAny();
-  return { tolerance, distance, method, quantize, scale, frameRate, clips, out };
+  return { tolerance, distance, method, quantize, scale, scaleGiven: options.scale !== undefined, frameRate, clips, out };
 }
 
 function selectClips(clips: readonly Clip[], names: readonly string[] | null): Clip[] {
@@ -354,11 +374,12 @@ export function lodTotals(clips: readonly LodClipReport[]): LodTotals {
 
 /** The first line of the report: file, tolerance, method, units. */
 export function formatLodHeading(report: LodSettings, clipCount: number): string {
+  const u = report.units;
   const where = report.distance === null ? 'at the joints and a tenth of the hip height from them'
-    : report.distance > 0 ? `at ${report.distance} m from the joints` : 'at the joints';
-  const units = report.scale !== 1 ? `, 1 file unit = ${report.scale} m` : '';
+    : report.distance > 0 ? `at ${report.distance} ${u} from the joints` : 'at the joints';
+  const units = u === 'file units' ? ', units unknown (BVH without --scale)' : report.scale !== 1 ? `, 1 file unit = ${report.scale} m` : '';
   const rate = report.format !== 'gltf' ? '' : report.frameRate !== null ? `, resampled at ${report.frameRate} fps` : ', keys at their own rate';
-  return `${report.file}: ${clipCount} clip${clipCount === 1 ? '' : 's'}, tolerance ${report.tolerance} m ${where}, ` +
+  return `${report.file}: ${clipCount} clip${clipCount === 1 ? '' : 's'}, tolerance ${report.tolerance} ${u} ${where}, ` +
     `${report.method === 'atkins' ? 'ATKINS' : 'uniform'} keys${report.quantize ? ' in 16 bits' : ' in 32 bits'}${units}${rate}`;
 }
 
@@ -367,30 +388,39 @@ const COLUMNS = [
   ['bytes before', 12], ['bytes after', 11], ['ratio', 8], ['max error (m)', 13], ['mean error (m)', 14],
 ] as const;
 
+/** The errors' columns when the units are unknown (see `LodSettings.units`): titles and widths. */
+const FILE_UNIT_ERRORS = [['max error (units)', 17], ['mean error (units)', 18]] as const;
+
+/** The columns for a report in `units`. */
+function columnsFor(units: LodSettings['units']): readonly (readonly [string, number])[] {
+  return units === 'm' ? COLUMNS : [...COLUMNS.slice(0, -2), ...FILE_UNIT_ERRORS];
+}
+
 /** Width of the clip-name column for these names. */
 export function nameWidth(names: readonly string[]): number {
   return Math.max(4, ...names.map((n) => n.length));
 }
 
-/** The table's column titles. */
-export function formatLodColumns(width: number): string {
-  return ['clip'.padEnd(width), ...COLUMNS.map(([title, w]) => title.padStart(w))].join('  ');
+/** The table's column titles; errors titled in `units` (default metres). */
+export function formatLodColumns(width: number, units: LodSettings['units'] = 'm'): string {
+  return ['clip'.padEnd(width), ...columnsFor(units).map(([title, w]) => title.padStart(w))].join('  ');
 }
 
-/** One clip's row. */
-export function formatLodRow(clip: LodClipReport, width: number): string {
+/** One clip's row; `units` as the columns'. */
+export function formatLodRow(clip: LodClipReport, width: number, units: LodSettings['units'] = 'm'): string {
   const head = [clip.name.padEnd(width), String(clip.frames).padStart(6), String(clip.joints).padStart(6)];
   if (clip.skipped) return [...head, `skipped: ${clip.skipped}`].join('  ');
-  return [...head, ...figures(clip)].join('  ');
+  return [...head, ...figures(clip, units)].join('  ');
 }
 
-/** The row of totals (keys and bytes summed, largest max error, mean weighted by frames × joints). */
-export function formatLodTotal(clips: readonly LodClipReport[], width: number): string {
+/** The row of totals (keys and bytes summed, largest max error, mean weighted by frames × joints); `units` as the columns'. */
+export function formatLodTotal(clips: readonly LodClipReport[], width: number, units: LodSettings['units'] = 'm'): string {
   const t = lodTotals(clips);
-  return ['all'.padEnd(width), String(t.frames).padStart(6), ''.padStart(6), ...figures(t)].join('  ');
+  return ['all'.padEnd(width), String(t.frames).padStart(6), ''.padStart(6), ...figures(t, units)].join('  ');
 }
 
-function figures(c: Omit<LodTotals, 'frames'>): string[] {
+function figures(c: Omit<LodTotals, 'frames'>, units: LodSettings['units']): string[] {
+  const [maxWidth, meanWidth] = columnsFor(units).slice(-2).map(([, w]) => w);
   return [
     group(c.keysBefore).padStart(11),
     group(c.keysAfter).padStart(10),
@@ -398,8 +428,8 @@ function figures(c: Omit<LodTotals, 'frames'>): string[] {
     group(c.bytesBefore).padStart(12),
     group(c.bytesAfter).padStart(11),
     formatRatio(c.bytesBefore, c.bytesAfter).padStart(8),
-    c.maxError.toFixed(6).padStart(13),
-    c.meanError.toFixed(6).padStart(14),
+    c.maxError.toFixed(6).padStart(maxWidth),
+    c.meanError.toFixed(6).padStart(meanWidth),
   ];
 }
 
@@ -408,23 +438,29 @@ function formatRatio(before: number, after: number): string {
   return `${after > 0 ? (before / after).toFixed(1) : '∞'}:1`;
 }
 
-/** The line about the written file. */
-export function formatLodWritten(written: NonNullable<LodReport['written']>): string {
+/**
+ * The line about the written file; given the run's `settings`, it says the written lengths'
+ * unit when they are not metres (glTF at a `scale` other than 1 keeps the input's units).
+ */
+export function formatLodWritten(written: NonNullable<LodReport['written']>, settings?: LodSettings): string {
   const what = written.animations === 1 ? '1 reduced animation' : `${written.animations} reduced animations`;
-  return `wrote ${written.file} (${group(written.bytes)} bytes): ${what} as CUBICSPLINE samplers`;
+  const units = settings === undefined ? ''
+    : settings.units === 'file units' ? ', lengths in the input\'s unknown units'
+      : settings.format === 'gltf' && settings.scale !== 1 ? `, lengths in the input's units (1 unit = ${settings.scale} m)` : '';
+  return `wrote ${written.file} (${group(written.bytes)} bytes): ${what} as CUBICSPLINE samplers${units}`;
 }
 
 /** The whole text report, one string per line (what `bitanim lod` prints on stdout). */
 export function formatLodReport(report: LodReport): string[] {
   const width = nameWidth(report.clips.map((c) => c.name));
-  const lines = [formatLodHeading(report, report.clips.length), formatLodColumns(width)];
-  for (const clip of report.clips) lines.push(formatLodRow(clip, width));
-  if (report.clips.length > 1) lines.push(formatLodTotal(report.clips, width));
-  if (report.written) lines.push(formatLodWritten(report.written));
+  const lines = [formatLodHeading(report, report.clips.length), formatLodColumns(width, report.units)];
+  for (const clip of report.clips) lines.push(formatLodRow(clip, width, report.units));
+  if (report.clips.length > 1) lines.push(formatLodTotal(report.clips, width, report.units));
+  if (report.written) lines.push(formatLodWritten(report.written, report));
   return lines;
 }
 
-/** The report as plain data for `--json` (errors in metres; no clip objects). */
+/** The report as plain data for `--json` (lengths in `units`: metres unless a BVH file was read without scale; no clip objects). */
 export function lodReportJson(report: LodReport): object {
   return {
     file: report.file,
@@ -434,6 +470,7 @@ export function lodReportJson(report: LodReport): object {
     method: report.method,
     quantize: report.quantize,
     scale: report.scale,
+    units: report.units,
     frameRate: report.frameRate,
     clips: report.clips.map((c) => ({
       name: c.name, frames: c.frames, joints: c.joints, duration: c.duration, skipped: c.skipped,

@@ -1,6 +1,7 @@
 /**
  * The `bitanim` command line.
  *
+ *   bitanim --version
  *   bitanim inspect FILE [--frame-rate N] [--scale S]
  *   bitanim lod FILE [--tolerance M] [--distance M] [--method atkins|uniform] [--scale S]
  *                    [--frame-rate N] [--clip NAME]… [--no-quantize] [--out FILE.glb|.gltf] [--json] [--no-progress]
@@ -10,8 +11,15 @@
  * (metres) and prints keys and error per clip (see ./lod.ts); `--out` writes the result as
  * glTF. A bad file or option prints one line naming the problem (on `err`) and exits 1; so do
  * an input that is not a regular file (a device, FIFO or directory, symlinks followed) or is
- * above 512 MiB, and an `--out` that is the input under another name (see ./files.ts).
+ * above 512 MiB, and an `--out` that is the input under another name or cannot be written
+ * (its folder missing or read-only), checked before any work (see ./files.ts).
+ *
+ * `--scale` means the same in every command and format: the file's unit, as metres per unit or
+ * a unit name (m, cm, mm, in, ft); lengths are then reported in metres. Without it glTF is in
+ * metres (its specification) and BVH's unit is unknown ("file units"); a skeleton too large
+ * for metres is warned about, naming the likely unit and the flag (see ./units.ts).
  */
+import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { cac } from 'cac';
 import cliProgress from 'cli-progress';
@@ -20,10 +28,11 @@ import { parseBvh } from '../import/bvh.js';
 import { loadGltf } from '../import/gltf.js';
 import { parseScale, SCALE_EXPECTED } from '../import/units.js';
 import { describeAsset, type InspectedAsset } from './describe.js';
+import { unitsWarning } from './units.js';
 import { readInputFile } from './files.js';
 import {
   formatLodColumns, formatLodHeading, formatLodRow, formatLodTotal, formatLodWritten, lodReportJson, nameWidth, reduceFile,
-  type LodHooks, type LodOptions,
+  type LodHooks, type LodOptions, type LodSettings,
 } from './lod.js';
 
 /** Options of `inspect`. */
@@ -32,9 +41,25 @@ export interface InspectOptions {
   frameRate?: number;
   /**
    * Metres per file unit, or a unit name (`m`, `cm`, `mm`, `in`, `ft`), as `bitanim lod` takes
-   * it (default 1): glTF and BVH are both scaled to metres at import.
+   * it: glTF and BVH are both scaled to metres at import. Without it, 1, and a skeleton too
+   * large for metres gets a `units:` warning (see ./units.ts).
    */
   scale?: number | string;
+}
+
+/**
+ * The package's version, from its package.json: two folders up from this module both in the
+ * sources (src/cli/main.ts) and in the build (dist/cli/main.js).
+ */
+export function packageVersion(): string {
+  const json = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return String(json.version);
+}
+
+/** Adds the units warning (see ./units.ts) to an asset read without a scale. */
+function withUnitsWarning(asset: InspectedAsset, format: 'gltf' | 'bvh', scale: unknown): InspectedAsset {
+  const warning = scale === undefined && asset.skeletons.length > 0 ? unitsWarning(asset.skeletons[0], format) : null;
+  return warning === null ? asset : { ...asset, warnings: [...asset.warnings, warning] };
 }
 
 /**
@@ -50,11 +75,11 @@ export async function importFile(file: string, options: InspectOptions = {}): Pr
   const extension = extname(file).toLowerCase();
   if (extension === '.glb' || extension === '.gltf') {
     const rate = options.frameRate === undefined ? {} : { frameRate: options.frameRate };
-    return loadGltf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { ...rate, scale });
+    return withUnitsWarning(await loadGltf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { ...rate, scale }), 'gltf', options.scale);
   }
   if (extension === '.bvh') {
     const { skeleton, clip, warnings } = parseBvh(bytes.toString('utf8'), { scale, name: basename(file, extension) });
-    return { skeletons: [skeleton], clips: [clip], warnings };
+    return withUnitsWarning({ skeletons: [skeleton], clips: [clip], warnings }, 'bvh', options.scale);
   }
   throw new AnimationError('inspect', [{ path: file, message: 'is not .glb, .gltf or .bvh' }]);
 }
@@ -70,6 +95,9 @@ export interface RunIO {
   progress?: NodeJS.WritableStream | null;
 }
 
+/** What --scale takes, the same for every command and format. */
+const SCALE_HELP = 'The file\'s unit: metres per file unit (0.01; 0.056444 for CMU BVH) or m, cm, mm, in, ft. Default: glTF in metres, BVH unknown; either warns when the skeleton is too large for metres';
+
 /** What `bitanim lod --help` says under Usage. */
 const LOD_USAGE = `lod <file> [options]
 
@@ -77,11 +105,15 @@ const LOD_USAGE = `lod <file> [options]
   moves more than --tolerance metres from the original on any frame, and prints per clip the
   keys before and after, their ratio, and the max and mean error in metres.
 
-  Units: --tolerance, --distance and the errors are metres. Give the file's unit with --scale
-  (metres per unit): 1 for glTF in metres, cm for centimetre files such as the Fox, 0.056444
-  for CMU BVH. BVH is scaled to metres; glTF keeps its units (--out too) and the tolerance is
-  converted. glTF clips are resampled first, each at its keys' own rate (or a multiple, within
-  0.1 mm of the file's keys) or at --frame-rate; errors are measured on those frames.`;
+  Units: --tolerance, --distance and the errors are metres. --scale gives the file's unit, as
+  metres per unit (0.01; 0.056444 for CMU BVH) or m, cm, mm, in, ft, as in every command.
+  Without it glTF is taken for metres and a BVH file's unit is unknown (its lengths are then
+  printed as file units); a skeleton too large for metres gets a warning naming the likely
+  unit. BVH is scaled to metres; glTF keeps its units (--out too: a drop-in for the input) and
+  the tolerance is converted. glTF clips are resampled first, each at its keys' own rate (or a
+  multiple, within 0.1 mm of the file's keys) or at --frame-rate; errors are measured on those
+  frames. --out is checked (its folder exists and is writable) before any work.`;
+
 
 /** Options whose value may be a negative number, which the argument parser would take for a flag. */
 const NUMERIC_OPTIONS = new Set(['--tolerance', '--distance', '--scale', '--frame-rate']);
@@ -101,11 +133,12 @@ export async function run(argv: readonly string[], out: (line: string) => void =
   cli
     .command('inspect <file>', 'Print the skeletons, clips, meshes and warnings bitanim reads from a glTF or BVH file')
     .option('--frame-rate <rate>', 'glTF: resample clips at this rate (Hz) (default: each clip at its keys\' own rate, within 0.1 mm)')
-    .option('--scale <scale>', 'Metres per file unit: a number (0.01 for the Fox\'s centimetres, 0.056444 for CMU BVH) or m, cm, mm, in, ft. glTF and BVH are scaled to metres', { default: 1 })
+    .option('--scale <scale>', `${SCALE_HELP}. glTF and BVH are scaled to metres`)
     .example('  $ bitanim inspect Fox.glb --scale cm')
-    .action((file: string, flags: { frameRate?: unknown; scale: unknown }) => {
+    .action((file: string, flags: { frameRate?: unknown; scale?: unknown }) => {
       const rate = flags.frameRate === undefined ? {} : { frameRate: Number(flags.frameRate) };
-      pending = importFile(file, { ...rate, scale: flags.scale as number | string }).then(
+      const scale = flags.scale === undefined ? {} : { scale: flags.scale as number | string };
+      pending = importFile(file, { ...rate, ...scale }).then(
         (asset) => {
           for (const line of describeAsset(file, asset)) out(line);
           return 0;
@@ -118,10 +151,10 @@ export async function run(argv: readonly string[], out: (line: string) => void =
     .option('--tolerance <metres>', 'Largest joint position error over every frame, in metres', { default: 0.005 })
     .option('--distance <metres>', 'Also bound the error at points this far from each joint, in metres, so end joints cannot turn freely (default: a tenth of the hip height, or of the skeleton\'s size without hips; ozz-animation uses 0.1; 0: joints only)')
     .option('--method <method>', 'atkins: keys where the curve changes; uniform: every k-th frame (the baseline)', { default: 'atkins' })
-    .option('--scale <scale>', 'Metres per file unit: a number (0.01 for the Fox\'s centimetres, 0.056444 for CMU BVH) or m, cm, mm, in, ft. BVH is scaled to metres; glTF keeps its units and the tolerance is converted', { default: 1 })
+    .option('--scale <scale>', `${SCALE_HELP}. BVH is scaled to metres; glTF keeps its units and the tolerance is converted`)
     .option('--frame-rate <rate>', 'glTF: resample clips at this rate (Hz) before reducing (default: each clip at its keys\' own rate, within 0.1 mm)')
     .option('--clip <name>', 'Reduce only this clip (repeat for more)')
-    .option('--out <file>', 'Write the result as .glb or .gltf: glTF input keeps its document with the reduced clips as CUBICSPLINE samplers; BVH input gives the skeleton and clip, in metres')
+    .option('--out <file>', 'Write the result as .glb or .gltf: glTF input keeps its document with the reduced clips as CUBICSPLINE samplers; BVH input gives the skeleton and clip, in metres (file units without --scale). Its folder must exist and be writable: checked before any work')
     .option('--quantize', 'Store the curves in 16 bits where each channel\'s share of the tolerance allows (the default; about 0.6× the bytes of 32-bit curves, sampled as fast)')
     .option('--no-quantize', 'Store every curve in 32 bits')
     .option('--json', 'Print one JSON object instead of the table')
@@ -132,10 +165,15 @@ export async function run(argv: readonly string[], out: (line: string) => void =
     .action((file: string, flags: Record<string, unknown>) => {
       pending = lod(file, flags, out, err, flags['progress'] === false ? null : io.progress ?? null).catch(fail(file));
     });
+  cli.option('-v, --version', 'Print the version of bitanim');
   // cac shows `(default: true)` for a `--no-…` flag, which reads as if the bar were off.
   cli.help((sections) => sections.map((section) => ({ ...section, body: section.body.replace(/(--no-(?:progress|quantize) .*?) \(default: true\)/g, '$1') })));
   try {
     cli.parse(['node', 'bitanim', ...joinNegativeValues(argv)], { run: false });
+    if (cli.options['version'] === true && cli.options['help'] !== true) {
+      out(`bitanim ${packageVersion()}`);
+      return 0;
+    }
     if (!cli.matchedCommand) {
       if (!cli.options['help']) cli.outputHelp();
       return cli.options['help'] ? 0 : 1;
@@ -172,7 +210,7 @@ async function lod(
     tolerance: flags['tolerance'] as number,
     distance: flags['distance'] as number,
     method: flags['method'] as LodOptions['method'],
-    scale: flags['scale'] as number | string,
+    ...(flags['scale'] === undefined ? {} : { scale: flags['scale'] as number | string }),
     frameRate: flags['frameRate'] as number,
     quantize: flags['quantize'] !== false,
     ...(clipFlag === undefined ? {} : { clips: (Array.isArray(clipFlag) ? clipFlag : [clipFlag]).map(String) }),
@@ -181,6 +219,7 @@ async function lod(
   const json = flags['json'] === true;
   const tty = (stream as { isTTY?: boolean } | null)?.isTTY === true;
   let width = 4;
+  let units: LodSettings['units'] = 'm';
   let bar: cliProgress.SingleBar | null = null;
   const stopBar = (): void => {
     bar?.stop();
@@ -190,8 +229,9 @@ async function lod(
     onClips(settings, clips) {
       width = nameWidth(clips.map((c) => c.name));
       if (json) return;
+      units = settings.units;
       out(formatLodHeading(settings, clips.length));
-      out(formatLodColumns(width));
+      out(formatLodColumns(width, units));
     },
     onClipStart(clip, index, count) {
       if (!tty) return;
@@ -210,19 +250,21 @@ async function lod(
     },
     onClipDone(report) {
       stopBar();
-      if (!json) out(formatLodRow(report, width));
+      if (!json) out(formatLodRow(report, width, units));
     },
   };
   try {
     const report = await reduceFile(file, options, hooks);
     if (json) out(JSON.stringify(lodReportJson(report), null, 2));
     else {
-      if (report.clips.length > 1) out(formatLodTotal(report.clips, width));
-      if (report.written) out(formatLodWritten(report.written));
+      if (report.clips.length > 1) out(formatLodTotal(report.clips, width, units));
+      if (report.written) out(formatLodWritten(report.written, report));
     }
-    const imported = report.warnings.filter((w) => !w.startsWith('--out:')).length;
+    // The units warning and the writer's are printed whole; the importer's counted.
+    const whole = (w: string): boolean => w.startsWith('--out:') || w.startsWith('units:');
+    const imported = report.warnings.filter((w) => !whole(w)).length;
     if (imported > 0 && !json) err(`bitanim: lod: ${file}: ${imported} import warning${imported === 1 ? '' : 's'} (bitanim inspect lists them)`);
-    for (const w of report.warnings) if (w.startsWith('--out:')) err(`bitanim: lod: ${w}`);
+    for (const w of report.warnings) if (whole(w)) err(`bitanim: lod: ${w}`);
     return 0;
   } finally {
     stopBar();

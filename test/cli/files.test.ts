@@ -23,7 +23,7 @@ beforeAll(() => {
   mkdirSync(build);
   writeFileSync(join(build, 'package.json'), '{ "type": "module" }\n');
   symlinkSync(join(root, 'node_modules'), join(build, 'node_modules'));
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(build, 'dist'), '--declaration', 'false', '--sourceMap', 'false'], { cwd: root, stdio: 'pipe' });
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(build, 'dist'), '--declaration', 'false', '--sourceMap', 'false', '--inlineSources', 'false'], { cwd: root, stdio: 'pipe' });
 }, 120_000);
 // The build, the FIFO, the sparse file, the links: removed (rm does not follow the node_modules link).
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

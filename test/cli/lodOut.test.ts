@@ -118,7 +118,7 @@ describe('bitanim lod --out', () => {
     // keys, where the file's splines are continuous: checked below (0.096 mm on this clip, whose
     // tolerance is 5 mm).
     expect(await run(['lod', file, '--scale', 'cm', '--clip', 'Walk', '--no-quantize', '--out', out], (l) => lines.push(l), { err: (l) => lines.push(`err: ${l}`) })).toBe(0);
-    expect(lines.at(-1)).toMatch(/^wrote .*Fox\.lod\.glb \([\d,]+ bytes\): 1 reduced animation as CUBICSPLINE samplers$/);
+    expect(lines.at(-1)).toMatch(/^wrote .*Fox\.lod\.glb \([\d,]+ bytes\): 1 reduced animation as CUBICSPLINE samplers, lengths in the input's units \(1 unit = 0\.01 m\)$/);
 
     const report = await reduceFile(file, { scale: 'cm', clips: ['Walk'], out, quantize: false });
     const reduced = report.clips[0]!.reduced!;
@@ -223,11 +223,11 @@ describe('bitanim lod --out', () => {
     expect(measureModelError(report.clips[0]!.reduced!, written.clips[0]!.frames, { subdivisions: 0 }).maxError).toBeLessThan(2e-5);
   });
 
-  it('an output that cannot be written: one line, exit 1', async () => {
+  it('an output that cannot be written: one line, exit 1 (checked before the reduction: test/cli/finished.test.ts)', async () => {
     const err: string[] = [];
     const code = await run(['lod', join(assets, 'Fox.glb'), '--clip', 'Walk', '--out', join(tmp, 'no/such/dir/out.glb')], () => {}, { err: (l) => err.push(l) });
     expect(code).toBe(1);
     expect(err).toHaveLength(1);
-    expect(err[0]).toMatch(/^bitanim: lod: .*out\.glb cannot be written \(ENOENT\)$/);
+    expect(err[0]).toMatch(/^bitanim: lod: --out is ".*out\.glb": its folder .*no\/such\/dir does not exist \(create it first\)$/);
   });
 });

@@ -1,0 +1,150 @@
+/**
+ * bitanim palettes driving three.js: a `THREE.SkinnedMesh` per character whose skeleton takes its
+ * bone matrices from the character's bitanim skin palette (docs/three.md).
+ *
+ * bitanim computes each joint's skinning matrix K = model · inverse bind (3×4 column-major,
+ * 12 floats, `getSkinPalette`); three.js skins with `skeleton.boneMatrices` (4×4 column-major,
+ * 16 floats per bone), which its renderers refresh by calling `skeleton.update()` once per
+ * frame before drawing (WebGLRenderer through WebGLObjects, WebGPURenderer through the skinning
+ * node). {@link PaletteSkeleton} overrides that `update()` to copy the palette in — the 3×4 →
+ * 4×4 upload, no allocation, no bone hierarchy for three to walk — and flags the bone texture.
+ *
+ * The mesh is bound with `DetachedBindMode` and an identity bind matrix, so the vertex shader
+ * computes `modelMatrix · Σ wᵢ Kᵢ · v`: the palette in the character's model space, the mesh's
+ * own position and rotation placing the character in the world. Each bone's `matrixWorld` holds
+ * the same Kᵢ (its inverse is the identity), so three's CPU-side skinning — `getVertexPosition`,
+ * `computeBoundingBox`, raycasting — sees the pose the GPU draws.
+ */
+import * as THREE from 'three';
+import { createAnimationWorld, getSkinPalette, loadGltf, play, spawnCharacter, step, type AnimationWorld, type SkinnedMeshData } from 'bitanim';
+
+/** Floats per joint in a bitanim palette (3×4) and in three's `boneMatrices` (4×4). */
+const PALETTE_STRIDE = 12;
+const BONE_STRIDE = 16;
+
+/**
+ * Writes `jointCount` palette matrices (3×4 column-major: `m00 m10 m20 m01 m11 m21 m02 m12 m22
+ * tx ty tz`) from `palette[paletteOff…]` as 4×4 column-major matrices (three's `Matrix4.elements`
+ * order, bottom row 0 0 0 1) into `out[outOff…]`. No allocation.
+ */
+export function writeBoneMatrices(out: Float32Array, outOff: number, palette: Float32Array, paletteOff: number, jointCount: number): void {
+  for (let j = 0; j < jointCount; j++) {
+    const p = paletteOff + j * PALETTE_STRIDE;
+    const o = outOff + j * BONE_STRIDE;
+    out[o] = palette[p]; out[o + 1] = palette[p + 1]; out[o + 2] = palette[p + 2]; out[o + 3] = 0;
+    out[o + 4] = palette[p + 3]; out[o + 5] = palette[p + 4]; out[o + 6] = palette[p + 5]; out[o + 7] = 0;
+    out[o + 8] = palette[p + 6]; out[o + 9] = palette[p + 7]; out[o + 10] = palette[p + 8]; out[o + 11] = 0;
+    out[o + 12] = palette[p + 9]; out[o + 13] = palette[p + 10]; out[o + 14] = palette[p + 11]; out[o + 15] = 1;
+  }
+}
+
+/**
+ * A `THREE.Skeleton` fed by a bitanim skin palette: `update()` — which three's renderers call
+ * once per frame before drawing — copies the palette into `boneMatrices` (and, for three's
+ * CPU-side skinning, into each bone's `matrixWorld`) and flags the bone texture. Its bones are
+ * placeholders outside the scene graph (their matrices are never recomputed by three); their
+ * inverses are the identity, the palette already holds the inverse bind matrices.
+ */
+export class PaletteSkeleton extends THREE.Skeleton {
+  /** The character's palette: a live view from `getSkinPalette` (`jointCount × 12` floats). */
+  readonly palette: Float32Array;
+  /** Whether `update()` also writes the bones' `matrixWorld` (three's CPU skinning: raycasts, bounds, `getVertexPosition`). */
+  cpuBones: boolean;
+
+  /** `palette`: `getSkinPalette(world, eid)`, taken once (it stays valid until the character is removed). */
+  constructor(palette: Float32Array, jointCount: number, options: { cpuBones?: boolean } = {}) {
+    const bones: THREE.Bone[] = [];
+    const inverses: THREE.Matrix4[] = [];
+    for (let j = 0; j < jointCount; j++) {
+      const bone = new THREE.Bone();
+      bone.matrixAutoUpdate = false;
+      bone.matrixWorldAutoUpdate = false;
+      bones.push(bone);
+      inverses.push(new THREE.Matrix4());
+    }
+    super(bones, inverses);
+    this.palette = palette;
+    this.cpuBones = options.cpuBones ?? true;
+  }
+
+  /** The upload: palette → `boneMatrices` (→ bones' `matrixWorld`), bone texture flagged. Allocates nothing. */
+  override update(): void {
+    const bones = this.bones;
+    const matrices = this.boneMatrices!;
+    writeBoneMatrices(matrices, 0, this.palette, 0, bones.length);
+    if (this.cpuBones) for (let j = 0; j < bones.length; j++) bones[j].matrixWorld.fromArray(matrices, j * BONE_STRIDE);
+    if (this.boneTexture !== null) this.boneTexture.needsUpdate = true;
+  }
+}
+
+/**
+ * A `THREE.SkinnedMesh` of an imported mesh (`loadGltf(...).meshes[i]`), skinned by the palette
+ * of character `eid`: positions, normals, the 4 joint indices and weights per vertex (already
+ * in the skeleton's joint order) and the triangles, bound with `DetachedBindMode` and an
+ * identity bind matrix (the palette is in the character's model space; place the character
+ * with the mesh's `position` and `rotation`).
+ */
+export function createPaletteMesh(world: AnimationWorld, eid: number, mesh: SkinnedMeshData, material: THREE.Material = new THREE.MeshStandardMaterial()): THREE.SkinnedMesh {
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(mesh.positions, 3));
+  if (mesh.normals) geometry.setAttribute('normal', new THREE.BufferAttribute(mesh.normals, 3));
+  geometry.setAttribute('skinIndex', new THREE.BufferAttribute(mesh.joints, 4));
+  geometry.setAttribute('skinWeight', new THREE.BufferAttribute(mesh.weights, 4));
+  if (mesh.indices) geometry.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
+  const palette = getSkinPalette(world, eid);
+  const skeleton = new PaletteSkeleton(palette, palette.length / PALETTE_STRIDE);
+  const skinned = new THREE.SkinnedMesh(geometry, material);
+  skinned.bindMode = THREE.DetachedBindMode;
+  skinned.bind(skeleton, new THREE.Matrix4());
+  // The bounds three computes once from the first pose do not follow the animation.
+  skinned.frustumCulled = false;
+  skinned.name = mesh.name;
+  return skinned;
+}
+
+/**
+ * A row of foxes walking in place, drawn by three.js: `scene` holds one SkinnedMesh per fox;
+ * `frame(dt)` advances bitanim. Render `scene` after it — the renderer's `skeleton.update()`
+ * uploads the palettes ({@link uploadPalettes} does the same without a renderer, as the test).
+ */
+export async function threeFoxes(foxGlb: Uint8Array, count = 3) {
+  const { skeletons, clips, meshes } = await loadGltf(foxGlb, { scale: 'cm' });
+  const world = createAnimationWorld({ maxEntities: count, maxJoints: skeletons[0].jointCount });
+  const scene = new THREE.Scene();
+  const foxes: { eid: number; mesh: THREE.SkinnedMesh }[] = [];
+  const walk = clips.find((clip) => clip.name === 'Walk')!;
+  for (let n = 0; n < count; n++) {
+    const eid = spawnCharacter(world, skeletons[0], { x: n * 1.2 - (count - 1) * 0.6, yaw: n * 0.5 });
+    play(world, eid, walk, { time: (n * 0.17) % walk.duration });
+    const mesh = createPaletteMesh(world, eid, meshes[0], new THREE.MeshBasicMaterial({ color: 0xd08040 }));
+    scene.add(mesh);
+    foxes.push({ eid, mesh });
+  }
+  // Where each character stands: RootMotion's arrays, read in place (getRootTransform returns a new object).
+  const { x, y, z, yaw } = world.components.RootMotion;
+  const place = (): void => {
+    for (let i = 0; i < foxes.length; i++) {
+      const { eid, mesh } = foxes[i];
+      mesh.position.set(x[eid], y[eid], z[eid]);
+      mesh.rotation.y = yaw[eid]; // bitanim's yaw turns +Z toward +X about +Y, as three's rotation.y does
+    }
+  };
+  place();
+  return {
+    world, scene, foxes, mesh: meshes[0],
+    /** Advances the animation by `dt` seconds and places the meshes where the characters stand. */
+    frame(dt: number): void {
+      step(world, dt);
+      place();
+    },
+  };
+}
+
+/**
+ * What three's renderer does before drawing each skinned mesh: its skeleton's `update()`, here
+ * the palette upload. Call it yourself only when drawing without a three.js renderer (or in a
+ * test); with one, `renderer.render(scene, camera)` does it.
+ */
+export function uploadPalettes(meshes: readonly THREE.SkinnedMesh[]): void {
+  for (let i = 0; i < meshes.length; i++) meshes[i].skeleton.update();
+}
