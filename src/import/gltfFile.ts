@@ -55,6 +55,7 @@ export async function loadGltfFile(file: string, options: GltfOptions = {}): Pro
   const fs = nodeBuiltin<Fs>('node:fs');
   if (fs === null) throw new AnimationError(WHERE, [{ path: 'file', message: 'needs Node (node:fs): in a browser use loadGltfUrl' }]);
   if (typeof file !== 'string' || file === '') throw new AnimationError(WHERE, [{ path: 'file', message: `is ${JSON.stringify(file) ?? String(file)}: must be a file path` }]);
+  if (typeof options !== 'object' || options === null) throw new AnimationError(WHERE, [{ path: 'options', message: `is ${options === null ? 'null' : typeof options}: must be an object or omitted` }]);
   const bytes = await readRegularFile(fs, file, MAX_GLTF_FILE_BYTES, (message) => refuse(file, message), true);
   return loadGltfFileBytes(bytes, file, options);
 }

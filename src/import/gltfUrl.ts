@@ -53,9 +53,16 @@ const Url = (globalThis as unknown as { URL: new (url: string, base?: string) =>
  * const fox = await loadGltfUrl('/models/Fox/Fox.gltf', { scale: 'cm' }); // fetches Fox.bin beside it
  */
 export async function loadGltfUrl(url: string, options: GltfUrlOptions = {}): Promise<GltfResult> {
+  const bad = (path: string, message: string): never => {
+    throw new AnimationError(WHERE, [{ path, message }]);
+  };
+  if (typeof url !== 'string') bad('url', `is ${typeof url}: must be a URL string`);
+  if (typeof options !== 'object' || options === null) bad('options', `is ${options === null ? 'null' : typeof options}: must be an object or omitted`);
   const { fetch: given, allowCrossOrigin = false, ...gltf } = options;
-  const doFetch = given ?? (globalThis as { fetch?: GltfFetch }).fetch;
-  if (typeof doFetch !== 'function') throw new AnimationError(WHERE, [{ path: 'options.fetch', message: 'is missing and this runtime has no global fetch' }]);
+  if (given !== undefined && typeof given !== 'function') bad('options.fetch', `is ${typeof given}: must be a fetch function`);
+  if (typeof allowCrossOrigin !== 'boolean') bad('options.allowCrossOrigin', `is ${typeof allowCrossOrigin}: must be true or false`);
+  const found = given ?? (globalThis as { fetch?: GltfFetch }).fetch;
+  const doFetch: GltfFetch = typeof found === 'function' ? found : bad('options.fetch', 'is missing and this runtime has no global fetch');
   const page = (globalThis as { location?: { href?: string } }).location?.href;
   let base: InstanceType<typeof Url>;
   try {
