@@ -180,6 +180,8 @@ export {
   POSE_STRIDE, POSE_T, POSE_Q, POSE_S, MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T, NO_PARENT,
 } from './math/layout.js';
 export { loadGltf, type GltfOptions, type GltfResult, type SkinnedMeshData } from './import/gltf.js';
+export { loadGltfFile } from './import/gltfFile.js';
+export { loadGltfUrl, type GltfUrlOptions, type GltfFetch, type GltfFetchResponse } from './import/gltfUrl.js';
 export { parseScale, UNITS, type UnitName } from './import/units.js';
 export { parseBvh, type BvhOptions, type BvhResult, type BvhEndSite, type BvhChannel } from './import/bvh.js';
 export { vec3, quat, affine, twoBoneIk, lookAt, rotationArc } from './math/index.js';

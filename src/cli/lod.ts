@@ -29,7 +29,7 @@ import type { Clip } from '../assets/Clip.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import { createSkeletonDocument, findJointNodes, readGltfDocument, splineTracks, writeClipAnimation, writeGltfBytes, type JointNodes } from '../export/gltfAnimation.js';
 import { parseBvh, type BvhEndSite } from '../import/bvh.js';
-import { loadGltf } from '../import/gltf.js';
+import { loadGltfFileBytes } from '../import/gltfFile.js';
 import { readContainer } from '../import/gltf/container.js';
 import { IMPORT_TOLERANCE } from '../import/gltf/resample.js';
 import { parseScale, SCALE_EXPECTED, UNITS } from '../import/units.js';
@@ -174,7 +174,8 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
   if (gltf) {
     // The document keeps its units: the importer's 0.1 mm goes to file units like the tolerance.
     const rate = o.frameRate === null ? {} : { frameRate: o.frameRate };
-    ({ clips, warnings } = await loadGltf(view, { ...rate, tolerance: IMPORT_TOLERANCE / o.scale }));
+    // A .gltf's external buffers come from its own folder only (loadGltfFile's rules).
+    ({ clips, warnings } = await loadGltfFileBytes(view, file, { ...rate, tolerance: IMPORT_TOLERANCE / o.scale }));
   } else {
     const bvh = parseBvh(bytes.toString('utf8'), { scale: o.scale, name: basename(file, extension) });
     clips = [bvh.clip];

@@ -6,8 +6,8 @@
  *   bitanim lod FILE [--tolerance M] [--distance M] [--method atkins|uniform] [--scale S]
  *                    [--frame-rate N] [--clip NAME]… [--no-quantize] [--out FILE.glb|.gltf] [--json] [--no-progress]
  *
- * `inspect` prints what bitanim reads from a glTF (.glb / .gltf) or BVH file: skeletons, clips,
- * meshes and warnings. `lod` reduces the file's clips to keys within a model-space tolerance
+ * `inspect` prints what bitanim reads from a glTF (.glb / .gltf, with buffers beside it, meshopt
+ * or quantized: see loadGltfFile) or BVH file: skeletons, clips, meshes and warnings. `lod` reduces the file's clips to keys within a model-space tolerance
  * (metres) and prints keys and error per clip (see ./lod.ts); `--out` writes the result as
  * glTF. A bad file or option prints one line naming the problem (on `err`) and exits 1; so do
  * an input that is not a regular file (a device, FIFO or directory, symlinks followed) or is
@@ -25,7 +25,7 @@ import { cac } from 'cac';
 import cliProgress from 'cli-progress';
 import { AnimationError } from '../assets/AnimationError.js';
 import { parseBvh } from '../import/bvh.js';
-import { loadGltf } from '../import/gltf.js';
+import { loadGltfFileBytes } from '../import/gltfFile.js';
 import { parseScale, SCALE_EXPECTED } from '../import/units.js';
 import { describeAsset, type InspectedAsset } from './describe.js';
 import { unitsWarning } from './units.js';
@@ -75,7 +75,8 @@ export async function importFile(file: string, options: InspectOptions = {}): Pr
   const extension = extname(file).toLowerCase();
   if (extension === '.glb' || extension === '.gltf') {
     const rate = options.frameRate === undefined ? {} : { frameRate: options.frameRate };
-    return withUnitsWarning(await loadGltf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { ...rate, scale }), 'gltf', options.scale);
+    // External buffers (a .gltf with its .bin) are read from the file's folder only.
+    return withUnitsWarning(await loadGltfFileBytes(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), file, { ...rate, scale }), 'gltf', options.scale);
   }
   if (extension === '.bvh') {
     const { skeleton, clip, warnings } = parseBvh(bytes.toString('utf8'), { scale, name: basename(file, extension) });

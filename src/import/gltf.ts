@@ -3,8 +3,13 @@
  * {@link SkinnedMeshData}, through @gltf-transform/core.
  *
  * **Input.** A `.glb` or a `.gltf` JSON file with embedded (`data:`) buffers, told apart by
- * the GLB magic `glTF`. External URIs are refused; images, textures and materials are never
- * decoded. Every index, length and number is checked before use (`./gltf/validate.ts`), so a
+ * the GLB magic `glTF`. External buffer URIs are refused here and read by `loadGltfFile` (files
+ * in the file's folder, `./gltfFile.ts`) and `loadGltfUrl` (same-origin URLs, `./gltfUrl.ts`);
+ * images, textures and materials are never decoded. `EXT_meshopt_compression` views are
+ * decoded first (`./gltf/meshopt.ts`); `KHR_mesh_quantization`'s integer attributes are read
+ * as floats (normalized ones divided out), the dequantization a skinned mesh needs being in its
+ * inverse bind matrices, as the extension requires; `KHR_draco_mesh_compression` is refused.
+ * Every index, length and number is checked before use (`./gltf/validate.ts`), so a
  * malformed file gives one {@link AnimationError} naming the JSON path or byte offset, never
  * another exception, a hang or a huge allocation.
  *
@@ -73,6 +78,8 @@ import type { Skeleton } from '../assets/Skeleton.js';
 import { buildClips } from './gltf/clips.js';
 import { readContainer, WHERE } from './gltf/container.js';
 import { buildMeshes, type SkinnedMeshData } from './gltf/meshes.js';
+import { decodeMeshopt } from './gltf/meshopt.js';
+import { readExternalBuffers, type ResourceReader } from './gltf/resources.js';
 import { IMPORT_TOLERANCE } from './gltf/resample.js';
 import type { Context } from './gltf/shared.js';
 import { buildSkeletons } from './gltf/skeletons.js';
@@ -119,17 +126,28 @@ export interface GltfResult {
 
 /**
  * Reads a glTF 2.0 file (`.glb` or `.gltf` with embedded buffers) into skeletons, clips and
- * skinned mesh data. See the module comment for the policies.
+ * skinned mesh data. Meshopt-compressed (`EXT_meshopt_compression`) and quantized
+ * (`KHR_mesh_quantization`) files are decoded. See the module comment for the policies; for a
+ * `.gltf` with its `.bin` beside it use `loadGltfFile` (Node) or `loadGltfUrl`.
  *
  * @throws AnimationError for a bad option (`frameRate`, `scale`), and for malformed input, naming the JSON path or byte offset: truncated
  * GLB, wrong magic, JSON that is not glTF, external URIs, accessors out of range, joint
- * indices out of range, non-finite transforms or keys, unsupported required extensions.
+ * indices out of range, non-finite transforms or keys, unsupported required extensions
+ * (`KHR_draco_mesh_compression` among them), malformed compressed views.
  * @example
  * const { skeletons, clips, meshes } = await loadGltf(new Uint8Array(await (await fetch('fox.glb')).arrayBuffer()), { scale: 'cm' });
  */
 export async function loadGltf(bytes: Uint8Array, options: GltfOptions = {}): Promise<GltfResult> {
+  return loadGltfWith(bytes, options, null);
+}
+
+/**
+ * {@link loadGltf} with external buffers read through `reader` (null: refused). What
+ * `loadGltfFile` and `loadGltfUrl` call; the reader's own `AnimationError`s pass through.
+ */
+export async function loadGltfWith(bytes: Uint8Array, options: GltfOptions, reader: ResourceReader | null): Promise<GltfResult> {
   try {
-    return await importGltf(bytes, options);
+    return await importGltf(bytes, options, reader);
   } catch (error) {
     if (error instanceof AnimationError) throw error;
     // A fault the checks missed: still an AnimationError, never another exception.
@@ -137,7 +155,7 @@ export async function loadGltf(bytes: Uint8Array, options: GltfOptions = {}): Pr
   }
 }
 
-async function importGltf(bytes: Uint8Array, options: GltfOptions): Promise<GltfResult> {
+async function importGltf(bytes: Uint8Array, options: GltfOptions, reader: ResourceReader | null): Promise<GltfResult> {
   const frameRate = options.frameRate ?? null;
   if (frameRate !== null && (typeof frameRate !== 'number' || !Number.isFinite(frameRate) || frameRate <= 0)) {
     throw new AnimationError(WHERE, [{ path: 'options.frameRate', message: `is ${String(frameRate)}: must be a finite number > 0` }]);
@@ -151,7 +169,9 @@ async function importGltf(bytes: Uint8Array, options: GltfOptions): Promise<Gltf
     throw new AnimationError(WHERE, [{ path: 'options.tolerance', message: `is ${String(tolerance)}: must be a finite number > 0 (metres)` }]);
   }
   const container = readContainer(bytes);
-  const valid = validateGltf(container.json, container.bin);
+  const external = reader ? await readExternalBuffers(container.json, reader) : null;
+  const meshopt = await decodeMeshopt(container.json, container.bin, external);
+  const valid = validateGltf(meshopt.json, container.bin, { ...(external ? { external } : {}), decoded: meshopt.decoded });
   const warnings = valid.warnings;
   const document = await readDocument(valid);
   const root = document.getRoot();

@@ -17,6 +17,7 @@
  */
 import { IssueList } from '../../assets/AnimationError.js';
 import { decodeDataUri, WHERE } from './container.js';
+import { isMeshoptFallback } from './meshopt.js';
 import { decompose } from './transform.js';
 import { AccessorUses, BufferViews, checkAccessors, FLOAT, INDEX_TYPES, type BufferInfo } from './validateAccessors.js';
 import { Checker, isObject, show, type Json } from './validateJson.js';
@@ -37,6 +38,14 @@ export interface ValidatedGltf {
   readonly warnings: string[];
 }
 
+/** Buffer bytes from outside the glTF JSON and its GLB chunk. */
+export interface BufferSources {
+  /** External resources by URI, as `loadGltfFile`/`loadGltfUrl` read them; absent: external URIs are refused. */
+  readonly external?: ReadonlyMap<string, Uint8Array>;
+  /** Buffers decoded from EXT_meshopt_compression views, by buffer index (`./meshopt.ts`). */
+  readonly decoded?: ReadonlyMap<number, Uint8Array>;
+}
+
 /** Joints per skin: skeleton parents are Int16. */
 const MAX_JOINTS = 0x7fff;
 /** Primitive attributes the importer reads, with the element types each accepts; the others are pruned. */
@@ -48,9 +57,10 @@ const INTERPOLATIONS = ['LINEAR', 'STEP', 'CUBICSPLINE'];
 /**
  * Required extensions the importer can ignore or honour: material, texture, light and metadata
  * extensions do not change skins, meshes or animations; KHR_mesh_quantization only widens the
- * accessor types, which are read through @gltf-transform's normalized getters.
+ * accessor types, which are read through @gltf-transform's normalized getters;
+ * EXT_meshopt_compression buffer views are decoded before validation (`./meshopt.ts`).
  */
-const HARMLESS_EXTENSION = /^(KHR_mesh_quantization|KHR_materials_\w+|KHR_texture_\w+|EXT_texture_\w+|KHR_lights_punctual|KHR_xmp(_json_ld)?|KHR_animation_pointer|EXT_lights_\w+)$/;
+const HARMLESS_EXTENSION = /^(KHR_mesh_quantization|EXT_meshopt_compression|KHR_materials_\w+|KHR_texture_\w+|EXT_texture_\w+|KHR_lights_punctual|KHR_xmp(_json_ld)?|KHR_animation_pointer|EXT_lights_\w+)$/;
 
 /** The document's top-level arrays (each `[]` when absent). */
 interface Arrays {
@@ -92,14 +102,14 @@ interface NodeTable {
  * skins, meshes and animations, which record the accessors they use; then the used accessors
  * and the buffer views they read.
  */
-export function validateGltf(json: unknown, bin: Uint8Array | null): ValidatedGltf {
+export function validateGltf(json: unknown, bin: Uint8Array | null, sources: BufferSources = {}): ValidatedGltf {
   const issues = new IssueList(WHERE);
   const c = new Checker(issues);
   const root = checkDocument(c, json);
   const doc = readArrays(c, root);
   const cx: Context = { c, issues, warnings: [], uses: new AccessorUses(c, doc.accessors.length), doc };
 
-  const buffers = readBuffers(cx, bin);
+  const buffers = readBuffers(cx, bin, sources);
   const nodes = readNodes(cx);
   const outSkins = doc.skins.map((def, i) => readSkin(cx, def, i, nodes));
   const outMeshes = doc.meshes.map((def, i) => readMesh(cx, def, i, nodes.skinnedMeshes));
@@ -123,6 +133,11 @@ export function validateGltf(json: unknown, bin: Uint8Array | null): ValidatedGl
   return { json: pruned, resources: buffers.resources, nodeParents: nodes.parents, nodeNames: nodes.names, skinnedMeshes: nodes.skinnedMeshes, warnings: cx.warnings };
 }
 
+/** What to do instead of a required extension bitanim does not decode, by name. */
+const INSTEAD: Readonly<Record<string, string>> = {
+  KHR_draco_mesh_compression: ' (bitanim has no Draco decoder: export without Draco, or with EXT_meshopt_compression, e.g. `gltfpack -c` or `gltf-transform meshopt`)',
+};
+
 /** The document itself: an object with a glTF 2.x `asset` and only supported required extensions. Throws on a fault. */
 function checkDocument(c: Checker, json: unknown): Json {
   const issues = c.issues;
@@ -142,7 +157,7 @@ function checkDocument(c: Checker, json: unknown): Json {
   }
   for (const [i, name] of c.array(root, 'extensionsRequired', 'extensionsRequired').entries()) {
     if (typeof name !== 'string') issues.add(`extensionsRequired[${i}]`, 'must be a string');
-    else if (!HARMLESS_EXTENSION.test(name)) issues.add(`extensionsRequired[${i}]`, `"${name}" is required by the file but not supported`);
+    else if (!HARMLESS_EXTENSION.test(name)) issues.add(`extensionsRequired[${i}]`, `"${name}" is required by the file but not supported${INSTEAD[name] ?? ''}`);
   }
   issues.throwIfAny();
   return root;
@@ -164,25 +179,27 @@ function readArrays(c: Checker, root: Json): Arrays {
 }
 
 /**
- * Buffers: external URIs are refused outright; a missing or short payload is a fault only for
- * a buffer that a used buffer view reads (see `BufferViews`), so it is kept in `info`.
+ * Buffers: external URIs are read from `external` (the bytes `loadGltfFile` or `loadGltfUrl`
+ * fetched, by URI) and refused outright without it (`loadGltf(bytes)`); a missing or short
+ * payload is a fault only for a buffer that a used buffer view reads (see `BufferViews`), so it
+ * is kept in `info`.
  */
-function readBuffers(cx: Context, bin: Uint8Array | null): { out: Json[]; info: BufferInfo[]; resources: Record<string, Uint8Array> } {
+function readBuffers(cx: Context, bin: Uint8Array | null, sources: BufferSources): { out: Json[]; info: BufferInfo[]; resources: Record<string, Uint8Array> } {
   const resources: Record<string, Uint8Array> = {};
   const info: BufferInfo[] = [];
   const out = cx.doc.buffers.map((def, i) => {
     const key = `__bitanim${i}.bin`;
     const buffer: BufferInfo = { length: 0, fault: null, reported: false };
     info[i] = buffer;
-    const data = readBuffer(cx, def, i, bin, buffer);
+    const data = readBuffer(cx, def, i, bin, sources, buffer);
     if (data && !buffer.fault) resources[key] = data;
     return { byteLength: buffer.length, uri: key };
   });
   return { out, info, resources };
 }
 
-/** Buffer `i`'s bytes (GLB chunk or data: URI), its usable length and fault written to `buffer`. */
-function readBuffer(cx: Context, def: unknown, i: number, bin: Uint8Array | null, buffer: BufferInfo): Uint8Array | null {
+/** Buffer `i`'s bytes (GLB chunk, data: URI or external resource), its usable length and fault written to `buffer`. */
+function readBuffer(cx: Context, def: unknown, i: number, bin: Uint8Array | null, sources: BufferSources, buffer: BufferInfo): Uint8Array | null {
   const path = `buffers[${i}]`;
   if (!isObject(def)) {
     buffer.fault = 'must be an object';
@@ -192,7 +209,15 @@ function readBuffer(cx: Context, def: unknown, i: number, bin: Uint8Array | null
   const uri = def['uri'];
   let data: Uint8Array | null = null;
   let source = 'GLB binary chunk';
-  if (uri === undefined) {
+  const external = sources.external;
+  const decoded = sources.decoded?.get(i);
+  if (decoded) {
+    data = decoded;
+    source = 'EXT_meshopt_compression decoding';
+  } else if (isMeshoptFallback(def)) {
+    // Only compressed views may point here, and those were decoded into buffers of their own.
+    buffer.fault = 'is an EXT_meshopt_compression fallback buffer: only compressed buffer views may use it';
+  } else if (uri === undefined) {
     if (i === 0 && bin) data = bin;
     else buffer.fault = i === 0 ? 'has no uri and the file has no GLB binary chunk' : 'has no uri: only buffer 0 of a GLB may use the binary chunk';
   } else if (typeof uri !== 'string') {
@@ -200,8 +225,12 @@ function readBuffer(cx: Context, def: unknown, i: number, bin: Uint8Array | null
   } else if (/^data:/i.test(uri)) {
     data = decodeDataUri(uri, `${path}.uri`);
     source = 'data: URI';
+  } else if (external) {
+    data = external.get(uri) ?? null; // absent only when byteLength is bad, which is reported below
+    source = `resource "${uri}"`;
+    if (!data) buffer.fault = `"${uri}" was not read`;
   } else {
-    cx.issues.add(`${path}.uri`, `"${uri.length > 80 ? `${uri.slice(0, 80)}…` : uri}" is an external resource: not supported (embed buffers: .glb or data: URIs)`);
+    cx.issues.add(`${path}.uri`, `"${uri.length > 80 ? `${uri.slice(0, 80)}…` : uri}" is an external resource: not supported by loadGltf(bytes) (load the file with loadGltfFile or loadGltfUrl, which read resources beside it, or embed buffers: .glb or data: URIs)`);
   }
   if (typeof byteLength !== 'number' || !Number.isInteger(byteLength) || byteLength < 1) {
     buffer.fault ??= `has byteLength ${show(byteLength)}: must be an integer ≥ 1`;
