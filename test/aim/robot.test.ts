@@ -12,8 +12,9 @@ import { loadGltf } from '../../src/import/gltf.js';
 import { createAnimationWorld, findJoint, play, spawnCharacter, type AnimationWorld, type Clip, type Skeleton } from '../../src/index.js';
 import { createRandom } from '../fixtures/synthetic.js';
 import { add, angle, deg, frame, jointDirection, jointPosition, len, scale, sub, toModel, toWorld, unit, yawPitch, type V3 } from './helpers.js';
+import { ASSETS_URL } from '../support/assets.js';
 
-const ASSETS = new URL('../../../shared/assets/', import.meta.url);
+const ASSETS = ASSETS_URL;
 const DT = 1 / 60;
 
 let skeleton: Skeleton;

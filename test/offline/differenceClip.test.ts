@@ -24,8 +24,9 @@ import {
   type Skeleton,
 } from '../../src/index.js';
 import { refused } from '../fixtures/errors.js';
+import { ASSETS_URL } from '../support/assets.js';
 
-const ASSETS = new URL('../../../shared/assets/', import.meta.url);
+const ASSETS = ASSETS_URL;
 const TOLERANCE = 1e-5;
 
 let skeleton: Skeleton;

@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createSkeleton, loadGltf, parseBvh, type Skeleton } from '../../src/index.js';
 import { CMU_SCALE } from '../fixtures/realClips.js';
+import { ASSETS_URL } from '../support/assets.js';
 
-const assets = new URL('../../../shared/assets/', import.meta.url);
+const assets = ASSETS_URL;
 const gltfSkeleton = async (file: string) => (await loadGltf(new Uint8Array(readFileSync(new URL(file, assets))))).skeletons[0]!;
 const cmu = parseBvh(readFileSync(new URL('cmu_131_01_start_walk_stop.bvh', assets), 'utf8'), { scale: CMU_SCALE }).skeleton;
 
