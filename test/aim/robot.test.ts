@@ -1,5 +1,5 @@
 /**
- * The acceptance on a real rig: RobotExpressive.glb (../shared/assets; CC0, Y-up, ≈4.6 m tall,
+ * The acceptance on a real rig: RobotExpressive.glb (assets/; CC0, Y-up, ≈4.6 m tall,
  * a root joint scaled by 100), playing its Idle clip, moved and turned in the world. Head
  * look-at (Head, Neck, Torso) with the default axis from the rest pose, and a right-hand
  * reach (UpperArm.R → LowerArm.R → Palm2.R), measured on the skinned model matrices.

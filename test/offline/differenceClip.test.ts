@@ -1,7 +1,7 @@
 /**
  * Difference clips (GEA additive workflow, seeds/blending-and-skinning.txt): D = S·R⁻¹ per
  * joint per frame, played additively as D·T, partially as lerp(T, D·T, β). Checked on
- * RobotExpressive.glb (../shared/assets): D and T are computed here from poses sampled off the
+ * RobotExpressive.glb (assets/): D and T are computed here from poses sampled off the
  * clips, with this file's own quaternion math, and compared with what the runtime poses.
  */
 import { readFileSync } from 'node:fs';

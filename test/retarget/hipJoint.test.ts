@@ -1,6 +1,6 @@
 /**
  * The default hip joint (issue 13 item 7): by name, else the joint where the legs branch, else
- * the root's first child. Checked on the shared assets and on skeletons whose names do not help.
+ * the root's first child. Checked on the real assets (assets/) and on skeletons whose names do not help.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
