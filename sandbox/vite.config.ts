@@ -2,10 +2,10 @@
  * Vite config of the sandbox (`npm start`, `npm run sandbox:dev`, `npm run sandbox:build`).
  *
  * - `bitanim` resolves to the package's public entry, `src/index.ts` (never to internals).
- * - The real assets stay in `../shared/assets` (override with BITANIM_ASSETS): the dev server
- *   serves them under `assets/` (the folder is in `server.fs.allow`), and the build copies the
- *   ones the sandbox loads into `sandbox/dist/assets/` (the `sharedAssets` plugin). Nothing of
- *   them is ever copied into the repository; `sandbox/dist/` is not committed.
+ * - The real assets are the repository's `assets/` (sources, licences and credits in
+ *   assets/README.md): the dev server and preview serve the ones the sandbox loads under
+ *   `assets/`, and the build copies them, with that README, into `sandbox/dist/assets/` (the
+ *   `repoAssets` plugin); `sandbox/dist/` is not committed.
  * - COOP/COEP headers (dev and preview, on every response: the page, its modules, the worker)
  *   make the page cross-origin isolated: it gets `SharedArrayBuffer`, which the "threads"
  *   control needs (a world with `threads` > 1 and `stepParallel`), and `performance.now()` has
@@ -28,13 +28,13 @@ import { defineConfig, type Plugin } from 'vite';
 
 const sandboxDir = fileURLToPath(new URL('.', import.meta.url));
 const repoDir = resolve(sandboxDir, '..');
-const assetsDir = resolve(process.env['BITANIM_ASSETS'] ?? join(repoDir, '..', 'shared', 'assets'));
+const assetsDir = join(repoDir, 'assets');
 
-/** The files the sandbox fetches (with their licences: ../shared/assets/README.md). */
+/** The files the sandbox fetches (with their licences: assets/README.md). */
 export const SANDBOX_ASSETS = ['Fox.glb', 'RobotExpressive.glb'] as const;
 
-/** Serves `assets/<file>` from the shared folder in dev and preview; copies the files into the build. */
-function sharedAssets(): Plugin {
+/** Serves `assets/<file>` from the repository's assets/ in dev and preview; copies the files and their README into the build. */
+function repoAssets(): Plugin {
   const serve = (url: string | undefined, send: (file: string) => void): boolean => {
     const match = /\/assets\/([^/?#]+)(?:[?#].*)?$/.exec(url ?? '');
     const name = match?.[1] ? decodeURIComponent(match[1]) : '';
@@ -43,7 +43,7 @@ function sharedAssets(): Plugin {
     return true;
   };
   return {
-    name: 'bitanim-shared-assets',
+    name: 'bitanim-assets',
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         const handled = serve(req.url, (file) => {
@@ -57,11 +57,11 @@ function sharedAssets(): Plugin {
     },
     buildStart() {
       for (const name of SANDBOX_ASSETS) {
-        if (!existsSync(join(assetsDir, name))) this.error(`sandbox asset ${join(assetsDir, name)} is missing (set BITANIM_ASSETS to the shared assets folder)`);
+        if (!existsSync(join(assetsDir, name))) this.error(`sandbox asset ${join(assetsDir, name)} is missing`);
       }
     },
     generateBundle() {
-      for (const name of SANDBOX_ASSETS) {
+      for (const name of [...SANDBOX_ASSETS, 'README.md']) {
         this.emitFile({ type: 'asset', fileName: `assets/${basename(name)}`, source: readFileSync(join(assetsDir, name)) });
       }
     },
@@ -92,9 +92,9 @@ const isolation = {
 export default defineConfig({
   root: sandboxDir,
   base: './',
-  plugins: [wasmKernels(), sharedAssets()],
+  plugins: [wasmKernels(), repoAssets()],
   resolve: { alias: { bitanim: join(repoDir, 'src', 'index.ts') } },
   build: { outDir: join(sandboxDir, 'dist'), emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000 },
-  server: { host: '127.0.0.1', port: 5173, strictPort: true, headers: isolation, fs: { allow: [repoDir, assetsDir] } },
+  server: { host: '127.0.0.1', port: 5173, strictPort: true, headers: isolation, fs: { allow: [repoDir] } },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: isolation },
 });

@@ -1,5 +1,5 @@
 /**
- * The two curve fits of `reduceClip` compared on every real clip of ../shared/assets, printed
+ * The two curve fits of `reduceClip` compared on every real clip of assets/, printed
  * as a markdown table (issue 14, item 4: "a spline fit that joins segments with the continuity
  * of each key's order …, compared with today's per-segment fit on the 19 shared clips at
  * 1 / 5 / 10 mm (keys, bytes, error); keep the better as default").
@@ -25,12 +25,13 @@
  * Usage (the table on stdout, progress on stderr):
  *   npx tsc -p tsconfig.bench.json && node .bench-build/scripts/fitTable.js [> table.md]
  * FIT_TABLE_CLIPS="Survey,Walk" restricts the run to clips whose name contains one of those
- * words; FIT_TABLE_ASSETS=DIR reads the assets from DIR instead of ../shared/assets.
+ * words; FIT_TABLE_ASSETS=DIR reads the assets from DIR instead of the repository's assets/.
  */
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { fitSpline, measureSplineError, reduceChannel, reduceClip, type Clip } from '../src/index.js';
 import { loadRealClips } from '../test/fixtures/realClips.js';
+import { ASSETS_URL } from '../test/support/assets.js';
 import { createProgress, tolerance } from './tableHelpers.js';
 
 /** Model-space tolerances, metres. */
@@ -66,7 +67,7 @@ interface Row {
 function assetsFolder(): URL {
   const folder = process.env['FIT_TABLE_ASSETS'];
   if (folder) return pathToFileURL(folder.endsWith('/') ? folder : `${folder}/`);
-  return new URL('../../../shared/assets/', import.meta.url);
+  return ASSETS_URL;
 }
 
 async function loadTableClips(): Promise<TableClip[]> {
@@ -149,7 +150,7 @@ function printSameKeys(clips: readonly TableClip[]): void {
 }
 
 function print(rows: readonly Row[], seconds: number): void {
-  console.log(`# Curve fit of reduceClip: per segment against continuous (every real clip of ../shared/assets)\n`);
+  console.log(`# Curve fit of reduceClip: per segment against continuous (every real clip of assets/)\n`);
   console.log(`- node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}; ${rows.length} clip × tolerance rows in ${seconds.toFixed(0)} s`);
   console.log("- segment: each segment fitted alone (C⁰ joins); continuous: one spline per channel, continuity from each key's ATKINS");
   console.log('  order (C², C¹, C⁰); keys per channel summed; bytes = the reduced clip\'s curves and lookup; ratios continuous / segment');

@@ -1,5 +1,5 @@
 /**
- * ATKINS keyframe reduction against uniform decimation on every real clip of ../shared/assets,
+ * ATKINS keyframe reduction against uniform decimation on every real clip of assets/,
  * printed as a markdown table (docs/motion-lod.md's "Keyframe reduction" table; issue 7 acceptance:
  * "at the same maximum error, ATKINS-reduced clips keep fewer keys than uniform decimation").
  *
@@ -33,12 +33,13 @@
  * the uniform baseline on the 2,752-frame CMU file):
  *   npx tsc -p tsconfig.bench.json && node .bench-build/scripts/lodTable.js [> table.md]
  * LOD_TABLE_CLIPS="Survey,Walk" restricts the run to clips whose name contains one of those words;
- * LOD_TABLE_ASSETS=DIR reads the assets from DIR instead of ../shared/assets.
+ * LOD_TABLE_ASSETS=DIR reads the assets from DIR instead of the repository's assets/.
  */
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { reduceClip, type Clip } from '../src/index.js';
 import { loadRealClips } from '../test/fixtures/realClips.js';
+import { ASSETS_URL } from '../test/support/assets.js';
 import { createProgress, tolerance } from './tableHelpers.js';
 
 /** Model-space tolerances, metres. */
@@ -77,11 +78,11 @@ interface Row {
   readonly uniform: Reduction;
 }
 
-/** The assets folder: LOD_TABLE_ASSETS, else ../shared/assets beside the repository (this file runs from .bench-build/scripts). */
+/** The assets folder: LOD_TABLE_ASSETS, else the repository's assets/. */
 function assetsFolder(): URL {
   const folder = process.env['LOD_TABLE_ASSETS'];
   if (folder) return pathToFileURL(folder.endsWith('/') ? folder : `${folder}/`);
-  return new URL('../../../shared/assets/', import.meta.url);
+  return ASSETS_URL;
 }
 
 /** The shared fixture's clips, labelled as the table shows them (BVH clips without ".bvh"). */
@@ -159,7 +160,7 @@ async function main(): Promise<void> {
 }
 
 function print(rows: readonly Row[], seconds: number): void {
-  console.log(`# ATKINS keyframe reduction against uniform decimation (reduceClip, every real clip of ../shared/assets; bound at the frames and between them, default shell)\n`);
+  console.log(`# ATKINS keyframe reduction against uniform decimation (reduceClip, every real clip of assets/; bound at the frames and between them, default shell)\n`);
   console.log(`- node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}; ${rows.length} clip × tolerance rows in ${seconds.toFixed(0)} s`);
   console.log('- keys counted per channel (frames × joints × 10 before); ratio = keys after / before; ATKINS / uniform = keys after of');
   console.log('  ATKINS / keys after of uniform (< 1: ATKINS keeps fewer), then the same without the channels that never change (both');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
+import { ASSETS_DIR } from './support/assets.js';
 
 /** Runs the CLI in-process, collecting what it prints. */
 async function inspect(...args: string[]): Promise<{ code: number; lines: string[] }> {
@@ -11,7 +12,7 @@ async function inspect(...args: string[]): Promise<{ code: number; lines: string
   return { code, lines };
 }
 
-const assets = new URL('../../shared/assets/', import.meta.url).pathname;
+const assets = ASSETS_DIR;
 
 describe('bitanim inspect', () => {
   it('describes a glTF file: skeleton, clips, meshes, warnings', async () => {

@@ -1,5 +1,5 @@
 /**
- * The sandbox's characters: the real Fox and RobotExpressive from ../shared/assets (fetched
+ * The sandbox's characters: the real Fox and RobotExpressive of the repository's assets/ (fetched
  * from `assets/`, read by `loadGltf` with its `scale` option: the Fox is in centimetres, the
  * Robot about 4.6 units tall), plus the benchmark's synthetic rig.
  *
@@ -75,7 +75,7 @@ export interface CharacterAsset {
   readonly credit: string;
 }
 
-const FOX_CREDIT = '"Fox": low poly fox by PixelMannen (CC0); rigging and animation by @tomkranis (CC-BY 4.0); glTF conversion by @AsoboStudio and @scurest.';
+const FOX_CREDIT = '"Fox": low poly fox by PixelMannen (CC0); rigging and animation by @tomkranis (CC BY 4.0, https://creativecommons.org/licenses/by/4.0/); glTF conversion by @AsoboStudio and @scurest.';
 const ROBOT_CREDIT = 'RobotExpressive by Tomás Laulhé (Quaternius), modified by Don McCurdy, CC0.';
 
 /** Fetches and prepares a character (`bench`: built in place, no fetch). */

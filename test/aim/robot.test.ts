@@ -1,5 +1,5 @@
 /**
- * The acceptance on a real rig: RobotExpressive.glb (../shared/assets; CC0, Y-up, ≈4.6 m tall,
+ * The acceptance on a real rig: RobotExpressive.glb (assets/; CC0, Y-up, ≈4.6 m tall,
  * a root joint scaled by 100), playing its Idle clip, moved and turned in the world. Head
  * look-at (Head, Neck, Torso) with the default axis from the rest pose, and a right-hand
  * reach (UpperArm.R → LowerArm.R → Palm2.R), measured on the skinned model matrices.
@@ -12,8 +12,9 @@ import { loadGltf } from '../../src/import/gltf.js';
 import { createAnimationWorld, findJoint, play, spawnCharacter, type AnimationWorld, type Clip, type Skeleton } from '../../src/index.js';
 import { createRandom } from '../fixtures/synthetic.js';
 import { add, angle, deg, frame, jointDirection, jointPosition, len, scale, sub, toModel, toWorld, unit, yawPitch, type V3 } from './helpers.js';
+import { ASSETS_URL } from '../support/assets.js';
 
-const ASSETS = new URL('../../../shared/assets/', import.meta.url);
+const ASSETS = ASSETS_URL;
 const DT = 1 / 60;
 
 let skeleton: Skeleton;

@@ -13,8 +13,9 @@ import { splineTracks } from '../../src/export/gltfAnimation.js';
 import { CUBICSPLINE, sampleTrack } from '../../src/import/gltf/sampler.js';
 import { defaultErrorDistance, measureModelError } from '../../src/offline/lod/modelError.js';
 import { CMU_SCALE } from '../fixtures/realClips.js';
+import { assetPath } from '../support/assets.js';
 
-const WALK = new URL('../../../shared/assets/cmu_131_01_start_walk_stop.bvh', import.meta.url);
+const WALK = assetPath('cmu_131_01_start_walk_stop.bvh');
 
 /** `clip` with its expanded frames as a plain (unvalidated, unnormalized) dense clip. */
 function expanded(clip: Clip): Clip {

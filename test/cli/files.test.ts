@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_INPUT_BYTES, readInputFile } from '../../src/cli/files.js';
 import { reduceFile } from '../../src/cli/lod.js';
 import { run } from '../../src/cli/main.js';
+import { ASSETS_DIR } from '../support/assets.js';
 
 const root = new URL('../../', import.meta.url).pathname;
-const assets = new URL('../../../shared/assets/', import.meta.url).pathname;
+const assets = ASSETS_DIR;
 const FOX = join(assets, 'Fox.glb');
 const tmp = mkdtempSync(join(tmpdir(), 'bitanim-files-'));
 

@@ -8,9 +8,10 @@ import { reduceFile } from '../../src/cli/lod.js';
 import { run } from '../../src/cli/main.js';
 import { loadGltf } from '../../src/import/gltf.js';
 import { reduceClip } from '../../src/offline/lod/reduceClip.js';
+import { ASSETS_DIR } from '../support/assets.js';
 
 const root = new URL('../../', import.meta.url).pathname;
-const assets = new URL('../../../shared/assets/', import.meta.url).pathname;
+const assets = ASSETS_DIR;
 const FOX = join(assets, 'Fox.glb');
 
 /** Runs the CLI in-process, collecting stdout and stderr lines. */
@@ -190,8 +191,8 @@ describe("the motion-LOD guide's lod outputs", () => {
   const blocks = [...guide.matchAll(/<!-- lod -->\n```console\n\$ npx bitanim (.*)\n([\s\S]*?)```/g)];
   it('are what bitanim lod prints now (the Fox and the CMU walk)', async () => {
     expect(blocks.map(([, command]) => command)).toEqual([
-      'lod ../shared/assets/Fox.glb --scale cm',
-      'lod ../shared/assets/cmu_131_01_start_walk_stop.bvh --scale 0.056444',
+      'lod assets/Fox.glb --scale cm',
+      'lod assets/cmu_131_01_start_walk_stop.bvh --scale 0.056444',
     ]);
     for (const [, command, output] of blocks) {
       const lines: string[] = [];

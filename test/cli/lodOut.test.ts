@@ -14,8 +14,9 @@ import { measureModelError } from '../../src/offline/lod/modelError.js';
 import { CUBICSPLINE, sampleTrack } from '../../src/import/gltf/sampler.js';
 import { parseWithThree } from '../oracle/gltfThree.js';
 import * as THREE from 'three';
+import { ASSETS_DIR } from '../support/assets.js';
 
-const assets = new URL('../../../shared/assets/', import.meta.url).pathname;
+const assets = ASSETS_DIR;
 const tmp = mkdtempSync(join(tmpdir(), 'bitanim-lod-out-'));
 
 /** A channel given by its keys and a b c d per segment. */

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { getRootTransform } from '../../src/index.js';
 import { walkingFoxCrowd } from '../../examples/walkingFoxCrowd.js';
+import { assetPath } from '../support/assets.js';
 
-const fox = new Uint8Array(readFileSync(new URL('../../../shared/assets/Fox.glb', import.meta.url)));
+const fox = new Uint8Array(readFileSync(assetPath('Fox.glb')));
 
 describe('examples/walkingFoxCrowd.ts', () => {
   it('walks 100 foxes at their target speeds along their headings, and steers them back inside 12 m', async () => {

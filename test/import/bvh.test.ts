@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { createAnimationWorld, getModelMatrices, play, spawnCharacter, step, type Clip, type Skeleton } from '../../src/index.js';
 import { parseBvh, type BvhResult } from '../../src/import/bvh.js';
 import { refused } from '../fixtures/errors.js';
+import { assetPath } from '../support/assets.js';
 
-const asset = (name: string): string => readFileSync(new URL(`../../../shared/assets/${name}`, import.meta.url), 'utf8');
+const asset = (name: string): string => readFileSync(assetPath(name), 'utf8');
 const WALK = 'cmu_131_01_start_walk_stop.bvh';
 const JUMPS = 'cmu_01_01_forward_jumps.bvh';
 const walkText = asset(WALK);

@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AnimationError, loadGltf, parseBvh, type Clip, type Skeleton } from '../../src/index.js';
+import { assetPath } from '../support/assets.js';
 
-const asset = (name: string) => readFileSync(new URL(`../../../shared/assets/${name}`, import.meta.url));
+const asset = (name: string) => readFileSync(assetPath(name));
 const fox = new Uint8Array(asset('Fox.glb'));
 const robot = new Uint8Array(asset('RobotExpressive.glb'));
 const walk = asset('cmu_131_01_start_walk_stop.bvh').toString('utf8');

@@ -8,8 +8,9 @@ import { Document, WebIO, type Accessor, type Node } from '@gltf-transform/core'
 import { describe, expect, it } from 'vitest';
 import { AnimationError, computeModelPose, quat, type Clip, type Skeleton } from '../../src/index.js';
 import { loadGltf, type GltfResult } from '../../src/import/gltf.js';
+import { assetPath } from '../support/assets.js';
 
-const asset = (name: string) => new Uint8Array(readFileSync(new URL(`../../../shared/assets/${name}`, import.meta.url)));
+const asset = (name: string) => new Uint8Array(readFileSync(assetPath(name)));
 const FOX = asset('Fox.glb');
 const ROBOT = asset('RobotExpressive.glb');
 

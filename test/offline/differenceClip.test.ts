@@ -1,7 +1,7 @@
 /**
  * Difference clips (GEA additive workflow, seeds/blending-and-skinning.txt): D = S·R⁻¹ per
  * joint per frame, played additively as D·T, partially as lerp(T, D·T, β). Checked on
- * RobotExpressive.glb (../shared/assets): D and T are computed here from poses sampled off the
+ * RobotExpressive.glb (assets/): D and T are computed here from poses sampled off the
  * clips, with this file's own quaternion math, and compared with what the runtime poses.
  */
 import { readFileSync } from 'node:fs';
@@ -24,8 +24,9 @@ import {
   type Skeleton,
 } from '../../src/index.js';
 import { refused } from '../fixtures/errors.js';
+import { ASSETS_URL } from '../support/assets.js';
 
-const ASSETS = new URL('../../../shared/assets/', import.meta.url);
+const ASSETS = ASSETS_URL;
 const TOLERANCE = 1e-5;
 
 let skeleton: Skeleton;

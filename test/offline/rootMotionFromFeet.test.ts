@@ -20,6 +20,7 @@ import {
   type Skeleton,
 } from '../../src/index.js';
 import { refused } from '../fixtures/errors.js';
+import { assetPath } from '../support/assets.js';
 
 // ---- a synthetic biped whose planted foot slides back at a known speed ----------------------
 
@@ -290,7 +291,7 @@ function walkFox(clip: Clip): Walked {
 describe('the Fox (loadGltf scale "cm", all four paws as feet)', () => {
   let clips: Clip[];
   beforeAll(async () => {
-    ({ clips } = await loadGltf(new Uint8Array(readFileSync(new URL('../../../shared/assets/Fox.glb', import.meta.url))), { scale: 'cm' }));
+    ({ clips } = await loadGltf(new Uint8Array(readFileSync(assetPath('Fox.glb'))), { scale: 'cm' }));
   });
 
   it('refuses feet that are never planted (no interval with both ends near the lowest point)', () => {

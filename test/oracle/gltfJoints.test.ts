@@ -13,7 +13,7 @@
  * Units: the Fox is in centimetres. Imported with `scale: 'cm'` it is compared in metres
  * (three × 0.01) within 1e-4 m; imported with no scale at all its units are taken as metres, so
  * the same 1e-4 bound holds in its own units — 1 µm of fox, a stricter test. RobotExpressive
- * is in metres. (CesiumMan, named by the issue, is not among the shared assets.)
+ * is in metres. (CesiumMan, named by the issue, is not among the real assets in assets/.)
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as THREE from 'three';

@@ -4,17 +4,11 @@
  * three's skinned vertex positions (`SkinnedMesh.applyBoneTransform`) in glTF world space.
  * Nothing here reads bitanim's importer or runtime.
  */
-import { readFileSync } from 'node:fs';
 import * as THREE from 'three';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 
-/** The shared real assets: `../shared/assets` beside the repository (see README, "Licence"). */
-export const ASSET_DIR = new URL('../../../shared/assets/', import.meta.url);
-
-/** The bytes of a shared asset file, e.g. `readAsset('Fox.glb')`. */
-export function readAsset(file: string): Uint8Array {
-  return new Uint8Array(readFileSync(new URL(file, ASSET_DIR)));
-}
+/** The real assets (the repository's `assets/`, see its README) and `readAsset('Fox.glb')`, their bytes. */
+export { ASSETS_URL as ASSET_DIR, readAsset } from '../support/assets.js';
 
 /** A file as three.js loaded it. */
 export interface ThreeGltf {

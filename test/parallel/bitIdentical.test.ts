@@ -18,8 +18,9 @@ import {
 } from '../../src/index.js';
 import { CHUNK_LOG_STRIDE } from '../../src/components/ThreadControl.js';
 import { createRandom } from '../fixtures/synthetic.js';
+import { ASSETS_URL } from '../support/assets.js';
 
-const ASSETS = new URL('../../../shared/assets/', import.meta.url);
+const ASSETS = ASSETS_URL;
 const COUNT = 1000;
 const FRAMES = 1000;
 const DT = 1 / 60;

@@ -1,13 +1,14 @@
 /**
  * The default hip joint (issue 13 item 7): by name, else the joint where the legs branch, else
- * the root's first child. Checked on the shared assets and on skeletons whose names do not help.
+ * the root's first child. Checked on the real assets (assets/) and on skeletons whose names do not help.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createSkeleton, loadGltf, parseBvh, type Skeleton } from '../../src/index.js';
 import { CMU_SCALE } from '../fixtures/realClips.js';
+import { ASSETS_URL } from '../support/assets.js';
 
-const assets = new URL('../../../shared/assets/', import.meta.url);
+const assets = ASSETS_URL;
 const gltfSkeleton = async (file: string) => (await loadGltf(new Uint8Array(readFileSync(new URL(file, assets))))).skeletons[0]!;
 const cmu = parseBvh(readFileSync(new URL('cmu_131_01_start_walk_stop.bvh', assets), 'utf8'), { scale: CMU_SCALE }).skeleton;
 

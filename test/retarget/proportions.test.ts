@@ -36,8 +36,9 @@ import {
   type TranslationOption,
 } from '../../src/index.js';
 import { CMU_SCALE } from '../fixtures/realClips.js';
+import { assetPath } from '../support/assets.js';
 
-const bvh = parseBvh(readFileSync(new URL('../../../shared/assets/cmu_131_01_start_walk_stop.bvh', import.meta.url), 'utf8'), { scale: CMU_SCALE });
+const bvh = parseBvh(readFileSync(assetPath('cmu_131_01_start_walk_stop.bvh'), 'utf8'), { scale: CMU_SCALE });
 const h0 = bvh.clip.frames[1]!; // the hips' height in frame 0
 
 /** `skeleton` with its hips' rest translation at (0, hipY, 0) and every translation × k. */

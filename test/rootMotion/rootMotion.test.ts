@@ -15,6 +15,7 @@ import {
   type Skeleton,
 } from '../../src/index.js';
 import { createRandom } from '../fixtures/synthetic.js';
+import { assetPath } from '../support/assets.js';
 
 /** hips (root) → leg: hips at `hipHeight` above the ground at rest. */
 function biped(hipHeight: number): Skeleton {
@@ -128,7 +129,7 @@ describe('root motion', () => {
   });
 
   it('drives a character with the CMU walk at a commanded speed within ±2%', () => {
-    const text = readFileSync(new URL('../../../shared/assets/cmu_131_01_start_walk_stop.bvh', import.meta.url), 'utf8');
+    const text = readFileSync(assetPath('cmu_131_01_start_walk_stop.bvh'), 'utf8');
     const { skeleton, clip } = parseBvh(text, { scale: 0.056444 });
     const world = createAnimationWorld({ maxEntities: 2, maxJoints: 32 });
     const eid = spawnCharacter(world, skeleton, { rootMotion: true });

@@ -29,8 +29,9 @@ import {
   type Skeleton,
   type TransitionOptions,
 } from '../../src/index.js';
+import { ASSETS_URL } from '../support/assets.js';
 
-const ASSETS = new URL('../../../shared/assets/', import.meta.url);
+const ASSETS = ASSETS_URL;
 const RATES = [30, 60, 120, 240] as const;
 /** World time of the switch: a whole number of frames at every rate. */
 const SWITCH = 1;

@@ -8,6 +8,7 @@ import { reduceClip } from '../../../src/offline/lod/reduceClip.js';
 import { evaluateSpline, fitSpline, keyTimes, measureSplineError, SPLINE_STRIDE } from '../../../src/offline/lod/spline.js';
 import { loadRealClips } from '../../fixtures/realClips.js';
 import { arbitraryPiecewise, lcg, mocapLike, range, samplePiecewise } from './curves.js';
+import { ASSETS_URL } from '../../support/assets.js';
 
 /** Value, first and second derivative (per second) of segment s at its start and at its end, from a b c d. */
 function ends(c: Float64Array, keys: Uint32Array, frameRate: number, s: number) {
@@ -335,7 +336,7 @@ describe("reduceChannel with fit: 'continuous'", () => {
 
 describe("reduceClip with fit: 'continuous' on real clips", () => {
   it('holds its tolerance on the Fox Walk and the CMU jumps (5 mm)', async () => {
-    const clips = await loadRealClips(new URL('../../../../shared/assets/', import.meta.url));
+    const clips = await loadRealClips(ASSETS_URL);
     for (const real of clips.filter((c) => (c.file === 'Fox.glb' && c.clip.name === 'Walk') || c.file.includes('forward_jumps'))) {
       const tolerance = 0.005 * real.unitsPerMetre;
       const reduced = reduceClip(real.clip, { tolerance, fit: 'continuous' });

@@ -15,11 +15,12 @@ import {
 import { bakeLod, reduceClip } from '../../../src/offline/lod/reduceClip.js';
 import { refused } from '../../fixtures/errors.js';
 import { loadRealClips, type RealClip } from '../../fixtures/realClips.js';
+import { ASSETS_URL } from '../../support/assets.js';
 
-const ASSETS = new URL('../../../../shared/assets/', import.meta.url);
+const ASSETS = ASSETS_URL;
 
 let loaded: Promise<RealClip[]> | undefined;
-/** Every real clip of ../shared/assets with the factor from metres to its units (loaded once). */
+/** Every real clip of assets/ with the factor from metres to its units (loaded once). */
 function realClips(): Promise<RealClip[]> {
   return (loaded ??= loadRealClips(ASSETS));
 }
