@@ -20,8 +20,9 @@ import { filesUnder, packAndInstall, type PackedProject } from './support/packag
 
 /**
  * Names each entry must export, beside the check that every entry exports what its source
- * module does. A subpath added to "exports" is checked by that parity on its own; one line here
- * also requires it to exist and names what its users call.
+ * module does. A subpath added to "exports" is checked by that parity (and type-checked by tsc)
+ * on its own; one line here also requires it to exist and names what its users call, e.g.
+ * `'bitanim/lod': ['reduceClip', 'bakeLod'],`.
  */
 const ENTRY_NAMES: Record<string, readonly string[]> = {
   bitanim: ['createAnimationWorld', 'createSkeleton', 'createClip', 'spawnCharacter', 'play', 'step', 'stepParallel', 'transition',
@@ -86,9 +87,9 @@ function readGlb(bytes: Buffer): { json: GltfJson; bin: Buffer } {
 interface GltfJson {
   nodes: { name: string }[];
   skins: { joints: number[] }[];
-  animations: { name: string }[];
+  animations: { name: string; samplers: { input: number }[] }[];
   meshes: { primitives: { attributes: Record<string, number> }[] }[];
-  accessors: { count: number }[];
+  accessors: { count: number; min?: number[]; max?: number[] }[];
   buffers: { byteLength: number; uri?: string }[];
 }
 
@@ -96,7 +97,7 @@ describe('the package as users install it', () => {
   let pkg: PackedProject | undefined;
   /** The user's program's report, or why there is none (each check that needs it says so). */
   let ran: { report: Report } | { error: unknown };
-  let version: string;
+  let version: string | Error;
   const fox = readGlb(readFileSync(assetPath('Fox.glb')));
   const GLB = 'Fox.glb', GLTF = 'split/Fox.gltf';
   const report = (): Report => {
@@ -107,7 +108,7 @@ describe('the package as users install it', () => {
   beforeAll(async () => {
     pkg = await packAndInstall();
     const { project } = pkg;
-    version = (await pkg.run('npx', ['--no', '--', 'bitanim', '--version'])).stdout;
+    version = await pkg.run('npx', ['--no', '--', 'bitanim', '--version']).then(({ stdout }) => stdout, (error: Error) => error);
     try {
       const installedPackage = JSON.parse(readFileSync(join(pkg.installed, 'package.json'), 'utf8')) as PackageJson;
       // The README's example, and one module importing every entry, compiled as a user would
@@ -199,16 +200,21 @@ describe('the package as users install it', () => {
     expect(report().kernels).toEqual({ auto: 'wasm', wasm: 'wasm', js: 'js' });
   });
 
-  it('loadGltfFile reads Fox (.glb, and .gltf with its .bin beside it): its skin\'s joints, its animations, its vertices', () => {
+  it('loadGltfFile reads Fox (.glb, and .gltf with its .bin beside it): its skin\'s joints, its animations and their durations, its vertices', () => {
     const joints = fox.json.skins[0]!.joints.map((node) => fox.json.nodes[node]!.name);
     const vertices = fox.json.accessors[fox.json.meshes[0]!.primitives[0]!.attributes['POSITION']!]!.count;
     expect(joints).toHaveLength(24);
     expect(fox.json.animations.map((a) => a.name)).toEqual(['Survey', 'Walk', 'Run']);
+    // A clip lasts from its first key to its last: the extremes of its samplers' time accessors.
+    const durations = fox.json.animations.map(({ samplers }) => {
+      const times = samplers.map(({ input }) => fox.json.accessors[input]!);
+      return Math.max(...times.map((t) => t.max![0]!)) - Math.min(...times.map((t) => t.min![0]!));
+    });
     for (const file of [GLB, GLTF]) {
       const loaded = report().gltf[file]!;
       expect(loaded.skeletons, file).toEqual([{ jointCount: joints.length, names: joints }]);
       expect(loaded.clips.map((clip) => [clip.name, clip.skeleton]), file).toEqual(fox.json.animations.map((a) => [a.name, 0]));
-      expect(loaded.clips.every((clip) => clip.duration > 0), file).toBe(true);
+      loaded.clips.forEach((clip, i) => expect(clip.duration, `${file} ${clip.name}`).toBeCloseTo(durations[i]!, 6));
       expect(loaded.meshes.map((mesh) => mesh.vertices), file).toEqual([vertices]);
     }
     // The same file in two shapes: the same everything.
@@ -242,6 +248,7 @@ describe('the package as users install it', () => {
   });
 
   it('`npx bitanim --version` runs the installed bin: the package\'s version', () => {
+    if (version instanceof Error) throw version;
     expect(version).toBe(`bitanim ${repoPackage.version}\n`);
   });
 });
