@@ -101,7 +101,8 @@ export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSeco
   const { RootMotion } = world.components;
   RootMotion.targetSpeed[eid] = metersPerSecond;
   RootMotion.cycleMeasure[eid] = measure;
-  setBlendRate(world, eid, rate);
+  RATE[0] = rate;
+  setBlendRate(world, eid);
 }
 
 /**
@@ -134,7 +135,9 @@ export function applyTargetSpeed(world: AnimationWorld, eid: number): void {
   if (!(speed >= 0)) return;
   const measure = RootMotion.cycleMeasure[eid];
   blendedTravel(world, eid, measure);
-  if (travels(measure)) setBlendRate(world, eid, Math.min(speed / TRAVEL[0], MAX_PLAYBACK_RATE));
+  if (!travels(measure)) return;
+  RATE[0] = Math.min(speed / TRAVEL[0], MAX_PLAYBACK_RATE);
+  setBlendRate(world, eid);
 }
 
 /** Whether the blend measured into `TRAVEL` by {@link blendedTravel} can drive a speed. */
@@ -231,9 +234,13 @@ const TRAVEL = new Float64Array(2);
 /** {@link measureSyncGroup}'s results. */
 const SYNC = new Float64Array(2);
 
-/** Gives the weighted override layers of `eid` (and their whole sync groups) playback rate `rate`. */
-function setBlendRate(world: AnimationWorld, eid: number, rate: number): void {
+/** {@link setBlendRate}'s rate (a double passed to a call V8 does not inline is boxed). */
+const RATE = new Float64Array(1);
+
+/** Gives the weighted override layers of `eid` (and their whole sync groups) playback rate `RATE[0]`. */
+function setBlendRate(world: AnimationWorld, eid: number): void {
   const { Layers } = world.components;
+  const rate = RATE[0];
   let groups = 0; // sync groups with a weighted override member
   for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
     if (movesRoot(Layers, li) && Layers.syncGroup[li] >= 0) groups |= 1 << Layers.syncGroup[li];

@@ -14,9 +14,10 @@ import { reduceFile } from '../../src/cli/lod.js';
 import { run } from '../../src/cli/main.js';
 import { guessUnits, LARGEST_METRE_SIZE, skeletonSize, unitsWarning } from '../../src/cli/units.js';
 import { parseBvh } from '../../src/import/bvh.js';
+import { ASSETS_DIR } from '../support/assets.js';
 
 const root = new URL('../../', import.meta.url).pathname;
-const assets = new URL('../../../shared/assets/', import.meta.url).pathname;
+const assets = ASSETS_DIR;
 const FOX = join(assets, 'Fox.glb');
 const ROBOT = join(assets, 'RobotExpressive.glb');
 const WALK = join(assets, 'cmu_131_01_start_walk_stop.bvh');

@@ -12,11 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { createPaletteMesh, PaletteSkeleton, threeFoxes, uploadPalettes, writeBoneMatrices } from '../../examples/threeSkinnedMesh.js';
 import { getRootTransform, getSkinPalette } from '../../src/index.js';
 import { skinVertices } from '../../src/math/skinVertices.js';
+import { readAsset } from '../support/assets.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-const foxGlb = new Uint8Array(readFileSync(new URL('../../../shared/assets/Fox.glb', import.meta.url)));
+const foxGlb = readAsset('Fox.glb');
 
 describe('writeBoneMatrices', () => {
   it('is the function docs/three.md shows', () => {

@@ -18,8 +18,9 @@ import {
   type GltfFetch, type GltfResult,
 } from '../../src/index.js';
 import { run } from '../../src/cli/main.js';
+import { ASSETS_URL } from '../support/assets.js';
 
-const ASSETS = new URL('../../../shared/assets/', import.meta.url);
+const ASSETS = ASSETS_URL;
 const FOX_PATH = new URL('Fox.glb', ASSETS).pathname;
 const FOX = new Uint8Array(readFileSync(FOX_PATH));
 const CM = { scale: 'cm' } as const;
