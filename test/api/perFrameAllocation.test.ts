@@ -7,37 +7,17 @@
  * a double read from a plain number array and passed to a call is boxed by the caller, which is
  * the game's allocation (and the same for any JavaScript function), not the library's.
  */
-import { GCProfiler, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   createAnimationWorld, createBlendSpace, drainEachEvent, play, setBlendSpace, setFollower, setFollowTarget, setTargetSpeed, spawnCharacter, step,
   type EventRecord,
 } from '../../src/index.js';
 import { biped, directionalWalk } from '../rootMotion/locomotion.js';
+import { smallestAllocation } from '../support/allocation.js';
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Bytes allocated while calling `call(0 … calls − 1)` (collections during it added back). */
-function allocatedBy(call: (i: number) => void, calls: number): number {
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  const profiler = new GCProfiler();
-  profiler.start();
-  for (let i = 0; i < calls; i++) call(i);
-  const collections = profiler.stop()?.statistics ?? [];
-  const freed = collections.reduce((sum, c) => sum + c.beforeGC.heapStatistics.usedHeapSize - c.afterGC.heapStatistics.usedHeapSize, 0);
-  return process.memoryUsage().heapUsed - before + freed;
-}
-
-/** The smallest allocation of up to five runs of 20,000 calls, after 2,000 to warm up. */
-export function bytesPerCall(call: (i: number) => void): number {
-  const calls = 20_000;
-  for (let i = 0; i < 2_000; i++) call(i);
-  let allocated = Infinity;
-  for (let run = 0; run < 5 && allocated >= calls * 8; run++) allocated = Math.min(allocated, allocatedBy(call, calls));
-  return allocated / calls;
+/** Bytes a call: the smallest of up to eight runs of 20,000 calls (test/support/allocation.ts). */
+function bytesPerCall(call: (i: number) => void): number {
+  return smallestAllocation(call, { calls: 20_000, bound: 20_000 * 8 }) / 20_000;
 }
 
 /** Heap numbers for arguments (see the file's comment); the string keeps the array generic. */

@@ -3,23 +3,18 @@
  * for the bench crowd: same layer times, and palettes within 1e-5 per element, frame after
  * frame — otherwise the "reference vs step" ratio would compare different work.
  */
-import { GCProfiler, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createBitanimCrowd } from '../../bench/bitanimCrowd.js';
 import { createCrowdAssets, JOINT_COUNT, LAYER_COUNT, planCrowd } from '../../bench/plan.js';
-import { createReferenceKernel, maxReferenceDifference, runReferenceKernel, type ReferenceKernel } from '../../bench/referenceKernel.js';
+import { createReferenceKernel, maxReferenceDifference, runReferenceKernel } from '../../bench/referenceKernel.js';
 import { MAX_LAYERS } from '../../src/components/Layers.js';
 import { getSkinPalette } from '../../src/index.js';
+import { smallestAllocation } from '../support/allocation.js';
 
 const DT = 1 / 60;
 const WEIGHTS = [0.6, 0.4];
 const FRAMES = 30;
 const COUNT = 24;
-
-// A handle on V8's collector without restarting node with --expose-gc (as test/allocation.test.ts).
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 describe('reference kernel', () => {
   const assets = createCrowdAssets();
@@ -88,25 +83,10 @@ describe('reference kernel', () => {
     const plan = planCrowd(assets, 10, WEIGHTS, 11);
     const kernel = createReferenceKernel(plan.skeleton, plan.clips, plan.weights, plan.startTime, plan.speed, plan.count);
     kernel.dt[0] = DT;
-    for (let f = 0; f < 2_000; f++) runReferenceKernel(kernel, 0, kernel.count);
-    // The smallest of up to five runs: a per-frame allocation shows in every run, while code
-    // not yet optimized (unoptimized code boxes every double it computes) shows only until
-    // the optimizing compiler, a background thread on a busy machine, has finished.
-    let allocated = Infinity;
-    for (let run = 0; run < 5 && allocated >= 20_000 * 8; run++) allocated = Math.min(allocated, allocatedBy(kernel, 20_000));
+    // The smallest of up to eight runs (test/support/allocation.ts): a per-frame allocation
+    // shows in every run, code not yet optimized only until the optimizing compiler is done.
+    const allocated = smallestAllocation(() => runReferenceKernel(kernel, 0, kernel.count), { calls: 20_000, bound: 20_000 * 8 });
     console.log(`reference kernel, 20,000 frames × 10 characters: ${allocated} bytes allocated (the smallest run)`);
     expect(allocated).toBeLessThan(20_000 * 8);
   });
 });
-
-/** Bytes allocated while running `frames` frames of `kernel` (GCs during them added back). */
-function allocatedBy(kernel: ReferenceKernel, frames: number): number {
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  const profiler = new GCProfiler();
-  profiler.start();
-  for (let f = 0; f < frames; f++) runReferenceKernel(kernel, 0, kernel.count);
-  const collections = profiler.stop()?.statistics ?? [];
-  const freed = collections.reduce((sum, c) => sum + c.beforeGC.heapStatistics.usedHeapSize - c.afterGC.heapStatistics.usedHeapSize, 0);
-  return process.memoryUsage().heapUsed - before + freed;
-}

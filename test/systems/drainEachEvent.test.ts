@@ -2,17 +2,13 @@
  * `drainEachEvent`: the same events as `drainEvents`, in the same order (by world time, ties
  * in recorded order), through one reused record and without allocating.
  */
-import { GCProfiler, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   AnimationError, createAnimationWorld, drainEachEvent, drainEvents, play, spawnCharacter, step, type AnimationWorld, type EventRecord,
 } from '../../src/index.js';
 import { pushEvent } from '../../src/components/EventQueue.js';
+import { smallestAllocation } from '../support/allocation.js';
 import { twoJointSkeleton, wiggleClip } from './helpers.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 const skeleton = twoJointSkeleton();
 // D = 0.25 s: events at binary fractions.
@@ -95,22 +91,9 @@ describe('drainEachEvent', () => {
         pushEvent(world.events, 1 + (n % 12), 0, n % 3);
       }
     };
-    const run = (drains: number): number => {
-      gc();
-      const before = process.memoryUsage().heapUsed;
-      const profiler = new GCProfiler();
-      profiler.start();
-      for (let d = 0; d < drains; d++) {
-        fill();
-        drainEachEvent(world, visit);
-      }
-      const collections = profiler.stop()?.statistics ?? [];
-      const freed = collections.reduce((sum, c) => sum + c.beforeGC.heapStatistics.usedHeapSize - c.afterGC.heapStatistics.usedHeapSize, 0);
-      return process.memoryUsage().heapUsed - before + freed;
-    };
-    run(2_000);
-    let allocated = Infinity;
-    for (let attempt = 0; attempt < 5 && allocated >= 20_000 * 8; attempt++) allocated = Math.min(allocated, run(20_000));
+    // Under 8 bytes a drain: garbage per event (a record, a boxed time: ≥ 16 bytes × 40
+    // events) would be 80 times that.
+    const allocated = smallestAllocation(() => { fill(); drainEachEvent(world, visit); }, { calls: 20_000, bound: 20_000 * 8 });
     console.log(`drainEachEvent, 20,000 drains × 40 events: ${allocated} bytes allocated (the smallest run)`);
     expect(names).toBeGreaterThan(0);
     expect(allocated).toBeLessThan(20_000 * 8);
