@@ -24,7 +24,6 @@ import {
   findJoint,
   getModelMatrices,
   getRootTransform,
-  MAX_LAYERS,
   parseBvh,
   play,
   setTargetSpeed,
@@ -35,6 +34,7 @@ import {
   type Skeleton,
   type TranslationOption,
 } from '../../src/index.js';
+import { MAX_LAYERS } from '../../src/kernels.js';
 import { CMU_SCALE } from '../fixtures/realClips.js';
 
 const bvh = parseBvh(readFileSync(new URL('../../../shared/assets/cmu_131_01_start_walk_stop.bvh', import.meta.url), 'utf8'), { scale: CMU_SCALE });

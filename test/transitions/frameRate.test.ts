@@ -20,7 +20,6 @@ import {
   getLocalPose,
   loadGltf,
   play,
-  POSE_STRIDE,
   spawnCharacter,
   step,
   transition,
@@ -29,6 +28,7 @@ import {
   type Skeleton,
   type TransitionOptions,
 } from '../../src/index.js';
+import { POSE_STRIDE } from '../../src/kernels.js';
 
 const ASSETS = new URL('../../../shared/assets/', import.meta.url);
 const RATES = [30, 60, 120, 240] as const;
