@@ -22,7 +22,14 @@ export {
   MAX_EVENTS,
   MAX_WORLD_BYTES,
 } from './assets/limits.js';
-export { type AssetRegistry, type Scratch } from './world.js';
+export type { AssetRegistry, Scratch, PoseViews } from './world.js';
+// Types the world's and the kernels' signatures use (world.events, world.lodShared, the
+// allocator a scratch declaration receives, array parameters).
+export type { EventQueue } from './components/EventQueue.js';
+export type { LodShared } from './components/Lod.js';
+export type { PoolAllocator, PoolArrayConstructor } from './memory/poolAllocator.js';
+export type { NumArray } from './math/types.js';
+export type { NumberList } from './assets/validatePose.js';
 export { runFrame, beginFrame, endFrame, FRAME_CHUNK, type ScratchDeclaration, type ScratchOf } from './frame.js';
 export { updateRange, type UpdateList } from './components/UpdateList.js';
 export { PARALLEL_MIN_CHARACTERS } from './api/threads.js';
@@ -60,6 +67,7 @@ export {
 } from './math/layout.js';
 export { parseScale, UNITS } from './import/units.js';
 export type { BvhEndSite, BvhChannel } from './import/bvh.js';
+export { CHANNEL_NAMES } from './import/bvh/header.js';
 export { vec3, quat, affine, twoBoneIk, lookAt, rotationArc } from './math/index.js';
 export { solveTwoBoneIk, IK_ROOT, IK_MID, IK_END, IK_TARGET, IK_POLE, IK_WEIGHT, IK_PARAMS, IK_D1, IK_D2 } from './math/twoBoneIk.js';
 export {

@@ -21,7 +21,7 @@ export {
 export { selectKeys, selectKeysWithOrders, differenceQuotient, type SelectKeysOptions, type KeySelection, type SplineDegree } from './offline/lod/atkins.js';
 export { fitSpline, evaluateSpline, measureSplineError, keyTimes, SPLINE_STRIDE, type FitSplineOptions, type SplineFit } from './offline/lod/spline.js';
 export { measureModelError, jointReach, defaultErrorDistance, type ModelError, type ModelErrorOptions } from './offline/lod/modelError.js';
-export { createReducedClip, expandFrames } from './assets/reducedClip.js';
+export { createReducedClip, expandFrames, type ReducedStatsInput } from './assets/reducedClip.js';
 export {
   createReducedTracks,
   TRACK_T,
