@@ -3,7 +3,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   // Examples import the package by name, as a game would; in tests that name is the source.
-  resolve: { alias: { bitanim: fileURLToPath(new URL('./src/index.ts', import.meta.url)) } },
+  resolve: {
+    alias: [
+      { find: /^bitanim$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      { find: /^bitanim\/kernels$/, replacement: fileURLToPath(new URL('./src/kernels.ts', import.meta.url)) },
+      { find: /^bitanim\/lod$/, replacement: fileURLToPath(new URL('./src/lod.ts', import.meta.url)) },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     // Worker threads run JavaScript: src/parallel/worker.ts is bundled once per run; the

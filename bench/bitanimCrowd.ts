@@ -3,17 +3,8 @@
  * layers 0 and 1. A frame is exactly what `step` runs — the world's frame table
  * (`world.frame`, src/frame.ts) — with each system timed on its own.
  */
-import {
-  beginFrame,
-  createAnimationWorld,
-  endFrame,
-  getSkinPalette,
-  play,
-  spawnCharacter,
-  step,
-  type AnimationWorld,
-  type KernelChoice,
-} from '../src/index.js';
+import { createAnimationWorld, getSkinPalette, play, spawnCharacter, step, type AnimationWorld, type KernelChoice } from '../src/index.js';
+import { beginFrame, endFrame } from '../src/kernels.js';
 import type { CrowdRunner } from './measure.js';
 import { JOINT_COUNT, LAYER_COUNT, type CrowdPlan } from './plan.js';
 

@@ -27,8 +27,18 @@
  * full-rate crowd's.
  */
 import {
-  bakeLod, createAnimationWorld, createClip, play, registerLodLevels, setLod, setLodCamera, spawnCharacter, step, type AnimationWorld, type Clip,
+  createAnimationWorld,
+  createClip,
+  play,
+  registerLodLevels,
+  setLod,
+  setLodCamera,
+  spawnCharacter,
+  step,
+  type AnimationWorld,
+  type Clip,
 } from '../src/index.js';
+import { bakeLod } from '../src/lod.js';
 import { collectGarbage, formatBytes, formatMs, measure, runFrames, type CrowdRunner, type Measurement } from './measure.js';
 import { JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets, type CrowdPlan } from './plan.js';
 

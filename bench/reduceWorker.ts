@@ -6,7 +6,7 @@
  * while clips are reduced (see reducedSampling.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { reduceClip } from '../src/index.js';
+import { reduceClip } from '../src/lod.js';
 import type { ReducedTracks } from '../src/assets/ReducedTracks.js';
 import type { ReducedStatsInput } from '../src/assets/reducedClip.js';
 import { createCrowdAssets } from './plan.js';

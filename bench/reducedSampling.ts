@@ -27,7 +27,9 @@
  * (two layers, weights 0.6 / 0.4) timed in its sample phase, with uniform or reduced clips.
  */
 import { Worker } from 'node:worker_threads';
-import { createReducedClip, sampleClipInto, sampleReducedInto, type Clip } from '../src/index.js';
+import { type Clip } from '../src/index.js';
+import { sampleClipInto, sampleReducedInto } from '../src/kernels.js';
+import { createReducedClip } from '../src/lod.js';
 import type { ReducedTracks } from '../src/assets/ReducedTracks.js';
 import { sampleReduced16Into } from '../src/assets/sampleReduced.js';
 import type { ReduceOptions, ReduceReply } from './reduceWorker.js';

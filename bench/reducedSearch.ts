@@ -25,7 +25,7 @@
  * on a shared machine), best of several interleaved rounds. Results go to stdout.
  */
 import type { Clip } from '../src/index.js';
-import { sampleClipInto } from '../src/index.js';
+import { sampleClipInto } from '../src/kernels.js';
 import { sampleReducedInto } from '../src/assets/sampleReduced.js';
 import type { ReducedChannel } from '../src/assets/ReducedTracks.js';
 import { decimateChannels, decimateClip } from '../test/fixtures/decimate.js';

@@ -12,7 +12,8 @@
  * SECOND (environment, default js and wasm) set the two worlds' kernels, e.g. both js to see
  * the noise between two identical worlds.
  */
-import { beginFrame, createAnimationWorld, endFrame, play, spawnCharacter, type AnimationWorld, type KernelChoice } from '../src/index.js';
+import { createAnimationWorld, play, spawnCharacter, type AnimationWorld, type KernelChoice } from '../src/index.js';
+import { beginFrame, endFrame } from '../src/kernels.js';
 import { createCrowdAssets, JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdPlan } from './plan.js';
 
 const count = Number(process.argv[2] ?? 10_000);

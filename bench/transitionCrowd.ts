@@ -15,8 +15,6 @@
 import {
   createAnimationWorld,
   getLocalPose,
-  INERTIA_NONE,
-  MAX_LAYERS,
   play,
   spawnCharacter,
   step,
@@ -24,6 +22,7 @@ import {
   type AnimationWorld,
   type TransitionOptions,
 } from '../src/index.js';
+import { INERTIA_NONE, MAX_LAYERS } from '../src/kernels.js';
 import type { CrowdRunner } from './measure.js';
 import { JOINT_COUNT, LAYER_COUNT, type CrowdPlan } from './plan.js';
 

@@ -1,7 +1,8 @@
 /**
  * Vite config of the sandbox (`npm start`, `npm run sandbox:dev`, `npm run sandbox:build`).
  *
- * - `bitanim` resolves to the package's public entry, `src/index.ts` (never to internals).
+ * - `bitanim`, `bitanim/kernels` and `bitanim/lod` resolve to the package's public entries,
+ *   `src/index.ts`, `src/kernels.ts` and `src/lod.ts` (never to internals).
  * - The real assets are the repository's `assets/` (sources, licences and credits in
  *   assets/README.md): the dev server and preview serve the ones the sandbox loads under
  *   `assets/`, and the build copies them, with that README, into `sandbox/dist/assets/` (the
@@ -93,7 +94,14 @@ export default defineConfig({
   root: sandboxDir,
   base: './',
   plugins: [wasmKernels(), repoAssets()],
-  resolve: { alias: { bitanim: join(repoDir, 'src', 'index.ts') } },
+  resolve: {
+    // Exact matches: a plain `bitanim` key would also rewrite `bitanim/kernels` as a prefix.
+    alias: [
+      { find: /^bitanim$/, replacement: join(repoDir, 'src', 'index.ts') },
+      { find: /^bitanim\/kernels$/, replacement: join(repoDir, 'src', 'kernels.ts') },
+      { find: /^bitanim\/lod$/, replacement: join(repoDir, 'src', 'lod.ts') },
+    ],
+  },
   build: { outDir: join(sandboxDir, 'dist'), emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000 },
   server: { host: '127.0.0.1', port: 5173, strictPort: true, headers: isolation, fs: { allow: [repoDir] } },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: isolation },

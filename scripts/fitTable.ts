@@ -29,7 +29,8 @@
  */
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { fitSpline, measureSplineError, reduceChannel, reduceClip, type Clip } from '../src/index.js';
+import { type Clip } from '../src/index.js';
+import { fitSpline, measureSplineError, reduceChannel, reduceClip } from '../src/lod.js';
 import { loadRealClips } from '../test/fixtures/realClips.js';
 import { ASSETS_URL } from '../test/support/assets.js';
 import { createProgress, tolerance } from './tableHelpers.js';

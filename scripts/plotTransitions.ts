@@ -29,7 +29,6 @@ import {
   findJoint,
   getLocalPose,
   play,
-  POSE_STRIDE,
   spawnCharacter,
   step,
   transition,
@@ -37,6 +36,7 @@ import {
   type Skeleton,
   type TransitionOptions,
 } from '../src/index.js';
+import { POSE_STRIDE } from '../src/kernels.js';
 
 /** Frame rate of the simulation, Hz. */
 const RATE = 60;

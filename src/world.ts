@@ -90,24 +90,25 @@ export interface FrameSystem {
   /**
    * Its scratch: per name, a function of `maxJoints` returning the buffer, built once at world
    * creation into `world.scratch[name]` (systems declaring the same name share one; type it by
-   * augmenting {@link Scratch}).
+   * augmenting `Scratch`).
    */
   readonly scratch?: ScratchDeclaration;
 }
 
 /**
  * Named scratch factories of a system, `(maxJoints, alloc) => buffer`; see
- * {@link FrameSystem.scratch}. A factory may take its typed arrays from `alloc` (the world's
+ * `FrameSystem.scratch`. A factory may take its typed arrays from `alloc` (the world's
  * pool buffer: shared with the workers of a threaded world) or allocate them itself; a
  * threaded world builds one scratch per thread.
  */
 export type ScratchDeclaration = Readonly<Record<string, (maxJoints: number, alloc: PoolAllocator) => object>>;
 
-/** The scratch a declaration builds, by name: what a system adds to {@link Scratch}. */
+/** The scratch a declaration builds, by name: what a system adds to `Scratch`. */
 export type ScratchOf<D extends ScratchDeclaration> = { readonly [K in keyof D]: ReturnType<D[K]> };
 
 /** An ordered table of systems, validated by `createFrame` (src/frame.ts). */
 export interface Frame {
+  /** The systems, in the order each chunk of characters runs through them. */
   readonly systems: readonly FrameSystem[];
 }
 
@@ -117,15 +118,21 @@ export interface Frame {
  * until the next asset registered takes it (released slots at the end are cut off).
  */
 export interface AssetRegistry {
+  /** Skeletons by skeleton id. */
   readonly skeletons: Skeleton[];
+  /** Skeleton id of each registered skeleton. */
   readonly skeletonIds: Map<Skeleton, number>;
+  /** Clips by clip id (`Layers.clip`). */
   readonly clips: Clip[];
+  /** Clip id of each registered clip. */
   readonly clipIds: Map<Clip, number>;
   /** Mask weights by mask id. */
   readonly masks: Float32Array[];
+  /** Mask id of each registered mask (`Layers.mask`). */
   readonly maskIds: Map<Mask, number>;
   /** Additive reference poses (`jointCount × 10`) by reference id. */
   readonly references: Float32Array[];
+  /** Reference id of each reference pose, by its clip and time (`Layers.reference`). */
   readonly referenceIds: Map<string, number>;
   /** Root-motion tracks by clip id (set when a clip is played). */
   readonly rootTracks: RootTrack[];
@@ -133,6 +140,7 @@ export interface AssetRegistry {
   readonly rootFrames: RootFrame[];
   /** Name bindings (clip skeleton → character skeleton) by binding id. */
   readonly bindings: Binding[];
+  /** Binding id of each registered binding (`Layers.binding`). */
   readonly bindingIds: Map<Binding, number>;
 }
 
@@ -179,15 +187,21 @@ export interface PoseViews {
  *
  * The arrays hold a row for every entity id (defaults where a character lacks the component:
  * `RootMotion.x/y/z/yaw` is the position of every character; a removed entity's rows keep
- * their values until `spawnCharacter` resets them, {@link resetRows}). Systems visit `characters` and
+ * their values until `spawnCharacter` resets them, `resetRows`). Systems visit `characters` and
  * read the `enabled` flags, which agree with the bitecs membership (see docs/ecs-components.md).
  */
 export interface AnimationComponents {
+  /** Every character: its skeleton id and joint count. */
   readonly Character: CharacterComponent;
+  /** Every character: its clip slots (clip, time, speed, weight, fades, sampled poses). */
   readonly Layers: LayersComponent;
+  /** Every character: the blended local pose, 10 floats per joint. */
   readonly LocalPose: PoolComponent;
+  /** Every character: model-space matrices, 12 floats per joint (3×4, column-major). */
   readonly ModelPose: PoolComponent;
+  /** Every character: skinning matrices `model × inverseBind`, 12 floats per joint. */
   readonly SkinPalette: PoolComponent;
+  /** Every character: transition offsets and the pose history they are captured from. */
   readonly Inertialization: InertializationComponent;
   /** World transform of every character; the bitecs component marks those root motion moves (`enabled`). */
   readonly RootMotion: RootMotionComponent;
@@ -208,9 +222,13 @@ export interface AnimationComponents {
 export interface AnimationWorld {
   /** The bitecs world holding the character entities (the game's, if it passed one). */
   readonly ecs: World;
+  /** Characters the pools hold (`createAnimationWorld`'s `maxEntities`; rows = maxEntities + 1). */
   readonly maxEntities: number;
+  /** Joints per character the pools hold. */
   readonly maxJoints: number;
+  /** Total override-layer weight below which the rest pose is blended in (`createAnimationWorld` option). */
   readonly blendThreshold: number;
+  /** The component pools, by name; each is also a bitecs component. */
   readonly components: AnimationComponents;
   /**
    * Registered once: the characters (entities with the components every character has:
@@ -218,9 +236,13 @@ export interface AnimationWorld {
    * iterated via `dense`.
    */
   readonly characters: Query;
+  /** Skeletons, clips, masks, reference poses and bindings by the ids components hold. */
   readonly assets: AssetRegistry;
+  /** Events crossed by playback, until `drainEvents` or `drainEachEvent` takes them. */
   readonly events: EventQueue;
+  /** Per-frame temporaries of the frame's systems, sized at creation. */
   readonly scratch: Scratch;
+  /** Per-character views into the pose pools (what `getLocalPose` and friends return). */
   readonly views: PoseViews;
   /** World-level LOD state: the LOD camera, the clip level registry, the shared update seconds. */
   readonly lod: LodShared;

@@ -2,8 +2,6 @@ import { addEntity, createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
   AnimationError,
-  MAX_LAYERS,
-  POSE_STRIDE,
   createAnimationWorld,
   createClip,
   createMask,
@@ -20,6 +18,7 @@ import {
   stop,
   type AnimationWorld,
 } from '../src/index.js';
+import { MAX_LAYERS, POSE_STRIDE } from '../src/kernels.js';
 import { expectQuat, jointPose, twoJointSkeleton, wiggleClip, Z90 } from './systems/helpers.js';
 
 const skeleton = twoJointSkeleton();

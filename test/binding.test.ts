@@ -13,7 +13,7 @@ import {
 import { createRandom, syntheticClip, syntheticSkeleton } from './fixtures/synthetic.js';
 import { refused } from './fixtures/errors.js';
 import { sampleClipInto } from '../src/assets/sampleClip.js';
-import { reduceClip } from '../src/index.js';
+import { reduceClip } from '../src/lod.js';
 
 const source = syntheticSkeleton(20, 3);
 const clip = syntheticClip(source, { seed: 5 });

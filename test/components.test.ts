@@ -10,7 +10,6 @@ import {
   clearLookAt,
   clearReach,
   createAnimationWorld,
-  FOLLOW_SLOTS,
   getLod,
   play,
   removeCharacter,
@@ -26,6 +25,7 @@ import {
   type AnimationComponents,
   type AnimationWorld,
 } from '../src/index.js';
+import { FOLLOW_SLOTS } from '../src/kernels.js';
 import { LOD_OFF, LOD_ON } from '../src/components/Lod.js';
 import { humanoid } from './aim/helpers.js';
 import { createRandom, syntheticClip } from './fixtures/synthetic.js';

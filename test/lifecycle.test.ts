@@ -12,7 +12,6 @@ import {
   createAnimationWorld,
   createClip,
   createMask,
-  FOLLOW_SLOTS,
   play,
   removeCharacter,
   setFollower,
@@ -29,6 +28,7 @@ import {
   type AnimationComponents,
   type AnimationWorld,
 } from '../src/index.js';
+import { FOLLOW_SLOTS } from '../src/kernels.js';
 import type { Clip } from '../src/assets/Clip.js';
 import type { Skeleton } from '../src/assets/Skeleton.js';
 import { COMPONENT_ROWS, resetRows } from '../src/world.js';

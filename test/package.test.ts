@@ -27,6 +27,8 @@ import { filesUnder, packAndInstall, type PackedProject } from './support/packag
 const ENTRY_NAMES: Record<string, readonly string[]> = {
   bitanim: ['createAnimationWorld', 'createSkeleton', 'createClip', 'spawnCharacter', 'play', 'step', 'stepParallel', 'transition',
     'drainEachEvent', 'drainEvents', 'getSkinPalette', 'loadGltf', 'loadGltfFile', 'loadGltfUrl', 'loadKernels', 'AnimationError'],
+  'bitanim/kernels': ['sampleSystem', 'blendSystem', 'skinSystem', 'runFrame', 'POSE_STRIDE', 'skinVertices'],
+  'bitanim/lod': ['reduceClip', 'bakeLod'],
 };
 
 interface PackageJson {

@@ -3,7 +3,6 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   AnimationError,
-  MAX_LAYERS,
   createAnimationWorld,
   createBlendSpace,
   createClip,
@@ -27,6 +26,7 @@ import {
   type Clip,
   type Skeleton,
 } from '../src/index.js';
+import { MAX_LAYERS } from '../src/kernels.js';
 import { lodClipId } from '../src/components/Lod.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from './fixtures/synthetic.js';
 

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  blendSystem,
-  inertializeSystem,
   transition,
   createAnimationWorld,
   createClip,
@@ -9,12 +7,11 @@ import {
   drainEvents,
   play,
   removeCharacter,
-  sampleSystem,
-  skinSystem,
   spawnCharacter,
   step,
   type AnimationWorld,
 } from '../src/index.js';
+import { blendSystem, inertializeSystem, sampleSystem, skinSystem } from '../src/kernels.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from './fixtures/synthetic.js';
 
 const skeleton = syntheticSkeleton(20);

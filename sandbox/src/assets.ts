@@ -8,15 +8,8 @@
  * travel its planted feet imply, and the speed it travels at rate 1 is its root track's cycle
  * over its duration.
  */
-import {
-  affine,
-  getRootTrack,
-  loadGltf,
-  rootMotionFromFeet,
-  type Clip,
-  type Skeleton,
-  type SkinnedMeshData,
-} from 'bitanim';
+import { loadGltf, rootMotionFromFeet, type Clip, type Skeleton, type SkinnedMeshData } from 'bitanim';
+import { affine, getRootTrack } from 'bitanim/kernels';
 import { benchRig } from './benchRig';
 
 /**

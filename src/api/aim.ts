@@ -35,7 +35,7 @@ export type JointRef = number | string;
 export type Vec3Like = readonly [number, number, number] | { readonly x: number; readonly y: number; readonly z: number };
 
 /**
- * Options of {@link setLookAt}. When the character already looks at its follower with the same
+ * Options of `setLookAt`. When the character already looks at its follower with the same
  * head `joint`, omitted options keep their current values (so `setLookAt(world, eid, { joint,
  * weight })` fades an existing look-at); otherwise omitted options take the defaults below.
  */
@@ -96,7 +96,7 @@ export interface ReachOptions {
 
 /**
  * How far in front of the head (metres, along its current forward axis) a follower created by
- * {@link setLookAt} starts, so the head does not move until the game sets a target.
+ * `setLookAt` starts, so the head does not move until the game sets a target.
  */
 export const LOOK_FOLLOWER_DISTANCE = 1;
 

@@ -16,9 +16,11 @@ import { FLOAT32_MAX, rangeIssue } from '../assets/limits.js';
 
 /** Options of {@link spawnCharacter}: where the character starts and how root motion moves it. */
 export interface SpawnOptions {
-  /** World position, metres (default 0). */
+  /** World position x, metres (default 0). */
   x?: number;
+  /** World position y (up), metres (default 0). */
   y?: number;
+  /** World position z, metres (default 0). */
   z?: number;
   /** Heading about +Y, radians (default 0: facing +Z). */
   yaw?: number;

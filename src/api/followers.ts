@@ -79,7 +79,9 @@ export interface FollowerOptions {
    * character's world position.
    */
   x?: number;
+  /** Start position y, metres (see `x`). */
   y?: number;
+  /** Start position z, metres (see `x`). */
   z?: number;
   /**
    * Which of the character's followers, an integer in [0, FOLLOW_SLOTS − 1] (default 0). Each
@@ -90,8 +92,11 @@ export interface FollowerOptions {
 
 /** A follower's position, metres. */
 export interface FollowPosition {
+  /** Position x, metres. */
   readonly x: number;
+  /** Position y (up), metres. */
   readonly y: number;
+  /** Position z, metres. */
   readonly z: number;
 }
 

@@ -14,9 +14,13 @@ import type { AnimationWorld } from '../world.js';
 
 /** A character's world transform: position in metres, heading about +Y in radians. */
 export interface RootTransform {
+  /** World position x, metres. */
   readonly x: number;
+  /** World position y (up), metres. */
   readonly y: number;
+  /** World position z, metres. */
   readonly z: number;
+  /** Heading about +Y, radians (0 faces +Z; +π/2 faces +X). */
   readonly yaw: number;
 }
 
@@ -259,9 +263,11 @@ function setBlendRate(world: AnimationWorld, eid: number): void {
 
 /** Fields of {@link setRootTransform}; each one given replaces the character's, the others stay. */
 export interface RootTransformUpdate {
-  /** World position, metres. */
+  /** World position x, metres. */
   x?: number;
+  /** World position y (up), metres. */
   y?: number;
+  /** World position z, metres. */
   z?: number;
   /** Heading about +Y, radians (0 faces +Z; +π/2 faces +X). */
   yaw?: number;

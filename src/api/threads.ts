@@ -23,7 +23,7 @@ const RESOLVED = Promise.resolve();
  * threads })`): the calling thread and the world's workers claim chunks of `FRAME_CHUNK`
  * characters through an atomic counter and run every system of the frame on them. The pools
  * and the events (`drainEvents`) come out equal to `step(world, dt)`'s, bit for bit. With one
- * thread, or fewer than {@link PARALLEL_MIN_CHARACTERS} characters, the frame runs inline and
+ * thread, or fewer than `PARALLEL_MIN_CHARACTERS` characters, the frame runs inline and
  * the promise is already resolved.
  *
  * Until the promise settles, every other call on the world throws ("a parallel step is

@@ -15,6 +15,7 @@ const LISTED_ISSUES = 8;
  * throws it, nothing already in the world has changed.
  */
 export class AnimationError extends Error {
+  /** Always `'AnimationError'` (what `error.name` and the message's prefix show). */
   override readonly name = 'AnimationError';
   /** The call that refused its input, e.g. `createClip`. */
   readonly where: string;

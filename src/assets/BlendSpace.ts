@@ -47,20 +47,23 @@ export interface BlendSpaceSample {
 
 /** Input of {@link createBlendSpace}. The samples are copied. */
 export interface BlendSpaceDesc {
+  /** `'1d'` (x only), `'bilinear'` (a grid of x × y samples) or `'freeform'` (scattered x, y). */
   type: BlendSpaceType;
+  /** The clips and their positions; at least one. */
   samples: readonly BlendSpaceSample[];
 }
 
 /**
  * An immutable blend space: sample positions and whatever the query needs precomputed. Every
  * per-sample array is indexed by sample, in input order, and so is the output of
- * {@link blendSpaceWeights}.
+ * `blendSpaceWeights`.
  *
  * Axes: any units work as long as samples and queries agree. For locomotion driven by
  * `setBlendSpace`, place each clip at its direction of travel with x along model X and y along
  * model Z (forward for characters facing +Z, as glTF's do; +X is then the character's left).
  */
 export interface BlendSpace {
+  /** The type it was created with (`BlendSpaceDesc.type`). */
   readonly type: BlendSpaceType;
   /** The samples' clips, in input order. */
   readonly clips: readonly Clip[];

@@ -30,7 +30,7 @@ export interface ClipEvent {
  * **Reduced clips.** A clip made by `createReducedClip` carries `reduced` (per-channel cubic
  * curves, see `ReducedTracks`) and `stats` instead of frames: its `frames` is empty, samplers
  * evaluate the curves, and `expandFrames(clip)` gives the curves at the frame times as
- * frames for offline readers. Test for a clip with {@link isClip}, not `frames.length`.
+ * frames for offline readers. Test for a clip with `isClip`, not `frames.length`.
  */
 export interface Clip {
   /** Display name (the glTF animation name, file name, …). */
@@ -120,6 +120,7 @@ export function isClip(v: unknown): v is Clip {
 
 /** Input of {@link createClip}. Arrays are copied. */
 export interface ClipDesc {
+  /** The skeleton the frames are posed for: one pose per frame, in its joint order. */
   skeleton: Skeleton;
   /** Frames per second, > 0 and ≤ MAX_FRAME_RATE (10⁵). */
   frameRate: number;

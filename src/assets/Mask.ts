@@ -8,6 +8,7 @@ import type { NumberList } from './validatePose.js';
  * blending"): a layer's weight on joint j is `layerWeight × weights[j]`, so 0 masks a joint out.
  */
 export interface Mask {
+  /** The skeleton whose joints the weights follow. */
   readonly skeleton: Skeleton;
   /** One weight per joint, in the skeleton's joint order. */
   readonly weights: Float32Array;

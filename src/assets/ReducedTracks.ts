@@ -54,7 +54,7 @@
  * track).
  *
  * **16-bit tracks.** A track whose channels all accept it (`ReducedChannel.quantization`) is
- * stored in {@link ReducedTracks.packed} instead, each record
+ * stored in `ReducedTracks.packed` instead, each record
  *
  *     [τ_s, 1/Δ_s (two 32-bit floats), q_a q_b q_c q_d per channel (signed 16-bit)]   (4 + 4m slots)
  *
@@ -149,10 +149,10 @@ export interface ReducedTracks {
   readonly records: Float32Array;
   /** Records of the 16-bit tracks, track after track (empty when there are none); see the file header. */
   readonly packed: Int16Array;
-  /** The same memory as {@link packed} as 32-bit floats: τ of a record at slot r is `packedTimes[r >> 1]`, 1/Δ the next. */
+  /** The same memory as `packed` as 32-bit floats: τ of a record at slot r is `packedTimes[r >> 1]`, 1/Δ the next. */
   readonly packedTimes: Float32Array;
   /**
-   * The same memory as {@link packed} as 32-bit integers: slots r and r + 1 (r even) are the low
+   * The same memory as `packed` as 32-bit integers: slots r and r + 1 (r even) are the low
    * and high halves of `packedPairs[r >> 1]` (little-endian), so the sampler reads two codes at
    * once (`(v << 16) >> 16`, `v >> 16`). Little-endian platforms only: on a big-endian one no
    * track is stored in 16 bits.
@@ -171,7 +171,7 @@ export interface ReducedTracks {
   readonly bucketCount: number;
   /** Buckets per second (a hair under `bucketCount / duration`): time t is in row `⌊fround(t) × bucketScale⌋`. */
   readonly bucketScale: number;
-  /** Rows of {@link bucketRecords} (`⌊endTime × bucketScale⌋ + 1`, so the end time has a row). */
+  /** Rows of `bucketRecords` (`⌊endTime × bucketScale⌋ + 1`, so the end time has a row). */
   readonly bucketRows: number;
   /**
    * `bucketRows × animatedTracks` record offsets (in `records`, or 32-bit words of `packed` for
@@ -225,7 +225,7 @@ const TRACK_CHANNELS = [3, 4, 3] as const;
  * not increasing (also after rounding to 32 bits), a last key other than the duration, a
  * coefficient count other than 4 × segments, non-finite coefficients or values too large for a
  * 32-bit float, a constant rotation of zero length, or keys so close that the lookup would
- * need more than {@link MAX_BUCKETS} buckets.
+ * need more than `MAX_BUCKETS` buckets.
  * @example
  * // One joint at rest except tx = 2t on [0, 1] s (one linear segment per channel).
  * const still = (v: number) => ({ keyTimes: Float64Array.of(0, 1), coefficients: Float64Array.of(v, 0, 0, 0) });

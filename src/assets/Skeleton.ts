@@ -42,7 +42,7 @@ export interface SkeletonDesc {
    */
   inverseBind?: NumberList;
   /**
-   * The hip joint, by index or name. Default ({@link findHipJoint}):
+   * The hip joint, by index or name. Default (`findHipJoint`):
    * 1. the first joint named "hip", "hips" or "pelvis" as a whole word, without a side marker
    *    (case-insensitive: `Hips`, `b_Hip_01`, `mixamorig:Hips`; not `LeftHip`, `pelvis.L`);
    * 2. else the joint where the legs branch: the joint closest to the root with two or more

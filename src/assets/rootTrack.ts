@@ -25,7 +25,7 @@ export interface RootTrack {
   /**
    * The largest horizontal distance of the joint from its first-frame position over the
    * clip's frames: max over frames f of |(x_f − x_0, z_f − z_0)|, in the clip's units. The
-   * last frame is one of them, so it is ≥ the horizontal length of {@link cycle}.
+   * last frame is one of them, so it is ≥ the horizontal length of `cycle`.
    *
    * The seed normalizes a cycle's travel "by the animation's maximum displacement or its net
    * travel" (seeds/root-motion-normalization.txt, 移動値による速度制限): this is the
@@ -141,11 +141,17 @@ function wrapAngle(angle: number): number {
  * take the joint's twist about +Y relative to its rest out of the pose.
  */
 export interface RootFrame {
+  /** The root-motion joint's index. */
   readonly joint: number;
+  /** Its parent's rest model matrix, 3×4 column-major (12 floats; identity for a root joint). */
   readonly parentModel: Float64Array;
+  /** The inverse of `parentModel` (12 floats). */
   readonly parentInverse: Float64Array;
+  /** The joint's rest model position, x y z. */
   readonly restPosition: Float64Array;
+  /** Its parent's rest model rotation, quaternion x y z w (identity for a root's parent). */
   readonly parentRotation: Float64Array;
+  /** The joint's rest model rotation, quaternion x y z w. */
   readonly restRotation: Float64Array;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Sampling a reduced (LOD) clip at one instant: the cubic curves of its {@link ReducedTracks}
+ * Sampling a reduced (LOD) clip at one instant: the cubic curves of its `ReducedTracks`
  * instead of two interpolated frames. `sampleClipInto` sends clips with `reduced !== null`
  * here, so layers, transitions and additive references all read reduced clips this way.
  */
@@ -16,7 +16,7 @@ const { POSE_T, POSE_Q, POSE_S } = layout;
  *
  * 1. Times outside [0, duration] clamp to the ends; a negative or NaN time samples 0.
  * 2. Each animated track (translation, rotation, scale of a joint) finds its record with one
- *    table read and at most one comparison (see {@link ReducedTracks}), then evaluates
+ *    table read and at most one comparison (see `ReducedTracks`), then evaluates
  *    a + u·(b + u·(c + u·d)), u = t − τ, per channel (Horner); a uniform scale evaluates one
  *    curve for sx = sy = sz. Constant tracks copy their value.
  * 3. The rotation is normalized (q / |q|): its components are fitted one by one, so the sum
@@ -29,7 +29,7 @@ const { POSE_T, POSE_Q, POSE_S } = layout;
  *
  * At every key time the result is the stored a of that record exactly (u = 0), and at frame
  * times it is what `expandFrames` gives (it calls this kernel). A clip with 16-bit tracks
- * (`quantize`) is handed to {@link sampleReduced16Into}. Pure kernel: writes only
+ * (`quantize`) is handed to `sampleReduced16Into`. Pure kernel: writes only
  * `out[outOff .. outOff + jointCount × 10)`, allocates nothing; the time comes in an array for
  * the reason given at `sampleClipInto`. Precondition: `clip.reduced` is not null (call
  * `sampleClipInto`, which checks); with null nothing is written.

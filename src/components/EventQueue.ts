@@ -10,10 +10,15 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
  * crossed it — used to return events in the order they happened.
  */
 export interface EventQueue {
+  /** Records the ring holds (the world's `maxEvents`). */
   readonly capacity: number;
+  /** `eid[i]`: the character of record i. */
   readonly eid: Int32Array;
+  /** `clip[i]`: the clip id (the world's asset registry) of record i. */
   readonly clip: Int32Array;
+  /** `event[i]`: the index of record i's event in its clip's `events`. */
   readonly event: Int32Array;
+  /** `at[i]`: the world time, seconds since the world began, at which playback crossed it. */
   readonly at: Float64Array;
   /** Index of the oldest record. */
   head: number;

@@ -24,7 +24,7 @@ export const ROOT_AXIS_LATERAL = 2;
 export const NO_CLIP = -1;
 
 /**
- * `Layers`: up to {@link MAX_LAYERS} clip slots per character — the blend weights and
+ * `Layers`: up to `MAX_LAYERS` clip slots per character — the blend weights and
  * playback state.
  *
  * Slot `(eid, layer)` lives at index `li = eid × MAX_LAYERS + layer` of every scalar array.

@@ -115,7 +115,7 @@ export const LOD_ARG_HYSTERESIS = 1;
  *   advances by this frame. Characters with the same g this frame summed the same frames'
  *   dt in the same order from 0, so they share one value bit for bit, and `lodSystem` stores
  *   it only when it changed: at a constant dt, never. The array holds tagged numbers (its
- *   elements kind is generic, see {@link createLodShared}), so systems pass `dts[g]` on to their
+ *   elements kind is generic, see `createLodShared`), so systems pass `dts[g]` on to their
  *   helpers as it is — a double read from a typed array would be boxed, 16 bytes per call,
  *   wherever V8 does not inline the helper.
  * - `clipLevels`: the level registry, `LOD_MAX_LEVELS` clip ids per clip id:

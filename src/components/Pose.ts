@@ -14,6 +14,7 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 export interface PoolComponent {
   /** Floats per joint in `data`. */
   readonly stride: number;
+  /** The pool: `stride` floats per joint, `maxJoints` joints per entity row (see the list above). */
   readonly data: Float32Array;
 }
 

@@ -31,7 +31,9 @@ export interface UpdateList {
   readonly dt: number[];
   /** The chunk `lodSystem` last wrote: `dense[first .. end)`, its list ending at `last`; −1 when none (new frame). */
   first: number;
+  /** End (exclusive) of that chunk in `dense`. */
   end: number;
+  /** Length of the list for that chunk (`eids[0 .. last)`); −1 when none (new frame). */
   last: number;
 }
 

@@ -110,7 +110,7 @@ const HALF_DEGREE = Math.PI / 360;
  * comment: rotation `R(c1)·R(c2)·R(c3)` in listing order, degrees; position channels replace
  * the OFFSET axis; everything scaled by `scale`).
  *
- * @param text The whole file. LF, CRLF, lone CR and mixed line endings are accepted.
+ * @param text - The whole file. LF, CRLF, lone CR and mixed line endings are accepted.
  * @throws AnimationError naming line and token: empty text, missing HIERARCHY or MOTION,
  * unexpected tokens, unbalanced braces, unknown or repeated channels, a CHANNELS count that
  * does not match its names, repeated joint names, Frames not a positive integer, Frame Time

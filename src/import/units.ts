@@ -6,7 +6,7 @@
 /** Metres per unit of the unit names a `scale` may be given as. */
 export const UNITS: Readonly<Record<UnitName, number>> = { m: 1, cm: 0.01, mm: 0.001, in: 0.0254, ft: 0.3048 };
 
-/** A unit name {@link parseScale} accepts (case-insensitive). */
+/** A unit name `parseScale` accepts (case-insensitive). */
 export type UnitName = 'm' | 'cm' | 'mm' | 'in' | 'ft';
 
 /** What a valid scale is, for error messages: "must be {@link SCALE_EXPECTED}". */

@@ -122,7 +122,7 @@ export function normalize(out: NumArray, o: number, a: NumArray, ao: number): nu
  * Normalized linear interpolation: writes `normalize(a + t·(b' − a))` to `out[o..o+3]`, where
  * `b' = −b` when `a · b < 0` (hemisphere fix: q and −q are the same rotation, and negating
  * picks the shorter arc). `t = 0` gives `a`, `t = 1` gives `b` (up to sign). Constant-speed
- * only at t = 0, ½, 1; cheaper than {@link slerp} and what blending uses (ozz, DESIGN §3).
+ * only at t = 0, ½, 1; cheaper than `slerp` and what blending uses (ozz, DESIGN §3).
  * A zero result (only from zero inputs) becomes the identity. `out` may alias `a` or `b`.
  */
 export function nlerp(
@@ -148,7 +148,7 @@ export function nlerp(
  * (b' = −b when a·b < 0),
  * `out = sin((1−t)θ)/sin θ · a + sin(tθ)/sin θ · b'`, constant angular speed in `t`.
  * When the inputs are nearly parallel (1 − cos θ < 1e-6) the weights are ill-conditioned and
- * it falls back to {@link nlerp}. Inputs are assumed unit; `out` may alias `a` or `b`.
+ * it falls back to `nlerp`. Inputs are assumed unit; `out` may alias `a` or `b`.
  */
 export function slerp(
   out: NumArray, o: number, a: NumArray, ao: number, b: NumArray, bo: number, t: number,

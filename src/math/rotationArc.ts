@@ -61,7 +61,7 @@ export function perpendicular(out: NumArray, o: number, a: NumArray, ao: number)
  *
  * When a and b are opposite (1 + d < 1e-15) the arc has no unique axis: the result is half a
  * turn `(k, 0)` about `k` = the part of `fallback[fo..fo+2]` perpendicular to `a`, normalized,
- * or about {@link perpendicular}(a) when the fallback is (nearly) parallel to `a` or zero.
+ * or about `perpendicular`(a) when the fallback is (nearly) parallel to `a` or zero.
  * Inputs are assumed unit; `out` may alias any input.
  */
 export function fromUnitVectors(

@@ -71,7 +71,7 @@ const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_TO = 12, Q_DELTA = 16, Q_OFF = 24, V = 28, 
 
 /**
  * The inputs and outputs of the two capture kernels, {@link captureOffsets} (at the switch)
- * and {@link writeSourcePast} (at the request), named instead of passed by position: an
+ * and `writeSourcePast` (at the request), named instead of passed by position: an
  * ozz-animation style job over caller-owned buffers. Poses are `jointCount × 10` floats at
  * their offsets; offsets blocks `jointCount × 18` (`OFFSET_STRIDE`). The world holds one in
  * `world.scratch.capture`, filled field by field for each capture, so a capture allocates
@@ -90,23 +90,29 @@ const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_TO = 12, Q_DELTA = 16, Q_OFF = 24, V = 28, 
 export interface CaptureJob {
   /** The layers' blend at τ, at `blendOff`. */
   blend: Float32Array;
+  /** Element offset of that pose in `blend`. */
   blendOff: number;
   /** The layers' blend at τ − σh (σh = `interval`), at `blendOtherOff`. */
   blendOther: Float32Array;
+  /** Element offset of that pose in `blendOther`. */
   blendOtherOff: number;
   /** Signed seconds σh between `blend` and `blendOther` (non-zero). */
   interval: number;
   /** P1, the last output before the switch, at `p1Off`. */
   p1: Float32Array;
+  /** Element offset of P1 in `p1`. */
   p1Off: number;
   /** The older history pose, at `p2Off`. */
   p2: Float32Array;
+  /** Element offset of that pose in `p2`. */
   p2Off: number;
   /** Seconds between `p2` and `p1` (0: no velocity from the source). */
   prevDt: number;
   /** The offsets block, at `offsetsOff`. */
   offsets: Float32Array;
+  /** Element offset of the block in `offsets`. */
   offsetsOff: number;
+  /** Joints of the character (10 floats each in the poses). */
   jointCount: number;
   /** `INERTIA_QUINTIC` or `INERTIA_SPRING` (the new transition's for a capture, the running one's for the source). */
   mode: number;

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { clearLookAt, clearReach, setLookAt, setReach } from '../../src/api/aim.js';
 import { removeFollower, setFollower } from '../../src/api/followers.js';
-import { createAnimationWorld, lodSystem, play, setLod, spawnCharacter, type AnimationWorld, type Clip } from '../../src/index.js';
+import { createAnimationWorld, play, setLod, spawnCharacter, type AnimationWorld, type Clip } from '../../src/index.js';
+import { lodSystem } from '../../src/kernels.js';
 import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../../src/components/Follower.js';
 import { aimSystem } from '../../src/systems/aimSystem.js';
 import { syntheticClip } from '../fixtures/synthetic.js';

@@ -2,14 +2,8 @@ import { GCProfiler, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 // Until src/index.ts exports them, the blend-space functions come from their module.
-import {
-  blendSpaceWeights,
-  createBlendSpace,
-  pickHemisphere,
-  type BlendSpace,
-  type BlendSpaceSample,
-  type BlendSpaceType,
-} from '../../src/index.js';
+import { createBlendSpace, type BlendSpace, type BlendSpaceSample, type BlendSpaceType } from '../../src/index.js';
+import { blendSpaceWeights, pickHemisphere } from '../../src/kernels.js';
 import type { Clip } from '../../src/index.js';
 import { refused } from '../fixtures/errors.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';

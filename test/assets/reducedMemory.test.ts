@@ -5,10 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isClip } from '../../src/assets/Clip.js';
-import {
-  createAnimationWorld, createBlendSpace, createDifferenceClip, expandFrames, getRootTrack, parseBvh, play, reduceClip,
-  sampleClipInto, spawnCharacter, type Clip,
-} from '../../src/index.js';
+import { createAnimationWorld, createBlendSpace, createDifferenceClip, parseBvh, play, spawnCharacter, type Clip } from '../../src/index.js';
+import { getRootTrack, sampleClipInto } from '../../src/kernels.js';
+import { expandFrames, reduceClip } from '../../src/lod.js';
 import { splineTracks } from '../../src/export/gltfAnimation.js';
 import { CUBICSPLINE, sampleTrack } from '../../src/import/gltf/sampler.js';
 import { defaultErrorDistance, measureModelError } from '../../src/offline/lod/modelError.js';

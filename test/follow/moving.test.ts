@@ -10,7 +10,8 @@ import { FOLLOW_SLOTS } from '../../src/components/Follower.js';
 import {
   getFollowPosition, removeFollower, setFollower, setFollowTarget, setFollowTargetAcceleration, setFollowTargetVelocity,
 } from '../../src/api/followers.js';
-import { createAnimationWorld, minJerkQuintic, removeCharacter, spawnCharacter, step, type AnimationWorld } from '../../src/index.js';
+import { createAnimationWorld, removeCharacter, spawnCharacter, step, type AnimationWorld } from '../../src/index.js';
+import { minJerkQuintic } from '../../src/kernels.js';
 import { followSystem } from '../../src/systems/followSystem.js';
 import { refused } from '../fixtures/errors.js';
 import { twoJointSkeleton } from '../systems/helpers.js';

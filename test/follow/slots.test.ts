@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../../src/components/Follower.js';
 import { getFollowPosition, removeFollower, setFollower, setFollowTarget, type FollowerOptions } from '../../src/api/followers.js';
-import { FOLLOW_SLOTS as EXPORTED_SLOTS, createAnimationWorld, removeCharacter, spawnCharacter, step, type AnimationWorld } from '../../src/index.js';
+import { createAnimationWorld, removeCharacter, spawnCharacter, step, type AnimationWorld } from '../../src/index.js';
+import { FOLLOW_SLOTS as EXPORTED_SLOTS } from '../../src/kernels.js';
 import { followEntities, followSystem } from '../../src/systems/followSystem.js';
 import { refused } from '../fixtures/errors.js';
 import { createRandom } from '../fixtures/synthetic.js';

@@ -10,17 +10,16 @@ import {
   createAnimationWorld,
   createFrame,
   defaultFrame,
-  FRAME_CHUNK,
   insertSystem,
   play,
   setLod,
   setLodCamera,
   spawnCharacter,
   step,
-  updateRange,
   type AnimationWorld,
   type FrameSystem,
 } from '../../src/index.js';
+import { FRAME_CHUNK, updateRange } from '../../src/kernels.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 
 const DT = 0.25; // binary-exact, so LOD's summed seconds compare exactly

@@ -10,18 +10,15 @@ import {
   createFrame,
   defaultFrame,
   insertSystem,
-  lodSystem,
-  MAX_LAYERS,
   play,
-  sampleSystem,
   setLod,
   setLodCamera,
-  skinSystem,
   spawnCharacter,
   step,
   worldBytes,
   type FrameSystem,
 } from '../../src/index.js';
+import { lodSystem, MAX_LAYERS, sampleSystem, skinSystem } from '../../src/kernels.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 
 const noop: FrameSystem = { name: 'noop', entities: () => undefined, reads: [], writes: [] };

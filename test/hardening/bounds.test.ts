@@ -4,7 +4,7 @@
  * the bounds are refused: ranges.test.ts.)
  */
 import { expect, it } from 'vitest';
-import * as B from '../../src/index.js';
+import * as B from './allEntries.js';
 /** One joint: translation, rotation (x y z w), unit scale. */
 const pose = (x: number, y: number, z: number, q = [0, 0, 0, 1]) => [x, y, z, ...q, 1, 1, 1];
 it('numbers at their bounds, then steps of 1/60 s and MAX_DT, leave everything finite', () => {

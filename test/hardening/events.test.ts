@@ -4,7 +4,8 @@
  * every event of every cycle. Checked against a brute-force enumeration of the crossings.
  */
 import { describe, expect, it } from 'vitest';
-import { advanceLayer, createAnimationWorld, createClip, createSkeleton, LAYER_LOOP, MAX_LAYERS } from '../../src/index.js';
+import { createAnimationWorld, createClip, createSkeleton } from '../../src/index.js';
+import { advanceLayer, LAYER_LOOP, MAX_LAYERS } from '../../src/kernels.js';
 import { createEventQueue } from '../../src/components/EventQueue.js';
 import { createRandom as random } from '../fixtures/synthetic.js';
 

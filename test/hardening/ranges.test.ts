@@ -5,7 +5,7 @@
  * their test would have failed as 'hung' instead of stalling CI.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_DT, MAX_PLAYBACK_RATE } from '../../src/index.js';
+import { MAX_DT, MAX_PLAYBACK_RATE } from '../../src/kernels.js';
 import { PRELUDE } from './prelude.js';
 import { guarded } from './watchdog.js';
 

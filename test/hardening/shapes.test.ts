@@ -5,7 +5,7 @@
  * the package exports with garbage in every argument position.
  */
 import { describe, expect, it } from 'vitest';
-import * as bitanim from '../../src/index.js';
+import * as bitanim from './allEntries.js';
 import { PRELUDE } from './prelude.js';
 import { guarded } from './watchdog.js';
 

@@ -20,7 +20,7 @@ export type Outcome =
 /** Seconds a guarded call may take before it counts as hung. */
 export const WATCHDOG_SECONDS = 30;
 
-const ENTRY = new URL('../../src/index.ts', import.meta.url).pathname;
+const ENTRY = new URL('./allEntries.ts', import.meta.url).pathname;
 
 const WORKER = `
 import { parentPort, workerData } from 'node:worker_threads';
@@ -36,7 +36,7 @@ try {
 
 let bundled: Promise<{ bundle: string; worker: string }> | null = null;
 
-/** Bundles src/index.ts (with its dependencies) once into a temporary directory. */
+/** Bundles allEntries.ts (every entry point, with their dependencies) once into a temporary directory. */
 function bundle(): Promise<{ bundle: string; worker: string }> {
   bundled ??= (async () => {
     const out = await build({

@@ -4,7 +4,8 @@
  * before failing (1e8). Under the watchdog, so a regression fails rather than stalls.
  */
 import { describe, expect, it } from 'vitest';
-import { AnimationError, createAnimationWorld, MAX_LAYERS, MAX_WORLD_BYTES, worldBytes } from '../../src/index.js';
+import { AnimationError, createAnimationWorld, worldBytes } from '../../src/index.js';
+import { MAX_LAYERS, MAX_WORLD_BYTES } from '../../src/kernels.js';
 import { guarded } from './watchdog.js';
 
 /** Bytes of every typed array in `value` (an object of them, nested). */

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { Document, WebIO, type Accessor, type Node } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
-import { AnimationError, computeModelPose, quat, type Clip, type Skeleton } from '../../src/index.js';
+import { AnimationError, type Clip, type Skeleton } from '../../src/index.js';
+import { computeModelPose, quat } from '../../src/kernels.js';
 import { loadGltf, type GltfResult } from '../../src/import/gltf.js';
 import { assetPath } from '../support/assets.js';
 

@@ -13,10 +13,8 @@ import { Accessor, NodeIO, type Document } from '@gltf-transform/core';
 import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  AnimationError, computeModelPose, computeSkinPalette, loadGltf, loadGltfFile, loadGltfUrl, MATRIX_STRIDE, POSE_STRIDE, skinVertices,
-  type GltfFetch, type GltfResult,
-} from '../../src/index.js';
+import { AnimationError, loadGltf, loadGltfFile, loadGltfUrl, type GltfFetch, type GltfResult } from '../../src/index.js';
+import { computeModelPose, computeSkinPalette, MATRIX_STRIDE, POSE_STRIDE, skinVertices } from '../../src/kernels.js';
 import { run } from '../../src/cli/main.js';
 import { ASSETS_URL } from '../support/assets.js';
 

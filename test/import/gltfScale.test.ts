@@ -6,7 +6,8 @@
  * skinned vertices × s) follow from that, not from the importer.
  */
 import { describe, expect, it } from 'vitest';
-import { AnimationError, computeModelPose, computeSkinPalette, skinVertices, type Clip } from '../../src/index.js';
+import { AnimationError, type Clip } from '../../src/index.js';
+import { computeModelPose, computeSkinPalette, skinVertices } from '../../src/kernels.js';
 import { loadGltf } from '../../src/import/gltf.js';
 import { parseScale, UNITS } from '../../src/import/units.js';
 import { parseWithThree, readAsset } from '../oracle/gltfThree.js';

@@ -5,11 +5,11 @@ import {
   getLocalPose,
   play,
   removeCharacter,
-  sampleClipInto,
   spawnCharacter,
   step,
   type AnimationWorld,
 } from '../../src/index.js';
+import { sampleClipInto } from '../../src/kernels.js';
 import {
   LOD_ARG_HYSTERESIS, LOD_ARG_MEASURE, LOD_BOUNDARIES, LOD_LEVEL_UNSET, LOD_MAX_LEVELS, LOD_OFF,
 } from '../../src/components/Lod.js';

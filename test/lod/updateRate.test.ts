@@ -2,21 +2,14 @@ import { GCProfiler, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
-  blendSystem,
   createAnimationWorld,
   drainEvents,
-  followSystem,
   getFollowPosition,
   getLocalPose,
   getSkinPalette,
-  inertializeSystem,
-  MAX_LAYERS,
   play,
-  rootMotionSystem,
-  sampleSystem,
   setFollower,
   setFollowTarget,
-  skinSystem,
   spawnCharacter,
   step,
   transition,
@@ -24,6 +17,7 @@ import {
   type Clip,
   type Skeleton,
 } from '../../src/index.js';
+import { blendSystem, followSystem, inertializeSystem, MAX_LAYERS, rootMotionSystem, sampleSystem, skinSystem } from '../../src/kernels.js';
 import { INERTIA_NONE } from '../../src/components/Inertialization.js';
 import { registerLodLevels, setLod, setLodCamera } from '../../src/api/lod.js';
 import { lodSystem } from '../../src/systems/lodSystem.js';

@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createAnimationWorld,
-  FADE_CURVE_KINDS,
-  FADE_EASE_IN,
-  FADE_EASE_OUT,
-  FADE_SMOOTHSTEP,
-  fadeCurve,
-  fadeCurveName,
-  MAX_LAYERS,
-  play,
-  spawnCharacter,
-  step,
-  transition,
-} from '../../src/index.js';
+import { createAnimationWorld, play, spawnCharacter, step, transition } from '../../src/index.js';
+import { FADE_CURVE_KINDS, FADE_EASE_IN, FADE_EASE_OUT, FADE_SMOOTHSTEP, fadeCurve, fadeCurveName, MAX_LAYERS } from '../../src/kernels.js';
 import { refused } from '../fixtures/errors.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { skinVertices } from '../../src/index.js';
+import { skinVertices } from '../../src/kernels.js';
 
 // Joint 0: translate by (1, 0, 0). Joint 1: 90° about Z (x → y, y → −x), then up by (0, 2, 0).
 const palette = Float32Array.of(

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { solveStrideScales, STRIDE_INPUT_STRIDE } from '../../src/index.js';
+import { solveStrideScales, STRIDE_INPUT_STRIDE } from '../../src/kernels.js';
 
 /** Packs clips `[w, ex, ez, ownSpeed]` into the kernel's input. */
 function pack(clips: number[][]): Float64Array {

@@ -15,14 +15,13 @@ import {
   getLocalPose,
   loadGltf,
   play,
-  POSE_STRIDE,
-  reduceClip,
-  sampleClipInto,
   spawnCharacter,
   step,
   type Clip,
   type Skeleton,
 } from '../../src/index.js';
+import { POSE_STRIDE, sampleClipInto } from '../../src/kernels.js';
+import { reduceClip } from '../../src/lod.js';
 import { refused } from '../fixtures/errors.js';
 import { ASSETS_URL } from '../support/assets.js';
 

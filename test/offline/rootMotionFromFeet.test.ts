@@ -1,17 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  affine,
   createAnimationWorld,
   createClip,
   createDifferenceClip,
   createSkeleton,
   getModelMatrices,
-  getRootTrack,
   getRootTransform,
   loadGltf,
   play,
-  reduceClip,
   rootMotionFromFeet,
   setTargetSpeed,
   spawnCharacter,
@@ -19,6 +16,8 @@ import {
   type Clip,
   type Skeleton,
 } from '../../src/index.js';
+import { affine, getRootTrack } from '../../src/kernels.js';
+import { reduceClip } from '../../src/lod.js';
 import { refused } from '../fixtures/errors.js';
 import { assetPath } from '../support/assets.js';
 

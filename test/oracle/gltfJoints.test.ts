@@ -17,7 +17,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as THREE from 'three';
-import { computeModelPose, computeSkinPalette, sampleClipInto, skinVertices, type Clip } from '../../src/index.js';
+import { type Clip } from '../../src/index.js';
+import { computeModelPose, computeSkinPalette, sampleClipInto, skinVertices } from '../../src/kernels.js';
 import { loadGltf, type GltfOptions, type GltfResult } from '../../src/import/gltf.js';
 import { keyTimes, parseWithThree, poseThree, readAsset, skinWithThree, type ThreeGltf } from './gltfThree.js';
 

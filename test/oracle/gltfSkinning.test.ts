@@ -48,10 +48,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as THREE from 'three';
-import {
-  getSkinPalette, play, skinVertices, spawnCharacter, step,
-  type AnimationWorld, type Clip,
-} from '../../src/index.js';
+import { getSkinPalette, play, spawnCharacter, step, type AnimationWorld, type Clip } from '../../src/index.js';
+import { skinVertices } from '../../src/kernels.js';
 import { loadGltf, type GltfResult, type SkinnedMeshData } from '../../src/import/gltf.js';
 import {
   keyTimes, parseWithThree, poseThree, readAsset, skinWithThree, skinWithThreeBoundAtNode, type ThreeGltf,

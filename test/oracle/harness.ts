@@ -5,9 +5,18 @@
  */
 import * as THREE from 'three';
 import {
-  AnimationError, createAnimationWorld, createSkeleton, getSkinPalette, MAX_LAYERS, play, spawnCharacter, step,
-  type Clip, type KernelChoice, type Skeleton,
+  AnimationError,
+  createAnimationWorld,
+  createSkeleton,
+  getSkinPalette,
+  play,
+  spawnCharacter,
+  step,
+  type Clip,
+  type KernelChoice,
+  type Skeleton,
 } from '../../src/index.js';
+import { MAX_LAYERS } from '../../src/kernels.js';
 import { axisAngle, createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 import {
   buildThreeClip, buildThreeRig, comparePalette, describeDiff, distanceFromIdentity, evaluateThree, ticksBetween,

@@ -8,7 +8,7 @@
  * sampling (`VectorKeyframeTrack` lerp, `QuaternionKeyframeTrack` slerp), its own blending
  * (`AnimationMixer`/`PropertyMixer`) and its own hierarchy (`updateMatrixWorld`).
  */
-import { MATRIX_STRIDE } from '../../src/index.js';
+import { MATRIX_STRIDE } from '../../src/kernels.js';
 import type { ThreeRig } from '../fixtures/threeRig.js';
 
 export { buildThreeClip, buildThreeRig, type RawClip, type RawSkeleton, type ThreeRig } from '../fixtures/threeRig.js';

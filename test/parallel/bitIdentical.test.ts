@@ -12,10 +12,33 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  createAnimationWorld, createBlendSpace, createClip, createMask, disposeAnimationWorld, drainEvents, loadGltf, play, reduceClip, registerLodLevels,
-  removeCharacter, setBlendSpace, setFollower, setFollowTarget, setLod, setLodCamera, setLookAt, setReach, spawnCharacter, step, stepParallel,
-  transition, type AnimationWorld, type BlendSpace, type Clip, type Skeleton,
+  createAnimationWorld,
+  createBlendSpace,
+  createClip,
+  createMask,
+  disposeAnimationWorld,
+  drainEvents,
+  loadGltf,
+  play,
+  registerLodLevels,
+  removeCharacter,
+  setBlendSpace,
+  setFollower,
+  setFollowTarget,
+  setLod,
+  setLodCamera,
+  setLookAt,
+  setReach,
+  spawnCharacter,
+  step,
+  stepParallel,
+  transition,
+  type AnimationWorld,
+  type BlendSpace,
+  type Clip,
+  type Skeleton,
 } from '../../src/index.js';
+import { reduceClip } from '../../src/lod.js';
 import { CHUNK_LOG_STRIDE } from '../../src/components/ThreadControl.js';
 import { createRandom } from '../fixtures/synthetic.js';
 import { ASSETS_URL } from '../support/assets.js';

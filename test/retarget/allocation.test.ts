@@ -1,7 +1,8 @@
 import { GCProfiler, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { createAnimationWorld, createSkeleton, play, reduceClip, spawnCharacter, step } from '../../src/index.js';
+import { createAnimationWorld, createSkeleton, play, spawnCharacter, step } from '../../src/index.js';
+import { reduceClip } from '../../src/lod.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 
 setFlagsFromString('--expose-gc');

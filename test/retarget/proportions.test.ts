@@ -24,7 +24,6 @@ import {
   findJoint,
   getModelMatrices,
   getRootTransform,
-  MAX_LAYERS,
   parseBvh,
   play,
   setTargetSpeed,
@@ -35,6 +34,7 @@ import {
   type Skeleton,
   type TranslationOption,
 } from '../../src/index.js';
+import { MAX_LAYERS } from '../../src/kernels.js';
 import { CMU_SCALE } from '../fixtures/realClips.js';
 import { assetPath } from '../support/assets.js';
 

@@ -4,14 +4,13 @@ import {
   createBlendSpace,
   drainEvents,
   getRootTransform,
-  MAX_LAYERS,
-  pickHemisphere,
   setBlendSpace,
   setTargetSpeed,
   spawnCharacter,
   type BlendSpace,
   type Clip,
 } from '../../src/index.js';
+import { MAX_LAYERS, pickHemisphere } from '../../src/kernels.js';
 import { refused } from '../fixtures/errors.js';
 import { createRandom } from '../fixtures/synthetic.js';
 import { biped, directionalWalk, runFor } from './locomotion.js';

@@ -5,7 +5,6 @@ import {
   drainEvents,
   getLocalPose,
   getRootTransform,
-  MAX_LAYERS,
   setBlendSpace,
   setTargetSpeed,
   spawnCharacter,
@@ -14,6 +13,7 @@ import {
   type BlendSpaceSample,
   type Clip,
 } from '../../src/index.js';
+import { MAX_LAYERS } from '../../src/kernels.js';
 import { createRandom } from '../fixtures/synthetic.js';
 import { biped, directionalWalk, runFor } from './locomotion.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createClip, createSkeleton, getRootTrack, type Skeleton } from '../../src/index.js';
+import { createClip, createSkeleton, type Skeleton } from '../../src/index.js';
+import { getRootTrack } from '../../src/kernels.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 
 /** hips (root) → leg, hips 1 m up at rest. */

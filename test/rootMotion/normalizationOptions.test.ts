@@ -10,7 +10,6 @@ import {
   createClip,
   createSkeleton,
   getRootTransform,
-  MAX_LAYERS,
   play,
   setBlendSpace,
   setTargetSpeed,
@@ -18,6 +17,7 @@ import {
   type Clip,
   type Skeleton,
 } from '../../src/index.js';
+import { MAX_LAYERS } from '../../src/kernels.js';
 import { runFor } from './locomotion.js';
 
 /** Hips at height h with two legs whose feet reach the ground; the hip joint named explicitly. */

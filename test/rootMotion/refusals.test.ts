@@ -3,8 +3,6 @@ import {
   createAnimationWorld,
   createBlendSpace,
   createClip,
-  getRootTrack,
-  MAX_LAYERS,
   play,
   setBlendSpace,
   setTargetSpeed,
@@ -13,6 +11,7 @@ import {
   type Clip,
   type Skeleton,
 } from '../../src/index.js';
+import { getRootTrack, MAX_LAYERS } from '../../src/kernels.js';
 import { refused } from '../fixtures/errors.js';
 import { biped, directionalWalk } from './locomotion.js';
 

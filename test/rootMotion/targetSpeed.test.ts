@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAnimationWorld, createClip, getRootTransform, MAX_LAYERS, play, setTargetSpeed, spawnCharacter } from '../../src/index.js';
+import { createAnimationWorld, createClip, getRootTransform, play, setTargetSpeed, spawnCharacter } from '../../src/index.js';
+import { MAX_LAYERS } from '../../src/kernels.js';
 import { biped, directionalWalk, runFor } from './locomotion.js';
 
 describe('setTargetSpeed', () => {

@@ -5,17 +5,15 @@ import {
   createClip,
   createSkeleton,
   getLocalPose,
-  getRootTrack,
   getRootTransform,
-  MAX_LAYERS,
   play,
-  sampleSystem,
   spawnCharacter,
   step,
   type AnimationWorld,
   type Clip,
   type Skeleton,
 } from '../../src/index.js';
+import { getRootTrack, MAX_LAYERS, sampleSystem } from '../../src/kernels.js';
 import { extractRootYawDelta } from '../../src/systems/sampleSystem.js';
 import { axisAngle, createRandom } from '../fixtures/synthetic.js';
 

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  LAYER_ADDITIVE,
-  MAX_LAYERS,
-  POSE_STRIDE,
-  blendSystem,
-  createMask,
-  createSkeleton,
-  removeCharacter,
-  type AnimationWorld,
-} from '../../src/index.js';
+import { createMask, createSkeleton, removeCharacter, type AnimationWorld } from '../../src/index.js';
+import { LAYER_ADDITIVE, MAX_LAYERS, POSE_STRIDE, blendSystem } from '../../src/kernels.js';
 import { expectAllNaN, expectQuat, IDENTITY, jointPose, registerClip, S, twoJointSkeleton, wiggleClip, worldWith, X90, Z90 } from './helpers.js';
 
 const skeleton = twoJointSkeleton();

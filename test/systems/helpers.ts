@@ -1,15 +1,7 @@
 /** Small builders shared by the system tests: hand-checkable skeletons, clips and worlds. */
 import { expect } from 'vitest';
-import {
-  createAnimationWorld,
-  createClip,
-  createSkeleton,
-  getRootTrack,
-  spawnCharacter,
-  type AnimationWorld,
-  type Clip,
-  type Skeleton,
-} from '../../src/index.js';
+import { createAnimationWorld, createClip, createSkeleton, spawnCharacter, type AnimationWorld, type Clip, type Skeleton } from '../../src/index.js';
+import { getRootTrack } from '../../src/kernels.js';
 
 export const S = Math.SQRT1_2;
 /** 90° about Z, about X, about Y (x y z w). */

@@ -2,9 +2,18 @@ import { GCProfiler, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
-  bindSkeletons, createAnimationWorld, createClip, createSkeleton, getLocalPose, MAX_LAYERS, play, POSE_STRIDE, sampleClipInto,
-  spawnCharacter, step, transition, type Clip,
+  bindSkeletons,
+  createAnimationWorld,
+  createClip,
+  createSkeleton,
+  getLocalPose,
+  play,
+  spawnCharacter,
+  step,
+  transition,
+  type Clip,
 } from '../../src/index.js';
+import { MAX_LAYERS, POSE_STRIDE, sampleClipInto } from '../../src/kernels.js';
 import { createReducedClip, expandFrames } from '../../src/assets/reducedClip.js';
 import { createReducedTracks, type ReducedChannel } from '../../src/assets/ReducedTracks.js';
 import { sampleReducedInto } from '../../src/assets/sampleReduced.js';

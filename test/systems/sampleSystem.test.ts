@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addEntity } from 'bitecs';
-import { createClip, LAYER_LOOP, MAX_LAYERS, POSE_STRIDE, removeCharacter, sampleClipInto, sampleSystem } from '../../src/index.js';
+import { createClip, removeCharacter } from '../../src/index.js';
+import { LAYER_LOOP, MAX_LAYERS, POSE_STRIDE, sampleClipInto, sampleSystem } from '../../src/kernels.js';
 import { expectAllNaN, expectQuat, registerClip, twoJointSkeleton, wiggleClip, worldWith, Z90 } from './helpers.js';
 
 const skeleton = twoJointSkeleton();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MATRIX_STRIDE, POSE_STRIDE, computeModelPose, createSkeleton, removeCharacter, skinSystem } from '../../src/index.js';
+import { createSkeleton, removeCharacter } from '../../src/index.js';
+import { MATRIX_STRIDE, POSE_STRIDE, computeModelPose, skinSystem } from '../../src/kernels.js';
 import { expectAllNaN, jointPose, worldWith, Y90 } from './helpers.js';
 
 // root at (0, 1, 0) turned 90° about Y; child 1 m along the root's local +Z, scaled ×2;

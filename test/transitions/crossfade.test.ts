@@ -8,16 +8,8 @@
  * sum of the two quaternions (nlerp), whose angle is 2·atan2(Σ w sin(θ/2), Σ w cos(θ/2)).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  AnimationError,
-  MAX_LAYERS,
-  NO_CLIP,
-  getLocalPose,
-  play,
-  step,
-  transition,
-  type AnimationWorld,
-} from '../../src/index.js';
+import { AnimationError, getLocalPose, play, step, transition, type AnimationWorld } from '../../src/index.js';
+import { MAX_LAYERS, NO_CLIP } from '../../src/kernels.js';
 import { CHANNELS, expectPoseClose, FRAME_DT, motionClip, ROTATION, TRANSLATION, wrapAngle, type Motion } from './helpers.js';
 import { A, B_MOVING, C, SWITCH, switchScene, T1 } from './scene.js';
 

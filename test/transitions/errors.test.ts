@@ -5,8 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   AnimationError,
-  INERTIA_NONE,
-  MAX_LAYERS,
   createAnimationWorld,
   getLocalPose,
   play,
@@ -16,6 +14,7 @@ import {
   type AnimationWorld,
   type TransitionOptions,
 } from '../../src/index.js';
+import { INERTIA_NONE, MAX_LAYERS } from '../../src/kernels.js';
 import { FRAME_DT, motionClip, rig } from './helpers.js';
 import { A, B_MOVING } from './scene.js';
 

@@ -20,7 +20,6 @@ import {
   getLocalPose,
   loadGltf,
   play,
-  POSE_STRIDE,
   spawnCharacter,
   step,
   transition,
@@ -30,6 +29,7 @@ import {
   type TransitionOptions,
 } from '../../src/index.js';
 import { ASSETS_URL } from '../support/assets.js';
+import { POSE_STRIDE } from '../../src/kernels.js';
 
 const ASSETS = ASSETS_URL;
 const RATES = [30, 60, 120, 240] as const;

@@ -4,16 +4,8 @@
  * output poses, and the velocity-jump measurement.
  */
 import { expect } from 'vitest';
-import {
-  createClip,
-  createSkeleton,
-  getLocalPose,
-  POSE_STRIDE,
-  step,
-  type AnimationWorld,
-  type Clip,
-  type Skeleton,
-} from '../../src/index.js';
+import { createClip, createSkeleton, getLocalPose, step, type AnimationWorld, type Clip, type Skeleton } from '../../src/index.js';
+import { POSE_STRIDE } from '../../src/kernels.js';
 
 /** Clip sampling rate (frames per second) and length (seconds) of every motion clip. */
 export const CLIP_FPS = 120;

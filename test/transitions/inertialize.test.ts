@@ -16,16 +16,8 @@
  * continuous; at 1 ms that term is 0.4–1.4 %.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  clampInertializeTime,
-  getLocalPose,
-  inertializeAcceleration,
-  inertializeCurve,
-  inertializeVelocity,
-  step,
-  transition,
-  type TransitionOptions,
-} from '../../src/index.js';
+import { getLocalPose, step, transition, type TransitionOptions } from '../../src/index.js';
+import { clampInertializeTime, inertializeAcceleration, inertializeCurve, inertializeVelocity } from '../../src/kernels.js';
 import { CHANNELS, expectPoseClose, FINE_DT, FRAME_DT, motionClip, report, type Channel, type Motion } from './helpers.js';
 import { A, B_BEHIND, B_MOVING, B_STILL, C, SWITCH, switchScene, T1, type Scene } from './scene.js';
 

@@ -8,6 +8,7 @@
  */
 import { addEntity } from 'bitecs';
 import { describe, expect, it } from 'vitest';
+import { createAnimationWorld, play, removeCharacter, spawnCharacter, transition, type AnimationWorld } from '../../src/index.js';
 import {
   INERTIA_QUINTIC,
   INERTIA_SPRING,
@@ -15,18 +16,12 @@ import {
   OFFSET_STRIDE,
   POSE_STRIDE,
   blendSystem,
-  createAnimationWorld,
   clampInertializeTime,
   inertializeCurve,
   inertializeSystem,
-  play,
-  removeCharacter,
   sampleSystem,
-  spawnCharacter,
   springDecay,
-  transition,
-  type AnimationWorld,
-} from '../../src/index.js';
+} from '../../src/kernels.js';
 import { FRAME_DT, motionClip, rig, ROTATION, TRANSLATION } from './helpers.js';
 import { A, B_MOVING, T1 } from './scene.js';
 

@@ -12,7 +12,8 @@
  * 1 ms figure is checked against v_A + a0·dt/2 and printed.
  */
 import { describe, expect, it } from 'vitest';
-import { springDecay, transition, type TransitionOptions } from '../../src/index.js';
+import { transition, type TransitionOptions } from '../../src/index.js';
+import { springDecay } from '../../src/kernels.js';
 import { CHANNELS, expectPoseClose, FINE_DT, FRAME_DT, motionClip, report, type Channel, type Motion } from './helpers.js';
 import { A, B_MOVING, B_STILL, C, SWITCH, switchScene, T1, type Scene } from './scene.js';
 

@@ -9,11 +9,33 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  AnimationError, bindSkeletons, createAnimationWorld, createBlendSpace, createClip, createMask, createSkeleton, disposeAnimationWorld, play, reduceClip,
-  registerLodLevels, removeCharacter, setBlendSpace,
-  setFollower, setFollowTarget, setLod, setLodCamera, setLookAt, setReach, spawnCharacter, step, stepParallel, transition, worldBytes,
-  type AnimationWorld, type KernelChoice,
+  AnimationError,
+  bindSkeletons,
+  createAnimationWorld,
+  createBlendSpace,
+  createClip,
+  createMask,
+  createSkeleton,
+  disposeAnimationWorld,
+  play,
+  registerLodLevels,
+  removeCharacter,
+  setBlendSpace,
+  setFollower,
+  setFollowTarget,
+  setLod,
+  setLodCamera,
+  setLookAt,
+  setReach,
+  spawnCharacter,
+  step,
+  stepParallel,
+  transition,
+  worldBytes,
+  type AnimationWorld,
+  type KernelChoice,
 } from '../../src/index.js';
+import { reduceClip } from '../../src/lod.js';
 import { CHUNK_LOG_STRIDE, CHUNK_THREAD } from '../../src/components/ThreadControl.js';
 import { KERNEL_AREA_CLIP_FRAMES, KERNEL_AREA_CLIP_JOINTS, KERNEL_AREA_SKELETONS, KERNEL_POOL_START, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
 import { reloadKernels, setKernelsUnavailable } from '../../src/wasm/loader.js';

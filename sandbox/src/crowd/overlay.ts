@@ -2,7 +2,8 @@
  * What the crowd view reports: the frame's clocks (fps, the game's own milliseconds), the
  * look-at check, the figures `window.__sandbox.stats()` returns and the overlay's lines.
  */
-import { getFollowPosition, getModelMatrices, PARALLEL_MIN_CHARACTERS } from 'bitanim';
+import { getFollowPosition, getModelMatrices } from 'bitanim';
+import { PARALLEL_MIN_CHARACTERS } from 'bitanim/kernels';
 import type { CrowdBodies } from './crowdBodies';
 import type { TimedPipeline } from './pipeline';
 import type { CrowdSim } from './simulation';

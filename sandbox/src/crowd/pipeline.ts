@@ -16,9 +16,8 @@
  * from the call to the promise's settling, and each thread's share from `world.parallel.timing`
  * (thread 0 is the page's own thread); systems are not timed one by one there.
  */
-import {
-  beginFrame, defaultFrame, endFrame, FRAME_CHUNK, PARALLEL_MIN_CHARACTERS, step, stepParallel, type AnimationWorld, type Frame, type FrameSystem,
-} from 'bitanim';
+import { defaultFrame, step, stepParallel, type AnimationWorld, type Frame, type FrameSystem } from 'bitanim';
+import { beginFrame, endFrame, FRAME_CHUNK, PARALLEL_MIN_CHARACTERS } from 'bitanim/kernels';
 
 export type TimingMode = 'chunked' | 'systems' | 'step';
 

@@ -5,13 +5,11 @@
  * and motion-LOD settings applied to every character. Rendering is elsewhere.
  */
 import {
-  bakeLod,
   clearLookAt,
   createAnimationWorld,
   createBlendSpace,
   disposeAnimationWorld,
   play,
-  quat,
   registerLodLevels,
   removeCharacter,
   removeLod,
@@ -24,12 +22,13 @@ import {
   setTargetSpeed,
   spawnCharacter,
   transition,
-  POSE_STRIDE,
   type AnimationWorld,
   type BlendSpace,
   type Clip,
   type Skeleton,
 } from 'bitanim';
+import { quat, POSE_STRIDE } from 'bitanim/kernels';
+import { bakeLod } from 'bitanim/lod';
 import type { CharacterAsset } from '../assets';
 import { BENCH_WEIGHTS, benchPlan, createRandom } from '../benchRig';
 import {

@@ -15,14 +15,10 @@
 import {
   clearLookAt,
   createAnimationWorld,
-  expandFrames,
   getFollowPosition,
   getLocalPose,
   getModelMatrices,
-  MAX_LAYERS,
   play,
-  readTrack,
-  reduceClip,
   setFollower,
   setFollowTarget,
   setLookAt,
@@ -32,10 +28,11 @@ import {
   transition,
   type AnimationWorld,
   type Clip,
-  type ReducedTracks,
   type Skeleton,
   type TransitionMode,
 } from 'bitanim';
+import { MAX_LAYERS } from 'bitanim/kernels';
+import { expandFrames, readTrack, reduceClip, type ReducedTracks } from 'bitanim/lod';
 import { Application, Container, Graphics } from 'pixi.js';
 import { loadCharacter, type CharacterAsset } from '../assets';
 import { BodyBatch, BodyUniforms, PaletteTexture } from '../render/bodies';

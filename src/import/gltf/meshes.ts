@@ -10,7 +10,7 @@ import { WHERE } from './container.js';
 import { firstNonFloat32, type Context } from './shared.js';
 import type { SkinBinding } from './skeletons.js';
 
-/** One skinned primitive, ready for {@link skinVertices}. */
+/** One skinned primitive, ready for `skinVertices`. */
 export interface SkinnedMeshData {
   /** Mesh name (or node name, or `mesh<i>`) + `#` + primitive index, e.g. `"fox1#0"`. */
   readonly name: string;

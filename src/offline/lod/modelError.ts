@@ -58,7 +58,7 @@ export interface ModelErrorOptions {
   distance?: number;
   /**
    * Instants measured inside each frame interval besides the frames, evenly spaced (default
-   * {@link SUBDIVISIONS}: u = 1/5 … 4/5); 0 measures at the frames only. Integer ≥ 0.
+   * `SUBDIVISIONS`: u = 1/5 … 4/5); 0 measures at the frames only. Integer ≥ 0.
    */
   subdivisions?: number;
 }

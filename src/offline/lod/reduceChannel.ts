@@ -65,8 +65,11 @@ export interface ChannelReduction {
 
 /** The uniform baseline: keys every `step` frames plus the last. */
 export interface UniformReduction {
+  /** Key frame indices: 0, step, 2·step, …, and the last frame. */
   readonly keys: Uint32Array;
+  /** `fitSpline(values, frameRate, keys)`: 4 floats per segment, a b c d, u in seconds. */
   readonly coefficients: Float64Array;
+  /** Largest |reconstruction − value| over every original frame, channel units. */
   readonly maxError: number;
   /** Key spacing, frames (≥ 1). */
   readonly step: number;

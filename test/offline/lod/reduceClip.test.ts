@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AnimationError,
-  createAnimationWorld,
-  getModelMatrices,
-  MATRIX_STRIDE,
-  play,
-  POSE_STRIDE,
-  sampleClipInto,
-  spawnCharacter,
-  step,
-  type Clip,
-  type Skeleton,
-} from '../../../src/index.js';
+import { AnimationError, createAnimationWorld, getModelMatrices, play, spawnCharacter, step, type Clip, type Skeleton } from '../../../src/index.js';
+import { MATRIX_STRIDE, POSE_STRIDE, sampleClipInto } from '../../../src/kernels.js';
 import { bakeLod, reduceClip } from '../../../src/offline/lod/reduceClip.js';
 import { refused } from '../../fixtures/errors.js';
 import { loadRealClips, type RealClip } from '../../fixtures/realClips.js';

@@ -1,0 +1,96 @@
+/**
+ * `bitanim/kernels` — the layer under the game API, for system-level tests, tools and custom
+ * systems: the systems and their chunked `*Entities` forms, the frame's building blocks
+ * (`beginFrame`, `runFrame`, `endFrame`), the pure math kernels (`vec3`, `quat`, `affine`,
+ * IK and look-at solvers, inertialization and fade curves, minimum-jerk), pool layouts and
+ * offsets (`POSE_*`, `MATRIX_*`, `IK_*`, `LOOK_*`, …), validation limits and the samplers.
+ * A game needs none of it: see the main entry `bitanim`. Guides: docs/how-it-works.md, docs/ecs-components.md.
+ * @packageDocumentation
+ */
+export { blendSpaceWeights, pickHemisphere } from './assets/BlendSpace.js';
+export {
+  FLOAT32_MAX,
+  FLOAT32_MIN_NORMAL,
+  MAX_DT,
+  MAX_PLAYBACK_RATE,
+  MAX_WEIGHT,
+  MAX_DURATION,
+  MIN_DURATION,
+  MAX_TIME,
+  MAX_FRAME_RATE,
+  MAX_JOINTS,
+  MAX_EVENTS,
+  MAX_WORLD_BYTES,
+} from './assets/limits.js';
+export type { AssetRegistry, Scratch, PoseViews } from './world.js';
+// Types the world's and the kernels' signatures use (world.events, world.lodShared, the
+// allocator a scratch declaration receives, array parameters).
+export type { EventQueue } from './components/EventQueue.js';
+export type { LodShared } from './components/Lod.js';
+export type { PoolAllocator, PoolArrayConstructor } from './memory/poolAllocator.js';
+export type { NumArray } from './math/types.js';
+export type { NumberList } from './assets/validatePose.js';
+export { runFrame, beginFrame, endFrame, FRAME_CHUNK, type ScratchDeclaration, type ScratchOf, type InsertAt } from './frame.js';
+export { updateRange, type UpdateList } from './components/UpdateList.js';
+export { PARALLEL_MIN_CHARACTERS } from './api/threads.js';
+export { solveStrideScales, STRIDE_INPUT_STRIDE, STRIDE_WEIGHT, STRIDE_TRAVEL, STRIDE_OWN_SPEED } from './math/strideScales.js';
+export { followSystem, followEntities, advanceFollower } from './systems/followSystem.js';
+export { FOLLOW_EXACT, FOLLOW_EULER, FOLLOW_SLOTS, FOLLOW_STATE_STRIDE, FOLLOW_DEFAULT_DURATION, FOLLOW_DEFAULT_INTERVAL } from './components/Follower.js';
+export { LOOK_FOLLOWER_DISTANCE } from './api/aim.js';
+export { aimSystem, aimEntities } from './systems/aimSystem.js';
+export { lodSystem, lodEntities, selectLodLevel } from './systems/lodSystem.js';
+export { LOD_MAX_LEVELS } from './components/Lod.js';
+export { sampleReducedInto } from './assets/sampleReduced.js';
+export {
+  minJerk,
+  minJerkQuintic,
+  minJerkStepMatrix,
+  minJerkEulerMatrix,
+  MIN_JERK_REAL_ROOT,
+  MIN_JERK_DAMPING,
+  MIN_JERK_FREQUENCY,
+  MIN_JERK_EULER_LIMIT,
+} from './math/minJerk.js';
+export { MAX_LAYERS, LAYER_LOOP, LAYER_ADDITIVE, NO_CLIP } from './components/Layers.js';
+export { sampleSystem, sampleEntities, advanceClock, advanceLayer, extractRootDelta, extractRootYawDelta } from './systems/sampleSystem.js';
+export { sampleClipInto } from './assets/sampleClip.js';
+export { blendSystem, blendEntities, blendOverrideLayers, applyAdditiveLayer } from './systems/blendSystem.js';
+export { inertializeSystem, inertializeEntities, applyQuinticOffsets, applySpringOffsets } from './systems/inertializeSystem.js';
+export { captureOffsets, type CaptureJob } from './systems/inertializeCapture.js';
+export { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_STRIDE } from './components/Inertialization.js';
+export { rootMotionSystem, rootMotionEntities, removeTwist } from './systems/rootMotionSystem.js';
+export { getRootTrack, getRootFrame, type RootTrack, type RootFrame } from './assets/rootTrack.js';
+export { ROOT_AXIS_FREE, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from './components/Layers.js';
+export { skinSystem, skinEntities, computeModelPose, computeSkinPalette } from './systems/skinSystem.js';
+export {
+  POSE_STRIDE, POSE_T, POSE_Q, POSE_S, MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T, NO_PARENT,
+} from './math/layout.js';
+export { parseScale, UNITS } from './import/units.js';
+export type { BvhEndSite, BvhChannel } from './import/bvh.js';
+export { CHANNEL_NAMES } from './import/bvh/header.js';
+export { vec3, quat, affine, twoBoneIk, lookAt, rotationArc } from './math/index.js';
+export { solveTwoBoneIk, IK_ROOT, IK_MID, IK_END, IK_TARGET, IK_POLE, IK_WEIGHT, IK_PARAMS, IK_D1, IK_D2 } from './math/twoBoneIk.js';
+export {
+  solveLookAt,
+  LOOK_ROTATION,
+  LOOK_POSITION,
+  LOOK_AXIS,
+  LOOK_TARGET,
+  LOOK_FORWARD,
+  LOOK_UP,
+  LOOK_YAW_LIMIT,
+  LOOK_PITCH_LIMIT,
+  LOOK_WEIGHT,
+  LOOK_PARAMS,
+} from './math/lookAt.js';
+export { splitRotation, fromUnitVectors } from './math/rotationArc.js';
+export {
+  inertializeCurve,
+  inertializeVelocity,
+  inertializeAcceleration,
+  clampInertializeTime,
+  springDecay,
+  halfLifeToDamping,
+} from './math/inertialize.js';
+export { fadeCurve, fadeCurveName, FADE_LINEAR, FADE_SMOOTHSTEP, FADE_MINJERK, FADE_EASE_IN, FADE_EASE_OUT, FADE_CURVE_KINDS } from './math/fadeCurves.js';
+export { skinVertices, type JointIndexArray } from './math/skinVertices.js';
