@@ -87,7 +87,7 @@ export function createFrame(systems: readonly FrameSystem[]): Frame {
   return frame;
 }
 
-/** Where {@link insertSystem} puts the system: right after or right before the system of that name. */
+/** Where `insertSystem` puts the system: right after or right before the system of that name. */
 export type InsertAt = { readonly after: string } | { readonly before: string };
 
 /**

@@ -44,7 +44,7 @@ type Path = typeof import('node:path');
  * `data:`, an absolute path, a `../` that leaves the folder, or a symlink that points out of it
  * is refused before it is opened, so nothing outside the folder is read. Images are not read.
  *
- * @param file Path of the `.glb` or `.gltf` file.
+ * @param file - Path of the `.glb` or `.gltf` file.
  * @throws AnimationError (`loadGltfFile`) naming the file and the URI for a refused or unreadable
  * resource, and for a file that is missing, not a regular file or above 512 MiB; and
  * `loadGltf`'s errors for the document itself.

@@ -10,9 +10,13 @@ const WHERE = 'loadGltfUrl';
 
 /** What {@link loadGltfUrl} needs of a `fetch` response (the WHATWG `Response` has it). */
 export interface GltfFetchResponse {
+  /** Whether the request succeeded (HTTP 2xx); otherwise the load fails naming `status`. */
   readonly ok: boolean;
+  /** The HTTP status code. */
   readonly status: number;
+  /** The HTTP status text, shown in the error when given. */
   readonly statusText?: string;
+  /** The response body. */
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
