@@ -20,9 +20,11 @@
  *   clips at τ): the character's layers (weights, fades, masks, additive layers) are blended
  *   at τ and τ − h, and the running offset's own motion is added analytically (the quintic's
  *   x′(t) = `inertializeVelocity`, the spring's stored velocity; rotations composed as
- *   ω = ω_off + R_off·ω_blend). It is stored as the output h before P1 in the older history
- *   slot, P2 = P1 − h·v_src, with `lastDt` = h, so the seed's formula (P1 − P2)/Δt still reads
- *   it.
+ *   ω = ω_off + R_off·ω_blend). It is stored as the output h before P1, P2 = P1 − h·v_src,
+ *   beside P1 in the character's transition slot, with `lastDt` = h, so the seed's formula
+ *   (P1 − P2)/Δt still reads it. P1 itself is rebuilt at the request from the layers (as
+ *   blendSystem blended them at the last update) and the running offset, so no character keeps
+ *   a copy of its output while it is not transitioning.
  * - v_tgt and T(τ) (`inertializeSystem`, on the switch frame): the layers, now with the new
  *   clip, are blended at τ and τ − h (each layer moved back by its speed × (dt, dt + h), fades
  *   by their clocks).
@@ -37,18 +39,19 @@
 import { sampleClipInto } from '../assets/sampleClip.js';
 import * as inertialization from '../components/Inertialization.js';
 import { MAX_LAYERS } from '../components/Layers.js';
-import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendMode, loops } from '../components/layerRules.js';
+import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendMode, isAdditive, isOverride, loops } from '../components/layerRules.js';
 import { lodClipId } from '../components/Lod.js';
 import { fadeCurve } from '../math/fadeCurves.js';
 import * as layout from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import type { AnimationWorld } from '../world.js';
-import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
+import { applyAdditiveLayer, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
+import { addSpringOffsets, applyQuinticOffsets } from './inertializeOffsets.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
 const {
   INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_CHANNEL, OFFSET_INV_T1, OFFSET_K, OFFSET_Q, OFFSET_S, OFFSET_STRIDE, OFFSET_T,
-  OFFSET_V, OFFSET_X0,
+  OFFSET_V, OFFSET_X0, OUTPUT_REST, SLOT_STRIDE,
 } = inertialization;
 
 /**
@@ -99,7 +102,7 @@ export interface CaptureJob {
   /** P1, the last output before the switch, at `p1Off`. */
   p1: Float32Array;
   p1Off: number;
-  /** The older history pose, at `p2Off`. */
+  /** The output before P1 (P2), at `p2Off`. */
   p2: Float32Array;
   p2Off: number;
   /** Seconds between `p2` and `p1` (0: no velocity from the source). */
@@ -308,22 +311,37 @@ function layerTimeAt(layers: AnimationWorld['components']['Layers'], li: number,
 }
 
 /**
- * The source half of a capture, run when a transition is requested (see the file header):
- * blends `eid`'s layers at τ (`world.scratch.pose`) and τ ∓ h (`poseOther`), adds the running
- * offset's analytic motion and writes the output h before P1, P2 = P1 − h·v_src, into the
- * older history slot, with `lastDt` = h. A character not yet stepped is still (P2 = P1).
- * A second request before the next update keeps the first one's source: the layers then
- * already hold the new clip. Allocates nothing.
+ * The source half of a capture, run when a transition is requested (see the file header),
+ * into the transition slot `eid` holds (`Inertialization.slot`, taken by the caller): P1 and
+ * P2 = P1 − h·v_src, with `lastDt` = h.
+ *
+ * P1, the last update's output, is rebuilt rather than kept (no character keeps a copy of its
+ * output): the layers blended as blendSystem blended them at that update — their current
+ * times, weights, masks and additive layers, at the clip level it sampled
+ * (`Inertialization.outputLevel`) — plus the running offset as it was applied
+ * (`running`: the slot held offsets at the call; quintic at `elapsed`, spring as it stands),
+ * with the same kernels, so it has that output's bits. Before the character's first update
+ * it is the rest pose of its spawn. A `play` or blend-space change since the last update is
+ * part of the rebuilt P1 (the transition then starts from what those layers give), as it
+ * already was of the velocity; a system inserted between blend and inertialize is not.
+ *
+ * v_src: `eid`'s layers blended at τ (`world.scratch.pose`) and τ ∓ h (`poseOther`) plus the
+ * running offset's analytic motion. A character whose output has not moved yet is still
+ * (P2 = P1). A second request before the next update keeps the first one's source: the layers
+ * then already hold the new clip. Uses `world.scratch.slotScratch` for P1 and P2 while the
+ * running offsets (in the same slot) are still read; allocates nothing.
  */
-export function captureSourceMotion(world: AnimationWorld, eid: number): void {
+export function captureSourceMotion(world: AnimationWorld, eid: number, running: boolean): void {
   const c = world.components.Inertialization;
   if (c.pending[eid] !== 0) return;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const jointCount = world.components.Character.jointCount[eid];
-  const index = c.historyIndex[eid];
-  const p1Off = (eid * 2 + index) * poseSize, p2Off = (eid * 2 + 1 - index) * poseSize;
+  const slotOff = c.slot[eid] * world.maxJoints * SLOT_STRIDE;
+  const source = world.scratch.slotScratch; // P1 at 0, P2 at poseSize
+  rebuildOutput(world, eid, running, slotOff, source);
+  const n = jointCount * POSE_STRIDE;
   if (c.lastDt[eid] === 0) {
-    c.history.copyWithin(p2Off, p1Off, p1Off + jointCount * POSE_STRIDE);
+    source.copyWithin(poseSize, 0, n);
   } else {
     const { pose, poseOther, params, capture: job } = world.scratch;
     params[CAPTURE_BACK] = 0;
@@ -334,15 +352,84 @@ export function captureSourceMotion(world: AnimationWorld, eid: number): void {
     blendLayersAt(world, eid, params, CAPTURE_BACK, poseOther);
     job.blend = pose; job.blendOff = 0;
     job.blendOther = poseOther; job.blendOtherOff = 0;
-    job.p1 = c.history; job.p1Off = p1Off;
-    job.p2 = c.history; job.p2Off = p2Off;
-    job.offsets = c.offsets; job.offsetsOff = eid * world.maxJoints * OFFSET_STRIDE;
+    job.p1 = source; job.p1Off = 0;
+    job.p2 = source; job.p2Off = poseSize;
+    job.offsets = c.slots; job.offsetsOff = slotOff;
     job.jointCount = jointCount;
     job.mode = c.mode[eid];
     job.clock = c.elapsed[eid];
     writeSourcePast(job);
   }
+  // Into the slot, over the running offsets (no longer read: the capture replaces them).
+  const slots = c.slots;
+  for (let i = 0; i < n; i++) {
+    slots[slotOff + i] = source[i];
+    slots[slotOff + poseSize + i] = source[poseSize + i];
+  }
   c.lastDt[eid] = SOURCE_INTERVAL;
+}
+
+/**
+ * The last update's output of `eid` into `out` (`jointCount × 10` floats at 0): see
+ * {@link captureSourceMotion}. `running`: the offsets at `slots[slotOff]` were applied to it
+ * (in the mode `pendingMode`, the mode of the last capture).
+ */
+function rebuildOutput(world: AnimationWorld, eid: number, running: boolean, slotOff: number, out: Float32Array): void {
+  const { Character, Inertialization: c } = world.components;
+  const jointCount = Character.jointCount[eid];
+  const level = c.outputLevel[eid];
+  if (level === OUTPUT_REST) {
+    const rest = world.assets.skeletons[Character.skeleton[eid]].rest;
+    for (let i = 0, n = jointCount * POSE_STRIDE; i < n; i++) out[i] = rest[i];
+    return;
+  }
+  blendLayersNow(world, eid, level, out);
+  if (!running) return;
+  if (c.pendingMode[eid] === INERTIA_QUINTIC) applyQuinticOffsets(out, 0, c.slots, slotOff, jointCount, c.elapsed, eid);
+  else addSpringOffsets(out, 0, c.slots, slotOff, jointCount);
+}
+
+/**
+ * Blends the layers of `eid` as blendSystem does, at their current times and weights, each
+ * clip sampled at `level` (a LOD level, or −1 for the clip itself) as sampleSystem samples it,
+ * into `out` (`jointCount × 10` floats at 0): after an update, that update's blend, bit for bit
+ * (the same kernels on the same inputs). Uses `world.scratch.layerPoses` and the blend
+ * scratch; allocates nothing.
+ */
+export function blendLayersNow(world: AnimationWorld, eid: number, level: number, out: Float32Array): void {
+  const { Character, Layers } = world.components;
+  const { clip: clipIds, weight, mask, reference, binding, time } = Layers;
+  const { clips, bindings, masks, references, skeletons } = world.assets;
+  const { layerOff, layerWeight, layerMask, layerPoses, blendThreshold } = world.scratch;
+  const jointCount = Character.jointCount[eid];
+  const poseSize = world.maxJoints * POSE_STRIDE;
+  const first = eid * MAX_LAYERS;
+  let count = 0;
+  for (let li = first; li < first + MAX_LAYERS; li++) {
+    const override = isOverride(Layers, li);
+    if (!override && !isAdditive(Layers, li)) continue;
+    const clipId = clipIds[li];
+    const n = li - first;
+    const bindingId = binding[li];
+    sampleClipInto(layerPoses, n * poseSize, clips[lodClipId(world.lod.clipLevels, clipId, level)], time, li, bindingId < 0 ? null : bindings[bindingId]);
+    if (!override) continue;
+    layerOff[count] = n * poseSize;
+    layerWeight[count] = weight[li];
+    layerMask[count] = mask[li] >= 0 ? masks[mask[li]] : null;
+    count++;
+  }
+  if (count === 1 && layerMask[0] === null && layerWeight[0] >= blendThreshold[0]) {
+    const from = layerOff[0];
+    for (let i = 0, n = jointCount * POSE_STRIDE; i < n; i++) out[i] = layerPoses[from + i];
+  } else if (count === 2 && layerMask[0] === null && layerMask[1] === null && layerWeight[0] + layerWeight[1] >= blendThreshold[0]) {
+    blendTwoLayers(out, 0, layerPoses, layerOff[0], layerOff[1], layerWeight, jointCount);
+  } else {
+    blendOverrideLayers(out, 0, skeletons[Character.skeleton[eid]].rest, layerPoses, layerOff, layerWeight, layerMask, count, jointCount, blendThreshold);
+  }
+  for (let li = first; li < first + MAX_LAYERS; li++) {
+    if (!isAdditive(Layers, li)) continue;
+    applyAdditiveLayer(out, 0, layerPoses, (li - first) * poseSize, references[reference[li]], weight, li, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
+  }
 }
 
 /**
