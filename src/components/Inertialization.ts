@@ -168,23 +168,26 @@ export const inertializationRows: RowLifecycle<InertializationComponent> = {
 
 /**
  * Takes a free transition slot for `eid` (which holds none) and returns its index, or
- * `NO_SLOT` when all are in use. A slot counts as free when its owner is 0, or no longer holds
- * it (`slot[owner]` differs: the id was respawned), or is no longer alive (`alive(owner)` false:
- * a game's own `removeEntity`), so a slot is never lost. Next fit from `slotCursor`; runs on the
- * calling thread at a `transition` call, never in a system.
+ * `NO_SLOT` when all are in use. A slot is free when its owner is 0 or no longer holds it
+ * (`slot[owner]` differs: the id was respawned); when none is, a second pass also takes the slot
+ * of an owner that is no longer alive (`alive(owner)` false: a game's own `removeEntity`, which
+ * gives nothing back), so a slot is never lost. Next fit from `slotCursor`; runs on the calling
+ * thread at a `transition` call, never in a system.
  */
 export function takeTransitionSlot(c: InertializationComponent, eid: number, alive: (eid: number) => boolean): number {
   const owner = c.slotOwner;
   const count = owner.length;
-  let s = c.slotCursor[0];
-  for (let n = 0; n < count; n++, s++) {
-    if (s >= count) s = 0;
-    const held = owner[s];
-    if (held === 0 || c.slot[held] !== s || !alive(held)) {
-      owner[s] = eid;
-      c.slot[eid] = s;
-      c.slotCursor[0] = s + 1 < count ? s + 1 : 0;
-      return s;
+  for (let pass = 0; pass < 2; pass++) {
+    let s = c.slotCursor[0];
+    for (let n = 0; n < count; n++, s++) {
+      if (s >= count) s = 0;
+      const held = owner[s];
+      if (held === 0 || c.slot[held] !== s || (pass === 1 && !alive(held))) {
+        owner[s] = eid;
+        c.slot[eid] = s;
+        c.slotCursor[0] = s + 1 < count ? s + 1 : 0;
+        return s;
+      }
     }
   }
   return NO_SLOT;

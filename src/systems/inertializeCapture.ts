@@ -332,71 +332,87 @@ function layerTimeAt(layers: AnimationWorld['components']['Layers'], li: number,
  * running offsets (in the same slot) are still read; allocates nothing.
  */
 export function captureSourceMotion(world: AnimationWorld, eid: number, running: boolean): void {
-  const c = world.components.Inertialization;
+  const { Character, Inertialization: c } = world.components;
   if (c.pending[eid] !== 0) return;
   const poseSize = world.maxJoints * POSE_STRIDE;
-  const jointCount = world.components.Character.jointCount[eid];
-  const slotOff = c.slot[eid] * world.maxJoints * SLOT_STRIDE;
-  const source = world.scratch.slotScratch; // P1 at 0, P2 at poseSize
-  rebuildOutput(world, eid, running, slotOff, source);
+  const jointCount = Character.jointCount[eid];
   const n = jointCount * POSE_STRIDE;
-  if (c.lastDt[eid] === 0) {
-    source.copyWithin(poseSize, 0, n);
+  const slotOff = c.slot[eid] * world.maxJoints * SLOT_STRIDE;
+  const { pose, poseOther, params, capture: job, slotScratch } = world.scratch;
+  // P1 at `out[at]`, P2 at `out[at + poseSize]`: straight into the slot, or — while the slot
+  // still holds the running offsets, read below — into `slotScratch`, copied at the end.
+  const out = running ? slotScratch : c.slots;
+  const at = running ? 0 : slotOff;
+  // P1: the last output rebuilt (see above). Its blend (before the offsets) is also the
+  // velocity's blend at τ unless a weight is fading (`blendLayersAt` re-derives it from the
+  // fade clock rather than reading it) or the LOD level changed since the last update.
+  const level = c.outputLevel[eid];
+  job.blend = pose; job.blendOff = 0;
+  if (level === OUTPUT_REST) {
+    const rest = world.assets.skeletons[Character.skeleton[eid]].rest;
+    for (let i = 0; i < n; i++) out[at + i] = rest[i];
+  } else if (running) {
+    blendLayersNow(world, eid, level, pose, 0);
+    for (let i = 0; i < n; i++) out[at + i] = pose[i];
+    if (c.pendingMode[eid] === INERTIA_QUINTIC) applyQuinticOffsets(out, at, c.slots, slotOff, jointCount, c.elapsed, eid);
+    else addSpringOffsets(out, at, c.slots, slotOff, jointCount);
   } else {
-    const { pose, poseOther, params, capture: job } = world.scratch;
-    params[CAPTURE_BACK] = 0;
-    blendLayersAt(world, eid, params, CAPTURE_BACK, pose);
+    blendLayersNow(world, eid, level, out, at);
+    job.blend = out; job.blendOff = at;
+  }
+  if (c.lastDt[eid] === 0) {
+    out.copyWithin(at + poseSize, at, at + n);
+  } else {
+    if (level === OUTPUT_REST || fadingLayers(world, eid) || level !== currentLevel(world, eid)) {
+      params[CAPTURE_BACK] = 0;
+      blendLayersAt(world, eid, params, CAPTURE_BACK, pose);
+      job.blend = pose; job.blendOff = 0;
+    }
     params[CAPTURE_BACK] = SOURCE_INTERVAL;
     if (!layersCanGoBack(world, eid, params, CAPTURE_BACK)) params[CAPTURE_BACK] = -SOURCE_INTERVAL;
     job.interval = params[CAPTURE_BACK];
     blendLayersAt(world, eid, params, CAPTURE_BACK, poseOther);
-    job.blend = pose; job.blendOff = 0;
     job.blendOther = poseOther; job.blendOtherOff = 0;
-    job.p1 = source; job.p1Off = 0;
-    job.p2 = source; job.p2Off = poseSize;
+    job.p1 = out; job.p1Off = at;
+    job.p2 = out; job.p2Off = at + poseSize;
     job.offsets = c.slots; job.offsetsOff = slotOff;
     job.jointCount = jointCount;
     job.mode = c.mode[eid];
     job.clock = c.elapsed[eid];
     writeSourcePast(job);
   }
-  // Into the slot, over the running offsets (no longer read: the capture replaces them).
-  const slots = c.slots;
-  for (let i = 0; i < n; i++) {
-    slots[slotOff + i] = source[i];
-    slots[slotOff + poseSize + i] = source[poseSize + i];
+  if (running) {
+    // Into the slot, over the running offsets (no longer read: the capture replaces them).
+    const slots = c.slots;
+    for (let i = 0; i < n; i++) {
+      slots[slotOff + i] = slotScratch[i];
+      slots[slotOff + poseSize + i] = slotScratch[poseSize + i];
+    }
   }
   c.lastDt[eid] = SOURCE_INTERVAL;
 }
 
-/**
- * The last update's output of `eid` into `out` (`jointCount × 10` floats at 0): see
- * {@link captureSourceMotion}. `running`: the offsets at `slots[slotOff]` were applied to it
- * (in the mode `pendingMode`, the mode of the last capture).
- */
-function rebuildOutput(world: AnimationWorld, eid: number, running: boolean, slotOff: number, out: Float32Array): void {
-  const { Character, Inertialization: c } = world.components;
-  const jointCount = Character.jointCount[eid];
-  const level = c.outputLevel[eid];
-  if (level === OUTPUT_REST) {
-    const rest = world.assets.skeletons[Character.skeleton[eid]].rest;
-    for (let i = 0, n = jointCount * POSE_STRIDE; i < n; i++) out[i] = rest[i];
-    return;
-  }
-  blendLayersNow(world, eid, level, out);
-  if (!running) return;
-  if (c.pendingMode[eid] === INERTIA_QUINTIC) applyQuinticOffsets(out, 0, c.slots, slotOff, jointCount, c.elapsed, eid);
-  else addSpringOffsets(out, 0, c.slots, slotOff, jointCount);
+/** Whether a layer of `eid` with a clip has a weight fade in progress. */
+function fadingLayers(world: AnimationWorld, eid: number): boolean {
+  const { clip, fadeCurve: fading } = world.components.Layers;
+  for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) if (clip[li] >= 0 && fading[li] !== 0) return true;
+  return false;
+}
+
+/** The clip level `eid` samples at now (as sampleSystem and `blendLayersAt` choose it). */
+function currentLevel(world: AnimationWorld, eid: number): number {
+  const lod = world.components.Lod;
+  return lod.enabled[eid] === 0 ? -1 : lod.level[eid];
 }
 
 /**
  * Blends the layers of `eid` as blendSystem does, at their current times and weights, each
  * clip sampled at `level` (a LOD level, or −1 for the clip itself) as sampleSystem samples it,
- * into `out` (`jointCount × 10` floats at 0): after an update, that update's blend, bit for bit
+ * into `out` (`jointCount × 10` floats at `outOff`): after an update, that update's blend, bit for bit
  * (the same kernels on the same inputs). Uses `world.scratch.layerPoses` and the blend
  * scratch; allocates nothing.
  */
-export function blendLayersNow(world: AnimationWorld, eid: number, level: number, out: Float32Array): void {
+export function blendLayersNow(world: AnimationWorld, eid: number, level: number, out: Float32Array, outOff: number): void {
   const { Character, Layers } = world.components;
   const { clip: clipIds, weight, mask, reference, binding, time } = Layers;
   const { clips, bindings, masks, references, skeletons } = world.assets;
@@ -420,15 +436,15 @@ export function blendLayersNow(world: AnimationWorld, eid: number, level: number
   }
   if (count === 1 && layerMask[0] === null && layerWeight[0] >= blendThreshold[0]) {
     const from = layerOff[0];
-    for (let i = 0, n = jointCount * POSE_STRIDE; i < n; i++) out[i] = layerPoses[from + i];
+    for (let i = 0, n = jointCount * POSE_STRIDE; i < n; i++) out[outOff + i] = layerPoses[from + i];
   } else if (count === 2 && layerMask[0] === null && layerMask[1] === null && layerWeight[0] + layerWeight[1] >= blendThreshold[0]) {
-    blendTwoLayers(out, 0, layerPoses, layerOff[0], layerOff[1], layerWeight, jointCount);
+    blendTwoLayers(out, outOff, layerPoses, layerOff[0], layerOff[1], layerWeight, jointCount);
   } else {
-    blendOverrideLayers(out, 0, skeletons[Character.skeleton[eid]].rest, layerPoses, layerOff, layerWeight, layerMask, count, jointCount, blendThreshold);
+    blendOverrideLayers(out, outOff, skeletons[Character.skeleton[eid]].rest, layerPoses, layerOff, layerWeight, layerMask, count, jointCount, blendThreshold);
   }
   for (let li = first; li < first + MAX_LAYERS; li++) {
     if (!isAdditive(Layers, li)) continue;
-    applyAdditiveLayer(out, 0, layerPoses, (li - first) * poseSize, references[reference[li]], weight, li, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
+    applyAdditiveLayer(out, outOff, layerPoses, (li - first) * poseSize, references[reference[li]], weight, li, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
   }
 }
 
