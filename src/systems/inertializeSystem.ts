@@ -50,7 +50,7 @@ import { applyQuinticOffsets, applySpringOffsets } from './inertializeOffsets.js
 import type { PoolAllocator } from '../memory/poolAllocator.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE } = layout;
-const { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OFFSET_STRIDE, SLOT_STRIDE } = inertialization;
+const { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OFFSET_STRIDE, OUTPUT_FULL, SLOT_STRIDE } = inertialization;
 
 /**
  * inertializeSystem's scratch (FrameSystem.scratch, built once per world; `transition` uses
@@ -120,7 +120,7 @@ export function inertializeEntities(world: AnimationWorld, frameDt: number, firs
     }
     // What a request needs to rebuild this output (captureSourceMotion): the clip level sampled
     // (as sampleSystem chose it), and whether time has moved.
-    outputLevel[eid] = lodOn[eid] === 0 ? -1 : lodLevel[eid];
+    outputLevel[eid] = lodOn[eid] === 0 ? OUTPUT_FULL : lodLevel[eid];
     if (dt > 0) lastDt[eid] = dt;
   }
 }
