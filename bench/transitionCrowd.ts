@@ -71,7 +71,7 @@ export interface TransitionCrowd extends CrowdRunner {
  * clip, so the frames allocate only what `transition` itself does.
  */
 export function createTransitionCrowd(plan: CrowdPlan, variant: TransitionVariant): TransitionCrowd {
-  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT });
+  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, maxTransitions: plan.count }); // the whole crowd may be mid-transition
   const { Inertialization, Layers } = world.components;
   const count = plan.count;
   const eids = new Int32Array(count);

@@ -158,7 +158,7 @@ export const defaultFrame: Frame = createFrame([
   {
     name: 'inertialize',
     entities: inertializeEntities,
-    reads: ['world.updates', 'Character', 'Layers', 'LocalPose', 'Inertialization', 'Lod.level', 'world.assets'],
+    reads: ['world.updates', 'Character', 'Layers', 'LocalPose', 'Inertialization', 'Lod.enabled', 'Lod.level', 'world.lod.clipLevels', 'world.assets'],
     writes: ['LocalPose', 'Inertialization'],
     scratch: inertializeScratch,
   },

@@ -57,7 +57,7 @@ export { sampleClipInto } from './assets/sampleClip.js';
 export { blendSystem, blendEntities, blendOverrideLayers, applyAdditiveLayer } from './systems/blendSystem.js';
 export { inertializeSystem, inertializeEntities, applyQuinticOffsets, applySpringOffsets } from './systems/inertializeSystem.js';
 export { captureOffsets, type CaptureJob } from './systems/inertializeCapture.js';
-export { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_STRIDE } from './components/Inertialization.js';
+export { defaultMaxTransitions, INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OFFSET_STRIDE, SLOT_STRIDE } from './components/Inertialization.js';
 export { rootMotionSystem, rootMotionEntities, removeTwist } from './systems/rootMotionSystem.js';
 export { getRootTrack, getRootFrame, type RootTrack, type RootFrame } from './assets/rootTrack.js';
 export { ROOT_AXIS_FREE, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from './components/Layers.js';

@@ -7,7 +7,9 @@ import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
 import { characterRows, createCharacterComponent, type CharacterComponent } from './components/Character.js';
 import { createEventQueue, type EventQueue } from './components/EventQueue.js';
-import { createInertializationComponent, inertializationRows, type InertializationComponent } from './components/Inertialization.js';
+import {
+  createInertializationComponent, defaultMaxTransitions, inertializationRows, transitionSlotBytes, type InertializationComponent,
+} from './components/Inertialization.js';
 import { createLayersComponent, layersRows, MAX_LAYERS, type LayersComponent } from './components/Layers.js';
 import type { RowLifecycle } from './components/lifecycle.js';
 import { createRootMotionComponent, rootMotionRows, type RootMotionComponent } from './components/RootMotion.js';
@@ -41,6 +43,16 @@ export interface AnimationWorldOptions {
   world?: World;
   /** Capacity of the event ring buffer in records (default 4096, at most 2²⁴). */
   maxEvents?: number;
+  /**
+   * Inertializations (`transition` in the `'inertialize'` or `'spring'` mode) that can run at
+   * once: each holds a transition slot of `maxJoints × 80` bytes (its source poses, then its
+   * offsets) from the `transition` call until its offsets have ended, so characters that are
+   * not transitioning cost no per-joint inertialization memory. An integer in [0, maxEntities];
+   * default `min(maxEntities, max(128, ceil(maxEntities / 8)))` (every world of up to 128
+   * characters has one per character; at 64 joints 640 bytes per character of a larger crowd).
+   * A `transition` with none free throws, changing nothing; `maxEntities` never runs out.
+   */
+  maxTransitions?: number;
   /**
    * Total override-layer weight below which the rest pose is blended in, with weight
    * `threshold − total` (ozz-animation's blending threshold): a character whose layers all
@@ -166,8 +178,6 @@ export interface PoseViews {
   readonly local: Float32Array[];
   /** `layers[eid × MAX_LAYERS + layer]`: a layer's sampled pose. */
   readonly layers: Float32Array[];
-  /** `history[eid × 2 + slot]`: the inertialization history slots. */
-  readonly history: Float32Array[];
 }
 
 /**
@@ -298,12 +308,14 @@ export interface ThreadPools {
  * systems declare. Memory is allocated here once; frames allocate nothing.
  *
  * Pools hold `maxEntities + 1` rows because bitecs entity ids start at 1. Per character:
- * `(1 + MAX_LAYERS) × maxJoints × 10` pose floats, `2 × maxJoints × 12` matrix floats and
- * `maxJoints × 38` inertialization floats (two history poses and the offsets).
+ * `(1 + MAX_LAYERS) × maxJoints × 10` pose floats and `2 × maxJoints × 12` matrix floats; per
+ * transition slot (`maxTransitions`) `maxJoints × 20` floats (a transition's source poses,
+ * then its offsets).
  *
  * The pools' total bytes (`worldBytes`) are computed before anything is allocated: a
- * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints, 30,299
- * bytes per character: 70,871 characters fit).
+ * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints and
+ * the default `maxTransitions`, 21,214 bytes per character of a crowd of 10,000: 101,287
+ * characters fit).
  *
  * @throws AnimationError when `options` is not an object, a size is not a positive integer
  * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴), the pools would take more than 2 GiB, or allocating
@@ -315,6 +327,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   }
   const { maxEntities, maxJoints } = options;
   const maxEvents = options.maxEvents ?? 4096;
+  const maxTransitions = options.maxTransitions ?? (Number.isInteger(maxEntities) && maxEntities >= 1 ? defaultMaxTransitions(maxEntities) : 0);
   const threads = options.threads === 'auto' ? logicalCores() : options.threads ?? 1;
   const blendThreshold = options.blendThreshold ?? 0.1;
   const issues: AnimationIssue[] = [];
@@ -326,6 +339,9 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   positiveInt('maxEntities', maxEntities, Infinity, '');
   positiveInt('maxJoints', maxJoints, MAX_JOINTS, 'joint parents are stored as Int16');
   positiveInt('maxEvents', maxEvents, MAX_EVENTS, 'MAX_EVENTS');
+  if (typeof maxTransitions !== 'number' || !Number.isInteger(maxTransitions) || maxTransitions < 0 || (Number.isInteger(maxEntities) && maxTransitions > maxEntities)) {
+    issues.push({ path: 'maxTransitions', message: `is ${shownNumber(maxTransitions)}: must be an integer ≥ 0 and ≤ maxEntities (${shownNumber(maxEntities)}; a character holds at most one transition slot)` });
+  }
   if (typeof blendThreshold !== 'number' || !(blendThreshold > 0) || !(blendThreshold <= FLOAT32_MAX)) {
     issues.push({ path: 'blendThreshold', message: `is ${shownNumber(blendThreshold)}: must be a finite number > 0 and ≤ 3.4e38 (the Float32 range)` });
   }
@@ -350,10 +366,9 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   if (issues.length) throw new AnimationError('createAnimationWorld', issues);
 
   const rows = maxEntities + 1;
-  const bytes = frameWorldBytes(frame, maxEntities, maxJoints, maxEvents);
+  const bytes = frameWorldBytes(frame, maxEntities, maxJoints, maxEvents, maxTransitions);
   if (bytes > MAX_WORLD_BYTES) {
-    const none = frameWorldBytes(frame, 0, maxJoints, maxEvents);
-    const fit = Math.floor((MAX_WORLD_BYTES - none) / (frameWorldBytes(frame, 1, maxJoints, maxEvents) - none));
+    const fit = mostCharacters(frame, maxJoints, maxEvents, options.maxTransitions);
     throw new AnimationError('createAnimationWorld', [{
       path: 'maxEntities',
       message: `is ${shownNumber(maxEntities)} with maxJoints ${maxJoints}: the pools would take ${bytesText(bytes)}, more than the limit MAX_WORLD_BYTES of ${bytesText(MAX_WORLD_BYTES)}, `
@@ -364,7 +379,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   const layout = (alloc: PoolAllocator): WorldPools => {
     const scratch = createScratch(frame, maxJoints, blendThreshold, alloc);
     return {
-      components: createComponents(rows, maxJoints, alloc),
+      components: createComponents(rows, maxJoints, alloc, maxTransitions),
       events: createEventQueue(maxEvents, alloc),
       scratch,
       updates: createUpdateList(rows, alloc),
@@ -435,7 +450,6 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     views: {
       local: new Array<Float32Array>(rows).fill(EMPTY_VIEW),
       layers: new Array<Float32Array>(rows * MAX_LAYERS).fill(EMPTY_VIEW),
-      history: new Array<Float32Array>(rows * 2).fill(EMPTY_VIEW),
     },
     lod: pools.lod,
     frame,
@@ -495,27 +509,23 @@ const EMPTY_VIEW = new Float32Array(0);
 export function makePoseViews(world: AnimationWorld, eid: number, jointCount: number): void {
   const size = jointCount * POSE_STRIDE;
   const block = world.maxJoints * POSE_STRIDE;
-  const { local, layers, history } = world.views;
+  const { local, layers } = world.views;
   local[eid] = world.components.LocalPose.data.subarray(eid * block, eid * block + size);
   for (let layer = 0; layer < MAX_LAYERS; layer++) {
     const li = eid * MAX_LAYERS + layer;
     layers[li] = world.components.Layers.pose.subarray(li * block, li * block + size);
   }
-  for (let slot = 0; slot < 2; slot++) {
-    const h = eid * 2 + slot;
-    history[h] = world.components.Inertialization.history.subarray(h * block, h * block + size);
-  }
 }
 
 /** The components of a world of `rows` entity ids and `maxJoints` joints (DESIGN §3). */
-function createComponents(rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator): AnimationComponents {
+function createComponents(rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator, maxTransitions = 0): AnimationComponents {
   return {
     Character: createCharacterComponent(rows, alloc),
     Layers: createLayersComponent(rows, maxJoints, alloc),
     LocalPose: createLocalPoseComponent(rows, maxJoints, alloc),
     ModelPose: createMatrixPoolComponent(rows, maxJoints, alloc),
     SkinPalette: createMatrixPoolComponent(rows, maxJoints, alloc),
-    Inertialization: createInertializationComponent(rows, maxJoints, alloc),
+    Inertialization: createInertializationComponent(rows, maxJoints, alloc, maxTransitions),
     RootMotion: createRootMotionComponent(rows, alloc),
     Follower: createFollowerComponent(rows, alloc),
     LookAt: createLookAtComponent(rows, alloc),
@@ -610,25 +620,46 @@ const EVENT_RECORD_BYTES = 3 * Int32Array.BYTES_PER_ELEMENT + Float64Array.BYTES
 /** The event queue's one-record stamp. */
 const EVENT_STAMP_BYTES = Float64Array.BYTES_PER_ELEMENT;
 /**
- * Bytes per row of the plain arrays: the pose views (`local`, `layers`, `history`: 1 +
- * MAX_LAYERS + 2 references) and the update list's `dt`, ~8 bytes a reference.
+ * Bytes per row of the plain arrays: the pose views (`local`, `layers`: 1 + MAX_LAYERS
+ * references) and the update list's `dt`, ~8 bytes a reference.
  */
-const VIEW_ROW_BYTES = (1 + MAX_LAYERS + 2 + 1) * 8;
+const VIEW_ROW_BYTES = (1 + MAX_LAYERS + 1) * 8;
 
 /**
  * The body of `worldBytes` (src/frame.ts): the bytes a world running `frame` allocates for
  * `maxEntities` characters of `maxJoints` joints and `maxEvents` event records — the
  * components', scratch and update-list typed arrays (counted from their definitions and the
- * frame's scratch declarations), the event queue and the per-character plain arrays.
+ * frame's scratch declarations), the event queue, the per-character plain arrays and
+ * `maxTransitions` transition slots (default: the default for `maxEntities`).
  * @throws AnimationError when a count is not an integer ≥ 0.
  */
-export function frameWorldBytes(frame: Frame, maxEntities: number, maxJoints: number, maxEvents = 4096): number {
-  for (const [path, v] of [['maxEntities', maxEntities], ['maxJoints', maxJoints], ['maxEvents', maxEvents]] as const) {
+export function frameWorldBytes(
+  frame: Frame, maxEntities: number, maxJoints: number, maxEvents = 4096, maxTransitions = defaultMaxTransitions(maxEntities),
+): number {
+  for (const [path, v] of [['maxEntities', maxEntities], ['maxJoints', maxJoints], ['maxEvents', maxEvents], ['maxTransitions', maxTransitions]] as const) {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new AnimationError('worldBytes', [{ path, message: `is ${shownNumber(v)}: must be an integer ≥ 0` }]);
   }
   const [a, b, c, d] = poolCoefficients(frame) as unknown as [number, number, number, number];
   const rows = maxEntities + 1;
-  return a + b * rows + c * maxJoints + d * rows * maxJoints + EVENT_RECORD_BYTES * maxEvents + EVENT_STAMP_BYTES + VIEW_ROW_BYTES * rows;
+  return a + b * rows + c * maxJoints + d * rows * maxJoints + EVENT_RECORD_BYTES * maxEvents + EVENT_STAMP_BYTES + VIEW_ROW_BYTES * rows
+    + transitionSlotBytes(maxTransitions, maxJoints);
+}
+
+/**
+ * The most characters of `maxJoints` joints whose world fits in `MAX_WORLD_BYTES`, with
+ * `maxTransitions` slots (or the default for each size, which grows with it): a bisection,
+ * since the bytes grow with `maxEntities`.
+ */
+function mostCharacters(frame: Frame, maxJoints: number, maxEvents: number, maxTransitions: number | undefined): number {
+  const fits = (n: number): boolean => frameWorldBytes(frame, n, maxJoints, maxEvents, maxTransitions ?? defaultMaxTransitions(n)) <= MAX_WORLD_BYTES;
+  let low = 0, high = 1;
+  while (fits(high)) low = high, high *= 2;
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (fits(mid)) low = mid;
+    else high = mid;
+  }
+  return low;
 }
 
 /** Bytes in a message: the count in full and in MiB or GiB. */

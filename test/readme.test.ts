@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { createAnimationWorld } from '../src/index.js';
+import { createInertializationComponent, defaultMaxTransitions } from '../src/components/Inertialization.js';
+import { heapAllocator } from '../src/memory/poolAllocator.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const example = readFileSync(new URL('../examples/bitecsGame.ts', import.meta.url), 'utf8');
@@ -42,16 +44,26 @@ describe('the importing guide\'s inspect outputs', () => {
 
 describe('the transitions guide\'s memory statement', () => {
   it('matches the Inertialization component arrays (docs/transitions.md)', () => {
-    const guide = readFileSync(new URL('../docs/transitions.md', import.meta.url), 'utf8');
-    const maxEntities = 3, maxJoints = 64;
-    const { Inertialization } = createAnimationWorld({ maxEntities, maxJoints }).components;
-    const bytes = Object.values(Inertialization).reduce((sum, a) => sum + (a as ArrayBufferView).byteLength, 0) / (maxEntities + 1);
-    const perJoint = (Inertialization.history.byteLength + Inertialization.offsets.byteLength) / (maxEntities + 1) / maxJoints;
-    const stated = /inertialization state is (\d+) bytes per joint[^.]*plus (\d+) bytes per character: ([\d,]+) bytes per character at 64 joints/.exec(guide.replace(/\s+/g, ' '));
-    expect(stated).not.toBeNull();
-    expect(Number(stated![1])).toBe(perJoint);
-    expect(Number(stated![2])).toBe(bytes - perJoint * maxJoints);
-    expect(Number(stated![3]!.replace(',', ''))).toBe(bytes);
+    const guide = readFileSync(new URL('../docs/transitions.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const maxJoints = 64;
+    // Per character: the arrays with a row per entity id; per slot: the pool's arrays.
+    const small = createAnimationWorld({ maxEntities: 3, maxJoints }).components.Inertialization;
+    const bytesEach = (a: ArrayBufferView & { length: number }): number => a.byteLength / a.length;
+    const scalars = [small.mode, small.pending, small.pendingMode, small.elapsed, small.duration, small.halfLife, small.lastDt, small.slot, small.outputLevel]
+      .reduce((sum, a) => sum + bytesEach(a), 0);
+    expect(guide).toContain(`state is ${scalars} bytes per character`);
+    const slotBytes = small.slots.byteLength / small.slotOwner.length; // 3 characters: 3 slots
+    expect(small.slotOwner.length).toBe(3);
+    expect(guide).toContain(`each slot is ${slotBytes / maxJoints} bytes per joint`);
+    expect(guide).toContain(`plus ${small.slotOwner.byteLength / small.slotOwner.length} bytes`);
+    // A crowd of 8,192 with the default maxTransitions (1,024 slots): bytes per character.
+    const maxEntities = 8192;
+    const crowd = createInertializationComponent(maxEntities + 1, maxJoints, heapAllocator, defaultMaxTransitions(maxEntities));
+    const total = Object.values(crowd).reduce((sum, a) => sum + (a as ArrayBufferView).byteLength, 0);
+    const perCharacter = Math.round(total / maxEntities);
+    expect(guide).toContain(`that is ${perCharacter.toLocaleString('en-US')} bytes per character at 64 joints`);
+    const before = 64 * (2 * 10 + 18) * 4 + 20; // two output poses and the offsets per character, and 20 bytes of scalars
+    expect(guide).toContain(`against ${before.toLocaleString('en-US')} bytes`);
   });
 });
 

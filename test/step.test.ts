@@ -22,7 +22,7 @@ const upper = createMask(skeleton, { joint3: 1 });
 
 /** 300 characters (more than two of step's 128-character chunks) with varied layers; a few removed. */
 function populate(): AnimationWorld {
-  const world = createAnimationWorld({ maxEntities: 300, maxJoints: 24 });
+  const world = createAnimationWorld({ maxEntities: 300, maxJoints: 24, maxTransitions: 300 }); // every character transitions at once
   const random = createRandom(5);
   const eids: number[] = [];
   for (let n = 0; n < 300; n++) {

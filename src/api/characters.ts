@@ -5,7 +5,7 @@
 import { addComponent, addEntity, commitRemovals, removeEntity } from 'bitecs';
 import { fail } from '../assets/AnimationError.js';
 import type { Skeleton } from '../assets/Skeleton.js';
-import { holdPose } from '../components/Inertialization.js';
+import { releaseTransitionSlot } from '../components/Inertialization.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
 import { getRootFrame } from '../assets/rootTrack.js';
 import { computeModelPose, computeSkinPalette } from '../systems/skinSystem.js';
@@ -102,7 +102,6 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
   LocalPose.data.set(skeleton.rest, poseOff);
   computeModelPose(ModelPose.data, matrixOff, LocalPose.data, poseOff, skeleton.parents, skeleton.jointCount);
   computeSkinPalette(SkinPalette.data, matrixOff, ModelPose.data, matrixOff, skeleton.inverseBind, skeleton.jointCount);
-  holdPose(Inertialization, eid, world.maxJoints, skeleton.rest);
   makePoseViews(world, eid, skeleton.jointCount);
   world.assets.rootFrames[skeletonId] = getRootFrame(skeleton);
   RootMotion.x[eid] = place.x;
@@ -127,6 +126,7 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
  */
 export function removeCharacter(world: AnimationWorld, eid: number): void {
   requireCharacter(world, eid, 'removeCharacter');
+  releaseTransitionSlot(world.components.Inertialization, eid); // (a game's own removeEntity: the slot is found free at the next search)
   removeEntity(world.ecs, eid);
   commitRemovals(world.ecs);
 }

@@ -4,7 +4,8 @@
  */
 import { fail, IssueList } from '../assets/AnimationError.js';
 import type { Clip } from '../assets/Clip.js';
-import { INERTIA_QUINTIC, INERTIA_SPRING } from '../components/Inertialization.js';
+import { hasComponent } from 'bitecs';
+import { INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, takeTransitionSlot } from '../components/Inertialization.js';
 import { MAX_LAYERS } from '../components/Layers.js';
 import { fadingOutFlags } from '../components/layerRules.js';
 import { FADE_CURVE_KINDS, type FadeCurveName } from '../math/fadeCurves.js';
@@ -58,9 +59,16 @@ export interface TransitionOptions extends PlayOptions {
  * is, with its decaying offset; a cross-fade lets the interrupted fade's clips fade out from
  * their current weights.
  *
+ * Inertialization (`'inertialize'`, `'spring'`) holds one of the world's `maxTransitions`
+ * transition slots from this call until the character's offsets have ended (its first update
+ * after that, or its removal); an interrupting transition keeps the slot it has.
+ *
  * @throws AnimationError for what `play` refuses, a duration that is neither 0 nor a number in
  * [1e-6, 1e6] seconds (a half-life: in [1e-6, 1e6]; see docs/hardening.md), an unknown mode or
- * curve, or — for a cross-fade — no free layer slot to hold the outgoing clip.
+ * curve, for a cross-fade no free layer slot to hold the outgoing clip, or for inertialization
+ * no free transition slot (all `maxTransitions` in use: a capacity of the world, like
+ * `maxEntities`; the world is left unchanged, so the game may fall back to a cross-fade or an
+ * instant switch).
  * @example
  * transition(world, eid, run, { duration: 0.3 });                         // inertialization
  * transition(world, eid, run, { duration: 0.3, mode: 'crossfade', curve: 'minjerk' });
@@ -104,7 +112,15 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
     startFade(world, li, 0, play.weight, FADE_CURVE_KINDS[curve], duration);
     return;
   }
-  captureSourceMotion(world, eid); // the outgoing output's velocity, while the layers still hold it
+  // A transition slot (Inertialization.ts): the one the character holds (a running or pending
+  // transition), else a free one — or, with none free, an error before anything changed.
+  const running = Inertialization.slot[eid] !== NO_SLOT;
+  if (!running && takeTransitionSlot(Inertialization, eid, (owner) => hasComponent(world.ecs, owner, Inertialization)) === NO_SLOT) {
+    fail(where, 'mode', `'${mode}' needs a transition slot and all ${Inertialization.slotOwner.length} (maxTransitions) are in use: `
+      + 'create the world with a larger maxTransitions (up to maxEntities), or use a cross-fade or duration 0');
+  }
+  // The outgoing output and its velocity, into the slot, while the layers still hold them.
+  captureSourceMotion(world, eid, running);
   writeLayer(world, eid, skeleton, clip, play);
   Inertialization.pending[eid] = layer + 1;
   Inertialization.pendingMode[eid] = mode === 'spring' ? INERTIA_SPRING : INERTIA_QUINTIC;

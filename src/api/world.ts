@@ -5,6 +5,7 @@
 import { defaultFrame, requireFrame } from '../frame.js';
 import { fail } from '../assets/AnimationError.js';
 import { startThreads } from '../parallel/threadPool.js';
+import { defaultMaxTransitions } from '../components/Inertialization.js';
 import { kernelAreaBytes } from '../wasm/kernels.js';
 import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type AnimationWorldOptions } from '../world.js';
 
@@ -14,19 +15,24 @@ import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type Animati
  * declare. Memory is allocated here once; frames allocate nothing.
  *
  * Pools hold `maxEntities + 1` rows because bitecs entity ids start at 1. Per character:
- * `(1 + MAX_LAYERS) × maxJoints × 10` pose floats, `2 × maxJoints × 12` matrix floats and
- * `maxJoints × 38` inertialization floats (two history poses and the offsets).
+ * `(1 + MAX_LAYERS) × maxJoints × 10` pose floats and `2 × maxJoints × 12` matrix floats; per
+ * transition slot (`maxTransitions`) `maxJoints × 20` floats (a transition's source poses,
+ * then its offsets).
  *
  * The pools' total bytes ({@link worldBytes}) are computed before anything is allocated: a
- * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints, 30,299
- * bytes per character: 70,871 characters fit).
+ * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints and
+ * the default `maxTransitions`, 21,214 bytes per character of a crowd of 10,000: 101,287
+ * characters fit).
  *
  * @throws AnimationError when `options` is not an object, a size is not a positive integer
- * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴), `frame` is not a frame from `createFrame`, the
+ * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴), `maxTransitions` is not an integer in [0,
+ * maxEntities], `frame` is not a frame from `createFrame`, the
  * pools would take more than 2 GiB, allocating them fails, or `kernels` is `'wasm'` where the
  * WebAssembly kernels are not available (`'auto'` falls back to JavaScript; docs/wasm.md).
  * @example
  * const world = createAnimationWorld({ maxEntities: 10_000, maxJoints: 64 });
+ * // 1,250 inertializations at once by default; every character at once:
+ * const busy = createAnimationWorld({ maxEntities: 1_000, maxJoints: 64, maxTransitions: 1_000 });
  */
 export function createAnimationWorld(options: AnimationWorldOptions): AnimationWorld {
   let frame = defaultFrame;
@@ -46,9 +52,13 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
  * The bytes {@link createAnimationWorld} allocates for `maxEntities` characters of `maxJoints`
  * joints and `maxEvents` event records, with the default frame's scratch: the components',
  * scratch and update-list typed arrays (counted from their definitions), the event queue and
- * the per-character plain arrays. At 64 joints a character takes 30,299 bytes (six pose pools
- * of 64 × 10 floats, two matrix pools, the inertialization history). Registries grow with the
+ * the per-character plain arrays, and the default `maxTransitions` transition slots. At 64
+ * joints a character of a crowd of 10,000 takes 21,214 bytes (six pose pools of 64 × 10 floats,
+ * two matrix pools, an eighth of a transition slot). Registries grow with the
  * assets registered and are not counted.
+ *
+ * `maxTransitions`: the world's transition slots (default: `createAnimationWorld`'s default for
+ * `maxEntities`, {@link defaultMaxTransitions}).
  *
  * `kernels`: the kernels the world runs (`world.kernels`). A world on `'wasm'` also holds the
  * WebAssembly kernels' area (copies of the skeletons and clips they read, src/wasm/kernels.ts:
@@ -60,8 +70,11 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
  * worldBytes(10_000, 64); // 303,000,000 bytes or so: what createAnimationWorld would allocate
  * worldBytes(10_000, 64, 4096, world.kernels); // with the kernel area when world.kernels is 'wasm'
  */
-export function worldBytes(maxEntities: number, maxJoints: number, maxEvents = 4096, kernels: 'wasm' | 'js' = 'js'): number {
+export function worldBytes(
+  maxEntities: number, maxJoints: number, maxEvents = 4096, kernels: 'wasm' | 'js' = 'js',
+  maxTransitions = Number.isInteger(maxEntities) && maxEntities >= 0 ? defaultMaxTransitions(maxEntities) : 0,
+): number {
   if (kernels !== 'wasm' && kernels !== 'js') fail('worldBytes', 'kernels', `is ${String(kernels)}: must be 'wasm' or 'js' (world.kernels)`);
-  const pools = frameWorldBytes(defaultFrame, maxEntities, maxJoints, maxEvents);
+  const pools = frameWorldBytes(defaultFrame, maxEntities, maxJoints, maxEvents, maxTransitions);
   return kernels === 'wasm' ? pools + kernelAreaBytes(maxJoints) : pools;
 }

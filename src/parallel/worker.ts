@@ -181,7 +181,6 @@ function createWorkerWorld(init: InitMessage): AnimationWorld {
     views: {
       local: new Array<Float32Array>(rows).fill(EMPTY_VIEW),
       layers: new Array<Float32Array>(rows * MAX_LAYERS).fill(EMPTY_VIEW),
-      history: new Array<Float32Array>(rows * 2).fill(EMPTY_VIEW),
     },
     lod: { camera: init.camera, dts: lod.dts, clipLevels: lod.clipLevels, args: lod.args },
     frame: defaultFrame,

@@ -20,9 +20,11 @@
  *   clips at τ): the character's layers (weights, fades, masks, additive layers) are blended
  *   at τ and τ − h, and the running offset's own motion is added analytically (the quintic's
  *   x′(t) = `inertializeVelocity`, the spring's stored velocity; rotations composed as
- *   ω = ω_off + R_off·ω_blend). It is stored as the output h before P1 in the older history
- *   slot, P2 = P1 − h·v_src, with `lastDt` = h, so the seed's formula (P1 − P2)/Δt still reads
- *   it.
+ *   ω = ω_off + R_off·ω_blend). It is stored as the output h before P1, P2 = P1 − h·v_src,
+ *   beside P1 in the character's transition slot, with `lastDt` = h, so the seed's formula
+ *   (P1 − P2)/Δt still reads it. P1 itself is rebuilt at the request from the layers (as
+ *   blendSystem blended them at the last update) and the running offset, so no character keeps
+ *   a copy of its output while it is not transitioning.
  * - v_tgt and T(τ) (`inertializeSystem`, on the switch frame): the layers, now with the new
  *   clip, are blended at τ and τ − h (each layer moved back by its speed × (dt, dt + h), fades
  *   by their clocks).
@@ -37,18 +39,19 @@
 import { sampleClipInto } from '../assets/sampleClip.js';
 import * as inertialization from '../components/Inertialization.js';
 import { MAX_LAYERS } from '../components/Layers.js';
-import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendMode, loops } from '../components/layerRules.js';
+import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendMode, isAdditive, isOverride, loops } from '../components/layerRules.js';
 import { lodClipId } from '../components/Lod.js';
 import { fadeCurve } from '../math/fadeCurves.js';
 import * as layout from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import type { AnimationWorld } from '../world.js';
-import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
+import { applyAdditiveLayer, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
+import { addSpringOffsets, applyQuinticOffsets } from './inertializeOffsets.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
 const {
   INERTIA_QUINTIC, INERTIA_SPRING, OFFSET_CHANNEL, OFFSET_INV_T1, OFFSET_K, OFFSET_Q, OFFSET_S, OFFSET_STRIDE, OFFSET_T,
-  OFFSET_V, OFFSET_X0,
+  OFFSET_V, OFFSET_X0, OUTPUT_REST, SLOT_STRIDE,
 } = inertialization;
 
 /**
@@ -102,7 +105,7 @@ export interface CaptureJob {
   p1: Float32Array;
   /** Element offset of P1 in `p1`. */
   p1Off: number;
-  /** The older history pose, at `p2Off`. */
+  /** The output before P1 (P2), at `p2Off`. */
   p2: Float32Array;
   /** Element offset of that pose in `p2`. */
   p2Off: number;
@@ -314,41 +317,141 @@ function layerTimeAt(layers: AnimationWorld['components']['Layers'], li: number,
 }
 
 /**
- * The source half of a capture, run when a transition is requested (see the file header):
- * blends `eid`'s layers at τ (`world.scratch.pose`) and τ ∓ h (`poseOther`), adds the running
- * offset's analytic motion and writes the output h before P1, P2 = P1 − h·v_src, into the
- * older history slot, with `lastDt` = h. A character not yet stepped is still (P2 = P1).
- * A second request before the next update keeps the first one's source: the layers then
- * already hold the new clip. Allocates nothing.
+ * The source half of a capture, run when a transition is requested (see the file header),
+ * into the transition slot `eid` holds (`Inertialization.slot`, taken by the caller): P1 and
+ * P2 = P1 − h·v_src, with `lastDt` = h.
+ *
+ * P1, the last update's output, is rebuilt rather than kept (no character keeps a copy of its
+ * output): the layers blended as blendSystem blended them at that update — their current
+ * times, weights, masks and additive layers, at the clip level it sampled
+ * (`Inertialization.outputLevel`) — plus the running offset as it was applied
+ * (`running`: the slot held offsets at the call; quintic at `elapsed`, spring as it stands),
+ * with the same kernels, so it has that output's bits. Before the character's first update
+ * it is the rest pose of its spawn. A `play` or blend-space change since the last update is
+ * part of the rebuilt P1 (the transition then starts from what those layers give), as it
+ * already was of the velocity; a system inserted between blend and inertialize is not.
+ *
+ * v_src: `eid`'s layers blended at τ (`world.scratch.pose`) and τ ∓ h (`poseOther`) plus the
+ * running offset's analytic motion. A character whose output has not moved yet is still
+ * (P2 = P1). A second request before the next update keeps the first one's source: the layers
+ * then already hold the new clip. Uses `world.scratch.slotScratch` for P1 and P2 while the
+ * running offsets (in the same slot) are still read; allocates nothing.
  */
-export function captureSourceMotion(world: AnimationWorld, eid: number): void {
-  const c = world.components.Inertialization;
+export function captureSourceMotion(world: AnimationWorld, eid: number, running: boolean): void {
+  const { Character, Inertialization: c } = world.components;
   if (c.pending[eid] !== 0) return;
   const poseSize = world.maxJoints * POSE_STRIDE;
-  const jointCount = world.components.Character.jointCount[eid];
-  const index = c.historyIndex[eid];
-  const p1Off = (eid * 2 + index) * poseSize, p2Off = (eid * 2 + 1 - index) * poseSize;
-  if (c.lastDt[eid] === 0) {
-    c.history.copyWithin(p2Off, p1Off, p1Off + jointCount * POSE_STRIDE);
+  const jointCount = Character.jointCount[eid];
+  const n = jointCount * POSE_STRIDE;
+  const slotOff = c.slot[eid] * world.maxJoints * SLOT_STRIDE;
+  const { pose, poseOther, params, capture: job, slotScratch } = world.scratch;
+  // P1 at `out[at]`, P2 at `out[at + poseSize]`: straight into the slot, or — while the slot
+  // still holds the running offsets, read below — into `slotScratch`, copied at the end.
+  const out = running ? slotScratch : c.slots;
+  const at = running ? 0 : slotOff;
+  // P1: the last output rebuilt (see above). Its blend (before the offsets) is also the
+  // velocity's blend at τ unless a weight is fading (`blendLayersAt` re-derives it from the
+  // fade clock rather than reading it) or the LOD level changed since the last update.
+  const level = c.outputLevel[eid];
+  job.blend = pose; job.blendOff = 0;
+  if (level === OUTPUT_REST) {
+    const rest = world.assets.skeletons[Character.skeleton[eid]].rest;
+    for (let i = 0; i < n; i++) out[at + i] = rest[i];
+  } else if (running) {
+    blendLayersNow(world, eid, level, pose, 0);
+    for (let i = 0; i < n; i++) out[at + i] = pose[i];
+    if (c.pendingMode[eid] === INERTIA_QUINTIC) applyQuinticOffsets(out, at, c.slots, slotOff, jointCount, c.elapsed, eid);
+    else addSpringOffsets(out, at, c.slots, slotOff, jointCount);
   } else {
-    const { pose, poseOther, params, capture: job } = world.scratch;
-    params[CAPTURE_BACK] = 0;
-    blendLayersAt(world, eid, params, CAPTURE_BACK, pose);
+    blendLayersNow(world, eid, level, out, at);
+    job.blend = out; job.blendOff = at;
+  }
+  if (c.lastDt[eid] === 0) {
+    out.copyWithin(at + poseSize, at, at + n);
+  } else {
+    if (level === OUTPUT_REST || fadingLayers(world, eid) || level !== currentLevel(world, eid)) {
+      params[CAPTURE_BACK] = 0;
+      blendLayersAt(world, eid, params, CAPTURE_BACK, pose);
+      job.blend = pose; job.blendOff = 0;
+    }
     params[CAPTURE_BACK] = SOURCE_INTERVAL;
     if (!layersCanGoBack(world, eid, params, CAPTURE_BACK)) params[CAPTURE_BACK] = -SOURCE_INTERVAL;
     job.interval = params[CAPTURE_BACK];
     blendLayersAt(world, eid, params, CAPTURE_BACK, poseOther);
-    job.blend = pose; job.blendOff = 0;
     job.blendOther = poseOther; job.blendOtherOff = 0;
-    job.p1 = c.history; job.p1Off = p1Off;
-    job.p2 = c.history; job.p2Off = p2Off;
-    job.offsets = c.offsets; job.offsetsOff = eid * world.maxJoints * OFFSET_STRIDE;
+    job.p1 = out; job.p1Off = at;
+    job.p2 = out; job.p2Off = at + poseSize;
+    job.offsets = c.slots; job.offsetsOff = slotOff;
     job.jointCount = jointCount;
     job.mode = c.mode[eid];
     job.clock = c.elapsed[eid];
     writeSourcePast(job);
   }
+  if (running) {
+    // Into the slot, over the running offsets (no longer read: the capture replaces them).
+    const slots = c.slots;
+    for (let i = 0; i < n; i++) {
+      slots[slotOff + i] = slotScratch[i];
+      slots[slotOff + poseSize + i] = slotScratch[poseSize + i];
+    }
+  }
   c.lastDt[eid] = SOURCE_INTERVAL;
+}
+
+/** Whether a layer of `eid` with a clip has a weight fade in progress. */
+function fadingLayers(world: AnimationWorld, eid: number): boolean {
+  const { clip, fadeCurve: fading } = world.components.Layers;
+  for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) if (clip[li] >= 0 && fading[li] !== 0) return true;
+  return false;
+}
+
+/** The clip level `eid` samples at now (as sampleSystem and `blendLayersAt` choose it). */
+function currentLevel(world: AnimationWorld, eid: number): number {
+  const lod = world.components.Lod;
+  return lod.enabled[eid] === 0 ? -1 : lod.level[eid];
+}
+
+/**
+ * Blends the layers of `eid` as blendSystem does, at their current times and weights, each
+ * clip sampled at `level` (a LOD level, or −1 for the clip itself) as sampleSystem samples it,
+ * into `out` (`jointCount × 10` floats at `outOff`): after an update, that update's blend, bit for bit
+ * (the same kernels on the same inputs). Uses `world.scratch.layerPoses` and the blend
+ * scratch; allocates nothing.
+ */
+export function blendLayersNow(world: AnimationWorld, eid: number, level: number, out: Float32Array, outOff: number): void {
+  const { Character, Layers } = world.components;
+  const { clip: clipIds, weight, mask, reference, binding, time } = Layers;
+  const { clips, bindings, masks, references, skeletons } = world.assets;
+  const { layerOff, layerWeight, layerMask, layerPoses, blendThreshold } = world.scratch;
+  const jointCount = Character.jointCount[eid];
+  const poseSize = world.maxJoints * POSE_STRIDE;
+  const first = eid * MAX_LAYERS;
+  let count = 0;
+  for (let li = first; li < first + MAX_LAYERS; li++) {
+    const override = isOverride(Layers, li);
+    if (!override && !isAdditive(Layers, li)) continue;
+    const clipId = clipIds[li];
+    const n = li - first;
+    const bindingId = binding[li];
+    sampleClipInto(layerPoses, n * poseSize, clips[lodClipId(world.lod.clipLevels, clipId, level)], time, li, bindingId < 0 ? null : bindings[bindingId]);
+    if (!override) continue;
+    layerOff[count] = n * poseSize;
+    layerWeight[count] = weight[li];
+    layerMask[count] = mask[li] >= 0 ? masks[mask[li]] : null;
+    count++;
+  }
+  if (count === 1 && layerMask[0] === null && layerWeight[0] >= blendThreshold[0]) {
+    const from = layerOff[0];
+    for (let i = 0, n = jointCount * POSE_STRIDE; i < n; i++) out[outOff + i] = layerPoses[from + i];
+  } else if (count === 2 && layerMask[0] === null && layerMask[1] === null && layerWeight[0] + layerWeight[1] >= blendThreshold[0]) {
+    blendTwoLayers(out, outOff, layerPoses, layerOff[0], layerOff[1], layerWeight, jointCount);
+  } else {
+    blendOverrideLayers(out, outOff, skeletons[Character.skeleton[eid]].rest, layerPoses, layerOff, layerWeight, layerMask, count, jointCount, blendThreshold);
+  }
+  for (let li = first; li < first + MAX_LAYERS; li++) {
+    if (!isAdditive(Layers, li)) continue;
+    applyAdditiveLayer(out, outOff, layerPoses, (li - first) * poseSize, references[reference[li]], weight, li, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
+  }
 }
 
 /**

@@ -118,7 +118,7 @@ interface Run {
 }
 
 async function run(threads: number | null): Promise<Run> {
-  const world = createAnimationWorld({ maxEntities: COUNT + 8, maxJoints: 43, maxEvents: 1024, threads: threads ?? 1 });
+  const world = createAnimationWorld({ maxEntities: COUNT + 8, maxJoints: 43, maxEvents: 1024, threads: threads ?? 1, maxTransitions: COUNT + 8 }); // every character may be mid-transition at once
   const random = createRandom(17);
   const alive: number[] = [];
   let spawned = 0;

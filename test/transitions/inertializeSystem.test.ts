@@ -13,8 +13,8 @@ import {
   INERTIA_QUINTIC,
   INERTIA_SPRING,
   MAX_LAYERS,
-  OFFSET_STRIDE,
   POSE_STRIDE,
+  SLOT_STRIDE,
   blendSystem,
   clampInertializeTime,
   inertializeCurve,
@@ -44,18 +44,20 @@ function arrays(world: AnimationWorld): Record<string, Float32Array | Float64Arr
   return out;
 }
 
-/** Index ranges [from, to) of `name` that live characters `eids` may write this frame. */
-function liveRanges(name: string, eids: readonly number[]): [number, number][] {
+/**
+ * Index ranges [from, to) of `name` that live characters `eids` may write this frame (their
+ * transition slots `slots[eid]`: the source poses the request wrote there, then the offsets).
+ */
+function liveRanges(name: string, eids: readonly number[], slots: Int32Array): [number, number][] {
   const poseSize = MAX_JOINTS * POSE_STRIDE;
   const ranges: [number, number][] = [];
   for (const eid of eids) {
     if (name === 'LocalPose.data') ranges.push([eid * poseSize, eid * poseSize + JOINTS * POSE_STRIDE]);
-    else if (name === 'Inertialization.history') {
-      for (let slot = 0; slot < 2; slot++) ranges.push([(eid * 2 + slot) * poseSize, (eid * 2 + slot) * poseSize + JOINTS * POSE_STRIDE]);
-    } else if (name === 'Inertialization.offsets') {
-      const off = eid * MAX_JOINTS * OFFSET_STRIDE;
-      ranges.push([off, off + JOINTS * OFFSET_STRIDE]);
-    } else if (name === 'Layers.pose') {
+    else if (name === 'Inertialization.slots') {
+      const off = slots[eid]! * MAX_JOINTS * SLOT_STRIDE;
+      ranges.push([off, off + MAX_JOINTS * SLOT_STRIDE]);
+    } else if (name === 'Inertialization.slotOwner') ranges.push([slots[eid]!, slots[eid]! + 1]);
+    else if (name === 'Layers.pose') {
       const li = eid * MAX_LAYERS; // only layer 0 plays
       ranges.push([li * poseSize, li * poseSize + JOINTS * POSE_STRIDE]);
     } else if (name === 'Layers.rootDelta') ranges.push([eid * MAX_LAYERS * 3, (eid + 1) * MAX_LAYERS * 3]);
@@ -83,11 +85,12 @@ describe('inertializeSystem alone', () => {
 
     // Sentinels: NaN in every float outside the live runs; the removed entity keeps a stale
     // "spring in progress" with a clip on its layer 0, so a visit would show (blend writes its
-    // pose, the spring decays its offsets, the history copies the pose, sample moves its time).
+    // pose, the spring decays the offsets in its stale slot, sample moves its time).
     const { Layers, Inertialization: I } = world.components;
+    expect(I.slot[e1]).not.toBe(I.slot[e3]);
     for (const [name, array] of Object.entries(arrays(world))) {
       if (!(array instanceof Float32Array || array instanceof Float64Array)) continue;
-      const live = liveRanges(name, [e1, e3]);
+      const live = liveRanges(name, [e1, e3], I.slot);
       for (let i = 0; i < array.length; i++) if (!live.some(([from, to]) => i >= from && i < to)) array[i] = Number.NaN;
     }
     const stale = e2 * MAX_LAYERS;
@@ -100,15 +103,18 @@ describe('inertializeSystem alone', () => {
     I.pendingMode[e2] = INERTIA_QUINTIC;
     I.halfLife[e2] = 0.1;
     I.lastDt[e2] = FRAME_DT;
-    I.offsets.fill(0.25, e2 * MAX_JOINTS * OFFSET_STRIDE, (e2 + 1) * MAX_JOINTS * OFFSET_STRIDE);
-    I.history.fill(7, e2 * 2 * MAX_JOINTS * POSE_STRIDE, (e2 + 1) * 2 * MAX_JOINTS * POSE_STRIDE);
+    const staleSlot = 5;
+    expect(I.slotOwner[staleSlot]).toBe(0);
+    I.slot[e2] = staleSlot;
+    I.slotOwner[staleSlot] = e2;
+    I.slots.fill(0.25, staleSlot * MAX_JOINTS * SLOT_STRIDE, (staleSlot + 1) * MAX_JOINTS * SLOT_STRIDE);
     const before = Object.fromEntries(Object.entries(arrays(world)).map(([name, array]) => [name, array.slice()]));
 
     runSystems(world, FRAME_DT);
 
     // Nothing outside the live runs changed (NaN sentinels compared with Object.is).
     for (const [name, array] of Object.entries(arrays(world))) {
-      const live = liveRanges(name, [e1, e3]);
+      const live = liveRanges(name, [e1, e3], I.slot);
       const old = before[name]!;
       const changed: number[] = [];
       for (let i = 0; i < array.length; i++) {
@@ -137,22 +143,22 @@ describe('inertializeSystem alone', () => {
       expect(Math.abs(channel.diff(quintic, channel.read(e1Pose))), `${channel.name} quintic`).toBeLessThan(2e-5);
       expect(Math.abs(channel.diff(channel.at(B_MOVING, FRAME_DT) + spring[0]!, channel.read(e3Pose))), `${channel.name} spring`).toBeLessThan(2e-5);
     }
-    // Quintic offsets of e1 (18 floats per joint): the direction, then the clamped curve
-    // parameters x0, v0·t1, 1/t1. Root translation along −X, x0 = 4/3 m, v0 = −0.75 m/s on −X;
-    // the arm's rotation about −Z by 2.2667 rad.
-    const o = e1 * MAX_JOINTS * OFFSET_STRIDE;
+    // Quintic offsets of e1 (18 floats per joint at the start of its slot): the direction, then
+    // the clamped curve parameters x0, v0·t1, 1/t1. Root translation along −X, x0 = 4/3 m,
+    // v0 = −0.75 m/s on −X; the arm's rotation about −Z by 2.2667 rad.
+    const o = I.slot[e1]! * MAX_JOINTS * SLOT_STRIDE;
     const rootX0 = TRANSLATION.at(B_MOVING, 0) - TRANSLATION.at(A, tA);
     const rootV0 = -(TRANSLATION.velocity(A) - TRANSLATION.velocity(B_MOVING));
     const rootT1 = clampInertializeTime(rootX0, rootV0, T1);
     const rootExpected = [-1, 0, 0, rootX0, rootV0 * rootT1, 1 / rootT1];
-    for (let c = 0; c < 6; c++) expect(I.offsets[o + c], `root offset float ${c}`).toBeCloseTo(rootExpected[c]!, 4);
-    const arm = o + OFFSET_STRIDE + 6;
+    for (let c = 0; c < 6; c++) expect(I.slots[o + c], `root offset float ${c}`).toBeCloseTo(rootExpected[c]!, 4);
+    const arm = o + 18 + 6;
     const armX0 = ROTATION.at(B_MOVING, 0) - ROTATION.at(A, tA);
     const armV0 = -(ROTATION.velocity(A) - ROTATION.velocity(B_MOVING));
     const armT1 = clampInertializeTime(armX0, armV0, T1);
-    expect(I.offsets[arm + 2]).toBeCloseTo(-1, 6);
-    expect(I.offsets[arm + 3]).toBeCloseTo(armX0, 5);
-    expect(I.offsets[arm + 4]).toBeCloseTo(armV0 * armT1, 3);
-    expect(I.offsets[arm + 5]).toBeCloseTo(1 / armT1, 4);
+    expect(I.slots[arm + 2]).toBeCloseTo(-1, 6);
+    expect(I.slots[arm + 3]).toBeCloseTo(armX0, 5);
+    expect(I.slots[arm + 4]).toBeCloseTo(armV0 * armT1, 3);
+    expect(I.slots[arm + 5]).toBeCloseTo(1 / armT1, 4);
   });
 });
