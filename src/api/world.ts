@@ -58,7 +58,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
  * assets registered and are not counted.
  *
  * `maxTransitions`: the world's transition slots (default: `createAnimationWorld`'s default for
- * `maxEntities`, {@link defaultMaxTransitions}).
+ * `maxEntities`, `defaultMaxTransitions` (bitanim/kernels)).
  *
  * `kernels`: the kernels the world runs (`world.kernels`). A world on `'wasm'` also holds the
  * WebAssembly kernels' area (copies of the skeletons and clips they read, src/wasm/kernels.ts:

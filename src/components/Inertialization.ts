@@ -97,7 +97,7 @@ export function defaultMaxTransitions(maxEntities: number): number {
  * not transitioning has no per-joint inertialization state at all.
  *
  * Memory: 25 bytes per character plus `maxJoints × 80 + 4` bytes per slot — at 64 joints and
- * the default `maxTransitions` ({@link defaultMaxTransitions}) 666 bytes per character for a
+ * the default `maxTransitions` (`defaultMaxTransitions` (bitanim/kernels)) 666 bytes per character for a
  * crowd of 1,024 or more.
  */
 export interface InertializationComponent {
