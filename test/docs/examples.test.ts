@@ -67,7 +67,10 @@ function runsInTests(file: string): boolean {
   };
   walk('test');
   walk('examples');
-  return tests.some((t) => readFileSync(join(REPO_ROOT, t), 'utf8').includes(`examples/${module}'`));
+  return tests.some((t) => {
+    const text = readFileSync(join(REPO_ROOT, t), 'utf8');
+    return text.includes(`examples/${module}'`) || (t.startsWith('examples/') && text.includes(`'./${module}'`));
+  });
 }
 
 const blocks = PAGES.flatMap(tsBlocks);
