@@ -7,6 +7,9 @@
  * - `<!-- example: examples/foo.ts#name -->`: the block is the lines between `// #region name`
  *   and the next `// #endregion` in that file, with their common indentation removed (so an
  *   excerpt from inside a function reads as it does on the page).
+ * - `<!-- example: examples/foo.ts#imports+body -->`: several regions, one after the other (an
+ *   `imports` region at the top of the file, ending with a blank line, and the code inside a
+ *   function).
  *
  * A ```ts block without a marker fails here: make it an example (and a test that runs it), or,
  * if it is not code a user runs (a type signature, a layout), fence it as ```text. Every file a
@@ -19,7 +22,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/assets.js';
 
 const PAGES = ['README.md', ...readdirSync(join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
-const MARKER = /^<!-- example: (examples\/[\w./-]+?\.ts)(?:#([\w-]+))? -->$/;
+const MARKER = /^<!-- example: (examples\/[\w./-]+?\.ts)(?:#([\w+-]+))? -->$/;
 
 interface Block { page: string; line: number; code: string; file?: string; region?: string }
 
@@ -40,10 +43,14 @@ function tsBlocks(page: string): Block[] {
   return blocks;
 }
 
-/** The text of `file`, or of its region `name` (dedented). */
-function exampleText(file: string, region?: string): string {
+/** The text of `file`, or of its regions `a+b+…` (each dedented), one after the other. */
+function exampleText(file: string, regions?: string): string {
   const text = readFileSync(join(REPO_ROOT, file), 'utf8');
-  if (region === undefined) return text;
+  if (regions === undefined) return text;
+  return regions.split('+').map((region) => regionText(file, text, region)).join('');
+}
+
+function regionText(file: string, text: string, region: string): string {
   const lines = text.split('\n');
   const start = lines.findIndex((l) => l.trim() === `// #region ${region}`);
   if (start < 0) throw new Error(`${file}: no "// #region ${region}"`);
