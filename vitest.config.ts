@@ -11,7 +11,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     // Worker threads run JavaScript: src/parallel/worker.ts is bundled once per run; the
     // WebAssembly kernels (assembly/) are compiled once per run.
     globalSetup: ['test/support/workerBundle.ts', 'test/support/wasmBuild.ts'],

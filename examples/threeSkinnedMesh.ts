@@ -27,6 +27,7 @@ const BONE_STRIDE = 16;
  * tx ty tz`) from `palette[paletteOff…]` as 4×4 column-major matrices (three's `Matrix4.elements`
  * order, bottom row 0 0 0 1) into `out[outOff…]`. No allocation.
  */
+// #region writeBoneMatrices
 export function writeBoneMatrices(out: Float32Array, outOff: number, palette: Float32Array, paletteOff: number, jointCount: number): void {
   for (let j = 0; j < jointCount; j++) {
     const p = paletteOff + j * PALETTE_STRIDE;
@@ -37,6 +38,7 @@ export function writeBoneMatrices(out: Float32Array, outOff: number, palette: Fl
     out[o + 12] = palette[p + 9]; out[o + 13] = palette[p + 10]; out[o + 14] = palette[p + 11]; out[o + 15] = 1;
   }
 }
+// #endregion
 
 /**
  * A `THREE.Skeleton` fed by a bitanim skin palette: `update()` — which three's renderers call
@@ -45,37 +47,21 @@ export function writeBoneMatrices(out: Float32Array, outOff: number, palette: Fl
  * placeholders outside the scene graph (their matrices are never recomputed by three); their
  * inverses are the identity, the palette already holds the inverse bind matrices.
  */
+// #region PaletteSkeleton
 export class PaletteSkeleton extends THREE.Skeleton {
-  /** The character's palette: a live view from `getSkinPalette` (`jointCount × 12` floats). */
-  readonly palette: Float32Array;
-  /** Whether `update()` also writes the bones' `matrixWorld` (three's CPU skinning: raycasts, bounds, `getVertexPosition`). */
-  cpuBones: boolean;
-
-  /** `palette`: `getSkinPalette(world, eid)`, taken once (it stays valid until the character is removed). */
-  constructor(palette: Float32Array, jointCount: number, options: { cpuBones?: boolean } = {}) {
-    const bones: THREE.Bone[] = [];
-    const inverses: THREE.Matrix4[] = [];
-    for (let j = 0; j < jointCount; j++) {
-      const bone = new THREE.Bone();
-      bone.matrixAutoUpdate = false;
-      bone.matrixWorldAutoUpdate = false;
-      bones.push(bone);
-      inverses.push(new THREE.Matrix4());
-    }
-    super(bones, inverses);
-    this.palette = palette;
-    this.cpuBones = options.cpuBones ?? true;
+  constructor(readonly palette: Float32Array, jointCount: number) {
+    // Placeholder bones outside the scene graph; identity inverses (K already holds the inverse bind).
+    const bones = Array.from({ length: jointCount }, () => Object.assign(new THREE.Bone(), { matrixAutoUpdate: false, matrixWorldAutoUpdate: false }));
+    super(bones, bones.map(() => new THREE.Matrix4()));
   }
-
-  /** The upload: palette → `boneMatrices` (→ bones' `matrixWorld`), bone texture flagged. Allocates nothing. */
   override update(): void {
-    const bones = this.bones;
-    const matrices = this.boneMatrices!;
-    writeBoneMatrices(matrices, 0, this.palette, 0, bones.length);
-    if (this.cpuBones) for (let j = 0; j < bones.length; j++) bones[j].matrixWorld.fromArray(matrices, j * BONE_STRIDE);
+    writeBoneMatrices(this.boneMatrices!, 0, this.palette, 0, this.bones.length);
+    // So three's CPU skinning (getVertexPosition, raycasts, bounds) sees the same pose:
+    for (let j = 0; j < this.bones.length; j++) this.bones[j].matrixWorld.fromArray(this.boneMatrices!, j * 16);
     if (this.boneTexture !== null) this.boneTexture.needsUpdate = true;
   }
 }
+// #endregion
 
 /**
  * A `THREE.SkinnedMesh` of an imported mesh (`loadGltf(...).meshes[i]`), skinned by the palette
@@ -91,13 +77,13 @@ export function createPaletteMesh(world: AnimationWorld, eid: number, mesh: Skin
   geometry.setAttribute('skinIndex', new THREE.BufferAttribute(mesh.joints, 4));
   geometry.setAttribute('skinWeight', new THREE.BufferAttribute(mesh.weights, 4));
   if (mesh.indices) geometry.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
-  const palette = getSkinPalette(world, eid);
-  const skeleton = new PaletteSkeleton(palette, palette.length / PALETTE_STRIDE);
+  // #region bind
+  const jointCount = world.components.Character.jointCount[eid];
   const skinned = new THREE.SkinnedMesh(geometry, material);
   skinned.bindMode = THREE.DetachedBindMode;
-  skinned.bind(skeleton, new THREE.Matrix4());
-  // The bounds three computes once from the first pose do not follow the animation.
-  skinned.frustumCulled = false;
+  skinned.bind(new PaletteSkeleton(getSkinPalette(world, eid), jointCount), new THREE.Matrix4());
+  skinned.frustumCulled = false; // three computes the bounds once, from the first pose
+  // #endregion
   skinned.name = mesh.name;
   return skinned;
 }
@@ -121,14 +107,16 @@ export async function threeFoxes(foxGlb: Uint8Array, count = 3) {
     foxes.push({ eid, mesh });
   }
   // Where each character stands: RootMotion's arrays, read in place (getRootTransform returns a new object).
-  const { x, y, z, yaw } = world.components.RootMotion;
-  const place = (): void => {
+  // #region place
+  const { x, y, z, yaw } = world.components.RootMotion; // once
+  function place(): void { // per frame, after step(world, dt)
     for (let i = 0; i < foxes.length; i++) {
       const { eid, mesh } = foxes[i];
       mesh.position.set(x[eid], y[eid], z[eid]);
-      mesh.rotation.y = yaw[eid]; // bitanim's yaw turns +Z toward +X about +Y, as three's rotation.y does
+      mesh.rotation.y = yaw[eid]; // bitanim's yaw turns +Z toward +X about +Y, as rotation.y does
     }
-  };
+  }
+  // #endregion
   place();
   return {
     world, scene, foxes, mesh: meshes[0],
