@@ -78,7 +78,7 @@ describe('drainEachEvent', () => {
     expect(() => drainEachEvent({} as AnimationWorld, () => {})).toThrow(AnimationError);
   });
 
-  it('allocates nothing: 20,000 drains of 40 events each (under 8 bytes a drain)', () => {
+  it('allocates nothing: 100,000 drains of 40 events each (under 8 bytes a drain)', () => {
     const world = crowd();
     step(world, 0.01); // the first drain makes the queue's record and order
     drainEachEvent(world, () => {});
@@ -93,9 +93,11 @@ describe('drainEachEvent', () => {
     };
     // Under 8 bytes a drain: garbage per event (a record, a boxed time: ≥ 16 bytes × 40
     // events) would be 80 times that.
-    const allocated = smallestAllocation(() => { fill(); drainEachEvent(world, visit); }, { calls: 20_000, bound: 20_000 * 8 });
-    console.log(`drainEachEvent, 20,000 drains × 40 events: ${allocated} bytes allocated (the smallest run)`);
+    // 100,000 drains a run: V8's own allocation while compiling (~100–200 KB on a busy
+    // machine) stays under 2 bytes a drain.
+    const allocated = smallestAllocation(() => { fill(); drainEachEvent(world, visit); }, { calls: 100_000, bound: 100_000 * 8 });
+    console.log(`drainEachEvent, 100,000 drains × 40 events: ${allocated} bytes allocated (the smallest run)`);
     expect(names).toBeGreaterThan(0);
-    expect(allocated).toBeLessThan(20_000 * 8);
+    expect(allocated).toBeLessThan(100_000 * 8);
   });
 });
