@@ -14,7 +14,7 @@ import { getRootTrack } from '../assets/rootTrack.js';
 import type { AnimationWorld } from '../world.js';
 import { registerAsset, registerMask, registerReference, wrapTime, identityReference } from './registry.js';
 import { checkBindable, checkSkeleton, isClip, isFiniteNumber, requireCharacter, requireLayer, requireOptions } from './validation.js';
-import { MAX_PLAYBACK_RATE, MAX_TIME, MAX_WEIGHT, rangeIssue } from '../assets/limits.js';
+import { inRange, MAX_PLAYBACK_RATE, MAX_TIME, MAX_WEIGHT, rangeIssue } from '../assets/limits.js';
 
 /** Options of {@link play}. */
 export interface PlayOptions {
@@ -130,8 +130,37 @@ export interface ResolvedPlay {
  * `defaultWeight` applies when `options.weight` is absent. Changes nothing.
  */
 export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, options: PlayOptions, defaultWeight: number): ResolvedPlay {
+  const out = newResolvedPlay();
+  out.weight = defaultWeight;
+  return resolvePlayInto(out, issues, skeleton, clip, options);
+}
+
+/** A {@link ResolvedPlay} whose fields {@link resolvePlayInto} fills. */
+export type MutableResolvedPlay = { -readonly [K in keyof ResolvedPlay]: ResolvedPlay[K] };
+
+/** A blank {@link MutableResolvedPlay} (every field present, so all records share one shape). */
+export function newResolvedPlay(): MutableResolvedPlay {
+  return {
+    layer: 0, weight: 0, speed: 1, time: 0, loop: true, additive: false, mask: undefined, reference: undefined as unknown as Clip,
+    referenceTime: 0, rootAxis: 'free', hipScaling: true, syncGroup: -1, phaseOffset: 0, timeGiven: false, translation: undefined,
+  };
+}
+
+/**
+ * {@link resolvePlay} into `out`, whose `weight` holds the default weight on entry (a double
+ * passed as an argument would be boxed): a caller that reuses one record, as `transition`
+ * does every frame, makes no garbage. Returns `out`.
+ */
+export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, skeleton: Skeleton, clip: Clip, options: PlayOptions): ResolvedPlay {
   const layer = options.layer ?? 0;
-  const weight = options.weight ?? defaultWeight;
+  // `out.weight` holds the default. A given weight replaces it only once checked: `a ?? b` of a
+  // tagged option and an unboxed double would box the double (garbage per call), and a string
+  // stored into the record would make every later double store box.
+  const weight = options.weight;
+  if (weight !== undefined) {
+    if (inRange(weight, 0, MAX_WEIGHT)) out.weight = weight;
+    else issues.add('weight', rangeIssue(weight, 0, MAX_WEIGHT, 'the largest layer weight, MAX_WEIGHT') ?? '');
+  }
   const speed = options.speed ?? 1;
   const time = options.time ?? 0;
   const referenceTime = options.referenceTime ?? 0;
@@ -139,12 +168,11 @@ export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, o
   if (!isClip(clip)) issues.add('clip', 'must be a Clip from createClip');
   else checkBindable(issues, 'clip', clip.skeleton, skeleton);
   if (!Number.isInteger(layer) || layer < 0 || layer >= MAX_LAYERS) issues.add('layer', `is ${layer}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
-  const weightIssue = rangeIssue(weight, 0, MAX_WEIGHT, 'the largest layer weight, MAX_WEIGHT');
-  if (weightIssue !== null) issues.add('weight', weightIssue);
-  const speedIssue = rangeIssue(speed, -MAX_PLAYBACK_RATE, MAX_PLAYBACK_RATE, 'the fastest playback rate, MAX_PLAYBACK_RATE');
-  if (speedIssue !== null) issues.add('speed', speedIssue);
-  const timeIssue = rangeIssue(time, -MAX_TIME, MAX_TIME, 'seconds');
-  if (timeIssue !== null) issues.add('time', timeIssue);
+  // inRange first: a double passed to rangeIssue would be boxed (transition runs every frame).
+  if (!inRange(speed, -MAX_PLAYBACK_RATE, MAX_PLAYBACK_RATE)) {
+    issues.add('speed', rangeIssue(speed, -MAX_PLAYBACK_RATE, MAX_PLAYBACK_RATE, 'the fastest playback rate, MAX_PLAYBACK_RATE') ?? '');
+  }
+  if (!inRange(time, -MAX_TIME, MAX_TIME)) issues.add('time', rangeIssue(time, -MAX_TIME, MAX_TIME, 'seconds') ?? '');
   if (options.mask !== undefined) {
     if (!(options.mask?.weights instanceof Float32Array)) issues.add('mask', 'must be a Mask from createMask');
     else checkSkeleton(issues, 'mask', options.mask.skeleton, skeleton);
@@ -170,7 +198,7 @@ export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, o
   if (rootAxis !== 'free' && rootAxis !== 'forward' && rootAxis !== 'lateral') issues.add('rootAxis', `is ${String(rootAxis)}: must be 'free', 'forward' or 'lateral'`);
   const hipScaling = options.hipScaling ?? true;
   const syncGroup = options.syncGroup ?? -1;
-  let phaseOffset = options.phaseOffset ?? 0;
+  const phaseOffset = options.phaseOffset ?? 0;
   if (options.syncGroup !== undefined) {
     if (!Number.isInteger(syncGroup) || syncGroup < 0 || syncGroup >= MAX_LAYERS) {
       issues.add('syncGroup', `is ${String(syncGroup)}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
@@ -178,15 +206,27 @@ export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, o
       issues.add('syncGroup', `needs a looping clip: "${isClip(clip) ? clip.name : '?'}" does not loop (pass loop: true to loop it)`);
     }
   }
-  if (!isFiniteNumber(phaseOffset)) issues.add('phaseOffset', `is ${String(phaseOffset)}: must be a finite number (cycles)`);
-  else {
-    phaseOffset = wrapTime(phaseOffset, 1);
-    if (Math.fround(phaseOffset) >= 1) phaseOffset = 0; // stored as float32: 1 − ε rounds to 1
+  if (!isFiniteNumber(phaseOffset)) {
+    issues.add('phaseOffset', `is ${String(phaseOffset)}: must be a finite number (cycles)`);
+    out.phaseOffset = 0;
+  } else {
+    const wrapped = wrapTime(phaseOffset, 1);
+    out.phaseOffset = Math.fround(wrapped) >= 1 ? 0 : wrapped; // stored as float32: 1 − ε rounds to 1
   }
-  return {
-    layer, weight, speed, time, loop, additive, mask: options.mask, reference, referenceTime, rootAxis, hipScaling,
-    syncGroup, phaseOffset, timeGiven: options.time !== undefined, translation: options.translation,
-  };
+  out.layer = layer;
+  out.speed = speed;
+  out.time = time;
+  out.loop = loop;
+  out.additive = additive;
+  out.mask = options.mask;
+  out.reference = reference;
+  out.referenceTime = referenceTime;
+  out.rootAxis = rootAxis;
+  out.hipScaling = hipScaling;
+  out.syncGroup = syncGroup;
+  out.timeGiven = options.time !== undefined;
+  out.translation = options.translation;
+  return out;
 }
 
 /** Writes a resolved play into its layer slot (replacing what it held). */

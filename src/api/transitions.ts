@@ -10,9 +10,9 @@ import { MAX_LAYERS } from '../components/Layers.js';
 import { fadingOutFlags } from '../components/layerRules.js';
 import { FADE_CURVE_KINDS, type FadeCurveName } from '../math/fadeCurves.js';
 import { captureSourceMotion } from '../systems/inertializeCapture.js';
-import { resolvePlay, writeLayer, type PlayOptions } from './playback.js';
-import { isFiniteNumber, requireCharacter } from './validation.js';
-import { MAX_DURATION, MIN_DURATION, rangeIssue } from '../assets/limits.js';
+import { newResolvedPlay, resolvePlayInto, writeLayer, type PlayOptions } from './playback.js';
+import { requireCharacter } from './validation.js';
+import { inRange, MAX_DURATION, MIN_DURATION, rangeIssue } from '../assets/limits.js';
 import { requireObject } from './validation.js';
 import type { AnimationWorld } from '../world.js';
 
@@ -77,30 +77,21 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   const where = 'transition';
   const skeleton = requireCharacter(world, eid, where);
   requireObject(options, where, 'options', 'an object with at least `duration`');
-  const issues = new IssueList(where);
+  const issues = ISSUES.reset();
   const { Layers, Inertialization } = world.components;
   const layer = options?.layer ?? 0;
   const li = eid * MAX_LAYERS + layer;
   // The weight the layer has, or is fading toward (an interrupted cross-fade keeps its goal).
   const busy = Number.isInteger(layer) && layer >= 0 && layer < MAX_LAYERS && Layers.clip[li] >= 0;
-  const current = !busy ? 1 : Layers.fadeCurve[li] !== 0 ? Layers.fadeTo[li] : Layers.weight[li];
-  const play = resolvePlay(issues, skeleton, clip, options ?? {}, current);
-  const duration = options?.duration;
-  const mode = options?.mode ?? 'inertialize';
-  const curve = options?.curve ?? 'linear';
-  const halfLife = options?.halfLife ?? (isFiniteNumber(duration) ? duration / 6 : 0);
-  if (duration !== 0) {
-    const issue = rangeIssue(duration, MIN_DURATION, MAX_DURATION, 'seconds, or 0 to switch at once');
-    if (issue !== null) issues.add('duration', issue);
-  }
-  if (mode !== 'inertialize' && mode !== 'spring' && mode !== 'crossfade') issues.add('mode', `is ${String(mode)}: must be 'inertialize', 'spring' or 'crossfade'`);
-  if (!Object.hasOwn(FADE_CURVE_KINDS, curve)) issues.add('curve', `is ${String(curve)}: must be 'linear', 'smoothstep', 'minjerk', 'ease-in' or 'ease-out'`);
-  // The default (duration / 6 of a valid duration) lies within Float32's normal range.
-  if (mode === 'spring' && duration !== 0 && options.halfLife !== undefined) {
-    const issue = rangeIssue(halfLife, MIN_DURATION, MAX_DURATION, 'seconds');
-    if (issue !== null) issues.add('halfLife', issue);
-  }
+  const play = PLAY;
+  play.weight = !busy ? 1 : Layers.fadeCurve[li] !== 0 ? Layers.fadeTo[li] : Layers.weight[li];
+  resolvePlayInto(play, issues, skeleton, clip, options ?? NO_OPTIONS);
+  checkTransitionOptions(issues, options);
   issues.throwIfAny();
+  const duration = options.duration;
+  const mode = options.mode ?? 'inertialize';
+  const curve = options.curve ?? 'linear';
+  const halfLife = options.halfLife;
 
   if (duration === 0) {
     writeLayer(world, eid, skeleton, clip, play);
@@ -108,14 +99,19 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   }
   if (mode === 'crossfade') {
     crossfade(world, eid, li, FADE_CURVE_KINDS[curve], duration, options.frozen === true);
-    writeLayer(world, eid, skeleton, clip, { ...play, weight: 0 });
-    startFade(world, li, 0, play.weight, FADE_CURVE_KINDS[curve], duration);
+    FADE_TO[0] = play.weight;
+    play.weight = 0;
+    writeLayer(world, eid, skeleton, clip, play);
+    startFade(world, li, 0, FADE_TO[0], FADE_CURVE_KINDS[curve], duration);
     return;
   }
   // A transition slot (Inertialization.ts): the one the character holds (a running or pending
   // transition), else a free one — or, with none free, an error before anything changed.
   const running = Inertialization.slot[eid] !== NO_SLOT;
-  if (!running && takeTransitionSlot(Inertialization, eid, (owner) => hasComponent(world.ecs, owner, Inertialization)) === NO_SLOT) {
+  liveIn = world;
+  const taken = running || takeTransitionSlot(Inertialization, eid, isLive) !== NO_SLOT;
+  liveIn = null;
+  if (!taken) {
     fail(where, 'mode', `'${mode}' needs a transition slot and all ${Inertialization.slotOwner.length} (maxTransitions) are in use: `
       + 'create the world with a larger maxTransitions (up to maxEntities), or use a cross-fade or duration 0');
   }
@@ -125,7 +121,44 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   Inertialization.pending[eid] = layer + 1;
   Inertialization.pendingMode[eid] = mode === 'spring' ? INERTIA_SPRING : INERTIA_QUINTIC;
   Inertialization.duration[eid] = duration;
-  Inertialization.halfLife[eid] = halfLife;
+  // Stored in each branch: `halfLife ?? duration / 6` would box the quotient.
+  if (halfLife !== undefined) Inertialization.halfLife[eid] = halfLife;
+  else Inertialization.halfLife[eid] = duration / 6;
+}
+
+/**
+ * Records in `issues` what is wrong with `transition`'s own options (duration, mode, curve,
+ * half-life). Numbers are compared in place (inRange): a double passed to a call would be boxed,
+ * and games call `transition` every frame.
+ */
+function checkTransitionOptions(issues: IssueList, options: TransitionOptions): void {
+  const duration = options.duration;
+  const mode = options.mode ?? 'inertialize';
+  const curve = options.curve ?? 'linear';
+  const halfLife = options.halfLife;
+  if (!(duration === 0 || inRange(duration, MIN_DURATION, MAX_DURATION))) {
+    issues.add('duration', rangeIssue(duration, MIN_DURATION, MAX_DURATION, 'seconds, or 0 to switch at once') ?? '');
+  }
+  if (mode !== 'inertialize' && mode !== 'spring' && mode !== 'crossfade') issues.add('mode', `is ${String(mode)}: must be 'inertialize', 'spring' or 'crossfade'`);
+  if (!(typeof curve === 'string' && curve in FADE_CURVE_KINDS)) issues.add('curve', `is ${String(curve)}: must be 'linear', 'smoothstep', 'minjerk', 'ease-in' or 'ease-out'`);
+  // The default half-life (duration / 6 of a valid duration) lies within Float32's normal range.
+  if (mode === 'spring' && duration !== 0 && halfLife !== undefined && !inRange(halfLife, MIN_DURATION, MAX_DURATION)) {
+    issues.add('halfLife', rangeIssue(halfLife, MIN_DURATION, MAX_DURATION, 'seconds') ?? '');
+  }
+}
+
+/** `transition`'s reused records (a call per frame makes no garbage): the issues, the play, a fade's goal weight. */
+const ISSUES = new IssueList('transition');
+const PLAY = newResolvedPlay();
+const FADE_TO = new Float64Array(1);
+const NO_OPTIONS: TransitionOptions = { duration: 0 };
+
+/** The world whose characters {@link isLive} asks about, during a slot search. */
+let liveIn: AnimationWorld | null = null;
+
+/** Whether `owner` still holds inertialization state in {@link liveIn} (a module function: a closure would be garbage per call). */
+function isLive(owner: number): boolean {
+  return liveIn !== null && hasComponent(liveIn.ecs, owner, liveIn.components.Inertialization);
 }
 
 /**

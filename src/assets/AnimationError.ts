@@ -53,9 +53,18 @@ export class IssueList {
     return this.issues.length >= this.limit;
   }
 
-  /** Throws an `AnimationError` if any fault was recorded. */
+  /**
+   * Empties the list, so a call made every frame can reuse one list (no garbage). An error
+   * already thrown keeps its own copy of the issues.
+   */
+  reset(): this {
+    this.issues.length = 0;
+    return this;
+  }
+
+  /** Throws an `AnimationError` if any fault was recorded (with a copy of them, see {@link IssueList.reset}). */
   throwIfAny(): void {
-    if (this.issues.length > 0) throw new AnimationError(this.where, this.issues);
+    if (this.issues.length > 0) throw new AnimationError(this.where, this.issues.slice());
   }
 }
 

@@ -70,7 +70,7 @@ export const CAPTURE_TMP = 40;
 const NEGLIGIBLE = 1e-7;
 
 // Offsets of quaternions, vectors and rates in `tmp`.
-const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_TO = 12, Q_DELTA = 16, Q_OFF = 24, V = 28, W = 32, LEN = 35, U = 36, SOURCE_RATE = 37, TARGET_RATE = 38;
+const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_TO = 12, Q_DELTA = 16, Q_OFF = 24, V = 28, W = 32, LEN = 35, U = 36, SOURCE_RATE = 37, TARGET_RATE = 38, CLOCK = 39;
 
 /**
  * The inputs and outputs of the two capture kernels, {@link captureOffsets} (at the switch)
@@ -466,7 +466,8 @@ export function writeSourcePast(job: CaptureJob): void {
   const { blend: now, blendOther: other, p1: prev1, p2: out, offsets, tmp } = job;
   const rate = 1 / job.interval;
   const mode = job.mode;
-  const t = job.clock;
+  // The offset's clock travels to quinticVelocity in `tmp` (a double argument would be boxed).
+  tmp[CLOCK] = job.clock;
   const h = SOURCE_INTERVAL;
   for (let j = 0, n = job.jointCount; j < n; j++) {
     const k = j * POSE_STRIDE;
@@ -479,7 +480,7 @@ export function writeSourcePast(job: CaptureJob): void {
       const oc = o + (channel === 0 ? OFFSET_T : OFFSET_S);
       for (let a = 0; a < 3; a++) tmp[V + a] = (now[b + c + a] - other[bo + c + a]) * rate;
       if (mode === INERTIA_QUINTIC) {
-        quinticVelocity(tmp, offsets, oc, t);
+        quinticVelocity(tmp, offsets, oc);
         for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a] + offsets[oc + a] * tmp[U];
       } else if (mode === INERTIA_SPRING) {
         for (let a = 0; a < 3; a++) tmp[V + a] = tmp[V + a] + offsets[oc + OFFSET_V + a];
@@ -496,7 +497,7 @@ export function writeSourcePast(job: CaptureJob): void {
     const r = o + OFFSET_Q;
     if (mode === INERTIA_QUINTIC) {
       // q_off = rotation by x(t) about the axis; ω_off = axis·x′(t).
-      quinticVelocity(tmp, offsets, r, t);
+      quinticVelocity(tmp, offsets, r);
       const half = 0.5 * tmp[LEN], sin = Math.sin(half);
       tmp[Q_OFF] = offsets[r] * sin; tmp[Q_OFF + 1] = offsets[r + 1] * sin; tmp[Q_OFF + 2] = offsets[r + 2] * sin; tmp[Q_OFF + 3] = Math.cos(half);
       quat.rotateVec3(tmp, W, tmp, Q_OFF, tmp, W);
@@ -521,10 +522,11 @@ export function writeSourcePast(job: CaptureJob): void {
 
 /**
  * For the quintic channel whose parameters (direction or axis, x0, v0·t1, 1/t1) start at
- * `offsets[c]`: writes x(t) to `tmp[LEN]` and x′(t) to `tmp[U]` (both 0 once the curve has
+ * `offsets[c]`, at t = `tmp[CLOCK]`: writes x(t) to `tmp[LEN]` and x′(t) to `tmp[U]` (both 0 once the curve has
  * ended) — the factored forms of `inertializeCurve` and `inertializeVelocity`.
  */
-function quinticVelocity(tmp: Float64Array, offsets: Float32Array, c: number, t: number): void {
+function quinticVelocity(tmp: Float64Array, offsets: Float32Array, c: number): void {
+  const t = tmp[CLOCK];
   const x0 = offsets[c + OFFSET_X0], k = offsets[c + OFFSET_K], inv = offsets[c + OFFSET_INV_T1];
   const s = t * inv;
   if (!(s < 1) || x0 === 0) {

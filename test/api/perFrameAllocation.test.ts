@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   createAnimationWorld, createBlendSpace, drainEachEvent, play, setBlendSpace, setFollower, setFollowTarget, setTargetSpeed, spawnCharacter, step,
-  type EventRecord,
+  transition, type EventRecord, type TransitionOptions,
 } from '../../src/index.js';
 import { biped, directionalWalk } from '../rootMotion/locomotion.js';
 import { smallestAllocation } from '../support/allocation.js';
@@ -80,6 +80,36 @@ describe('per-frame calls allocate nothing', () => {
     const onEvent = (event: EventRecord): void => { seen += event.eid; };
     const perFrame = bytesPerCall(() => { step(world, 1 / 60); drainEachEvent(world, onEvent); });
     console.log(`step + drainEachEvent: ${perFrame.toFixed(2)} bytes a frame`);
+    expect(perFrame).toBeLessThan(8);
+  });
+
+  it('transition, quintic and spring, each request interrupting the last', () => {
+    const { world, eid, forward, side } = walker();
+    play(world, eid, forward);
+    // Options made once, as a game keeps them. (Extra numbers in them — weight, speed, time,
+    // halfLife — may each cost V8 a boxed number per call when it reads them: docs/transitions.md.)
+    const options: TransitionOptions[] = [{ duration: 0.25 }, { duration: 0.2, mode: 'spring' }, { duration: 0.3, mode: 'inertialize' }];
+    // A step between requests, so each is captured and its slot held or returned as in a game.
+    const perFrame = bytesPerCall((i) => { transition(world, eid, i % 2 ? forward : side, options[i % 3]!); step(world, 1 / 64); });
+    console.log(`transition + step: ${perFrame.toFixed(2)} bytes a frame`);
+    expect(perFrame).toBeLessThan(8);
+  });
+
+  it('a game loop: one transition and one setFollowTarget a frame, step, drain the events', () => {
+    const { world, eid, forward, side } = walker();
+    play(world, eid, forward);
+    setFollower(world, eid, { x: 0, y: 1, z: 0 });
+    const target = numbers([0.5, -1.25, 2.75, 0.125]);
+    const options: TransitionOptions = { duration: 0.2 };
+    let seen = 0;
+    const onEvent = (event: EventRecord): void => { seen += event.eid; };
+    const perFrame = bytesPerCall((i) => {
+      transition(world, eid, i % 2 ? forward : side, options);
+      setFollowTarget(world, eid, target[i % 4]!, target[(i + 1) % 4]!, target[(i + 2) % 4]!);
+      step(world, 1 / 64);
+      drainEachEvent(world, onEvent);
+    });
+    console.log(`game loop (transition, setFollowTarget, step, drainEachEvent): ${perFrame.toFixed(2)} bytes a frame`);
     expect(perFrame).toBeLessThan(8);
   });
 });
