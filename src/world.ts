@@ -8,7 +8,7 @@ import type { Skeleton } from './assets/Skeleton.js';
 import { characterRows, createCharacterComponent, type CharacterComponent } from './components/Character.js';
 import { createEventQueue, type EventQueue } from './components/EventQueue.js';
 import { createInertializationComponent, inertializationRows, type InertializationComponent } from './components/Inertialization.js';
-import { createLayersComponent, layersRows, MAX_LAYERS, type LayersComponent } from './components/Layers.js';
+import { createLayersComponent, layersRows, type LayersComponent } from './components/Layers.js';
 import type { RowLifecycle } from './components/lifecycle.js';
 import { createRootMotionComponent, rootMotionRows, type RootMotionComponent } from './components/RootMotion.js';
 import { createFollowerComponent, followerRows, type FollowerComponent } from './components/Follower.js';
@@ -156,8 +156,6 @@ export interface Scratch {
 export interface PoseViews {
   /** `local[eid]`: the character's block of `LocalPose`. */
   readonly local: Float32Array[];
-  /** `layers[eid × MAX_LAYERS + layer]`: a layer's sampled pose. */
-  readonly layers: Float32Array[];
   /** `history[eid × 2 + slot]`: the inertialization history slots. */
   readonly history: Float32Array[];
 }
@@ -276,7 +274,7 @@ export interface ThreadPools {
  * systems declare. Memory is allocated here once; frames allocate nothing.
  *
  * Pools hold `maxEntities + 1` rows because bitecs entity ids start at 1. Per character:
- * `(1 + MAX_LAYERS) × maxJoints × 10` pose floats, `2 × maxJoints × 12` matrix floats and
+ * `maxJoints × 10` pose floats (LocalPose; layers are sampled into per-thread scratch), `2 × maxJoints × 12` matrix floats and
  * `maxJoints × 38` inertialization floats (two history poses and the offsets).
  *
  * The pools' total bytes (`worldBytes`) are computed before anything is allocated: a
@@ -412,7 +410,6 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     scratch,
     views: {
       local: new Array<Float32Array>(rows).fill(EMPTY_VIEW),
-      layers: new Array<Float32Array>(rows * MAX_LAYERS).fill(EMPTY_VIEW),
       history: new Array<Float32Array>(rows * 2).fill(EMPTY_VIEW),
     },
     lod: pools.lod,
@@ -473,12 +470,8 @@ const EMPTY_VIEW = new Float32Array(0);
 export function makePoseViews(world: AnimationWorld, eid: number, jointCount: number): void {
   const size = jointCount * POSE_STRIDE;
   const block = world.maxJoints * POSE_STRIDE;
-  const { local, layers, history } = world.views;
+  const { local, history } = world.views;
   local[eid] = world.components.LocalPose.data.subarray(eid * block, eid * block + size);
-  for (let layer = 0; layer < MAX_LAYERS; layer++) {
-    const li = eid * MAX_LAYERS + layer;
-    layers[li] = world.components.Layers.pose.subarray(li * block, li * block + size);
-  }
   for (let slot = 0; slot < 2; slot++) {
     const h = eid * 2 + slot;
     history[h] = world.components.Inertialization.history.subarray(h * block, h * block + size);
@@ -489,7 +482,7 @@ export function makePoseViews(world: AnimationWorld, eid: number, jointCount: nu
 function createComponents(rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator): AnimationComponents {
   return {
     Character: createCharacterComponent(rows, alloc),
-    Layers: createLayersComponent(rows, maxJoints, alloc),
+    Layers: createLayersComponent(rows, alloc),
     LocalPose: createLocalPoseComponent(rows, maxJoints, alloc),
     ModelPose: createMatrixPoolComponent(rows, maxJoints, alloc),
     SkinPalette: createMatrixPoolComponent(rows, maxJoints, alloc),
@@ -588,10 +581,10 @@ const EVENT_RECORD_BYTES = 3 * Int32Array.BYTES_PER_ELEMENT + Float64Array.BYTES
 /** The event queue's one-record stamp. */
 const EVENT_STAMP_BYTES = Float64Array.BYTES_PER_ELEMENT;
 /**
- * Bytes per row of the plain arrays: the pose views (`local`, `layers`, `history`: 1 +
- * MAX_LAYERS + 2 references) and the update list's `dt`, ~8 bytes a reference.
+ * Bytes per row of the plain arrays: the pose views (`local`, `history`: 1 + 2 references)
+ * and the update list's `dt`, ~8 bytes a reference.
  */
-const VIEW_ROW_BYTES = (1 + MAX_LAYERS + 2 + 1) * 8;
+const VIEW_ROW_BYTES = (1 + 2 + 1) * 8;
 
 /**
  * The body of `worldBytes` (src/frame.ts): the bytes a world running `frame` allocates for
