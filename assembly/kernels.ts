@@ -322,3 +322,100 @@ export function blendOverride(
     store2(o, 32, f64x2.mul(s89, f64x2.splat(inv)));
   }
 }
+
+/** An f64x2 rounded to float32 and back: the values a float32 store then load gives. */
+// @ts-ignore: decorator
+@inline function round2(v: v128): v128 {
+  return f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(v));
+}
+
+/**
+ * Two unmasked layers of dense unbound clips whose weights reach the threshold, sampled and
+ * blended in one pass into the local pose at `out` (`jointCount` joints): per joint, each clip
+ * sampled as {@link sampleClip} does (the clip's record at `clipA` / `clipB` in the kernel area,
+ * its time the f64 at `timeA` / `timeB`), each value rounded to float32 as that kernel stores
+ * it, then blended as {@link blendOverride}'s two-layer path does (weights the f32 at
+ * `weightA`, `weightB`): the bits of sampling into two poses and blending them, without the
+ * poses. A clip at a key (alpha 0) is read as key·1 + key·0 (exact for every finite value, −0
+ * included) with its quaternion not normalized, as `sampleClip` copies the key.
+ */
+export function sampleBlendTwo(out: usize, clipA: usize, timeA: usize, clipB: usize, timeB: usize, weightA: usize, weightB: usize, jointCount: i32): void {
+  // Keys of A and B (sampleClip).
+  const poseA = <usize>load<i32>(clipA, 12) * POSE_BYTES, poseB = <usize>load<i32>(clipB, 12) * POSE_BYTES;
+  const lastA = <f64>(load<i32>(clipA, 8) - 1), lastB = <f64>(load<i32>(clipB, 8) - 1);
+  const positionA = load<f64>(timeA) * load<f64>(clipA), positionB = load<f64>(timeB) * load<f64>(clipB);
+  let frameA = Math.floor(positionA), frameB = Math.floor(positionB);
+  let alphaA = positionA - frameA, alphaB = positionB - frameB;
+  if (!(frameA >= 0)) { frameA = 0; alphaA = 0; } else if (frameA >= lastA) { frameA = lastA; alphaA = 0; }
+  if (!(frameB >= 0)) { frameB = 0; alphaB = 0; } else if (frameB >= lastB) { frameB = lastB; alphaB = 0; }
+  const keyA = clipA + CLIP_HEADER + <usize>(<i32>frameA) * poseA, keyB = clipB + CLIP_HEADER + <usize>(<i32>frameB) * poseB;
+  const nextA: usize = alphaA == 0 ? 0 : poseA, nextB: usize = alphaB == 0 ? 0 : poseB;
+  const normA = alphaA != 0, normB = alphaB != 0;
+  const vbA = f64x2.splat(1 - alphaA), vaA = f64x2.splat(alphaA), negA = -alphaA;
+  const vbB = f64x2.splat(1 - alphaB), vaB = f64x2.splat(alphaB), negB = -alphaB;
+  const one = f64x2.splat(1);
+  const zero = f64x2.splat(0);
+  // Weights (blendOverride's two-layer path).
+  const wa = <f64>load<f32>(weightA), wb = <f64>load<f32>(weightB);
+  const inv = 1 / (wa + wb);
+  const vwa = f64x2.splat(wa), vwb = f64x2.splat(wb), nwb = -wb;
+  for (let k: usize = 0, end = <usize>jointCount * POSE_BYTES; k < end; k += POSE_BYTES) {
+    // Layer A's sample of this joint.
+    let a = keyA + k, n = a + nextA;
+    let a01 = load2(a, 0), a23 = load2(a, 8), a45 = load2(a, 16), a67 = load2(a, 24), a89 = load2(a, 32);
+    let n01 = load2(n, 0), n23 = load2(n, 8), n45 = load2(n, 16), n67 = load2(n, 24), n89 = load2(n, 32);
+    let p23 = f64x2.mul(a23, n23), p45 = f64x2.mul(a45, n45), p67 = f64x2.mul(a67, n67);
+    let dot = f64x2.extract_lane(p23, 1) + f64x2.extract_lane(p45, 0) + f64x2.extract_lane(p45, 1) + f64x2.extract_lane(p67, 0);
+    let s = select<f64>(negA, alphaA, dot < 0);
+    let r23 = f64x2.add(f64x2.mul(a23, vbA), f64x2.mul(n23, pair(alphaA, s)));
+    let r45 = f64x2.add(f64x2.mul(a45, vbA), f64x2.mul(n45, f64x2.splat(s)));
+    let r67 = f64x2.add(f64x2.mul(a67, vbA), f64x2.mul(n67, pair(s, alphaA)));
+    let q: f64 = 1;
+    if (normA) {
+      const qx = f64x2.extract_lane(r23, 1), qy = f64x2.extract_lane(r45, 0), qz = f64x2.extract_lane(r45, 1), qw = f64x2.extract_lane(r67, 0);
+      q = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+    }
+    const A01 = round2(f64x2.add(f64x2.mul(a01, vbA), f64x2.mul(n01, vaA)));
+    const A23 = round2(f64x2.mul(r23, f64x2.replace_lane(one, 1, q)));
+    const A45 = round2(f64x2.mul(r45, f64x2.splat(q)));
+    const A67 = round2(f64x2.mul(r67, f64x2.replace_lane(one, 0, q)));
+    const A89 = round2(f64x2.add(f64x2.mul(a89, vbA), f64x2.mul(n89, vaA)));
+    // Layer B's.
+    a = keyB + k; n = a + nextB;
+    a01 = load2(a, 0); a23 = load2(a, 8); a45 = load2(a, 16); a67 = load2(a, 24); a89 = load2(a, 32);
+    n01 = load2(n, 0); n23 = load2(n, 8); n45 = load2(n, 16); n67 = load2(n, 24); n89 = load2(n, 32);
+    p23 = f64x2.mul(a23, n23); p45 = f64x2.mul(a45, n45); p67 = f64x2.mul(a67, n67);
+    dot = f64x2.extract_lane(p23, 1) + f64x2.extract_lane(p45, 0) + f64x2.extract_lane(p45, 1) + f64x2.extract_lane(p67, 0);
+    s = select<f64>(negB, alphaB, dot < 0);
+    r23 = f64x2.add(f64x2.mul(a23, vbB), f64x2.mul(n23, pair(alphaB, s)));
+    r45 = f64x2.add(f64x2.mul(a45, vbB), f64x2.mul(n45, f64x2.splat(s)));
+    r67 = f64x2.add(f64x2.mul(a67, vbB), f64x2.mul(n67, pair(s, alphaB)));
+    q = 1;
+    if (normB) {
+      const qx = f64x2.extract_lane(r23, 1), qy = f64x2.extract_lane(r45, 0), qz = f64x2.extract_lane(r45, 1), qw = f64x2.extract_lane(r67, 0);
+      q = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+    }
+    const B01 = round2(f64x2.add(f64x2.mul(a01, vbB), f64x2.mul(n01, vaB)));
+    const B23 = round2(f64x2.mul(r23, f64x2.replace_lane(one, 1, q)));
+    const B45 = round2(f64x2.mul(r45, f64x2.splat(q)));
+    const B67 = round2(f64x2.mul(r67, f64x2.replace_lane(one, 0, q)));
+    const B89 = round2(f64x2.add(f64x2.mul(a89, vbB), f64x2.mul(n89, vaB)));
+    // The blend (blendOverride's two-layer path).
+    p23 = f64x2.mul(A23, B23); p45 = f64x2.mul(A45, B45); p67 = f64x2.mul(A67, B67);
+    dot = f64x2.extract_lane(p23, 1) + f64x2.extract_lane(p45, 0) + f64x2.extract_lane(p45, 1) + f64x2.extract_lane(p67, 0);
+    const sw = select<f64>(nwb, wb, dot < 0);
+    const t01 = f64x2.add(f64x2.add(zero, f64x2.mul(A01, vwa)), f64x2.mul(B01, vwb));
+    const t23 = f64x2.add(f64x2.add(zero, f64x2.mul(A23, vwa)), f64x2.mul(B23, pair(wb, sw)));
+    const q45 = f64x2.add(f64x2.add(zero, f64x2.mul(A45, vwa)), f64x2.mul(B45, f64x2.splat(sw)));
+    const q67 = f64x2.add(f64x2.add(zero, f64x2.mul(A67, vwa)), f64x2.mul(B67, pair(sw, wb)));
+    const s89 = f64x2.add(f64x2.add(zero, f64x2.mul(A89, vwa)), f64x2.mul(B89, vwb));
+    const qx = f64x2.extract_lane(t23, 1), qy = f64x2.extract_lane(q45, 0), qz = f64x2.extract_lane(q45, 1), qw = f64x2.extract_lane(q67, 0);
+    const qInv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+    const o = out + k;
+    store2(o, 0, f64x2.mul(t01, f64x2.splat(inv)));
+    store2(o, 8, f64x2.mul(t23, pair(inv, qInv)));
+    store2(o, 16, f64x2.mul(q45, f64x2.splat(qInv)));
+    store2(o, 24, f64x2.mul(q67, pair(qInv, inv)));
+    store2(o, 32, f64x2.mul(s89, f64x2.splat(inv)));
+  }
+}
