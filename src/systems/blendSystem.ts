@@ -38,7 +38,6 @@
 import { commitRemovals } from 'bitecs';
 import type { Clip } from '../assets/Clip.js';
 import type { Binding } from '../assets/bindingTypes.js';
-import { sampleBlendTwoInto } from '../assets/sampleBlend.js';
 import { sampleClipInto } from '../assets/sampleClip.js';
 import { MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
 import { isAdditive, isOverride } from '../components/layerRules.js';
@@ -96,7 +95,7 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
     return;
   }
   const { Character, Layers, LocalPose } = world.components;
-  const { clip: clipIds, time, binding, weight, mask, reference } = Layers;
+  const { weight, mask, reference } = Layers;
   const { skeletons, masks, references, clips, bindings } = world.assets;
   const { layerOff, layerWeight, layerMask, layerSamples: samples } = world.scratch;
   const { enabled: lodOn, level: lodLevel } = world.components.Lod;
@@ -117,11 +116,9 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
 
     let count = 0;
     let single = -1; // the slot of the first override layer, for the one-layer fast path
-    let second = -1; // and of the second, for the two-layer one
     for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
       if (!isOverride(Layers, li)) continue;
       if (count === 0) single = li;
-      else if (count === 1) second = li;
       layerOff[count] = (li - firstLayer) * poseSize;
       layerWeight[count] = weight[li];
       layerMask[count] = mask[li] >= 0 ? masks[mask[li]] : null;
@@ -130,23 +127,16 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
     if (count === 1 && layerMask[0] === null && layerWeight[0] >= threshold[0]) {
       // One unmasked layer above the threshold: its pose is the blend, sampled in place.
       sampleLayer(local, outOff, Layers, single, level, clips, clipLevels, bindings);
-    } else if (count === 2 && layerMask[0] === null && layerMask[1] === null && layerWeight[0] + layerWeight[1] >= threshold[0]) {
-      // Two unmasked layers, the rest pose out of it: of dense unbound clips, sampled and blended
-      // in one pass (assets/sampleBlend.ts); else sampled, then the written-out kernel. Same bits.
-      const clipA = clips[level < 0 ? clipIds[single] : lodClipId(clipLevels, clipIds[single], level)];
-      const clipB = clips[level < 0 ? clipIds[second] : lodClipId(clipLevels, clipIds[second], level)];
-      if (binding[single] < 0 && binding[second] < 0 && clipA.reduced === null && clipB.reduced === null) {
-        sampleBlendTwoInto(local, outOff, clipA, clipB, time, single, second, layerWeight, jointCount);
-      } else {
-        sampleLayer(samples, layerOff[0], Layers, single, level, clips, clipLevels, bindings);
-        sampleLayer(samples, layerOff[1], Layers, second, level, clips, clipLevels, bindings);
-        blendTwoLayers(local, outOff, samples, layerOff[0], layerOff[1], layerWeight, jointCount);
-      }
     } else {
       for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
         if (isOverride(Layers, li)) sampleLayer(samples, (li - firstLayer) * poseSize, Layers, li, level, clips, clipLevels, bindings);
       }
-      blendOverrideLayers(local, outOff, rest, samples, layerOff, layerWeight, layerMask, count, jointCount, threshold);
+      if (count === 2 && layerMask[0] === null && layerMask[1] === null && layerWeight[0] + layerWeight[1] >= threshold[0]) {
+        // Two unmasked layers, the rest pose out of it: the written-out kernel (same bits).
+        blendTwoLayers(local, outOff, samples, layerOff[0], layerOff[1], layerWeight, jointCount);
+      } else {
+        blendOverrideLayers(local, outOff, rest, samples, layerOff, layerWeight, layerMask, count, jointCount, threshold);
+      }
     }
 
     for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {

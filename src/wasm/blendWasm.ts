@@ -17,7 +17,7 @@ import { updateRange } from '../components/UpdateList.js';
 import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
-import { clipPointer, copySkeleton, sampleLayerWasm, type WasmKernels } from './kernels.js';
+import { copySkeleton, sampleLayerWasm, type WasmKernels } from './kernels.js';
 
 /** `blendEntities` for the chunk `world.characters.dense[first .. end)` on `kernels` (this thread's). */
 export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, dt: number, first: number, end: number): void {
@@ -49,13 +49,12 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
     const firstLayer = eid * MAX_LAYERS;
 
     let count = 0;
-    let single = -1, second = -1; // the first two override slots
+    let single = -1;
     let layers = 0; // override slots as bits (slot − firstLayer)
     let masked = false;
     for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
       if (!isOverride(Layers, li)) continue;
       if (count === 0) single = li;
-      else if (count === 1) second = li;
       layers |= 1 << (li - firstLayer);
       layerOff[count] = (li - firstLayer) * poseSize;
       layerWeight[count] = weight[li];
@@ -71,10 +70,6 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
       if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, source, localAt + outOff * 4, timeAt + single * 8)) {
         sampleClipInto(local, outOff, source, time, single, bindingId < 0 ? null : bindings[bindingId]);
       }
-    } else if (count === 2 && !masked && layerWeight[0] + layerWeight[1] >= threshold[0]
-      && sampleBlendTwoWasm(world, kernels, localAt + outOff * 4, single, second, level, jointCount)) {
-      // Two unmasked layers of dense unbound clips, the rest pose out of it: sampled and blended
-      // in one kernel call (sampleBlendTwo), without the two layer poses. Same bits.
     } else {
       for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
         if (!isOverride(Layers, li)) continue;
@@ -108,25 +103,4 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
       applyAdditiveLayer(local, outOff, samples, n * poseSize, references[reference[li]], weight, li, layerMaskWeights, jointCount);
     }
   }
-}
-
-/**
- * Samples and blends override slots `liA` and `liB` (unmasked, weights reaching the threshold)
- * of a character at LOD level `level` into the local pose at byte `out` with the kernel
- * `sampleBlendTwo`, when both clips are dense, unbound and in the kernel area; false, having
- * written nothing, otherwise.
- */
-function sampleBlendTwoWasm(world: AnimationWorld, kernels: WasmKernels, out: number, liA: number, liB: number, level: number, jointCount: number): boolean {
-  const { clip: clipIds, binding, time, weight } = world.components.Layers;
-  if (binding[liA] >= 0 || binding[liB] >= 0) return false;
-  const clips = world.assets.clips, clipLevels = world.lod.clipLevels;
-  const idA = level < 0 ? clipIds[liA] : lodClipId(clipLevels, clipIds[liA], level);
-  const idB = level < 0 ? clipIds[liB] : lodClipId(clipLevels, clipIds[liB], level);
-  const clipA = clips[idA], clipB = clips[idB];
-  if (clipA.reduced !== null || clipB.reduced !== null) return false;
-  const atA = clipPointer(kernels, idA, clipA), atB = clipPointer(kernels, idB, clipB);
-  if (atA < 0 || atB < 0) return false;
-  const timeAt = time.byteOffset, weightAt = weight.byteOffset;
-  kernels.sampleBlendTwo(out, atA, timeAt + liA * 8, atB, timeAt + liB * 8, weightAt + liA * 4, weightAt + liB * 4, jointCount);
-  return true;
 }

@@ -160,14 +160,6 @@ export type BlendKernel = (
   out: number, poses: number, layerBytes: number, weights: number, layers: number, jointCount: number, rest: number, threshold: number,
 ) => void;
 
-/**
- * Two unmasked layers of dense unbound clips sampled and blended in one pass into one character's
- * local pose (assembly/kernels.ts `sampleBlendTwo`).
- */
-export type SampleBlendKernel = (
-  out: number, clipA: number, timeA: number, clipB: number, timeB: number, weightA: number, weightB: number, jointCount: number,
-) => void;
-
 /** One thread's kernels of a world: the instance's exports and its registry of skeleton copies. */
 export interface WasmKernels {
   /** The thread this instance runs on (0: the world's own; a worker's `thread`): its counter in `area.chunks`. */
@@ -183,7 +175,6 @@ export interface WasmKernels {
   readonly skinTableAt: number;
   readonly sampleClip: SampleKernel;
   readonly blendOverride: BlendKernel;
-  readonly sampleBlendTwo: SampleBlendKernel;
   /** Per skeleton id: the skeleton copied (null: none yet), its parents', inverse bind's and rest pose's pointers (−1: the area was full). */
   readonly copied: (Skeleton | null)[];
   readonly parentsAt: number[];
@@ -208,7 +199,6 @@ export function instantiateKernels(module: WasmModule, memory: WasmMemory, area:
     skinTableAt: area.skinTable.byteOffset + thread * 2 * SKIN_TABLE_IDS * 4,
     sampleClip: exports['sampleClip'] as SampleKernel,
     blendOverride: exports['blendOverride'] as BlendKernel,
-    sampleBlendTwo: exports['sampleBlendTwo'] as SampleBlendKernel,
     copied: [], parentsAt: [], bindAt: [], restAt: [],
     clipCopied: [], clipAt: [],
   };
@@ -311,22 +301,14 @@ export function copiedClipFrames(kernels: WasmKernels, clip: Clip): Float32Array
 }
 
 /**
- * The pointer of clip `id`'s (`clip`: dense) record in the kernel area for this thread, copying
- * it first if this thread has not; −1 when it does not fit (it is then sampled in JavaScript).
- */
-export function clipPointer(kernels: WasmKernels, id: number, clip: Clip): number {
-  if (id >= kernels.clipCopied.length || kernels.clipCopied[id] !== clip) copyClip(kernels, id, clip);
-  return kernels.clipAt[id];
-}
-
-/**
  * Samples layer slot `li` from clip `id` (`clip`: dense, no binding) on the WebAssembly kernel
- * into the pose at byte `out` (blendSystem's `layerSamples`, or `LocalPose`), its time at byte `time` (`Layers.time`'s element), copying
+ * into the layer pose at byte `out`, its time at byte `time` (`Layers.time`'s element), copying
  * the clip first if this thread has not; false, having written nothing, when the clip does not
  * fit in the kernel area (the caller samples it on the JavaScript kernel).
  */
 export function sampleLayerWasm(kernels: WasmKernels, id: number, clip: Clip, out: number, time: number): boolean {
-  const at = clipPointer(kernels, id, clip);
+  if (id >= kernels.clipCopied.length || kernels.clipCopied[id] !== clip) copyClip(kernels, id, clip);
+  const at = kernels.clipAt[id];
   if (at < 0) return false;
   kernels.sampleClip(out, at, time);
   return true;

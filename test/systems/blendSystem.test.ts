@@ -12,9 +12,6 @@ import {
   type AnimationWorld,
   type Skeleton,
 } from '../../src/index.js';
-import { sampleBlendTwoInto } from '../../src/assets/sampleBlend.js';
-import { blendTwoLayers } from '../../src/math/blendPose.js';
-import { createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 import { expectAllNaN, expectQuat, IDENTITY, jointPose, registerClip, S, twoJointSkeleton, wiggleClip, worldWith, X90, Z90 } from './helpers.js';
 
 const skeleton = twoJointSkeleton();
@@ -181,46 +178,5 @@ describe('blendSystem: sampling each layer at its time', () => {
     expect(local[0]).toBeCloseTo(0.5, 6);
     expectQuat(local, POSE_STRIDE + 3, [0, 0, Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)]); // nlerp(identity, 90° Z, ½) = 45° Z
     expect(local[POSE_STRIDE + 7]).toBeCloseTo(1.5, 6);
-  });
-});
-
-describe('sampleBlendTwoInto (two dense layers sampled and blended in one pass)', () => {
-  it("gives the bits of sampleClipInto into two poses then blendTwoLayers: between keys, at keys, past both ends, opposite hemispheres", () => {
-    const rig = syntheticSkeleton(17, 4);
-    // Every other frame's quaternions negated on odd joints (the same rotations): both the
-    // sampling's and the blend's hemisphere fixes are taken.
-    const flipped = (seed: number, frameCount: number) => {
-      const base = syntheticClip(rig, { seed, frameCount, amplitude: 1.6 });
-      const frames = base.frames.slice();
-      for (let f = 1; f < frameCount; f += 2) for (let j = 1; j < 17; j += 2) for (let c = 3; c < 7; c++) frames[(f * 17 + j) * 10 + c]! *= -1;
-      return createClip({ ...base, frames });
-    };
-    const a = flipped(5, 23), b = flipped(6, 31);
-    const one = syntheticClip(rig, { seed: 7, frameCount: 1 });
-    const random = createRandom(31);
-    const times = new Float64Array(2);
-    const poses = new Float32Array(2 * 17 * POSE_STRIDE);
-    const expected = new Float32Array(17 * POSE_STRIDE), actual = new Float32Array(17 * POSE_STRIDE);
-    const weights = new Float32Array(2);
-    const special = [0, 1 / 30, 0.5, a.duration, b.duration, -0.1, 9, -0, NaN, Infinity, -Infinity];
-    let flips = 0;
-    for (let n = 0; n < 400; n++) {
-      const [ca, cb] = n % 7 === 3 ? [one, b] : n % 7 === 5 ? [a, one] : [a, b];
-      times[0] = n < special.length * special.length ? special[n % special.length]! : random() * 1.2 - 0.05;
-      times[1] = n < special.length * special.length ? special[Math.floor(n / special.length)]! : random() * 1.2 - 0.05;
-      weights[0] = 0.05 + random(); weights[1] = 0.05 + random();
-      sampleClipInto(poses, 0, ca, times, 0);
-      sampleClipInto(poses, 17 * POSE_STRIDE, cb, times, 1);
-      for (let j = 0; j < 17; j++) {
-        let dot = 0;
-        for (let c = 3; c < 7; c++) dot += poses[j * 10 + c]! * poses[170 + j * 10 + c]!;
-        if (dot < 0) flips++;
-      }
-      blendTwoLayers(expected, 0, poses, 0, 17 * POSE_STRIDE, weights, 17);
-      actual.fill(7);
-      sampleBlendTwoInto(actual, 0, ca, cb, times, 0, 1, weights, 17);
-      expect(new Uint32Array(actual.buffer)).toEqual(new Uint32Array(expected.buffer));
-    }
-    expect(flips).toBeGreaterThan(0);
   });
 });
