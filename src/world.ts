@@ -274,8 +274,9 @@ export interface ThreadPools {
  * systems declare. Memory is allocated here once; frames allocate nothing.
  *
  * Pools hold `maxEntities + 1` rows because bitecs entity ids start at 1. Per character:
- * `maxJoints × 10` pose floats (LocalPose; layers are sampled into per-thread scratch), `2 × maxJoints × 12` matrix floats and
- * `maxJoints × 38` inertialization floats (two history poses and the offsets).
+ * `maxJoints × 10` pose floats (LocalPose; layers are sampled into per-thread scratch),
+ * `2 × maxJoints × 12` matrix floats and `maxJoints × 38` inertialization floats (two history
+ * poses and the offsets).
  *
  * The pools' total bytes (`worldBytes`) are computed before anything is allocated: a
  * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints, 30,299
