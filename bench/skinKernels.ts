@@ -1,5 +1,6 @@
 /**
- * Sample, blend and skin phases, JavaScript vs WebAssembly kernels (issue 18 item 3): the bench crowd
+ * Sample (the layers' clocks), blend (sampling the layers and blending them) and skin phases,
+ * JavaScript vs WebAssembly kernels (issue 18 item 3): the bench crowd
  * (bench/plan.ts, two clips, 64 joints) in two worlds, `kernels: 'js'` and `kernels: 'wasm'`,
  * stepped frame by frame with the skin system timed on its own, the two worlds alternating
  * frame by frame so drift on a shared machine falls on both. Prints medians in ns per joint.
@@ -82,7 +83,7 @@ for (const phase of ['sample', 'blend', 'skin']) {
   const pj = median(systemMs.js[s]!), pw = median(systemMs.wasm[s]!);
   console.log(`  ${phase.padEnd(6)} js ${((pj * 1e6) / joints).toFixed(2)} ns/joint  wasm ${((pw * 1e6) / joints).toFixed(2)} ns/joint  wasm/js ${(pw / pj).toFixed(3)}`);
 }
-for (const [pool, x, y] of [['Layers.pose', worlds.js.components.Layers.pose, worlds.wasm.components.Layers.pose], ['LocalPose', worlds.js.components.LocalPose.data, worlds.wasm.components.LocalPose.data]] as const) {
+for (const [pool, x, y] of [['LocalPose', worlds.js.components.LocalPose.data, worlds.wasm.components.LocalPose.data]] as const) {
   const u = new Uint32Array(x.buffer, x.byteOffset, x.length), v = new Uint32Array(y.buffer, y.byteOffset, y.length);
   let d = 0;
   for (let i = 0; i < u.length; i++) if (u[i] !== v[i]) d++;

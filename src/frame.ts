@@ -5,8 +5,8 @@
  * test/frame/docs.test.ts.
  *
  * A frame (`runFrame`): removals are committed, then the characters are taken
- * `FRAME_CHUNK` at a time, each chunk through every system in order (so a character's layer
- * poses are still in cache when the blend reads them), then the frame ends (`endFrame`): the
+ * `FRAME_CHUNK` at a time, each chunk through every system in order (so a character's local
+ * pose is still in cache when the next system reads it), then the frame ends (`endFrame`): the
  * clock advances, once. `lodSystem` comes first: for each chunk it writes the update list
  * (components/UpdateList.ts) — the characters updated this frame and each one's seconds —
  * and every later system visits that list, so a character update-rate LOD skips is in no
@@ -136,12 +136,9 @@ export const defaultFrame: Frame = createFrame([
   {
     name: 'sample',
     entities: sampleEntities,
-    reads: [
-      'world.updates', 'Layers', 'RootMotion.extractYaw', 'Lod.enabled', 'Lod.level', 'Lod.slot', 'Lod.dt', 'world.lod.clipLevels',
-      'world.assets.clips', 'world.assets.rootTracks', 'world.assets.bindings',
-    ],
+    reads: ['world.updates', 'Layers', 'RootMotion.extractYaw', 'Lod.slot', 'Lod.dt', 'world.assets.clips', 'world.assets.rootTracks'],
     writes: [
-      'Layers.time', 'Layers.pose', 'Layers.rootDelta', 'Layers.rootYaw', 'Layers.weight', 'Layers.speed', 'Layers.fadeElapsed',
+      'Layers.time', 'Layers.rootDelta', 'Layers.rootYaw', 'Layers.weight', 'Layers.speed', 'Layers.fadeElapsed',
       'Layers.clip', 'world.events', 'world.time',
     ],
   },
@@ -149,8 +146,9 @@ export const defaultFrame: Frame = createFrame([
     name: 'blend',
     entities: blendEntities,
     reads: [
-      'world.updates', 'Character.skeleton', 'Character.jointCount', 'Layers.clip', 'Layers.weight', 'Layers.flags', 'Layers.mask',
-      'Layers.reference', 'Layers.pose', 'world.assets.skeletons', 'world.assets.masks', 'world.assets.references', 'world.scratch.blendThreshold',
+      'world.updates', 'Character.skeleton', 'Character.jointCount', 'Layers.clip', 'Layers.time', 'Layers.binding', 'Layers.weight',
+      'Layers.flags', 'Layers.mask', 'Layers.reference', 'Lod.enabled', 'Lod.level', 'world.lod.clipLevels', 'world.assets.clips',
+      'world.assets.bindings', 'world.assets.skeletons', 'world.assets.masks', 'world.assets.references', 'world.scratch.blendThreshold',
     ],
     writes: ['LocalPose'],
     scratch: blendScratch,

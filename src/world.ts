@@ -10,7 +10,7 @@ import { createEventQueue, type EventQueue } from './components/EventQueue.js';
 import {
   createInertializationComponent, defaultMaxTransitions, inertializationRows, transitionSlotBytes, type InertializationComponent,
 } from './components/Inertialization.js';
-import { createLayersComponent, layersRows, MAX_LAYERS, type LayersComponent } from './components/Layers.js';
+import { createLayersComponent, layersRows, type LayersComponent } from './components/Layers.js';
 import type { RowLifecycle } from './components/lifecycle.js';
 import { createRootMotionComponent, rootMotionRows, type RootMotionComponent } from './components/RootMotion.js';
 import { createFollowerComponent, followerRows, type FollowerComponent } from './components/Follower.js';
@@ -176,8 +176,6 @@ export interface Scratch {
 export interface PoseViews {
   /** `local[eid]`: the character's block of `LocalPose`. */
   readonly local: Float32Array[];
-  /** `layers[eid × MAX_LAYERS + layer]`: a layer's sampled pose. */
-  readonly layers: Float32Array[];
 }
 
 /**
@@ -211,7 +209,7 @@ export interface AnimationComponents {
   readonly ModelPose: PoolComponent;
   /** Every character: skinning matrices `model × inverseBind`, 12 floats per joint. */
   readonly SkinPalette: PoolComponent;
-  /** Every character: transition offsets and the pose history they are captured from. */
+  /** Every character: transition state (its per-joint poses and offsets in the pool of transition slots). */
   readonly Inertialization: InertializationComponent;
   /** World transform of every character; the bitecs component marks those root motion moves (`enabled`). */
   readonly RootMotion: RootMotionComponent;
@@ -308,9 +306,9 @@ export interface ThreadPools {
  * systems declare. Memory is allocated here once; frames allocate nothing.
  *
  * Pools hold `maxEntities + 1` rows because bitecs entity ids start at 1. Per character:
- * `(1 + MAX_LAYERS) × maxJoints × 10` pose floats and `2 × maxJoints × 12` matrix floats; per
- * transition slot (`maxTransitions`) `maxJoints × 20` floats (a transition's source poses,
- * then its offsets).
+ * `maxJoints × 10` pose floats (LocalPose; layers are sampled into per-thread scratch) and
+ * `2 × maxJoints × 12` matrix floats; per transition slot (`maxTransitions`) `maxJoints × 20`
+ * floats (a transition's source poses, then its offsets).
  *
  * The pools' total bytes (`worldBytes`) are computed before anything is allocated: a
  * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints and
@@ -449,7 +447,6 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     scratch,
     views: {
       local: new Array<Float32Array>(rows).fill(EMPTY_VIEW),
-      layers: new Array<Float32Array>(rows * MAX_LAYERS).fill(EMPTY_VIEW),
     },
     lod: pools.lod,
     frame,
@@ -509,19 +506,15 @@ const EMPTY_VIEW = new Float32Array(0);
 export function makePoseViews(world: AnimationWorld, eid: number, jointCount: number): void {
   const size = jointCount * POSE_STRIDE;
   const block = world.maxJoints * POSE_STRIDE;
-  const { local, layers } = world.views;
+  const { local } = world.views;
   local[eid] = world.components.LocalPose.data.subarray(eid * block, eid * block + size);
-  for (let layer = 0; layer < MAX_LAYERS; layer++) {
-    const li = eid * MAX_LAYERS + layer;
-    layers[li] = world.components.Layers.pose.subarray(li * block, li * block + size);
-  }
 }
 
 /** The components of a world of `rows` entity ids and `maxJoints` joints (DESIGN §3). */
 function createComponents(rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator, maxTransitions = 0): AnimationComponents {
   return {
     Character: createCharacterComponent(rows, alloc),
-    Layers: createLayersComponent(rows, maxJoints, alloc),
+    Layers: createLayersComponent(rows, alloc),
     LocalPose: createLocalPoseComponent(rows, maxJoints, alloc),
     ModelPose: createMatrixPoolComponent(rows, maxJoints, alloc),
     SkinPalette: createMatrixPoolComponent(rows, maxJoints, alloc),
@@ -620,10 +613,10 @@ const EVENT_RECORD_BYTES = 3 * Int32Array.BYTES_PER_ELEMENT + Float64Array.BYTES
 /** The event queue's one-record stamp. */
 const EVENT_STAMP_BYTES = Float64Array.BYTES_PER_ELEMENT;
 /**
- * Bytes per row of the plain arrays: the pose views (`local`, `layers`: 1 + MAX_LAYERS
- * references) and the update list's `dt`, ~8 bytes a reference.
+ * Bytes per row of the plain arrays: the pose view (`local`: 1 reference) and the update
+ * list's `dt`, ~8 bytes a reference.
  */
-const VIEW_ROW_BYTES = (1 + MAX_LAYERS + 1) * 8;
+const VIEW_ROW_BYTES = (1 + 1) * 8;
 
 /**
  * The body of `worldBytes` (src/frame.ts): the bytes a world running `frame` allocates for

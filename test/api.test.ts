@@ -30,7 +30,7 @@ function snapshot(world: AnimationWorld) {
   return {
     characters: Array.from(world.characters.dense).sort(),
     arrays: [Character.skeleton, Character.jointCount, Layers.clip, Layers.time, Layers.speed, Layers.weight, Layers.flags,
-      Layers.mask, Layers.reference, Layers.pose, LocalPose.data, ModelPose.data, SkinPalette.data].map((a) => Array.from(a as ArrayLike<number>)),
+      Layers.mask, Layers.reference, LocalPose.data, ModelPose.data, SkinPalette.data].map((a) => Array.from(a as ArrayLike<number>)),
     assets: [world.assets.skeletons.length, world.assets.clips.length, world.assets.masks.length, world.assets.references.length],
     events: [world.events.count, world.events.head, world.time],
   };

@@ -28,7 +28,7 @@ import {
   type AnimationComponents,
   type AnimationWorld,
 } from '../src/index.js';
-import { FOLLOW_SLOTS } from '../src/kernels.js';
+import { FOLLOW_SLOTS, MAX_LAYERS } from '../src/kernels.js';
 import type { Clip } from '../src/assets/Clip.js';
 import type { Skeleton } from '../src/assets/Skeleton.js';
 import { COMPONENT_ROWS, resetRows } from '../src/world.js';
@@ -155,17 +155,11 @@ describe('one entity lifecycle', () => {
       // Every row, beyond the new skeleton's joints too (the old one had more).
       expect(rows(world, reused)).toEqual(rows(world, fresh));
       // Leftovers in the kept arrays: the test would prove nothing without them.
-      const poseBlock = layerPoseBlock(world);
-      const layerPoses = world.components.Layers.pose;
-      const stale = Array.from(layerPoses.subarray(reused * poseBlock, (reused + 1) * poseBlock)).some((v) => v !== 0);
+      const fades = world.components.Layers.fadeDuration; // kept: the cross-fades of useEverything left theirs
+      const stale = Array.from(fades.subarray(reused * MAX_LAYERS, (reused + 1) * MAX_LAYERS)).some((v) => v !== 0);
       expect(stale).toBe(true);
       useSimply(world, [reused, fresh], small);
       expect(rows(world, reused)).toEqual(rows(world, fresh));
     });
   }
 });
-
-/** Floats of one entity's layer poses. */
-function layerPoseBlock(world: AnimationWorld): number {
-  return world.components.Layers.pose.length / ROWS;
-}

@@ -1,4 +1,3 @@
-import { POSE_STRIDE } from '../math/layout.js';
 import type { RowLifecycle } from './lifecycle.js';
 import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
@@ -64,8 +63,9 @@ export const NO_CLIP = -1;
  *   seconds); the leader's value applies. Default 1.
  * - `phaseOffset[li]`: the member's start-phase offset in cycles, [0, 1): its time is
  *   ((φ + offset) mod 1) × its duration for group phase φ.
- * - `pose`: the layer's sampled pose, `jointCount × 10` floats at
- *   `li × maxJoints × 10` (written by `sampleSystem`, read by `blendSystem`).
+ *
+ * No pose is stored per layer: blendSystem samples each layer it blends into a per-thread
+ * scratch (issue 18), so a character's layers cost bytes per slot, not per joint.
  */
 export interface LayersComponent {
   readonly clip: Int32Array;
@@ -88,11 +88,10 @@ export interface LayersComponent {
   readonly syncGroup: Int8Array;
   readonly syncRate: Float32Array;
   readonly phaseOffset: Float32Array;
-  readonly pose: Float32Array;
 }
 
-/** Creates the `Layers` component for `rows` entity ids of up to `maxJoints` joints. */
-export function createLayersComponent(rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator): LayersComponent {
+/** Creates the `Layers` component for `rows` entity ids. */
+export function createLayersComponent(rows: number, alloc: PoolAllocator = heapAllocator): LayersComponent {
   const slots = rows * MAX_LAYERS;
   return {
     clip: alloc.array(Int32Array, slots).fill(NO_CLIP),
@@ -115,13 +114,12 @@ export function createLayersComponent(rows: number, maxJoints: number, alloc: Po
     syncGroup: alloc.array(Int8Array, slots).fill(-1),
     syncRate: alloc.array(Float32Array, slots).fill(1),
     phaseOffset: alloc.array(Float32Array, slots),
-    pose: alloc.array(Float32Array, slots * maxJoints * POSE_STRIDE),
   };
 }
 
 /**
- * `Layers`' row lifecycle: every slot of the entity emptied ({@link clearLayer}). The sampled
- * poses and the fade parameters are kept: nothing reads them before they are written again.
+ * `Layers`' row lifecycle: every slot of the entity emptied ({@link clearLayer}). The fade
+ * parameters are kept: nothing reads them before they are written again.
  */
 export const layersRows: RowLifecycle<LayersComponent> = {
   reset(layers: LayersComponent, eid: number): void {
@@ -129,7 +127,6 @@ export const layersRows: RowLifecycle<LayersComponent> = {
     for (let li = first; li < first + MAX_LAYERS; li++) clearLayer(layers, li);
   },
   kept: {
-    pose: 'read only for a slot with a clip and weight > 0, which sampleSystem samples into it first in the same frame',
     fadeFrom: 'read only while fadeCurve is not 0; a fade start writes it with fadeCurve',
     fadeTo: 'read only while fadeCurve is not 0; a fade start writes it with fadeCurve',
     fadeElapsed: 'read only while fadeCurve is not 0; a fade start writes it with fadeCurve',

@@ -10,7 +10,6 @@ import {
   CLOCK_TIME, COMMAND_EXIT, COMMAND_MESSAGE, CONTROL_COMMAND, CONTROL_DONE, CONTROL_NEXT, CONTROL_SEQ,
 } from '../components/ThreadControl.js';
 import { createLodShared } from '../components/Lod.js';
-import { MAX_LAYERS } from '../components/Layers.js';
 import { clearUpdateList, createUpdateList } from '../components/UpdateList.js';
 import { defaultFrame, insertSystem } from '../frame.js';
 import { nodeBuiltin } from '../memory/environment.js';
@@ -180,7 +179,6 @@ function createWorkerWorld(init: InitMessage): AnimationWorld {
     scratch: pools.scratch[init.thread - 1],
     views: {
       local: new Array<Float32Array>(rows).fill(EMPTY_VIEW),
-      layers: new Array<Float32Array>(rows * MAX_LAYERS).fill(EMPTY_VIEW),
     },
     lod: { camera: init.camera, dts: lod.dts, clipLevels: lod.clipLevels, args: lod.args },
     frame: defaultFrame,

@@ -1,11 +1,21 @@
 /**
- * blendSystem — combines each character's layer poses into its `LocalPose`.
+ * blendSystem — the pose stage: samples each character's active layers (in cache, into a
+ * per-thread scratch) and combines them into its `LocalPose`.
  *
- * Reads:  Character.skeleton/jointCount, Layers.clip/weight/flags/mask/reference/pose, the
- *         skeleton, mask and reference-pose registries, `world.blendThreshold`.
- * Writes: LocalPose.
- * Order:  after sampleSystem, before skinSystem. Visits the update list (`world.updates`):
+ * Reads:  Character.skeleton/jointCount, Layers.clip/time/binding/weight/flags/mask/reference,
+ *         Lod.enabled/level and `world.lod.clipLevels`, the clip, binding, skeleton, mask and
+ *         reference-pose registries, `world.blendThreshold`.
+ * Writes: LocalPose (and this thread's `world.scratch.layerSamples`).
+ * Order:  after sampleSystem (which moves the layers' times and weights), before
+ *         inertializeSystem and skinSystem. Visits the update list (`world.updates`):
  *         characters `lodSystem` is not updating this frame keep their `LocalPose`.
+ *
+ * Sampling: each layer the blend reads (override or additive, below) is sampled from its clip
+ * at its time (`sampleClipInto`: the clip at the character's LOD level, `world.lod.clipLevels`;
+ * reduced clips from their curves; a bound clip through its binding) into its slot of
+ * `layerSamples` (`MAX_LAYERS × maxJoints × 10` floats per thread, no pool per character).
+ * A single unmasked override layer at or above the threshold is the blend: it is sampled
+ * straight into `LocalPose`, which gives the same bits as sampling then copying.
  *
  * Per joint j (GEA "LERP blending", "partial-skeleton blending", "additive blending"):
  * Which layers are override and which additive: `isOverride` / `isAdditive`
@@ -21,23 +31,32 @@
  *    blended as lerp(T, A, β) with β = weight × mask[j] (Q by nlerp).
  *
  * With WebAssembly kernels (`world.kernels === 'wasm'`) the chunk goes to `blendEntitiesWasm`
- * (src/wasm/blendWasm.ts): the override blend of unmasked layers runs on the SIMD kernel
- * `blendOverride` (assembly/kernels.ts), same bits; the rest as here.
+ * (src/wasm/blendWasm.ts): a layer of a dense unbound clip is sampled by the SIMD kernel
+ * `sampleClip` and the override blend of unmasked layers runs on `blendOverride`
+ * (assembly/kernels.ts), same bits; the rest as here.
  */
 import { commitRemovals } from 'bitecs';
-import { MAX_LAYERS } from '../components/Layers.js';
+import type { Clip } from '../assets/Clip.js';
+import type { Binding } from '../assets/bindingTypes.js';
+import { sampleClipInto } from '../assets/sampleClip.js';
+import { MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
 import { isAdditive, isOverride } from '../components/layerRules.js';
+import { lodClipId } from '../components/Lod.js';
 import { updateRange } from '../components/UpdateList.js';
 import { applyAdditiveLayer, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
+import type { PoolAllocator } from '../memory/poolAllocator.js';
 import { blendEntitiesWasm } from '../wasm/blendWasm.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 
 /**
- * blendSystem's scratch (FrameSystem.scratch, built once per world): the override layers of
- * the character being blended — pose offsets, weights, masks (`MAX_LAYERS` each).
+ * blendSystem's scratch (FrameSystem.scratch, built once per world and per thread): the layers
+ * of the character being blended — their sampled poses (`layerSamples`, slot n at
+ * `n × maxJoints × 10`, in the pool buffer so the WebAssembly kernels reach it), and the
+ * override layers' pose offsets, weights and masks (`MAX_LAYERS` each).
  */
 export const blendScratch = {
+  layerSamples: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, MAX_LAYERS * maxJoints * POSE_STRIDE),
   layerOff: (): Int32Array => new Int32Array(MAX_LAYERS),
   layerWeight: (): Float32Array => new Float32Array(MAX_LAYERS),
   layerMask: (): (Float32Array | null)[] => new Array<Float32Array | null>(MAX_LAYERS).fill(null),
@@ -48,10 +67,25 @@ declare module '../world.js' {
   interface Scratch extends ScratchOf<typeof blendScratch> {}
 }
 
-/** Blends every character's layers into its local pose; see the file header. */
+/** Samples and blends every character's layers into its local pose; see the file header. */
 export function blendSystem(world: AnimationWorld, dt: number): void {
   commitRemovals(world.ecs);
   blendEntities(world, dt, 0, world.characters.dense.length);
+}
+
+/**
+ * Samples layer slot `li` (a clip, `li = eid × MAX_LAYERS + layer`) at its time into `out` at
+ * `outOff`: its clip at LOD level `level` (−1: the clip itself; `clipLevels` is
+ * `world.lod.clipLevels`), through its binding if it has one. What sampleSystem sampled into
+ * the layer's pose before issue 18; takes only integers and arrays (see {@link sampleClipInto}).
+ */
+export function sampleLayer(
+  out: Float32Array, outOff: number, layers: LayersComponent, li: number, level: number,
+  clips: readonly Clip[], clipLevels: Int32Array, bindings: readonly Binding[],
+): void {
+  const clipId = layers.clip[li];
+  const bindingId = layers.binding[li];
+  sampleClipInto(out, outOff, clips[level < 0 ? clipId : lodClipId(clipLevels, clipId, level)], layers.time, li, bindingId < 0 ? null : bindings[bindingId]);
 }
 
 /** The work of {@link blendSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
@@ -61,10 +95,11 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
     return;
   }
   const { Character, Layers, LocalPose } = world.components;
-  const { weight, mask, reference, pose } = Layers;
-  const { skeletons, masks, references } = world.assets;
-  const { layerOff, layerWeight, layerMask } = world.scratch;
-  const { local: localViews, layers: layerViews } = world.views;
+  const { weight, mask, reference } = Layers;
+  const { skeletons, masks, references, clips, bindings } = world.assets;
+  const { layerOff, layerWeight, layerMask, layerSamples: samples } = world.scratch;
+  const { enabled: lodOn, level: lodLevel } = world.components.Lod;
+  const clipLevels = world.lod.clipLevels;
   const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const threshold = world.scratch.blendThreshold;
@@ -76,31 +111,40 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
     const jointCount = Character.jointCount[eid];
     const rest = skeletons[Character.skeleton[eid]].rest;
     const outOff = eid * poseSize;
+    const level = lodOn[eid] === 0 ? -1 : lodLevel[eid];
+    const firstLayer = eid * MAX_LAYERS;
 
     let count = 0;
     let single = -1; // the slot of the first override layer, for the one-layer fast path
-    for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
+    for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
       if (!isOverride(Layers, li)) continue;
       if (count === 0) single = li;
-      layerOff[count] = li * poseSize;
+      layerOff[count] = (li - firstLayer) * poseSize;
       layerWeight[count] = weight[li];
       layerMask[count] = mask[li] >= 0 ? masks[mask[li]] : null;
       count++;
     }
     if (count === 1 && layerMask[0] === null && layerWeight[0] >= threshold[0]) {
-      // One unmasked layer above the threshold: its pose is the blend. Copy it natively.
-      localViews[eid].set(layerViews[single]);
-    } else if (count === 2 && layerMask[0] === null && layerMask[1] === null && layerWeight[0] + layerWeight[1] >= threshold[0]) {
-      // Two unmasked layers, the rest pose out of it: the written-out kernel (same bits).
-      blendTwoLayers(local, outOff, pose, layerOff[0], layerOff[1], layerWeight, jointCount);
+      // One unmasked layer above the threshold: its pose is the blend, sampled in place.
+      sampleLayer(local, outOff, Layers, single, level, clips, clipLevels, bindings);
     } else {
-      blendOverrideLayers(local, outOff, rest, pose, layerOff, layerWeight, layerMask, count, jointCount, threshold);
+      for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+        if (isOverride(Layers, li)) sampleLayer(samples, (li - firstLayer) * poseSize, Layers, li, level, clips, clipLevels, bindings);
+      }
+      if (count === 2 && layerMask[0] === null && layerMask[1] === null && layerWeight[0] + layerWeight[1] >= threshold[0]) {
+        // Two unmasked layers, the rest pose out of it: the written-out kernel (same bits).
+        blendTwoLayers(local, outOff, samples, layerOff[0], layerOff[1], layerWeight, jointCount);
+      } else {
+        blendOverrideLayers(local, outOff, rest, samples, layerOff, layerWeight, layerMask, count, jointCount, threshold);
+      }
     }
 
-    for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
+    for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
       if (!isAdditive(Layers, li)) continue;
+      const layerOffset = (li - firstLayer) * poseSize;
+      sampleLayer(samples, layerOffset, Layers, li, level, clips, clipLevels, bindings);
       const layerMaskWeights = mask[li] >= 0 ? masks[mask[li]] : null;
-      applyAdditiveLayer(local, outOff, pose, li * poseSize, references[reference[li]], weight, li, layerMaskWeights, jointCount);
+      applyAdditiveLayer(local, outOff, samples, layerOffset, references[reference[li]], weight, li, layerMaskWeights, jointCount);
     }
   }
 }

@@ -1,19 +1,18 @@
 /**
- * sampleSystem — advances every layer's playback time, reports the clip events it crossed and
- * samples each weighted layer's clip into that layer's pose.
+ * sampleSystem — the clock of every layer: advances each layer's playback time, its weight fade
+ * and its root motion, and reports the clip events it crossed. It samples no pose: blendSystem
+ * samples each layer where it blends it (issue 18), from the times written here.
  *
- * Reads:  Layers.clip/speed/weight/flags/binding/fade*, syncGroup/syncRate/phaseOffset,
+ * Reads:  Layers.clip/speed/weight/flags/fade*, syncGroup/syncRate/phaseOffset,
  *         RootMotion.extractYaw, the update list (`world.updates`: who, by how many seconds),
- *         Lod.slot/dt/enabled/level and `world.lod.clipLevels`, the clip, root-track and binding
- *         registries.
- * Writes: Layers.time, Layers.pose, Layers.rootDelta, Layers.rootYaw (characters with yaw
+ *         Lod.slot/dt, the clip and root-track registries.
+ * Writes: Layers.time, Layers.rootDelta, Layers.rootYaw (characters with yaw
  *         extraction only), Layers.weight/fade* (cross-fades),
  *         Layers.speed of sync-group members (see {@link syncPhases}),
  *         the world event queue; `world.time` (the clock: {@link advanceClock}, once per frame
  *         after every chunk, src/frame.ts; or by sampleSystem run alone).
  * Order:  after lodSystem, before blendSystem. Entities without the animation components
- *         are not visited. Layers with weight 0 keep advancing (and firing events) but are not
- *         sampled, since nothing reads their pose.
+ *         are not visited. Layers with weight 0 advance (and fire events) like any other.
  *
  * Time rules: a looping layer wraps into [0, D); a clamped one stops at 0 or D. A clip of
  * duration 0 (one frame) stays at 0. Events fire once per crossing: moving forward from `a`
@@ -27,35 +26,26 @@
  * by all the seconds since its last update, so its times, root deltas (across any number of
  * wraps), events and fade clocks advance as in the full-rate run (weights, speeds and clips
  * the game changed in between act from its last update); its events are stamped with the
- * world times they were crossed at. A character with LOD samples each layer's clip at its
- * level (`world.lod.clipLevels`); times, root motion and events come from the played clip.
+ * world times they were crossed at. Times, root motion and events come from the played clip
+ * (blendSystem samples the clip of the character's LOD level).
  *
  * Sync groups: before a character's layers advance, the members of each of its sync groups
  * are put at the group's phase and given this frame's speed ({@link syncPhases}).
- *
- * With WebAssembly kernels (`world.kernels === 'wasm'`) a layer whose clip is dense (not
- * reduced) and unbound is sampled by the SIMD kernel `sampleClip` (assembly/kernels.ts) on the
- * pools in the world's memory, which gives `sampleClipInto`'s bits; reduced and bound clips,
- * and clips the kernel area could not hold (src/wasm/kernels.ts), are sampled here as before.
  */
 import { commitRemovals } from 'bitecs';
 import type { Clip } from '../assets/Clip.js';
 import type { RootTrack } from '../assets/rootTrack.js';
-import { sampleClipInto } from '../assets/sampleClip.js';
 import { pushEvent, type EventQueue } from '../components/EventQueue.js';
-import { lodClipId } from '../components/Lod.js';
 import { updateRange } from '../components/UpdateList.js';
 import { clearLayer, MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
 import { clearsAfterFade, loops, measureSyncGroup, playingSyncGroups, SYNC_DURATION, SYNC_PHASE } from '../components/layerRules.js';
 import { fadeCurve } from '../math/fadeCurves.js';
-import { POSE_STRIDE } from '../math/layout.js';
-import { sampleLayerWasm } from '../wasm/kernels.js';
 import type { AnimationWorld } from '../world.js';
 
 /**
  * Advances the layers of the characters in the update list (all of them unless lodSystem
  * wrote it) by `dt` seconds and moves the world clock; see the file header. Run alone it is
- * a frame of sampling, so it ends the way a frame does, with {@link advanceClock}.
+ * a frame of the clock, so it ends the way a frame does, with {@link advanceClock}.
  */
 export function sampleSystem(world: AnimationWorld, dt: number): void {
   commitRemovals(world.ecs);
@@ -80,17 +70,11 @@ export function advanceClock(world: AnimationWorld, dt: number): void {
  */
 export function sampleEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
   const { Layers, RootMotion } = world.components;
-  const { clip: clipIds, time, weight, pose, binding, fadeCurve: fading } = Layers;
+  const { clip: clipIds, fadeCurve: fading } = Layers;
   const extractYaw = RootMotion.extractYaw;
-  const { clips, bindings, rootTracks } = world.assets;
+  const { clips, rootTracks } = world.assets;
   const queue = world.events;
-  const layerPoseSize = world.maxJoints * POSE_STRIDE;
-  // On WebAssembly kernels (src/wasm) a dense unbound clip's layer is sampled by the kernel, from
-  // the layer's time in place into its pose block (byte addresses in the kernels' memory).
-  const kernels = world.wasm;
-  const poseAt = pose.byteOffset, layerPoseBytes = layerPoseSize * Float32Array.BYTES_PER_ELEMENT, timeAt = time.byteOffset;
-  const { enabled: lodOn, level: lodLevel, slot: lodSlot, dt: lodDt } = world.components.Lod;
-  const clipLevels = world.lod.clipLevels;
+  const { slot: lodSlot, dt: lodDt } = world.components.Lod;
   const frameStart = world.time;
   queue.frameStart = frameStart;
   const updates = world.updates;
@@ -101,7 +85,6 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
     const eid = updated[entry];
     const dt = updatedDt[entry]; // seconds since its last update (lodSystem)
     queue.frameStart = lodSlot[eid] === 0 ? frameStart : frameStart + frameDt - lodDt[eid]; // when its seconds began
-    const level = lodOn[eid] === 0 ? -1 : lodLevel[eid];
     const groups = playingSyncGroups(Layers, eid * MAX_LAYERS);
     if (groups !== 0) syncPhases(Layers, clips, eid * MAX_LAYERS, groups);
     const turning = extractYaw[eid] !== 0;
@@ -113,14 +96,6 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
       if (turning) extractRootYawDelta(Layers, li, clip, rootTracks[clipId], dt);
       else extractRootDelta(Layers, li, clip, rootTracks[clipId], dt);
       advanceLayer(Layers, li, clip, dt, queue, eid, clipId);
-      if (weight[li] > 0) {
-        const bindingId = binding[li];
-        const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
-        const source = clips[sourceId];
-        if (kernels !== null && bindingId < 0 && source.reduced === null
-          && sampleLayerWasm(kernels, sourceId, source, poseAt + li * layerPoseBytes, timeAt + li * Float64Array.BYTES_PER_ELEMENT)) continue;
-        sampleClipInto(pose, li * layerPoseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
-      }
     }
   }
 }
@@ -134,7 +109,7 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
  * So each member then advances Dᵢ·Δφ with Δφ = syncRate_L·dt / D_g, and `advanceLayer`,
  * `extractRootDelta` and events need no knowledge of groups. Times are re-derived from the
  * leader every frame, so no phase drift accumulates. Members are looping (`play` refuses
- * clamped clips in a group). Takes only integers (see {@link sampleClipInto}); allocates nothing.
+ * clamped clips in a group). Takes only integers (see `sampleClipInto`); allocates nothing.
  */
 export function syncPhases(layers: LayersComponent, clips: readonly Clip[], first: number, groups: number): void {
   const { clip: clipIds, syncGroup, time, speed, phaseOffset, syncRate } = layers;
@@ -333,7 +308,7 @@ export function advanceFade(layers: LayersComponent, li: number, dt: number): bo
  * the frame at `queue.frameStart + dt × (fraction of the advance travelled)`.
  *
  * Helpers receive the layer arrays and `dt` rather than computed times, for the reason given
- * at {@link sampleClipInto}.
+ * at `sampleClipInto` (src/assets/sampleClip.ts).
  */
 export function advanceLayer(
   layers: LayersComponent, li: number, clip: Clip, dt: number, queue: EventQueue, eid: number, clipId: number,

@@ -1,26 +1,32 @@
 /**
  * blendSystem's work on WebAssembly kernels (`world.kernels === 'wasm'`): the same per-character
- * decisions as `blendEntities` (src/systems/blendSystem.ts), with the override blend of a
- * character whose override layers carry no mask done by the SIMD kernel `blendOverride`
- * (assembly/kernels.ts), which gives `blendOverrideLayers`' bits. A single unmasked layer at
- * or above the threshold is still copied natively; masked override layers, characters whose
- * skeleton the kernel area could not hold, and the additive layers run the JavaScript kernels.
+ * decisions as `blendEntities` (src/systems/blendSystem.ts). A layer of a dense unbound clip
+ * (at the character's LOD level) is sampled by the SIMD kernel `sampleClip`, which gives
+ * `sampleClipInto`'s bits, into the thread's `layerSamples` scratch (or straight into
+ * `LocalPose` when it is the blend); the override blend of a character whose override layers
+ * carry no mask is done by `blendOverride` (assembly/kernels.ts), which gives
+ * `blendOverrideLayers`' bits. Reduced and bound clips, clips the kernel area could not hold,
+ * masked override layers, characters whose skeleton the kernel area could not hold, and the
+ * additive layers run the JavaScript kernels.
  */
+import { sampleClipInto } from '../assets/sampleClip.js';
 import { MAX_LAYERS } from '../components/Layers.js';
 import { isAdditive, isOverride } from '../components/layerRules.js';
+import { lodClipId } from '../components/Lod.js';
 import { updateRange } from '../components/UpdateList.js';
 import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
-import { copySkeleton, type WasmKernels } from './kernels.js';
+import { copySkeleton, sampleLayerWasm, type WasmKernels } from './kernels.js';
 
 /** `blendEntities` for the chunk `world.characters.dense[first .. end)` on `kernels` (this thread's). */
 export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, dt: number, first: number, end: number): void {
   const { Character, Layers, LocalPose } = world.components;
-  const { weight, mask, reference, pose } = Layers;
-  const { skeletons, masks, references } = world.assets;
-  const { layerOff, layerWeight, layerMask } = world.scratch;
-  const { local: localViews, layers: layerViews } = world.views;
+  const { clip: clipIds, time, binding, weight, mask, reference } = Layers;
+  const { skeletons, masks, references, clips, bindings } = world.assets;
+  const { layerOff, layerWeight, layerMask, layerSamples: samples } = world.scratch;
+  const { enabled: lodOn, level: lodLevel } = world.components.Lod;
+  const clipLevels = world.lod.clipLevels;
   const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const poseBytes = poseSize * 4;
@@ -31,7 +37,7 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
   // The threshold where the kernel reads it (this thread's slot), so no double is passed.
   area.params[kernels.thread] = threshold[0];
   const thresholdAt = area.params.byteOffset + kernels.thread * 8;
-  const localAt = local.byteOffset, poseAt = pose.byteOffset, weightAt = weight.byteOffset;
+  const localAt = local.byteOffset, samplesAt = samples.byteOffset, weightAt = weight.byteOffset, timeAt = time.byteOffset;
 
   for (let entry = first; entry < last; entry++) {
     const eid = updated[entry];
@@ -39,6 +45,7 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
     const skeletonId = Character.skeleton[eid];
     const skeleton = skeletons[skeletonId];
     const outOff = eid * poseSize;
+    const level = lodOn[eid] === 0 ? -1 : lodLevel[eid];
     const firstLayer = eid * MAX_LAYERS;
 
     let count = 0;
@@ -49,28 +56,51 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
       if (!isOverride(Layers, li)) continue;
       if (count === 0) single = li;
       layers |= 1 << (li - firstLayer);
-      layerOff[count] = li * poseSize;
+      layerOff[count] = (li - firstLayer) * poseSize;
       layerWeight[count] = weight[li];
       layerMask[count] = mask[li] >= 0 ? masks[mask[li]] : null;
       if (mask[li] >= 0) masked = true;
       count++;
     }
     if (count === 1 && !masked && layerWeight[0] >= threshold[0]) {
-      localViews[eid].set(layerViews[single]);
+      // One unmasked layer above the threshold: its pose is the blend, sampled in place.
+      const clipId = clipIds[single], bindingId = binding[single];
+      const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
+      const source = clips[sourceId];
+      if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, source, localAt + outOff * 4, timeAt + single * 8)) {
+        sampleClipInto(local, outOff, source, time, single, bindingId < 0 ? null : bindings[bindingId]);
+      }
     } else {
+      for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+        if (!isOverride(Layers, li)) continue;
+        const clipId = clipIds[li], bindingId = binding[li];
+        const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
+        const source = clips[sourceId];
+        const n = li - firstLayer;
+        if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, source, samplesAt + n * poseBytes, timeAt + li * 8)) {
+          sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
+        }
+      }
       if (!masked && (skeletonId >= copied.length || copied[skeletonId] !== skeleton)) copySkeleton(kernels, skeletonId, skeleton);
       const rest = masked ? -1 : restAt[skeletonId];
       if (rest >= 0) {
-        blendOverride(localAt + eid * poseBytes, poseAt + firstLayer * poseBytes, poseBytes, weightAt + firstLayer * 4, layers, jointCount, rest, thresholdAt);
+        blendOverride(localAt + eid * poseBytes, samplesAt, poseBytes, weightAt + firstLayer * 4, layers, jointCount, rest, thresholdAt);
       } else {
-        blendOverrideLayers(local, outOff, skeleton.rest, pose, layerOff, layerWeight, layerMask, count, jointCount, threshold);
+        blendOverrideLayers(local, outOff, skeleton.rest, samples, layerOff, layerWeight, layerMask, count, jointCount, threshold);
       }
     }
 
     for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
       if (!isAdditive(Layers, li)) continue;
+      const clipId = clipIds[li], bindingId = binding[li];
+      const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
+      const source = clips[sourceId];
+      const n = li - firstLayer;
+      if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, source, samplesAt + n * poseBytes, timeAt + li * 8)) {
+        sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
+      }
       const layerMaskWeights = mask[li] >= 0 ? masks[mask[li]] : null;
-      applyAdditiveLayer(local, outOff, pose, li * poseSize, references[reference[li]], weight, li, layerMaskWeights, jointCount);
+      applyAdditiveLayer(local, outOff, samples, n * poseSize, references[reference[li]], weight, li, layerMaskWeights, jointCount);
     }
   }
 }

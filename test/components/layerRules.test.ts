@@ -25,7 +25,7 @@ interface Row { clip?: number; weight?: number; flags?: number; reference?: numb
 
 /** Layers of 3 entity ids with `rows` written into character 1's slots (li = 4 + layer). */
 function layersWith(rows: Row[]): LayersComponent {
-  const layers = createLayersComponent(3, 1);
+  const layers = createLayersComponent(3);
   rows.forEach((row, layer) => {
     const li = MAX_LAYERS + layer;
     layers.clip[li] = row.clip ?? -1;

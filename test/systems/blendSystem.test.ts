@@ -1,19 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { createMask, createSkeleton, removeCharacter, type AnimationWorld } from '../../src/index.js';
-import { LAYER_ADDITIVE, MAX_LAYERS, POSE_STRIDE, blendSystem } from '../../src/kernels.js';
+import { createClip, createMask, createSkeleton, removeCharacter, type AnimationWorld, type Skeleton } from '../../src/index.js';
+import { LAYER_ADDITIVE, MAX_LAYERS, POSE_STRIDE, blendSystem, sampleClipInto } from '../../src/kernels.js';
 import { expectAllNaN, expectQuat, IDENTITY, jointPose, registerClip, S, twoJointSkeleton, wiggleClip, worldWith, X90, Z90 } from './helpers.js';
 
 const skeleton = twoJointSkeleton();
-const clip = wiggleClip(skeleton); // only registered so layers have a clip id; poses are written by hand
 
-/** Writes a layer straight into the component arrays: its clip, weight, flags and pose. */
-function setLayer(world: AnimationWorld, eid: number, layer: number, weight: number, pose: number[], flags = 0): void {
+/**
+ * Writes a layer straight into the component arrays: its clip, weight and flags. Its clip is one
+ * frame holding `pose` (the character's skeleton, or `of`), so blendSystem samples exactly `pose`.
+ */
+function setLayer(world: AnimationWorld, eid: number, layer: number, weight: number, pose: number[], flags = 0, of: Skeleton = skeleton): void {
   const { Layers } = world.components;
   const li = eid * MAX_LAYERS + layer;
-  Layers.clip[li] = world.assets.clipIds.get(clip) ?? registerClip(world, clip);
+  Layers.clip[li] = registerClip(world, createClip({ skeleton: of, frameRate: 30, frames: pose }));
+  Layers.time[li] = 0;
   Layers.weight[li] = weight;
   Layers.flags[li] = flags;
-  Layers.pose.set(pose, li * world.maxJoints * POSE_STRIDE);
 }
 
 const localOf = (world: AnimationWorld, eid: number) =>
@@ -100,9 +102,9 @@ describe('blendSystem: additive layers', () => {
     const reference = Float32Array.from(jointPose([1, 0, 0], IDENTITY, [2, 2, 2]));
     world.assets.references.push(reference);
     // base T: 90° about X at (0, 1, 0), scale 1.5
-    setLayer(world, eid, 0, 1, jointPose([0, 1, 0], X90, [1.5, 1.5, 1.5]));
+    setLayer(world, eid, 0, 1, jointPose([0, 1, 0], X90, [1.5, 1.5, 1.5]), 0, one);
     // additive S: 90° about Z at (1, 0, 2), scale 4 → D: 90° Z, +(0, 0, 2), ×2
-    setLayer(world, eid, 1, beta, jointPose([1, 0, 2], Z90, [4, 4, 4]), LAYER_ADDITIVE);
+    setLayer(world, eid, 1, beta, jointPose([1, 0, 2], Z90, [4, 4, 4]), LAYER_ADDITIVE, one);
     world.components.Layers.reference[eid * MAX_LAYERS + 1] = 0;
     blendSystem(world, 0);
     return world.components.LocalPose.data.subarray(eid * world.maxJoints * POSE_STRIDE, (eid * world.maxJoints + 1) * POSE_STRIDE);
@@ -132,5 +134,38 @@ describe('blendSystem: additive layers', () => {
     expect(Array.from(a.subarray(0, 3))).toEqual([0, 1, 0]);
     expectQuat(a, 3, X90);
     expect(a[7]).toBeCloseTo(1.5, 6);
+  });
+});
+
+describe('blendSystem: sampling each layer at its time', () => {
+  const wiggle = wiggleClip(skeleton);
+
+  it('one layer: exactly what sampleClipInto gives at its time', () => {
+    const { world, eids } = worldWith(skeleton, 1);
+    const eid = eids[0]!;
+    const li = eid * MAX_LAYERS;
+    const { Layers } = world.components;
+    Layers.clip[li] = registerClip(world, wiggle);
+    Layers.time[li] = 0.1;
+    Layers.weight[li] = 1;
+    blendSystem(world, 0);
+    const expected = new Float32Array(2 * POSE_STRIDE);
+    sampleClipInto(expected, 0, wiggle, Float64Array.of(0.1), 0);
+    expect(Array.from(localOf(world, eid))).toEqual(Array.from(expected));
+  });
+
+  it('two layers at their own times, blended', () => {
+    const { world, eids } = worldWith(skeleton, 1);
+    const eid = eids[0]!;
+    const li = eid * MAX_LAYERS;
+    const { Layers } = world.components;
+    const id = registerClip(world, wiggle);
+    Layers.clip[li] = id; Layers.time[li] = 0; Layers.weight[li] = 1; // frame 0: root x 0, arm identity, scale 1
+    Layers.clip[li + 2] = id; Layers.time[li + 2] = 0.125; Layers.weight[li + 2] = 1; // frame 1: root x 1, arm 90° Z, scale 2
+    blendSystem(world, 0);
+    const local = localOf(world, eid);
+    expect(local[0]).toBeCloseTo(0.5, 6);
+    expectQuat(local, POSE_STRIDE + 3, [0, 0, Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)]); // nlerp(identity, 90° Z, ½) = 45° Z
+    expect(local[POSE_STRIDE + 7]).toBeCloseTo(1.5, 6);
   });
 });

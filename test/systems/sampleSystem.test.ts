@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addEntity } from 'bitecs';
 import { createClip, removeCharacter } from '../../src/index.js';
-import { LAYER_LOOP, MAX_LAYERS, POSE_STRIDE, sampleClipInto, sampleSystem } from '../../src/kernels.js';
+import { blendSystem, LAYER_LOOP, MAX_LAYERS, POSE_STRIDE, sampleClipInto, sampleSystem } from '../../src/kernels.js';
 import { expectAllNaN, expectQuat, registerClip, twoJointSkeleton, wiggleClip, worldWith, Z90 } from './helpers.js';
 
 const skeleton = twoJointSkeleton();
@@ -42,21 +42,24 @@ describe('sampleClipInto', () => {
 });
 
 describe('sampleSystem', () => {
-  it('advances time by speed × dt and samples the layer pose', () => {
+  it('advances time by speed × dt; blendSystem then samples the layer at that time', () => {
     const { world, eids } = worldWith(skeleton, 1);
     const eid = eids[0]!;
-    const { Layers } = world.components;
+    const { Layers, LocalPose } = world.components;
     const li = eid * MAX_LAYERS;
     Layers.clip[li] = registerClip(world, clip);
     Layers.speed[li] = 0.5;
     Layers.weight[li] = 1;
     Layers.flags[li] = LAYER_LOOP;
+    LocalPose.data.fill(Number.NaN);
     sampleSystem(world, 0.25); // 0.5 × 0.25 = 0.125 s = frame 1
     expect(Layers.time[li]).toBe(0.125);
-    const off = li * world.maxJoints * POSE_STRIDE;
-    expect(Layers.pose[off]).toBeCloseTo(1, 6);
-    expectQuat(Layers.pose, off + POSE_STRIDE + 3, Z90);
     expect(world.time).toBe(0.25);
+    expectAllNaN(LocalPose.data, 0, LocalPose.data.length); // the clock only: no pose is written
+    blendSystem(world, 0);
+    const off = eid * world.maxJoints * POSE_STRIDE;
+    expect(LocalPose.data[off]).toBeCloseTo(1, 6); // frame 1: root at x = 1
+    expectQuat(LocalPose.data, off + POSE_STRIDE + 3, Z90);
   });
 
   it('wraps a looping layer and clamps a play-once layer', () => {
@@ -91,14 +94,13 @@ describe('sampleSystem', () => {
     expect(Layers.time[li]).toBe(0.1);
   });
 
-  it("touches no other entity's blocks and ignores entities without the components", () => {
+  it("touches no other entity's slots and ignores entities without the components", () => {
     const { world, eids } = worldWith(skeleton, 3);
     const [a, b, c] = eids as [number, number, number];
-    removeCharacter(world, b); // b's blocks must stay as they are
+    removeCharacter(world, b); // b's slots must stay as they are
     const stranger = addEntity(world.ecs); // an entity of the game without animation components
     const { Layers } = world.components;
-    const layerSize = world.maxJoints * POSE_STRIDE;
-    Layers.pose.fill(Number.NaN);
+    Layers.rootDelta.fill(Number.NaN);
     const id = registerClip(world, clip);
     for (const eid of [a, b, c, stranger]) {
       const li = eid * MAX_LAYERS;
@@ -106,27 +108,29 @@ describe('sampleSystem', () => {
     }
     sampleSystem(world, 0.0625);
     for (const eid of [b, stranger]) {
-      expectAllNaN(Layers.pose, eid * MAX_LAYERS * layerSize, MAX_LAYERS * layerSize);
+      expectAllNaN(Layers.rootDelta, eid * MAX_LAYERS * 3, MAX_LAYERS * 3);
       expect(Layers.time[eid * MAX_LAYERS]).toBe(0);
     }
     for (const eid of [a, c]) {
-      const off = eid * MAX_LAYERS * layerSize;
-      expect(Layers.pose[off]).toBeCloseTo(0.5, 6);
-      // joints past the skeleton's 2 and the empty layers 1..3 stay untouched
-      expectAllNaN(Layers.pose, off + 2 * POSE_STRIDE, layerSize - 2 * POSE_STRIDE);
-      expectAllNaN(Layers.pose, off + layerSize, (MAX_LAYERS - 1) * layerSize);
+      const li = eid * MAX_LAYERS;
+      expect(Layers.time[li]).toBe(0.0625);
+      expect(Layers.rootDelta[li * 3]).toBeCloseTo(0.5, 6); // the root's x over 0 → 0.0625 s: frame 0 → 0.5, lerp(0, 1, ½)
+      // the empty layers 1..3 stay untouched
+      expectAllNaN(Layers.rootDelta, (li + 1) * 3, (MAX_LAYERS - 1) * 3);
     }
-    expectAllNaN(Layers.pose, 0, MAX_LAYERS * layerSize); // row 0 is never an entity
+    expectAllNaN(Layers.rootDelta, 0, MAX_LAYERS * 3); // row 0 is never an entity
   });
 
-  it('advances but does not sample a layer of weight 0', () => {
+  it('advances a layer of weight 0, which blendSystem then leaves out (the rest pose)', () => {
     const { world, eids } = worldWith(skeleton, 1);
-    const { Layers } = world.components;
-    const li = eids[0]! * MAX_LAYERS;
-    Layers.pose.fill(Number.NaN);
+    const { Layers, LocalPose } = world.components;
+    const eid = eids[0]!;
+    const li = eid * MAX_LAYERS;
     Layers.clip[li] = registerClip(world, clip); Layers.speed[li] = 1; Layers.weight[li] = 0; Layers.flags[li] = LAYER_LOOP;
     sampleSystem(world, 0.0625);
     expect(Layers.time[li]).toBe(0.0625);
-    expect(Number.isNaN(Layers.pose[li * world.maxJoints * POSE_STRIDE]!)).toBe(true);
+    blendSystem(world, 0);
+    const off = eid * world.maxJoints * POSE_STRIDE;
+    expect(Array.from(LocalPose.data.subarray(off, off + 2 * POSE_STRIDE))).toEqual(Array.from(skeleton.rest));
   });
 });
