@@ -113,6 +113,8 @@ interface SizeResult {
   /** `step` on the JavaScript kernels (absent when the default kernels are already JavaScript). */
   readonly bitanimStepJs: Measurement | undefined;
   readonly three: Measurement;
+  /** Pool bytes per character (the world's buffer / maxEntities) of the default and the JavaScript worlds. */
+  readonly bytesPerCharacter: { readonly step: number; readonly js: number | undefined };
 }
 
 async function main(): Promise<void> {
@@ -202,6 +204,10 @@ async function benchmarkSize(assets: CrowdAssets, count: number, frames: number 
     bitanim: bitanimResult,
     bitanimStep: bitanimStepResult,
     bitanimStepJs: bitanimStepJsResult,
+    bytesPerCharacter: {
+      step: bitanimStep.world.poolBuffer.byteLength / count,
+      js: bitanimStepJs ? bitanimStepJs.world.poolBuffer.byteLength / count : undefined,
+    },
     kernels: bitanimStep.world.kernels,
     three: threeResult,
   };
@@ -242,7 +248,9 @@ function printSize(r: SizeResult): void {
   const joints = r.count * JOINT_COUNT;
   console.log(`\n## N = ${r.count.toLocaleString('en-US')} characters × ${JOINT_COUNT} joints (${joints.toLocaleString('en-US')} joints)\n`);
   console.log(`- built in ${r.buildSeconds.bitanim.toFixed(2)} s (bitanim), ${r.buildSeconds.three.toFixed(2)} s (three.js); bitanim on the ${r.kernels === 'wasm' ? 'WebAssembly' : 'JavaScript'} kernels (world.kernels '${r.kernels}')`);
-  console.log(`- max palette difference vs three.js: ${r.paletteDifference.toExponential(1)} (${r.checked} characters after ${WARMUP_FRAMES} frames, weights ${WEIGHTS.join(' / ')})\n`);
+  console.log(`- max palette difference vs three.js: ${r.paletteDifference.toExponential(1)} (${r.checked} characters after ${WARMUP_FRAMES} frames, weights ${WEIGHTS.join(' / ')})`);
+  const jsBytes = r.bytesPerCharacter.js === undefined ? '' : `, ${r.bytesPerCharacter.js.toFixed(0)} on the JavaScript kernels`;
+  console.log(`- pools: ${r.bytesPerCharacter.step.toFixed(0)} bytes per character (the world's buffer / maxEntities, world.kernels '${r.kernels}'${jsBytes})\n`);
   console.log('| runtime | phases, ms/frame | total ms/frame | ns/joint | heap B/frame ¹ | allocated B/frame ² | GCs (pause) | frames |');
   console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const m of [r.bitanim, r.bitanimStep, ...(r.bitanimStepJs ? [r.bitanimStepJs] : []), r.three]) {
