@@ -27,7 +27,7 @@
  *
  * What `step` does besides, which this kernel leaves out because it does not change the
  * palette of this crowd: root-motion deltas and events of the layers, the per-layer pose and
- * LocalPose/ModelPose pools, LOD, inertialization history, follow/aim. Differences in the
+ * LocalPose/ModelPose pools, LOD, inertialization, follow/aim. Differences in the
  * numbers: `step` rounds the layer poses, the blended pose and the model matrices to float32
  * on the way; this kernel keeps doubles until the palette. Both agree within 1e-5 per palette
  * element (checked by the bench before and after timing, and by test/bench/referenceKernel.test.ts).

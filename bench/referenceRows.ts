@@ -143,8 +143,8 @@ export function printReference(rows: readonly ReferenceRow[]): void {
         `${r.difference.toExponential(1)} | ${r.frames} |`,
     );
   }
-  console.log('\n- `step` also runs what this crowd does not need (lod, inertialization history, root motion, follow, aim) and');
-  console.log('  goes through the layer-pose, LocalPose and ModelPose pools; the reference keeps one character\'s model');
+  console.log('\n- `step` also runs what this crowd does not need (lod, inertialization, root motion, follow, aim) and');
+  console.log('  goes through a per-thread layer scratch and the LocalPose and ModelPose pools; the reference keeps one character\'s model');
   console.log('  matrices as its only intermediate array. Both worlds are checked to agree with it within 1e-5 per palette');
   console.log('  element (every element of every character), and the wasm world\'s palettes to be the JS world\'s bits,');
   console.log('  before and after the timed frames, or the bench throws. Targets (issue 18): JS ≤ 1.2×, wasm ≤ 0.6× the reference.');

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { createAnimationWorld } from '../src/index.js';
@@ -17,6 +17,13 @@ describe('README', () => {
   it('shows examples/walkingFoxCrowd.ts verbatim (test/examples/walkingFoxCrowd.test.ts runs it)', () => {
     const block = /<!-- example: examples\/walkingFoxCrowd\.ts -->\s*```ts\n([\s\S]*?)```/.exec(readme);
     expect(block?.[1]).toBe(readFileSync(new URL('../examples/walkingFoxCrowd.ts', import.meta.url), 'utf8'));
+  });
+
+  it('stays short (≤ 15,000 characters) and links every guide in docs/', () => {
+    expect(readme.length).toBeLessThanOrEqual(15_000);
+    const guides = readdirSync(new URL('../docs/', import.meta.url)).filter((name) => name.endsWith('.md'));
+    expect(guides.length).toBeGreaterThan(10);
+    expect(guides.filter((name) => !readme.includes(`docs/${name}`))).toEqual([]);
   });
 
   it('quick start commands are the ones .ci/run runs', () => {
