@@ -118,7 +118,10 @@ export class CrowdSim {
     this.capacity = capacity;
     const rows = capacity + 1;
     if (this.world) disposeAnimationWorld(this.world);
-    this.world = createAnimationWorld({ maxEntities: rows - 1, maxJoints: asset.skeleton.jointCount, maxEvents: 64, threads: this.settings.threads, kernels: this.settings.kernels });
+    // A transition slot per character: the whole crowd may start walking in the same frame.
+    this.world = createAnimationWorld({
+      maxEntities: rows - 1, maxJoints: asset.skeleton.jointCount, maxEvents: 64, maxTransitions: rows - 1, threads: this.settings.threads, kernels: this.settings.kernels,
+    });
     this.agents = createAgents(capacity);
     this.count = 0;
     this.maxEid = 0;

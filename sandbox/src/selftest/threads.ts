@@ -105,7 +105,8 @@ export function selftestClips(): [Clip, Clip] {
 /** A world with the test's crowd, and what it does before frame `f` (the same in every run: same seed). */
 export function makeRun(threads: number, a: Clip, b: Clip, kernels: KernelChoice = 'auto'): { world: AnimationWorld; before(f: number): void } {
   const { skeleton } = benchRig();
-  const world = createAnimationWorld({ maxEntities: COUNT + 16, maxJoints: skeleton.jointCount, maxEvents: 256, threads, kernels });
+  // Every character may be mid-transition (they switch every few frames): a slot each.
+  const world = createAnimationWorld({ maxEntities: COUNT + 16, maxJoints: skeleton.jointCount, maxEvents: 256, maxTransitions: COUNT + 16, threads, kernels });
   const random = createRandom(23);
   const alive: number[] = [];
   const modes = ['inertialize', 'spring', 'crossfade'] as const;
