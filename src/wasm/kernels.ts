@@ -21,7 +21,7 @@ import * as layout from '../math/layout.js';
 import { MAX_THREADS } from '../memory/environment.js';
 import { measureAllocations, type PoolAllocator } from '../memory/poolAllocator.js';
 import { wasmApi, type WasmMemory, type WasmModule } from './wasmApi.js';
-const { MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
+const { MATRIX_STRIDE } = layout;
 
 /**
  * Bytes left unused at the start of the kernels' memory, before the first pool. The pools then
@@ -65,9 +65,6 @@ const CLIP_HEADER = 16;
  */
 export const SKIN_TABLE_IDS = 64;
 
-/** Doubles of an inverse bind row in the kernel area (x y z t), and of a joint's three rows. */
-const BIND_ROW = 4;
-const BIND_STRIDE = 3 * BIND_ROW;
 
 /**
  * The kernel area's pools: `top[0]` is the bytes of `bytes` (skeletons) handed out so far,
@@ -122,7 +119,7 @@ export function kernelAreaSkeletons(maxJoints: number): number {
 
 /** Bytes one skeleton of `jointCount` joints takes in the kernel area (16-byte aligned parts): parents, inverse binds, rest pose. */
 function areaBytes(jointCount: number): number {
-  return parentsBytes(jointCount) + jointCount * BIND_STRIDE * 8 + restBytes(jointCount);
+  return parentsBytes(jointCount) + jointCount * MATRIX_STRIDE * 4 + restBytes(jointCount);
 }
 
 /** Bytes of a skeleton's parents (i32) in the kernel area, 16-byte aligned. */
@@ -230,23 +227,11 @@ export function copySkeleton(kernels: WasmKernels, id: number, skeleton: Skeleto
   }
   const parentsAt = bytes.byteOffset + start;
   const bindAt = parentsAt + parentsBytes(n);
-  const restAt = bindAt + n * BIND_STRIDE * 8;
+  const restAt = bindAt + n * MATRIX_STRIDE * 4;
   new Float32Array(bytes.buffer, restAt, n * layout.POSE_STRIDE).set(skeleton.rest.subarray(0, n * layout.POSE_STRIDE));
   const parents = new Int32Array(bytes.buffer, parentsAt, n);
-  const bind = new Float64Array(bytes.buffer, bindAt, n * BIND_STRIDE);
-  const source = skeleton.inverseBind;
-  for (let j = 0; j < n; j++) {
-    parents[j] = skeleton.parents[j];
-    // the matrix's rows (x y z t of row r), from its columns (src/math/layout.ts)
-    const m = j * MATRIX_STRIDE;
-    for (let row = 0; row < 3; row++) {
-      const b = j * BIND_STRIDE + row * BIND_ROW;
-      bind[b] = source[m + MATRIX_X + row];
-      bind[b + 1] = source[m + MATRIX_Y + row];
-      bind[b + 2] = source[m + MATRIX_Z + row];
-      bind[b + BIND_ROW - 1] = source[m + MATRIX_T + row];
-    }
-  }
+  new Float32Array(bytes.buffer, bindAt, n * MATRIX_STRIDE).set(skeleton.inverseBind.subarray(0, n * MATRIX_STRIDE));
+  for (let j = 0; j < n; j++) parents[j] = skeleton.parents[j];
   kernels.parentsAt[id] = parentsAt;
   kernels.bindAt[id] = bindAt;
   kernels.restAt[id] = restAt;
