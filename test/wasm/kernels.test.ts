@@ -36,13 +36,14 @@ import {
   transition,
   worldBytes,
   type AnimationWorld,
+  type Clip,
   type KernelChoice,
 } from '../../src/index.js';
 import { reduceClip } from '../../src/lod.js';
 import { CHUNK_LOG_STRIDE, CHUNK_THREAD } from '../../src/components/ThreadControl.js';
 import { KERNEL_AREA_CLIP_FRAMES, KERNEL_AREA_CLIP_JOINTS, KERNEL_AREA_SKELETONS, KERNEL_POOL_START, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
 import { reloadKernels, setKernelsUnavailable } from '../../src/wasm/loader.js';
-import { copySkeleton, sampleLayerWasm } from '../../src/wasm/kernels.js';
+import { clipCopyAt, sampleLayerWasm, skeletonCopyAt, syncKernelArea } from '../../src/wasm/kernels.js';
 import { sampleClipInto } from '../../src/assets/sampleClip.js';
 import { blendOverrideLayers } from '../../src/math/blendPose.js';
 import { deg, humanoid } from '../aim/helpers.js';
@@ -117,6 +118,12 @@ function compare(a: Float32Array, b: Float32Array): { max: number; identical: bo
   return { max, identical };
 }
 
+/** Per skeleton id the world's kernels met: its copy's pointer in the kernel area (0: none, the JavaScript kernels run it). */
+const skeletonCopies = (world: AnimationWorld): number[] => world.wasm!.copied.map((_, id) => skeletonCopyAt(world.wasm!.area, id));
+
+/** Per clip id the world's kernels met: its record's pointer in the kernel area (0: none). */
+const clipCopies = (world: AnimationWorld): number[] => world.wasm!.clipCopied.map((_, id) => clipCopyAt(world.wasm!.area, id));
+
 /**
  * Per character of a wasm world and a JS world built alike (same eids; every clip played at a
  * frame, so the local poses are the same bits): the palette rows of characters whose skeleton
@@ -132,7 +139,7 @@ function comparePalettesBySkeleton(wasm: AnimationWorld, js: AnimationWorld, eid
     const n = wasm.components.Character.jointCount[eid]! * 12;
     const a = wasm.components.SkinPalette.data.subarray(eid * row, eid * row + n), b = js.components.SkinPalette.data.subarray(eid * row, eid * row + n);
     const result = compare(a, b);
-    if (!(wasm.wasm!.parentsAt[id]! >= 0)) {
+    if (skeletonCopyAt(wasm.wasm!.area, id) === 0) {
       expect(result.identical).toBe(true);
       fallback++;
     } else {
@@ -173,8 +180,9 @@ describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
     expect(palette.identical).toBe(false);
     // Sampling and override blending ran on the kernels too (clips and a skeleton's rest pose
     // copied), within float32 rounding of the JS path in every local pose.
-    expect(wasm.wasm!.clipAt.filter((at) => at >= 0).length).toBeGreaterThanOrEqual(3);
-    expect(wasm.wasm!.restAt.filter((at) => at >= 0).length).toBe(1);
+    expect(clipCopies(wasm).filter((at) => at !== 0).length).toBeGreaterThanOrEqual(3);
+    expect(skeletonCopies(wasm).filter((at) => at !== 0).length).toBe(1);
+    expect(wasm.wasm!.area.restTable[0]).not.toBe(0);
     const local = compare(wasm.components.LocalPose.data, js.components.LocalPose.data);
     expect(local.identical).toBe(false);
     expect(local.max).toBeLessThanOrEqual(POSE_TOLERANCE);
@@ -233,8 +241,8 @@ describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
       return world;
     };
     const wasm = make('wasm'), js = make('js');
-    expect(wasm.wasm!.parentsAt.filter((p) => p < 0).length).toBeGreaterThan(0);
-    expect(wasm.wasm!.parentsAt.filter((p) => p >= 0).length).toBe(KERNEL_AREA_SKELETONS);
+    expect(skeletonCopies(wasm).filter((p) => p === 0).length).toBeGreaterThan(0);
+    expect(skeletonCopies(wasm).filter((p) => p !== 0).length).toBe(KERNEL_AREA_SKELETONS);
     expect(comparePalettesBySkeleton(wasm, js, eids)).toEqual({ fallback: 4, kernel: KERNEL_AREA_SKELETONS });
     expect(compare(wasm.components.SkinPalette.data, js.components.SkinPalette.data).identical).toBe(false);
   });
@@ -256,7 +264,7 @@ describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
       return world;
     };
     const wasm = make('wasm'), js = make('js');
-    expect(wasm.wasm!.parentsAt.filter((p) => p < 0).length).toBe(3);
+    expect(skeletonCopies(wasm).filter((p) => p === 0).length).toBe(3);
     const eids = Array.from({ length: 3 * skeletonCount }, (_, eid) => eid).filter((eid) => wasm.components.Character.jointCount[eid]! > 0);
     const { fallback, kernel } = comparePalettesBySkeleton(wasm, js, eids);
     expect(fallback).toBeGreaterThan(skeletonCount / 2);
@@ -270,7 +278,7 @@ describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
     const world = createAnimationWorld({ maxEntities: 33, maxJoints: 3, kernels: 'wasm' });
     for (const skeleton of skeletons) play(world, spawnCharacter(world, skeleton), syntheticClip(skeleton, { seed: 2 }));
     step(world, DT);
-    expect(world.wasm!.parentsAt.map((p) => p >= 0)).toEqual([...Array(32).fill(true), false]);
+    expect(skeletonCopies(world).map((p) => p !== 0)).toEqual([...Array(32).fill(true), false]);
   });
 
   it('a skeleton id released and reused by another skeleton is copied anew', () => {
@@ -344,7 +352,7 @@ describe('the kernels switch', () => {
       const area = world.wasm!.area;
       // What 'wasm' adds: the kernel area's arrays as allocated, and the bytes before the first pool.
       const added = worldBytes(maxEntities, maxJoints, maxEvents, 'wasm') - worldBytes(maxEntities, maxJoints, maxEvents, 'js');
-      expect(added).toBe(KERNEL_POOL_START + area.top.byteLength + area.chunks.byteLength + area.params.byteLength + area.bytes.byteLength + area.skinTable.byteLength + area.clips.byteLength);
+      expect(added).toBe(KERNEL_POOL_START + area.top.byteLength + area.chunks.byteLength + area.params.byteLength + area.bytes.byteLength + area.skinTable.byteLength + area.restTable.byteLength + area.clipTable.byteLength + area.clips.byteLength);
       // At least the skeletons' copies the area was sized for (parents, inverse binds, rest
       // poses) and the clips' frames.
       expect(area.bytes.byteLength).toBeGreaterThanOrEqual(kernelAreaSkeletons(maxJoints) * maxJoints * (4 + 12 * 4 + 10 * 4));
@@ -397,11 +405,12 @@ describe('WebAssembly sampling and override blending kernels', () => {
     const expected = new Float32Array(24 * 10);
     const times = [0, 1 / 30, 0.5, 0.51234, 1e-9, clip.duration, clip.duration - 1e-12, clip.duration + 3, -0.2, -0, NaN, Infinity, -Infinity];
     for (let n = 0; n < 40; n++) times.push((n / 39) * clip.duration * 1.01);
+    syncKernelArea(kernels, [], [clip, one]); // the clips' copies, as before a frame
     for (const [id, c] of [[0, clip], [1, one]] as const) {
       for (const t of times) {
         time[1] = t;
         pose.fill(7);
-        expect(sampleLayerWasm(kernels, id, c, pose.byteOffset, time.byteOffset + 8)).toBe(true);
+        expect(sampleLayerWasm(kernels, id, pose.byteOffset, time.byteOffset + 8)).toBe(true);
         sampleClipInto(expected, 0, c, time, 1);
         // f64x2, the JS path's bits (a thread whose kernel area is full samples on JS: the
         // numbers must not depend on which thread copied what, test/parallel/bitIdentical.test.ts).
@@ -429,7 +438,7 @@ describe('WebAssembly sampling and override blending kernels', () => {
     const { weight } = world.components.Layers;
     const pose = world.scratch.layerSamples; // blendSystem's scratch, in the kernels' memory
     const local = world.components.LocalPose.data;
-    copySkeleton(kernels, 0, skeleton);
+    syncKernelArea(kernels, [skeleton], []); // the skeleton's copy, as before a frame
     const random = createRandom(77);
     // Layer poses of character 1 (its slots 4–7, sampled into layerSamples 0–3): random T, S and unit Q of either sign.
     const layerSize = 20 * 10;
@@ -459,7 +468,7 @@ describe('WebAssembly sampling and override blending kernels', () => {
         count++;
       }
       local.fill(9);
-      kernels.blendOverride(local.byteOffset + layerSize * 4, pose.byteOffset, layerSize * 4, weight.byteOffset + 16, layers, 20, kernels.restAt[0]!, params.byteOffset);
+      kernels.blendOverride(local.byteOffset + layerSize * 4, pose.byteOffset, layerSize * 4, weight.byteOffset + 16, layers, 20, kernels.area.restTable[0]!, params.byteOffset);
       blendOverrideLayers(expected, 0, skeleton.rest, pose, layerOff, layerWeight, noMasks, count, 20, threshold);
       // Two layers reaching the threshold: the float32 path (assembly/kernels.ts); the rest in doubles.
       if (count === 2 && total >= 0.3) expectClose(local.subarray(layerSize, 2 * layerSize), expected);
@@ -502,10 +511,11 @@ describe('WebAssembly sampling and override blending kernels', () => {
       return world;
     };
     const wasm = make('wasm'), js = make('js');
-    const copied = wasm.wasm!.clipCopied;
-    expect(copied).toContain(walk);
-    expect(copied).toContain(run); // the masked layer's clip is dense: sampled on the kernel, blended in JS
-    for (const clip of [reduced, foreign, lod1, lod2]) expect(copied).not.toContain(clip);
+    const copyOf = (clip: Clip): number => clipCopyAt(wasm.wasm!.area, wasm.wasm!.clipCopied.indexOf(clip));
+    expect(copyOf(walk)).not.toBe(0);
+    expect(copyOf(run)).not.toBe(0); // the masked layer's clip is dense: sampled on the kernel, blended in JS
+    for (const clip of [reduced, lod1, lod2]) expect(copyOf(clip)).toBe(0); // registered, not copied
+    // The foreign clip is dense (copied), but played through a binding: the JS kernel samples it.
     // A reduced or a bound clip alone is sampled by the JS kernel into LocalPose: its bits; the
     // rest (a dense clip sampled on the kernel) within float32 rounding.
     const row = wasm.maxJoints * 10;
@@ -534,8 +544,8 @@ describe('WebAssembly sampling and override blending kernels', () => {
     const wasm = make('wasm'), js = make('js');
     const kernels = wasm.wasm!;
     expect(kernels.area.clips.byteLength).toBe(KERNEL_AREA_CLIP_FRAMES * 16 * 40);
-    expect(kernels.clipAt[kernels.clipCopied.indexOf(long)]).toBe(-1);
-    expect(kernels.clipAt[kernels.clipCopied.indexOf(short)]).toBeGreaterThanOrEqual(0);
+    expect(clipCopyAt(kernels.area, kernels.clipCopied.indexOf(long))).toBe(0);
+    expect(clipCopyAt(kernels.area, kernels.clipCopied.indexOf(short))).toBeGreaterThan(0);
     expect(eids[0]).not.toBe(eids[1]);
     // Sampling gives the JS kernel's bits on either side (a lone layer: no blend).
     expect(compare(wasm.components.LocalPose.data, js.components.LocalPose.data).identical).toBe(true);
