@@ -5,10 +5,10 @@
  * the world's pools: every pointer is a byte offset into the imported memory, the `byteOffset`
  * of a pool's typed array plus the entity's row. The JavaScript side is src/wasm/.
  *
- * Precision (docs/wasm.md): `skin`/`skinEntries` and the two-layer case of `blendOverride`
- * compute in float32 four lanes at a time (`f32x4`), within 1e-5 of the JavaScript path per
- * palette element (a few 1e-7 per local pose element), not its bits. `sampleClip` and the rest
- * of `blendOverride` keep the JavaScript path's numbers, bit for bit: every product and sum is an f64
+ * Precision (docs/wasm.md): `skin`/`skinEntries`, `sampleClip` (between frames) and the
+ * two-layer case of `blendOverride` compute in float32 four lanes at a time (`f32x4`), within
+ * 1e-5 of the JavaScript path per palette element (a few 1e-7 per local pose element), not its
+ * bits. The rest of `blendOverride` keeps the JavaScript path's numbers, bit for bit: every product and sum is an f64
  * operation in the same order as in src/math/composeModel.ts and src/systems/skinSystem.ts
  * (no fused multiply-add, no reassociation), two lanes at a time (`f64x2`), and each result
  * is rounded to float32 once when stored, as a Float32Array store rounds it. A sum padded
@@ -161,11 +161,11 @@ const CLIP_HEADER: usize = 16;
 /**
  * Samples a dense clip without a binding (src/assets/sampleClip.ts `sampleClipInto`) at the time
  * `load<f64>(time)` into the layer pose at `out`: frame index and alpha as there, `memory.copy`
- * of the frame when alpha is 0, else per joint T and S by lerp (`a·β + b·α`) and Q by the
- * hemisphere-fixed lerp, normalized by `1 / sqrt(|q|²)`. The quaternion of b negated is taken
- * as α negated on the Q lanes (`(−b)·α = b·(−α)` exactly); lanes that are not Q are multiplied
- * by 1 where the Q lanes take the norm (exact). `clip` points at the clip's record in the kernel
- * area (src/wasm/kernels.ts `copyClip`).
+ * of the frame when alpha is 0 (the JavaScript path's bits), else per joint T and S by lerp
+ * (`a·β + b·α`) and Q by the hemisphere-fixed lerp (a·b < 0: α negated on Q, `(−b)·α = b·(−α)`),
+ * normalized by `1 / sqrt(|q|²)` — in float32 (`f32x4`), within float32 rounding of the
+ * JavaScript path, not its bits (docs/wasm.md: precision). `clip` points at the clip's record
+ * in the kernel area (src/wasm/kernels.ts `copyClip`).
  */
 export function sampleClip(out: usize, clip: usize, time: usize): void {
   const frameCount = load<i32>(clip, 8);
@@ -185,30 +185,21 @@ export function sampleClip(out: usize, clip: usize, time: usize): void {
     memory.copy(out, a0, poseBytes);
     return;
   }
-  const beta = 1 - alpha;
-  const vb = f64x2.splat(beta), va = f64x2.splat(alpha);
-  const negative = -alpha;
-  const one = f64x2.splat(1);
+  // float32 four lanes at a time: T (+ qx) from float 0, Q from float 3, (qw +) S from float 6;
+  // stored T, then S, then Q over the lanes the other two wrote unnormalized.
+  const af = <f32>alpha;
+  const va = f32x4.splat(af), vb = f32x4.splat(<f32>(1 - alpha)), vn = f32x4.splat(-af);
+  const one = f32x4.splat(1);
   for (let a = a0, end = a0 + poseBytes, o = out; a < end; a += POSE_BYTES, o += POSE_BYTES) {
     const b = a + poseBytes;
-    const a01 = load2(a, 0), a23 = load2(a, 8), a45 = load2(a, 16), a67 = load2(a, 24), a89 = load2(a, 32);
-    const b01 = load2(b, 0), b23 = load2(b, 8), b45 = load2(b, 16), b67 = load2(b, 24), b89 = load2(b, 32);
-    // ax·bx + ay·by + az·bz + aw·bw, left to right (floats 3 4 5 6)
-    const p23 = f64x2.mul(a23, b23), p45 = f64x2.mul(a45, b45), p67 = f64x2.mul(a67, b67);
-    const dot = f64x2.extract_lane(p23, 1) + f64x2.extract_lane(p45, 0) + f64x2.extract_lane(p45, 1) + f64x2.extract_lane(p67, 0);
-    const s = select<f64>(negative, alpha, dot < 0);
-    const r01 = f64x2.add(f64x2.mul(a01, vb), f64x2.mul(b01, va));
-    const r23 = f64x2.add(f64x2.mul(a23, vb), f64x2.mul(b23, pair(alpha, s)));
-    const r45 = f64x2.add(f64x2.mul(a45, vb), f64x2.mul(b45, f64x2.splat(s)));
-    const r67 = f64x2.add(f64x2.mul(a67, vb), f64x2.mul(b67, pair(s, alpha)));
-    const r89 = f64x2.add(f64x2.mul(a89, vb), f64x2.mul(b89, va));
-    const qx = f64x2.extract_lane(r23, 1), qy = f64x2.extract_lane(r45, 0), qz = f64x2.extract_lane(r45, 1), qw = f64x2.extract_lane(r67, 0);
-    const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-    store2(o, 0, r01);
-    store2(o, 8, f64x2.mul(r23, f64x2.replace_lane(one, 1, inv)));
-    store2(o, 16, f64x2.mul(r45, f64x2.splat(inv)));
-    store2(o, 24, f64x2.mul(r67, f64x2.replace_lane(one, 0, inv)));
-    store2(o, 32, r89);
+    const aq = v128.load(a, 12), bq = v128.load(b, 12);
+    const s = v128.bitselect(vn, va, f32x4.lt(dot4(aq, bq), f32x4.splat(0)));
+    const rt = f32x4.add(f32x4.mul(v128.load(a, 0), vb), f32x4.mul(v128.load(b, 0), va));
+    const rs = f32x4.add(f32x4.mul(v128.load(a, 24), vb), f32x4.mul(v128.load(b, 24), va));
+    const rq = f32x4.add(f32x4.mul(aq, vb), f32x4.mul(bq, s));
+    v128.store(o, rt, 0);
+    v128.store(o, rs, 24);
+    v128.store(o, f32x4.mul(rq, f32x4.div(one, f32x4.sqrt(dot4(rq, rq)))), 12);
   }
 }
 

@@ -389,7 +389,7 @@ function bits(values: ArrayLike<number>): number[] {
 }
 
 describe('WebAssembly sampling and override blending kernels', () => {
-  it('sampleClip gives sampleClipInto\'s bits at frames, between them, past both ends, at NaN and ±Infinity', () => {
+  it('sampleClip gives sampleClipInto\'s bits at frames, past both ends, at NaN and ±Infinity, and its numbers within float32 rounding between frames', () => {
     const skeleton = syntheticSkeleton(24, 3);
     // Every other frame's quaternions negated on odd joints (the same rotations): the
     // hemisphere fix between those frames is taken.
@@ -412,9 +412,12 @@ describe('WebAssembly sampling and override blending kernels', () => {
         pose.fill(7);
         expect(sampleLayerWasm(kernels, id, pose.byteOffset, time.byteOffset + 8)).toBe(true);
         sampleClipInto(expected, 0, c, time, 1);
-        // f64x2, the JS path's bits (a thread whose kernel area is full samples on JS: the
-        // numbers must not depend on which thread copied what, test/parallel/bitIdentical.test.ts).
-        expect(bits(pose.subarray(0, 240))).toEqual(bits(expected));
+        // At a frame (alpha 0, the ends and NaN included) the frame's copy: the JS path's bits;
+        // between frames float32 lanes (f32x4), within rounding.
+        const position = t * c.frameRate, frame = Math.floor(position);
+        const atFrame = !(frame >= 0) || frame >= c.frameCount - 1 || position - frame === 0;
+        if (atFrame) expect(bits(pose.subarray(0, 240))).toEqual(bits(expected));
+        else expect(compare(pose.subarray(0, 240), expected).max).toBeLessThanOrEqual(POSE_TOLERANCE);
         expect(pose[240]).toBe(7); // nothing past the clip's joints
       }
     }
@@ -527,7 +530,7 @@ describe('WebAssembly sampling and override blending kernels', () => {
     expect(compare(wasm.components.SkinPalette.data, js.components.SkinPalette.data).max).toBeLessThanOrEqual(MATRIX_TOLERANCE);
   });
 
-  it('clips beyond the kernel area\'s room are sampled by the JS kernel; smaller ones still fit; same local poses', () => {
+  it('clips beyond the kernel area\'s room are sampled by the JS kernel (its bits); smaller ones still fit (within float32 rounding)', () => {
     const skeleton = syntheticSkeleton(16, 2);
     const long = syntheticClip(skeleton, { seed: 3, frameCount: KERNEL_AREA_CLIP_FRAMES + 40 });
     const short = syntheticClip(skeleton, { seed: 4, frameCount: 31 });
@@ -547,8 +550,14 @@ describe('WebAssembly sampling and override blending kernels', () => {
     expect(clipCopyAt(kernels.area, kernels.clipCopied.indexOf(long))).toBe(0);
     expect(clipCopyAt(kernels.area, kernels.clipCopied.indexOf(short))).toBeGreaterThan(0);
     expect(eids[0]).not.toBe(eids[1]);
-    // Sampling gives the JS kernel's bits on either side (a lone layer: no blend).
-    expect(compare(wasm.components.LocalPose.data, js.components.LocalPose.data).identical).toBe(true);
+    // A lone layer (no blend): the long clip sampled by the JS kernel (its bits), the short one
+    // by the float32 kernel between frames (within rounding, not the bits).
+    const row = wasm.maxJoints * 10;
+    const poseOf = (world: AnimationWorld, eid: number): Float32Array => world.components.LocalPose.data.subarray(eid * row, (eid + 1) * row);
+    expect(compare(poseOf(wasm, eids[0]), poseOf(js, eids[0])).identical).toBe(true);
+    const shortPose = compare(poseOf(wasm, eids[1]), poseOf(js, eids[1]));
+    expect(shortPose.identical).toBe(false);
+    expect(shortPose.max).toBeLessThanOrEqual(POSE_TOLERANCE);
     expect(compare(wasm.components.SkinPalette.data, js.components.SkinPalette.data).max).toBeLessThanOrEqual(MATRIX_TOLERANCE);
   });
 });
