@@ -5,7 +5,10 @@
  * the world's pools: every pointer is a byte offset into the imported memory, the `byteOffset`
  * of a pool's typed array plus the entity's row. The JavaScript side is src/wasm/.
  *
- * The numbers are the JavaScript path's, bit for bit: every product and sum is an f64
+ * Precision (docs/wasm.md): `skin`/`skinEntries`, `sampleClip` (between frames) and the
+ * two-layer case of `blendOverride` compute in float32 four lanes at a time (`f32x4`), within
+ * 1e-5 of the JavaScript path per palette element (a few 1e-7 per local pose element), not its
+ * bits. The rest of `blendOverride` keeps the JavaScript path's numbers, bit for bit: every product and sum is an f64
  * operation in the same order as in src/math/composeModel.ts and src/systems/skinSystem.ts
  * (no fused multiply-add, no reassociation), two lanes at a time (`f64x2`), and each result
  * is rounded to float32 once when stored, as a Float32Array store rounds it. A sum padded
@@ -13,15 +16,13 @@
  *
  * Layouts (src/math/layout.ts): a joint pose is 10 float32 `tx ty tz qx qy qz qw sx sy sz`;
  * a matrix 12 float32 column-major `m00 m10 m20 m01 m11 m21 m02 m12 m22 tx ty tz`. A
- * skeleton's copy (src/wasm/kernelArea.ts): parents as i32, and each inverse bind matrix as
- * its three rows of f64 `(c0 c1 c2 t)`, 96 bytes a joint, so the pairs the z lanes need load
- * as one vector.
+ * skeleton's copy (src/wasm/kernels.ts `copySkeleton`): parents as i32, the inverse bind
+ * matrices as in the skeleton (float32, 48 bytes a joint), the rest pose.
  */
 
 // Byte offsets inside one record.
 const POSE_BYTES: usize = 40;
 const MATRIX_BYTES: usize = 48;
-const BIND_BYTES: usize = 96;
 
 /** −0 in lane 0, for sums whose lane 0 has no term left to add. */
 // @ts-ignore: decorator
@@ -44,78 +45,69 @@ const BIND_BYTES: usize = 96;
 }
 
 /**
- * Skinning of one character (src/systems/skinSystem.ts `skinEntities` per character):
- * `model` = local → model over `count` joints in parent order (composeModel's float32 path),
- * then `palette` = model · inverse bind. `local`, `model`, `palette` point at the
- * character's rows of LocalPose, ModelPose and SkinPalette; `parents` (i32) and `bind`
- * (f64 rows) at its skeleton's copy in the kernel area.
+ * A matrix's four columns (x y z in lanes 0–2, lane 3 not stored) as 12 consecutive float32 at
+ * `ptr`: three whole-column stores, each lane 3 overwritten by the next, and the last column's
+ * three lanes on their own (so nothing past the matrix is written).
+ */
+// @ts-ignore: decorator
+@inline function storeMatrix(ptr: usize, c0: v128, c1: v128, c2: v128, ct: v128): void {
+  v128.store(ptr, c0, 0);
+  v128.store(ptr, c1, 12);
+  v128.store(ptr, c2, 24);
+  v128.store64_lane(ptr, ct, 0, 36);
+  v128.store32_lane(ptr, ct, 2, 44);
+}
+
+/**
+ * Skinning of one character (src/systems/skinSystem.ts `skinEntities` per character), in
+ * float32 four lanes at a time (`f32x4`): `model` = local → model over `count` joints in parent
+ * order (C = C_parent · L, each column of C three splat multiply-adds of the parent's columns),
+ * then `palette` = model · inverse bind (likewise). Not the JavaScript path's bits (which
+ * computes in doubles and rounds once on store): within float32 rounding of it (docs/wasm.md).
+ * `local`, `model`, `palette` point at the character's rows of LocalPose, ModelPose and
+ * SkinPalette; `parents` (i32) and `bind` (the inverse bind matrices, float32, column-major as
+ * in the skeleton) at its skeleton's copy in the kernel area.
  */
 export function skin(local: usize, model: usize, palette: usize, parents: usize, bind: usize, count: i32): void {
   for (let j = 0; j < count; j++) {
     const l = local + <usize>j * POSE_BYTES;
     const o = model + <usize>j * MATRIX_BYTES;
-    // L = T·R·S (affine.fromSQT), in doubles
-    const x = <f64>load<f32>(l, 12), y = <f64>load<f32>(l, 16), z = <f64>load<f32>(l, 20), w = <f64>load<f32>(l, 24);
-    const sx = <f64>load<f32>(l, 28), sy = <f64>load<f32>(l, 32), sz = <f64>load<f32>(l, 36);
+    // L = T·R·S (affine.fromSQT)
+    const t = v128.load(l, 0);
+    const x = load<f32>(l, 12), y = load<f32>(l, 16), z = load<f32>(l, 20), w = load<f32>(l, 24);
+    const sx = load<f32>(l, 28), sy = load<f32>(l, 32), sz = load<f32>(l, 36);
     const x2 = x + x, y2 = y + y, z2 = z + z;
     const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
     const wx = w * x2, wy = w * y2, wz = w * z2;
-    const l00 = (1 - (yy + zz)) * sx, l10 = (xy + wz) * sx, l20 = (xz - wy) * sx;
-    const l01 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l21 = (yz + wx) * sy;
-    const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
-    const ltx = <f64>load<f32>(l, 0), lty = <f64>load<f32>(l, 4), ltz = <f64>load<f32>(l, 8);
+    const l00 = (<f32>1 - (yy + zz)) * sx, l10 = (xy + wz) * sx, l20 = (xz - wy) * sx;
+    const l01 = (xy - wz) * sy, l11 = (<f32>1 - (xx + zz)) * sy, l21 = (yz + wx) * sy;
+    const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (<f32>1 - (xx + yy)) * sz;
     const parent = load<i32>(parents + (<usize>j << 2));
 
-    // The model matrix as float32 (rounded as stored), kept for the palette:
-    // columns' x y pairs, and the z's.
     let c0: v128, c1: v128, c2: v128, ct: v128;
-    let c20: f64, c21: f64, c22: f64, ctz: f64;
     if (parent < 0) {
-      c0 = store2(o, 0, f64x2.replace_lane(f64x2.splat(l00), 1, l10));
-      c1 = store2(o, 12, f64x2.replace_lane(f64x2.splat(l01), 1, l11));
-      c2 = store2(o, 24, f64x2.replace_lane(f64x2.splat(l02), 1, l12));
-      ct = store2(o, 36, f64x2.replace_lane(f64x2.splat(ltx), 1, lty));
-      c20 = <f64><f32>l20; c21 = <f64><f32>l21; c22 = <f64><f32>l22; ctz = <f64><f32>ltz;
+      c0 = f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(l00), 1, l10), 2, l20);
+      c1 = f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(l01), 1, l11), 2, l21);
+      c2 = f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(l02), 1, l12), 2, l22);
+      ct = t;
     } else {
-      // C = C_parent · L (affine.multiply): per column, P0·l0c + P1·l1c + P2·l2c (+ Pt)
       const p = model + <usize>parent * MATRIX_BYTES;
-      const p0 = load2(p, 0), p1 = load2(p, 12), p2 = load2(p, 24), pt = load2(p, 36);
-      c0 = store2(o, 0, f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(l00)), f64x2.mul(p1, f64x2.splat(l10))), f64x2.mul(p2, f64x2.splat(l20))));
-      c1 = store2(o, 12, f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(l01)), f64x2.mul(p1, f64x2.splat(l11))), f64x2.mul(p2, f64x2.splat(l21))));
-      c2 = store2(o, 24, f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(l02)), f64x2.mul(p1, f64x2.splat(l12))), f64x2.mul(p2, f64x2.splat(l22))));
-      ct = store2(o, 36, f64x2.add(f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(ltx)), f64x2.mul(p1, f64x2.splat(lty))), f64x2.mul(p2, f64x2.splat(ltz))), pt));
-      // z lanes in pairs: (c20, c21) and (c22, ctz)
-      const p20 = f64x2.splat(<f64>load<f32>(p, 8)), p21 = f64x2.splat(<f64>load<f32>(p, 20)), p22 = f64x2.splat(<f64>load<f32>(p, 32));
-      const za = f32x4.demote_f64x2_zero(f64x2.add(f64x2.add(
-        f64x2.mul(p20, f64x2.replace_lane(f64x2.splat(l00), 1, l01)),
-        f64x2.mul(p21, f64x2.replace_lane(f64x2.splat(l10), 1, l11))),
-        f64x2.mul(p22, f64x2.replace_lane(f64x2.splat(l20), 1, l21))));
-      const zb = f32x4.demote_f64x2_zero(f64x2.add(f64x2.add(f64x2.add(
-        f64x2.mul(p20, f64x2.replace_lane(f64x2.splat(l02), 1, ltx)),
-        f64x2.mul(p21, f64x2.replace_lane(f64x2.splat(l12), 1, lty))),
-        f64x2.mul(p22, f64x2.replace_lane(f64x2.splat(l22), 1, ltz))),
-        zeroLow(<f64>load<f32>(p, 44))));
-      c20 = <f64>f32x4.extract_lane(za, 0); c21 = <f64>f32x4.extract_lane(za, 1);
-      c22 = <f64>f32x4.extract_lane(zb, 0); ctz = <f64>f32x4.extract_lane(zb, 1);
+      // The parent's columns (lane 3: the next column's x, or the next matrix's: never stored)
+      const p0 = v128.load(p, 0), p1 = v128.load(p, 12), p2 = v128.load(p, 24), pt = v128.load(p, 36);
+      c0 = f32x4.add(f32x4.add(f32x4.mul(p0, f32x4.splat(l00)), f32x4.mul(p1, f32x4.splat(l10))), f32x4.mul(p2, f32x4.splat(l20)));
+      c1 = f32x4.add(f32x4.add(f32x4.mul(p0, f32x4.splat(l01)), f32x4.mul(p1, f32x4.splat(l11))), f32x4.mul(p2, f32x4.splat(l21)));
+      c2 = f32x4.add(f32x4.add(f32x4.mul(p0, f32x4.splat(l02)), f32x4.mul(p1, f32x4.splat(l12))), f32x4.mul(p2, f32x4.splat(l22)));
+      ct = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(p0, v128.shuffle<f32>(t, t, 0, 0, 0, 0)), f32x4.mul(p1, v128.shuffle<f32>(t, t, 1, 1, 1, 1))), f32x4.mul(p2, v128.shuffle<f32>(t, t, 2, 2, 2, 2))), pt);
     }
-    store<f32>(o, <f32>c20, 8); store<f32>(o, <f32>c21, 20); store<f32>(o, <f32>c22, 32); store<f32>(o, <f32>ctz, 44);
+    storeMatrix(o, c0, c1, c2, ct);
 
-    // K = C · B⁻¹ (skinSystem's computeSkinPalette), C as stored (float32)
-    const a0 = f64x2.promote_low_f32x4(c0), a1 = f64x2.promote_low_f32x4(c1), a2 = f64x2.promote_low_f32x4(c2), at = f64x2.promote_low_f32x4(ct);
-    const b = bind + <usize>j * BIND_BYTES;
-    const k = palette + <usize>j * MATRIX_BYTES;
-    // rows of B: r0 = (b00 b01 b02 btx) at b, r1 at b + 32, r2 at b + 64
-    store2(k, 0, f64x2.add(f64x2.add(f64x2.mul(a0, v128.load64_splat(b, 0)), f64x2.mul(a1, v128.load64_splat(b, 32))), f64x2.mul(a2, v128.load64_splat(b, 64))));
-    store2(k, 12, f64x2.add(f64x2.add(f64x2.mul(a0, v128.load64_splat(b, 8)), f64x2.mul(a1, v128.load64_splat(b, 40))), f64x2.mul(a2, v128.load64_splat(b, 72))));
-    store2(k, 24, f64x2.add(f64x2.add(f64x2.mul(a0, v128.load64_splat(b, 16)), f64x2.mul(a1, v128.load64_splat(b, 48))), f64x2.mul(a2, v128.load64_splat(b, 80))));
-    store2(k, 36, f64x2.add(f64x2.add(f64x2.add(f64x2.mul(a0, v128.load64_splat(b, 24)), f64x2.mul(a1, v128.load64_splat(b, 56))), f64x2.mul(a2, v128.load64_splat(b, 88))), at));
-    const s20 = f64x2.splat(c20), s21 = f64x2.splat(c21), s22 = f64x2.splat(c22);
-    const ka = f32x4.demote_f64x2_zero(f64x2.add(f64x2.add(
-      f64x2.mul(s20, v128.load(b, 0)), f64x2.mul(s21, v128.load(b, 32))), f64x2.mul(s22, v128.load(b, 64))));
-    const kb = f32x4.demote_f64x2_zero(f64x2.add(f64x2.add(f64x2.add(
-      f64x2.mul(s20, v128.load(b, 16)), f64x2.mul(s21, v128.load(b, 48))), f64x2.mul(s22, v128.load(b, 80))), zeroLow(ctz)));
-    v128.store32_lane(k, ka, 0, 8); v128.store32_lane(k, ka, 1, 20);
-    v128.store32_lane(k, kb, 0, 32); v128.store32_lane(k, kb, 1, 44);
+    // K = C · B⁻¹ (skinSystem's computeSkinPalette): column c of K = Σ_r C_r · B(r, c)
+    const b = bind + <usize>j * MATRIX_BYTES;
+    const k0 = f32x4.add(f32x4.add(f32x4.mul(c0, v128.load32_splat(b, 0)), f32x4.mul(c1, v128.load32_splat(b, 4))), f32x4.mul(c2, v128.load32_splat(b, 8)));
+    const k1 = f32x4.add(f32x4.add(f32x4.mul(c0, v128.load32_splat(b, 12)), f32x4.mul(c1, v128.load32_splat(b, 16))), f32x4.mul(c2, v128.load32_splat(b, 20)));
+    const k2 = f32x4.add(f32x4.add(f32x4.mul(c0, v128.load32_splat(b, 24)), f32x4.mul(c1, v128.load32_splat(b, 28))), f32x4.mul(c2, v128.load32_splat(b, 32)));
+    const kt = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(c0, v128.load32_splat(b, 36)), f32x4.mul(c1, v128.load32_splat(b, 40))), f32x4.mul(c2, v128.load32_splat(b, 44))), ct);
+    storeMatrix(palette + <usize>j * MATRIX_BYTES, k0, k1, k2, kt);
   }
 }
 
@@ -158,14 +150,22 @@ const CLIP_HEADER: usize = 16;
   return f64x2.replace_lane(f64x2.splat(lo), 1, hi);
 }
 
+/** The dot product of two f32x4 in every lane. */
+// @ts-ignore: decorator
+@inline function dot4(a: v128, b: v128): v128 {
+  const m = f32x4.mul(a, b);
+  const h = f32x4.add(m, v128.shuffle<f32>(m, m, 2, 3, 0, 1));
+  return f32x4.add(h, v128.shuffle<f32>(h, h, 1, 0, 3, 2));
+}
+
 /**
  * Samples a dense clip without a binding (src/assets/sampleClip.ts `sampleClipInto`) at the time
  * `load<f64>(time)` into the layer pose at `out`: frame index and alpha as there, `memory.copy`
- * of the frame when alpha is 0, else per joint T and S by lerp (`a·β + b·α`) and Q by the
- * hemisphere-fixed lerp, normalized by `1 / sqrt(|q|²)`. The quaternion of b negated is taken
- * as α negated on the Q lanes (`(−b)·α = b·(−α)` exactly); lanes that are not Q are multiplied
- * by 1 where the Q lanes take the norm (exact). `clip` points at the clip's record in the kernel
- * area (src/wasm/kernels.ts `copyClip`).
+ * of the frame when alpha is 0 (the JavaScript path's bits), else per joint T and S by lerp
+ * (`a·β + b·α`) and Q by the hemisphere-fixed lerp (a·b < 0: α negated on Q, `(−b)·α = b·(−α)`),
+ * normalized by `1 / sqrt(|q|²)` — in float32 (`f32x4`), within float32 rounding of the
+ * JavaScript path, not its bits (docs/wasm.md: precision). `clip` points at the clip's record
+ * in the kernel area (src/wasm/kernels.ts `copyClip`).
  */
 export function sampleClip(out: usize, clip: usize, time: usize): void {
   const frameCount = load<i32>(clip, 8);
@@ -185,30 +185,21 @@ export function sampleClip(out: usize, clip: usize, time: usize): void {
     memory.copy(out, a0, poseBytes);
     return;
   }
-  const beta = 1 - alpha;
-  const vb = f64x2.splat(beta), va = f64x2.splat(alpha);
-  const negative = -alpha;
-  const one = f64x2.splat(1);
+  // float32 four lanes at a time: T (+ qx) from float 0, Q from float 3, (qw +) S from float 6;
+  // stored T, then S, then Q over the lanes the other two wrote unnormalized.
+  const af = <f32>alpha;
+  const va = f32x4.splat(af), vb = f32x4.splat(<f32>(1 - alpha)), vn = f32x4.splat(-af);
+  const one = f32x4.splat(1);
   for (let a = a0, end = a0 + poseBytes, o = out; a < end; a += POSE_BYTES, o += POSE_BYTES) {
     const b = a + poseBytes;
-    const a01 = load2(a, 0), a23 = load2(a, 8), a45 = load2(a, 16), a67 = load2(a, 24), a89 = load2(a, 32);
-    const b01 = load2(b, 0), b23 = load2(b, 8), b45 = load2(b, 16), b67 = load2(b, 24), b89 = load2(b, 32);
-    // ax·bx + ay·by + az·bz + aw·bw, left to right (floats 3 4 5 6)
-    const p23 = f64x2.mul(a23, b23), p45 = f64x2.mul(a45, b45), p67 = f64x2.mul(a67, b67);
-    const dot = f64x2.extract_lane(p23, 1) + f64x2.extract_lane(p45, 0) + f64x2.extract_lane(p45, 1) + f64x2.extract_lane(p67, 0);
-    const s = select<f64>(negative, alpha, dot < 0);
-    const r01 = f64x2.add(f64x2.mul(a01, vb), f64x2.mul(b01, va));
-    const r23 = f64x2.add(f64x2.mul(a23, vb), f64x2.mul(b23, pair(alpha, s)));
-    const r45 = f64x2.add(f64x2.mul(a45, vb), f64x2.mul(b45, f64x2.splat(s)));
-    const r67 = f64x2.add(f64x2.mul(a67, vb), f64x2.mul(b67, pair(s, alpha)));
-    const r89 = f64x2.add(f64x2.mul(a89, vb), f64x2.mul(b89, va));
-    const qx = f64x2.extract_lane(r23, 1), qy = f64x2.extract_lane(r45, 0), qz = f64x2.extract_lane(r45, 1), qw = f64x2.extract_lane(r67, 0);
-    const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-    store2(o, 0, r01);
-    store2(o, 8, f64x2.mul(r23, f64x2.replace_lane(one, 1, inv)));
-    store2(o, 16, f64x2.mul(r45, f64x2.splat(inv)));
-    store2(o, 24, f64x2.mul(r67, f64x2.replace_lane(one, 0, inv)));
-    store2(o, 32, r89);
+    const aq = v128.load(a, 12), bq = v128.load(b, 12);
+    const s = v128.bitselect(vn, va, f32x4.lt(dot4(aq, bq), f32x4.splat(0)));
+    const rt = f32x4.add(f32x4.mul(v128.load(a, 0), vb), f32x4.mul(v128.load(b, 0), va));
+    const rs = f32x4.add(f32x4.mul(v128.load(a, 24), vb), f32x4.mul(v128.load(b, 24), va));
+    const rq = f32x4.add(f32x4.mul(aq, vb), f32x4.mul(bq, s));
+    v128.store(o, rt, 0);
+    v128.store(o, rs, 24);
+    v128.store(o, f32x4.mul(rq, f32x4.div(one, f32x4.sqrt(dot4(rq, rq)))), 12);
   }
 }
 
@@ -244,28 +235,18 @@ export function blendOverride(
   if (count == 2 && !(total < theta)) {
     // Two layers, the rest pose out of it (blendOverrideLayers' most common case): the layer
     // loop written out, the same operations in the same order (sums from +0).
-    const inv = 1 / total;
-    const vwa = f64x2.splat(wa), vwb = f64x2.splat(wb), nwb = -wb;
+    const inv = f32x4.splat(<f32>(1 / total));
+    const vwa = f32x4.splat(<f32>wa), vwb = f32x4.splat(<f32>wb);
+    const sign = f32x4.splat(-0.0), zero = f32x4.splat(0);
     for (let k: usize = 0, end = <usize>jointCount * POSE_BYTES; k < end; k += POSE_BYTES) {
-      const a = pa + k, b = pb + k;
-      const a01 = load2(a, 0), a23 = load2(a, 8), a45 = load2(a, 16), a67 = load2(a, 24), a89 = load2(a, 32);
-      const b01 = load2(b, 0), b23 = load2(b, 8), b45 = load2(b, 16), b67 = load2(b, 24), b89 = load2(b, 32);
-      const p23 = f64x2.mul(a23, b23), p45 = f64x2.mul(a45, b45), p67 = f64x2.mul(a67, b67);
-      const dot = f64x2.extract_lane(p23, 1) + f64x2.extract_lane(p45, 0) + f64x2.extract_lane(p45, 1) + f64x2.extract_lane(p67, 0);
-      const sw = select<f64>(nwb, wb, dot < 0);
-      const t01 = f64x2.add(f64x2.add(zero, f64x2.mul(a01, vwa)), f64x2.mul(b01, vwb));
-      const t23 = f64x2.add(f64x2.add(zero, f64x2.mul(a23, vwa)), f64x2.mul(b23, pair(wb, sw)));
-      const q45 = f64x2.add(f64x2.add(zero, f64x2.mul(a45, vwa)), f64x2.mul(b45, f64x2.splat(sw)));
-      const q67 = f64x2.add(f64x2.add(zero, f64x2.mul(a67, vwa)), f64x2.mul(b67, pair(sw, wb)));
-      const s89 = f64x2.add(f64x2.add(zero, f64x2.mul(a89, vwa)), f64x2.mul(b89, vwb));
-      const qx = f64x2.extract_lane(t23, 1), qy = f64x2.extract_lane(q45, 0), qz = f64x2.extract_lane(q45, 1), qw = f64x2.extract_lane(q67, 0);
-      const qInv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-      const o = out + k;
-      store2(o, 0, f64x2.mul(t01, f64x2.splat(inv)));
-      store2(o, 8, f64x2.mul(t23, pair(inv, qInv)));
-      store2(o, 16, f64x2.mul(q45, f64x2.splat(qInv)));
-      store2(o, 24, f64x2.mul(q67, pair(qInv, inv)));
-      store2(o, 32, f64x2.mul(s89, f64x2.splat(inv)));
+      const a = pa + k, b = pb + k, o = out + k;
+      const at = v128.load(a, 0), aq = v128.load(a, 12), as = v128.load(a, 24);
+      const bt = v128.load(b, 0), bq = v128.load(b, 12), bs = v128.load(b, 24);
+      const qb = v128.xor(vwb, v128.and(f32x4.lt(dot4(aq, bq), zero), sign));
+      const rq = f32x4.add(f32x4.mul(aq, vwa), f32x4.mul(bq, qb));
+      v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(at, vwa), f32x4.mul(bt, vwb)), inv), 0);
+      v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(as, vwa), f32x4.mul(bs, vwb)), inv), 24);
+      v128.store(o, f32x4.div(rq, f32x4.sqrt(dot4(rq, rq))), 12);
     }
     return;
   }

@@ -44,7 +44,7 @@
  * the same sizes, `step` on the JavaScript kernels and `step` on the WebAssembly kernels against
  * a hand-fused scalar kernel doing this crowd's frame in one pass per character, the three
  * alternating frame by frame; the bench throws if a palette differs from the reference's by
- * more than 1e-5, or the wasm world's from the JS world's by a bit. BENCH_REFERENCE=0 skips
+ * more than 1e-5, or the wasm world's from the JS world's by more than 1e-5 (docs/wasm.md). BENCH_REFERENCE=0 skips
  * those rows.
  *
  * Threads (parallel.ts): last, `step` against `stepParallel` with 1, 2 and all cores' threads,

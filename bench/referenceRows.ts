@@ -7,7 +7,8 @@
  *
  * Per size: the crowds are built from the same plan and warmed up by the same frames; both
  * worlds' palettes must then agree within 1e-5 with the reference's on every element of every
- * character, and the wasm world's must be the JS world's bits, or the run throws. The
+ * character, and the wasm world's with the JS world's (the wasm kernels compute in float32,
+ * docs/wasm.md), or the run throws. The
  * contenders then alternate frame by frame in this process (the order rotates each frame, so
  * each runs first, second and third equally often), each frame timed with `performance.now()`,
  * and each row reports the median frame of each. After the timed frames (the same count for
@@ -67,13 +68,17 @@ function wasmCrowd(plan: ReturnType<typeof planCrowd>): BitanimCrowd | null {
   }
 }
 
-/** Whether two worlds' whole palette pools are the same bits. */
-function samePalettes(a: AnimationWorld, b: AnimationWorld): boolean {
+/** The largest difference between two worlds' palette elements (NaN if any is NaN on one side only). */
+function paletteDifference(a: AnimationWorld, b: AnimationWorld): number {
   const x = a.components.SkinPalette.data, y = b.components.SkinPalette.data;
-  const ux = new Uint32Array(x.buffer, x.byteOffset, x.length), uy = new Uint32Array(y.buffer, y.byteOffset, y.length);
-  if (ux.length !== uy.length) return false;
-  for (let i = 0; i < ux.length; i++) if (ux[i] !== uy[i]) return false;
-  return true;
+  if (x.length !== y.length) return NaN;
+  let max = 0;
+  for (let i = 0; i < x.length; i++) {
+    const d = Math.abs(x[i]! - y[i]!);
+    if (d > max) max = d;
+    else if (Number.isNaN(d) && !(Number.isNaN(x[i]!) && Number.isNaN(y[i]!))) return NaN;
+  }
+  return max;
 }
 
 async function benchmarkSize(
@@ -91,7 +96,8 @@ async function benchmarkSize(
   const check = (when: string): number => {
     const difference = Math.max(maxReferenceDifference(kernel, js.palette), wasm !== null ? maxReferenceDifference(kernel, wasm.palette) : 0);
     if (!(difference <= TOLERANCE)) throw new Error(`reference kernel and step disagree at ${count} characters ${when}: max |Δ| ${difference}`);
-    if (wasm !== null && !samePalettes(js.world, wasm.world)) throw new Error(`step on wasm and on JS kernels differ at ${count} characters ${when}`);
+    const kernels = wasm !== null ? paletteDifference(js.world, wasm.world) : 0;
+    if (!(kernels <= TOLERANCE)) throw new Error(`step on wasm and on JS kernels differ at ${count} characters ${when}: max |Δ| ${kernels}`);
     return difference;
   };
   const before = check(`after ${WARMUP_FRAMES} frames`);
@@ -146,7 +152,7 @@ export function printReference(rows: readonly ReferenceRow[]): void {
   console.log('\n- `step` also runs what this crowd does not need (lod, inertialization, root motion, follow, aim) and');
   console.log('  goes through a per-thread layer scratch and the LocalPose and ModelPose pools; the reference keeps one character\'s model');
   console.log('  matrices as its only intermediate array. Both worlds are checked to agree with it within 1e-5 per palette');
-  console.log('  element (every element of every character), and the wasm world\'s palettes to be the JS world\'s bits,');
+  console.log('  element (every element of every character), and the wasm world\'s palettes the JS world\'s within 1e-5,');
   console.log('  before and after the timed frames, or the bench throws. Targets (issue 18): JS ≤ 1.2×, wasm ≤ 0.6× the reference.');
 }
 

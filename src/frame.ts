@@ -30,6 +30,7 @@ import { lodEntities } from './systems/lodSystem.js';
 import { rootMotionEntities } from './systems/rootMotionSystem.js';
 import { advanceClock, sampleEntities } from './systems/sampleSystem.js';
 import { skinEntities } from './systems/skinSystem.js';
+import { syncKernelArea } from './wasm/kernels.js';
 import { FRAME_CHUNK, type AnimationWorld, type Frame, type FrameSystem } from './world.js';
 
 export type { Frame, FrameSystem, ScratchDeclaration, ScratchOf } from './world.js';
@@ -194,13 +195,14 @@ export const defaultFrame: Frame = createFrame([
 ]);
 
 /**
- * Starts a frame of `world`: commits pending removals and returns the number of characters
+ * Starts a frame of `world`: commits pending removals, brings the kernel area up to the assets (`syncKernelArea`) and returns the number of characters
  * (the chunks are `dense[first .. min(first + FRAME_CHUNK, count))`). With {@link endFrame},
  * what a caller that times the systems one by one (the sandbox, the bench) runs around its
  * own loop over `world.frame.systems`; {@link runFrame} otherwise. Allocates nothing.
  */
 export function beginFrame(world: AnimationWorld): number {
   commitRemovals(world.ecs);
+  if (world.wasm !== null) syncKernelArea(world.wasm, world.assets.skeletons, world.assets.clips); // the kernel area's copies, on this thread only
   return world.characters.dense.length;
 }
 

@@ -47,6 +47,7 @@ import { applyAdditiveLayer, blendOverrideLayers, blendTwoLayers } from '../math
 import { POSE_STRIDE } from '../math/layout.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
 import { blendEntitiesWasm } from '../wasm/blendWasm.js';
+import { syncKernelArea } from '../wasm/kernels.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 
 /**
@@ -70,6 +71,7 @@ declare module '../world.js' {
 /** Samples and blends every character's layers into its local pose; see the file header. */
 export function blendSystem(world: AnimationWorld, dt: number): void {
   commitRemovals(world.ecs);
+  if (world.wasm !== null) syncKernelArea(world.wasm, world.assets.skeletons, world.assets.clips);
   blendEntities(world, dt, 0, world.characters.dense.length);
 }
 

@@ -47,6 +47,7 @@ import * as quat from '../math/quat.js';
 import type { AnimationWorld } from '../world.js';
 import { applyAdditiveLayer, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
 import { addSpringOffsets, applyQuinticOffsets } from './inertializeOffsets.js';
+import { blendLayersNowWasm } from '../wasm/blendWasm.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
 const {
@@ -351,7 +352,8 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
   const at = running ? 0 : slotOff;
   // P1: the last output rebuilt (see above). Its blend (before the offsets) is also the
   // velocity's blend at τ unless a weight is fading (`blendLayersAt` re-derives it from the
-  // fade clock rather than reading it) or the LOD level changed since the last update.
+  // fade clock rather than reading it), the LOD level changed since the last update, or the
+  // world runs the wasm kernels.
   const level = c.outputLevel[eid];
   job.blend = pose; job.blendOff = 0;
   if (level === OUTPUT_REST) {
@@ -369,7 +371,9 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
   if (c.lastDt[eid] === 0) {
     out.copyWithin(at + poseSize, at, at + n);
   } else {
-    if (level === OUTPUT_REST || fadingLayers(world, eid) || level !== currentLevel(world, eid)) {
+    // On wasm kernels P1 is the kernels' (float32) blend and the blend h back the JavaScript
+    // kernels' (`blendLayersAt`): the velocity takes both blends from the same kernels.
+    if (level === OUTPUT_REST || world.wasm !== null || fadingLayers(world, eid) || level !== currentLevel(world, eid)) {
       params[CAPTURE_BACK] = 0;
       blendLayersAt(world, eid, params, CAPTURE_BACK, pose);
       job.blend = pose; job.blendOff = 0;
@@ -419,6 +423,10 @@ function currentLevel(world: AnimationWorld, eid: number): number {
  * scratch; allocates nothing.
  */
 export function blendLayersNow(world: AnimationWorld, eid: number, level: number, out: Float32Array, outOff: number): void {
+  if (world.wasm !== null && out.buffer === world.wasm.memory.buffer) {
+    blendLayersNowWasm(world, world.wasm, eid, level, out, outOff); // the frame's kernels (float32): its bits
+    return;
+  }
   const { Character, Layers } = world.components;
   const { clip: clipIds, weight, mask, reference, binding, time } = Layers;
   const { clips, bindings, masks, references, skeletons } = world.assets;

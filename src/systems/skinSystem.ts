@@ -29,7 +29,7 @@ import { commitRemovals } from 'bitecs';
 import { updateRange } from '../components/UpdateList.js';
 import { composeModel, composeSkin } from '../math/composeModel.js';
 import * as layout from '../math/layout.js';
-import { copySkeleton, SKIN_TABLE_IDS, type WasmKernels } from '../wasm/kernels.js';
+import { SKIN_TABLE_IDS, syncKernelArea, type WasmKernels } from '../wasm/kernels.js';
 import type { AnimationWorld } from '../world.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
@@ -39,6 +39,7 @@ const MATRIX_BYTES = MATRIX_STRIDE * 4;
 /** Computes every character's model matrices and palette; see the file header. */
 export function skinSystem(world: AnimationWorld, dt: number): void {
   commitRemovals(world.ecs);
+  if (world.wasm !== null) syncKernelArea(world.wasm, world.assets.skeletons, world.assets.clips);
   skinEntities(world, dt, 0, world.characters.dense.length);
 }
 
@@ -68,24 +69,20 @@ export function skinEntities(world: AnimationWorld, dt: number, first: number, e
 
 /**
  * {@link skinEntities} on WebAssembly kernels: update-list entries `[first, last)` in one call of
- * the chunk kernel `skinEntries`, which reads each character's skeleton id and this thread's
- * table of skeleton copies (`kernels.skinTable`). An entry it leaves (a skeleton not copied
- * here yet, a stale copy, an id beyond the table, or one the area could not hold) is done here
- * — copying the skeleton, or on the JavaScript kernels — and the kernel called again after it.
+ * the chunk kernel `skinEntries`, which reads each character's skeleton id and the kernel
+ * area's table of skeleton copies (`area.skinTable`, written before the frame by
+ * `syncKernelArea`). An entry it leaves (a skeleton with no copy: the area was full, or its id
+ * is beyond the table) is skinned here on the JavaScript kernels, and the kernel called again
+ * after it.
  */
 function skinWasm(world: AnimationWorld, kernels: WasmKernels, first: number, last: number): void {
   const { Character, LocalPose, ModelPose, SkinPalette } = world.components;
-  const skeletons = world.assets.skeletons;
   const updated = world.updates.eids;
   const poseRow = world.maxJoints * POSE_BYTES;
   const matrixRow = world.maxJoints * MATRIX_BYTES;
   const local = LocalPose.data.byteOffset, model = ModelPose.data.byteOffset, palette = SkinPalette.data.byteOffset;
-  const { copied, parentsAt, bindAt, skin, skinEntries, skinTable, skinTableAt } = kernels;
+  const { skinEntries, skinTableAt } = kernels;
   kernels.area.chunks[kernels.thread]++;
-  // A copy whose id now names another skeleton (released and reused) leaves the table.
-  for (let id = 0, n = Math.min(copied.length, SKIN_TABLE_IDS); id < n; id++) {
-    if (copied[id] !== null && copied[id] !== skeletons[id]) skinTable[id * 2] = 0;
-  }
   if (updated.buffer !== kernels.memory.buffer) {
     skinEach(world, kernels, first, last); // a worker's update list, outside the memory
     return;
@@ -95,13 +92,7 @@ function skinWasm(world: AnimationWorld, kernels: WasmKernels, first: number, la
   while (entry < last) {
     entry = skinEntries(eidsAt, entry, last, skeletonAt, jointCountAt, skinTableAt, SKIN_TABLE_IDS, local, model, palette, poseRow, matrixRow);
     if (entry >= last) break;
-    const eid = updated[entry];
-    const id = Character.skeleton[eid];
-    const skeleton = skeletons[id];
-    if (id >= copied.length || copied[id] !== skeleton) copySkeleton(kernels, id, skeleton);
-    const parents = parentsAt[id];
-    if (parents < 0) skinOne(world, eid);
-    else skin(local + eid * poseRow, model + eid * matrixRow, palette + eid * matrixRow, parents, bindAt[id], Character.jointCount[eid]);
+    skinOne(world, updated[entry]);
     entry++;
   }
 }
@@ -109,23 +100,21 @@ function skinWasm(world: AnimationWorld, kernels: WasmKernels, first: number, la
 /** {@link skinWasm} one `skin` call per character: for an update list outside the kernels' memory (a worker's). */
 function skinEach(world: AnimationWorld, kernels: WasmKernels, first: number, last: number): void {
   const { Character, LocalPose, ModelPose, SkinPalette } = world.components;
-  const skeletons = world.assets.skeletons;
   const updated = world.updates.eids;
   const poseRow = world.maxJoints * POSE_BYTES;
   const matrixRow = world.maxJoints * MATRIX_BYTES;
   const local = LocalPose.data.byteOffset, model = ModelPose.data.byteOffset, palette = SkinPalette.data.byteOffset;
-  const { copied, parentsAt, bindAt, skin } = kernels;
+  const { skin } = kernels;
+  const table = kernels.area.skinTable;
   for (let entry = first; entry < last; entry++) {
     const eid = updated[entry];
     const id = Character.skeleton[eid];
-    const skeleton = skeletons[id];
-    if (id >= copied.length || copied[id] !== skeleton) copySkeleton(kernels, id, skeleton);
-    const parents = parentsAt[id];
-    if (parents < 0) {
+    const parents = id < SKIN_TABLE_IDS ? table[id * 2] : 0;
+    if (parents === 0) {
       skinOne(world, eid);
       continue;
     }
-    skin(local + eid * poseRow, model + eid * matrixRow, palette + eid * matrixRow, parents, bindAt[id], Character.jointCount[eid]);
+    skin(local + eid * poseRow, model + eid * matrixRow, palette + eid * matrixRow, parents, table[id * 2 + 1], Character.jointCount[eid]);
   }
 }
 

@@ -17,7 +17,7 @@ import { updateRange } from '../components/UpdateList.js';
 import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
-import { copySkeleton, sampleLayerWasm, type WasmKernels } from './kernels.js';
+import { sampleLayerWasm, SKIN_TABLE_IDS, type WasmKernels } from './kernels.js';
 
 /** `blendEntities` for the chunk `world.characters.dense[first .. end)` on `kernels` (this thread's). */
 export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, dt: number, first: number, end: number): void {
@@ -33,7 +33,8 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
   const threshold = world.scratch.blendThreshold;
   const updated = world.updates.eids;
   const last = updateRange(world.updates, world.characters.dense, dt, first, end);
-  const { area, copied, restAt, blendOverride } = kernels;
+  const { area, blendOverride } = kernels;
+  const restTable = area.restTable;
   // The threshold where the kernel reads it (this thread's slot), so no double is passed.
   area.params[kernels.thread] = threshold[0];
   const thresholdAt = area.params.byteOffset + kernels.thread * 8;
@@ -67,7 +68,7 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
       const clipId = clipIds[single], bindingId = binding[single];
       const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
       const source = clips[sourceId];
-      if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, source, localAt + outOff * 4, timeAt + single * 8)) {
+      if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, localAt + outOff * 4, timeAt + single * 8)) {
         sampleClipInto(local, outOff, source, time, single, bindingId < 0 ? null : bindings[bindingId]);
       }
     } else {
@@ -77,13 +78,12 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
         const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
         const source = clips[sourceId];
         const n = li - firstLayer;
-        if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, source, samplesAt + n * poseBytes, timeAt + li * 8)) {
+        if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8)) {
           sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
         }
       }
-      if (!masked && (skeletonId >= copied.length || copied[skeletonId] !== skeleton)) copySkeleton(kernels, skeletonId, skeleton);
-      const rest = masked ? -1 : restAt[skeletonId];
-      if (rest >= 0) {
+      const rest = masked || skeletonId >= SKIN_TABLE_IDS ? 0 : restTable[skeletonId];
+      if (rest !== 0) {
         blendOverride(localAt + eid * poseBytes, samplesAt, poseBytes, weightAt + firstLayer * 4, layers, jointCount, rest, thresholdAt);
       } else {
         blendOverrideLayers(local, outOff, skeleton.rest, samples, layerOff, layerWeight, layerMask, count, jointCount, threshold);
@@ -96,11 +96,87 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
       const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
       const source = clips[sourceId];
       const n = li - firstLayer;
-      if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, source, samplesAt + n * poseBytes, timeAt + li * 8)) {
+      if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8)) {
         sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
       }
       const layerMaskWeights = mask[li] >= 0 ? masks[mask[li]] : null;
       applyAdditiveLayer(local, outOff, samples, n * poseSize, references[reference[li]], weight, li, layerMaskWeights, jointCount);
     }
+  }
+}
+
+/**
+ * `blendLayersNow` (src/systems/inertializeCapture.ts: a transition request rebuilding the last
+ * output) on `kernels`: character `eid`'s layers at their current times and weights, each clip
+ * at LOD `level` (−1: the clip itself), blended with the kernels and decisions of
+ * {@link blendEntitiesWasm}, into `out` (in the kernels' memory) at `outOff` — so after an
+ * update it has that update's blend, bit for bit. Uses this thread's `layerSamples`; allocates
+ * nothing.
+ */
+export function blendLayersNowWasm(world: AnimationWorld, kernels: WasmKernels, eid: number, level: number, out: Float32Array, outOff: number): void {
+  const { Character, Layers } = world.components;
+  const { clip: clipIds, time, binding, weight, mask, reference } = Layers;
+  const { skeletons, masks, references, clips, bindings } = world.assets;
+  const { layerOff, layerWeight, layerMask, layerSamples: samples, blendThreshold: threshold } = world.scratch;
+  const clipLevels = world.lod.clipLevels;
+  const poseSize = world.maxJoints * POSE_STRIDE;
+  const poseBytes = poseSize * 4;
+  const { area, blendOverride } = kernels;
+  area.params[kernels.thread] = threshold[0];
+  const thresholdAt = area.params.byteOffset + kernels.thread * 8;
+  const outAt = out.byteOffset + outOff * 4, samplesAt = samples.byteOffset, weightAt = weight.byteOffset, timeAt = time.byteOffset;
+  const jointCount = Character.jointCount[eid];
+  const skeletonId = Character.skeleton[eid];
+  const firstLayer = eid * MAX_LAYERS;
+
+  let count = 0;
+  let single = -1;
+  let layers = 0;
+  let masked = false;
+  for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+    if (!isOverride(Layers, li)) continue;
+    if (count === 0) single = li;
+    layers |= 1 << (li - firstLayer);
+    layerOff[count] = (li - firstLayer) * poseSize;
+    layerWeight[count] = weight[li];
+    layerMask[count] = mask[li] >= 0 ? masks[mask[li]] : null;
+    if (mask[li] >= 0) masked = true;
+    count++;
+  }
+  if (count === 1 && !masked && layerWeight[0] >= threshold[0]) {
+    const clipId = clipIds[single], bindingId = binding[single];
+    const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
+    const source = clips[sourceId];
+    if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, outAt, timeAt + single * 8)) {
+      sampleClipInto(out, outOff, source, time, single, bindingId < 0 ? null : bindings[bindingId]);
+    }
+  } else {
+    for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+      if (!isOverride(Layers, li)) continue;
+      const clipId = clipIds[li], bindingId = binding[li];
+      const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
+      const source = clips[sourceId];
+      const n = li - firstLayer;
+      if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8)) {
+        sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
+      }
+    }
+    const rest = masked || skeletonId >= SKIN_TABLE_IDS ? 0 : area.restTable[skeletonId];
+    if (rest !== 0) {
+      blendOverride(outAt, samplesAt, poseBytes, weightAt + firstLayer * 4, layers, jointCount, rest, thresholdAt);
+    } else {
+      blendOverrideLayers(out, outOff, skeletons[skeletonId].rest, samples, layerOff, layerWeight, layerMask, count, jointCount, threshold);
+    }
+  }
+  for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+    if (!isAdditive(Layers, li)) continue;
+    const clipId = clipIds[li], bindingId = binding[li];
+    const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
+    const source = clips[sourceId];
+    const n = li - firstLayer;
+    if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8)) {
+      sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
+    }
+    applyAdditiveLayer(out, outOff, samples, n * poseSize, references[reference[li]], weight, li, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
   }
 }

@@ -6,14 +6,13 @@
  * inverse binds and rest poses, and the frames of dense clips.
  *
  * The kernel area is a pool of its own (allocated with the others, after them): bump
- * counters, `KERNEL_AREA_SKELETONS × maxJoints` joints' worth of bytes for skeletons and
- * {@link clipAreaBytes} for clips. Each thread copies a skeleton there the first time it
- * skins or blends one of its characters, a clip the first time it samples it (the bumps are
- * atomic, so threads sharing the memory never overlap), and keeps the pointers in its own
- * registries, indexed by id and checked against the asset object (ids are recycled by
- * `releaseSkeleton` / `releaseClip`; a new asset under an old id is copied anew). When the
- * area is full, what was not copied runs on the JavaScript kernels, which give the same
- * numbers (assembly/kernels.ts), only slower.
+ * counters, `KERNEL_AREA_SKELETONS × maxJoints` joints' worth of bytes for skeletons,
+ * {@link clipAreaBytes} for clips, and tables of the copies' pointers by asset id. One copy per
+ * asset for the whole world: the world's own thread copies the skeletons and dense clips
+ * registered since the last frame before each frame ({@link syncKernelArea}, from
+ * `beginFrame`), in id order; workers only read the tables. When the area is full, what was
+ * not copied runs on the JavaScript kernels on every thread, so the numbers (the kernels
+ * round in float32: docs/wasm.md) never depend on the thread count.
  */
 import type { Clip } from '../assets/Clip.js';
 import type { Skeleton } from '../assets/Skeleton.js';
@@ -21,7 +20,7 @@ import * as layout from '../math/layout.js';
 import { MAX_THREADS } from '../memory/environment.js';
 import { measureAllocations, type PoolAllocator } from '../memory/poolAllocator.js';
 import { wasmApi, type WasmMemory, type WasmModule } from './wasmApi.js';
-const { MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
+const { MATRIX_STRIDE } = layout;
 
 /**
  * Bytes left unused at the start of the kernels' memory, before the first pool. The pools then
@@ -60,14 +59,13 @@ const CLIP_COUNTS = 8;
 const CLIP_HEADER = 16;
 
 /**
- * Skeleton ids each thread's table for the chunk skinning kernel covers (`KernelArea.skinTable`);
- * characters of skeletons with larger ids are skinned one call each.
+ * Skeleton ids the kernel area's tables cover (`KernelArea.skinTable`, `KernelArea.restTable`):
+ * characters of skeletons with larger ids run on the JavaScript kernels, on every thread.
  */
 export const SKIN_TABLE_IDS = 64;
 
-/** Doubles of an inverse bind row in the kernel area (x y z t), and of a joint's three rows. */
-const BIND_ROW = 4;
-const BIND_STRIDE = 3 * BIND_ROW;
+/** Clip ids the kernel area's clip table covers (`KernelArea.clipTable`): clips with larger ids are sampled on the JavaScript kernel. */
+export const CLIP_TABLE_IDS = 1024;
 
 /**
  * The kernel area's pools: `top[0]` is the bytes of `bytes` (skeletons) handed out so far,
@@ -75,9 +73,12 @@ const BIND_STRIDE = 3 * BIND_ROW;
  * thread, 1 …: its workers) made to the skinning kernels' chunk loop (one per chunk of a
  * frame, or per `skinSystem` pass over the crowd): with it a test, or a page, sees that a
  * worker really ran WebAssembly. `params[t]` is thread `t`'s slot for a float the kernels read
- * (the blend threshold), so none is passed as a number argument. `skinTable` holds, per thread,
- * {@link SKIN_TABLE_IDS} (parents, bind) pointer pairs by skeleton id (0: not copied, or stale)
- * that the chunk kernel `skinEntries` reads; thread `t`'s from element `t × 2 × SKIN_TABLE_IDS`.
+ * (the blend threshold), so none is passed as a number argument. The tables, one for the whole
+ * world and read by every thread, hold the copies' pointers by asset id (0: no copy, the
+ * JavaScript kernels run): `skinTable` (parents, inverse binds) pairs by skeleton id, which
+ * the chunk kernel `skinEntries` reads, `restTable` the rest poses by skeleton id, `clipTable`
+ * the clips' records by clip id. Only {@link syncKernelArea}, on the world's own thread before
+ * a frame, writes them.
  */
 export interface KernelArea {
   readonly top: Int32Array;
@@ -86,6 +87,8 @@ export interface KernelArea {
   readonly params: Float64Array;
   readonly clips: Float64Array;
   readonly skinTable: Int32Array;
+  readonly restTable: Int32Array;
+  readonly clipTable: Int32Array;
 }
 
 /** Allocates a kernel area for skeletons of up to `maxJoints` joints (buildAnimationWorld, after the pools). */
@@ -95,7 +98,9 @@ export function createKernelArea(maxJoints: number, alloc: PoolAllocator): Kerne
     chunks: alloc.array(Float64Array, MAX_THREADS),
     params: alloc.array(Float64Array, MAX_THREADS),
     bytes: alloc.array(Float64Array, (kernelAreaSkeletons(maxJoints) * areaBytes(maxJoints)) / 8),
-    skinTable: alloc.array(Int32Array, MAX_THREADS * 2 * SKIN_TABLE_IDS),
+    skinTable: alloc.array(Int32Array, 2 * SKIN_TABLE_IDS),
+    restTable: alloc.array(Int32Array, SKIN_TABLE_IDS),
+    clipTable: alloc.array(Int32Array, CLIP_TABLE_IDS),
     clips: alloc.array(Float64Array, clipAreaBytes(maxJoints) / 8),
   };
 }
@@ -122,7 +127,7 @@ export function kernelAreaSkeletons(maxJoints: number): number {
 
 /** Bytes one skeleton of `jointCount` joints takes in the kernel area (16-byte aligned parts): parents, inverse binds, rest pose. */
 function areaBytes(jointCount: number): number {
-  return parentsBytes(jointCount) + jointCount * BIND_STRIDE * 8 + restBytes(jointCount);
+  return parentsBytes(jointCount) + jointCount * MATRIX_STRIDE * 4 + restBytes(jointCount);
 }
 
 /** Bytes of a skeleton's parents (i32) in the kernel area, 16-byte aligned. */
@@ -160,7 +165,10 @@ export type BlendKernel = (
   out: number, poses: number, layerBytes: number, weights: number, layers: number, jointCount: number, rest: number, threshold: number,
 ) => void;
 
-/** One thread's kernels of a world: the instance's exports and its registry of skeleton copies. */
+/**
+ * One thread's kernels of a world: the instance's exports, and (used on the world's own thread
+ * only, by {@link syncKernelArea}) the assets whose copies the area's tables point to.
+ */
 export interface WasmKernels {
   /** The thread this instance runs on (0: the world's own; a worker's `thread`): its counter in `area.chunks`. */
   readonly thread: number;
@@ -170,19 +178,14 @@ export interface WasmKernels {
   readonly skin: SkinKernel;
   readonly skinEntries: SkinEntriesKernel;
   readonly copyBytes: CopyKernel;
-  /** This thread's part of `area.skinTable` (pairs by skeleton id) and its byte offset in the memory. */
-  readonly skinTable: Int32Array;
+  /** Byte offset of `area.skinTable` in the memory. */
   readonly skinTableAt: number;
   readonly sampleClip: SampleKernel;
   readonly blendOverride: BlendKernel;
-  /** Per skeleton id: the skeleton copied (null: none yet), its parents', inverse bind's and rest pose's pointers (−1: the area was full). */
+  /** Per skeleton id below {@link SKIN_TABLE_IDS}: the skeleton the tables' entry was made for (null: none; its copy may be 0, the area was full). */
   readonly copied: (Skeleton | null)[];
-  readonly parentsAt: number[];
-  readonly bindAt: number[];
-  readonly restAt: number[];
-  /** Per clip id: the clip copied (null: none yet), its record's pointer (−1: it did not fit). */
+  /** Per clip id below {@link CLIP_TABLE_IDS}: the clip the table's entry was made for (null: none; its copy may be 0: reduced, or it did not fit). */
   readonly clipCopied: (Clip | null)[];
-  readonly clipAt: number[];
 }
 
 /** Instantiates `module` on `memory` (the world's pool memory) for thread `thread` of the world (0: its own). */
@@ -195,121 +198,127 @@ export function instantiateKernels(module: WasmModule, memory: WasmMemory, area:
     skin: exports['skin'] as SkinKernel,
     skinEntries: exports['skinEntries'] as SkinEntriesKernel,
     copyBytes: exports['copyBytes'] as CopyKernel,
-    skinTable: area.skinTable.subarray(thread * 2 * SKIN_TABLE_IDS, (thread + 1) * 2 * SKIN_TABLE_IDS),
-    skinTableAt: area.skinTable.byteOffset + thread * 2 * SKIN_TABLE_IDS * 4,
+    skinTableAt: area.skinTable.byteOffset,
     sampleClip: exports['sampleClip'] as SampleKernel,
     blendOverride: exports['blendOverride'] as BlendKernel,
-    copied: [], parentsAt: [], bindAt: [], restAt: [],
-    clipCopied: [], clipAt: [],
+    copied: [],
+    clipCopied: [],
   };
 }
 
 /**
- * Copies skeleton `id` (`skeleton`) into the kernel area for this thread (the first time one of
- * its characters is skinned here, or after its id went to another skeleton), recording the
- * pointers in `kernels`; −1 pointers when the area is full. Rare: no per-frame cost.
+ * Brings the kernel area's tables up to the world's assets (`skeletons`, `clips`: its
+ * registries, by id), on the world's own thread before a frame (`beginFrame`, `skinSystem`,
+ * `blendSystem`), never on a worker: each skeleton and each dense clip (`reduced === null`)
+ * registered since the last call (or given an id another asset had: `releaseSkeleton`,
+ * `releaseClip`) is copied into the area, in id order, and its pointers written to the tables;
+ * a released id's entry is cleared. An asset that does not fit in what is left of the area
+ * (or whose id is beyond the tables) keeps a 0 entry: every thread runs it on the JavaScript
+ * kernels. So which assets the kernels run depends on the assets and the frames they were
+ * registered before, never on the thread count or on which thread meets an asset first.
+ * The space of a released asset's copy is not reused. Allocates nothing when no asset changed
+ * (a loop over the registries).
  */
-export function copySkeleton(kernels: WasmKernels, id: number, skeleton: Skeleton): void {
-  const { top, bytes } = kernels.area;
-  const n = skeleton.jointCount;
-  const size = areaBytes(n);
-  const start = Atomics.add(top, 0, size);
-  while (kernels.copied.length <= id) {
-    kernels.copied.push(null);
-    kernels.parentsAt.push(-1);
-    kernels.bindAt.push(-1);
-    kernels.restAt.push(-1);
+export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleton[], clips: readonly Clip[]): void {
+  const { copied, clipCopied } = kernels;
+  const { skinTable, restTable, clipTable } = kernels.area;
+  const skeletonIds = Math.min(Math.max(skeletons.length, copied.length), SKIN_TABLE_IDS);
+  for (let id = 0; id < skeletonIds; id++) {
+    const skeleton = id < skeletons.length ? (skeletons[id] as Skeleton | undefined) ?? null : null;
+    if (id < copied.length && copied[id] === skeleton) continue;
+    while (copied.length <= id) copied.push(null);
+    copied[id] = skeleton;
+    skinTable[id * 2] = 0;
+    skinTable[id * 2 + 1] = 0;
+    restTable[id] = 0;
+    if (skeleton !== null) copySkeleton(kernels.area, id, skeleton);
   }
-  kernels.copied[id] = skeleton;
-  if (id < SKIN_TABLE_IDS) kernels.skinTable[id * 2] = 0;
-  if (start + size > bytes.byteLength) {
-    kernels.parentsAt[id] = -1;
-    kernels.bindAt[id] = -1;
-    kernels.restAt[id] = -1;
-    return;
-  }
-  const parentsAt = bytes.byteOffset + start;
-  const bindAt = parentsAt + parentsBytes(n);
-  const restAt = bindAt + n * BIND_STRIDE * 8;
-  new Float32Array(bytes.buffer, restAt, n * layout.POSE_STRIDE).set(skeleton.rest.subarray(0, n * layout.POSE_STRIDE));
-  const parents = new Int32Array(bytes.buffer, parentsAt, n);
-  const bind = new Float64Array(bytes.buffer, bindAt, n * BIND_STRIDE);
-  const source = skeleton.inverseBind;
-  for (let j = 0; j < n; j++) {
-    parents[j] = skeleton.parents[j];
-    // the matrix's rows (x y z t of row r), from its columns (src/math/layout.ts)
-    const m = j * MATRIX_STRIDE;
-    for (let row = 0; row < 3; row++) {
-      const b = j * BIND_STRIDE + row * BIND_ROW;
-      bind[b] = source[m + MATRIX_X + row];
-      bind[b + 1] = source[m + MATRIX_Y + row];
-      bind[b + 2] = source[m + MATRIX_Z + row];
-      bind[b + BIND_ROW - 1] = source[m + MATRIX_T + row];
-    }
-  }
-  kernels.parentsAt[id] = parentsAt;
-  kernels.bindAt[id] = bindAt;
-  kernels.restAt[id] = restAt;
-  if (id < SKIN_TABLE_IDS) {
-    kernels.skinTable[id * 2] = parentsAt;
-    kernels.skinTable[id * 2 + 1] = bindAt;
+  const clipIds = Math.min(Math.max(clips.length, clipCopied.length), CLIP_TABLE_IDS);
+  for (let id = 0; id < clipIds; id++) {
+    const clip = id < clips.length ? (clips[id] as Clip | undefined) ?? null : null;
+    if (id < clipCopied.length && clipCopied[id] === clip) continue;
+    while (clipCopied.length <= id) clipCopied.push(null);
+    clipCopied[id] = clip;
+    clipTable[id] = 0;
+    if (clip !== null && clip.reduced === null) copyClip(kernels.area, id, clip);
   }
 }
 
 /**
- * Copies clip `id` (`clip`, dense: `reduced === null`) into the kernel area for this thread
- * (the first time it samples it, or after its id went to another clip): a record of its frame
- * rate, frame count and joint count, then its frames as they are (float32), which
- * assembly/kernels.ts `sampleClip` reads. Records its pointer in `kernels`, −1 when it does not
- * fit in what is left of the area (the area's counter then stays, so a smaller clip may still
- * fit). Rare: no per-frame cost.
+ * Copies skeleton `id` (`skeleton`) into the kernel area and writes its pointers to the tables
+ * ({@link syncKernelArea}); leaves them 0 when the area is full.
  */
-export function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
-  const { top, clips } = kernels.area;
+function copySkeleton(area: KernelArea, id: number, skeleton: Skeleton): void {
+  const { top, bytes } = area;
+  const n = skeleton.jointCount;
+  const size = areaBytes(n);
+  const start = top[0];
+  if (start + size > bytes.byteLength) return;
+  top[0] = start + size;
+  const parentsAt = bytes.byteOffset + start;
+  const bindAt = parentsAt + parentsBytes(n);
+  const restAt = bindAt + n * MATRIX_STRIDE * 4;
+  new Float32Array(bytes.buffer, restAt, n * layout.POSE_STRIDE).set(skeleton.rest.subarray(0, n * layout.POSE_STRIDE));
+  const parents = new Int32Array(bytes.buffer, parentsAt, n);
+  new Float32Array(bytes.buffer, bindAt, n * MATRIX_STRIDE).set(skeleton.inverseBind.subarray(0, n * MATRIX_STRIDE));
+  for (let j = 0; j < n; j++) parents[j] = skeleton.parents[j];
+  area.skinTable[id * 2] = parentsAt;
+  area.skinTable[id * 2 + 1] = bindAt;
+  area.restTable[id] = restAt;
+}
+
+/**
+ * Copies clip `id` (`clip`, dense: `reduced === null`) into the kernel area ({@link
+ * syncKernelArea}): a record of its frame rate, frame count and joint count, then its frames
+ * as they are (float32), which assembly/kernels.ts `sampleClip` reads; writes its pointer to
+ * the clip table, or leaves it 0 when the clip does not fit in what is left of the area (the
+ * area's counter then stays, so a smaller clip may still fit).
+ */
+function copyClip(area: KernelArea, id: number, clip: Clip): void {
+  const { top, clips } = area;
   const size = clipBytes(clip);
-  while (kernels.clipCopied.length <= id) {
-    kernels.clipCopied.push(null);
-    kernels.clipAt.push(-1);
-  }
-  kernels.clipCopied[id] = clip;
-  kernels.clipAt[id] = -1;
-  let start = Atomics.load(top, 1);
-  for (;;) {
-    if (start + size > clips.byteLength) return;
-    const seen = Atomics.compareExchange(top, 1, start, start + size);
-    if (seen === start) break;
-    start = seen;
-  }
+  const start = top[1];
+  if (start + size > clips.byteLength) return;
+  top[1] = start + size;
   const at = clips.byteOffset + start;
   new Float64Array(clips.buffer, at, 1)[0] = clip.frameRate;
   const counts = new Int32Array(clips.buffer, at + CLIP_COUNTS, 2);
   counts[0] = clip.frameCount;
   counts[1] = clip.skeleton.jointCount;
   new Float32Array(clips.buffer, at + CLIP_HEADER, clip.frames.length).set(clip.frames);
-  kernels.clipAt[id] = at;
+  area.clipTable[id] = at;
+}
+
+/** The pointer of skeleton `id`'s (parents, inverse binds, rest pose) copy in the kernel area: 0 when it has none (the JavaScript kernels run it). */
+export function skeletonCopyAt(area: KernelArea, id: number): number {
+  return id < SKIN_TABLE_IDS ? area.skinTable[id * 2] : 0;
+}
+
+/** The pointer of clip `id`'s record in the kernel area: 0 when it has none (the JavaScript kernel samples it). */
+export function clipCopyAt(area: KernelArea, id: number): number {
+  return id < CLIP_TABLE_IDS ? area.clipTable[id] : 0;
 }
 
 /**
- * The copy of `clip`'s frames this thread's kernels sample (a view into the kernel area), or
- * null when it has none. The kernels never read `clip.frames` after the copy, so whoever
- * changes a clip's frames in place (tests poisoning a clip) changes this copy too.
+ * The copy of `clip`'s frames the kernels sample (a view into the kernel area), or null when it
+ * has none. The kernels never read `clip.frames` after the copy, so whoever changes a clip's
+ * frames in place (tests poisoning a clip) changes this copy too.
  */
 export function copiedClipFrames(kernels: WasmKernels, clip: Clip): Float32Array | null {
   const id = kernels.clipCopied.indexOf(clip);
-  const at = id < 0 ? -1 : kernels.clipAt[id];
-  return at < 0 ? null : new Float32Array(kernels.area.clips.buffer, at + CLIP_HEADER, clip.frames.length);
+  const at = id < 0 ? 0 : clipCopyAt(kernels.area, id);
+  return at === 0 ? null : new Float32Array(kernels.area.clips.buffer, at + CLIP_HEADER, clip.frames.length);
 }
 
 /**
  * Samples layer slot `li` from clip `id` (`clip`: dense, no binding) on the WebAssembly kernel
- * into the layer pose at byte `out`, its time at byte `time` (`Layers.time`'s element), copying
- * the clip first if this thread has not; false, having written nothing, when the clip does not
- * fit in the kernel area (the caller samples it on the JavaScript kernel).
+ * into the layer pose at byte `out`, its time at byte `time` (`Layers.time`'s element); false,
+ * having written nothing, when the clip has no copy in the kernel area (the caller samples it
+ * on the JavaScript kernel).
  */
-export function sampleLayerWasm(kernels: WasmKernels, id: number, clip: Clip, out: number, time: number): boolean {
-  if (id >= kernels.clipCopied.length || kernels.clipCopied[id] !== clip) copyClip(kernels, id, clip);
-  const at = kernels.clipAt[id];
-  if (at < 0) return false;
+export function sampleLayerWasm(kernels: WasmKernels, id: number, out: number, time: number): boolean {
+  const at = id < CLIP_TABLE_IDS ? kernels.area.clipTable[id] : 0;
+  if (at === 0) return false;
   kernels.sampleClip(out, at, time);
   return true;
 }

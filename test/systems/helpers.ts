@@ -39,9 +39,9 @@ export function wiggleClip(skeleton: Skeleton, options: { loop?: boolean; events
   });
 }
 
-/** A world with `count` characters of `skeleton` (eids 1…count). */
-export function worldWith(skeleton: Skeleton, count: number, maxJoints = 4): { world: AnimationWorld; eids: number[] } {
-  const world = createAnimationWorld({ maxEntities: count + 2, maxJoints });
+/** A world with `count` characters of `skeleton` (eids 1…count), on `kernels` (default: the world's default). */
+export function worldWith(skeleton: Skeleton, count: number, maxJoints = 4, kernels?: 'js' | 'wasm' | 'auto'): { world: AnimationWorld; eids: number[] } {
+  const world = createAnimationWorld({ maxEntities: count + 2, maxJoints, ...(kernels === undefined ? {} : { kernels }) });
   const eids = Array.from({ length: count }, () => spawnCharacter(world, skeleton));
   return { world, eids };
 }
