@@ -17,3 +17,16 @@ export async function importFoxAndWalk() {
   // #endregion
   return { skeletons, clips, meshes, warnings, skeleton, clip };
 }
+
+/** What a renderer needs to texture the Fox: its UVs, colour, image bytes (never decoded) and sampler. */
+export async function foxTexture() {
+  const { meshes } = await loadGltf(await readFile('assets/Fox.glb'), { scale: 'cm' });
+  // #region materials
+  const { uvs, material } = meshes[0]!;                     // uvs: V×2 TEXCOORD_0, or null
+  const colour = material?.baseColorFactor ?? [1, 1, 1, 1]; // linear RGBA
+  const texture = material?.baseColorTexture;               // null when the material has none
+  const blob = texture && new Blob([texture.image], { type: texture.mimeType }); // e.g. for createImageBitmap(blob)
+  // texture.sampler: { magFilter?, minFilter?, wrapS, wrapT } as WebGL enums (10497 = REPEAT)
+  // #endregion
+  return { uvs, colour, texture, blob };
+}

@@ -13,7 +13,7 @@ export async function loadThreeWays(bytes: Uint8Array, models: string) {
   // #region load
   const a = await loadGltf(bytes, { scale: 'cm' });                        // a .glb (or .gltf with data: buffers) in memory
   const b = await loadGltfFile(`${models}/fox/Fox.gltf`, { scale: 'cm' }); // Node: reads Fox.bin beside it
-  const c = await loadGltfUrl('/models/fox/Fox.gltf', { scale: 'cm' });    // browser (any fetch): fetches /models/fox/Fox.bin
+  const c = await loadGltfUrl('/models/fox/Fox.gltf', { scale: 'cm' });    // browser (any fetch): fetches /models/fox/Fox.bin and its texture
   // #endregion
   return { a, b, c };
 }

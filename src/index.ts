@@ -70,7 +70,7 @@ export {
   type LodCameraOptions,
   type LodState,
 } from './api/lod.js';
-export { loadGltf, type GltfOptions, type GltfResult, type SkinnedMeshData } from './import/gltf.js';
+export { loadGltf, type GltfMaterial, type GltfOptions, type GltfResult, type SkinnedMeshData } from './import/gltf.js';
 export { loadGltfFile } from './import/gltfFile.js';
 export { loadGltfUrl, type GltfUrlOptions, type GltfFetch, type GltfFetchResponse } from './import/gltfUrl.js';
 export type { UnitName } from './import/units.js';

@@ -1,9 +1,10 @@
 /**
  * What `bitanim inspect` prints about an imported asset, as plain lines: skeletons (joint
  * count, depth, hip joint and height), clips (name, duration, frames, rate, root travel), mesh
- * statistics and warnings. Pure: no I/O, so tests check it directly.
+ * statistics with each mesh's material (colour factor, texture type and size, UV count) and warnings. Pure: no I/O, so tests check it directly.
  */
 import type { Clip } from '../assets/Clip.js';
+import type { GltfMaterial } from '../import/gltf/materials.js';
 import { sampleFrameInto } from '../assets/reducedClip.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import { composeModel } from '../math/composeModel.js';
@@ -13,7 +14,10 @@ import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
 export interface InspectedAsset {
   readonly skeletons: readonly Skeleton[];
   readonly clips: readonly Clip[];
-  readonly meshes?: readonly { name: string; skeleton: number; positions: Float32Array; normals: Float32Array | null; weights: Float32Array; indices: Uint32Array | null }[];
+  readonly meshes?: readonly {
+    name: string; skeleton: number; positions: Float32Array; normals: Float32Array | null; weights: Float32Array; indices: Uint32Array | null;
+    uvs?: Float32Array | null; material?: GltfMaterial | null;
+  }[];
   readonly warnings: readonly string[];
 }
 
@@ -80,10 +84,20 @@ export function describeAsset(file: string, asset: InspectedAsset): string[] {
       `mesh "${mesh.name}" (skeleton ${mesh.skeleton}): ${vertices} vertices, ${triangles} triangles, ` +
       `normals ${mesh.normals ? 'yes' : 'no'}, up to ${influences} influences per vertex`,
     );
+    lines.push(`  ${describeMaterial(mesh.material ?? null)}, ${mesh.uvs ? `${mesh.uvs.length / 2} UVs` : 'no UVs'}`);
   }
   lines.push(asset.warnings.length === 0 ? 'warnings: none' : `warnings (${asset.warnings.length}):`);
   for (const warning of asset.warnings) lines.push(`  ${warning}`);
   return lines;
+}
+
+/** A mesh's material on one line: name, base colour factor, base colour texture. */
+function describeMaterial(material: GltfMaterial | null): string {
+  if (!material) return 'material: none';
+  const texture = material.baseColorTexture;
+  const extra = [material.alphaMode !== 'OPAQUE' ? `alpha ${material.alphaMode}` : '', material.doubleSided ? 'double-sided' : ''].filter(Boolean);
+  return `material "${material.name}": colour (${material.baseColorFactor.map(format).join(', ')}), ` +
+    `${texture ? `texture ${texture.mimeType} ${texture.image.length} bytes` : 'no texture'}${extra.map((e) => `, ${e}`).join('')}`;
 }
 
 /** A number with up to 5 significant digits, without exponent noise for small values. */

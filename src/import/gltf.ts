@@ -5,7 +5,7 @@
  * **Input.** A `.glb` or a `.gltf` JSON file with embedded (`data:`) buffers, told apart by
  * the GLB magic `glTF`. External buffer URIs are refused here and read by `loadGltfFile` (files
  * in the file's folder, `./gltfFile.ts`) and `loadGltfUrl` (same-origin URLs, `./gltfUrl.ts`);
- * images, textures and materials are never decoded. `EXT_meshopt_compression` views are
+ * images are never decoded (their bytes are handed on, see **Materials**). `EXT_meshopt_compression` views are
  * decoded first (`./gltf/meshopt.ts`); `KHR_mesh_quantization`'s integer attributes are read
  * as floats (normalized ones divided out), the dequantization a skinned mesh needs being in its
  * inverse bind matrices, as the extension requires; `KHR_draco_mesh_compression` is refused.
@@ -70,6 +70,17 @@
  * renormalized to sum 1; a vertex whose weights sum to 0 gets weight 1 on its first joint
  * (counted in a warning). A `JOINTS_0` index beyond the skin is an error where its weight is
  * not 0, and is mapped to the skin's first joint where it is (it never contributes).
+ * `TEXCOORD_0`, when present, becomes `uvs` (V×2 float32; normalized integers of
+ * KHR_mesh_quantization divided out, so within 1/65535 or 1/255 of the floats quantized).
+ *
+ * **Materials.** Each skinned primitive carries its material ({@link GltfMaterial}), checked
+ * before anything is read (`./gltf/materials.ts`): the base colour factor, the base colour
+ * texture as the image's encoded bytes (from a buffer view, a `data:` URI, or a file or URL
+ * beside the file that `loadGltfFile`/`loadGltfUrl` read; `loadGltf(bytes)` refuses an external
+ * image), its MIME type and sampler (glTF enums, wraps default REPEAT), `doubleSided`,
+ * `alphaMode` and `alphaCutoff`. A texture, sampler or image index out of range, an image with
+ * no bytes or an unknown type, a factor outside [0, 1] is an error naming the primitive and
+ * the material. Other material properties (metal/roughness, normal maps, …) are not read.
  */
 import { Logger, WebIO, type Document, type GLTF, type Node } from '@gltf-transform/core';
 import { AnimationError } from '../assets/AnimationError.js';
@@ -111,6 +122,7 @@ export interface GltfOptions {
 }
 
 export type { SkinnedMeshData } from './gltf/meshes.js';
+export type { GltfMaterial } from './gltf/materials.js';
 
 /** What {@link loadGltf} returns. */
 export interface GltfResult {
@@ -133,7 +145,8 @@ export interface GltfResult {
  * @throws AnimationError for a bad option (`frameRate`, `scale`), and for malformed input, naming the JSON path or byte offset: truncated
  * GLB, wrong magic, JSON that is not glTF, external URIs, accessors out of range, joint
  * indices out of range, non-finite transforms or keys, unsupported required extensions
- * (`KHR_draco_mesh_compression` among them), malformed compressed views.
+ * (`KHR_draco_mesh_compression` among them), malformed compressed views, bad materials,
+ * textures, samplers or images of skinned primitives, external images.
  * @example
  * const { skeletons, clips, meshes } = await loadGltf(new Uint8Array(await (await fetch('fox.glb')).arrayBuffer()), { scale: 'cm' });
  */

@@ -5,7 +5,8 @@
  * **What is read.** The file itself (a regular file, symlinks followed, at most
  * {@link MAX_GLTF_FILE_BYTES}), then each external buffer URI (`"uri": "Fox.bin"`) as a path
  * relative to the file's folder: percent-decoded, resolved, and read only when it stays inside
- * that folder (subfolders allowed). Images are never read (they are not decoded).
+ * that folder (subfolders allowed). So is each image a skinned mesh's base colour texture uses
+ * (its bytes handed on, never decoded); other images are never read.
  *
  * **What is refused**, with an {@link AnimationError} (`where`: `loadGltfFile`) naming the file
  * and the URI, before anything is opened for that URI:
@@ -42,7 +43,8 @@ type Path = typeof import('node:path');
  *
  * External buffer URIs are paths relative to the file's folder: a URI with a scheme other than
  * `data:`, an absolute path, a `../` that leaves the folder, or a symlink that points out of it
- * is refused before it is opened, so nothing outside the folder is read. Images are not read.
+ * is refused before it is opened, so nothing outside the folder is read. The images of skinned
+ * meshes' base colour textures are read the same way (bytes, not decoded); others are not.
  *
  * @param file - Path of the `.glb` or `.gltf` file.
  * @throws AnimationError (`loadGltfFile`) naming the file and the URI for a refused or unreadable

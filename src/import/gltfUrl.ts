@@ -43,7 +43,7 @@ const Url = (globalThis as unknown as { URL: new (url: string, base?: string) =>
 /**
  * Fetches a `.glb` or `.gltf` file and the buffers it refers to, resolved against the file's
  * URL, into skeletons, clips and skinned meshes (what {@link loadGltf} returns, with the same
- * options). Meshopt-compressed and quantized files are decoded; images are not fetched.
+ * options). Meshopt-compressed and quantized files are decoded; the images of skinned meshes' base colour textures are fetched like buffers (bytes, not decoded), others are not.
  *
  * A buffer URI resolving to another origin (scheme, host and port) than the file's is refused
  * unless `allowCrossOrigin` (which still admits only http: and https:); for a file under another

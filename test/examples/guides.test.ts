@@ -32,7 +32,7 @@ import { halfTiredWalk } from '../../examples/differenceClips.js';
 import { whoIsWatching } from '../../examples/ecsComponents.js';
 import { catchBall, watchAndReach, type Ball } from '../../examples/followers.js';
 import { clipRates } from '../../examples/gltfUnits.js';
-import { importFoxAndWalk } from '../../examples/importingFiles.js';
+import { foxTexture, importFoxAndWalk } from '../../examples/importingFiles.js';
 import { walkingFox } from '../../examples/inPlaceClips.js';
 import { loadThreeWays } from '../../examples/loadingGltfFiles.js';
 import { walkWithLod } from '../../examples/motionLod.js';
@@ -138,6 +138,13 @@ describe('examples/importingFiles.ts, gltfUnits.ts, loadingGltfFiles.ts (docs/im
     expect(clip.frameRate).toBeCloseTo(120, 2); // the file's frame time, 0.008333 s
   });
 
+  it('the Fox\'s UVs, white factor and PNG texture (Materials and UVs)', async () => {
+    const { uvs, colour, texture, blob } = await foxTexture();
+    expect(uvs!.length).toBe(1728 * 2);
+    expect(colour).toEqual([1, 1, 1, 1]);
+    expect([texture!.mimeType, texture!.sampler.wrapS, blob!.type, blob!.size]).toEqual(['image/png', 10497, 'image/png', texture!.image.length]);
+  });
+
   it('each Fox clip at its keys\' rate, with the import errors the comment shows', async () => {
     const rates = await clipRates(fox);
     expect(rates.map(([name, rate]) => [name, rate])).toEqual([['Survey', 24], ['Walk', 48], ['Run', 120]]);
@@ -170,11 +177,12 @@ describe('examples/importingFiles.ts, gltfUnits.ts, loadingGltfFiles.ts (docs/im
       const { port } = server.address() as { port: number };
       vi.stubGlobal('location', { href: `http://127.0.0.1:${port}/game/` }); // the page
       const { a, b, c } = await loadThreeWays(fox, models);
-      expect(asked).toEqual(['/models/fox/Fox.gltf', '/models/fox/Fox.bin']);
+      expect(asked).toEqual(['/models/fox/Fox.gltf', '/models/fox/Fox.bin', '/models/fox/baseColor.png']);
       for (const other of [b, c]) {
         expect(other.skeletons[0]!.rest).toEqual(a.skeletons[0]!.rest);
         expect(other.clips.map((clip) => clip.frames)).toEqual(a.clips.map((clip) => clip.frames));
         expect(other.meshes[0]!.positions).toEqual(a.meshes[0]!.positions);
+        expect(other.meshes[0]!.material).toEqual(a.meshes[0]!.material); // the texture read beside the .gltf
       }
     });
   });

@@ -166,8 +166,10 @@ describe('loadGltfFile: URIs outside the file\'s folder are refused and nothing 
     const folder = mkdtempSync(join(tmp, 'sub-'));
     mkdirSync(join(folder, 'buffers'));
     writeFileSync(join(folder, 'buffers', 'fox data.bin'), readFileSync(join(tmp, 'fox', 'Fox.bin')));
+    writeFileSync(join(folder, 'buffers', 'fox colour.png'), readFileSync(join(tmp, 'fox', 'baseColor.png')));
     const json = JSON.parse(readFileSync(join(tmp, 'fox', 'Fox.gltf'), 'utf8'));
     json.buffers[0].uri = 'buffers/../buffers/fox%20data.bin';
+    json.images[0].uri = 'buffers/fox%20colour.png';
     writeFileSync(join(folder, 'Fox.gltf'), JSON.stringify(json));
     expectSameImport(await loadGltfFile(join(folder, 'Fox.gltf'), CM), reference);
   });
@@ -319,6 +321,14 @@ describe('KHR_mesh_quantization', () => {
     expect(mq.indices).toEqual(m0.indices);
     // Positions are the integers, as glTF's dequantization lives in the inverse bind matrices.
     expect(mq.positions.every((x) => Math.abs(x * 100 - Math.round(x * 100)) < 0.01)).toBe(true);
+    // UVs, stored as normalized uint16, dequantized: within half a step (1/65535) of the floats.
+    expect(json.accessors[json.meshes[0].primitives[0].attributes.TEXCOORD_0]).toMatchObject({ componentType: 5123, normalized: true });
+    expect(mq.uvs!.length).toBe(m0.uvs!.length);
+    let uvWorst = 0;
+    mq.uvs!.forEach((u, i) => { uvWorst = Math.max(uvWorst, Math.abs(u - m0.uvs![i]!)); });
+    expect(uvWorst).toBeLessThanOrEqual(0.5 / 65535 + 1e-7);
+    expect(uvWorst).toBeGreaterThan(0); // quantized, not the floats passed through
+    expect(mq.material).toEqual(m0.material);
 
     const n = t.jointCount;
     const model = new Float32Array(n * MATRIX_STRIDE), k0 = new Float32Array(n * MATRIX_STRIDE), kq = new Float32Array(n * MATRIX_STRIDE);
@@ -362,6 +372,7 @@ describe('loadGltfUrl (an injected fetch)', () => {
   const served = (): Map<string, Uint8Array> => new Map([
     ['https://example.com/models/fox/Fox.gltf', readFileSync(join(tmp, 'fox', 'Fox.gltf'))],
     ['https://example.com/models/fox/Fox.bin', readFileSync(join(tmp, 'fox', 'Fox.bin'))],
+    ['https://example.com/models/fox/baseColor.png', readFileSync(join(tmp, 'fox', 'baseColor.png'))],
     ['https://example.com/models/Fox.bin', readFileSync(join(tmp, 'fox', 'Fox.bin'))],
     ['https://cdn.example.net/Fox.bin', readFileSync(join(tmp, 'fox', 'Fox.bin'))],
   ]);
@@ -377,10 +388,10 @@ describe('loadGltfUrl (an injected fetch)', () => {
     return files;
   };
 
-  it('fetches buffers relative to the file\'s URL (images are not fetched)', async () => {
+  it('fetches buffers and the base colour image relative to the file\'s URL', async () => {
     const asked: string[] = [];
     expectSameImport(await loadGltfUrl('https://example.com/models/fox/Fox.gltf', { ...CM, fetch: fetcher(served(), asked) }), reference);
-    expect(asked).toEqual(['https://example.com/models/fox/Fox.gltf', 'https://example.com/models/fox/Fox.bin']);
+    expect(asked).toEqual(['https://example.com/models/fox/Fox.gltf', 'https://example.com/models/fox/Fox.bin', 'https://example.com/models/fox/baseColor.png']);
     const up: string[] = [];
     await loadGltfUrl('https://example.com/models/fox/Fox.gltf', { fetch: fetcher(withUri(served(), '../Fox.bin'), up) });
     expect(up[1]).toBe('https://example.com/models/Fox.bin');
@@ -402,7 +413,7 @@ describe('loadGltfUrl (an injected fetch)', () => {
   });
 
   it('under a scheme without origins (file:), buffers must lie in the file\'s folder', async () => {
-    const files = new Map([['file:///models/fox/Fox.gltf', served().get('https://example.com/models/fox/Fox.gltf')!], ['file:///models/fox/Fox.bin', served().get('https://example.com/models/fox/Fox.bin')!]]);
+    const files = new Map([['file:///models/fox/Fox.gltf', served().get('https://example.com/models/fox/Fox.gltf')!], ['file:///models/fox/Fox.bin', served().get('https://example.com/models/fox/Fox.bin')!], ['file:///models/fox/baseColor.png', served().get('https://example.com/models/fox/baseColor.png')!]]);
     expectSameImport(await loadGltfUrl('file:///models/fox/Fox.gltf', { ...CM, fetch: fetcher(files, []) }), reference);
     const json = JSON.parse(new TextDecoder().decode(files.get('file:///models/fox/Fox.gltf')));
     json.buffers[0].uri = '../../etc/passwd';

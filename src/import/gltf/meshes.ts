@@ -1,12 +1,15 @@
 /**
  * Skinned glTF primitives → {@link SkinnedMeshData} (the **Meshes** paragraph of `../gltf.ts`):
  * positions and normals read as checked float32, `JOINTS_0` remapped to the skeleton's joint
- * order, weights renormalized to sum 1, indices checked against the vertex count. Primitives
+ * order, weights renormalized to sum 1, indices checked against the vertex count, `TEXCOORD_0`
+ * read as float32 (normalized integers divided out), the material as the validator read it
+ * (`./materials.ts`). Primitives
  * that are not triangle lists or lack the skinning attributes are skipped with a warning.
  */
 import type { Accessor, Mesh, Skin } from '@gltf-transform/core';
 import { IssueList } from '../../assets/AnimationError.js';
 import { WHERE } from './container.js';
+import type { GltfMaterial } from './materials.js';
 import { firstNonFloat32, type Context } from './shared.js';
 import type { SkinBinding } from './skeletons.js';
 
@@ -26,6 +29,10 @@ export interface SkinnedMeshData {
   readonly weights: Float32Array;
   /** Triangle list, or null when the primitive is not indexed. */
   readonly indices: Uint32Array | null;
+  /** V×2 texture coordinates (`TEXCOORD_0`, dequantized when stored as normalized integers), or null when the primitive has none. */
+  readonly uvs: Float32Array | null;
+  /** The primitive's material, or null when it has none (glTF's default material: white, opaque). */
+  readonly material: GltfMaterial | null;
 }
 
 /** The skinned triangle primitives of every node with a mesh and a skin, each mesh and skin pair once. */
@@ -63,7 +70,13 @@ export function buildMeshes(
         return;
       }
       const data = readPrimitive(issues, path, name, binding, position, prim.getAttribute('NORMAL'), joints, weights, prim.getIndices(), warnings, ctx.scale);
-      if (data) out.push(data);
+      const uv = prim.getAttribute('TEXCOORD_0');
+      if (uv && uv.getCount() !== position.getCount()) {
+        issues.add(`${path}.attributes.TEXCOORD_0`, `has ${uv.getCount()} elements, POSITION has ${position.getCount()}`);
+        return;
+      }
+      const uvs = uv ? readFloats(issues, `${path}.attributes.TEXCOORD_0`, uv, 2) : null;
+      if (data && (uvs || !uv)) out.push(Object.freeze({ ...data, uvs, material: ctx.valid.materials[m]?.[p] ?? null }));
     });
   });
   issues.throwIfAny();
@@ -74,7 +87,7 @@ function readPrimitive(
   issues: IssueList, path: string, name: string, binding: SkinBinding,
   position: Accessor, normal: Accessor | null, joints: Accessor, weights: Accessor, indices: Accessor | null,
   warnings: string[], scale: number,
-): SkinnedMeshData | null {
+): Omit<SkinnedMeshData, 'uvs' | 'material'> | null {
   const vertexCount = position.getCount();
   for (const [label, a] of [['NORMAL', normal], ['JOINTS_0', joints], ['WEIGHTS_0', weights]] as const) {
     if (a && a.getCount() !== vertexCount) {
@@ -150,7 +163,7 @@ function readPrimitive(
     issues.add(`${path}`, `is not indexed and has ${vertexCount} vertices, not a whole number of triangles`);
     return null;
   }
-  return Object.freeze({
+  return ({
     name, skeleton: binding.rig.index, positions, normals, joints: jointOut, weights: weightOut, indices: indexOut,
   });
 }

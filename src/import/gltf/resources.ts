@@ -1,10 +1,12 @@
 /**
- * External buffers of a `.gltf` (or a GLB's second buffer): the URIs read, before validation,
+ * External resources of a `.gltf` (or a GLB's second buffer): the URIs read, before validation,
  * through a {@link ResourceReader} that `loadGltfFile` (files beside the file) or `loadGltfUrl`
- * (URLs beside the URL) supplies and that decides what may be read. Only buffers are read:
- * images are never decoded, so a `.png` beside the file is never opened; nor is an
- * EXT_meshopt_compression fallback buffer, whose views are decoded from the compressed buffer.
+ * (URLs beside the URL) supplies and that decides what may be read. Buffers are read, and the
+ * images that skinned primitives' base colour textures use (their bytes, never decoded; other
+ * images are never opened); an EXT_meshopt_compression fallback buffer is not, its views being
+ * decoded from the compressed buffer.
  */
+import { MAX_IMAGE_BYTES, usedImageUris } from './materials.js';
 import { isMeshoptFallback } from './meshopt.js';
 import { isObject } from './validateJson.js';
 
@@ -17,13 +19,14 @@ import { isObject } from './validateJson.js';
 export type ResourceReader = (uri: string, path: string, byteLength: number) => Promise<Uint8Array>;
 
 /**
- * The bytes of every external buffer URI of `json`, by URI, each read once. Buffers the
- * validator will refuse anyway (not an object, byteLength not a positive integer) are not read.
+ * The bytes of every external buffer URI of `json`, and of the used images' URIs (see the
+ * module comment; read up to 256 MiB), by URI, each read once. Buffers the validator will
+ * refuse anyway (not an object, byteLength not a positive integer) are not read.
  */
 export async function readExternalBuffers(json: unknown, reader: ResourceReader): Promise<Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
-  if (!isObject(json) || !Array.isArray(json['buffers'])) return out;
-  const buffers = json['buffers'] as unknown[];
+  if (!isObject(json)) return out;
+  const buffers = Array.isArray(json['buffers']) ? json['buffers'] as unknown[] : [];
   for (let i = 0; i < buffers.length; i++) {
     const def = buffers[i];
     if (!isObject(def) || isMeshoptFallback(def)) continue;
@@ -32,6 +35,9 @@ export async function readExternalBuffers(json: unknown, reader: ResourceReader)
     if (typeof uri !== 'string' || /^data:/i.test(uri) || out.has(uri)) continue;
     if (typeof byteLength !== 'number' || !Number.isSafeInteger(byteLength) || byteLength < 1) continue;
     out.set(uri, await reader(uri, `buffers[${i}].uri`, byteLength));
+  }
+  for (const [uri, path] of usedImageUris(json)) {
+    if (!out.has(uri)) out.set(uri, await reader(uri, path, MAX_IMAGE_BYTES));
   }
   return out;
 }

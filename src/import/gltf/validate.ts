@@ -11,12 +11,15 @@
  *
  * The copy handed to @gltf-transform keeps only what animation import needs: buffers, the
  * buffer views and accessors that skins, skinned primitives and animations use (the others
- * become one-element zero stubs, so corrupt texture coordinates or images cannot fail the
- * import), nodes, skins, the primitives of skinned meshes and animations. Images, textures,
- * materials, cameras, scenes and extensions are dropped: they are never decoded.
+ * become one-element zero stubs, so corrupt data of rigid meshes cannot fail the import),
+ * nodes, skins, the primitives of skinned meshes and animations. The materials of skinned
+ * primitives (with their textures, samplers and images' bytes) are read and checked here
+ * (`./materials.ts`) and handed on beside the copy; cameras, scenes, extensions and all else
+ * are dropped. Images are never decoded.
  */
 import { IssueList } from '../../assets/AnimationError.js';
 import { decodeDataUri, WHERE } from './container.js';
+import { MaterialReader, type GltfMaterial } from './materials.js';
 import { isMeshoptFallback } from './meshopt.js';
 import { decompose } from './transform.js';
 import { AccessorUses, BufferViews, checkAccessors, FLOAT, INDEX_TYPES, type BufferInfo } from './validateAccessors.js';
@@ -34,6 +37,8 @@ export interface ValidatedGltf {
   readonly nodeNames: readonly string[];
   /** Meshes used by a node with a skin. */
   readonly skinnedMeshes: ReadonlySet<number>;
+  /** The material of each primitive of each skinned mesh, by mesh then primitive index (`[]` for a rigid mesh). */
+  readonly materials: ReadonlyArray<ReadonlyArray<GltfMaterial | null>>;
   /** Non-fatal findings, one line each. */
   readonly warnings: string[];
 }
@@ -49,9 +54,13 @@ export interface BufferSources {
 /** Joints per skin: skeleton parents are Int16. */
 const MAX_JOINTS = 0x7fff;
 /** Primitive attributes the importer reads, with the element types each accepts; the others are pruned. */
-const READ_ATTRIBUTES = ['POSITION', 'NORMAL', 'JOINTS_0', 'WEIGHTS_0'] as const;
+const READ_ATTRIBUTES = ['POSITION', 'NORMAL', 'TEXCOORD_0', 'JOINTS_0', 'WEIGHTS_0'] as const;
 const ATTRIBUTE_TYPES: Readonly<Record<(typeof READ_ATTRIBUTES)[number], readonly string[]>> = {
-  POSITION: ['VEC3'], NORMAL: ['VEC3'], JOINTS_0: ['VEC4'], WEIGHTS_0: ['VEC4'],
+  POSITION: ['VEC3'], NORMAL: ['VEC3'], TEXCOORD_0: ['VEC2'], JOINTS_0: ['VEC4'], WEIGHTS_0: ['VEC4'],
+};
+/** Component types per attribute, where limited: UVs are float or (KHR_mesh_quantization) 8/16-bit integers. */
+const ATTRIBUTE_COMPONENTS: Readonly<Partial<Record<(typeof READ_ATTRIBUTES)[number], readonly number[]>>> = {
+  TEXCOORD_0: [FLOAT, 5120, 5121, 5122, 5123],
 };
 const INTERPOLATIONS = ['LINEAR', 'STEP', 'CUBICSPLINE'];
 /**
@@ -80,6 +89,8 @@ interface Context {
   readonly warnings: string[];
   readonly uses: AccessorUses;
   readonly doc: Arrays;
+  /** The skinned primitives, for their materials once the buffer views are known. */
+  readonly primitives: Array<{ readonly mesh: number; readonly prim: unknown; readonly path: string }>;
 }
 
 /** The node hierarchy as read. */
@@ -107,7 +118,7 @@ export function validateGltf(json: unknown, bin: Uint8Array | null, sources: Buf
   const c = new Checker(issues);
   const root = checkDocument(c, json);
   const doc = readArrays(c, root);
-  const cx: Context = { c, issues, warnings: [], uses: new AccessorUses(c, doc.accessors.length), doc };
+  const cx: Context = { c, issues, warnings: [], uses: new AccessorUses(c, doc.accessors.length), doc, primitives: [] };
 
   const buffers = readBuffers(cx, bin, sources);
   const nodes = readNodes(cx);
@@ -118,6 +129,7 @@ export function validateGltf(json: unknown, bin: Uint8Array | null, sources: Buf
 
   const views = new BufferViews(c, doc.bufferViews, buffers.info);
   const outAccessors = checkAccessors(c, doc.accessors, cx.uses, views);
+  const materials = readMaterials(cx, root, views, buffers.resources, sources);
   issues.throwIfAny();
 
   const pruned: Json = {
@@ -130,7 +142,7 @@ export function validateGltf(json: unknown, bin: Uint8Array | null, sources: Buf
     skins: outSkins,
     animations: outAnimations,
   };
-  return { json: pruned, resources: buffers.resources, nodeParents: nodes.parents, nodeNames: nodes.names, skinnedMeshes: nodes.skinnedMeshes, warnings: cx.warnings };
+  return { json: pruned, resources: buffers.resources, nodeParents: nodes.parents, nodeNames: nodes.names, skinnedMeshes: nodes.skinnedMeshes, materials, warnings: cx.warnings };
 }
 
 /** What to do instead of a required extension bitanim does not decode, by name. */
@@ -361,6 +373,18 @@ function readSkin(cx: Context, def: unknown, i: number, nodes: NodeTable): Json 
   return out;
 }
 
+/** The material of every skinned primitive, by mesh and primitive index (images read from the checked views). */
+function readMaterials(cx: Context, root: Json, views: BufferViews, resources: Record<string, Uint8Array>, sources: BufferSources): Array<Array<GltfMaterial | null>> {
+  const reader = new MaterialReader(cx.c, root, cx.warnings, {
+    view: (index, path) => views.view(index, path),
+    buffer: (i) => resources[`__bitanim${i}.bin`] ?? null,
+    ...(sources.external ? { external: sources.external } : {}),
+  });
+  const out: Array<Array<GltfMaterial | null>> = cx.doc.meshes.map(() => []);
+  for (const { mesh, prim, path } of cx.primitives) out[mesh].push(isObject(prim) ? reader.read(prim, path) : null);
+  return out;
+}
+
 /** Mesh `i`: the primitives of a skinned mesh; a rigid mesh keeps only its name (it is not read). */
 function readMesh(cx: Context, def: unknown, i: number, skinnedMeshes: ReadonlySet<number>): Json {
   const c = cx.c;
@@ -369,7 +393,11 @@ function readMesh(cx: Context, def: unknown, i: number, skinnedMeshes: ReadonlyS
   if (!c.object(def, path)) return out;
   if (typeof def['name'] === 'string') out['name'] = def['name'];
   if (!skinnedMeshes.has(i)) return out; // rigid meshes are not read
-  out['primitives'] = c.array(def, 'primitives', `${path}.primitives`).map((prim, p) => readPrimitive(cx, prim, `${path}.primitives[${p}]`));
+  const label = typeof def['name'] === 'string' && def['name'] ? `${path} ${show(def['name'])}` : path;
+  out['primitives'] = c.array(def, 'primitives', `${path}.primitives`).map((prim, p) => {
+    cx.primitives.push({ mesh: i, prim, path: `${label}.primitives[${p}]` });
+    return readPrimitive(cx, prim, `${path}.primitives[${p}]`);
+  });
   return out;
 }
 
@@ -388,7 +416,7 @@ function readPrimitive(cx: Context, prim: unknown, ppath: string): Json {
   const outAttributes: Json = {};
   const apath = `${ppath}.attributes`;
   for (const name of READ_ATTRIBUTES) {
-    const index = uses.use(attributes, name, apath, ATTRIBUTE_TYPES[name]);
+    const index = uses.use(attributes, name, apath, ATTRIBUTE_TYPES[name], ATTRIBUTE_COMPONENTS[name]);
     if (index !== undefined) outAttributes[name] = index;
   }
   outPrim['attributes'] = outAttributes;

@@ -59,8 +59,9 @@ export interface BufferInfo {
   reported: boolean;
 }
 
-/** A checked buffer view: its byte range and stride. */
-interface CheckedView {
+/** A checked buffer view: its buffer, byte range and stride. */
+export interface CheckedView {
+  readonly buffer: number;
   readonly offset: number;
   readonly length: number;
   readonly stride: number | undefined;
@@ -118,7 +119,7 @@ export class BufferViews {
       c.issues.add(path, `bytes ${offset}..${offset + length} are out of range of buffers[${buffer}] (${info.length} bytes)`);
       return null;
     }
-    return { offset, length, stride };
+    return { buffer, offset, length, stride };
   }
 }
 
