@@ -98,11 +98,13 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
     return;
   }
   if (mode === 'crossfade') {
-    crossfade(world, eid, li, FADE_CURVE_KINDS[curve], duration, options.frozen === true);
-    FADE_TO[0] = play.weight;
+    FADE[FADE_DURATION] = duration;
+    crossfade(world, eid, li, FADE_CURVE_KINDS[curve], options.frozen === true);
+    FADE[FADE_FROM] = 0;
+    FADE[FADE_TO] = play.weight;
     play.weight = 0;
     writeLayer(world, eid, skeleton, clip, play);
-    startFade(world, li, 0, FADE_TO[0], FADE_CURVE_KINDS[curve], duration);
+    startFade(world, li, FADE_CURVE_KINDS[curve]);
     return;
   }
   // A transition slot (Inertialization.ts): the one the character holds (a running or pending
@@ -150,7 +152,9 @@ function checkTransitionOptions(issues: IssueList, options: TransitionOptions): 
 /** `transition`'s reused records (a call per frame makes no garbage): the issues, the play, a fade's goal weight. */
 const ISSUES = new IssueList('transition');
 const PLAY = newResolvedPlay();
-const FADE_TO = new Float64Array(1);
+const FADE = new Float64Array(3);
+/** {@link FADE}'s slots: a fade's start and goal weights and its seconds (doubles passed as arguments would be boxed). */
+const FADE_FROM = 0, FADE_TO = 1, FADE_DURATION = 2;
 const NO_OPTIONS: TransitionOptions = { duration: 0 };
 
 /** The world whose characters {@link isLive} asks about, during a slot search. */
@@ -163,9 +167,9 @@ function isLive(owner: number): boolean {
 
 /**
  * Moves what layer slot `li` plays into a free slot that fades out (and is emptied at the end);
- * throws, changing nothing, when no slot is free. An empty `li` needs no outgoing slot.
+ * throws, changing nothing, when no slot is free. An empty `li` needs no outgoing slot. The fade lasts `FADE[FADE_DURATION]`.
  */
-function crossfade(world: AnimationWorld, eid: number, li: number, curve: number, duration: number, frozen: boolean): void {
+function crossfade(world: AnimationWorld, eid: number, li: number, curve: number, frozen: boolean): void {
   const { Layers } = world.components;
   if (Layers.clip[li] < 0) return;
   let free = -1;
@@ -185,16 +189,18 @@ function crossfade(world: AnimationWorld, eid: number, li: number, curve: number
   Layers.phaseOffset[free] = Layers.phaseOffset[li];
   Layers.rootScale[free] = Layers.rootScale[li];
   Layers.rootAxis[free] = Layers.rootAxis[li];
-  startFade(world, free, Layers.weight[li], 0, curve, duration);
+  FADE[FADE_FROM] = Layers.weight[li];
+  FADE[FADE_TO] = 0;
+  startFade(world, free, curve);
 }
 
-/** Starts a weight fade of layer slot `li` from `from` to `to` over `duration` seconds. */
-function startFade(world: AnimationWorld, li: number, from: number, to: number, curve: number, duration: number): void {
+/** Starts a weight fade of layer slot `li` from `FADE[FADE_FROM]` to `FADE[FADE_TO]` over `FADE[FADE_DURATION]` seconds. */
+function startFade(world: AnimationWorld, li: number, curve: number): void {
   const { Layers } = world.components;
-  Layers.weight[li] = from;
-  Layers.fadeFrom[li] = from;
-  Layers.fadeTo[li] = to;
+  Layers.weight[li] = FADE[FADE_FROM];
+  Layers.fadeFrom[li] = FADE[FADE_FROM];
+  Layers.fadeTo[li] = FADE[FADE_TO];
   Layers.fadeElapsed[li] = 0;
-  Layers.fadeDuration[li] = duration;
+  Layers.fadeDuration[li] = FADE[FADE_DURATION];
   Layers.fadeCurve[li] = curve;
 }
