@@ -19,3 +19,4 @@ export {
 } from './bodyArrays.js';
 export { CrowdCamera, type CameraProjection } from './camera.js';
 export { createCrowdRenderer, CrowdRenderer, type CrowdRendererOptions, type SetBodyOptions } from './crowd.js';
+export { paletteLayout, PaletteTexture, TEXELS_PER_JOINT, PALETTE_MAX_SIDE, type PaletteLayout } from './palette.js';
