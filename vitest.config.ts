@@ -8,6 +8,7 @@ export default defineConfig({
       { find: /^bitanim$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
       { find: /^bitanim\/kernels$/, replacement: fileURLToPath(new URL('./src/kernels.ts', import.meta.url)) },
       { find: /^bitanim\/lod$/, replacement: fileURLToPath(new URL('./src/lod.ts', import.meta.url)) },
+      { find: /^bitanim\/pixi$/, replacement: fileURLToPath(new URL('./src/pixi/index.ts', import.meta.url)) },
     ],
   },
   test: {

@@ -41,6 +41,7 @@ const KERNELS: Record<string, string> = {
   'src/math/rotationArc.ts': 'quaternion kernels (arc between vectors, scaled rotation): indexes only whole quaternions, x y z w',
   'src/offline/lod/spline.ts': 'defines the cubic segment record a b c d (its Horner evaluation and fits)',
   'src/math/minJerk.ts': 'defines the follower\'s 3×3 row-major step matrices and indexes their 9 entries',
+  'src/pixi/camera.ts': 'defines the camera\'s column-major 4×4 view-projection (the shaders\' uViewProj) and its axes record (right, up, back, eye)',
 };
 
 /** Single lines allowed a flagged literal, by file and a fragment of the line, with the reason. */

@@ -19,7 +19,6 @@ import {
   stepParallel,
 } from 'bitanim';
 import { frame, Health } from './build/bitecsGame.js';
-import { entries } from './build/entries.js';
 
 const gltfFiles = process.argv.slice(2);
 const report = {};
@@ -40,7 +39,10 @@ const kernelsOf = (kernels) => {
 };
 report.kernels = { auto: kernelsOf('auto'), wasm: kernelsOf('wasm'), js: kernelsOf('js') };
 
-// Every entry of "exports", imported by name: its export names.
+// Every entry of "exports", imported by name: its export names. bitanim/pixi imports pixi.js,
+// which reads `navigator` as it loads (Node 20 has none): a stand-in first, as a test page has one.
+globalThis.navigator ??= { userAgent: 'node' };
+const { entries } = await import('./build/entries.js');
 report.entries = Object.fromEntries(Object.entries(entries).map(([name, module]) => [name, Object.keys(module).sort()]));
 
 // loadGltfFile on each file: skeletons, clips, meshes (positions hashed, to compare files).
