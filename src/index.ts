@@ -21,16 +21,6 @@ export { type AnimationWorld, type AnimationWorldOptions, type AnimationComponen
 export { createAnimationWorld, worldBytes } from './api/world.js';
 export { loadKernels, type KernelChoice } from './wasm/loader.js';
 export { createFrame, insertSystem, defaultFrame, type Frame, type FrameSystem } from './frame.js';
-// The per-character components' types (each is also a bitecs component: `world.components.X`).
-export type { CharacterComponent } from './components/Character.js';
-export type { LayersComponent } from './components/Layers.js';
-export type { PoolComponent } from './components/Pose.js';
-export type { InertializationComponent } from './components/Inertialization.js';
-export type { RootMotionComponent } from './components/RootMotion.js';
-export type { FollowerComponent } from './components/Follower.js';
-export type { LookAtComponent } from './components/LookAt.js';
-export type { ReachComponent } from './components/Reach.js';
-export type { LodComponent } from './components/Lod.js';
 export { spawnCharacter, removeCharacter, getLocalPose, getModelMatrices, getSkinPalette, type SpawnOptions } from './api/characters.js';
 export { play, stop, setLayerWeight, type PlayOptions } from './api/playback.js';
 export { step } from './api/step.js';

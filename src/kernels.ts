@@ -26,6 +26,17 @@ export type { AssetRegistry, Scratch, PoseViews } from './world.js';
 // Types the world's and the kernels' signatures use (world.events, world.lodShared, the
 // allocator a scratch declaration receives, array parameters).
 export type { EventQueue } from './components/EventQueue.js';
+// The per-character components' types (each is also a bitecs component: `world.components.X`;
+// the main entry's `AnimationComponents` names them all).
+export type { CharacterComponent } from './components/Character.js';
+export type { LayersComponent } from './components/Layers.js';
+export type { PoolComponent } from './components/Pose.js';
+export type { InertializationComponent } from './components/Inertialization.js';
+export type { RootMotionComponent } from './components/RootMotion.js';
+export type { FollowerComponent } from './components/Follower.js';
+export type { LookAtComponent } from './components/LookAt.js';
+export type { ReachComponent } from './components/Reach.js';
+export type { LodComponent } from './components/Lod.js';
 export type { LodShared } from './components/Lod.js';
 export type { PoolAllocator, PoolArrayConstructor } from './memory/poolAllocator.js';
 export type { NumArray } from './math/types.js';
