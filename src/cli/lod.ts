@@ -29,7 +29,7 @@ import type { Clip } from '../assets/Clip.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import { createSkeletonDocument, findJointNodes, readGltfDocument, splineTracks, writeClipAnimation, writeGltfBytes, type JointNodes } from '../export/gltfAnimation.js';
 import { parseBvh, type BvhEndSite } from '../import/bvh.js';
-import { loadGltfFileBytes } from '../import/gltfFile.js';
+import { loadGltfFileBytes, readGltfFileResources } from '../import/gltfFile.js';
 import { readContainer } from '../import/gltf/container.js';
 import { IMPORT_TOLERANCE } from '../import/gltf/resample.js';
 import { parseScale, SCALE_EXPECTED, UNITS } from '../import/units.js';
@@ -234,7 +234,7 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
 
   let written: LodReport['written'] = null;
   if (o.out !== null) {
-    const result = await writeReduced(view, gltf, reports, clips, endSites, o.out);
+    const result = await writeReduced(view, file, gltf, reports, clips, endSites, o.out);
     warnings.push(...result.warnings);
     written = { file: o.out, bytes: result.bytes, animations: result.animations };
   }
@@ -289,21 +289,24 @@ function selectClips(clips: readonly Clip[], names: readonly string[] | null): C
 
 /**
  * Writes the reduced clips to `out` (`.glb` or `.gltf` with embedded buffers, by extension):
- * - glTF input: the same document (meshes, materials, other animations and channels kept),
+ * - glTF input (`file`; a `.gltf`'s external buffers and images read from its folder): the same document (meshes, materials, other animations and channels kept),
  *   each reduced clip's animation with its joint channels replaced by CUBICSPLINE samplers
  *   (see `src/export/gltfAnimation.ts`). Skipped clips keep their animation.
  * - BVH input: the skeleton as nodes with a skin (and the End Sites as bone-tip nodes) and the
  *   reduced clip as one animation, in metres.
  */
 async function writeReduced(
-  bytes: Uint8Array, gltf: boolean, reports: readonly LodClipReport[], allClips: readonly Clip[], endSites: readonly BvhEndSite[], out: string,
+  bytes: Uint8Array, file: string, gltf: boolean, reports: readonly LodClipReport[], allClips: readonly Clip[], endSites: readonly BvhEndSite[], out: string,
 ): Promise<{ bytes: number; animations: number; warnings: string[] }> {
   const where = `${WHERE} --out`;
   const warnings: string[] = [];
   let animations = 0;
   let document;
   if (gltf) {
-    document = await readGltfDocument(bytes);
+    // A .gltf's external buffers and images, from its own folder (loadGltfFile's rules).
+    const glb = new TextDecoder().decode(bytes.subarray(0, 4)) === 'glTF';
+    const resources = glb ? {} : await readGltfFileResources(JSON.parse(new TextDecoder().decode(bytes)), file);
+    document = await readGltfDocument(bytes, resources);
     const root = document.getRoot();
     // loadGltf makes one clip per animation that animates joints, in order, named after it.
     const byClip = new Map<Clip, ReturnType<typeof root.listAnimations>[number]>();

@@ -504,15 +504,17 @@ function newIO(): WebIO {
 }
 
 /**
- * Reads a `.glb` (told by its magic) or a `.gltf` JSON file with embedded `data:` buffers into
- * a document for writing back. Call `loadGltf` on the same bytes first: it validates them.
+ * Reads a `.glb` (told by its magic) or a `.gltf` JSON file into a document for writing back;
+ * a `.gltf`'s external buffers and images come from `resources` (by URI as the file writes
+ * it; `data:` URIs need none). Call `loadGltf` on the same bytes first: it validates them.
  */
-export async function readGltfDocument(bytes: Uint8Array): Promise<Document> {
+export async function readGltfDocument(bytes: Uint8Array, resources: Record<string, Uint8Array> = {}): Promise<Document> {
   const io = newIO();
   const glb = bytes.byteLength >= 4 && bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46;
   if (glb) return io.readBinary(bytes);
   const json = JSON.parse(new TextDecoder().decode(bytes)) as Parameters<WebIO['readJSON']>[0]['json'];
-  return io.readJSON({ json, resources: {} });
+  // Files read from disk sit on ordinary ArrayBuffers (never shared memory).
+  return io.readJSON({ json, resources: resources as Record<string, Uint8Array<ArrayBuffer>> });
 }
 
 /**

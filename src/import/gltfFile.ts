@@ -73,6 +73,32 @@ export async function loadGltfFileBytes(bytes: Uint8Array, file: string, options
   return loadGltfWith(bytes, options, fs && path ? folderReader(fs, path, file) : null);
 }
 
+/**
+ * Every external resource of a `.gltf` file's JSON — buffers and images, by URI as the file
+ * writes it — read under {@link loadGltfFile}'s folder rules. For the command line's `--out`,
+ * which writes the whole document back (images the importer never reads included).
+ * @throws AnimationError (`loadGltfFile`) for a refused or unreadable URI.
+ */
+export async function readGltfFileResources(json: unknown, file: string): Promise<Record<string, Uint8Array>> {
+  const fs = nodeBuiltin<Fs>('node:fs');
+  const path = nodeBuiltin<Path>('node:path');
+  const out: Record<string, Uint8Array> = {};
+  if (fs === null || path === null || typeof json !== 'object' || json === null) return out;
+  const read = folderReader(fs, path, file);
+  for (const key of ['buffers', 'images'] as const) {
+    const list = (json as Record<string, unknown>)[key];
+    if (!Array.isArray(list)) continue;
+    for (let i = 0; i < list.length; i++) {
+      const def = list[i] as { uri?: unknown; byteLength?: unknown } | null;
+      const uri = def?.uri;
+      if (typeof uri !== 'string' || /^data:/i.test(uri) || uri in out) continue;
+      const limit = key === 'buffers' && typeof def?.byteLength === 'number' ? def.byteLength : MAX_GLTF_FILE_BYTES;
+      out[uri] = await read(uri, `${key}[${i}].uri`, limit);
+    }
+  }
+  return out;
+}
+
 function refuse(file: string, message: string): never {
   throw new AnimationError(WHERE, [{ path: file, message }]);
 }

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { NodeIO } from '@gltf-transform/core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -202,6 +203,34 @@ describe('bitanim lod --out', () => {
     }
     // The morph-target channels and the other 12 animations stay as they were.
     expect(written.warnings.filter((w) => w.includes('morph-target'))).toHaveLength(14);
+  });
+
+  it('.gltf with an external .bin and image: read from its folder, written whole with embedded data', async () => {
+    // The Fox as a .gltf beside its Fox.bin and texture PNG (written by @gltf-transform's NodeIO).
+    const folder = mkdtempSync(join(tmp, 'separate-'));
+    const io = new NodeIO();
+    await io.write(join(folder, 'Fox.gltf'), await io.read(join(assets, 'Fox.glb')));
+    const json = JSON.parse(readFileSync(join(folder, 'Fox.gltf'), 'utf8'));
+    expect(json.buffers[0].uri).toMatch(/\.bin$/);
+    expect(json.images[0].uri).toMatch(/\.png$/);
+    const png = readFileSync(join(folder, json.images[0].uri));
+
+    const out = join(tmp, 'Fox.separate.lod.gltf');
+    const report = await reduceFile(join(folder, 'Fox.gltf'), { scale: 'cm', clips: ['Walk'], out, quantize: false });
+    const writtenJson = JSON.parse(readFileSync(out, 'utf8'));
+    expect(writtenJson.buffers.map((b: { uri: string }) => b.uri.slice(0, 37))).toEqual(['data:application/octet-stream;base64,']);
+    expect(writtenJson.images[0].uri).toBe(`data:image/png;base64,${png.toString('base64')}`);
+    const reduced = report.clips[0]!.reduced!;
+    const written = await loadGltf(new Uint8Array(readFileSync(out)), { frameRate: reduced.frameRate });
+    expect(measureModelError(reduced, written.clips[1]!.frames, { subdivisions: 0 }).maxError).toBeLessThan(2e-3);
+    expect(written.meshes[0]!.material?.baseColorTexture?.image).toEqual(new Uint8Array(png));
+
+    // A .bin that leaves the folder is refused before anything is read or written.
+    const escaped = join(folder, 'Escaped.gltf');
+    json.buffers[0].uri = '../Fox.bin';
+    writeFileSync(escaped, JSON.stringify(json));
+    await expect(reduceFile(escaped, { scale: 'cm', clips: ['Walk'], out: join(tmp, 'escaped.gltf') })).rejects.toThrow(/outside the file's folder/);
+    expect(existsSync(join(tmp, 'escaped.gltf'))).toBe(false);
   });
 
   it('BVH: a .glb of the skeleton (metres) and the reduced clip; loadGltf at the file\'s rate plays the reduced frames', async () => {
