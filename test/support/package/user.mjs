@@ -96,7 +96,7 @@ report.crowd = {
   paletteLength: b[0].length,
   finite: b.every((p) => p.every(Number.isFinite)),
   moved: b.filter((p, i) => p.some((v, j) => v !== first[i][j])).length,
-  jsEqualsWasm: close(a, b),
+  jsNearWasm: close(a, b),
   threadsEqualStep: same(c, b),
 };
 disposeAnimationWorld(threaded.world); // ends the workers, so the process exits on its own
