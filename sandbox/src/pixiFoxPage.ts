@@ -21,6 +21,8 @@ interface PixiFoxPage {
   stats?: () => { drawCalls: number; drawn: number; culled: number; medianUpdateMs: number; frames: number; texture: string };
   /** Steps the world and runs the crowd's update (not pixi's draw) `frames` times: the median and the largest update, ms. */
   timeUpdates?: (frames: number) => { median: number; max: number };
+  /** Shares of colour classes (as `classOf` numbers them, 0 … 13) among the Fox texture's pixels. */
+  textureClasses?: (classOf: (r: number, g: number, b: number) => number) => Promise<number[]>;
 }
 
 declare global {
@@ -63,6 +65,16 @@ async function start(): Promise<void> {
     stats: () => {
       const sorted = [...times].sort((a, b) => a - b);
       return { ...crowd.stats, medianUpdateMs: sorted[sorted.length >> 1] ?? NaN, frames: times.length, texture: shown.texture.status };
+    },
+    textureClasses: async (classOf) => {
+      const texture = body.material!.baseColorTexture!;
+      const bitmap = await createImageBitmap(new Blob([texture.image as Uint8Array<ArrayBuffer>], { type: texture.mimeType }));
+      const g = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')!;
+      g.drawImage(bitmap, 0, 0);
+      const d = g.getImageData(0, 0, bitmap.width, bitmap.height).data;
+      const counts = new Array<number>(14).fill(0);
+      for (let i = 0; i < d.length; i += 4) counts[classOf(d[i]!, d[i + 1]!, d[i + 2]!)]!++;
+      return counts.map((c) => c / (d.length / 4));
     },
     timeUpdates: (frames) => {
       const ms: number[] = [];
