@@ -11,6 +11,12 @@ import { crowdGlProgram, crowdGpuProgram } from './shaders/program.js';
 
 /** Floats per slot: root x y z yaw, entity id, tint r g b. */
 export const SLOT_FLOATS = 8;
+/** Float offset of the root's yaw in a slot (x y z at 0 … 2). */
+export const SLOT_YAW = 3;
+/** Float offset of the entity id in a slot. */
+export const SLOT_EID = 4;
+/** Float offset of the tint (r g b) in a slot. */
+export const SLOT_TINT = 5;
 /** Slots per row of the slot texture (2 texels each: 1,024 texels wide). */
 const SLOTS_PER_ROW = 512;
 

@@ -11,6 +11,9 @@ export const TEXELS_PER_CORNER = BODY_STRIDE / 4;
 /** Widest vertex texture row, texels (1,024 corners). */
 const MAX_WIDTH = 4096;
 
+/** Index of the radius in a bind sphere (centre x y z at 0 … 2). */
+export const SPHERE_RADIUS = 3;
+
 /** The vertex texture of a body. */
 export interface CornerImage {
   /** Corners (the triangle list's length): the vertices one character draws. */

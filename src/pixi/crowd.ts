@@ -9,7 +9,8 @@
  */
 import { Container, UniformGroup, type Renderer } from 'pixi.js';
 import { hasComponent } from 'bitecs';
-import { BodyBatch, SLOT_FLOATS } from './batch.js';
+import { BodyBatch, SLOT_EID, SLOT_FLOATS, SLOT_TINT, SLOT_YAW } from './batch.js';
+import { SPHERE_RADIUS } from './bodyData.js';
 import { frustumPlanes, sphereVisible } from './frustum.js';
 import { PaletteTexture } from './palette.js';
 import { fail } from '../assets/AnimationError.js';
@@ -51,6 +52,9 @@ export interface CrowdFrameStats {
   /** CPU time of the crowd's per-frame update (cull, slots, uniforms, marking the uploads), ms. */
   updateMs: number;
 }
+
+/** Where uLightColor keeps the ambient light (its r g b: the light's colour × intensity). */
+const AMBIENT = 3;
 
 /** Options of {@link CrowdRenderer.setBody}. */
 export interface SetBodyOptions {
@@ -129,7 +133,7 @@ export class CrowdRenderer extends Container {
     let first = Infinity, last = -1, drawn = 0, culled = 0, calls = 0;
     for (const batch of this.batches.values()) {
       const members = batch.members, slots = batch.slots, sphere = batch.body.sphere;
-      const sx = sphere[0], sy = sphere[1], sz = sphere[2], radius = sphere[3];
+      const sx = sphere[0], sy = sphere[1], sz = sphere[2], radius = sphere[SPHERE_RADIUS];
       let n = 0;
       for (let i = 0; i < batch.size; i++) {
         const eid = members[i];
@@ -143,11 +147,11 @@ export class CrowdRenderer extends Container {
         slots[o] = x;
         slots[o + 1] = y;
         slots[o + 2] = z;
-        slots[o + 3] = yaw;
-        slots[o + 4] = eid;
-        slots[o + 5] = rgb[eid * 3];
-        slots[o + 6] = rgb[eid * 3 + 1];
-        slots[o + 7] = rgb[eid * 3 + 2];
+        slots[o + SLOT_YAW] = yaw;
+        slots[o + SLOT_EID] = eid;
+        slots[o + SLOT_TINT] = rgb[eid * 3];
+        slots[o + SLOT_TINT + 1] = rgb[eid * 3 + 1];
+        slots[o + SLOT_TINT + 2] = rgb[eid * 3 + 2];
         if (eid < first) first = eid;
         if (eid > last) last = eid;
         n++;
@@ -176,7 +180,7 @@ export class CrowdRenderer extends Container {
     u.uLightColor[0] = ((color >> 16) & 255) * k;
     u.uLightColor[1] = ((color >> 8) & 255) * k;
     u.uLightColor[2] = (color & 255) * k;
-    u.uLightColor[3] = this.light.ambient;
+    u.uLightColor[AMBIENT] = this.light.ambient;
     this.scene.update();
   }
 
