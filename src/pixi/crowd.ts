@@ -7,7 +7,7 @@
  * from the first to the last of them (`./palette.ts`). Reads the world's `RootMotion` and
  * `SkinPalette`; writes nothing of the world.
  */
-import { Container, UniformGroup, type Renderer } from 'pixi.js';
+import { Container, UniformGroup, type DestroyOptions, type Renderer } from 'pixi.js';
 import { hasComponent } from 'bitecs';
 import { BodyBatch, SLOT_EID, SLOT_FLOATS, SLOT_TINT, SLOT_YAW } from './batch.js';
 import { SPHERE_RADIUS } from './bodyData.js';
@@ -166,6 +166,14 @@ export class CrowdRenderer extends Container {
     stats.culled = culled;
     stats.drawCalls = calls;
     stats.updateMs = performance.now() - start;
+  }
+
+  /** Frees the crowd's GPU objects (its draws, slot textures and palette texture; not the bodies, which others may share). */
+  override destroy(options?: DestroyOptions): void {
+    for (const batch of this.batches.values()) batch.destroy();
+    this.batches.clear();
+    this.palette.source.destroy();
+    super.destroy(options);
   }
 
   private writeSceneUniforms(): void {

@@ -68,6 +68,9 @@ describe('the crowd\'s frame', () => {
     crowd.update();
     expect(crowd.children.length).toBe(1);
     expect(crowd.stats.drawCalls).toBe(1);
+    crowd.destroy();
+    expect(crowd.children.length).toBe(0);
+    expect(batchesOf(crowd)).toEqual([]);
   });
 
   it('a body\'s corners are its vertices in triangle-list order, 16 floats each; its sphere holds every bind position', () => {
