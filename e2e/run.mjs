@@ -21,7 +21,13 @@
 //      wasm step world in every pool bit for bit;
 //   7. the inspector's clip picker changes the pose (the pose numbers and the pixels), and its
 //      LOD plot shows a clip reduced by reduceClip;
-//   8. no console errors, page errors or failed requests anywhere.
+//   8. no console errors, page errors or failed requests anywhere;
+//   9. bitanim/pixi (sandbox/pixiFox.html, examples/pixiFox.ts): textured Foxes (the texture's own
+//      colours on screen), moving; the same WebGL draw calls per frame for 100 and 2,000 Foxes;
+//      the crowd's CPU time per frame for 5,000 ≤ 2 ms; a texture that fails to decode warns
+//      and draws the base colour; `?selftest=skin` reads back the GPU's skinned Fox (transform
+//      feedback) within 1e-4 of skinVertices; WebGPU (SwiftShader Vulkan) when Chromium offers
+//      an adapter, else a printed skip.
 // Screenshots go to the folder given as the first argument (default docs/screenshots/): the
 // docs/sandbox.md shows crowd.png and inspector.png from there.
 //
@@ -405,6 +411,161 @@ try {
     await saveSmall(page, await page.screenshot(), join(outDir, 'inspector.png'));
     check('inspector: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
     await page.close();
+  }
+  // ---- bitanim/pixi: examples/pixiFox.ts (sandbox/pixiFox.html) ------------------------------
+  {
+    // WebGL draw calls, counted on the context's prototype before the page's scripts run.
+    const countDraws = () => {
+      window.__glDraws = 0;
+      for (const name of ['drawArrays', 'drawElements', 'drawArraysInstanced', 'drawElementsInstanced', 'drawRangeElements']) {
+        const proto = WebGL2RenderingContext.prototype, original = proto[name];
+        proto[name] = function (...args) { window.__glDraws++; return original.apply(this, args); };
+      }
+    };
+    const openFox = async (query, launched = browser) => {
+      const page = await launched.newPage({ viewport: { width: 1000, height: 640 } });
+      const errors = [], warnings = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+        if (message.type() === 'warning') warnings.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+      page.on('requestfailed', (request) => errors.push(`request failed: ${request.url()}`));
+      await page.addInitScript(countDraws);
+      await page.goto(new URL(`pixiFox.html${query}`, base).href);
+      await page.waitForFunction(() => window.__pixiFox?.ready || window.__pixiFox?.error, null, { timeout: 120_000 });
+      const error = await page.evaluate(() => window.__pixiFox.error);
+      if (error) errors.push(`page: ${error}`);
+      return { page, errors, warnings };
+    };
+    const waitFrames = (page, n) => page.waitForFunction((target) => (window.__pixiFox.frame ?? 0) >= target, n, { timeout: 120_000 });
+    /** WebGL draw calls per frame over `frames` frames. */
+    const drawsPerFrame = async (page, frames) => {
+      const a = await page.evaluate(() => [window.__glDraws, window.__pixiFox.frame ?? 0]);
+      await waitFrames(page, a[1] + frames);
+      const b = await page.evaluate(() => [window.__glDraws, window.__pixiFox.frame]);
+      return (b[0] - a[0]) / (b[1] - a[1]);
+    };
+    // Colour classes: dark, unsaturated (grey/white), and 12 hue bins of 30° for saturated colours.
+    const classify = `(r, g, b) => {
+      const max = Math.max(r, g, b), min = Math.min(r, g, b);
+      if (max < 40) return 0;
+      if ((max - min) / max < 0.25) return 1;
+      let h = max === r ? (g - b) / (max - min) : max === g ? 2 + (b - r) / (max - min) : 4 + (r - g) / (max - min);
+      return 2 + Math.floor((((h * 60) % 360) + 360) % 360 / 30);
+    }`;
+    /** Shares of the colour classes among a screenshot's pixels that are not the background. */
+    const screenClasses = (page, png) => page.evaluate(async ([b64, source]) => {
+      const classOf = eval(source);
+      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+      const g = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d');
+      g.drawImage(bitmap, 0, 0);
+      const d = g.getImageData(0, 0, bitmap.width, bitmap.height).data;
+      const counts = new Array(14).fill(0);
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        if (Math.abs(d[i] - 0x1b) + Math.abs(d[i + 1] - 0x1f) + Math.abs(d[i + 2] - 0x26) < 30) continue;
+        counts[classOf(d[i], d[i + 1], d[i + 2])]++;
+        n++;
+      }
+      return { pixels: n, shares: counts.map((c) => c / Math.max(1, n)) };
+    }, [png.toString('base64'), classify]);
+    const names = ['dark', 'grey', ...Array.from({ length: 12 }, (_, i) => `${i * 30}°`)];
+    const show = (shares) => shares.map((s, i) => [names[i], s]).filter(([, s]) => s >= 0.02).map(([n, s]) => `${n} ${(s * 100).toFixed(0)}%`).join(' ');
+
+    // 100 Foxes, WebGL 2: textured pixels, movement, draw calls.
+    const { page, errors } = await openFox('?count=100');
+    const texture = await page.evaluate(async (source) => window.__pixiFox.textureClasses(eval(source)), classify);
+    await waitFrames(page, 20);
+    const first = await page.locator('canvas').screenshot();
+    await saveSmall(page, first, join(outDir, 'pixi-fox.png'));
+    await page.waitForTimeout(700);
+    const second = await page.locator('canvas').screenshot();
+    const screen = await screenClasses(page, first);
+    // The texture's own colours: its saturated hue bins (≥ 2 % of its pixels) hold the screen's saturated pixels, and
+    // the screen shows at least two of the texture's colour classes (not one flat tint).
+    const significant = texture.map((s, i) => (s >= 0.02 ? i : -1)).filter((i) => i >= 0);
+    const saturated = screen.shares.slice(2).reduce((a, s) => a + s, 0);
+    const inTexture = significant.filter((i) => i >= 2).reduce((a, i) => a + screen.shares[i], 0);
+    const shown = significant.filter((i) => screen.shares[i] >= 0.03);
+    check('pixi: textured Foxes — the texture\'s own colours on screen (WebGL 2)', screen.pixels > 3000 && saturated > 0.2 && inTexture / saturated > 0.9 && shown.length >= 2,
+      `${screen.pixels} Fox pixels: ${show(screen.shares)}; texture: ${show(texture)}; ${(100 * inTexture / Math.max(saturated, 1e-9)).toFixed(0)} % of the saturated pixels in the texture's hues`);
+    const moved = await pixels(page, first, second);
+    check('pixi: the Foxes move between frames', moved.changed > 500, `${moved.changed} pixels changed in 0.7 s`);
+    const draws100 = await drawsPerFrame(page, 10);
+    const stats100 = await page.evaluate(() => window.__pixiFox.stats());
+    check('pixi: 100 Foxes, no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
+    await page.close();
+
+    // 2,000 Foxes: the same draw calls.
+    const big = await openFox('?count=2000');
+    await waitFrames(big.page, 3);
+    const draws2000 = await drawsPerFrame(big.page, 4);
+    const stats2000 = await big.page.evaluate(() => window.__pixiFox.stats());
+    check('pixi: draw calls per frame are the same for 100 and 2,000 Foxes', draws100 === draws2000 && stats100.drawCalls === 1 && stats2000.drawCalls === 1,
+      `WebGL draws per frame ${draws100} (100) and ${draws2000} (2,000); the crowd's own: ${stats100.drawCalls} and ${stats2000.drawCalls}, ${stats2000.drawn} drawn, ${stats2000.culled} culled`);
+    check('pixi: 2,000 Foxes, no console errors', big.errors.length === 0, big.errors.slice(0, 5).join(' | '));
+    await big.page.close();
+
+    // 5,000 Foxes: the crowd's CPU time per frame (cull, slot data, uniforms, palette and slot uploads).
+    const huge = await openFox('?count=5000');
+    await waitFrames(huge.page, 2);
+    const timed = await huge.page.evaluate(() => window.__pixiFox.timeUpdates(60));
+    const stats5000 = await huge.page.evaluate(() => window.__pixiFox.stats());
+    console.log(`     bitanim/pixi, 5,000 Foxes: crowd update ${timed.median.toFixed(2)} ms median (max ${timed.max.toFixed(2)}) over 60 frames; in pixi's frames: ${stats5000.medianUpdateMs.toFixed(2)} ms median of ${stats5000.frames}; ${stats5000.drawn} drawn, ${stats5000.culled} culled`);
+    check('pixi: the renderer\'s CPU time per frame for 5,000 Foxes ≤ 2 ms', timed.median <= 2, `${timed.median.toFixed(2)} ms median`);
+    check('pixi: 5,000 Foxes, no console errors', huge.errors.length === 0, huge.errors.slice(0, 5).join(' | '));
+    await huge.page.close();
+
+    // A texture that cannot decode: a pixi warning naming the mesh, the base colour factor drawn (not a black screen).
+    const bad = await openFox('?count=100&badtexture=1');
+    await waitFrames(bad.page, 10);
+    const badScreen = await screenClasses(bad.page, await bad.page.locator('canvas').screenshot());
+    const badStats = await bad.page.evaluate(() => window.__pixiFox.stats());
+    const warning = bad.warnings.find((w) => /PixiJS Warning.*bitanim\/pixi: mesh "fox1#0".*failed to decode/.test(w)) ?? '';
+    check('pixi: a texture that fails to decode — a pixi warning naming the mesh, and the base colour drawn', badStats.texture === 'failed' && warning !== '' && badScreen.pixels > 3000 && badScreen.shares[1] > 0.8,
+      `texture ${badStats.texture}; ${badScreen.pixels} Fox pixels, ${show(badScreen.shares)}; "${warning.slice(0, 120)}"`);
+    check('pixi: bad texture, no console errors', bad.errors.length === 0, bad.errors.slice(0, 5).join(' | '));
+    await bad.page.close();
+
+    // GPU skinning against skinVertices.
+    const skin = await openFox('?selftest=skin');
+    const r = await skin.page.evaluate(() => window.__pixiFox.skin);
+    check('pixi: skinned positions of the GPU (transform feedback of SKIN_GLSL) equal skinVertices within 1e-4', r && r.maxError <= 1e-4 && r.poses > 0 && r.vertices > 1000,
+      r ? `${r.vertices} Fox vertices × ${r.poses} poses: largest difference ${r.maxError.toExponential(2)} m (extent ${r.maxExtent.toFixed(2)} m)` : 'no result');
+    check('pixi: skin selftest, no console errors', skin.errors.length === 0, skin.errors.slice(0, 5).join(' | '));
+    await skin.page.close();
+
+    // WebGPU: Chromium with SwiftShader's Vulkan, if it offers an adapter here.
+    const gpuBrowser = await chromium.launch({
+      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+      headless: true,
+      timeout: 60_000,
+      args: ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader',
+        '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const probe = await gpuBrowser.newPage();
+      await probe.goto(new URL('pixiFox.html?count=1', base).href);
+      const adapter = await probe.evaluate(async () => Boolean(navigator.gpu && (await navigator.gpu.requestAdapter())));
+      await probe.close();
+      if (!adapter) {
+        console.log('     WebGPU is unavailable here (no adapter from navigator.gpu.requestAdapter()): the WebGPU page is skipped; test/pixi/wgsl.test.ts still parses the WGSL');
+      } else {
+        const gpu = await openFox('?count=100&renderer=webgpu', gpuBrowser);
+        await gpu.page.waitForFunction(() => (window.__pixiFox.frame ?? 0) >= 20, null, { timeout: 120_000 });
+        const gpuScreen = await screenClasses(gpu.page, await gpu.page.locator('canvas').screenshot());
+        const gpuStats = await gpu.page.evaluate(() => ({ renderer: window.__pixiFox.renderer, ...window.__pixiFox.stats() }));
+        const gpuSaturated = gpuScreen.shares.slice(2).reduce((a, s) => a + s, 0);
+        const gpuInTexture = significant.filter((i) => i >= 2).reduce((a, i) => a + gpuScreen.shares[i], 0);
+        check('pixi: WebGPU (SwiftShader Vulkan) — textured Foxes, one draw', gpuStats.renderer === 'webgpu' && gpuScreen.pixels > 3000 && gpuInTexture / gpuSaturated > 0.9 && gpuStats.drawCalls === 1,
+          `renderer ${gpuStats.renderer}; ${gpuScreen.pixels} Fox pixels: ${show(gpuScreen.shares)}; ${gpuStats.drawn} drawn in ${gpuStats.drawCalls} draw`);
+        check('pixi: WebGPU, no console errors', gpu.errors.length === 0, gpu.errors.slice(0, 5).join(' | '));
+        await gpu.page.close();
+      }
+    } finally {
+      await gpuBrowser.close();
+    }
   }
 } catch (error) {
   failed++;

@@ -100,9 +100,11 @@ export default defineConfig({
       { find: /^bitanim$/, replacement: join(repoDir, 'src', 'index.ts') },
       { find: /^bitanim\/kernels$/, replacement: join(repoDir, 'src', 'kernels.ts') },
       { find: /^bitanim\/lod$/, replacement: join(repoDir, 'src', 'lod.ts') },
+      { find: /^bitanim\/pixi$/, replacement: join(repoDir, 'src', 'pixi', 'index.ts') },
     ],
   },
-  build: { outDir: join(sandboxDir, 'dist'), emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000 },
+  // pixiFox.html: the page of examples/pixiFox.ts (bitanim/pixi), for e2e/run.mjs.
+  build: { rollupOptions: { input: { main: join(sandboxDir, 'index.html'), pixiFox: join(sandboxDir, 'pixiFox.html') } }, outDir: join(sandboxDir, 'dist'), emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000 },
   server: { host: '127.0.0.1', port: 5173, strictPort: true, headers: isolation, fs: { allow: [repoDir] } },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: isolation },
 });

@@ -2,7 +2,8 @@
  * `bitanim/pixi` — skinned characters in pixi.js v8 (an optional peer dependency; the main
  * entry `bitanim` never imports pixi.js). `createCharacterBody` builds a mesh's GPU geometry
  * once; `createCrowdRenderer` returns the `Container` that draws a world's characters through
- * its `camera`. Work in progress (issue 20): the GPU skinning draw is not in yet.
+ * its `camera`, skinned on the GPU (WebGL 2 or WebGPU, as the pixi `Application` chose), one
+ * draw call per body. Guide: docs/pixi.md.
  * @packageDocumentation
  */
 export { createCharacterBody, type CharacterBody } from './body.js';
@@ -18,5 +19,8 @@ export {
   type BodyArrays,
 } from './bodyArrays.js';
 export { CrowdCamera, type CameraProjection } from './camera.js';
-export { createCrowdRenderer, CrowdRenderer, type CrowdRendererOptions, type SetBodyOptions } from './crowd.js';
+export { createCrowdRenderer, CrowdRenderer, type CrowdRendererOptions, type SetBodyOptions, type CrowdLight, type CrowdFrameStats } from './crowd.js';
+export { BodyTexture, type BodyTextureStatus } from './bodyTexture.js';
+export { SKIN_GLSL, VERTEX_GLSL, FRAGMENT_GLSL } from './shaders/glsl.js';
+export { CROWD_WGSL } from './shaders/wgsl.js';
 export { paletteLayout, PaletteTexture, TEXELS_PER_JOINT, PALETTE_MAX_SIDE, type PaletteLayout } from './palette.js';

@@ -42,6 +42,7 @@ const KERNELS: Record<string, string> = {
   'src/offline/lod/spline.ts': 'defines the cubic segment record a b c d (its Horner evaluation and fits)',
   'src/math/minJerk.ts': 'defines the follower\'s 3×3 row-major step matrices and indexes their 9 entries',
   'src/pixi/camera.ts': 'defines the camera\'s column-major 4×4 view-projection (the shaders\' uViewProj) and its axes record (right, up, back, eye)',
+  'src/pixi/frustum.ts': 'defines the frustum\'s plane records (a b c d) and reads them from the camera\'s column-major 4×4 by its entries',
 };
 
 /** Single lines allowed a flagged literal, by file and a fragment of the line, with the reason. */
