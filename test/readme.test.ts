@@ -14,9 +14,8 @@ describe('README', () => {
     expect(block?.[1]).toBe(example);
   });
 
-  it('shows examples/walkingFoxCrowd.ts verbatim (test/examples/walkingFoxCrowd.test.ts runs it)', () => {
-    const block = /<!-- example: examples\/walkingFoxCrowd\.ts -->\s*```ts\n([\s\S]*?)```/.exec(readme);
-    expect(block?.[1]).toBe(readFileSync(new URL('../examples/walkingFoxCrowd.ts', import.meta.url), 'utf8'));
+  it('shows the pixi.js Fox app (examples/pixiFox.ts: test/docs/examples.test.ts checks the copy, test/pixi/example.test.ts runs it)', () => {
+    expect(readme).toContain('<!-- example: examples/pixiFox.ts#imports+app -->');
   });
 
   it('stays short (≤ 15,000 characters) and links every guide in docs/', () => {
