@@ -15,7 +15,10 @@
  * reduced clips from their curves; a bound clip through its binding) into its slot of
  * `layerSamples` (`MAX_LAYERS × maxJoints × 10` floats per thread, no pool per character).
  * A single unmasked override layer at or above the threshold is the blend: it is sampled
- * straight into `LocalPose`, which gives the same bits as sampling then copying.
+ * straight into `LocalPose`, which gives the same bits as sampling then copying. Two unmasked
+ * override layers of dense unbound clips, between keys, are sampled and blended in one pass
+ * per joint (`sampleBlendTwoLayers`): the same arithmetic with the two layer poses kept in
+ * registers as doubles instead of stored as float32 in `layerSamples` and read back.
  *
  * Per joint j (GEA "LERP blending", "partial-skeleton blending", "additive blending"):
  * Which layers are override and which additive: `isOverride` / `isAdditive`
@@ -38,7 +41,7 @@
 import { commitRemovals } from 'bitecs';
 import type { Clip } from '../assets/Clip.js';
 import type { Binding } from '../assets/bindingTypes.js';
-import { sampleClipInto } from '../assets/sampleClip.js';
+import { sampleBlendTwoInto, sampleClipInto } from '../assets/sampleClip.js';
 import { MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
 import { isAdditive, isOverride } from '../components/layerRules.js';
 import { lodClipId } from '../components/Lod.js';
@@ -90,6 +93,28 @@ export function sampleLayer(
   sampleClipInto(out, outOff, clips[level < 0 ? clipId : lodClipId(clipLevels, clipId, level)], layers.time, li, bindingId < 0 ? null : bindings[bindingId]);
 }
 
+/**
+ * Two unmasked override layers (slots `liA` and `liB`, weights `layerWeight[0]` and
+ * `layerWeight[1]`, summing to at least the blend threshold) sampled at their times and blended
+ * into `out` at `outOff` in one pass ({@link sampleBlendTwoInto}), when both clips at LOD level
+ * `level` (as {@link sampleLayer} picks them) are dense, unbound and of `jointCount` joints and
+ * neither time falls on a key. Returns false, having written nothing, otherwise: the caller
+ * samples both layers and blends them with `blendTwoLayers`. The result differs from those two
+ * steps by float32 rounding only (the layer poses are not rounded on the way): within one float32
+ * ulp per LocalPose element on test/frameHash.test.ts's crowd. Inertialization's captures
+ * (`blendLayersNow`) keep the two steps, whose velocities over 1 ms would magnify that ulp.
+ */
+export function sampleBlendTwoLayers(
+  out: Float32Array, outOff: number, layers: LayersComponent, liA: number, liB: number, level: number,
+  clips: readonly Clip[], clipLevels: Int32Array, layerWeight: Float32Array, jointCount: number,
+): boolean {
+  if (layers.binding[liA] >= 0 || layers.binding[liB] >= 0) return false;
+  const clipA = clips[lodClipId(clipLevels, layers.clip[liA], level)];
+  const clipB = clips[lodClipId(clipLevels, layers.clip[liB], level)];
+  if (clipA.reduced !== null || clipB.reduced !== null || clipA.skeleton.jointCount !== jointCount || clipB.skeleton.jointCount !== jointCount) return false;
+  return sampleBlendTwoInto(out, outOff, clipA, clipB, layers.time, liA, liB, layerWeight, jointCount);
+}
+
 /** The work of {@link blendSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
 export function blendEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   if (world.wasm !== null) {
@@ -117,10 +142,11 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
     const firstLayer = eid * MAX_LAYERS;
 
     let count = 0;
-    let single = -1; // the slot of the first override layer, for the one-layer fast path
+    let single = -1, second = -1; // the slots of the first two override layers, for the one- and two-layer paths
     for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
       if (!isOverride(Layers, li)) continue;
       if (count === 0) single = li;
+      else if (count === 1) second = li;
       layerOff[count] = (li - firstLayer) * poseSize;
       layerWeight[count] = weight[li];
       layerMask[count] = mask[li] >= 0 ? masks[mask[li]] : null;
@@ -129,16 +155,20 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
     if (count === 1 && layerMask[0] === null && layerWeight[0] >= threshold[0]) {
       // One unmasked layer above the threshold: its pose is the blend, sampled in place.
       sampleLayer(local, outOff, Layers, single, level, clips, clipLevels, bindings);
+    } else if (count === 2 && layerMask[0] === null && layerMask[1] === null && layerWeight[0] + layerWeight[1] >= threshold[0]) {
+      // Two unmasked layers, the rest pose out of it: sampled and blended in one pass where
+      // both clips are dense and unbound, else sampled, then the written-out kernel (same bits
+      // as blendOverrideLayers).
+      if (!sampleBlendTwoLayers(local, outOff, Layers, single, second, level, clips, clipLevels, layerWeight, jointCount)) {
+        sampleLayer(samples, layerOff[0], Layers, single, level, clips, clipLevels, bindings);
+        sampleLayer(samples, layerOff[1], Layers, second, level, clips, clipLevels, bindings);
+        blendTwoLayers(local, outOff, samples, layerOff[0], layerOff[1], layerWeight, jointCount);
+      }
     } else {
       for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
         if (isOverride(Layers, li)) sampleLayer(samples, (li - firstLayer) * poseSize, Layers, li, level, clips, clipLevels, bindings);
       }
-      if (count === 2 && layerMask[0] === null && layerMask[1] === null && layerWeight[0] + layerWeight[1] >= threshold[0]) {
-        // Two unmasked layers, the rest pose out of it: the written-out kernel (same bits).
-        blendTwoLayers(local, outOff, samples, layerOff[0], layerOff[1], layerWeight, jointCount);
-      } else {
-        blendOverrideLayers(local, outOff, rest, samples, layerOff, layerWeight, layerMask, count, jointCount, threshold);
-      }
+      blendOverrideLayers(local, outOff, rest, samples, layerOff, layerWeight, layerMask, count, jointCount, threshold);
     }
 
     for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {

@@ -48,6 +48,7 @@ import type { AnimationWorld } from '../world.js';
 import { applyAdditiveLayer, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
 import { addSpringOffsets, applyQuinticOffsets } from './inertializeOffsets.js';
 import { blendLayersNowWasm } from '../wasm/blendWasm.js';
+import { sampleBlendTwoLayers } from './blendSystem.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
 const {
@@ -355,25 +356,27 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
   // fade clock rather than reading it), the LOD level changed since the last update, or the
   // world runs the wasm kernels.
   const level = c.outputLevel[eid];
+  let onePass = false; // P1's blend is blendSystem's one-pass two-layer blend (see blendLayersNow)
   job.blend = pose; job.blendOff = 0;
   if (level === OUTPUT_REST) {
     const rest = world.assets.skeletons[Character.skeleton[eid]].rest;
     for (let i = 0; i < n; i++) out[at + i] = rest[i];
   } else if (running) {
-    blendLayersNow(world, eid, level, pose, 0);
+    onePass = blendLayersNow(world, eid, level, pose, 0);
     for (let i = 0; i < n; i++) out[at + i] = pose[i];
     if (c.pendingMode[eid] === INERTIA_QUINTIC) applyQuinticOffsets(out, at, c.slots, slotOff, jointCount, c.elapsed, eid);
     else addSpringOffsets(out, at, c.slots, slotOff, jointCount);
   } else {
-    blendLayersNow(world, eid, level, out, at);
+    onePass = blendLayersNow(world, eid, level, out, at);
     job.blend = out; job.blendOff = at;
   }
   if (c.lastDt[eid] === 0) {
     out.copyWithin(at + poseSize, at, at + n);
   } else {
     // On wasm kernels P1 is the kernels' (float32) blend and the blend h back the JavaScript
-    // kernels' (`blendLayersAt`): the velocity takes both blends from the same kernels.
-    if (level === OUTPUT_REST || world.wasm !== null || fadingLayers(world, eid) || level !== currentLevel(world, eid)) {
+    // kernels' (`blendLayersAt`): the velocity takes both blends from the same kernels (so too
+    // after the one-pass two-layer blend, whose layer poses are not rounded to float32).
+    if (onePass || level === OUTPUT_REST || world.wasm !== null || fadingLayers(world, eid) || level !== currentLevel(world, eid)) {
       params[CAPTURE_BACK] = 0;
       blendLayersAt(world, eid, params, CAPTURE_BACK, pose);
       job.blend = pose; job.blendOff = 0;
@@ -419,13 +422,16 @@ function currentLevel(world: AnimationWorld, eid: number): number {
  * Blends the layers of `eid` as blendSystem does, at their current times and weights, each
  * clip sampled at `level` (a LOD level, or −1 for the clip itself) as sampleSystem samples it,
  * into `out` (`jointCount × 10` floats at `outOff`): after an update, that update's blend, bit for bit
- * (the same kernels on the same inputs). Uses `world.scratch.layerPoses` and the blend
- * scratch; allocates nothing.
+ * (the same kernels on the same inputs). Returns true when that is blendSystem's one-pass
+ * two-layer blend (`sampleBlendTwoLayers`, layer poses unrounded), which differs from
+ * {@link blendLayersAt}'s two steps by float32 rounding: a velocity then takes both its blends
+ * from `blendLayersAt`, since 1 ms apart that rounding would weigh. Uses
+ * `world.scratch.layerPoses` and the blend scratch; allocates nothing.
  */
-export function blendLayersNow(world: AnimationWorld, eid: number, level: number, out: Float32Array, outOff: number): void {
+export function blendLayersNow(world: AnimationWorld, eid: number, level: number, out: Float32Array, outOff: number): boolean {
   if (world.wasm !== null && out.buffer === world.wasm.memory.buffer) {
     blendLayersNowWasm(world, world.wasm, eid, level, out, outOff); // the frame's kernels (float32): its bits
-    return;
+    return false;
   }
   const { Character, Layers } = world.components;
   const { clip: clipIds, weight, mask, reference, binding, time } = Layers;
@@ -435,6 +441,7 @@ export function blendLayersNow(world: AnimationWorld, eid: number, level: number
   const poseSize = world.maxJoints * POSE_STRIDE;
   const first = eid * MAX_LAYERS;
   let count = 0;
+  let slotA = -1, slotB = -1; // the first two override layers (blendSystem's two-layer path)
   for (let li = first; li < first + MAX_LAYERS; li++) {
     const override = isOverride(Layers, li);
     if (!override && !isAdditive(Layers, li)) continue;
@@ -443,16 +450,20 @@ export function blendLayersNow(world: AnimationWorld, eid: number, level: number
     const bindingId = binding[li];
     sampleClipInto(layerPoses, n * poseSize, clips[lodClipId(world.lod.clipLevels, clipId, level)], time, li, bindingId < 0 ? null : bindings[bindingId]);
     if (!override) continue;
+    if (count === 0) slotA = li;
+    else if (count === 1) slotB = li;
     layerOff[count] = n * poseSize;
     layerWeight[count] = weight[li];
     layerMask[count] = mask[li] >= 0 ? masks[mask[li]] : null;
     count++;
   }
+  let onePass = false;
   if (count === 1 && layerMask[0] === null && layerWeight[0] >= blendThreshold[0]) {
     const from = layerOff[0];
     for (let i = 0, n = jointCount * POSE_STRIDE; i < n; i++) out[outOff + i] = layerPoses[from + i];
   } else if (count === 2 && layerMask[0] === null && layerMask[1] === null && layerWeight[0] + layerWeight[1] >= blendThreshold[0]) {
-    blendTwoLayers(out, outOff, layerPoses, layerOff[0], layerOff[1], layerWeight, jointCount);
+    onePass = sampleBlendTwoLayers(out, outOff, Layers, slotA, slotB, level, clips, world.lod.clipLevels, layerWeight, jointCount);
+    if (!onePass) blendTwoLayers(out, outOff, layerPoses, layerOff[0], layerOff[1], layerWeight, jointCount);
   } else {
     blendOverrideLayers(out, outOff, skeletons[Character.skeleton[eid]].rest, layerPoses, layerOff, layerWeight, layerMask, count, jointCount, blendThreshold);
   }
@@ -460,6 +471,7 @@ export function blendLayersNow(world: AnimationWorld, eid: number, level: number
     if (!isAdditive(Layers, li)) continue;
     applyAdditiveLayer(out, outOff, layerPoses, (li - first) * poseSize, references[reference[li]], weight, li, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
   }
+  return onePass;
 }
 
 /**
