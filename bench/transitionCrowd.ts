@@ -22,7 +22,7 @@ import {
   type AnimationWorld,
   type TransitionOptions,
 } from '../src/index.js';
-import { INERTIA_NONE, MAX_LAYERS } from '../src/kernels.js';
+import { INERTIA_NONE } from '../src/kernels.js';
 import type { CrowdRunner } from './measure.js';
 import { JOINT_COUNT, LAYER_COUNT, type CrowdPlan } from './plan.js';
 
@@ -153,7 +153,7 @@ export function createTransitionCrowd(plan: CrowdPlan, variant: TransitionVarian
         const eid = dense[n]!;
         if (crossfade) {
           let fading = false;
-          for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) if (Layers.fadeCurve[li]! !== 0) fading = true;
+          for (let li = eid * Layers.maxLayers; li < (eid + 1) * Layers.maxLayers; li++) if (Layers.fadeCurve[li]! !== 0) fading = true;
           if (fading) busy++;
         } else if (Inertialization.mode[eid]! !== INERTIA_NONE) {
           busy++;

@@ -10,7 +10,7 @@ import { createEventQueue, type EventQueue } from './components/EventQueue.js';
 import {
   createInertializationComponent, defaultMaxTransitions, inertializationRows, transitionSlotBytes, type InertializationComponent,
 } from './components/Inertialization.js';
-import { createLayersComponent, layersRows, type LayersComponent } from './components/Layers.js';
+import { createLayersComponent, DEFAULT_MAX_LAYERS, layersRows, MAX_LAYERS, type LayersComponent } from './components/Layers.js';
 import type { RowLifecycle } from './components/lifecycle.js';
 import { createRootMotionComponent, rootMotionRows, type RootMotionComponent } from './components/RootMotion.js';
 import { createFollowerComponent, followerRows, type FollowerComponent } from './components/Follower.js';
@@ -53,6 +53,15 @@ export interface AnimationWorldOptions {
    * A `transition` with none free throws, changing nothing; `maxEntities` never runs out.
    */
   maxTransitions?: number;
+  /**
+   * Layer slots per character (`play`'s and `transition`'s `layer` is 0 … maxLayers − 1): an
+   * integer in [1, MAX_LAYERS = 16], default `DEFAULT_MAX_LAYERS` = 4. A `'crossfade'`
+   * transition holds a free slot for the outgoing clip while it fades, and a blend space takes
+   * one slot per sample it blends, so layers, blend spaces and cross-fades at once may need
+   * more than 4. Each slot costs a character 78 bytes of `Layers` (no per-joint memory), and
+   * each thread's blend scratch `maxJoints × 40` bytes.
+   */
+  maxLayers?: number;
   /**
    * Total override-layer weight below which the rest pose is blended in, with weight
    * `threshold − total` (ozz-animation's blending threshold): a character whose layers all
@@ -108,12 +117,13 @@ export interface FrameSystem {
 }
 
 /**
- * Named scratch factories of a system, `(maxJoints, alloc) => buffer`; see
+ * Named scratch factories of a system, `(maxJoints, alloc, maxLayers) => buffer`; see
  * `FrameSystem.scratch`. A factory may take its typed arrays from `alloc` (the world's
  * pool buffer: shared with the workers of a threaded world) or allocate them itself; a
- * threaded world builds one scratch per thread.
+ * threaded world builds one scratch per thread. `maxLayers` is the world's layer slots per
+ * character (for buffers of one entry per layer).
  */
-export type ScratchDeclaration = Readonly<Record<string, (maxJoints: number, alloc: PoolAllocator) => object>>;
+export type ScratchDeclaration = Readonly<Record<string, (maxJoints: number, alloc: PoolAllocator, maxLayers: number) => object>>;
 
 /** The scratch a declaration builds, by name: what a system adds to `Scratch`. */
 export type ScratchOf<D extends ScratchDeclaration> = { readonly [K in keyof D]: ReturnType<D[K]> };
@@ -234,6 +244,8 @@ export interface AnimationWorld {
   readonly maxEntities: number;
   /** Joints per character the pools hold. */
   readonly maxJoints: number;
+  /** Layer slots per character (`createAnimationWorld`'s `maxLayers`, default 4): `Layers`' stride, `Layers.maxLayers`. */
+  readonly maxLayers: number;
   /** Total override-layer weight below which the rest pose is blended in (`createAnimationWorld` option). */
   readonly blendThreshold: number;
   /** The component pools, by name; each is also a bitecs component. */
@@ -316,8 +328,8 @@ export interface ThreadPools {
  * characters fit).
  *
  * @throws AnimationError when `options` is not an object, a size is not a positive integer
- * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴), the pools would take more than 2 GiB, or allocating
- * them fails.
+ * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴, `maxLayers` ≤ 16), the pools would take more than
+ * 2 GiB, or allocating them fails.
  */
 export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame): AnimationWorld {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
@@ -326,6 +338,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   const { maxEntities, maxJoints } = options;
   const maxEvents = options.maxEvents ?? 4096;
   const maxTransitions = options.maxTransitions ?? (Number.isInteger(maxEntities) && maxEntities >= 1 ? defaultMaxTransitions(maxEntities) : 0);
+  const maxLayers = options.maxLayers ?? DEFAULT_MAX_LAYERS;
   const threads = options.threads === 'auto' ? logicalCores() : options.threads ?? 1;
   const blendThreshold = options.blendThreshold ?? 0.1;
   const issues: AnimationIssue[] = [];
@@ -337,6 +350,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   positiveInt('maxEntities', maxEntities, Infinity, '');
   positiveInt('maxJoints', maxJoints, MAX_JOINTS, 'joint parents are stored as Int16');
   positiveInt('maxEvents', maxEvents, MAX_EVENTS, 'MAX_EVENTS');
+  positiveInt('maxLayers', maxLayers, MAX_LAYERS, 'MAX_LAYERS; default 4');
   if (typeof maxTransitions !== 'number' || !Number.isInteger(maxTransitions) || maxTransitions < 0 || (Number.isInteger(maxEntities) && maxTransitions > maxEntities)) {
     issues.push({ path: 'maxTransitions', message: `is ${shownNumber(maxTransitions)}: must be an integer ≥ 0 and ≤ maxEntities (${shownNumber(maxEntities)}; a character holds at most one transition slot)` });
   }
@@ -364,9 +378,9 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   if (issues.length) throw new AnimationError('createAnimationWorld', issues);
 
   const rows = maxEntities + 1;
-  const bytes = frameWorldBytes(frame, maxEntities, maxJoints, maxEvents, maxTransitions);
+  const bytes = frameWorldBytes(frame, maxEntities, maxJoints, maxEvents, maxTransitions, maxLayers);
   if (bytes > MAX_WORLD_BYTES) {
-    const fit = mostCharacters(frame, maxJoints, maxEvents, options.maxTransitions);
+    const fit = mostCharacters(frame, maxJoints, maxEvents, options.maxTransitions, maxLayers);
     throw new AnimationError('createAnimationWorld', [{
       path: 'maxEntities',
       message: `is ${shownNumber(maxEntities)} with maxJoints ${maxJoints}: the pools would take ${bytesText(bytes)}, more than the limit MAX_WORLD_BYTES of ${bytesText(MAX_WORLD_BYTES)}, `
@@ -375,14 +389,14 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   }
   // Every pool through one allocator on one buffer: measured first, then allocated once.
   const layout = (alloc: PoolAllocator): WorldPools => {
-    const scratch = createScratch(frame, maxJoints, blendThreshold, alloc);
+    const scratch = createScratch(frame, maxJoints, blendThreshold, alloc, maxLayers);
     return {
-      components: createComponents(rows, maxJoints, alloc, maxTransitions),
+      components: createComponents(rows, maxJoints, alloc, maxTransitions, maxLayers),
       events: createEventQueue(maxEvents, alloc),
       scratch,
       updates: createUpdateList(rows, alloc),
       lod: createLodShared(alloc),
-      parallel: threads > 1 ? createThreadPools(frame, rows, maxJoints, maxEvents, blendThreshold, threads, alloc) : null,
+      parallel: threads > 1 ? createThreadPools(frame, rows, maxJoints, maxEvents, blendThreshold, threads, alloc, maxLayers) : null,
       kernelArea: module !== null ? createKernelArea(maxJoints, alloc) : null,
     };
   };
@@ -426,6 +440,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     ecs,
     maxEntities,
     maxJoints,
+    maxLayers,
     blendThreshold,
     components,
     characters,
@@ -481,7 +496,7 @@ interface WorldPools {
 
 /** The pools a threaded world adds (see {@link ThreadPools}). */
 function createThreadPools(
-  frame: Frame, rows: number, maxJoints: number, maxEvents: number, blendThreshold: number, threads: number, alloc: PoolAllocator,
+  frame: Frame, rows: number, maxJoints: number, maxEvents: number, blendThreshold: number, threads: number, alloc: PoolAllocator, maxLayers: number,
 ): ThreadPools {
   const chunks = Math.ceil(rows / FRAME_CHUNK);
   return {
@@ -493,7 +508,7 @@ function createThreadPools(
     failure: alloc.array(Uint16Array, FAILURE_TEXT),
     timing: alloc.array(Float64Array, threads),
     queues: Array.from({ length: threads }, () => createEventQueue(maxEvents, alloc)),
-    scratch: Array.from({ length: threads - 1 }, () => createScratch(frame, maxJoints, blendThreshold, alloc)),
+    scratch: Array.from({ length: threads - 1 }, () => createScratch(frame, maxJoints, blendThreshold, alloc, maxLayers)),
   };
 }
 
@@ -510,11 +525,13 @@ export function makePoseViews(world: AnimationWorld, eid: number, jointCount: nu
   local[eid] = world.components.LocalPose.data.subarray(eid * block, eid * block + size);
 }
 
-/** The components of a world of `rows` entity ids and `maxJoints` joints (DESIGN §3). */
-function createComponents(rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator, maxTransitions = 0): AnimationComponents {
+/** The components of a world of `rows` entity ids, `maxJoints` joints and `maxLayers` layer slots (DESIGN §3). */
+function createComponents(
+  rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator, maxTransitions = 0, maxLayers = DEFAULT_MAX_LAYERS,
+): AnimationComponents {
   return {
     Character: createCharacterComponent(rows, alloc),
-    Layers: createLayersComponent(rows, alloc),
+    Layers: createLayersComponent(rows, alloc, maxLayers),
     LocalPose: createLocalPoseComponent(rows, maxJoints, alloc),
     ModelPose: createMatrixPoolComponent(rows, maxJoints, alloc),
     SkinPalette: createMatrixPoolComponent(rows, maxJoints, alloc),
@@ -529,15 +546,18 @@ function createComponents(rows: number, maxJoints: number, alloc: PoolAllocator 
 
 /**
  * The scratch of a world running `frame`: `blendThreshold`, then each system's declared
- * buffers in frame order (a name already built — declared by an earlier system — is shared).
+ * buffers in frame order (a name already built — declared by an earlier system — is shared),
+ * for `maxJoints` joints and `maxLayers` layer slots per character.
  */
-export function createScratch(frame: Frame, maxJoints: number, blendThreshold: number, alloc: PoolAllocator = heapAllocator): Scratch {
+export function createScratch(
+  frame: Frame, maxJoints: number, blendThreshold: number, alloc: PoolAllocator = heapAllocator, maxLayers = DEFAULT_MAX_LAYERS,
+): Scratch {
   const scratch: Record<string, object> = { blendThreshold: Float64Array.of(blendThreshold) };
   for (const system of frame.systems) {
     const declared = system.scratch;
     if (declared === undefined) continue;
     for (const name of Object.keys(declared)) {
-      if (!(name in scratch)) scratch[name] = declared[name](maxJoints, alloc);
+      if (!(name in scratch)) scratch[name] = declared[name](maxJoints, alloc, maxLayers);
     }
   }
   return scratch as unknown as Scratch;
@@ -589,21 +609,25 @@ function typedBytes(value: unknown, depth = 0): number {
 /**
  * Coefficients of the bytes of components, scratch and the update list's ids,
  * a + b·rows + c·joints + d·rows·joints (each array is sized by rows, joints, both or
- * neither), measured once per frame on four tiny worlds so the count follows the components
- * and the frame's scratch declarations as they are defined.
+ * neither, for a given number of layer slots), measured once per frame and `maxLayers` on four
+ * tiny worlds so the count follows the components and the frame's scratch declarations as
+ * they are defined.
  */
-const coefficients = new WeakMap<Frame, Float64Array>();
+const coefficients = new WeakMap<Frame, Map<number, Float64Array>>();
 
-function poolCoefficients(frame: Frame): Float64Array {
-  let found = coefficients.get(frame);
+function poolCoefficients(frame: Frame, maxLayers: number): Float64Array {
+  let byLayers = coefficients.get(frame);
+  if (byLayers === undefined) coefficients.set(frame, byLayers = new Map());
+  let found = byLayers.get(maxLayers);
   if (found === undefined) {
     const at = (rows: number, joints: number): number =>
-      typedBytes(createComponents(rows, joints)) + typedBytes(createScratch(frame, joints, 1)) + typedBytes(createUpdateList(rows));
+      typedBytes(createComponents(rows, joints, heapAllocator, 0, maxLayers)) + typedBytes(createScratch(frame, joints, 1, heapAllocator, maxLayers))
+      + typedBytes(createUpdateList(rows));
     const b11 = at(1, 1), b21 = at(2, 1), b12 = at(1, 2), b22 = at(2, 2);
     const d = b22 - b21 - b12 + b11;
     const b = b21 - b11 - d, c = b12 - b11 - d;
     found = Float64Array.of(b11 - b - c - d, b, c, d);
-    coefficients.set(frame, found);
+    byLayers.set(maxLayers, found);
   }
   return found;
 }
@@ -623,16 +647,20 @@ const VIEW_ROW_BYTES = (1 + 1) * 8;
  * `maxEntities` characters of `maxJoints` joints and `maxEvents` event records — the
  * components', scratch and update-list typed arrays (counted from their definitions and the
  * frame's scratch declarations), the event queue, the per-character plain arrays and
- * `maxTransitions` transition slots (default: the default for `maxEntities`).
- * @throws AnimationError when a count is not an integer ≥ 0.
+ * `maxTransitions` transition slots (default: the default for `maxEntities`), with `maxLayers`
+ * layer slots per character (default `DEFAULT_MAX_LAYERS`).
+ * @throws AnimationError when a count is not an integer ≥ 0, or `maxLayers` not one in [1, MAX_LAYERS].
  */
 export function frameWorldBytes(
-  frame: Frame, maxEntities: number, maxJoints: number, maxEvents = 4096, maxTransitions = defaultMaxTransitions(maxEntities),
+  frame: Frame, maxEntities: number, maxJoints: number, maxEvents = 4096, maxTransitions = defaultMaxTransitions(maxEntities), maxLayers = DEFAULT_MAX_LAYERS,
 ): number {
   for (const [path, v] of [['maxEntities', maxEntities], ['maxJoints', maxJoints], ['maxEvents', maxEvents], ['maxTransitions', maxTransitions]] as const) {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new AnimationError('worldBytes', [{ path, message: `is ${shownNumber(v)}: must be an integer ≥ 0` }]);
   }
-  const [a, b, c, d] = poolCoefficients(frame) as unknown as [number, number, number, number];
+  if (typeof maxLayers !== 'number' || !Number.isInteger(maxLayers) || maxLayers < 1 || maxLayers > MAX_LAYERS) {
+    throw new AnimationError('worldBytes', [{ path: 'maxLayers', message: `is ${shownNumber(maxLayers)}: must be an integer ≥ 1 and ≤ ${MAX_LAYERS} (MAX_LAYERS; default 4)` }]);
+  }
+  const [a, b, c, d] = poolCoefficients(frame, maxLayers) as unknown as [number, number, number, number];
   const rows = maxEntities + 1;
   return a + b * rows + c * maxJoints + d * rows * maxJoints + EVENT_RECORD_BYTES * maxEvents + EVENT_STAMP_BYTES + VIEW_ROW_BYTES * rows
     + transitionSlotBytes(maxTransitions, maxJoints);
@@ -643,8 +671,8 @@ export function frameWorldBytes(
  * `maxTransitions` slots (or the default for each size, which grows with it): a bisection,
  * since the bytes grow with `maxEntities`.
  */
-function mostCharacters(frame: Frame, maxJoints: number, maxEvents: number, maxTransitions: number | undefined): number {
-  const fits = (n: number): boolean => frameWorldBytes(frame, n, maxJoints, maxEvents, maxTransitions ?? defaultMaxTransitions(n)) <= MAX_WORLD_BYTES;
+function mostCharacters(frame: Frame, maxJoints: number, maxEvents: number, maxTransitions: number | undefined, maxLayers: number): number {
+  const fits = (n: number): boolean => frameWorldBytes(frame, n, maxJoints, maxEvents, maxTransitions ?? defaultMaxTransitions(n), maxLayers) <= MAX_WORLD_BYTES;
   let low = 0, high = 1;
   while (fits(high)) low = high, high *= 2;
   while (high - low > 1) {

@@ -18,7 +18,7 @@ import {
   stop,
   type AnimationWorld,
 } from '../src/index.js';
-import { MAX_LAYERS, POSE_STRIDE } from '../src/kernels.js';
+import { DEFAULT_MAX_LAYERS, POSE_STRIDE } from '../src/kernels.js';
 import { expectQuat, jointPose, twoJointSkeleton, wiggleClip, Z90 } from './systems/helpers.js';
 
 const skeleton = twoJointSkeleton();
@@ -109,8 +109,8 @@ describe('spawnCharacter / removeCharacter', () => {
     const b = spawnCharacter(world, skeleton);
     expect(b).toBe(a); // bitecs recycles the id
     const { Layers } = world.components;
-    for (let layer = 0; layer < MAX_LAYERS; layer++) {
-      const li = b * MAX_LAYERS + layer;
+    for (let layer = 0; layer < DEFAULT_MAX_LAYERS; layer++) {
+      const li = b * DEFAULT_MAX_LAYERS + layer;
       expect([Layers.clip[li], Layers.weight[li], Layers.time[li], Layers.flags[li]]).toEqual([-1, 0, 0, 0]);
     }
     expect(Array.from(getLocalPose(world, b))).toEqual(Array.from(skeleton.rest));
@@ -144,7 +144,7 @@ describe('play and step', () => {
     expect(getLocalPose(world, eid)[0]).toBeCloseTo(1.5, 6);
     step(world, 10);
     expect(getLocalPose(world, eid)[0]).toBe(3);
-    expect(world.components.Layers.time[eid * MAX_LAYERS]).toBe(0.25);
+    expect(world.components.Layers.time[eid * DEFAULT_MAX_LAYERS]).toBe(0.25);
   });
 
   it('play: loop and time options override the clip', () => {
@@ -152,9 +152,9 @@ describe('play and step', () => {
     const eid = spawnCharacter(world, skeleton);
     play(world, eid, clip, { loop: false, time: 0.2 });
     step(world, 1);
-    expect(world.components.Layers.time[eid * MAX_LAYERS]).toBe(0.25);
+    expect(world.components.Layers.time[eid * DEFAULT_MAX_LAYERS]).toBe(0.25);
     play(world, eid, clip, { time: 0.3125 }); // wrapped into [0, D)
-    expect(world.components.Layers.time[eid * MAX_LAYERS]).toBe(0.0625);
+    expect(world.components.Layers.time[eid * DEFAULT_MAX_LAYERS]).toBe(0.0625);
   });
 
   it('setLayerWeight and stop drive the blend', () => {
@@ -192,7 +192,7 @@ describe('play and step', () => {
     expectRefusedUnchanged(world, /eid 9 is not a character/, () => play(world, 9, clip));
     expectRefusedUnchanged(world, /clip must be a Clip/, () => play(world, eid, {} as never));
     expectRefusedUnchanged(world, /clip\.skeleton shares no joint names/, () => play(world, eid, foreign));
-    expectRefusedUnchanged(world, /layer is 4/, () => play(world, eid, clip, { layer: MAX_LAYERS }));
+    expectRefusedUnchanged(world, /layer is 4/, () => play(world, eid, clip, { layer: DEFAULT_MAX_LAYERS }));
     expectRefusedUnchanged(world, /weight is -1/, () => play(world, eid, clip, { weight: -1 }));
     expectRefusedUnchanged(world, /weight is NaN/, () => play(world, eid, clip, { weight: Number.NaN }));
     expectRefusedUnchanged(world, /speed is Infinity/, () => play(world, eid, clip, { speed: Infinity }));

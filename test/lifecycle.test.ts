@@ -28,7 +28,7 @@ import {
   type AnimationComponents,
   type AnimationWorld,
 } from '../src/index.js';
-import { FOLLOW_SLOTS, MAX_LAYERS } from '../src/kernels.js';
+import { FOLLOW_SLOTS, DEFAULT_MAX_LAYERS } from '../src/kernels.js';
 import type { Clip } from '../src/assets/Clip.js';
 import type { Skeleton } from '../src/assets/Skeleton.js';
 import { COMPONENT_ROWS, resetRows } from '../src/world.js';
@@ -156,7 +156,7 @@ describe('one entity lifecycle', () => {
       expect(rows(world, reused)).toEqual(rows(world, fresh));
       // Leftovers in the kept arrays: the test would prove nothing without them.
       const fades = world.components.Layers.fadeDuration; // kept: the cross-fades of useEverything left theirs
-      const stale = Array.from(fades.subarray(reused * MAX_LAYERS, (reused + 1) * MAX_LAYERS)).some((v) => v !== 0);
+      const stale = Array.from(fades.subarray(reused * DEFAULT_MAX_LAYERS, (reused + 1) * DEFAULT_MAX_LAYERS)).some((v) => v !== 0);
       expect(stale).toBe(true);
       useSimply(world, [reused, fresh], small);
       expect(rows(world, reused)).toEqual(rows(world, fresh));

@@ -26,7 +26,7 @@ import {
   type Clip,
   type Skeleton,
 } from '../src/index.js';
-import { MAX_LAYERS } from '../src/kernels.js';
+import { DEFAULT_MAX_LAYERS } from '../src/kernels.js';
 import { lodClipId } from '../src/components/Lod.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from './fixtures/synthetic.js';
 
@@ -87,7 +87,7 @@ function expectIdsRegistered(world: AnimationWorld): void {
   const a = world.assets;
   for (const eid of world.characters.dense) {
     expect(a.skeletons[Character.skeleton[eid]!]).toBeDefined();
-    for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
+    for (let li = eid * DEFAULT_MAX_LAYERS; li < (eid + 1) * DEFAULT_MAX_LAYERS; li++) {
       if (Layers.clip[li]! >= 0) expect(a.clips[Layers.clip[li]!]).toBeDefined();
       if (Layers.clip[li]! >= 0) expect(a.rootTracks[Layers.clip[li]!]).toBeDefined();
       if (Layers.mask[li]! >= 0) expect(a.masks[Layers.mask[li]!]).toBeDefined();
@@ -335,7 +335,7 @@ describe('a released id is reused by the next asset, which plays as itself', () 
     expect(releaseClip(world, old)).toBe(true);
     expect(world.assets.clips[oldId]).toBeUndefined();
     play(world, eid, fresh, { layer: 0 });
-    expect(world.components.Layers.clip[eid * MAX_LAYERS]).toBe(oldId);
+    expect(world.components.Layers.clip[eid * DEFAULT_MAX_LAYERS]).toBe(oldId);
     expect(world.assets.clips[oldId]).toBe(fresh);
     step(world, 0.05);
 
@@ -369,10 +369,10 @@ describe('a released id is reused by the next asset, which plays as itself', () 
           const own = clips.filter((c) => c.skeleton.jointCount === skeleton.jointCount);
           const additive = random() < 0.3;
           play(world, eid, pick(own), {
-            layer: Math.floor(random() * MAX_LAYERS), ...(additive ? { additive, reference: pick(own) } : {}),
+            layer: Math.floor(random() * DEFAULT_MAX_LAYERS), ...(additive ? { additive, reference: pick(own) } : {}),
             ...(random() < 0.3 ? { mask: masks[skeletons.indexOf(skeleton)]! } : {}),
           });
-        } else if (r < 0.6 && live.length > 0) stop(world, pick(live), Math.floor(random() * MAX_LAYERS));
+        } else if (r < 0.6 && live.length > 0) stop(world, pick(live), Math.floor(random() * DEFAULT_MAX_LAYERS));
         else if (r < 0.8) released += releaseClip(world, pick(clips)) ? 1 : 0;
         else if (r < 0.9) released += releaseMask(world, pick(masks)) ? 1 : 0;
         else released += releaseSkeleton(world, pick(skeletons)) ? 1 : 0;

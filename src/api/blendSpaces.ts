@@ -15,7 +15,7 @@ import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LA
 import { BLEND_OVERRIDE, blendMode, clearsAfterFade, measureSyncGroup, SYNC_PHASE } from '../components/layerRules.js';
 import { solveStrideScales, STRIDE_INPUT_STRIDE, STRIDE_OWN_SPEED, STRIDE_TRAVEL, STRIDE_WEIGHT } from '../math/strideScales.js';
 import { writeLayer, type ResolvedPlay } from './playback.js';
-import { checkBindable, describeValue, requireCharacter } from './validation.js';
+import { checkBindable, describeValue, layerRangeIssue, requireCharacter } from './validation.js';
 import { FLOAT32_MAX, rangeIssue } from '../assets/limits.js';
 import { applyTargetSpeed } from './rootMotion.js';
 import type { AnimationWorld } from '../world.js';
@@ -34,7 +34,7 @@ export interface SetBlendSpaceOptions {
    * by default) and each cycles at its own duration.
    */
   sync?: boolean;
-  /** The sync group, 0 … MAX_LAYERS − 1 (default: the value of `layer`). */
+  /** The sync group, 0 … world.maxLayers − 1 (default: the value of `layer`). */
   syncGroup?: number;
   /**
    * Scale each clip's root travel so the blend moves in the commanded direction, every clip
@@ -90,7 +90,7 @@ export function blendSpaceLayers(space: BlendSpace): number {
  *
  * @throws AnimationError for an unknown entity, a `space` that is not from
  * `createBlendSpace`, a non-finite x (or y in 2D, or a y given to a 1D space), layers past
- * `MAX_LAYERS − 1`, a bad option, a clip sharing no joint with the character, or (when synced)
+ * `world.maxLayers − 1`, a bad option, a clip sharing no joint with the character, or (when synced)
  * a clip that does not loop. Nothing changes then.
  * @example
  * const space = createBlendSpace({ type: 'freeform', samples: [
@@ -103,9 +103,9 @@ export function blendSpaceLayers(space: BlendSpace): number {
 export function setBlendSpace(world: AnimationWorld, eid: number, space: BlendSpace, x: number, y?: number, options: SetBlendSpaceOptions = NO_OPTIONS): void {
   const where = 'setBlendSpace';
   const skeleton = requireCharacter(world, eid, where);
-  const settings = resolveOptions(skeleton, space, x, y, options);
   const { Layers } = world.components;
-  const first = eid * MAX_LAYERS + settings.layer;
+  const settings = resolveOptions(skeleton, space, x, y, options, Layers.maxLayers);
+  const first = eid * Layers.maxLayers + settings.layer;
   const slots = blendSpaceLayers(space);
   const group = settings.sync ? settings.syncGroup : -1;
 
@@ -214,6 +214,7 @@ interface Settings {
 }
 
 const NO_OPTIONS: SetBlendSpaceOptions = {};
+// Sized for the most slots any world has (MAX_LAYERS), so one buffer serves every world.
 const SLOT_SAMPLE = new Int32Array(MAX_LAYERS);
 const STRIDE_IN = new Float64Array(MAX_LAYERS * STRIDE_INPUT_STRIDE);
 const STRIDE_OUT = new Float64Array(MAX_LAYERS);
@@ -224,7 +225,7 @@ const checked = new WeakMap<BlendSpace, WeakMap<Skeleton, boolean>>();
 const weightScratch = new WeakMap<BlendSpace, Float64Array>();
 
 /** Validates the call; returns the settings (no allocation for the default options). */
-function resolveOptions(skeleton: Skeleton, space: BlendSpace, x: number, y: number | undefined, options: SetBlendSpaceOptions): Settings {
+function resolveOptions(skeleton: Skeleton, space: BlendSpace, x: number, y: number | undefined, options: SetBlendSpaceOptions, maxLayers: number): Settings {
   const where = 'setBlendSpace';
   if (typeof space !== 'object' || space === null || !(space.xs instanceof Float64Array) || !Array.isArray(space.clips)) {
     fail(where, 'space', 'must be a BlendSpace from createBlendSpace');
@@ -251,9 +252,9 @@ function resolveOptions(skeleton: Skeleton, space: BlendSpace, x: number, y: num
       hipScaling: options.hipScaling ?? true,
     };
     const issues = new IssueList(where);
-    if (!Number.isInteger(layer) || layer < 0 || layer >= MAX_LAYERS) issues.add('layer', `is ${String(layer)}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
-    if (!Number.isInteger(settings.syncGroup) || settings.syncGroup < 0 || settings.syncGroup >= MAX_LAYERS) {
-      issues.add('syncGroup', `is ${String(settings.syncGroup)}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
+    if (!Number.isInteger(layer) || layer < 0 || layer >= maxLayers) issues.add('layer', layerRangeIssue(layer, maxLayers));
+    if (!Number.isInteger(settings.syncGroup) || settings.syncGroup < 0 || settings.syncGroup >= maxLayers) {
+      issues.add('syncGroup', layerRangeIssue(settings.syncGroup, maxLayers));
     }
     for (const key of ['sync', 'strideScaling', 'restrictAxes', 'hipScaling'] as const) {
       if (typeof settings[key] !== 'boolean') issues.add(key, `is ${String(options[key])}: must be true or false`);
@@ -261,8 +262,9 @@ function resolveOptions(skeleton: Skeleton, space: BlendSpace, x: number, y: num
     issues.throwIfAny();
   }
   const slots = blendSpaceLayers(space);
-  if (settings.layer + slots > MAX_LAYERS) {
-    fail(where, 'layer', `is ${settings.layer}: a '${space.type}' space needs ${slots} layers, ${settings.layer} to ${settings.layer + slots - 1}, and the last layer is ${MAX_LAYERS - 1}`);
+  if (settings.layer + slots > maxLayers) {
+    fail(where, 'layer', `is ${settings.layer}: a '${space.type}' space needs ${slots} layers, ${settings.layer} to ${settings.layer + slots - 1}, and the last layer is ${maxLayers - 1}`
+      + (maxLayers < MAX_LAYERS ? ` (the world's maxLayers is ${maxLayers}; createAnimationWorld({ maxLayers }) allows up to ${MAX_LAYERS})` : ''));
   }
   const done = checked.get(space)?.get(skeleton); // true: checked for a synced blend, false: unsynced
   if (done !== true && (settings.sync || done === undefined)) checkSpaceClips(space, skeleton, settings.sync);

@@ -8,17 +8,17 @@ import { bindClip, checkTranslation, type TranslationOption } from '../assets/Bi
 import type { Clip } from '../assets/Clip.js';
 import type { Mask } from '../assets/Mask.js';
 import type { Skeleton } from '../assets/Skeleton.js';
-import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from '../components/Layers.js';
+import { clearLayer, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from '../components/Layers.js';
 import { BLEND_ADDITIVE, BLEND_OVERRIDE, layerFlags, measureSyncGroup, SYNC_PHASE } from '../components/layerRules.js';
 import { getRootTrack } from '../assets/rootTrack.js';
 import type { AnimationWorld } from '../world.js';
 import { registerAsset, registerMask, registerReference, wrapTime, identityReference } from './registry.js';
-import { checkBindable, checkSkeleton, isClip, isFiniteNumber, requireCharacter, requireLayer, requireOptions } from './validation.js';
+import { checkBindable, checkSkeleton, isClip, isFiniteNumber, layerRangeIssue, requireCharacter, requireLayer, requireOptions } from './validation.js';
 import { inRange, MAX_PLAYBACK_RATE, MAX_TIME, MAX_WEIGHT, rangeIssue } from '../assets/limits.js';
 
 /** Options of {@link play}. */
 export interface PlayOptions {
-  /** Layer slot, 0 … MAX_LAYERS − 1 (default 0). Override layers blend by weight; see blendSystem. */
+  /** Layer slot, 0 … world.maxLayers − 1 (`createAnimationWorld`'s `maxLayers`, default 4; default 0). Override layers blend by weight; see blendSystem. */
   layer?: number;
   /** Blend weight in [0, MAX_WEIGHT = 1000] (default 1); for an additive layer, its β. */
   weight?: number;
@@ -53,7 +53,7 @@ export interface PlayOptions {
    */
   hipScaling?: boolean;
   /**
-   * Phase sync group, an integer 0 … MAX_LAYERS − 1 (default: none). The looping clips of one
+   * Phase sync group, an integer 0 … world.maxLayers − 1 (default: none). The looping clips of one
    * group on a character play at one normalized phase, cycling once per weight-averaged
    * duration Σ wᵢDᵢ / Σ wᵢ (a walk of 0.8 s and a run of 1.2 s at weights 0.25 / 0.75 both
    * cycle in 1.1 s). Joining a group where another weighted member plays, the clip starts at
@@ -97,7 +97,7 @@ export function play(world: AnimationWorld, eid: number, clip: Clip, options: Pl
   const skeleton = requireCharacter(world, eid, 'play');
   requireOptions(options, 'play');
   const issues = new IssueList('play');
-  const resolved = resolvePlay(issues, skeleton, clip, options, 1);
+  const resolved = resolvePlay(issues, skeleton, clip, options, 1, world.maxLayers);
   issues.throwIfAny();
   writeLayer(world, eid, skeleton, clip, resolved);
 }
@@ -126,13 +126,14 @@ export interface ResolvedPlay {
 }
 
 /**
- * Checks play options for `clip` on a character of `skeleton`, recording faults in `issues`;
- * `defaultWeight` applies when `options.weight` is absent. Changes nothing.
+ * Checks play options for `clip` on a character of `skeleton` in a world of `maxLayers` layer
+ * slots per character, recording faults in `issues`; `defaultWeight` applies when
+ * `options.weight` is absent. Changes nothing.
  */
-export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, options: PlayOptions, defaultWeight: number): ResolvedPlay {
+export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, options: PlayOptions, defaultWeight: number, maxLayers: number): ResolvedPlay {
   const out = newResolvedPlay();
   out.weight = defaultWeight;
-  return resolvePlayInto(out, issues, skeleton, clip, options);
+  return resolvePlayInto(out, issues, skeleton, clip, options, maxLayers);
 }
 
 /** A {@link ResolvedPlay} whose fields {@link resolvePlayInto} fills. */
@@ -151,7 +152,7 @@ export function newResolvedPlay(): MutableResolvedPlay {
  * passed as an argument would be boxed): a caller that reuses one record, as `transition`
  * does every frame, makes no garbage. Returns `out`.
  */
-export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, skeleton: Skeleton, clip: Clip, options: PlayOptions): ResolvedPlay {
+export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, skeleton: Skeleton, clip: Clip, options: PlayOptions, maxLayers: number): ResolvedPlay {
   const layer = options.layer ?? 0;
   // `out.weight` holds the default. A given weight replaces it only once checked: `a ?? b` of a
   // tagged option and an unboxed double would box the double (garbage per call), and a string
@@ -167,7 +168,7 @@ export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, ske
   const additive = options.additive === true;
   if (!isClip(clip)) issues.add('clip', 'must be a Clip from createClip');
   else checkBindable(issues, 'clip', clip.skeleton, skeleton);
-  if (!Number.isInteger(layer) || layer < 0 || layer >= MAX_LAYERS) issues.add('layer', `is ${layer}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
+  if (!Number.isInteger(layer) || layer < 0 || layer >= maxLayers) issues.add('layer', layerRangeIssue(layer, maxLayers));
   // inRange first: a double passed to rangeIssue would be boxed (transition runs every frame).
   if (!inRange(speed, -MAX_PLAYBACK_RATE, MAX_PLAYBACK_RATE)) {
     issues.add('speed', rangeIssue(speed, -MAX_PLAYBACK_RATE, MAX_PLAYBACK_RATE, 'the fastest playback rate, MAX_PLAYBACK_RATE') ?? '');
@@ -200,8 +201,8 @@ export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, ske
   const syncGroup = options.syncGroup ?? -1;
   const phaseOffset = options.phaseOffset ?? 0;
   if (options.syncGroup !== undefined) {
-    if (!Number.isInteger(syncGroup) || syncGroup < 0 || syncGroup >= MAX_LAYERS) {
-      issues.add('syncGroup', `is ${String(syncGroup)}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
+    if (!Number.isInteger(syncGroup) || syncGroup < 0 || syncGroup >= maxLayers) {
+      issues.add('syncGroup', layerRangeIssue(syncGroup, maxLayers));
     } else if (!loop) {
       issues.add('syncGroup', `needs a looping clip: "${isClip(clip) ? clip.name : '?'}" does not loop (pass loop: true to loop it)`);
     }
@@ -233,7 +234,7 @@ export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, ske
 export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleton, clip: Clip, play: ResolvedPlay): void {
   const { Layers } = world.components;
   const assets = world.assets;
-  const li = eid * MAX_LAYERS + play.layer;
+  const li = eid * Layers.maxLayers + play.layer;
   clearLayer(Layers, li);
   const clipId = registerAsset(assets.clips, assets.clipIds, clip);
   Layers.clip[li] = clipId;
@@ -261,7 +262,7 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
  */
 function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Clip, play: ResolvedPlay): void {
   const { Layers } = world.components;
-  const leader = measureSyncGroup(SYNC, Layers, world.assets.clips, eid * MAX_LAYERS, (eid + 1) * MAX_LAYERS, play.syncGroup);
+  const leader = measureSyncGroup(SYNC, Layers, world.assets.clips, eid * Layers.maxLayers, (eid + 1) * Layers.maxLayers, play.syncGroup);
   Layers.syncGroup[li] = play.syncGroup;
   Layers.phaseOffset[li] = play.phaseOffset;
   if (leader < 0 || !(Layers.weight[leader] > 0)) {
@@ -284,8 +285,8 @@ const SYNC = new Float64Array(2);
 /** Empties a layer of character `eid`. @throws AnimationError for an unknown entity or layer. */
 export function stop(world: AnimationWorld, eid: number, layer = 0): void {
   requireCharacter(world, eid, 'stop');
-  requireLayer(layer, 'stop');
-  clearLayer(world.components.Layers, eid * MAX_LAYERS + layer);
+  requireLayer(layer, 'stop', world.maxLayers);
+  clearLayer(world.components.Layers, eid * world.maxLayers + layer);
 }
 
 /**
@@ -294,8 +295,8 @@ export function stop(world: AnimationWorld, eid: number, layer = 0): void {
  */
 export function setLayerWeight(world: AnimationWorld, eid: number, layer: number, weight: number): void {
   requireCharacter(world, eid, 'setLayerWeight');
-  requireLayer(layer, 'setLayerWeight');
+  requireLayer(layer, 'setLayerWeight', world.maxLayers);
   const issue = rangeIssue(weight, 0, MAX_WEIGHT, 'the largest layer weight, MAX_WEIGHT');
   if (issue !== null) fail('setLayerWeight', 'weight', issue);
-  world.components.Layers.weight[eid * MAX_LAYERS + layer] = weight;
+  world.components.Layers.weight[eid * world.maxLayers + layer] = weight;
 }

@@ -23,7 +23,6 @@ import type { Binding } from '../assets/Binding.js';
 import type { Clip } from '../assets/Clip.js';
 import type { Mask } from '../assets/Mask.js';
 import type { Skeleton } from '../assets/Skeleton.js';
-import { MAX_LAYERS } from '../components/Layers.js';
 import { BLEND_ADDITIVE, blendMode } from '../components/layerRules.js';
 import { LOD_MAX_LEVELS } from '../components/Lod.js';
 import { freeId, identityClipOf, referenceKeyIds } from './registry.js';
@@ -57,8 +56,8 @@ function clipUsers(world: AnimationWorld, id: number, label: string): AnimationI
   const live = liveCharacters(world);
   for (let i = 0; i < live.length; i++) {
     const eid = live[i];
-    for (let layer = 0; layer < MAX_LAYERS; layer++) {
-      const li = eid * MAX_LAYERS + layer;
+    for (let layer = 0; layer < Layers.maxLayers; layer++) {
+      const li = eid * Layers.maxLayers + layer;
       if (Layers.clip[li] === id) {
         issues.push({ path: label, message: `is played by character ${eid} on layer ${layer}: stop it first (stop, or removeCharacter)` });
       }
@@ -105,7 +104,7 @@ function dropUnusedBindings(world: AnimationWorld, which: (binding: Binding) => 
   const { Layers } = world.components;
   const live = liveCharacters(world);
   for (let i = 0; i < live.length; i++) {
-    for (let li = live[i] * MAX_LAYERS, end = li + MAX_LAYERS; li < end; li++) if (Layers.binding[li] >= 0) used[Layers.binding[li]] = 1;
+    for (let li = live[i] * Layers.maxLayers, end = li + Layers.maxLayers; li < end; li++) if (Layers.binding[li] >= 0) used[Layers.binding[li]] = 1;
   }
   for (const key of referenceIds.keys()) {
     const binding = referenceKeyIds(key).binding;
@@ -234,8 +233,8 @@ export function releaseMask(world: AnimationWorld, mask: Mask): boolean {
   const { Layers } = world.components;
   const live = liveCharacters(world);
   for (let i = 0; i < live.length; i++) {
-    for (let layer = 0; layer < MAX_LAYERS; layer++) {
-      if (Layers.mask[live[i] * MAX_LAYERS + layer] === id) issues.push({ path: 'mask', message: `masks character ${live[i]}'s layer ${layer}: stop that layer first (stop, or removeCharacter)` });
+    for (let layer = 0; layer < Layers.maxLayers; layer++) {
+      if (Layers.mask[live[i] * Layers.maxLayers + layer] === id) issues.push({ path: 'mask', message: `masks character ${live[i]}'s layer ${layer}: stop that layer first (stop, or removeCharacter)` });
     }
   }
   if (issues.length > 0) throw new AnimationError(where, issues);

@@ -6,7 +6,7 @@
  */
 import { fail } from '../assets/AnimationError.js';
 import { getRootTrack } from '../assets/rootTrack.js';
-import { MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
+import { ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
 import { measureSyncGroup, movesRoot, SYNC_DURATION } from '../components/layerRules.js';
 import { FLOAT32_MAX, MAX_PLAYBACK_RATE, rangeIssue, shownNumber } from '../assets/limits.js';
 import { isFiniteNumber, requireCharacter, requireOptions } from './validation.js';
@@ -117,7 +117,7 @@ export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSeco
 function refuseFast(world: AnimationWorld, eid: number, metersPerSecond: number, travel: number, rate: number): never {
   const { Layers } = world.components;
   const names: string[] = [];
-  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
+  for (let li = eid * Layers.maxLayers; li < (eid + 1) * Layers.maxLayers; li++) {
     if (movesRoot(Layers, li)) names.push(`"${world.assets.clips[Layers.clip[li]].name}"`);
   }
   const one = names.length === 1;
@@ -159,7 +159,7 @@ function refuseStill(world: AnimationWorld, eid: number, measure: number): never
   const { Layers } = world.components;
   const names: string[] = [];
   let farthest = 0, net = 0;
-  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
+  for (let li = eid * Layers.maxLayers; li < (eid + 1) * Layers.maxLayers; li++) {
     if (!movesRoot(Layers, li)) continue;
     const clip = world.assets.clips[Layers.clip[li]];
     names.push(`"${clip.name}"`);
@@ -200,7 +200,7 @@ const CYCLE_MAX = 1;
 function blendedTravel(world: AnimationWorld, eid: number, measure: number): void {
   const { Layers } = world.components;
   const clips = world.assets.clips;
-  const first = eid * MAX_LAYERS, end = first + MAX_LAYERS;
+  const first = eid * Layers.maxLayers, end = first + Layers.maxLayers;
   let total = 0, sumX = 0, sumZ = 0, cycleX = 0, cycleZ = 0;
   for (let li = first; li < end; li++) {
     if (!movesRoot(Layers, li)) continue;
@@ -246,10 +246,10 @@ function setBlendRate(world: AnimationWorld, eid: number): void {
   const { Layers } = world.components;
   const rate = RATE[0];
   let groups = 0; // sync groups with a weighted override member
-  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
+  for (let li = eid * Layers.maxLayers; li < (eid + 1) * Layers.maxLayers; li++) {
     if (movesRoot(Layers, li) && Layers.syncGroup[li] >= 0) groups |= 1 << Layers.syncGroup[li];
   }
-  for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) {
+  for (let li = eid * Layers.maxLayers; li < (eid + 1) * Layers.maxLayers; li++) {
     if (Layers.clip[li] < 0) continue;
     const group = Layers.syncGroup[li];
     if (group >= 0 && (groups & (1 << group)) !== 0) {

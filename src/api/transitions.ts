@@ -80,12 +80,13 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   const issues = ISSUES.reset();
   const { Layers, Inertialization } = world.components;
   const layer = options?.layer ?? 0;
-  const li = eid * MAX_LAYERS + layer;
+  const maxLayers = Layers.maxLayers;
+  const li = eid * maxLayers + layer;
   // The weight the layer has, or is fading toward (an interrupted cross-fade keeps its goal).
-  const busy = Number.isInteger(layer) && layer >= 0 && layer < MAX_LAYERS && Layers.clip[li] >= 0;
+  const busy = Number.isInteger(layer) && layer >= 0 && layer < maxLayers && Layers.clip[li] >= 0;
   const play = PLAY;
   play.weight = !busy ? 1 : Layers.fadeCurve[li] !== 0 ? Layers.fadeTo[li] : Layers.weight[li];
-  resolvePlayInto(play, issues, skeleton, clip, options ?? NO_OPTIONS);
+  resolvePlayInto(play, issues, skeleton, clip, options ?? NO_OPTIONS, maxLayers);
   checkTransitionOptions(issues, options);
   issues.throwIfAny();
   const duration = options.duration;
@@ -173,8 +174,12 @@ function crossfade(world: AnimationWorld, eid: number, li: number, curve: number
   const { Layers } = world.components;
   if (Layers.clip[li] < 0) return;
   let free = -1;
-  for (let s = eid * MAX_LAYERS; s < (eid + 1) * MAX_LAYERS && free < 0; s++) if (s !== li && Layers.clip[s] < 0) free = s;
-  if (free < 0) fail('transition', 'mode', `'crossfade' needs a free layer slot for the outgoing clip and all ${MAX_LAYERS} are in use: stop a layer or use inertialization`);
+  const maxLayers = Layers.maxLayers;
+  for (let s = eid * maxLayers; s < (eid + 1) * maxLayers && free < 0; s++) if (s !== li && Layers.clip[s] < 0) free = s;
+  if (free < 0) {
+    const wider = maxLayers < MAX_LAYERS ? `, or create the world with a larger maxLayers (createAnimationWorld({ maxLayers }), up to ${MAX_LAYERS})` : '';
+    fail('transition', 'mode', `'crossfade' needs a free layer slot for the outgoing clip and all ${maxLayers} (maxLayers) are in use: stop a layer or use inertialization${wider}`);
+  }
   Layers.clip[free] = Layers.clip[li];
   Layers.time[free] = Layers.time[li];
   Layers.speed[free] = frozen ? 0 : Layers.speed[li];

@@ -56,8 +56,18 @@ export function requireCharacter(world: AnimationWorld, eid: number, where: stri
   return world.assets.skeletons[world.components.Character.skeleton[eid]];
 }
 
-export function requireLayer(layer: number, where: string): void {
-  if (!Number.isInteger(layer) || layer < 0 || layer >= MAX_LAYERS) fail(where, 'layer', `is ${layer}: must be an integer in [0, ${MAX_LAYERS - 1}]`);
+/** Throws an AnimationError naming `where` unless `layer` is a layer slot of a world of `maxLayers` slots per character. */
+export function requireLayer(layer: number, where: string, maxLayers: number): void {
+  if (!Number.isInteger(layer) || layer < 0 || layer >= maxLayers) fail(where, 'layer', layerRangeIssue(layer, maxLayers));
+}
+
+/**
+ * The message for a layer (or sync group) `value` outside [0, maxLayers − 1] in a world of
+ * `maxLayers` slots per character: the range, and the option that widens it.
+ */
+export function layerRangeIssue(value: unknown, maxLayers: number): string {
+  const wider = maxLayers < MAX_LAYERS ? `; createAnimationWorld({ maxLayers }) allows up to ${MAX_LAYERS}` : '';
+  return `is ${String(value)}: must be an integer in [0, ${maxLayers - 1}] (the world's maxLayers is ${maxLayers}${wider})`;
 }
 
 /** A mask must be made for the character's skeleton, or one with the same joints in the same order. */

@@ -6,6 +6,7 @@ import { defaultFrame, requireFrame } from '../frame.js';
 import { fail } from '../assets/AnimationError.js';
 import { startThreads } from '../parallel/threadPool.js';
 import { defaultMaxTransitions } from '../components/Inertialization.js';
+import { DEFAULT_MAX_LAYERS } from '../components/Layers.js';
 import { kernelAreaBytes } from '../wasm/kernels.js';
 import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type AnimationWorldOptions } from '../world.js';
 
@@ -15,9 +16,10 @@ import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type Animati
  * declare. Memory is allocated here once; frames allocate nothing.
  *
  * Pools hold `maxEntities + 1` rows because bitecs entity ids start at 1. Per character:
- * `(1 + MAX_LAYERS) × maxJoints × 10` pose floats and `2 × maxJoints × 12` matrix floats; per
- * transition slot (`maxTransitions`) `maxJoints × 20` floats (a transition's source poses,
- * then its offsets).
+ * `maxJoints × 10` pose floats (LocalPose; layers are sampled into per-thread scratch),
+ * `2 × maxJoints × 12` matrix floats and `maxLayers` layer slots (`Layers`, 80 bytes a slot;
+ * `maxLayers` default 4, at most `MAX_LAYERS` = 16); per transition slot (`maxTransitions`)
+ * `maxJoints × 20` floats (a transition's source poses, then its offsets).
  *
  * The pools' total bytes ({@link worldBytes}) are computed before anything is allocated: a
  * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints and
@@ -25,7 +27,7 @@ import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type Animati
  * characters fit).
  *
  * @throws AnimationError when `options` is not an object, a size is not a positive integer
- * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴), `maxTransitions` is not an integer in [0,
+ * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴, `maxLayers` ≤ 16), `maxTransitions` is not an integer in [0,
  * maxEntities], `frame` is not a frame from `createFrame`, the
  * pools would take more than 2 GiB, allocating them fails, or `kernels` is `'wasm'` where the
  * WebAssembly kernels are not available (`'auto'` falls back to JavaScript; docs/wasm.md).
@@ -33,6 +35,8 @@ import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type Animati
  * const world = createAnimationWorld({ maxEntities: 10_000, maxJoints: 64 });
  * // 1,250 inertializations at once by default; every character at once:
  * const busy = createAnimationWorld({ maxEntities: 1_000, maxJoints: 64, maxTransitions: 1_000 });
+ * // 8 layer slots per character (state machines on layers, cross-fades on top):
+ * const layered = createAnimationWorld({ maxEntities: 1_000, maxJoints: 64, maxLayers: 8 });
  */
 export function createAnimationWorld(options: AnimationWorldOptions): AnimationWorld {
   let frame = defaultFrame;
@@ -60,21 +64,24 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
  * `maxTransitions`: the world's transition slots (default: `createAnimationWorld`'s default for
  * `maxEntities`, `defaultMaxTransitions` (bitanim/kernels)).
  *
+ * `maxLayers`: layer slots per character (default `DEFAULT_MAX_LAYERS` = 4; an integer in [1,
+ * 16]): each slot adds 80 bytes per character and `maxJoints × 80` bytes of blend scratch.
+ *
  * `kernels`: the kernels the world runs (`world.kernels`). A world on `'wasm'` also holds the
  * WebAssembly kernels' area (copies of the skeletons and clips they read, src/wasm/kernels.ts:
  * about 5.5 MB at 64 joints, 5 MiB of it room for clips' frames, per world, not per
  * character), counted here; its memory is whole
  * 64 KiB pages, so up to one page more is reserved. Default `'js'`.
- * @throws AnimationError when a count is not an integer ≥ 0, or `kernels` is not `'wasm'` or `'js'`.
+ * @throws AnimationError when a count is not an integer ≥ 0, `maxLayers` is not one in [1, 16], or `kernels` is not `'wasm'` or `'js'`.
  * @example
  * worldBytes(10_000, 64); // 303,000,000 bytes or so: what createAnimationWorld would allocate
  * worldBytes(10_000, 64, 4096, world.kernels); // with the kernel area when world.kernels is 'wasm'
  */
 export function worldBytes(
   maxEntities: number, maxJoints: number, maxEvents = 4096, kernels: 'wasm' | 'js' = 'js',
-  maxTransitions = Number.isInteger(maxEntities) && maxEntities >= 0 ? defaultMaxTransitions(maxEntities) : 0,
+  maxTransitions = Number.isInteger(maxEntities) && maxEntities >= 0 ? defaultMaxTransitions(maxEntities) : 0, maxLayers = DEFAULT_MAX_LAYERS,
 ): number {
   if (kernels !== 'wasm' && kernels !== 'js') fail('worldBytes', 'kernels', `is ${String(kernels)}: must be 'wasm' or 'js' (world.kernels)`);
-  const pools = frameWorldBytes(defaultFrame, maxEntities, maxJoints, maxEvents, maxTransitions);
+  const pools = frameWorldBytes(defaultFrame, maxEntities, maxJoints, maxEvents, maxTransitions, maxLayers);
   return kernels === 'wasm' ? pools + kernelAreaBytes(maxJoints) : pools;
 }

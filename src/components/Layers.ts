@@ -1,8 +1,16 @@
 import type { RowLifecycle } from './lifecycle.js';
 import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
-/** Layer slots per character. Layer 0 is the base; higher layers blend over it in order. */
-export const MAX_LAYERS = 4;
+/**
+ * The most layer slots a character can have: the upper bound of `createAnimationWorld`'s
+ * `maxLayers` option (each world has `world.maxLayers` slots per character, layer 0 the base,
+ * higher layers blending over it in order). Not a world's stride: index a world's `Layers`
+ * with `eid × world.maxLayers + layer` (= `Layers.maxLayers`).
+ */
+export const MAX_LAYERS = 16;
+
+/** Layer slots per character when `createAnimationWorld` is given no `maxLayers`. */
+export const DEFAULT_MAX_LAYERS = 4;
 
 /** `Layers.flags` bit: the layer's clip wraps at its end (else it clamps). */
 export const LAYER_LOOP = 1;
@@ -23,10 +31,11 @@ export const ROOT_AXIS_LATERAL = 2;
 export const NO_CLIP = -1;
 
 /**
- * `Layers`: up to `MAX_LAYERS` clip slots per character — the blend weights and
- * playback state.
+ * `Layers`: `maxLayers` clip slots per character (the world's `maxLayers`, default
+ * `DEFAULT_MAX_LAYERS` = 4, at most `MAX_LAYERS` = 16) — the blend weights and playback state.
  *
- * Slot `(eid, layer)` lives at index `li = eid × MAX_LAYERS + layer` of every scalar array.
+ * Slot `(eid, layer)` lives at index `li = eid × maxLayers + layer` of every scalar array.
+ * - `maxLayers`: the slots per character (a number, not a pool): systems read it once per call.
  * - `clip[li]`: clip id in the world's registry, or `NO_CLIP`.
  * - `time[li]`: playback time in seconds, in [0, duration) when looping, [0, duration] clamped.
  *   Float64 so long-running loops do not drift.
@@ -53,7 +62,7 @@ export const NO_CLIP = -1;
  *   (else it stays 0).
  * - `rootScale[li]`: factor on that displacement (the hip-height ratio, later stride scales).
  * - `rootAxis[li]`: `ROOT_AXIS_FREE | ROOT_AXIS_FORWARD | ROOT_AXIS_LATERAL` (axis restriction).
- * - `syncGroup[li]`: phase sync group 0 … MAX_LAYERS − 1 of the character, or −1 (none).
+ * - `syncGroup[li]`: phase sync group 0 … maxLayers − 1 of the character, or −1 (none).
  *   The looping clips of one group play at one normalized phase (`measureSyncGroup` in
  *   components/layerRules.ts computes the rule below): each frame `sampleSystem` snaps every member to the phase of the group's leader (its highest-weight member, ties:
  *   lowest layer) plus the member's `phaseOffset`, and sets the member's `speed` so it covers
@@ -68,6 +77,7 @@ export const NO_CLIP = -1;
  * scratch (issue 18), so a character's layers cost bytes per slot, not per joint.
  */
 export interface LayersComponent {
+  readonly maxLayers: number;
   readonly clip: Int32Array;
   readonly time: Float64Array;
   readonly speed: Float32Array;
@@ -90,10 +100,11 @@ export interface LayersComponent {
   readonly phaseOffset: Float32Array;
 }
 
-/** Creates the `Layers` component for `rows` entity ids. */
-export function createLayersComponent(rows: number, alloc: PoolAllocator = heapAllocator): LayersComponent {
-  const slots = rows * MAX_LAYERS;
+/** Creates the `Layers` component for `rows` entity ids of `maxLayers` slots each (validated by `createAnimationWorld`). */
+export function createLayersComponent(rows: number, alloc: PoolAllocator = heapAllocator, maxLayers = DEFAULT_MAX_LAYERS): LayersComponent {
+  const slots = rows * maxLayers;
   return {
+    maxLayers,
     clip: alloc.array(Int32Array, slots).fill(NO_CLIP),
     time: alloc.array(Float64Array, slots),
     speed: alloc.array(Float32Array, slots),
@@ -123,8 +134,8 @@ export function createLayersComponent(rows: number, alloc: PoolAllocator = heapA
  */
 export const layersRows: RowLifecycle<LayersComponent> = {
   reset(layers: LayersComponent, eid: number): void {
-    const first = eid * MAX_LAYERS;
-    for (let li = first; li < first + MAX_LAYERS; li++) clearLayer(layers, li);
+    const first = eid * layers.maxLayers;
+    for (let li = first; li < first + layers.maxLayers; li++) clearLayer(layers, li);
   },
   kept: {
     fadeFrom: 'read only while fadeCurve is not 0; a fade start writes it with fadeCurve',
@@ -134,7 +145,7 @@ export const layersRows: RowLifecycle<LayersComponent> = {
   },
 };
 
-/** Empties one layer slot (`li = eid × MAX_LAYERS + layer`). */
+/** Empties one layer slot (`li = eid × layers.maxLayers + layer`). */
 export function clearLayer(layers: LayersComponent, li: number): void {
   layers.clip[li] = NO_CLIP;
   layers.time[li] = 0;

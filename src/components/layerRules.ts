@@ -25,7 +25,7 @@
  * The predicates are small enough for V8 to inline into the systems' per-layer loops (which
  * read the same fields they did). They take integers only and allocate nothing.
  */
-import { LAYER_ADDITIVE, LAYER_CLEAR_AFTER_FADE, LAYER_LOOP, MAX_LAYERS, type LayersComponent } from './Layers.js';
+import { LAYER_ADDITIVE, LAYER_CLEAR_AFTER_FADE, LAYER_LOOP, type LayersComponent } from './Layers.js';
 
 /** Blend mode: blended with the other override layers by normalized weight (the default). */
 export const BLEND_OVERRIDE = 0;
@@ -34,7 +34,7 @@ export const BLEND_ADDITIVE = 1;
 /** A layer's blend mode, {@link BLEND_OVERRIDE} or {@link BLEND_ADDITIVE}. */
 export type BlendMode = typeof BLEND_OVERRIDE | typeof BLEND_ADDITIVE;
 
-/** The blend mode of slot `li` (`li = eid × MAX_LAYERS + layer`), from its stored flags. */
+/** The blend mode of slot `li` (`li = eid × layers.maxLayers + layer`), from its stored flags. */
 export function blendMode(layers: LayersComponent, li: number): BlendMode {
   return (layers.flags[li] & LAYER_ADDITIVE) === 0 ? BLEND_OVERRIDE : BLEND_ADDITIVE;
 }
@@ -78,11 +78,11 @@ export function movesRoot(layers: LayersComponent, li: number): boolean {
   return isOverride(layers, li);
 }
 
-/** The sync groups that have a member playing among the slots `first .. first + MAX_LAYERS − 1`, as bits (1 << group). */
+/** The sync groups that have a member playing among the slots `first .. first + layers.maxLayers − 1`, as bits (1 << group). */
 export function playingSyncGroups(layers: LayersComponent, first: number): number {
-  const { clip, syncGroup } = layers;
+  const { clip, syncGroup, maxLayers } = layers;
   let groups = 0;
-  for (let li = first, last = first + MAX_LAYERS; li < last; li++) {
+  for (let li = first, last = first + maxLayers; li < last; li++) {
     const g = syncGroup[li];
     if (g >= 0 && clip[li] >= 0) groups |= 1 << g;
   }

@@ -168,6 +168,7 @@ function createWorkerWorld(init: InitMessage): AnimationWorld {
     ecs: null as unknown as World, // workers never touch the entity world
     maxEntities: init.maxEntities,
     maxJoints: init.maxJoints,
+    maxLayers: init.components.Layers.maxLayers, // the Layers pools' stride, cloned with them
     blendThreshold: init.blendThreshold,
     components: init.components,
     characters: { dense: pools.dense } as unknown as AnimationWorld['characters'],

@@ -13,7 +13,7 @@
  * Sampling: each layer the blend reads (override or additive, below) is sampled from its clip
  * at its time (`sampleClipInto`: the clip at the character's LOD level, `world.lod.clipLevels`;
  * reduced clips from their curves; a bound clip through its binding) into its slot of
- * `layerSamples` (`MAX_LAYERS × maxJoints × 10` floats per thread, no pool per character).
+ * `layerSamples` (`world.maxLayers × maxJoints × 10` floats per thread, no pool per character).
  * A single unmasked override layer at or above the threshold is the blend: it is sampled
  * straight into `LocalPose`, which gives the same bits as sampling then copying. Two unmasked
  * override layers of dense unbound clips, between keys, are sampled and blended in one pass
@@ -42,7 +42,7 @@ import { commitRemovals } from 'bitecs';
 import type { Clip } from '../assets/Clip.js';
 import type { Binding } from '../assets/bindingTypes.js';
 import { sampleBlendTwoInto, sampleClipInto } from '../assets/sampleClip.js';
-import { MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
+import type { LayersComponent } from '../components/Layers.js';
 import { isAdditive, isOverride } from '../components/layerRules.js';
 import { lodClipId } from '../components/Lod.js';
 import { updateRange } from '../components/UpdateList.js';
@@ -57,13 +57,13 @@ import type { AnimationWorld, ScratchOf } from '../world.js';
  * blendSystem's scratch (FrameSystem.scratch, built once per world and per thread): the layers
  * of the character being blended — their sampled poses (`layerSamples`, slot n at
  * `n × maxJoints × 10`, in the pool buffer so the WebAssembly kernels reach it), and the
- * override layers' pose offsets, weights and masks (`MAX_LAYERS` each).
+ * override layers' pose offsets, weights and masks (`world.maxLayers` each).
  */
 export const blendScratch = {
-  layerSamples: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, MAX_LAYERS * maxJoints * POSE_STRIDE),
-  layerOff: (): Int32Array => new Int32Array(MAX_LAYERS),
-  layerWeight: (): Float32Array => new Float32Array(MAX_LAYERS),
-  layerMask: (): (Float32Array | null)[] => new Array<Float32Array | null>(MAX_LAYERS).fill(null),
+  layerSamples: (maxJoints: number, alloc: PoolAllocator, maxLayers: number): Float32Array => alloc.array(Float32Array, maxLayers * maxJoints * POSE_STRIDE),
+  layerOff: (_maxJoints: number, _alloc: PoolAllocator, maxLayers: number): Int32Array => new Int32Array(maxLayers),
+  layerWeight: (_maxJoints: number, _alloc: PoolAllocator, maxLayers: number): Float32Array => new Float32Array(maxLayers),
+  layerMask: (_maxJoints: number, _alloc: PoolAllocator, maxLayers: number): (Float32Array | null)[] => new Array<Float32Array | null>(maxLayers).fill(null),
 };
 
 declare module '../world.js' {
@@ -79,7 +79,7 @@ export function blendSystem(world: AnimationWorld, dt: number): void {
 }
 
 /**
- * Samples layer slot `li` (a clip, `li = eid × MAX_LAYERS + layer`) at its time into `out` at
+ * Samples layer slot `li` (a clip, `li = eid × layers.maxLayers + layer`) at its time into `out` at
  * `outOff`: its clip at LOD level `level` (−1: the clip itself; `clipLevels` is
  * `world.lod.clipLevels`), through its binding if it has one. What sampleSystem sampled into
  * the layer's pose before issue 18; takes only integers and arrays (see {@link sampleClipInto}).
@@ -122,7 +122,7 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
     return;
   }
   const { Character, Layers, LocalPose } = world.components;
-  const { weight, mask, reference } = Layers;
+  const { weight, mask, reference, maxLayers } = Layers;
   const { skeletons, masks, references, clips, bindings } = world.assets;
   const { layerOff, layerWeight, layerMask, layerSamples: samples } = world.scratch;
   const { enabled: lodOn, level: lodLevel } = world.components.Lod;
@@ -139,11 +139,11 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
     const rest = skeletons[Character.skeleton[eid]].rest;
     const outOff = eid * poseSize;
     const level = lodOn[eid] === 0 ? -1 : lodLevel[eid];
-    const firstLayer = eid * MAX_LAYERS;
+    const firstLayer = eid * maxLayers;
 
     let count = 0;
     let single = -1, second = -1; // the slots of the first two override layers, for the one- and two-layer paths
-    for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+    for (let li = firstLayer, last = li + maxLayers; li < last; li++) {
       if (!isOverride(Layers, li)) continue;
       if (count === 0) single = li;
       else if (count === 1) second = li;
@@ -165,13 +165,13 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
         blendTwoLayers(local, outOff, samples, layerOff[0], layerOff[1], layerWeight, jointCount);
       }
     } else {
-      for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+      for (let li = firstLayer, last = li + maxLayers; li < last; li++) {
         if (isOverride(Layers, li)) sampleLayer(samples, (li - firstLayer) * poseSize, Layers, li, level, clips, clipLevels, bindings);
       }
       blendOverrideLayers(local, outOff, rest, samples, layerOff, layerWeight, layerMask, count, jointCount, threshold);
     }
 
-    for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+    for (let li = firstLayer, last = li + maxLayers; li < last; li++) {
       if (!isAdditive(Layers, li)) continue;
       const layerOffset = (li - firstLayer) * poseSize;
       sampleLayer(samples, layerOffset, Layers, li, level, clips, clipLevels, bindings);

@@ -38,7 +38,6 @@
  */
 import { sampleClipInto } from '../assets/sampleClip.js';
 import * as inertialization from '../components/Inertialization.js';
-import { MAX_LAYERS } from '../components/Layers.js';
 import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendMode, isAdditive, isOverride, loops } from '../components/layerRules.js';
 import { lodClipId } from '../components/Lod.js';
 import { fadeCurve } from '../math/fadeCurves.js';
@@ -238,9 +237,9 @@ export function blendLayersAt(world: AnimationWorld, eid: number, back: Float64A
   const level = lod.enabled[eid] === 0 ? -1 : lod.level[eid];
   const jointCount = Character.jointCount[eid];
   const poseSize = world.maxJoints * POSE_STRIDE;
-  const first = eid * MAX_LAYERS;
+  const first = eid * Layers.maxLayers, end = first + Layers.maxLayers;
   let count = 0;
-  for (let li = first; li < first + MAX_LAYERS; li++) {
+  for (let li = first; li < end; li++) {
     const clipId = clipIds[li];
     if (clipId < 0) continue;
     const w = layerWeightAt(Layers, li, back, backIndex);
@@ -264,7 +263,7 @@ export function blendLayersAt(world: AnimationWorld, eid: number, back: Float64A
     blendOverrideLayers(out, 0, skeletons[Character.skeleton[eid]].rest, layerPoses, layerOff, layerWeight, layerMask, count, jointCount, blendThreshold);
   }
   // Additive layers in layer order, as blendSystem applies them.
-  for (let li = first; li < first + MAX_LAYERS; li++) {
+  for (let li = first; li < end; li++) {
     if (clipIds[li] < 0 || blendMode(Layers, li) !== BLEND_ADDITIVE || reference[li] < 0) continue;
     layerWeight[0] = layerWeightAt(Layers, li, back, backIndex);
     if (!(layerWeight[0] > 0)) continue;
@@ -280,7 +279,7 @@ export function layersCanGoBack(world: AnimationWorld, eid: number, back: Float6
   const Layers = world.components.Layers;
   const clips = world.assets.clips;
   const seconds = back[backIndex];
-  for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
+  for (let li = eid * Layers.maxLayers, last = li + Layers.maxLayers; li < last; li++) {
     const clipId = Layers.clip[li];
     if (clipId < 0 || loops(Layers, li)) continue;
     const duration = clips[clipId].duration;
@@ -407,8 +406,8 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
 
 /** Whether a layer of `eid` with a clip has a weight fade in progress. */
 function fadingLayers(world: AnimationWorld, eid: number): boolean {
-  const { clip, fadeCurve: fading } = world.components.Layers;
-  for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) if (clip[li] >= 0 && fading[li] !== 0) return true;
+  const { clip, fadeCurve: fading, maxLayers } = world.components.Layers;
+  for (let li = eid * maxLayers, last = li + maxLayers; li < last; li++) if (clip[li] >= 0 && fading[li] !== 0) return true;
   return false;
 }
 
@@ -439,10 +438,10 @@ export function blendLayersNow(world: AnimationWorld, eid: number, level: number
   const { layerOff, layerWeight, layerMask, layerPoses, blendThreshold } = world.scratch;
   const jointCount = Character.jointCount[eid];
   const poseSize = world.maxJoints * POSE_STRIDE;
-  const first = eid * MAX_LAYERS;
+  const first = eid * Layers.maxLayers, end = first + Layers.maxLayers;
   let count = 0;
   let slotA = -1, slotB = -1; // the first two override layers (blendSystem's two-layer path)
-  for (let li = first; li < first + MAX_LAYERS; li++) {
+  for (let li = first; li < end; li++) {
     const override = isOverride(Layers, li);
     if (!override && !isAdditive(Layers, li)) continue;
     const clipId = clipIds[li];
@@ -467,7 +466,7 @@ export function blendLayersNow(world: AnimationWorld, eid: number, level: number
   } else {
     blendOverrideLayers(out, outOff, skeletons[Character.skeleton[eid]].rest, layerPoses, layerOff, layerWeight, layerMask, count, jointCount, blendThreshold);
   }
-  for (let li = first; li < first + MAX_LAYERS; li++) {
+  for (let li = first; li < end; li++) {
     if (!isAdditive(Layers, li)) continue;
     applyAdditiveLayer(out, outOff, layerPoses, (li - first) * poseSize, references[reference[li]], weight, li, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
   }

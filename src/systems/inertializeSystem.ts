@@ -39,7 +39,6 @@
  */
 import { commitRemovals } from 'bitecs';
 import * as inertialization from '../components/Inertialization.js';
-import { MAX_LAYERS } from '../components/Layers.js';
 import { updateRange } from '../components/UpdateList.js';
 import * as layout from '../math/layout.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
@@ -55,7 +54,7 @@ const { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OFFSET_STRIDE, O
 /**
  * inertializeSystem's scratch (FrameSystem.scratch, built once per world; `transition` uses
  * it too, through `captureSourceMotion`): a transition capture blends the layers at two times
- * h apart (`pose`, `poseOther`, `maxJoints × 10` each) from `MAX_LAYERS` layer poses
+ * h apart (`pose`, `poseOther`, `maxJoints × 10` each) from `world.maxLayers` layer poses
  * (`layerPoses`), with one sample time (`time`), the seconds back it blends at (`params`, at
  * `CAPTURE_BACK`), the capture's job (`capture`: inputs, outputs and math scratch, filled per
  * capture), a slot's worth of floats (`slotScratch`, `maxJoints × 20`: the offsets a capture
@@ -66,14 +65,14 @@ const { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OFFSET_STRIDE, O
 export const inertializeScratch = {
   pose: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, maxJoints * POSE_STRIDE),
   poseOther: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, maxJoints * POSE_STRIDE),
-  layerPoses: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, MAX_LAYERS * maxJoints * POSE_STRIDE),
+  layerPoses: (maxJoints: number, alloc: PoolAllocator, maxLayers: number): Float32Array => alloc.array(Float32Array, maxLayers * maxJoints * POSE_STRIDE),
   slotScratch: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, maxJoints * SLOT_STRIDE),
   time: (): Float64Array => new Float64Array(1),
   params: (): Float64Array => new Float64Array(8),
   capture: (): CaptureJob => createCaptureJob(),
-  layerOff: (): Int32Array => new Int32Array(MAX_LAYERS),
-  layerWeight: (): Float32Array => new Float32Array(MAX_LAYERS),
-  layerMask: (): (Float32Array | null)[] => new Array<Float32Array | null>(MAX_LAYERS).fill(null),
+  layerOff: (_maxJoints: number, _alloc: PoolAllocator, maxLayers: number): Int32Array => new Int32Array(maxLayers),
+  layerWeight: (_maxJoints: number, _alloc: PoolAllocator, maxLayers: number): Float32Array => new Float32Array(maxLayers),
+  layerMask: (_maxJoints: number, _alloc: PoolAllocator, maxLayers: number): (Float32Array | null)[] => new Array<Float32Array | null>(maxLayers).fill(null),
 };
 
 declare module '../world.js' {

@@ -47,7 +47,7 @@
  * translation-only model.
  */
 import { commitRemovals } from 'bitecs';
-import { MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
+import { ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
 import { movesRoot } from '../components/layerRules.js';
 import { updateRange } from '../components/UpdateList.js';
 import * as layout from '../math/layout.js';
@@ -79,7 +79,7 @@ export function rootMotionSystem(world: AnimationWorld, dt: number): void {
 /** The work of {@link rootMotionSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
 export function rootMotionEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const { Character, Layers, LocalPose, RootMotion } = world.components;
-  const { weight, rootDelta, rootYaw, rootScale, rootAxis } = Layers;
+  const { weight, rootDelta, rootYaw, rootScale, rootAxis, maxLayers } = Layers;
   const { x: worldX, y: worldY, z: worldZ, yaw, delta, vertical, enabled, extractYaw } = RootMotion;
   const rootFrames = world.assets.rootFrames;
   const local = LocalPose.data;
@@ -93,7 +93,7 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
     if (enabled[eid] === 0) continue; // no root motion
     const turning = extractYaw[eid] !== 0;
     let total = 0, dx = 0, dy = 0, dz = 0, turn = 0;
-    for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
+    for (let li = eid * maxLayers, last = li + maxLayers; li < last; li++) {
       if (!movesRoot(Layers, li)) continue;
       const w = weight[li];
       const k = w * rootScale[li];

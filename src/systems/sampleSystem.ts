@@ -37,7 +37,7 @@ import type { Clip } from '../assets/Clip.js';
 import type { RootTrack } from '../assets/rootTrack.js';
 import { pushEvent, type EventQueue } from '../components/EventQueue.js';
 import { updateRange } from '../components/UpdateList.js';
-import { clearLayer, MAX_LAYERS, type LayersComponent } from '../components/Layers.js';
+import { clearLayer, type LayersComponent } from '../components/Layers.js';
 import { clearsAfterFade, loops, measureSyncGroup, playingSyncGroups, SYNC_DURATION, SYNC_PHASE } from '../components/layerRules.js';
 import { fadeCurve } from '../math/fadeCurves.js';
 import type { AnimationWorld } from '../world.js';
@@ -70,7 +70,7 @@ export function advanceClock(world: AnimationWorld, dt: number): void {
  */
 export function sampleEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
   const { Layers, RootMotion } = world.components;
-  const { clip: clipIds, fadeCurve: fading } = Layers;
+  const { clip: clipIds, fadeCurve: fading, maxLayers } = Layers;
   const extractYaw = RootMotion.extractYaw;
   const { clips, rootTracks } = world.assets;
   const queue = world.events;
@@ -85,10 +85,10 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
     const eid = updated[entry];
     const dt = updatedDt[entry]; // seconds since its last update (lodSystem)
     queue.frameStart = lodSlot[eid] === 0 ? frameStart : frameStart + frameDt - lodDt[eid]; // when its seconds began
-    const groups = playingSyncGroups(Layers, eid * MAX_LAYERS);
-    if (groups !== 0) syncPhases(Layers, clips, eid * MAX_LAYERS, groups);
+    const groups = playingSyncGroups(Layers, eid * maxLayers);
+    if (groups !== 0) syncPhases(Layers, clips, eid * maxLayers, groups);
     const turning = extractYaw[eid] !== 0;
-    for (let li = eid * MAX_LAYERS, last = li + MAX_LAYERS; li < last; li++) {
+    for (let li = eid * maxLayers, last = li + maxLayers; li < last; li++) {
       const clipId = clipIds[li];
       if (clipId < 0) continue;
       if (fading[li] !== 0 && advanceFade(Layers, li, dt)) continue; // a faded-out source: emptied
@@ -101,7 +101,7 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
 }
 
 /**
- * Phase sync of the layers `first .. first + MAX_LAYERS − 1` (one character) for every group
+ * Phase sync of the layers `first .. first + layers.maxLayers − 1` (one character) for every group
  * whose bit is set in `groups`. Per group g, with its cycle duration D_g, leader L and phase φ
  * from {@link measureSyncGroup} (components/layerRules.ts), every member (a clip of duration
  * Dᵢ > 0) gets time = ((φ + offsetᵢ) mod 1) × Dᵢ and speed = syncRate_L × Dᵢ / D_g.
@@ -112,9 +112,9 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
  * clamped clips in a group). Takes only integers (see `sampleClipInto`); allocates nothing.
  */
 export function syncPhases(layers: LayersComponent, clips: readonly Clip[], first: number, groups: number): void {
-  const { clip: clipIds, syncGroup, time, speed, phaseOffset, syncRate } = layers;
-  const end = first + MAX_LAYERS;
-  for (let g = 0; g < MAX_LAYERS; g++) {
+  const { clip: clipIds, syncGroup, time, speed, phaseOffset, syncRate, maxLayers } = layers;
+  const end = first + maxLayers;
+  for (let g = 0; g < maxLayers; g++) {
     if ((groups & (1 << g)) === 0) continue;
     const leader = measureSyncGroup(SYNC, layers, clips, first, end, g);
     if (leader < 0) continue;

@@ -16,7 +16,6 @@
  * phase 10 % slower at 10,000 × 64 joints (13.7–14.0 against 12.3 ns per joint).
  */
 import { sampleClipInto } from '../assets/sampleClip.js';
-import { MAX_LAYERS } from '../components/Layers.js';
 import { isAdditive, isOverride } from '../components/layerRules.js';
 import { lodClipId } from '../components/Lod.js';
 import { updateRange } from '../components/UpdateList.js';
@@ -28,7 +27,7 @@ import { sampleLayerWasm, SKIN_TABLE_IDS, type WasmKernels } from './kernels.js'
 /** `blendEntities` for the chunk `world.characters.dense[first .. end)` on `kernels` (this thread's). */
 export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, dt: number, first: number, end: number): void {
   const { Character, Layers, LocalPose } = world.components;
-  const { clip: clipIds, time, binding, weight, mask, reference } = Layers;
+  const { clip: clipIds, time, binding, weight, mask, reference, maxLayers } = Layers;
   const { skeletons, masks, references, clips, bindings } = world.assets;
   const { layerOff, layerWeight, layerMask, layerSamples: samples } = world.scratch;
   const { enabled: lodOn, level: lodLevel } = world.components.Lod;
@@ -53,13 +52,13 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
     const skeleton = skeletons[skeletonId];
     const outOff = eid * poseSize;
     const level = lodOn[eid] === 0 ? -1 : lodLevel[eid];
-    const firstLayer = eid * MAX_LAYERS;
+    const firstLayer = eid * maxLayers;
 
     let count = 0;
     let single = -1;
     let layers = 0; // override slots as bits (slot − firstLayer)
     let masked = false;
-    for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+    for (let li = firstLayer, last = li + maxLayers; li < last; li++) {
       if (!isOverride(Layers, li)) continue;
       if (count === 0) single = li;
       layers |= 1 << (li - firstLayer);
@@ -78,7 +77,7 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
         sampleClipInto(local, outOff, source, time, single, bindingId < 0 ? null : bindings[bindingId]);
       }
     } else {
-      for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+      for (let li = firstLayer, last = li + maxLayers; li < last; li++) {
         if (!isOverride(Layers, li)) continue;
         const clipId = clipIds[li], bindingId = binding[li];
         const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
@@ -96,7 +95,7 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
       }
     }
 
-    for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+    for (let li = firstLayer, last = li + maxLayers; li < last; li++) {
       if (!isAdditive(Layers, li)) continue;
       const clipId = clipIds[li], bindingId = binding[li];
       const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
@@ -121,7 +120,7 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
  */
 export function blendLayersNowWasm(world: AnimationWorld, kernels: WasmKernels, eid: number, level: number, out: Float32Array, outOff: number): void {
   const { Character, Layers } = world.components;
-  const { clip: clipIds, time, binding, weight, mask, reference } = Layers;
+  const { clip: clipIds, time, binding, weight, mask, reference, maxLayers } = Layers;
   const { skeletons, masks, references, clips, bindings } = world.assets;
   const { layerOff, layerWeight, layerMask, layerSamples: samples, blendThreshold: threshold } = world.scratch;
   const clipLevels = world.lod.clipLevels;
@@ -133,13 +132,13 @@ export function blendLayersNowWasm(world: AnimationWorld, kernels: WasmKernels, 
   const outAt = out.byteOffset + outOff * 4, samplesAt = samples.byteOffset, weightAt = weight.byteOffset, timeAt = time.byteOffset;
   const jointCount = Character.jointCount[eid];
   const skeletonId = Character.skeleton[eid];
-  const firstLayer = eid * MAX_LAYERS;
+  const firstLayer = eid * maxLayers;
 
   let count = 0;
   let single = -1;
   let layers = 0;
   let masked = false;
-  for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+  for (let li = firstLayer, last = li + maxLayers; li < last; li++) {
     if (!isOverride(Layers, li)) continue;
     if (count === 0) single = li;
     layers |= 1 << (li - firstLayer);
@@ -157,7 +156,7 @@ export function blendLayersNowWasm(world: AnimationWorld, kernels: WasmKernels, 
       sampleClipInto(out, outOff, source, time, single, bindingId < 0 ? null : bindings[bindingId]);
     }
   } else {
-    for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+    for (let li = firstLayer, last = li + maxLayers; li < last; li++) {
       if (!isOverride(Layers, li)) continue;
       const clipId = clipIds[li], bindingId = binding[li];
       const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
@@ -174,7 +173,7 @@ export function blendLayersNowWasm(world: AnimationWorld, kernels: WasmKernels, 
       blendOverrideLayers(out, outOff, skeletons[skeletonId].rest, samples, layerOff, layerWeight, layerMask, count, jointCount, threshold);
     }
   }
-  for (let li = firstLayer, last = li + MAX_LAYERS; li < last; li++) {
+  for (let li = firstLayer, last = li + maxLayers; li < last; li++) {
     if (!isAdditive(Layers, li)) continue;
     const clipId = clipIds[li], bindingId = binding[li];
     const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createBitanimCrowd } from '../../bench/bitanimCrowd.js';
 import { createCrowdAssets, JOINT_COUNT, LAYER_COUNT, planCrowd } from '../../bench/plan.js';
 import { createReferenceKernel, maxReferenceDifference, runReferenceKernel } from '../../bench/referenceKernel.js';
-import { MAX_LAYERS } from '../../src/components/Layers.js';
+import { DEFAULT_MAX_LAYERS } from '../../src/components/Layers.js';
 import { getSkinPalette } from '../../src/index.js';
 import { smallestAllocation } from '../support/allocation.js';
 
@@ -37,7 +37,7 @@ describe('reference kernel', () => {
       for (let c = 0; c < COUNT; c++) {
         for (let layer = 0; layer < LAYER_COUNT; layer++) {
           const k = c * LAYER_COUNT + layer;
-          expect(kernel.time[k]).toBe(layerTime[crowd.eids[c]! * MAX_LAYERS + layer]);
+          expect(kernel.time[k]).toBe(layerTime[crowd.eids[c]! * DEFAULT_MAX_LAYERS + layer]);
           if (kernel.time[k]! < before[k]!) wraps++;
         }
       }

@@ -3,7 +3,7 @@
  * helper on hand-made layer rows, with the expected answers worked out by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { createLayersComponent, LAYER_ADDITIVE, LAYER_CLEAR_AFTER_FADE, LAYER_LOOP, MAX_LAYERS, type LayersComponent } from '../../src/components/Layers.js';
+import { createLayersComponent, LAYER_ADDITIVE, LAYER_CLEAR_AFTER_FADE, LAYER_LOOP, DEFAULT_MAX_LAYERS, type LayersComponent } from '../../src/components/Layers.js';
 import {
   BLEND_ADDITIVE,
   BLEND_OVERRIDE,
@@ -27,7 +27,7 @@ interface Row { clip?: number; weight?: number; flags?: number; reference?: numb
 function layersWith(rows: Row[]): LayersComponent {
   const layers = createLayersComponent(3);
   rows.forEach((row, layer) => {
-    const li = MAX_LAYERS + layer;
+    const li = DEFAULT_MAX_LAYERS + layer;
     layers.clip[li] = row.clip ?? -1;
     layers.weight[li] = row.weight ?? 0;
     layers.flags[li] = row.flags ?? 0;
@@ -54,7 +54,7 @@ describe('layer predicates', () => {
   for (const [what, row, override, additive, mode, loop, clears] of cases) {
     it(what, () => {
       const layers = layersWith([{}, row]);
-      const li = MAX_LAYERS + 1;
+      const li = DEFAULT_MAX_LAYERS + 1;
       expect(isOverride(layers, li)).toBe(override);
       expect(isAdditive(layers, li)).toBe(additive);
       expect(movesRoot(layers, li)).toBe(override); // additive layers carry no travel
@@ -74,7 +74,7 @@ describe('layer predicates', () => {
     for (const loop of [false, true]) {
       for (const mode of [BLEND_OVERRIDE, BLEND_ADDITIVE] as const) {
         const layers = layersWith([{ clip: 0, weight: 1, flags: layerFlags(loop, mode) }]);
-        const li = MAX_LAYERS;
+        const li = DEFAULT_MAX_LAYERS;
         expect([blendMode(layers, li), loops(layers, li), clearsAfterFade(layers, li)]).toEqual([mode, loop, false]);
         layers.flags[li] = fadingOutFlags(layers.flags[li]!);
         expect([blendMode(layers, li), loops(layers, li), clearsAfterFade(layers, li)]).toEqual([mode, loop, true]);
@@ -89,7 +89,7 @@ describe('sync groups', () => {
 
   it('playingSyncGroups: the groups with a member that has a clip', () => {
     const layers = layersWith([{ clip: 0, syncGroup: 2 }, { clip: -1, syncGroup: 1 }, { clip: 3, syncGroup: 0 }, { clip: 1 }]);
-    expect(playingSyncGroups(layers, MAX_LAYERS)).toBe(0b101);
+    expect(playingSyncGroups(layers, DEFAULT_MAX_LAYERS)).toBe(0b101);
     expect(playingSyncGroups(layers, 0)).toBe(0); // character 0: nothing
   });
 
@@ -101,7 +101,7 @@ describe('sync groups', () => {
       { clip: 3, weight: 0.5, syncGroup: 1, time: 0.375, phaseOffset: 0.75 },
     ]);
     const out = new Float64Array(2);
-    const first = MAX_LAYERS, end = 2 * MAX_LAYERS;
+    const first = DEFAULT_MAX_LAYERS, end = 2 * DEFAULT_MAX_LAYERS;
     // Group 0: D = (0.25·1 + 0.75·2) / (0.25 + 0.75) = 1.75; leader layer 1; φ = 1.5 / 2 − 0.5 = 0.25.
     expect(measureSyncGroup(out, layers, clips, first, end, 0)).toBe(first + 1);
     expect(Array.from(out)).toEqual([1.75, 0.25]);
@@ -121,10 +121,10 @@ describe('sync groups', () => {
   it('measureSyncGroup: no weighted member gives the plain mean; equal weights, the lowest layer leads', () => {
     const out = new Float64Array(2);
     const idle = layersWith([{ clip: 0, syncGroup: 3, time: 0.5 }, { clip: 1, syncGroup: 3, time: 0.5 }]);
-    expect(measureSyncGroup(out, idle, clips, MAX_LAYERS, 2 * MAX_LAYERS, 3)).toBe(MAX_LAYERS);
+    expect(measureSyncGroup(out, idle, clips, DEFAULT_MAX_LAYERS, 2 * DEFAULT_MAX_LAYERS, 3)).toBe(DEFAULT_MAX_LAYERS);
     expect(Array.from(out)).toEqual([1.5, 0.5]); // (1 + 2) / 2; the first member's phase 0.5 / 1
     const tied = layersWith([{ clip: 3 }, { clip: 1, weight: 0.5, syncGroup: 0, time: 1 }, { clip: 0, weight: 0.5, syncGroup: 0, time: 0.9 }]);
-    expect(measureSyncGroup(out, tied, clips, MAX_LAYERS, 2 * MAX_LAYERS, 0)).toBe(MAX_LAYERS + 1);
+    expect(measureSyncGroup(out, tied, clips, DEFAULT_MAX_LAYERS, 2 * DEFAULT_MAX_LAYERS, 0)).toBe(DEFAULT_MAX_LAYERS + 1);
     expect(Array.from(out)).toEqual([1.5, 0.5]); // (0.5·2 + 0.5·1) / 1; leader 1 / 2
   });
 });

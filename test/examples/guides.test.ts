@@ -26,7 +26,7 @@ import {
   type Clip,
   type Skeleton,
 } from '../../src/index.js';
-import { MATRIX_STRIDE, MATRIX_T, MAX_LAYERS, POSE_Q, POSE_STRIDE, POSE_T } from '../../src/kernels.js';
+import { MATRIX_STRIDE, MATRIX_T, DEFAULT_MAX_LAYERS, POSE_Q, POSE_STRIDE, POSE_T } from '../../src/kernels.js';
 import { walkRunSpace } from '../../examples/blendSpacePhase.js';
 import { halfTiredWalk } from '../../examples/differenceClips.js';
 import { whoIsWatching } from '../../examples/ecsComponents.js';
@@ -257,8 +257,8 @@ describe('examples/blendSpacePhase.ts (docs/root-motion-and-blend-spaces.md)', (
     for (let f = 0; f < 7; f++) step(world, 1 / 30);
     const times = (): Map<Clip, number> => {
       const map = new Map<Clip, number>();
-      for (let layer = 0; layer < MAX_LAYERS; layer++) {
-        const li = eid * MAX_LAYERS + layer, id = world.components.Layers.clip[li]!;
+      for (let layer = 0; layer < DEFAULT_MAX_LAYERS; layer++) {
+        const li = eid * DEFAULT_MAX_LAYERS + layer, id = world.components.Layers.clip[li]!;
         if (id >= 0 && world.components.Layers.weight[li]! > 0) map.set(world.assets.clips[id]!, world.components.Layers.time[li]!);
       }
       return map;

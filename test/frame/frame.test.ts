@@ -18,7 +18,7 @@ import {
   worldBytes,
   type FrameSystem,
 } from '../../src/index.js';
-import { lodSystem, MAX_LAYERS, sampleSystem, skinSystem } from '../../src/kernels.js';
+import { lodSystem, DEFAULT_MAX_LAYERS, sampleSystem, skinSystem } from '../../src/kernels.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 
 const noop: FrameSystem = { name: 'noop', entities: () => undefined, reads: [], writes: [] };
@@ -76,7 +76,7 @@ describe('systems run alone, and the clock', () => {
   it('after lodSystem run alone, a system run alone visits its list; without it, every character', () => {
     const { world, eids } = lodWorld();
     const time = world.components.Layers.time;
-    const layer = (eid: number): number => eid * MAX_LAYERS;
+    const layer = (eid: number): number => eid * DEFAULT_MAX_LAYERS;
     // Phase 1, k = 4: its tick is 2 on the first frame, 3 on the second: held on both.
     lodSystem(world, 0.25);
     expect(Array.from(world.updates.eids.subarray(0, world.updates.last))).toEqual([eids[0], eids[2], eids[3]]);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createAnimationWorld, createClip, createSkeleton } from '../../src/index.js';
-import { advanceLayer, LAYER_LOOP, MAX_LAYERS } from '../../src/kernels.js';
+import { advanceLayer, LAYER_LOOP, DEFAULT_MAX_LAYERS } from '../../src/kernels.js';
 import { createEventQueue } from '../../src/components/EventQueue.js';
 import { createRandom as random } from '../fixtures/synthetic.js';
 
@@ -33,7 +33,7 @@ describe('looping events over many cycles are computed (issue 15)', () => {
   const frames = [0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 1, 0.5, 0, 0, 0, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 1, 1, 1, 1];
   const world = createAnimationWorld({ maxEntities: 2, maxJoints: 1 });
   const layers = world.components.Layers;
-  const li = MAX_LAYERS; // entity 1, layer 0
+  const li = DEFAULT_MAX_LAYERS; // entity 1, layer 0
 
   it('keeps the last records and counts the rest as dropped, as crossing every cycle would, forward and backward', () => {
     const next = random(15);

@@ -29,7 +29,7 @@ describe('failure 1: step returns whatever dt and speed (watchdog)', () => {
     const result = await guarded(`${PRELUDE}
       const refused = refusal(() => B.play(world, eid, walk(30), { speed: 1e18 }));
       B.step(world, 1 / 60);
-      return [refused, world.components.Layers.clip[eid * B.MAX_LAYERS], finitePose()];`);
+      return [refused, world.components.Layers.clip[eid * B.DEFAULT_MAX_LAYERS], finitePose()];`);
     expect(result).toEqual({
       outcome: 'returned',
       value: [`${REFUSED}play: speed is 1e18: must be a finite number within ±1000 (the fastest playback rate, MAX_PLAYBACK_RATE)`, -1, true],
@@ -73,7 +73,7 @@ describe('failure 1: step returns whatever dt and speed (watchdog)', () => {
     // Now the last ⌈4096 / 2⌉ + 1 cycles are visited and the rest counted as dropped.
     const result = await guarded(`${PRELUDE}
       B.play(world, eid, walk(30));
-      world.components.Layers.speed[eid * B.MAX_LAYERS] = 1e18;
+      world.components.Layers.speed[eid * B.DEFAULT_MAX_LAYERS] = 1e18;
       B.step(world, 1 / 60);
       return [world.events.count, world.events.dropped, Math.fround(1e18), finitePose()];`);
     expect(result.outcome).toBe('returned');
@@ -179,7 +179,7 @@ describe('item 7: setTargetSpeed refuses a rate above MAX_PLAYBACK_RATE (watchdo
       B.play(world, eid, walk(2, 2e-6, 'creep'));
       const refused = refusal(() => B.setTargetSpeed(world, eid, 1.5));
       B.setTargetSpeed(world, eid, 0.001);
-      return [refused, world.components.Layers.speed[eid * B.MAX_LAYERS]];`);
+      return [refused, world.components.Layers.speed[eid * B.DEFAULT_MAX_LAYERS]];`);
     expect(result.outcome).toBe('returned');
     const [refused, rate] = (result as { value: [string, number] }).value;
     expect(refused).toBe(

@@ -17,7 +17,7 @@ import {
   type Clip,
   type Skeleton,
 } from '../../src/index.js';
-import { blendSystem, followSystem, inertializeSystem, MAX_LAYERS, rootMotionSystem, sampleSystem, skinSystem } from '../../src/kernels.js';
+import { blendSystem, followSystem, inertializeSystem, DEFAULT_MAX_LAYERS, rootMotionSystem, sampleSystem, skinSystem } from '../../src/kernels.js';
 import { INERTIA_NONE } from '../../src/components/Inertialization.js';
 import { registerLodLevels, setLod, setLodCamera } from '../../src/api/lod.js';
 import { lodSystem } from '../../src/systems/lodSystem.js';
@@ -167,7 +167,7 @@ describe('update-rate LOD: a crowd at k = 1, 2, 4 against the full-rate run', ()
   it('ends with the same layer times', () => {
     const a = full.world.components.Layers.time, b = reduced.world.components.Layers.time;
     for (const eid of reduced.eids) {
-      for (let li = eid * MAX_LAYERS; li < (eid + 1) * MAX_LAYERS; li++) expect(Math.abs(a[li]! - b[li]!)).toBeLessThan(1e-9);
+      for (let li = eid * DEFAULT_MAX_LAYERS; li < (eid + 1) * DEFAULT_MAX_LAYERS; li++) expect(Math.abs(a[li]! - b[li]!)).toBeLessThan(1e-9);
     }
   });
 
@@ -263,7 +263,7 @@ describe('update-rate LOD: the other systems', () => {
     play(world, eid, side, { time: 0.1 });
     step(world, 0.01);
     step(world, 0.01); // frame 8: 0.04 s applied to the new clip (0.02 of them from before it was played)
-    expect(world.components.Layers.time[eid * MAX_LAYERS]).toBeCloseTo(0.14, 12);
+    expect(world.components.Layers.time[eid * DEFAULT_MAX_LAYERS]).toBeCloseTo(0.14, 12);
   });
 });
 

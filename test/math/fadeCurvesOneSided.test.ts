@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAnimationWorld, play, spawnCharacter, step, transition } from '../../src/index.js';
-import { FADE_CURVE_KINDS, FADE_EASE_IN, FADE_EASE_OUT, FADE_SMOOTHSTEP, fadeCurve, fadeCurveName, MAX_LAYERS } from '../../src/kernels.js';
+import { FADE_CURVE_KINDS, FADE_EASE_IN, FADE_EASE_OUT, FADE_SMOOTHSTEP, fadeCurve, fadeCurveName, DEFAULT_MAX_LAYERS } from '../../src/kernels.js';
 import { refused } from '../fixtures/errors.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 
@@ -111,7 +111,7 @@ describe("transition's cross-fade with curve 'ease-in' and 'ease-out'", () => {
     step(world, 0.05);
     transition(world, eid, to, { duration: 0.4, mode: 'crossfade', curve });
     const { Layers } = world.components;
-    const incoming = eid * MAX_LAYERS;
+    const incoming = eid * DEFAULT_MAX_LAYERS;
     const outgoing = incoming + 1; // the first free slot takes the outgoing clip
     expect(Layers.clip[outgoing]).toBe(world.assets.clipIds.get(from));
     for (const w of expected) {

@@ -16,7 +16,7 @@ import {
   type KernelChoice,
   type Skeleton,
 } from '../../src/index.js';
-import { MAX_LAYERS } from '../../src/kernels.js';
+import { DEFAULT_MAX_LAYERS } from '../../src/kernels.js';
 import { axisAngle, createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 import {
   buildThreeClip, buildThreeRig, comparePalette, describeDiff, distanceFromIdentity, evaluateThree, ticksBetween,
@@ -174,9 +174,9 @@ export function runOracle(
     const diff = comparePalette(palette, evaluateThree(rig), jointCount);
     let timeGap = 0;
     for (let n = 0; n < layers.length; n++) {
-      timeGap = Math.max(timeGap, Math.abs(world.components.Layers.time[eid * MAX_LAYERS + n]! - actions[n]!.time));
+      timeGap = Math.max(timeGap, Math.abs(world.components.Layers.time[eid * DEFAULT_MAX_LAYERS + n]! - actions[n]!.time));
     }
-    const clipTimes = layers.map((_, n) => world.components.Layers.time[eid * MAX_LAYERS + n]!.toFixed(4)).join('/');
+    const clipTimes = layers.map((_, n) => world.components.Layers.time[eid * DEFAULT_MAX_LAYERS + n]!.toFixed(4)).join('/');
     const message = `[oracle] ${tag} ${s.label} t=${time} (clip times ${clipTimes}): ${describeDiff(diff, s.raw.names)}`;
     console.log(message);
     samples.push({ time, diff, motion: distanceFromIdentity(palette, jointCount), timeGap, message });

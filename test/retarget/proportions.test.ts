@@ -34,7 +34,7 @@ import {
   type Skeleton,
   type TranslationOption,
 } from '../../src/index.js';
-import { MAX_LAYERS } from '../../src/kernels.js';
+import { DEFAULT_MAX_LAYERS } from '../../src/kernels.js';
 import { CMU_SCALE } from '../fixtures/realClips.js';
 import { assetPath } from '../support/assets.js';
 
@@ -67,7 +67,7 @@ function run(model: Skeleton, vertical: boolean, translation?: TranslationOption
   const reference = spawnCharacter(world, source, { rootMotion: true, verticalRootMotion: vertical });
   play(world, eid, walk, translation === undefined ? {} : { translation });
   setTargetSpeed(world, eid, 1.6667);
-  const rate = world.components.Layers.speed[eid * MAX_LAYERS]!;
+  const rate = world.components.Layers.speed[eid * DEFAULT_MAX_LAYERS]!;
   play(world, reference, walk, { speed: rate });
   const traces = [trace(), trace()] as const;
   const dt = 1 / (walk.frameRate * rate);
@@ -148,7 +148,7 @@ describe("retargeting by proportions: the seed's appendix 2 with the CMU walk", 
     for (let j = 0; j < model.jointCount; j++) {
       for (let c = 9; c < 12; c++) expect(a[j * 12 + c]).toBeCloseTo(k * b[j * 12 + c]!, 4);
     }
-    expect(world.components.Layers.rootScale[eid * MAX_LAYERS]).toBeCloseTo(k, 5);
+    expect(world.components.Layers.rootScale[eid * DEFAULT_MAX_LAYERS]).toBeCloseTo(k, 5);
   });
 });
 

@@ -10,7 +10,7 @@ import {
   type BlendSpace,
   type Clip,
 } from '../../src/index.js';
-import { MAX_LAYERS, pickHemisphere } from '../../src/kernels.js';
+import { DEFAULT_MAX_LAYERS, pickHemisphere } from '../../src/kernels.js';
 import { refused } from '../fixtures/errors.js';
 import { createRandom } from '../fixtures/synthetic.js';
 import { biped, directionalWalk, runFor } from './locomotion.js';
@@ -20,7 +20,7 @@ const DEG = Math.PI / 180;
 /** The layer playing `clip` on character `eid`, or −1. */
 function layerOf(world: ReturnType<typeof createAnimationWorld>, eid: number, clip: Clip): number {
   const id = world.assets.clipIds.get(clip);
-  for (let layer = 0; layer < MAX_LAYERS; layer++) if (id !== undefined && world.components.Layers.clip[eid * MAX_LAYERS + layer] === id) return layer;
+  for (let layer = 0; layer < DEFAULT_MAX_LAYERS; layer++) if (id !== undefined && world.components.Layers.clip[eid * DEFAULT_MAX_LAYERS + layer] === id) return layer;
   return -1;
 }
 
@@ -54,7 +54,7 @@ describe('setBlendSpace: the seed\'s appendix 3 through the API', () => {
     setBlendSpace(world, eid, diamond, 0.7071, 0.7071);
     setTargetSpeed(world, eid, 4.0);
     const { Layers } = world.components;
-    const la = eid * MAX_LAYERS + layerOf(world, eid, a), lb = eid * MAX_LAYERS + layerOf(world, eid, b);
+    const la = eid * DEFAULT_MAX_LAYERS + layerOf(world, eid, a), lb = eid * DEFAULT_MAX_LAYERS + layerOf(world, eid, b);
     expect(Layers.weight[la]).toBeCloseTo(0.5, 6);
     expect(Layers.weight[lb]).toBeCloseTo(0.5, 6);
     // The seed: rate midway between A's 2.0 and B's 1.0.
@@ -92,10 +92,10 @@ describe('setBlendSpace: the seed\'s appendix 3 through the API', () => {
     const eid = spawnCharacter(world, skeleton, { rootMotion: true });
     setBlendSpace(world, eid, diamond, 0, 1); // A alone
     setTargetSpeed(world, eid, 4.0);
-    const la = eid * MAX_LAYERS + layerOf(world, eid, a);
+    const la = eid * DEFAULT_MAX_LAYERS + layerOf(world, eid, a);
     expect(world.components.Layers.syncRate[la]).toBeCloseTo(2.0, 6); // A alone: 4.0 / 2.0
     setBlendSpace(world, eid, diamond, 0.7071, 0.7071);
-    expect(world.components.Layers.syncRate[eid * MAX_LAYERS + layerOf(world, eid, a)]).toBeCloseTo(1.5, 6);
+    expect(world.components.Layers.syncRate[eid * DEFAULT_MAX_LAYERS + layerOf(world, eid, a)]).toBeCloseTo(1.5, 6);
   });
 });
 
@@ -167,13 +167,13 @@ describe('setBlendSpace: directional locomotion', () => {
       setBlendSpace(world, eid, space, Math.cos(heading), Math.sin(heading));
       const after = clips.map((clip) => layerOf(world, eid, clip));
       for (let k = 0; k < clips.length; k++) {
-        const li = eid * MAX_LAYERS + after[k]!;
+        const li = eid * DEFAULT_MAX_LAYERS + after[k]!;
         if (after[k]! < 0 || !(Layers.weight[li]! > 0)) continue;
         if (before[k]! >= 0) expect(after[k]).toBe(before[k]); // stayed: same layer
         // Every weighted clip is at the group's phase (its time / duration, offsets are 0).
         const phases = [];
         for (let layer = 0; layer < 3; layer++) {
-          const lj = eid * MAX_LAYERS + layer;
+          const lj = eid * DEFAULT_MAX_LAYERS + layer;
           if (Layers.clip[lj]! >= 0 && Layers.weight[lj]! > 0) phases.push(Layers.time[lj]! / world.assets.clips[Layers.clip[lj]!]!.duration);
         }
         for (const phase of phases) expect(Math.abs(phase - phases[0]!)).toBeLessThan(1e-6);
@@ -202,7 +202,7 @@ describe('setBlendSpace: slots, speed and events', () => {
         const eid = spawnCharacter(world, skeleton, { rootMotion: true });
         setBlendSpace(world, eid, blend, 0.4); // forward 0.6, side 0.4
         setTargetSpeed(world, eid, speed);
-        const rate = world.components.Layers.syncRate[eid * MAX_LAYERS]!;
+        const rate = world.components.Layers.syncRate[eid * DEFAULT_MAX_LAYERS]!;
         const names = new Map<Clip, string[]>([[forward, []], [side, []]]);
         runFor(world, 5, dt, undefined, () => {
           for (const event of drainEvents(world)) names.get(event.clip)!.push(event.name);
@@ -230,13 +230,13 @@ describe('setBlendSpace: slots, speed and events', () => {
     setBlendSpace(world, eid, line, 0.5); // idle + forward
     runFor(world, 0.37);
     const forwardLayer = layerOf(world, eid, forward);
-    const phase = Layers.time[eid * MAX_LAYERS + forwardLayer]! / forward.duration;
+    const phase = Layers.time[eid * DEFAULT_MAX_LAYERS + forwardLayer]! / forward.duration;
     setBlendSpace(world, eid, line, 1.5); // forward + side: idle leaves, side enters
     expect(layerOf(world, eid, forward)).toBe(forwardLayer);
     expect(layerOf(world, eid, idle)).toBe(-1);
     const sideLayer = layerOf(world, eid, side);
-    expect(Layers.time[eid * MAX_LAYERS + sideLayer]! / side.duration).toBeCloseTo(phase, 6);
-    expect(Layers.weight[eid * MAX_LAYERS + sideLayer]).toBeCloseTo(0.5, 6);
+    expect(Layers.time[eid * DEFAULT_MAX_LAYERS + sideLayer]! / side.duration).toBeCloseTo(phase, 6);
+    expect(Layers.weight[eid * DEFAULT_MAX_LAYERS + sideLayer]).toBeCloseTo(0.5, 6);
   });
 
   it('inside a triangle with an idle corner, a target speed is still met along the commanded direction', () => {
@@ -317,7 +317,7 @@ describe('setBlendSpace: forward and backward hemispheres', () => {
       // Near the side, the side clip stays where it was and its weight changes smoothly.
       if (sideLayer >= 0 && Math.abs(y) < 0.2) {
         expect(layerOf(world, eid, right)).toBe(sideLayer);
-        const w = Layers.weight[eid * MAX_LAYERS + sideLayer]!;
+        const w = Layers.weight[eid * DEFAULT_MAX_LAYERS + sideLayer]!;
         if (lastSideWeight >= 0) expect(Math.abs(w - lastSideWeight)).toBeLessThan(0.05);
         lastSideWeight = w;
         checked++;

@@ -13,14 +13,14 @@ import {
   type BlendSpaceSample,
   type Clip,
 } from '../../src/index.js';
-import { MAX_LAYERS } from '../../src/kernels.js';
+import { DEFAULT_MAX_LAYERS } from '../../src/kernels.js';
 import { createRandom } from '../fixtures/synthetic.js';
 import { biped, directionalWalk, runFor } from './locomotion.js';
 
-/** The layer slot (eid × MAX_LAYERS + layer) playing `clip` on `eid`; throws when none does. */
+/** The layer slot (eid × DEFAULT_MAX_LAYERS + layer) playing `clip` on `eid`; throws when none does. */
 function slotOf(world: AnimationWorld, eid: number, clip: Clip): number {
   const id = world.assets.clipIds.get(clip);
-  for (let layer = 0; layer < MAX_LAYERS; layer++) if (id !== undefined && world.components.Layers.clip[eid * MAX_LAYERS + layer] === id) return eid * MAX_LAYERS + layer;
+  for (let layer = 0; layer < DEFAULT_MAX_LAYERS; layer++) if (id !== undefined && world.components.Layers.clip[eid * DEFAULT_MAX_LAYERS + layer] === id) return eid * DEFAULT_MAX_LAYERS + layer;
   throw new Error(`${clip.name} does not play`);
 }
 
@@ -164,7 +164,7 @@ describe('setBlendSpace: phase offsets of 0 change nothing', () => {
         setBlendSpace(world, eid, space, 2 * random());
         if (f === 20) setTargetSpeed(world, eid, 1.3);
         step(world, 1 / 240 + random() / 20);
-        record.push(...getLocalPose(world, eid), ...Object.values(getRootTransform(world, eid)), ...world.components.Layers.time.subarray(eid * MAX_LAYERS, (eid + 1) * MAX_LAYERS));
+        record.push(...getLocalPose(world, eid), ...Object.values(getRootTransform(world, eid)), ...world.components.Layers.time.subarray(eid * DEFAULT_MAX_LAYERS, (eid + 1) * DEFAULT_MAX_LAYERS));
       }
       return record;
     });

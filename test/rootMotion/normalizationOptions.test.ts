@@ -17,7 +17,7 @@ import {
   type Clip,
   type Skeleton,
 } from '../../src/index.js';
-import { MAX_LAYERS } from '../../src/kernels.js';
+import { DEFAULT_MAX_LAYERS } from '../../src/kernels.js';
 import { runFor } from './locomotion.js';
 
 /** Hips at height h with two legs whose feet reach the ground; the hip joint named explicitly. */
@@ -88,8 +88,8 @@ describe("axis restriction: 'lateral' keeps only a sideways clip's X travel", ()
     setTargetSpeed(world, lateral, 1.2);
     setTargetSpeed(world, free, 1.2);
     const { Layers } = world.components;
-    expect(Layers.speed[lateral * MAX_LAYERS]).toBeCloseTo(0.8, 6);
-    expect(Layers.speed[free * MAX_LAYERS]).toBeCloseTo(1.2 / Math.hypot(1.5, 0.4), 6); // 0.7730
+    expect(Layers.speed[lateral * DEFAULT_MAX_LAYERS]).toBeCloseTo(0.8, 6);
+    expect(Layers.speed[free * DEFAULT_MAX_LAYERS]).toBeCloseTo(1.2 / Math.hypot(1.5, 0.4), 6); // 0.7730
     runFor(world, 5); // 4 whole cycles at rate 0.8: 6 m along X
     const root = getRootTransform(world, lateral);
     expect(root.x / 5).toBeCloseTo(1.2, 5);
@@ -129,13 +129,13 @@ describe('hipScaling: false keeps the clip\'s own stride (seed appendix 2 withou
     play(world, unscaled, walk, { hipScaling: false });
     play(world, scaled, walk);
     const { Layers } = world.components;
-    expect(Layers.rootScale[unscaled * MAX_LAYERS]).toBe(1);
-    expect(Layers.rootScale[scaled * MAX_LAYERS]).toBeCloseTo(0.7 / 1.25, 6);
+    expect(Layers.rootScale[unscaled * DEFAULT_MAX_LAYERS]).toBe(1);
+    expect(Layers.rootScale[scaled * DEFAULT_MAX_LAYERS]).toBeCloseTo(0.7 / 1.25, 6);
     setTargetSpeed(world, unscaled, 1.6667);
     setTargetSpeed(world, scaled, 1.6667);
-    expect(Layers.speed[unscaled * MAX_LAYERS]).toBeCloseTo(1.6667 / (2.0 / 1.2), 6);
-    expect(Layers.speed[scaled * MAX_LAYERS]).toBeCloseTo(1.6667 / ((0.7 / 1.25) * 2.0 / 1.2), 5);
-    expect(Layers.speed[scaled * MAX_LAYERS]).toBeCloseTo(1.7858, 3);
+    expect(Layers.speed[unscaled * DEFAULT_MAX_LAYERS]).toBeCloseTo(1.6667 / (2.0 / 1.2), 6);
+    expect(Layers.speed[scaled * DEFAULT_MAX_LAYERS]).toBeCloseTo(1.6667 / ((0.7 / 1.25) * 2.0 / 1.2), 5);
+    expect(Layers.speed[scaled * DEFAULT_MAX_LAYERS]).toBeCloseTo(1.7858, 3);
   });
 
   it('two cycles at rate 1 travel 4.0 m without the ratio, 2.24 m with it', () => {
@@ -160,8 +160,8 @@ describe('hipScaling: false keeps the clip\'s own stride (seed appendix 2 withou
     setTargetSpeed(world, unscaled, 1.6667);
     setTargetSpeed(world, scaled, 1.6667);
     const { Layers } = world.components;
-    expect(Layers.syncRate[unscaled * MAX_LAYERS]).toBeCloseTo(1.00002, 5);
-    expect(Layers.syncRate[scaled * MAX_LAYERS]).toBeCloseTo(1.7858, 3);
+    expect(Layers.syncRate[unscaled * DEFAULT_MAX_LAYERS]).toBeCloseTo(1.00002, 5);
+    expect(Layers.syncRate[scaled * DEFAULT_MAX_LAYERS]).toBeCloseTo(1.7858, 3);
     // Halfway, stride scales make both clips cover the same ground at the one rate: the blend
     // moves at the weighted harmonic mean of their own speeds, 1 / (0.5 / (2.0 / 1.2) +
     // 0.5 / (3.0 / 0.9)) = 2.2222 m/s at rate 1, so rate 1.6667 / 2.2222 = 0.75002 without
@@ -169,7 +169,7 @@ describe('hipScaling: false keeps the clip\'s own stride (seed appendix 2 withou
     setBlendSpace(world, unscaled, line, 0.5, undefined, { hipScaling: false });
     setBlendSpace(world, scaled, line, 0.5);
     const harmonic = 1 / (0.5 / (2.0 / 1.2) + 0.5 / (3.0 / 0.9));
-    expect(Layers.syncRate[unscaled * MAX_LAYERS]).toBeCloseTo(1.6667 / harmonic, 5);
-    expect(Layers.syncRate[scaled * MAX_LAYERS]).toBeCloseTo(1.6667 / ((0.7 / 1.25) * harmonic), 5);
+    expect(Layers.syncRate[unscaled * DEFAULT_MAX_LAYERS]).toBeCloseTo(1.6667 / harmonic, 5);
+    expect(Layers.syncRate[scaled * DEFAULT_MAX_LAYERS]).toBeCloseTo(1.6667 / ((0.7 / 1.25) * harmonic), 5);
   });
 });

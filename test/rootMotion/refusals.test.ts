@@ -11,7 +11,7 @@ import {
   type Clip,
   type Skeleton,
 } from '../../src/index.js';
-import { getRootTrack, MAX_LAYERS } from '../../src/kernels.js';
+import { getRootTrack, DEFAULT_MAX_LAYERS } from '../../src/kernels.js';
 import { refused } from '../fixtures/errors.js';
 import { biped, directionalWalk } from './locomotion.js';
 
@@ -71,7 +71,7 @@ describe("setTargetSpeed(…, { cycle: 'max' }) refuses cycles under 1 mm", () =
       'setTargetSpeed: metersPerSecond is 1.6 m/s, but clip "comes back" travels 0.0005 m/s at rate 1 on this character, so it would play at 3200×, above the fastest playback rate MAX_PLAYBACK_RATE = 1000×: ask for at most 0.5 m/s, or play a clip that travels',
     );
     setTargetSpeed(world, eid, 0.4);
-    expect(world.components.Layers.speed[eid * MAX_LAYERS]).toBeCloseTo(0.4 / 0.0005, -1);
+    expect(world.components.Layers.speed[eid * DEFAULT_MAX_LAYERS]).toBeCloseTo(0.4 / 0.0005, -1);
   });
 
   it('takes 1.5 mm out and 1.2 mm back on the clip\'s own size, and refuses it on hips half as high', () => {
@@ -86,13 +86,13 @@ describe("setTargetSpeed(…, { cycle: 'max' }) refuses cycles under 1 mm", () =
     play(world, small, short);
     play(world, unscaled, short, { hipScaling: false });
     setTargetSpeed(world, own, 0.3, { cycle: 'max' });
-    expect(Math.abs(world.components.Layers.speed[own * MAX_LAYERS]! / 200 - 1)).toBeLessThan(1e-5);
+    expect(Math.abs(world.components.Layers.speed[own * DEFAULT_MAX_LAYERS]! / 200 - 1)).toBeLessThan(1e-5);
     const error = refused(() => setTargetSpeed(world, small, 0.3, { cycle: 'max' }));
     expect(error.message).toBe(
       'setTargetSpeed: clip "short" travels under 1 mm per cycle (farthest 0.75 mm from its start), so no playback rate can give it a speed: play it in place',
     );
     setTargetSpeed(world, unscaled, 0.3, { cycle: 'max' });
-    expect(Math.abs(world.components.Layers.speed[unscaled * MAX_LAYERS]! / 200 - 1)).toBeLessThan(1e-5);
+    expect(Math.abs(world.components.Layers.speed[unscaled * DEFAULT_MAX_LAYERS]! / 200 - 1)).toBeLessThan(1e-5);
   });
 
   it('refuses a sideways clip restricted to forward travel: 0.5 mm of it per cycle is left', () => {
@@ -117,11 +117,11 @@ describe("setTargetSpeed(…, { cycle: 'max' }) refuses cycles under 1 mm", () =
     setBlendSpace(world, eid, line, 1);
     setTargetSpeed(world, eid, 1.2, { cycle: 'max' });
     const { Layers } = world.components;
-    const rate = Layers.syncRate[eid * MAX_LAYERS]!;
+    const rate = Layers.syncRate[eid * DEFAULT_MAX_LAYERS]!;
     expect(rate).toBeCloseTo(1.2 / getRootTrack(walk).maxDistance, 5);
     setBlendSpace(world, eid, line, 0);
     const idle = world.assets.clipIds.get(sway)!;
-    let li = eid * MAX_LAYERS;
+    let li = eid * DEFAULT_MAX_LAYERS;
     while (Layers.clip[li] !== idle) li++;
     expect(Layers.syncRate[li]).toBe(rate);
   });
@@ -187,9 +187,10 @@ describe('setBlendSpace error messages read as sentences', () => {
     const grid = createBlendSpace({ type: 'bilinear', samples: [{ clip: walk('a'), x: 0, y: 0 }, { clip: walk('b'), x: 1, y: 0 }, { clip: walk('c'), x: 0, y: 1 }, { clip: walk('d'), x: 1, y: 1 }] });
     const world = createAnimationWorld({ maxEntities: 2, maxJoints: 2 });
     const eid = spawnCharacter(world, skeleton, { rootMotion: true });
-    // 4 layers from layer 1 are layers 1 … 4; with MAX_LAYERS = 4 the last is 3.
+    // 4 layers from layer 1 are layers 1 … 4; with the default maxLayers (DEFAULT_MAX_LAYERS = 4) the last is 3.
     expect(refused(() => setBlendSpace(world, eid, grid, 0, 0, { layer: 1 })).message).toBe(
-      `setBlendSpace: layer is 1: a 'bilinear' space needs 4 layers, 1 to 4, and the last layer is ${MAX_LAYERS - 1}`,
+      `setBlendSpace: layer is 1: a 'bilinear' space needs 4 layers, 1 to 4, and the last layer is ${DEFAULT_MAX_LAYERS - 1}`
+      + ` (the world's maxLayers is 4; createAnimationWorld({ maxLayers }) allows up to 16)`,
     );
   });
 });

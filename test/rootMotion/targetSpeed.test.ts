@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAnimationWorld, createClip, getRootTransform, play, setTargetSpeed, spawnCharacter } from '../../src/index.js';
-import { MAX_LAYERS } from '../../src/kernels.js';
+import { DEFAULT_MAX_LAYERS } from '../../src/kernels.js';
 import { biped, directionalWalk, runFor } from './locomotion.js';
 
 describe('setTargetSpeed', () => {
@@ -21,8 +21,8 @@ describe('setTargetSpeed', () => {
     setTargetSpeed(world, net, 2);
     setTargetSpeed(world, max, 2, { cycle: 'max' });
     // net: 1 m per 1.5 s → rate 2 / (1 / 1.5) = 3; max: 3 m per 1.5 s → rate 1.
-    expect(world.components.Layers.speed[net * MAX_LAYERS]).toBeCloseTo(3, 5);
-    expect(world.components.Layers.speed[max * MAX_LAYERS]).toBeCloseTo(1, 5);
+    expect(world.components.Layers.speed[net * DEFAULT_MAX_LAYERS]).toBeCloseTo(3, 5);
+    expect(world.components.Layers.speed[max * DEFAULT_MAX_LAYERS]).toBeCloseTo(1, 5);
     expect(world.components.RootMotion.cycleMeasure[max]).toBe(1);
   });
 
@@ -36,7 +36,7 @@ describe('setTargetSpeed', () => {
     play(world, eid, side, { layer: 1, weight: 0.5 });
     setTargetSpeed(world, eid, 1.5);
     // Blended velocity (1, 1) m/s at rate 1: |v| = √2, so rate 1.5 / √2.
-    expect(world.components.Layers.speed[eid * MAX_LAYERS]).toBeCloseTo(1.5 / Math.SQRT2, 5);
+    expect(world.components.Layers.speed[eid * DEFAULT_MAX_LAYERS]).toBeCloseTo(1.5 / Math.SQRT2, 5);
     runFor(world, 4 / (1.5 / Math.SQRT2)); // 4 whole cycles
     const root = getRootTransform(world, eid);
     expect(Math.hypot(root.x, root.z) / (4 / (1.5 / Math.SQRT2))).toBeCloseTo(1.5, 3);

@@ -13,7 +13,7 @@ import {
   type Clip,
   type Skeleton,
 } from '../../src/index.js';
-import { getRootTrack, MAX_LAYERS, sampleSystem } from '../../src/kernels.js';
+import { getRootTrack, DEFAULT_MAX_LAYERS, sampleSystem } from '../../src/kernels.js';
 import { extractRootYawDelta } from '../../src/systems/sampleSystem.js';
 import { axisAngle, createRandom } from '../fixtures/synthetic.js';
 
@@ -286,7 +286,7 @@ describe('root yaw extraction', () => {
     const clip = clipOf(skeleton, circle(OMEGA, V, 1), 1, 128);
     const world = createAnimationWorld({ maxEntities: 2, maxJoints: 2 });
     const { Layers } = world.components;
-    const li = 1 * MAX_LAYERS;
+    const li = 1 * DEFAULT_MAX_LAYERS;
     Layers.flags[li] = 1; // LAYER_LOOP
     const track = getRootTrack(clip);
     for (const [from, advance] of [[0.25, 0.5], [0.875, 0.25], [0.875, 2.25], [0.125, -2.25], [0.5, -0.375]] as const) {
@@ -313,8 +313,8 @@ describe('root yaw extraction', () => {
     play(world, plain, clip);
     world.components.Layers.rootYaw.fill(Number.NaN);
     sampleSystem(world, 0.1);
-    expect(world.components.Layers.rootYaw[turning * MAX_LAYERS]).toBeCloseTo(0.1 * OMEGA, 5);
-    expect(world.components.Layers.rootYaw[plain * MAX_LAYERS]).toBeNaN();
+    expect(world.components.Layers.rootYaw[turning * DEFAULT_MAX_LAYERS]).toBeCloseTo(0.1 * OMEGA, 5);
+    expect(world.components.Layers.rootYaw[plain * DEFAULT_MAX_LAYERS]).toBeNaN();
   });
 
   it('dt = 0 changes nothing; a character without rootYaw keeps the turn in its pose', () => {

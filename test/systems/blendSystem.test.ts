@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createClip, createMask, createSkeleton, removeCharacter, type AnimationWorld, type Skeleton } from '../../src/index.js';
-import { LAYER_ADDITIVE, MAX_LAYERS, POSE_STRIDE, blendSystem, sampleClipInto } from '../../src/kernels.js';
+import { LAYER_ADDITIVE, DEFAULT_MAX_LAYERS, POSE_STRIDE, blendSystem, sampleClipInto } from '../../src/kernels.js';
 import { expectAllNaN, expectQuat, IDENTITY, jointPose, registerClip, S, twoJointSkeleton, wiggleClip, worldWith, X90, Z90 } from './helpers.js';
 
 const skeleton = twoJointSkeleton();
@@ -11,7 +11,7 @@ const skeleton = twoJointSkeleton();
  */
 function setLayer(world: AnimationWorld, eid: number, layer: number, weight: number, pose: number[], flags = 0, of: Skeleton = skeleton): void {
   const { Layers } = world.components;
-  const li = eid * MAX_LAYERS + layer;
+  const li = eid * DEFAULT_MAX_LAYERS + layer;
   Layers.clip[li] = registerClip(world, createClip({ skeleton: of, frameRate: 30, frames: pose }));
   Layers.time[li] = 0;
   Layers.weight[li] = weight;
@@ -54,7 +54,7 @@ describe('blendSystem: override layers', () => {
     setLayer(world, eid, 0, 1, [...jointPose([2, 0, 0]), ...jointPose([1, 0, 0])]);
     setLayer(world, eid, 1, 1, [...jointPose([0, 2, 0]), ...jointPose([3, 0, 0])]);
     world.assets.masks.push(armOnly.weights);
-    world.components.Layers.mask[eid * MAX_LAYERS + 1] = 0;
+    world.components.Layers.mask[eid * DEFAULT_MAX_LAYERS + 1] = 0;
     blendSystem(world, 0);
     const local = localOf(world, eid);
     expect(Array.from(local.subarray(0, 3))).toEqual([2, 0, 0]); // root: layer 1 masked out
@@ -68,7 +68,7 @@ describe('blendSystem: override layers', () => {
     blendSystem(world, 0);
     const local = localOf(world, eid);
     expect(Array.from(local)).toEqual(Array.from(skeleton.rest)); // exactly the rest pose
-    world.components.Layers.weight[eid * MAX_LAYERS] = 0.05; // half the default threshold 0.1
+    world.components.Layers.weight[eid * DEFAULT_MAX_LAYERS] = 0.05; // half the default threshold 0.1
     blendSystem(world, 0);
     expect(local[0]).toBeCloseTo(1, 6); // 0.05·2 + 0.05·0 over 0.1
     expect(local[10]).toBeCloseTo(3, 6); // (0.05·5 + 0.05·1) / 0.1
@@ -105,7 +105,7 @@ describe('blendSystem: additive layers', () => {
     setLayer(world, eid, 0, 1, jointPose([0, 1, 0], X90, [1.5, 1.5, 1.5]), 0, one);
     // additive S: 90° about Z at (1, 0, 2), scale 4 → D: 90° Z, +(0, 0, 2), ×2
     setLayer(world, eid, 1, beta, jointPose([1, 0, 2], Z90, [4, 4, 4]), LAYER_ADDITIVE, one);
-    world.components.Layers.reference[eid * MAX_LAYERS + 1] = 0;
+    world.components.Layers.reference[eid * DEFAULT_MAX_LAYERS + 1] = 0;
     blendSystem(world, 0);
     return world.components.LocalPose.data.subarray(eid * world.maxJoints * POSE_STRIDE, (eid * world.maxJoints + 1) * POSE_STRIDE);
   }
@@ -144,7 +144,7 @@ describe('blendSystem: sampling each layer at its time', () => {
     // The JavaScript kernels' bits (the float32 wasm kernel samples within rounding between frames: test/wasm).
     const { world, eids } = worldWith(skeleton, 1, 4, 'js');
     const eid = eids[0]!;
-    const li = eid * MAX_LAYERS;
+    const li = eid * DEFAULT_MAX_LAYERS;
     const { Layers } = world.components;
     Layers.clip[li] = registerClip(world, wiggle);
     Layers.time[li] = 0.1;
@@ -158,7 +158,7 @@ describe('blendSystem: sampling each layer at its time', () => {
   it('two layers at their own times, blended', () => {
     const { world, eids } = worldWith(skeleton, 1);
     const eid = eids[0]!;
-    const li = eid * MAX_LAYERS;
+    const li = eid * DEFAULT_MAX_LAYERS;
     const { Layers } = world.components;
     const id = registerClip(world, wiggle);
     Layers.clip[li] = id; Layers.time[li] = 0; Layers.weight[li] = 1; // frame 0: root x 0, arm identity, scale 1

@@ -13,7 +13,7 @@ import {
   transition,
   type Clip,
 } from '../../src/index.js';
-import { MAX_LAYERS, POSE_STRIDE, sampleClipInto } from '../../src/kernels.js';
+import { DEFAULT_MAX_LAYERS, POSE_STRIDE, sampleClipInto } from '../../src/kernels.js';
 import { createReducedClip, expandFrames } from '../../src/assets/reducedClip.js';
 import { createReducedTracks, type ReducedChannel } from '../../src/assets/ReducedTracks.js';
 import { sampleReducedInto } from '../../src/assets/sampleReduced.js';
@@ -256,7 +256,7 @@ describe('reduced clips in the world', () => {
     play(world, a, looping, { time: 0.9 });
     play(world, b, clamped, { time: 0.8, loop: false });
     step(world, 0.4); // a: 1.3 → 0.3; b: 1.2 → the end
-    expect(world.components.Layers.time[a * MAX_LAYERS]).toBeCloseTo(0.3, 12);
+    expect(world.components.Layers.time[a * DEFAULT_MAX_LAYERS]).toBeCloseTo(0.3, 12);
     expectPose(getLocalPose(world, a), 0, expected(0.3));
     expectPose(getLocalPose(world, b), 0, expected(1), 6);
     step(world, 0.25);
@@ -275,7 +275,7 @@ describe('reduced clips in the world', () => {
       expect(getLocalPose(world, eid).every(Number.isFinite)).toBe(true);
     }
     // 0.33 s after the switch the offsets have decayed: the pose is the reduced clip's.
-    const time = world.components.Layers.time[eid * MAX_LAYERS]!;
+    const time = world.components.Layers.time[eid * DEFAULT_MAX_LAYERS]!;
     expectPose(getLocalPose(world, eid), 0, expected(time), 4);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addEntity } from 'bitecs';
 import { createClip, removeCharacter } from '../../src/index.js';
-import { blendSystem, LAYER_LOOP, MAX_LAYERS, POSE_STRIDE, sampleClipInto, sampleSystem } from '../../src/kernels.js';
+import { blendSystem, LAYER_LOOP, DEFAULT_MAX_LAYERS, POSE_STRIDE, sampleClipInto, sampleSystem } from '../../src/kernels.js';
 import { expectAllNaN, expectQuat, registerClip, twoJointSkeleton, wiggleClip, worldWith, Z90 } from './helpers.js';
 
 const skeleton = twoJointSkeleton();
@@ -46,7 +46,7 @@ describe('sampleSystem', () => {
     const { world, eids } = worldWith(skeleton, 1);
     const eid = eids[0]!;
     const { Layers, LocalPose } = world.components;
-    const li = eid * MAX_LAYERS;
+    const li = eid * DEFAULT_MAX_LAYERS;
     Layers.clip[li] = registerClip(world, clip);
     Layers.speed[li] = 0.5;
     Layers.weight[li] = 1;
@@ -65,7 +65,7 @@ describe('sampleSystem', () => {
   it('wraps a looping layer and clamps a play-once layer', () => {
     const { world, eids } = worldWith(skeleton, 1);
     const { Layers } = world.components;
-    const li = eids[0]! * MAX_LAYERS;
+    const li = eids[0]! * DEFAULT_MAX_LAYERS;
     const id = registerClip(world, clip);
     Layers.clip[li] = id; Layers.speed[li] = 1; Layers.weight[li] = 1; Layers.flags[li] = LAYER_LOOP; Layers.time[li] = 0.1875;
     Layers.clip[li + 1] = id; Layers.speed[li + 1] = 1; Layers.weight[li + 1] = 1; Layers.flags[li + 1] = 0; Layers.time[li + 1] = 0.1875;
@@ -79,7 +79,7 @@ describe('sampleSystem', () => {
   it('plays backwards with a negative speed, wrapping below zero', () => {
     const { world, eids } = worldWith(skeleton, 1);
     const { Layers } = world.components;
-    const li = eids[0]! * MAX_LAYERS;
+    const li = eids[0]! * DEFAULT_MAX_LAYERS;
     Layers.clip[li] = registerClip(world, clip); Layers.speed[li] = -1; Layers.weight[li] = 1; Layers.flags[li] = LAYER_LOOP; Layers.time[li] = 0.0625;
     sampleSystem(world, 0.125);
     expect(Layers.time[li]).toBe(0.1875);
@@ -88,7 +88,7 @@ describe('sampleSystem', () => {
   it('dt = 0 changes no time', () => {
     const { world, eids } = worldWith(skeleton, 1);
     const { Layers } = world.components;
-    const li = eids[0]! * MAX_LAYERS;
+    const li = eids[0]! * DEFAULT_MAX_LAYERS;
     Layers.clip[li] = registerClip(world, clip); Layers.speed[li] = 1; Layers.weight[li] = 1; Layers.flags[li] = LAYER_LOOP; Layers.time[li] = 0.1;
     sampleSystem(world, 0);
     expect(Layers.time[li]).toBe(0.1);
@@ -103,29 +103,29 @@ describe('sampleSystem', () => {
     Layers.rootDelta.fill(Number.NaN);
     const id = registerClip(world, clip);
     for (const eid of [a, b, c, stranger]) {
-      const li = eid * MAX_LAYERS;
+      const li = eid * DEFAULT_MAX_LAYERS;
       Layers.clip[li] = id; Layers.speed[li] = 1; Layers.weight[li] = 1; Layers.flags[li] = LAYER_LOOP;
     }
     sampleSystem(world, 0.0625);
     for (const eid of [b, stranger]) {
-      expectAllNaN(Layers.rootDelta, eid * MAX_LAYERS * 3, MAX_LAYERS * 3);
-      expect(Layers.time[eid * MAX_LAYERS]).toBe(0);
+      expectAllNaN(Layers.rootDelta, eid * DEFAULT_MAX_LAYERS * 3, DEFAULT_MAX_LAYERS * 3);
+      expect(Layers.time[eid * DEFAULT_MAX_LAYERS]).toBe(0);
     }
     for (const eid of [a, c]) {
-      const li = eid * MAX_LAYERS;
+      const li = eid * DEFAULT_MAX_LAYERS;
       expect(Layers.time[li]).toBe(0.0625);
       expect(Layers.rootDelta[li * 3]).toBeCloseTo(0.5, 6); // the root's x over 0 → 0.0625 s: frame 0 → 0.5, lerp(0, 1, ½)
       // the empty layers 1..3 stay untouched
-      expectAllNaN(Layers.rootDelta, (li + 1) * 3, (MAX_LAYERS - 1) * 3);
+      expectAllNaN(Layers.rootDelta, (li + 1) * 3, (DEFAULT_MAX_LAYERS - 1) * 3);
     }
-    expectAllNaN(Layers.rootDelta, 0, MAX_LAYERS * 3); // row 0 is never an entity
+    expectAllNaN(Layers.rootDelta, 0, DEFAULT_MAX_LAYERS * 3); // row 0 is never an entity
   });
 
   it('advances a layer of weight 0, which blendSystem then leaves out (the rest pose)', () => {
     const { world, eids } = worldWith(skeleton, 1);
     const { Layers, LocalPose } = world.components;
     const eid = eids[0]!;
-    const li = eid * MAX_LAYERS;
+    const li = eid * DEFAULT_MAX_LAYERS;
     Layers.clip[li] = registerClip(world, clip); Layers.speed[li] = 1; Layers.weight[li] = 0; Layers.flags[li] = LAYER_LOOP;
     sampleSystem(world, 0.0625);
     expect(Layers.time[li]).toBe(0.0625);

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AnimationError, getLocalPose, play, step, transition, type AnimationWorld } from '../../src/index.js';
-import { MAX_LAYERS, NO_CLIP } from '../../src/kernels.js';
+import { DEFAULT_MAX_LAYERS, NO_CLIP } from '../../src/kernels.js';
 import { CHANNELS, expectPoseClose, FRAME_DT, motionClip, ROTATION, TRANSLATION, wrapAngle, type Motion } from './helpers.js';
 import { A, B_MOVING, C, SWITCH, switchScene, T1 } from './scene.js';
 
@@ -24,7 +24,7 @@ function blended(u: number, timeA: number, b: Motion, timeB: number): { angle: n
 /** The layer slots of `eid` other than layer 0 that hold a clip. */
 function busySlots(world: AnimationWorld, eid: number): number[] {
   const slots: number[] = [];
-  for (let li = eid * MAX_LAYERS + 1; li < (eid + 1) * MAX_LAYERS; li++) if (world.components.Layers.clip[li]! !== NO_CLIP) slots.push(li);
+  for (let li = eid * DEFAULT_MAX_LAYERS + 1; li < (eid + 1) * DEFAULT_MAX_LAYERS; li++) if (world.components.Layers.clip[li]! !== NO_CLIP) slots.push(li);
   return slots;
 }
 
@@ -70,7 +70,7 @@ describe('cross-fade', () => {
     const scene = switchScene({ duration: T1, mode: 'crossfade' }, B_MOVING, FRAME_DT);
     const { Layers } = scene.world.components;
     const out = busySlots(scene.world, scene.eid)[0]!;
-    const layer0 = scene.eid * MAX_LAYERS;
+    const layer0 = scene.eid * DEFAULT_MAX_LAYERS;
     let emptiedAt = Number.NaN;
     for (let n = 0; n < 40; n++) {
       step(scene.world, FRAME_DT);
@@ -93,15 +93,15 @@ describe('cross-fade', () => {
     const c = motionClip(scene.skeleton, C, 'C');
     transition(scene.world, scene.eid, c, { duration: T1, mode: 'crossfade', layer: 1 });
     const { Layers } = scene.world.components;
-    expect(busySlots(scene.world, scene.eid)).toEqual([scene.eid * MAX_LAYERS + 1]);
+    expect(busySlots(scene.world, scene.eid)).toEqual([scene.eid * DEFAULT_MAX_LAYERS + 1]);
     step(scene.world, 0.25);
-    expect(Layers.weight[scene.eid * MAX_LAYERS + 1]).toBeCloseTo(0.5, 6);
+    expect(Layers.weight[scene.eid * DEFAULT_MAX_LAYERS + 1]).toBeCloseTo(0.5, 6);
   });
 
   it('with all 4 layer slots busy throws an AnimationError naming the mode, and changes nothing', () => {
     const scene = switchScene({ duration: 0 }, B_MOVING, FRAME_DT);
     const c = motionClip(scene.skeleton, C, 'C');
-    for (let layer = 1; layer < MAX_LAYERS; layer++) play(scene.world, scene.eid, scene.a, { layer, weight: 0.1 });
+    for (let layer = 1; layer < DEFAULT_MAX_LAYERS; layer++) play(scene.world, scene.eid, scene.a, { layer, weight: 0.1 });
     step(scene.world, FRAME_DT);
     const before = snapshot(scene.world);
     let error: unknown;
@@ -135,7 +135,7 @@ describe('cross-fade', () => {
     for (let n = 0; n < 60; n++) step(scene.world, FRAME_DT); // 1 s: both fades long over
     const pose = getLocalPose(scene.world, scene.eid);
     const alone = getLocalPose(scene.world, scene.ref2);
-    const weight = scene.world.components.Layers.weight[scene.eid * MAX_LAYERS]!;
+    const weight = scene.world.components.Layers.weight[scene.eid * DEFAULT_MAX_LAYERS]!;
     console.log(
       `[transitions] ${mode} interrupting a cross-fade 1 frame in, 1 s later: layer 0 weight ${weight}, ` +
         `root x ${TRANSLATION.read(pose)} (C alone ${TRANSLATION.read(alone)}), ` +

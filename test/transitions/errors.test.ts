@@ -14,7 +14,7 @@ import {
   type AnimationWorld,
   type TransitionOptions,
 } from '../../src/index.js';
-import { INERTIA_NONE, MAX_LAYERS } from '../../src/kernels.js';
+import { INERTIA_NONE, DEFAULT_MAX_LAYERS } from '../../src/kernels.js';
 import { FRAME_DT, motionClip, rig } from './helpers.js';
 import { A, B_MOVING } from './scene.js';
 
@@ -88,7 +88,7 @@ describe('transition refuses bad options', () => {
   it('refuses what play refuses (unknown entity, bad layer) with the same error', () => {
     const { world, eid } = playing();
     expect(() => transition(world, 99, b, { duration: 0.3 })).toThrow(/transition: eid 99 is not a character/);
-    expect(() => transition(world, eid, b, { duration: 0.3, layer: MAX_LAYERS })).toThrow(/transition: layer is 4/);
+    expect(() => transition(world, eid, b, { duration: 0.3, layer: DEFAULT_MAX_LAYERS })).toThrow(/transition: layer is 4/);
   });
 });
 
@@ -98,14 +98,14 @@ describe('duration 0', () => {
     transition(world, eid, b, { duration: 0, mode });
     play(world, other, b);
     const { Layers, Inertialization } = world.components;
-    for (let layer = 1; layer < MAX_LAYERS; layer++) expect(Layers.clip[eid * MAX_LAYERS + layer]).toBe(-1);
+    for (let layer = 1; layer < DEFAULT_MAX_LAYERS; layer++) expect(Layers.clip[eid * DEFAULT_MAX_LAYERS + layer]).toBe(-1);
     for (let n = 0; n < 3; n++) {
       step(world, FRAME_DT);
       expect(Array.from(getLocalPose(world, eid))).toEqual(Array.from(getLocalPose(world, other)));
     }
     expect(Inertialization.mode[eid]).toBe(INERTIA_NONE);
     expect(Inertialization.pending[eid]).toBe(0);
-    expect(Layers.weight[eid * MAX_LAYERS]).toBe(1);
-    expect(Layers.fadeCurve[eid * MAX_LAYERS]).toBe(0);
+    expect(Layers.weight[eid * DEFAULT_MAX_LAYERS]).toBe(1);
+    expect(Layers.fadeCurve[eid * DEFAULT_MAX_LAYERS]).toBe(0);
   });
 });

@@ -12,7 +12,7 @@ import { createAnimationWorld, play, removeCharacter, spawnCharacter, transition
 import {
   INERTIA_QUINTIC,
   INERTIA_SPRING,
-  MAX_LAYERS,
+  DEFAULT_MAX_LAYERS,
   POSE_STRIDE,
   SLOT_STRIDE,
   blendSystem,
@@ -39,7 +39,7 @@ function runSystems(world: AnimationWorld, dt: number): void {
 function arrays(world: AnimationWorld): Record<string, Float32Array | Float64Array | Uint8Array | Int32Array> {
   const { Layers, LocalPose, Inertialization } = world.components;
   const out: Record<string, Float32Array | Float64Array | Uint8Array | Int32Array> = { 'LocalPose.data': LocalPose.data };
-  for (const [name, array] of Object.entries(Layers)) out[`Layers.${name}`] = array;
+  for (const [name, array] of Object.entries(Layers)) if (ArrayBuffer.isView(array)) out[`Layers.${name}`] = array as Float32Array; // not maxLayers (a number)
   for (const [name, array] of Object.entries(Inertialization)) out[`Inertialization.${name}`] = array;
   return out;
 }
@@ -58,10 +58,10 @@ function liveRanges(name: string, eids: readonly number[], slots: Int32Array): [
       ranges.push([off, off + MAX_JOINTS * SLOT_STRIDE]);
     } else if (name === 'Inertialization.slotOwner') ranges.push([slots[eid]!, slots[eid]! + 1]);
     else if (name === 'Layers.pose') {
-      const li = eid * MAX_LAYERS; // only layer 0 plays
+      const li = eid * DEFAULT_MAX_LAYERS; // only layer 0 plays
       ranges.push([li * poseSize, li * poseSize + JOINTS * POSE_STRIDE]);
-    } else if (name === 'Layers.rootDelta') ranges.push([eid * MAX_LAYERS * 3, (eid + 1) * MAX_LAYERS * 3]);
-    else if (name.startsWith('Layers.')) ranges.push([eid * MAX_LAYERS, (eid + 1) * MAX_LAYERS]);
+    } else if (name === 'Layers.rootDelta') ranges.push([eid * DEFAULT_MAX_LAYERS * 3, (eid + 1) * DEFAULT_MAX_LAYERS * 3]);
+    else if (name.startsWith('Layers.')) ranges.push([eid * DEFAULT_MAX_LAYERS, (eid + 1) * DEFAULT_MAX_LAYERS]);
     else ranges.push([eid, eid + 1]);
   }
   return ranges;
@@ -93,7 +93,7 @@ describe('inertializeSystem alone', () => {
       const live = liveRanges(name, [e1, e3], I.slot);
       for (let i = 0; i < array.length; i++) if (!live.some(([from, to]) => i >= from && i < to)) array[i] = Number.NaN;
     }
-    const stale = e2 * MAX_LAYERS;
+    const stale = e2 * DEFAULT_MAX_LAYERS;
     Layers.clip[stale] = world.assets.clipIds.get(a)!;
     Layers.weight[stale] = 1;
     Layers.speed[stale] = 1;

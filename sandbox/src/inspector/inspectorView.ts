@@ -31,7 +31,6 @@ import {
   type Skeleton,
   type TransitionMode,
 } from 'bitanim';
-import { MAX_LAYERS } from 'bitanim/kernels';
 import { expandFrames, readTrack, reduceClip, type ReducedTracks } from 'bitanim/lod';
 import { Application, Container, Graphics } from 'pixi.js';
 import { loadCharacter, type CharacterAsset } from '../assets';
@@ -231,7 +230,7 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
   /** Current phase of clip A, in [0, 1). */
   function phase(): number {
     const a = clipA();
-    const time = world.components.Layers.time[eid * MAX_LAYERS]!;
+    const time = world.components.Layers.time[eid * world.maxLayers]!;
     return a.duration > 0 ? time / a.duration : 0;
   }
 
@@ -377,8 +376,8 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
       plotFollower();
       const pose = getLocalPose(world, eid);
       const { Layers } = world.components;
-      const layers = [0, 1, 2, 3].filter((l) => Layers.clip[eid * MAX_LAYERS + l]! >= 0)
-        .map((l) => `layer ${l}: ${world.assets.clips[Layers.clip[eid * MAX_LAYERS + l]!]!.name} w ${Layers.weight[eid * MAX_LAYERS + l]!.toFixed(2)} t ${Layers.time[eid * MAX_LAYERS + l]!.toFixed(3)} s`);
+      const layers = Array.from({ length: world.maxLayers }, (_, l) => l).filter((l) => Layers.clip[eid * world.maxLayers + l]! >= 0)
+        .map((l) => `layer ${l}: ${world.assets.clips[Layers.clip[eid * world.maxLayers + l]!]!.name} w ${Layers.weight[eid * world.maxLayers + l]!.toFixed(2)} t ${Layers.time[eid * world.maxLayers + l]!.toFixed(3)} s`);
       overlay.textContent = [
         `${asset.label}: ${asset.skeleton.jointCount} joints · ${state.playing ? 'playing' : 'paused'} · phase ${phase().toFixed(3)}`,
         ...layers,
