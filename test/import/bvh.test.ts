@@ -123,15 +123,17 @@ describe('parseBvh on CMU 01_01 (forward jumps; T-pose frame 0, 2 MB)', () => {
     expect(cut.clip.frames.subarray(-poseSize)).toEqual(jumps.clip.frames.subarray(-poseSize));
   });
 
-  it('parses the 2 MB file in well under a second', () => {
+  // Its time is printed for the record, not asserted (performance belongs to benchmarks).
+  it('parses the 2 MB file: every frame its Frames: line announces (time printed)', () => {
     let best = Infinity;
+    let frames = 0;
     for (let run = 0; run < 5; run++) {
       const start = performance.now();
-      parseBvh(jumpsText);
+      frames = parseBvh(jumpsText).clip.frameCount;
       best = Math.min(best, performance.now() - start);
     }
     console.info(`parseBvh ${JUMPS} (${(jumpsText.length / 1e6).toFixed(2)} MB): best of 5 ${best.toFixed(1)} ms`);
-    expect(best).toBeLessThan(250);
+    expect(frames).toBe(Number(/Frames:\s*(\d+)/.exec(jumpsText)![1]));
   });
 });
 
@@ -488,14 +490,14 @@ describe('parseBvh refuses malformed input with an AnimationError naming line an
     expect(error.issues.map((i) => i.path)).toEqual(['line 19 (frame 0)', 'line 20 (frame 1) value 5 "ninety"']);
   });
 
+  // No timed assertion: allocating for 10^12 frames would throw a RangeError (not the message
+  // below) or exhaust memory, and the test's timeout catches a hang.
   it('Frames: 999999999999 is refused from the data actually present, without allocating for it', () => {
-    const start = performance.now();
     const error = refused(() => parseBvh(tinyWith(17, 'Frames: 999999999999')));
     expect(error.message).toMatch(/line 17 Frames: 999999999999 is more than the 2 data lines that follow/);
     const walkHuge = refused(() => parseBvh(walkText.replace('Frames: 994', 'Frames: 999999999999')));
     expect(walkHuge.message).toMatch(/Frames: 999999999999 is more than the 994 data lines/);
-    expect(performance.now() - start).toBeLessThan(1000);
-  });
+  }, 20_000);
 
   it('refuses bad options', () => {
     expect(refused(() => parseBvh(TINY, { scale: 0 })).message).toMatch(/options\.scale is 0/);
@@ -525,10 +527,10 @@ describe('parseBvh refuses malformed input with an AnimationError naming line an
     expect(refused(() => parseBvh(text)).message).toMatch(/at most 32767 joints are supported/);
   });
 
+  // Linear: ~0.1 s here. A quadratic scan of 2,000,000 values (~10^12 steps) would run for
+  // hours, so the test's timeout — not a timed assertion, which a busy machine can fail — is the check.
   it('stays linear on a pathological 4 MB data line', () => {
     const text = `${TINY.slice(0, TINY.indexOf('1 2 3'))}${'1 '.repeat(2_000_000)}\n`;
-    const start = performance.now();
     expect(refused(() => parseBvh(text)).message).toMatch(/has 2000000 values, expected 9/);
-    expect(performance.now() - start).toBeLessThan(1000);
-  });
+  }, 20_000);
 });

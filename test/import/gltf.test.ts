@@ -561,16 +561,16 @@ describe('loadGltf: malformed input is an AnimationError naming the fault', () =
     expect((await refused(loadGltf(badJsonChunk))).message).toMatch(/GLB JSON chunk is not valid JSON/);
   });
 
+  // No timed assertion: allocating for 2^31 elements would fail with another error (or exhaust
+  // memory) before the message below; the test's timeout catches a hang.
   it('an accessor out of range of its buffer view, even with a huge count (checked before allocating)', async () => {
     const json = fox();
     json.accessors[0].count = 2 ** 31;
-    const started = performance.now();
     expect((await refused(loadGltf(packGlb(json, foxBin)))).message).toMatch(/accessors\[0\] 2147483648 elements from byte 0 need \d+ bytes: out of range of bufferViews\[0\]/);
-    expect(performance.now() - started).toBeLessThan(1000);
     const view = fox();
     view.bufferViews[0].byteLength = 10 ** 9;
     expect((await refused(loadGltf(packGlb(view, foxBin)))).message).toMatch(/bufferViews\[0\] bytes 0\.\.1000000000 are out of range of buffers\[0\]/);
-  });
+  }, 20_000);
 
   it('a skin joint index out of range, and a JOINTS_0 index beyond the skin', async () => {
     const json = fox();
