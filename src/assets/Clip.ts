@@ -78,33 +78,18 @@ export interface Clip {
    * Float curves (metachannels: a blink, a material parameter, glTF morph-target weights),
    * names unique, sampled like joints (lerp between frames, clamped or wrapped the same way)
    * by `sampleCurvesInto`; empty when the clip has none. Find one with `curveIndex(clip, name)`.
+   * `keys` null: `values[f]` is the value at frame f (`frameCount` values). Otherwise (a
+   * reduced clip) `values[k]` is the value at frame `keys[k]` — increasing, from 0 to
+   * `frameCount − 1` — and the curve is linear between keys.
    */
-  readonly curves: readonly ClipCurve[];
-}
-
-/**
- * One float curve of a clip ({@link Clip.curves}). `keys` null: `values[f]` is the value at
- * frame f (`frameCount` values). Otherwise (a reduced clip) `values[k]` is the value at frame
- * `keys[k]` — increasing, from 0 to `frameCount − 1` — and the curve is linear between keys.
- */
-export interface ClipCurve {
-  /** The curve's name (glTF morph weights: `<mesh>.<target>`). */
-  readonly name: string;
-  /** One value per frame, or per key when `keys` is set. */
-  readonly values: Float32Array;
-  /** Frame index of each value, or null: every frame. */
-  readonly keys: Uint32Array | null;
-}
-
-/** Input of a curve in {@link ClipDesc.curves}. */
-export interface ClipCurveDesc {
-  /** A non-empty name, unique among the clip's curves. */
-  name: string;
-  /**
-   * One finite value per frame given (`frames.length / (jointCount × 10)`; with `appendSeam`
-   * the first value is repeated at the end, as the first pose is).
-   */
-  values: NumberList;
+  readonly curves: readonly {
+    /** The curve's name (glTF morph weights: `<mesh>.<target>`). */
+    readonly name: string;
+    /** One value per frame, or per key when `keys` is set. */
+    readonly values: Float32Array;
+    /** Frame index of each value, or null: every frame. */
+    readonly keys: Uint32Array | null;
+  }[];
 }
 
 /**
@@ -172,8 +157,16 @@ export interface ClipDesc {
   quaternionTolerance?: number;
   /** {@link Clip.importError}: metres, finite and ≥ 0 (default 0). */
   importError?: number;
-  /** Float curves, one value per frame each (see {@link ClipCurveDesc}); default none. */
-  curves?: readonly ClipCurveDesc[];
+  /** Float curves; default none. */
+  curves?: readonly {
+    /** A non-empty name, unique among the clip's curves. */
+    name: string;
+    /**
+     * One finite value per frame given (`frames.length / (jointCount × 10)`; with `appendSeam`
+     * the first value is repeated at the end, as the first pose is).
+     */
+    values: NumberList;
+  }[];
 }
 
 /**
@@ -250,12 +243,12 @@ export function createClip(desc: ClipDesc): Clip {
   });
 }
 
-function validateCurves(issues: IssueList, curves: readonly ClipCurveDesc[], sourceFrames: number, appendSeam: boolean): readonly ClipCurve[] {
+function validateCurves(issues: IssueList, curves: NonNullable<ClipDesc['curves']>, sourceFrames: number, appendSeam: boolean): Clip['curves'] {
   if (!Array.isArray(curves)) {
     issues.add('curves', `is ${describeValue(curves)}: must be an array of { name, values }`);
     return Object.freeze([]);
   }
-  const out: ClipCurve[] = [];
+  const out: Clip['curves'][number][] = [];
   const seen = new Map<string, number>();
   curves.forEach((curve, i) => {
     const path = `curves[${i}]`;

@@ -32,45 +32,25 @@ export interface Skeleton {
    * nodes under joints that carry no mesh). Their world matrix is
    * `getJointWorldMatrix(world, eid, a.joint) × a.offset`.
    */
-  readonly attachments: readonly Attachment[];
+  readonly attachments: readonly {
+    /** Unique among the skeleton's attachments. */
+    readonly name: string;
+    /** The joint it moves with. */
+    readonly joint: number;
+    /** Its transform in the joint's space, 3×4 column-major (12 floats), as the palette. */
+    readonly offset: Float32Array;
+  }[];
   /**
    * The float curves (metachannels) characters of this skeleton carry, in the order
    * `curveIndex(skeleton, name)` gives, each with the value it holds where no clip sets it.
    * Empty unless given (`loadGltf` lists the morph-target weights of the meshes bound to it).
    */
-  readonly curves: readonly SkeletonCurve[];
-}
-
-/** A named point fixed to a joint: see {@link Skeleton.attachments}. */
-export interface Attachment {
-  /** Unique among the skeleton's attachments. */
-  readonly name: string;
-  /** The joint it moves with. */
-  readonly joint: number;
-  /** Its transform in the joint's space, 3×4 column-major (12 floats), as the palette. */
-  readonly offset: Float32Array;
-}
-
-/** A float curve a skeleton's characters carry: see {@link Skeleton.curves}. */
-export interface SkeletonCurve {
-  /** Unique among the skeleton's curves (glTF morph weights: `<mesh>.<target>`). */
-  readonly name: string;
-  /** The value where no clip sets the curve (glTF: the mesh's default `weights`). */
-  readonly default: number;
-}
-
-/** Input of an attachment in {@link SkeletonDesc.attachments}. */
-export interface AttachmentDesc {
-  /** A non-empty name, unique among the attachments. */
-  name: string;
-  /** The joint, by index or name. */
-  joint: number | string;
-  /**
-   * Its transform in the joint's space: 12 floats (3×4 column-major) or 10 floats
-   * (`tx ty tz qx qy qz qw sx sy sz`, the quaternion unit within the tolerance). Default: the
-   * identity (the joint itself).
-   */
-  offset?: NumberList;
+  readonly curves: readonly {
+    /** Unique among the skeleton's curves (glTF morph weights: `<mesh>.<target>`). */
+    readonly name: string;
+    /** The value where no clip sets the curve (glTF: the mesh's default `weights`). */
+    readonly default: number;
+  }[];
 }
 
 /** Input of {@link createSkeleton}. Arrays are copied; the caller keeps ownership. */
@@ -99,7 +79,18 @@ export interface SkeletonDesc {
   /** Accepted |q| − 1 before a rest quaternion is refused: a number in [0, 1) (default 0.01). */
   quaternionTolerance?: number;
   /** Sockets on joints (see {@link Skeleton.attachments}); default none. */
-  attachments?: readonly AttachmentDesc[];
+  attachments?: readonly {
+    /** A non-empty name, unique among the attachments. */
+    name: string;
+    /** The joint, by index or name. */
+    joint: number | string;
+    /**
+     * Its transform in the joint's space: 12 floats (3×4 column-major) or 10 floats
+     * (`tx ty tz qx qy qz qw sx sy sz`, the quaternion unit within the tolerance). Default: the
+     * identity (the joint itself).
+     */
+    offset?: NumberList;
+  }[];
   /** Float curves, names unique, defaults finite (default 0); see {@link Skeleton.curves}. Default none. */
   curves?: readonly { name: string; default?: number }[];
 }
@@ -241,15 +232,15 @@ export function createSkeleton(desc: SkeletonDesc): Skeleton {
 }
 
 /** The attachments of a desc, checked (see {@link SkeletonDesc.attachments}). */
-function readAttachments(issues: IssueList, list: unknown, names: readonly string[], tolerance: number): readonly Attachment[] {
+function readAttachments(issues: IssueList, list: unknown, names: readonly string[], tolerance: number): Skeleton['attachments'] {
   if (list === undefined) return Object.freeze([]);
   if (!Array.isArray(list)) {
     issues.add('attachments', `is ${describeValue(list)}: must be an array of { name, joint, offset? }`);
     return Object.freeze([]);
   }
-  const out: Attachment[] = [];
+  const out: Skeleton['attachments'][number][] = [];
   const seen = new Map<string, number>();
-  list.forEach((a: AttachmentDesc, i) => {
+  list.forEach((a: NonNullable<SkeletonDesc['attachments']>[number], i) => {
     const path = `attachments[${i}]`;
     if (typeof a !== 'object' || a === null) {
       issues.add(path, `is ${describeValue(a)}: must be { name, joint, offset? }`);
@@ -292,13 +283,13 @@ function readAttachments(issues: IssueList, list: unknown, names: readonly strin
 }
 
 /** The curves of a desc, checked (see {@link SkeletonDesc.curves}). */
-function readSkeletonCurves(issues: IssueList, list: unknown): readonly SkeletonCurve[] {
+function readSkeletonCurves(issues: IssueList, list: unknown): Skeleton['curves'] {
   if (list === undefined) return Object.freeze([]);
   if (!Array.isArray(list)) {
     issues.add('curves', `is ${describeValue(list)}: must be an array of { name, default? }`);
     return Object.freeze([]);
   }
-  const out: SkeletonCurve[] = [];
+  const out: Skeleton['curves'][number][] = [];
   const seen = new Map<string, number>();
   list.forEach((c: { name: string; default?: number }, i) => {
     const path = `curves[${i}]`;

@@ -4,7 +4,7 @@
  */
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
-import { createClip, isClip, type Clip, type ClipCurve, type ReducedClipStats } from './Clip.js';
+import { createClip, isClip, type Clip, type ReducedClipStats } from './Clip.js';
 import { curveFrames } from './sampleCurves.js';
 import type { ReducedTracks } from './ReducedTracks.js';
 import { sampleReducedInto } from './sampleReduced.js';
@@ -45,7 +45,7 @@ export type ReducedStatsInput = Omit<ReducedClipStats, 'bytes' | 'sourceBytes'>;
  * });
  * console.log(reduced.stats.sourceBytes / reduced.stats.bytes); // how many times smaller
  */
-export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: ReducedStatsInput, curves?: readonly ClipCurve[]): Clip {
+export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: ReducedStatsInput, curves?: Clip['curves']): Clip {
   const issues = new IssueList('createReducedClip');
   if (!isClip(source)) {
     issues.add('source', 'must be a Clip');
@@ -172,7 +172,7 @@ export function denseClip(clip: Clip): Clip {
 }
 
 /** Float curves given to {@link createReducedClip}, checked against a clip of `frameCount` frames. */
-function checkCurves(issues: IssueList, curves: readonly ClipCurve[], frameCount: number): void {
+function checkCurves(issues: IssueList, curves: Clip['curves'], frameCount: number): void {
   if (!Array.isArray(curves)) {
     issues.add('curves', 'must be an array of { name, values, keys }');
     return;

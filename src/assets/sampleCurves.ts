@@ -4,7 +4,9 @@
  * these are their counterparts for `clip.curves`.
  */
 import { fail } from './AnimationError.js';
-import type { Clip, ClipCurve } from './Clip.js';
+import type { Clip } from './Clip.js';
+
+type ClipCurve = Clip['curves'][number];
 import { isClip } from './Clip.js';
 import { describeValue } from './limits.js';
 import { isSkeleton, type Skeleton } from './Skeleton.js';

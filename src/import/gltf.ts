@@ -143,7 +143,7 @@ export interface GltfOptions {
   tolerance?: number;
 }
 
-export type { SkinnedMeshData, MorphTarget } from './gltf/meshes.js';
+export type { SkinnedMeshData } from './gltf/meshes.js';
 export type { GltfMaterial } from './gltf/materials.js';
 
 /** What {@link loadGltf} returns. */

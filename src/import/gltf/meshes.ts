@@ -26,19 +26,6 @@ import { composeNodes } from './nodePose.js';
 import { firstNonFloat32, type Context } from './shared.js';
 import type { Rig, SkinBinding } from './skeletons.js';
 
-/** One morph target of a primitive: what it adds to each vertex at weight 1. */
-export interface MorphTarget {
-  /**
-   * The curve whose value is this target's weight: `<mesh>.<target name>`, the target name
-   * from the mesh's `extras.targetNames`, else its index (`"Head.Angry"`, `"face.0"`).
-   */
-  readonly name: string;
-  /** V×3 position deltas, in the mesh data's (bind) space. */
-  readonly positions: Float32Array;
-  /** V×3 normal deltas, or null when the target has no NORMAL (or the primitive no normals). */
-  readonly normals: Float32Array | null;
-}
-
 /** One triangle primitive bound to a skeleton, ready for `skinVertices`. */
 export interface SkinnedMeshData {
   /** Mesh name (or node name, or `mesh<i>`) + `#` + primitive index, e.g. `"fox1#0"`. */
@@ -71,8 +58,20 @@ export interface SkinnedMeshData {
    * The primitive's morph targets (empty when it has none): pass them with one weight per
    * target to `skinVertices`; the weights are the clip curves named as the targets.
    */
-  readonly morphTargets: readonly MorphTarget[];
+  readonly morphTargets: readonly {
+    /**
+     * The curve whose value is this target's weight: `<mesh>.<target name>`, the target name
+     * from the mesh's `extras.targetNames`, else its index (`"Head.Angry"`, `"face.0"`).
+     */
+    readonly name: string;
+    /** V×3 position deltas at weight 1, in the mesh data's (bind) space. */
+    readonly positions: Float32Array;
+    /** V×3 normal deltas, or null when the target has no NORMAL (or the primitive no normals). */
+    readonly normals: Float32Array | null;
+  }[];
 }
+
+type MorphTarget = SkinnedMeshData['morphTargets'][number];
 
 /** The morph curves of a node with a morphed mesh, for its `weights` channels. */
 export interface NodeMorphs {

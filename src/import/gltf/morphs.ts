@@ -7,7 +7,9 @@
  */
 import type { AnimationSampler } from '@gltf-transform/core';
 import type { IssueList } from '../../assets/AnimationError.js';
-import type { ClipCurveDesc } from '../../assets/Clip.js';
+import type { ClipDesc } from '../../assets/Clip.js';
+
+type ClipCurveDesc = NonNullable<ClipDesc['curves']>[number];
 import { CUBICSPLINE, LINEAR, STEP, type Interpolation } from './sampler.js';
 import type { NodeMorphs } from './meshes.js';
 

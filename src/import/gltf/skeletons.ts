@@ -6,7 +6,7 @@
  */
 import type { Node, Skin } from '@gltf-transform/core';
 import { IssueList } from '../../assets/AnimationError.js';
-import { createSkeleton, type AttachmentDesc, type Skeleton } from '../../assets/Skeleton.js';
+import { createSkeleton, type Skeleton, type SkeletonDesc } from '../../assets/Skeleton.js';
 import { POSE_CHANNELS } from '../../assets/validatePose.js';
 import * as affine from '../../math/affine.js';
 import { MATRIX_STRIDE, MATRIX_T, NO_PARENT, POSE_STRIDE, POSE_T } from '../../math/layout.js';
@@ -206,8 +206,8 @@ function sameInverseBinds(rigIbm: Float64Array, skinIbm: Float64Array, remap: In
  * after the node (`node<i>` when unnamed; a name taken by an earlier attachment gets `_1`,
  * `_2`, …), offset = the node's own T, R, S (translation in metres).
  */
-function findAttachments(ctx: Context, jointOf: ReadonlyMap<number, number>): AttachmentDesc[] {
-  const out: AttachmentDesc[] = [];
+function findAttachments(ctx: Context, jointOf: ReadonlyMap<number, number>): NonNullable<SkeletonDesc['attachments']>[number][] {
+  const out: NonNullable<SkeletonDesc['attachments']>[number][] = [];
   const taken = new Set<string>();
   const parents = ctx.valid.nodeParents;
   const inAnySkin = ctx.valid.skinJoints;
