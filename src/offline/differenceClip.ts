@@ -45,6 +45,10 @@ const LISTED_JOINTS = 5;
  * reference is one pose instead (the reference clip at that time), the same pose `play`'s
  * `{ additive: true, reference, referenceTime }` subtracts.
  *
+ * **Curves.** D has one float curve per curve of the source, S − R at each frame, R the
+ * reference's curve of that name sampled where its pose is, or — the reference lacking it —
+ * the skeleton's default for the curve (else 0): what an additive layer adds (× β).
+ *
  * **Playing it.** The clip says `difference: true`; `play(world, eid, d, { additive: true,
  * weight: β })` applies it against the identity (no second subtraction), so the layer gives
  * lerp(T, D·T, β) over the override blend T. It cannot be played as an override layer (it is

@@ -10,10 +10,12 @@
  * (`accessors[12].count`, `nodes[3] "b_Hip_01".rotation[2]`).
  *
  * The copy handed to @gltf-transform keeps only what animation import needs: buffers, the
- * buffer views and accessors that skins, skinned primitives and animations use (the others
- * become one-element zero stubs, so corrupt data of rigid meshes cannot fail the import),
- * nodes, skins, the primitives of skinned meshes and animations. The materials of skinned
- * primitives (with their textures, samplers and images' bytes) are read and checked here
+ * buffer views and accessors that skins, bound primitives (their attributes and morph
+ * targets) and animations (transform and `weights` outputs) use (the others become
+ * one-element zero stubs, so corrupt data of meshes on no joint cannot fail the import),
+ * nodes (with their `weights`), skins, the primitives, default weights and target names of
+ * bound meshes — skinned ones, and rigid ones on nodes at or under a joint — and animations.
+ * The materials of bound primitives (with their textures, samplers and images' bytes) are read and checked here
  * (`./materials.ts`) and handed on beside the copy; cameras, scenes, extensions and all else
  * are dropped. Images are never decoded.
  */
@@ -39,7 +41,7 @@ export interface ValidatedGltf {
   readonly skinnedMeshes: ReadonlySet<number>;
   /** Nodes that are joints of some skin. */
   readonly skinJoints: ReadonlySet<number>;
-  /** The material of each primitive of each skinned mesh, by mesh then primitive index (`[]` for a rigid mesh). */
+  /** The material of each primitive of each bound (skinned or rigid-on-a-joint) mesh, by mesh then primitive index (`[]` for a mesh on no joint). */
   readonly materials: ReadonlyArray<ReadonlyArray<GltfMaterial | null>>;
   /** Non-fatal findings, one line each. */
   readonly warnings: string[];
