@@ -152,15 +152,16 @@ export interface GltfResult {
   readonly skeletons: Skeleton[];
   /** One per animation that animates joints, on the skeleton whose joints it animates most. */
   readonly clips: Clip[];
-  /** One per skinned triangle primitive. */
+  /** One per triangle primitive bound to a skeleton: skinned, or rigid on a joint (`rigidJoint`). */
   readonly meshes: SkinnedMeshData[];
   /** Things ignored or repaired, one line each. */
   readonly warnings: string[];
 }
 
 /**
- * Reads a glTF 2.0 file (`.glb` or `.gltf` with embedded buffers) into skeletons, clips and
- * skinned mesh data. Meshopt-compressed (`EXT_meshopt_compression`) and quantized
+ * Reads a glTF 2.0 file (`.glb` or `.gltf` with embedded buffers) into skeletons (with
+ * attachments and morph curves), clips (with morph-weight curves) and mesh data (skinned, and
+ * rigid meshes on joints, with their morph targets). Meshopt-compressed (`EXT_meshopt_compression`) and quantized
  * (`KHR_mesh_quantization`) files are decoded. See the module comment for the policies; for a
  * `.gltf` with its `.bin` beside it use `loadGltfFile` (Node) or `loadGltfUrl`.
  *
