@@ -1,5 +1,5 @@
 /**
- * examples/robotParts.ts (docs/importing.md, docs/sockets.md): RobotExpressive drawn whole —
+ * examples/robotParts.ts (docs/importing.md, "Rigid meshes, morph targets, attachments" and "Sockets"): RobotExpressive drawn whole —
  * rigid meshes on joints and skinned hands through one kernel, its expression morph targets
  * driven by clip curves — and a prop held at a joint, read relative to the working directory
  * (the repository's root, as `npm test` runs). test/examples/robotParts.test.ts runs it.

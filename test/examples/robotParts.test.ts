@@ -1,6 +1,6 @@
 /**
  * examples/robotParts.ts (docs/importing.md "Rigid meshes, morph targets, attachments",
- * docs/sockets.md), run on the real RobotExpressive: the parts it lists, the posed vertices
+ * and "Sockets"), run on the real RobotExpressive: the parts it lists, the posed vertices
  * (against the joint each rigid part rides on), the hand and fingertip sockets.
  */
 import { describe, expect, it } from 'vitest';
