@@ -22,6 +22,8 @@ export { createAnimationWorld, worldBytes } from './api/world.js';
 export { loadKernels, type KernelChoice } from './wasm/loader.js';
 export { createFrame, insertSystem, defaultFrame, type Frame, type FrameSystem } from './frame.js';
 export { spawnCharacter, removeCharacter, getLocalPose, getModelMatrices, getSkinPalette, type SpawnOptions } from './api/characters.js';
+export { getJointWorldMatrix } from './api/sockets.js';
+export { curveIndex } from './assets/sampleCurves.js';
 export { play, stop, setLayerWeight, type PlayOptions } from './api/playback.js';
 export { step } from './api/step.js';
 export { disposeAnimationWorld, stepParallel } from './api/threads.js';

@@ -104,4 +104,5 @@ export {
   halfLifeToDamping,
 } from './math/inertialize.js';
 export { fadeCurve, fadeCurveName, FADE_LINEAR, FADE_SMOOTHSTEP, FADE_MINJERK, FADE_EASE_IN, FADE_EASE_OUT, FADE_CURVE_KINDS } from './math/fadeCurves.js';
-export { skinVertices, type JointIndexArray } from './math/skinVertices.js';
+export { skinVertices, type JointIndexArray, type MorphDeltas } from './math/skinVertices.js';
+export { sampleCurvesInto } from './assets/sampleCurves.js';

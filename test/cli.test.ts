@@ -24,6 +24,20 @@ describe('bitanim inspect', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^mesh "[^"]+" \(skeleton 0\): 1728 vertices, \d+ triangles, normals no/));
   });
 
+  it('describes RobotExpressive whole: rigid meshes and their joints, skinned hands, morph targets, attachments and curves', async () => {
+    const { code, lines } = await inspect(join(assets, 'RobotExpressive.glb'));
+    expect(code).toBe(0);
+    const meshes = lines.filter((l) => l.startsWith('mesh '));
+    expect(meshes).toHaveLength(19);
+    expect(meshes.filter((l) => /, rigid on joint "/.test(l))).toHaveLength(15);
+    expect(meshes.filter((l) => /, skinned, up to \d influences per vertex/.test(l))).toHaveLength(4);
+    expect(lines).toContainEqual(expect.stringMatching(/^mesh "Arm\.L#0" \(skeleton 0\): 296 vertices, \d+ triangles, normals yes, rigid on joint "UpperArm\.L"$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^mesh "Head#0" .*rigid on joint "Head", 3 morph targets \("Head\.Angry", "Head\.Surprised", "Head\.Sad"\)$/));
+    expect(lines).toContainEqual('  curves (3): "Head.Angry", "Head.Surprised", "Head.Sad"');
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}attachments \(15\): "Foot\.L_end" on "Foot\.L", "Head_end" on "Head", /));
+    expect(lines.filter((l) => l.startsWith('clip ') && l.endsWith(', 3 curves'))).toHaveLength(14);
+  });
+
   it('describes a BVH file with a unit scale', async () => {
     const { code, lines } = await inspect(join(assets, 'cmu_131_01_start_walk_stop.bvh'), '--scale', '0.0564');
     expect(code).toBe(0);

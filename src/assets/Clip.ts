@@ -74,6 +74,22 @@ export interface Clip {
    * measured between frames too). 0 for a clip given its frames directly.
    */
   readonly importError: number;
+  /**
+   * Float curves (metachannels: a blink, a material parameter, glTF morph-target weights),
+   * names unique, sampled like joints (lerp between frames, clamped or wrapped the same way)
+   * by `sampleCurvesInto`; empty when the clip has none. Find one with `curveIndex(clip, name)`.
+   * `keys` null: `values[f]` is the value at frame f (`frameCount` values). Otherwise (a
+   * reduced clip) `values[k]` is the value at frame `keys[k]` — increasing, from 0 to
+   * `frameCount − 1` — and the curve is linear between keys.
+   */
+  readonly curves: readonly {
+    /** The curve's name (glTF morph weights: `<mesh>.<target>`). */
+    readonly name: string;
+    /** One value per frame, or per key when `keys` is set. */
+    readonly values: Float32Array;
+    /** Frame index of each value, or null: every frame. */
+    readonly keys: Uint32Array | null;
+  }[];
 }
 
 /**
@@ -141,6 +157,16 @@ export interface ClipDesc {
   quaternionTolerance?: number;
   /** {@link Clip.importError}: metres, finite and ≥ 0 (default 0). */
   importError?: number;
+  /** Float curves; default none. */
+  curves?: readonly {
+    /** A non-empty name, unique among the clip's curves. */
+    name: string;
+    /**
+     * One finite value per frame given (`frames.length / (jointCount × 10)`; with `appendSeam`
+     * the first value is repeated at the end, as the first pose is).
+     */
+    values: NumberList;
+  }[];
 }
 
 /**
@@ -148,7 +174,8 @@ export interface ClipDesc {
  *
  * @throws AnimationError naming every fault with its field, frame and joint: a desc that is
  * not an object, a frame rate not in (0, 10⁵], a `quaternionTolerance` not in [0, 1), no frames, a length that is not a whole number of frames, non-finite values,
- * zero or non-unit quaternions, events outside the clip or unnamed.
+ * zero or non-unit quaternions, events outside the clip or unnamed, curves unnamed, named twice,
+ * with another number of values than frames, or with values that are not finite 32-bit floats.
  * @example
  * const clip = createClip({ skeleton, frameRate: 30, frames, loop: true, events: [{ time: 0.4, name: 'footstep' }] });
  */
@@ -196,6 +223,7 @@ export function createClip(desc: ClipDesc): Clip {
   }
   const duration = frameCount > 0 && frameRate > 0 ? (frameCount - 1) / frameRate : 0;
   const events = validateEvents(issues, desc.events ?? [], duration, loop);
+  const curves = validateCurves(issues, desc.curves ?? [], sourceFrames, appendSeam);
   issues.throwIfAny();
 
   return Object.freeze({
@@ -211,7 +239,43 @@ export function createClip(desc: ClipDesc): Clip {
     reduced: null,
     stats: null,
     importError,
+    curves,
   });
+}
+
+function validateCurves(issues: IssueList, curves: NonNullable<ClipDesc['curves']>, sourceFrames: number, appendSeam: boolean): Clip['curves'] {
+  if (!Array.isArray(curves)) {
+    issues.add('curves', `is ${describeValue(curves)}: must be an array of { name, values }`);
+    return Object.freeze([]);
+  }
+  const out: Clip['curves'][number][] = [];
+  const seen = new Map<string, number>();
+  curves.forEach((curve, i) => {
+    const path = `curves[${i}]`;
+    if (typeof curve !== 'object' || curve === null) {
+      issues.add(path, `is ${describeValue(curve)}: must be { name, values }`);
+      return;
+    }
+    const { name, values } = curve;
+    if (typeof name !== 'string' || name.length === 0) issues.add(`${path}.name`, 'must be a non-empty string');
+    else if (seen.has(name)) issues.add(`${path}.name`, `"${name}" repeats curves[${seen.get(name)}]: curve names must be unique`);
+    else seen.set(name, i);
+    if (!isNumberList(values) || values.length !== sourceFrames) {
+      issues.add(`${path}.values`, `must hold one number per frame (${sourceFrames}), has ${isNumberList(values) ? values.length : describeValue(values)}`);
+      return;
+    }
+    const packed = new Float32Array(sourceFrames + (appendSeam ? 1 : 0));
+    for (let f = 0; f < sourceFrames; f++) {
+      const v = values[f] as number;
+      packed[f] = v;
+      if (typeof v !== 'number' || !Number.isFinite(packed[f])) {
+        if (!issues.add(`${path}.values[${f}]`, `is ${String(v)}, not a finite 32-bit float`)) break;
+      }
+    }
+    if (appendSeam) packed[sourceFrames] = packed[0];
+    out.push(Object.freeze({ name, values: packed, keys: null }));
+  });
+  return Object.freeze(out);
 }
 
 function validateEvents(issues: IssueList, events: readonly ClipEvent[], duration: number, loop: boolean): readonly ClipEvent[] {

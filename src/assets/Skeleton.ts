@@ -26,6 +26,31 @@ export interface Skeleton {
   readonly hipJoint: number;
   /** Model-space height (y) of the hip joint in the rest pose; 0 without a hip joint. */
   readonly hipHeight: number;
+  /**
+   * Sockets: named points fixed to joints (a prop's grip, a muzzle, a camera mount), each a
+   * joint and an offset in that joint's space. Empty unless given (`loadGltf` reads the glTF
+   * nodes under joints that carry no mesh). Their world matrix is
+   * `getJointWorldMatrix(world, eid, a.joint) × a.offset`.
+   */
+  readonly attachments: readonly {
+    /** Unique among the skeleton's attachments. */
+    readonly name: string;
+    /** The joint it moves with. */
+    readonly joint: number;
+    /** Its transform in the joint's space, 3×4 column-major (12 floats), as the palette. */
+    readonly offset: Float32Array;
+  }[];
+  /**
+   * The float curves (metachannels) characters of this skeleton carry, in the order
+   * `curveIndex(skeleton, name)` gives, each with the value it holds where no clip sets it.
+   * Empty unless given (`loadGltf` lists the morph-target weights of the meshes bound to it).
+   */
+  readonly curves: readonly {
+    /** Unique among the skeleton's curves (glTF morph weights: `<mesh>.<target>`). */
+    readonly name: string;
+    /** The value where no clip sets the curve (glTF: the mesh's default `weights`). */
+    readonly default: number;
+  }[];
 }
 
 /** Input of {@link createSkeleton}. Arrays are copied; the caller keeps ownership. */
@@ -53,6 +78,21 @@ export interface SkeletonDesc {
   hipJoint?: number | string;
   /** Accepted |q| − 1 before a rest quaternion is refused: a number in [0, 1) (default 0.01). */
   quaternionTolerance?: number;
+  /** Sockets on joints (see {@link Skeleton.attachments}); default none. */
+  attachments?: readonly {
+    /** A non-empty name, unique among the attachments. */
+    name: string;
+    /** The joint, by index or name. */
+    joint: number | string;
+    /**
+     * Its transform in the joint's space: 12 floats (3×4 column-major) or 10 floats
+     * (`tx ty tz qx qy qz qw sx sy sz`, the quaternion unit within the tolerance). Default: the
+     * identity (the joint itself).
+     */
+    offset?: NumberList;
+  }[];
+  /** Float curves, names unique, defaults finite (default 0); see {@link Skeleton.curves}. Default none. */
+  curves?: readonly { name: string; default?: number }[];
 }
 
 /**
@@ -89,7 +129,9 @@ const LEG_REACH = 0.1;
  *
  * @throws AnimationError naming every fault: a desc that is not an object, missing or
  * duplicate names, a parent that is not lower than its child, wrong array lengths, non-finite
- * numbers, zero or non-unit quaternions, a `quaternionTolerance` that is not in [0, 1).
+ * numbers, zero or non-unit quaternions, a `quaternionTolerance` that is not in [0, 1),
+ * attachments with a missing or repeated name, an unknown joint or a bad offset, curves with
+ * a missing or repeated name or a default that is not a finite float.
  * @example
  * const skeleton = createSkeleton({
  *   names: ['hips', 'spine'],
@@ -162,6 +204,8 @@ export function createSkeleton(desc: SkeletonDesc): Skeleton {
   }
 
   let hipJoint = resolveHipJoint(issues, desc.hipJoint, names);
+  const attachments = readAttachments(issues, desc.attachments, names, tolerance);
+  const curves = readSkeletonCurves(issues, desc.curves);
   issues.throwIfAny();
 
   const model = computeRestModel(parentArray, restPose);
@@ -182,7 +226,86 @@ export function createSkeleton(desc: SkeletonDesc): Skeleton {
     jointCount,
     hipJoint,
     hipHeight,
+    attachments,
+    curves,
   });
+}
+
+/** The attachments of a desc, checked (see {@link SkeletonDesc.attachments}). */
+function readAttachments(issues: IssueList, list: unknown, names: readonly string[], tolerance: number): Skeleton['attachments'] {
+  if (list === undefined) return Object.freeze([]);
+  if (!Array.isArray(list)) {
+    issues.add('attachments', `is ${describeValue(list)}: must be an array of { name, joint, offset? }`);
+    return Object.freeze([]);
+  }
+  const out: Skeleton['attachments'][number][] = [];
+  const seen = new Map<string, number>();
+  list.forEach((a: NonNullable<SkeletonDesc['attachments']>[number], i) => {
+    const path = `attachments[${i}]`;
+    if (typeof a !== 'object' || a === null) {
+      issues.add(path, `is ${describeValue(a)}: must be { name, joint, offset? }`);
+      return;
+    }
+    const name = a.name;
+    if (typeof name !== 'string' || name.length === 0) issues.add(`${path}.name`, 'must be a non-empty string');
+    else if (seen.has(name)) issues.add(`${path}.name`, `"${name}" repeats attachments[${seen.get(name)}]: attachment names must be unique`);
+    else seen.set(name, i);
+    let joint = -1;
+    if (typeof a.joint === 'string') {
+      joint = names.indexOf(a.joint);
+      if (joint < 0) issues.add(`${path}.joint`, `"${a.joint}" is not a joint of this skeleton`);
+    } else if (Number.isInteger(a.joint) && a.joint >= 0 && a.joint < names.length) {
+      joint = a.joint;
+    } else {
+      issues.add(`${path}.joint`, `is ${shownNumber(a.joint)}: must be a joint name or an index below ${names.length}`);
+    }
+    const offset = new Float32Array(MATRIX_STRIDE);
+    affine.identity(offset, 0);
+    const given = a.offset;
+    if (given !== undefined) {
+      if (!isNumberList(given) || (given.length !== MATRIX_STRIDE && given.length !== POSE_STRIDE)) {
+        issues.add(`${path}.offset`, `must hold 12 floats (3×4 column-major) or 10 (tx ty tz qx qy qz qw sx sy sz), has ${lengthOf(given)}`);
+      } else if (given.length === POSE_STRIDE) {
+        const pose = new Float32Array(POSE_STRIDE);
+        const before = issues.issues.length;
+        copyValidatedPose(issues, `${path}.offset`, [String(name)], given, 0, pose, 0, 1, tolerance);
+        if (issues.issues.length === before) affine.fromSQT(offset, 0, pose, 0);
+      } else {
+        for (let k = 0; k < MATRIX_STRIDE; k++) {
+          offset[k] = given[k] as number;
+          if (typeof given[k] !== 'number' || !Number.isFinite(offset[k])) issues.add(`${path}.offset[${k}]`, `is ${String(given[k])}, not a finite 32-bit float`);
+        }
+      }
+    }
+    if (joint >= 0) out.push(Object.freeze({ name, joint, offset }));
+  });
+  return Object.freeze(out);
+}
+
+/** The curves of a desc, checked (see {@link SkeletonDesc.curves}). */
+function readSkeletonCurves(issues: IssueList, list: unknown): Skeleton['curves'] {
+  if (list === undefined) return Object.freeze([]);
+  if (!Array.isArray(list)) {
+    issues.add('curves', `is ${describeValue(list)}: must be an array of { name, default? }`);
+    return Object.freeze([]);
+  }
+  const out: Skeleton['curves'][number][] = [];
+  const seen = new Map<string, number>();
+  list.forEach((c: { name: string; default?: number }, i) => {
+    const path = `curves[${i}]`;
+    if (typeof c !== 'object' || c === null) {
+      issues.add(path, `is ${describeValue(c)}: must be { name, default? }`);
+      return;
+    }
+    const name = c.name;
+    if (typeof name !== 'string' || name.length === 0) issues.add(`${path}.name`, 'must be a non-empty string');
+    else if (seen.has(name)) issues.add(`${path}.name`, `"${name}" repeats curves[${seen.get(name)}]: curve names must be unique`);
+    else seen.set(name, i);
+    const value = c.default ?? 0;
+    if (typeof value !== 'number' || !Number.isFinite(Math.fround(value))) issues.add(`${path}.default`, `is ${shownNumber(value)}: must be a finite 32-bit float`);
+    out.push(Object.freeze({ name, default: Math.fround(value) }));
+  });
+  return Object.freeze(out);
 }
 
 /** Model-space rest matrices (`jointCount × 12`), parents first. */

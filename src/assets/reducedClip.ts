@@ -5,6 +5,7 @@
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
 import { createClip, isClip, type Clip, type ReducedClipStats } from './Clip.js';
+import { curveFrames } from './sampleCurves.js';
 import type { ReducedTracks } from './ReducedTracks.js';
 import { sampleReducedInto } from './sampleReduced.js';
 import { POSE_CHANNELS } from './validatePose.js';
@@ -31,17 +32,20 @@ export type ReducedStatsInput = Omit<ReducedClipStats, 'bytes' | 'sourceBytes'>;
  * `stats` gains `bytes` (everything the clip holds: `tracks.byteLength`, its frames being
  * empty) and `sourceBytes` (the source's dense frames, `frameCount × jointCount × 10 × 4`).
  * Allocates one pose of scratch to check the curves at every frame time; keeps `tracks` as given.
+ * The float curves (`clip.curves`) are `curves` when given (the reducer's keyed ones, see
+ * `reduceClip`'s `curveTolerance`), else the source's.
  *
  * @throws AnimationError when `source` is not a clip, the tracks' joint count or duration
- * differ from the source's, the stats are not finite numbers ≥ 0, or the curves at a frame
- * time are not finite (a rotation curve through zero).
+ * differ from the source's, the stats are not finite numbers ≥ 0, the curves at a frame
+ * time are not finite (a rotation curve through zero), or a float curve given is malformed
+ * (a repeated name, keys not increasing from frame 0 to the last frame, values not finite).
  * @example
  * const reduced = createReducedClip(clip, createReducedTracks(jointCount, clip.duration, channels), {
  *   keysBefore: clip.frameCount * jointCount * 10, keysAfter: 1234, maxError: 0.004, meanError: 0.001,
  * });
  * console.log(reduced.stats.sourceBytes / reduced.stats.bytes); // how many times smaller
  */
-export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: ReducedStatsInput): Clip {
+export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: ReducedStatsInput, curves?: Clip['curves']): Clip {
   const issues = new IssueList('createReducedClip');
   if (!isClip(source)) {
     issues.add('source', 'must be a Clip');
@@ -67,6 +71,7 @@ export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: Re
       if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) issues.add(`stats.${field}`, `is ${String(v)}: must be a finite number ≥ 0`);
     }
   }
+  if (curves !== undefined) checkCurves(issues, curves, source.frameCount);
   issues.throwIfAny();
 
   const frames = new Float32Array(0);
@@ -81,6 +86,7 @@ export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: Re
     events: source.events,
     eventTimes: source.eventTimes,
     importError: source.importError,
+    curves: curves ?? source.curves,
     // A reduced difference clip is still one: it plays additively, against the identity.
     ...(source.difference === true ? { difference: true } : {}),
     reduced: tracks,
@@ -161,5 +167,32 @@ export function denseClip(clip: Clip): Clip {
   return createClip({
     skeleton: clip.skeleton, frameRate: clip.frameRate, frames: expandFrames(clip), loop: clip.loop,
     events: clip.events, name: clip.name, importError: clip.importError,
+    curves: clip.curves.map((c) => ({ name: c.name, values: curveFrames(c, clip.frameCount) })),
+  });
+}
+
+/** Float curves given to {@link createReducedClip}, checked against a clip of `frameCount` frames. */
+function checkCurves(issues: IssueList, curves: Clip['curves'], frameCount: number): void {
+  if (!Array.isArray(curves)) {
+    issues.add('curves', 'must be an array of { name, values, keys }');
+    return;
+  }
+  const names = new Set<string>();
+  curves.forEach((c, i) => {
+    const path = `curves[${i}]`;
+    if (typeof c?.name !== 'string' || c.name.length === 0 || names.has(c.name)) issues.add(`${path}.name`, 'must be a non-empty string, unique among the curves');
+    else names.add(c.name);
+    if (!(c?.values instanceof Float32Array) || !c.values.every(Number.isFinite)) {
+      issues.add(`${path}.values`, 'must be a Float32Array of finite values');
+      return;
+    }
+    if (c.keys === null) {
+      if (c.values.length !== frameCount) issues.add(`${path}.values`, `has ${c.values.length} values: one per frame (${frameCount}) without keys`);
+      return;
+    }
+    const keys = c.keys;
+    const ordered = keys instanceof Uint32Array && keys.length === c.values.length && keys.length > 0 && keys[0] === 0
+      && keys[keys.length - 1] === frameCount - 1 && keys.every((k, j) => j === 0 || k > keys[j - 1]);
+    if (!ordered) issues.add(`${path}.keys`, `must be a Uint32Array, one per value, increasing from 0 to the last frame (${frameCount - 1})`);
   });
 }

@@ -1,7 +1,9 @@
 /**
  * What `bitanim inspect` prints about an imported asset, as plain lines: skeletons (joint
  * count, depth, hip joint and height), clips (name, duration, frames, rate, root travel), mesh
- * statistics with each mesh's material (colour factor, texture type and size, UV count) and warnings. Pure: no I/O, so tests check it directly.
+ * statistics with each mesh's binding (skinned, or rigid on a joint), morph targets and material
+ * (colour factor, texture type and size, UV count), each skeleton's attachments and curves,
+ * each clip's curves, and warnings. Pure: no I/O, so tests check it directly.
  */
 import type { Clip } from '../assets/Clip.js';
 import type { GltfMaterial } from '../import/gltf/materials.js';
@@ -17,6 +19,7 @@ export interface InspectedAsset {
   readonly meshes?: readonly {
     name: string; skeleton: number; positions: Float32Array; normals: Float32Array | null; weights: Float32Array; indices: Uint32Array | null;
     uvs?: Float32Array | null; material?: GltfMaterial | null;
+    rigidJoint?: number; morphTargets?: readonly { name: string }[];
   }[];
   readonly warnings: readonly string[];
 }
@@ -58,6 +61,10 @@ export function describeAsset(file: string, asset: InspectedAsset): string[] {
   asset.skeletons.forEach((skeleton, s) => {
     const hip = skeleton.hipJoint >= 0 ? `"${skeleton.names[skeleton.hipJoint]}" at height ${format(skeleton.hipHeight)}` : 'none';
     lines.push(`skeleton ${s}: ${skeleton.jointCount} joints, depth ${skeletonDepth(skeleton)}, root "${skeleton.names[0]}", hip ${hip}`);
+    const attachments = skeleton.attachments ?? [];
+    if (attachments.length) lines.push(`  attachments (${attachments.length}): ${attachments.map((a) => `"${a.name}" on "${skeleton.names[a.joint]}"`).join(', ')}`);
+    const curves = skeleton.curves ?? [];
+    if (curves.length) lines.push(`  curves (${curves.length}): ${curves.map((c) => `"${c.name}"${c.default !== 0 ? ` = ${format(c.default)}` : ''}`).join(', ')}`);
   });
   if (asset.clips.length === 0) lines.push('clips: none');
   for (const clip of asset.clips) {
@@ -68,7 +75,8 @@ export function describeAsset(file: string, asset: InspectedAsset): string[] {
     lines.push(
       `clip "${clip.name}"${asset.skeletons.length > 1 ? ` (skeleton ${s})` : ''}: ${format(clip.duration)} s, ` +
       `${clip.frameCount} frames at ${format(clip.frameRate)} fps, ${clip.loop ? 'looping' : 'play-once'}, ` +
-      `hips at height ${format(first[1])} on frame 0, root travel ${format(distance)} (${travel.map(format).join(', ')})`,
+      `hips at height ${format(first[1])} on frame 0, root travel ${format(distance)} (${travel.map(format).join(', ')})` +
+      ((clip.curves ?? []).length ? `, ${clip.curves.length} curve${clip.curves.length === 1 ? '' : 's'}` : ''),
     );
   }
   for (const mesh of asset.meshes ?? []) {
@@ -80,9 +88,14 @@ export function describeAsset(file: string, asset: InspectedAsset): string[] {
       for (let i = 0; i < 4; i++) if (mesh.weights[v * 4 + i] > 0) n++;
       influences = Math.max(influences, n);
     }
+    const rigid = mesh.rigidJoint ?? -1;
+    const skeleton = asset.skeletons[mesh.skeleton];
+    const binding = rigid >= 0 ? `rigid on joint "${skeleton?.names[rigid] ?? rigid}"` : `skinned, up to ${influences} influences per vertex`;
+    const targets = mesh.morphTargets ?? [];
     lines.push(
       `mesh "${mesh.name}" (skeleton ${mesh.skeleton}): ${vertices} vertices, ${triangles} triangles, ` +
-      `normals ${mesh.normals ? 'yes' : 'no'}, up to ${influences} influences per vertex`,
+      `normals ${mesh.normals ? 'yes' : 'no'}, ${binding}` +
+      (targets.length ? `, ${targets.length} morph target${targets.length === 1 ? '' : 's'} (${targets.map((t) => `"${t.name}"`).join(', ')})` : ''),
     );
     lines.push(`  ${describeMaterial(mesh.material ?? null)}, ${mesh.uvs ? `${mesh.uvs.length / 2} UVs` : 'no UVs'}`);
   }

@@ -1,6 +1,7 @@
 /**
- * glTF 2.0 import: skins → {@link Skeleton}s, animations → {@link Clip}s, skinned primitives →
- * {@link SkinnedMeshData}, through @gltf-transform/core.
+ * glTF 2.0 import: skins → {@link Skeleton}s, animations → {@link Clip}s (morph-target weights
+ * → clip curves), skinned primitives and rigid ones on joints → {@link SkinnedMeshData},
+ * through @gltf-transform/core.
  *
  * **Input.** A `.glb` or a `.gltf` JSON file with embedded (`data:`) buffers, told apart by
  * the GLB magic `glTF`. External buffer URIs are refused here and read by `loadGltfFile` (files
@@ -34,6 +35,12 @@
  *    mesh node's own transform is ignored, as the specification requires.
  * 4. `inverseBind` is the skin's inverseBindMatrices with the bottom row dropped (identity
  *    when absent). The hip joint is createSkeleton's default.
+ * 5. `attachments`: every child node of a joint that is no joint of any skin and has no mesh
+ *    and no skin (RobotExpressive's `Head_end`, `Foot.L_end`), named after the node (`node<i>`
+ *    when unnamed; repeats get `_1`, `_2`, …), its own T, R, S the offset (translation × `scale`).
+ * 6. `curves`: the morph-target weights of the meshes bound to the skeleton (see **Morph
+ *    targets**), in node order, each with the node's `weights` (else the mesh's, else 0) as
+ *    its default.
  *
  * **Clips.** One per animation, on the skeleton whose joints it animates most (ties: the
  * first), `loop: true`, named after the animation (or `animation<i>`). Keys are resampled
@@ -59,14 +66,29 @@
  * non-joint ancestors in between gets the composition of **Skeletons** point 3. An animation that animates
  * no joint at all (only morph weights, say) gives no clip, with a warning.
  *
- * **Ignored, with one warning line per animation and kind:** morph-target `weights` channels,
- * channels on non-joint ancestors of the joints (their rest transform is baked in), channels
+ * **Morph targets.** A mesh's targets are curves named `<mesh>.<target>` — the target name
+ * from `mesh.extras.targetNames` (three.js's convention), else its index; the mesh name as in
+ * **Meshes** — listed on its skeleton (point 6). Each primitive returns its targets
+ * (`morphTargets`: position deltas, and normal deltas when both the target and the primitive
+ * have normals, in the mesh data's space, × `scale`). A `weights` channel on a node whose mesh
+ * is bound to the clip's skeleton becomes the clip's curves of that mesh: its keys (STEP,
+ * LINEAR as a plain lerp, CUBICSPLINE) sampled at the clip's frame instants; the frame rate is
+ * chosen from the joints alone, so a weights key between frames is cut by the lerp between
+ * frames (RobotExpressive's are on its frames).
+ *
+ * **Ignored, with one warning line per animation and kind:** `weights` channels on nodes whose
+ * mesh is not bound to the clip's skeleton, channels on non-joint ancestors of the joints (their rest transform is baked in), channels
  * on other nodes that are not joints of the clip's skeleton, channels without a target node
  * (extensions) or with an unknown path.
  *
  * **Meshes.** Every triangle-list primitive of a mesh on a node with a skin (other modes and
  * primitives without JOINTS_0/WEIGHTS_0 are skipped with a warning; a mesh and skin pair on
- * several nodes is read once, since the nodes' own transforms do not apply). Weights are
+ * several nodes is read once, since the nodes' own transforms do not apply), and of a mesh on
+ * a node without a skin that is, or is under, a joint: a **rigid mesh**, bound to the nearest
+ * such joint J with weight 1 (`rigidJoint`), its bind positions B·P·v with B the inverse of
+ * J's inverse bind matrix and P the node transforms from J down to the mesh node (so the
+ * palette, J's model × inverse bind, places it where glTF does; normals by the inverse
+ * transpose, renormalized). Meshes on no joint are not read. Weights are
  * renormalized to sum 1; a vertex whose weights sum to 0 gets weight 1 on its first joint
  * (counted in a warning). A `JOINTS_0` index beyond the skin is an error where its weight is
  * not 0, and is mapped to the skin's first joint where it is (it never contributes).
@@ -93,7 +115,7 @@ import { decodeMeshopt } from './gltf/meshopt.js';
 import { readExternalBuffers, type ResourceReader } from './gltf/resources.js';
 import { IMPORT_TOLERANCE } from './gltf/resample.js';
 import type { Context } from './gltf/shared.js';
-import { buildSkeletons } from './gltf/skeletons.js';
+import { addCurves, buildSkeletons } from './gltf/skeletons.js';
 import { validateGltf, type ValidatedGltf } from './gltf/validate.js';
 import { parseScale, SCALE_EXPECTED, type UnitName } from './units.js';
 
@@ -130,15 +152,16 @@ export interface GltfResult {
   readonly skeletons: Skeleton[];
   /** One per animation that animates joints, on the skeleton whose joints it animates most. */
   readonly clips: Clip[];
-  /** One per skinned triangle primitive. */
+  /** One per triangle primitive bound to a skeleton: skinned, or rigid on a joint (`rigidJoint`). */
   readonly meshes: SkinnedMeshData[];
   /** Things ignored or repaired, one line each. */
   readonly warnings: string[];
 }
 
 /**
- * Reads a glTF 2.0 file (`.glb` or `.gltf` with embedded buffers) into skeletons, clips and
- * skinned mesh data. Meshopt-compressed (`EXT_meshopt_compression`) and quantized
+ * Reads a glTF 2.0 file (`.glb` or `.gltf` with embedded buffers) into skeletons (with
+ * attachments and morph curves), clips (with morph-weight curves) and mesh data (skinned, and
+ * rigid meshes on joints, with their morph targets). Meshopt-compressed (`EXT_meshopt_compression`) and quantized
  * (`KHR_mesh_quantization`) files are decoded. See the module comment for the policies; for a
  * `.gltf` with its `.bin` beside it use `loadGltfFile` (Node) or `loadGltfUrl`.
  *
@@ -194,9 +217,17 @@ async function importGltf(bytes: Uint8Array, options: GltfOptions, reader: Resou
 
   const bindings = buildSkeletons(ctx, root.listSkins());
   const rigs = [...new Set(bindings.map((b) => b.rig))];
-  const meshes = buildMeshes(ctx, bindings, root.listSkins(), root.listMeshes());
-  const clips = buildClips(ctx, rigs, root.listAnimations());
-  return { skeletons: rigs.map((r) => r.skeleton), clips, meshes, warnings };
+  const built = buildMeshes(ctx, bindings, root.listSkins(), root.listMeshes(), rigs);
+  // Each skeleton's curves: the morph weights of the meshes bound to it, in node order.
+  for (const rig of rigs) {
+    const curves = new Map<string, number>();
+    for (const m of built.morphs.values()) {
+      if (m.rig === rig.index) m.names.forEach((name, k) => curves.has(name) || curves.set(name, m.defaults[k]));
+    }
+    addCurves(rig, [...curves].map(([name, value]) => ({ name, default: value })));
+  }
+  const clips = buildClips(ctx, rigs, root.listAnimations(), built.morphs);
+  return { skeletons: rigs.map((r) => r.skeleton), clips, meshes: built.meshes, warnings };
 }
 
 async function readDocument(valid: ValidatedGltf): Promise<Document> {

@@ -6,6 +6,7 @@
  */
 import { IssueList } from '../assets/AnimationError.js';
 import { bindSkeletons, sameJointOrder } from '../assets/Binding.js';
+import { curveFrames, sampleCurvesInto } from '../assets/sampleCurves.js';
 import { createClip, isClip, type Clip } from '../assets/Clip.js';
 import { expandFrames } from '../assets/reducedClip.js';
 import { sampleClipInto } from '../assets/sampleClip.js';
@@ -43,6 +44,10 @@ const LISTED_JOINTS = 5;
  * of 0.7 s and a walk of 1.0 s — are compared stride for stride. With `referenceTime` the
  * reference is one pose instead (the reference clip at that time), the same pose `play`'s
  * `{ additive: true, reference, referenceTime }` subtracts.
+ *
+ * **Curves.** D has one float curve per curve of the source, S − R at each frame, R the
+ * reference's curve of that name sampled where its pose is, or — the reference lacking it —
+ * the skeleton's default for the curve (else 0): what an additive layer adds (× β).
  *
  * **Playing it.** The clip says `difference: true`; `play(world, eid, d, { additive: true,
  * weight: β })` applies it against the identity (no second subtraction), so the layer gives
@@ -119,9 +124,16 @@ export function createDifferenceClip(source: Clip, reference: Clip, options: Dif
   const r = new Float32Array(poseSize);
   const at = new Float64Array(1);
   const single = referenceTime !== undefined;
+  // Curves: S − R by name (R: the reference's curve, else the skeleton's default, else 0).
+  const curveSource = source.curves.map((c) => curveFrames(c, frameCount));
+  const curveOut = source.curves.map(() => new Float32Array(frameCount));
+  const referenceCurve = source.curves.map((c) => reference.curves.findIndex((rc) => rc.name === c.name));
+  const curveDefault = source.curves.map((c) => skeleton.curves.find((sc) => sc.name === c.name)?.default ?? 0);
+  const rc = new Float32Array(reference.curves.length);
   if (single) {
     at[0] = reference.loop ? wrapTime(referenceTime, reference.duration) : Math.min(Math.max(referenceTime, 0), reference.duration);
     sampleClipInto(r, 0, reference, at, 0, binding);
+    sampleCurvesInto(rc, 0, reference, at, 0);
   }
   for (let f = 0; f < frameCount; f++) {
     if (!single) {
@@ -129,13 +141,19 @@ export function createDifferenceClip(source: Clip, reference: Clip, options: Dif
       const phase = source.duration > 0 ? f / source.frameRate / source.duration : 0;
       at[0] = Math.min(phase, 1) * reference.duration;
       sampleClipInto(r, 0, reference, at, 0, binding);
+      sampleCurvesInto(rc, 0, reference, at, 0);
     }
     subtractPose(frames, f * poseSize, sourceFrames, f * poseSize, r, 0, jointCount);
+    for (let c = 0; c < curveOut.length; c++) {
+      curveOut[c][f] = curveSource[c][f] - (referenceCurve[c] >= 0 ? rc[referenceCurve[c]] : curveDefault[c]);
+    }
   }
 
   const name = options.name ?? `${source.name} − ${reference.name}`;
   // createClip validates and packs (the products are unit quaternions and finite numbers).
-  const clip = createClip({ skeleton, frameRate: source.frameRate, frames, loop: source.loop, events: source.events, name });
+  const clip = createClip({ skeleton, frameRate: source.frameRate, frames, loop: source.loop, events: source.events, name,
+    curves: source.curves.map((c, i) => ({ name: c.name, values: curveOut[i] })),
+  });
   return Object.freeze({ ...clip, difference: true });
 }
 

@@ -43,6 +43,7 @@
 import { fail } from '../assets/AnimationError.js';
 import { createClip, type Clip } from '../assets/Clip.js';
 import { getRootTrack } from '../assets/rootTrack.js';
+import { curveFrames } from '../assets/sampleCurves.js';
 import * as affine from '../math/affine.js';
 import { composeModel } from '../math/composeModel.js';
 import { MATRIX_STRIDE, MATRIX_T, POSE_STRIDE } from '../math/layout.js';
@@ -192,7 +193,7 @@ export function rootMotionFromFeet(clip: Clip, options: FootRootMotionOptions): 
     frames[o + 1] = frames[o + 1] + travel[1];
     frames[o + 2] = frames[o + 2] + travel[2];
   }
-  return createClip({ skeleton, frameRate: clip.frameRate, frames, loop: clip.loop, events: clip.events, name: clip.name, importError: clip.importError });
+  return createClip({ skeleton, frameRate: clip.frameRate, frames, loop: clip.loop, events: clip.events, name: clip.name, importError: clip.importError, curves: clip.curves.map((c) => ({ name: c.name, values: curveFrames(c, clip.frameCount) })) });
 }
 
 /** The feet as joint indices, validated (see {@link rootMotionFromFeet}'s throws). */

@@ -263,11 +263,16 @@ describe('loadGltf: RobotExpressive.glb (README facts)', async () => {
     }
   });
 
-  it('warns once per animation about its ignored morph-target "weights" channel; the README channel counts hold', () => {
-    const weightLines = robot.warnings.filter((w) => /"weights"/.test(w));
-    expect(weightLines).toHaveLength(14);
+  it('turns each animation\'s morph-target "weights" channel into the Head\'s three curves (no warning); the README channel counts hold', () => {
+    expect(robot.warnings.filter((w) => /"weights"/.test(w))).toEqual([]);
+    expect(skeleton.curves.map((c) => c.name)).toEqual(['Head.Angry', 'Head.Surprised', 'Head.Sad']);
     for (const [name, , , rotations, translations, weights] of ROBOT_CLIPS) {
-      expect(weightLines.filter((w) => w.includes(`animation "${name}"`)), name).toHaveLength(1);
+      const clip = robot.clips.find((c) => c.name === name)!;
+      expect(clip.curves.map((c) => c.name), name).toEqual(['Head.Angry', 'Head.Surprised', 'Head.Sad']);
+      for (const curve of clip.curves) {
+        expect(curve.values.length).toBe(clip.frameCount);
+        expect(curve.values.every((v) => v === 0), `${name} ${curve.name}: the file keeps every weight at 0`).toBe(true);
+      }
       const animation = raw.getRoot().listAnimations().find((a) => a.getName() === name)!;
       const count = (path: string) => animation.listChannels().filter((c) => c.getTargetPath() === path).length;
       expect([count('rotation'), count('translation'), count('weights')], name).toEqual([rotations, translations, weights]);
@@ -303,8 +308,18 @@ describe('loadGltf: RobotExpressive.glb (README facts)', async () => {
     expect(checked).toBeGreaterThanOrEqual(13);
   });
 
-  it('skins only the two hand meshes (two primitives each); their weights, up to 1.07 in the file, now sum to 1', () => {
-    expect(robot.meshes.map((m) => m.name)).toEqual(['Hand.R#0', 'Hand.R#1', 'Hand.L#0', 'Hand.L#1']);
+  it('skins the two hand meshes (two primitives each; their weights, up to 1.07 in the file, now sum to 1) and binds the 15 rigid primitives to their joints', () => {
+    expect(robot.meshes.filter((m) => m.rigidJoint < 0).map((m) => m.name)).toEqual(['Hand.R#0', 'Hand.R#1', 'Hand.L#0', 'Hand.L#1']);
+    expect(robot.meshes).toHaveLength(19);
+    expect(robot.meshes.reduce((n, m) => n + m.positions.length / 3, 0)).toBe(7214);
+    for (const mesh of robot.meshes.filter((m) => m.rigidJoint >= 0)) {
+      // A rigid mesh is named after its node, which sits under the joint of the same name (Arm.L under UpperArm.L).
+      const node = raw.getRoot().listNodes().find((n) => n.getMesh()?.getName() === mesh.name.split('#')[0])!;
+      expect(node.getParentNode()?.getName(), mesh.name).toBe(skeleton.names[mesh.rigidJoint]);
+      for (let v = 0; v < mesh.weights.length / 4; v++) {
+        expect([mesh.joints[v * 4], mesh.weights[v * 4]]).toEqual([mesh.rigidJoint, 1]);
+      }
+    }
     let rawMax = 0;
     for (const node of raw.getRoot().listNodes()) {
       const weights = node.getSkin() ? node.getMesh()?.listPrimitives().map((p) => p.getAttribute('WEIGHTS_0')!) ?? [] : [];

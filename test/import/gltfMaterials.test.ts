@@ -112,10 +112,11 @@ describe('the Fox: UVs and a PNG base colour texture', () => {
 });
 
 describe('RobotExpressive: colour factors, no texture', () => {
-  it('each skinned hand primitive has its material\'s factor, no texture and no UVs', async () => {
+  it('each primitive (skinned hands and rigid parts) has its material\'s factor, no texture and no UVs', async () => {
     const { json } = splitGlb(ROBOT);
     const { meshes } = await loadGltf(ROBOT);
-    expect(meshes.map((m) => m.name)).toEqual(['Hand.R#0', 'Hand.R#1', 'Hand.L#0', 'Hand.L#1']);
+    expect(meshes.filter((m) => m.rigidJoint < 0).map((m) => m.name)).toEqual(['Hand.R#0', 'Hand.R#1', 'Hand.L#0', 'Hand.L#1']);
+    expect(meshes).toHaveLength(19);
     for (const mesh of meshes) {
       const [name, p] = mesh.name.split('#');
       const prim = json.meshes.find((m: any) => m.name === name).primitives[Number(p)];
@@ -133,8 +134,9 @@ describe('RobotExpressive: colour factors, no texture', () => {
       });
     }
     // Two materials, distinct factors: "Main" (orange) on #0, "Grey" on #1.
-    expect(meshes.map((m) => m.material!.name)).toEqual(['Main', 'Grey', 'Main', 'Grey']);
-    expect(meshes[0]!.material!.baseColorFactor[0]).toBeGreaterThan(meshes[0]!.material!.baseColorFactor[2] * 10);
+    const hands = meshes.filter((m) => m.rigidJoint < 0);
+    expect(hands.map((m) => m.material!.name)).toEqual(['Main', 'Grey', 'Main', 'Grey']);
+    expect(hands[0]!.material!.baseColorFactor[0]).toBeGreaterThan(hands[0]!.material!.baseColorFactor[2] * 10);
   });
 });
 

@@ -15,6 +15,8 @@ import { MAX_IMPORT_RATE, resample, type BoundTrack, type ClipSource, type Resam
 import { readTimes, readTrack } from './sampler.js';
 import { firstNonFloat32, listNames, rethrowWithPrefix, type Context } from './shared.js';
 import type { Rig } from './skeletons.js';
+import type { NodeMorphs } from './meshes.js';
+import { readWeightsTrack, sampleWeightCurves, type WeightsTrack } from './morphs.js';
 
 /** Resampled clips larger than this many floats (256 MB) are refused. */
 const MAX_CLIP_FLOATS = 1 << 26;
@@ -22,7 +24,7 @@ const MAX_CLIP_FLOATS = 1 << 26;
 const TRS_OFFSET: Readonly<Record<string, number>> = { translation: 0, rotation: 3, scale: 7 };
 
 /** One clip per animation that animates joints of one of `rigs`, in `animations` order. */
-export function buildClips(ctx: Context, rigs: readonly Rig[], animations: readonly Animation[]): Clip[] {
+export function buildClips(ctx: Context, rigs: readonly Rig[], animations: readonly Animation[], morphs: ReadonlyMap<number, NodeMorphs>): Clip[] {
   const { nodeIndex, warnings, valid } = ctx;
   const issues = new IssueList(WHERE);
   const clips: Clip[] = [];
@@ -43,7 +45,8 @@ export function buildClips(ctx: Context, rigs: readonly Rig[], animations: reado
     let duration = 0;
     let moving = false; // some channel has two keys or more
     const transform: Array<{ node: number; targetPath: string; sampler: AnimationSampler; channel: number }> = [];
-    const morph: number[] = [], noNode: number[] = [], otherPath: string[] = [];
+    const morph: Array<{ node: number; sampler: AnimationSampler; channel: number }> = [];
+    const noNode: number[] = [], otherPath: string[] = [];
     animation.listChannels().forEach((channel, c) => {
       const sampler = channel.getSampler();
       const keys = sampler ? timesOf(sampler) : null;
@@ -54,14 +57,14 @@ export function buildClips(ctx: Context, rigs: readonly Rig[], animations: reado
       const target = channel.getTargetNode();
       const targetPath = channel.getTargetPath() ?? '';
       const node = target ? nodeIndex.get(target)! : -1;
-      if (targetPath === 'weights') morph.push(node);
+      if (targetPath === 'weights') {
+        if (node < 0) noNode.push(c);
+        else if (sampler) morph.push({ node, sampler, channel: c });
+      }
       else if (!(targetPath in TRS_OFFSET)) otherPath.push(targetPath);
       else if (node < 0) noNode.push(c);
       else if (sampler) transform.push({ node, targetPath, sampler, channel: c });
     });
-    if (morph.length) {
-      warnings.push(`${head}: ignored ${plural(morph.length, 'morph-target "weights" channel')} (${morph.length > 1 ? 'nodes' : 'node'} ${listNames(morph.map(nodeLabel), false)})`);
-    }
     if (noNode.length) warnings.push(`${head}: ignored ${plural(noNode.length, 'channel')} without a target node (an extension such as KHR_animation_pointer)`);
     if (otherPath.length) warnings.push(`${head}: ignored ${plural(otherPath.length, 'channel')} with an unsupported path (${listNames([...new Set(otherPath)])})`);
 
@@ -99,6 +102,23 @@ export function buildClips(ctx: Context, rigs: readonly Rig[], animations: reado
     if (strangers.length) {
       warnings.push(`${head}: ignored ${plural(strangers.length, 'channel')} on nodes that are not joints of skeleton ${rig.index} (${listNames([...new Set(strangers)].map(nodeLabel), false)})`);
     }
+    // Morph-target weights of meshes bound to this skeleton become curves.
+    const weightTracks: WeightsTrack[] = [];
+    const unbound: number[] = [];
+    for (const m of morph) {
+      const entry = morphs.get(m.node);
+      if (!entry || entry.rig !== rig.index) {
+        unbound.push(m.node);
+        continue;
+      }
+      const keys = timesOf(m.sampler);
+      if (!keys) continue;
+      const track = readWeightsTrack(m.sampler, keys, entry, issues, `${path}.channels[${m.channel}] (${nodeLabel(m.node)}.weights) sampler`);
+      if (track) weightTracks.push(track);
+    }
+    if (unbound.length) {
+      warnings.push(`${head}: ignored ${plural(unbound.length, 'morph-target "weights" channel')} on nodes whose mesh is not bound to skeleton ${rig.index} (${listNames([...new Set(unbound)].map(nodeLabel), false)})`);
+    }
     if (issues.issues.length) return;
 
     const jointCount = rig.skeleton.jointCount;
@@ -130,7 +150,15 @@ export function buildClips(ctx: Context, rigs: readonly Rig[], animations: reado
       warnings.push(`${head}: animated transforms of joints ${listNames(names, false)} have shear from non-uniformly scaled non-joint ancestors; the shear is dropped`);
     }
     if (chosen.importError > ctx.tolerance) warnings.push(`${head}: ${importErrorWarning(chosen, ctx.frameRate !== null, ctx.tolerance)}`);
-    clips.push(chosen.clip);
+    if (weightTracks.length === 0) {
+      clips.push(chosen.clip);
+      return;
+    }
+    const clip = chosen.clip;
+    const curves = sampleWeightCurves(weightTracks, clip.frameCount, clip.frameRate, clip.duration);
+    clips.push(rethrowWithPrefix(`${path} "${name}" → `, () => createClip({
+      skeleton: rig.skeleton, frameRate: clip.frameRate, frames: clip.frames, loop: true, name, importError: clip.importError, curves,
+    })));
   });
   issues.throwIfAny();
   return clips;

@@ -6,7 +6,7 @@
  */
 import type { Node, Skin } from '@gltf-transform/core';
 import { IssueList } from '../../assets/AnimationError.js';
-import { createSkeleton, type Skeleton } from '../../assets/Skeleton.js';
+import { createSkeleton, type Skeleton, type SkeletonDesc } from '../../assets/Skeleton.js';
 import { POSE_CHANNELS } from '../../assets/validatePose.js';
 import * as affine from '../../math/affine.js';
 import { MATRIX_STRIDE, MATRIX_T, NO_PARENT, POSE_STRIDE, POSE_T } from '../../math/layout.js';
@@ -21,7 +21,8 @@ const IBM_TOLERANCE = 1e-6;
 /** A skeleton with what the importer needs to bind nodes to its joints. */
 export interface Rig {
   readonly index: number;
-  readonly skeleton: Skeleton;
+  /** Replaced once by {@link addCurves} when meshes bound to it have morph targets. */
+  skeleton: Skeleton;
   /** Joint index of each joint node. */
   readonly jointOf: ReadonlyMap<number, number>;
   /** Per joint: the composed transform of the non-joint nodes above it (file units), or null if none. */
@@ -176,7 +177,8 @@ export function buildSkeletons(ctx: Context, skins: readonly Skin[]): SkinBindin
       warnings.push(`skeleton ${index} (${path}): the rest transforms of joints ${listNames(sheared)} have shear from non-uniformly scaled non-joint ancestors; the shear is dropped`);
     }
 
-    const skeleton = rethrowWithPrefix(`${path} → `, () => createSkeleton({ names, parents: parentsOut, rest, inverseBind: scaledBind }));
+    const attachments = findAttachments(ctx, jointOf);
+    const skeleton = rethrowWithPrefix(`${path} → `, () => createSkeleton({ names, parents: parentsOut, rest, inverseBind: scaledBind, attachments }));
     const rig: Rig = {
       index, skeleton, jointOf, prefix, nodePose, baked, inverseBind, key,
     };
@@ -196,4 +198,46 @@ function sameInverseBinds(rigIbm: Float64Array, skinIbm: Float64Array, remap: In
     }
   }
   return true;
+}
+
+/**
+ * Attachments (sockets) of a skeleton: every node that is a child of one of its joints, not a
+ * joint itself, with no mesh and no skin — RobotExpressive's `Head_end`, `Foot.L_end`. Named
+ * after the node (`node<i>` when unnamed; a name taken by an earlier attachment gets `_1`,
+ * `_2`, …), offset = the node's own T, R, S (translation in metres).
+ */
+function findAttachments(ctx: Context, jointOf: ReadonlyMap<number, number>): NonNullable<SkeletonDesc['attachments']>[number][] {
+  const out: NonNullable<SkeletonDesc['attachments']>[number][] = [];
+  const taken = new Set<string>();
+  const parents = ctx.valid.nodeParents;
+  const inAnySkin = ctx.valid.skinJoints;
+  ctx.nodes.forEach((node, n) => {
+    const joint = jointOf.get(parents[n]);
+    if (joint === undefined || jointOf.has(n) || inAnySkin.has(n) || node.getMesh() || node.getSkin()) return;
+    let name = ctx.valid.nodeNames[n] || `node${n}`;
+    if (taken.has(name)) {
+      let k = 1;
+      while (taken.has(`${name}_${k}`)) k++;
+      name = `${name}_${k}`;
+    }
+    taken.add(name);
+    const offset = new Float64Array(POSE_STRIDE);
+    readNodePose(node, offset, 0);
+    for (let i = 0; i < 3; i++) offset[POSE_T + i] *= ctx.scale;
+    out.push({ name, joint, offset });
+  });
+  return out;
+}
+
+/**
+ * Rebuilds `rig.skeleton` with `curves` (the morph-target weights of the meshes bound to it):
+ * the same joints, rest pose, inverse binds, hip joint and attachments.
+ */
+export function addCurves(rig: Rig, curves: readonly { name: string; default: number }[]): void {
+  if (curves.length === 0) return;
+  const old = rig.skeleton;
+  rig.skeleton = rethrowWithPrefix(`skeleton ${rig.index} → `, () => createSkeleton({
+    names: old.names, parents: old.parents, rest: old.rest, inverseBind: old.inverseBind, hipJoint: old.hipJoint,
+    attachments: old.attachments.map((a) => ({ name: a.name, joint: a.joint, offset: a.offset })), curves,
+  }));
 }

@@ -10,10 +10,12 @@
  * (`accessors[12].count`, `nodes[3] "b_Hip_01".rotation[2]`).
  *
  * The copy handed to @gltf-transform keeps only what animation import needs: buffers, the
- * buffer views and accessors that skins, skinned primitives and animations use (the others
- * become one-element zero stubs, so corrupt data of rigid meshes cannot fail the import),
- * nodes, skins, the primitives of skinned meshes and animations. The materials of skinned
- * primitives (with their textures, samplers and images' bytes) are read and checked here
+ * buffer views and accessors that skins, bound primitives (their attributes and morph
+ * targets) and animations (transform and `weights` outputs) use (the others become
+ * one-element zero stubs, so corrupt data of meshes on no joint cannot fail the import),
+ * nodes (with their `weights`), skins, the primitives, default weights and target names of
+ * bound meshes — skinned ones, and rigid ones on nodes at or under a joint — and animations.
+ * The materials of bound primitives (with their textures, samplers and images' bytes) are read and checked here
  * (`./materials.ts`) and handed on beside the copy; cameras, scenes, extensions and all else
  * are dropped. Images are never decoded.
  */
@@ -37,7 +39,9 @@ export interface ValidatedGltf {
   readonly nodeNames: readonly string[];
   /** Meshes used by a node with a skin. */
   readonly skinnedMeshes: ReadonlySet<number>;
-  /** The material of each primitive of each skinned mesh, by mesh then primitive index (`[]` for a rigid mesh). */
+  /** Nodes that are joints of some skin. */
+  readonly skinJoints: ReadonlySet<number>;
+  /** The material of each primitive of each bound (skinned or rigid-on-a-joint) mesh, by mesh then primitive index (`[]` for a mesh on no joint). */
   readonly materials: ReadonlyArray<ReadonlyArray<GltfMaterial | null>>;
   /** Non-fatal findings, one line each. */
   readonly warnings: string[];
@@ -63,6 +67,8 @@ const ATTRIBUTE_COMPONENTS: Readonly<Partial<Record<(typeof READ_ATTRIBUTES)[num
   TEXCOORD_0: [FLOAT, 5120, 5121, 5122, 5123],
 };
 const INTERPOLATIONS = ['LINEAR', 'STEP', 'CUBICSPLINE'];
+/** Component types of morph-target deltas and weights: float, or (KHR_mesh_quantization) normalized 8/16-bit integers. */
+const TARGET_COMPONENTS: readonly number[] = [FLOAT, 5120, 5121, 5122, 5123];
 /**
  * Required extensions the importer can ignore or honour: material, texture, light and metadata
  * extensions do not change skins, meshes or animations; KHR_mesh_quantization only widens the
@@ -123,7 +129,10 @@ export function validateGltf(json: unknown, bin: Uint8Array | null, sources: Buf
   const buffers = readBuffers(cx, bin, sources);
   const nodes = readNodes(cx);
   const outSkins = doc.skins.map((def, i) => readSkin(cx, def, i, nodes));
-  const outMeshes = doc.meshes.map((def, i) => readMesh(cx, def, i, nodes.skinnedMeshes));
+  const skinJoints = new Set<number>();
+  for (const skin of outSkins) for (const joint of (skin['joints'] as unknown[])) if (Number.isInteger(joint)) skinJoints.add(joint as number);
+  const boundMeshes = findBoundMeshes(doc.nodes, nodes, skinJoints);
+  const outMeshes = doc.meshes.map((def, i) => readMesh(cx, def, i, boundMeshes));
   const outAnimations = doc.animations.map((def, i) => readAnimation(cx, def, i));
   issues.throwIfAny();
 
@@ -142,7 +151,7 @@ export function validateGltf(json: unknown, bin: Uint8Array | null, sources: Buf
     skins: outSkins,
     animations: outAnimations,
   };
-  return { json: pruned, resources: buffers.resources, nodeParents: nodes.parents, nodeNames: nodes.names, skinnedMeshes: nodes.skinnedMeshes, materials, warnings: cx.warnings };
+  return { json: pruned, resources: buffers.resources, nodeParents: nodes.parents, nodeNames: nodes.names, skinnedMeshes: nodes.skinnedMeshes, skinJoints, materials, warnings: cx.warnings };
 }
 
 /** What to do instead of a required extension bitanim does not decode, by name. */
@@ -277,6 +286,8 @@ function readNode(cx: Context, def: unknown, i: number, table: NodeTable): Json 
   if (mesh !== undefined) out['mesh'] = mesh;
   if (skin !== undefined) out['skin'] = skin;
   if (mesh !== undefined && skin !== undefined) table.skinnedMeshes.add(mesh);
+  const weights = c.numbers(def, 'weights', path);
+  if (weights) out['weights'] = weights;
   readTransform(cx, def, path, out);
   return out;
 }
@@ -385,14 +396,37 @@ function readMaterials(cx: Context, root: Json, views: BufferViews, resources: R
   return out;
 }
 
-/** Mesh `i`: the primitives of a skinned mesh; a rigid mesh keeps only its name (it is not read). */
-function readMesh(cx: Context, def: unknown, i: number, skinnedMeshes: ReadonlySet<number>): Json {
+/**
+ * Meshes the importer reads: those on a node with a skin, and those on a node without one
+ * that is, or is under, a joint of some skin (rigid meshes on joints).
+ */
+function findBoundMeshes(defs: readonly unknown[], nodes: NodeTable, skinJoints: ReadonlySet<number>): Set<number> {
+  const out = new Set(nodes.skinnedMeshes);
+  defs.forEach((def, n) => {
+    const mesh = isObject(def) ? def['mesh'] : undefined;
+    if (!Number.isInteger(mesh) || !isObject(def) || def['skin'] !== undefined) return;
+    for (let a = n; a >= 0; a = nodes.parents[a]) {
+      if (skinJoints.has(a)) {
+        out.add(mesh as number);
+        return;
+      }
+    }
+  });
+  return out;
+}
+
+/** Mesh `i`: the primitives of a skinned or rigid-on-a-joint mesh, its default weights and target names; another mesh keeps only its name (it is not read). */
+function readMesh(cx: Context, def: unknown, i: number, boundMeshes: ReadonlySet<number>): Json {
   const c = cx.c;
   const path = `meshes[${i}]`;
   const out: Json = { primitives: [] };
   if (!c.object(def, path)) return out;
   if (typeof def['name'] === 'string') out['name'] = def['name'];
-  if (!skinnedMeshes.has(i)) return out; // rigid meshes are not read
+  if (!boundMeshes.has(i)) return out; // meshes on no joint are not read
+  const weights = c.numbers(def, 'weights', path);
+  if (weights) out['weights'] = weights;
+  const extras = def['extras'];
+  if (isObject(extras) && Array.isArray(extras['targetNames'])) out['extras'] = { targetNames: extras['targetNames'].map((t) => (typeof t === 'string' ? t : '')) };
   const label = typeof def['name'] === 'string' && def['name'] ? `${path} ${show(def['name'])}` : path;
   out['primitives'] = c.array(def, 'primitives', `${path}.primitives`).map((prim, p) => {
     cx.primitives.push({ mesh: i, prim, path: `${label}.primitives[${p}]` });
@@ -422,7 +456,18 @@ function readPrimitive(cx: Context, prim: unknown, ppath: string): Json {
   outPrim['attributes'] = outAttributes;
   const extra = Object.keys(attributes).filter((a) => /^(JOINTS|WEIGHTS)_[1-9]/.test(a));
   if (extra.length) warnings.push(`${ppath} has ${extra.join(', ')}: only the first 4 influences (JOINTS_0, WEIGHTS_0) are read`);
-  if (Array.isArray(prim['targets']) && prim['targets'].length) warnings.push(`${ppath} has ${prim['targets'].length} morph targets: ignored`);
+  if (prim['targets'] !== undefined) {
+    outPrim['targets'] = c.array(prim, 'targets', `${ppath}.targets`).map((target, k) => {
+      const tpath = `${ppath}.targets[${k}]`;
+      const outTarget: Json = {};
+      if (!c.object(target, tpath)) return outTarget;
+      for (const name of ['POSITION', 'NORMAL'] as const) {
+        const index = uses.use(target, name, tpath, ['VEC3'], TARGET_COMPONENTS);
+        if (index !== undefined) outTarget[name] = index;
+      }
+      return outTarget;
+    });
+  }
   const indices = uses.use(prim, 'indices', ppath, ['SCALAR'], INDEX_TYPES);
   if (indices !== undefined) outPrim['indices'] = indices;
   return outPrim;
@@ -477,6 +522,8 @@ function readChannel(cx: Context, ch: unknown, cpath: string, samplers: readonly
   const samplerDef = sampler !== undefined ? samplers[sampler] : undefined;
   if (isObject(samplerDef) && (targetPath === 'translation' || targetPath === 'scale' || targetPath === 'rotation')) {
     cx.uses.use(samplerDef, 'output', `${path}.samplers[${sampler}]`, [targetPath === 'rotation' ? 'VEC4' : 'VEC3']);
+  } else if (isObject(samplerDef) && targetPath === 'weights') {
+    cx.uses.use(samplerDef, 'output', `${path}.samplers[${sampler}]`, ['SCALAR'], TARGET_COMPONENTS);
   }
   return { sampler, target: outTarget };
 }

@@ -59,12 +59,12 @@ export class Checker {
     return v;
   }
 
-  /** `owner[key]` as exactly `n` finite numbers; undefined when absent or faulty. */
-  numbers(owner: Json, key: string, path: string, n: number): number[] | undefined {
+  /** `owner[key]` as exactly `n` finite numbers (any number of them when `n` is omitted); undefined when absent or faulty. */
+  numbers(owner: Json, key: string, path: string, n?: number): number[] | undefined {
     const v = owner[key];
     if (v === undefined) return undefined;
-    if (!Array.isArray(v) || v.length !== n) {
-      this.issues.add(`${path}.${key}`, `must be an array of ${n} numbers`);
+    if (!Array.isArray(v) || (n !== undefined && v.length !== n)) {
+      this.issues.add(`${path}.${key}`, n === undefined ? 'must be an array of numbers' : `must be an array of ${n} numbers`);
       return undefined;
     }
     let ok = true;

@@ -35,6 +35,7 @@
 import { AnimationError, IssueList } from '../../assets/AnimationError.js';
 import type { Clip } from '../../assets/Clip.js';
 import { createReducedClip, denseClip } from '../../assets/reducedClip.js';
+import { reduceCurveValues } from '../../assets/sampleCurves.js';
 import { createReducedTracks, type ReducedChannel } from '../../assets/ReducedTracks.js';
 import { POSE_Q, POSE_S, POSE_STRIDE } from '../../math/layout.js';
 import { createErrorMeter, defaultErrorDistance, jointReach, SUBDIVISIONS } from './modelError.js';
@@ -76,12 +77,23 @@ export interface ReduceClipOptions {
    * false stores every track in 32 bits.
    */
   quantize?: boolean;
+  /**
+   * Largest error allowed on each float curve (`clip.curves`), in the curve's own units
+   * (a morph weight: 1 is the whole target), finite and ≥ 0; default 1e-3. Curves are not
+   * measured in model space: each is reduced on its own to the fewest keys (greedily) whose
+   * straight lines stay within this of every frame value — and so of the source between
+   * frames too, both being linear between frames and every key a frame. 0 keeps every frame
+   * whose value is off the line through its neighbours.
+   */
+  curveTolerance?: number;
   /** Called as channels are reduced: `(done, total)` over all passes of the search. */
   onProgress?: (done: number, total: number) => void;
 }
 
 /** Share of a channel's tolerance its 16-bit rounding may take (`quantize`). */
 const QUANTIZATION_SHARE = 0.25;
+/** Default {@link ReduceClipOptions.curveTolerance}: a thousandth of a morph target. */
+const DEFAULT_CURVE_TOLERANCE = 1e-3;
 /** Passes of the μ search after the first that passes. */
 const REFINE_PASSES = 3;
 /** Halvings of μ before giving up on the bound. */
@@ -104,7 +116,7 @@ const MAX_DOUBLINGS = 6;
  * jumps 3–6 s.
  * @throws AnimationError for a clip that is not one, a clip of one frame (nothing to reduce),
  * a tolerance that is not a finite number > 0, a negative or non-finite distance, subdivisions
- * that are not an integer ≥ 0, an unknown method.
+ * that are not an integer ≥ 0, an unknown method, a `curveTolerance` that is not a finite number ≥ 0.
  * @example
  * const lod1 = reduceClip(walk, { tolerance: 0.005 });
  * console.log(lod1.stats); // { keysBefore: 19200, keysAfter: 2113, maxError: 0.0049, maxRotationError: 1.6, … }
@@ -125,6 +137,8 @@ export function reduceClip(clip: Clip, options: ReduceClipOptions): Clip {
   if (!Number.isInteger(subdivisions) || subdivisions < 0) issues.add('subdivisions', `is ${String(subdivisions)}: must be an integer ≥ 0`);
   if (method !== 'atkins' && method !== 'uniform') issues.add('method', `is ${String(method)}: must be 'atkins' or 'uniform'`);
   if (options?.fit !== undefined && options.fit !== 'segment' && options.fit !== 'continuous') issues.add('fit', `is ${String(options.fit)}: must be 'segment' or 'continuous'`);
+  const curveTolerance = options?.curveTolerance ?? DEFAULT_CURVE_TOLERANCE;
+  if (typeof curveTolerance !== 'number' || !Number.isFinite(curveTolerance) || curveTolerance < 0) issues.add('curveTolerance', `is ${String(curveTolerance)}: must be a finite number ≥ 0 (curve units)`);
   if (clip.frameCount < 2) issues.add('clip', `"${clip.name}" has one frame: there is nothing to reduce`);
   issues.throwIfAny();
   clip = denseClip(clip); // a reduced clip stores no frames: reduce its curves at the frame times
@@ -195,9 +209,13 @@ export function reduceClip(clip: Clip, options: ReduceClipOptions): Clip {
       if (trial.keys <= best.keys) best = trial;
     } else high = middle;
   }
+  const curves = clip.curves.map((c) => {
+    const reduced = reduceCurveValues(c.values, curveTolerance);
+    return Object.freeze({ name: c.name, values: reduced.values, keys: reduced.keys });
+  });
   return createReducedClip(clip, best.clip.reduced!, {
     keysBefore, keysAfter: best.keys, maxError: best.maxError, meanError: best.meanError, maxRotationError: best.maxRotationError,
-  });
+  }, Object.freeze(curves));
 }
 
 /**
