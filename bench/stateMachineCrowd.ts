@@ -130,7 +130,7 @@ function median(values: number[]): number {
 }
 
 /** Runs the row; returns the medians (ms per frame) and their ratio. */
-export function benchmarkStateMachines(): { machine: number; hand: number; ratio: number; machineHeap: number; handHeap: number } {
+export function benchmarkStateMachines(): { machine: number; hand: number; ratio: number; machineHeap: number; handHeap: number; machineInputs: number; handInputs: number } {
   const m = crowd(), h = crowd();
   for (let i = 0; i < COUNT; i++) setStateMachine(m.world, m.eids[i]!, machine);
   const state = new Uint8Array(COUNT), speed = new Float32Array(COUNT), pending = new Uint8Array(COUNT);
@@ -138,27 +138,33 @@ export function benchmarkStateMachines(): { machine: number; hand: number; ratio
   const machineMs: number[] = [], handMs: number[] = [];
   // heapUsed across `step` alone (what the frame allocates, inputs aside), medians.
   const machineHeap: number[] = [], handHeap: number[] = [];
+  const machineInputs: number[] = [], handInputs: number[] = [];
   for (let f = 0; f < WARM_UP + FRAMES; f++) {
     let t = performance.now();
     machineFrame(m.world, m.eids, f);
+    const mi = performance.now() - t;
     const m0 = process.memoryUsage().heapUsed;
     step(m.world, DT);
     const m1 = process.memoryUsage().heapUsed;
     const a = performance.now() - t;
     t = performance.now();
     handFrame(h.world, h.eids, state, speed, pending, f);
+    const hi = performance.now() - t;
     const h0 = process.memoryUsage().heapUsed;
     step(h.world, DT);
     const h1 = process.memoryUsage().heapUsed;
     const b = performance.now() - t;
-    if (f >= WARM_UP) machineMs.push(a), handMs.push(b), machineHeap.push(m1 - m0), handHeap.push(h1 - h0);
+    if (f >= WARM_UP) machineMs.push(a), handMs.push(b), machineHeap.push(m1 - m0), handHeap.push(h1 - h0), machineInputs.push(mi), handInputs.push(hi);
   }
-  const result = { machine: median(machineMs), hand: median(handMs), ratio: 0, machineHeap: median(machineHeap), handHeap: median(handHeap) };
+  const result = {
+    machine: median(machineMs), hand: median(handMs), ratio: 0, machineHeap: median(machineHeap), handHeap: median(handHeap),
+    machineInputs: median(machineInputs), handInputs: median(handInputs),
+  };
   result.ratio = result.machine / result.hand;
   return result;
 }
 
 if (process.argv[1]?.endsWith('stateMachineCrowd.js')) {
   const r = benchmarkStateMachines();
-  console.log(`| ${COUNT.toLocaleString('en')} characters, ${JOINTS} joints, locomotion machine | machine ${r.machine.toFixed(2)} ms | by hand ${r.hand.toFixed(2)} ms | ratio ${r.ratio.toFixed(3)} | step heap median: machine ${r.machineHeap} B, by hand ${r.handHeap} B |`);
+  console.log(`| ${COUNT.toLocaleString('en')} characters, ${JOINTS} joints, locomotion machine | machine ${r.machine.toFixed(2)} ms | by hand ${r.hand.toFixed(2)} ms | ratio ${r.ratio.toFixed(3)} | inputs: machine ${r.machineInputs.toFixed(2)} ms, by hand ${r.handInputs.toFixed(2)} ms | step heap median: machine ${r.machineHeap} B, by hand ${r.handHeap} B |`);
 }

@@ -207,7 +207,7 @@ export interface PoseViews {
  * | `LookAt` | looking at a follower | `setLookAt` | `clearLookAt`, `removeCharacter` |
  * | `Reach` | reaching for a follower | `setReach` | `clearReach`, `removeCharacter` |
  * | `Lod` | with motion LOD | `setLod` | `removeLod`, `removeCharacter` |
- * | `StateMachine` | running a state machine | `setStateMachine` | `clearStateMachine` (its last), `removeCharacter` |
+ * | `StateMachine` | running a state machine | `setStateMachine` | `removeCharacter` |
  *
  * The arrays hold a row for every entity id (defaults where a character lacks the component:
  * `RootMotion.x/y/z/yaw` is the position of every character; a removed entity's rows keep

@@ -56,14 +56,14 @@ export interface MachineState {
  * `stateMachineSystem` evaluates it each frame and switches the layers through the same path
  * as `transition` and `setBlendSpace`.
  *
- * A character runs up to `MAX_LAYERS` machines on disjoint layer ranges — e.g. locomotion on
+ * A character runs up to `MACHINE_SLOTS` (2) machines on disjoint layer ranges — e.g. locomotion on
  * layers 0–1 and an upper-body action machine on layer 2 through a mask. The machine owns its
  * layers: a `play`, `transition` or `setBlendSpace` on them lasts until the machine's next
  * transition (or, for a blend-space state, its next parameter change), and the exit times
  * read what they play.
  *
  * @throws AnimationError for an unknown entity, a `machine` not from `createStateMachine`, a
- * layer range past `MAX_LAYERS − 1` or overlapping another machine's, a mask for another
+ * layer range past `MAX_LAYERS − 1` or overlapping another machine's, a third machine, a mask for another
  * skeleton, `additive` with blend-space states or not a boolean, or clips (of states or of
  * blend spaces) that the character's skeleton cannot bind (no joint names in common) or, in
  * blend spaces, that do not loop. Nothing changes then.
@@ -94,6 +94,13 @@ export function setStateMachine(world: AnimationWorld, eid: number, machine: Sta
       }
     }
   }
+  let used = 0, replaced = false;
+  for (let ms = eid * MACHINE_SLOTS; ms < (eid + 1) * MACHINE_SLOTS; ms++) {
+    if (c.machine[ms] === NO_MACHINE) continue;
+    used++;
+    if (c.layer[ms] === layer) replaced = true;
+  }
+  if (!replaced && used === MACHINE_SLOTS) issues.add('machine', `cannot be added: the character runs ${MACHINE_SLOTS} machines already (${machineNames(world, eid)}), the most it may`);
   if (typeof additive !== 'boolean') issues.add('additive', `is ${describeValue(additive)}: must be true or false`);
   else if (additive && machine.stateKind.includes(STATE_BLEND_SPACE)) {
     issues.add('additive', `is true, but machine "${machine.name}" has blend-space states: additive machines play clip states only`);
@@ -128,9 +135,9 @@ export function setStateMachine(world: AnimationWorld, eid: number, machine: Sta
   c.mask[ms] = maskId;
   c.additive[ms] = additive ? 1 : 0;
   c.params.set(machine.parameterDefaults, ms * MACHINE_PARAMETERS);
-  let used = 0;
-  for (let k = eid * MACHINE_SLOTS; k < (eid + 1) * MACHINE_SLOTS; k++) if (c.machine[k] !== NO_MACHINE) used++;
-  c.enabled[eid] = used;
+  let count = 0;
+  for (let k = eid * MACHINE_SLOTS; k < (eid + 1) * MACHINE_SLOTS; k++) if (c.machine[k] !== NO_MACHINE) count++;
+  c.enabled[eid] = count;
   addComponent(world.ecs, eid, c);
   enterMachineState(world, eid, ms, bound, machine.initial, SWITCH_NOW, 0);
   c.state[ms] = machine.initial;
@@ -169,8 +176,8 @@ function findParameter(world: AnimationWorld, eid: number, name: string): number
     const id = c.machine[eid * MACHINE_SLOTS + k];
     FOUND[k] = -1;
     if (id === NO_MACHINE) continue;
-    const p = world.assets.machines[id].machine.parameterNames.indexOf(name);
-    if (p < 0) continue;
+    const p = world.assets.machines[id].machine.parameterIndex.get(name);
+    if (p === undefined) continue;
     FOUND[k] = p;
     bits |= 1 << k;
   }

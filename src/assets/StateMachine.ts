@@ -55,8 +55,8 @@ export const MODE_CROSSFADE = 2;
 export const ANY_STATE = -1;
 /** `StateMachine.stateX` / `stateY` / `stateSpeedParam` / event index: none. */
 export const MACHINE_NONE = -1;
-/** The most parameters a machine may declare (triggers are bits of one 32-bit word). */
-export const MAX_PARAMETERS = 32;
+/** The most parameters a machine may declare (triggers are bits of one word; the StateMachine component keeps 16 values per machine). */
+export const MAX_PARAMETERS = 16;
 /** The most states a machine may declare. */
 export const MAX_STATES = 1024;
 
@@ -81,7 +81,7 @@ export interface StateMachineDesc {
   /** Display name (default "stateMachine"); also the name of the machine's event clip. */
   name?: string;
   /**
-   * Up to `MAX_PARAMETERS` (32) parameters with unique names: `'float'` (default 0), `'bool'`
+   * Up to `MAX_PARAMETERS` (16) parameters with unique names: `'float'` (default 0), `'bool'`
    * (default false) or `'trigger'` (no default: a trigger is pending from `fireTrigger` until a
    * transition that tests it starts).
    */
@@ -162,6 +162,8 @@ export interface StateMachine {
   readonly skeleton: Skeleton;
   /** Parameter names, by parameter index. */
   readonly parameterNames: readonly string[];
+  /** Parameter index by name (what `setParameter` looks up every frame). */
+  readonly parameterIndex: ReadonlyMap<string, number>;
   /** `PARAM_FLOAT | PARAM_BOOL | PARAM_TRIGGER` by parameter. */
   readonly parameterTypes: Uint8Array;
   /** Default values (bools 0 / 1, triggers 0). */
@@ -457,7 +459,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
   });
   return Object.freeze({
     name, skeleton: machineSkeleton,
-    parameterNames: Object.freeze(parameterNames), parameterTypes, parameterDefaults,
+    parameterNames: Object.freeze(parameterNames), parameterIndex: paramIndex, parameterTypes, parameterDefaults,
     stateNames: Object.freeze(stateNames), stateKind, stateClips: Object.freeze(stateClips), stateSpaces: Object.freeze(stateSpaces),
     stateX, stateY, stateSpeed, stateSpeedParam, stateLoop, stateEnterEvent, stateExitEvent, width, initial: initial as number,
     transitionFrom, transitionTo, transitionExitTime, transitionDuration, transitionMode, transitionCurve, transitionInterruptible,

@@ -1,11 +1,14 @@
 import type { RowLifecycle } from './lifecycle.js';
-import { MAX_LAYERS } from './Layers.js';
 import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
-/** Machine slots per character: at most one machine per layer slot, so `MAX_LAYERS`. */
-export const MACHINE_SLOTS = MAX_LAYERS;
+/**
+ * Machine slots per character: 2 (locomotion below, an action or upper-body machine above).
+ * Each slot costs every character of a world 115 bytes (against the ~11 KB a character's rows
+ * take at 64 joints, test/memory/perCharacter.test.ts), so the count is kept small.
+ */
+export const MACHINE_SLOTS = 2;
 /** Parameter values kept per machine slot (a machine declares at most this many; `MAX_PARAMETERS`). */
-export const MACHINE_PARAMETERS = 32;
+export const MACHINE_PARAMETERS = 16;
 /** `StateMachine.machine` of an empty slot; `next` when no transition runs. */
 export const NO_MACHINE = -1;
 
@@ -25,7 +28,7 @@ export const NO_MACHINE = -1;
  *   `NO_MACHINE`. The layers play `next` while it is set (the switch happens when the
  *   transition starts; `state` becomes `next` when its duration has passed).
  * - `time[ms]`: seconds since `state` was entered (Float64).
- * - `elapsed[ms]`, `duration[ms]`: seconds of the running transition so far, and in all
+ * - `elapsed[ms]`, `duration[ms]`: seconds of the running transition so far, and in all (Float32)
  *   (progress = elapsed / duration); `interruptible[ms]`: whether it may be interrupted.
  * - `phase[ms]`: the playing state's normalized phase at its last evaluation, [0, 1] (exit times
  *   of looping states fire on its crossing).
@@ -43,10 +46,10 @@ export interface StateMachineComponent {
   readonly state: Int16Array;
   readonly next: Int16Array;
   readonly time: Float64Array;
-  readonly elapsed: Float64Array;
-  readonly duration: Float64Array;
+  readonly elapsed: Float32Array;
+  readonly duration: Float32Array;
   readonly interruptible: Uint8Array;
-  readonly phase: Float64Array;
+  readonly phase: Float32Array;
   readonly appliedX: Float32Array;
   readonly appliedY: Float32Array;
   readonly appliedSpeed: Float32Array;
@@ -66,10 +69,10 @@ export function createStateMachineComponent(rows: number, alloc: PoolAllocator =
     state: alloc.array(Int16Array, slots),
     next: alloc.array(Int16Array, slots).fill(NO_MACHINE),
     time: alloc.array(Float64Array, slots),
-    elapsed: alloc.array(Float64Array, slots),
-    duration: alloc.array(Float64Array, slots),
+    elapsed: alloc.array(Float32Array, slots),
+    duration: alloc.array(Float32Array, slots),
     interruptible: alloc.array(Uint8Array, slots),
-    phase: alloc.array(Float64Array, slots),
+    phase: alloc.array(Float32Array, slots),
     appliedX: alloc.array(Float32Array, slots),
     appliedY: alloc.array(Float32Array, slots),
     appliedSpeed: alloc.array(Float32Array, slots),

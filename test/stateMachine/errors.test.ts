@@ -98,9 +98,9 @@ describe('setStateMachine, setParameter and fireTrigger refuse bad input and cha
     const { StateMachine, Layers } = world.components;
     return {
       state: getState(world, eid),
-      params: Array.from(StateMachine.params.subarray(eid * 4 * 32, (eid + 1) * 4 * 32)),
-      triggers: Array.from(StateMachine.triggers.subarray(eid * 4, eid * 4 + 4)),
-      machine: Array.from(StateMachine.machine.subarray(eid * 4, eid * 4 + 4)),
+      params: Array.from(StateMachine.params.subarray(eid * 2 * 16, (eid + 1) * 2 * 16)),
+      triggers: Array.from(StateMachine.triggers.subarray(eid * 2, eid * 2 + 2)),
+      machine: Array.from(StateMachine.machine.subarray(eid * 2, eid * 2 + 2)),
       clips: Array.from(Layers.clip.subarray(eid * 4, eid * 4 + 4)),
       weights: Array.from(Layers.weight.subarray(eid * 4, eid * 4 + 4)),
       pose: Array.from(getLocalPose(world, eid)),
@@ -152,5 +152,16 @@ describe('setStateMachine, setParameter and fireTrigger refuse bad input and cha
     expect(() => setStateMachine(world, eid, machine, { additive: true })).toThrow(/additive is true, but machine "locomotion" has blend-space states/);
     expect(() => setStateMachine(world, eid, {} as never)).toThrow(/setStateMachine: machine is .*must be a StateMachine/);
     expect(snapshot(world, eid)).toEqual(before);
+  });
+
+  it('setStateMachine: at most two machines a character; a machine on the same first layer replaces the one there', () => {
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: 8 });
+    const eid = spawnCharacter(world, skeleton);
+    const one = (name: string) => createStateMachine({ name, states: [{ name: 'a', clip: clips.idle }], initial: 'a' });
+    for (let layer = 0; layer < 2; layer++) setStateMachine(world, eid, one(`m${layer}`), { layer });
+    expect(() => setStateMachine(world, eid, one('m2'), { layer: 2 })).toThrow(/setStateMachine: machine cannot be added: the character runs 2 machines already \("m0", "m1"\)/);
+    setStateMachine(world, eid, one('again'), { layer: 1 });
+    expect(world.components.StateMachine.enabled[eid]).toBe(2);
+    expect(getState(world, eid, 1)).toEqual({ state: 'a', time: 0, next: null });
   });
 });
