@@ -30,6 +30,7 @@ import { lodEntities } from './systems/lodSystem.js';
 import { rootMotionEntities } from './systems/rootMotionSystem.js';
 import { advanceClock, sampleEntities } from './systems/sampleSystem.js';
 import { skinEntities } from './systems/skinSystem.js';
+import { stateMachineEntities } from './systems/stateMachineSystem.js';
 import { syncKernelArea } from './wasm/kernels.js';
 import { FRAME_CHUNK, type AnimationWorld, type Frame, type FrameSystem } from './world.js';
 
@@ -38,6 +39,14 @@ export { FRAME_CHUNK } from './world.js';
 
 /** The frames made by {@link createFrame}: only those run. */
 const frames = new WeakSet<Frame>();
+
+/** Each frame's systems split: `caller` ones (`FrameSystem.caller`) and the chunked rest, in order. */
+const parts = new WeakMap<Frame, { readonly caller: readonly FrameSystem[]; readonly chunk: readonly FrameSystem[] }>();
+
+/** The systems of `frame` each chunk runs through: all but the `caller` ones, in order. */
+export function chunkSystems(frame: Frame): readonly FrameSystem[] {
+  return (parts.get(frame) as { readonly chunk: readonly FrameSystem[] }).chunk;
+}
 
 /**
  * Checks and freezes an ordered table of systems. Each is `{ name, entities, reads, writes,
@@ -63,6 +72,7 @@ export function createFrame(systems: readonly FrameSystem[]): Frame {
     if (typeof s['name'] !== 'string' || s['name'] === '') issues.push({ path: `${path}.name`, message: `is ${describeValue(s['name'])}: must be a non-empty string` });
     else if (names.has(s['name'])) issues.push({ path: `${path}.name`, message: `"${s['name']}" is already in the frame: names must be unique` });
     else names.add(s['name']);
+    if (s['caller'] !== undefined && typeof s['caller'] !== 'boolean') issues.push({ path: `${path}.caller`, message: `is ${describeValue(s['caller'])}: must be true or false` });
     if (typeof s['entities'] !== 'function') issues.push({ path: `${path}.entities`, message: `is ${describeValue(s['entities'])}: must be a function (world, dt, first, end) => void` });
     for (const key of ['reads', 'writes'] as const) {
       const list = s[key];
@@ -85,6 +95,10 @@ export function createFrame(systems: readonly FrameSystem[]): Frame {
   const checked = systems.map((system) => Object.freeze({ ...system, reads: Object.freeze([...system.reads]), writes: Object.freeze([...system.writes]) }));
   const frame: Frame = Object.freeze({ systems: Object.freeze(checked) });
   frames.add(frame);
+  parts.set(frame, {
+    caller: Object.freeze(checked.filter((system) => system.caller === true)),
+    chunk: Object.freeze(checked.filter((system) => system.caller !== true)),
+  });
   return frame;
 }
 
@@ -133,6 +147,13 @@ export const defaultFrame: Frame = createFrame([
     entities: lodEntities,
     reads: ['Lod', 'RootMotion.x', 'RootMotion.y', 'RootMotion.z', 'RootMotion.delta', 'world.lod.camera'],
     writes: ['world.updates', 'Lod.level', 'Lod.measure', 'Lod.tick', 'Lod.frames', 'Lod.elapsed', 'Lod.update', 'Lod.slot', 'Lod.dt', 'world.lod.dts'],
+  },
+  {
+    name: 'stateMachine',
+    entities: stateMachineEntities,
+    caller: true,
+    reads: ['StateMachine', 'Character', 'Layers', 'LocalPose', 'Inertialization', 'world.assets', 'world.time'],
+    writes: ['StateMachine', 'Layers', 'Inertialization', 'world.events'],
   },
   {
     name: 'sample',
@@ -222,11 +243,22 @@ export function endFrame(world: AnimationWorld, dt: number): void {
  */
 export function runFrame(world: AnimationWorld, dt: number): void {
   const count = beginFrame(world);
-  const systems = world.frame.systems;
+  runCallerSystems(world, dt, count);
+  const systems = chunkSystems(world.frame);
   const n = systems.length;
   for (let first = 0; first < count; first += FRAME_CHUNK) {
     const end = first + FRAME_CHUNK < count ? first + FRAME_CHUNK : count;
     for (let s = 0; s < n; s++) systems[s].entities(world, dt, first, end);
   }
   endFrame(world, dt);
+}
+
+/**
+ * Runs the frame's `caller` systems (`FrameSystem.caller`: `stateMachineSystem`) once over
+ * the frame's `count` characters, on this thread, before the chunks: `runFrame` and
+ * `stepParallel` both call it after `beginFrame`. Allocates nothing.
+ */
+export function runCallerSystems(world: AnimationWorld, dt: number, count: number): void {
+  const systems = (parts.get(world.frame) as { readonly caller: readonly FrameSystem[] }).caller;
+  for (let s = 0; s < systems.length; s++) systems[s].entities(world, dt, 0, count);
 }

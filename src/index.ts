@@ -1,7 +1,7 @@
 /**
  * bitanim — a character-animation runtime for bitecs games: what a game calls.
  *
- * World and frame, assets, import, playback, transitions, root motion, blend spaces,
+ * World and frame, assets, import, playback, transitions, root motion, blend spaces, state machines,
  * followers and aiming, LOD control, events and errors. Two more entry points hold the rest:
  * `bitanim/kernels` (systems, math kernels, pool layouts and limits, for system-level tests
  * and tools) and `bitanim/lod` (offline clip reduction and authoring). Every name is exported
@@ -38,7 +38,9 @@ export {
   type RootTransformUpdate,
   type TargetSpeedOptions,
 } from './api/rootMotion.js';
-export { setBlendSpace, blendSpaceLayers, type SetBlendSpaceOptions } from './api/blendSpaces.js';
+export { setBlendSpace, type SetBlendSpaceOptions } from './api/blendSpaces.js';
+export { createStateMachine, type StateMachine, type StateMachineDesc } from './assets/StateMachine.js';
+export { setStateMachine, setParameter, fireTrigger, getState, type SetStateMachineOptions } from './api/stateMachines.js';
 export {
   setFollower,
   setFollowTarget,

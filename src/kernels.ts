@@ -106,3 +106,12 @@ export {
 export { fadeCurve, fadeCurveName, FADE_LINEAR, FADE_SMOOTHSTEP, FADE_MINJERK, FADE_EASE_IN, FADE_EASE_OUT, FADE_CURVE_KINDS } from './math/fadeCurves.js';
 export { skinVertices, type JointIndexArray, type MorphDeltas } from './math/skinVertices.js';
 export { sampleCurvesInto } from './assets/sampleCurves.js';
+export type { StateMachineComponent } from './components/StateMachine.js';
+export { blendSpaceLayers } from './api/blendSpaces.js';
+export { MACHINE_SLOTS, MACHINE_PARAMETERS, NO_MACHINE } from './components/StateMachine.js';
+export { stateMachineSystem, stateMachineEntities, enterMachineState, SWITCH_NOW, SWITCH_INERTIALIZE, SWITCH_SPRING, SWITCH_CROSSFADE } from './systems/stateMachineSystem.js';
+export {
+  isStateMachine, type BoundStateMachine, type StateMachineAssets, PARAM_FLOAT, PARAM_BOOL, PARAM_TRIGGER, STATE_CLIP, STATE_BLEND_SPACE,
+  OP_GT, OP_LT, OP_GE, OP_LE, OP_EQ, OP_NE, OP_TRIGGER, MODE_INERTIALIZE, MODE_SPRING, MODE_CROSSFADE, ANY_STATE, MACHINE_NONE, MAX_PARAMETERS, MAX_STATES,
+} from './assets/StateMachine.js';
+export { runCallerSystems, chunkSystems } from './frame.js';

@@ -17,6 +17,8 @@ import { createFollowerComponent, followerRows, type FollowerComponent } from '.
 import { createLookAtComponent, lookAtRows, type LookAtComponent } from './components/LookAt.js';
 import { createReachComponent, reachRows, type ReachComponent } from './components/Reach.js';
 import { createLodComponent, createLodShared, lodRows, type LodComponent, type LodShared } from './components/Lod.js';
+import { createStateMachineComponent, stateMachineRows, type StateMachineComponent } from './components/StateMachine.js';
+import type { BoundStateMachine } from './assets/StateMachine.js';
 import { createLocalPoseComponent, createMatrixPoolComponent, poseRows, type PoolComponent } from './components/Pose.js';
 import { createUpdateList, type UpdateList } from './components/UpdateList.js';
 import { createBufferAllocator, heapAllocator, measureAllocations, type PoolAllocator } from './memory/poolAllocator.js';
@@ -114,6 +116,14 @@ export interface FrameSystem {
    * augmenting `Scratch`).
    */
   readonly scratch?: ScratchDeclaration;
+  /**
+   * True for a system that must run on the calling thread (it takes world-wide resources, as
+   * `stateMachineSystem` takes transition slots): each frame it runs once, over the whole
+   * crowd (`first = 0`, `end` = the frame's characters; it visits `world.characters.dense`, not
+   * the update list), before the chunks — in `step` and in `stepParallel` alike, so both give
+   * the same pools. It must read nothing the chunked systems before it write.
+   */
+  readonly caller?: boolean;
 }
 
 /**
@@ -130,7 +140,10 @@ export type ScratchOf<D extends ScratchDeclaration> = { readonly [K in keyof D]:
 
 /** An ordered table of systems, validated by `createFrame` (src/frame.ts). */
 export interface Frame {
-  /** The systems, in the order each chunk of characters runs through them. */
+  /**
+   * The systems, in order: each chunk of characters runs through them, except those marked
+   * `caller` (run once per frame before the chunks; `runCallerSystems` in src/frame.ts).
+   */
   readonly systems: readonly FrameSystem[];
 }
 
@@ -164,6 +177,8 @@ export interface AssetRegistry {
   readonly bindings: Binding[];
   /** Binding id of each registered binding (`Layers.binding`). */
   readonly bindingIds: Map<Binding, number>;
+  /** State machines bound to a skeleton, by machine id (`StateMachine.machine`; `setStateMachine`). */
+  readonly machines: BoundStateMachine[];
 }
 
 /**
@@ -202,6 +217,7 @@ export interface PoseViews {
  * | `LookAt` | looking at a follower | `setLookAt` | `clearLookAt`, `removeCharacter` |
  * | `Reach` | reaching for a follower | `setReach` | `clearReach`, `removeCharacter` |
  * | `Lod` | with motion LOD | `setLod` | `removeLod`, `removeCharacter` |
+ * | `StateMachine` | running a state machine | `setStateMachine` | `removeCharacter` |
  *
  * The arrays hold a row for every entity id (defaults where a character lacks the component:
  * `RootMotion.x/y/z/yaw` is the position of every character; a removed entity's rows keep
@@ -231,6 +247,8 @@ export interface AnimationComponents {
   readonly Reach: ReachComponent;
   /** Motion LOD and update-rate LOD: on the entities with LOD (`enabled` is `LOD_ON`). */
   readonly Lod: LodComponent;
+  /** State machines: on the entities that run one (`enabled` > 0). */
+  readonly StateMachine: StateMachineComponent;
 }
 
 /**
@@ -434,7 +452,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     components.SkinPalette,
     components.Inertialization,
   ];
-  registerComponents(ecs, [...characterParts, components.RootMotion, components.Follower, components.LookAt, components.Reach, components.Lod]);
+  registerComponents(ecs, [...characterParts, components.RootMotion, components.Follower, components.LookAt, components.Reach, components.Lod, components.StateMachine]);
   const characters = registerQuery(ecs, characterParts);
   return {
     ecs,
@@ -457,6 +475,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
       rootFrames: [],
       bindings: [],
       bindingIds: new Map(),
+      machines: [],
     },
     events,
     scratch,
@@ -541,6 +560,7 @@ function createComponents(
     LookAt: createLookAtComponent(rows, alloc),
     Reach: createReachComponent(rows, alloc),
     Lod: createLodComponent(rows, alloc),
+    StateMachine: createStateMachineComponent(rows, alloc),
   };
 }
 
@@ -580,6 +600,7 @@ export const COMPONENT_ROWS: { readonly [K in keyof AnimationComponents]: RowLif
   LookAt: lookAtRows,
   Reach: reachRows,
   Lod: lodRows,
+  StateMachine: stateMachineRows,
 };
 
 const COMPONENT_NAMES = Object.keys(COMPONENT_ROWS) as (keyof AnimationComponents)[];

@@ -7,7 +7,7 @@
  * normalization.txt (axis restriction, playback rates in blends, appendix 3).
  */
 import { fail, IssueList } from '../assets/AnimationError.js';
-import { blendSpaceWeights, type BlendSpace } from '../assets/BlendSpace.js';
+import { blendSpaceWeightsAt, type BlendSpace } from '../assets/BlendSpace.js';
 import type { Clip } from '../assets/Clip.js';
 import { getRootTrack } from '../assets/rootTrack.js';
 import type { Skeleton } from '../assets/Skeleton.js';
@@ -23,7 +23,7 @@ import type { AnimationWorld } from '../world.js';
 /** Options of {@link setBlendSpace}. */
 export interface SetBlendSpaceOptions {
   /**
-   * First layer the space plays on (default 0). It takes {@link blendSpaceLayers} layers from
+   * First layer the space plays on (default 0). It takes `blendSpaceLayers(space)` (bitanim/kernels) layers from
    * there — 2 for `'1d'`, 4 for `'bilinear'`, 3 for `'freeform'`, the most weights its query
    * makes non-zero — and owns them: whatever else they played is replaced.
    */
@@ -103,14 +103,33 @@ export function blendSpaceLayers(space: BlendSpace): number {
 export function setBlendSpace(world: AnimationWorld, eid: number, space: BlendSpace, x: number, y?: number, options: SetBlendSpaceOptions = NO_OPTIONS): void {
   const where = 'setBlendSpace';
   const skeleton = requireCharacter(world, eid, where);
+  const settings = resolveOptions(skeleton, space, x, y, options, world.components.Layers.maxLayers);
+  BLEND_POINT[0] = x;
+  BLEND_POINT[1] = y ?? 0;
+  applyBlendSpace(world, eid, skeleton, space, settings, NO_MASK_ID);
+}
+
+/** The point {@link applyBlendSpace} plays, `[x, y]` (y 0 for a '1d' space): through an array, as doubles passed to a call would be boxed. */
+export const BLEND_POINT = new Float64Array(2);
+
+/** `Layers.mask` of a layer without a mask. */
+const NO_MASK_ID = -1;
+
+/**
+ * `setBlendSpace`'s work without its checks (shared with `stateMachineSystem`): plays `space`
+ * at `BLEND_POINT` on the layers from `settings.layer`, each with mask id `maskId` (a registered
+ * mask, or −1 for none). The space's clips must have been checked against `skeleton`
+ * (`checkBlendSpaceFor`). Allocates nothing once its clips are registered.
+ */
+export function applyBlendSpace(world: AnimationWorld, eid: number, skeleton: Skeleton, space: BlendSpace, settings: Settings, maskId: number): void {
+  const x = BLEND_POINT[0], y = BLEND_POINT[1];
   const { Layers } = world.components;
-  const settings = resolveOptions(skeleton, space, x, y, options, Layers.maxLayers);
   const first = eid * Layers.maxLayers + settings.layer;
   const slots = blendSpaceLayers(space);
   const group = settings.sync ? settings.syncGroup : -1;
 
   const weights = scratchWeights(space);
-  blendSpaceWeights(space, x, y ?? 0, weights);
+  blendSpaceWeightsAt(space, BLEND_POINT, weights);
   currentPhase(world, first, slots, group);
   const phase = PHASE[0], rate = PHASE[1];
 
@@ -125,7 +144,7 @@ export function setBlendSpace(world: AnimationWorld, eid: number, space: BlendSp
     if (clipId === undefined) continue;
     for (let s = 0; s < slots; s++) {
       const li = first + s;
-      if (slotSample[s] < 0 && Layers.clip[li] === clipId && keepsSlot(world, li, group, space.phaseOffsets[i])) { slotSample[s] = i; break; }
+      if (slotSample[s] < 0 && Layers.clip[li] === clipId && keepsSlot(world, li, group, space.phaseOffsets[i], maskId)) { slotSample[s] = i; break; }
     }
   }
   for (let s = 0; s < slots; s++) {
@@ -159,6 +178,7 @@ export function setBlendSpace(world: AnimationWorld, eid: number, space: BlendSp
     play.phaseOffset = offset;
     play.timeGiven = group >= 0;
     writeLayer(world, eid, skeleton, clip, play);
+    Layers.mask[first + s] = maskId;
   }
 
   // Axis restriction, then stride scales from the restricted, hip-scaled cycles.
@@ -197,14 +217,15 @@ export function setBlendSpace(world: AnimationWorld, eid: number, space: BlendSp
   if (settings.strideScaling) {
     const direction = DIRECTION;
     direction[0] = planar ? x : 0;
-    direction[1] = planar ? (y ?? 0) : 0;
+    direction[1] = planar ? y : 0;
     solveStrideScales(STRIDE_OUT, input, slots, direction);
     for (let s = 0; s < slots; s++) if (slotSample[s] >= 0) Layers.rootScale[first + s] = Layers.rootScale[first + s] * STRIDE_OUT[s];
   }
   applyTargetSpeed(world, eid);
 }
 
-interface Settings {
+/** Checked `setBlendSpace` options. */
+export interface Settings {
   readonly layer: number;
   readonly sync: boolean;
   readonly syncGroup: number;
@@ -220,6 +241,21 @@ const STRIDE_IN = new Float64Array(MAX_LAYERS * STRIDE_INPUT_STRIDE);
 const STRIDE_OUT = new Float64Array(MAX_LAYERS);
 const DIRECTION = new Float64Array(2);
 const DEFAULTS: Settings = { layer: 0, sync: true, syncGroup: 0, strideScaling: true, restrictAxes: true, hipScaling: true };
+/** `setBlendSpace`'s default settings with `layer` (and sync group) = the index, made once. */
+const LAYER_DEFAULTS: readonly Settings[] = Array.from({ length: MAX_LAYERS }, (_, layer) => (layer === 0 ? DEFAULTS : { ...DEFAULTS, layer, syncGroup: layer }));
+
+/** The settings of `setBlendSpace(…, { layer })` with every other option at its default (no allocation). */
+export function defaultBlendSettings(layer: number): Settings {
+  return LAYER_DEFAULTS[layer];
+}
+
+/**
+ * Checks, as `setBlendSpace` does once per space and skeleton, that `space`'s clips bind to
+ * `skeleton` and loop (a synced blend); throws AnimationError at `where` otherwise.
+ */
+export function checkBlendSpaceFor(space: BlendSpace, skeleton: Skeleton): void {
+  if (checked.get(space)?.get(skeleton) !== true) checkSpaceClips(space, skeleton, true);
+}
 /** Spaces already checked against a skeleton (clips bindable, looping when synced). */
 const checked = new WeakMap<BlendSpace, WeakMap<Skeleton, boolean>>();
 const weightScratch = new WeakMap<BlendSpace, Float64Array>();
@@ -330,9 +366,9 @@ const SYNC = new Float64Array(2);
  * A slot whose clip is still wanted can stay only if it plays the way the space would play it
  * (in a synced blend, also at the sample's phase offset; else it re-enters at that offset).
  */
-function keepsSlot(world: AnimationWorld, li: number, group: number, phaseOffset: number): boolean {
+function keepsSlot(world: AnimationWorld, li: number, group: number, phaseOffset: number, maskId: number): boolean {
   const { Layers } = world.components;
-  return blendMode(Layers, li) === BLEND_OVERRIDE && !clearsAfterFade(Layers, li) && Layers.mask[li] === -1 && Layers.syncGroup[li] === group &&
+  return blendMode(Layers, li) === BLEND_OVERRIDE && !clearsAfterFade(Layers, li) && Layers.mask[li] === maskId && Layers.syncGroup[li] === group &&
     (group < 0 || Layers.phaseOffset[li] === phaseOffset);
 }
 

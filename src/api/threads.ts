@@ -5,7 +5,7 @@
  */
 import { fail } from '../assets/AnimationError.js';
 import { MAX_DT, rangeIssue } from '../assets/limits.js';
-import { beginFrame, runFrame } from '../frame.js';
+import { beginFrame, runCallerSystems, runFrame } from '../frame.js';
 import { runParallelFrame, stopThreads, threadsUnavailable } from '../parallel/threadPool.js';
 import type { AnimationWorld } from '../world.js';
 import { disposedWorlds, requireWorld } from './validation.js';
@@ -54,6 +54,7 @@ export function stepParallel(world: AnimationWorld, dt: number): Promise<void> {
     runFrame(world, dt);
     return RESOLVED;
   }
+  runCallerSystems(world, dt, count);
   return runParallelFrame(world, dt, count);
 }
 

@@ -10,7 +10,8 @@ import { MAX_LAYERS } from '../components/Layers.js';
 import { fadingOutFlags } from '../components/layerRules.js';
 import { FADE_CURVE_KINDS, type FadeCurveName } from '../math/fadeCurves.js';
 import { captureSourceMotion } from '../systems/inertializeCapture.js';
-import { newResolvedPlay, resolvePlayInto, writeLayer, type PlayOptions } from './playback.js';
+import { newResolvedPlay, resolvePlayInto, writeLayer, type MutableResolvedPlay, type PlayOptions } from './playback.js';
+import type { Skeleton } from '../assets/Skeleton.js';
 import { requireCharacter } from './validation.js';
 import { inRange, MAX_DURATION, MIN_DURATION, rangeIssue } from '../assets/limits.js';
 import { requireObject } from './validation.js';
@@ -98,34 +99,87 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
     writeLayer(world, eid, skeleton, clip, play);
     return;
   }
+  TRANSITION_ARGS[ARG_DURATION] = duration;
   if (mode === 'crossfade') {
-    FADE[FADE_DURATION] = duration;
-    crossfade(world, eid, li, FADE_CURVE_KINDS[curve], options.frozen === true);
-    FADE[FADE_FROM] = 0;
-    FADE[FADE_TO] = play.weight;
-    play.weight = 0;
-    writeLayer(world, eid, skeleton, clip, play);
-    startFade(world, li, FADE_CURVE_KINDS[curve]);
+    if (!startCrossfade(world, eid, skeleton, clip, play, FADE_CURVE_KINDS[curve], options.frozen === true)) {
+      const wider = maxLayers < MAX_LAYERS ? `, or create the world with a larger maxLayers (createAnimationWorld({ maxLayers }), up to ${MAX_LAYERS})` : '';
+      fail('transition', 'mode', `'crossfade' needs a free layer slot for the outgoing clip and all ${maxLayers} (maxLayers) are in use: stop a layer or use inertialization${wider}`);
+    }
     return;
   }
   // A transition slot (Inertialization.ts): the one the character holds (a running or pending
   // transition), else a free one — or, with none free, an error before anything changed.
+  if (!beginInertialization(world, eid)) {
+    fail(where, 'mode', `'${mode}' needs a transition slot and all ${Inertialization.slotOwner.length} (maxTransitions) are in use: `
+      + 'create the world with a larger maxTransitions (up to maxEntities), or use a cross-fade or duration 0');
+  }
+  writeLayer(world, eid, skeleton, clip, play);
+  // Stored in each branch: `halfLife ?? duration / 6` would box the quotient.
+  if (halfLife !== undefined) TRANSITION_ARGS[ARG_HALF_LIFE] = halfLife;
+  else TRANSITION_ARGS[ARG_HALF_LIFE] = NaN;
+  armInertialization(world, eid, layer, mode === 'spring');
+}
+
+/**
+ * The seconds of the transition {@link startCrossfade} and {@link armInertialization} start,
+ * and the spring's half-life (NaN: duration / 6): through an array, as doubles passed to a
+ * call would be boxed. `transition` and `stateMachineSystem` fill it before each call.
+ */
+export const TRANSITION_ARGS = new Float64Array(2);
+/** {@link TRANSITION_ARGS}' slots. */
+export const ARG_DURATION = 0, ARG_HALF_LIFE = 1;
+
+/**
+ * `transition`'s cross-fade without its checks (shared with `stateMachineSystem`): moves what
+ * `play.layer` plays into a free slot that fades out, then writes `clip` there fading in to
+ * `play.weight` over `TRANSITION_ARGS[ARG_DURATION]` seconds with fade-curve kind `curve`.
+ * Returns false, changing nothing, when no slot is free for the outgoing clip. Allocates nothing
+ * once `clip` is registered and bound (`writeLayer`). `play.weight` is set to 0.
+ */
+export function startCrossfade(world: AnimationWorld, eid: number, skeleton: Skeleton, clip: Clip, play: MutableResolvedPlay, curve: number, frozen: boolean): boolean {
+  const li = eid * world.components.Layers.maxLayers + play.layer;
+  FADE[FADE_DURATION] = TRANSITION_ARGS[ARG_DURATION];
+  if (!crossfade(world, eid, li, curve, frozen)) return false;
+  FADE[FADE_FROM] = 0;
+  FADE[FADE_TO] = play.weight;
+  play.weight = 0;
+  writeLayer(world, eid, skeleton, clip, play);
+  startFade(world, li, curve);
+  return true;
+}
+
+/**
+ * `transition`'s inertialization start without its checks (shared with `stateMachineSystem`):
+ * takes a transition slot for `eid` (or keeps the one it holds) and captures the outgoing
+ * output and its velocity while the layers still hold them. Returns false, changing nothing,
+ * when no slot is free. The caller then writes the new layers and calls
+ * {@link armInertialization}. Allocates nothing.
+ */
+export function beginInertialization(world: AnimationWorld, eid: number): boolean {
+  const { Inertialization } = world.components;
   const running = Inertialization.slot[eid] !== NO_SLOT;
   liveIn = world;
   const taken = running || takeTransitionSlot(Inertialization, eid, isLive) !== NO_SLOT;
   liveIn = null;
-  if (!taken) {
-    fail(where, 'mode', `'${mode}' needs a transition slot and all ${Inertialization.slotOwner.length} (maxTransitions) are in use: `
-      + 'create the world with a larger maxTransitions (up to maxEntities), or use a cross-fade or duration 0');
-  }
-  // The outgoing output and its velocity, into the slot, while the layers still hold them.
+  if (!taken) return false;
   captureSourceMotion(world, eid, running);
-  writeLayer(world, eid, skeleton, clip, play);
+  return true;
+}
+
+/**
+ * Marks `eid`'s inertialization pending on `layer` (after {@link beginInertialization} and the
+ * new layers): quintic, or `spring`, over `TRANSITION_ARGS[ARG_DURATION]` seconds (half-life
+ * `TRANSITION_ARGS[ARG_HALF_LIFE]`, NaN: a sixth of the duration). inertializeSystem captures
+ * the offsets at the character's next update.
+ */
+export function armInertialization(world: AnimationWorld, eid: number, layer: number, spring: boolean): void {
+  const { Inertialization } = world.components;
+  const duration = TRANSITION_ARGS[ARG_DURATION];
+  const halfLife = TRANSITION_ARGS[ARG_HALF_LIFE];
   Inertialization.pending[eid] = layer + 1;
-  Inertialization.pendingMode[eid] = mode === 'spring' ? INERTIA_SPRING : INERTIA_QUINTIC;
+  Inertialization.pendingMode[eid] = spring ? INERTIA_SPRING : INERTIA_QUINTIC;
   Inertialization.duration[eid] = duration;
-  // Stored in each branch: `halfLife ?? duration / 6` would box the quotient.
-  if (halfLife !== undefined) Inertialization.halfLife[eid] = halfLife;
+  if (halfLife === halfLife) Inertialization.halfLife[eid] = halfLife;
   else Inertialization.halfLife[eid] = duration / 6;
 }
 
@@ -168,18 +222,15 @@ function isLive(owner: number): boolean {
 
 /**
  * Moves what layer slot `li` plays into a free slot that fades out (and is emptied at the end);
- * throws, changing nothing, when no slot is free. An empty `li` needs no outgoing slot. The fade lasts `FADE[FADE_DURATION]`.
+ * returns false, changing nothing, when no slot is free. An empty `li` needs no outgoing slot. The fade lasts `FADE[FADE_DURATION]`.
  */
-function crossfade(world: AnimationWorld, eid: number, li: number, curve: number, frozen: boolean): void {
+function crossfade(world: AnimationWorld, eid: number, li: number, curve: number, frozen: boolean): boolean {
   const { Layers } = world.components;
-  if (Layers.clip[li] < 0) return;
+  if (Layers.clip[li] < 0) return true;
   let free = -1;
   const maxLayers = Layers.maxLayers;
   for (let s = eid * maxLayers; s < (eid + 1) * maxLayers && free < 0; s++) if (s !== li && Layers.clip[s] < 0) free = s;
-  if (free < 0) {
-    const wider = maxLayers < MAX_LAYERS ? `, or create the world with a larger maxLayers (createAnimationWorld({ maxLayers }), up to ${MAX_LAYERS})` : '';
-    fail('transition', 'mode', `'crossfade' needs a free layer slot for the outgoing clip and all ${maxLayers} (maxLayers) are in use: stop a layer or use inertialization${wider}`);
-  }
+  if (free < 0) return false;
   Layers.clip[free] = Layers.clip[li];
   Layers.time[free] = Layers.time[li];
   Layers.speed[free] = frozen ? 0 : Layers.speed[li];
@@ -197,6 +248,7 @@ function crossfade(world: AnimationWorld, eid: number, li: number, curve: number
   FADE[FADE_FROM] = Layers.weight[li];
   FADE[FADE_TO] = 0;
   startFade(world, free, curve);
+  return true;
 }
 
 /** Starts a weight fade of layer slot `li` from `FADE[FADE_FROM]` to `FADE[FADE_TO]` over `FADE[FADE_DURATION]` seconds. */

@@ -263,6 +263,23 @@ export function blendSpaceWeights(space: BlendSpace, x: number, y: number, out: 
 }
 
 /**
+ * {@link blendSpaceWeights} at the point `point[0], point[1]` (y ignored by '1d' spaces): the
+ * same weights, for callers whose point is in an array (a double passed to a call would be
+ * boxed; `setBlendSpace`'s and `stateMachineSystem`'s shared path). No allocation.
+ */
+export function blendSpaceWeightsAt(space: BlendSpace, point: Float64Array, out: Float64Array): void {
+  const type = space.type;
+  if (!Number.isFinite(point[0]) || (type !== '1d' && !Number.isFinite(point[1]))) {
+    out.fill(0, 0, space.xs.length);
+    out[0] = 1;
+    return;
+  }
+  if (type === '1d') weights1d(space.order, space.xs, point, out);
+  else if (type === 'bilinear') weightsBilinear(space.order, space.xs, space.ys, point, out);
+  else weightsFreeform(space, space.xs, space.ys, point, out);
+}
+
+/**
  * Chooses between the two hemispheres of directional locomotion, GEA's answer to backward
  * motion (legs would cross if backward clips were blended with forward ones): one space for
  * forward motion (samples with y ≥ 0) and one for backward (y ≤ 0), switched on the sign of

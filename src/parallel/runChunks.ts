@@ -7,6 +7,7 @@
  */
 import { CHUNK_FROM, CHUNK_LOG_STRIDE, CHUNK_THREAD, CHUNK_TO, CLOCK_DT, CONTROL_COUNT, CONTROL_NEXT } from '../components/ThreadControl.js';
 import { POSE_STRIDE } from '../math/layout.js';
+import { chunkSystems } from '../frame.js';
 import { FRAME_CHUNK, makePoseViews, type AnimationWorld, type ThreadPools } from '../world.js';
 
 /**
@@ -25,7 +26,7 @@ export function runClaimedChunks(world: AnimationWorld, pools: ThreadPools, thre
   const control = pools.control;
   const count = control[CONTROL_COUNT];
   const dt = pools.clock[CLOCK_DT];
-  const systems = world.frame.systems;
+  const systems = chunkSystems(world.frame); // the caller systems ran before the chunks (runCallerSystems)
   const n = systems.length;
   const log = pools.chunkLog;
   const queue = world.events;

@@ -89,19 +89,23 @@ describe('a custom system between inertialize and root motion', () => {
   it('runs in order, chunk by chunk, and only for the characters updated this frame, with their seconds', () => {
     const seen: Seen = { calls: [], visits: new Map() };
     const frame = createFrame(logged(insertSystem(defaultFrame, createRecorder(seen), { after: 'inertialize' }).systems, seen));
-    expect(frame.systems.map((s) => s.name)).toEqual(['lod', 'sample', 'blend', 'inertialize', 'recorder', 'rootMotion', 'follow', 'aim', 'skin']);
+    expect(frame.systems.map((s) => s.name)).toEqual(['lod', 'stateMachine', 'sample', 'blend', 'inertialize', 'recorder', 'rootMotion', 'follow', 'aim', 'skin']);
     const { world, eids, lodded } = crowd(frame);
     expect((world.scratch as unknown as { recorderLast: Float64Array }).recorderLast).toBeInstanceOf(Float64Array);
     for (let f = 0; f < FRAMES; f++) step(world, DT);
 
-    // In order: per chunk, every system once, the recorder between inertialize and rootMotion.
-    const names = frame.systems.map((s) => s.name);
+    // In order: the caller system (stateMachine) once over the crowd, then per chunk every
+    // other system once, the recorder between inertialize and rootMotion.
+    const names = frame.systems.filter((s) => s.caller !== true).map((s) => s.name);
     const chunks = [[0, 128], [128, 256], [256, 300]];
     const expected: [string, number, number][] = [];
-    for (let f = 0; f < FRAMES; f++) for (const [first, end] of chunks) for (const name of names) expected.push([name, first!, end!]);
+    for (let f = 0; f < FRAMES; f++) {
+      expected.push(['stateMachine', 0, 300]);
+      for (const [first, end] of chunks) for (const name of names) expected.push([name, first!, end!]);
+    }
     expect(seen.calls).toEqual(expected);
-    // Chunked: no range wider than FRAME_CHUNK.
-    for (const [, first, end] of seen.calls) expect(end - first).toBeLessThanOrEqual(FRAME_CHUNK);
+    // Chunked: no range wider than FRAME_CHUNK (but the caller system's).
+    for (const [name, first, end] of seen.calls) if (name !== 'stateMachine') expect(end - first).toBeLessThanOrEqual(FRAME_CHUNK);
 
     // Skipped when not updated: a character without LOD is visited every frame with the frame's
     // dt; one animated every 4th frame is visited on 2 of the 8 frames, each visit with the

@@ -46,11 +46,11 @@ describe('the frame table', () => {
     expect(() => createFrame([{ ...noop, entities: 1 } as unknown as FrameSystem])).toThrow(AnimationError);
     expect(() => createFrame([{ ...noop, reads: [1] } as unknown as FrameSystem])).toThrow(/reads/);
     expect(() => createFrame([{ ...noop, scratch: { x: 3 } } as unknown as FrameSystem])).toThrow(/scratch\.x/);
-    expect(() => insertSystem(defaultFrame, noop, { after: 'nope' })).toThrow(/insertSystem: at is .*\(lod, sample, blend/);
+    expect(() => insertSystem(defaultFrame, noop, { after: 'nope' })).toThrow(/insertSystem: at is .*\(lod, stateMachine, sample, blend/);
     expect(() => insertSystem({ systems: [] }, noop, { after: 'lod' })).toThrow(/insertSystem: frame is .*createFrame/);
     expect(() => createAnimationWorld({ maxEntities: 1, maxJoints: 1, frame: { systems: [] } })).toThrow(/frame/);
     expect(insertSystem(defaultFrame, noop, { before: 'lod' }).systems.map((s) => s.name)[0]).toBe('noop');
-    expect(defaultFrame.systems.map((s) => s.name)).toEqual(['lod', 'sample', 'blend', 'inertialize', 'rootMotion', 'follow', 'aim', 'skin']);
+    expect(defaultFrame.systems.map((s) => s.name)).toEqual(['lod', 'stateMachine', 'sample', 'blend', 'inertialize', 'rootMotion', 'follow', 'aim', 'skin']);
   });
 
   it('worldBytes counts the update list: 12 bytes a character more than the pools and views', () => {

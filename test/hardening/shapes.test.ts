@@ -77,9 +77,9 @@ const UNCHECKED = new Set([
   // systems and their chunked forms
   'sampleSystem', 'sampleEntities', 'blendSystem', 'blendEntities', 'inertializeSystem', 'inertializeEntities',
   'rootMotionSystem', 'rootMotionEntities', 'followSystem', 'followEntities', 'aimSystem', 'aimEntities',
-  'lodSystem', 'lodEntities', 'skinSystem', 'skinEntities',
+  'lodSystem', 'lodEntities', 'skinSystem', 'skinEntities', 'stateMachineSystem', 'stateMachineEntities', 'enterMachineState',
   // the frame's per-frame parts (src/frame.ts; `step` is the checked way to run a frame)
-  'runFrame', 'beginFrame', 'endFrame', 'updateRange', 'advanceClock',
+  'runFrame', 'beginFrame', 'endFrame', 'updateRange', 'advanceClock', 'runCallerSystems', 'chunkSystems',
   // per-frame kernels
   'advanceLayer', 'extractRootDelta', 'extractRootYawDelta', 'sampleClipInto', 'sampleReducedInto', 'sampleCurvesInto', 'blendOverrideLayers',
   'applyAdditiveLayer', 'applyQuinticOffsets', 'applySpringOffsets', 'captureOffsets', 'removeTwist', 'computeModelPose',

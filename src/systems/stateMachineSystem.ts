@@ -1,0 +1,338 @@
+/**
+ * stateMachineSystem: evaluates each character's state machines (issue 21) and starts at most
+ * one transition per machine per frame, through the same path as `transition` and
+ * `setBlendSpace` (api/transitions.ts `beginInertialization` / `armInertialization` /
+ * `startCrossfade`, api/blendSpaces.ts `applyBlendSpace`: inertialization capture included).
+ *
+ * **Reads**: `StateMachine`, `Layers` (the playing state's phase), `Character.skeleton`,
+ * `Inertialization.slot`, `world.assets` (machines, clips, skeletons), `world.time`.
+ * **Writes**: `StateMachine` (state, next, time, elapsed, phase, applied point and rate,
+ * triggers), `Layers` of the machines' own layer slots (and a free slot of the character for
+ * a cross-fade's outgoing clip), `Inertialization` (slot, pending transition, captured source),
+ * `world.events` (enter / exit events, stamped `world.time`).
+ * **Order**: a caller system (`FrameSystem.caller`): once per frame over the whole crowd on
+ * the calling thread, before the chunks (it takes world-wide transition slots); in the frame
+ * table after `lod` (it reads nothing lod writes) and before `sample`, which plays what it wrote.
+ *
+ * Per machine slot, each frame (dt: the frame's seconds; update-rate LOD does not delay it):
+ * 1. A running transition whose duration has passed ends: `state` = `next`.
+ * 2. Unless a non-interruptible transition runs, the transitions are tried in order: those from
+ *    the playing state (`next` while a transition runs, else `state`) and any-state ones to
+ *    another state. One starts when its exit time is reached (the playing state's normalized
+ *    phase, read from its layers as the last frame left them: ≥ exitTime for a clamped clip;
+ *    for a looping one, crossed since the last evaluation) and all its conditions hold. Its
+ *    triggers are consumed; the exit event of the playing state and the enter event of the
+ *    target are recorded; the layers switch (duration 0: at once; 'crossfade': fade; else
+ *    inertialization). At most one per frame, so zero-duration cycles do not loop.
+ * 3. The playing state's parameters reach its layers when they changed: a blend space's point
+ *    (`applyBlendSpace`), a parameter-driven rate.
+ * 4. `time` and `elapsed` advance by dt.
+ *
+ * When the world cannot give what a transition needs (no free transition slot, no free layer
+ * for a cross-fade's outgoing clip) the layers switch at once instead: a system never throws.
+ * Allocates nothing (clips, bindings and references were registered by `setStateMachine`).
+ */
+import {
+  ANY_STATE, MODE_CROSSFADE, MODE_SPRING, MACHINE_NONE, OP_EQ, OP_GE, OP_GT, OP_LE, OP_LT, OP_NE, OP_TRIGGER, STATE_BLEND_SPACE,
+  type BoundStateMachine,
+} from '../assets/StateMachine.js';
+import type { Skeleton } from '../assets/Skeleton.js';
+import { pushEvent } from '../components/EventQueue.js';
+import { clearLayer } from '../components/Layers.js';
+import { BLEND_ADDITIVE, clearsAfterFade, layerFlags, loops, measureSyncGroup, SYNC_PHASE } from '../components/layerRules.js';
+import { MACHINE_PARAMETERS, MACHINE_SLOTS, NO_MACHINE } from '../components/StateMachine.js';
+import type { AnimationWorld } from '../world.js';
+import { applyBlendSpace, BLEND_POINT, defaultBlendSettings } from '../api/blendSpaces.js';
+import { newResolvedPlay, writeLayer } from '../api/playback.js';
+import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfade, TRANSITION_ARGS } from '../api/transitions.js';
+
+/** How {@link enterMachineState} switches the layers: at once. */
+export const SWITCH_NOW = 0;
+/** … by inertialization (quintic): the caller's `TRANSITION_ARGS` hold the duration. */
+export const SWITCH_INERTIALIZE = 1;
+/** … by a spring inertialization. */
+export const SWITCH_SPRING = 2;
+/** … by a cross-fade with curve kind `curve` (clip states only). */
+export const SWITCH_CROSSFADE = 3;
+
+/** Runs the state machines of every character (see the file header). Allocates nothing. */
+export function stateMachineSystem(world: AnimationWorld, dt: number): void {
+  stateMachineEntities(world, dt, 0, world.characters.dense.length);
+}
+
+/** {@link stateMachineSystem} over `world.characters.dense[first .. end)` (not the update list: see the header). */
+export function stateMachineEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
+  const c = world.components.StateMachine;
+  const { enabled, machine: machineIds } = c;
+  const dense = world.characters.dense;
+  const machines = world.assets.machines;
+  for (let i = first; i < end; i++) {
+    const eid = dense[i];
+    if (enabled[eid] === 0) continue;
+    for (let ms = eid * MACHINE_SLOTS, last = ms + MACHINE_SLOTS; ms < last; ms++) {
+      const id = machineIds[ms];
+      if (id === NO_MACHINE) continue;
+      evaluateMachine(world, eid, ms, machines[id], dt);
+    }
+  }
+}
+
+/** One machine slot's frame (steps 1–4 of the header). */
+function evaluateMachine(world: AnimationWorld, eid: number, ms: number, bound: BoundStateMachine, dt: number): void {
+  const c = world.components.StateMachine;
+  const m = bound.machine;
+  // 1. A transition whose time has passed ends.
+  if (c.next[ms] !== NO_MACHINE && c.elapsed[ms] >= c.duration[ms]) {
+    c.state[ms] = c.next[ms];
+    c.time[ms] = c.elapsed[ms];
+    c.next[ms] = NO_MACHINE;
+  }
+  const active = c.next[ms] !== NO_MACHINE ? c.next[ms] : c.state[ms];
+  // 2. The first transition that may start, starts.
+  if (c.next[ms] === NO_MACHINE || c.interruptible[ms] !== 0) {
+    statePhase(world, eid, ms, bound, active);
+    const now = OUT[OUT_PHASE];
+    const before = c.phase[ms];
+    c.phase[ms] = now;
+    const count = m.transitionTo.length;
+    const base = ms * MACHINE_PARAMETERS;
+    const { params, triggers } = c;
+    for (let t = 0; t < count; t++) {
+      const from = m.transitionFrom[t];
+      const to = m.transitionTo[t];
+      if (from !== active && (from !== ANY_STATE || to === active)) continue;
+      const exitTime = m.transitionExitTime[t];
+      if (exitTime >= 0) {
+        if (loopingState(world, eid, ms, bound, active)) {
+          // Crossed since the last evaluation (a wrap crosses everything above `before` and up to `now`).
+          const crossed = now >= before ? before < exitTime && exitTime <= now : before < exitTime || exitTime <= now;
+          if (!crossed) continue;
+        } else if (!(now >= exitTime)) continue;
+      }
+      let holds = true;
+      let consumed = 0;
+      for (let k = m.conditionStart[t], stop = m.conditionStart[t + 1]; k < stop && holds; k++) {
+        const p = m.conditionParam[k];
+        const op = m.conditionOp[k];
+        if (op === OP_TRIGGER) {
+          const bit = 1 << p;
+          holds = (triggers[ms] & bit) !== 0;
+          consumed |= bit;
+          continue;
+        }
+        const v = params[base + p];
+        const w = m.conditionValue[k];
+        holds = op === OP_GT ? v > w : op === OP_LT ? v < w : op === OP_GE ? v >= w : op === OP_LE ? v <= w : op === OP_EQ ? v === w : op === OP_NE ? v !== w : false;
+      }
+      if (!holds) continue;
+      triggers[ms] &= ~consumed;
+      startMachineTransition(world, eid, ms, bound, active, t);
+      break;
+    }
+  }
+  // 3. The playing state's parameters.
+  applyStateParameters(world, eid, ms, bound, c.next[ms] !== NO_MACHINE ? c.next[ms] : c.state[ms]);
+  // 4. Clocks.
+  c.time[ms] += dt;
+  if (c.next[ms] !== NO_MACHINE) c.elapsed[ms] += dt;
+}
+
+/** Starts transition `t` of the machine in slot `ms` from the playing state `active`. */
+function startMachineTransition(world: AnimationWorld, eid: number, ms: number, bound: BoundStateMachine, active: number, t: number): void {
+  const c = world.components.StateMachine;
+  const m = bound.machine;
+  const to = m.transitionTo[t];
+  const duration = m.transitionDuration[t];
+  recordMachineEvent(world, eid, bound, m.stateExitEvent[active]);
+  const mode = m.transitionMode[t];
+  TRANSITION_ARGS[ARG_DURATION] = duration;
+  TRANSITION_ARGS[ARG_HALF_LIFE] = NaN;
+  const how = duration === 0 ? SWITCH_NOW : mode === MODE_CROSSFADE ? SWITCH_CROSSFADE : mode === MODE_SPRING ? SWITCH_SPRING : SWITCH_INERTIALIZE;
+  enterMachineState(world, eid, ms, bound, to, how, m.transitionCurve[t]);
+  if (duration === 0) {
+    c.state[ms] = to;
+    c.next[ms] = NO_MACHINE;
+    c.time[ms] = 0;
+  } else {
+    c.state[ms] = active;
+    c.next[ms] = to;
+    c.elapsed[ms] = 0;
+    c.duration[ms] = duration;
+    c.interruptible[ms] = m.transitionInterruptible[t];
+  }
+}
+
+/** The play record of a clip state (one per module: refilled for each switch, read at once). */
+const PLAY = newResolvedPlay();
+
+/**
+ * Puts state `s` of the machine in slot `ms` on its layers, switching by `how` (`SWITCH_*`;
+ * for inertialization and cross-fades `TRANSITION_ARGS` hold the seconds, `curve` the
+ * cross-fade's curve kind), records its enter event, and sets the slot's applied point, rate
+ * and phase. Falls back to an instant switch when the world has no transition slot (or no free
+ * layer for a cross-fade). Used by the system and by `setStateMachine` (initial state).
+ */
+export function enterMachineState(world: AnimationWorld, eid: number, ms: number, bound: BoundStateMachine, s: number, how: number, curve: number): void {
+  const c = world.components.StateMachine;
+  const { Layers } = world.components;
+  const m = bound.machine;
+  const layer = c.layer[ms];
+  const first = eid * world.components.Layers.maxLayers + layer;
+  const skeleton = world.assets.skeletons[world.components.Character.skeleton[eid]] as Skeleton;
+  const inertialize = (how === SWITCH_INERTIALIZE || how === SWITCH_SPRING) && beginInertialization(world, eid);
+  stateRate(c, ms, bound, s);
+  const speed = OUT[OUT_RATE];
+  if (m.stateKind[s] === STATE_BLEND_SPACE) {
+    const space = m.stateSpaces[s];
+    if (space !== null) {
+      // The layers past the space's own: emptied (not a cross-fade's outgoing copy, which ends by itself).
+      const slots = space.type === '1d' ? 2 : space.type === 'bilinear' ? 4 : 3;
+      clearMachineLayers(world, first + slots, first + m.width);
+      const x = m.stateX[s], y = m.stateY[s];
+      const base = ms * MACHINE_PARAMETERS;
+      BLEND_POINT[0] = x === MACHINE_NONE ? 0 : c.params[base + x];
+      BLEND_POINT[1] = y === MACHINE_NONE ? 0 : c.params[base + y];
+      c.appliedX[ms] = BLEND_POINT[0];
+      c.appliedY[ms] = BLEND_POINT[1];
+      applyBlendSpace(world, eid, skeleton, space, defaultBlendSettings(layer), c.mask[ms]);
+      if (speed !== 1) setSpaceRate(world, first, slots);
+    }
+  } else {
+    const clip = m.stateClips[s];
+    if (clip !== null) {
+      const play = PLAY;
+      play.layer = layer;
+      play.weight = 1;
+      play.speed = speed;
+      play.time = 0;
+      play.loop = m.stateLoop[s] !== 0;
+      play.reference = clip;
+      let written = false;
+      if (how === SWITCH_CROSSFADE) {
+        clearMachineLayers(world, first + 1, first + m.width);
+        written = startCrossfade(world, eid, skeleton, clip, play, curve, false);
+      }
+      if (!written) {
+        clearMachineLayers(world, first + 1, first + m.width);
+        writeLayer(world, eid, skeleton, clip, play);
+      }
+      Layers.mask[first] = c.mask[ms];
+      if (bound.additive) {
+        Layers.flags[first] = layerFlags(play.loop, BLEND_ADDITIVE);
+        Layers.reference[first] = bound.references[s];
+      }
+    }
+  }
+  c.appliedSpeed[ms] = speed;
+  if (inertialize) armInertialization(world, eid, layer, how === SWITCH_SPRING);
+  statePhase(world, eid, ms, bound, s);
+  c.phase[ms] = OUT[OUT_PHASE];
+  recordMachineEvent(world, eid, bound, m.stateEnterEvent[s]);
+}
+
+/** Empties the layer slots `[from, end)` except cross-fades' outgoing copies. */
+function clearMachineLayers(world: AnimationWorld, from: number, end: number): void {
+  const { Layers } = world.components;
+  for (let li = from; li < end; li++) if (Layers.clip[li] >= 0 && !clearsAfterFade(Layers, li)) clearLayer(Layers, li);
+}
+
+/** A blend space's rate `OUT[OUT_RATE]` on its `slots` layers from `first`: the sync group's rate (the leader's `syncRate`, read by sampleSystem). */
+function setSpaceRate(world: AnimationWorld, first: number, slots: number): void {
+  const { Layers } = world.components;
+  const rate = OUT[OUT_RATE];
+  for (let li = first; li < first + slots; li++) {
+    if (Layers.clip[li] < 0) continue;
+    Layers.syncRate[li] = rate;
+    Layers.speed[li] = rate;
+  }
+}
+
+/**
+ * Results of the helpers below, through an array (a double returned or passed to a call that
+ * is not inlined would be boxed): a state's phase and rate.
+ */
+const OUT = new Float64Array(2);
+const OUT_PHASE = 0, OUT_RATE = 1;
+
+/** State `s`'s playback rate now, into `OUT[OUT_RATE]`: its parameter's value, or its constant. */
+function stateRate(c: AnimationWorld['components']['StateMachine'], ms: number, bound: BoundStateMachine, s: number): void {
+  const p = bound.machine.stateSpeedParam[s];
+  OUT[OUT_RATE] = p === MACHINE_NONE ? bound.machine.stateSpeed[s] : c.params[ms * MACHINE_PARAMETERS + p];
+}
+
+/** Step 3 of the header: the playing state's point and rate reach its layers when they changed. */
+function applyStateParameters(world: AnimationWorld, eid: number, ms: number, bound: BoundStateMachine, s: number): void {
+  const c = world.components.StateMachine;
+  const m = bound.machine;
+  const layer = c.layer[ms];
+  const first = eid * world.components.Layers.maxLayers + layer;
+  stateRate(c, ms, bound, s);
+  const speed = OUT[OUT_RATE];
+  if (m.stateKind[s] === STATE_BLEND_SPACE) {
+    const space = m.stateSpaces[s];
+    if (space === null) return;
+    const x = m.stateX[s], y = m.stateY[s];
+    const base = ms * MACHINE_PARAMETERS;
+    const px = x === MACHINE_NONE ? 0 : c.params[base + x];
+    const py = y === MACHINE_NONE ? 0 : c.params[base + y];
+    const slots = space.type === '1d' ? 2 : space.type === 'bilinear' ? 4 : 3;
+    if (px !== c.appliedX[ms] || py !== c.appliedY[ms]) {
+      BLEND_POINT[0] = px;
+      BLEND_POINT[1] = py;
+      c.appliedX[ms] = px;
+      c.appliedY[ms] = py;
+      const skeleton = world.assets.skeletons[world.components.Character.skeleton[eid]] as Skeleton;
+      applyBlendSpace(world, eid, skeleton, space, defaultBlendSettings(layer), c.mask[ms]);
+      if (speed !== 1) setSpaceRate(world, first, slots);
+    }
+    if (speed !== c.appliedSpeed[ms]) {
+      c.appliedSpeed[ms] = speed;
+      setSpaceRate(world, first, slots);
+    }
+  } else if (speed !== c.appliedSpeed[ms]) {
+    c.appliedSpeed[ms] = speed;
+    if (world.components.Layers.clip[first] >= 0) world.components.Layers.speed[first] = speed;
+  }
+}
+
+/** Whether the playing state `s` wraps (its first layer's clip loops; a blend space always). */
+function loopingState(world: AnimationWorld, eid: number, ms: number, bound: BoundStateMachine, s: number): boolean {
+  if (bound.machine.stateKind[s] === STATE_BLEND_SPACE) return true;
+  return loops(world.components.Layers, eid * world.components.Layers.maxLayers + world.components.StateMachine.layer[ms]);
+}
+
+/** `measureSyncGroup`'s results. */
+const SYNC = new Float64Array(2);
+
+/**
+ * State `s`'s normalized phase as its layers stand, in [0, 1], into `OUT[OUT_PHASE]`: a clip
+ * state's time ÷ duration on its first layer (1 for a zero-length clip), a blend space's
+ * sync-group phase (0 when nothing plays).
+ */
+function statePhase(world: AnimationWorld, eid: number, ms: number, bound: BoundStateMachine, s: number): void {
+  const { Layers } = world.components;
+  const layer = world.components.StateMachine.layer[ms];
+  const first = eid * world.components.Layers.maxLayers + layer;
+  const clips = world.assets.clips;
+  if (bound.machine.stateKind[s] === STATE_BLEND_SPACE) {
+    const leader = measureSyncGroup(SYNC, Layers, clips, first, first + bound.machine.width, layer);
+    OUT[OUT_PHASE] = leader < 0 ? 0 : SYNC[SYNC_PHASE];
+    return;
+  }
+  const clipId = Layers.clip[first];
+  const duration = clipId < 0 ? 0 : clips[clipId].duration;
+  if (clipId < 0) OUT[OUT_PHASE] = 0;
+  else if (!(duration > 0)) OUT[OUT_PHASE] = 1;
+  else {
+    const phase = Layers.time[first] / duration;
+    OUT[OUT_PHASE] = phase > 1 ? 1 : phase;
+  }
+}
+
+/** Records event `event` (an index into the machine's event clip; MACHINE_NONE: nothing) for `eid`, at the frame's start. */
+function recordMachineEvent(world: AnimationWorld, eid: number, bound: BoundStateMachine, event: number): void {
+  if (event === MACHINE_NONE || bound.eventClip < 0) return;
+  const queue = world.events;
+  queue.stamp[0] = world.time;
+  pushEvent(queue, eid, bound.eventClip, event);
+}
