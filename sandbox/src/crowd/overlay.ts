@@ -176,5 +176,6 @@ export function overlayText({ sim, settings, pipeline, bodies, clock }: CrowdRep
 /** The overlay's line on the crowd renderer. */
 function rendererLine(bodies: CrowdBodies): string {
   const r = rendererStats(bodies);
+  if (r.frames === 0) return 'renderer (bitanim/pixi): no frame drawn yet (or draw=0)';
   return `renderer (bitanim/pixi): CPU ${fmt(r.medianMs)} ms/frame (cull, slots, uniforms, uploads; median of ${r.frames} frames) · ${r.drawCalls} draw call${r.drawCalls === 1 ? '' : 's'} · ${r.drawn.toLocaleString('en-US')} drawn, ${r.culled.toLocaleString('en-US')} culled`;
 }
