@@ -3,12 +3,14 @@
 // playwright-core drives Debian's Chromium (/usr/bin/chromium; never `npx playwright install`)
 // in headless mode with software WebGL (SwiftShader) against `vite preview` of the built
 // sandbox, and checks:
-//   1. the crowd view shows characters: its canvas is not blank, shows character colours, and
-//      two frames differ (they move);
+//   1. the crowd view (drawn with bitanim/pixi) shows characters: its canvas is not blank, shows
+//      character colours, two frames differ (they move), and the Fox is textured (the colours of
+//      its glTF texture on screen, not one flat tint);
 //   2. heads look at their followers (setLookAt; the "look-at" control switches it off) and
 //      motion LOD colours the characters by level (the "motion LOD" control);
 //   3. a control changes the character count (the "characters" box), and the view follows;
-//   4. the crowd runs 5,000 characters (its overlay's figures are printed);
+//   4. the crowd runs 5,000 characters (its overlay's figures are printed), and draws 5,000 Foxes
+//      with the renderer's CPU time per frame (bitanim/pixi's crowd update, in the overlay) ≤ 2 ms;
 //   5. threads: the page is cross-origin isolated; the crowd runs on 2 threads (stepParallel;
 //      `?threads=2`, then the "threads" control), moves, and its overlay shows both threads'
 //      times; `?selftest=threads` steps a crowd with `step` and with `stepParallel` on 2 threads
@@ -101,6 +103,49 @@ async function until(page, fn, timeout = 30_000) {
 
 /** PNG of the view's canvas. */
 const canvasShot = (page, path) => page.locator('#stage canvas').screenshot(path ? { path } : {});
+
+/**
+ * The crowd view's colour classes: dark, grey, 12 hue bins of 30° for saturated colours, and
+ * bright grey/white (class 14: unsaturated, max ≥ 110, brighter than any of the ground).
+ */
+const crowdClassify = `(r, g, b) => {
+  const max = Math.max(r, g, b), min = Math.min(r, g, b);
+  if (max < 40) return 0;
+  if ((max - min) / max < 0.25) return max >= 110 ? 14 : 1;
+  const h = max === r ? (g - b) / (max - min) : max === g ? 2 + (b - r) / (max - min) : 4 + (r - g) / (max - min);
+  return 2 + Math.floor((((h * 60) % 360) + 360) % 360 / 30);
+}`;
+
+/**
+ * Whether the crowd view shows the character's texture: the canvas (the overlay hidden) by colour
+ * class among its bright pixels (max ≥ 110: the characters, the ring and the markers, not the
+ * ground), against the texture's own classes (window.__sandbox.textureClasses). The texture's
+ * classes of ≥ 2 % of its pixels must hold ≥ 90 % of the bright pixels, and each of them ≥ 1 %
+ * (the Fox: its orange and its white, where one flat tint gives one hue).
+ */
+async function textureOnScreen(page) {
+  const texture = await page.evaluate((source) => window.__sandbox.textureClasses(eval(source), 15), crowdClassify);
+  await page.evaluate(() => (document.getElementById('overlay').style.visibility = 'hidden'));
+  const png = await canvasShot(page);
+  await page.evaluate(() => (document.getElementById('overlay').style.visibility = ''));
+  const counts = await page.evaluate(async ([b64, source]) => {
+    const classOf = eval(source);
+    const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+    const g = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d');
+    g.drawImage(bitmap, 0, 0);
+    const d = g.getImageData(0, 0, bitmap.width, bitmap.height).data;
+    const c = new Array(15).fill(0);
+    for (let i = 0; i < d.length; i += 4) if (Math.max(d[i], d[i + 1], d[i + 2]) >= 110) c[classOf(d[i], d[i + 1], d[i + 2])]++;
+    return c;
+  }, [png.toString('base64'), crowdClassify]);
+  const n = counts.reduce((a, c) => a + c, 0);
+  const significant = texture.map((share, i) => (share >= 0.02 ? i : -1)).filter((i) => i >= 0);
+  const inTexture = significant.reduce((a, i) => a + counts[i], 0) / Math.max(1, n);
+  const name = (i) => (i === 0 ? 'dark' : i === 1 ? 'grey' : i === 14 ? 'white' : `${(i - 2) * 30}°`);
+  const shares = (values, total) => values.map((v, i) => [name(i), v / total]).filter(([, s]) => s >= 0.01).map(([k, s]) => `${k} ${(s * 100).toFixed(1)}%`).join(' ');
+  const ok = n > 3000 && significant.length >= 2 && inTexture >= 0.9 && significant.every((i) => counts[i] >= 0.01 * n);
+  return { ok, detail: `${n} bright pixels: ${shares(counts, Math.max(1, n))}; texture: ${shares(texture, 1)}; ${(100 * inTexture).toFixed(0)} % in the texture's classes` };
+}
 
 /**
  * Pixel statistics of a PNG (decoded in the page): how many pixels differ from the most common
@@ -237,6 +282,8 @@ try {
     check('crowd view is not blank', a.nonBackground > a.total * 0.2 && a.colours > 50, `${a.colours} colours, ${a.nonBackground} of ${a.total} pixels off the background`);
     check('crowd view shows characters', a.coloured > 2000, `${a.coloured} character-coloured pixels`);
     check('crowd view moves between two frames', a.changed > 500, `${a.changed} pixels changed in 0.7 s`);
+    const textured = await textureOnScreen(page);
+    check('crowd view: the Fox is textured (its texture\'s own colours on screen, bitanim/pixi)', textured.ok, textured.detail);
     const kernels = await page.evaluate(() => ({ loaded: window.__sandbox.kernelsLoaded, world: window.__sandbox.stats().kernels, overlay: /kernels: [^\n]*/.exec(document.getElementById('overlay')?.textContent ?? '')?.[0] ?? '' }));
     check('wasm: the crowd runs the WebAssembly kernels (loadKernels, world.kernels)', kernels.loaded === true && kernels.world === 'wasm' && /world\.kernels = 'wasm'/.test(kernels.overlay),
       `loadKernels() ${kernels.loaded}; world.kernels = ${kernels.world}; overlay "${kernels.overlay}"`);
@@ -294,9 +341,23 @@ try {
     await saveSmall(page, await page.screenshot(), join(outDir, 'crowd-5000.png'));
     const p = await pixels(page, shot);
     const systems = Object.entries(stats.systems).map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(' · ');
-    console.log(`     5,000 characters (${stats.kernels} kernels): ${stats.fps} fps; runtime ${stats.runtimeMs.toFixed(2)} ms/frame (${stats.nsPerJoint.toFixed(0)} ns/joint): ${systems}`);
+    console.log(`     5,000 characters (${stats.kernels} kernels): ${stats.fps} fps; runtime ${stats.runtimeMs.toFixed(2)} ms/frame (${stats.nsPerJoint.toFixed(0)} ns/joint): ${systems}; renderer CPU ${stats.renderer.medianMs.toFixed(2)} ms/frame (${stats.renderer.body}, ${stats.renderer.drawn} drawn)`);
     check('crowd runs 5,000 characters', stats.count === 5000 && stats.runtimeMs > 0 && p.coloured > 2000, `${stats.count} characters, ${p.coloured} character-coloured pixels`);
     check('crowd 5,000: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
+    await page.close();
+  }
+  // ---- crowd: 5,000 Foxes drawn (textured mesh, zoomed out to show them all): the renderer's CPU time per frame ----
+  {
+    const { page, errors } = await openPage('?view=crowd&count=5000&body=mesh&zoom=70');
+    // The median of the renderer's CPU time over the frames drawn since the bodies were set (software GL: ~1 frame/s).
+    await until(page, () => window.__sandbox.stats().renderer.frames >= 20, 120_000);
+    const stats = await page.evaluate(() => window.__sandbox.stats());
+    const r = stats.renderer;
+    const overlayLine = await page.evaluate(() => /renderer \(bitanim\/pixi\)[^\n]*/.exec(document.getElementById('overlay')?.textContent ?? '')?.[0] ?? '');
+    console.log(`     bitanim/pixi in the sandbox, 5,000 Foxes: renderer CPU ${r.medianMs.toFixed(2)} ms/frame median of ${r.frames} frames (last ${r.lastMs.toFixed(2)}); ${r.drawCalls} draw call(s), ${r.drawn} drawn, ${r.culled} culled; ${stats.fps} fps`);
+    check('crowd: the renderer\'s CPU time per frame for 5,000 Foxes ≤ 2 ms (median, shown in the overlay)', stats.count === 5000 && /Fox mesh, textured/.test(r.body) && r.frames >= 20 && r.medianMs <= 2 && r.drawn >= 4000 && /renderer \(bitanim\/pixi\): CPU [\d.]+ ms\/frame/.test(overlayLine),
+      `${r.medianMs.toFixed(2)} ms median of ${r.frames} frames, ${r.drawn} of ${stats.count} drawn in ${r.drawCalls} draw call(s); overlay "${overlayLine}"`);
+    check('crowd 5,000 Foxes: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
     await page.close();
   }
   // ---- crowd at 5,000, bench workload: the overlay's figures against `npm run bench` -------

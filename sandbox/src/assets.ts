@@ -7,27 +7,13 @@
  * root motion cannot drive them as they are: `rootMotionFromFeet` gives a walk or run the
  * travel its planted feet imply, and the speed it travels at rate 1 is its root track's cycle
  * over its duration.
+ *
+ * Each character's bodies for bitanim/pixi (`bodiesOf`) are built once, on first use.
  */
 import { loadGltf, rootMotionFromFeet, type Clip, type Skeleton, type SkinnedMeshData } from 'bitanim';
 import { affine, getRootTrack } from 'bitanim/kernels';
+import { createCharacterBody, type CharacterBody } from 'bitanim/pixi';
 import { benchRig } from './benchRig';
-
-/**
- * Vertex data of a body, an indexed triangle list: what the skinning shader draws. Shared
- * vertices are skinned once (software GL's vertex cache reuses them), and the fragment shader
- * shades each triangle flat from screen-space derivatives, so no normals are needed.
- */
-export interface BodyGeometry {
-  /** V×3 bind-pose positions, metres. */
-  readonly positions: Float32Array;
-  /** V×4 joint indices (as floats, for the vertex attribute). */
-  readonly joints: Float32Array;
-  /** V×4 weights summing to 1. */
-  readonly weights: Float32Array;
-  /** Triangle list. */
-  readonly indices: Uint32Array;
-  readonly vertexCount: number;
-}
 
 /** Locomotion clips with root motion and the speeds they travel at rate 1. */
 export interface Locomotion {
@@ -48,12 +34,12 @@ export interface CharacterAsset {
   readonly skeleton: Skeleton;
   /** Every clip of the file, in place (no root motion added), by name. */
   readonly clips: ReadonlyMap<string, Clip>;
-  /** The skinned mesh, or null when the file has none worth drawing (the Robot's only skinned parts are its hands). */
-  readonly mesh: BodyGeometry | null;
-  /** Octahedral capsule bodies, one per bone, rigidly skinned to it. */
-  readonly capsules: BodyGeometry;
+  /** The skinned mesh with its UVs and material (`loadGltf`'s), or null when the file has none worth drawing (the Robot's only skinned parts are its hands). */
+  readonly mesh: SkinnedMeshData | null;
+  /** Octahedral capsule bodies, one per bone, rigidly skinned to it (a mesh of the same shape, no material). */
+  readonly capsules: SkinnedMeshData;
   /** The same for the longer bones only, with fewer triangles (for large crowds). */
-  readonly coarseCapsules: BodyGeometry;
+  readonly coarseCapsules: SkinnedMeshData;
   /** Present when the character has idle, walk and run clips. */
   readonly locomotion: Locomotion | null;
   /** The head joint (what look-at turns), or −1. */
@@ -83,8 +69,7 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
   if (!skeleton) throw new Error(`${file} has no skin`);
   const clips = new Map<string, Clip>();
   for (const clip of result.clips) if (clip.skeleton === skeleton) clips.set(clip.name, clip);
-  const foxMesh = kind === 'fox' ? result.meshes.find((m) => m.skeleton === 0) : undefined;
-  const mesh = foxMesh ? meshGeometry(foxMesh) : null;
+  const mesh = (kind === 'fox' ? result.meshes.find((m) => m.skeleton === 0) : undefined) ?? null;
   const names = kind === 'fox' ? ['Survey', 'Walk', 'Run'] : ['Idle', 'Walking', 'Running'];
   const [idle, walk, run] = names.map((name) => clips.get(name));
   let locomotion: Locomotion | null = null;
@@ -114,7 +99,7 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
     clips,
     mesh,
     capsules: capsuleGeometry(skeleton),
-    coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES),
+    coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES, 'coarse capsules'),
     locomotion,
     headJoint: head,
     neckJoint: neck,
@@ -122,6 +107,33 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
     size: Math.max(height, length),
     credit: kind === 'fox' ? FOX_CREDIT : ROBOT_CREDIT,
   };
+}
+
+/** A character kind's bodies: built once (their GPU data is shared by every crowd renderer). */
+export interface CharacterBodies {
+  /** The skinned mesh with its material (the Fox: textured), or null. */
+  readonly mesh: CharacterBody | null;
+  /** The same mesh in plain white (`material: null`): what motion LOD's colours tint. */
+  readonly plainMesh: CharacterBody | null;
+  readonly capsules: CharacterBody;
+  readonly coarse: CharacterBody;
+}
+
+const built = new WeakMap<CharacterAsset, CharacterBodies>();
+
+/** The bodies of `asset`, built on first use. */
+export function bodiesOf(asset: CharacterAsset): CharacterBodies {
+  let bodies = built.get(asset);
+  if (!bodies) {
+    bodies = {
+      mesh: asset.mesh ? createCharacterBody(asset.mesh) : null,
+      plainMesh: asset.mesh ? createCharacterBody(asset.mesh, null) : null,
+      capsules: createCharacterBody(asset.capsules),
+      coarse: createCharacterBody(asset.coarseCapsules),
+    };
+    built.set(asset, bodies);
+  }
+  return bodies;
 }
 
 /** The benchmark's rig: 64 synthetic joints and two looping clips (as `npm run bench`). */
@@ -134,7 +146,7 @@ function benchCharacter(): CharacterAsset {
     clips: new Map(clips.map((clip) => [clip.name, clip])),
     mesh: null,
     capsules: capsuleGeometry(skeleton),
-    coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES),
+    coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES, 'coarse capsules'),
     locomotion: null,
     headJoint: -1,
     neckJoint: -1,
@@ -178,53 +190,19 @@ function speedOf(clip: Clip): number {
   return Math.hypot(cycle[0]!, cycle[2]!) / clip.duration;
 }
 
-/**
- * A skinned primitive (positions already in metres), its vertices welded: the Fox is stored
- * unindexed (1,728 vertices for 576 triangles); vertices with the same position, joints and
- * weights become one.
- */
-function meshGeometry(mesh: SkinnedMeshData): BodyGeometry {
-  const source = mesh.indices ?? Uint32Array.from({ length: mesh.positions.length / 3 }, (_, i) => i);
-  const keys = new Map<string, number>();
-  const positions: number[] = [], joints: number[] = [], weights: number[] = [];
-  const indices = new Uint32Array(source.length);
-  source.forEach((v, k) => {
-    const p = [0, 1, 2].map((c) => mesh.positions[v * 3 + c]!);
-    const j = [0, 1, 2, 3].map((c) => mesh.joints[v * 4 + c]!);
-    const w = [0, 1, 2, 3].map((c) => mesh.weights[v * 4 + c]!);
-    const key = [...p, ...j, ...w].join(',');
-    let index = keys.get(key);
-    if (index === undefined) {
-      index = positions.length / 3;
-      keys.set(key, index);
-      positions.push(...p);
-      joints.push(...j);
-      weights.push(...w);
-    }
-    indices[k] = index;
-  });
-  return {
-    positions: new Float32Array(positions),
-    joints: new Float32Array(joints),
-    weights: new Float32Array(weights),
-    indices,
-    vertexCount: positions.length / 3,
-  };
-}
-
 /** Every bone, 4 vertices around the waist (8 triangles), and a body on each leaf joint. */
 export const FULL_CAPSULES = { sides: 4, minLength: 0, leaves: true } as const;
 /** For large crowds in software GL, where each triangle costs: bones longer than 9 % of the height, 3 around (6 triangles). */
 export const COARSE_CAPSULES = { sides: 3, minLength: 0.09, leaves: false } as const;
 
 /**
- * Capsule bodies: for every bone p → j an octahedron stretched between the two joints (4
+ * Capsule bodies, as a skinned mesh for `createCharacterBody`: for every bone p → j an octahedron stretched between the two joints (4
  * around the waist, 6 vertices, 8 triangles), and a small one on every leaf joint, built in the rest pose
  * and carried into bind space (v_bind = Bind_p · Rest_p⁻¹ · v_rest), weight 1 on joint p, so
  * the palette moves it rigidly with its bone. Bones from the hip's ancestors (the pole from
  * the floor to the hips) and IK helpers (names with "pole" or "target") are left out.
  */
-export function capsuleGeometry(skeleton: Skeleton, detail: { sides: number; minLength: number; leaves: boolean } = FULL_CAPSULES): BodyGeometry {
+export function capsuleGeometry(skeleton: Skeleton, detail: { sides: number; minLength: number; leaves: boolean } = FULL_CAPSULES, name = 'capsules'): SkinnedMeshData {
   const J = skeleton.jointCount;
   const rest = restModel(skeleton);
   const bind = new Float64Array(J * 12);
@@ -302,11 +280,15 @@ export function capsuleGeometry(skeleton: Skeleton, detail: { sides: number; min
     }
   }
   return {
+    name,
+    skeleton: 0,
     positions: new Float32Array(positions),
-    joints: new Float32Array(joints),
+    normals: null, // createCharacterBody computes them
+    joints: new Uint16Array(joints),
     weights: new Float32Array(weights),
     indices: new Uint32Array(indices),
-    vertexCount: positions.length / 3,
+    uvs: null,
+    material: null,
   };
 }
 

@@ -226,6 +226,23 @@ export class CrowdRenderer extends Container {
       this.memberIndex[eid] = batch.add(eid);
       this.bodies[eid] = body;
     }
+    this.writeTint(eid, tint);
+  }
+
+  /**
+   * Changes the tint of character `eid` (0xRRGGBB, multiplied into its body's material), which
+   * must have a body: the next frame draws it. Cheap enough for every character every frame
+   * (no allocation; it does not re-check the character as {@link setBody} does).
+   * @throws AnimationError when `eid` has no body, or `tint` is not an integer in [0, 0xffffff].
+   */
+  setTint(eid: number, tint: number): void {
+    if (!(Number.isInteger(tint) && tint >= 0 && tint <= 0xffffff)) fail('setTint', 'tint', `is ${String(tint)}: must be an integer 0xRRGGBB in [0, 0xffffff]`);
+    if (this.bodies[eid] === undefined) fail('setTint', 'eid', `is ${String(eid)}: it has no body (give it one with setBody)`);
+    this.writeTint(eid, tint);
+  }
+
+  /** Stores `tint` (valid) for `eid`, packed and as r g b. */
+  private writeTint(eid: number, tint: number): void {
     this.tints[eid] = tint;
     this.tintRgb[eid * 3] = ((tint >> 16) & 255) / 255;
     this.tintRgb[eid * 3 + 1] = ((tint >> 8) & 255) / 255;

@@ -5,7 +5,7 @@
  * texture's fallback when the image cannot decode (a pixi warning naming the mesh).
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAnimationWorld, loadGltf, removeCharacter, setRootTransform, spawnCharacter, type GltfMaterial, type GltfResult, type SkinnedMeshData } from '../../src/index.js';
+import { AnimationError, createAnimationWorld, loadGltf, removeCharacter, setRootTransform, spawnCharacter, type GltfMaterial, type GltfResult, type SkinnedMeshData } from '../../src/index.js';
 import { readAsset } from '../support/assets.js';
 
 type Pixi = typeof import('../../src/pixi/index.js');
@@ -71,6 +71,32 @@ describe('the crowd\'s frame', () => {
     crowd.destroy();
     expect(crowd.children.length).toBe(0);
     expect(batchesOf(crowd)).toEqual([]);
+  });
+
+  it('setTint changes the tint the next frame writes; a character without a body or a bad tint is an AnimationError', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const world = createAnimationWorld({ maxEntities: 63, maxJoints: 24 });
+    const skeleton = fox.skeletons[mesh.skeleton]!;
+    const crowd = pixi.createCrowdRenderer(world, { projection: 'perspective' });
+    Object.assign(crowd.camera, { distance: 20, near: 0.5, far: 200, width: 800, height: 600 });
+    const body = pixi.createCharacterBody(mesh, null);
+    const fox1 = spawnCharacter(world, skeleton);
+    const bare = spawnCharacter(world, skeleton);
+    crowd.setBody(fox1, body, { tint: 0x102030 });
+    crowd.update();
+    const [batch] = batchesOf(crowd);
+    expect(Array.from(batch!.slots.subarray(5, 8))).toEqual([0x10, 0x20, 0x30].map((c) => Math.fround(c / 255)));
+    crowd.setTint(fox1, 0xff0080);
+    expect(crowd.tintOf(fox1)).toBe(0xff0080);
+    expect(Array.from(batch!.slots.subarray(5, 8))).toEqual([0x10, 0x20, 0x30].map((c) => Math.fround(c / 255))); // not before the frame
+    crowd.update();
+    expect(Array.from(batch!.slots.subarray(5, 8))).toEqual([1, 0, Math.fround(128 / 255)]);
+    expect(() => crowd.setTint(bare, 0xffffff)).toThrow(/setTint.*eid.*has no body/);
+    expect(() => crowd.setTint(fox1, 0x1000000)).toThrow(/setTint.*tint.*0xRRGGBB/);
+    expect(() => crowd.setTint(fox1, 0.5)).toThrow(AnimationError);
+    crowd.removeBody(fox1);
+    expect(() => crowd.setTint(fox1, 0)).toThrow(/has no body/);
+    crowd.destroy();
   });
 
   it('a body\'s corners are its vertices in triangle-list order, 16 floats each; its sphere holds every bind position', () => {

@@ -24,13 +24,13 @@
  * and the controls, the overlay and `stats()` wait for it: `idle`).
  *
  * Parts: settings.ts (URL and tuning), simulation.ts (the world and the game's steering),
- * crowdBodies.ts (drawing), overlay.ts (figures), controls.ts (the panel), pipeline.ts (the
+ * crowdBodies.ts (drawing, with bitanim/pixi), overlay.ts (figures), controls.ts (the panel), pipeline.ts (the
  * timed frame); this file sets up the scene, loads the character and runs the frame.
  */
 import { setLodCamera } from 'bitanim';
+import type { CrowdCamera } from 'bitanim/pixi';
 import { Container, Graphics, UPDATE_PRIORITY, type Application, type Ticker } from 'pixi.js';
 import { loadCharacter, type CharacterAsset, type CharacterKind } from '../assets';
-import { OrthoCamera } from '../render/camera';
 import { attachCameraControls } from '../render/controls';
 import { Ground } from '../render/ground';
 import { addCrowdControls } from './controls';
@@ -47,6 +47,8 @@ export interface CrowdHandle {
   settings: CrowdSettings;
   /** Live numbers of the overlay (a promise of them while a threaded frame runs). */
   stats(): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** Shares of colour classes (as `classOf` numbers them, 0 … classes − 1) among the pixels of the character's base colour texture; [] without one. */
+  textureClasses(classOf: (r: number, g: number, b: number) => number, classes: number): Promise<number[]>;
 }
 
 /** Starts the crowd view in `app`, its controls in `panel` and its figures in `overlay`, as the URL's `params` ask. */
@@ -73,7 +75,20 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
     },
   });
   await view.reload();
-  return { settings, stats: () => view.idle(() => crowdStats(view)) };
+  return { settings, stats: () => view.idle(() => crowdStats(view)), textureClasses: (classOf, classes) => textureClasses(view.sim.asset, classOf, classes) };
+}
+
+/** The e2e test's reference for "the texture's own colours on screen": the texture's pixels by colour class. */
+async function textureClasses(asset: CharacterAsset, classOf: (r: number, g: number, b: number) => number, classes: number): Promise<number[]> {
+  const texture = asset.mesh?.material?.baseColorTexture;
+  if (!texture) return [];
+  const bitmap = await createImageBitmap(new Blob([texture.image as Uint8Array<ArrayBuffer>], { type: texture.mimeType }));
+  const g = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')!;
+  g.drawImage(bitmap, 0, 0);
+  const d = g.getImageData(0, 0, bitmap.width, bitmap.height).data;
+  const counts = new Array<number>(classes).fill(0);
+  for (let i = 0; i < d.length; i += 4) counts[classOf(d[i]!, d[i + 1]!, d[i + 2]!)]!++;
+  return counts.map((c) => c / (d.length / 4));
 }
 
 const characters = new Map<CharacterKind, CharacterAsset>();
@@ -87,15 +102,15 @@ async function loadCached(kind: CharacterKind): Promise<CharacterAsset> {
 
 /** The scene (camera, ground, bodies, markers) around the simulation, and the frame that runs both. */
 class CrowdView implements CrowdReport {
-  readonly camera = new OrthoCamera();
   readonly pipeline = new TimedPipeline();
   readonly clock = new FrameClock();
   readonly sim: CrowdSim;
   readonly bodies: CrowdBodies;
   private readonly ground = new Ground(400);
   private readonly markers = new Graphics();
-  private readonly eye = new Float64Array(3);
   private renderStart = 0;
+  /** Whether pixi's render this tick refreshed the crowd's draw data (not during a threaded frame). */
+  private drawing = false;
   /** The threaded frame in flight (`stepParallel`), else null: no call on the world meanwhile. */
   private stepping: Promise<void> | null = null;
   /** Seconds of the threaded frame `endRender` starts, or −1: none. */
@@ -107,9 +122,14 @@ class CrowdView implements CrowdReport {
     const scene = new Container();
     app.stage.addChild(this.ground.mesh, scene, this.markers);
     this.pipeline.mode = settings.timing;
-    attachCameraControls(app.canvas, this.camera);
+    attachCameraControls(app.canvas, () => this.camera);
     this.sim = new CrowdSim(settings);
-    this.bodies = new CrowdBodies(scene, params.get('draw') === '0', params.get('upload') === '0');
+    this.bodies = new CrowdBodies(scene, params.get('draw') === '0');
+  }
+
+  /** The view's camera: the crowd renderer's (orthographic 3/4 view). */
+  get camera(): CrowdCamera {
+    return this.bodies.camera;
   }
 
   /**
@@ -157,8 +177,12 @@ class CrowdView implements CrowdReport {
    * and the bodies show the last one that settled; while one runs, the game and the drawing wait.
    */
   frame(ticker: Ticker): void {
-    const { app, camera, sim, settings, clock } = this;
+    const { app, sim, settings, clock, bodies } = this;
+    if (!bodies.crowd) return; // before the first world
+    const camera = bodies.camera;
     clock.tick(performance.now());
+    bodies.live = this.stepping === null;
+    this.drawing = this.stepping === null;
     camera.width = app.renderer.width / app.renderer.resolution;
     camera.height = app.renderer.height / app.renderer.resolution;
     camera.update();
@@ -183,10 +207,8 @@ class CrowdView implements CrowdReport {
       clock.ms.logic = t1 - t0;
     }
     const t2 = performance.now();
-    camera.back(this.eye);
-    this.bodies.uniforms.setCamera(camera.viewProj, this.eye);
     this.ground.update(camera.viewProj, sim.workload() === 'locomotion' ? sim.arena : 0);
-    this.bodies.fill(sim, settings);
+    bodies.fill(sim, settings);
     drawMarkers(this.markers, camera, sim, settings);
     this.renderStart = performance.now();
     clock.ms.upload = this.renderStart - t2;
@@ -195,6 +217,8 @@ class CrowdView implements CrowdReport {
   /** After pixi's render: its CPU time; then the threaded frame, if `frame` asked for one (awaited: `stepping`). */
   endRender(): void {
     this.clock.ms.render = performance.now() - this.renderStart;
+    if (this.drawing) this.bodies.recordFrame();
+    this.drawing = false;
     if (this.parallelDt < 0) return;
     const dt = this.parallelDt;
     const sim = this.sim;
@@ -214,7 +238,7 @@ class CrowdView implements CrowdReport {
   /** A new world of `capacity` characters, its bodies, and fresh timings. */
   private rebuild(capacity: number): void {
     this.sim.rebuild(capacity);
-    this.bodies.rebuild(this.sim.world, this.sim.asset);
+    this.bodies.rebuild(this.sim.world);
     this.pipeline.reset(this.sim.world.threads);
   }
 

@@ -13,7 +13,7 @@ import {
 
 /** The frame's clocks: frames in the last second, and milliseconds of each part of the game's frame. */
 export class FrameClock {
-  /** Milliseconds: game logic, instances + palette upload, pixi's render (CPU side), the whole frame. */
+  /** Milliseconds: game logic, bodies and tints (`setTint` per character) + ground, pixi's render (CPU side, with the crowd renderer's update), the whole frame. */
   readonly ms = { logic: 0, upload: 0, render: 0, frame: 0 };
   private readonly frameTimes: number[] = [];
   private lastTick = performance.now();
@@ -119,6 +119,8 @@ export function crowdStats({ sim, settings, pipeline, bodies, clock }: CrowdRepo
     gameLogicMs: clock.ms.logic,
     uploadMs: clock.ms.upload,
     trianglesPerFrame: bodies.trianglesPerFrame,
+    /** The crowd renderer (bitanim/pixi): its CPU time per frame (`crowd.stats.updateMs`, median of the last frames drawn) and what the last frame drew. */
+    renderer: rendererStats(bodies),
     lod: settings.lod,
     lodDistances: sim.lodDistances,
     levels: Array.from(bodies.levels),
@@ -128,6 +130,13 @@ export function crowdStats({ sim, settings, pipeline, bodies, clock }: CrowdRepo
 }
 
 const fmt = (v: number, digits = 2): string => v.toFixed(digits);
+
+/** The crowd renderer's figures: CPU ms per frame (median, and the last frame's), draw calls, characters drawn and culled. */
+function rendererStats(bodies: CrowdBodies): { medianMs: number; frames: number; lastMs: number; drawCalls: number; drawn: number; culled: number; body: string } {
+  const { medianMs, frames } = bodies.rendererCost();
+  const stats = bodies.crowd.stats;
+  return { medianMs, frames, lastMs: stats.updateMs, drawCalls: stats.drawCalls, drawn: stats.drawn, culled: stats.culled, body: bodies.label };
+}
 
 /** The overlay's text: frame rate, runtime per system, the game's costs, bodies, workload, LOD and look-at. */
 export function overlayText({ sim, settings, pipeline, bodies, clock }: CrowdReport, rendererInfo: string): string {
@@ -150,7 +159,8 @@ export function overlayText({ sim, settings, pipeline, bodies, clock }: CrowdRep
         : '  ' + m.threadMs.map((ms, t) => `thread ${t}${t === 0 ? ' (page)' : ''} ${fmt(ms)} ms`).join(' · '))
       : pipeline.mode === 'step' ? '  (per-system times: choose "chunked" or "systems")' : '  ' + m.names.map((name, s) => `${name} ${fmt(m.ms[s]!)}`).join(' · '),
     `kernels: ${sim.world.kernels === 'wasm' ? 'WebAssembly SIMD (skinning)' : 'JavaScript'} (world.kernels = '${sim.world.kernels}'${settings.kernels !== 'auto' ? `, ?kernels=${settings.kernels}` : ''})`,
-    `game logic ${fmt(gameMs.logic)} ms · instances + palette upload ${fmt(gameMs.upload)} ms · pixi render (CPU side) ${fmt(gameMs.render)} ms`,
+    `game logic ${fmt(gameMs.logic)} ms · bodies + tints ${fmt(gameMs.upload)} ms · pixi render (CPU side) ${fmt(gameMs.render)} ms`,
+    rendererLine(bodies),
     `bodies: ${bodies.label} = ${(bodies.trianglesPerFrame / 1e6).toFixed(2)} M triangles/frame`,
     `workload: ${workload === 'bench' ? 'bench (two clips 0.6 / 0.4, as npm run bench)' : `locomotion (walk/run blend space, ${settings.transitions} transitions, followers ${settings.followers ? 'on' : 'off'})`}`,
     settings.lod
@@ -161,4 +171,11 @@ export function overlayText({ sim, settings, pipeline, bodies, clock }: CrowdRep
     rendererInfo,
   ];
   return lines.join('\n');
+}
+
+/** The overlay's line on the crowd renderer. */
+function rendererLine(bodies: CrowdBodies): string {
+  const r = rendererStats(bodies);
+  if (r.frames === 0) return 'renderer (bitanim/pixi): no frame drawn yet (or draw=0)';
+  return `renderer (bitanim/pixi): CPU ${fmt(r.medianMs)} ms/frame (cull, slots, uniforms, uploads; median of ${r.frames} frames) · ${r.drawCalls} draw call${r.drawCalls === 1 ? '' : 's'} · ${r.drawn.toLocaleString('en-US')} drawn, ${r.culled.toLocaleString('en-US')} culled`;
 }

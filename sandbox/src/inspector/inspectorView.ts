@@ -11,6 +11,9 @@
  * - Motion LOD: clip A's original samples of the channel against the clip reduced by
  *   `reduceClip` at the chosen tolerance: its curve as the runtime samples it, the keys it
  *   stores (`clip.reduced`) and what the reduction kept and cost (`clip.stats`).
+ *
+ * The character is drawn with bitanim/pixi (a crowd renderer of one): the Fox's textured mesh,
+ * or capsules per bone.
  */
 import {
   clearLookAt,
@@ -32,10 +35,10 @@ import {
   type TransitionMode,
 } from 'bitanim';
 import { expandFrames, readTrack, reduceClip, type ReducedTracks } from 'bitanim/lod';
+import { createCrowdRenderer, type CrowdRenderer } from 'bitanim/pixi';
 import { Application, Container, Graphics } from 'pixi.js';
-import { loadCharacter, type CharacterAsset } from '../assets';
-import { BodyBatch, BodyUniforms, PaletteTexture } from '../render/bodies';
-import { OrthoCamera } from '../render/camera';
+import { bodiesOf, loadCharacter, type CharacterAsset } from '../assets';
+import { copyView, unproject } from '../render/camera';
 import { attachCameraControls } from '../render/controls';
 import { Ground } from '../render/ground';
 import { button, checkbox, heading, note, select, setOptions, slider } from '../ui';
@@ -131,14 +134,13 @@ function sampleChannel(skeleton: Skeleton, clip: Clip, times: readonly number[],
 }
 
 export async function startInspector(app: Application, panel: HTMLElement, overlay: HTMLElement, rendererInfo: string, params: URLSearchParams): Promise<Record<string, unknown>> {
-  const camera = new OrthoCamera();
-  camera.pitch = 0.32;
-  camera.yaw = 0.9;
   const ground = new Ground(50);
   const scene = new Container();
   const markers = new Graphics();
   app.stage.addChild(ground.mesh, scene, markers);
-  attachCameraControls(app.canvas, camera, { orbit: true });
+  // The character's renderer: a new one per world (loadAsset), the view carried over.
+  let crowd: CrowdRenderer | undefined;
+  attachCameraControls(app.canvas, () => crowd!.camera, { orbit: true });
 
   const state = {
     character: (params.get('character') === 'robot' ? 'robot' : 'fox') as 'fox' | 'robot',
@@ -159,11 +161,7 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
   let asset!: CharacterAsset;
   let world!: AnimationWorld;
   let eid = 0;
-  let palette: PaletteTexture | undefined;
-  let uniforms!: BodyUniforms;
-  let batches: { mesh: BodyBatch | null; capsules: BodyBatch } = { mesh: null, capsules: null! };
   let clipNames: string[] = [];
-  const view = new Float64Array(3);
 
   // Follower: the target jumps every 1.2 s around the head (or follows the pointer).
   const follow = { t: [] as number[], target: [] as number[][], position: [] as number[][], nextJump: 0, x: 0, y: 0, z: 0, clock: 0, pointerAt: -10 };
@@ -182,18 +180,19 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
     if (!asset.clips.has(state.clipB) || state.clipB === state.clipA) state.clipB = clipNames.find((n) => n !== state.clipA) ?? 'none';
     const preferred = state.character === 'fox' ? 'b_LeftLeg01_015' : 'UpperLeg.L';
     state.joint = Math.max(0, asset.skeleton.names.indexOf(preferred));
-    scene.removeChildren().forEach((child) => child.destroy());
-    palette?.source.destroy();
     world = createAnimationWorld({ maxEntities: 63, maxJoints: asset.skeleton.jointCount, maxEvents: 64 });
     eid = spawnCharacter(world, asset.skeleton);
-    palette = new PaletteTexture(world.components.SkinPalette.data, world.maxJoints);
-    uniforms = new BodyUniforms(palette.width);
-    batches = {
-      mesh: asset.mesh ? new BodyBatch(asset.mesh, 1, palette, uniforms) : null,
-      capsules: new BodyBatch(asset.capsules, 1, palette, uniforms),
-    };
-    if (batches.mesh) scene.addChild(batches.mesh.mesh);
-    scene.addChild(batches.capsules.mesh);
+    const old = crowd;
+    crowd = createCrowdRenderer(world, { fitCamera: false });
+    const camera = crowd.camera;
+    if (old) {
+      copyView(camera, old.camera);
+      old.destroy();
+    } else {
+      camera.pitch = 0.32;
+      camera.yaw = 0.9;
+    }
+    scene.addChild(crowd);
     camera.halfHeight = asset.size * 0.62;
     camera.targetY = asset.height * 0.45;
     camera.targetX = camera.targetZ = 0;
@@ -324,6 +323,7 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
   app.ticker.add((ticker) => {
     if (!ready) return;
     const dt = Math.min(ticker.deltaMS / 1000, 0.1);
+    const camera = crowd!.camera;
     camera.width = app.renderer.width / app.renderer.resolution;
     camera.height = app.renderer.height / app.renderer.resolution;
     camera.update();
@@ -349,18 +349,12 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
       }
       scrub.set(Number(phase().toFixed(3)));
     }
-    // Draw.
-    camera.back(view);
-    uniforms.setCamera(camera.viewProj, view);
+    // Draw: the textured mesh untinted, capsules in the character's colour (the crowd renderer reads the pose when pixi renders).
     ground.update(camera.viewProj, 0);
-    const useMesh = batches.mesh !== null && state.body !== 'capsules';
-    const batch = useMesh ? batches.mesh! : batches.capsules;
-    (useMesh ? batches.capsules : batches.mesh)?.commit(0);
-    const root = world.components.RootMotion;
-    batch.instances.set([root.x[eid]!, root.y[eid]!, root.z[eid]!, root.yaw[eid]!, eid * palette!.texelsPerEntity, 0.92, 0.55, 0.25]);
-    if (asset.kind === 'robot') batch.instances.set([0.6, 0.66, 0.8], 5);
-    batch.commit(1);
-    palette!.upload(eid, eid);
+    const bodies = bodiesOf(asset);
+    const body = bodies.mesh !== null && state.body !== 'capsules' ? bodies.mesh : bodies.capsules;
+    const tint = body === bodies.mesh ? 0xffffff : asset.kind === 'robot' ? 0x99a8cc : 0xeb8c40;
+    if (crowd!.bodyOf(eid) !== body) crowd!.setBody(eid, body, { tint });
     markers.clear();
     const m = getModelMatrices(world, eid);
     camera.project(m[state.joint * 12 + 9]!, m[state.joint * 12 + 10]!, m[state.joint * 12 + 11]!, p);
@@ -476,7 +470,7 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
   app.canvas.addEventListener('pointermove', (e) => {
     if (e.buttons !== 0) return;
     const ground = [0, 0];
-    camera.unproject(e.offsetX, e.offsetY, ground, asset.height * 0.6);
+    unproject(crowd!.camera, e.offsetX, e.offsetY, ground, asset.height * 0.6);
     follow.x = ground[0]!;
     follow.y = asset.height * 0.6;
     follow.z = ground[1]!;

@@ -1,7 +1,9 @@
-/** Mouse controls of an orthographic camera: drag pans over the ground, the wheel zooms. */
-import type { OrthoCamera } from './camera';
+/** Mouse controls of the view's camera (a crowd renderer's `CrowdCamera`): drag pans over the ground (or orbits), the wheel zooms. */
+import type { CrowdCamera } from 'bitanim/pixi';
+import { unproject } from './camera';
 
-export function attachCameraControls(canvas: HTMLCanvasElement, camera: OrthoCamera, options: { pan?: boolean; orbit?: boolean } = {}): void {
+/** `camera` returns the camera in use (it changes when the view makes a new crowd renderer). */
+export function attachCameraControls(canvas: HTMLCanvasElement, camera: () => CrowdCamera, options: { pan?: boolean; orbit?: boolean } = {}): void {
   let dragging = false;
   let lastX = 0, lastY = 0;
   const a = [0, 0], b = [0, 0];
@@ -17,25 +19,27 @@ export function attachCameraControls(canvas: HTMLCanvasElement, camera: OrthoCam
   });
   canvas.addEventListener('pointermove', (e) => {
     if (!dragging) return;
+    const view = camera();
     if (options.orbit) {
-      camera.yaw -= (e.offsetX - lastX) * 0.01;
-      camera.pitch = Math.min(1.45, Math.max(0.05, camera.pitch + (e.offsetY - lastY) * 0.01));
+      view.yaw -= (e.offsetX - lastX) * 0.01;
+      view.pitch = Math.min(1.45, Math.max(0.05, view.pitch + (e.offsetY - lastY) * 0.01));
     } else if (options.pan !== false) {
-      camera.unproject(lastX, lastY, a);
-      camera.unproject(e.offsetX, e.offsetY, b);
-      camera.targetX -= b[0]! - a[0]!;
-      camera.targetZ -= b[1]! - a[1]!;
+      unproject(view, lastX, lastY, a);
+      unproject(view, e.offsetX, e.offsetY, b);
+      view.targetX -= b[0]! - a[0]!;
+      view.targetZ -= b[1]! - a[1]!;
     }
     lastX = e.offsetX;
     lastY = e.offsetY;
-    camera.update();
+    view.update();
   });
   canvas.addEventListener(
     'wheel',
     (e) => {
       e.preventDefault();
-      camera.halfHeight = Math.min(400, Math.max(0.3, camera.halfHeight * Math.exp(e.deltaY * 0.001)));
-      camera.update();
+      const view = camera();
+      view.halfHeight = Math.min(400, Math.max(0.3, view.halfHeight * Math.exp(e.deltaY * 0.001)));
+      view.update();
     },
     { passive: false },
   );
