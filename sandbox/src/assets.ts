@@ -289,6 +289,8 @@ export function capsuleGeometry(skeleton: Skeleton, detail: { sides: number; min
     indices: new Uint32Array(indices),
     uvs: null,
     material: null,
+    rigidJoint: -1, // skinned: each capsule follows its bone's joint through the weights
+    morphTargets: [],
   };
 }
 
