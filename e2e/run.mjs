@@ -507,6 +507,9 @@ try {
     check('inspector: the state machine panel shows the state; the speed slider switches it (idle → move → idle)',
       start.chip === 'idle' && moving === true && idle === true && after.view[0]?.parameters.speed === 0 && start.view.length === 2,
       `start "${start.chip}" (${start.transition}); speed 2 → "${during.chip}" (${during.transition}); speed 0 → "${after.chip}"; machines ${start.view.map((m) => `${m.name} [${m.states.join(', ')}]`).join(' + ')}`);
+    // Zoomed out (the wheel) so the whole Robot shows in the guide's picture.
+    await page.mouse.move(300, 400);
+    await page.mouse.wheel(0, 700);
     await page.click('#sm-param-wave');
     const waved = await until(page, () => (document.querySelector('#sm-states-1 .sm-state.current')?.textContent === 'wave' ? true : null), 5000);
     await page.waitForTimeout(500);
