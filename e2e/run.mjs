@@ -24,6 +24,12 @@
 //   7. the inspector's clip picker changes the pose (the pose numbers and the pixels), and its
 //      LOD plot shows a clip reduced by reduceClip;
 //   8. no console errors, page errors or failed requests anywhere;
+//  10. state machines: the crowd's wanderers run them (window.__sandbox.stats().machines: every
+//      character a locomotion machine, states idle and move both in use, getState of a sample;
+//      the Robot crowd: every tenth also the upper-body wave machine, seen waving); the
+//      inspector's "State machines" panel (`?machines=1`) shows the current state and changes it
+//      when its controls are used (the speed slider up → 'move', down to 0 → 'idle'; the Robot's
+//      "wave" trigger button → 'wave');
 //   9. bitanim/pixi (sandbox/pixiFox.html, examples/pixiFox.ts): textured Foxes (the texture's own
 //      colours on screen), moving; the same WebGL draw calls per frame for 100 and 2,000 Foxes;
 //      the crowd's CPU time per frame for 5,000 ≤ 2 ms; a texture that fails to decode warns
@@ -288,6 +294,16 @@ try {
     check('wasm: the crowd runs the WebAssembly kernels (loadKernels, world.kernels)', kernels.loaded === true && kernels.world === 'wasm' && /world\.kernels = 'wasm'/.test(kernels.overlay),
       `loadKernels() ${kernels.loaded}; world.kernels = ${kernels.world}; overlay "${kernels.overlay}"`);
 
+    // State machines: every wanderer runs the locomotion machine; both states in use.
+    const machines = await until(page, async () => {
+      const m = (await window.__sandbox.stats()).machines;
+      return m.states.idle > 0 && m.states.move > 0 ? m : null;
+    }, 10_000) ?? (await page.evaluate(() => window.__sandbox.stats().machines));
+    const machineLine = await page.evaluate(() => /^state machines: [^\n]*/m.exec(document.getElementById('overlay')?.textContent ?? '')?.[0] ?? '');
+    check('state machines drive the crowd: every character runs the locomotion machine, idle and move both in use (getState)',
+      machines.characters === 500 && machines.states.idle > 0 && machines.states.move > 0 && ['idle', 'move', 'sniff'].includes(machines.sample?.state) && /state machines: 500 characters/.test(machineLine),
+      `${machines.characters} characters with machines; states ${JSON.stringify(machines.states)}; sample getState ${JSON.stringify(machines.sample)}; overlay "${machineLine}"`);
+
     // Look-at: heads whose follower is inside the limits point at it; with the control off, not.
     const aimOn = (await page.evaluate(() => window.__sandbox.stats())).aim;
     await page.click('#lookat');
@@ -443,6 +459,65 @@ try {
     check('wasm in Chromium: the kernels ran (chunk calls: step world, threaded page, worker)', r.wasmChunks.step > 0 && r.wasmChunks.page > 0 && r.wasmChunks.worker > 0,
       `${r.wasmChunks.step} / ${r.wasmChunks.page} / ${r.wasmChunks.worker}`);
     check('kernels selftest: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
+    await page.close();
+  }
+  // ---- state machines: the Robot crowd's upper-body wave machine -----------------------------
+  {
+    const { page, errors } = await openPage('?view=crowd&count=200&character=robot');
+    // The wave fires every 2.5–6.5 s per character: some are waving within a few seconds.
+    let waving = 0;
+    let last = null;
+    const end = Date.now() + 20_000;
+    while (Date.now() < end) {
+      last = await page.evaluate(() => window.__sandbox.stats().machines);
+      if (last.sampleUpper?.state === 'wave' || last.sampleUpper?.next === 'wave') waving++;
+      if (waving > 0 && last.states.move > 0) break;
+      await page.waitForTimeout(200);
+    }
+    check('state machines, Robot crowd: every tenth character also runs the upper-body wave machine (additive, masked), seen waving',
+      last.characters === 200 && last.upper === 20 && last.states.move > 0 && waving > 0,
+      `${last.characters} with machines, ${last.upper} with the wave machine; states ${JSON.stringify(last.states)}; slot 0's wave machine ${JSON.stringify(last.sampleUpper)}`);
+    check('state machines, Robot crowd: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
+    await page.close();
+  }
+  // ---- state machines: the inspector's panel, driven from the page ----------------------------
+  {
+    const { page, errors } = await openPage('?view=inspector&machines=1&character=robot', { width: 1100, height: 860 });
+    await page.evaluate(() => document.getElementById('machine-panel')?.scrollIntoView({ block: 'start' }));
+    const shown = () => page.evaluate(() => ({
+      chip: document.querySelector('#sm-states-0 .sm-state.current')?.textContent ?? '',
+      upperChip: document.querySelector('#sm-states-1 .sm-state.current')?.textContent ?? '',
+      transition: document.getElementById('sm-transition-0')?.textContent ?? '',
+      view: window.__sandbox.inspector.machines(),
+    }));
+    await page.waitForTimeout(500);
+    const start = await shown();
+    // Drag-equivalent on the speed slider: a value past the threshold, then 0 (the range input's own input event).
+    const setSlider = (value) => page.evaluate((v) => {
+      const range = document.getElementById('sm-param-speed-range');
+      range.value = String(v);
+      range.dispatchEvent(new Event('input', { bubbles: true }));
+    }, value);
+    await setSlider(2);
+    const moving = await until(page, () => (document.querySelector('#sm-states-0 .sm-state.current')?.textContent === 'move' ? true : null), 5000);
+    const during = await shown();
+    await setSlider(0);
+    const idle = await until(page, () => (document.querySelector('#sm-states-0 .sm-state.current')?.textContent === 'idle' && !document.querySelector('#sm-states-0 .sm-state.next') ? true : null), 5000);
+    const after = await shown();
+    check('inspector: the state machine panel shows the state; the speed slider switches it (idle → move → idle)',
+      start.chip === 'idle' && moving === true && idle === true && after.view[0]?.parameters.speed === 0 && start.view.length === 2,
+      `start "${start.chip}" (${start.transition}); speed 2 → "${during.chip}" (${during.transition}); speed 0 → "${after.chip}"; machines ${start.view.map((m) => `${m.name} [${m.states.join(', ')}]`).join(' + ')}`);
+    // Zoomed out (the wheel) so the whole Robot shows in the guide's picture.
+    await page.mouse.move(300, 400);
+    await page.mouse.wheel(0, 700);
+    await page.click('#sm-param-wave');
+    const waved = await until(page, () => (document.querySelector('#sm-states-1 .sm-state.current')?.textContent === 'wave' ? true : null), 5000);
+    await page.waitForTimeout(500);
+    await saveSmall(page, await page.screenshot(), join(outDir, 'inspector-machines.png'));
+    const back = await until(page, () => (document.querySelector('#sm-states-1 .sm-state.current')?.textContent === 'rest' ? true : null), 15_000);
+    check('inspector: the "wave" trigger button plays the upper-body machine\'s wave, and it returns to rest at its exit time',
+      waved === true && back === true, `wave ${waved}, back to rest ${back}`);
+    check('inspector with machines: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
     await page.close();
   }
   // ---- inspector ----------------------------------------------------------------------------

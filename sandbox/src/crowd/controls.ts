@@ -38,7 +38,11 @@ export function addCrowdControls(panel: HTMLElement, settings: CrowdSettings, ac
     note(panel, `Threads: createAnimationWorld({ threads }) and stepParallel — this page and ${maxThreads() - 1} worker(s) share the frame; 1 runs step.`);
   }
   heading(panel, 'Animation');
-  select(panel, 'transitions', 'transitions', [['inertialize', 'inertialization (quintic)'], ['spring', 'inertialization (spring)'], ['crossfade', 'cross-fade']] as const, settings.transitions, (v) => (settings.transitions = v));
+  select(panel, 'transitions', 'transitions', [['inertialize', 'inertialization (quintic)'], ['spring', 'inertialization (spring)']] as const, settings.transitions, (v) => {
+    settings.transitions = v;
+    actions.reload();
+  });
+  note(panel, 'State machines drive the wanderers: idle ↔ a walk/run blend space on the speed the game sets (setParameter), by the transitions above; every tenth Robot also waves through an upper-body mask. The inspector\'s "State machines" panel drives one by hand.');
   checkbox(panel, 'followers', 'followers', settings.followers, (v) => (settings.followers = v));
   checkbox(panel, 'lookat', 'look-at', settings.lookAt, (v) => {
     settings.lookAt = v;

@@ -1,12 +1,13 @@
 /**
  * Crowd view: N characters wander a ground plane under an orthographic 3/4 camera.
  *
- * Each character is a bitanim entity with root motion. The game side (this file) steers it:
- * every few seconds it picks a heading and a target speed (or stops); the runtime turns the
- * speed into a blend of the walk and run cycles (`setBlendSpace` on a 1D space over speed)
- * and a playback rate (`setTargetSpeed`), and root motion carries the character that far.
- * Stopping and starting switch between idle and locomotion with `transition` — quintic
- * inertialization, spring inertialization or a cross-fade (the "transitions" control). Every
+ * Each character is a bitanim entity with root motion. The game side (simulation.ts) steers it:
+ * every few seconds it picks a heading and a target speed (or stops), and each frame hands the
+ * speed to the character's state machines (machines.ts, `setParameter`): the locomotion
+ * machine switches between idle and a 1D walk/run blend space over speed — by quintic or
+ * spring inertialization (the "transitions" control) — and plays it at the rate that travels
+ * that speed, and root motion carries the character that far; every tenth Robot also runs an
+ * upper-body wave machine, additive through a mask, on a trigger now and then. Every
  * character's minimum-jerk follower chases the lure (the yellow point) and its head (with a
  * share of the neck) looks at its follower (`setLookAt`, solved by `aimSystem` in `step`).
  *

@@ -126,6 +126,8 @@ export function crowdStats({ sim, settings, pipeline, bodies, clock }: CrowdRepo
     levels: Array.from(bodies.levels),
     lookAt: settings.lookAt,
     aim: checkAim(sim),
+    /** The wanderers' state machines: characters running one (and the upper-body one), per locomotion state, and slot 0's getState. */
+    machines: sim.machineStats(),
   };
 }
 
@@ -162,7 +164,8 @@ export function overlayText({ sim, settings, pipeline, bodies, clock }: CrowdRep
     `game logic ${fmt(gameMs.logic)} ms · bodies + tints ${fmt(gameMs.upload)} ms · pixi render (CPU side) ${fmt(gameMs.render)} ms`,
     rendererLine(bodies),
     `bodies: ${bodies.label} = ${(bodies.trianglesPerFrame / 1e6).toFixed(2)} M triangles/frame`,
-    `workload: ${workload === 'bench' ? 'bench (two clips 0.6 / 0.4, as npm run bench)' : `locomotion (walk/run blend space, ${settings.transitions} transitions, followers ${settings.followers ? 'on' : 'off'})`}`,
+    `workload: ${workload === 'bench' ? 'bench (two clips 0.6 / 0.4, as npm run bench)' : `locomotion (state machines: idle ↔ walk/run blend space, ${settings.transitions} transitions, followers ${settings.followers ? 'on' : 'off'})`}`,
+    machineLine(sim),
     settings.lod
       ? `motion LOD: characters per level ${Array.from(bodies.levels).join(' / ')} (rings at ${sim.lodDistances.join(' / ')} m; bakeLod ${LOD_TOLERANCES.map((t) => t * 1000).join(' / ')} mm; every ${LOD_UPDATE_EVERY.join(' / ')} frames)`
       : 'motion LOD: off',
@@ -171,6 +174,14 @@ export function overlayText({ sim, settings, pipeline, bodies, clock }: CrowdRep
     rendererInfo,
   ];
   return lines.join('\n');
+}
+
+/** The overlay's line on the state machines: how many characters run them, and how many are in each state. */
+function machineLine(sim: CrowdSim): string {
+  if (sim.machines === null) return 'state machines: none (bench workload)';
+  const m = sim.machineStats();
+  const states = Object.entries(m.states).map(([name, n]) => `${name} ${n}`).join(' · ');
+  return `state machines: ${m.characters} characters (${states})${m.upper > 0 ? `; ${m.upper} with the upper-body wave machine` : ''}`;
 }
 
 /** The overlay's line on the crowd renderer. */

@@ -7,6 +7,7 @@ import type { CharacterKind } from '../assets';
 import type { TimingMode } from './pipeline';
 
 export type Workload = 'locomotion' | 'bench';
+export type MachineTransitionMode = Exclude<TransitionMode, 'crossfade'>;
 export type BodyChoice = 'auto' | 'mesh' | 'capsules' | 'coarse';
 
 /** Largest crowd the controls allow. */
@@ -32,15 +33,14 @@ export const LOOK_PITCH_LIMIT = 0.6;
 /** The overlay's look-at check: characters sampled, and the error below which a head counts as on target. */
 export const AIM_SAMPLE = 256;
 export const AIM_TOLERANCE_DEG = 3;
-/** Seconds of a stop or start transition. */
-export const TRANSITION_SECONDS = 0.3;
 
 export interface CrowdSettings {
   count: number;
   character: CharacterKind;
   body: BodyChoice;
   workload: Workload;
-  transitions: TransitionMode;
+  /** The locomotion machine's idle ↔ move transitions (a machine cannot cross-fade into or out of a blend-space state). */
+  transitions: MachineTransitionMode;
   timing: TimingMode;
   lod: boolean;
   followers: boolean;
@@ -59,7 +59,7 @@ export function readSettings(params: URLSearchParams): CrowdSettings {
     character: (params.get('character') as CharacterKind | null) ?? 'fox',
     body: (params.get('body') as BodyChoice | null) ?? 'auto',
     workload: (params.get('workload') as Workload | null) ?? 'locomotion',
-    transitions: (params.get('transitions') as TransitionMode | null) ?? 'inertialize',
+    transitions: params.get('transitions') === 'spring' ? 'spring' : 'inertialize',
     timing: (params.get('timing') as TimingMode | null) ?? 'chunked',
     lod: params.get('lod') === '1',
     followers: params.get('followers') !== '0',

@@ -1,29 +1,33 @@
 /**
  * The crowd's game side: one bitanim world of characters and what steers them — spawning
  * (wanderers with root motion, or the bench's grid), the wanderers' decisions and steering
- * (heading, speed, stop/start transitions), the lure their followers chase, and the look-at
- * and motion-LOD settings applied to every character. Rendering is elsewhere.
+ * (heading and speed), the lure their followers chase, and the look-at and motion-LOD settings
+ * applied to every character. Rendering is elsewhere.
+ *
+ * A wanderer's animation is state machines' (machines.ts): the game sets their parameters
+ * (`speed`, `rate`) every frame and fires their triggers now and then; the locomotion machine
+ * switches between idle and the walk/run blend space, and every tenth Robot's wave machine
+ * raises its arm above the legs through a mask.
  */
 import {
   clearLookAt,
   createAnimationWorld,
-  createBlendSpace,
   disposeAnimationWorld,
+  fireTrigger,
+  getState,
   play,
   registerLodLevels,
   removeCharacter,
   removeLod,
-  setBlendSpace,
   setFollower,
   setFollowTarget,
   setLod,
   setLookAt,
+  setParameter,
   setRootTransform,
-  setTargetSpeed,
+  setStateMachine,
   spawnCharacter,
-  transition,
   type AnimationWorld,
-  type BlendSpace,
   type Clip,
   type Skeleton,
 } from 'bitanim';
@@ -32,9 +36,10 @@ import { bakeLod } from 'bitanim/lod';
 import type { CharacterAsset } from '../assets';
 import { BENCH_WEIGHTS, benchPlan, createRandom } from '../benchRig';
 import {
-  LOD_RINGS, LOD_TOLERANCES, LOD_UPDATE_EVERY, LOOK_PITCH_LIMIT, LOOK_YAW_LIMIT, TRANSITION_SECONDS,
+  LOD_RINGS, LOD_TOLERANCES, LOD_UPDATE_EVERY, LOOK_PITCH_LIMIT, LOOK_YAW_LIMIT,
   type CrowdSettings, type Workload,
 } from './settings';
+import { crowdMachines, UPPER_LAYER, WAVE_EVERY, type CrowdMachines } from './machines';
 
 /** Per-character game state, indexed by slot (0 … count − 1). */
 export interface Agents {
@@ -44,10 +49,11 @@ export interface Agents {
   goalHeading: Float64Array;
   speed: Float64Array;
   goalSpeed: Float64Array;
-  sentSpeed: Float64Array;
   decideAt: Float64Array;
-  /** Sim time until which a cross-fade into locomotion runs (setBlendSpace waits for it). */
-  fadeUntil: Float64Array;
+  /** 1 when the character runs the upper-body machine too. */
+  upper: Uint8Array;
+  /** Sim time of the upper-body machine's next trigger. */
+  upperAt: Float64Array;
   tint: Float32Array;
 }
 
@@ -59,9 +65,9 @@ function createAgents(capacity: number): Agents {
     goalHeading: new Float64Array(capacity),
     speed: new Float64Array(capacity),
     goalSpeed: new Float64Array(capacity),
-    sentSpeed: new Float64Array(capacity),
     decideAt: new Float64Array(capacity),
-    fadeUntil: new Float64Array(capacity),
+    upper: new Uint8Array(capacity),
+    upperAt: new Float64Array(capacity),
     tint: new Float32Array(capacity * 3),
   };
 }
@@ -89,7 +95,8 @@ export class CrowdSim {
   lodDistances: number[] = [];
   /** The head joint's forward axis in its own space (what `setLookAt` aims by default), for the overlay's check. */
   headAxis: Float64Array = new Float64Array(3);
-  private space: BlendSpace | null = null;
+  /** The wanderers' state machines (this world's asset and transition mode), or null (the bench workload). */
+  machines: CrowdMachines | null = null;
   private random = createRandom(7);
   private plan: { startTime: Float64Array; speed: Float64Array } | undefined;
   /** Reduced levels per clip (`bakeLod`), kept across worlds: baking is offline work (≈0.5 s for the Fox's three clips). */
@@ -127,10 +134,7 @@ export class CrowdSim {
     this.maxEid = 0;
     this.simTime = 0;
     this.random = createRandom(7);
-    const loco = asset.locomotion;
-    this.space = loco
-      ? createBlendSpace({ type: '1d', samples: [{ clip: loco.walk, x: loco.walkSpeed }, { clip: loco.run, x: loco.runSpeed }] })
-      : null;
+    this.machines = this.workload() === 'locomotion' ? crowdMachines(asset, this.settings.transitions) : null;
     this.lodRegistered = false;
     if (asset.headJoint >= 0) this.headAxis = restForwardAxis(asset.skeleton, asset.headJoint);
   }
@@ -207,7 +211,8 @@ export class CrowdSim {
   /** The played clips whose reduced levels the crowd registers. */
   private lodClips(): Clip[] {
     const loco = this.asset.locomotion;
-    return this.workload() === 'locomotion' && loco ? [loco.idle, loco.walk, loco.run] : this.benchClips();
+    const wave = this.machines?.upper?.machine.stateClips[0];
+    return this.workload() === 'locomotion' && loco ? [loco.idle, loco.walk, loco.run, ...(wave ? [wave] : [])] : this.benchClips();
   }
 
   private spawn(): void {
@@ -243,25 +248,35 @@ export class CrowdSim {
     }
   }
 
-  /** Slot i as a wanderer at (x, z) facing `yaw`: idle or walking, following the lure, looking at its follower. */
+  /**
+   * Slot i as a wanderer at (x, z) facing `yaw`, idle or walking, its machines set (every
+   * WAVE_EVERY-th with the upper-body one too), following the lure, looking at its follower.
+   */
   private spawnWanderer(i: number, x: number, z: number, yaw: number): void {
     const { world, agents, random, lure } = this;
     const loco = this.asset.locomotion!;
+    const machines = this.machines!;
     const eid = spawnCharacter(world, this.asset.skeleton, { rootMotion: true, x, z, yaw });
     agents.eid[i] = eid;
     agents.heading[i] = agents.goalHeading[i] = yaw;
-    agents.fadeUntil[i] = 0;
+    setStateMachine(world, eid, machines.locomotion);
+    // The machine starts in idle; the first frame's speed moves it on. A clip played by hand holds
+    // until the machine's next switch: here, a random start in the cycle (the blend space's
+    // clips enter at the phase of the walk playing in sync group 0), so the crowd is not in step.
     if (random() < 0.25) {
-      agents.moving[i] = 0;
       agents.speed[i] = agents.goalSpeed[i] = 0;
       play(world, eid, loco.idle, { time: random() * loco.idle.duration });
     } else {
-      agents.moving[i] = 1;
-      const v = loco.walkSpeed * (0.8 + random() * 1.6);
-      agents.speed[i] = agents.goalSpeed[i] = v;
+      agents.speed[i] = agents.goalSpeed[i] = loco.walkSpeed * (0.8 + random() * 1.6);
       play(world, eid, loco.walk, { layer: 0, syncGroup: 0, loop: true, time: random() * loco.walk.duration });
-      this.sendSpeed(i);
     }
+    agents.moving[i] = agents.speed[i]! > 0 ? 1 : 0;
+    agents.upper[i] = machines.upper !== null && i % WAVE_EVERY === 0 ? 1 : 0;
+    if (machines.upper !== null && agents.upper[i]) {
+      setStateMachine(world, eid, machines.upper.machine, { layer: UPPER_LAYER, mask: machines.upper.mask, additive: true });
+      agents.upperAt[i] = random() * 3;
+    }
+    this.sendParameters(i);
     agents.decideAt[i] = random() * 4;
     setFollower(world, eid, { x: lure.x, y: lure.y, z: lure.z, duration: 0.3 + 0.3 * random() });
     if (this.settings.lookAt) this.lookAt(eid);
@@ -279,15 +294,14 @@ export class CrowdSim {
     });
   }
 
-  /** Sends slot i's speed to the runtime: the blend point and the rate. */
-  private sendSpeed(i: number): void {
-    const loco = this.asset.locomotion!;
+  /** Slot i's speed to its locomotion machine: `speed` (the blend point and what switches idle ↔ move) and `rate`. */
+  private sendParameters(i: number): void {
     const { world, agents } = this;
     const eid = agents.eid[i]!;
-    const v = Math.max(agents.speed[i]!, 0.3 * loco.walkSpeed);
-    setBlendSpace(world, eid, this.space!, Math.min(Math.max(v, loco.walkSpeed), loco.runSpeed));
-    setTargetSpeed(world, eid, v);
-    agents.sentSpeed[i] = agents.speed[i]!;
+    // In steps of 2 cm/s: the machine re-blends only when a parameter changed, not every frame of a speed-up.
+    const v = Math.round(agents.speed[i]! * 50) / 50;
+    setParameter(world, eid, 'speed', v);
+    setParameter(world, eid, 'rate', this.machines!.rateFor(v));
   }
 
   /** Slot i's next goal: stop a while, or walk or run toward a new heading (back inward from outside the arena). */
@@ -302,6 +316,9 @@ export class CrowdSim {
     if (roll < 0.2 && !outside) {
       agents.goalSpeed[i] = 0;
       agents.decideAt[i] = simTime + 2 + random() * 3;
+      // Half of those stopping sniff first (the trigger waits, pending, until the machine is idle).
+      const trigger = this.machines!.locomotionTrigger;
+      if (trigger !== null && random() < 0.5) fireTrigger(this.world, eid, trigger);
     } else {
       agents.goalSpeed[i] = roll < 0.65 ? loco.walkSpeed * (0.8 + 0.4 * random()) : loco.runSpeed * (0.8 + 0.35 * random());
       agents.decideAt[i] = simTime + 2 + random() * 4;
@@ -311,11 +328,13 @@ export class CrowdSim {
       : agents.heading[i]! + (random() - 0.5) * 2.4;
   }
 
-  /** Slot i for a frame: decide when due, steer heading and speed, and stop or start (a transition) when the goal says so. */
+  /**
+   * Slot i for a frame: decide when due, steer heading and speed, and hand the speed to the
+   * machines (which switch idle ↔ move on it); fire the wave now and then.
+   */
   private updateAgent(i: number, dt: number): void {
     const loco = this.asset.locomotion!;
     const { world, agents, simTime } = this;
-    const mode = this.settings.transitions;
     const eid = agents.eid[i]!;
     if (simTime >= agents.decideAt[i]!) this.decide(i);
     // Steer: turn toward the goal heading at ≤ 1.6 rad/s, change speed at ≤ 1.8 m/s².
@@ -327,28 +346,45 @@ export class CrowdSim {
     setRootTransform(world, eid, this.steer); // one reused object: no allocation per agent
     const dv = agents.goalSpeed[i]! - agents.speed[i]!;
     const accel = 1.8 * dt;
-    agents.speed[i] = agents.speed[i]! + Math.max(-accel, Math.min(accel, dv));
-
-    if (agents.moving[i]) {
-      if (agents.goalSpeed[i] === 0 && agents.speed[i]! < 0.6 * loco.walkSpeed && simTime >= agents.fadeUntil[i]!) {
-        // Stop: locomotion → idle (the blend is walk alone below walking speed, so layer 1 is free).
-        transition(world, eid, loco.idle, { duration: TRANSITION_SECONDS, mode, speed: 1, time: this.random() * loco.idle.duration });
-        agents.moving[i] = 0;
-        agents.speed[i] = 0;
-        agents.fadeUntil[i] = simTime + TRANSITION_SECONDS + 0.05;
-      } else if (simTime >= agents.fadeUntil[i]! && Math.abs(agents.speed[i]! - agents.sentSpeed[i]!) > 0.04) {
-        this.sendSpeed(i);
-      }
-    } else if (agents.goalSpeed[i]! > 0 && simTime >= agents.fadeUntil[i]!) {
-      // Start: idle → walk, then the blend space takes over once a cross-fade is done.
-      agents.moving[i] = 1;
-      agents.speed[i] = 0.5 * loco.walkSpeed;
-      transition(world, eid, loco.walk, { duration: TRANSITION_SECONDS, mode, layer: 0, syncGroup: 0, loop: true, speed: 0.5 });
-      if (mode === 'crossfade') {
-        agents.fadeUntil[i] = simTime + TRANSITION_SECONDS + 0.05;
-        agents.sentSpeed[i] = -1;
-      } else this.sendSpeed(i);
+    let v = agents.speed[i]! + Math.max(-accel, Math.min(accel, dv));
+    // Stop below 60 % of walking speed, start at it: the machine switches on the way (machines.ts, START_FRACTION).
+    if (agents.goalSpeed[i] === 0 && v < 0.6 * loco.walkSpeed) v = 0;
+    else if (agents.speed[i] === 0 && agents.goalSpeed[i]! > 0) v = 0.6 * loco.walkSpeed;
+    agents.speed[i] = v;
+    agents.moving[i] = v > 0 ? 1 : 0;
+    this.sendParameters(i);
+    if (agents.upper[i] && simTime >= agents.upperAt[i]!) {
+      fireTrigger(world, eid, this.machines!.upper!.trigger);
+      agents.upperAt[i] = simTime + 2.5 + 4 * this.random();
     }
+  }
+
+  /**
+   * The machines for the overlay and the e2e test: how many characters run one (and the
+   * upper-body one), how many are in each locomotion state, and slot 0's `getState`.
+   */
+  machineStats(): { characters: number; upper: number; states: Record<string, number>; sample: ReturnType<typeof getState> | null; sampleUpper: ReturnType<typeof getState> | null } {
+    const { world, agents } = this;
+    const c = world.components.StateMachine;
+    let characters = 0, upper = 0;
+    const states: Record<string, number> = {};
+    if (this.machines === null) return { characters, upper, states, sample: null, sampleUpper: null };
+    for (let i = 0; i < this.count; i++) {
+      const eid = agents.eid[i]!;
+      if (c.enabled[eid]! > 0) characters++;
+      if (c.enabled[eid]! > 1) upper++;
+      const { state, next } = getState(world, eid);
+      const name = next ?? state;
+      states[name] = (states[name] ?? 0) + 1;
+    }
+    const first = this.count > 0 ? agents.eid[0]! : -1;
+    return {
+      characters,
+      upper,
+      states,
+      sample: first >= 0 ? getState(world, first) : null,
+      sampleUpper: first >= 0 && agents.upper[0] ? getState(world, first, UPPER_LAYER) : null,
+    };
   }
 
   /**

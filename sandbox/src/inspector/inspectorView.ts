@@ -42,6 +42,7 @@ import { copyView, unproject } from '../render/camera';
 import { attachCameraControls } from '../render/controls';
 import { Ground } from '../render/ground';
 import { button, checkbox, heading, note, select, setOptions, slider } from '../ui';
+import { MachinePanel } from './machinePanel';
 import { drawPlot, legend, type Series } from './plot';
 
 type Channel = 'auto' | 'angle' | 'qx' | 'qy' | 'qz' | 'qw' | 'tx' | 'ty' | 'tz';
@@ -158,6 +159,7 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
     lookAt: params.get('lookat') !== '0',
   };
 
+  const machines = new MachinePanel(params.get('machines') === '1');
   let asset!: CharacterAsset;
   let world!: AnimationWorld;
   let eid = 0;
@@ -203,6 +205,7 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
     follow.t.length = follow.target.length = follow.position.length = 0;
     follow.nextJump = 0;
     document.getElementById('credits')!.textContent = `${asset.label}: ${asset.credit}`;
+    machines.attach(world, eid, asset);
   }
 
   /** Turns the head (the neck taking a share) toward the follower, or stops it. */
@@ -349,6 +352,7 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
       }
       scrub.set(Number(phase().toFixed(3)));
     }
+    machines.update();
     // Draw: the textured mesh untinted, capsules in the character's colour (the crowd renderer reads the pose when pixi renders).
     ground.update(camera.viewProj, 0);
     const bodies = bodiesOf(asset);
@@ -399,6 +403,8 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
     state.lookAt = v;
     applyLookAt();
   });
+
+  machines.mount(panel, loadAsset);
 
   heading(panel, 'Playback');
   const playButton = button(panel, 'play', state.playing ? 'Pause' : 'Play', () => {
@@ -488,6 +494,8 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
       /** The character's local pose now (J×10 floats), for the e2e test. */
       pose: () => Array.from(getLocalPose(world, eid)),
       state: () => ({ ...state, phase: phase(), clips: clipNames }),
+      /** The state machines panel's view: each machine's states, current state, transition and parameters. */
+      machines: () => machines.view(),
     },
   };
 }
