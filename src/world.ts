@@ -69,7 +69,8 @@ export interface AnimationWorldOptions {
    * Float curves (metachannels: expression weights, a blink; `skeleton.curves`) a character can
    * carry, blended into `Curves` (`getCurves`): an integer in [0, MAX_CURVES = 1024], default
    * `DEFAULT_MAX_CURVES` = 8. A skeleton with more curves cannot be spawned. Each costs a
-   * character 4 bytes and a transition slot 12; 0 allocates nothing and the systems skip curves.
+   * character 4 bytes and a transition slot 12. 0 turns curves off: nothing is allocated, the
+   * systems skip them, any skeleton spawns and `getCurves` gives empty views.
    */
   maxCurves?: number;
   /**

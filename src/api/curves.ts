@@ -80,18 +80,18 @@ export function resolveLodCurveMaps(world: AnimationWorld, clipId: number): void
 export function spawnCurves(world: AnimationWorld, eid: number, skeleton: Skeleton): void {
   const Curves = world.components.Curves;
   const count = skeleton.curves.length;
-  if (count === 0) return;
+  if (count === 0 || Curves.maxCurves === 0) return;
   Curves.count[eid] = count;
   for (let c = 0; c < count; c++) Curves.values[eid * Curves.maxCurves + c] = skeleton.curves[c].default;
   rowOf(world, skeleton);
   addComponent(world.ecs, eid, Curves);
 }
 
-/** The issue with spawning `skeleton` in `world` for its curves, or null. */
+/** The issue with spawning `skeleton` in `world` for its curves, or null (a world of `maxCurves: 0` keeps none and takes any skeleton). */
 export function curvesIssue(world: AnimationWorld, skeleton: Skeleton): string | null {
   const count = Array.isArray(skeleton.curves) ? skeleton.curves.length : 0;
   const max = world.components.Curves.maxCurves;
-  return count > max ? `has ${count} float curves, more than the world's maxCurves (${max}): create the world with createAnimationWorld({ maxCurves: ${count} }) or more` : null;
+  return max > 0 && count > max ? `has ${count} float curves, more than the world's maxCurves (${max}): create the world with createAnimationWorld({ maxCurves: ${count} }) or more` : null;
 }
 
 /**
