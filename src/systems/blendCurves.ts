@@ -44,13 +44,24 @@ export function blendCurvesEntities(world: AnimationWorld, first: number, last: 
   const maxCurves = Curves.maxCurves;
   if (maxCurves === 0) return;
   const { count, values } = Curves;
-  const Layers = world.components.Layers;
+  const { Character, Layers, Lod } = world.components;
+  const { clip: clipIds, flags, reference, maxLayers, time, weight } = Layers;
+  const { clips, references, curveMaps } = world.assets;
+  const clipLevels = world.lod.clipLevels;
+  const threshold = world.scratch.blendThreshold[0];
+  const { enabled: lodOn, level: lodLevel } = Lod;
   const updated = world.updates.eids;
   for (let entry = first; entry < last; entry++) {
     const eid = updated[entry];
     const n = count[eid];
     if (n === 0) continue;
-    blendCurvesOf(world, eid, n, Layers.time, Layers.weight, eid * Layers.maxLayers, values, eid * maxCurves);
+    const row = curveMaps[Character.skeleton[eid]];
+    if (row === undefined) continue; // (spawn made it: not reached)
+    blendCurveLayers(
+      values, eid * maxCurves, n, row.defaults, row.clips, clips, references, Character.jointCount[eid] * POSE_STRIDE,
+      clipIds, flags, reference, eid * maxLayers, maxLayers, time, weight, eid * maxLayers,
+      lodOn[eid] === 0 ? -1 : lodLevel[eid], clipLevels, threshold,
+    );
   }
 }
 
@@ -62,20 +73,30 @@ export function blendCurvesEntities(world: AnimationWorld, first: number, last: 
  * the character's LOD level. Allocates nothing.
  */
 export function blendCurvesOf(
-  world: AnimationWorld, eid: number, curveCount: number, times: Float64Array, weights: Float32Array | Float64Array, base: number,
+  world: AnimationWorld, eid: number, curveCount: number, times: Float64Array, weights: Float32Array, base: number,
   out: Float32Array, outOff: number,
 ): void {
   const { Character, Layers, Lod } = world.components;
   const row = world.assets.curveMaps[Character.skeleton[eid]];
   if (row === undefined) return; // (spawn made it: not reached)
-  const { defaults, clips: maps } = row;
-  const { clip: clipIds, flags, reference, maxLayers } = Layers;
-  const { clips, references } = world.assets;
-  const clipLevels = world.lod.clipLevels;
-  const level = Lod.enabled[eid] === 0 ? -1 : Lod.level[eid];
-  const threshold = world.scratch.blendThreshold[0];
-  const firstLayer = eid * maxLayers;
+  blendCurveLayers(
+    out, outOff, curveCount, row.defaults, row.clips, world.assets.clips, world.assets.references, Character.jointCount[eid] * POSE_STRIDE,
+    Layers.clip, Layers.flags, Layers.reference, eid * Layers.maxLayers, Layers.maxLayers, times, weights, base,
+    Lod.enabled[eid] === 0 ? -1 : Lod.level[eid], world.lod.clipLevels, world.scratch.blendThreshold[0],
+  );
+}
 
+/**
+ * The kernel of {@link blendCurvesOf}: one character's layers (slots `firstLayer ..
+ * firstLayer + maxLayers`, times and weights at `base`) blended into `out` by the curve maps
+ * `maps` of its skeleton (`defaults`), reference values at `refOff` of each reference pose.
+ */
+function blendCurveLayers(
+  out: Float32Array, outOff: number, curveCount: number, defaults: Float32Array, maps: readonly (Int16Array | undefined)[],
+  clips: readonly Clip[], references: readonly Float32Array[], refOff: number,
+  clipIds: Int32Array, flags: Uint8Array, reference: Int32Array, firstLayer: number, maxLayers: number,
+  times: Float64Array, weights: Float32Array, base: number, level: number, clipLevels: Int32Array, threshold: number,
+): void {
   // 1. Override layers: W first, for the rest default's share.
   let total = 0;
   for (let n = 0; n < maxLayers; n++) {
@@ -83,27 +104,28 @@ export function blendCurvesOf(
     const w = weights[base + n];
     if (clipIds[li] >= 0 && w > 0 && (flags[li] & LAYER_ADDITIVE) === 0) total += w;
   }
-  const restShare = total < threshold ? threshold - total : 0;
-  for (let c = 0; c < curveCount; c++) SUM[c] = 0;
+  // Σ w_k·s_k + (θ − W)·d = Σ_k w_k·(s_k − d) + max(W, θ)·d: start at the default's share, then
+  // each layer adds w·(s − d) for the curves its clip has (a curve it lacks is its default).
+  const norm = total > threshold ? total : threshold;
+  for (let c = 0; c < curveCount; c++) SUM[c] = norm * defaults[c];
   for (let n = 0; n < maxLayers; n++) {
     const li = firstLayer + n;
     const w = weights[base + n];
     if (!(clipIds[li] >= 0 && w > 0 && (flags[li] & LAYER_ADDITIVE) === 0)) continue;
     const clipId = level < 0 ? clipIds[li] : lodClipId(clipLevels, clipIds[li], level);
-    // The layer's vector: its clip's curves where it has them, the defaults elsewhere.
-    for (let c = 0; c < curveCount; c++) SUM[c] += w * defaults[c];
     const map = maps[clipId];
     if (map === undefined) continue;
     const clip = clips[clipId];
-    const position = times[base + n] * clip.frameRate;
+    framePosition(times[base + n] * clip.frameRate, clip.frameCount);
+    const frame = AT_FRAME[0], alpha = AT[0];
+    const curves = clip.curves;
     for (let i = 0; i < map.length; i++) {
       const c = map[i];
-      if (c < 0) continue;
-      SUM[c] += w * (sampleCurve(clip.curves[i], clip.frameCount, position) - defaults[c]);
+      if (c >= 0) SUM[c] += w * (sampleAt(curves[i], frame, alpha) - defaults[c]);
     }
   }
-  const scale = 1 / (total > threshold ? total : threshold);
-  for (let c = 0; c < curveCount; c++) SUM[c] = (SUM[c] + restShare * defaults[c]) * scale;
+  const scale = 1 / norm;
+  for (let c = 0; c < curveCount; c++) SUM[c] *= scale;
 
   // 2. Additive layers in layer order: β·(s − r) for the curves their clips have.
   for (let n = 0; n < maxLayers; n++) {
@@ -115,22 +137,23 @@ export function blendCurvesOf(
     if (map === undefined) continue;
     const clip = clips[clipId];
     const r = references[reference[li]];
-    const rOff = Character.jointCount[eid] * POSE_STRIDE;
-    const position = times[base + n] * clip.frameRate;
+    framePosition(times[base + n] * clip.frameRate, clip.frameCount);
+    const frame = AT_FRAME[0], alpha = AT[0];
+    const curves = clip.curves;
     for (let i = 0; i < map.length; i++) {
       const c = map[i];
-      if (c < 0) continue;
-      SUM[c] += beta * (sampleCurve(clip.curves[i], clip.frameCount, position) - r[rOff + c]);
+      if (c >= 0) SUM[c] += beta * (sampleAt(curves[i], frame, alpha) - r[refOff + c]);
     }
   }
   for (let c = 0; c < curveCount; c++) out[outOff + c] = SUM[c];
 }
 
-/**
- * A clip curve at frame position `position` (time × frame rate), as `sampleCurvesInto` samples
- * it: clamped to the clip, the two frames around it lerped, a keyed curve linear between keys.
- */
-export function sampleCurve(curve: ClipCurve, frameCount: number, position: number): number {
+/** {@link framePosition}'s result: the frame (an integer: it indexes typed arrays) and the fraction toward the next. */
+const AT_FRAME = new Int32Array(1);
+const AT = new Float64Array(1);
+
+/** The frame and fraction of frame position `position` in a clip of `frameCount` frames, clamped to it, into {@link AT}. */
+function framePosition(position: number, frameCount: number): void {
   let frame = Math.floor(position);
   let alpha = position - frame;
   if (!(frame >= 0)) {
@@ -140,13 +163,23 @@ export function sampleCurve(curve: ClipCurve, frameCount: number, position: numb
     frame = frameCount - 1;
     alpha = 0;
   }
+  AT_FRAME[0] = frame;
+  AT[0] = alpha;
+}
+
+/** A clip curve at frame `frame` + `alpha` (in range): the two frames lerped, a keyed curve linear between its keys. */
+function sampleAt(curve: ClipCurve, frame: number, alpha: number): number {
   const keys = curve.keys;
   const values = curve.values;
   if (keys === null) {
     const a = values[frame];
     return alpha === 0 ? a : a + (values[frame + 1] - a) * alpha;
   }
-  const f = frame + alpha;
+  return sampleKeys(keys, values, frame + alpha);
+}
+
+/** A keyed curve (`keys` frames, `values`) at frame position `f` in range. */
+function sampleKeys(keys: Uint32Array, values: Float32Array, f: number): number {
   const last = keys.length - 1;
   if (last === 0 || f <= keys[0]) return values[0];
   if (f >= keys[last]) return values[last];
@@ -159,4 +192,13 @@ export function sampleCurve(curve: ClipCurve, frameCount: number, position: numb
   const k0 = keys[lo], k1 = keys[lo + 1];
   const a = values[lo];
   return a + (values[lo + 1] - a) * ((f - k0) / (k1 - k0));
+}
+
+/**
+ * A clip curve at frame position `position` (time × frame rate), as `sampleCurvesInto` samples
+ * it: clamped to the clip, the two frames around it lerped, a keyed curve linear between keys.
+ */
+export function sampleCurve(curve: ClipCurve, frameCount: number, position: number): number {
+  framePosition(position, frameCount);
+  return sampleAt(curve, AT_FRAME[0], AT[0]);
 }

@@ -652,7 +652,7 @@ function copy4(out: Float64Array, o: number, a: Float32Array, ao: number): void 
 
 /** A capture's layer times and weights at another instant, for {@link blendCurvesAt} (fixed-size temporaries). */
 const CURVE_TIMES = new Float64Array(MAX_LAYERS);
-const CURVE_WEIGHTS = new Float64Array(MAX_LAYERS);
+const CURVE_WEIGHTS = new Float32Array(MAX_LAYERS); // as Layers.weight (one element kind for blendCurvesOf)
 /** A capture's curves at τ and τ − σh (fixed-size temporaries). */
 const CURVES_NOW = new Float32Array(MAX_CURVES);
 const CURVES_OTHER = new Float32Array(MAX_CURVES);
