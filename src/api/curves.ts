@@ -17,8 +17,14 @@ import { curveMapOf } from './curveMaps.js';
 /** The skeleton each row of a world's `curveMaps` was made for (a released id may be taken by another). */
 const rowSkeleton = new WeakMap<CurveMapRow, Skeleton>();
 
-/** The skeleton's row of `world.assets.curveMaps` (made or remade for it), or null when it has no curves or the world keeps none. */
-function rowOf(world: AnimationWorld, skeleton: Skeleton): { id: number; row: CurveMapRow } | null {
+/** The skeleton id of the row {@link rowOf} returned last (a module variable: a result object per call would be garbage). */
+let rowId = -1;
+
+/**
+ * The skeleton's row of `world.assets.curveMaps` (made or remade for it; its id in
+ * {@link rowId}), or null when it has no curves or the world keeps none.
+ */
+function rowOf(world: AnimationWorld, skeleton: Skeleton): CurveMapRow | null {
   if (skeleton.curves.length === 0 || world.components.Curves.maxCurves === 0) return null;
   const { skeletons, skeletonIds, curveMaps } = world.assets;
   const id = registerAsset(skeletons, skeletonIds, skeleton);
@@ -28,7 +34,8 @@ function rowOf(world: AnimationWorld, skeleton: Skeleton): { id: number; row: Cu
     rowSkeleton.set(row, skeleton);
     curveMaps[id] = row;
   }
-  return { id, row };
+  rowId = id;
+  return row;
 }
 
 /**
@@ -40,6 +47,7 @@ function rowOf(world: AnimationWorld, skeleton: Skeleton): { id: number; row: Cu
 export function resolveCurveMap(world: AnimationWorld, skeleton: Skeleton, clipId: number): void {
   const found = rowOf(world, skeleton);
   if (found === null) return;
+  const id0 = rowId;
   const { clips, curveMaps } = world.assets;
   let clipsOfRow: (Int16Array | undefined)[] | null = null;
   for (let level = -1; level < LOD_MAX_LEVELS; level++) {
@@ -47,15 +55,15 @@ export function resolveCurveMap(world: AnimationWorld, skeleton: Skeleton, clipI
     if (level >= 0 && id === clipId) continue;
     const clip = clips[id] as Clip | undefined;
     const map = clip === undefined ? undefined : curveMapOf(skeleton, clip) ?? undefined;
-    const current = (clipsOfRow ?? found.row.clips)[id];
+    const current = (clipsOfRow ?? found.clips)[id];
     if (current === map) continue;
-    clipsOfRow ??= found.row.clips.slice();
+    clipsOfRow ??= found.clips.slice();
     clipsOfRow[id] = map;
   }
   if (clipsOfRow !== null) {
-    const row: CurveMapRow = { defaults: found.row.defaults, clips: clipsOfRow };
+    const row: CurveMapRow = { defaults: found.defaults, clips: clipsOfRow };
     rowSkeleton.set(row, skeleton);
-    curveMaps[found.id] = row;
+    curveMaps[id0] = row;
   }
 }
 

@@ -29,8 +29,6 @@ import type { AnimationWorld } from '../world.js';
 
 const { POSE_STRIDE } = layout;
 
-type ClipCurve = Clip['curves'][number];
-
 /** The override sum per curve, in doubles (a fixed-size temporary: each thread has its own module). */
 const SUM = new Float64Array(MAX_CURVES);
 
@@ -48,7 +46,7 @@ export function blendCurvesEntities(world: AnimationWorld, first: number, last: 
   const { clip: clipIds, flags, reference, maxLayers, time, weight } = Layers;
   const { clips, references, curveMaps } = world.assets;
   const clipLevels = world.lod.clipLevels;
-  const threshold = world.scratch.blendThreshold[0];
+  const threshold = world.scratch.blendThreshold;
   const { enabled: lodOn, level: lodLevel } = Lod;
   const updated = world.updates.eids;
   for (let entry = first; entry < last; entry++) {
@@ -82,20 +80,22 @@ export function blendCurvesOf(
   blendCurveLayers(
     out, outOff, curveCount, row.defaults, row.clips, world.assets.clips, world.assets.references, Character.jointCount[eid] * POSE_STRIDE,
     Layers.clip, Layers.flags, Layers.reference, eid * Layers.maxLayers, Layers.maxLayers, times, weights, base,
-    Lod.enabled[eid] === 0 ? -1 : Lod.level[eid], world.lod.clipLevels, world.scratch.blendThreshold[0],
+    Lod.enabled[eid] === 0 ? -1 : Lod.level[eid], world.lod.clipLevels, world.scratch.blendThreshold,
   );
 }
 
 /**
  * The kernel of {@link blendCurvesOf}: one character's layers (slots `firstLayer ..
  * firstLayer + maxLayers`, times and weights at `base`) blended into `out` by the curve maps
- * `maps` of its skeleton (`defaults`), reference values at `refOff` of each reference pose.
+ * `maps` of its skeleton (`defaults`), reference values at `refOff` of each reference pose, the
+ * blend threshold at `threshold[0]`. Takes and returns no float, so nothing is boxed where V8
+ * does not inline it.
  */
 function blendCurveLayers(
   out: Float32Array, outOff: number, curveCount: number, defaults: Float32Array, maps: readonly (Int16Array | undefined)[],
   clips: readonly Clip[], references: readonly Float32Array[], refOff: number,
   clipIds: Int32Array, flags: Uint8Array, reference: Int32Array, firstLayer: number, maxLayers: number,
-  times: Float64Array, weights: Float32Array, base: number, level: number, clipLevels: Int32Array, threshold: number,
+  times: Float64Array, weights: Float32Array, base: number, level: number, clipLevels: Int32Array, threshold: Float64Array,
 ): void {
   // 1. Override layers: W first, for the rest default's share.
   let total = 0;
@@ -106,7 +106,7 @@ function blendCurveLayers(
   }
   // Σ w_k·s_k + (θ − W)·d = Σ_k w_k·(s_k − d) + max(W, θ)·d: start at the default's share, then
   // each layer adds w·(s − d) for the curves its clip has (a curve it lacks is its default).
-  const norm = total > threshold ? total : threshold;
+  const norm = total > threshold[0] ? total : threshold[0];
   for (let c = 0; c < curveCount; c++) SUM[c] = norm * defaults[c];
   for (let n = 0; n < maxLayers; n++) {
     const li = firstLayer + n;
@@ -115,13 +115,10 @@ function blendCurveLayers(
     const clipId = level < 0 ? clipIds[li] : lodClipId(clipLevels, clipIds[li], level);
     const map = maps[clipId];
     if (map === undefined) continue;
-    const clip = clips[clipId];
-    framePosition(times[base + n] * clip.frameRate, clip.frameCount);
-    const frame = AT_FRAME[0], alpha = AT[0];
-    const curves = clip.curves;
+    sampleMapped(clips[clipId], map, times, base + n);
     for (let i = 0; i < map.length; i++) {
       const c = map[i];
-      if (c >= 0) SUM[c] += w * (sampleAt(curves[i], frame, alpha) - defaults[c]);
+      if (c >= 0) SUM[c] += w * (SAMPLED[c] - defaults[c]);
     }
   }
   const scale = 1 / norm;
@@ -135,25 +132,28 @@ function blendCurveLayers(
     const clipId = level < 0 ? clipIds[li] : lodClipId(clipLevels, clipIds[li], level);
     const map = maps[clipId];
     if (map === undefined) continue;
-    const clip = clips[clipId];
     const r = references[reference[li]];
-    framePosition(times[base + n] * clip.frameRate, clip.frameCount);
-    const frame = AT_FRAME[0], alpha = AT[0];
-    const curves = clip.curves;
+    sampleMapped(clips[clipId], map, times, base + n);
     for (let i = 0; i < map.length; i++) {
       const c = map[i];
-      if (c >= 0) SUM[c] += beta * (sampleAt(curves[i], frame, alpha) - r[refOff + c]);
+      if (c >= 0) SUM[c] += beta * (SAMPLED[c] - r[refOff + c]);
     }
   }
   for (let c = 0; c < curveCount; c++) out[outOff + c] = SUM[c];
 }
 
-/** {@link framePosition}'s result: the frame (an integer: it indexes typed arrays) and the fraction toward the next. */
-const AT_FRAME = new Int32Array(1);
-const AT = new Float64Array(1);
+/** A layer's curve samples by skeleton curve index (a fixed-size temporary, as {@link SUM}). */
+const SAMPLED = new Float64Array(MAX_CURVES);
 
-/** The frame and fraction of frame position `position` in a clip of `frameCount` frames, clamped to it, into {@link AT}. */
-function framePosition(position: number, frameCount: number): void {
+/**
+ * Samples the curves of `clip` that `map` names (clip curve i → skeleton curve `map[i]`) at time
+ * `times[timeIndex]` into `SAMPLED[map[i]]`, as `sampleCurvesInto` samples them: clamped to the
+ * clip, the two frames around the time lerped, a keyed curve linear between its keys. The time
+ * arrives as an array element (no boxed double).
+ */
+function sampleMapped(clip: Clip, map: Int16Array, times: Float64Array, timeIndex: number): void {
+  const frameCount = clip.frameCount;
+  const position = times[timeIndex] * clip.frameRate;
   let frame = Math.floor(position);
   let alpha = position - frame;
   if (!(frame >= 0)) {
@@ -163,42 +163,31 @@ function framePosition(position: number, frameCount: number): void {
     frame = frameCount - 1;
     alpha = 0;
   }
-  AT_FRAME[0] = frame;
-  AT[0] = alpha;
-}
-
-/** A clip curve at frame `frame` + `alpha` (in range): the two frames lerped, a keyed curve linear between its keys. */
-function sampleAt(curve: ClipCurve, frame: number, alpha: number): number {
-  const keys = curve.keys;
-  const values = curve.values;
-  if (keys === null) {
-    const a = values[frame];
-    return alpha === 0 ? a : a + (values[frame + 1] - a) * alpha;
+  const curves = clip.curves;
+  for (let i = 0; i < map.length; i++) {
+    const c = map[i];
+    if (c < 0) continue;
+    const { keys, values } = curves[i];
+    if (keys === null) {
+      const a = values[frame];
+      SAMPLED[c] = alpha === 0 ? a : a + (values[frame + 1] - a) * alpha;
+      continue;
+    }
+    // Keyed (a reduced clip): the keys around frame position f, lerped.
+    const f = frame + alpha;
+    const last = keys.length - 1;
+    if (last === 0 || f <= keys[0]) SAMPLED[c] = values[0];
+    else if (f >= keys[last]) SAMPLED[c] = values[last];
+    else {
+      let lo = 0, hi = last;
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >>> 1;
+        if (keys[mid] <= f) lo = mid;
+        else hi = mid;
+      }
+      const k0 = keys[lo], k1 = keys[lo + 1];
+      const a = values[lo];
+      SAMPLED[c] = a + (values[lo + 1] - a) * ((f - k0) / (k1 - k0));
+    }
   }
-  return sampleKeys(keys, values, frame + alpha);
-}
-
-/** A keyed curve (`keys` frames, `values`) at frame position `f` in range. */
-function sampleKeys(keys: Uint32Array, values: Float32Array, f: number): number {
-  const last = keys.length - 1;
-  if (last === 0 || f <= keys[0]) return values[0];
-  if (f >= keys[last]) return values[last];
-  let lo = 0, hi = last;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid] <= f) lo = mid;
-    else hi = mid;
-  }
-  const k0 = keys[lo], k1 = keys[lo + 1];
-  const a = values[lo];
-  return a + (values[lo + 1] - a) * ((f - k0) / (k1 - k0));
-}
-
-/**
- * A clip curve at frame position `position` (time × frame rate), as `sampleCurvesInto` samples
- * it: clamped to the clip, the two frames around it lerped, a keyed curve linear between keys.
- */
-export function sampleCurve(curve: ClipCurve, frameCount: number, position: number): number {
-  framePosition(position, frameCount);
-  return sampleAt(curve, AT_FRAME[0], AT[0]);
 }

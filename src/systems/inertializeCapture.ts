@@ -67,6 +67,8 @@ export const SOURCE_INTERVAL = 1e-3;
 
 /** Index in the `back` array of {@link blendLayersAt}: seconds back it evaluates the layers (negative: ahead). */
 export const CAPTURE_BACK = 5;
+/** Index in `world.scratch.params` of a capture's update seconds, for {@link captureCurveOffsets} (a double argument would be boxed). */
+export const CAPTURE_DT = 6;
 /** Floats of scratch a {@link CaptureJob} needs in `tmp`. */
 export const CAPTURE_TMP = 40;
 
@@ -731,14 +733,16 @@ export function captureCurveSource(world: AnimationWorld, eid: number): void {
 }
 
 /**
- * The curves' half of a capture (inertializeSystem, on the switch frame, after the pose's):
+ * The curves' half of a capture (inertializeSystem, on the switch frame, after the pose's, with
+ * `world.scratch.capture` still holding its interval σh, `prevDt`, mode and duration, and
+ * `params[CAPTURE_DT]` the update's seconds dt):
  * from P1 and P2 in the slot (`prevDt` apart; 0: no source velocity), the target's curves at τ
  * (`dt` back) and τ − σh, each curve's offset x0 = P1 − T(τ) and velocity
  * v0 = (P1 − P2)/prevDt − (T(τ) − T(τ − σh))/σh, stored for `mode` as the translation channel's
  * on one signed axis: quintic x0, k = v0·t1 with v0 toward zero clamped to ≤ 0 and
  * t1 = min(duration, −5·|x0|/v0) (no overshoot); spring the offset and velocity. Allocates nothing.
  */
-export function captureCurveOffsets(world: AnimationWorld, eid: number, dt: number, interval: number, prevDt: number, mode: number, duration: number): void {
+export function captureCurveOffsets(world: AnimationWorld, eid: number): void {
   const { Curves, Inertialization: c } = world.components;
   const maxCurves = Curves.maxCurves;
   if (maxCurves === 0) return;
@@ -746,7 +750,9 @@ export function captureCurveOffsets(world: AnimationWorld, eid: number, dt: numb
   if (count === 0) return;
   const slots = Curves.slots;
   const slotOff = c.slot[eid] * maxCurves * CURVE_SLOT_STRIDE;
-  const params = world.scratch.params;
+  const { params, capture: job } = world.scratch;
+  const interval = job.interval, prevDt = job.prevDt, mode = job.mode, duration = job.duration;
+  const dt = params[CAPTURE_DT];
   params[CAPTURE_BACK] = dt;
   blendCurvesAt(world, eid, params, CAPTURE_BACK, CURVES_NOW, 0);
   params[CAPTURE_BACK] = dt + interval;

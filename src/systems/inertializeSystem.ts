@@ -48,7 +48,7 @@ import { updateRange } from '../components/UpdateList.js';
 import * as layout from '../math/layout.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 import {
-  blendLayersAt, CAPTURE_BACK, captureCurveOffsets, captureOffsets, createCaptureJob, layersCanGoBack, SOURCE_INTERVAL, type CaptureJob,
+  blendLayersAt, CAPTURE_BACK, CAPTURE_DT, captureCurveOffsets, captureOffsets, createCaptureJob, layersCanGoBack, SOURCE_INTERVAL, type CaptureJob,
 } from './inertializeCapture.js';
 import { applyQuinticCurveOffsets, applyQuinticOffsets, applySpringCurveOffsets, applySpringOffsets } from './inertializeOffsets.js';
 import { CURVE_SLOT_STRIDE } from '../components/Curves.js';
@@ -174,7 +174,8 @@ function capture(world: AnimationWorld, eid: number, dt: number): void {
   captureOffsets(job);
   const slots = c.slots;
   for (let i = 0, n = jointCount * OFFSET_STRIDE; i < n; i++) slots[slotOff + i] = slotScratch[i];
-  captureCurveOffsets(world, eid, dt, job.interval, job.prevDt, job.mode, job.duration);
+  params[CAPTURE_DT] = dt;
+  captureCurveOffsets(world, eid);
   c.mode[eid] = c.pendingMode[eid];
   c.elapsed[eid] = 0;
 }

@@ -79,4 +79,5 @@ describe('curves on every path', () => {
     expect(allocated).toBeLessThan(FRAMES * 2048);
     expect(world.components.Inertialization.mode[crowd.eids[0]!]).not.toBe(0); // still decaying: the measured frames applied offsets
   });
+
 });
