@@ -37,6 +37,10 @@
  * look-at and a two-bone reach at moving followers, against the same crowd's plain `step`.
  * BENCH_AIM=0 skips those rows; another number runs them at that crowd size.
  *
+ * Float curves (curvesCrowd.ts): the 10,000 crowd with 8 curves per character against the same
+ * crowd without curves, alternating frame by frame, medians. BENCH_CURVES=0 skips the row;
+ * another number runs it at that crowd size.
+ *
  * The per-size tables run the default kernels (`kernels: 'auto'`: WebAssembly, which the bench
  * build compiles into .bench-build/src/wasm; their header line says which ran).
  *
@@ -67,6 +71,7 @@ import { createCrowdAssets, JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAsset
 import { createThreeCrowd, type ThreeCrowd } from './threeCrowd.js';
 import { benchmarkTransitions, printTransitions } from './transitions.js';
 import { benchmarkAim, parseAimCount, printAim } from './aimCrowd.js';
+import { benchmarkCurves, parseCurvesCount, printCurves } from './curvesCrowd.js';
 import { benchmarkLod, printLod } from './lodCrowd.js';
 import { benchmarkReducedSampling, printReducedSampling, reducedCrowdSize } from './reducedSampling.js';
 import { benchmarkReference, printReference, referenceRowsEnabled } from './referenceRows.js';
@@ -122,6 +127,7 @@ async function main(): Promise<void> {
   const frames = parseList('BENCH_FRAMES', process.env['BENCH_FRAMES'])?.[0];
   const transitionCount = parseTransitions(process.env['BENCH_TRANSITIONS']);
   const aimCount = parseAimCount(process.env['BENCH_AIM']);
+  const curvesCount = parseCurvesCount(process.env['BENCH_CURVES']);
   const lodCount = parseCount('BENCH_LOD', process.env['BENCH_LOD'], LOD_CROWD);
   const crowdTables = process.env['BENCH_CROWD']?.trim() !== '0';
   const assets = createCrowdAssets();
@@ -144,6 +150,7 @@ async function main(): Promise<void> {
   if (referenceRowsEnabled()) printReference(await benchmarkReference(assets, sizes, frames, DT, WEIGHTS));
   if (transitionCount > 0) printTransitions(await benchmarkTransitions(assets, transitionCount, frames, DT));
   if (aimCount > 0) printAim(await benchmarkAim(assets, aimCount, frames, DT));
+  if (curvesCount > 0) printCurves(await benchmarkCurves(assets, curvesCount, frames, DT));
   if (lodCount > 0) printLod(await benchmarkLod(assets, lodCount, frames, DT));
   const reducedCount = reducedCrowdSize();
   if (reducedCount > 0) printReducedSampling(await benchmarkReducedSampling(assets, reducedCount, frames, DT));

@@ -24,6 +24,7 @@ export { createFrame, insertSystem, defaultFrame, type Frame, type FrameSystem }
 export { spawnCharacter, removeCharacter, getLocalPose, getModelMatrices, getSkinPalette, type SpawnOptions } from './api/characters.js';
 export { getJointWorldMatrix } from './api/sockets.js';
 export { curveIndex } from './assets/sampleCurves.js';
+export { getCurves } from './api/curves.js';
 export { play, stop, setLayerWeight, type PlayOptions } from './api/playback.js';
 export { step } from './api/step.js';
 export { disposeAnimationWorld, stepParallel } from './api/threads.js';
@@ -67,5 +68,4 @@ export {
 export { loadGltf, type GltfMaterial, type GltfOptions, type GltfResult, type SkinnedMeshData } from './import/gltf.js';
 export { loadGltfFile } from './import/gltfFile.js';
 export { loadGltfUrl, type GltfUrlOptions, type GltfFetch, type GltfFetchResponse } from './import/gltfUrl.js';
-export type { UnitName } from './import/units.js';
 export { parseBvh, type BvhOptions, type BvhResult } from './import/bvh.js';

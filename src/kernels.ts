@@ -76,7 +76,7 @@ export { skinSystem, skinEntities, computeModelPose, computeSkinPalette } from '
 export {
   POSE_STRIDE, POSE_T, POSE_Q, POSE_S, MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T, NO_PARENT,
 } from './math/layout.js';
-export { parseScale, UNITS } from './import/units.js';
+export { parseScale, UNITS, type UnitName } from './import/units.js';
 export type { BvhEndSite, BvhChannel } from './import/bvh.js';
 export { CHANNEL_NAMES } from './import/bvh/header.js';
 export { vec3, quat, affine, twoBoneIk, lookAt, rotationArc } from './math/index.js';
@@ -115,3 +115,5 @@ export {
   OP_GT, OP_LT, OP_GE, OP_LE, OP_EQ, OP_NE, OP_TRIGGER, MODE_INERTIALIZE, MODE_SPRING, MODE_CROSSFADE, ANY_STATE, MACHINE_NONE, MAX_PARAMETERS, MAX_STATES,
 } from './assets/StateMachine.js';
 export { runCallerSystems, chunkSystems } from './frame.js';
+export { DEFAULT_MAX_CURVES, MAX_CURVES, type CurvesComponent } from './components/Curves.js';
+export type { CurveMapRow } from './world.js';

@@ -10,6 +10,7 @@ import { createEventQueue, type EventQueue } from './components/EventQueue.js';
 import {
   createInertializationComponent, defaultMaxTransitions, inertializationRows, transitionSlotBytes, type InertializationComponent,
 } from './components/Inertialization.js';
+import { createCurvesComponent, curveSlotBytes, curvesRows, DEFAULT_MAX_CURVES, MAX_CURVES, type CurvesComponent } from './components/Curves.js';
 import { createLayersComponent, DEFAULT_MAX_LAYERS, layersRows, MAX_LAYERS, type LayersComponent } from './components/Layers.js';
 import type { RowLifecycle } from './components/lifecycle.js';
 import { createRootMotionComponent, rootMotionRows, type RootMotionComponent } from './components/RootMotion.js';
@@ -64,6 +65,14 @@ export interface AnimationWorldOptions {
    * each thread's blend scratch `maxJoints × 40` bytes.
    */
   maxLayers?: number;
+  /**
+   * Float curves (metachannels: expression weights, a blink; `skeleton.curves`) a character can
+   * carry, blended into `Curves` (`getCurves`): an integer in [0, MAX_CURVES = 1024], default
+   * `DEFAULT_MAX_CURVES` = 8. A skeleton with more curves cannot be spawned. Each costs a
+   * character 4 bytes and a transition slot 12. 0 turns curves off: nothing is allocated, the
+   * systems skip them, any skeleton spawns and `getCurves` gives empty views.
+   */
+  maxCurves?: number;
   /**
    * Total override-layer weight below which the rest pose is blended in, with weight
    * `threshold − total` (ozz-animation's blending threshold): a character whose layers all
@@ -179,6 +188,20 @@ export interface AssetRegistry {
   readonly bindingIds: Map<Binding, number>;
   /** State machines bound to a skeleton, by machine id (`StateMachine.machine`; `setStateMachine`). */
   readonly machines: BoundStateMachine[];
+  /**
+   * Float-curve maps by skeleton id (src/api/curves.ts): for a skeleton with curves, its
+   * defaults and, by clip id, each clip curve's index in `skeleton.curves` (−1: not the
+   * skeleton's); resolved when a clip is played or bound, replaced (never changed in place).
+   */
+  readonly curveMaps: (CurveMapRow | undefined)[];
+}
+
+/** One skeleton's entry of `AssetRegistry.curveMaps`. */
+export interface CurveMapRow {
+  /** The skeleton's curve defaults, in `skeleton.curves` order. */
+  readonly defaults: Float32Array;
+  /** By clip id: clip curve i → skeleton curve index (−1: none); undefined for a clip not resolved or without curves. */
+  readonly clips: readonly (Int16Array | undefined)[];
 }
 
 /**
@@ -218,6 +241,7 @@ export interface PoseViews {
  * | `Reach` | reaching for a follower | `setReach` | `clearReach`, `removeCharacter` |
  * | `Lod` | with motion LOD | `setLod` | `removeLod`, `removeCharacter` |
  * | `StateMachine` | running a state machine | `setStateMachine` | `removeCharacter` |
+ * | `Curves` | with float curves (its skeleton's `curves`) | `spawnCharacter` | `removeCharacter` |
  *
  * The arrays hold a row for every entity id (defaults where a character lacks the component:
  * `RootMotion.x/y/z/yaw` is the position of every character; a removed entity's rows keep
@@ -249,6 +273,8 @@ export interface AnimationComponents {
   readonly Lod: LodComponent;
   /** State machines: on the entities that run one (`enabled` > 0). */
   readonly StateMachine: StateMachineComponent;
+  /** Blended float curves: on the characters whose skeleton has curves (`count` > 0). */
+  readonly Curves: CurvesComponent;
 }
 
 /**
@@ -357,6 +383,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   const maxEvents = options.maxEvents ?? 4096;
   const maxTransitions = options.maxTransitions ?? (Number.isInteger(maxEntities) && maxEntities >= 1 ? defaultMaxTransitions(maxEntities) : 0);
   const maxLayers = options.maxLayers ?? DEFAULT_MAX_LAYERS;
+  const maxCurves = options.maxCurves ?? DEFAULT_MAX_CURVES;
   const threads = options.threads === 'auto' ? logicalCores() : options.threads ?? 1;
   const blendThreshold = options.blendThreshold ?? 0.1;
   const issues: AnimationIssue[] = [];
@@ -369,6 +396,9 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   positiveInt('maxJoints', maxJoints, MAX_JOINTS, 'joint parents are stored as Int16');
   positiveInt('maxEvents', maxEvents, MAX_EVENTS, 'MAX_EVENTS');
   positiveInt('maxLayers', maxLayers, MAX_LAYERS, 'MAX_LAYERS; default 4');
+  if (typeof maxCurves !== 'number' || !Number.isInteger(maxCurves) || maxCurves < 0 || maxCurves > MAX_CURVES) {
+    issues.push({ path: 'maxCurves', message: `is ${shownNumber(maxCurves)}: must be an integer ≥ 0 and ≤ ${MAX_CURVES} (MAX_CURVES; default ${DEFAULT_MAX_CURVES})` });
+  }
   if (typeof maxTransitions !== 'number' || !Number.isInteger(maxTransitions) || maxTransitions < 0 || (Number.isInteger(maxEntities) && maxTransitions > maxEntities)) {
     issues.push({ path: 'maxTransitions', message: `is ${shownNumber(maxTransitions)}: must be an integer ≥ 0 and ≤ maxEntities (${shownNumber(maxEntities)}; a character holds at most one transition slot)` });
   }
@@ -396,9 +426,9 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   if (issues.length) throw new AnimationError('createAnimationWorld', issues);
 
   const rows = maxEntities + 1;
-  const bytes = frameWorldBytes(frame, maxEntities, maxJoints, maxEvents, maxTransitions, maxLayers);
+  const bytes = frameWorldBytes(frame, maxEntities, maxJoints, maxEvents, maxTransitions, maxLayers, maxCurves);
   if (bytes > MAX_WORLD_BYTES) {
-    const fit = mostCharacters(frame, maxJoints, maxEvents, options.maxTransitions, maxLayers);
+    const fit = mostCharacters(frame, maxJoints, maxEvents, options.maxTransitions, maxLayers, maxCurves);
     throw new AnimationError('createAnimationWorld', [{
       path: 'maxEntities',
       message: `is ${shownNumber(maxEntities)} with maxJoints ${maxJoints}: the pools would take ${bytesText(bytes)}, more than the limit MAX_WORLD_BYTES of ${bytesText(MAX_WORLD_BYTES)}, `
@@ -409,7 +439,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   const layout = (alloc: PoolAllocator): WorldPools => {
     const scratch = createScratch(frame, maxJoints, blendThreshold, alloc, maxLayers);
     return {
-      components: createComponents(rows, maxJoints, alloc, maxTransitions, maxLayers),
+      components: createComponents(rows, maxJoints, alloc, maxTransitions, maxLayers, maxCurves),
       events: createEventQueue(maxEvents, alloc),
       scratch,
       updates: createUpdateList(rows, alloc),
@@ -452,7 +482,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     components.SkinPalette,
     components.Inertialization,
   ];
-  registerComponents(ecs, [...characterParts, components.RootMotion, components.Follower, components.LookAt, components.Reach, components.Lod, components.StateMachine]);
+  registerComponents(ecs, [...characterParts, components.RootMotion, components.Follower, components.LookAt, components.Reach, components.Lod, components.StateMachine, components.Curves]);
   const characters = registerQuery(ecs, characterParts);
   return {
     ecs,
@@ -476,6 +506,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
       bindings: [],
       bindingIds: new Map(),
       machines: [],
+      curveMaps: [],
     },
     events,
     scratch,
@@ -546,7 +577,7 @@ export function makePoseViews(world: AnimationWorld, eid: number, jointCount: nu
 
 /** The components of a world of `rows` entity ids, `maxJoints` joints and `maxLayers` layer slots (DESIGN §3). */
 function createComponents(
-  rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator, maxTransitions = 0, maxLayers = DEFAULT_MAX_LAYERS,
+  rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator, maxTransitions = 0, maxLayers = DEFAULT_MAX_LAYERS, maxCurves = DEFAULT_MAX_CURVES,
 ): AnimationComponents {
   return {
     Character: createCharacterComponent(rows, alloc),
@@ -561,6 +592,7 @@ function createComponents(
     Reach: createReachComponent(rows, alloc),
     Lod: createLodComponent(rows, alloc),
     StateMachine: createStateMachineComponent(rows, alloc),
+    Curves: createCurvesComponent(rows, alloc, maxCurves, maxTransitions),
   };
 }
 
@@ -601,6 +633,7 @@ export const COMPONENT_ROWS: { readonly [K in keyof AnimationComponents]: RowLif
   Reach: reachRows,
   Lod: lodRows,
   StateMachine: stateMachineRows,
+  Curves: curvesRows,
 };
 
 const COMPONENT_NAMES = Object.keys(COMPONENT_ROWS) as (keyof AnimationComponents)[];
@@ -636,19 +669,20 @@ function typedBytes(value: unknown, depth = 0): number {
  */
 const coefficients = new WeakMap<Frame, Map<number, Float64Array>>();
 
-function poolCoefficients(frame: Frame, maxLayers: number): Float64Array {
+function poolCoefficients(frame: Frame, maxLayers: number, maxCurves: number): Float64Array {
   let byLayers = coefficients.get(frame);
   if (byLayers === undefined) coefficients.set(frame, byLayers = new Map());
-  let found = byLayers.get(maxLayers);
+  const key = maxCurves * (MAX_LAYERS + 1) + maxLayers;
+  let found = byLayers.get(key);
   if (found === undefined) {
     const at = (rows: number, joints: number): number =>
-      typedBytes(createComponents(rows, joints, heapAllocator, 0, maxLayers)) + typedBytes(createScratch(frame, joints, 1, heapAllocator, maxLayers))
+      typedBytes(createComponents(rows, joints, heapAllocator, 0, maxLayers, maxCurves)) + typedBytes(createScratch(frame, joints, 1, heapAllocator, maxLayers))
       + typedBytes(createUpdateList(rows));
     const b11 = at(1, 1), b21 = at(2, 1), b12 = at(1, 2), b22 = at(2, 2);
     const d = b22 - b21 - b12 + b11;
     const b = b21 - b11 - d, c = b12 - b11 - d;
     found = Float64Array.of(b11 - b - c - d, b, c, d);
-    byLayers.set(maxLayers, found);
+    byLayers.set(key, found);
   }
   return found;
 }
@@ -669,11 +703,13 @@ const VIEW_ROW_BYTES = (1 + 1) * 8;
  * components', scratch and update-list typed arrays (counted from their definitions and the
  * frame's scratch declarations), the event queue, the per-character plain arrays and
  * `maxTransitions` transition slots (default: the default for `maxEntities`), with `maxLayers`
- * layer slots per character (default `DEFAULT_MAX_LAYERS`).
- * @throws AnimationError when a count is not an integer ≥ 0, or `maxLayers` not one in [1, MAX_LAYERS].
+ * layer slots per character (default `DEFAULT_MAX_LAYERS`) and `maxCurves` float curves (default
+ * `DEFAULT_MAX_CURVES`; their share of the transition slots included).
+ * @throws AnimationError when a count is not an integer ≥ 0, `maxLayers` not one in [1, MAX_LAYERS], or `maxCurves` not one in [0, MAX_CURVES].
  */
 export function frameWorldBytes(
   frame: Frame, maxEntities: number, maxJoints: number, maxEvents = 4096, maxTransitions = defaultMaxTransitions(maxEntities), maxLayers = DEFAULT_MAX_LAYERS,
+  maxCurves = DEFAULT_MAX_CURVES,
 ): number {
   for (const [path, v] of [['maxEntities', maxEntities], ['maxJoints', maxJoints], ['maxEvents', maxEvents], ['maxTransitions', maxTransitions]] as const) {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new AnimationError('worldBytes', [{ path, message: `is ${shownNumber(v)}: must be an integer ≥ 0` }]);
@@ -681,10 +717,13 @@ export function frameWorldBytes(
   if (typeof maxLayers !== 'number' || !Number.isInteger(maxLayers) || maxLayers < 1 || maxLayers > MAX_LAYERS) {
     throw new AnimationError('worldBytes', [{ path: 'maxLayers', message: `is ${shownNumber(maxLayers)}: must be an integer ≥ 1 and ≤ ${MAX_LAYERS} (MAX_LAYERS; default 4)` }]);
   }
-  const [a, b, c, d] = poolCoefficients(frame, maxLayers) as unknown as [number, number, number, number];
+  if (typeof maxCurves !== 'number' || !Number.isInteger(maxCurves) || maxCurves < 0 || maxCurves > MAX_CURVES) {
+    throw new AnimationError('worldBytes', [{ path: 'maxCurves', message: `is ${shownNumber(maxCurves)}: must be an integer ≥ 0 and ≤ ${MAX_CURVES} (MAX_CURVES; default ${DEFAULT_MAX_CURVES})` }]);
+  }
+  const [a, b, c, d] = poolCoefficients(frame, maxLayers, maxCurves) as unknown as [number, number, number, number];
   const rows = maxEntities + 1;
   return a + b * rows + c * maxJoints + d * rows * maxJoints + EVENT_RECORD_BYTES * maxEvents + EVENT_STAMP_BYTES + VIEW_ROW_BYTES * rows
-    + transitionSlotBytes(maxTransitions, maxJoints);
+    + transitionSlotBytes(maxTransitions, maxJoints) + curveSlotBytes(maxTransitions, maxCurves);
 }
 
 /**
@@ -692,8 +731,8 @@ export function frameWorldBytes(
  * `maxTransitions` slots (or the default for each size, which grows with it): a bisection,
  * since the bytes grow with `maxEntities`.
  */
-function mostCharacters(frame: Frame, maxJoints: number, maxEvents: number, maxTransitions: number | undefined, maxLayers: number): number {
-  const fits = (n: number): boolean => frameWorldBytes(frame, n, maxJoints, maxEvents, maxTransitions ?? defaultMaxTransitions(n), maxLayers) <= MAX_WORLD_BYTES;
+function mostCharacters(frame: Frame, maxJoints: number, maxEvents: number, maxTransitions: number | undefined, maxLayers: number, maxCurves: number): number {
+  const fits = (n: number): boolean => frameWorldBytes(frame, n, maxJoints, maxEvents, maxTransitions ?? defaultMaxTransitions(n), maxLayers, maxCurves) <= MAX_WORLD_BYTES;
   let low = 0, high = 1;
   while (fits(high)) low = high, high *= 2;
   while (high - low > 1) {

@@ -2,6 +2,7 @@
  * Characters: spawn and remove them, and read their poses. Every function validates its input
  * and throws an `AnimationError` before changing anything.
  */
+import { requireCurvesFit, spawnCurves } from './curves.js';
 import { addComponent, addEntity, commitRemovals, removeEntity } from 'bitecs';
 import { fail } from '../assets/AnimationError.js';
 import type { Skeleton } from '../assets/Skeleton.js';
@@ -82,6 +83,7 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
   if (skeleton.jointCount > world.maxJoints) {
     fail(where, 'skeleton', `has ${skeleton.jointCount} joints, more than the world's maxJoints (${world.maxJoints})`);
   }
+  requireCurvesFit(world, skeleton, where);
   commitRemovals(world.ecs);
   const live = world.characters.dense.length;
   if (live >= world.maxEntities) fail(where, 'maxEntities', `is ${world.maxEntities} and all are in use: remove a character or create the world larger`);
@@ -113,6 +115,7 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
   RootMotion.extractYaw[eid] = options.rootYaw === true ? 1 : 0;
   for (const component of [Character, Layers, LocalPose, ModelPose, SkinPalette, Inertialization]) addComponent(world.ecs, eid, component);
   if (options.rootMotion === true) addComponent(world.ecs, eid, RootMotion); // the bitecs component marks who root motion moves
+  spawnCurves(world, eid, skeleton);
   return eid;
 }
 

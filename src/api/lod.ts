@@ -6,6 +6,7 @@
  * k-th frame, over the summed seconds, so its clip times, root travel and events stay those
  * of the full-rate run. See systems/lodSystem.ts for the per-frame model.
  */
+import { resolveLodCurveMaps } from './curves.js';
 import { addComponent, removeComponent } from 'bitecs';
 import { fail, IssueList } from '../assets/AnimationError.js';
 import { sameJointOrder } from '../assets/Binding.js';
@@ -296,6 +297,7 @@ export function registerLodLevels(world: AnimationWorld, clip: Clip, levels: rea
   }
   for (let l = 0; l < LOD_MAX_LEVELS; l++) table[base * LOD_MAX_LEVELS + l] = ids[Math.min(l, ids.length - 1)];
   world.lod.clipLevels = table;
+  resolveLodCurveMaps(world, base);
 }
 
 /** `levels − 1` positive numbers, strictly ascending (or descending), in `options[field]`. */

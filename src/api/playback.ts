@@ -3,6 +3,7 @@
  * validates its input and throws an `AnimationError` before changing anything; the per-frame
  * work happens in the systems.
  */
+import { resolveCurveMap } from './curves.js';
 import { fail, IssueList } from '../assets/AnimationError.js';
 import { bindClip, checkTranslation, type TranslationOption } from '../assets/Binding.js';
 import type { Clip } from '../assets/Clip.js';
@@ -238,6 +239,7 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
   clearLayer(Layers, li);
   const clipId = registerAsset(assets.clips, assets.clipIds, clip);
   Layers.clip[li] = clipId;
+  resolveCurveMap(world, skeleton, clipId);
   const track = getRootTrack(clip);
   assets.rootTracks[clipId] = track;
   Layers.rootAxis[li] = play.rootAxis === 'forward' ? ROOT_AXIS_FORWARD : play.rootAxis === 'lateral' ? ROOT_AXIS_LATERAL : ROOT_AXIS_FREE;

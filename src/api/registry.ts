@@ -2,6 +2,7 @@
  * The world's asset registries: clips, masks, reference poses and bindings get the integer ids
  * the components store; released ids are taken again before a list grows.
  */
+import { referenceCurves } from './curveMaps.js';
 import { bindClip, type TranslationOption } from '../assets/Binding.js';
 import { createClip, type Clip } from '../assets/Clip.js';
 import type { Mask } from '../assets/Mask.js';
@@ -73,9 +74,11 @@ export function registerReference(world: AnimationWorld, clip: Clip, time: numbe
   const key = `${clipId}@${time}→${skeletonId}${binding === null ? '' : `#${registerAsset(world.assets.bindings, world.assets.bindingIds, binding)}`}`;
   let id = referenceIds.get(key);
   if (id === undefined) {
-    const pose = new Float32Array(skeleton.jointCount * POSE_STRIDE);
+    // The pose, then the skeleton's curves' reference values (read by the blend's curves pass).
+    const pose = new Float32Array(skeleton.jointCount * POSE_STRIDE + skeleton.curves.length);
     const at = clip.loop ? wrapTime(time, clip.duration) : Math.min(Math.max(time, 0), clip.duration);
     sampleClipInto(pose, 0, clip, Float64Array.of(at), 0, binding);
+    referenceCurves(pose, skeleton.jointCount * POSE_STRIDE, skeleton, clip, at, identityClips.get(clip.skeleton) === clip);
     id = takeId(references);
     references[id] = pose;
     referenceIds.set(key, id);

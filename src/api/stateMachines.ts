@@ -3,6 +3,7 @@
  * machine from `createStateMachine` to a character's layers; `setParameter` and `fireTrigger`
  * drive it; `getState` reads it. `stateMachineSystem` evaluates the machines every frame.
  */
+import { resolveCurveMap } from './curves.js';
 import { addComponent } from 'bitecs';
 import { fail, IssueList } from '../assets/AnimationError.js';
 import { bindClip } from '../assets/Binding.js';
@@ -156,6 +157,7 @@ function registerClip(world: AnimationWorld, clip: Clip, skeleton: Skeleton): vo
   const assets = world.assets;
   const id = registerAsset(assets.clips, assets.clipIds, clip);
   assets.rootTracks[id] = getRootTrack(clip);
+  resolveCurveMap(world, skeleton, id);
   const binding = bindClip(clip, skeleton);
   if (binding !== null) registerAsset(assets.bindings, assets.bindingIds, binding);
 }

@@ -7,6 +7,7 @@ import { fail } from '../assets/AnimationError.js';
 import { startThreads } from '../parallel/threadPool.js';
 import { defaultMaxTransitions } from '../components/Inertialization.js';
 import { DEFAULT_MAX_LAYERS } from '../components/Layers.js';
+import { DEFAULT_MAX_CURVES } from '../components/Curves.js';
 import { kernelAreaBytes } from '../wasm/kernels.js';
 import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type AnimationWorldOptions } from '../world.js';
 
@@ -28,7 +29,7 @@ import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type Animati
  *
  * @throws AnimationError when `options` is not an object, a size is not a positive integer
  * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴, `maxLayers` ≤ 16), `maxTransitions` is not an integer in [0,
- * maxEntities], `frame` is not a frame from `createFrame`, the
+ * maxEntities], `maxCurves` not one in [0, 1024], `frame` is not a frame from `createFrame`, the
  * pools would take more than 2 GiB, allocating them fails, or `kernels` is `'wasm'` where the
  * WebAssembly kernels are not available (`'auto'` falls back to JavaScript; docs/wasm.md).
  * @example
@@ -37,6 +38,8 @@ import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type Animati
  * const busy = createAnimationWorld({ maxEntities: 1_000, maxJoints: 64, maxTransitions: 1_000 });
  * // 8 layer slots per character (state machines on layers, cross-fades on top):
  * const layered = createAnimationWorld({ maxEntities: 1_000, maxJoints: 64, maxLayers: 8 });
+ * // Faces of up to 16 expression weights (skeleton.curves), blended into getCurves:
+ * const faces = createAnimationWorld({ maxEntities: 1_000, maxJoints: 64, maxCurves: 16 });
  */
 export function createAnimationWorld(options: AnimationWorldOptions): AnimationWorld {
   let frame = defaultFrame;
@@ -67,6 +70,9 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
  * `maxLayers`: layer slots per character (default `DEFAULT_MAX_LAYERS` = 4; an integer in [1,
  * 16]): each slot adds 80 bytes per character and `maxJoints × 80` bytes of blend scratch.
  *
+ * `maxCurves`: float curves per character (default `DEFAULT_MAX_CURVES` = 8; an integer in [0,
+ * 1024]): each adds 4 bytes per character and 12 bytes per transition slot.
+ *
  * `kernels`: the kernels the world runs (`world.kernels`). A world on `'wasm'` also holds the
  * WebAssembly kernels' area (copies of the skeletons and clips they read, src/wasm/kernels.ts:
  * about 5.5 MB at 64 joints, 5 MiB of it room for clips' frames, per world, not per
@@ -80,8 +86,9 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
 export function worldBytes(
   maxEntities: number, maxJoints: number, maxEvents = 4096, kernels: 'wasm' | 'js' = 'js',
   maxTransitions = Number.isInteger(maxEntities) && maxEntities >= 0 ? defaultMaxTransitions(maxEntities) : 0, maxLayers = DEFAULT_MAX_LAYERS,
+  maxCurves = DEFAULT_MAX_CURVES,
 ): number {
   if (kernels !== 'wasm' && kernels !== 'js') fail('worldBytes', 'kernels', `is ${String(kernels)}: must be 'wasm' or 'js' (world.kernels)`);
-  const pools = frameWorldBytes(defaultFrame, maxEntities, maxJoints, maxEvents, maxTransitions, maxLayers);
+  const pools = frameWorldBytes(defaultFrame, maxEntities, maxJoints, maxEvents, maxTransitions, maxLayers, maxCurves);
   return kernels === 'wasm' ? pools + kernelAreaBytes(maxJoints) : pools;
 }

@@ -3,9 +3,9 @@
  * per-thread scratch) and combines them into its `LocalPose`.
  *
  * Reads:  Character.skeleton/jointCount, Layers.clip/time/binding/weight/flags/mask/reference,
- *         Lod.enabled/level and `world.lod.clipLevels`, the clip, binding, skeleton, mask and
- *         reference-pose registries, `world.blendThreshold`.
- * Writes: LocalPose (and this thread's `world.scratch.layerSamples`).
+ *         Lod.enabled/level and `world.lod.clipLevels`, the clip, binding, skeleton, mask,
+ *         reference-pose and curve-map registries, `world.blendThreshold`, Curves.count.
+ * Writes: LocalPose, Curves.values (and this thread's `world.scratch.layerSamples`).
  * Order:  after sampleSystem (which moves the layers' times and weights), before
  *         inertializeSystem and skinSystem. Visits the update list (`world.updates`):
  *         characters `lodSystem` is not updating this frame keep their `LocalPose`.
@@ -33,6 +33,10 @@
  *    the current pose T as A = D·T (Q_A = Q_D·Q_T, T_A = T_D + T_T, S_A = S_D·S_T), then
  *    blended as lerp(T, A, β) with β = weight × mask[j] (Q by nlerp).
  *
+ * Float curves (`Curves`, issue 22): after the chunk's poses, `blendCurvesEntities`
+ * (blendCurves.ts) blends the clips' curves of its characters that have curves with the same
+ * layer weights (no masks; additive layers add β·(s − r)), on both kernel paths.
+ *
  * With WebAssembly kernels (`world.kernels === 'wasm'`) the chunk goes to `blendEntitiesWasm`
  * (src/wasm/blendWasm.ts): a layer of a dense unbound clip is sampled by the SIMD kernel
  * `sampleClip` and the override blend of unmasked layers runs on `blendOverride`
@@ -50,6 +54,7 @@ import { applyAdditiveLayer, blendOverrideLayers, blendTwoLayers } from '../math
 import { POSE_STRIDE } from '../math/layout.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
 import { blendEntitiesWasm } from '../wasm/blendWasm.js';
+import { blendCurvesEntities } from './blendCurves.js';
 import { syncKernelArea } from '../wasm/kernels.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 
@@ -119,6 +124,7 @@ export function sampleBlendTwoLayers(
 export function blendEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   if (world.wasm !== null) {
     blendEntitiesWasm(world, world.wasm, dt, first, end);
+    blendCurvesEntities(world, first, updateRange(world.updates, world.characters.dense, dt, first, end)); // curves on JavaScript
     return;
   }
   const { Character, Layers, LocalPose } = world.components;
@@ -179,6 +185,7 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
       applyAdditiveLayer(local, outOff, samples, layerOffset, references[reference[li]], weight, li, layerMaskWeights, jointCount);
     }
   }
+  blendCurvesEntities(world, first, last);
 }
 
 export { applyAdditiveLayer, blendOverrideLayers }; // the kernels, exported with their system for tests

@@ -6,6 +6,7 @@
  */
 import * as inertialization from '../components/Inertialization.js';
 import * as layout from '../math/layout.js';
+import { CURVE_INV_T1, CURVE_K, CURVE_SLOT_STRIDE, CURVE_X0 } from '../components/Curves.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
 const { OFFSET_CHANNEL, OFFSET_INV_T1, OFFSET_K, OFFSET_Q, OFFSET_S, OFFSET_STRIDE, OFFSET_T, OFFSET_V, OFFSET_X0 } = inertialization;
@@ -151,4 +152,51 @@ function rotateByVector(pose: Float32Array, p: number, offsets: Float32Array, r:
   pose[p + POSE_Q + 1] = w * by - x * bz + y * bw + z * bx;
   pose[p + POSE_Q + 2] = w * bz + x * by - y * bx + z * bw;
   pose[p + POSE_Q + 3] = w * bw - x * bx - y * by - z * bz;
+}
+
+/**
+ * Adds the quintic offsets of `curveCount` float curves at `elapsed[index]` seconds to their
+ * values (`values[valuesOff ..]`): per curve, from its slot entry (`CURVE_SLOT_STRIDE` floats at
+ * `slots[slotOff + c × 3]`: signed x0, signed k = v0·t1, 1/t1), x(t) = (1 − s)⁴·(x0·(1 + 4s) + k·s)
+ * with s = t/t1, the translation channel's curve on one signed axis; exactly 0 from t1 on. Pure
+ * kernel; writes only the values.
+ */
+export function applyQuinticCurveOffsets(
+  values: Float32Array, valuesOff: number, slots: Float32Array, slotOff: number, curveCount: number, elapsed: Float32Array, index: number,
+): void {
+  const t = elapsed[index];
+  for (let c = 0; c < curveCount; c++) {
+    const o = slotOff + c * CURVE_SLOT_STRIDE;
+    const s = t * slots[o + CURVE_INV_T1];
+    if (s < 1 && slots[o + CURVE_X0] !== 0) {
+      const r = 1 - s, r2 = r * r;
+      values[valuesOff + c] = values[valuesOff + c] + r2 * r2 * (slots[o + CURVE_X0] * (1 + 4 * s) + slots[o + CURVE_K] * s);
+    }
+  }
+}
+
+/**
+ * Advances the spring offsets of `curveCount` float curves by `dt` (the half-life at
+ * `halfLife[index]`) and adds them to their values, as {@link applySpringOffsets} does a joint's
+ * translation: each slot entry holds the offset (at 0) and its velocity (at 1). Returns whether
+ * any is still above rest. Pure kernel; writes the values and the slot entries.
+ */
+export function applySpringCurveOffsets(
+  values: Float32Array, valuesOff: number, slots: Float32Array, slotOff: number, curveCount: number, halfLife: Float32Array, index: number, dt: number,
+): boolean {
+  const y = (2 * Math.LN2) / halfLife[index];
+  const decay = Math.exp(-y * dt);
+  let active = false;
+  for (let c = 0; c < curveCount; c++) {
+    const o = slotOff + c * CURVE_SLOT_STRIDE;
+    const x = slots[o + CURVE_X0], v = slots[o + CURVE_K];
+    const jerk = v + x * y;
+    const nx = decay * (x + jerk * dt);
+    const nv = decay * (v - jerk * y * dt);
+    slots[o + CURVE_X0] = nx;
+    slots[o + CURVE_K] = nv;
+    if (Math.abs(nx) > SPRING_REST || Math.abs(nv) > SPRING_REST_VELOCITY) active = true;
+    values[valuesOff + c] = values[valuesOff + c] + slots[o + CURVE_X0];
+  }
+  return active;
 }

@@ -8,7 +8,12 @@
  * Reads:  Character, Layers (all of a capturing character's slots: clip, time, speed, weight,
  *         fades, flags, mask, reference, binding), LocalPose, Inertialization, Lod.enabled/level,
  *         the clip, binding, mask, reference and skeleton registries.
- * Writes: LocalPose (target + offset), Inertialization (mode, elapsed, lastDt, outputLevel; a
+ * Float curves (`Curves`, issue 22) ride along: the request stores their P1 (the last output)
+ * and P2, the capture their offsets (x0 = P1 − T(τ), v0 as the translation's, on one signed
+ * axis) in the curve part of the same transition slot (`Curves.slots`), and each update adds
+ * the same quintic or spring decay to `Curves.values`; a spring ends when both are at rest.
+ *
+ * Writes: LocalPose (target + offset), Curves (values, slots), Inertialization (mode, elapsed, lastDt, outputLevel; a
  *         capturing or decaying character's slot and offsets; `slotOwner` of a slot it gives back).
  * Order:  after blendSystem, before root motion and skinSystem. Visits the update list
  *         (`world.updates`): characters `lodSystem` is not updating this frame are skipped; on
@@ -43,9 +48,10 @@ import { updateRange } from '../components/UpdateList.js';
 import * as layout from '../math/layout.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 import {
-  blendLayersAt, CAPTURE_BACK, captureOffsets, createCaptureJob, layersCanGoBack, SOURCE_INTERVAL, type CaptureJob,
+  blendLayersAt, CAPTURE_BACK, CAPTURE_DT, captureCurveOffsets, captureOffsets, createCaptureJob, layersCanGoBack, SOURCE_INTERVAL, type CaptureJob,
 } from './inertializeCapture.js';
-import { applyQuinticOffsets, applySpringOffsets } from './inertializeOffsets.js';
+import { applyQuinticCurveOffsets, applyQuinticOffsets, applySpringCurveOffsets, applySpringOffsets } from './inertializeOffsets.js';
+import { CURVE_SLOT_STRIDE } from '../components/Curves.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE } = layout;
@@ -88,8 +94,10 @@ export function inertializeSystem(world: AnimationWorld, dt: number): void {
 
 /** The work of {@link inertializeSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
 export function inertializeEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
-  const { Character, LocalPose, Inertialization, Lod } = world.components;
+  const { Character, LocalPose, Inertialization, Lod, Curves } = world.components;
   const { mode, pending, elapsed, duration, lastDt, slot, slotOwner, outputLevel, slots } = Inertialization;
+  const maxCurves = Curves.maxCurves;
+  const curveSlotSize = maxCurves * CURVE_SLOT_STRIDE;
   const { enabled: lodOn, level: lodLevel } = Lod;
   const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
@@ -106,9 +114,15 @@ export function inertializeEntities(world: AnimationWorld, frameDt: number, firs
     if (current === INERTIA_QUINTIC) {
       elapsed[eid] = elapsed[eid] + dt;
       applyQuinticOffsets(local, eid * poseSize, slots, slot[eid] * slotSize, Character.jointCount[eid], elapsed, eid);
+      if (maxCurves > 0 && Curves.count[eid] > 0) {
+        applyQuinticCurveOffsets(Curves.values, eid * maxCurves, Curves.slots, slot[eid] * curveSlotSize, Curves.count[eid], elapsed, eid);
+      }
       if (elapsed[eid] >= duration[eid]) mode[eid] = INERTIA_NONE;
     } else if (current === INERTIA_SPRING) {
-      if (!applySpringOffsets(local, eid * poseSize, slots, slot[eid] * slotSize, Character.jointCount[eid], Inertialization.halfLife, eid, dt)) mode[eid] = INERTIA_NONE;
+      let active = applySpringOffsets(local, eid * poseSize, slots, slot[eid] * slotSize, Character.jointCount[eid], Inertialization.halfLife, eid, dt);
+      if (maxCurves > 0 && Curves.count[eid] > 0
+        && applySpringCurveOffsets(Curves.values, eid * maxCurves, Curves.slots, slot[eid] * curveSlotSize, Curves.count[eid], Inertialization.halfLife, eid, dt)) active = true;
+      if (!active) mode[eid] = INERTIA_NONE;
     } else {
       const s = slot[eid];
       if (s !== NO_SLOT) {
@@ -160,6 +174,8 @@ function capture(world: AnimationWorld, eid: number, dt: number): void {
   captureOffsets(job);
   const slots = c.slots;
   for (let i = 0, n = jointCount * OFFSET_STRIDE; i < n; i++) slots[slotOff + i] = slotScratch[i];
+  params[CAPTURE_DT] = dt;
+  captureCurveOffsets(world, eid);
   c.mode[eid] = c.pendingMode[eid];
   c.elapsed[eid] = 0;
 }

@@ -89,8 +89,9 @@ describe('transition slots: memory', () => {
     // The slots are all of its per-joint memory: a world without slots holds 25 bytes per character.
     const none = createInertializationComponent(1001, 64, undefined, 0);
     expect((bytes(none) - 4) / 1001).toBe(25);
-    // worldBytes counts the slots: maxJoints × 80 + 4 bytes each.
-    expect(worldBytes(1000, 64) - worldBytes(1000, 64, 4096, 'js', 0)).toBe(128 * (64 * SLOT_STRIDE * 4 + 4));
+    // worldBytes counts the slots: maxJoints × 80 + 4 bytes each, and the curve part of each
+    // (Curves.slots: 12 bytes per curve, 8 curves by default).
+    expect(worldBytes(1000, 64) - worldBytes(1000, 64, 4096, 'js', 0)).toBe(128 * (64 * SLOT_STRIDE * 4 + 4 + 8 * 12));
   });
 
   it('the default is a slot per character up to 128 characters, then one per 8', () => {

@@ -1,0 +1,193 @@
+/**
+ * The float-curve pass of blendSystem (issue 22, metachannels): each character's clip curves
+ * blended into `Curves.values` with the pose's layer weights. blendSystem runs it for its chunk
+ * after the poses, on the JavaScript and WebAssembly kernels alike (the curves are a few floats
+ * a character: they stay on JavaScript, so both paths give the same values); inertialization's
+ * capture (inertializeCapture.ts) blends the curves the same way at other times.
+ *
+ * Per character whose skeleton has curves (`Curves.count[eid]` > 0), in `skeleton.curves` order,
+ * with d the skeleton's default of a curve and θ the blend threshold (GEA "LERP blending" on one
+ * channel, as the pose's translations):
+ * 1. Override layers (weight w_k > 0): value = (Σ w_k·s_k + max(0, θ − W)·d) / max(W, θ),
+ *    W = Σ w_k, where s_k is the layer's clip curve at its time or d when its clip lacks the
+ *    curve. Masks do not apply (a curve belongs to no joint). A single layer at or above θ gives
+ *    its clip's value; no layer, the default.
+ * 2. Additive layers, in layer order: value += β·(s − r) for each curve the layer's clip has,
+ *    β its weight and r the reference's value (its reference clip's curve at the reference
+ *    time, stored after the reference pose by `registerReference`; 0 for a difference clip).
+ *
+ * Which clip curve is which skeleton curve comes from `world.assets.curveMaps` (resolved when a
+ * clip is played or bound, src/api/curves.ts), never from names per frame. LOD levels sample
+ * the level's clip (reduced clips keep their curves, keyed). Allocates nothing.
+ */
+import type { Clip } from '../assets/Clip.js';
+import { LAYER_ADDITIVE } from '../components/Layers.js';
+import { MAX_CURVES } from '../components/Curves.js';
+import { lodClipId } from '../components/Lod.js';
+import * as layout from '../math/layout.js';
+import type { AnimationWorld } from '../world.js';
+
+const { POSE_STRIDE } = layout;
+
+/** The override sum per curve, in doubles (a fixed-size temporary: each thread has its own module). */
+const SUM = new Float64Array(MAX_CURVES);
+
+/**
+ * The curves of the chunk's updated characters `world.updates.eids[first .. last)` into
+ * `Curves.values` (see the file header): blendSystem's curves pass, at the layers' current times
+ * and weights. Nothing in a world of `maxCurves: 0`; a character without curves costs one read.
+ */
+export function blendCurvesEntities(world: AnimationWorld, first: number, last: number): void {
+  const Curves = world.components.Curves;
+  const maxCurves = Curves.maxCurves;
+  if (maxCurves === 0) return;
+  const { count, values } = Curves;
+  const { Character, Layers, Lod } = world.components;
+  const { clip: clipIds, flags, reference, maxLayers, time, weight } = Layers;
+  const { clips, references, curveMaps } = world.assets;
+  const clipLevels = world.lod.clipLevels;
+  const threshold = world.scratch.blendThreshold;
+  const { enabled: lodOn, level: lodLevel } = Lod;
+  const updated = world.updates.eids;
+  for (let entry = first; entry < last; entry++) {
+    const eid = updated[entry];
+    const n = count[eid];
+    if (n === 0) continue;
+    const row = curveMaps[Character.skeleton[eid]];
+    if (row === undefined) continue; // (spawn made it: not reached)
+    blendCurveLayers(
+      values, eid * maxCurves, n, row.defaults, row.clips, clips, references, Character.jointCount[eid] * POSE_STRIDE,
+      clipIds, flags, reference, eid * maxLayers, maxLayers, time, weight, eid * maxLayers,
+      lodOn[eid] === 0 ? -1 : lodLevel[eid], clipLevels, threshold,
+    );
+  }
+}
+
+/**
+ * Blends the `curveCount` curves of character `eid` (see the file header) into
+ * `out[outOff .. outOff + curveCount)`, with layer n (slot `eid × maxLayers + n`) at time
+ * `times[base + n]` and weight `weights[base + n]`: the layers' own arrays (`base` =
+ * `eid × maxLayers`) or a capture's times and weights at another instant (`base` 0). Clips at
+ * the character's LOD level. Allocates nothing.
+ */
+export function blendCurvesOf(
+  world: AnimationWorld, eid: number, curveCount: number, times: Float64Array, weights: Float32Array, base: number,
+  out: Float32Array, outOff: number,
+): void {
+  const { Character, Layers, Lod } = world.components;
+  const row = world.assets.curveMaps[Character.skeleton[eid]];
+  if (row === undefined) return; // (spawn made it: not reached)
+  blendCurveLayers(
+    out, outOff, curveCount, row.defaults, row.clips, world.assets.clips, world.assets.references, Character.jointCount[eid] * POSE_STRIDE,
+    Layers.clip, Layers.flags, Layers.reference, eid * Layers.maxLayers, Layers.maxLayers, times, weights, base,
+    Lod.enabled[eid] === 0 ? -1 : Lod.level[eid], world.lod.clipLevels, world.scratch.blendThreshold,
+  );
+}
+
+/**
+ * The kernel of {@link blendCurvesOf}: one character's layers (slots `firstLayer ..
+ * firstLayer + maxLayers`, times and weights at `base`) blended into `out` by the curve maps
+ * `maps` of its skeleton (`defaults`), reference values at `refOff` of each reference pose, the
+ * blend threshold at `threshold[0]`. Takes and returns no float, so nothing is boxed where V8
+ * does not inline it.
+ */
+function blendCurveLayers(
+  out: Float32Array, outOff: number, curveCount: number, defaults: Float32Array, maps: readonly (Int16Array | undefined)[],
+  clips: readonly Clip[], references: readonly Float32Array[], refOff: number,
+  clipIds: Int32Array, flags: Uint8Array, reference: Int32Array, firstLayer: number, maxLayers: number,
+  times: Float64Array, weights: Float32Array, base: number, level: number, clipLevels: Int32Array, threshold: Float64Array,
+): void {
+  // 1. Override layers: W first, for the rest default's share.
+  let total = 0;
+  for (let n = 0; n < maxLayers; n++) {
+    const li = firstLayer + n;
+    const w = weights[base + n];
+    if (clipIds[li] >= 0 && w > 0 && (flags[li] & LAYER_ADDITIVE) === 0) total += w;
+  }
+  // Σ w_k·s_k + (θ − W)·d = Σ_k w_k·(s_k − d) + max(W, θ)·d: start at the default's share, then
+  // each layer adds w·(s − d) for the curves its clip has (a curve it lacks is its default).
+  const norm = total > threshold[0] ? total : threshold[0];
+  for (let c = 0; c < curveCount; c++) SUM[c] = norm * defaults[c];
+  for (let n = 0; n < maxLayers; n++) {
+    const li = firstLayer + n;
+    const w = weights[base + n];
+    if (!(clipIds[li] >= 0 && w > 0 && (flags[li] & LAYER_ADDITIVE) === 0)) continue;
+    const clipId = level < 0 ? clipIds[li] : lodClipId(clipLevels, clipIds[li], level);
+    const map = maps[clipId];
+    if (map === undefined) continue;
+    sampleMapped(clips[clipId], map, times, base + n);
+    for (let i = 0; i < map.length; i++) {
+      const c = map[i];
+      if (c >= 0) SUM[c] += w * (SAMPLED[c] - defaults[c]);
+    }
+  }
+  const scale = 1 / norm;
+  for (let c = 0; c < curveCount; c++) SUM[c] *= scale;
+
+  // 2. Additive layers in layer order: β·(s − r) for the curves their clips have.
+  for (let n = 0; n < maxLayers; n++) {
+    const li = firstLayer + n;
+    const beta = weights[base + n];
+    if (!(clipIds[li] >= 0 && beta > 0 && (flags[li] & LAYER_ADDITIVE) !== 0 && reference[li] >= 0)) continue;
+    const clipId = level < 0 ? clipIds[li] : lodClipId(clipLevels, clipIds[li], level);
+    const map = maps[clipId];
+    if (map === undefined) continue;
+    const r = references[reference[li]];
+    sampleMapped(clips[clipId], map, times, base + n);
+    for (let i = 0; i < map.length; i++) {
+      const c = map[i];
+      if (c >= 0) SUM[c] += beta * (SAMPLED[c] - r[refOff + c]);
+    }
+  }
+  for (let c = 0; c < curveCount; c++) out[outOff + c] = SUM[c];
+}
+
+/** A layer's curve samples by skeleton curve index (a fixed-size temporary, as {@link SUM}). */
+const SAMPLED = new Float64Array(MAX_CURVES);
+
+/**
+ * Samples the curves of `clip` that `map` names (clip curve i → skeleton curve `map[i]`) at time
+ * `times[timeIndex]` into `SAMPLED[map[i]]`, as `sampleCurvesInto` samples them: clamped to the
+ * clip, the two frames around the time lerped, a keyed curve linear between its keys. The time
+ * arrives as an array element (no boxed double).
+ */
+function sampleMapped(clip: Clip, map: Int16Array, times: Float64Array, timeIndex: number): void {
+  const frameCount = clip.frameCount;
+  const position = times[timeIndex] * clip.frameRate;
+  let frame = Math.floor(position);
+  let alpha = position - frame;
+  if (!(frame >= 0)) {
+    frame = 0;
+    alpha = 0;
+  } else if (frame >= frameCount - 1) {
+    frame = frameCount - 1;
+    alpha = 0;
+  }
+  const curves = clip.curves;
+  for (let i = 0; i < map.length; i++) {
+    const c = map[i];
+    if (c < 0) continue;
+    const { keys, values } = curves[i];
+    if (keys === null) {
+      const a = values[frame];
+      SAMPLED[c] = alpha === 0 ? a : a + (values[frame + 1] - a) * alpha;
+      continue;
+    }
+    // Keyed (a reduced clip): the keys around frame position f, lerped.
+    const f = frame + alpha;
+    const last = keys.length - 1;
+    if (last === 0 || f <= keys[0]) SAMPLED[c] = values[0];
+    else if (f >= keys[last]) SAMPLED[c] = values[last];
+    else {
+      let lo = 0, hi = last;
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >>> 1;
+        if (keys[mid] <= f) lo = mid;
+        else hi = mid;
+      }
+      const k0 = keys[lo], k1 = keys[lo + 1];
+      const a = values[lo];
+      SAMPLED[c] = a + (values[lo + 1] - a) * ((f - k0) / (k1 - k0));
+    }
+  }
+}
