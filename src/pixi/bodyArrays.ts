@@ -52,6 +52,8 @@ export interface BodyArrays {
 export const MAX_MORPH_TARGETS = 8;
 /** Floats per (vertex, target) in {@link BodyMorphs.deltas}: position delta (3), normal delta (3). */
 export const MORPH_DELTA_FLOATS = 6;
+/** Float offset of the normal delta in a (vertex, target) record of {@link BodyMorphs.deltas} (the position delta at 0). */
+export const MORPH_DELTA_NORMAL = 3;
 
 /**
  * A body's morph targets: the union of its primitives' targets, by curve name (`Head.Angry`,
@@ -141,7 +143,7 @@ function buildMorphs(meshes: readonly MorphMesh[], firstVertex: Uint32Array, V: 
         const o = (rows[firstVertex[i] + v] * T + k) * MORPH_DELTA_FLOATS;
         for (let c = 0; c < 3; c++) {
           deltas[o + c] = target.positions[v * 3 + c];
-          if (target.normals != null) deltas[o + 3 + c] = target.normals[v * 3 + c];
+          if (target.normals != null) deltas[o + MORPH_DELTA_NORMAL + c] = target.normals[v * 3 + c];
         }
       }
     });

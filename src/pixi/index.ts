@@ -19,6 +19,7 @@ export {
   BODY_WEIGHTS,
   MAX_MORPH_TARGETS,
   MORPH_DELTA_FLOATS,
+  MORPH_DELTA_NORMAL,
   type BodyArrays,
   type BodyMorphs,
 } from './bodyArrays.js';

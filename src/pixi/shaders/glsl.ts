@@ -76,19 +76,18 @@ void main() {
   int corner = gl_VertexID - slot * corners;
   int perCorner = int(uMorphInfo.z + 0.5);
   int perSlot = int(uMorphInfo.w + 0.5);
-  int c0 = corner * perCorner;
   vec4 root = texelAt(uSlots, slot * perSlot);
   vec4 info = texelAt(uSlots, slot * perSlot + 1);
-  vec4 v0 = texelAt(uVertices, c0);
-  vec4 v1 = texelAt(uVertices, c0 + 1);
-  vec4 joints = texelAt(uVertices, c0 + 2);
-  vec4 weights = texelAt(uVertices, c0 + 3);
+  vec4 v0 = texelAt(uVertices, corner * perCorner);
+  vec4 v1 = texelAt(uVertices, corner * perCorner + 1);
+  vec4 joints = texelAt(uVertices, corner * perCorner + 2);
+  vec4 weights = texelAt(uVertices, corner * perCorner + 3);
   vec3 bindP = v0.xyz;
   vec3 bindN = vec3(v0.w, v1.xy);
   vec3 color = vec3(1.0);
   if (perCorner > 4) {
     // Per-vertex base colour and morph row (bodies without either skip this texel).
-    vec4 extra = texelAt(uVertices, c0 + 4);
+    vec4 extra = texelAt(uVertices, corner * perCorner + 4);
     color = extra.rgb;
     morphVertex(int(extra.w + 0.5) - 1, int(uMorphInfo.x + 0.5), int(uMorphInfo.y + 0.5), slot * perSlot + 2, bindP, bindN);
   }

@@ -87,17 +87,16 @@ fn mainVertex(@builtin(vertex_index) vertexIndex: u32) -> VSOutput {
   let morphInfo = bodyUniforms.uMorphInfo;
   let perCorner = i32(morphInfo.z + 0.5);
   let perSlot = i32(morphInfo.w + 0.5);
-  let c0 = corner * perCorner;
   let root = texelAt(uSlots, slot * perSlot);
   let info = texelAt(uSlots, slot * perSlot + 1);
-  let v0 = texelAt(uVertices, c0);
-  let v1 = texelAt(uVertices, c0 + 1);
-  let joints = texelAt(uVertices, c0 + 2);
-  let weights = texelAt(uVertices, c0 + 3);
+  let v0 = texelAt(uVertices, corner * perCorner);
+  let v1 = texelAt(uVertices, corner * perCorner + 1);
+  let joints = texelAt(uVertices, corner * perCorner + 2);
+  let weights = texelAt(uVertices, corner * perCorner + 3);
   var morphed = Morphed(v0.xyz, vec3<f32>(v0.w, v1.xy));
   var color = vec3<f32>(1.0);
   if (perCorner > 4) {
-    let extra = texelAt(uVertices, c0 + 4);
+    let extra = texelAt(uVertices, corner * perCorner + 4);
     color = extra.rgb;
     morphed = morphVertex(i32(extra.w + 0.5) - 1, i32(morphInfo.x + 0.5), i32(morphInfo.y + 0.5), slot * perSlot + 2, morphed.p, morphed.n);
   }
