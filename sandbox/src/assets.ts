@@ -8,7 +8,8 @@
  * travel its planted feet imply, and the speed it travels at rate 1 is its root track's cycle
  * over its duration.
  *
- * Each character's bodies for bitanim/pixi (`bodiesOf`) are built once, on first use.
+ * Each character's bodies for bitanim/pixi (`bodiesOf`) are built once, on first use: the whole
+ * character is every mesh of its skeleton in one body (the Robot's rigid parts and hands).
  */
 import { loadGltf, rootMotionFromFeet, type Clip, type Skeleton, type SkinnedMeshData } from 'bitanim';
 import { affine, getRootTrack } from 'bitanim/kernels';
@@ -34,8 +35,10 @@ export interface CharacterAsset {
   readonly skeleton: Skeleton;
   /** Every clip of the file, in place (no root motion added), by name. */
   readonly clips: ReadonlyMap<string, Clip>;
-  /** The skinned mesh with its UVs and material (`loadGltf`'s), or null when the file has none worth drawing (the Robot's only skinned parts are its hands). */
+  /** The skinned mesh with its UVs and material (`loadGltf`'s), or null when the file has no single mesh worth drawing (the Robot's only skinned parts are its hands). */
   readonly mesh: SkinnedMeshData | null;
+  /** Every primitive bound to the skeleton (`loadGltf`'s meshes of skeleton 0: the Robot's 19, rigid and skinned): the whole character; empty for the bench rig. */
+  readonly meshes: readonly SkinnedMeshData[];
   /** Octahedral capsule bodies, one per bone, rigidly skinned to it (a mesh of the same shape, no material). */
   readonly capsules: SkinnedMeshData;
   /** The same for the longer bones only, with fewer triangles (for large crowds). */
@@ -98,6 +101,7 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
     skeleton,
     clips,
     mesh,
+    meshes: result.meshes.filter((m) => m.skeleton === 0),
     capsules: capsuleGeometry(skeleton),
     coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES, 'coarse capsules'),
     locomotion,
@@ -111,7 +115,7 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
 
 /** A character kind's bodies: built once (their GPU data is shared by every crowd renderer). */
 export interface CharacterBodies {
-  /** The skinned mesh with its material (the Fox: textured), or null. */
+  /** The whole character with its materials (the Fox: its textured mesh; the Robot: its 19 meshes in one body, colours per vertex, morph targets), or null. */
   readonly mesh: CharacterBody | null;
   /** The same mesh in plain white (`material: null`): what motion LOD's colours tint. */
   readonly plainMesh: CharacterBody | null;
@@ -126,8 +130,8 @@ export function bodiesOf(asset: CharacterAsset): CharacterBodies {
   let bodies = built.get(asset);
   if (!bodies) {
     bodies = {
-      mesh: asset.mesh ? createCharacterBody(asset.mesh) : null,
-      plainMesh: asset.mesh ? createCharacterBody(asset.mesh, null) : null,
+      mesh: asset.meshes.length > 0 ? createCharacterBody(asset.meshes) : null,
+      plainMesh: asset.meshes.length > 0 ? createCharacterBody(asset.meshes, null) : null,
       capsules: createCharacterBody(asset.capsules),
       coarse: createCharacterBody(asset.coarseCapsules),
     };
@@ -145,6 +149,7 @@ function benchCharacter(): CharacterAsset {
     skeleton,
     clips: new Map(clips.map((clip) => [clip.name, clip])),
     mesh: null,
+    meshes: [],
     capsules: capsuleGeometry(skeleton),
     coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES, 'coarse capsules'),
     locomotion: null,

@@ -1,7 +1,7 @@
 /**
  * The page of examples/pixiFox.ts (sandbox/pixiFox.html), for e2e/run.mjs: `?count=N` Foxes,
  * `?renderer=webgpu` for pixi's WebGPU renderer, `?badtexture=1` to give the body an image
- * that cannot decode, `?selftest=skin` for the GPU-vs-CPU skinning test (./selftest/pixiSkin.ts,
+ * that cannot decode, `?selftest=skin` for the GPU-vs-CPU skinning test of the Fox and the morphed Robot (./selftest/pixiSkin.ts,
  * result in `window.__pixiFox.skin`). It exposes `window.__pixiFox`: ready/error, the renderer's name, the
  * crowd's draw calls, and the crowd's CPU time per frame (median of the last 120 frames).
  */
@@ -37,7 +37,9 @@ async function start(): Promise<void> {
   if (!response.ok) throw new Error(`assets/Fox.glb: HTTP ${response.status}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
   if (params.get('selftest') === 'skin') {
-    window.__pixiFox = { ready: true, skin: await skinSelftest(bytes) };
+    const robot = await fetch(new URL('assets/RobotExpressive.glb', document.baseURI));
+    if (!robot.ok) throw new Error(`assets/RobotExpressive.glb: HTTP ${robot.status}`);
+    window.__pixiFox = { ready: true, skin: await skinSelftest(bytes, new Uint8Array(await robot.arrayBuffer())) };
     return;
   }
   const { app, world, crowd, body, foxes } = await pixiFoxes(bytes, count, 960, 600, params.get('renderer') === 'webgpu' ? 'webgpu' : 'webgl');

@@ -201,3 +201,18 @@ describe('morph weights in the crowd\'s slots', () => {
     expect(() => crowd.setMorphWeights(99, [0, 0, 0])).toThrow(AnimationError);
   });
 });
+
+describe('examples/pixiRobot.ts (docs/pixi.md)', () => {
+  it('draws the whole Robot in one body, its Surprised weight in the slot', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { surprisedRobot } = await import('../../examples/pixiRobot.js');
+    const { crowd, body, robot } = await surprisedRobot(readAsset('RobotExpressive.glb'));
+    Object.assign(crowd.camera, { halfHeight: 2, width: 400, height: 400 });
+    crowd.update();
+    expect(crowd.stats).toMatchObject({ drawn: 1, drawCalls: 1 });
+    expect(body.arrays.vertexCount).toBe(7214);
+    const [batch] = batchesOf(crowd);
+    expect(Array.from(batch!.slots.subarray(4, 5))).toEqual([robot]);
+    expect(Array.from(batch!.slots.subarray(8, 12))).toEqual([0, 1, 0, 0]);
+  });
+});
