@@ -33,7 +33,8 @@
 //      and draws the base colour; `?selftest=skin` reads back the GPU's skinned Fox (transform
 //      feedback) within 1e-4 of skinVertices, and the whole Robot (one body of 19 primitives) with
 //      non-zero morph weights within 1e-4 of skinVertices with the same weights; WebGPU (SwiftShader Vulkan) when Chromium offers
-//      an adapter, else a printed skip.
+//      an adapter (and the whole Robot there, its expression changing with the morph weights),
+//      else a printed skip.
 // Screenshots go to the folder given as the first argument (default docs/screenshots/): the
 // docs/sandbox.md shows crowd.png and inspector.png from there.
 //
@@ -485,7 +486,10 @@ try {
     const shotWith = async (weights) => {
       await page.evaluate((w) => window.__sandbox.inspector.expressions.setSliders(w), weights);
       await page.waitForTimeout(500);
-      return canvasShot(page);
+      await page.evaluate(() => (document.getElementById('overlay').style.visibility = 'hidden'));
+      const png = await canvasShot(page);
+      await page.evaluate(() => (document.getElementById('overlay').style.visibility = ''));
+      return png;
     };
     const neutral = await shotWith([0, 0, 0]);
     const [head, footL, footR] = await page.evaluate(() => window.__sandbox.inspector.project(['Head', 'Foot.L', 'Foot.R']));
@@ -506,14 +510,16 @@ try {
     }, neutral.toString('base64'));
     const footY = Math.max(footL[1], footR[1]);
     const span = footY - head[1]; // head joint to feet, screen pixels
+    // The hands alone (all the Robot was before) sit at mid-height: the whole Robot's orange reaches above its head joint and down to its feet.
     check('inspector: the Robot is drawn whole (its orange spans head to feet, not just the hands)',
-      expressions.length === 3 && orange.n > 2000 && orange.y0 <= head[1] && orange.y1 >= footY - 0.25 * span && (orange.y1 - orange.y0) > 1.2 * (orange.x1 - orange.x0),
+      expressions.length === 3 && orange.n > 3000 && orange.y0 <= head[1] - 0.2 * span && orange.y1 >= footY - 0.2 * span,
       `${orange.n} orange pixels in x ${orange.x0}…${orange.x1}, y ${orange.y0}…${orange.y1}; head joint at y ${head[1].toFixed(0)}, feet at ${footY.toFixed(0)}; curves ${expressions.join(', ')}`);
     await saveSmall(page, neutral, join(outDir, 'inspector-robot.png'));
     // Two expressions: the head changes, nothing else does.
     const angry = await shotWith([1, 0, 0]);
     const surprised = await shotWith([0, 1, 0]);
-    const box = { x0: head[0] - 0.4 * span, x1: head[0] + 0.4 * span, y0: head[1] - 0.7 * span, y1: head[1] + 0.15 * span };
+    // The head region: above the head joint (the neck), as wide as the Robot is tall.
+    const box = { x0: head[0] - 0.6 * span, x1: head[0] + 0.6 * span, y0: head[1] - 1.2 * span, y1: head[1] + 0.1 * span };
     const diff = await page.evaluate(async ([a, b, box]) => {
       const decode = async (b64) => {
         const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
@@ -707,6 +713,22 @@ try {
           `renderer ${gpuStats.renderer}; ${gpuScreen.pixels} Fox pixels: ${show(gpuScreen.shares)}; ${gpuStats.drawn} drawn in ${gpuStats.drawCalls} draw`);
         check('pixi: WebGPU, no console errors', gpu.errors.length === 0, gpu.errors.slice(0, 5).join(' | '));
         await gpu.page.close();
+        // The whole Robot on WebGPU (examples/pixiRobot.ts): one draw, and its face changes with the morph weights (the WGSL path).
+        const robotGpu = await openFox('?robot=1&renderer=webgpu', gpuBrowser);
+        const shotAs = async (weights) => {
+          const at = await robotGpu.page.evaluate((w) => { window.__pixiFox.setWeights(w); return window.__pixiFox.frame ?? 0; }, weights);
+          await robotGpu.page.waitForFunction((f) => (window.__pixiFox.frame ?? 0) >= f + 3, at, { timeout: 120_000 });
+          return robotGpu.page.locator('canvas').screenshot();
+        };
+        const angryGpu = await shotAs([1, 0, 0]);
+        const surprisedGpu = await shotAs([0, 1, 0]);
+        const robotStats = await robotGpu.page.evaluate(() => ({ renderer: window.__pixiFox.renderer, ...window.__pixiFox.stats() }));
+        const faceGpu = await pixels(robotGpu.page, angryGpu, surprisedGpu);
+        await saveSmall(robotGpu.page, surprisedGpu, join(outDir, 'pixi-robot-webgpu.png'));
+        check('pixi: WebGPU — the whole Robot in one draw, its expression changes with the morph weights (WGSL)', robotStats.renderer === 'webgpu' && robotStats.drawCalls === 1 && robotStats.drawn === 1 && faceGpu.changed > 40,
+          `renderer ${robotStats.renderer}; ${robotStats.drawn} drawn in ${robotStats.drawCalls} draw; Angry → Surprised: ${faceGpu.changed} pixels changed`);
+        check('pixi: WebGPU Robot, no console errors', robotGpu.errors.length === 0, robotGpu.errors.slice(0, 5).join(' | '));
+        await robotGpu.page.close();
       }
     } finally {
       await gpuBrowser.close();

@@ -86,6 +86,13 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
   const headParent = head >= 0 ? skeleton.parents[head]! : -1;
   const neck = headParent >= 0 && /neck/i.test(skeleton.names[headParent]!) ? headParent : -1;
   let height = restHeight(skeleton) * 1.2, length = height;
+  const whole = result.meshes.filter((m) => m.skeleton === 0);
+  if (!mesh && whole.length > 0) {
+    // The whole character in its rest pose (its joints alone miss the Robot's big head).
+    const box = restExtent(skeleton, whole);
+    height = box[1];
+    length = Math.max(box[0], box[2]);
+  }
   if (mesh) {
     const extent = (axis: number): number => {
       let lo = Infinity, hi = -Infinity;
@@ -101,7 +108,7 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
     skeleton,
     clips,
     mesh,
-    meshes: result.meshes.filter((m) => m.skeleton === 0),
+    meshes: whole,
     capsules: capsuleGeometry(skeleton),
     coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES, 'coarse capsules'),
     locomotion,
@@ -172,6 +179,29 @@ function restModel(skeleton: Skeleton): Float64Array {
     else affine.multiply(out, j * 12, out, p * 12, local, 0);
   }
   return out;
+}
+
+/** Extent (x, y, z) of meshes bound to `skeleton` in its rest pose: each vertex through Σ wᵢ · Rest_jᵢ · InverseBind_jᵢ. */
+function restExtent(skeleton: Skeleton, meshes: readonly SkinnedMeshData[]): number[] {
+  const model = restModel(skeleton);
+  const skin = new Float64Array(skeleton.jointCount * 12);
+  for (let j = 0; j < skeleton.jointCount; j++) affine.multiply(skin, j * 12, model, j * 12, skeleton.inverseBind, j * 12);
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  const point = new Float64Array(3), moved = new Float64Array(3);
+  for (const mesh of meshes) {
+    for (let v = 0; v < mesh.positions.length / 3; v++) {
+      const sum = [0, 0, 0];
+      for (let i = 0; i < 4; i++) {
+        const w = mesh.weights[v * 4 + i]!;
+        if (w === 0) continue;
+        point.set(mesh.positions.subarray(v * 3, v * 3 + 3));
+        affine.transformPoint(moved, 0, skin, mesh.joints[v * 4 + i]! * 12, point, 0);
+        for (let c = 0; c < 3; c++) sum[c]! += w * moved[c]!;
+      }
+      for (let c = 0; c < 3; c++) { lo[c] = Math.min(lo[c]!, sum[c]!); hi[c] = Math.max(hi[c]!, sum[c]!); }
+    }
+  }
+  return hi.map((h, c) => h - lo[c]!);
 }
 
 function restHeight(skeleton: Skeleton): number {
