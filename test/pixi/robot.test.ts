@@ -113,6 +113,7 @@ describe('a whole character: the Robot in one body', () => {
   });
 
   it('a body without colours per vertex or morph targets keeps 4 texels per corner and its material\'s factor (the Fox; one Robot colour)', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
     const foxBody = pixi.createCharacterBody(fox.meshes[0]!);
     expect([foxBody.texelsPerCorner, foxBody.morphBase, foxBody.morphTargets.length, foxBody.vertexColors]).toEqual([4, 0, 0, false]);
     const legs = meshes.filter((m) => /^(Leg|LowerLeg)\./.test(m.name));
@@ -126,6 +127,7 @@ describe('a whole character: the Robot in one body', () => {
   });
 
   it('refuses an empty list, two textures in one body, too many targets and a target of the wrong length', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
     expect(() => pixi.createCharacterBody([])).toThrow(AnimationError);
     expect(() => pixi.createCharacterBody([fox.meshes[0]!, meshes[0]!])).toThrow(/base colour texture and none.*body per texture/);
     const head = meshes.find((m) => m.name === 'Head#0')!;
