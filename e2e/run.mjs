@@ -23,6 +23,9 @@
 //      wasm step world in every pool bit for bit;
 //   7. the inspector's clip picker changes the pose (the pose numbers and the pixels), and its
 //      LOD plot shows a clip reduced by reduceClip;
+//   7b. the inspector draws the Robot whole (its orange spans head to feet), and its head's pixels
+//      change between two expressions set with the expression sliders (morph targets on the
+//      GPU), and only there; over the synthetic clip "Idle · expressions" the weights change;
 //   8. no console errors, page errors or failed requests anywhere;
 //  10. state machines: the crowd's wanderers run them (window.__sandbox.stats().machines: every
 //      character a locomotion machine, states idle and move both in use, getState of a sample;
@@ -34,8 +37,10 @@
 //      colours on screen), moving; the same WebGL draw calls per frame for 100 and 2,000 Foxes;
 //      the crowd's CPU time per frame for 5,000 ≤ 2 ms; a texture that fails to decode warns
 //      and draws the base colour; `?selftest=skin` reads back the GPU's skinned Fox (transform
-//      feedback) within 1e-4 of skinVertices; WebGPU (SwiftShader Vulkan) when Chromium offers
-//      an adapter, else a printed skip.
+//      feedback) within 1e-4 of skinVertices, and the whole Robot (one body of 19 primitives) with
+//      non-zero morph weights within 1e-4 of skinVertices with the same weights; WebGPU (SwiftShader Vulkan) when Chromium offers
+//      an adapter (and the whole Robot there, its expression changing with the morph weights),
+//      else a printed skip.
 // Screenshots go to the folder given as the first argument (default docs/screenshots/): the
 // docs/sandbox.md shows crowd.png and inspector.png from there.
 //
@@ -548,6 +553,87 @@ try {
     check('inspector: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
     await page.close();
   }
+  // ---- inspector: the whole Robot, its expressions (morph targets on the GPU) -------------------
+  {
+    const { page, errors } = await openPage('?view=inspector&character=robot&paused=1&lookat=0', { width: 1100, height: 860 });
+    await page.waitForTimeout(800);
+    const expressions = await page.evaluate(() => window.__sandbox.inspector.expressions.curves());
+    const shotWith = async (weights) => {
+      await page.evaluate((w) => window.__sandbox.inspector.expressions.setSliders(w), weights);
+      await page.waitForTimeout(500);
+      await page.evaluate(() => (document.getElementById('overlay').style.visibility = 'hidden'));
+      const png = await canvasShot(page);
+      await page.evaluate(() => (document.getElementById('overlay').style.visibility = ''));
+      return png;
+    };
+    const neutral = await shotWith([0, 0, 0]);
+    const [head, footL, footR] = await page.evaluate(() => window.__sandbox.inspector.project(['Head', 'Foot.L', 'Foot.R']));
+    // The Robot's orange (its main material, base colour 0.59 0.29 0.04): where it is drawn.
+    const orange = await page.evaluate(async (b64) => {
+      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+      const g = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d');
+      g.drawImage(bitmap, 0, 0);
+      const d = g.getImageData(0, 0, bitmap.width, bitmap.height).data;
+      let n = 0, x0 = Infinity, x1 = -1, y0 = Infinity, y1 = -1;
+      for (let i = 0; i < d.length; i += 4) {
+        const r = d[i], gr = d[i + 1], b = d[i + 2];
+        if (!(r > 60 && r > 1.5 * gr && gr > 2 * b)) continue;
+        const x = (i / 4) % bitmap.width, y = Math.floor(i / 4 / bitmap.width);
+        n++; x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+      }
+      return { n, x0, x1, y0, y1 };
+    }, neutral.toString('base64'));
+    const footY = Math.max(footL[1], footR[1]);
+    const span = footY - head[1]; // head joint to feet, screen pixels
+    // The hands alone (all the Robot was before) sit at mid-height: the whole Robot's orange reaches above its head joint and down to its feet.
+    check('inspector: the Robot is drawn whole (its orange spans head to feet, not just the hands)',
+      expressions.length === 3 && orange.n > 3000 && orange.y0 <= head[1] - 0.2 * span && orange.y1 >= footY - 0.2 * span,
+      `${orange.n} orange pixels in x ${orange.x0}…${orange.x1}, y ${orange.y0}…${orange.y1}; head joint at y ${head[1].toFixed(0)}, feet at ${footY.toFixed(0)}; curves ${expressions.join(', ')}`);
+    await saveSmall(page, neutral, join(outDir, 'inspector-robot.png'));
+    // Two expressions: the head changes, nothing else does.
+    const angry = await shotWith([1, 0, 0]);
+    const surprised = await shotWith([0, 1, 0]);
+    // The head region: above the head joint (the neck), as wide as the Robot is tall.
+    const box = { x0: head[0] - 0.6 * span, x1: head[0] + 0.6 * span, y0: head[1] - 1.2 * span, y1: head[1] + 0.1 * span };
+    const diff = await page.evaluate(async ([a, b, box]) => {
+      const decode = async (b64) => {
+        const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+        const g = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d');
+        g.drawImage(bitmap, 0, 0);
+        return { d: g.getImageData(0, 0, bitmap.width, bitmap.height).data, w: bitmap.width };
+      };
+      const A = await decode(a), B = await decode(b);
+      let inside = 0, outside = 0;
+      for (let i = 0; i < A.d.length; i += 4) {
+        if (Math.abs(A.d[i] - B.d[i]) + Math.abs(A.d[i + 1] - B.d[i + 1]) + Math.abs(A.d[i + 2] - B.d[i + 2]) <= 30) continue;
+        const x = (i / 4) % A.w, y = Math.floor(i / 4 / A.w);
+        if (x >= box.x0 && x <= box.x1 && y >= box.y0 && y <= box.y1) inside++;
+        else outside++;
+      }
+      return { inside, outside };
+    }, [angry.toString('base64'), surprised.toString('base64'), box]);
+    check('inspector: the head\'s pixels change between two expressions (Angry → Surprised, set with the sliders), and only the head\'s',
+      diff.inside > 40 && diff.outside <= Math.max(10, 0.05 * diff.inside),
+      `${diff.inside} pixels changed in the head region, ${diff.outside} elsewhere`);
+    // An expression changing over a clip: the synthetic "Idle · expressions" clip's curves drive the weights.
+    await page.selectOption('#expression-source', 'clip');
+    await page.selectOption('#clipB', 'none');
+    await page.selectOption('#clipA', 'Idle · expressions');
+    const weightsAt = async (phase) => {
+      await page.fill('#scrub', String(phase));
+      await page.dispatchEvent('#scrub', 'change');
+      await page.waitForTimeout(300);
+      return page.evaluate(() => ({ w: window.__sandbox.inspector.expressions.weights(), source: window.__sandbox.inspector.expressions.source() }));
+    };
+    const early = await weightsAt(0.16), late = await weightsAt(0.5);
+    check('inspector: over the clip "Idle · expressions" the expression changes (Angry early, Surprised midway)',
+      early.w[0] > 0.5 && early.w[1] < 0.1 && late.w[1] > 0.5 && late.w[0] < 0.1,
+      `phase 0.16: ${early.w.map((v) => v.toFixed(2)).join(' ')}; phase 0.5: ${late.w.map((v) => v.toFixed(2)).join(' ')} (${late.source})`);
+    const plotTitle = await page.evaluate(() => Boolean(document.getElementById('plot-expression')));
+    check('inspector: the expression plot is there', plotTitle, '#plot-expression');
+    check('inspector (Robot): no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
+    await page.close();
+  }
   // ---- bitanim/pixi: examples/pixiFox.ts (sandbox/pixiFox.html) ------------------------------
   {
     // WebGL draw calls, counted on the context's prototype before the page's scripts run.
@@ -669,6 +755,10 @@ try {
     const r = await skin.page.evaluate(() => window.__pixiFox.skin);
     check('pixi: skinned positions of the GPU (transform feedback of SKIN_GLSL) equal skinVertices within 1e-4', r && r.maxError <= 1e-4 && r.poses > 0 && r.vertices > 1000,
       r ? `${r.vertices} Fox vertices × ${r.poses} poses: largest difference ${r.maxError.toExponential(2)} m (extent ${r.maxExtent.toFixed(2)} m)` : 'no result');
+    const robot = r?.robot;
+    check('pixi: the whole Robot (19 primitives, one body) with morph weights on the GPU equals skinVertices with the same weights within 1e-4 (the model is 4.6 units tall)',
+      robot && robot.maxError <= 1e-4 && robot.poses > 0 && robot.vertices > 9000 && robot.targets === 3 && robot.maxMorph > 0.05,
+      robot ? `${robot.vertices} Robot corners × ${robot.poses} poses, ${robot.targets} targets: largest difference ${robot.maxError.toExponential(2)} units (extent ${robot.maxExtent.toFixed(2)}); the expressions moved vertices up to ${robot.maxMorph.toFixed(3)} units` : 'no result');
     check('pixi: skin selftest, no console errors', skin.errors.length === 0, skin.errors.slice(0, 5).join(' | '));
     await skin.page.close();
 
@@ -698,6 +788,22 @@ try {
           `renderer ${gpuStats.renderer}; ${gpuScreen.pixels} Fox pixels: ${show(gpuScreen.shares)}; ${gpuStats.drawn} drawn in ${gpuStats.drawCalls} draw`);
         check('pixi: WebGPU, no console errors', gpu.errors.length === 0, gpu.errors.slice(0, 5).join(' | '));
         await gpu.page.close();
+        // The whole Robot on WebGPU (examples/pixiRobot.ts): one draw, and its face changes with the morph weights (the WGSL path).
+        const robotGpu = await openFox('?robot=1&renderer=webgpu', gpuBrowser);
+        const shotAs = async (weights) => {
+          const at = await robotGpu.page.evaluate((w) => { window.__pixiFox.setWeights(w); return window.__pixiFox.frame ?? 0; }, weights);
+          await robotGpu.page.waitForFunction((f) => (window.__pixiFox.frame ?? 0) >= f + 3, at, { timeout: 120_000 });
+          return robotGpu.page.locator('canvas').screenshot();
+        };
+        const angryGpu = await shotAs([1, 0, 0]);
+        const surprisedGpu = await shotAs([0, 1, 0]);
+        const robotStats = await robotGpu.page.evaluate(() => ({ renderer: window.__pixiFox.renderer, ...window.__pixiFox.stats() }));
+        const faceGpu = await pixels(robotGpu.page, angryGpu, surprisedGpu);
+        await saveSmall(robotGpu.page, surprisedGpu, join(outDir, 'pixi-robot-webgpu.png'));
+        check('pixi: WebGPU — the whole Robot in one draw, its expression changes with the morph weights (WGSL)', robotStats.renderer === 'webgpu' && robotStats.drawCalls === 1 && robotStats.drawn === 1 && faceGpu.changed > 40,
+          `renderer ${robotStats.renderer}; ${robotStats.drawn} drawn in ${robotStats.drawCalls} draw; Angry → Surprised: ${faceGpu.changed} pixels changed`);
+        check('pixi: WebGPU Robot, no console errors', robotGpu.errors.length === 0, robotGpu.errors.slice(0, 5).join(' | '));
+        await robotGpu.page.close();
       }
     } finally {
       await gpuBrowser.close();

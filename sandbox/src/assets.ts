@@ -8,7 +8,8 @@
  * travel its planted feet imply, and the speed it travels at rate 1 is its root track's cycle
  * over its duration.
  *
- * Each character's bodies for bitanim/pixi (`bodiesOf`) are built once, on first use.
+ * Each character's bodies for bitanim/pixi (`bodiesOf`) are built once, on first use: the whole
+ * character is every mesh of its skeleton in one body (the Robot's rigid parts and hands).
  */
 import { loadGltf, rootMotionFromFeet, type Clip, type Skeleton, type SkinnedMeshData } from 'bitanim';
 import { affine, getRootTrack } from 'bitanim/kernels';
@@ -34,8 +35,10 @@ export interface CharacterAsset {
   readonly skeleton: Skeleton;
   /** Every clip of the file, in place (no root motion added), by name. */
   readonly clips: ReadonlyMap<string, Clip>;
-  /** The skinned mesh with its UVs and material (`loadGltf`'s), or null when the file has none worth drawing (the Robot's only skinned parts are its hands). */
+  /** The skinned mesh with its UVs and material (`loadGltf`'s), or null when the file has no single mesh worth drawing (the Robot's only skinned parts are its hands). */
   readonly mesh: SkinnedMeshData | null;
+  /** Every primitive bound to the skeleton (`loadGltf`'s meshes of skeleton 0: the Robot's 19, rigid and skinned): the whole character; empty for the bench rig. */
+  readonly meshes: readonly SkinnedMeshData[];
   /** Octahedral capsule bodies, one per bone, rigidly skinned to it (a mesh of the same shape, no material). */
   readonly capsules: SkinnedMeshData;
   /** The same for the longer bones only, with fewer triangles (for large crowds). */
@@ -83,6 +86,13 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
   const headParent = head >= 0 ? skeleton.parents[head]! : -1;
   const neck = headParent >= 0 && /neck/i.test(skeleton.names[headParent]!) ? headParent : -1;
   let height = restHeight(skeleton) * 1.2, length = height;
+  const whole = result.meshes.filter((m) => m.skeleton === 0);
+  if (!mesh && whole.length > 0) {
+    // The whole character in its rest pose (its joints alone miss the Robot's big head).
+    const box = restExtent(skeleton, whole);
+    height = box[1];
+    length = Math.max(box[0], box[2]);
+  }
   if (mesh) {
     const extent = (axis: number): number => {
       let lo = Infinity, hi = -Infinity;
@@ -98,6 +108,7 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
     skeleton,
     clips,
     mesh,
+    meshes: whole,
     capsules: capsuleGeometry(skeleton),
     coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES, 'coarse capsules'),
     locomotion,
@@ -111,7 +122,7 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
 
 /** A character kind's bodies: built once (their GPU data is shared by every crowd renderer). */
 export interface CharacterBodies {
-  /** The skinned mesh with its material (the Fox: textured), or null. */
+  /** The whole character with its materials (the Fox: its textured mesh; the Robot: its 19 meshes in one body, colours per vertex, morph targets), or null. */
   readonly mesh: CharacterBody | null;
   /** The same mesh in plain white (`material: null`): what motion LOD's colours tint. */
   readonly plainMesh: CharacterBody | null;
@@ -126,8 +137,8 @@ export function bodiesOf(asset: CharacterAsset): CharacterBodies {
   let bodies = built.get(asset);
   if (!bodies) {
     bodies = {
-      mesh: asset.mesh ? createCharacterBody(asset.mesh) : null,
-      plainMesh: asset.mesh ? createCharacterBody(asset.mesh, null) : null,
+      mesh: asset.meshes.length > 0 ? createCharacterBody(asset.meshes) : null,
+      plainMesh: asset.meshes.length > 0 ? createCharacterBody(asset.meshes, null) : null,
       capsules: createCharacterBody(asset.capsules),
       coarse: createCharacterBody(asset.coarseCapsules),
     };
@@ -145,6 +156,7 @@ function benchCharacter(): CharacterAsset {
     skeleton,
     clips: new Map(clips.map((clip) => [clip.name, clip])),
     mesh: null,
+    meshes: [],
     capsules: capsuleGeometry(skeleton),
     coarseCapsules: capsuleGeometry(skeleton, COARSE_CAPSULES, 'coarse capsules'),
     locomotion: null,
@@ -167,6 +179,29 @@ function restModel(skeleton: Skeleton): Float64Array {
     else affine.multiply(out, j * 12, out, p * 12, local, 0);
   }
   return out;
+}
+
+/** Extent (x, y, z) of meshes bound to `skeleton` in its rest pose: each vertex through Σ wᵢ · Rest_jᵢ · InverseBind_jᵢ. */
+function restExtent(skeleton: Skeleton, meshes: readonly SkinnedMeshData[]): number[] {
+  const model = restModel(skeleton);
+  const skin = new Float64Array(skeleton.jointCount * 12);
+  for (let j = 0; j < skeleton.jointCount; j++) affine.multiply(skin, j * 12, model, j * 12, skeleton.inverseBind, j * 12);
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  const point = new Float64Array(3), moved = new Float64Array(3);
+  for (const mesh of meshes) {
+    for (let v = 0; v < mesh.positions.length / 3; v++) {
+      const sum = [0, 0, 0];
+      for (let i = 0; i < 4; i++) {
+        const w = mesh.weights[v * 4 + i]!;
+        if (w === 0) continue;
+        point.set(mesh.positions.subarray(v * 3, v * 3 + 3));
+        affine.transformPoint(moved, 0, skin, mesh.joints[v * 4 + i]! * 12, point, 0);
+        for (let c = 0; c < 3; c++) sum[c]! += w * moved[c]!;
+      }
+      for (let c = 0; c < 3; c++) { lo[c] = Math.min(lo[c]!, sum[c]!); hi[c] = Math.max(hi[c]!, sum[c]!); }
+    }
+  }
+  return hi.map((h, c) => h - lo[c]!);
 }
 
 function restHeight(skeleton: Skeleton): number {

@@ -9,16 +9,18 @@ import { BufferImageSource, Geometry, Mesh, RendererType, Shader, State, Uniform
 import type { CharacterBody } from './body.js';
 import { crowdGlProgram, crowdGpuProgram } from './shaders/program.js';
 
-/** Floats per slot: root x y z yaw, entity id, tint r g b. */
+/** Floats per slot of a body without morph targets: root x y z yaw, entity id, tint r g b. */
 export const SLOT_FLOATS = 8;
+/** Float offset of the morph weights in a slot (a body with morph targets: 4 per texel, as many texels as it needs). */
+export const SLOT_WEIGHTS = 8;
 /** Float offset of the root's yaw in a slot (x y z at 0 … 2). */
 export const SLOT_YAW = 3;
 /** Float offset of the entity id in a slot. */
 export const SLOT_EID = 4;
 /** Float offset of the tint (r g b) in a slot. */
 export const SLOT_TINT = 5;
-/** Slots per row of the slot texture (2 texels each: 1,024 texels wide). */
-const SLOTS_PER_ROW = 512;
+/** Texels per row of the slot texture. */
+const SLOT_ROW_TEXELS = 1024;
 
 /** A geometry with no attributes whose vertex count the batch sets. */
 class PulledGeometry extends Geometry {
@@ -37,8 +39,12 @@ export class BodyBatch {
   members = new Int32Array(16);
   /** Members. */
   size = 0;
-  /** Slot data, {@link SLOT_FLOATS} per slot. */
+  /** Slot data, {@link slotFloats} per slot. */
   slots: Float32Array;
+  /** Floats per slot: {@link SLOT_FLOATS}, plus 4 per started group of 4 morph targets. */
+  readonly slotFloats: number;
+  /** The body's morph targets (weights per slot). */
+  readonly targets: number;
   private slotSource: BufferImageSource;
   private readonly geometry = new PulledGeometry();
   private readonly shader: Shader;
@@ -46,12 +52,14 @@ export class BodyBatch {
   private baseColor: unknown = null;
 
   constructor(readonly body: CharacterBody, palette: BufferImageSource, texelsPerEntity: number, scene: UniformGroup) {
-    this.slots = new Float32Array(SLOTS_PER_ROW * SLOT_FLOATS);
+    this.targets = body.morphTargets.length;
+    this.slotFloats = SLOT_FLOATS + 4 * Math.ceil(this.targets / 4);
+    this.slots = new Float32Array(SLOT_ROW_TEXELS * 4);
     this.slotSource = slotSource(this.slots);
-    const factor = body.material?.baseColorFactor ?? [1, 1, 1, 1];
     this.bodyUniforms = new UniformGroup({
       uBodyInfo: { value: Float32Array.of(body.corners, texelsPerEntity, 0, 0), type: 'vec4<f32>' },
-      uBaseColorFactor: { value: Float32Array.from(factor), type: 'vec4<f32>' },
+      uBaseColorFactor: { value: Float32Array.from(body.baseColorFactor), type: 'vec4<f32>' },
+      uMorphInfo: { value: Float32Array.of(body.morphBase, this.targets, body.texelsPerCorner, this.slotFloats / 4), type: 'vec4<f32>' },
     });
     this.shader = new Shader({
       gpuProgram: crowdGpuProgram(),
@@ -102,7 +110,7 @@ export class BodyBatch {
 
   /** Draws the first `drawn` slots (their data already written), with the body's current texture. */
   commit(drawn: number): void {
-    if (drawn > 0) this.slotSource.update(0, drawn * 2);
+    if (drawn > 0) this.slotSource.update(0, (drawn * this.slotFloats) / 4);
     this.geometry.count = drawn * this.body.corners;
     const source = this.body.texture.source;
     if (source !== this.baseColor) {
@@ -126,9 +134,9 @@ export class BodyBatch {
 
   /** Room for `n` slots (whole rows; the slot texture is replaced when it grows). */
   private reserve(n: number): void {
-    if (n * SLOT_FLOATS <= this.slots.length) return;
-    const rows = Math.ceil(n / SLOTS_PER_ROW) * 2;
-    const grown = new Float32Array(rows * SLOTS_PER_ROW * SLOT_FLOATS);
+    if (n * this.slotFloats <= this.slots.length) return;
+    const rows = Math.ceil((n * this.slotFloats) / (SLOT_ROW_TEXELS * 4)) * 2;
+    const grown = new Float32Array(rows * SLOT_ROW_TEXELS * 4);
     grown.set(this.slots);
     this.slots = grown;
     const old = this.slotSource;
@@ -141,8 +149,8 @@ export class BodyBatch {
 function slotSource(data: Float32Array): BufferImageSource {
   return new BufferImageSource({
     resource: data,
-    width: SLOTS_PER_ROW * 2,
-    height: data.length / (SLOTS_PER_ROW * SLOT_FLOATS),
+    width: SLOT_ROW_TEXELS,
+    height: data.length / (SLOT_ROW_TEXELS * 4),
     format: 'rgba32float',
     scaleMode: 'nearest',
     autoGenerateMipmaps: false,

@@ -5,6 +5,12 @@
  * triangle list. Float joints and weights keep the GPU's skinning equal to `skinVertices`
  * (unorm8 weights would be off by up to 1/510 of a bone's reach); joint indices up to 2^24 are
  * exact in float32.
+ *
+ * A body may be several primitives (a whole character of rigid and skinned parts, e.g. the
+ * Robot's 19): their vertices are concatenated in the order given and their triangle lists
+ * offset to match ({@link BodyArrays.firstVertex}). Their morph targets become the body's
+ * ({@link BodyMorphs}): one list of targets for the body, named by their curves, and per vertex
+ * a row of deltas (only for vertices of primitives that have targets).
  */
 import { fail, IssueList } from '../assets/AnimationError.js';
 import type { SkinnedMeshData } from '../import/gltf/meshes.js';
@@ -36,33 +42,134 @@ export interface BodyArrays {
   readonly hasUvs: boolean;
   /** Whether the normals are the mesh's own (else computed: area-weighted per vertex). */
   readonly hasNormals: boolean;
+  /** Where each primitive's vertices start (one entry per mesh given; `[0]` for one mesh). */
+  readonly firstVertex: Uint32Array;
+  /** The body's morph targets, or null when no primitive has any. */
+  readonly morphs: BodyMorphs | null;
+}
+
+/** Most morph targets one body may have (the slot holds one weight per target: 2 texels). */
+export const MAX_MORPH_TARGETS = 8;
+/** Floats per (vertex, target) in {@link BodyMorphs.deltas}: position delta (3), normal delta (3). */
+export const MORPH_DELTA_FLOATS = 6;
+/** Float offset of the normal delta in a (vertex, target) record of {@link BodyMorphs.deltas} (the position delta at 0). */
+export const MORPH_DELTA_NORMAL = 3;
+
+/**
+ * A body's morph targets: the union of its primitives' targets, by curve name (`Head.Angry`,
+ * `Head.Surprised`, `Head.Sad` for the Robot, whose three head primitives share them), and the
+ * deltas of each vertex that belongs to a primitive with targets.
+ */
+export interface BodyMorphs {
+  /** Curve names of the targets (`MorphTarget.name`), in first-seen order: target k's weight is this curve's value. At most {@link MAX_MORPH_TARGETS}. */
+  readonly names: readonly string[];
+  /** Per vertex, its row of deltas, or −1 (a primitive without targets: morphing costs it nothing). */
+  readonly rows: Int32Array;
+  /** Rows with deltas. */
+  readonly rowCount: number;
+  /** `rowCount × names.length × MORPH_DELTA_FLOATS`: for row r, target k, at `(r × targets + k) × 6`: Δposition x y z, Δnormal x y z (0 where the primitive lacks the target or its normals). */
+  readonly deltas: Float32Array;
 }
 
 type BodyMesh = Pick<SkinnedMeshData, 'positions' | 'normals' | 'joints' | 'weights' | 'indices' | 'uvs'> & { readonly name?: string };
 
+type MorphMesh = BodyMesh & { readonly morphTargets?: SkinnedMeshData['morphTargets'] };
+
 /**
- * Interleaves a skinned mesh's attributes into one vertex buffer.
+ * Interleaves skinned meshes' attributes into one vertex buffer: one mesh, or several
+ * concatenated (their triangle lists offset), with their morph targets gathered.
  * @throws AnimationError (where `createCharacterBody`) when the arrays' lengths disagree, an
- *   index is out of range, or a value is not finite.
+ *   index is out of range, a value is not finite, the list is empty, or the meshes have more
+ *   than {@link MAX_MORPH_TARGETS} distinct targets or a target of the wrong length.
  */
-export function buildBodyArrays(mesh: BodyMesh, where = 'createCharacterBody'): BodyArrays {
-  if (typeof mesh !== 'object' || mesh === null || !(mesh.positions instanceof Float32Array)) fail(where, 'mesh.positions', 'must be a Float32Array');
+export function buildBodyArrays(meshes: MorphMesh | readonly MorphMesh[], where = 'createCharacterBody'): BodyArrays {
+  const single = !Array.isArray(meshes);
+  const list = single ? [meshes as MorphMesh] : (meshes as readonly MorphMesh[]);
+  if (list.length === 0) fail(where, 'meshes', 'is empty: give at least one mesh');
+  const parts = list.map((mesh, i) => buildOne(mesh, where, single ? 'mesh' : `meshes[${i}]`));
+  if (parts.length === 1) return { ...parts[0], morphs: buildMorphs(list, parts[0].firstVertex, parts[0].vertexCount, where) };
+  let V = 0, I = 0;
+  const firstVertex = new Uint32Array(parts.length);
+  for (let i = 0; i < parts.length; i++) {
+    firstVertex[i] = V;
+    V += parts[i].vertexCount;
+    I += parts[i].indices.length;
+  }
+  const vertices = new Float32Array(V * BODY_STRIDE);
+  const indices = new Uint32Array(I);
+  let jointCount = 0, at = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    vertices.set(part.vertices, firstVertex[i] * BODY_STRIDE);
+    for (let k = 0; k < part.indices.length; k++) indices[at++] = part.indices[k] + firstVertex[i];
+    jointCount = Math.max(jointCount, part.jointCount);
+  }
+  return {
+    vertexCount: V,
+    vertices,
+    indices,
+    jointCount,
+    hasUvs: parts.every((p) => p.hasUvs),
+    hasNormals: parts.every((p) => p.hasNormals),
+    firstVertex,
+    morphs: buildMorphs(list, firstVertex, V, where),
+  };
+}
+
+/** The morph targets of `meshes` (their vertices starting at `firstVertex`), or null when none has any. */
+function buildMorphs(meshes: readonly MorphMesh[], firstVertex: Uint32Array, V: number, where: string): BodyMorphs | null {
+  const names: string[] = [];
+  for (const mesh of meshes) for (const target of mesh.morphTargets ?? []) if (!names.includes(target.name)) names.push(target.name);
+  if (names.length === 0) return null;
+  if (names.length > MAX_MORPH_TARGETS) fail(where, 'meshes', `have ${names.length} morph targets (${names.join(', ')}): a body draws at most ${MAX_MORPH_TARGETS}`);
+  const T = names.length;
+  const rows = new Int32Array(V).fill(-1);
+  let rowCount = 0;
+  for (let i = 0; i < meshes.length; i++) {
+    if ((meshes[i].morphTargets ?? []).length === 0) continue;
+    const count = meshes[i].positions.length / 3;
+    for (let v = 0; v < count; v++) rows[firstVertex[i] + v] = rowCount++;
+  }
+  const deltas = new Float32Array(rowCount * T * MORPH_DELTA_FLOATS);
+  for (let i = 0; i < meshes.length; i++) {
+    const mesh = meshes[i], count = mesh.positions.length / 3;
+    (mesh.morphTargets ?? []).forEach((target, n) => {
+      const k = names.indexOf(target.name);
+      if (!(target.positions instanceof Float32Array) || target.positions.length !== count * 3) {
+        fail(where, `meshes[${i}].morphTargets[${n}].positions`, `must be a Float32Array of ${count * 3} (3 per vertex)`);
+      }
+      if (target.normals != null && target.normals.length !== count * 3) fail(where, `meshes[${i}].morphTargets[${n}].normals`, `must be ${count * 3} floats (3 per vertex) or null`);
+      for (let v = 0; v < count; v++) {
+        const o = (rows[firstVertex[i] + v] * T + k) * MORPH_DELTA_FLOATS;
+        for (let c = 0; c < 3; c++) {
+          deltas[o + c] = target.positions[v * 3 + c];
+          if (target.normals != null) deltas[o + MORPH_DELTA_NORMAL + c] = target.normals[v * 3 + c];
+        }
+      }
+    });
+  }
+  return { names, rows, rowCount, deltas };
+}
+
+/** One mesh's vertex data without its morphs (`path` names it in messages). */
+function buildOne(mesh: MorphMesh, where: string, path: string): BodyArrays {
+  if (typeof mesh !== 'object' || mesh === null || !(mesh.positions instanceof Float32Array)) fail(where, `${path}.positions`, 'must be a Float32Array');
   const V = mesh.positions.length / 3;
   const issues = new IssueList(where);
-  if (!Number.isInteger(V) || V === 0) issues.add('mesh.positions', `has ${mesh.positions.length} floats: must be a non-zero multiple of 3`);
-  if (!(mesh.joints instanceof Uint16Array) || mesh.joints.length !== V * 4) issues.add('mesh.joints', `must be a Uint16Array of ${V * 4} (4 per vertex)`);
-  if (!(mesh.weights instanceof Float32Array) || mesh.weights.length !== V * 4) issues.add('mesh.weights', `must be a Float32Array of ${V * 4} (4 per vertex)`);
-  if (mesh.normals != null && mesh.normals.length !== V * 3) issues.add('mesh.normals', `has ${mesh.normals.length} floats: must be ${V * 3} (3 per vertex) or null`);
-  if (mesh.uvs != null && mesh.uvs.length !== V * 2) issues.add('mesh.uvs', `has ${mesh.uvs.length} floats: must be ${V * 2} (2 per vertex) or null`);
-  if (mesh.indices != null && mesh.indices.length % 3 !== 0) issues.add('mesh.indices', `has ${mesh.indices.length} entries: must be a multiple of 3`);
+  if (!Number.isInteger(V) || V === 0) issues.add(`${path}.positions`, `has ${mesh.positions.length} floats: must be a non-zero multiple of 3`);
+  if (!(mesh.joints instanceof Uint16Array) || mesh.joints.length !== V * 4) issues.add(`${path}.joints`, `must be a Uint16Array of ${V * 4} (4 per vertex)`);
+  if (!(mesh.weights instanceof Float32Array) || mesh.weights.length !== V * 4) issues.add(`${path}.weights`, `must be a Float32Array of ${V * 4} (4 per vertex)`);
+  if (mesh.normals != null && mesh.normals.length !== V * 3) issues.add(`${path}.normals`, `has ${mesh.normals.length} floats: must be ${V * 3} (3 per vertex) or null`);
+  if (mesh.uvs != null && mesh.uvs.length !== V * 2) issues.add(`${path}.uvs`, `has ${mesh.uvs.length} floats: must be ${V * 2} (2 per vertex) or null`);
+  if (mesh.indices != null && mesh.indices.length % 3 !== 0) issues.add(`${path}.indices`, `has ${mesh.indices.length} entries: must be a multiple of 3`);
   issues.throwIfAny();
 
   const indices = mesh.indices != null ? Uint32Array.from(mesh.indices) : Uint32Array.from({ length: V }, (_, i) => i);
   for (let i = 0; i < indices.length; i++) {
-    if (indices[i] >= V && !issues.add(`mesh.indices[${i}]`, `is ${indices[i]}: must be < ${V} vertices`)) break;
+    if (indices[i] >= V && !issues.add(`${path}.indices[${i}]`, `is ${indices[i]}: must be < ${V} vertices`)) break;
   }
   for (let i = 0; i < mesh.positions.length; i++) {
-    if (!Number.isFinite(mesh.positions[i]) && !issues.add(`mesh.positions[${i}]`, `is ${mesh.positions[i]}: must be finite`)) break;
+    if (!Number.isFinite(mesh.positions[i]) && !issues.add(`${path}.positions[${i}]`, `is ${mesh.positions[i]}: must be finite`)) break;
   }
   issues.throwIfAny();
 
@@ -87,7 +194,7 @@ export function buildBodyArrays(mesh: BodyMesh, where = 'createCharacterBody'): 
       if (weight > 0 && joint + 1 > jointCount) jointCount = joint + 1;
     }
   }
-  return { vertexCount: V, vertices, indices, jointCount, hasUvs: mesh.uvs != null, hasNormals: mesh.normals != null };
+  return { vertexCount: V, vertices, indices, jointCount, hasUvs: mesh.uvs != null, hasNormals: mesh.normals != null, firstVertex: Uint32Array.of(0), morphs: null };
 }
 
 /** Per-vertex normals: the sum of the adjacent triangles' (area-weighted) normals, normalized; +Y where it is zero. */

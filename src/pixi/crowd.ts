@@ -5,11 +5,14 @@
  * camera to the screen, culls each character's bind sphere against the view, writes the slots
  * of the characters in view (root transform, entity id, tint), and uploads the palette rows
  * from the first to the last of them (`./palette.ts`). Reads the world's `RootMotion` and
- * `SkinPalette`; writes nothing of the world.
+ * `SkinPalette` (and, for bodies with morph targets, the characters' curve values through
+ * `./morphWeights.ts`); writes nothing of the world.
  */
 import { Container, UniformGroup, type DestroyOptions, type Renderer } from 'pixi.js';
 import { hasComponent } from 'bitecs';
-import { BodyBatch, SLOT_EID, SLOT_FLOATS, SLOT_TINT, SLOT_YAW } from './batch.js';
+import { BodyBatch, SLOT_EID, SLOT_TINT, SLOT_WEIGHTS, SLOT_YAW } from './batch.js';
+import { MAX_MORPH_TARGETS } from './bodyArrays.js';
+import { morphWeightOf } from './morphWeights.js';
 import { SPHERE_RADIUS } from './bodyData.js';
 import { frustumPlanes, sphereVisible } from './frustum.js';
 import { PaletteTexture } from './palette.js';
@@ -76,6 +79,10 @@ export class CrowdRenderer extends Container {
   private readonly tintRgb: Float32Array;
   /** Index of each entity id in its batch's members. */
   private readonly memberIndex: Int32Array;
+  /** Per entity id, {@link MAX_MORPH_TARGETS} entries: its body's target k → its skeleton's curve index (−1: the skeleton has no such curve). */
+  private readonly curveMaps: Int16Array;
+  /** Morph weights set by {@link setMorphWeights} (the skeleton's curve order), per entity id. */
+  private readonly overrides: (Float32Array | undefined)[] = [];
   private readonly batches = new Map<CharacterBody, BodyBatch>();
   private readonly palette: PaletteTexture;
   private readonly scene: UniformGroup;
@@ -95,6 +102,7 @@ export class CrowdRenderer extends Container {
     this.tints = new Uint32Array(world.maxEntities + 1);
     this.tintRgb = new Float32Array((world.maxEntities + 1) * 3);
     this.memberIndex = new Int32Array(world.maxEntities + 1);
+    this.curveMaps = new Int16Array((world.maxEntities + 1) * MAX_MORPH_TARGETS).fill(-1);
     this.palette = new PaletteTexture(world.components.SkinPalette.data, world.maxJoints);
     this.scene = new UniformGroup({
       uViewProj: { value: new Float32Array(16), type: 'mat4x4<f32>' },
@@ -133,6 +141,7 @@ export class CrowdRenderer extends Container {
     let first = Infinity, last = -1, drawn = 0, culled = 0, calls = 0;
     for (const batch of this.batches.values()) {
       const members = batch.members, slots = batch.slots, sphere = batch.body.sphere;
+      const slotFloats = batch.slotFloats, targets = batch.targets;
       const sx = sphere[0], sy = sphere[1], sz = sphere[2], radius = sphere[SPHERE_RADIUS];
       let n = 0;
       for (let i = 0; i < batch.size; i++) {
@@ -143,7 +152,7 @@ export class CrowdRenderer extends Container {
           culled++;
           continue;
         }
-        const o = n * SLOT_FLOATS;
+        const o = n * slotFloats;
         slots[o] = x;
         slots[o + 1] = y;
         slots[o + 2] = z;
@@ -152,6 +161,7 @@ export class CrowdRenderer extends Container {
         slots[o + SLOT_TINT] = rgb[eid * 3];
         slots[o + SLOT_TINT + 1] = rgb[eid * 3 + 1];
         slots[o + SLOT_TINT + 2] = rgb[eid * 3 + 2];
+        if (targets > 0) this.writeWeights(slots, o + SLOT_WEIGHTS, eid, targets);
         if (eid < first) first = eid;
         if (eid > last) last = eid;
         n++;
@@ -166,6 +176,17 @@ export class CrowdRenderer extends Container {
     stats.culled = culled;
     stats.drawCalls = calls;
     stats.updateMs = performance.now() - start;
+  }
+
+  /** Writes the `targets` morph weights of `eid` (then zeros to the texel's end) at `slots[o]`. */
+  private writeWeights(slots: Float32Array, o: number, eid: number, targets: number): void {
+    const map = this.curveMaps, base = eid * MAX_MORPH_TARGETS, override = this.overrides[eid];
+    let k = 0;
+    for (; k < targets; k++) {
+      const curve = map[base + k];
+      slots[o + k] = curve < 0 ? 0 : override !== undefined ? override[curve] : morphWeightOf(this.world, eid, curve);
+    }
+    for (; (k & 3) !== 0; k++) slots[o + k] = 0;
   }
 
   /** Frees the crowd's GPU objects (its draws, slot textures and palette texture; not the bodies, which others may share). */
@@ -225,6 +246,11 @@ export class CrowdRenderer extends Container {
       }
       this.memberIndex[eid] = batch.add(eid);
       this.bodies[eid] = body;
+      const base = eid * MAX_MORPH_TARGETS;
+      this.curveMaps.fill(-1, base, base + MAX_MORPH_TARGETS);
+      body.morphTargets.forEach((name, k) => {
+        this.curveMaps[base + k] = skeleton.curves.findIndex((curve) => curve.name === name);
+      });
     }
     this.writeTint(eid, tint);
   }
@@ -239,6 +265,39 @@ export class CrowdRenderer extends Container {
     if (!(Number.isInteger(tint) && tint >= 0 && tint <= 0xffffff)) fail('setTint', 'tint', `is ${String(tint)}: must be an integer 0xRRGGBB in [0, 0xffffff]`);
     if (this.bodies[eid] === undefined) fail('setTint', 'eid', `is ${String(eid)}: it has no body (give it one with setBody)`);
     this.writeTint(eid, tint);
+  }
+
+  /**
+   * Sets the morph weights character `eid` is drawn with, overriding the world's curve values
+   * (the `Curves` component, when the world has one): one weight per curve of its skeleton, in
+   * `skeleton.curves` order (as `getCurves` returns them), e.g. `[angry, surprised, sad]` for the
+   * Robot. A body's morph target takes the weight of the curve of its name; a target whose
+   * curve the skeleton lacks stays at 0. `null` removes the override, and so does
+   * {@link removeBody}. The next frame draws it; no allocation after the first call for `eid`.
+   * @throws AnimationError when `eid` is not a character of the world, or `weights` is not
+   *   null or as many finite numbers as the skeleton has curves.
+   */
+  setMorphWeights(eid: number, weights: ArrayLike<number> | null): void {
+    const where = 'setMorphWeights';
+    const skeleton = requireCharacter(this.world, eid, where);
+    if (weights === null) {
+      this.overrides[eid] = undefined;
+      return;
+    }
+    const count = skeleton.curves.length;
+    if (typeof weights !== 'object' || typeof weights.length !== 'number' || weights.length !== count) {
+      fail(where, 'weights', `must be ${count} numbers (one per curve of the skeleton: ${skeleton.curves.map((c) => c.name).join(', ') || 'none'}) or null`);
+    }
+    for (let i = 0; i < count; i++) if (!Number.isFinite(weights[i])) fail(where, `weights[${i}]`, `is ${String(weights[i])}: must be finite`);
+    let stored = this.overrides[eid];
+    if (stored === undefined || stored.length !== count) stored = this.overrides[eid] = new Float32Array(count);
+    for (let i = 0; i < count; i++) stored[i] = weights[i];
+  }
+
+  /** The morph weights set for `eid` with {@link setMorphWeights} (a copy), or null when none is set. */
+  morphWeightsOf(eid: number): Float32Array | null {
+    const stored = Number.isInteger(eid) && eid >= 0 ? this.overrides[eid] : undefined;
+    return stored === undefined ? null : stored.slice();
   }
 
   /** Stores `tint` (valid) for `eid`, packed and as r g b. */
@@ -270,6 +329,7 @@ export class CrowdRenderer extends Container {
     this.leave(eid, body);
     this.bodies[eid] = undefined;
     this.tints[eid] = 0;
+    this.overrides[eid] = undefined;
     this.bodyCount--;
     return true;
   }

@@ -43,4 +43,14 @@ describe('the crowd shaders (WGSL against GLSL)', () => {
     const slots = [...reflect.uniforms, ...reflect.textures, ...reflect.samplers].map((v) => `${v.group}:${v.binding}`);
     expect(new Set(slots).size).toBe(slots.length);
   });
+
+  it('both morph the bind vertex before skinning with the same function, reading the same uMorphInfo', () => {
+    const names = reflect.functions.map((f) => f.name);
+    expect(names).toEqual(expect.arrayContaining(['texelAt', 'jointMatrix', 'skinMatrix', 'morphVertex', 'mainVertex']));
+    expect(VERTEX_GLSL).toMatch(/void morphVertex\(int row, int base, int targets, int weightTexel, inout vec3 p, inout vec3 n\)/);
+    expect(reflect.functions.find((f) => f.name === 'morphVertex')!.arguments.map((a) => a.name)).toEqual(['row', 'base', 'targets', 'weightTexel', 'p', 'n']);
+    // Morphing comes before the skin matrix is applied, in both.
+    expect(VERTEX_GLSL.indexOf('morphVertex(int(extra.w')).toBeLessThan(VERTEX_GLSL.indexOf('skin * vec4(bindP, 1.0)'));
+    expect(CROWD_WGSL.indexOf('morphVertex(i32(extra.w')).toBeLessThan(CROWD_WGSL.indexOf('skin * vec4<f32>(morphed.p, 1.0)'));
+  });
 });

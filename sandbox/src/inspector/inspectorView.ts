@@ -12,8 +12,11 @@
  *   `reduceClip` at the chosen tolerance: its curve as the runtime samples it, the keys it
  *   stores (`clip.reduced`) and what the reduction kept and cost (`clip.stats`).
  *
+ * - Expressions: the character's curves (the Robot's morph targets) from its clips or sliders,
+ *   and one curve through a switch (./expressionPanel.ts).
+ *
  * The character is drawn with bitanim/pixi (a crowd renderer of one): the Fox's textured mesh,
- * or capsules per bone.
+ * the whole Robot (its 19 meshes in one body, morph targets on the GPU), or capsules per bone.
  */
 import {
   clearLookAt,
@@ -44,6 +47,7 @@ import { Ground } from '../render/ground';
 import { button, checkbox, heading, note, select, setOptions, slider } from '../ui';
 import { MachinePanel } from './machinePanel';
 import { drawPlot, legend, type Series } from './plot';
+import { addExpressionClips, expressionPanel } from './expressionPanel';
 
 type Channel = 'auto' | 'angle' | 'qx' | 'qy' | 'qz' | 'qw' | 'tx' | 'ty' | 'tz';
 const CHANNELS: readonly Channel[] = ['auto', 'angle', 'qx', 'qy', 'qz', 'qw', 'tx', 'ty', 'tz'];
@@ -175,6 +179,7 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
 
   async function loadAsset(): Promise<void> {
     asset = await loadCharacter(state.character);
+    addExpressionClips(asset);
     clipNames = [...asset.clips.keys()];
     if (!asset.clips.has(state.clipA)) state.clipA = state.character === 'fox' ? 'Walk' : 'Walking';
     if (!asset.clips.has(state.clipA)) state.clipA = clipNames[0]!;
@@ -390,9 +395,10 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
 
   await loadAsset();
   heading(panel, 'Character');
-  select(panel, 'character', 'character', [['fox', 'Fox (skinned mesh)'], ['robot', 'RobotExpressive (capsules)']] as const, state.character, async (v) => {
+  select(panel, 'character', 'character', [['fox', 'Fox (skinned mesh)'], ['robot', 'RobotExpressive (whole: 19 meshes)']] as const, state.character, async (v) => {
     state.character = v;
     await loadAsset();
+    expressions.reset();
     setOptions(clipASelect, clipNames, state.clipA);
     setOptions(clipBSelect, ['none', ...clipNames], state.clipB);
     setOptions(jointSelect, [...asset.skeleton.names], asset.skeleton.names[state.joint]!);
@@ -460,6 +466,8 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
   panel.append(transitionCanvas, transitionLegend);
   note(panel, 'The same switch, each in a world of its own: cross-fade (both clips play, weights cross), quintic and spring inertialization (B plays at once; the offset from A decays).');
 
+  const expressions = expressionPanel(app, panel, () => ({ asset, world, eid, crowd: crowd! }));
+
   heading(panel, 'Follower');
   panel.append(followCanvas);
   note(panel, 'Minimum-jerk follower (T = 0.4 s, target sampled every 0.2 s). Move the pointer over the view to lead the target.');
@@ -496,6 +504,15 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
       state: () => ({ ...state, phase: phase(), clips: clipNames }),
       /** The state machines panel's view: each machine's states, current state, transition and parameters. */
       machines: () => machines.view(),
+      expressions: expressions.api,
+      /** Canvas pixels (CSS) of joints by name, as the camera projects them now. */
+      project: (names: string[]) => names.map((name) => {
+        const j = asset.skeleton.names.indexOf(name);
+        if (j < 0) return null;
+        const m = getModelMatrices(world, eid), out = [0, 0];
+        crowd!.camera.project(m[j * 12 + 9]!, m[j * 12 + 10]!, m[j * 12 + 11]!, out);
+        return out;
+      }),
     },
   };
 }
