@@ -6,7 +6,7 @@
  * and the boundary checks.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AnimationError, createAnimationWorld, loadGltf, spawnCharacter, type GltfResult, type SkinnedMeshData } from '../../src/index.js';
+import { AnimationError, createAnimationWorld, createClip, curveIndex, getCurves, loadGltf, play, spawnCharacter, step, type GltfResult, type SkinnedMeshData } from '../../src/index.js';
 import { readAsset } from '../support/assets.js';
 
 type Pixi = typeof import('../../src/pixi/index.js');
@@ -171,21 +171,33 @@ describe('morph weights in the crowd\'s slots', () => {
     expect(crowd.morphWeightsOf(a)).toBeNull();
   });
 
-  it('without an override, the weights come from the world\'s Curves values (eid-major, maxCurves a character) when the world has them', () => {
+  it('without an override, the weights are the world\'s blended curve values (getCurves), as a played clip drives them', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { world, crowd } = robotWorld();
     const body = pixi.createCharacterBody(meshes);
-    const a = spawnCharacter(world, robot.skeletons[0]!);
+    const skeleton = robot.skeletons[0]!;
+    const a = spawnCharacter(world, skeleton);
     crowd.setBody(a, body);
-    // The Curves component as the adapter assumes it: 4 curves a character.
-    const values = new Float32Array((world.maxEntities + 1) * 4);
-    values.set([0.5, 0.125, 0.75], a * 4);
-    (world.components as unknown as { Curves: { values: Float32Array } }).Curves = { values };
+    // A two-frame clip of the rest pose whose Head.Angry goes 0 → 1 and Head.Sad holds 0.25.
+    const rest = Array.from(skeleton.rest);
+    const faces = createClip({
+      skeleton, frameRate: 1, frames: [...rest, ...rest], loop: false,
+      curves: [{ name: 'Head.Angry', values: [0, 1] }, { name: 'Head.Sad', values: [0.25, 0.25] }],
+    });
+    play(world, a, faces);
+    step(world, 0.5);
+    const curves = getCurves(world, a);
+    const angry = curveIndex(skeleton, 'Head.Angry'), surprised = curveIndex(skeleton, 'Head.Surprised'), sad = curveIndex(skeleton, 'Head.Sad');
+    expect([curves[angry], curves[surprised], curves[sad]]).toEqual([0.5, 0, 0.25]);
     crowd.update();
-    expect(Array.from(batchesOf(crowd)[0]!.slots.subarray(8, 12))).toEqual([0.5, 0.125, 0.75, 0]);
+    // The slot holds the body's targets in its own order (Angry, Surprised, Sad).
+    expect(Array.from(batchesOf(crowd)[0]!.slots.subarray(8, 12))).toEqual([0.5, 0, 0.25, 0]);
     crowd.setMorphWeights(a, [1, 0, 0]); // the override wins
     crowd.update();
     expect(Array.from(batchesOf(crowd)[0]!.slots.subarray(8, 12))).toEqual([1, 0, 0, 0]);
+    crowd.setMorphWeights(a, null); // and goes
+    crowd.update();
+    expect(Array.from(batchesOf(crowd)[0]!.slots.subarray(8, 12))).toEqual([0.5, 0, 0.25, 0]);
   });
 
   it('a target whose curve the skeleton lacks stays 0; bad weights or a non-character are AnimationErrors', () => {
