@@ -18,7 +18,7 @@ import {
 } from '../components/Lod.js';
 import { composeModel } from '../math/composeModel.js';
 import { MATRIX_STRIDE, MATRIX_T } from '../math/layout.js';
-import { registerAsset } from './registry.js';
+import { registerAsset } from '../systems/switching/registry.js';
 import { isClip, isFiniteNumber, requireCharacter, requireWorld } from './validation.js';
 import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, rangeIssue } from '../assets/limits.js';
 import type { AnimationWorld } from '../world.js';

@@ -25,7 +25,7 @@ import type { Mask } from '../assets/Mask.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import { BLEND_ADDITIVE, blendMode } from '../components/layerRules.js';
 import { LOD_MAX_LEVELS } from '../components/Lod.js';
-import { freeId, identityClipOf, referenceKeyIds } from './registry.js';
+import { freeId, identityClipOf, referenceKeyIds } from '../systems/switching/registry.js';
 import { isClip } from './validation.js';
 import type { AnimationWorld } from '../world.js';
 

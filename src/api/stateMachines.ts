@@ -19,7 +19,7 @@ import { clearMachineSlot, MACHINE_PARAMETERS, MACHINE_SLOTS, NO_MACHINE } from 
 import { enterMachineState, SWITCH_NOW } from '../systems/stateMachineSystem.js';
 import type { AnimationWorld } from '../world.js';
 import { checkBlendSpaceFor } from './blendSpaces.js';
-import { registerAsset, registerMask, registerReference } from './registry.js';
+import { registerAsset, registerMask, registerReference } from '../systems/switching/registry.js';
 import { checkBindable, checkSkeleton, requireCharacter } from './validation.js';
 
 /** Options of {@link setStateMachine}. */

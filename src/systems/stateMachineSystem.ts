@@ -1,8 +1,9 @@
 /**
  * stateMachineSystem: evaluates each character's state machines (issue 21) and starts at most
  * one transition per machine per frame, through the same path as `transition` and
- * `setBlendSpace` (api/transitions.ts `beginInertialization` / `armInertialization` /
- * `startCrossfade`, api/blendSpaces.ts `applyBlendSpace`: inertialization capture included).
+ * `setBlendSpace` (their non-throwing core in systems/switching/: transition.ts
+ * `beginInertialization` / `armInertialization` / `startCrossfade`, blendSpace.ts
+ * `applyBlendSpace`, writeLayer.ts: inertialization capture included).
  *
  * **Reads**: `StateMachine`, `Layers` (the playing state's phase), `Character.skeleton`,
  * `Inertialization.slot`, `world.assets` (machines, clips, skeletons), `world.time`.
@@ -42,9 +43,9 @@ import { clearLayer } from '../components/Layers.js';
 import { BLEND_ADDITIVE, clearsAfterFade, layerFlags, loops, measureSyncGroup, SYNC_PHASE } from '../components/layerRules.js';
 import { MACHINE_PARAMETERS, MACHINE_SLOTS, NO_MACHINE } from '../components/StateMachine.js';
 import type { AnimationWorld } from '../world.js';
-import { applyBlendSpace, BLEND_POINT, defaultBlendSettings } from '../api/blendSpaces.js';
-import { newResolvedPlay, writeLayer } from '../api/playback.js';
-import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfade, TRANSITION_ARGS } from '../api/transitions.js';
+import { applyBlendSpace, BLEND_POINT, defaultBlendSettings } from './switching/blendSpace.js';
+import { newResolvedPlay, writeLayer } from './switching/writeLayer.js';
+import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfade, TRANSITION_ARGS } from './switching/transition.js';
 
 /** How {@link enterMachineState} switches the layers: at once. */
 export const SWITCH_NOW = 0;
