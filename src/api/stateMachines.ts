@@ -19,7 +19,7 @@ import { clearMachineSlot, MACHINE_PARAMETERS, MACHINE_SLOTS, NO_MACHINE } from 
 import { enterMachineState, SWITCH_NOW } from '../systems/stateMachineSystem.js';
 import type { AnimationWorld } from '../world.js';
 import { checkBlendSpaceFor } from './blendSpaces.js';
-import { registerAsset, registerMask, registerReference } from '../systems/switching/registry.js';
+import { registerAsset, registerMask, registerReference, takeId } from '../systems/switching/registry.js';
 import { checkBindable, checkSkeleton, requireCharacter } from './validation.js';
 
 /** Options of {@link setStateMachine}. */
@@ -138,7 +138,8 @@ export function setStateMachine(world: AnimationWorld, eid: number, machine: Sta
 /** The world's entry for `machine` on characters of `skeleton` (made once: its clips, bindings, root tracks, references and event clip registered). */
 function bindMachine(world: AnimationWorld, machine: StateMachine, skeleton: Skeleton, additive: boolean): BoundStateMachine {
   const machines = world.assets.machines;
-  for (const bound of machines) if (bound.machine === machine && bound.skeleton === skeleton && bound.additive === additive) return bound;
+  // (Entries of machines whose clips were released are gone: `releaseClip` frees their ids.)
+  for (const bound of machines) if (bound !== undefined && bound.machine === machine && bound.skeleton === skeleton && bound.additive === additive) return bound;
   const clips: Clip[] = [];
   machine.stateClips.forEach((clip) => clip !== null && clips.push(clip));
   machine.stateSpaces.forEach((space) => space !== null && clips.push(...space.clips));
@@ -147,7 +148,7 @@ function bindMachine(world: AnimationWorld, machine: StateMachine, skeleton: Ske
   if (additive) machine.stateClips.forEach((clip, s) => { if (clip !== null) references[s] = registerReference(world, clip, 0, skeleton); });
   const eventClip = machine.eventClip === null ? -1 : registerAsset(world.assets.clips, world.assets.clipIds, machine.eventClip);
   const bound: BoundStateMachine = Object.freeze({ machine, skeleton, additive, references, eventClip });
-  machines.push(bound);
+  machines[takeId(machines)] = bound;
   return bound;
 }
 
