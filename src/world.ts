@@ -17,7 +17,7 @@ import { createFollowerComponent, followerRows, type FollowerComponent } from '.
 import { createLookAtComponent, lookAtRows, type LookAtComponent } from './components/LookAt.js';
 import { createReachComponent, reachRows, type ReachComponent } from './components/Reach.js';
 import { createLodComponent, createLodShared, lodRows, type LodComponent, type LodShared } from './components/Lod.js';
-import { createStateMachineComponent, stateMachineRows, type StateMachineComponent } from './components/StateMachine.js';
+import { createStateMachineComponent, DEFAULT_MAX_MACHINES, stateMachineRows, type StateMachineComponent } from './components/StateMachine.js';
 import type { BoundStateMachine } from './assets/StateMachine.js';
 import { createLocalPoseComponent, createMatrixPoolComponent, poseRows, type PoolComponent } from './components/Pose.js';
 import { createUpdateList, type UpdateList } from './components/UpdateList.js';
@@ -64,6 +64,12 @@ export interface AnimationWorldOptions {
    * each thread's blend scratch `maxJoints × 40` bytes.
    */
   maxLayers?: number;
+  /**
+   * State machines a character can run at once (`setStateMachine` on disjoint layer ranges): an
+   * integer in [1, maxLayers] (a machine owns at least one layer), default
+   * `DEFAULT_MAX_MACHINES` = 2. Each costs every character 115 bytes of `StateMachine`.
+   */
+  maxMachines?: number;
   /**
    * Total override-layer weight below which the rest pose is blended in, with weight
    * `threshold − total` (ozz-animation's blending threshold): a character whose layers all
@@ -342,8 +348,8 @@ export interface ThreadPools {
  *
  * The pools' total bytes (`worldBytes`) are computed before anything is allocated: a
  * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints and
- * the default `maxTransitions`, 21,214 bytes per character of a crowd of 10,000: 101,287
- * characters fit).
+ * the default options, 11,173 bytes per character of a crowd of 10,000: 192,423
+ * characters fit; docs/hardening.md).
  *
  * @throws AnimationError when `options` is not an object, a size is not a positive integer
  * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴, `maxLayers` ≤ 16), the pools would take more than
@@ -357,6 +363,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   const maxEvents = options.maxEvents ?? 4096;
   const maxTransitions = options.maxTransitions ?? (Number.isInteger(maxEntities) && maxEntities >= 1 ? defaultMaxTransitions(maxEntities) : 0);
   const maxLayers = options.maxLayers ?? DEFAULT_MAX_LAYERS;
+  const maxMachines = options.maxMachines ?? DEFAULT_MAX_MACHINES;
   const threads = options.threads === 'auto' ? logicalCores() : options.threads ?? 1;
   const blendThreshold = options.blendThreshold ?? 0.1;
   const issues: AnimationIssue[] = [];
@@ -369,6 +376,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   positiveInt('maxJoints', maxJoints, MAX_JOINTS, 'joint parents are stored as Int16');
   positiveInt('maxEvents', maxEvents, MAX_EVENTS, 'MAX_EVENTS');
   positiveInt('maxLayers', maxLayers, MAX_LAYERS, 'MAX_LAYERS; default 4');
+  positiveInt('maxMachines', maxMachines, typeof maxLayers === 'number' ? maxLayers : MAX_LAYERS, 'maxLayers: a machine owns at least one layer; default 2');
   if (typeof maxTransitions !== 'number' || !Number.isInteger(maxTransitions) || maxTransitions < 0 || (Number.isInteger(maxEntities) && maxTransitions > maxEntities)) {
     issues.push({ path: 'maxTransitions', message: `is ${shownNumber(maxTransitions)}: must be an integer ≥ 0 and ≤ maxEntities (${shownNumber(maxEntities)}; a character holds at most one transition slot)` });
   }
@@ -396,9 +404,9 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   if (issues.length) throw new AnimationError('createAnimationWorld', issues);
 
   const rows = maxEntities + 1;
-  const bytes = frameWorldBytes(frame, maxEntities, maxJoints, maxEvents, maxTransitions, maxLayers);
+  const bytes = frameWorldBytes(frame, maxEntities, maxJoints, maxEvents, maxTransitions, maxLayers, maxMachines);
   if (bytes > MAX_WORLD_BYTES) {
-    const fit = mostCharacters(frame, maxJoints, maxEvents, options.maxTransitions, maxLayers);
+    const fit = mostCharacters(frame, maxJoints, maxEvents, options.maxTransitions, maxLayers, maxMachines);
     throw new AnimationError('createAnimationWorld', [{
       path: 'maxEntities',
       message: `is ${shownNumber(maxEntities)} with maxJoints ${maxJoints}: the pools would take ${bytesText(bytes)}, more than the limit MAX_WORLD_BYTES of ${bytesText(MAX_WORLD_BYTES)}, `
@@ -409,7 +417,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   const layout = (alloc: PoolAllocator): WorldPools => {
     const scratch = createScratch(frame, maxJoints, blendThreshold, alloc, maxLayers);
     return {
-      components: createComponents(rows, maxJoints, alloc, maxTransitions, maxLayers),
+      components: createComponents(rows, maxJoints, alloc, maxTransitions, maxLayers, maxMachines),
       events: createEventQueue(maxEvents, alloc),
       scratch,
       updates: createUpdateList(rows, alloc),
@@ -546,7 +554,7 @@ export function makePoseViews(world: AnimationWorld, eid: number, jointCount: nu
 
 /** The components of a world of `rows` entity ids, `maxJoints` joints and `maxLayers` layer slots (DESIGN §3). */
 function createComponents(
-  rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator, maxTransitions = 0, maxLayers = DEFAULT_MAX_LAYERS,
+  rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator, maxTransitions = 0, maxLayers = DEFAULT_MAX_LAYERS, maxMachines = DEFAULT_MAX_MACHINES,
 ): AnimationComponents {
   return {
     Character: createCharacterComponent(rows, alloc),
@@ -560,7 +568,7 @@ function createComponents(
     LookAt: createLookAtComponent(rows, alloc),
     Reach: createReachComponent(rows, alloc),
     Lod: createLodComponent(rows, alloc),
-    StateMachine: createStateMachineComponent(rows, alloc),
+    StateMachine: createStateMachineComponent(rows, alloc, maxMachines),
   };
 }
 
@@ -636,19 +644,20 @@ function typedBytes(value: unknown, depth = 0): number {
  */
 const coefficients = new WeakMap<Frame, Map<number, Float64Array>>();
 
-function poolCoefficients(frame: Frame, maxLayers: number): Float64Array {
+function poolCoefficients(frame: Frame, maxLayers: number, maxMachines = DEFAULT_MAX_MACHINES): Float64Array {
   let byLayers = coefficients.get(frame);
   if (byLayers === undefined) coefficients.set(frame, byLayers = new Map());
-  let found = byLayers.get(maxLayers);
+  const key = maxLayers * (MAX_LAYERS + 1) + maxMachines;
+  let found = byLayers.get(key);
   if (found === undefined) {
     const at = (rows: number, joints: number): number =>
-      typedBytes(createComponents(rows, joints, heapAllocator, 0, maxLayers)) + typedBytes(createScratch(frame, joints, 1, heapAllocator, maxLayers))
+      typedBytes(createComponents(rows, joints, heapAllocator, 0, maxLayers, maxMachines)) + typedBytes(createScratch(frame, joints, 1, heapAllocator, maxLayers))
       + typedBytes(createUpdateList(rows));
     const b11 = at(1, 1), b21 = at(2, 1), b12 = at(1, 2), b22 = at(2, 2);
     const d = b22 - b21 - b12 + b11;
     const b = b21 - b11 - d, c = b12 - b11 - d;
     found = Float64Array.of(b11 - b - c - d, b, c, d);
-    byLayers.set(maxLayers, found);
+    byLayers.set(key, found);
   }
   return found;
 }
@@ -669,11 +678,12 @@ const VIEW_ROW_BYTES = (1 + 1) * 8;
  * components', scratch and update-list typed arrays (counted from their definitions and the
  * frame's scratch declarations), the event queue, the per-character plain arrays and
  * `maxTransitions` transition slots (default: the default for `maxEntities`), with `maxLayers`
- * layer slots per character (default `DEFAULT_MAX_LAYERS`).
- * @throws AnimationError when a count is not an integer ≥ 0, or `maxLayers` not one in [1, MAX_LAYERS].
+ * layer slots and `maxMachines` machine slots per character (defaults `DEFAULT_MAX_LAYERS`, `DEFAULT_MAX_MACHINES`).
+ * @throws AnimationError when a count is not an integer ≥ 0, `maxLayers` not one in [1, MAX_LAYERS], or `maxMachines` not one in [1, maxLayers].
  */
 export function frameWorldBytes(
   frame: Frame, maxEntities: number, maxJoints: number, maxEvents = 4096, maxTransitions = defaultMaxTransitions(maxEntities), maxLayers = DEFAULT_MAX_LAYERS,
+  maxMachines = DEFAULT_MAX_MACHINES,
 ): number {
   for (const [path, v] of [['maxEntities', maxEntities], ['maxJoints', maxJoints], ['maxEvents', maxEvents], ['maxTransitions', maxTransitions]] as const) {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new AnimationError('worldBytes', [{ path, message: `is ${shownNumber(v)}: must be an integer ≥ 0` }]);
@@ -681,7 +691,10 @@ export function frameWorldBytes(
   if (typeof maxLayers !== 'number' || !Number.isInteger(maxLayers) || maxLayers < 1 || maxLayers > MAX_LAYERS) {
     throw new AnimationError('worldBytes', [{ path: 'maxLayers', message: `is ${shownNumber(maxLayers)}: must be an integer ≥ 1 and ≤ ${MAX_LAYERS} (MAX_LAYERS; default 4)` }]);
   }
-  const [a, b, c, d] = poolCoefficients(frame, maxLayers) as unknown as [number, number, number, number];
+  if (typeof maxMachines !== 'number' || !Number.isInteger(maxMachines) || maxMachines < 1 || maxMachines > maxLayers) {
+    throw new AnimationError('worldBytes', [{ path: 'maxMachines', message: `is ${shownNumber(maxMachines)}: must be an integer ≥ 1 and ≤ maxLayers (${maxLayers}; default 2)` }]);
+  }
+  const [a, b, c, d] = poolCoefficients(frame, maxLayers, maxMachines) as unknown as [number, number, number, number];
   const rows = maxEntities + 1;
   return a + b * rows + c * maxJoints + d * rows * maxJoints + EVENT_RECORD_BYTES * maxEvents + EVENT_STAMP_BYTES + VIEW_ROW_BYTES * rows
     + transitionSlotBytes(maxTransitions, maxJoints);
@@ -692,8 +705,8 @@ export function frameWorldBytes(
  * `maxTransitions` slots (or the default for each size, which grows with it): a bisection,
  * since the bytes grow with `maxEntities`.
  */
-function mostCharacters(frame: Frame, maxJoints: number, maxEvents: number, maxTransitions: number | undefined, maxLayers: number): number {
-  const fits = (n: number): boolean => frameWorldBytes(frame, n, maxJoints, maxEvents, maxTransitions ?? defaultMaxTransitions(n), maxLayers) <= MAX_WORLD_BYTES;
+function mostCharacters(frame: Frame, maxJoints: number, maxEvents: number, maxTransitions: number | undefined, maxLayers: number, maxMachines: number): number {
+  const fits = (n: number): boolean => frameWorldBytes(frame, n, maxJoints, maxEvents, maxTransitions ?? defaultMaxTransitions(n), maxLayers, maxMachines) <= MAX_WORLD_BYTES;
   let low = 0, high = 1;
   while (fits(high)) low = high, high *= 2;
   while (high - low > 1) {

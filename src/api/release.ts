@@ -25,7 +25,7 @@ import type { Mask } from '../assets/Mask.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import { BLEND_ADDITIVE, blendMode } from '../components/layerRules.js';
 import { LOD_MAX_LEVELS } from '../components/Lod.js';
-import { MACHINE_SLOTS, NO_MACHINE } from '../components/StateMachine.js';
+import { NO_MACHINE } from '../components/StateMachine.js';
 import type { BoundStateMachine } from '../assets/StateMachine.js';
 import { freeId, identityClipOf, referenceKeyIds } from '../systems/switching/registry.js';
 import { isClip } from './validation.js';
@@ -73,7 +73,7 @@ function clipUsers(world: AnimationWorld, id: number, label: string): AnimationI
   const { StateMachine } = world.components;
   for (let i = 0; i < live.length; i++) {
     const eid = live[i];
-    for (let ms = eid * MACHINE_SLOTS; ms < (eid + 1) * MACHINE_SLOTS; ms++) {
+    for (let ms = eid * StateMachine.slots; ms < (eid + 1) * StateMachine.slots; ms++) {
       const machineId = StateMachine.machine[ms];
       if (machineId === NO_MACHINE) continue;
       const use = machineUse(world.assets.machines[machineId], clip);

@@ -133,7 +133,7 @@ describe('state machines on a crowd', () => {
       step(world, 1 / 60);
       deltas.push(process.memoryUsage().heapUsed - before);
       eids.forEach((eid, n) => {
-        const now = playing(eid * 2); // machine slot 0: locomotion (MACHINE_SLOTS = 2)
+        const now = playing(eid * StateMachine.slots); // machine slot 0: locomotion
         if (now !== last[n]) transitions++;
         last[n] = now;
       });
@@ -162,11 +162,11 @@ describe('state machines on a crowd', () => {
     for (let w = 0; w < 120; w++) frame();
     // The schedule does what it is for: the locomotion machines switch (each switch into 'move' or
     // 'idle' an inertialization capture) on every frame, while cross-fades run.
-    const last = eids.map((eid) => playing(eid * 2));
+    const last = eids.map((eid) => playing(eid * StateMachine.slots));
     for (let w = 0; w < 30; w++) {
       frame();
       eids.forEach((eid, n) => {
-        const now = playing(eid * 2); // machine slot 0 (MACHINE_SLOTS = 2)
+        const now = playing(eid * StateMachine.slots); // machine slot 0
         if (now !== last[n]) switches++;
         last[n] = now;
       });
