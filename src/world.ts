@@ -67,7 +67,8 @@ export interface AnimationWorldOptions {
   /**
    * State machines a character can run at once (`setStateMachine` on disjoint layer ranges): an
    * integer in [1, maxLayers] (a machine owns at least one layer), default
-   * `DEFAULT_MAX_MACHINES` = 2. Each costs every character 115 bytes of `StateMachine`.
+   * `DEFAULT_MAX_MACHINES` = 2 (1 when `maxLayers` is 1). Each costs every character 115 bytes
+   * of `StateMachine`.
    */
   maxMachines?: number;
   /**
@@ -363,7 +364,9 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   const maxEvents = options.maxEvents ?? 4096;
   const maxTransitions = options.maxTransitions ?? (Number.isInteger(maxEntities) && maxEntities >= 1 ? defaultMaxTransitions(maxEntities) : 0);
   const maxLayers = options.maxLayers ?? DEFAULT_MAX_LAYERS;
-  const maxMachines = options.maxMachines ?? DEFAULT_MAX_MACHINES;
+  const layersValid = typeof maxLayers === 'number' && Number.isInteger(maxLayers) && maxLayers >= 1 && maxLayers <= MAX_LAYERS;
+  // Default 2, or one per layer when the world has fewer.
+  const maxMachines = options.maxMachines ?? Math.min(DEFAULT_MAX_MACHINES, layersValid ? maxLayers : DEFAULT_MAX_MACHINES);
   const threads = options.threads === 'auto' ? logicalCores() : options.threads ?? 1;
   const blendThreshold = options.blendThreshold ?? 0.1;
   const issues: AnimationIssue[] = [];
@@ -376,7 +379,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   positiveInt('maxJoints', maxJoints, MAX_JOINTS, 'joint parents are stored as Int16');
   positiveInt('maxEvents', maxEvents, MAX_EVENTS, 'MAX_EVENTS');
   positiveInt('maxLayers', maxLayers, MAX_LAYERS, 'MAX_LAYERS; default 4');
-  positiveInt('maxMachines', maxMachines, typeof maxLayers === 'number' ? maxLayers : MAX_LAYERS, 'maxLayers: a machine owns at least one layer; default 2');
+  if (options.maxMachines !== undefined) positiveInt('maxMachines', maxMachines, layersValid ? maxLayers : MAX_LAYERS, 'maxLayers: a machine owns at least one layer; default 2');
   if (typeof maxTransitions !== 'number' || !Number.isInteger(maxTransitions) || maxTransitions < 0 || (Number.isInteger(maxEntities) && maxTransitions > maxEntities)) {
     issues.push({ path: 'maxTransitions', message: `is ${shownNumber(maxTransitions)}: must be an integer ≥ 0 and ≤ maxEntities (${shownNumber(maxEntities)}; a character holds at most one transition slot)` });
   }
@@ -683,7 +686,7 @@ const VIEW_ROW_BYTES = (1 + 1) * 8;
  */
 export function frameWorldBytes(
   frame: Frame, maxEntities: number, maxJoints: number, maxEvents = 4096, maxTransitions = defaultMaxTransitions(maxEntities), maxLayers = DEFAULT_MAX_LAYERS,
-  maxMachines = DEFAULT_MAX_MACHINES,
+  maxMachines = Math.min(DEFAULT_MAX_MACHINES, maxLayers),
 ): number {
   for (const [path, v] of [['maxEntities', maxEntities], ['maxJoints', maxJoints], ['maxEvents', maxEvents], ['maxTransitions', maxTransitions]] as const) {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new AnimationError('worldBytes', [{ path, message: `is ${shownNumber(v)}: must be an integer ≥ 0` }]);

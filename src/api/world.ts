@@ -71,8 +71,8 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
  * `maxLayers`: layer slots per character (default `DEFAULT_MAX_LAYERS` = 4; an integer in [1,
  * 16]): each slot adds 80 bytes per character and `maxJoints × 80` bytes of blend scratch.
  *
- * `maxMachines`: state-machine slots per character (default `DEFAULT_MAX_MACHINES` = 2; an
- * integer in [1, maxLayers]): each adds 115 bytes per character.
+ * `maxMachines`: state-machine slots per character (default `DEFAULT_MAX_MACHINES` = 2, 1 when
+ * `maxLayers` is 1; an integer in [1, maxLayers]): each adds 115 bytes per character.
  *
  * `kernels`: the kernels the world runs (`world.kernels`). A world on `'wasm'` also holds the
  * WebAssembly kernels' area (copies of the skeletons and clips they read, src/wasm/kernels.ts:
@@ -87,7 +87,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
 export function worldBytes(
   maxEntities: number, maxJoints: number, maxEvents = 4096, kernels: 'wasm' | 'js' = 'js',
   maxTransitions = Number.isInteger(maxEntities) && maxEntities >= 0 ? defaultMaxTransitions(maxEntities) : 0, maxLayers = DEFAULT_MAX_LAYERS,
-  maxMachines = DEFAULT_MAX_MACHINES,
+  maxMachines = Math.min(DEFAULT_MAX_MACHINES, maxLayers),
 ): number {
   if (kernels !== 'wasm' && kernels !== 'js') fail('worldBytes', 'kernels', `is ${String(kernels)}: must be 'wasm' or 'js' (world.kernels)`);
   const pools = frameWorldBytes(defaultFrame, maxEntities, maxJoints, maxEvents, maxTransitions, maxLayers, maxMachines);
