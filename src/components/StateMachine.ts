@@ -8,6 +8,13 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
  * test/memory/perCharacter.test.ts), so the default is kept small.
  */
 export const DEFAULT_MAX_MACHINES = 2;
+/**
+ * The machine slots of a world with the default `maxMachines` (before issue 21's `maxMachines`
+ * option, every world's). Kept so code written against it (the sandbox's machine panel) keeps
+ * building; read a world's own stride from `world.components.StateMachine.slots`.
+ * @deprecated use `StateMachine.slots`.
+ */
+export const MACHINE_SLOTS = DEFAULT_MAX_MACHINES;
 /** Parameter values kept per machine slot (a machine declares at most this many; `MAX_PARAMETERS`). */
 export const MACHINE_PARAMETERS = 16;
 /** `StateMachine.machine` of an empty slot; `next` when no transition runs. */
