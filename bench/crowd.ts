@@ -33,6 +33,11 @@
  * only, and with distance LOD + update-rate LOD: the frame cost saved and the root travel
  * compared with the full-rate run.
  *
+ * State machines (stateMachineCrowd.ts): after the transition rows, 10,000 characters each
+ * running a locomotion machine with changing parameters against the same crowd switched by
+ * `transition` / `setBlendSpace` calls, alternating frame by frame, medians and their ratio.
+ * BENCH_MACHINES=0 skips the row; another number runs it at that crowd size.
+ *
  * Followers + look-at + reach (aimCrowd.ts): a crowd of 10,000 characters that all aim a
  * look-at and a two-bone reach at moving followers, against the same crowd's plain `step`.
  * BENCH_AIM=0 skips those rows; another number runs them at that crowd size.
@@ -72,6 +77,7 @@ import { createThreeCrowd, type ThreeCrowd } from './threeCrowd.js';
 import { benchmarkTransitions, printTransitions } from './transitions.js';
 import { benchmarkAim, parseAimCount, printAim } from './aimCrowd.js';
 import { benchmarkCurves, parseCurvesCount, printCurves } from './curvesCrowd.js';
+import { benchmarkStateMachines, parseMachineCount, printStateMachines } from './stateMachineCrowd.js';
 import { benchmarkLod, printLod } from './lodCrowd.js';
 import { benchmarkReducedSampling, printReducedSampling, reducedCrowdSize } from './reducedSampling.js';
 import { benchmarkReference, printReference, referenceRowsEnabled } from './referenceRows.js';
@@ -128,6 +134,7 @@ async function main(): Promise<void> {
   const transitionCount = parseTransitions(process.env['BENCH_TRANSITIONS']);
   const aimCount = parseAimCount(process.env['BENCH_AIM']);
   const curvesCount = parseCurvesCount(process.env['BENCH_CURVES']);
+  const machineCount = parseMachineCount(process.env['BENCH_MACHINES']);
   const lodCount = parseCount('BENCH_LOD', process.env['BENCH_LOD'], LOD_CROWD);
   const crowdTables = process.env['BENCH_CROWD']?.trim() !== '0';
   const assets = createCrowdAssets();
@@ -149,6 +156,10 @@ async function main(): Promise<void> {
   }
   if (referenceRowsEnabled()) printReference(await benchmarkReference(assets, sizes, frames, DT, WEIGHTS));
   if (transitionCount > 0) printTransitions(await benchmarkTransitions(assets, transitionCount, frames, DT));
+  if (machineCount > 0) {
+    printStateMachines(benchmarkStateMachines(machineCount));
+    collectGarbage();
+  }
   if (aimCount > 0) printAim(await benchmarkAim(assets, aimCount, frames, DT));
   if (curvesCount > 0) printCurves(await benchmarkCurves(assets, curvesCount, frames, DT));
   if (lodCount > 0) printLod(await benchmarkLod(assets, lodCount, frames, DT));

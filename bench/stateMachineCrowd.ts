@@ -10,7 +10,9 @@
  * `step`. The two worlds alternate frame by frame (so drift in the machine's clock or heat
  * hits both), each timed alone; the row gives the medians and their ratio (target ≤ 1.15).
  *
- * Run: `npx tsc -p tsconfig.bench.json && node --expose-gc .bench-build/bench/stateMachineCrowd.js`.
+ * `npm run bench` prints it (bench/crowd.ts, after the transition rows); BENCH_MACHINES=0 skips
+ * it, another number runs it at that crowd size. Alone: `npx tsc -p tsconfig.bench.json && node
+ * --expose-gc .bench-build/bench/stateMachineCrowd.js` (BENCH_MACHINE_COUNT, BENCH_MACHINE_FRAMES).
  */
 import {
   createAnimationWorld, createBlendSpace, createStateMachine, fireTrigger, setBlendSpace, setParameter, setStateMachine, spawnCharacter, step,
@@ -18,7 +20,9 @@ import {
 } from '../src/index.js';
 import { syntheticClip, syntheticSkeleton } from '../test/fixtures/synthetic.js';
 
-const COUNT = Number(process.env['BENCH_MACHINE_COUNT'] ?? 10_000);
+/** Crowd size of the row unless BENCH_MACHINES (in `npm run bench`) or BENCH_MACHINE_COUNT (alone) says otherwise. */
+export const MACHINE_CROWD = 10_000;
+/** Measured frames of each world unless BENCH_MACHINE_FRAMES says otherwise. */
 const FRAMES = Number(process.env['BENCH_MACHINE_FRAMES'] ?? 600);
 const WARM_UP = 240;
 const DT = 1 / 60;
@@ -56,10 +60,10 @@ const SPEEDS: number[] = [0, 1.5, 2, 2.5, 3, 'generic' as unknown as number];
 const speedAt = (f: number, i: number): number => SPEEDS[(Math.floor((f + 7 * i) / 30) + i) % 5]!;
 const jumpsAt = (f: number, i: number): boolean => (f + 13 * i) % 300 === 0;
 
-function crowd(): { world: AnimationWorld; eids: Int32Array } {
-  const world = createAnimationWorld({ maxEntities: COUNT, maxJoints: JOINTS, maxTransitions: COUNT });
-  const eids = new Int32Array(COUNT);
-  for (let i = 0; i < COUNT; i++) eids[i] = spawnCharacter(world, skeleton);
+function crowd(count: number): { world: AnimationWorld; eids: Int32Array } {
+  const world = createAnimationWorld({ maxEntities: count, maxJoints: JOINTS, maxTransitions: count });
+  const eids = new Int32Array(count);
+  for (let i = 0; i < count; i++) eids[i] = spawnCharacter(world, skeleton);
   return { world, eids };
 }
 
@@ -74,7 +78,7 @@ const TO_LAND: TransitionOptions = { duration: 0.1, weight: 1 };
 /** The hand-made switches: the machine's rules written against the public calls. */
 function handFrame(world: AnimationWorld, eids: Int32Array, state: Uint8Array, speed: Float32Array, pending: Uint8Array, f: number): void {
   const { Layers } = world.components;
-  for (let i = 0; i < COUNT; i++) {
+  for (let i = 0; i < eids.length; i++) {
     const eid = eids[i]!;
     const v = speedAt(f, i);
     if (jumpsAt(f, i)) pending[i] = 1;
@@ -117,7 +121,7 @@ function handFrame(world: AnimationWorld, eids: Int32Array, state: Uint8Array, s
 }
 
 function machineFrame(world: AnimationWorld, eids: Int32Array, f: number): void {
-  for (let i = 0; i < COUNT; i++) {
+  for (let i = 0; i < eids.length; i++) {
     const eid = eids[i]!;
     setParameter(world, eid, 'speed', speedAt(f, i));
     if (jumpsAt(f, i)) fireTrigger(world, eid, 'jump');
@@ -129,17 +133,35 @@ function median(values: number[]): number {
   return sorted[sorted.length >> 1]!;
 }
 
-/** Runs the row; returns the medians (ms per frame) and their ratio. */
-export function benchmarkStateMachines(): { machine: number; hand: number; ratio: number; machineHeap: number; handHeap: number; machineInputs: number; handInputs: number } {
-  const m = crowd(), h = crowd();
-  for (let i = 0; i < COUNT; i++) setStateMachine(m.world, m.eids[i]!, machine);
-  const state = new Uint8Array(COUNT), speed = new Float32Array(COUNT), pending = new Uint8Array(COUNT);
-  for (let i = 0; i < COUNT; i++) transition(h.world, h.eids[i]!, idle, { duration: 0 });
+/** The row's medians (ms per frame: inputs + step), their ratio, and the parts. */
+export interface StateMachineResult {
+  readonly count: number;
+  readonly frames: number;
+  /** Machine world: setParameter / fireTrigger + step. */
+  readonly machine: number;
+  /** Hand world: the controller's transition / setBlendSpace / stop calls + step. */
+  readonly hand: number;
+  /** machine / hand (target ≤ 1.15). */
+  readonly ratio: number;
+  /** Median heapUsed growth across `step` alone, bytes. */
+  readonly machineHeap: number;
+  readonly handHeap: number;
+  /** Median ms of the inputs alone. */
+  readonly machineInputs: number;
+  readonly handInputs: number;
+}
+
+/** Runs the row on `count` characters; returns the medians (ms per frame) and their ratio. */
+export function benchmarkStateMachines(count = MACHINE_CROWD, frames = FRAMES): StateMachineResult {
+  const m = crowd(count), h = crowd(count);
+  for (let i = 0; i < count; i++) setStateMachine(m.world, m.eids[i]!, machine);
+  const state = new Uint8Array(count), speed = new Float32Array(count), pending = new Uint8Array(count);
+  for (let i = 0; i < count; i++) transition(h.world, h.eids[i]!, idle, { duration: 0 });
   const machineMs: number[] = [], handMs: number[] = [];
   // heapUsed across `step` alone (what the frame allocates, inputs aside), medians.
   const machineHeap: number[] = [], handHeap: number[] = [];
   const machineInputs: number[] = [], handInputs: number[] = [];
-  for (let f = 0; f < WARM_UP + FRAMES; f++) {
+  for (let f = 0; f < WARM_UP + frames; f++) {
     let t = performance.now();
     machineFrame(m.world, m.eids, f);
     const mi = performance.now() - t;
@@ -156,15 +178,32 @@ export function benchmarkStateMachines(): { machine: number; hand: number; ratio
     const b = performance.now() - t;
     if (f >= WARM_UP) machineMs.push(a), handMs.push(b), machineHeap.push(m1 - m0), handHeap.push(h1 - h0), machineInputs.push(mi), handInputs.push(hi);
   }
-  const result = {
-    machine: median(machineMs), hand: median(handMs), ratio: 0, machineHeap: median(machineHeap), handHeap: median(handHeap),
-    machineInputs: median(machineInputs), handInputs: median(handInputs),
+  const machineMedian = median(machineMs), handMedian = median(handMs);
+  return {
+    count, frames, machine: machineMedian, hand: handMedian, ratio: machineMedian / handMedian,
+    machineHeap: median(machineHeap), handHeap: median(handHeap), machineInputs: median(machineInputs), handInputs: median(handInputs),
   };
-  result.ratio = result.machine / result.hand;
-  return result;
+}
+
+/** Prints the row as a section of `npm run bench`. */
+export function printStateMachines(r: StateMachineResult): void {
+  console.log(`\n## State machines: N = ${r.count.toLocaleString('en-US')} characters × ${JOINTS} joints, a locomotion machine each vs the same switches by hand\n`);
+  console.log('- machine: setParameter(speed) for every character every frame (values change every half second, staggered) and a jump');
+  console.log('  trigger every 5 s; by hand: a controller making the same switches with transition / setBlendSpace / stop');
+  console.log(`- the two worlds alternate frame by frame, each timed alone (inputs + step); medians of ${r.frames} frames after ${WARM_UP} warm-up\n`);
+  console.log('| crowd | machine ms/frame | by hand ms/frame | ratio (target ≤ 1.15) | inputs: machine / by hand ms | step heap median B: machine / by hand |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  console.log(`| ${r.count.toLocaleString('en-US')} | ${r.machine.toFixed(2)} | ${r.hand.toFixed(2)} | ${r.ratio.toFixed(3)} | ${r.machineInputs.toFixed(2)} / ${r.handInputs.toFixed(2)} | ${r.machineHeap} / ${r.handHeap} |`);
+}
+
+/** BENCH_MACHINES: unset → {@link MACHINE_CROWD}; 0 → no state-machine row; another positive integer → that crowd size. */
+export function parseMachineCount(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return MACHINE_CROWD;
+  const n = Number(value.trim());
+  if (!Number.isInteger(n) || n < 0) throw new Error(`BENCH_MACHINES="${value}": expected 0 (skip the state-machine row) or a crowd size`);
+  return n;
 }
 
 if (process.argv[1]?.endsWith('stateMachineCrowd.js')) {
-  const r = benchmarkStateMachines();
-  console.log(`| ${COUNT.toLocaleString('en')} characters, ${JOINTS} joints, locomotion machine | machine ${r.machine.toFixed(2)} ms | by hand ${r.hand.toFixed(2)} ms | ratio ${r.ratio.toFixed(3)} | inputs: machine ${r.machineInputs.toFixed(2)} ms, by hand ${r.handInputs.toFixed(2)} ms | step heap median: machine ${r.machineHeap} B, by hand ${r.handHeap} B |`);
+  printStateMachines(benchmarkStateMachines(Number(process.env['BENCH_MACHINE_COUNT'] ?? MACHINE_CROWD)));
 }

@@ -108,7 +108,7 @@ export { skinVertices, type JointIndexArray, type MorphDeltas } from './math/ski
 export { sampleCurvesInto } from './assets/sampleCurves.js';
 export type { StateMachineComponent } from './components/StateMachine.js';
 export { blendSpaceLayers } from './api/blendSpaces.js';
-export { MACHINE_SLOTS, MACHINE_PARAMETERS, NO_MACHINE } from './components/StateMachine.js';
+export { DEFAULT_MAX_MACHINES, MACHINE_SLOTS, MACHINE_PARAMETERS, NO_MACHINE } from './components/StateMachine.js';
 export { stateMachineSystem, stateMachineEntities, enterMachineState, SWITCH_NOW, SWITCH_INERTIALIZE, SWITCH_SPRING, SWITCH_CROSSFADE } from './systems/stateMachineSystem.js';
 export {
   isStateMachine, type BoundStateMachine, type StateMachineAssets, PARAM_FLOAT, PARAM_BOOL, PARAM_TRIGGER, STATE_CLIP, STATE_BLEND_SPACE,

@@ -18,7 +18,7 @@ import { createFollowerComponent, followerRows, type FollowerComponent } from '.
 import { createLookAtComponent, lookAtRows, type LookAtComponent } from './components/LookAt.js';
 import { createReachComponent, reachRows, type ReachComponent } from './components/Reach.js';
 import { createLodComponent, createLodShared, lodRows, type LodComponent, type LodShared } from './components/Lod.js';
-import { createStateMachineComponent, stateMachineRows, type StateMachineComponent } from './components/StateMachine.js';
+import { createStateMachineComponent, DEFAULT_MAX_MACHINES, stateMachineRows, type StateMachineComponent } from './components/StateMachine.js';
 import type { BoundStateMachine } from './assets/StateMachine.js';
 import { createLocalPoseComponent, createMatrixPoolComponent, poseRows, type PoolComponent } from './components/Pose.js';
 import { createUpdateList, type UpdateList } from './components/UpdateList.js';
@@ -73,6 +73,13 @@ export interface AnimationWorldOptions {
    * systems skip them, any skeleton spawns and `getCurves` gives empty views.
    */
   maxCurves?: number;
+  /**
+   * State machines a character can run at once (`setStateMachine` on disjoint layer ranges): an
+   * integer in [1, maxLayers] (a machine owns at least one layer), default
+   * `DEFAULT_MAX_MACHINES` = 2 (1 when `maxLayers` is 1). Each costs every character 115 bytes
+   * of `StateMachine`.
+   */
+  maxMachines?: number;
   /**
    * Total override-layer weight below which the rest pose is blended in, with weight
    * `threshold − total` (ozz-animation's blending threshold): a character whose layers all
@@ -368,8 +375,8 @@ export interface ThreadPools {
  *
  * The pools' total bytes (`worldBytes`) are computed before anything is allocated: a
  * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints and
- * the default `maxTransitions`, 21,214 bytes per character of a crowd of 10,000: 101,287
- * characters fit).
+ * the default options, 11,173 bytes per character of a crowd of 10,000: 192,423
+ * characters fit; docs/hardening.md).
  *
  * @throws AnimationError when `options` is not an object, a size is not a positive integer
  * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴, `maxLayers` ≤ 16), the pools would take more than
@@ -384,6 +391,9 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   const maxTransitions = options.maxTransitions ?? (Number.isInteger(maxEntities) && maxEntities >= 1 ? defaultMaxTransitions(maxEntities) : 0);
   const maxLayers = options.maxLayers ?? DEFAULT_MAX_LAYERS;
   const maxCurves = options.maxCurves ?? DEFAULT_MAX_CURVES;
+  const layersValid = typeof maxLayers === 'number' && Number.isInteger(maxLayers) && maxLayers >= 1 && maxLayers <= MAX_LAYERS;
+  // Default 2, or one per layer when the world has fewer.
+  const maxMachines = options.maxMachines ?? Math.min(DEFAULT_MAX_MACHINES, layersValid ? maxLayers : DEFAULT_MAX_MACHINES);
   const threads = options.threads === 'auto' ? logicalCores() : options.threads ?? 1;
   const blendThreshold = options.blendThreshold ?? 0.1;
   const issues: AnimationIssue[] = [];
@@ -399,6 +409,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   if (typeof maxCurves !== 'number' || !Number.isInteger(maxCurves) || maxCurves < 0 || maxCurves > MAX_CURVES) {
     issues.push({ path: 'maxCurves', message: `is ${shownNumber(maxCurves)}: must be an integer ≥ 0 and ≤ ${MAX_CURVES} (MAX_CURVES; default ${DEFAULT_MAX_CURVES})` });
   }
+  if (options.maxMachines !== undefined) positiveInt('maxMachines', maxMachines, layersValid ? maxLayers : MAX_LAYERS, 'maxLayers: a machine owns at least one layer; default 2');
   if (typeof maxTransitions !== 'number' || !Number.isInteger(maxTransitions) || maxTransitions < 0 || (Number.isInteger(maxEntities) && maxTransitions > maxEntities)) {
     issues.push({ path: 'maxTransitions', message: `is ${shownNumber(maxTransitions)}: must be an integer ≥ 0 and ≤ maxEntities (${shownNumber(maxEntities)}; a character holds at most one transition slot)` });
   }
@@ -426,9 +437,9 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   if (issues.length) throw new AnimationError('createAnimationWorld', issues);
 
   const rows = maxEntities + 1;
-  const bytes = frameWorldBytes(frame, maxEntities, maxJoints, maxEvents, maxTransitions, maxLayers, maxCurves);
+  const bytes = frameWorldBytes(frame, maxEntities, maxJoints, maxEvents, maxTransitions, maxLayers, maxCurves, maxMachines);
   if (bytes > MAX_WORLD_BYTES) {
-    const fit = mostCharacters(frame, maxJoints, maxEvents, options.maxTransitions, maxLayers, maxCurves);
+    const fit = mostCharacters(frame, maxJoints, maxEvents, options.maxTransitions, maxLayers, maxCurves, maxMachines);
     throw new AnimationError('createAnimationWorld', [{
       path: 'maxEntities',
       message: `is ${shownNumber(maxEntities)} with maxJoints ${maxJoints}: the pools would take ${bytesText(bytes)}, more than the limit MAX_WORLD_BYTES of ${bytesText(MAX_WORLD_BYTES)}, `
@@ -439,7 +450,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   const layout = (alloc: PoolAllocator): WorldPools => {
     const scratch = createScratch(frame, maxJoints, blendThreshold, alloc, maxLayers);
     return {
-      components: createComponents(rows, maxJoints, alloc, maxTransitions, maxLayers, maxCurves),
+      components: createComponents(rows, maxJoints, alloc, maxTransitions, maxLayers, maxCurves, maxMachines),
       events: createEventQueue(maxEvents, alloc),
       scratch,
       updates: createUpdateList(rows, alloc),
@@ -578,6 +589,7 @@ export function makePoseViews(world: AnimationWorld, eid: number, jointCount: nu
 /** The components of a world of `rows` entity ids, `maxJoints` joints and `maxLayers` layer slots (DESIGN §3). */
 function createComponents(
   rows: number, maxJoints: number, alloc: PoolAllocator = heapAllocator, maxTransitions = 0, maxLayers = DEFAULT_MAX_LAYERS, maxCurves = DEFAULT_MAX_CURVES,
+  maxMachines = DEFAULT_MAX_MACHINES,
 ): AnimationComponents {
   return {
     Character: createCharacterComponent(rows, alloc),
@@ -591,7 +603,7 @@ function createComponents(
     LookAt: createLookAtComponent(rows, alloc),
     Reach: createReachComponent(rows, alloc),
     Lod: createLodComponent(rows, alloc),
-    StateMachine: createStateMachineComponent(rows, alloc),
+    StateMachine: createStateMachineComponent(rows, alloc, maxMachines),
     Curves: createCurvesComponent(rows, alloc, maxCurves, maxTransitions),
   };
 }
@@ -669,14 +681,14 @@ function typedBytes(value: unknown, depth = 0): number {
  */
 const coefficients = new WeakMap<Frame, Map<number, Float64Array>>();
 
-function poolCoefficients(frame: Frame, maxLayers: number, maxCurves: number): Float64Array {
+function poolCoefficients(frame: Frame, maxLayers: number, maxCurves: number, maxMachines = DEFAULT_MAX_MACHINES): Float64Array {
   let byLayers = coefficients.get(frame);
   if (byLayers === undefined) coefficients.set(frame, byLayers = new Map());
-  const key = maxCurves * (MAX_LAYERS + 1) + maxLayers;
+  const key = (maxCurves * (MAX_LAYERS + 1) + maxLayers) * (MAX_LAYERS + 1) + maxMachines;
   let found = byLayers.get(key);
   if (found === undefined) {
     const at = (rows: number, joints: number): number =>
-      typedBytes(createComponents(rows, joints, heapAllocator, 0, maxLayers, maxCurves)) + typedBytes(createScratch(frame, joints, 1, heapAllocator, maxLayers))
+      typedBytes(createComponents(rows, joints, heapAllocator, 0, maxLayers, maxCurves, maxMachines)) + typedBytes(createScratch(frame, joints, 1, heapAllocator, maxLayers))
       + typedBytes(createUpdateList(rows));
     const b11 = at(1, 1), b21 = at(2, 1), b12 = at(1, 2), b22 = at(2, 2);
     const d = b22 - b21 - b12 + b11;
@@ -703,13 +715,14 @@ const VIEW_ROW_BYTES = (1 + 1) * 8;
  * components', scratch and update-list typed arrays (counted from their definitions and the
  * frame's scratch declarations), the event queue, the per-character plain arrays and
  * `maxTransitions` transition slots (default: the default for `maxEntities`), with `maxLayers`
- * layer slots per character (default `DEFAULT_MAX_LAYERS`) and `maxCurves` float curves (default
- * `DEFAULT_MAX_CURVES`; their share of the transition slots included).
- * @throws AnimationError when a count is not an integer ≥ 0, `maxLayers` not one in [1, MAX_LAYERS], or `maxCurves` not one in [0, MAX_CURVES].
+ * layer slots per character (default `DEFAULT_MAX_LAYERS`), `maxCurves` float curves (default
+ * `DEFAULT_MAX_CURVES`; their share of the transition slots included) and `maxMachines` machine
+ * slots per character (default `DEFAULT_MAX_MACHINES`, at most `maxLayers`).
+ * @throws AnimationError when a count is not an integer ≥ 0, `maxLayers` not one in [1, MAX_LAYERS], `maxCurves` not one in [0, MAX_CURVES], or `maxMachines` not one in [1, maxLayers].
  */
 export function frameWorldBytes(
   frame: Frame, maxEntities: number, maxJoints: number, maxEvents = 4096, maxTransitions = defaultMaxTransitions(maxEntities), maxLayers = DEFAULT_MAX_LAYERS,
-  maxCurves = DEFAULT_MAX_CURVES,
+  maxCurves = DEFAULT_MAX_CURVES, maxMachines = Math.min(DEFAULT_MAX_MACHINES, maxLayers),
 ): number {
   for (const [path, v] of [['maxEntities', maxEntities], ['maxJoints', maxJoints], ['maxEvents', maxEvents], ['maxTransitions', maxTransitions]] as const) {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new AnimationError('worldBytes', [{ path, message: `is ${shownNumber(v)}: must be an integer ≥ 0` }]);
@@ -720,7 +733,10 @@ export function frameWorldBytes(
   if (typeof maxCurves !== 'number' || !Number.isInteger(maxCurves) || maxCurves < 0 || maxCurves > MAX_CURVES) {
     throw new AnimationError('worldBytes', [{ path: 'maxCurves', message: `is ${shownNumber(maxCurves)}: must be an integer ≥ 0 and ≤ ${MAX_CURVES} (MAX_CURVES; default ${DEFAULT_MAX_CURVES})` }]);
   }
-  const [a, b, c, d] = poolCoefficients(frame, maxLayers, maxCurves) as unknown as [number, number, number, number];
+  if (typeof maxMachines !== 'number' || !Number.isInteger(maxMachines) || maxMachines < 1 || maxMachines > maxLayers) {
+    throw new AnimationError('worldBytes', [{ path: 'maxMachines', message: `is ${shownNumber(maxMachines)}: must be an integer ≥ 1 and ≤ maxLayers (${maxLayers}; default 2)` }]);
+  }
+  const [a, b, c, d] = poolCoefficients(frame, maxLayers, maxCurves, maxMachines) as unknown as [number, number, number, number];
   const rows = maxEntities + 1;
   return a + b * rows + c * maxJoints + d * rows * maxJoints + EVENT_RECORD_BYTES * maxEvents + EVENT_STAMP_BYTES + VIEW_ROW_BYTES * rows
     + transitionSlotBytes(maxTransitions, maxJoints) + curveSlotBytes(maxTransitions, maxCurves);
@@ -731,8 +747,8 @@ export function frameWorldBytes(
  * `maxTransitions` slots (or the default for each size, which grows with it): a bisection,
  * since the bytes grow with `maxEntities`.
  */
-function mostCharacters(frame: Frame, maxJoints: number, maxEvents: number, maxTransitions: number | undefined, maxLayers: number, maxCurves: number): number {
-  const fits = (n: number): boolean => frameWorldBytes(frame, n, maxJoints, maxEvents, maxTransitions ?? defaultMaxTransitions(n), maxLayers, maxCurves) <= MAX_WORLD_BYTES;
+function mostCharacters(frame: Frame, maxJoints: number, maxEvents: number, maxTransitions: number | undefined, maxLayers: number, maxCurves: number, maxMachines: number): number {
+  const fits = (n: number): boolean => frameWorldBytes(frame, n, maxJoints, maxEvents, maxTransitions ?? defaultMaxTransitions(n), maxLayers, maxCurves, maxMachines) <= MAX_WORLD_BYTES;
   let low = 0, high = 1;
   while (fits(high)) low = high, high *= 2;
   while (high - low > 1) {

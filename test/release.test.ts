@@ -9,6 +9,8 @@ import {
   createDifferenceClip,
   createMask,
   createSkeleton,
+  createStateMachine,
+  fireTrigger,
   drainEvents,
   getLocalPose,
   play,
@@ -18,6 +20,7 @@ import {
   releaseSkeleton,
   removeCharacter,
   setBlendSpace,
+  setStateMachine,
   spawnCharacter,
   step,
   stop,
@@ -270,6 +273,42 @@ describe('releaseClip refuses a clip in use, naming the user, with the world unc
     expectRefused(world, () => releaseClip(world, walk), /clip "walk" has 1 event waiting in world\.events: call drainEvents first/);
     expect(drainEvents(world).map((e) => [e.clip, e.name])).toEqual([[walk, 'step']]);
     expect(releaseClip(world, walk)).toBe(true);
+  });
+
+  it('used by a state machine a live character runs (a state not playing, a blend space sample), until its layer gets another machine', () => {
+    const { world, eids } = setup();
+    const [idle, a, b, act] = [smallClip(skeleton, 10, 'idle'), smallClip(skeleton, 11, 'a'), smallClip(skeleton, 12, 'b'), smallClip(skeleton, 13, 'act')];
+    const space = createBlendSpace({ type: '1d', samples: [{ clip: a, x: 0 }, { clip: b, x: 1 }] });
+    const desc = (name: string, withAct: boolean) => ({
+      name,
+      parameters: [{ name: 'go', type: 'trigger' as const }, { name: 'speed', type: 'float' as const }],
+      states: [
+        { name: 'idle', clip: idle },
+        { name: 'move', blendSpace: space, x: 'speed' },
+        ...(withAct ? [{ name: 'act', clip: act }] : []),
+      ],
+      transitions: [{ from: 'idle', to: withAct ? 'act' : 'move', when: [['go'] as ['go']], duration: 0 }],
+      initial: 'idle',
+    });
+    const acting = createStateMachine(desc('acting', true));
+    const plain = createStateMachine(desc('plain', false));
+    setStateMachine(world, eids[1]!, acting, { layer: 1 });
+    step(world, 1 / 60);
+    drainEvents(world);
+    // Neither clip plays on a layer: only the machine holds them.
+    expectRefused(world, () => releaseClip(world, act),
+      new RegExp(`^releaseClip: clip "act" is used by state machine "acting" of character ${eids[1]} \\(state "act" plays it, on layer 1\\): give that layer another machine \\(setStateMachine\\)`));
+    expectRefused(world, () => releaseClip(world, b), /clip "b" is used by state machine "acting" of character \d+ \(the blend space of state "move" plays it, on layer 1\)/);
+    setStateMachine(world, eids[1]!, plain, { layer: 1 }); // replaces "acting" on layer 1
+    expect(releaseClip(world, act)).toBe(true);
+    expectRefused(world, () => releaseClip(world, b), /state machine "plain"/);
+    // The machine runs again on a new character: its clips are registered anew and "act" plays as itself.
+    const eid = spawnCharacter(world, skeleton);
+    setStateMachine(world, eid, acting);
+    fireTrigger(world, eid, 'go');
+    step(world, 1 / 60);
+    const { Layers } = world.components;
+    expect(world.assets.clips[Layers.clip[eid * Layers.maxLayers]!]).toBe(act);
   });
 
   it('not a clip or not a world: an AnimationError, never a TypeError', () => {

@@ -11,7 +11,7 @@ import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
 import { getRootFrame } from '../assets/rootTrack.js';
 import { computeModelPose, computeSkinPalette } from '../systems/skinSystem.js';
 import { makePoseViews, resetRows, type AnimationWorld } from '../world.js';
-import { registerAsset } from './registry.js';
+import { registerAsset } from '../systems/switching/registry.js';
 import { requireCharacter, requireOptions, requireWorld } from './validation.js';
 import { FLOAT32_MAX, rangeIssue } from '../assets/limits.js';
 

@@ -6,7 +6,7 @@
  * k-th frame, over the summed seconds, so its clip times, root travel and events stay those
  * of the full-rate run. See systems/lodSystem.ts for the per-frame model.
  */
-import { resolveLodCurveMaps } from './curves.js';
+import { resolveLodCurveMaps } from '../systems/switching/curveMapRows.js';
 import { addComponent, removeComponent } from 'bitecs';
 import { fail, IssueList } from '../assets/AnimationError.js';
 import { sameJointOrder } from '../assets/Binding.js';
@@ -19,7 +19,7 @@ import {
 } from '../components/Lod.js';
 import { composeModel } from '../math/composeModel.js';
 import { MATRIX_STRIDE, MATRIX_T } from '../math/layout.js';
-import { registerAsset } from './registry.js';
+import { registerAsset } from '../systems/switching/registry.js';
 import { isClip, isFiniteNumber, requireCharacter, requireWorld } from './validation.js';
 import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, rangeIssue } from '../assets/limits.js';
 import type { AnimationWorld } from '../world.js';

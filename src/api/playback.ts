@@ -3,17 +3,15 @@
  * validates its input and throws an `AnimationError` before changing anything; the per-frame
  * work happens in the systems.
  */
-import { resolveCurveMap } from './curves.js';
 import { fail, IssueList } from '../assets/AnimationError.js';
-import { bindClip, checkTranslation, type TranslationOption } from '../assets/Binding.js';
+import { checkTranslation, type TranslationOption } from '../assets/Binding.js';
 import type { Clip } from '../assets/Clip.js';
 import type { Mask } from '../assets/Mask.js';
 import type { Skeleton } from '../assets/Skeleton.js';
-import { clearLayer, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from '../components/Layers.js';
-import { BLEND_ADDITIVE, BLEND_OVERRIDE, layerFlags, measureSyncGroup, SYNC_PHASE } from '../components/layerRules.js';
-import { getRootTrack } from '../assets/rootTrack.js';
+import { clearLayer } from '../components/Layers.js';
 import type { AnimationWorld } from '../world.js';
-import { registerAsset, registerMask, registerReference, wrapTime, identityReference } from './registry.js';
+import { identityReference, wrapTime } from '../systems/switching/registry.js';
+import { newResolvedPlay, writeLayer, type MutableResolvedPlay, type ResolvedPlay } from '../systems/switching/writeLayer.js';
 import { checkBindable, checkSkeleton, isClip, isFiniteNumber, layerRangeIssue, requireCharacter, requireLayer, requireOptions } from './validation.js';
 import { inRange, MAX_PLAYBACK_RATE, MAX_TIME, MAX_WEIGHT, rangeIssue } from '../assets/limits.js';
 
@@ -103,29 +101,6 @@ export function play(world: AnimationWorld, eid: number, clip: Clip, options: Pl
   writeLayer(world, eid, skeleton, clip, resolved);
 }
 
-/** {@link PlayOptions} checked, with defaults filled in. */
-export interface ResolvedPlay {
-  readonly layer: number;
-  readonly weight: number;
-  readonly speed: number;
-  readonly time: number;
-  readonly loop: boolean;
-  readonly additive: boolean;
-  readonly mask: Mask | undefined;
-  readonly reference: Clip;
-  readonly referenceTime: number;
-  readonly rootAxis: 'free' | 'forward' | 'lateral';
-  readonly hipScaling: boolean;
-  /** Sync group, or −1. */
-  readonly syncGroup: number;
-  /** In [0, 1). */
-  readonly phaseOffset: number;
-  /** Whether `time` was given (a clip joining a sync group then keeps it). */
-  readonly timeGiven: boolean;
-  /** Retargeting translation modes (undefined: the default rule). */
-  readonly translation?: TranslationOption;
-}
-
 /**
  * Checks play options for `clip` on a character of `skeleton` in a world of `maxLayers` layer
  * slots per character, recording faults in `issues`; `defaultWeight` applies when
@@ -135,17 +110,6 @@ export function resolvePlay(issues: IssueList, skeleton: Skeleton, clip: Clip, o
   const out = newResolvedPlay();
   out.weight = defaultWeight;
   return resolvePlayInto(out, issues, skeleton, clip, options, maxLayers);
-}
-
-/** A {@link ResolvedPlay} whose fields {@link resolvePlayInto} fills. */
-export type MutableResolvedPlay = { -readonly [K in keyof ResolvedPlay]: ResolvedPlay[K] };
-
-/** A blank {@link MutableResolvedPlay} (every field present, so all records share one shape). */
-export function newResolvedPlay(): MutableResolvedPlay {
-  return {
-    layer: 0, weight: 0, speed: 1, time: 0, loop: true, additive: false, mask: undefined, reference: undefined as unknown as Clip,
-    referenceTime: 0, rootAxis: 'free', hipScaling: true, syncGroup: -1, phaseOffset: 0, timeGiven: false, translation: undefined,
-  };
 }
 
 /**
@@ -230,59 +194,6 @@ export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, ske
   out.translation = options.translation;
   return out;
 }
-
-/** Writes a resolved play into its layer slot (replacing what it held). */
-export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleton, clip: Clip, play: ResolvedPlay): void {
-  const { Layers } = world.components;
-  const assets = world.assets;
-  const li = eid * Layers.maxLayers + play.layer;
-  clearLayer(Layers, li);
-  const clipId = registerAsset(assets.clips, assets.clipIds, clip);
-  Layers.clip[li] = clipId;
-  resolveCurveMap(world, skeleton, clipId);
-  const track = getRootTrack(clip);
-  assets.rootTracks[clipId] = track;
-  Layers.rootAxis[li] = play.rootAxis === 'forward' ? ROOT_AXIS_FORWARD : play.rootAxis === 'lateral' ? ROOT_AXIS_LATERAL : ROOT_AXIS_FREE;
-  // Hip-height ratio (root-motion seed): a character with shorter legs takes shorter steps.
-  Layers.rootScale[li] = play.hipScaling && skeleton.hipHeight > 0 && track.hipHeight > 0 ? skeleton.hipHeight / track.hipHeight : 1;
-  const binding = bindClip(clip, skeleton, play.translation);
-  if (binding !== null) Layers.binding[li] = registerAsset(assets.bindings, assets.bindingIds, binding);
-  Layers.time[li] = play.loop ? wrapTime(play.time, clip.duration) : Math.min(Math.max(play.time, 0), clip.duration);
-  Layers.speed[li] = play.speed;
-  Layers.weight[li] = play.weight;
-  Layers.flags[li] = layerFlags(play.loop, play.additive ? BLEND_ADDITIVE : BLEND_OVERRIDE);
-  if (play.mask) Layers.mask[li] = registerMask(world, play.mask);
-  if (play.additive) Layers.reference[li] = registerReference(world, play.reference, play.referenceTime, skeleton, play.translation);
-  if (play.syncGroup >= 0) joinSyncGroup(world, eid, li, clip, play);
-}
-
-/**
- * Puts layer slot `li` (just written, not yet in a group) into its sync group: when another
- * weighted member of the group plays (the group's leader, `measureSyncGroup`, has weight > 0),
- * the layer takes the group's rate and, unless `play.timeGiven`, its phase:
- * time = ((φ + offset) mod 1)·D. Otherwise the layer's speed becomes the group's rate.
- */
-function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Clip, play: ResolvedPlay): void {
-  const { Layers } = world.components;
-  const leader = measureSyncGroup(SYNC, Layers, world.assets.clips, eid * Layers.maxLayers, (eid + 1) * Layers.maxLayers, play.syncGroup);
-  Layers.syncGroup[li] = play.syncGroup;
-  Layers.phaseOffset[li] = play.phaseOffset;
-  if (leader < 0 || !(Layers.weight[leader] > 0)) {
-    Layers.syncRate[li] = play.speed;
-    return;
-  }
-  const rate = Layers.syncRate[leader];
-  Layers.syncRate[li] = rate;
-  Layers.speed[li] = rate;
-  if (!play.timeGiven && clip.duration > 0) {
-    const phase = wrapTime(SYNC[SYNC_PHASE], 1);
-    Layers.time[li] = wrapTime(phase + play.phaseOffset, 1) * clip.duration;
-    if (Layers.time[li] >= clip.duration) Layers.time[li] = 0;
-  }
-}
-
-/** {@link measureSyncGroup}'s results. */
-const SYNC = new Float64Array(2);
 
 /** Empties a layer of character `eid`. @throws AnimationError for an unknown entity or layer. */
 export function stop(world: AnimationWorld, eid: number, layer = 0): void {

@@ -25,7 +25,9 @@ import type { Mask } from '../assets/Mask.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import { BLEND_ADDITIVE, blendMode } from '../components/layerRules.js';
 import { LOD_MAX_LEVELS } from '../components/Lod.js';
-import { freeId, identityClipOf, referenceKeyIds } from './registry.js';
+import { NO_MACHINE } from '../components/StateMachine.js';
+import type { BoundStateMachine } from '../assets/StateMachine.js';
+import { freeId, identityClipOf, referenceKeyIds } from '../systems/switching/registry.js';
 import { isClip } from './validation.js';
 import type { AnimationWorld } from '../world.js';
 
@@ -67,6 +69,23 @@ function clipUsers(world: AnimationWorld, id: number, label: string): AnimationI
       }
     }
   }
+  const clip = world.assets.clips[id];
+  const { StateMachine } = world.components;
+  for (let i = 0; i < live.length; i++) {
+    const eid = live[i];
+    for (let ms = eid * StateMachine.slots; ms < (eid + 1) * StateMachine.slots; ms++) {
+      const machineId = StateMachine.machine[ms];
+      if (machineId === NO_MACHINE) continue;
+      const use = machineUse(world.assets.machines[machineId], clip);
+      if (use === null) continue;
+      const name = world.assets.machines[machineId].machine.name;
+      issues.push({
+        path: label,
+        message: `is used by state machine "${name}" of character ${eid} (${use}, on layer ${StateMachine.layer[ms]}): `
+          + 'give that layer another machine (setStateMachine) or remove the character first (removeCharacter)',
+      });
+    }
+  }
   const table = world.lod.clipLevels;
   const clips = world.assets.clips;
   for (let row = 0; row * LOD_MAX_LEVELS < table.length; row++) {
@@ -85,6 +104,29 @@ function clipUsers(world: AnimationWorld, id: number, label: string): AnimationI
   for (let n = 0; n < queue.count; n++) if (queue.clip[(queue.head + n) % queue.capacity] === id) queued++;
   if (queued > 0) issues.push({ path: label, message: `has ${queued} event${queued === 1 ? '' : 's'} waiting in world.events: call drainEvents first` });
   return issues;
+}
+
+/** How `bound`'s machine uses `clip` (its first use, for a message), or null when it does not. */
+function machineUse(bound: BoundStateMachine, clip: Clip): string | null {
+  const m = bound.machine;
+  for (let s = 0; s < m.stateNames.length; s++) {
+    if (m.stateClips[s] === clip) return `state "${m.stateNames[s]}" plays it`;
+    if (m.stateSpaces[s]?.clips.includes(clip)) return `the blend space of state "${m.stateNames[s]}" plays it`;
+  }
+  return m.eventClip === clip ? 'its enter and exit events are of it' : null;
+}
+
+/**
+ * Drops the world's entries of machines that use `clip` (no live character runs them: the
+ * release was checked), so a later `setStateMachine` registers the clip again instead of
+ * reusing ids made for it.
+ */
+function dropMachines(world: AnimationWorld, clip: Clip): void {
+  const machines = world.assets.machines;
+  for (let id = 0; id < machines.length; id++) {
+    const bound = machines[id] as BoundStateMachine | undefined;
+    if (bound !== undefined && machineUse(bound, clip) !== null) freeId(machines, id);
+  }
 }
 
 /** Drops every reference pose whose key `matches` (none may be in use). */
@@ -148,12 +190,14 @@ function dropIdentity(world: AnimationWorld, skeleton: Skeleton): void {
  * and can be played again later (it is registered again).
  *
  * Refused while the clip is in use: a live character plays it on a layer (a blend space's
- * sample, a cross-fade still fading out), uses it as the additive reference of a layer, it is
+ * sample, a cross-fade still fading out), uses it as the additive reference of a layer, runs a
+ * state machine one of whose states plays it (or whose enter and exit events are of it), it is
  * an LOD level of another clip (`registerLodLevels`), or events of it wait in `world.events`.
- * Stop the layer first (`stop(world, eid, layer)`, or `removeCharacter`), and drain events.
+ * Stop the layer first (`stop(world, eid, layer)`, or `removeCharacter`; a machine: give its
+ * layer another machine with `setStateMachine`), and drain events.
  *
  * @returns whether the clip was registered (and is now released).
- * @throws AnimationError naming every user (character and layer) when the clip is in use, or
+ * @throws AnimationError naming every user (character and layer, or machine) when the clip is in use, or
  * when `world` or `clip` is not one; nothing changes then.
  * @example
  * stop(world, eid, 0);
@@ -169,6 +213,7 @@ export function releaseClip(world: AnimationWorld, clip: Clip): boolean {
   const users = clipUsers(world, id, `clip "${clip.name}"`);
   if (users.length > 0) throw new AnimationError(where, users);
   dropClip(world, clip, id);
+  dropMachines(world, clip);
   // The identity reference first: its reference poses name bindings the sweep would keep.
   if (clip.difference === true) dropIdentity(world, clip.skeleton);
   dropUnusedBindings(world, (binding) => binding.source === clip.skeleton);

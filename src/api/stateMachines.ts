@@ -3,7 +3,7 @@
  * machine from `createStateMachine` to a character's layers; `setParameter` and `fireTrigger`
  * drive it; `getState` reads it. `stateMachineSystem` evaluates the machines every frame.
  */
-import { resolveCurveMap } from './curves.js';
+import { resolveCurveMap } from '../systems/switching/curveMapRows.js';
 import { addComponent } from 'bitecs';
 import { fail, IssueList } from '../assets/AnimationError.js';
 import { bindClip } from '../assets/Binding.js';
@@ -16,11 +16,11 @@ import {
 } from '../assets/StateMachine.js';
 import { describeValue, FLOAT32_MAX } from '../assets/limits.js';
 import { MAX_LAYERS } from '../components/Layers.js';
-import { clearMachineSlot, MACHINE_PARAMETERS, MACHINE_SLOTS, NO_MACHINE } from '../components/StateMachine.js';
+import { clearMachineSlot, MACHINE_PARAMETERS, NO_MACHINE } from '../components/StateMachine.js';
 import { enterMachineState, SWITCH_NOW } from '../systems/stateMachineSystem.js';
 import type { AnimationWorld } from '../world.js';
 import { checkBlendSpaceFor } from './blendSpaces.js';
-import { registerAsset, registerMask, registerReference } from './registry.js';
+import { registerAsset, registerMask, registerReference, takeId } from '../systems/switching/registry.js';
 import { checkBindable, checkSkeleton, requireCharacter } from './validation.js';
 
 /** Options of {@link setStateMachine}. */
@@ -47,14 +47,17 @@ export interface SetStateMachineOptions {
  * `stateMachineSystem` evaluates it each frame and switches the layers through the same path
  * as `transition` and `setBlendSpace`.
  *
- * A character runs up to `MACHINE_SLOTS` (2) machines on disjoint layer ranges — e.g. locomotion on
- * layers 0–1 and an upper-body action machine on layer 2 through a mask. The machine owns its
+ * A character runs machines on disjoint layer ranges — e.g. locomotion on layers 0–1 and an
+ * upper-body action machine on layer 2 through a mask — up to the world's `maxMachines`
+ * (`createAnimationWorld({ maxMachines })`: default 2, at most `maxLayers`; 115 bytes a
+ * character each). The machine owns its
  * layers: a `play`, `transition` or `setBlendSpace` on them lasts until the machine's next
  * transition (or, for a blend-space state, its next parameter change), and the exit times
  * read what they play.
  *
  * @throws AnimationError for an unknown entity, a `machine` not from `createStateMachine`, a
- * layer range past the world's `maxLayers − 1` or overlapping another machine's, a third machine, a mask for another
+ * layer range past the world's `maxLayers − 1` or overlapping another machine's, a machine more than the world's
+ * `maxMachines` (the message says how to raise it), a mask for another
  * skeleton, `additive` with blend-space states or not a boolean, or clips (of states or of
  * blend spaces) that the character's skeleton cannot bind (no joint names in common) or, in
  * blend spaces, that do not loop. Nothing changes then.
@@ -77,23 +80,30 @@ export function setStateMachine(world: AnimationWorld, eid: number, machine: Sta
     const wider = maxLayers < MAX_LAYERS ? `; createAnimationWorld({ maxLayers }) allows up to ${MAX_LAYERS}` : '';
     issues.add('layer', `is ${layer}: machine "${machine.name}" needs ${machine.width} layers (its largest blend space), ${layer} to ${layer + machine.width - 1}, and the last layer is ${maxLayers - 1}${wider}`);
   } else {
-    for (let ms = eid * MACHINE_SLOTS; ms < (eid + 1) * MACHINE_SLOTS; ms++) {
+    for (let ms = eid * c.slots; ms < (eid + 1) * c.slots; ms++) {
       const id = c.machine[ms];
       if (id === NO_MACHINE || c.layer[ms] === layer) continue;
       const other = world.assets.machines[id];
       const from = c.layer[ms], end = from + other.machine.width;
       if (from < layer + machine.width && layer < end) {
-        issues.add('layer', `is ${layer}: machine "${machine.name}" would use layers ${layer} to ${layer + machine.width - 1}, and "${other.machine.name}" runs on ${from} to ${end - 1}`);
+        const wider = maxLayers < MAX_LAYERS ? `, or create the world with more layers (createAnimationWorld({ maxLayers }), now ${maxLayers}, up to ${MAX_LAYERS})` : '';
+        issues.add('layer', `is ${layer}: machine "${machine.name}" would use layers ${layer} to ${layer + machine.width - 1}, and "${other.machine.name}" runs on ${from} to ${end - 1}: `
+          + `machines run on layers of their own, so give it free layers${wider}`);
       }
     }
   }
   let used = 0, replaced = false;
-  for (let ms = eid * MACHINE_SLOTS; ms < (eid + 1) * MACHINE_SLOTS; ms++) {
+  for (let ms = eid * c.slots; ms < (eid + 1) * c.slots; ms++) {
     if (c.machine[ms] === NO_MACHINE) continue;
     used++;
     if (c.layer[ms] === layer) replaced = true;
   }
-  if (!replaced && used === MACHINE_SLOTS) issues.add('machine', `cannot be added: the character runs ${MACHINE_SLOTS} machines already (${machineNames(world, eid)}), the most it may`);
+  // (With maxMachines = maxLayers the slots never fill first: the machines' layers would, and
+  // the layer checks above say so.)
+  if (!replaced && used === c.slots) {
+    issues.add('machine', `cannot be added: the character runs ${used} machines already (${machineNames(world, eid)}), the world's maxMachines (${c.slots}): `
+      + `replace one (setStateMachine on its first layer), or create the world with a larger maxMachines (createAnimationWorld({ maxMachines }), up to its maxLayers ${maxLayers})`);
+  }
   if (typeof additive !== 'boolean') issues.add('additive', `is ${describeValue(additive)}: must be true or false`);
   else if (additive && machine.stateKind.includes(STATE_BLEND_SPACE)) {
     issues.add('additive', `is true, but machine "${machine.name}" has blend-space states: additive machines play clip states only`);
@@ -120,8 +130,8 @@ export function setStateMachine(world: AnimationWorld, eid: number, machine: Sta
   const bound = bindMachine(world, machine, skeleton, additive);
   const maskId = options.mask === undefined ? -1 : registerMask(world, options.mask);
   let ms = -1;
-  for (let k = eid * MACHINE_SLOTS; k < (eid + 1) * MACHINE_SLOTS && ms < 0; k++) if (c.machine[k] !== NO_MACHINE && c.layer[k] === layer) ms = k;
-  for (let k = eid * MACHINE_SLOTS; k < (eid + 1) * MACHINE_SLOTS && ms < 0; k++) if (c.machine[k] === NO_MACHINE) ms = k;
+  for (let k = eid * c.slots; k < (eid + 1) * c.slots && ms < 0; k++) if (c.machine[k] !== NO_MACHINE && c.layer[k] === layer) ms = k;
+  for (let k = eid * c.slots; k < (eid + 1) * c.slots && ms < 0; k++) if (c.machine[k] === NO_MACHINE) ms = k;
   clearMachineSlot(c, ms);
   c.machine[ms] = world.assets.machines.indexOf(bound);
   c.layer[ms] = layer;
@@ -129,7 +139,7 @@ export function setStateMachine(world: AnimationWorld, eid: number, machine: Sta
   c.additive[ms] = additive ? 1 : 0;
   c.params.set(machine.parameterDefaults, ms * MACHINE_PARAMETERS);
   let count = 0;
-  for (let k = eid * MACHINE_SLOTS; k < (eid + 1) * MACHINE_SLOTS; k++) if (c.machine[k] !== NO_MACHINE) count++;
+  for (let k = eid * c.slots; k < (eid + 1) * c.slots; k++) if (c.machine[k] !== NO_MACHINE) count++;
   c.enabled[eid] = count;
   addComponent(world.ecs, eid, c);
   enterMachineState(world, eid, ms, bound, machine.initial, SWITCH_NOW, 0);
@@ -139,7 +149,8 @@ export function setStateMachine(world: AnimationWorld, eid: number, machine: Sta
 /** The world's entry for `machine` on characters of `skeleton` (made once: its clips, bindings, root tracks, references and event clip registered). */
 function bindMachine(world: AnimationWorld, machine: StateMachine, skeleton: Skeleton, additive: boolean): BoundStateMachine {
   const machines = world.assets.machines;
-  for (const bound of machines) if (bound.machine === machine && bound.skeleton === skeleton && bound.additive === additive) return bound;
+  // (Entries of machines whose clips were released are gone: `releaseClip` frees their ids.)
+  for (const bound of machines) if (bound !== undefined && bound.machine === machine && bound.skeleton === skeleton && bound.additive === additive) return bound;
   const clips: Clip[] = [];
   machine.stateClips.forEach((clip) => clip !== null && clips.push(clip));
   machine.stateSpaces.forEach((space) => space !== null && clips.push(...space.clips));
@@ -148,7 +159,7 @@ function bindMachine(world: AnimationWorld, machine: StateMachine, skeleton: Ske
   if (additive) machine.stateClips.forEach((clip, s) => { if (clip !== null) references[s] = registerReference(world, clip, 0, skeleton); });
   const eventClip = machine.eventClip === null ? -1 : registerAsset(world.assets.clips, world.assets.clipIds, machine.eventClip);
   const bound: BoundStateMachine = Object.freeze({ machine, skeleton, additive, references, eventClip });
-  machines.push(bound);
+  machines[takeId(machines)] = bound;
   return bound;
 }
 
@@ -166,8 +177,8 @@ function registerClip(world: AnimationWorld, clip: Clip, skeleton: Skeleton): vo
 function findParameter(world: AnimationWorld, eid: number, name: string): number {
   const c = world.components.StateMachine;
   let bits = 0;
-  for (let k = 0; k < MACHINE_SLOTS; k++) {
-    const id = c.machine[eid * MACHINE_SLOTS + k];
+  for (let k = 0; k < c.slots; k++) {
+    const id = c.machine[eid * c.slots + k];
     FOUND[k] = -1;
     if (id === NO_MACHINE) continue;
     const p = world.assets.machines[id].machine.parameterIndex.get(name);
@@ -179,13 +190,13 @@ function findParameter(world: AnimationWorld, eid: number, name: string): number
 }
 
 /** Per machine slot of the character, the index of the parameter {@link findParameter} looked for, or −1. */
-const FOUND = new Int32Array(MACHINE_SLOTS);
+const FOUND = new Int32Array(MAX_LAYERS); // the most machine slots a world has (maxMachines ≤ maxLayers ≤ MAX_LAYERS)
 
 /** Names of the machines of `eid`, for messages. */
 function machineNames(world: AnimationWorld, eid: number): string {
   const c = world.components.StateMachine;
   const names: string[] = [];
-  for (let ms = eid * MACHINE_SLOTS; ms < (eid + 1) * MACHINE_SLOTS; ms++) if (c.machine[ms] !== NO_MACHINE) names.push(`"${world.assets.machines[c.machine[ms]].machine.name}"`);
+  for (let ms = eid * c.slots; ms < (eid + 1) * c.slots; ms++) if (c.machine[ms] !== NO_MACHINE) names.push(`"${world.assets.machines[c.machine[ms]].machine.name}"`);
   return names.length === 0 ? 'no machine (setStateMachine first)' : names.join(', ');
 }
 
@@ -206,9 +217,9 @@ export function setParameter(world: AnimationWorld, eid: number, name: string, v
   const bits = findParameter(world, eid, name);
   if (bits === 0) fail(where, 'name', `is ${describeValue(name)}: not a parameter of the character's machines (${machineNames(world, eid)})`);
   const c = world.components.StateMachine;
-  for (let k = 0; k < MACHINE_SLOTS; k++) {
+  for (let k = 0; k < c.slots; k++) {
     if (FOUND[k] < 0) continue;
-    const type = world.assets.machines[c.machine[eid * MACHINE_SLOTS + k]].machine.parameterTypes[FOUND[k]];
+    const type = world.assets.machines[c.machine[eid * c.slots + k]].machine.parameterTypes[FOUND[k]];
     if (type === PARAM_TRIGGER) fail(where, 'name', `"${name}" is a trigger: fire it with fireTrigger`);
     if (type === PARAM_FLOAT && !(typeof value === 'number' && value <= FLOAT32_MAX && value >= -FLOAT32_MAX)) {
       fail(where, 'value', `is ${describeValue(value)}: "${name}" is a float parameter, so a finite number in the Float32 range`);
@@ -216,7 +227,7 @@ export function setParameter(world: AnimationWorld, eid: number, name: string, v
     if (type === PARAM_BOOL && typeof value !== 'boolean') fail(where, 'value', `is ${describeValue(value)}: "${name}" is a bool parameter, so true or false`);
   }
   const v = typeof value === 'boolean' ? (value ? 1 : 0) : value;
-  for (let k = 0; k < MACHINE_SLOTS; k++) if (FOUND[k] >= 0) c.params[(eid * MACHINE_SLOTS + k) * MACHINE_PARAMETERS + FOUND[k]] = v;
+  for (let k = 0; k < c.slots; k++) if (FOUND[k] >= 0) c.params[(eid * c.slots + k) * MACHINE_PARAMETERS + FOUND[k]] = v;
 }
 
 /**
@@ -234,12 +245,12 @@ export function fireTrigger(world: AnimationWorld, eid: number, name: string): v
   const bits = findParameter(world, eid, name);
   if (bits === 0) fail(where, 'name', `is ${describeValue(name)}: not a trigger of the character's machines (${machineNames(world, eid)})`);
   const c = world.components.StateMachine;
-  for (let k = 0; k < MACHINE_SLOTS; k++) {
+  for (let k = 0; k < c.slots; k++) {
     if (FOUND[k] < 0) continue;
-    const type = world.assets.machines[c.machine[eid * MACHINE_SLOTS + k]].machine.parameterTypes[FOUND[k]];
+    const type = world.assets.machines[c.machine[eid * c.slots + k]].machine.parameterTypes[FOUND[k]];
     if (type !== PARAM_TRIGGER) fail(where, 'name', `"${name}" is a ${type === PARAM_BOOL ? 'bool' : 'float'} parameter: set it with setParameter`);
   }
-  for (let k = 0; k < MACHINE_SLOTS; k++) if (FOUND[k] >= 0) c.triggers[eid * MACHINE_SLOTS + k] |= 1 << FOUND[k];
+  for (let k = 0; k < c.slots; k++) if (FOUND[k] >= 0) c.triggers[eid * c.slots + k] |= 1 << FOUND[k];
 }
 
 /**
@@ -263,7 +274,7 @@ export function getState(world: AnimationWorld, eid: number, layer?: number): {
   if (layer !== undefined && (!Number.isInteger(layer) || layer < 0 || layer >= maxLayers)) fail(where, 'layer', `is ${describeValue(layer)}: must be an integer in [0, ${maxLayers - 1}] (maxLayers ${maxLayers})`);
   const c = world.components.StateMachine;
   let found = -1;
-  for (let ms = eid * MACHINE_SLOTS; ms < (eid + 1) * MACHINE_SLOTS; ms++) {
+  for (let ms = eid * c.slots; ms < (eid + 1) * c.slots; ms++) {
     const id = c.machine[ms];
     if (id === NO_MACHINE) continue;
     const from = c.layer[ms];

@@ -2,11 +2,19 @@ import type { RowLifecycle } from './lifecycle.js';
 import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
 /**
- * Machine slots per character: 2 (locomotion below, an action or upper-body machine above).
- * Each slot costs every character of a world 115 bytes (against the ~11 KB a character's rows
- * take at 64 joints, test/memory/perCharacter.test.ts), so the count is kept small.
+ * Machine slots per character unless `createAnimationWorld({ maxMachines })` says otherwise: 2
+ * (locomotion below, an action or upper-body machine above). Each slot costs every character of
+ * the world 115 bytes (against the ~11 KB a character's rows take at 64 joints,
+ * test/memory/perCharacter.test.ts), so the default is kept small.
  */
-export const MACHINE_SLOTS = 2;
+export const DEFAULT_MAX_MACHINES = 2;
+/**
+ * The machine slots of a world with the default `maxMachines` (before issue 21's `maxMachines`
+ * option, every world's). Kept so code written against it (the sandbox's machine panel) keeps
+ * building; read a world's own stride from `world.components.StateMachine.slots`.
+ * @deprecated use `StateMachine.slots`.
+ */
+export const MACHINE_SLOTS = DEFAULT_MAX_MACHINES;
 /** Parameter values kept per machine slot (a machine declares at most this many; `MAX_PARAMETERS`). */
 export const MACHINE_PARAMETERS = 16;
 /** `StateMachine.machine` of an empty slot; `next` when no transition runs. */
@@ -14,10 +22,12 @@ export const NO_MACHINE = -1;
 
 /**
  * `StateMachine`: the state machines a character runs (`setStateMachine`, api/stateMachines.ts;
- * evaluated by `stateMachineSystem`), up to {@link MACHINE_SLOTS} per character, each on its own
- * range of layer slots.
+ * evaluated by `stateMachineSystem`), up to `slots` per character — the world's `maxMachines`
+ * (default {@link DEFAULT_MAX_MACHINES} = 2, at most its `maxLayers`: a machine owns at least
+ * one layer and machines never share one). Each machine slot costs every character of the
+ * world 115 bytes.
  *
- * Machine slot `(eid, k)` lives at `ms = eid × MACHINE_SLOTS + k` of every scalar array:
+ * Machine slot `(eid, k)` lives at `ms = eid × slots + k` of every scalar array:
  * - `enabled[eid]`: how many machine slots of the character are in use (the entity has the
  *   `StateMachine` bitecs component exactly when > 0).
  * - `machine[ms]`: machine id (`world.assets.machines`) or `NO_MACHINE`.
@@ -38,6 +48,8 @@ export const NO_MACHINE = -1;
  * - `triggers[ms]`: pending triggers, bit p for parameter p.
  */
 export interface StateMachineComponent {
+  /** Machine slots per character (the world's `maxMachines`): the stride of every per-slot array. */
+  readonly slots: number;
   readonly enabled: Uint8Array;
   readonly machine: Int32Array;
   readonly layer: Uint8Array;
@@ -57,10 +69,11 @@ export interface StateMachineComponent {
   readonly triggers: Uint32Array;
 }
 
-/** Creates the `StateMachine` component for `rows` entity ids (no machines). */
-export function createStateMachineComponent(rows: number, alloc: PoolAllocator = heapAllocator): StateMachineComponent {
-  const slots = rows * MACHINE_SLOTS;
+/** Creates the `StateMachine` component for `rows` entity ids with `perCharacter` machine slots each (the world's `maxMachines`; no machines). */
+export function createStateMachineComponent(rows: number, alloc: PoolAllocator = heapAllocator, perCharacter = DEFAULT_MAX_MACHINES): StateMachineComponent {
+  const slots = rows * perCharacter;
   return {
+    slots: perCharacter,
     enabled: alloc.array(Uint8Array, rows),
     machine: alloc.array(Int32Array, slots).fill(NO_MACHINE),
     layer: alloc.array(Uint8Array, slots),
@@ -105,7 +118,7 @@ export function clearMachineSlot(c: StateMachineComponent, ms: number): void {
 export const stateMachineRows: RowLifecycle<StateMachineComponent> = {
   reset(c: StateMachineComponent, eid: number): void {
     c.enabled[eid] = 0;
-    for (let ms = eid * MACHINE_SLOTS; ms < (eid + 1) * MACHINE_SLOTS; ms++) clearMachineSlot(c, ms);
+    for (let ms = eid * c.slots; ms < (eid + 1) * c.slots; ms++) clearMachineSlot(c, ms);
   },
   kept: {},
 };

@@ -91,3 +91,19 @@ export function fadeCurve(kind: number, t: number): number {
   if (kind === FADE_EASE_OUT) return 0.5 * t * (3 - t * t);
   return t;
 }
+
+/**
+ * {@link fadeCurve} in place: replaces `values[o]`, a normalised time t, by the curve's weight
+ * at t. For callers V8 may not inline it into: there a double passed as an argument, or
+ * returned, is boxed (a heap number per call); through the array neither is.
+ */
+export function applyFadeCurve(values: Float64Array, o: number, kind: number): void {
+  const t = values[o];
+  if (t <= 0) values[o] = 0;
+  else if (t >= 1) values[o] = 1;
+  else if (kind === FADE_SMOOTHSTEP) values[o] = t * t * (3 - 2 * t);
+  else if (kind === FADE_MINJERK) values[o] = t * t * t * (t * (6 * t - 15) + 10);
+  else if (kind === FADE_EASE_IN) values[o] = 0.5 * t * t * (3 - t);
+  else if (kind === FADE_EASE_OUT) values[o] = 0.5 * t * (3 - t * t);
+  else values[o] = t;
+}

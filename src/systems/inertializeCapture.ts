@@ -40,7 +40,7 @@ import { sampleClipInto } from '../assets/sampleClip.js';
 import * as inertialization from '../components/Inertialization.js';
 import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendMode, isAdditive, isOverride, loops } from '../components/layerRules.js';
 import { lodClipId } from '../components/Lod.js';
-import { fadeCurve } from '../math/fadeCurves.js';
+import { applyFadeCurve } from '../math/fadeCurves.js';
 import * as layout from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import type { AnimationWorld } from '../world.js';
@@ -247,10 +247,11 @@ export function blendLayersAt(world: AnimationWorld, eid: number, back: Float64A
   for (let li = first; li < end; li++) {
     const clipId = clipIds[li];
     if (clipId < 0) continue;
-    const w = layerWeightAt(Layers, li, back, backIndex);
+    writeLayerWeightAt(layerWeight, count, Layers, li, back, backIndex);
+    const w = layerWeight[count];
     if (!(w > 0)) continue;
     const clip = clips[clipId];
-    time[0] = layerTimeAt(Layers, li, clip.duration, back, backIndex);
+    writeLayerTimeAt(time, 0, Layers, li, clip.duration, back, backIndex);
     const n = li - first;
     const bindingId = binding[li];
     sampleClipInto(layerPoses, n * poseSize, level < 0 ? clip : clips[lodClipId(world.lod.clipLevels, clipId, level)], time, 0, bindingId < 0 ? null : bindings[bindingId]);
@@ -270,7 +271,7 @@ export function blendLayersAt(world: AnimationWorld, eid: number, back: Float64A
   // Additive layers in layer order, as blendSystem applies them.
   for (let li = first; li < end; li++) {
     if (clipIds[li] < 0 || blendMode(Layers, li) !== BLEND_ADDITIVE || reference[li] < 0) continue;
-    layerWeight[0] = layerWeightAt(Layers, li, back, backIndex);
+    writeLayerWeightAt(layerWeight, 0, Layers, li, back, backIndex);
     if (!(layerWeight[0] > 0)) continue;
     applyAdditiveLayer(out, 0, layerPoses, (li - first) * poseSize, references[reference[li]], layerWeight, 0, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
   }
@@ -296,30 +297,52 @@ export function layersCanGoBack(world: AnimationWorld, eid: number, back: Float6
   return true;
 }
 
-/** Layer `li`'s weight `back[i]` seconds ago: its fade curve at that clock (clamped to the fade's span), else its weight. */
-function layerWeightAt(layers: AnimationWorld['components']['Layers'], li: number, back: Float64Array, i: number): number {
+/**
+ * Layer `li`'s weight `back[i]` seconds ago, into `out[o]`: its fade curve at that clock
+ * (clamped to the fade's span), else its weight. Written, not returned: blendLayersAt is too
+ * large for V8 to inline this into it, and a double returned from a call that is not inlined
+ * is boxed — a heap number per layer per capture (issue 21: ~0.8 KB a frame on a crowd whose
+ * machines switch every frame). The curve's argument and value go through an array
+ * ({@link applyFadeCurve}) for the same reason: passed as an argument, a double is boxed too.
+ */
+function writeLayerWeightAt(out: Float32Array, o: number, layers: AnimationWorld['components']['Layers'], li: number, back: Float64Array, i: number): void {
   const kind = layers.fadeCurve[li];
-  if (kind === 0) return layers.weight[li];
+  if (kind === 0) {
+    out[o] = layers.weight[li];
+    return;
+  }
   const duration = layers.fadeDuration[li];
   let u = duration > 0 ? (layers.fadeElapsed[li] - back[i]) / duration : 1;
   if (u < 0) u = 0;
   else if (u > 1) u = 1;
+  CURVE[0] = u;
+  applyFadeCurve(CURVE, 0, kind);
   const from = layers.fadeFrom[li];
-  return from + (layers.fadeTo[li] - from) * fadeCurve(kind, u);
+  out[o] = from + (layers.fadeTo[li] - from) * CURVE[0];
 }
 
-/** Layer `li`'s clip time `back[i]` seconds ago (see {@link blendLayersAt}). */
-function layerTimeAt(layers: AnimationWorld['components']['Layers'], li: number, duration: number, back: Float64Array, i: number): number {
+/** The fade's clock, then its weight, in {@link writeLayerWeightAt} ({@link applyFadeCurve} in place). */
+const CURVE = new Float64Array(1);
+
+/** Layer `li`'s clip time `back[i]` seconds ago, into `out[o]` (see {@link blendLayersAt}; written for the reason {@link writeLayerWeightAt} gives). */
+function writeLayerTimeAt(out: Float64Array, o: number, layers: AnimationWorld['components']['Layers'], li: number, duration: number, back: Float64Array, i: number): void {
   const t = layers.time[li], speed = layers.speed[li];
-  if (!(duration > 0)) return 0;
+  if (!(duration > 0)) {
+    out[o] = 0;
+    return;
+  }
   if (loops(layers, li)) {
     let earlier = t - speed * back[i];
     earlier -= Math.floor(earlier / duration) * duration;
-    return earlier < duration ? earlier : 0;
+    out[o] = earlier < duration ? earlier : 0;
+    return;
   }
-  if ((speed > 0 && t >= duration) || (speed < 0 && t <= 0)) return t; // resting at the end it plays toward
+  if ((speed > 0 && t >= duration) || (speed < 0 && t <= 0)) {
+    out[o] = t; // resting at the end it plays toward
+    return;
+  }
   const earlier = t - speed * back[i];
-  return earlier < 0 ? 0 : earlier > duration ? duration : earlier;
+  out[o] = earlier < 0 ? 0 : earlier > duration ? duration : earlier;
 }
 
 /**
@@ -675,8 +698,8 @@ export function blendCurvesAt(world: AnimationWorld, eid: number, back: Float64A
       CURVE_WEIGHTS[n] = 0;
       continue;
     }
-    CURVE_WEIGHTS[n] = layerWeightAt(Layers, li, back, backIndex);
-    CURVE_TIMES[n] = layerTimeAt(Layers, li, clips[clipId].duration, back, backIndex);
+    writeLayerWeightAt(CURVE_WEIGHTS, n, Layers, li, back, backIndex);
+    writeLayerTimeAt(CURVE_TIMES, n, Layers, li, clips[clipId].duration, back, backIndex);
   }
   blendCurvesOf(world, eid, world.components.Curves.count[eid], CURVE_TIMES, CURVE_WEIGHTS, 0, out, outOff);
 }

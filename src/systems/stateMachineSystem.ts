@@ -1,8 +1,9 @@
 /**
  * stateMachineSystem: evaluates each character's state machines (issue 21) and starts at most
  * one transition per machine per frame, through the same path as `transition` and
- * `setBlendSpace` (api/transitions.ts `beginInertialization` / `armInertialization` /
- * `startCrossfade`, api/blendSpaces.ts `applyBlendSpace`: inertialization capture included).
+ * `setBlendSpace` (their non-throwing core in systems/switching/: transition.ts
+ * `beginInertialization` / `armInertialization` / `startCrossfade`, blendSpace.ts
+ * `applyBlendSpace`, writeLayer.ts: inertialization capture included).
  *
  * **Reads**: `StateMachine`, `Layers` (the playing state's phase), `Character.skeleton`,
  * `Inertialization.slot`, `world.assets` (machines, clips, skeletons), `world.time`.
@@ -40,11 +41,11 @@ import type { Skeleton } from '../assets/Skeleton.js';
 import { pushEvent } from '../components/EventQueue.js';
 import { clearLayer } from '../components/Layers.js';
 import { BLEND_ADDITIVE, clearsAfterFade, layerFlags, loops, measureSyncGroup, SYNC_PHASE } from '../components/layerRules.js';
-import { MACHINE_PARAMETERS, MACHINE_SLOTS, NO_MACHINE } from '../components/StateMachine.js';
+import { MACHINE_PARAMETERS, NO_MACHINE } from '../components/StateMachine.js';
 import type { AnimationWorld } from '../world.js';
-import { applyBlendSpace, BLEND_POINT, defaultBlendSettings } from '../api/blendSpaces.js';
-import { newResolvedPlay, writeLayer } from '../api/playback.js';
-import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfade, TRANSITION_ARGS } from '../api/transitions.js';
+import { applyBlendSpace, BLEND_POINT, defaultBlendSettings } from './switching/blendSpace.js';
+import { newResolvedPlay, writeLayer } from './switching/writeLayer.js';
+import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfade, TRANSITION_ARGS } from './switching/transition.js';
 
 /** How {@link enterMachineState} switches the layers: at once. */
 export const SWITCH_NOW = 0;
@@ -63,13 +64,13 @@ export function stateMachineSystem(world: AnimationWorld, dt: number): void {
 /** {@link stateMachineSystem} over `world.characters.dense[first .. end)` (not the update list: see the header). */
 export function stateMachineEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const c = world.components.StateMachine;
-  const { enabled, machine: machineIds } = c;
+  const { enabled, machine: machineIds, slots } = c;
   const dense = world.characters.dense;
   const machines = world.assets.machines;
   for (let i = first; i < end; i++) {
     const eid = dense[i];
     if (enabled[eid] === 0) continue;
-    for (let ms = eid * MACHINE_SLOTS, last = ms + MACHINE_SLOTS; ms < last; ms++) {
+    for (let ms = eid * slots, last = ms + slots; ms < last; ms++) {
       const id = machineIds[ms];
       if (id === NO_MACHINE) continue;
       evaluateMachine(world, eid, ms, machines[id], dt);

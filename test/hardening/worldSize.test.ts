@@ -3,6 +3,7 @@
  * allocated, with the byte count, instead of a RangeError (1e7 characters) or 28 s and 10 GB
  * before failing (1e8). Under the watchdog, so a regression fails rather than stalls.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AnimationError, createAnimationWorld, worldBytes } from '../../src/index.js';
 import { MAX_WORLD_BYTES } from '../../src/kernels.js';
@@ -83,5 +84,31 @@ describe('failure 3: world size is checked before allocating (watchdog)', () => 
     expect(() => createAnimationWorld({ maxEntities: 1, maxJoints: 1, maxEvents: 2 ** 30 })).toThrow(
       'createAnimationWorld: maxEvents is 1.07374e9: must be an integer ≥ 1 and ≤ 16777216 (MAX_EVENTS)',
     );
+  });
+});
+
+describe('docs/hardening.md "World size" states worldBytes\' numbers', () => {
+  const text = readFileSync(new URL('../../docs/hardening.md', import.meta.url), 'utf8');
+  const n = (value: number): string => Math.round(value).toLocaleString('en-US');
+
+  it('the table: bytes per character of a 10,000-character world, fixed bytes, characters in 2 GiB, the 10,000-character world', () => {
+    const rows = [...text.matchAll(/^\| (\d+) \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \| (\d+) MB \|$/gm)].map((m) => m.slice(1, 6).join(' | '));
+    const expected = [24, 64, 128, 256].map((joints) => {
+      const fixed = worldBytes(0, joints);
+      const crowd = worldBytes(10_000, joints);
+      return [joints, n((crowd - fixed) / 10_000), n(fixed), n(mostCharacters(joints)), Math.round(crowd / 1e6)].join(' | ');
+    });
+    expect(rows).toEqual(expected);
+  });
+
+  it('the refusal it quotes is the one createAnimationWorld gives', () => {
+    let message = '';
+    try {
+      createAnimationWorld({ maxEntities: 1e7, maxJoints: 64 });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    const quoted = /```\n(createAnimationWorld: maxEntities is 1e7[^`]*)```/.exec(text)?.[1]?.replace(/\n/g, ' ').trim();
+    expect(quoted).toBe(message);
   });
 });

@@ -40,7 +40,34 @@ export function findCycles(files: string[]): string[][] {
   return cycles;
 }
 
+/**
+ * DESIGN §2: arrows point down (api → systems → components/assets → math). The folders below
+ * the API never import it: what a command and a system share (switching layers, the asset
+ * registries) lives in src/systems/switching/, which both call.
+ */
+const BELOW_API = ['src/systems', 'src/components', 'src/assets', 'src/math'];
+
+/** `[file, imported api file]` for every import of src/api/ from a folder in `folders`. */
+export function apiImportsBelow(folders: string[]): [string, string][] {
+  const found: [string, string][] = [];
+  for (const folder of folders) {
+    for (const file of sourceFiles(folder)) {
+      for (const target of importsOf(file)) if (target.startsWith(join('src', 'api') + '/')) found.push([file, target]);
+    }
+  }
+  return found;
+}
+
 describe('src/ imports', () => {
+  it('finds an import of src/api/ from below it (the rule can fail)', () => {
+    expect(importsOf('src/api/transitions.ts').some((f) => f.startsWith('src/systems/'))).toBe(true);
+    expect(apiImportsBelow(['src/api']).length).toBeGreaterThan(0);
+  });
+
+  it('never import src/api/ from systems, components, assets or math', () => {
+    expect(apiImportsBelow(BELOW_API).map(([file, target]) => `${file} → ${target}`)).toEqual([]);
+  });
+
   it('finds a cycle when there is one (the detector works)', () => {
     expect(findCycles(['test/house/fixtures/a.ts', 'test/house/fixtures/b.ts']).length).toBe(1);
   });

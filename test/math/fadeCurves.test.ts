@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import {
+  applyFadeCurve,
   FADE_CURVE_KINDS,
   FADE_LINEAR,
   FADE_MINJERK,
@@ -77,5 +78,19 @@ describe('fadeCurve', () => {
     expect(Math.abs(d1(FADE_SMOOTHSTEP, 0, 1))).toBeLessThan(1e-3);
     expect(d2(FADE_SMOOTHSTEP, 0, 1)).toBeCloseTo(6, 2);
     expect(d1(FADE_LINEAR, 0, 1)).toBeCloseTo(1, 10);
+  });
+});
+
+describe('applyFadeCurve', () => {
+  it('replaces a time by fadeCurve at it, bit for bit, for every kind (and an unknown one), leaving the other entries', () => {
+    const values = new Float64Array(3);
+    for (const kind of [...Object.values(FADE_CURVE_KINDS), 99]) {
+      for (const t of [-0.5, 0, 1e-9, 0.1, 0.25, 0.5, 0.7, 0.999, 1, 2, NaN]) {
+        values.set([7, t, 9]);
+        applyFadeCurve(values, 1, kind);
+        expect(Object.is(values[1], fadeCurve(kind, t))).toBe(true);
+        expect([values[0], values[2]]).toEqual([7, 9]);
+      }
+    }
   });
 });

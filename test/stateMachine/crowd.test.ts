@@ -4,7 +4,10 @@
  * - `stepParallel` gives the pools and events of `step`, bit for bit (the machines run on the
  *   calling thread before the chunks);
  * - a frame allocates nothing with machines on 1,000 characters (heap across `step`, medians,
- *   as test/fixtures/stepAllocation.ts measures transitions).
+ *   as test/fixtures/stepAllocation.ts measures transitions), also under a stress schedule:
+ *   every character's `speed` changing every frame (a switch and an inertialization capture
+ *   on most frames), triggers firing, cross-fades on the masked upper-body machine — the
+ *   schedule that found a heap number boxed per fading layer per capture (issue 21).
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +16,7 @@ import {
   spawnCharacter, step, stepParallel, type AnimationWorld,
 } from '../../src/index.js';
 import { createRandom } from '../fixtures/synthetic.js';
+import { smallestAllocation } from '../support/allocation.js';
 import { clips, machine, skeleton } from './scene.js';
 
 /** An upper-body machine: rest ↔ wave on a bool, a one-shot on a trigger, back at its end. */
@@ -129,7 +133,7 @@ describe('state machines on a crowd', () => {
       step(world, 1 / 60);
       deltas.push(process.memoryUsage().heapUsed - before);
       eids.forEach((eid, n) => {
-        const now = playing(eid * 2); // machine slot 0: locomotion (MACHINE_SLOTS = 2)
+        const now = playing(eid * StateMachine.slots); // machine slot 0: locomotion
         if (now !== last[n]) transitions++;
         last[n] = now;
       });
@@ -143,4 +147,39 @@ describe('state machines on a crowd', () => {
     expect(transitions).toBeGreaterThan(0);
     expect(median).toBeLessThan(1024);
   }, 120_000);
+
+  it('a frame of the stress schedule on 1,000 characters allocates nothing (speed changing every frame, triggers, masked cross-fades)', () => {
+    const { world, eids } = crowd(1000);
+    const random = createRandom(9);
+    let f = 0;
+    let switches = 0, fading = 0;
+    const { Layers, StateMachine } = world.components;
+    const playing = (ms: number): number => (StateMachine.next[ms] !== -1 ? StateMachine.next[ms]! : StateMachine.state[ms]!);
+    const frame = (): void => {
+      drive(world, eids, f++, random); // speed from SPEEDS every frame, jumps, hits, waves
+      step(world, 1 / 60);
+    };
+    for (let w = 0; w < 120; w++) frame();
+    // The schedule does what it is for: the locomotion machines switch (each switch into 'move' or
+    // 'idle' an inertialization capture) on every frame, while cross-fades run.
+    const last = eids.map((eid) => playing(eid * StateMachine.slots));
+    for (let w = 0; w < 30; w++) {
+      frame();
+      eids.forEach((eid, n) => {
+        const now = playing(eid * StateMachine.slots); // machine slot 0
+        if (now !== last[n]) switches++;
+        last[n] = now;
+      });
+      for (let li = 0; li < Layers.fadeCurve.length; li++) if (Layers.fadeCurve[li] !== 0) fading++;
+    }
+    const FRAMES = 300;
+    const perFrame = smallestAllocation(frame, { calls: FRAMES, bound: FRAMES * 512, warmUp: 300 }) / FRAMES;
+    console.log(`stress schedule on 1,000 characters: ${perFrame.toFixed(0)} bytes per frame (${(switches / 30).toFixed(0)} switches and ${(fading / 30).toFixed(0)} fading layers a frame)`);
+    expect(switches / 30).toBeGreaterThan(100);
+    expect(fading / 30).toBeGreaterThan(20);
+    // A boxed double per fading layer per capture (blendLayersAt's fade weights) measured ~3,300
+    // bytes a frame here; after the fix ~100, the schedule's own `random()` results (boxed
+    // doubles of the test, ~8 a frame) and V8's compilation noise spread over 300 frames.
+    expect(perFrame).toBeLessThan(512);
+  }, 180_000);
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AnimationError, createAnimationWorld, createMask, createSkeleton, createStateMachine, fireTrigger, getLocalPose, getState, setParameter, setStateMachine,
-  spawnCharacter, step, type StateMachineDesc,
+  drainEvents, spawnCharacter, step, worldBytes, type StateMachineDesc,
 } from '../../src/index.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 import { clips, DESC, locomotion, machine, skeleton } from './scene.js';
@@ -98,9 +98,9 @@ describe('setStateMachine, setParameter and fireTrigger refuse bad input and cha
     const { StateMachine, Layers } = world.components;
     return {
       state: getState(world, eid),
-      params: Array.from(StateMachine.params.subarray(eid * 2 * 16, (eid + 1) * 2 * 16)),
-      triggers: Array.from(StateMachine.triggers.subarray(eid * 2, eid * 2 + 2)),
-      machine: Array.from(StateMachine.machine.subarray(eid * 2, eid * 2 + 2)),
+      params: Array.from(StateMachine.params.subarray(eid * StateMachine.slots * 16, (eid + 1) * StateMachine.slots * 16)),
+      triggers: Array.from(StateMachine.triggers.subarray(eid * StateMachine.slots, (eid + 1) * StateMachine.slots)),
+      machine: Array.from(StateMachine.machine.subarray(eid * StateMachine.slots, (eid + 1) * StateMachine.slots)),
       clips: Array.from(Layers.clip.subarray(eid * 4, eid * 4 + 4)),
       weights: Array.from(Layers.weight.subarray(eid * 4, eid * 4 + 4)),
       pose: Array.from(getLocalPose(world, eid)),
@@ -146,7 +146,9 @@ describe('setStateMachine, setParameter and fireTrigger refuse bad input and cha
     expect(() => setStateMachine(world, stranger, machine)).toThrow(/setStateMachine: machine\.states\[0\] "idle"\.clip\.skeleton shares no joint names/);
     expect(() => setStateMachine(world, eid, machine, { layer: 3 })).toThrow(/setStateMachine: layer is 3: machine "locomotion" needs 2 layers/);
     const upper = createStateMachine({ states: [{ name: 'wave', clip: clips.hit }], initial: 'wave', name: 'upper' });
-    expect(() => setStateMachine(world, eid, upper, { layer: 1 })).toThrow(/layer is 1: machine "upper" would use layers 1 to 1, and "locomotion" runs on 0 to 1/);
+    expect(() => setStateMachine(world, eid, upper, { layer: 1 })).toThrow(
+      /layer is 1: machine "upper" would use layers 1 to 1, and "locomotion" runs on 0 to 1: machines run on layers of their own, so give it free layers, or create the world with more layers \(createAnimationWorld\(\{ maxLayers \}\), now 4, up to 16\)/,
+    );
     const otherMask = createMask(syntheticSkeleton(3, 2), new Float32Array(3).fill(1));
     expect(() => setStateMachine(world, eid, upper, { layer: 2, mask: otherMask })).toThrow(/setStateMachine: mask\.skeleton has other joints/);
     expect(() => setStateMachine(world, eid, machine, { additive: true })).toThrow(/additive is true, but machine "locomotion" has blend-space states/);
@@ -154,14 +156,50 @@ describe('setStateMachine, setParameter and fireTrigger refuse bad input and cha
     expect(snapshot(world, eid)).toEqual(before);
   });
 
-  it('setStateMachine: at most two machines a character; a machine on the same first layer replaces the one there', () => {
-    const world = createAnimationWorld({ maxEntities: 2, maxJoints: 8 });
-    const eid = spawnCharacter(world, skeleton);
-    const one = (name: string) => createStateMachine({ name, states: [{ name: 'a', clip: clips.idle }], initial: 'a' });
-    for (let layer = 0; layer < 2; layer++) setStateMachine(world, eid, one(`m${layer}`), { layer });
-    expect(() => setStateMachine(world, eid, one('m2'), { layer: 2 })).toThrow(/setStateMachine: machine cannot be added: the character runs 2 machines already \("m0", "m1"\)/);
-    setStateMachine(world, eid, one('again'), { layer: 1 });
-    expect(world.components.StateMachine.enabled[eid]).toBe(2);
-    expect(getState(world, eid, 1)).toEqual({ state: 'a', time: 0, next: null });
+  it('setStateMachine: up to the world\'s maxMachines (default 2, at most maxLayers), each running; one more is refused naming the limit and how to raise it; a machine on the same first layer replaces the one there', () => {
+    const one = (name: string) => createStateMachine({
+      name, parameters: [{ name: 'go', type: 'trigger' }],
+      states: [{ name: 'a', clip: clips.idle }, { name: 'b', clip: clips.walk, enter: `${name}-b` }],
+      transitions: [{ from: 'a', to: 'b', when: [['go']], duration: 0 }],
+      initial: 'a',
+    });
+    for (const [options, slots, message] of [
+      [{}, 2, /the world's maxMachines \(2\): replace one \(setStateMachine on its first layer\), or create the world with a larger maxMachines \(createAnimationWorld\(\{ maxMachines \}\), up to its maxLayers 4\)/],
+      [{ maxLayers: 6, maxMachines: 5 }, 5, /maxMachines \(5\): replace one .*, or create the world with a larger maxMachines \(createAnimationWorld\(\{ maxMachines \}\), up to its maxLayers 6\)/],
+      [{ maxLayers: 3, maxMachines: 3 }, 3, null],
+    ] as const) {
+      const world = createAnimationWorld({ maxEntities: 2, maxJoints: 8, ...options });
+      const eid = spawnCharacter(world, skeleton);
+      expect(world.components.StateMachine.slots).toBe(slots);
+      for (let layer = 0; layer < slots; layer++) setStateMachine(world, eid, one(`m${layer}`), { layer });
+      expect(world.components.StateMachine.enabled[eid]).toBe(slots);
+      // Every machine runs: a trigger all of them declare switches each on its own layer.
+      fireTrigger(world, eid, 'go');
+      step(world, 1 / 60);
+      for (let layer = 0; layer < slots; layer++) expect(getState(world, eid, layer).state).toBe('b');
+      expect(drainEvents(world).map((e) => e.name).sort()).toEqual(Array.from({ length: slots }, (_, layer) => `m${layer}-b`).sort());
+      if (slots < world.maxLayers) {
+        const names = Array.from({ length: slots }, (_, layer) => `"m${layer}"`).join(', ');
+        expect(() => setStateMachine(world, eid, one('more'), { layer: slots })).toThrow(`setStateMachine: machine cannot be added: the character runs ${slots} machines already (${names})`);
+        expect(() => setStateMachine(world, eid, one('more'), { layer: slots })).toThrow(message);
+      } else {
+        // Every layer has its machine: the layer range says so first, naming maxLayers.
+        expect(() => setStateMachine(world, eid, one('more'), { layer: slots })).toThrow(`setStateMachine: layer is ${slots}: must be an integer in [0, ${slots - 1}] (maxLayers ${slots})`);
+      }
+      setStateMachine(world, eid, one('again'), { layer: 1 });
+      expect(world.components.StateMachine.enabled[eid]).toBe(slots);
+      expect(getState(world, eid, 1)).toEqual({ state: 'a', time: 0, next: null });
+    }
+  });
+
+  it('createAnimationWorld: maxMachines is an integer in [1, maxLayers], and worldBytes counts 115 bytes a machine slot', () => {
+    expect(() => createAnimationWorld({ maxEntities: 2, maxJoints: 8, maxMachines: 5 })).toThrow(/createAnimationWorld: maxMachines is 5: must be an integer ≥ 1 and ≤ 4 \(maxLayers: a machine owns at least one layer; default 2\)/);
+    expect(() => createAnimationWorld({ maxEntities: 2, maxJoints: 8, maxMachines: 0 })).toThrow(/maxMachines is 0/);
+    expect(() => createAnimationWorld({ maxEntities: 2, maxJoints: 8, maxMachines: 1.5 })).toThrow(/maxMachines is 1\.5/);
+    expect(() => worldBytes(10, 8, 4096, 'js', 1, 4, 8, 5)).toThrow(/worldBytes: maxMachines is 5: must be an integer ≥ 1 and ≤ maxLayers \(4; default 2\)/);
+    // 115 bytes a slot: machine, mask, state ids and clocks, 16 parameters (4 bytes each), triggers.
+    expect(worldBytes(1000, 8, 4096, 'js', 0, 4, 8, 4) - worldBytes(1000, 8, 4096, 'js', 0, 4, 8, 2)).toBe(1001 * 2 * 115);
+    const world = createAnimationWorld({ maxEntities: 1000, maxJoints: 8, maxTransitions: 0, maxMachines: 3 });
+    expect(world.poolBuffer.byteLength).toBeGreaterThanOrEqual(worldBytes(1000, 8, 4096, 'js', 0, 4, 8, 3));
   });
 });

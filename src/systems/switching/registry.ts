@@ -3,13 +3,13 @@
  * the components store; released ids are taken again before a list grows.
  */
 import { referenceCurves } from './curveMaps.js';
-import { bindClip, type TranslationOption } from '../assets/Binding.js';
-import { createClip, type Clip } from '../assets/Clip.js';
-import type { Mask } from '../assets/Mask.js';
-import type { Skeleton } from '../assets/Skeleton.js';
-import { sampleClipInto } from '../assets/sampleClip.js';
-import { POSE_STRIDE } from '../math/layout.js';
-import type { AnimationWorld } from '../world.js';
+import { bindClip, type TranslationOption } from '../../assets/Binding.js';
+import { createClip, type Clip } from '../../assets/Clip.js';
+import type { Mask } from '../../assets/Mask.js';
+import type { Skeleton } from '../../assets/Skeleton.js';
+import { sampleClipInto } from '../../assets/sampleClip.js';
+import { POSE_STRIDE } from '../../math/layout.js';
+import type { AnimationWorld } from '../../world.js';
 
 /**
  * Ids released from each registry list (`releaseClip` and co., src/api/release.ts), taken again

@@ -1,10 +1,10 @@
 /**
- * Curve maps (src/api/curves.ts) and additive reference curves: which of a clip's float curves
+ * Curve maps (resolved per world in ./curveMapRows.ts) and additive reference curves: which of a clip's float curves
  * is which of a skeleton's, by name, cached per pair (assets are immutable).
  */
-import type { Clip } from '../assets/Clip.js';
-import type { Skeleton } from '../assets/Skeleton.js';
-import { sampleCurvesInto } from '../assets/sampleCurves.js';
+import type { Clip } from '../../assets/Clip.js';
+import type { Skeleton } from '../../assets/Skeleton.js';
+import { sampleCurvesInto } from '../../assets/sampleCurves.js';
 
 /** Maps by skeleton and clip (assets are immutable, so a pair's map never changes). */
 const mapCache = new WeakMap<Skeleton, WeakMap<Clip, Int16Array | null>>();

@@ -1,0 +1,104 @@
+/**
+ * Writing a play into a layer slot (the non-throwing core of `play`, shared by `transition`,
+ * `setBlendSpace` and `stateMachineSystem`): the checked record, then the slot's fields, its
+ * registered clip, binding, mask and reference, and its sync group. Allocates nothing once the
+ * clip, binding and reference are registered.
+ */
+import { bindClip, type TranslationOption } from '../../assets/Binding.js';
+import type { Clip } from '../../assets/Clip.js';
+import type { Mask } from '../../assets/Mask.js';
+import type { Skeleton } from '../../assets/Skeleton.js';
+import { getRootTrack } from '../../assets/rootTrack.js';
+import { clearLayer, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from '../../components/Layers.js';
+import { BLEND_ADDITIVE, BLEND_OVERRIDE, layerFlags, measureSyncGroup, SYNC_PHASE } from '../../components/layerRules.js';
+import type { AnimationWorld } from '../../world.js';
+import { resolveCurveMap } from './curveMapRows.js';
+import { registerAsset, registerMask, registerReference, wrapTime } from './registry.js';
+
+/** `play`'s options (`PlayOptions`) checked, with defaults filled in. */
+export interface ResolvedPlay {
+  readonly layer: number;
+  readonly weight: number;
+  readonly speed: number;
+  readonly time: number;
+  readonly loop: boolean;
+  readonly additive: boolean;
+  readonly mask: Mask | undefined;
+  readonly reference: Clip;
+  readonly referenceTime: number;
+  readonly rootAxis: 'free' | 'forward' | 'lateral';
+  readonly hipScaling: boolean;
+  /** Sync group, or −1. */
+  readonly syncGroup: number;
+  /** In [0, 1). */
+  readonly phaseOffset: number;
+  /** Whether `time` was given (a clip joining a sync group then keeps it). */
+  readonly timeGiven: boolean;
+  /** Retargeting translation modes (undefined: the default rule). */
+  readonly translation?: TranslationOption;
+}
+
+/** A {@link ResolvedPlay} whose fields {@link resolvePlayInto} fills. */
+export type MutableResolvedPlay = { -readonly [K in keyof ResolvedPlay]: ResolvedPlay[K] };
+
+/** A blank {@link MutableResolvedPlay} (every field present, so all records share one shape). */
+export function newResolvedPlay(): MutableResolvedPlay {
+  return {
+    layer: 0, weight: 0, speed: 1, time: 0, loop: true, additive: false, mask: undefined, reference: undefined as unknown as Clip,
+    referenceTime: 0, rootAxis: 'free', hipScaling: true, syncGroup: -1, phaseOffset: 0, timeGiven: false, translation: undefined,
+  };
+}
+
+/** Writes a resolved play into its layer slot (replacing what it held). */
+export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleton, clip: Clip, play: ResolvedPlay): void {
+  const { Layers } = world.components;
+  const assets = world.assets;
+  const li = eid * Layers.maxLayers + play.layer;
+  clearLayer(Layers, li);
+  const clipId = registerAsset(assets.clips, assets.clipIds, clip);
+  Layers.clip[li] = clipId;
+  if (skeleton.curves.length > 0) resolveCurveMap(world, skeleton, clipId); // a skeleton without curves has no map (and no call per switch)
+  const track = getRootTrack(clip);
+  assets.rootTracks[clipId] = track;
+  Layers.rootAxis[li] = play.rootAxis === 'forward' ? ROOT_AXIS_FORWARD : play.rootAxis === 'lateral' ? ROOT_AXIS_LATERAL : ROOT_AXIS_FREE;
+  // Hip-height ratio (root-motion seed): a character with shorter legs takes shorter steps.
+  Layers.rootScale[li] = play.hipScaling && skeleton.hipHeight > 0 && track.hipHeight > 0 ? skeleton.hipHeight / track.hipHeight : 1;
+  const binding = bindClip(clip, skeleton, play.translation);
+  if (binding !== null) Layers.binding[li] = registerAsset(assets.bindings, assets.bindingIds, binding);
+  Layers.time[li] = play.loop ? wrapTime(play.time, clip.duration) : Math.min(Math.max(play.time, 0), clip.duration);
+  Layers.speed[li] = play.speed;
+  Layers.weight[li] = play.weight;
+  Layers.flags[li] = layerFlags(play.loop, play.additive ? BLEND_ADDITIVE : BLEND_OVERRIDE);
+  if (play.mask) Layers.mask[li] = registerMask(world, play.mask);
+  if (play.additive) Layers.reference[li] = registerReference(world, play.reference, play.referenceTime, skeleton, play.translation);
+  if (play.syncGroup >= 0) joinSyncGroup(world, eid, li, clip, play);
+}
+
+/**
+ * Puts layer slot `li` (just written, not yet in a group) into its sync group: when another
+ * weighted member of the group plays (the group's leader, `measureSyncGroup`, has weight > 0),
+ * the layer takes the group's rate and, unless `play.timeGiven`, its phase:
+ * time = ((φ + offset) mod 1)·D. Otherwise the layer's speed becomes the group's rate.
+ */
+function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Clip, play: ResolvedPlay): void {
+  const { Layers } = world.components;
+  const leader = measureSyncGroup(SYNC, Layers, world.assets.clips, eid * Layers.maxLayers, (eid + 1) * Layers.maxLayers, play.syncGroup);
+  Layers.syncGroup[li] = play.syncGroup;
+  Layers.phaseOffset[li] = play.phaseOffset;
+  if (leader < 0 || !(Layers.weight[leader] > 0)) {
+    Layers.syncRate[li] = play.speed;
+    return;
+  }
+  const rate = Layers.syncRate[leader];
+  Layers.syncRate[li] = rate;
+  Layers.speed[li] = rate;
+  if (!play.timeGiven && clip.duration > 0) {
+    const phase = wrapTime(SYNC[SYNC_PHASE], 1);
+    Layers.time[li] = wrapTime(phase + play.phaseOffset, 1) * clip.duration;
+    if (Layers.time[li] >= clip.duration) Layers.time[li] = 0;
+  }
+}
+
+/** {@link measureSyncGroup}'s results. */
+const SYNC = new Float64Array(2);
+
