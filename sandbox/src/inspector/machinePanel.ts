@@ -10,7 +10,7 @@
  * clip controls choose.
  */
 import { fireTrigger, setParameter, setStateMachine, type AnimationWorld, type StateMachine } from 'bitanim';
-import { MACHINE_PARAMETERS, MACHINE_SLOTS, NO_MACHINE, PARAM_BOOL, PARAM_FLOAT, PARAM_TRIGGER } from 'bitanim/kernels';
+import { MACHINE_PARAMETERS, NO_MACHINE, PARAM_BOOL, PARAM_FLOAT, PARAM_TRIGGER } from 'bitanim/kernels';
 import type { CharacterAsset } from '../assets';
 import { crowdMachines, UPPER_LAYER } from '../crowd/machines';
 import { checkbox, heading, note, slider } from '../ui';
@@ -108,7 +108,7 @@ export class MachinePanel {
     if (world === null) return [];
     const c = world.components.StateMachine;
     const found: { ms: number; machine: StateMachine }[] = [];
-    for (let ms = this.eid * MACHINE_SLOTS; ms < (this.eid + 1) * MACHINE_SLOTS; ms++) {
+    for (let ms = this.eid * c.slots; ms < (this.eid + 1) * c.slots; ms++) {
       if (c.machine[ms] !== NO_MACHINE) found.push({ ms, machine: world.assets.machines[c.machine[ms]!]!.machine });
     }
     return found.sort((a, b) => c.layer[a.ms]! - c.layer[b.ms]!);
