@@ -27,6 +27,23 @@ export function sampleCurvesInto(out: Float32Array, outOff: number, clip: Clip, 
   const curves = clip.curves;
   const count = curves.length;
   if (count === 0) return;
+  curveFramePosition(FRAME, clip, times, timeIndex);
+  const frame = FRAME[0], alpha = FRAME[1];
+  for (let c = 0; c < count; c++) {
+    const curve = curves[c];
+    out[outOff + c] = curve.keys === null ? lerpFrames(curve.values, frame, alpha) : lerpKeys(curve, frame + alpha);
+  }
+}
+
+/** {@link curveFramePosition}'s frame and alpha for {@link sampleCurvesInto}. */
+const FRAME = new Float64Array(2);
+
+/**
+ * Where time `times[timeIndex]` falls in `clip`'s frames, into `out`: `out[0]` the frame before
+ * it, `out[1]` the fraction toward the next (both clamped to the clip: 0 before its start, the
+ * last frame with fraction 0 at or past its end). Through an array: no boxed doubles.
+ */
+export function curveFramePosition(out: Float64Array, clip: Clip, times: Float64Array, timeIndex: number): void {
   const frameCount = clip.frameCount;
   const position = times[timeIndex] * clip.frameRate;
   let frame = Math.floor(position);
@@ -38,19 +55,18 @@ export function sampleCurvesInto(out: Float32Array, outOff: number, clip: Clip, 
     frame = frameCount - 1;
     alpha = 0;
   }
-  for (let c = 0; c < count; c++) {
-    const curve = curves[c];
-    out[outOff + c] = curve.keys === null ? lerpFrames(curve.values, frame, alpha) : lerpKeys(curve, frame + alpha);
-  }
+  out[0] = frame;
+  out[1] = alpha;
 }
 
-function lerpFrames(values: Float32Array, frame: number, alpha: number): number {
+/** A dense curve between frames `frame` and `frame + 1` at fraction `alpha`. */
+export function lerpFrames(values: Float32Array, frame: number, alpha: number): number {
   const a = values[frame];
   return alpha === 0 ? a : a + (values[frame + 1] - a) * alpha;
 }
 
 /** A keyed curve at frame position `f` (0 ≤ f ≤ frameCount − 1): the keys around it, lerped. */
-function lerpKeys(curve: ClipCurve, f: number): number {
+export function lerpKeys(curve: ClipCurve, f: number): number {
   const keys = curve.keys as Uint32Array;
   const values = curve.values;
   const last = keys.length - 1;

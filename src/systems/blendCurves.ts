@@ -21,6 +21,7 @@
  * the level's clip (reduced clips keep their curves, keyed). Allocates nothing.
  */
 import type { Clip } from '../assets/Clip.js';
+import { curveFramePosition, lerpFrames, lerpKeys } from '../assets/sampleCurves.js';
 import { LAYER_ADDITIVE } from '../components/Layers.js';
 import { MAX_CURVES } from '../components/Curves.js';
 import { lodClipId } from '../components/Lod.js';
@@ -152,42 +153,16 @@ const SAMPLED = new Float64Array(MAX_CURVES);
  * arrives as an array element (no boxed double).
  */
 function sampleMapped(clip: Clip, map: Int16Array, times: Float64Array, timeIndex: number): void {
-  const frameCount = clip.frameCount;
-  const position = times[timeIndex] * clip.frameRate;
-  let frame = Math.floor(position);
-  let alpha = position - frame;
-  if (!(frame >= 0)) {
-    frame = 0;
-    alpha = 0;
-  } else if (frame >= frameCount - 1) {
-    frame = frameCount - 1;
-    alpha = 0;
-  }
+  curveFramePosition(FRAME, clip, times, timeIndex);
+  const frame = FRAME[0], alpha = FRAME[1];
   const curves = clip.curves;
   for (let i = 0; i < map.length; i++) {
     const c = map[i];
     if (c < 0) continue;
-    const { keys, values } = curves[i];
-    if (keys === null) {
-      const a = values[frame];
-      SAMPLED[c] = alpha === 0 ? a : a + (values[frame + 1] - a) * alpha;
-      continue;
-    }
-    // Keyed (a reduced clip): the keys around frame position f, lerped.
-    const f = frame + alpha;
-    const last = keys.length - 1;
-    if (last === 0 || f <= keys[0]) SAMPLED[c] = values[0];
-    else if (f >= keys[last]) SAMPLED[c] = values[last];
-    else {
-      let lo = 0, hi = last;
-      while (hi - lo > 1) {
-        const mid = (lo + hi) >>> 1;
-        if (keys[mid] <= f) lo = mid;
-        else hi = mid;
-      }
-      const k0 = keys[lo], k1 = keys[lo + 1];
-      const a = values[lo];
-      SAMPLED[c] = a + (values[lo + 1] - a) * ((f - k0) / (k1 - k0));
-    }
+    const curve = curves[i];
+    SAMPLED[c] = curve.keys === null ? lerpFrames(curve.values, frame, alpha) : lerpKeys(curve, frame + alpha);
   }
 }
+
+/** {@link curveFramePosition}'s frame and alpha for {@link sampleMapped}. */
+const FRAME = new Float64Array(2);
