@@ -18,5 +18,8 @@ export default defineConfig({
     globalSetup: ['test/support/workerBundle.ts', 'test/support/wasmBuild.ts'],
     // The oracle and allocation tests build thousands of characters; give them room.
     testTimeout: 60_000,
+    // A passing run prints the summary only: the figures tests measure (console output) and the
+    // list of files show for failing tests, or for every test with BITANIM_TEST_LOG=1.
+    reporters: process.env['BITANIM_TEST_LOG'] === '1' ? ['default'] : ['minimal'],
   },
 });

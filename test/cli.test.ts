@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { ASSETS_DIR } from './support/assets.js';
 
@@ -82,6 +82,7 @@ describe('bitanim inspect', () => {
 
   it('a bad file prints one line naming the problem and exits 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bitanim-cli-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const cases: [string, string | Uint8Array, RegExp][] = [
       ['junk.glb', Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12), /^bitanim: .*(magic|glTF|GLB)/i],
       ['empty.bvh', '', /^bitanim: .*(HIERARCHY|empty)/i],

@@ -39,7 +39,13 @@ interface PackageJson {
   files: string[];
   bin: Record<string, string>;
   exports: Record<string, string | Record<string, string>>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+  devDependencies: Record<string, string>;
 }
+
+/** test/support/package/withoutPixi.mjs's report: each entry's export count, or its import error. */
+type WithoutPixi = Record<string, { exports: number } | { error: string; code: string }>;
 
 /** The user's program's report (test/support/package/user.mjs). */
 interface Report {
@@ -100,6 +106,7 @@ describe('the package as users install it', () => {
   /** The user's program's report, or why there is none (each check that needs it says so). */
   let ran: { report: Report } | { error: unknown };
   let version: string | Error;
+  let withoutPixi: WithoutPixi | undefined;
   const fox = readGlb(readFileSync(assetPath('Fox.glb')));
   const GLB = 'Fox.glb', GLTF = 'split/Fox.gltf';
   const report = (): Report => {
@@ -112,6 +119,11 @@ describe('the package as users install it', () => {
     const { project } = pkg;
     version = await pkg.run('npx', ['--no', '--', 'bitanim', '--version']).then(({ stdout }) => stdout, (error: Error) => error);
     try {
+      // Before pixi.js is installed (npm leaves optional peers out): what a game without pixi gets.
+      copyFileSync(join(REPO_ROOT, 'test', 'support', 'package', 'withoutPixi.mjs'), join(project, 'withoutPixi.mjs'));
+      withoutPixi = JSON.parse((await pkg.run('node', ['withoutPixi.mjs'])).stdout) as WithoutPixi;
+      // A user of bitanim/pixi installs pixi.js beside it (the version the repository develops against).
+      await pkg.install(`pixi.js@${repoPackage.devDependencies['pixi.js']}`);
       const installedPackage = JSON.parse(readFileSync(join(pkg.installed, 'package.json'), 'utf8')) as PackageJson;
       // The README's example, and one module importing every entry, compiled as a user would
       // compile them: strict tsc against the installed .d.ts files (skipLibCheck off, so every
@@ -249,6 +261,15 @@ describe('the package as users install it', () => {
       expect(specifiers.has(specifier), `${specifier} is in "exports"`).toBe(true);
       expect(names.filter((name) => !report().entries[specifier]!.includes(name)), specifier).toEqual([]);
     }
+  });
+
+  it('without pixi.js installed (an optional peer): bitanim, bitanim/kernels and bitanim/lod import; bitanim/pixi fails naming pixi.js', () => {
+    expect(repoPackage.peerDependenciesMeta['pixi.js']?.optional).toBe(true);
+    const result = withoutPixi!;
+    for (const entry of ['bitanim', 'bitanim/kernels', 'bitanim/lod']) {
+      expect(result[entry], entry).toEqual({ exports: report().entries[entry]!.length });
+    }
+    expect(result['bitanim/pixi']).toEqual({ code: 'ERR_MODULE_NOT_FOUND', error: expect.stringMatching(/Cannot find package 'pixi\.js'/) });
   });
 
   it('`npx bitanim --version` runs the installed bin: the package\'s version', () => {

@@ -6,10 +6,10 @@
  * temporary folder (no race with tests that run `npm run build`), then every map is read.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const root = new URL('../', import.meta.url).pathname;
 
@@ -25,6 +25,7 @@ function mapsUnder(dir: string): string[] {
 describe('source maps of the build', () => {
   it('every .js.map carries each source inline (the file\'s text) or names a file the package ships', () => {
     const out = mkdtempSync(join(tmpdir(), 'bitanim-maps-'));
+    onTestFinished(() => rmSync(out, { recursive: true, force: true }));
     execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', join(root, 'tsconfig.build.json'), '--outDir', out], { cwd: root, stdio: 'pipe' });
     const files = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] }).files;
     const maps = mapsUnder(out);

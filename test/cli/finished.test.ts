@@ -2,13 +2,14 @@
  * The command line, finished (issue 19 item 6): units are never silent, one --scale for every
  * command, --version, output paths checked before any work. The built executable is spawned
  * from a copy of the package (package.json + dist compiled by tsc into a temporary folder, so
- * no other test's `npm run build` races it) — what `npx bitanim` runs.
+ * no other test's `npm run build` races it, with the repository's node_modules linked beside
+ * it for its dependencies) — what `npx bitanim` runs.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSkeleton } from '../../src/assets/Skeleton.js';
 import { reduceFile } from '../../src/cli/lod.js';
 import { run } from '../../src/cli/main.js';
@@ -23,6 +24,8 @@ const ROBOT = join(assets, 'RobotExpressive.glb');
 const WALK = join(assets, 'cmu_131_01_start_walk_stop.bvh');
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 const tmp = mkdtempSync(join(tmpdir(), 'bitanim-cli-finished-'));
+// rmSync does not follow the node_modules link made below.
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Runs the CLI in-process: exit code, stdout and stderr lines. */
 async function cli(...args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
@@ -158,6 +161,8 @@ describe('node dist/cli/bin.js from a copy of the package', () => {
     const pkg = join(tmp, 'package');
     mkdirSync(pkg);
     copyFileSync(join(root, 'package.json'), join(pkg, 'package.json'));
+    // Its dependencies (cac, …) as an installed package finds them: node_modules beside it.
+    symlinkSync(join(root, 'node_modules'), join(pkg, 'node_modules'), 'dir');
     execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', join(root, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')], { cwd: root, stdio: 'pipe' });
     bin = join(pkg, 'dist/cli/bin.js');
   }, 120_000);

@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { reduceFile } from '../../src/cli/lod.js';
 import { run } from '../../src/cli/main.js';
 import { loadGltf } from '../../src/import/gltf.js';
@@ -145,6 +145,7 @@ describe('bitanim lod', () => {
 
   it('a bad file prints one line naming the problem and exits 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bitanim-lod-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const cases: [string, string | Uint8Array, RegExp][] = [
       ['junk.glb', Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12), /^bitanim: loadGltf: .*/],
       ['truncated.glb', readFileSync(FOX).subarray(0, 4000), /^bitanim: loadGltf: .*truncated/],
@@ -218,7 +219,9 @@ describe('node dist/cli/bin.js lod (after npm run build)', () => {
   });
 
   it('a malformed file: one line on stderr, no stack trace, exit 1', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'bitanim-lod-bin-')), 'bad.glb');
+    const dir = mkdtempSync(join(tmpdir(), 'bitanim-lod-bin-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'bad.glb');
     writeFileSync(file, readFileSync(FOX).subarray(0, 4000));
     const result = bin(file);
     expect(result.status).toBe(1);

@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { NodeIO } from '@gltf-transform/core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createReducedTracks, type ReducedChannel } from '../../src/assets/ReducedTracks.js';
 import type { Clip } from '../../src/assets/Clip.js';
 import { expandFrames } from '../../src/assets/reducedClip.js';
@@ -19,6 +19,7 @@ import { ASSETS_DIR } from '../support/assets.js';
 
 const assets = ASSETS_DIR;
 const tmp = mkdtempSync(join(tmpdir(), 'bitanim-lod-out-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A channel given by its keys and a b c d per segment. */
 const channel = (keyTimes: number[], coefficients: number[]): ReducedChannel => ({ keyTimes: Float64Array.from(keyTimes), coefficients: Float64Array.from(coefficients) });

@@ -5,11 +5,12 @@
  * not a timing assertion: the calls answer in milliseconds, and the limit only separates
  * "returned" from "never returns" on a loaded machine.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { build } from 'vite';
+import { afterAll } from 'vitest';
 
 /** What a guarded call did. */
 export type Outcome =
@@ -35,6 +36,11 @@ try {
 `;
 
 let bundled: Promise<{ bundle: string; worker: string }> | null = null;
+let bundleDir: string | null = null;
+// The bundle's folder goes when the test file that imported this module ends.
+afterAll(() => {
+  if (bundleDir !== null) rmSync(bundleDir, { recursive: true, force: true });
+});
 
 /** Bundles allEntries.ts (every entry point, with their dependencies) once into a temporary directory. */
 function bundle(): Promise<{ bundle: string; worker: string }> {
@@ -51,6 +57,7 @@ function bundle(): Promise<{ bundle: string; worker: string }> {
     });
     const outputs = (Array.isArray(out) ? out : [out]) as { output: { type: string; fileName: string; code?: string }[] }[];
     const dir = mkdtempSync(join(tmpdir(), 'bitanim-watchdog-'));
+    bundleDir = dir;
     for (const chunk of outputs[0]!.output) if (chunk.type === 'chunk') writeFileSync(join(dir, chunk.fileName), chunk.code!);
     const entry = outputs[0]!.output.find((c) => c.type === 'chunk' && c.fileName.startsWith('bitanim'))!;
     const worker = join(dir, 'worker.mjs');

@@ -4,17 +4,18 @@
  * none of pixi.js's modules or code; a bundle of src/pixi/index.ts made the same way does
  * contain them (so the check sees pixi.js where it is).
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Rollup } from 'vite';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const root = new URL('../../', import.meta.url).pathname;
 
 /** Bundles `entry` into a fresh folder and returns the JavaScript written and the modules it drew on. */
 async function bundle(entry: string): Promise<{ code: string; modules: string[] }> {
   const outDir = mkdtempSync(join(tmpdir(), 'bitanim-bundle-'));
+  onTestFinished(() => rmSync(outDir, { recursive: true, force: true }));
   const result = await build({
     configFile: false,
     logLevel: 'silent',

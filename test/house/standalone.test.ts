@@ -89,10 +89,21 @@ describe('the repository stands alone', () => {
   it('.ci/run runs npm test from a copy in a fresh temporary folder, where nothing lies beside it', () => {
     const lines = readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8').split('\n');
     const at = (pattern: RegExp): number => lines.findIndex((line) => pattern.test(line));
-    expect(at(/^alone="\$\(mktemp -d\)\/bitanim"$/)).toBeGreaterThan(0);
+    expect(at(/^scratch="\$\(mktemp -d\)"$/)).toBeGreaterThan(0);
+    expect(at(/^alone="\$scratch\/bitanim"$/)).toBeGreaterThan(at(/^scratch=/));
     expect(at(/^pushd "\$alone"/)).toBeGreaterThan(at(/^alone=/));
     expect(at(/^npm test$/)).toBeGreaterThan(at(/^pushd "\$alone"/));
     expect(at(/^popd/)).toBeGreaterThan(at(/^npm test$/));
+  });
+
+  it('.ci/run runs npm test as on a user\'s machine: NODE_PATH unset, a new TMPDIR with no node_modules above it, cac unresolvable from it', () => {
+    const lines = readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8').split('\n');
+    const at = (pattern: RegExp): number => lines.findIndex((line) => pattern.test(line));
+    const test = at(/^npm test$/);
+    for (const step of [/^unset NODE_PATH$/, /^export TMPDIR="\$scratch\/tmp"$/, /^mkdir "\$TMPDIR"$/, /\$dir\/node_modules/, /import\('cac'\)/, /require\.resolve\('cac'\)/]) {
+      expect(at(step), String(step)).toBeGreaterThan(0);
+      expect(at(step), String(step)).toBeLessThan(test);
+    }
   });
 
   it('the npm package does not ship the assets (package.json "files")', () => {

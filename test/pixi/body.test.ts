@@ -4,7 +4,7 @@
  * bookkeeping and boundary checks, and the camera's matrices against points projected by hand.
  * pixi.js reads `navigator` when imported; Node 20 has none, so the tests give it one first.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { AnimationError, createAnimationWorld, createSkeleton, loadGltf, removeCharacter, spawnCharacter, type GltfResult, type SkinnedMeshData } from '../../src/index.js';
 import { readAsset } from '../support/assets.js';
 
@@ -12,15 +12,31 @@ type Pixi = typeof import('../../src/pixi/index.js');
 let pixi: Pixi;
 let fox: GltfResult;
 let mesh: SkinnedMeshData;
+/** console.warn, where pixi's `warn` writes: Node has no createImageBitmap, so every Fox body warns. */
+let warnings: MockInstance<typeof console.warn>;
 
 beforeAll(async () => {
+  warnings = vi.spyOn(console, 'warn').mockImplementation(() => {});
   if (!('navigator' in globalThis)) (globalThis as { navigator?: unknown }).navigator = { userAgent: 'node' };
   pixi = await import('../../src/pixi/index.js');
   fox = await loadGltf(readAsset('Fox.glb'), { scale: 'cm' });
   mesh = fox.meshes[0]!;
 });
 
+afterAll(() => warnings.mockRestore());
+
 describe('createCharacterBody (the Fox)', () => {
+  it('without createImageBitmap (Node) the texture fails at once: status \'failed\', one warning naming the mesh and the image', async () => {
+    const before = warnings.mock.calls.length;
+    const body = pixi.createCharacterBody(mesh);
+    expect(await body.texture.ready).toBe(false);
+    expect(body.texture.status).toBe('failed');
+    const image = mesh.material!.baseColorTexture!;
+    expect(warnings.mock.calls.slice(before).map((args) => args.join(' '))).toEqual([
+      `PixiJS Warning:  bitanim/pixi: mesh "${mesh.name}": its base colour texture (${image.mimeType}, ${image.image.length} bytes) cannot be decoded here (no createImageBitmap); drawing its base colour factor instead`,
+    ]);
+  });
+
   it('interleaves position, normal, UV, joints and weights per vertex, exactly as the mesh holds them', () => {
     const body = pixi.createCharacterBody(mesh);
     const { vertices, vertexCount, indices } = body.arrays;
@@ -70,7 +86,7 @@ describe('createCharacterBody (the Fox)', () => {
     }
     expect(buffer.data).toBe(body.arrays.vertices);
     expect(g.indexBuffer.data.length).toBe(body.arrays.indices.length);
-    expect(g.getSize()).toBe(mesh.positions.length / 3);
+    expect(g.vertexCount).toBe(mesh.positions.length / 3);
   });
 
   it('the material is the mesh\'s unless one is given', () => {

@@ -34,6 +34,8 @@ export interface PackedProject {
   readonly installed: string;
   /** Runs a command in the project, as a user's shell would (see the module comment). */
   run(command: string, args: readonly string[], timeoutMs?: number): Promise<{ stdout: string; stderr: string }>;
+  /** `npm install`s more packages into the project, as a user adds one (e.g. `pixi.js@8.22.0`). */
+  install(...specs: string[]): Promise<void>;
   /** Deletes every temporary folder. */
   remove(): void;
 }
@@ -82,10 +84,14 @@ export async function packAndInstall(): Promise<PackedProject> {
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'bitanim-user', private: true, type: 'module' }, null, 2)}\n`);
     // Dependencies come from the registry; a warm npm cache (after `npm ci`) serves them offline.
-    await runIn(project, 'npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund']);
+    const install = async (...specs: string[]): Promise<void> => {
+      await runIn(project, 'npm', ['install', ...specs, '--prefer-offline', '--no-audit', '--no-fund']);
+    };
+    await install(tarball);
     return {
       root, tarball, project, installed: join(project, 'node_modules', 'bitanim'),
       run: (command, args, timeoutMs) => runIn(project, command, args, timeoutMs),
+      install,
       remove,
     };
   } catch (error) {
