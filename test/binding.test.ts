@@ -69,7 +69,7 @@ describe('name binding', () => {
     }
   });
 
-  it('joints the clip lacks keep the rest pose; channels the skeleton lacks are ignored', () => {
+  it('joints the clip lacks keep the rest pose; channels the skeleton lacks are ignored, their rotation passed on to the joints below', () => {
     // A skeleton with only the first 6 joints of the source, one renamed.
     const names = source.names.slice(0, 6).map((n, j) => (j === 4 ? 'not-in-clip' : n));
     const small = createSkeleton({ names, parents: Array.from(source.parents.subarray(0, 6)), rest: Array.from(source.rest.subarray(0, 60)) });
@@ -81,9 +81,26 @@ describe('name binding', () => {
     step(world, 0);
     const bigLocal = getLocalPose(world, big);
     const local = getLocalPose(world, eid);
+    const below = Array.from(small.parents).map((p) => p === 4);
+    expect(below.some(Boolean)).toBe(true);
     for (let j = 0; j < 6; j++) {
+      if (below[j]) continue;
       const expected = j === 4 ? small.rest.subarray(40, 50) : bigLocal.subarray(j * 10, j * 10 + 10);
       expect(Array.from(local.subarray(j * 10, j * 10 + 10))).toEqual(Array.from(expected));
+    }
+    // A joint under the renamed one takes the clip's rotation of both (the renamed joint holds
+    // its rest): q = rest₄⁻¹ · (q₄ · q_j) with the clip's q₄, q_j, so its model rotation is the clip's.
+    const mul = (a: number[], b: number[]) => [
+      a[3]! * b[0]! + a[0]! * b[3]! + a[1]! * b[2]! - a[2]! * b[1]!, a[3]! * b[1]! - a[0]! * b[2]! + a[1]! * b[3]! + a[2]! * b[0]!,
+      a[3]! * b[2]! + a[0]! * b[1]! - a[1]! * b[0]! + a[2]! * b[3]!, a[3]! * b[3]! - a[0]! * b[0]! - a[1]! * b[1]! - a[2]! * b[2]!];
+    const q = (pose: Float32Array, j: number) => Array.from(pose.subarray(j * 10 + 3, j * 10 + 7));
+    const rest4 = q(small.rest, 4);
+    for (let j = 0; j < 6; j++) {
+      if (!below[j]) continue;
+      const expected = mul([-rest4[0]!, -rest4[1]!, -rest4[2]!, rest4[3]!], mul(q(bigLocal, 4), q(bigLocal, j)));
+      const sign = Math.sign(expected[3]! * local[j * 10 + 6]!) || 1;
+      expected.forEach((v, c) => expect(local[j * 10 + 3 + c]! * sign).toBeCloseTo(v, 6));
+      expect(Array.from(local.subarray(j * 10, j * 10 + 3))).toEqual(Array.from(small.rest.subarray(j * 10, j * 10 + 3)));
     }
   });
 

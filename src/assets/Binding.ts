@@ -3,12 +3,19 @@ import { describeValue } from './limits.js';
 import type { Clip } from './Clip.js';
 import { getRootTrack } from './rootTrack.js';
 import { isSkeleton, type Skeleton } from './Skeleton.js';
-import { TRANSLATION_ANIMATION, TRANSLATION_SCALED, TRANSLATION_SKELETON, type BindOptions, type Binding, type TranslationMode, type TranslationOption } from './bindingTypes.js';
+import { TRANSLATION_ANIMATION, TRANSLATION_SCALED, TRANSLATION_SKELETON, type BindOptions, type Binding, type ReferenceOption, type TranslationMode, type TranslationOption } from './bindingTypes.js';
+import { planRetarget } from './retarget/plan.js';
+import { bindPose, modelReference } from './retarget/reference.js';
+import { copyValidatedPose, QUATERNION_TOLERANCE } from './validatePose.js';
+import { POSE_STRIDE } from '../math/layout.js';
 
 export {
   TRANSLATION_ANIMATION, TRANSLATION_SCALED, TRANSLATION_SKELETON,
-  type BindOptions, type Binding, type TranslationMode, type TranslationOption,
+  type BindOptions, type Binding, type ReferenceOption, type TranslationMode, type TranslationOption,
 } from './bindingTypes.js';
+
+/** The options bindSkeletons knows (any other is refused). */
+const BIND_OPTIONS = new Set(['translation', 'hipRatio', 'reference']);
 
 /** The codes a translation mode's name stands for (`Binding.translationMode`). */
 const MODE_CODES: Readonly<Record<TranslationMode, number>> = { skeleton: TRANSLATION_SKELETON, animation: TRANSLATION_ANIMATION, scaled: TRANSLATION_SCALED };
@@ -33,7 +40,9 @@ export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindO
   if (!isSkeleton(source)) fail('bindSkeletons', 'source', `is ${describeValue(source)}: must be a Skeleton from createSkeleton`);
   if (!isSkeleton(target)) fail('bindSkeletons', 'target', `is ${describeValue(target)}: must be a Skeleton from createSkeleton`);
   if (typeof options !== 'object' || options === null) fail('bindSkeletons', 'options', `is ${describeValue(options)}: must be an object (or omitted)`);
+  for (const key of Object.keys(options)) if (!BIND_OPTIONS.has(key)) issues.add(key, `is not an option of bindSkeletons (${[...BIND_OPTIONS].join(', ')})`);
   checkTranslation(issues, 'translation', target, options.translation);
+  const references = readReference(issues, source, target, options.reference);
   const hipRatio = options.hipRatio ?? defaultHipRatio(source, target);
   if (!(typeof hipRatio === 'number' && Number.isFinite(hipRatio) && hipRatio > 0)) {
     issues.add('hipRatio', `is ${String(hipRatio)}: it must be a finite number > 0`);
@@ -53,8 +62,9 @@ export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindO
   }
   const ratio = Math.fround(hipRatio);
   const modes = resolveModes(target, options.translation);
-  const key = `${ratio}:${modes.join('')}`;
-  let binding = byKey.get(key);
+  // Given poses make a binding of their own (not cached: poses are compared by content nowhere).
+  const key = references.kind === 'pose' ? null : `${ratio}:${references.kind}:${modes.join('')}`;
+  let binding = key === null ? undefined : byKey.get(key);
   if (binding === undefined) {
     const index = new Map(source.names.map((name, joint) => [name, joint]));
     const sourceJoint = new Int16Array(target.jointCount);
@@ -71,10 +81,43 @@ export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindO
       const mode = modes[joint];
       translationScale[joint] = mode === TRANSLATION_SCALED ? ratio : mode === TRANSLATION_ANIMATION ? 1 : 0;
     });
-    binding = Object.freeze({ source, target, sourceJoint, matched, translationMode: modes, translationScale, hipRatio: ratio });
-    byKey.set(key, binding);
+    const sourceLocal = references.source ?? source.rest, targetLocal = references.target ?? target.rest;
+    const retarget = planRetarget({
+      source, target, sourceJoint, translationMode: modes, translationScale, hipRatio: ratio,
+      sourceReference: modelReference(source.parents, sourceLocal), targetReference: modelReference(target.parents, targetLocal), targetLocal,
+    });
+    const pairs = Object.freeze(Array.from(sourceJoint, (s, t) => ({ target: target.names[t]!, source: s < 0 ? '' : source.names[s]! }))
+      .filter((pair) => pair.source !== '').map((pair) => Object.freeze(pair)));
+    binding = Object.freeze({ source, target, sourceJoint, matched, pairs, translationMode: modes, translationScale, hipRatio: ratio, reference: references.kind, retarget });
+    if (key !== null) byKey.set(key, binding);
   }
   return binding;
+}
+
+/** The reference poses of `options.reference` (local, `jointCount × 10`; null: the rest pose), checked. */
+function readReference(
+  issues: IssueList, source: Skeleton, target: Skeleton, reference: unknown,
+): { kind: Binding['reference']; source: ArrayLike<number> | null; target: ArrayLike<number> | null } {
+  if (reference === undefined || reference === 'rest') return { kind: 'rest', source: null, target: null };
+  if (reference === 'bind') return { kind: 'bind', source: bindPose(source), target: bindPose(target) };
+  if (typeof reference !== 'object' || reference === null || Array.isArray(reference) || ArrayBuffer.isView(reference)) {
+    issues.add('reference', `is ${describeValue(reference)}: it must be 'rest', 'bind' or { source?, target? } (local poses, 10 floats per joint)`);
+    return { kind: 'rest', source: null, target: null };
+  }
+  for (const key of Object.keys(reference)) if (key !== 'source' && key !== 'target') issues.add(`reference.${key}`, 'is not a field of reference (source, target)');
+  const read = (field: 'source' | 'target', skeleton: Skeleton): Float32Array | null => {
+    const pose = (reference as Record<string, unknown>)[field];
+    if (pose === undefined) return null;
+    const length = skeleton.jointCount * POSE_STRIDE;
+    if (!(ArrayBuffer.isView(pose) || Array.isArray(pose)) || (pose as ArrayLike<number>).length !== length) {
+      issues.add(`reference.${field}`, `is ${describeValue(pose)}: it must be a pose of the ${field} skeleton, ${length} numbers (10 per joint)`);
+      return null;
+    }
+    const copy = new Float32Array(length);
+    copyValidatedPose(issues, `reference.${field}`, skeleton.names, pose as ArrayLike<number>, 0, copy, 0, skeleton.jointCount, QUATERNION_TOLERANCE);
+    return copy;
+  };
+  return { kind: 'pose', source: read('source', source), target: read('target', target) };
 }
 
 const NO_OPTIONS: BindOptions = {};
@@ -129,15 +172,18 @@ export function sameJointOrder(source: Skeleton, target: Skeleton): boolean {
 }
 
 /**
- * True when `a` and `b` have the same joints in the same order with the same rest translations
- * and hip height: a clip of one plays on the other as authored, nothing to retarget.
+ * True when `a` and `b` have the same joints in the same order and hierarchy with the same
+ * rest pose and hip height: a clip of one plays on the other as authored, nothing to retarget.
  */
 export function sameProportions(a: Skeleton, b: Skeleton): boolean {
   if (a === b) return true;
-  if (!sameJointOrder(a, b) || a.hipHeight !== b.hipHeight) return false;
-  for (let o = 0; o < a.rest.length; o += 10) {
-    if (a.rest[o] !== b.rest[o] || a.rest[o + 1] !== b.rest[o + 1] || a.rest[o + 2] !== b.rest[o + 2]) return false;
-  }
+  if (!sameJointOrder(a, b) || a.hipHeight !== b.hipHeight || !sameParents(a, b)) return false;
+  for (let o = 0; o < a.rest.length; o++) if (a.rest[o] !== b.rest[o]) return false;
+  return true;
+}
+
+function sameParents(a: Skeleton, b: Skeleton): boolean {
+  for (let j = 0; j < a.jointCount; j++) if (a.parents[j] !== b.parents[j]) return false;
   return true;
 }
 

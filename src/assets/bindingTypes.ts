@@ -3,6 +3,7 @@
  * its types and translation-mode codes, apart from the binding code so the samplers can name
  * them without importing it.
  */
+import type { Retarget } from './retarget/plan.js';
 import type { Skeleton } from './Skeleton.js';
 
 /**
@@ -25,6 +26,21 @@ export type TranslationMode = 'skeleton' | 'animation' | 'scaled';
  */
 export type TranslationOption = TranslationMode | Readonly<Record<string, TranslationMode>>;
 
+/**
+ * The pose of each skeleton that rotations are transferred relative to (see {@link Binding}):
+ *
+ * | reference | each skeleton's reference pose |
+ * | --- | --- |
+ * | `'rest'` (default) | its rest pose (`skeleton.rest`) |
+ * | `'bind'` | its bind pose, from the inverse bind matrices (the pose a glTF mesh was modelled in) |
+ * | `{ source?, target? }` | the given local poses (`jointCount × 10` floats each; the rest pose where one is left out) |
+ *
+ * The two references must show the same physical pose: a source joint that turns away from
+ * its reference turns the target joint away from its reference by the same model-space
+ * rotation.
+ */
+export type ReferenceOption = 'rest' | 'bind' | { readonly source?: ArrayLike<number>; readonly target?: ArrayLike<number> };
+
 /** Options of {@link bindSkeletons}. */
 export interface BindOptions {
   /**
@@ -38,6 +54,8 @@ export interface BindOptions {
    * `play` passes the ratio root travel uses (the clip's hip height, see `RootTrack.hipHeight`).
    */
   hipRatio?: number;
+  /** The reference poses rotations are transferred relative to (default 'rest'; see {@link ReferenceOption}). */
+  reference?: ReferenceOption;
 }
 
 /** {@link Binding.translationMode} code of 'skeleton': the target's rest translation. */
@@ -49,27 +67,39 @@ export const TRANSLATION_SCALED = 2;
 
 /**
  * How a clip made for one skeleton (`source`) plays on another (`target`): name binding and
- * retargeting by proportions (GEA "animation retargeting"; the root-motion seed's hip ratio).
+ * retargeting by proportions (Game Engine Architecture's "animation retargeting"; the hip-height ratio of root-motion normalization),
+ * through reference poses where the skeletons differ in more than proportions.
  *
  * The rule:
  * 1. Joints are matched by exact name; order, count and hierarchy may differ.
- * 2. A target joint the source lacks keeps the target's rest pose.
- * 3. Source joints the target lacks are ignored.
- * 4. A matched joint takes the clip's rotation and scale; its translation follows its
- *    {@link TranslationMode}: by default the hips carry the clip's motion at the target's
- *    size ('scaled'), and every other bone keeps the target's length ('skeleton'), so a
- *    character with shorter legs has its hips lower and its feet still on the ground.
+ * 2. A target joint the source lacks keeps the target's reference pose (its rest by default).
+ * 3. Source joints the target lacks are ignored as joints, but their motion is not lost: a
+ *    bound joint takes the source's rotation accumulated since its nearest bound ancestor.
+ * 4. A matched joint takes the clip's model-space rotation relative to the source's reference,
+ *    applied to the target's reference (`M_t = M_s · C_s⁻¹ · C_t`, C a joint's model rotation in
+ *    its skeleton's reference pose): rigs whose bones point along other axes, or whose root
+ *    folds in another node rotation, move their limbs the same way. When both references agree
+ *    joint for joint this is the clip's local rotation, copied.
+ * 5. Its scale is the clip's relative to the source's rest scale, times the target's: a root
+ *    that folds in a different node scale (centimetres against metres) keeps its own.
+ * 6. Its translation follows its {@link TranslationMode}: by default the hips carry the clip's
+ *    motion at the target's size ('scaled'), and every other bone keeps the target's length
+ *    ('skeleton'), so a character with shorter legs has its hips lower and its feet still on
+ *    the ground.
  *
  * Sampling reads `translationMode` and `translationScale` per joint: no allocation, a copy or
- * three multiplies per joint.
+ * three multiplies per joint; a binding with `retarget` samples the clip into its scratch and
+ * runs `retargetPose` (two quaternion products per joint, more on longer chains).
  */
 export interface Binding {
   readonly source: Skeleton;
   readonly target: Skeleton;
-  /** For each target joint, the source joint it reads, or −1 (keep the target's rest pose). */
+  /** For each target joint, the source joint it reads, or −1 (keep the target's reference pose). */
   readonly sourceJoint: Int16Array;
   /** Number of target joints bound to a source joint. */
   readonly matched: number;
+  /** The bound joints, target joint order: each target joint name and the source joint it reads. */
+  readonly pairs: readonly { readonly target: string; readonly source: string }[];
   /**
    * For each target joint, where its translation comes from: `TRANSLATION_SKELETON` (0),
    * `TRANSLATION_ANIMATION` (1) or `TRANSLATION_SCALED` (2). Unbound joints hold 0.
@@ -82,4 +112,8 @@ export interface Binding {
   readonly translationScale: Float32Array;
   /** The hip ratio of 'scaled' joints (see {@link BindOptions.hipRatio}), as a 32-bit float. */
   readonly hipRatio: number;
+  /** Which reference poses the binding transfers rotations relative to: 'rest', 'bind' or 'pose' (given). */
+  readonly reference: 'rest' | 'bind' | 'pose';
+  /** The retargeting tables (math/retargetPose.ts), or null when local rotations copy as they are (rule 4). */
+  readonly retarget: Retarget | null;
 }

@@ -4,6 +4,7 @@
  */
 import * as layout from '../math/layout.js';
 import type { Binding } from './bindingTypes.js';
+import { retargetPose } from '../math/retargetPose.js';
 import { retargetTranslation } from '../math/retargetTranslation.js';
 import type { Clip } from './Clip.js';
 import { sampleReducedInto } from './sampleReduced.js';
@@ -28,7 +29,8 @@ const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
  * and a frame must allocate nothing. Per-character kernels take no float scalars.
  *
  * A reduced clip (`clip.reduced !== null`) is sampled from its curves by `sampleReducedInto`
- * instead, with the same contract.
+ * instead, with the same contract. A binding with `retarget` (skeletons that differ in more than
+ * proportions) samples the clip whole into its scratch, then `retargetPose` writes the target pose.
  */
 export function sampleClipInto(
   out: Float32Array,
@@ -38,6 +40,12 @@ export function sampleClipInto(
   timeIndex: number,
   binding: Binding | null = null,
 ): void {
+  if (binding !== null && binding.retarget !== null) {
+    const retarget = binding.retarget;
+    sampleClipInto(retarget.scratch, 0, clip, times, timeIndex, null);
+    retargetPose(out, outOff, retarget.scratch, retarget);
+    return;
+  }
   if (clip.reduced !== null) {
     sampleReducedInto(out, outOff, clip, times, timeIndex, binding);
     return;

@@ -1,0 +1,144 @@
+/**
+ * The tables of `retargetPose` (math/retargetPose.ts) for one binding, built once when the
+ * binding is made: per target joint its chain of source joints, the two rotations around the
+ * chain's product, the factor on its translation and the ratio of rest scales.
+ */
+import { POSE_STRIDE } from '../../math/layout.js';
+import type { RetargetTables } from '../../math/retargetPose.js';
+import type { Skeleton } from '../Skeleton.js';
+import type { ModelReference } from './reference.js';
+
+/** What a binding that retargets rotations carries: the kernel's tables and its sampling scratch. */
+export interface Retarget extends RetargetTables {
+  /** `source.jointCount × 10` floats: the clip's pose is sampled here before it is retargeted. */
+  readonly scratch: Float32Array;
+}
+
+/** A rotation closer to the identity than this (|x|, |y|, |z|) is taken for it (~2e-7 rad). */
+const IDENTITY_EPSILON = 1e-7;
+
+/** Inputs of {@link planRetarget}: the pairing and translation rule already resolved per target joint. */
+export interface RetargetInputs {
+  readonly source: Skeleton;
+  readonly target: Skeleton;
+  /** Per target joint, the source joint it reads or −1. */
+  readonly sourceJoint: Int16Array;
+  /** Per target joint, 0 for its rest translation, else the clip's (see `Binding.translationMode`). */
+  readonly translationMode: Uint8Array;
+  /** Per target joint, the factor the translation rule puts on the clip's translation (1 or the hip ratio). */
+  readonly translationScale: Float32Array;
+  /** The binding's hip ratio (what mode 0's offsets from rest are scaled by). */
+  readonly hipRatio: number;
+  /** The two reference poses, in model space, and the target's as local poses (what unbound joints hold). */
+  readonly sourceReference: ModelReference;
+  readonly targetReference: ModelReference;
+  readonly targetLocal: ArrayLike<number>;
+}
+
+/**
+ * The retargeting tables for `inputs`, or null when the plain copy of local rotations gives
+ * the same pose (the identity case: every bound joint's source parent is the source joint of
+ * its nearest bound ancestor, both references agree on every rotation there, the reference
+ * scales and rest scales match and the unbound joints' reference is their rest pose), so such
+ * bindings keep the sampler's plain path.
+ *
+ * Where the hierarchies disagree (a bound target joint's nearest bound ancestor reads a source
+ * joint that is not above its own), the joint's local rotation is transferred between the two
+ * parents' frames (`pre = C_p⁻¹ · C_{parent of s}`, chain of s alone).
+ */
+export function planRetarget(inputs: RetargetInputs): Retarget | null {
+  const { source, target, sourceJoint, translationMode, translationScale, hipRatio, sourceReference: S, targetReference: T, targetLocal } = inputs;
+  const n = target.jointCount;
+  const chainStart = new Int32Array(n + 1);
+  const chain: number[] = [];
+  const pre = new Float32Array(n * 4), post = new Float32Array(n * 4);
+  const translationFactor = new Float32Array(n), scaleRatio = new Float32Array(n * 3).fill(1), restTranslation = new Float32Array(n * 3);
+  let identity = true;
+  const q = new Float64Array(4), r = new Float64Array(4);
+  for (let t = 0; t < n; t++) {
+    chainStart[t] = chain.length;
+    const s = sourceJoint[t]!;
+    if (s < 0) {
+      for (let c = 0; c < POSE_STRIDE; c++) if (targetLocal[t * POSE_STRIDE + c] !== target.rest[t * POSE_STRIDE + c]) identity = false;
+      continue;
+    }
+    let ancestor = target.parents[t]!;
+    while (ancestor >= 0 && sourceJoint[ancestor]! < 0) ancestor = target.parents[ancestor]!;
+    let top = ancestor < 0 ? -1 : sourceJoint[ancestor]!;
+    const path: number[] = [];
+    for (let k = s; k !== top; k = source.parents[k]!) {
+      if (k < 0) {
+        // The hierarchies disagree here (the bound ancestor's source joint is not above s):
+        // s's local rotation is transferred between the two parents' frames instead.
+        path.length = 0;
+        path.push(s);
+        top = source.parents[s]!;
+        break;
+      }
+      path.push(k);
+    }
+    path.reverse();
+    chain.push(...path);
+    if (path.length !== 1) identity = false;
+
+    // pre = C_p⁻¹ · C_{s_a}, post = C_s⁻¹ · C_t (identity for a missing parent or ancestor).
+    const p = target.parents[t]!;
+    conjugateOf(q, T.rotation, p);
+    multiplyInto(q, q, rotationOf(r, S.rotation, top));
+    identity = storeRotation(pre, t, q) && identity;
+    conjugateOf(q, S.rotation, s);
+    multiplyInto(q, q, rotationOf(r, T.rotation, t));
+    identity = storeRotation(post, t, q) && identity;
+
+    // Mode 0 (the target's bone length) moves by the clip's offset from rest at the target's size (the hip ratio).
+    const ratio = translationMode[t] === 0 ? hipRatio : translationScale[t]!;
+    const factor = ratio * (top < 0 ? 1 : S.scale[top]!) / (p < 0 ? 1 : T.scale[p]!);
+    translationFactor[t] = Number.isFinite(factor) ? factor : ratio;
+    if (translationMode[t] !== 0 && translationFactor[t] !== translationScale[t]) identity = false;
+    restTranslation.set(source.rest.subarray(s * POSE_STRIDE, s * POSE_STRIDE + 3), t * 3);
+    for (let c = 0; c < 3; c++) {
+      const from = source.rest[s * POSE_STRIDE + 7 + c]!, to = target.rest[t * POSE_STRIDE + 7 + c]!;
+      const ratio = from !== 0 && Number.isFinite(to / from) ? to / from : 1;
+      scaleRatio[t * 3 + c] = ratio;
+      if (scaleRatio[t * 3 + c] !== 1) identity = false;
+    }
+  }
+  chainStart[n] = chain.length;
+  if (identity) return null;
+  return Object.freeze({
+    jointCount: n, sourceJoint, translationMode, restTranslation, translationFactor, chainStart, chain: Int16Array.from(chain),
+    pre, post, scaleRatio, local: Float32Array.from(targetLocal), scratch: new Float32Array(source.jointCount * POSE_STRIDE),
+  });
+}
+
+/** `out` = the rotation of joint `j` in `rotations` (identity for −1). */
+function rotationOf(out: Float64Array, rotations: Float64Array, j: number): Float64Array {
+  if (j < 0) out.set([0, 0, 0, 1]);
+  else out.set(rotations.subarray(j * 4, j * 4 + 4));
+  return out;
+}
+
+/** `out` = the inverse of joint `j`'s rotation (identity for −1). */
+function conjugateOf(out: Float64Array, rotations: Float64Array, j: number): void {
+  rotationOf(out, rotations, j);
+  out[0] = -out[0]!; out[1] = -out[1]!; out[2] = -out[2]!;
+}
+
+/** `out = a · b` (Hamilton; `out` may alias either). */
+function multiplyInto(out: Float64Array, a: Float64Array, b: Float64Array): void {
+  const ax = a[0]!, ay = a[1]!, az = a[2]!, aw = a[3]!, bx = b[0]!, by = b[1]!, bz = b[2]!, bw = b[3]!;
+  out[0] = aw * bx + ax * bw + ay * bz - az * by;
+  out[1] = aw * by - ax * bz + ay * bw + az * bx;
+  out[2] = aw * bz + ax * by - ay * bx + az * bw;
+  out[3] = aw * bw - ax * bx - ay * by - az * bz;
+}
+
+/** Stores `q` (normalized, w ≥ 0; the exact identity when within {@link IDENTITY_EPSILON}) at joint `t`; true when it is the identity. */
+function storeRotation(out: Float32Array, t: number, q: Float64Array): boolean {
+  const len = Math.hypot(q[0]!, q[1]!, q[2]!, q[3]!);
+  const sign = q[3]! < 0 ? -1 : 1;
+  const x = (sign * q[0]!) / len, y = (sign * q[1]!) / len, z = (sign * q[2]!) / len, w = (sign * q[3]!) / len;
+  const isIdentity = Math.abs(x) < IDENTITY_EPSILON && Math.abs(y) < IDENTITY_EPSILON && Math.abs(z) < IDENTITY_EPSILON;
+  out.set(isIdentity ? [0, 0, 0, 1] : [x, y, z, w], t * 4);
+  return isIdentity;
+}

@@ -1,0 +1,122 @@
+/**
+ * Retargeting one sampled pose through reference poses: the kernel a binding runs when the
+ * two skeletons differ in more than proportions (other rest rotations, bone axes, node scales,
+ * joints between the mapped ones). Tables come from `planRetarget` (assets/retarget/plan.ts).
+ *
+ * The rule, for a target joint t bound to source joint s, with C the model-space rotation of a
+ * joint in its skeleton's reference pose, a the nearest bound ancestor of t (its source joint
+ * s_a) and p the parent of t: the source's model rotation relative to its reference,
+ * `M_s · C_s⁻¹`, is given to the target joint, `M_t = (M_s · C_s⁻¹) · C_t`. Joints of the target
+ * that no source joint drives hold their reference local rotation, so the parent of t turns as
+ * `M_p = (M_{s_a} · C_{s_a}⁻¹) · C_p`, and t's local rotation is
+ *
+ *     L_t = M_p⁻¹ · M_t = (C_p⁻¹ · C_{s_a}) · X · (C_s⁻¹ · C_t) = pre_t · X · post_t,
+ *
+ * where X = M_{s_a}⁻¹ · M_s is the product of the source's sampled local rotations on the chain
+ * from s_a (exclusive) down to s — one rotation when the two hierarchies agree there. The same
+ * change of frame `pre_t` carries translations: the chain's offset in s_a's frame, turned by
+ * pre_t and multiplied by a factor (the hip ratio and the two reference scales), is t's
+ * translation where the binding takes translations from the clip; elsewhere t keeps its rest
+ * translation (its own bone length) plus the clip's offset of s's translation from s's rest,
+ * turned and scaled the same way (zero unless the clip moves the joint: an IK target, a
+ * prop). Scale is the clip's relative to the source's rest, times the target's rest scale.
+ */
+import { POSE_STRIDE } from './layout.js';
+
+/** The per-target-joint tables the kernel reads (built once per binding). */
+export interface RetargetTables {
+  /** Number of target joints. */
+  readonly jointCount: number;
+  /** Per target joint, its source joint or −1 (then it holds `local`). */
+  readonly sourceJoint: Int16Array;
+  /** Per target joint: 0 keeps the rest translation (plus the clip's offset from rest), else the chain's offset × `translationFactor`. */
+  readonly translationMode: Uint8Array;
+  /** Per target joint, 3 floats: its source joint's rest translation (what the offset of mode 0 is from). */
+  readonly restTranslation: Float32Array;
+  /** Per target joint: the factor on its chain's offset (hip ratio × source ÷ target reference scale). */
+  readonly translationFactor: Float32Array;
+  /** `jointCount + 1` offsets into `chain`: target joint t's chain is `chain[chainStart[t] .. chainStart[t + 1])`. */
+  readonly chainStart: Int32Array;
+  /** Source joints of each chain, top (below the bound ancestor's source joint) to bottom (the joint itself). */
+  readonly chain: Int16Array;
+  /** Per target joint, 4 floats: the rotation on the left of the chain's product (pre_t). */
+  readonly pre: Float32Array;
+  /** Per target joint, 4 floats: the rotation on the right of it (post_t). */
+  readonly post: Float32Array;
+  /** Per target joint, 3 floats: target rest scale ÷ source rest scale, per axis. */
+  readonly scaleRatio: Float32Array;
+  /** The target's reference pose, local, `jointCount × 10`: what unbound joints hold (rest translations and scales). */
+  readonly local: Float32Array;
+}
+
+/**
+ * Writes the target pose for the source pose `source` (from offset 0, the source skeleton's
+ * joint order, 10 floats per joint as sampled) to `out` at `outOff`, `tables.jointCount × 10`
+ * floats. Pure kernel: no allocation; `out` must not overlap `source`.
+ */
+export function retargetPose(out: Float32Array, outOff: number, source: Float32Array, tables: RetargetTables): void {
+  const { jointCount, sourceJoint, translationMode, restTranslation, translationFactor, chainStart, chain, pre, post, scaleRatio, local } = tables;
+  for (let j = 0; j < jointCount; j++) {
+    const o = outOff + j * POSE_STRIDE;
+    const s = sourceJoint[j];
+    if (s < 0) {
+      for (let c = 0, r = j * POSE_STRIDE; c < POSE_STRIDE; c++) out[o + c] = local[r + c];
+      continue;
+    }
+    // X and the chain's offset: p += R·t_c, then R = R·q_c, top to bottom.
+    let rx = 0, ry = 0, rz = 0, rw = 1;
+    let px = 0, py = 0, pz = 0;
+    for (let k = chainStart[j], end = chainStart[j + 1]; k < end; k++) {
+      const c = chain[k] * POSE_STRIDE;
+      const tx = source[c], ty = source[c + 1], tz = source[c + 2];
+      const ux = 2 * (ry * tz - rz * ty), uy = 2 * (rz * tx - rx * tz), uz = 2 * (rx * ty - ry * tx);
+      px += tx + rw * ux + (ry * uz - rz * uy);
+      py += ty + rw * uy + (rz * ux - rx * uz);
+      pz += tz + rw * uz + (rx * uy - ry * ux);
+      const qx = source[c + 3], qy = source[c + 4], qz = source[c + 5], qw = source[c + 6];
+      const nx = rw * qx + rx * qw + ry * qz - rz * qy;
+      const ny = rw * qy - rx * qz + ry * qw + rz * qx;
+      const nz = rw * qz + rx * qy - ry * qx + rz * qw;
+      rw = rw * qw - rx * qx - ry * qy - rz * qz;
+      rx = nx; ry = ny; rz = nz;
+    }
+    const q = j * 4;
+    const ax = pre[q], ay = pre[q + 1], az = pre[q + 2], aw = pre[q + 3];
+    // pre · X
+    const mx = aw * rx + ax * rw + ay * rz - az * ry;
+    const my = aw * ry - ax * rz + ay * rw + az * rx;
+    const mz = aw * rz + ax * ry - ay * rx + az * rw;
+    const mw = aw * rw - ax * rx - ay * ry - az * rz;
+    // (pre · X) · post, normalized
+    const bx = post[q], by = post[q + 1], bz = post[q + 2], bw = post[q + 3];
+    const lx = mw * bx + mx * bw + my * bz - mz * by;
+    const ly = mw * by - mx * bz + my * bw + mz * bx;
+    const lz = mw * bz + mx * by - my * bx + mz * bw;
+    const lw = mw * bw - mx * bx - my * by - mz * bz;
+    const inv = 1 / Math.sqrt(lx * lx + ly * ly + lz * lz + lw * lw);
+    out[o + 3] = lx * inv;
+    out[o + 4] = ly * inv;
+    out[o + 5] = lz * inv;
+    out[o + 6] = lw * inv;
+    const f = translationFactor[j];
+    if (translationMode[j] === 0) {
+      // The rest translation plus pre · (t_s − rest_s) · f.
+      const r = j * POSE_STRIDE, so = s * POSE_STRIDE, rt = j * 3;
+      const dx = source[so] - restTranslation[rt], dy = source[so + 1] - restTranslation[rt + 1], dz = source[so + 2] - restTranslation[rt + 2];
+      const ux = 2 * (ay * dz - az * dy), uy = 2 * (az * dx - ax * dz), uz = 2 * (ax * dy - ay * dx);
+      out[o] = local[r] + (dx + aw * ux + (ay * uz - az * uy)) * f;
+      out[o + 1] = local[r + 1] + (dy + aw * uy + (az * ux - ax * uz)) * f;
+      out[o + 2] = local[r + 2] + (dz + aw * uz + (ax * uy - ay * ux)) * f;
+    } else {
+      // pre · p, times the factor.
+      const ux = 2 * (ay * pz - az * py), uy = 2 * (az * px - ax * pz), uz = 2 * (ax * py - ay * px);
+      out[o] = (px + aw * ux + (ay * uz - az * uy)) * f;
+      out[o + 1] = (py + aw * uy + (az * ux - ax * uz)) * f;
+      out[o + 2] = (pz + aw * uz + (ax * uy - ay * ux)) * f;
+    }
+    const so = s * POSE_STRIDE + 7, sr = j * 3;
+    out[o + 7] = source[so] * scaleRatio[sr];
+    out[o + 8] = source[so + 1] * scaleRatio[sr + 1];
+    out[o + 9] = source[so + 2] * scaleRatio[sr + 2];
+  }
+}
