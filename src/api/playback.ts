@@ -4,7 +4,7 @@
  * work happens in the systems.
  */
 import { fail, IssueList } from '../assets/AnimationError.js';
-import { checkTranslation, type TranslationOption } from '../assets/Binding.js';
+import { checkTranslation, isBinding, type Binding, type TranslationOption } from '../assets/Binding.js';
 import type { Clip } from '../assets/Clip.js';
 import type { Mask } from '../assets/Mask.js';
 import type { Skeleton } from '../assets/Skeleton.js';
@@ -71,6 +71,13 @@ export interface PlayOptions {
    * same joints and rest translations, plays the clip as authored unless this is given.
    */
   translation?: TranslationOption;
+  /**
+   * The binding to play the clip through, from `bindSkeletons(clip.skeleton, character's
+   * skeleton, options)`: how its joints pair and which reference poses rotations transfer
+   * through (default: the binding `play` makes, as `bindSkeletons` with `translation`).
+   * Not together with `translation` (a binding has its own).
+   */
+  binding?: Binding;
 }
 
 /**
@@ -159,6 +166,14 @@ export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, ske
     if (referenceIssue !== null) issues.add('referenceTime', referenceIssue);
   }
   checkTranslation(issues, 'translation', skeleton, options.translation);
+  const binding = options.binding;
+  if (binding !== undefined) {
+    if (!isBinding(binding)) issues.add('binding', 'must be a Binding from bindSkeletons');
+    else if (isClip(clip) && (binding.source !== clip.skeleton || binding.target !== skeleton)) {
+      issues.add('binding', `binds other skeletons: it must be bindSkeletons(clip.skeleton, the character's skeleton, …)`);
+    }
+    if (options.translation !== undefined) issues.add('translation', 'must be left out with binding (the binding has its translation rule)');
+  }
   const loop = options.loop ?? (isClip(clip) ? clip.loop : true);
   const rootAxis = options.rootAxis ?? 'free';
   if (rootAxis !== 'free' && rootAxis !== 'forward' && rootAxis !== 'lateral') issues.add('rootAxis', `is ${String(rootAxis)}: must be 'free', 'forward' or 'lateral'`);
@@ -192,6 +207,7 @@ export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, ske
   out.syncGroup = syncGroup;
   out.timeGiven = options.time !== undefined;
   out.translation = options.translation;
+  out.binding = binding;
   return out;
 }
 

@@ -22,6 +22,13 @@ const MODE_CODES: Readonly<Record<TranslationMode, number>> = { skeleton: TRANSL
 
 /** Per source, per target: bindings by a key of their resolved modes and ratio. */
 const cache = new WeakMap<Skeleton, WeakMap<Skeleton, Map<string, Binding>>>();
+/** Every binding bindSkeletons made (what {@link isBinding} checks). */
+const made = new WeakSet<object>();
+
+/** True when `value` is a Binding from {@link bindSkeletons}. */
+export function isBinding(value: unknown): value is Binding {
+  return typeof value === 'object' && value !== null && made.has(value);
+}
 
 /**
  * The {@link Binding} of `source` onto `target` under `options`, computed once per pair and
@@ -89,6 +96,7 @@ export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindO
     const pairs = Object.freeze(Array.from(sourceJoint, (s, t) => ({ target: target.names[t]!, source: s < 0 ? '' : source.names[s]! }))
       .filter((pair) => pair.source !== '').map((pair) => Object.freeze(pair)));
     binding = Object.freeze({ source, target, sourceJoint, matched, pairs, translationMode: modes, translationScale, hipRatio: ratio, reference: references.kind, retarget });
+    made.add(binding);
     if (key !== null) byKey.set(key, binding);
   }
   return binding;

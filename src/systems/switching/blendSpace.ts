@@ -218,7 +218,7 @@ function keepsSlot(world: AnimationWorld, li: number, group: number, phaseOffset
  */
 const ENTERING: { -readonly [K in keyof ResolvedPlay]: ResolvedPlay[K] } = {
   layer: 0, weight: 0, speed: 1, time: 0, loop: true, additive: false, mask: undefined, reference: undefined as unknown as Clip,
-  referenceTime: 0, rootAxis: 'free', hipScaling: true, syncGroup: -1, phaseOffset: 0, timeGiven: false, translation: undefined,
+  referenceTime: 0, rootAxis: 'free', hipScaling: true, syncGroup: -1, phaseOffset: 0, timeGiven: false, translation: undefined, binding: undefined,
 };
 
 /** Axis restriction of a sample by its position (x: model X, y: model Z). */

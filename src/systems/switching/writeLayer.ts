@@ -4,7 +4,7 @@
  * registered clip, binding, mask and reference, and its sync group. Allocates nothing once the
  * clip, binding and reference are registered.
  */
-import { bindClip, type TranslationOption } from '../../assets/Binding.js';
+import { bindClip, type Binding, type TranslationOption } from '../../assets/Binding.js';
 import type { Clip } from '../../assets/Clip.js';
 import type { Mask } from '../../assets/Mask.js';
 import type { Skeleton } from '../../assets/Skeleton.js';
@@ -36,6 +36,8 @@ export interface ResolvedPlay {
   readonly timeGiven: boolean;
   /** Retargeting translation modes (undefined: the default rule). */
   readonly translation?: TranslationOption;
+  /** The binding to play through (undefined: the one `bindClip` gives). */
+  readonly binding?: Binding;
 }
 
 /** A {@link ResolvedPlay} whose fields {@link resolvePlayInto} fills. */
@@ -45,7 +47,7 @@ export type MutableResolvedPlay = { -readonly [K in keyof ResolvedPlay]: Resolve
 export function newResolvedPlay(): MutableResolvedPlay {
   return {
     layer: 0, weight: 0, speed: 1, time: 0, loop: true, additive: false, mask: undefined, reference: undefined as unknown as Clip,
-    referenceTime: 0, rootAxis: 'free', hipScaling: true, syncGroup: -1, phaseOffset: 0, timeGiven: false, translation: undefined,
+    referenceTime: 0, rootAxis: 'free', hipScaling: true, syncGroup: -1, phaseOffset: 0, timeGiven: false, translation: undefined, binding: undefined,
   };
 }
 
@@ -63,7 +65,7 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
   Layers.rootAxis[li] = play.rootAxis === 'forward' ? ROOT_AXIS_FORWARD : play.rootAxis === 'lateral' ? ROOT_AXIS_LATERAL : ROOT_AXIS_FREE;
   // Hip-height ratio (root-motion seed): a character with shorter legs takes shorter steps.
   Layers.rootScale[li] = play.hipScaling && skeleton.hipHeight > 0 && track.hipHeight > 0 ? skeleton.hipHeight / track.hipHeight : 1;
-  const binding = bindClip(clip, skeleton, play.translation);
+  const binding = play.binding ?? bindClip(clip, skeleton, play.translation);
   if (binding !== null) Layers.binding[li] = registerAsset(assets.bindings, assets.bindingIds, binding);
   Layers.time[li] = play.loop ? wrapTime(play.time, clip.duration) : Math.min(Math.max(play.time, 0), clip.duration);
   Layers.speed[li] = play.speed;
