@@ -46,6 +46,10 @@
  * crowd without curves, alternating frame by frame, medians. BENCH_CURVES=0 skips the row;
  * another number runs it at that crowd size.
  *
+ * Retargeting (retargetCrowd.ts): the 10,000 crowd on its own skeleton, on a 0.8× copy and on a
+ * 0.8× copy with other bone axes, alternating frame by frame, medians, on each kernel path.
+ * BENCH_RETARGET=0 skips the row; another number runs it at that crowd size.
+ *
  * The per-size tables run the default kernels (`kernels: 'auto'`: WebAssembly, which the bench
  * build compiles into .bench-build/src/wasm; their header line says which ran).
  *
@@ -77,6 +81,7 @@ import { createThreeCrowd, type ThreeCrowd } from './threeCrowd.js';
 import { benchmarkTransitions, printTransitions } from './transitions.js';
 import { benchmarkAim, parseAimCount, printAim } from './aimCrowd.js';
 import { benchmarkCurves, parseCurvesCount, printCurves } from './curvesCrowd.js';
+import { benchmarkRetarget, parseRetargetCount, printRetarget } from './retargetCrowd.js';
 import { benchmarkStateMachines, parseMachineCount, printStateMachines } from './stateMachineCrowd.js';
 import { benchmarkLod, printLod } from './lodCrowd.js';
 import { benchmarkReducedSampling, printReducedSampling, reducedCrowdSize } from './reducedSampling.js';
@@ -134,6 +139,7 @@ async function main(): Promise<void> {
   const transitionCount = parseTransitions(process.env['BENCH_TRANSITIONS']);
   const aimCount = parseAimCount(process.env['BENCH_AIM']);
   const curvesCount = parseCurvesCount(process.env['BENCH_CURVES']);
+  const retargetCount = parseRetargetCount(process.env['BENCH_RETARGET']);
   const machineCount = parseMachineCount(process.env['BENCH_MACHINES']);
   const lodCount = parseCount('BENCH_LOD', process.env['BENCH_LOD'], LOD_CROWD);
   const crowdTables = process.env['BENCH_CROWD']?.trim() !== '0';
@@ -162,6 +168,7 @@ async function main(): Promise<void> {
   }
   if (aimCount > 0) printAim(await benchmarkAim(assets, aimCount, frames, DT));
   if (curvesCount > 0) printCurves(await benchmarkCurves(assets, curvesCount, frames, DT));
+  if (retargetCount > 0) printRetarget(await benchmarkRetarget(assets, retargetCount, frames, DT));
   if (lodCount > 0) printLod(await benchmarkLod(assets, lodCount, frames, DT));
   const reducedCount = reducedCrowdSize();
   if (reducedCount > 0) printReducedSampling(await benchmarkReducedSampling(assets, reducedCount, frames, DT));

@@ -8,7 +8,7 @@
  * same warm-up; each row is the median frame.
  */
 import { createAnimationWorld, createClip, createSkeleton, play, spawnCharacter, step, type AnimationWorld, type Clip, type Skeleton } from '../src/index.js';
-import { collectGarbage, formatMs } from './measure.js';
+import { collectGarbage, formatMs, median } from './measure.js';
 import { JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets, type CrowdPlan } from './plan.js';
 
 /** Crowd size of the curve row unless BENCH_CURVES says otherwise. */
@@ -79,12 +79,6 @@ export async function benchmarkCurves(assets: CrowdAssets, count: number, frames
   const kernels = worlds[0]!.kernels;
   collectGarbage();
   return { count, kernels, none: times[0]!, curved: times[1]! };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** Prints the curve section. */

@@ -123,3 +123,10 @@ export function formatBytes(bytes: number): string {
 function gcKind(entry: PerformanceEntry): number | undefined {
   return (entry as PerformanceEntry & { readonly detail?: NodeGCPerformanceDetail }).detail?.kind;
 }
+
+/** The median of `values` (the mean of the middle two for an even count); `values` is not changed. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

@@ -30,7 +30,8 @@ const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
  *
  * A reduced clip (`clip.reduced !== null`) is sampled from its curves by `sampleReducedInto`
  * instead, with the same contract. A binding with `retarget` (skeletons that differ in more than
- * proportions) samples the clip whole into its scratch, then `retargetPose` writes the target pose.
+ * proportions) goes through `retargetPose`: straight from the two frames for a dense clip, from
+ * the binding's scratch (the reduced clip sampled whole) for a reduced one.
  */
 export function sampleClipInto(
   out: Float32Array,
@@ -40,14 +41,15 @@ export function sampleClipInto(
   timeIndex: number,
   binding: Binding | null = null,
 ): void {
-  if (binding !== null && binding.retarget !== null) {
-    const retarget = binding.retarget;
-    sampleClipInto(retarget.scratch, 0, clip, times, timeIndex, null);
-    retargetPose(out, outOff, retarget.scratch, retarget);
-    return;
-  }
+  const retarget = binding === null ? null : binding.retarget;
   if (clip.reduced !== null) {
-    sampleReducedInto(out, outOff, clip, times, timeIndex, binding);
+    if (retarget === null) {
+      sampleReducedInto(out, outOff, clip, times, timeIndex, binding);
+    } else {
+      sampleReducedInto(retarget.scratch, 0, clip, times, timeIndex, null);
+      retarget.alpha[0] = 0;
+      retargetPose(out, outOff, retarget.scratch, 0, 0, retarget);
+    }
     return;
   }
   const frames = clip.frames;
@@ -64,6 +66,12 @@ export function sampleClipInto(
     alpha = 0;
   }
   const a0 = frame * poseSize;
+  if (retarget !== null) {
+    // Sampled and retargeted in one pass over the two frames.
+    retarget.alpha[0] = alpha;
+    retargetPose(out, outOff, frames, a0, alpha === 0 ? a0 : a0 + poseSize, retarget);
+    return;
+  }
   const beta = 1 - alpha;
   const sourceJoint = binding === null ? null : binding.sourceJoint;
   const rest = binding === null ? null : binding.target.rest;

@@ -47,15 +47,23 @@ export interface RetargetTables {
   readonly scaleRatio: Float32Array;
   /** The target's reference pose, local, `jointCount × 10`: what unbound joints hold (rest translations and scales). */
   readonly local: Float32Array;
+  /** One double: the fraction between the two source poses, written by the caller before each call. */
+  readonly alpha: Float64Array;
 }
 
 /**
- * Writes the target pose for the source pose `source` (from offset 0, the source skeleton's
- * joint order, 10 floats per joint as sampled) to `out` at `outOff`, `tables.jointCount × 10`
- * floats. Pure kernel: no allocation; `out` must not overlap `source`.
+ * Writes the target pose for the source pose between `frames[aOff ..]` and `frames[bOff ..]`
+ * (two source poses, the source skeleton's joint order, 10 floats per joint) at the fraction
+ * `tables.alpha[0]` — translations and scales by lerp, rotations by nlerp with the hemisphere
+ * fix, as `sampleClipInto` samples; `alpha[0] = 0` reads the first pose alone — to `out` at
+ * `outOff`, `tables.jointCount × 10` floats. The fraction comes through an array so that no
+ * double is boxed per call. Pure kernel: no allocation; `out` must not overlap `frames`.
  */
-export function retargetPose(out: Float32Array, outOff: number, source: Float32Array, tables: RetargetTables): void {
+export function retargetPose(out: Float32Array, outOff: number, frames: Float32Array, aOff: number, bOff: number, tables: RetargetTables): void {
   const { jointCount, sourceJoint, translationMode, restTranslation, translationFactor, chainStart, chain, pre, post, scaleRatio, local } = tables;
+  const alpha = tables.alpha[0];
+  const beta = 1 - alpha;
+  const lerp = alpha !== 0;
   for (let j = 0; j < jointCount; j++) {
     const o = outOff + j * POSE_STRIDE;
     const s = sourceJoint[j];
@@ -66,14 +74,29 @@ export function retargetPose(out: Float32Array, outOff: number, source: Float32A
     // X and the chain's offset: p += R·t_c, then R = R·q_c, top to bottom.
     let rx = 0, ry = 0, rz = 0, rw = 1;
     let px = 0, py = 0, pz = 0;
+    let sx = 1, sy = 1, sz = 1; // the last chain joint's (s's) scale
+    let tx = 0, ty = 0, tz = 0; // and translation
     for (let k = chainStart[j], end = chainStart[j + 1]; k < end; k++) {
-      const c = chain[k] * POSE_STRIDE;
-      const tx = source[c], ty = source[c + 1], tz = source[c + 2];
+      const a = aOff + chain[k] * POSE_STRIDE;
+      let qx = frames[a + 3], qy = frames[a + 4], qz = frames[a + 5], qw = frames[a + 6];
+      tx = frames[a]; ty = frames[a + 1]; tz = frames[a + 2];
+      sx = frames[a + 7]; sy = frames[a + 8]; sz = frames[a + 9];
+      if (lerp) {
+        const b = bOff + chain[k] * POSE_STRIDE;
+        let bx = frames[b + 3], by = frames[b + 4], bz = frames[b + 5], bw = frames[b + 6];
+        if (qx * bx + qy * by + qz * bz + qw * bw < 0) {
+          bx = -bx; by = -by; bz = -bz; bw = -bw;
+        }
+        qx = qx * beta + bx * alpha; qy = qy * beta + by * alpha; qz = qz * beta + bz * alpha; qw = qw * beta + bw * alpha;
+        const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+        qx *= inv; qy *= inv; qz *= inv; qw *= inv;
+        tx = tx * beta + frames[b] * alpha; ty = ty * beta + frames[b + 1] * alpha; tz = tz * beta + frames[b + 2] * alpha;
+        sx = sx * beta + frames[b + 7] * alpha; sy = sy * beta + frames[b + 8] * alpha; sz = sz * beta + frames[b + 9] * alpha;
+      }
       const ux = 2 * (ry * tz - rz * ty), uy = 2 * (rz * tx - rx * tz), uz = 2 * (rx * ty - ry * tx);
       px += tx + rw * ux + (ry * uz - rz * uy);
       py += ty + rw * uy + (rz * ux - rx * uz);
       pz += tz + rw * uz + (rx * uy - ry * ux);
-      const qx = source[c + 3], qy = source[c + 4], qz = source[c + 5], qw = source[c + 6];
       const nx = rw * qx + rx * qw + ry * qz - rz * qy;
       const ny = rw * qy - rx * qz + ry * qw + rz * qx;
       const nz = rw * qz + rx * qy - ry * qx + rz * qw;
@@ -87,22 +110,18 @@ export function retargetPose(out: Float32Array, outOff: number, source: Float32A
     const my = aw * ry - ax * rz + ay * rw + az * rx;
     const mz = aw * rz + ax * ry - ay * rx + az * rw;
     const mw = aw * rw - ax * rx - ay * ry - az * rz;
-    // (pre · X) · post, normalized
+    // (pre · X) · post: unit already (pre and post are unit, X a product of unit rotations),
+    // to double rounding; a normalization here cost a fifth of the kernel.
     const bx = post[q], by = post[q + 1], bz = post[q + 2], bw = post[q + 3];
-    const lx = mw * bx + mx * bw + my * bz - mz * by;
-    const ly = mw * by - mx * bz + my * bw + mz * bx;
-    const lz = mw * bz + mx * by - my * bx + mz * bw;
-    const lw = mw * bw - mx * bx - my * by - mz * bz;
-    const inv = 1 / Math.sqrt(lx * lx + ly * ly + lz * lz + lw * lw);
-    out[o + 3] = lx * inv;
-    out[o + 4] = ly * inv;
-    out[o + 5] = lz * inv;
-    out[o + 6] = lw * inv;
+    out[o + 3] = mw * bx + mx * bw + my * bz - mz * by;
+    out[o + 4] = mw * by - mx * bz + my * bw + mz * bx;
+    out[o + 5] = mw * bz + mx * by - my * bx + mz * bw;
+    out[o + 6] = mw * bw - mx * bx - my * by - mz * bz;
     const f = translationFactor[j];
     if (translationMode[j] === 0) {
       // The rest translation plus pre · (t_s − rest_s) · f.
-      const r = j * POSE_STRIDE, so = s * POSE_STRIDE, rt = j * 3;
-      const dx = source[so] - restTranslation[rt], dy = source[so + 1] - restTranslation[rt + 1], dz = source[so + 2] - restTranslation[rt + 2];
+      const r = j * POSE_STRIDE, rt = j * 3;
+      const dx = tx - restTranslation[rt], dy = ty - restTranslation[rt + 1], dz = tz - restTranslation[rt + 2];
       const ux = 2 * (ay * dz - az * dy), uy = 2 * (az * dx - ax * dz), uz = 2 * (ax * dy - ay * dx);
       out[o] = local[r] + (dx + aw * ux + (ay * uz - az * uy)) * f;
       out[o + 1] = local[r + 1] + (dy + aw * uy + (az * ux - ax * uz)) * f;
@@ -114,9 +133,9 @@ export function retargetPose(out: Float32Array, outOff: number, source: Float32A
       out[o + 1] = (py + aw * uy + (az * ux - ax * uz)) * f;
       out[o + 2] = (pz + aw * uz + (ax * uy - ay * ux)) * f;
     }
-    const so = s * POSE_STRIDE + 7, sr = j * 3;
-    out[o + 7] = source[so] * scaleRatio[sr];
-    out[o + 8] = source[so + 1] * scaleRatio[sr + 1];
-    out[o + 9] = source[so + 2] * scaleRatio[sr + 2];
+    const sr = j * 3;
+    out[o + 7] = sx * scaleRatio[sr];
+    out[o + 8] = sy * scaleRatio[sr + 1];
+    out[o + 9] = sz * scaleRatio[sr + 2];
   }
 }

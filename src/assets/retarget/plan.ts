@@ -107,7 +107,7 @@ export function planRetarget(inputs: RetargetInputs): Retarget | null {
   if (identity) return null;
   return Object.freeze({
     jointCount: n, sourceJoint, translationMode, restTranslation, translationFactor, chainStart, chain: Int16Array.from(chain),
-    pre, post, scaleRatio, local: Float32Array.from(targetLocal), scratch: new Float32Array(source.jointCount * POSE_STRIDE),
+    pre, post, scaleRatio, local: Float32Array.from(targetLocal), alpha: new Float64Array(1), scratch: new Float32Array(source.jointCount * POSE_STRIDE),
   });
 }
 
