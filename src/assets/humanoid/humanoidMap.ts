@@ -357,6 +357,9 @@ function pickEnd(list: readonly number[], isAncestor: (a: number, b: number) => 
   return top.find(prefer) ?? top[0];
 }
 
+/** A length for a message: 3 significant digits, no exponent for a rounding error's −8e-19. */
 function fmt(v: number): string {
-  return `${Number(v.toPrecision(3))}`;
+  return `${Math.abs(v) < 5e-4 ? 0 : Number(v.toPrecision(3))}`;
 }
+
+export { HUMANOID_JOINTS, type HumanoidJoint, type HumanoidMap } from './types.js';
