@@ -236,7 +236,7 @@ function findHumanoid(skeleton: Skeleton): HumanoidMap | readonly AnimationIssue
     refuse(`its spine does not stand: from the hips ${quote(hips)} to the head ${quote(head)} the rest pose leans ${angle}° from +Y (a humanoid's within 45°; found by name: hands ${quote(map.leftHand!)}, ${quote(map.rightHand!)}, feet ${quote(map.leftFoot!)}, ${quote(map.rightFoot!)})`);
   }
   for (const side of SIDES) {
-    const foot = map[`${side}Foot`]!, upper = map[`${side}UpperLeg`]!;
+    const foot = map[`${side}Foot`] as number, upper = map[`${side}UpperLeg`] as number;
     if (!(y(upper) - y(foot) >= LEG_DROP * height)) {
       refuse(`the ${side} foot ${quote(foot)} is not below its upper leg ${quote(upper)} by a quarter of the hips-to-head distance (${fmt(y(upper) - y(foot))} of ${fmt(LEG_DROP * height)})`);
     }
