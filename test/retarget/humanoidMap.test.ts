@@ -13,6 +13,7 @@ import { computeRestModel } from '../../src/assets/Skeleton.js';
 import { CMU_SCALE } from '../fixtures/realClips.js';
 import { createRandom } from '../fixtures/synthetic.js';
 import { ASSETS_URL } from '../support/assets.js';
+import { printHumanoidMaps } from '../../examples/jointMaps.js';
 import {
   BIPED, BLENDER_SIDES, blender, buildSkeleton, CMU, expectedIds, mixamo, parentsFirst, rig, STUDIO, tilted, turned, UNREAL, VRM,
   type Convention, type RigJoint,
@@ -83,6 +84,34 @@ describe('humanoidMap on the real files', () => {
     const parent = (name: string): string => robot.names[robot.parents[robot.names.indexOf(name)]!]!;
     expect(parent('UpperLeg.L')).toBe('Body');
     expect(parent('Foot.L')).toBe('Bone');
+  });
+
+  it('examples/jointMaps.ts prints CMU 131_01 beside RobotExpressive (the table of docs/retargeting.md)', async () => {
+    const robot = await gltfSkeleton('RobotExpressive.glb');
+    expect(printHumanoidMaps(bvhSkeleton('cmu_131_01_start_walk_stop.bvh'), robot)).toEqual([
+      'hips           Body        ← Hips',
+      'spine          Hips        ← lowerback',
+      'chest          Abdomen     ← Chest',
+      'upperChest     Torso       ← Chest2',
+      'neck           Neck        ← lowerneck',
+      'head           Head        ← Head',
+      'leftShoulder   Shoulder.L  ← LeftCollar',
+      'leftUpperArm   UpperArm.L  ← LeftShoulder',
+      'leftLowerArm   LowerArm.L  ← LeftElbow',
+      'leftHand       Palm2.L     ← LeftWrist',
+      'rightShoulder  Shoulder.R  ← RightCollar',
+      'rightUpperArm  UpperArm.R  ← RightShoulder',
+      'rightLowerArm  LowerArm.R  ← RightElbow',
+      'rightHand      Palm2.R     ← RightWrist',
+      'leftUpperLeg   UpperLeg.L  ← LeftHip',
+      'leftLowerLeg   LowerLeg.L  ← LeftKnee',
+      'leftFoot       Foot.L      ← LeftAnkle',
+      'leftToes       —           ← LeftToe',
+      'rightUpperLeg  UpperLeg.R  ← RightHip',
+      'rightLowerLeg  LowerLeg.R  ← RightKnee',
+      'rightFoot      Foot.R      ← RightAnkle',
+      'rightToes      —           ← RightToe',
+    ]);
   });
 
   it('refuses the Fox (a quadruped): its hips → head lies 74° from +Y, though names find hands and feet', async () => {
