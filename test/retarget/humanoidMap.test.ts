@@ -15,8 +15,8 @@ import { createRandom } from '../fixtures/synthetic.js';
 import { ASSETS_URL } from '../support/assets.js';
 import { printHumanoidMaps } from '../../examples/jointMaps.js';
 import {
-  BIPED, BLENDER_SIDES, blender, buildSkeleton, CMU, expectedIds, mixamo, parentsFirst, rig, STUDIO, tilted, turned, UNREAL, VRM,
-  type Convention, type RigJoint,
+  BIPED, BLENDER_SIDES, blender, buildSkeleton, CMU, expectedIds, mixamo, parentsFirst, rig, STUDIO, tilted, turned, UNREAL, VRM, VROID,
+  type Convention, type Extra, type RigJoint,
 } from './humanoidRigs.js';
 
 const gltfSkeleton = async (file: string): Promise<Skeleton> => (await loadGltf(new Uint8Array(readFileSync(new URL(file, ASSETS_URL))))).skeletons[0]!;
@@ -130,7 +130,7 @@ describe('humanoidMap on the real files', () => {
 });
 
 const CONVENTIONS: Convention[] = [
-  mixamo('mixamorig:'), mixamo('mixamorig1:'), mixamo(''), CMU, STUDIO, VRM, UNREAL, BIPED,
+  mixamo('mixamorig:'), mixamo('mixamorig1:'), mixamo(''), CMU, STUDIO, VRM, VROID, UNREAL, BIPED,
   ...BLENDER_SIDES.map((s) => ({ ...blender(s.mark), label: `Blender ${s.label}` })),
 ];
 
@@ -160,6 +160,42 @@ describe('humanoidMap on a figure named after each convention', () => {
     expect(humanoidMap(buildSkeleton(turned(joints, 1))).joints, 'turned 57°').toEqual(expected);
     const rooted: RigJoint[] = [{ id: 'armature', name: 'Armature', parent: null, at: [0, 0, 0] }, ...joints.map((j) => (j.parent === null ? { ...j, parent: 'armature' } : j))];
     expect(humanoidMap(buildSkeleton(rooted)).joints, 'under an Armature root').toEqual(expected);
+  });
+});
+
+describe('several joints named as one hand', () => {
+  it('three palms side by side at the wrist (RobotExpressive\'s Palm1..3): the one holding the middle finger, in any sibling order', () => {
+    // The figure's hands named Palm2_L/R, with Palm1 (index finger) and Palm3 (ring finger)
+    // beside them under the lower arm, at the wrist: 0.26 m out from the lower arm.
+    const palms: Convention = {
+      ...STUDIO,
+      name: (id) => (id.endsWith('Hand') ? `Palm2_${id.startsWith('left') ? 'L' : 'R'}` : STUDIO.name(id)),
+      extras: (['left', 'right'] as const).flatMap((side): Extra[] => {
+        const s = side === 'left' ? 'L' : 'R', x = side === 'left' ? 0.26 : -0.26;
+        return [
+          { id: `palm1${s}`, name: `Palm1_${s}`, under: `${side}LowerArm`, offset: [x, 0, 0.01] },
+          { id: `palm3${s}`, name: `Palm3_${s}`, under: `${side}LowerArm`, offset: [x, 0, 0.01] },
+          { id: `index${s}`, name: `Index1_${s}`, under: `palm1${s}`, offset: [x / 4, 0, 0.02] },
+          { id: `middle${s}`, name: `Middle1_${s}`, under: `${side}Hand`, offset: [x / 4, 0, 0] },
+          { id: `ring${s}`, name: `Ring1_${s}`, under: `palm3${s}`, offset: [x / 4, 0, -0.02] },
+        ];
+      }),
+    };
+    const joints = rig(palms);
+    const orders = new Set<string>();
+    for (let seed = 1; seed <= 6; seed++) {
+      const shuffled = parentsFirst(joints, createRandom(seed));
+      orders.add(shuffled.filter((j) => j.name.startsWith('Palm') && j.name.endsWith('L')).map((j) => j.name).join());
+      const map = humanoidMap(buildSkeleton(shuffled));
+      expect([map.joints.leftHand, map.joints.rightHand], `seed ${seed}`).toEqual(['Palm2_L', 'Palm2_R']);
+    }
+    expect(orders.size).toBeGreaterThan(2); // Palm2 was not always the first of them
+  });
+
+  it('a wrist above a hand (CMU\'s LeftWrist → lhand): the one nearer the root', () => {
+    const joints = rig(CMU);
+    expect(joints.find((j) => j.name === 'lhand')!.parent).toBe('leftHand');
+    expect(humanoidMap(buildSkeleton(joints)).joints.leftHand).toBe('LeftWrist');
   });
 });
 

@@ -222,6 +222,21 @@ export const VRM: Convention = {
   name: (id) => ({ spine0: 'spine', spine1: 'chest', spine2: 'upperChest', neck0: 'neck' } as Record<string, string>)[id] ?? id,
 };
 
+/** VRoid's own joint names (`J_Bip_L_UpperLeg`, `J_Bip_C_Hips`), with its `J_Sec_` hair and eye joints. */
+export const VROID: Convention = {
+  label: 'VRoid (J_Bip_L_UpperLeg)',
+  figure: { spines: 3 },
+  name: (id) => {
+    const [side, rest] = splitSide(id);
+    if (side === null) return `J_Bip_C_${({ hips: 'Hips', spine0: 'Spine', spine1: 'Chest', spine2: 'UpperChest', neck0: 'Neck', head: 'Head' } as Record<string, string>)[id]}`;
+    return `J_Bip_${side === 'left' ? 'L' : 'R'}_${({ Toes: 'ToeBase' } as Record<string, string>)[rest] ?? rest}`;
+  },
+  extras: [
+    { id: 'eyeL', name: 'J_Adj_L_FaceEye', under: 'head', offset: [0.03, 0.05, 0.08] },
+    { id: 'hair', name: 'J_Sec_Hair1_01', under: 'head', offset: [0, 0.1, -0.05] },
+  ],
+};
+
 /** Unreal's mannequin (UE5: five spine joints, two neck joints), with its twist and IK joints and its ground root. */
 export const UNREAL: Convention = {
   label: 'Unreal mannequin',

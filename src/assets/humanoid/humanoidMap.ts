@@ -67,7 +67,7 @@ const found = new WeakMap<Skeleton, HumanoidMap | readonly AnimationIssue[]>();
  * const map = humanoidMap(robot);
  * map.joints.hips;        // 'Body'
  * map.joints.leftFoot;    // 'Foot.L'
- * map.missing;            // ['neck'?, 'leftToes', 'rightToes', …]: optional joints it lacks
+ * map.missing;            // ['leftToes', 'rightToes']: the optional joints it lacks
  */
 export function humanoidMap(skeleton: Skeleton): HumanoidMap {
   if (!isSkeleton(skeleton)) fail('humanoidMap', 'skeleton', `is ${describeValue(skeleton)}: must be a Skeleton from createSkeleton`);
@@ -108,6 +108,8 @@ function findHumanoid(skeleton: Skeleton): HumanoidMap | readonly AnimationIssue
     return list;
   };
   const quote = (j: number): string => `"${names[j]}"`;
+  const children: number[][] = names.map(() => []);
+  for (let j = 0; j < jointCount; j++) if (parents[j] !== NO_PARENT) children[parents[j]].push(j);
 
   // 1. The head, and the path from the root to it (the spine runs along it).
   const heads = named('head').filter((j) => info[j].side === null);
@@ -309,8 +311,7 @@ function findHumanoid(skeleton: Skeleton): HumanoidMap | readonly AnimationIssue
   function nearestDescendant(j: number, test: (d: number) => boolean): number {
     let level = [j];
     while (level.length > 0) {
-      const next: number[] = [];
-      for (let d = 0; d < jointCount; d++) if (level.includes(parents[d])) next.push(d);
+      const next = level.flatMap((p) => children[p]);
       const hit = next.find(test);
       if (hit !== undefined) return hit;
       level = next;

@@ -34,7 +34,7 @@ export interface JointPair {
 
 /** The joint map of a source skeleton onto a target skeleton (see {@link resolveJointMap}). */
 export interface JointMap {
-  /** For each target joint, the source joint it reads, or −1 (it keeps its rest pose). */
+  /** For each target joint, the source joint it reads, or −1 (it keeps its rest pose); a new array per call. */
   readonly sourceJoint: Int16Array;
   /** The pairs, in target joint order. */
   readonly pairs: readonly JointPair[];
