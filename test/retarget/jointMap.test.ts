@@ -166,6 +166,22 @@ describe("joints: 'auto'", () => {
     expect(map.pairs).toEqual(resolveJointMap(cmu, robot, 'humanoid').pairs);
   });
 
+  it('CMU 01_01 → CMU 131_01: 11 shared names of 31 (LeftShoulder among them, a clavicle in one, an upper arm in the other): humanoid', () => {
+    const jumps = parseBvh(readFileSync(new URL('cmu_01_01_forward_jumps.bvh', ASSETS_URL), 'utf8'), { scale: CMU_SCALE }).skeleton;
+    expect(resolveJointMap(jumps, cmu, 'names').pairs.map((p) => p.target)).toEqual([
+      'Hips', 'LHipJoint', 'RHipJoint', 'Neck', 'Head', 'LeftShoulder', 'LFingers', 'LThumb', 'RightShoulder', 'RFingers', 'RThumb',
+    ]);
+    const map = resolveJointMap(jumps, cmu, 'auto');
+    expect(map.rule).toBe('humanoid');
+    const reads = (target: string): string | undefined => map.pairs.find((p) => p.target === target)?.source;
+    expect(reads('LeftShoulder')).toBe('LeftArm'); // upper arm ← upper arm
+    expect(reads('LeftCollar')).toBe('LeftShoulder'); // clavicle ← clavicle
+    expect(reads('lowerneck')).toBe('Neck'); // both necks' base
+    expect(reads('Neck')).toBeUndefined(); // CMU 131's upper neck joint stays unmapped
+    expect(map.pairs).toHaveLength(22);
+    checkMap(jumps, cmu, map);
+  });
+
   it('a clear error when too few names match and a skeleton is not a humanoid', async () => {
     const fox = await gltfSkeleton('Fox.glb');
     const robot = await gltfSkeleton('RobotExpressive.glb');
