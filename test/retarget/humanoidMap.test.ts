@@ -266,6 +266,13 @@ describe('sides', () => {
     }
   });
 
+  it('a joint named as a hand without a side does not compete with named hands (a prop "Hand" under the hips)', () => {
+    const [hips, ...rest] = rig(VRM);
+    const joints: RigJoint[] = [hips!, { id: 'prop', name: 'Hand', parent: 'hips', at: [0.5, 1, 0] }, ...rest];
+    const map = humanoidMap(buildSkeleton(joints));
+    expect([map.joints.leftHand, map.joints.rightHand]).toEqual(['leftHand', 'rightHand']);
+  });
+
   it('with no side in any name and no toes, left is +X (a figure facing +Z, glTF\'s convention)', () => {
     expect(humanoidMap(buildSkeleton(rig(unsided(false)))).joints.leftHand).toBe('Hand1');
     // The same figure facing −Z: its left hand (Hand1) lies at −X and is taken for the right.

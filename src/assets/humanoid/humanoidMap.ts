@@ -130,14 +130,17 @@ function findHumanoid(skeleton: Skeleton): HumanoidMap | readonly AnimationIssue
   };
   const offHead = (j: number): boolean => j !== head && onHeadPath[j] === 0 && !isAncestor(head, j);
 
-  // 2. Hands and feet by name, each side; names without a side placed by geometry (rule 6).
+  // 2. Hands and feet by name, each side; names without a side placed by geometry (rule 6),
+  // on the sides no name claims.
   const ends = { hand: sided(named('hand').filter(offHead)), foot: sided(named('foot').filter(offHead)) };
   const lateral = lateralAxis();
   for (const part of ['hand', 'foot'] as const) {
-    for (const j of ends[part].none) {
+    const { left, right, none } = ends[part];
+    const open = { left: left.length === 0, right: right.length === 0 };
+    for (const j of none) {
       const d = (x(j) - x(head)) * lateral[0] + (z(j) - z(head)) * lateral[1];
-      if (d > 0) ends[part].left.push(j);
-      else if (d < 0) ends[part].right.push(j);
+      if (d > 0 && open.left) left.push(j);
+      else if (d < 0 && open.right) right.push(j);
     }
   }
   const inChain = (j: number): boolean => limbAbove(j).joints.length >= 2;
