@@ -13,6 +13,7 @@ export { createSkeleton, findJoint, type Skeleton, type SkeletonDesc } from './a
 export { createClip, type Clip, type ClipDesc, type ClipEvent } from './assets/Clip.js';
 export { createMask, type Mask } from './assets/Mask.js';
 export { bindSkeletons, type Binding, type BindOptions, type TranslationMode, type TranslationOption } from './assets/Binding.js';
+export { humanoidMap, HUMANOID_JOINTS, type HumanoidJoint, type HumanoidMap } from './assets/humanoid/humanoidMap.js';
 export { createBlendSpace, type BlendSpace, type BlendSpaceDesc, type BlendSpaceSample, type BlendSpaceType } from './assets/BlendSpace.js';
 export { createDifferenceClip, type DifferenceClipOptions } from './offline/differenceClip.js';
 export { rootMotionFromFeet, type FootRootMotionOptions } from './offline/rootMotionFromFeet.js';

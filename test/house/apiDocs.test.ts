@@ -25,11 +25,15 @@ describe('npm run docs', () => {
     expect(stderr).toBe('');
     expect(status).toBe(0);
     const pages = join(root, 'build/api/markdown');
-    for (const page of ['index.md', 'bitanim.md', 'bitanim-kernels.md', 'bitanim-lod.md', 'bitanim.createanimationworld.md', 'bitanim-kernels.sampleclipinto.md', 'bitanim-lod.reduceclip.md']) {
+    for (const page of ['index.md', 'bitanim.md', 'bitanim-kernels.md', 'bitanim-lod.md', 'bitanim.createanimationworld.md', 'bitanim-kernels.sampleclipinto.md', 'bitanim-lod.reduceclip.md', 'bitanim.humanoidmap.md']) {
       expect(existsSync(join(pages, page)), page).toBe(true);
     }
     // The page carries the doc comment's text, not only the signature.
     expect(readFileSync(join(pages, 'bitanim.createanimationworld.md'), 'utf8')).toContain('bitecs entity ids start at 1');
+    // humanoidMap (the function) and HumanoidMap (its result's type) differ only in case, and
+    // api-documenter lowercases file names: the type's page is bitanim.humanoidmap.md, and the
+    // function's comment is in the entry's table (its @throws and @example are not).
+    expect(readFileSync(join(pages, 'bitanim.md'), 'utf8')).toContain('topology wins over a name');
   }, 120_000);
 
   it('the generated reference is not committed (build/ is git-ignored)', () => {
