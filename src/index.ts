@@ -12,8 +12,9 @@ export { AnimationError, type AnimationIssue } from './assets/AnimationError.js'
 export { createSkeleton, findJoint, type Skeleton, type SkeletonDesc } from './assets/Skeleton.js';
 export { createClip, type Clip, type ClipDesc, type ClipEvent } from './assets/Clip.js';
 export { createMask, type Mask } from './assets/Mask.js';
-export { bindSkeletons, type Binding, type BindOptions, type TranslationMode, type TranslationOption } from './assets/Binding.js';
+export { bindSkeletons, type Binding, type BindOptions, type ReferenceOption, type TranslationMode, type TranslationOption } from './assets/Binding.js';
 export { humanoidMap, HUMANOID_JOINTS, type HumanoidJoint, type HumanoidMap } from './assets/humanoid/humanoidMap.js';
+export type { JointPair, JointsOption } from './assets/humanoid/jointMap.js';
 export { createBlendSpace, type BlendSpace, type BlendSpaceDesc, type BlendSpaceSample, type BlendSpaceType } from './assets/BlendSpace.js';
 export { createDifferenceClip, type DifferenceClipOptions } from './offline/differenceClip.js';
 export { rootMotionFromFeet, type FootRootMotionOptions } from './offline/rootMotionFromFeet.js';

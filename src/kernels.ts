@@ -65,6 +65,8 @@ export {
 export { MAX_LAYERS, DEFAULT_MAX_LAYERS, LAYER_LOOP, LAYER_ADDITIVE, NO_CLIP } from './components/Layers.js';
 export { sampleSystem, sampleEntities, advanceClock, advanceLayer, extractRootDelta, extractRootYawDelta } from './systems/sampleSystem.js';
 export { sampleClipInto } from './assets/sampleClip.js';
+export { retargetPose, type RetargetTables } from './math/retargetPose.js';
+export type { Retarget } from './assets/retarget/plan.js';
 export { blendSystem, blendEntities, blendOverrideLayers, applyAdditiveLayer } from './systems/blendSystem.js';
 export { inertializeSystem, inertializeEntities, applyQuinticOffsets, applySpringOffsets } from './systems/inertializeSystem.js';
 export { captureOffsets, type CaptureJob } from './systems/inertializeCapture.js';

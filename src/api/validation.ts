@@ -2,7 +2,7 @@
  * The API's argument checks: each throws an AnimationError that names the call and the field
  * (see assets/AnimationError.ts) before anything changes.
  */
-import { fail, type IssueList } from '../assets/AnimationError.js';
+import { AnimationError, fail, type IssueList } from '../assets/AnimationError.js';
 import { describeValue } from '../assets/limits.js';
 import { bindSkeletons, sameJointOrder } from '../assets/Binding.js';
 import { isClip, type Clip } from '../assets/Clip.js';
@@ -79,9 +79,24 @@ export function checkSkeleton(issues: IssueList, field: string, actual: Skeleton
 
 /** A clip plays on any skeleton sharing at least one joint name with its own (see `bindSkeletons`). */
 export function checkBindable(issues: IssueList, field: string, source: Skeleton, target: Skeleton): void {
-  if (!sameJointOrder(source, target) && bindSkeletons(source, target).matched === 0) {
-    issues.add(`${field}.skeleton`, `shares no joint names with the character's skeleton, so nothing of it can play there`);
+  // The check itself lives apart: its closure would make V8 allocate a context on every call,
+  // and transition calls this every frame with the same skeleton.
+  if (!sameJointOrder(source, target)) checkPairing(issues, field, source, target);
+}
+
+function checkPairing(issues: IssueList, field: string, source: Skeleton, target: Skeleton): void {
+  let matched = 0;
+  try {
+    matched = bindSkeletons(source, target).matched;
+  } catch (error) {
+    // Too few shared names, and one of them is not a humanoid: resolveJointMap says which and why.
+    if (!(error instanceof AnimationError)) throw error;
+    if (source.names.some((name) => target.names.includes(name))) {
+      for (const issue of error.issues) issues.add(`${field}.skeleton`, issue.message);
+      return;
+    }
   }
+  if (matched === 0) issues.add(`${field}.skeleton`, `shares no joint names with the character's skeleton, and is not paired with it as a humanoid, so nothing of it can play there`);
 }
 
 /** A number that is not NaN or ±Infinity. */

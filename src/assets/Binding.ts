@@ -4,8 +4,12 @@ import type { Clip } from './Clip.js';
 import { getRootTrack } from './rootTrack.js';
 import { isSkeleton, type Skeleton } from './Skeleton.js';
 import { TRANSLATION_ANIMATION, TRANSLATION_SCALED, TRANSLATION_SKELETON, type BindOptions, type Binding, type ReferenceOption, type TranslationMode, type TranslationOption } from './bindingTypes.js';
+import { humanoidMap } from './humanoid/humanoidMap.js';
+import { resolveJointMap } from './humanoid/jointMap.js';
+import { canonicalPose } from './retarget/canonical.js';
 import { planRetarget } from './retarget/plan.js';
 import { bindPose, modelReference } from './retarget/reference.js';
+import { AnimationError } from './AnimationError.js';
 import { copyValidatedPose, QUATERNION_TOLERANCE } from './validatePose.js';
 import { POSE_STRIDE } from '../math/layout.js';
 
@@ -15,7 +19,7 @@ export {
 } from './bindingTypes.js';
 
 /** The options bindSkeletons knows (any other is refused). */
-const BIND_OPTIONS = new Set(['translation', 'hipRatio', 'reference']);
+const BIND_OPTIONS = new Set(['translation', 'hipRatio', 'reference', 'joints']);
 
 /** The codes a translation mode's name stands for (`Binding.translationMode`). */
 const MODE_CODES: Readonly<Record<TranslationMode, number>> = { skeleton: TRANSLATION_SKELETON, animation: TRANSLATION_ANIMATION, scaled: TRANSLATION_SCALED };
@@ -49,6 +53,9 @@ export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindO
   if (typeof options !== 'object' || options === null) fail('bindSkeletons', 'options', `is ${describeValue(options)}: must be an object (or omitted)`);
   for (const key of Object.keys(options)) if (!BIND_OPTIONS.has(key)) issues.add(key, `is not an option of bindSkeletons (${[...BIND_OPTIONS].join(', ')})`);
   checkTranslation(issues, 'translation', target, options.translation);
+  issues.throwIfAny();
+  const joints = options.joints ?? 'auto';
+  const map = resolveJointMap(source, target, joints, 'bindSkeletons');
   const references = readReference(issues, source, target, options.reference);
   const hipRatio = options.hipRatio ?? defaultHipRatio(source, target);
   if (!(typeof hipRatio === 'number' && Number.isFinite(hipRatio) && hipRatio > 0)) {
@@ -68,18 +75,18 @@ export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindO
     byTarget.set(target, byKey);
   }
   const ratio = Math.fround(hipRatio);
-  const modes = resolveModes(target, options.translation);
-  // Given poses make a binding of their own (not cached: poses are compared by content nowhere).
-  const key = references.kind === 'pose' ? null : `${ratio}:${references.kind}:${modes.join('')}`;
+  // Under a humanoid map the hips are the humanoid hips (RobotExpressive's `Body`, not its `Hips`).
+  const hips = map.rule === 'humanoid' ? target.names.indexOf(humanoidMap(target).joints.hips!) : target.hipJoint;
+  const modes = resolveModes(target, options.translation, hips);
+  // Given poses and joint records make bindings of their own (not cached: compared by content nowhere).
+  const key = references.kind === 'pose' || map.rule === 'map' ? null : `${ratio}:${references.kind}:${map.rule}:${modes.join('')}`;
   let binding = key === null ? undefined : byKey.get(key);
   if (binding === undefined) {
-    const index = new Map(source.names.map((name, joint) => [name, joint]));
-    const sourceJoint = new Int16Array(target.jointCount);
+    const sourceJoint = map.sourceJoint;
     const translationScale = new Float32Array(target.jointCount);
     let matched = 0;
-    target.names.forEach((name, joint) => {
-      const found = index.get(name) ?? -1;
-      sourceJoint[joint] = found;
+    target.names.forEach((_, joint) => {
+      const found = sourceJoint[joint];
       if (found < 0) {
         modes[joint] = TRANSLATION_SKELETON;
         return;
@@ -88,29 +95,51 @@ export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindO
       const mode = modes[joint];
       translationScale[joint] = mode === TRANSLATION_SCALED ? ratio : mode === TRANSLATION_ANIMATION ? 1 : 0;
     });
-    const sourceLocal = references.source ?? source.rest, targetLocal = references.target ?? target.rest;
+    const poses = references.poses();
+    const sourceLocal = poses.source ?? source.rest, targetLocal = poses.target ?? target.rest;
     const retarget = planRetarget({
       source, target, sourceJoint, translationMode: modes, translationScale, hipRatio: ratio,
       sourceReference: modelReference(source.parents, sourceLocal), targetReference: modelReference(target.parents, targetLocal), targetLocal,
     });
-    const pairs = Object.freeze(Array.from(sourceJoint, (s, t) => ({ target: target.names[t]!, source: s < 0 ? '' : source.names[s]! }))
-      .filter((pair) => pair.source !== '').map((pair) => Object.freeze(pair)));
-    binding = Object.freeze({ source, target, sourceJoint, matched, pairs, translationMode: modes, translationScale, hipRatio: ratio, reference: references.kind, retarget });
+    binding = Object.freeze({
+      source, target, sourceJoint, matched, pairs: map.pairs, joints: map.rule, translationMode: modes, translationScale, hipRatio: ratio,
+      reference: references.kind, retarget,
+    });
     made.add(binding);
     if (key !== null) byKey.set(key, binding);
   }
   return binding;
 }
 
-/** The reference poses of `options.reference` (local, `jointCount × 10`; null: the rest pose), checked. */
+/** Local reference poses of both skeletons (`jointCount × 10`; null: the rest pose). */
+type ReferencePoses = { source: ArrayLike<number> | null; target: ArrayLike<number> | null };
+const REST_POSES: ReferencePoses = { source: null, target: null };
+
+/**
+ * The kind of `options.reference`, checked, and its poses, computed only when called (a cached
+ * binding needs none).
+ */
 function readReference(
   issues: IssueList, source: Skeleton, target: Skeleton, reference: unknown,
-): { kind: Binding['reference']; source: ArrayLike<number> | null; target: ArrayLike<number> | null } {
-  if (reference === undefined || reference === 'rest') return { kind: 'rest', source: null, target: null };
-  if (reference === 'bind') return { kind: 'bind', source: bindPose(source), target: bindPose(target) };
+): { kind: Binding['reference']; poses: () => ReferencePoses } {
+  const rest = { kind: 'rest' as const, poses: () => REST_POSES };
+  if (reference === undefined) {
+    // Humanoids transfer through their canonical poses (rigs modelled in other poses agree
+    // there); other skeletons through their rests.
+    const sourceMap = humanoidOrNull(source), targetMap = humanoidOrNull(target);
+    if (sourceMap === null || targetMap === null) return rest;
+    return { kind: 'canonical', poses: () => ({ source: canonicalPose(source, sourceMap), target: canonicalPose(target, targetMap) }) };
+  }
+  if (reference === 'rest') return rest;
+  if (reference === 'bind') return { kind: 'bind', poses: () => ({ source: bindPose(source), target: bindPose(target) }) };
+  if (reference === 'canonical') {
+    // humanoidMap says why a skeleton is not a humanoid.
+    const sourceMap = humanoidMap(source).joints, targetMap = humanoidMap(target).joints;
+    return { kind: 'canonical', poses: () => ({ source: canonicalPose(source, sourceMap), target: canonicalPose(target, targetMap) }) };
+  }
   if (typeof reference !== 'object' || reference === null || Array.isArray(reference) || ArrayBuffer.isView(reference)) {
-    issues.add('reference', `is ${describeValue(reference)}: it must be 'rest', 'bind' or { source?, target? } (local poses, 10 floats per joint)`);
-    return { kind: 'rest', source: null, target: null };
+    issues.add('reference', `is ${describeValue(reference)}: it must be 'canonical', 'rest', 'bind' or { source?, target? } (local poses, 10 floats per joint)`);
+    return rest;
   }
   for (const key of Object.keys(reference)) if (key !== 'source' && key !== 'target') issues.add(`reference.${key}`, 'is not a field of reference (source, target)');
   const read = (field: 'source' | 'target', skeleton: Skeleton): Float32Array | null => {
@@ -125,10 +154,21 @@ function readReference(
     copyValidatedPose(issues, `reference.${field}`, skeleton.names, pose as ArrayLike<number>, 0, copy, 0, skeleton.jointCount, QUATERNION_TOLERANCE);
     return copy;
   };
-  return { kind: 'pose', source: read('source', source), target: read('target', target) };
+  const poses = { source: read('source', source), target: read('target', target) };
+  return { kind: 'pose', poses: () => poses };
 }
 
 const NO_OPTIONS: BindOptions = {};
+
+/** The humanoid joints of `skeleton`, or null when it is not a humanoid. */
+function humanoidOrNull(skeleton: Skeleton): ReturnType<typeof humanoidMap>['joints'] | null {
+  try {
+    return humanoidMap(skeleton).joints;
+  } catch (error) {
+    if (error instanceof AnimationError) return null;
+    throw error;
+  }
+}
 
 /** Hip ratio of the default binding: target.hipHeight ÷ source.hipHeight, or 1 when either is 0. */
 export function defaultHipRatio(source: Skeleton, target: Skeleton): number {
@@ -136,14 +176,15 @@ export function defaultHipRatio(source: Skeleton, target: Skeleton): number {
 }
 
 /**
- * The default mode per target joint: 'scaled' for its roots, its hip joint and the joints
- * between them, 'skeleton' elsewhere; then the modes `translation` gives.
+ * The default mode per target joint: 'scaled' for its roots, its hips (`hips`: the hip joint,
+ * or the humanoid hips under a humanoid map) and the joints between them, 'skeleton'
+ * elsewhere; then the modes `translation` gives.
  */
-function resolveModes(target: Skeleton, translation: TranslationOption | undefined): Uint8Array {
+function resolveModes(target: Skeleton, translation: TranslationOption | undefined, hips: number): Uint8Array {
   const modes = new Uint8Array(target.jointCount); // TRANSLATION_SKELETON
   if (typeof translation === 'string') return modes.fill(MODE_CODES[translation]);
   for (let joint = 0; joint < target.jointCount; joint++) if (target.parents[joint] < 0) modes[joint] = TRANSLATION_SCALED;
-  for (let joint = target.hipJoint; joint >= 0; joint = target.parents[joint]) modes[joint] = TRANSLATION_SCALED;
+  for (let joint = hips; joint >= 0; joint = target.parents[joint]) modes[joint] = TRANSLATION_SCALED;
   if (translation !== undefined) {
     for (const [name, mode] of Object.entries(translation)) modes[target.names.indexOf(name)] = MODE_CODES[mode];
   }
@@ -216,5 +257,16 @@ export function bindClip(clip: Clip, target: Skeleton, translation?: Translation
   // is no hip height, so only its skeleton's rest hip height can give the ratio (else 1).
   const clipHips = clip.difference === true ? source.hipHeight : getRootTrack(clip).hipHeight;
   const hipRatio = target.hipHeight > 0 && clipHips > 0 ? target.hipHeight / clipHips : 1;
-  return bindSkeletons(source, target, translation === undefined ? { hipRatio } : { translation, hipRatio });
+  if (translation !== undefined) return bindSkeletons(source, target, { translation, hipRatio });
+  // The default binding by ratio, looked up without allocating (transition calls this every frame).
+  let byTarget = defaults.get(source);
+  if (byTarget === undefined) defaults.set(source, (byTarget = new WeakMap()));
+  let byRatio = byTarget.get(target);
+  if (byRatio === undefined) byTarget.set(target, (byRatio = new Map()));
+  let binding = byRatio.get(hipRatio);
+  if (binding === undefined) byRatio.set(hipRatio, (binding = bindSkeletons(source, target, { hipRatio })));
+  return binding;
 }
+
+/** bindClip's default bindings: per source, per target, by hip ratio. */
+const defaults = new WeakMap<Skeleton, WeakMap<Skeleton, Map<number, Binding>>>();

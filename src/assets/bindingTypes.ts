@@ -3,6 +3,7 @@
  * its types and translation-mode codes, apart from the binding code so the samplers can name
  * them without importing it.
  */
+import type { JointPair, JointsOption } from './humanoid/jointMap.js';
 import type { Retarget } from './retarget/plan.js';
 import type { Skeleton } from './Skeleton.js';
 
@@ -31,7 +32,8 @@ export type TranslationOption = TranslationMode | Readonly<Record<string, Transl
  *
  * | reference | each skeleton's reference pose |
  * | --- | --- |
- * | `'rest'` (default) | its rest pose (`skeleton.rest`) |
+ * | `'canonical'` (default for two humanoids) | its rest with the humanoid chains turned to one shape: spine up, legs down, arms out, feet forward (see `humanoidMap`) |
+ * | `'rest'` (default otherwise) | its rest pose (`skeleton.rest`) |
  * | `'bind'` | its bind pose, from the inverse bind matrices (the pose a glTF mesh was modelled in) |
  * | `{ source?, target? }` | the given local poses (`jointCount × 10` floats each; the rest pose where one is left out) |
  *
@@ -39,7 +41,7 @@ export type TranslationOption = TranslationMode | Readonly<Record<string, Transl
  * its reference turns the target joint away from its reference by the same model-space
  * rotation.
  */
-export type ReferenceOption = 'rest' | 'bind' | { readonly source?: ArrayLike<number>; readonly target?: ArrayLike<number> };
+export type ReferenceOption = 'canonical' | 'rest' | 'bind' | { readonly source?: ArrayLike<number>; readonly target?: ArrayLike<number> };
 
 /** Options of {@link bindSkeletons}. */
 export interface BindOptions {
@@ -54,8 +56,14 @@ export interface BindOptions {
    * `play` passes the ratio root travel uses (the clip's hip height, see `RootTrack.hipHeight`).
    */
   hipRatio?: number;
-  /** The reference poses rotations are transferred relative to (default 'rest'; see {@link ReferenceOption}). */
+  /** The reference poses rotations are transferred relative to (default 'canonical' for two humanoids, else 'rest'; see {@link ReferenceOption}). */
   reference?: ReferenceOption;
+  /**
+   * How joints pair (default `'auto'`): `'names'` (same name), `'humanoid'` (the same humanoid
+   * joint, `humanoidMap`), `'auto'` (names when more than half of the smaller skeleton's joints
+   * match by name, else humanoid), or a record of target joint names to source joint names.
+   */
+  joints?: JointsOption;
 }
 
 /** {@link Binding.translationMode} code of 'skeleton': the target's rest translation. */
@@ -71,7 +79,9 @@ export const TRANSLATION_SCALED = 2;
  * through reference poses where the skeletons differ in more than proportions.
  *
  * The rule:
- * 1. Joints are matched by exact name; order, count and hierarchy may differ.
+ * 1. Joints pair by {@link BindOptions.joints}: by exact name, or as the same humanoid joint of
+ *    both skeletons (`humanoidMap`: CMU's `LeftHip` reads as Mixamo's `LeftUpLeg`), or by a
+ *    given map; order, count and hierarchy may differ.
  * 2. A target joint the source lacks keeps the target's reference pose (its rest by default).
  * 3. Source joints the target lacks are ignored as joints, but their motion is not lost: a
  *    bound joint takes the source's rotation accumulated since its nearest bound ancestor.
@@ -98,8 +108,10 @@ export interface Binding {
   readonly sourceJoint: Int16Array;
   /** Number of target joints bound to a source joint. */
   readonly matched: number;
-  /** The bound joints, target joint order: each target joint name and the source joint it reads. */
-  readonly pairs: readonly { readonly target: string; readonly source: string }[];
+  /** The bound joints, target joint order: each target joint name, the source joint it reads, and under a humanoid map the humanoid joint both are. */
+  readonly pairs: readonly JointPair[];
+  /** The rule that paired the joints: 'names', 'humanoid' (through both humanoid maps) or 'map' (given). */
+  readonly joints: 'names' | 'humanoid' | 'map';
   /**
    * For each target joint, where its translation comes from: `TRANSLATION_SKELETON` (0),
    * `TRANSLATION_ANIMATION` (1) or `TRANSLATION_SCALED` (2). Unbound joints hold 0.
@@ -112,8 +124,8 @@ export interface Binding {
   readonly translationScale: Float32Array;
   /** The hip ratio of 'scaled' joints (see {@link BindOptions.hipRatio}), as a 32-bit float. */
   readonly hipRatio: number;
-  /** Which reference poses the binding transfers rotations relative to: 'rest', 'bind' or 'pose' (given). */
-  readonly reference: 'rest' | 'bind' | 'pose';
+  /** Which reference poses the binding transfers rotations relative to: 'canonical', 'rest', 'bind' or 'pose' (given). */
+  readonly reference: 'canonical' | 'rest' | 'bind' | 'pose';
   /** The retargeting tables (math/retargetPose.ts), or null when local rotations copy as they are (rule 4). */
   readonly retarget: Retarget | null;
 }

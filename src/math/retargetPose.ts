@@ -21,7 +21,12 @@
  * turned and scaled the same way (zero unless the clip moves the joint: an IK target, a
  * prop). Scale is the clip's relative to the source's rest, times the target's rest scale.
  */
-import { POSE_STRIDE } from './layout.js';
+import * as layout from './layout.js';
+// Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
+const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
+
+/** Where a quaternion (x y z w) keeps its w. */
+const W = 3;
 
 /** The per-target-joint tables the kernel reads (built once per binding). */
 export interface RetargetTables {
@@ -78,12 +83,12 @@ export function retargetPose(out: Float32Array, outOff: number, frames: Float32A
     let tx = 0, ty = 0, tz = 0; // and translation
     for (let k = chainStart[j], end = chainStart[j + 1]; k < end; k++) {
       const a = aOff + chain[k] * POSE_STRIDE;
-      let qx = frames[a + 3], qy = frames[a + 4], qz = frames[a + 5], qw = frames[a + 6];
+      let qx = frames[a + POSE_Q], qy = frames[a + POSE_Q + 1], qz = frames[a + POSE_Q + 2], qw = frames[a + POSE_Q + 3];
       tx = frames[a]; ty = frames[a + 1]; tz = frames[a + 2];
-      sx = frames[a + 7]; sy = frames[a + 8]; sz = frames[a + 9];
+      sx = frames[a + POSE_S]; sy = frames[a + POSE_S + 1]; sz = frames[a + POSE_S + 2];
       if (lerp) {
         const b = bOff + chain[k] * POSE_STRIDE;
-        let bx = frames[b + 3], by = frames[b + 4], bz = frames[b + 5], bw = frames[b + 6];
+        let bx = frames[b + POSE_Q], by = frames[b + POSE_Q + 1], bz = frames[b + POSE_Q + 2], bw = frames[b + POSE_Q + 3];
         if (qx * bx + qy * by + qz * bz + qw * bw < 0) {
           bx = -bx; by = -by; bz = -bz; bw = -bw;
         }
@@ -91,7 +96,7 @@ export function retargetPose(out: Float32Array, outOff: number, frames: Float32A
         const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
         qx *= inv; qy *= inv; qz *= inv; qw *= inv;
         tx = tx * beta + frames[b] * alpha; ty = ty * beta + frames[b + 1] * alpha; tz = tz * beta + frames[b + 2] * alpha;
-        sx = sx * beta + frames[b + 7] * alpha; sy = sy * beta + frames[b + 8] * alpha; sz = sz * beta + frames[b + 9] * alpha;
+        sx = sx * beta + frames[b + POSE_S] * alpha; sy = sy * beta + frames[b + POSE_S + 1] * alpha; sz = sz * beta + frames[b + POSE_S + 2] * alpha;
       }
       const ux = 2 * (ry * tz - rz * ty), uy = 2 * (rz * tx - rx * tz), uz = 2 * (rx * ty - ry * tx);
       px += tx + rw * ux + (ry * uz - rz * uy);
@@ -104,7 +109,7 @@ export function retargetPose(out: Float32Array, outOff: number, frames: Float32A
       rx = nx; ry = ny; rz = nz;
     }
     const q = j * 4;
-    const ax = pre[q], ay = pre[q + 1], az = pre[q + 2], aw = pre[q + 3];
+    const ax = pre[q], ay = pre[q + 1], az = pre[q + 2], aw = pre[q + W];
     // pre · X
     const mx = aw * rx + ax * rw + ay * rz - az * ry;
     const my = aw * ry - ax * rz + ay * rw + az * rx;
@@ -112,11 +117,11 @@ export function retargetPose(out: Float32Array, outOff: number, frames: Float32A
     const mw = aw * rw - ax * rx - ay * ry - az * rz;
     // (pre · X) · post: unit already (pre and post are unit, X a product of unit rotations),
     // to double rounding; a normalization here cost a fifth of the kernel.
-    const bx = post[q], by = post[q + 1], bz = post[q + 2], bw = post[q + 3];
-    out[o + 3] = mw * bx + mx * bw + my * bz - mz * by;
-    out[o + 4] = mw * by - mx * bz + my * bw + mz * bx;
-    out[o + 5] = mw * bz + mx * by - my * bx + mz * bw;
-    out[o + 6] = mw * bw - mx * bx - my * by - mz * bz;
+    const bx = post[q], by = post[q + 1], bz = post[q + 2], bw = post[q + W];
+    out[o + POSE_Q] = mw * bx + mx * bw + my * bz - mz * by;
+    out[o + POSE_Q + 1] = mw * by - mx * bz + my * bw + mz * bx;
+    out[o + POSE_Q + 2] = mw * bz + mx * by - my * bx + mz * bw;
+    out[o + POSE_Q + 3] = mw * bw - mx * bx - my * by - mz * bz;
     const f = translationFactor[j];
     if (translationMode[j] === 0) {
       // The rest translation plus pre · (t_s − rest_s) · f.
@@ -134,8 +139,8 @@ export function retargetPose(out: Float32Array, outOff: number, frames: Float32A
       out[o + 2] = (pz + aw * uz + (ax * uy - ay * ux)) * f;
     }
     const sr = j * 3;
-    out[o + 7] = sx * scaleRatio[sr];
-    out[o + 8] = sy * scaleRatio[sr + 1];
-    out[o + 9] = sz * scaleRatio[sr + 2];
+    out[o + POSE_S] = sx * scaleRatio[sr];
+    out[o + POSE_S + 1] = sy * scaleRatio[sr + 1];
+    out[o + POSE_S + 2] = sz * scaleRatio[sr + 2];
   }
 }

@@ -5,7 +5,7 @@
  * would carry the 40° over.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bindSkeletons, createAnimationWorld, createSkeleton, getModelMatrices, loadGltf, play, spawnCharacter, step, type Clip, type GltfResult, type Skeleton } from '../../src/index.js';
+import { bindSkeletons, createAnimationWorld, humanoidMap, type ReferenceOption, createSkeleton, getModelMatrices, loadGltf, play, spawnCharacter, step, type Clip, type GltfResult, type Skeleton } from '../../src/index.js';
 import { canonicalPose } from '../../src/assets/retarget/canonical.js';
 import type { HumanoidJoint } from '../../src/assets/humanoid/types.js';
 import { readAsset } from '../support/assets.js';
@@ -49,7 +49,7 @@ function lowerArms(robot: Skeleton, degrees: number): Skeleton {
 }
 
 /** Model positions of `clip` on `skeleton` at `time`, through `play` (with a binding through `reference` when given). */
-function positions(skeleton: Skeleton, clip: Clip, time: number, reference?: { source: ArrayLike<number>; target: ArrayLike<number> }): Float32Array {
+function positions(skeleton: Skeleton, clip: Clip, time: number, reference?: ReferenceOption): Float32Array {
   const world = createAnimationWorld({ maxEntities: 1, maxJoints: skeleton.jointCount, kernels: 'js' });
   const eid = spawnCharacter(world, skeleton);
   play(world, eid, clip, reference === undefined ? { time, speed: 0 } : { time, speed: 0, binding: bindSkeletons(clip.skeleton, skeleton, { reference }) });
@@ -92,10 +92,19 @@ describe('canonical reference poses', () => {
     close(direction('UpperLeg.L', 'LowerLeg.L'), [0, -1, 0]);
   });
 
-  it('a T-pose ↔ A-pose pair (upper arms 40° lower in the copy): arm directions follow the source within 3°; through the rests they are 40° off', () => {
+  it('humanoidMap finds the joints of the hand-made map', () => {
+    expect(humanoidMap(robot.skeletons[0]!).joints).toEqual(ROBOT);
+  });
+
+  it('a T-pose ↔ A-pose pair (upper arms 40° lower in the copy): arm directions follow the source within 3° by default (canonical references); through the rests they are 40° off', () => {
     const source = robot.skeletons[0]!;
     const target = lowerArms(source, 40);
+    expect(bindSkeletons(source, target).reference).toBe('canonical');
+    // Given as poses (stored as 32-bit floats), the same references make the same pose.
     const reference = { source: canonicalPose(source, ROBOT), target: canonicalPose(target, ROBOT) };
+    const clip0 = robot.clips[0]!;
+    const given = positions(target, clip0, 0.3, reference), byDefault = positions(target, clip0, 0.3);
+    given.forEach((v, i) => expect(v).toBeCloseTo(byDefault[i]!, 5));
     const arms = [['UpperArm.L', 'LowerArm.L'], ['LowerArm.L', 'Palm2.L'], ['UpperArm.R', 'LowerArm.R'], ['LowerArm.R', 'Palm2.R']]
       .map(([a, b]) => [source.names.indexOf(a!), source.names.indexOf(b!)] as const);
     let worst = 0, worstRest = 0, bestRest = Infinity;
@@ -103,8 +112,8 @@ describe('canonical reference poses', () => {
       for (let k = 0; k < 5; k++) {
         const time = (clip.duration * k) / 4;
         const expected = positions(source, clip, time);
-        const canonical = positions(target, clip, time, reference);
-        const rest = positions(target, clip, time);
+        const canonical = positions(target, clip, time);
+        const rest = positions(target, clip, time, 'rest');
         for (const [a, b] of arms) {
           worst = Math.max(worst, angle(expected, canonical, a, b));
           if (a === arms[0]![0]) { worstRest = Math.max(worstRest, angle(expected, rest, a, b)); bestRest = Math.min(bestRest, angle(expected, rest, a, b)); }

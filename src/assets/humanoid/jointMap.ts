@@ -22,7 +22,7 @@ import { HUMANOID_JOINTS, type HumanoidJoint, type HumanoidMap } from './types.j
  */
 export type JointsOption = 'names' | 'humanoid' | 'auto' | Readonly<Record<string, string>>;
 
-/** One pair of a {@link JointMap}: the target joint and the source joint it reads. */
+/** One pair of a joint map (`Binding.pairs`): the target joint and the source joint it reads. */
 export interface JointPair {
   /** The target joint's name. */
   readonly target: string;

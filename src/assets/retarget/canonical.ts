@@ -11,9 +11,12 @@
  * to its left one (horizontal), forward = left × up; so a character facing −Z keeps facing −Z.
  * Offline, in doubles.
  */
-import { POSE_STRIDE } from '../../math/layout.js';
+import { POSE_Q, POSE_S, POSE_STRIDE, POSE_T } from '../../math/layout.js';
 import type { Skeleton } from '../Skeleton.js';
 import type { HumanoidJoint } from '../humanoid/types.js';
+
+/** Where a quaternion (x y z w) keeps its w. */
+const W = 3;
 
 /** A bone to align: the joint, the humanoid joints that may end it (first present wins), its direction. */
 interface Bone {
@@ -48,7 +51,7 @@ const BONES: readonly Bone[] = [
  */
 export function canonicalPose(skeleton: Skeleton, joints: Readonly<Partial<Record<HumanoidJoint, string>>>): Float64Array {
   const pose = Float64Array.from(skeleton.rest);
-  const index = (name: HumanoidJoint): number => (joints[name] === undefined ? -1 : skeleton.names.indexOf(joints[name]!));
+  const index = (name: HumanoidJoint): number => (joints[name] === undefined ? -1 : skeleton.names.indexOf(joints[name]));
   const { position, rotation } = forward(skeleton.parents, pose);
 
   // The character's frame from the rest: up, its left, its forward.
@@ -57,14 +60,14 @@ export function canonicalPose(skeleton: Skeleton, joints: Readonly<Partial<Recor
   const la = index('leftUpperArm'), ra = index('rightUpperArm');
   const [a, b] = l >= 0 && r >= 0 ? [l, r] : [la, ra];
   if (a !== undefined && b !== undefined && a >= 0 && b >= 0) {
-    left[0] = position[a * 3]! - position[b * 3]!;
-    left[2] = position[a * 3 + 2]! - position[b * 3 + 2]!;
+    left[0] = position[a * 3] - position[b * 3];
+    left[2] = position[a * 3 + 2] - position[b * 3 + 2];
   }
-  const lateral = Math.hypot(left[0]!, left[2]!);
-  if (lateral > 0) { left[0] = left[0]! / lateral; left[2] = left[2]! / lateral; } else { left[0] = 1; left[2] = 0; }
+  const lateral = Math.hypot(left[0], left[2]);
+  if (lateral > 0) { left[0] = left[0] / lateral; left[2] = left[2] / lateral; } else { left[0] = 1; left[2] = 0; }
   const directions: Record<Bone['direction'], number[]> = {
-    up: [0, 1, 0], down: [0, -1, 0], left, right: [-left[0]!, 0, -left[2]!],
-    forward: [-left[2]!, 0, left[0]!], // left × up
+    up: [0, 1, 0], down: [0, -1, 0], left, right: [-left[0], 0, -left[2]],
+    forward: [-left[2], 0, left[0]], // left × up
   };
 
   // Each bone in its joint's rest frame (so a bone that ends on a joint outside its chain, as
@@ -74,8 +77,8 @@ export function canonicalPose(skeleton: Skeleton, joints: Readonly<Partial<Recor
     const joint = index(bone.joint);
     const end = bone.ends.map(index).find((e) => e >= 0) ?? -1;
     if (joint < 0 || end < 0) continue;
-    const d = [0, 1, 2].map((c) => position[end * 3 + c]! - position[joint * 3 + c]!);
-    if (Math.hypot(...d) <= 1e-9 * (1 + Math.hypot(position[joint * 3]!, position[joint * 3 + 1]!, position[joint * 3 + 2]!))) continue;
+    const d = [0, 1, 2].map((c) => position[end * 3 + c] - position[joint * 3 + c]);
+    if (Math.hypot(...d) <= 1e-9 * (1 + Math.hypot(position[joint * 3], position[joint * 3 + 1], position[joint * 3 + 2]))) continue;
     bones.push({ joint, local: rotate(conjugate(rotation.slice(joint * 4, joint * 4 + 4)), d), direction: directions[bone.direction] });
   }
 
@@ -85,10 +88,10 @@ export function canonicalPose(skeleton: Skeleton, joints: Readonly<Partial<Recor
     const d = normalize(rotate(q, bone.local));
     const turn = arc(d, bone.direction);
     // Model rotation turn · Q_j; local = Q_parent⁻¹ · turn · Q_j.
-    const parent = skeleton.parents[bone.joint]!;
+    const parent = skeleton.parents[bone.joint];
     const parentRotation = parent < 0 ? [0, 0, 0, 1] : model.slice(parent * 4, parent * 4 + 4);
     const local = normalize(multiply(conjugate(parentRotation), multiply(turn, q)));
-    pose.set(local, bone.joint * POSE_STRIDE + 3);
+    pose.set(local, bone.joint * POSE_STRIDE + POSE_Q);
   }
   return pose;
 }
@@ -99,33 +102,33 @@ function forward(parents: Int16Array, pose: Float64Array): { position: Float64Ar
   const position = new Float64Array(n * 3), rotation = new Float64Array(n * 4), scale = new Float64Array(n * 3);
   for (let j = 0; j < n; j++) {
     const o = j * POSE_STRIDE;
-    const q = normalize([pose[o + 3]!, pose[o + 4]!, pose[o + 5]!, pose[o + 6]!]);
-    const t = [pose[o]!, pose[o + 1]!, pose[o + 2]!], s = [pose[o + 7]!, pose[o + 8]!, pose[o + 9]!];
-    const p = parents[j]!;
+    const q = normalize([pose[o + POSE_Q], pose[o + POSE_Q + 1], pose[o + POSE_Q + 2], pose[o + POSE_Q + 3]]);
+    const t = [pose[o], pose[o + 1], pose[o + 2]], s = [pose[o + POSE_S], pose[o + POSE_S + 1], pose[o + POSE_S + 2]];
+    const p = parents[j];
     if (p < 0) {
       position.set(t, j * 3); rotation.set(q, j * 4); scale.set(s, j * 3);
       continue;
     }
     const pq = Array.from(rotation.subarray(p * 4, p * 4 + 4));
-    const scaled = [0, 1, 2].map((c) => t[c]! * scale[p * 3 + c]!);
+    const scaled = [0, 1, 2].map((c) => t[c] * scale[p * 3 + c]);
     const offset = rotate(pq, scaled);
-    for (let c = 0; c < 3; c++) position[j * 3 + c] = position[p * 3 + c]! + offset[c]!;
+    for (let c = 0; c < 3; c++) position[j * 3 + c] = position[p * 3 + c] + offset[c];
     rotation.set(multiply(pq, q), j * 4);
-    for (let c = 0; c < 3; c++) scale[j * 3 + c] = scale[p * 3 + c]! * s[c]!;
+    for (let c = 0; c < 3; c++) scale[j * 3 + c] = scale[p * 3 + c] * s[c];
   }
   return { position, rotation };
 }
 
 function multiply(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
-  const [ax, ay, az, aw] = [a[0]!, a[1]!, a[2]!, a[3]!], [bx, by, bz, bw] = [b[0]!, b[1]!, b[2]!, b[3]!];
+  const [ax, ay, az, aw] = [a[0], a[1], a[2], a[W]], [bx, by, bz, bw] = [b[0], b[1], b[2], b[W]];
   return [aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz];
 }
 function conjugate(q: ArrayLike<number>): number[] {
-  return [-q[0]!, -q[1]!, -q[2]!, q[3]!];
+  return [-q[0], -q[1], -q[2], q[W]];
 }
 function rotate(q: ArrayLike<number>, v: ArrayLike<number>): number[] {
-  const r = multiply(multiply(q, [v[0]!, v[1]!, v[2]!, 0]), conjugate(q));
-  return [r[0]!, r[1]!, r[2]!];
+  const r = multiply(multiply(q, [v[0], v[1], v[2], 0]), conjugate(q));
+  return [r[0], r[1], r[2]];
 }
 function normalize(v: number[]): number[] {
   const len = Math.hypot(...v);
@@ -133,11 +136,11 @@ function normalize(v: number[]): number[] {
 }
 /** The shortest rotation taking unit `a` to unit `b` (half a turn about a perpendicular when opposite). */
 function arc(a: number[], b: number[]): number[] {
-  const w = 1 + a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
+  const w = 1 + a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
   if (w < 1e-12) {
-    const axis = Math.abs(a[0]!) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-    const c = normalize([a[1]! * axis[2]! - a[2]! * axis[1]!, a[2]! * axis[0]! - a[0]! * axis[2]!, a[0]! * axis[1]! - a[1]! * axis[0]!]);
-    return [c[0]!, c[1]!, c[2]!, 0];
+    const axis = Math.abs(a[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+    const c = normalize([a[1] * axis[2] - a[2] * axis[1], a[2] * axis[0] - a[0] * axis[2], a[0] * axis[1] - a[1] * axis[0]]);
+    return [c[0], c[1], c[2], 0];
   }
-  return normalize([a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!, w]);
+  return normalize([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0], w]);
 }

@@ -3,10 +3,13 @@
  * binding is made: per target joint its chain of source joints, the two rotations around the
  * chain's product, the factor on its translation and the ratio of rest scales.
  */
-import { POSE_STRIDE } from '../../math/layout.js';
+import { POSE_Q, POSE_S, POSE_STRIDE, POSE_T } from '../../math/layout.js';
 import type { RetargetTables } from '../../math/retargetPose.js';
 import type { Skeleton } from '../Skeleton.js';
 import type { ModelReference } from './reference.js';
+
+/** Where a quaternion (x y z w) keeps its w. */
+const W = 3;
 
 /** What a binding that retargets rotations carries: the kernel's tables and its sampling scratch. */
 export interface Retarget extends RetargetTables {
@@ -57,22 +60,22 @@ export function planRetarget(inputs: RetargetInputs): Retarget | null {
   const q = new Float64Array(4), r = new Float64Array(4);
   for (let t = 0; t < n; t++) {
     chainStart[t] = chain.length;
-    const s = sourceJoint[t]!;
+    const s = sourceJoint[t];
     if (s < 0) {
       for (let c = 0; c < POSE_STRIDE; c++) if (targetLocal[t * POSE_STRIDE + c] !== target.rest[t * POSE_STRIDE + c]) identity = false;
       continue;
     }
-    let ancestor = target.parents[t]!;
-    while (ancestor >= 0 && sourceJoint[ancestor]! < 0) ancestor = target.parents[ancestor]!;
-    let top = ancestor < 0 ? -1 : sourceJoint[ancestor]!;
+    let ancestor = target.parents[t];
+    while (ancestor >= 0 && sourceJoint[ancestor] < 0) ancestor = target.parents[ancestor];
+    let top = ancestor < 0 ? -1 : sourceJoint[ancestor];
     const path: number[] = [];
-    for (let k = s; k !== top; k = source.parents[k]!) {
+    for (let k = s; k !== top; k = source.parents[k]) {
       if (k < 0) {
         // The hierarchies disagree here (the bound ancestor's source joint is not above s):
         // s's local rotation is transferred between the two parents' frames instead.
         path.length = 0;
         path.push(s);
-        top = source.parents[s]!;
+        top = source.parents[s];
         break;
       }
       path.push(k);
@@ -82,7 +85,7 @@ export function planRetarget(inputs: RetargetInputs): Retarget | null {
     if (path.length !== 1) identity = false;
 
     // pre = C_p⁻¹ · C_{s_a}, post = C_s⁻¹ · C_t (identity for a missing parent or ancestor).
-    const p = target.parents[t]!;
+    const p = target.parents[t];
     conjugateOf(q, T.rotation, p);
     multiplyInto(q, q, rotationOf(r, S.rotation, top));
     identity = storeRotation(pre, t, q) && identity;
@@ -91,13 +94,13 @@ export function planRetarget(inputs: RetargetInputs): Retarget | null {
     identity = storeRotation(post, t, q) && identity;
 
     // Mode 0 (the target's bone length) moves by the clip's offset from rest at the target's size (the hip ratio).
-    const ratio = translationMode[t] === 0 ? hipRatio : translationScale[t]!;
-    const factor = ratio * (top < 0 ? 1 : S.scale[top]!) / (p < 0 ? 1 : T.scale[p]!);
+    const ratio = translationMode[t] === 0 ? hipRatio : translationScale[t];
+    const factor = ratio * (top < 0 ? 1 : S.scale[top]) / (p < 0 ? 1 : T.scale[p]);
     translationFactor[t] = Number.isFinite(factor) ? factor : ratio;
     if (translationMode[t] !== 0 && translationFactor[t] !== translationScale[t]) identity = false;
-    restTranslation.set(source.rest.subarray(s * POSE_STRIDE, s * POSE_STRIDE + 3), t * 3);
+    restTranslation.set(source.rest.subarray(s * POSE_STRIDE + POSE_T, s * POSE_STRIDE + POSE_T + 3), t * 3);
     for (let c = 0; c < 3; c++) {
-      const from = source.rest[s * POSE_STRIDE + 7 + c]!, to = target.rest[t * POSE_STRIDE + 7 + c]!;
+      const from = source.rest[s * POSE_STRIDE + POSE_S + c], to = target.rest[t * POSE_STRIDE + POSE_S + c];
       const ratio = from !== 0 && Number.isFinite(to / from) ? to / from : 1;
       scaleRatio[t * 3 + c] = ratio;
       if (scaleRatio[t * 3 + c] !== 1) identity = false;
@@ -121,23 +124,23 @@ function rotationOf(out: Float64Array, rotations: Float64Array, j: number): Floa
 /** `out` = the inverse of joint `j`'s rotation (identity for −1). */
 function conjugateOf(out: Float64Array, rotations: Float64Array, j: number): void {
   rotationOf(out, rotations, j);
-  out[0] = -out[0]!; out[1] = -out[1]!; out[2] = -out[2]!;
+  out[0] = -out[0]; out[1] = -out[1]; out[2] = -out[2];
 }
 
 /** `out = a · b` (Hamilton; `out` may alias either). */
 function multiplyInto(out: Float64Array, a: Float64Array, b: Float64Array): void {
-  const ax = a[0]!, ay = a[1]!, az = a[2]!, aw = a[3]!, bx = b[0]!, by = b[1]!, bz = b[2]!, bw = b[3]!;
+  const ax = a[0], ay = a[1], az = a[2], aw = a[W], bx = b[0], by = b[1], bz = b[2], bw = b[W];
   out[0] = aw * bx + ax * bw + ay * bz - az * by;
   out[1] = aw * by - ax * bz + ay * bw + az * bx;
   out[2] = aw * bz + ax * by - ay * bx + az * bw;
-  out[3] = aw * bw - ax * bx - ay * by - az * bz;
+  out[W] = aw * bw - ax * bx - ay * by - az * bz;
 }
 
 /** Stores `q` (normalized, w ≥ 0; the exact identity when within {@link IDENTITY_EPSILON}) at joint `t`; true when it is the identity. */
 function storeRotation(out: Float32Array, t: number, q: Float64Array): boolean {
-  const len = Math.hypot(q[0]!, q[1]!, q[2]!, q[3]!);
-  const sign = q[3]! < 0 ? -1 : 1;
-  const x = (sign * q[0]!) / len, y = (sign * q[1]!) / len, z = (sign * q[2]!) / len, w = (sign * q[3]!) / len;
+  const len = Math.hypot(q[0], q[1], q[2], q[W]);
+  const sign = q[W] < 0 ? -1 : 1;
+  const x = (sign * q[0]) / len, y = (sign * q[1]) / len, z = (sign * q[2]) / len, w = (sign * q[W]) / len;
   const isIdentity = Math.abs(x) < IDENTITY_EPSILON && Math.abs(y) < IDENTITY_EPSILON && Math.abs(z) < IDENTITY_EPSILON;
   out.set(isIdentity ? [0, 0, 0, 1] : [x, y, z, w], t * 4);
   return isIdentity;

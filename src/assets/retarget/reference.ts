@@ -5,8 +5,11 @@
  */
 import * as affine from '../../math/affine.js';
 import { decompose } from '../../math/decompose.js';
-import { MATRIX_STRIDE, POSE_STRIDE } from '../../math/layout.js';
+import { MATRIX_STRIDE, POSE_Q, POSE_S, POSE_STRIDE } from '../../math/layout.js';
 import type { Skeleton } from '../Skeleton.js';
+
+/** Where a quaternion (x y z w) keeps its w. */
+const W = 3;
 
 /** A skeleton's reference pose in model space: per joint its rotation (4 doubles) and uniform scale. */
 export interface ModelReference {
@@ -25,22 +28,22 @@ export function modelReference(parents: Int16Array, local: ArrayLike<number>): M
   const rotation = new Float64Array(n * 4), scale = new Float64Array(n);
   for (let j = 0; j < n; j++) {
     const o = j * POSE_STRIDE;
-    let x = local[o + 3]!, y = local[o + 4]!, z = local[o + 5]!, w = local[o + 6]!;
+    let x = local[o + POSE_Q], y = local[o + POSE_Q + 1], z = local[o + POSE_Q + 2], w = local[o + POSE_Q + 3];
     const len = Math.hypot(x, y, z, w);
     if (len > 0) { x /= len; y /= len; z /= len; w /= len; } else { x = 0; y = 0; z = 0; w = 1; }
-    const own = Math.cbrt(Math.abs(local[o + 7]! * local[o + 8]! * local[o + 9]!));
-    const p = parents[j]!;
+    const own = Math.cbrt(Math.abs(local[o + POSE_S] * local[o + POSE_S + 1] * local[o + POSE_S + 2]));
+    const p = parents[j];
     if (p < 0) {
       rotation.set([x, y, z, w], j * 4);
       scale[j] = own;
       continue;
     }
-    const ax = rotation[p * 4]!, ay = rotation[p * 4 + 1]!, az = rotation[p * 4 + 2]!, aw = rotation[p * 4 + 3]!;
+    const ax = rotation[p * 4], ay = rotation[p * 4 + 1], az = rotation[p * 4 + 2], aw = rotation[p * 4 + W];
     rotation[j * 4] = aw * x + ax * w + ay * z - az * y;
     rotation[j * 4 + 1] = aw * y - ax * z + ay * w + az * x;
     rotation[j * 4 + 2] = aw * z + ax * y - ay * x + az * w;
-    rotation[j * 4 + 3] = aw * w - ax * x - ay * y - az * z;
-    scale[j] = scale[p]! * own;
+    rotation[j * 4 + W] = aw * w - ax * x - ay * y - az * z;
+    scale[j] = scale[p] * own;
   }
   return { rotation, scale };
 }
@@ -59,7 +62,7 @@ export function bindPose(skeleton: Skeleton): Float64Array {
     usable[j] = affine.invert(model, j * MATRIX_STRIDE, skeleton.inverseBind, j * MATRIX_STRIDE) === 0 ? 0 : 1;
   }
   for (let j = 0; j < n; j++) {
-    const p = skeleton.parents[j]!;
+    const p = skeleton.parents[j];
     if (!usable[j] || (p >= 0 && !usable[p])) continue;
     if (p < 0) {
       decompose(pose, j * POSE_STRIDE, model, j * MATRIX_STRIDE);
