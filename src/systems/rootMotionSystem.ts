@@ -4,9 +4,10 @@
  *
  * Reads:  Character, Layers (clip/weight/flags/rootDelta/rootYaw/rootScale/rootAxis),
  *         RootMotion (enabled, vertical, extractYaw), the skeletons' root frames (rest
- *         placement of the root-motion joint), `world.blendThreshold`.
- * Writes: RootMotion (x, y, z, delta; yaw with yaw extraction), LocalPose (the root-motion
- *         joint's translation; its rotation with yaw extraction).
+ *         placement of the root-motion joint and of the chain above it), `world.blendThreshold`.
+ * Writes: RootMotion (x, y, z, delta; yaw with yaw extraction), LocalPose (the translations of
+ *         the root-motion joint and of its ancestors that are not at rest; their rotations
+ *         with yaw extraction).
  * Order:  after inertializeSystem, before skinSystem. Visits the update list
  *         (`world.updates`): characters `lodSystem` is not updating this frame are skipped; on
  *         their update frame the layers' root deltas
@@ -32,16 +33,21 @@
  * 2. The blended delta is turned by the character's yaw (about +Y) and added to its world
  *    position; the vertical part only when `vertical` is set. With yaw extraction the delta
  *    is in the root's heading frame at the frame's start (see `extractRootYawDelta`), the
- *    turn is about the root-motion joint's rest position r rather than the model origin —
- *    the model moves by d + r − R(Δψ)·r, which is d for hips above the origin — and then
- *    yaw += Δψ.
- * 3. The root-motion joint (the hip joint, else joint 0) is put back at its rest position
- *    horizontally in model space (and vertically when `vertical` is set), through its
- *    parent's rest transform: the travel now lives in the world transform, the bob stays in
- *    the pose. With yaw extraction its model rotation also loses its twist about +Y relative
- *    to its rest model rotation (swing–twist, as `RootTrack.yaw` measures it), so the pose
- *    faces the rest heading and the facing lives in `yaw`. (Exact when the joint's ancestors
- *    do not move, as for a hip at the root.)
+ *    turn is about the model origin — where step 3 holds the root-motion joint, so the
+ *    character turns about its hips — and then yaw += Δψ.
+ * 3. The travel is taken out of the pose where the capture put it (`RootFrame`): the
+ *    root-motion joint (the hip joint, else joint 0) is held at the model origin horizontally
+ *    (its rest offset removed: the hips are drawn at the root transform) and each joint above
+ *    it, from the skeleton's root down, at its rest model position horizontally — so a take
+ *    whose travel lives on a root joint above the hips (or is split between the two) is not
+ *    moved twice. Heights are kept (the bob stays in the pose), or held at rest when
+ *    `vertical` is set. Each joint is placed through its parent's model transform as it is
+ *    now, its ancestors already held; when the joints above the hips are at rest (hips at the
+ *    root, or a static armature above them) that is their rest transform and only the hips'
+ *    translation changes. With yaw extraction each joint of the chain, root first, also loses
+ *    its model rotation's twist about +Y relative to its rest model rotation (swing–twist, as
+ *    `RootTrack.yaw` measures it); the twists removed add up to the chain's, so the hips face
+ *    the rest heading and the facing lives in `yaw`.
  *
  * Without yaw extraction nothing about yaw is read and the results are those of the
  * translation-only model.
@@ -50,16 +56,26 @@ import { commitRemovals } from 'bitecs';
 import { ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
 import { movesRoot } from '../components/layerRules.js';
 import { updateRange } from '../components/UpdateList.js';
+import type { RootFrame } from '../assets/rootTrack.js';
+import * as affine from '../math/affine.js';
 import * as layout from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import type { AnimationWorld } from '../world.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
-const { MATRIX_T, MATRIX_X, MATRIX_Y, MATRIX_Z, POSE_Q, POSE_STRIDE, POSE_T } = layout;
+const { MATRIX_STRIDE, MATRIX_T, MATRIX_X, MATRIX_Y, MATRIX_Z, POSE_Q, POSE_STRIDE, POSE_T } = layout;
 
 /** Math temporaries of the twist removal: two quaternions (fixed size, so module level). */
 const q = new Float64Array(8);
 /** Where the two quaternions sit in `q`: the joint's model rotation, then its rotation relative to rest. */
 const Q_M = 0, Q_REL = 4;
+
+/** Math temporaries of the chain walk (`holdChain`): three 3×4 matrices (fixed size, so module level). */
+const m = new Float64Array(3 * MATRIX_STRIDE);
+/** Where they sit in `m`: the parent's model matrix, its inverse, the joint's local matrix. */
+const M_PARENT = 0, M_INVERSE = MATRIX_STRIDE, M_LOCAL = 2 * MATRIX_STRIDE;
+/** The parent's model rotation in the chain walk, quaternion x y z w (scale ignored). */
+const r = new Float64Array(4);
+const R_PARENT = 0;
 
 /** Below this |(y, w)| of the joint's rotation relative to rest (a half-turn swing) its twist is undefined and kept. */
 const TWIST_EPSILON = 1e-9;
@@ -117,8 +133,6 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
     }
     const norm = total > threshold ? 1 / total : 1 / threshold;
     dx *= norm; dy *= norm; dz *= norm;
-    const frame = rootFrames[Character.skeleton[eid]];
-    const rest = frame.restPosition;
     if (turning) {
       // The blended twist back to an arc: d = k(δ)·R(δ/2)·u.
       turn *= norm;
@@ -128,11 +142,7 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
       const ux = dx, uz = dz;
       dx = ka * (c * ux + s * uz);
       dz = ka * (c * uz - s * ux);
-      // Turn about the joint (at r in model space), not the model origin: d += r − R(Δψ)·r.
-      const ct = Math.cos(turn), st = Math.sin(turn);
-      const rx = rest[0], rz = rest[2];
-      dx += rx - (ct * rx + st * rz);
-      dz += rz - (ct * rz - st * rx);
+      // The turn is about the model origin, where step 3 holds the joint horizontally.
     }
     // Yaw about +Y: x' = x cos + z sin, z' = −x sin + z cos (0 faces +Z).
     const c = Math.cos(yaw[eid]), s = Math.sin(yaw[eid]);
@@ -146,17 +156,65 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
     if (up) worldY[eid] = worldY[eid] + dy;
     worldZ[eid] = worldZ[eid] + wz;
 
+    holdChain(local, eid * poseSize, rootFrames[Character.skeleton[eid]], up, turning);
+  }
+}
+
+/**
+ * Step 3 of the file header for the pose at `local[base ..]`: holds the root-motion joint at
+ * the model origin horizontally (at its rest height too when `up`) and every joint above it
+ * at its rest model position horizontally (and height when `up`), taking the travel out of
+ * whichever joint of the chain carries it; with `turning` each chain joint, root first, also
+ * loses its model rotation's twist about +Y relative to its rest model rotation.
+ *
+ * When the joints above the root-motion joint are at rest in the pose (bit for bit; always
+ * so for hips at the root) only the joint is touched, through its parent's rest transform.
+ * Otherwise the chain is walked from the root with the parent's model matrix as it is now
+ * (its joints already held): a joint's local translation l becomes M⁻¹·m for its held model
+ * position m = (target x, M·l's y or the rest y, target z), M its parent's model matrix.
+ */
+function holdChain(local: Float32Array, base: number, frame: RootFrame, up: boolean, turning: boolean): void {
+  const chain = frame.chain, rest = frame.chainRest;
+  const hip = chain.length - 1;
+  let still = true;
+  for (let k = 0; k < hip && still; k++) {
+    const p = base + chain[k] * POSE_STRIDE;
+    for (let i = 0; i < POSE_STRIDE; i++) {
+      if (local[p + i] !== rest[k * POSE_STRIDE + i]) { still = false; break; }
+    }
+  }
+  if (still) {
     // Model position of the joint: m = P·l (P its parent's rest model matrix, l its local
-    // translation); hold m at rest horizontally, then l = P⁻¹·m.
+    // translation); hold m at the origin horizontally, then l = P⁻¹·m.
     const P = frame.parentModel, inv = frame.parentInverse;
-    const p = eid * poseSize + frame.joint * POSE_STRIDE;
+    const p = base + frame.joint * POSE_STRIDE;
     const lx = local[p + POSE_T], ly = local[p + POSE_T + 1], lz = local[p + POSE_T + 2];
-    const my = up ? rest[1] : P[MATRIX_X + 1] * lx + P[MATRIX_Y + 1] * ly + P[MATRIX_Z + 1] * lz + P[MATRIX_T + 1];
-    const mx = rest[0], mz = rest[2];
+    const my = up ? frame.restPosition[1] : P[MATRIX_X + 1] * lx + P[MATRIX_Y + 1] * ly + P[MATRIX_Z + 1] * lz + P[MATRIX_T + 1];
+    const mx = 0, mz = 0;
     local[p + POSE_T] = inv[MATRIX_X] * mx + inv[MATRIX_Y] * my + inv[MATRIX_Z] * mz + inv[MATRIX_T];
     local[p + POSE_T + 1] = inv[MATRIX_X + 1] * mx + inv[MATRIX_Y + 1] * my + inv[MATRIX_Z + 1] * mz + inv[MATRIX_T + 1];
     local[p + POSE_T + 2] = inv[MATRIX_X + 2] * mx + inv[MATRIX_Y + 2] * my + inv[MATRIX_Z + 2] * mz + inv[MATRIX_T + 2];
-    if (turning) removeTwist(local, p + POSE_Q, frame.parentRotation, frame.restRotation);
+    if (turning) removeTwistAt(local, p + POSE_Q, frame.parentRotation, 0, frame.restRotation, 0);
+    return;
+  }
+  const positions = frame.chainPositions, rotations = frame.chainRotations;
+  affine.identity(m, M_PARENT);
+  quat.identity(r, R_PARENT);
+  for (let k = 0; k <= hip; k++) {
+    const p = base + chain[k] * POSE_STRIDE;
+    if (turning) removeTwistAt(local, p + POSE_Q, r, R_PARENT, rotations, k * 4);
+    const lx = local[p + POSE_T], ly = local[p + POSE_T + 1], lz = local[p + POSE_T + 2];
+    const my = up ? positions[k * 3 + 1] : m[MATRIX_X + 1] * lx + m[MATRIX_Y + 1] * ly + m[MATRIX_Z + 1] * lz + m[MATRIX_T + 1];
+    const mx = k === hip ? 0 : positions[k * 3], mz = k === hip ? 0 : positions[k * 3 + 2];
+    affine.invert(m, M_INVERSE, m, M_PARENT);
+    const i = M_INVERSE;
+    local[p + POSE_T] = m[i + MATRIX_X] * mx + m[i + MATRIX_Y] * my + m[i + MATRIX_Z] * mz + m[i + MATRIX_T];
+    local[p + POSE_T + 1] = m[i + MATRIX_X + 1] * mx + m[i + MATRIX_Y + 1] * my + m[i + MATRIX_Z + 1] * mz + m[i + MATRIX_T + 1];
+    local[p + POSE_T + 2] = m[i + MATRIX_X + 2] * mx + m[i + MATRIX_Y + 2] * my + m[i + MATRIX_Z + 2] * mz + m[i + MATRIX_T + 2];
+    if (k === hip) break;
+    affine.fromSQT(m, M_LOCAL, local, p);
+    affine.multiply(m, M_PARENT, m, M_PARENT, m, M_LOCAL);
+    quat.multiply(r, R_PARENT, r, R_PARENT, local, p + POSE_Q);
   }
 }
 
@@ -170,14 +228,19 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
  * q_rel has y = w = 0 (a half-turn swing) has no defined twist and is left as it is.
  */
 export function removeTwist(local: Float32Array, o: number, parent: Float64Array, rest: Float64Array): void {
-  quat.multiply(q, Q_M, parent, 0, local, o); // q_m
-  quat.conjugate(q, Q_REL, rest, 0);
+  removeTwistAt(local, o, parent, 0, rest, 0);
+}
+
+/** {@link removeTwist} with the parent and rest rotations at `parent[parentOff ..]` and `rest[restOff ..]`. */
+function removeTwistAt(local: Float32Array, o: number, parent: Float64Array, parentOff: number, rest: Float64Array, restOff: number): void {
+  quat.multiply(q, Q_M, parent, parentOff, local, o); // q_m
+  quat.conjugate(q, Q_REL, rest, restOff);
   quat.multiply(q, Q_REL, q, Q_M, q, Q_REL); // q_rel
   const y = q[Q_REL + 1], w = q[Q_REL + 3];
   const n = Math.sqrt(y * y + w * w); // not Math.hypot: a builtin call that boxes its arguments
   if (!(n > TWIST_EPSILON)) return;
   q[Q_REL] = 0; q[Q_REL + 1] = -y / n; q[Q_REL + 2] = 0; q[Q_REL + 3] = w / n; // twist⁻¹
   quat.multiply(q, Q_M, q, Q_REL, q, Q_M);
-  quat.conjugate(q, Q_REL, parent, 0);
+  quat.conjugate(q, Q_REL, parent, parentOff);
   quat.multiply(local, o, q, Q_REL, q, Q_M);
 }
