@@ -143,12 +143,12 @@ function wrapAngle(angle: number): number {
  * model rotation.
  *
  * Root motion uses it to take the travel out of the pose wherever the capture put it: a take
- * may move the hips, a root joint above them (Unreal-style `root`, MotionBuilder's
- * `joint_Root`), or both. The travel is the composed model-space motion of the chain (what
- * {@link RootTrack} measures); rootMotionSystem holds each joint of the chain in place so the
- * body is not moved twice, and with yaw extraction takes each joint's twist about +Y relative
- * to its rest. When the joints above the hips are at rest (the common case) only the hips
- * are touched, through `parentModel` and `parentInverse`.
+ * may move the hips, a root joint above them (MotionBuilder's `joint_Root`, an Unreal-style
+ * `root` bone), or both. The travel is the composed model-space motion of the chain (what
+ * {@link RootTrack} measures); rootMotionSystem moves the body back rigidly at the highest
+ * joint of the chain that is not at rest, through that joint's parent's rest transform, so
+ * the body is not moved twice. When the joints above the hips are at rest (the common case)
+ * that joint is the hips, through `parentModel` and `parentInverse`.
  */
 export interface RootFrame {
   /** The root-motion joint's index (the hip joint, else joint 0). */
@@ -172,10 +172,12 @@ export interface RootFrame {
   readonly chain: Int16Array;
   /** The chain's rest local poses: 10 floats (SQT) per chain joint, in chain order. */
   readonly chainRest: Float32Array;
-  /** The chain's rest model positions: x y z per chain joint, in chain order. */
-  readonly chainPositions: Float64Array;
-  /** The chain's rest model rotations: quaternion x y z w per chain joint (scale ignored), in chain order. */
-  readonly chainRotations: Float64Array;
+  /** Each chain joint's parent's rest model matrix: 12 floats per chain joint (identity for the root). */
+  readonly chainParentModels: Float64Array;
+  /** Their inverses: 12 floats per chain joint. */
+  readonly chainParentInverses: Float64Array;
+  /** Each chain joint's parent's rest model rotation: quaternion x y z w per chain joint (scale ignored). */
+  readonly chainParentRotations: Float64Array;
 }
 
 const frames = new WeakMap<Skeleton, RootFrame>();
@@ -203,17 +205,20 @@ export function getRootFrame(skeleton: Skeleton): RootFrame {
     const fullChain = [...chain, joint];
     const n = fullChain.length;
     const chainRest = new Float32Array(n * POSE_STRIDE);
-    const chainPositions = new Float64Array(n * 3);
-    const chainRotations = new Float64Array(n * 4);
+    const chainParentModels = new Float64Array(n * MATRIX_STRIDE);
+    const chainParentInverses = new Float64Array(n * MATRIX_STRIDE);
+    const chainParentRotations = new Float64Array(n * 4);
     for (let k = 0; k < n; k++) {
-      const j = fullChain[k];
+      const j = fullChain[k], up = skeleton.parents[j];
       chainRest.set(skeleton.rest.subarray(j * POSE_STRIDE, j * POSE_STRIDE + POSE_STRIDE), k * POSE_STRIDE);
-      chainPositions.set(model.subarray(j * MATRIX_STRIDE + MATRIX_T, j * MATRIX_STRIDE + MATRIX_T + 3), k * 3);
-      composeChainRotation(chainRotations, k * 4, skeleton.rest, 0, fullChain.slice(0, k + 1));
+      if (up >= 0) chainParentModels.set(model.subarray(up * MATRIX_STRIDE, up * MATRIX_STRIDE + MATRIX_STRIDE), k * MATRIX_STRIDE);
+      else affine.identity(chainParentModels, k * MATRIX_STRIDE);
+      affine.invert(chainParentInverses, k * MATRIX_STRIDE, chainParentModels, k * MATRIX_STRIDE);
+      composeChainRotation(chainParentRotations, k * 4, skeleton.rest, 0, fullChain.slice(0, k));
     }
     frame = Object.freeze({
       joint, parentModel, parentInverse, restPosition, parentRotation, restRotation,
-      chain: Int16Array.from(fullChain), chainRest, chainPositions, chainRotations,
+      chain: Int16Array.from(fullChain), chainRest, chainParentModels, chainParentInverses, chainParentRotations,
     });
     frames.set(skeleton, frame);
   }

@@ -5,9 +5,9 @@
  * Reads:  Character, Layers (clip/weight/flags/rootDelta/rootYaw/rootScale/rootAxis),
  *         RootMotion (enabled, vertical, extractYaw), the skeletons' root frames (rest
  *         placement of the root-motion joint and of the chain above it), `world.blendThreshold`.
- * Writes: RootMotion (x, y, z, delta; yaw with yaw extraction), LocalPose (the translations of
- *         the root-motion joint and of its ancestors that are not at rest; their rotations
- *         with yaw extraction).
+ * Writes: RootMotion (x, y, z, delta; yaw with yaw extraction), LocalPose (the translation of
+ *         the highest joint of the root-motion chain that is not at rest — the hips, usually —
+ *         and its rotation with yaw extraction).
  * Order:  after inertializeSystem, before skinSystem. Visits the update list
  *         (`world.updates`): characters `lodSystem` is not updating this frame are skipped; on
  *         their update frame the layers' root deltas
@@ -36,18 +36,17 @@
  *    turn is about the model origin — where step 3 holds the root-motion joint, so the
  *    character turns about its hips — and then yaw += Δψ.
  * 3. The travel is taken out of the pose where the capture put it (`RootFrame`): the
- *    root-motion joint (the hip joint, else joint 0) is held at the model origin horizontally
- *    (its rest offset removed: the hips are drawn at the root transform) and each joint above
- *    it, from the skeleton's root down, at its rest model position horizontally — so a take
- *    whose travel lives on a root joint above the hips (or is split between the two) is not
- *    moved twice. Heights are kept (the bob stays in the pose), or held at rest when
- *    `vertical` is set. Each joint is placed through its parent's model transform as it is
- *    now, its ancestors already held; when the joints above the hips are at rest (hips at the
- *    root, or a static armature above them) that is their rest transform and only the hips'
- *    translation changes. With yaw extraction each joint of the chain, root first, also loses
- *    its model rotation's twist about +Y relative to its rest model rotation (swing–twist, as
- *    `RootTrack.yaw` measures it); the twists removed add up to the chain's, so the hips face
- *    the rest heading and the facing lives in `yaw`.
+ *    root-motion joint (the hip joint, else joint 0) is put at the model origin horizontally
+ *    (its rest offset removed: the hips are drawn at the root transform), keeping its height
+ *    (the bob stays in the pose) unless `vertical` holds it at its rest height. The move is
+ *    made rigidly at the highest joint of the chain from the skeleton's root to the hips that
+ *    is not at rest: the hips when the joints above them are at rest (hips at the root, or a
+ *    static armature above them), a root joint above the hips when the take moves it
+ *    (MotionBuilder's `joint_Root`, Unreal's `root`), so a travel on it, or split between it
+ *    and the hips, is counted once and the body keeps its shape. With yaw extraction the move
+ *    also turns by −ψ about +Y, ψ the twist of the hips' model rotation relative to its rest
+ *    model rotation (swing–twist, as `RootTrack.yaw` measures it), so the hips face the rest
+ *    heading and the facing lives in `yaw`.
  *
  * Without yaw extraction nothing about yaw is read and the results are those of the
  * translation-only model.
@@ -69,16 +68,23 @@ const q = new Float64Array(8);
 /** Where the two quaternions sit in `q`: the joint's model rotation, then its rotation relative to rest. */
 const Q_M = 0, Q_REL = 4;
 
-/** Math temporaries of the chain walk (`holdChain`): three 3×4 matrices (fixed size, so module level). */
-const m = new Float64Array(3 * MATRIX_STRIDE);
-/** Where they sit in `m`: the parent's model matrix, its inverse, the joint's local matrix. */
-const M_PARENT = 0, M_INVERSE = MATRIX_STRIDE, M_LOCAL = 2 * MATRIX_STRIDE;
-/** The parent's model rotation in the chain walk, quaternion x y z w (scale ignored). */
+/** Math temporaries of the chain walk (`holdChain`): two 3×4 matrices and a quaternion (fixed size, so module level). */
+const m = new Float64Array(2 * MATRIX_STRIDE);
+/** Where they sit in `m`: the model matrix composed down the chain, a joint's local matrix. */
+const M_MODEL = 0, M_LOCAL = MATRIX_STRIDE;
+/** The model rotation composed down the chain, quaternion x y z w (scale ignored). */
 const r = new Float64Array(4);
-const R_PARENT = 0;
 
 /** Below this |(y, w)| of the joint's rotation relative to rest (a half-turn swing) its twist is undefined and kept. */
 const TWIST_EPSILON = 1e-9;
+
+/**
+ * A joint of the root-motion chain is at rest when each of its 10 local pose floats is within
+ * this fraction of (1 + |rest value|) of its rest: a clip that stores an armature at rest
+ * gives it back after sampling and blending only up to a few float32 ulps (nlerp renormalizes
+ * the rotation; 1 ulp at 1 is 1.2e-7), and that noise is not motion.
+ */
+const REST_TOLERANCE = 1e-6;
 
 /**
  * Below this half-turn |δ/2| the arc factor k(δ) = sin(δ/2)/(δ/2) is the series 1 − (δ/2)²/6
@@ -161,29 +167,32 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
 }
 
 /**
- * Step 3 of the file header for the pose at `local[base ..]`: holds the root-motion joint at
- * the model origin horizontally (at its rest height too when `up`) and every joint above it
- * at its rest model position horizontally (and height when `up`), taking the travel out of
- * whichever joint of the chain carries it; with `turning` each chain joint, root first, also
- * loses its model rotation's twist about +Y relative to its rest model rotation.
- *
- * When the joints above the root-motion joint are at rest in the pose (bit for bit; always
- * so for hips at the root) only the joint is touched, through its parent's rest transform.
- * Otherwise the chain is walked from the root with the parent's model matrix as it is now
- * (its joints already held): a joint's local translation l becomes M⁻¹·m for its held model
- * position m = (target x, M·l's y or the rest y, target z), M its parent's model matrix.
+ * Step 3 of the file header for the pose at `local[base ..]`. Joint k is the highest joint of
+ * the chain (skeleton root → root-motion joint) whose local pose is not its rest (beyond
+ * float noise, `REST_TOLERANCE`) — the root-motion joint itself when every joint above it is at rest, as for hips at the
+ * root. Its parent is then taken to be at its rest model transform P. With h and q_h the root-motion
+ * joint's model position and rotation (composed from P down the chain), the pose is moved by
+ * the model-space rigid motion G(x) = R_y(φ)·(x − h) + h', h' = (0, h.y or the rest height
+ * when `up`, 0), applied to joint k: its model position m = P·l becomes G(m) and l = P⁻¹·G(m);
+ * with `turning` φ = −ψ, ψ the twist about +Y of q_h relative to its rest model rotation, and
+ * the joint's model rotation is turned by R_y(φ) too (`removeTwist` when k is the root-motion
+ * joint). Everything below joint k moves with it, so the body keeps its shape; the joints
+ * above it stay at rest.
  */
 function holdChain(local: Float32Array, base: number, frame: RootFrame, up: boolean, turning: boolean): void {
   const chain = frame.chain, rest = frame.chainRest;
   const hip = chain.length - 1;
-  let still = true;
-  for (let k = 0; k < hip && still; k++) {
-    const p = base + chain[k] * POSE_STRIDE;
-    for (let i = 0; i < POSE_STRIDE; i++) {
-      if (local[p + i] !== rest[k * POSE_STRIDE + i]) { still = false; break; }
+  let k = 0;
+  for (; k < hip; k++) {
+    const p = base + chain[k] * POSE_STRIDE, r0 = k * POSE_STRIDE;
+    let still = true;
+    for (let i = 0; i < POSE_STRIDE && still; i++) {
+      const v = rest[r0 + i];
+      still = Math.abs(local[p + i] - v) <= REST_TOLERANCE * (1 + Math.abs(v));
     }
+    if (!still) break;
   }
-  if (still) {
+  if (k === hip) {
     // Model position of the joint: m = P·l (P its parent's rest model matrix, l its local
     // translation); hold m at the origin horizontally, then l = P⁻¹·m.
     const P = frame.parentModel, inv = frame.parentInverse;
@@ -194,28 +203,52 @@ function holdChain(local: Float32Array, base: number, frame: RootFrame, up: bool
     local[p + POSE_T] = inv[MATRIX_X] * mx + inv[MATRIX_Y] * my + inv[MATRIX_Z] * mz + inv[MATRIX_T];
     local[p + POSE_T + 1] = inv[MATRIX_X + 1] * mx + inv[MATRIX_Y + 1] * my + inv[MATRIX_Z + 1] * mz + inv[MATRIX_T + 1];
     local[p + POSE_T + 2] = inv[MATRIX_X + 2] * mx + inv[MATRIX_Y + 2] * my + inv[MATRIX_Z + 2] * mz + inv[MATRIX_T + 2];
-    if (turning) removeTwistAt(local, p + POSE_Q, frame.parentRotation, 0, frame.restRotation, 0);
+    if (turning) removeTwist(local, p + POSE_Q, frame.parentRotation, frame.restRotation);
     return;
   }
-  const positions = frame.chainPositions, rotations = frame.chainRotations;
-  affine.identity(m, M_PARENT);
-  quat.identity(r, R_PARENT);
-  for (let k = 0; k <= hip; k++) {
-    const p = base + chain[k] * POSE_STRIDE;
-    if (turning) removeTwistAt(local, p + POSE_Q, r, R_PARENT, rotations, k * 4);
-    const lx = local[p + POSE_T], ly = local[p + POSE_T + 1], lz = local[p + POSE_T + 2];
-    const my = up ? positions[k * 3 + 1] : m[MATRIX_X + 1] * lx + m[MATRIX_Y + 1] * ly + m[MATRIX_Z + 1] * lz + m[MATRIX_T + 1];
-    const mx = k === hip ? 0 : positions[k * 3], mz = k === hip ? 0 : positions[k * 3 + 2];
-    affine.invert(m, M_INVERSE, m, M_PARENT);
-    const i = M_INVERSE;
-    local[p + POSE_T] = m[i + MATRIX_X] * mx + m[i + MATRIX_Y] * my + m[i + MATRIX_Z] * mz + m[i + MATRIX_T];
-    local[p + POSE_T + 1] = m[i + MATRIX_X + 1] * mx + m[i + MATRIX_Y + 1] * my + m[i + MATRIX_Z + 1] * mz + m[i + MATRIX_T + 1];
-    local[p + POSE_T + 2] = m[i + MATRIX_X + 2] * mx + m[i + MATRIX_Y + 2] * my + m[i + MATRIX_Z + 2] * mz + m[i + MATRIX_T + 2];
-    if (k === hip) break;
+  // The root-motion joint's model transform from joint k down: P·T_k ⋯ T_joint, R_P·q_k ⋯ q_joint.
+  const P = frame.chainParentModels, inv = frame.chainParentInverses, R = frame.chainParentRotations;
+  const pk = k * MATRIX_STRIDE;
+  for (let i = 0; i < MATRIX_STRIDE; i++) m[M_MODEL + i] = P[pk + i];
+  quat.copy(r, 0, R, k * 4);
+  for (let i = k; i <= hip; i++) {
+    const p = base + chain[i] * POSE_STRIDE;
     affine.fromSQT(m, M_LOCAL, local, p);
-    affine.multiply(m, M_PARENT, m, M_PARENT, m, M_LOCAL);
-    quat.multiply(r, R_PARENT, r, R_PARENT, local, p + POSE_Q);
+    affine.multiply(m, M_MODEL, m, M_MODEL, m, M_LOCAL);
+    quat.multiply(r, 0, r, 0, local, p + POSE_Q);
   }
+  const hx = m[M_MODEL + MATRIX_T], hy = m[M_MODEL + MATRIX_T + 1], hz = m[M_MODEL + MATRIX_T + 2];
+  // R_y(φ) as cos φ, sin φ; with `turning` from twist⁻¹ = (0, sin φ/2, 0, cos φ/2) of q_h·rest⁻¹.
+  let cos = 1, sin = 0;
+  const p = base + chain[k] * POSE_STRIDE;
+  if (turning) {
+    quat.conjugate(q, Q_REL, frame.restRotation, 0);
+    quat.multiply(q, Q_REL, r, 0, q, Q_REL); // q_rel
+    const y = q[Q_REL + 1], w = q[Q_REL + 3];
+    const n = Math.sqrt(y * y + w * w);
+    if (n > TWIST_EPSILON) {
+      const hs = -y / n, hc = w / n;
+      cos = hc * hc - hs * hs;
+      sin = 2 * hs * hc;
+      // Joint k's model rotation R_P·q turned by twist⁻¹, back to local: q = R_P⁻¹·twist⁻¹·R_P·q.
+      const ro = k * 4;
+      quat.multiply(q, Q_M, R, ro, local, p + POSE_Q);
+      q[Q_REL] = 0; q[Q_REL + 1] = hs; q[Q_REL + 2] = 0; q[Q_REL + 3] = hc;
+      quat.multiply(q, Q_M, q, Q_REL, q, Q_M);
+      quat.conjugate(q, Q_REL, R, ro);
+      quat.multiply(local, p + POSE_Q, q, Q_REL, q, Q_M);
+    }
+  }
+  // Joint k's model position m = P·l, moved by G, back to local.
+  const lx = local[p + POSE_T], ly = local[p + POSE_T + 1], lz = local[p + POSE_T + 2];
+  const dx = P[pk + MATRIX_X] * lx + P[pk + MATRIX_Y] * ly + P[pk + MATRIX_Z] * lz + P[pk + MATRIX_T] - hx;
+  const dy = P[pk + MATRIX_X + 1] * lx + P[pk + MATRIX_Y + 1] * ly + P[pk + MATRIX_Z + 1] * lz + P[pk + MATRIX_T + 1] - hy;
+  const dz = P[pk + MATRIX_X + 2] * lx + P[pk + MATRIX_Y + 2] * ly + P[pk + MATRIX_Z + 2] * lz + P[pk + MATRIX_T + 2] - hz;
+  // Yaw about +Y: x' = x cos + z sin, z' = −x sin + z cos.
+  const mx = cos * dx + sin * dz, my = dy + (up ? frame.restPosition[1] : hy), mz = cos * dz - sin * dx;
+  local[p + POSE_T] = inv[pk + MATRIX_X] * mx + inv[pk + MATRIX_Y] * my + inv[pk + MATRIX_Z] * mz + inv[pk + MATRIX_T];
+  local[p + POSE_T + 1] = inv[pk + MATRIX_X + 1] * mx + inv[pk + MATRIX_Y + 1] * my + inv[pk + MATRIX_Z + 1] * mz + inv[pk + MATRIX_T + 1];
+  local[p + POSE_T + 2] = inv[pk + MATRIX_X + 2] * mx + inv[pk + MATRIX_Y + 2] * my + inv[pk + MATRIX_Z + 2] * mz + inv[pk + MATRIX_T + 2];
 }
 
 /**
@@ -228,19 +261,14 @@ function holdChain(local: Float32Array, base: number, frame: RootFrame, up: bool
  * q_rel has y = w = 0 (a half-turn swing) has no defined twist and is left as it is.
  */
 export function removeTwist(local: Float32Array, o: number, parent: Float64Array, rest: Float64Array): void {
-  removeTwistAt(local, o, parent, 0, rest, 0);
-}
-
-/** {@link removeTwist} with the parent and rest rotations at `parent[parentOff ..]` and `rest[restOff ..]`. */
-function removeTwistAt(local: Float32Array, o: number, parent: Float64Array, parentOff: number, rest: Float64Array, restOff: number): void {
-  quat.multiply(q, Q_M, parent, parentOff, local, o); // q_m
-  quat.conjugate(q, Q_REL, rest, restOff);
+  quat.multiply(q, Q_M, parent, 0, local, o); // q_m
+  quat.conjugate(q, Q_REL, rest, 0);
   quat.multiply(q, Q_REL, q, Q_M, q, Q_REL); // q_rel
   const y = q[Q_REL + 1], w = q[Q_REL + 3];
   const n = Math.sqrt(y * y + w * w); // not Math.hypot: a builtin call that boxes its arguments
   if (!(n > TWIST_EPSILON)) return;
   q[Q_REL] = 0; q[Q_REL + 1] = -y / n; q[Q_REL + 2] = 0; q[Q_REL + 3] = w / n; // twist⁻¹
   quat.multiply(q, Q_M, q, Q_REL, q, Q_M);
-  quat.conjugate(q, Q_REL, parent, parentOff);
+  quat.conjugate(q, Q_REL, parent, 0);
   quat.multiply(local, o, q, Q_REL, q, Q_M);
 }

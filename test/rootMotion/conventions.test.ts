@@ -33,6 +33,7 @@ import {
 } from '../../src/index.js';
 import { computeModelPose, getRootTrack } from '../../src/kernels.js';
 import { axisAngle } from '../fixtures/synthetic.js';
+import { smallestAllocation } from '../support/allocation.js';
 import { readAssetText } from '../support/assets.js';
 
 const SCALE = 0.056444;
@@ -260,6 +261,19 @@ describe('root motion finds where the travel lives', () => {
     expect(Math.hypot(b.end.x - a.end.x, b.end.z - a.end.z)).toBeLessThan(1e-3);
     expect(Math.abs(b.end.yaw - a.end.yaw)).toBeLessThan(1e-5);
     expect(drawn).toBeLessThan(1e-4);
+  });
+
+  it('holding a chain above the hips allocates nothing per frame (with and without rootYaw)', () => {
+    const variant = parseBvh(withRootJoint(0.6), { scale: SCALE, name: 'split' });
+    const world = createAnimationWorld({ maxEntities: 40, maxJoints: 32 });
+    for (let n = 0; n < 40; n++) {
+      const eid = spawnCharacter(world, variant.skeleton, { rootMotion: true, rootYaw: n % 2 === 0 });
+      play(world, eid, variant.clip, { loop: true, time: (n / 40) * variant.clip.duration });
+    }
+    // A frame of 40 characters whose root joint moves: a per-character allocation would be ≥ 640 bytes.
+    const perFrame = smallestAllocation(() => step(world, DT), { calls: 2_000, bound: 2_000 * 8, warmUp: 200 }) / 2_000;
+    console.log(`[root conventions] 40 characters, travel split between joint_Root and the hips: ${perFrame.toFixed(2)} bytes a frame`);
+    expect(perFrame).toBeLessThan(8);
   });
 
   // 42.5200 and 56.6933 file units × 0.056444 ≈ (2.4, 3.2) m: 4 m from the origin.
