@@ -14,6 +14,9 @@
  * - a Z-up root joint (rest rotation −90° about X) above the hips carries the travel;
  * - a root joint carries the travel and the heading (its rotation about +Y), played with
  *   `rootYaw` against the original with `rootYaw`;
+ * - the legs hang from a root joint carrying 60 % of the travel and the heading, the hips (the
+ *   trunk) the rest (RobotExpressive hangs its legs from `Body`, above its `Hips`): the body
+ *   must keep its shape, so the travel comes out as one rigid move of the whole chain;
  * - the hips' rest OFFSET 4 m from the origin horizontally, the position channels replacing it
  *   (the motion unchanged) or added to it (the whole capture 4 m away).
  */
@@ -85,27 +88,45 @@ function withHipOffset(x: number, z: number): string {
   return edited;
 }
 
+/** Model rotations and positions of every joint of `skeleton` in the pose at `pose[o ..]`, composed parents first. */
+function modelTransforms(skeleton: Skeleton, pose: Float32Array, o: number): { q: Quat[]; p: number[][] } {
+  const q: Quat[] = [], p: number[][] = [];
+  for (let j = 0; j < skeleton.jointCount; j++) {
+    const b = o + j * 10, up = skeleton.parents[j]!;
+    const lq: Quat = [pose[b + 3]!, pose[b + 4]!, pose[b + 5]!, pose[b + 6]!], lt = [pose[b]!, pose[b + 1]!, pose[b + 2]!];
+    if (up < 0) { q.push(lq); p.push(lt); continue; }
+    const r = rotate(q[up]!, lt); // BVH joints have unit scale
+    q.push(qmul(q[up]!, lq));
+    p.push([p[up]![0]! + r[0]!, p[up]![1]! + r[1]!, p[up]![2]! + r[2]!]);
+  }
+  return { q, p };
+}
+
 /**
  * The original capture under a new root joint `joint_Root` (index 0, the original joints
- * shifted by one) whose local pose on frame f is translation `t(f)`, rotation `q(f)`, and
- * rest `t(0)`-free: translation 0, rotation `restRotation`. The hips' local pose becomes
- * q(f)⁻¹·(h − t(f)), q(f)⁻¹·q_h, so every joint's model transform is the original's.
+ * shifted by one) whose pose on frame f is translation `t(f)`, rotation `q(f)` (at rest: the
+ * origin and `restRotation`), the joints named in `hang` re-parented from the hips to it (as
+ * RobotExpressive hangs its legs from `Body`). Every local pose is rebuilt from the original's
+ * model transforms, local = parent⁻¹·model, so every joint moves as in the original.
  */
-function underRoot(t: (f: number) => number[], q: (f: number) => Quat, restRotation: Quat): { skeleton: Skeleton; clip: Clip } {
+function underRoot(t: (f: number) => number[], q: (f: number) => Quat, restRotation: Quat, hang: readonly string[] = []): { skeleton: Skeleton; clip: Clip } {
   const { skeleton, clip } = ORIGINAL;
-  const rest = [0, 0, 0, ...restRotation, 1, 1, 1, ...skeleton.rest];
-  const parents = [-1, ...Array.from(skeleton.parents, (p) => p + 1)];
+  const parents = [-1, ...Array.from(skeleton.parents, (p, j) => (hang.includes(skeleton.names[j]!) ? 0 : p + 1))];
+  const localOf = (root: { t: number[]; q: Quat }, model: { q: Quat[]; p: number[][] }, out: number[]): void => {
+    out.push(...root.t, ...root.q, 1, 1, 1);
+    for (let j = 0; j < J; j++) {
+      const up = parents[j + 1]!;
+      const pq = up === 0 ? root.q : model.q[up - 1]!, pp = up === 0 ? root.t : model.p[up - 1]!;
+      const inv: Quat = [-pq[0], -pq[1], -pq[2], pq[3]];
+      const d = model.p[j]!;
+      out.push(...rotate(inv, [d[0]! - pp[0]!, d[1]! - pp[1]!, d[2]! - pp[2]!]), ...qmul(inv, model.q[j]!), 1, 1, 1);
+    }
+  };
+  const rest: number[] = [];
+  localOf({ t: [0, 0, 0], q: restRotation }, modelTransforms(skeleton, skeleton.rest, 0), rest);
   const moved = createSkeleton({ names: ['joint_Root', ...skeleton.names], parents, rest });
-  const frames = new Float32Array(clip.frameCount * (J + 1) * 10);
-  for (let f = 0; f < clip.frameCount; f++) {
-    const src = f * J * 10, dst = f * (J + 1) * 10;
-    const tf = t(f), qf = q(f), inv: Quat = [-qf[0], -qf[1], -qf[2], qf[3]];
-    frames.set([...tf, ...qf, 1, 1, 1], dst);
-    frames.set(clip.frames.subarray(src, src + J * 10), dst + 10);
-    const h = rotate(inv, [clip.frames[src]! - tf[0]!, clip.frames[src + 1]! - tf[1]!, clip.frames[src + 2]! - tf[2]!]);
-    const qh = qmul(inv, [clip.frames[src + 3]!, clip.frames[src + 4]!, clip.frames[src + 5]!, clip.frames[src + 6]!]);
-    frames.set([...h, ...qh], dst + 10);
-  }
+  const frames: number[] = [];
+  for (let f = 0; f < clip.frameCount; f++) localOf({ t: t(f), q: q(f) }, modelTransforms(skeleton, clip.frames, f * J * 10), frames);
   return { skeleton: moved, clip: createClip({ skeleton: moved, frameRate: clip.frameRate, frames, name: 'under root' }) };
 }
 
@@ -274,6 +295,25 @@ describe('root motion finds where the travel lives', () => {
     const perFrame = smallestAllocation(() => step(world, DT), { calls: 2_000, bound: 2_000 * 8, warmUp: 200 }) / 2_000;
     console.log(`[root conventions] 40 characters, travel split between joint_Root and the hips: ${perFrame.toFixed(2)} bytes a frame`);
     expect(perFrame).toBeLessThan(8);
+  });
+
+  it.each([false, true])('the legs hang from a root joint with 60 %% of the travel and the heading (rootYaw %s): the body keeps its shape', (rootYaw) => {
+    // The hips keep 40 % of the travel relative to the root joint the legs hang from: holding
+    // each joint of the chain in place separately would pull the legs and the trunk apart.
+    const frames = ORIGINAL.clip.frames, stride = J * 10;
+    const heading = getRootTrack(ORIGINAL.clip).yaw;
+    const variant = underRoot((f) => [0.6 * frames[f * stride]!, 0, 0.6 * frames[f * stride + 2]!], (f) => axisAngle(0, 1, 0, heading[f]!), [0, 0, 0, 1], ['LHipJoint', 'RHipJoint']);
+    expect(variant.skeleton.parents[variant.skeleton.names.indexOf('LHipJoint')]).toBe(0);
+    expect(modelDifference(variant, 1)).toBeLessThan(1e-5);
+    const spawn = { x: -2, z: 0.5, yaw: 2 };
+    const a = run(ORIGINAL.skeleton, ORIGINAL.clip, 0, { rootYaw, ...spawn });
+    const b = run(variant.skeleton, variant.clip, 1, { rootYaw, ...spawn });
+    const drawn = worldDifference(a, b);
+    log(`legs under a root joint with 60 % of the travel, rootYaw ${rootYaw}`, b, `, joints ≤ ${(drawn * 1000).toExponential(2)} mm from the original's`);
+    expect(b.hipsOff).toBeLessThan(0.05);
+    if (!rootYaw) expect(travelError(b)).toBeLessThan(1e-3);
+    expect(Math.hypot(b.end.x - a.end.x, b.end.z - a.end.z)).toBeLessThan(1e-3);
+    expect(drawn).toBeLessThan(1e-4);
   });
 
   // 42.5200 and 56.6933 file units × 0.056444 ≈ (2.4, 3.2) m: 4 m from the origin.
