@@ -168,10 +168,10 @@ interface Run {
 }
 
 /** Plays `clip` once with root motion on a character spawned at `spawn`, stepping 1/60 s to its end. */
-function run(skeleton: Skeleton, clip: Clip, shift: number, options: { rootYaw?: boolean; x?: number; z?: number; yaw?: number } = {}): Run {
+function run(skeleton: Skeleton, clip: Clip, shift: number, options: { rootYaw?: boolean; verticalRootMotion?: boolean; x?: number; z?: number; yaw?: number } = {}): Run {
   const world = createAnimationWorld({ maxEntities: 2, maxJoints: 32 });
-  const { rootYaw = false, ...place } = options;
-  const eid = spawnCharacter(world, skeleton, { rootMotion: true, rootYaw, ...place });
+  const { rootYaw = false, verticalRootMotion = false, ...place } = options;
+  const eid = spawnCharacter(world, skeleton, { rootMotion: true, rootYaw, verticalRootMotion, ...place });
   const start = getRootTransform(world, eid);
   play(world, eid, clip, { loop: false });
   const hips = skeleton.hipJoint;
@@ -251,6 +251,18 @@ describe('root motion finds where the travel lives', () => {
     log(label, r, `, travel off by ${(travelError(r) * 1000).toExponential(2)} mm, joints ≤ ${(drawn * 1000).toExponential(2)} mm from the original's in the world`);
     expect(r.hipsOff).toBeLessThan(0.05);
     expect(travelError(r)).toBeLessThan(1e-3);
+    expect(drawn).toBeLessThan(1e-4);
+  });
+
+  it('with verticalRootMotion: the split travel (root joint 60 %, hips 40 %) moves the root transform up and down as the original does', () => {
+    const variant = parseBvh(withRootJoint(0.6), { scale: SCALE, name: 'split' });
+    const a = run(ORIGINAL.skeleton, ORIGINAL.clip, 0, { verticalRootMotion: true });
+    const b = run(variant.skeleton, variant.clip, 1, { verticalRootMotion: true });
+    const drawn = worldDifference(a, b);
+    log('split travel, verticalRootMotion', b, `, joints ≤ ${(drawn * 1000).toExponential(2)} mm from the original's, root height ${b.end.y.toFixed(4)} m (original ${a.end.y.toFixed(4)} m)`);
+    expect(Math.abs(a.end.y - a.start.y)).toBeGreaterThan(0.01); // the take's hips end lower or higher
+    expect(b.hipsOff).toBeLessThan(0.05);
+    expect(Math.abs(b.end.y - a.end.y)).toBeLessThan(1e-6);
     expect(drawn).toBeLessThan(1e-4);
   });
 
