@@ -13,7 +13,8 @@
  * - the travel split between that root joint (60 % of it) and the hips (the rest);
  * - a Z-up root joint (rest rotation −90° about X) above the hips carries the travel;
  * - a root joint carries the travel and the heading (its rotation about +Y), played with
- *   `rootYaw` against the original with `rootYaw`;
+ *   `rootYaw` against the original with `rootYaw`, alone or under a static Z-up armature
+ *   scaled 0.01 (an FBX → glTF export's bones in centimetres);
  * - the legs hang from a root joint carrying 60 % of the travel and the heading, the hips (the
  *   trunk) the rest (RobotExpressive hangs its legs from `Body`, above its `Hips`): the body
  *   must keep its shape, so the travel comes out as one rigid move of the whole chain;
@@ -130,6 +131,34 @@ function underRoot(t: (f: number) => number[], q: (f: number) => Quat, restRotat
   return { skeleton: moved, clip: createClip({ skeleton: moved, frameRate: clip.frameRate, frames, name: 'under root' }) };
 }
 
+/**
+ * `variant` under a static `Armature` joint (index 0, the others shifted by one) with rest and
+ * pose rotation `qa` and uniform scale `scale`, as FBX → glTF exports keep a Z-up armature
+ * scaled 0.01 over bones in centimetres: every local translation is divided by `scale`, the
+ * old root's pose is turned by qa⁻¹, so every joint's model position is the variant's.
+ */
+function inArmature(variant: { skeleton: Skeleton; clip: Clip }, qa: Quat, scale: number): { skeleton: Skeleton; clip: Clip } {
+  const n = variant.skeleton.jointCount;
+  const inv: Quat = [-qa[0], -qa[1], -qa[2], qa[3]];
+  const convert = (pose: Float32Array, o: number, out: number[]): void => {
+    out.push(0, 0, 0, ...qa, scale, scale, scale);
+    for (let j = 0; j < n; j++) {
+      const b = o + j * 10;
+      const t = [pose[b]! / scale, pose[b + 1]! / scale, pose[b + 2]! / scale];
+      const q: Quat = [pose[b + 3]!, pose[b + 4]!, pose[b + 5]!, pose[b + 6]!];
+      const root = variant.skeleton.parents[j]! < 0;
+      out.push(...(root ? rotate(inv, t) : t), ...(root ? qmul(inv, q) : q), pose[b + 7]!, pose[b + 8]!, pose[b + 9]!);
+    }
+  };
+  const rest: number[] = [];
+  convert(variant.skeleton.rest, 0, rest);
+  const parents = [-1, ...Array.from(variant.skeleton.parents, (p) => p + 1)];
+  const skeleton = createSkeleton({ names: ['Armature', ...variant.skeleton.names], parents, rest });
+  const frames: number[] = [];
+  for (let f = 0; f < variant.clip.frameCount; f++) convert(variant.clip.frames, f * n * 10, frames);
+  return { skeleton, clip: createClip({ skeleton, frameRate: variant.clip.frameRate, frames, name: 'in armature' }) };
+}
+
 /** Model positions of every joint on every frame: `frameCount × jointCount × 3`. */
 function modelPositions(skeleton: Skeleton, clip: Clip): Float64Array {
   const n = skeleton.jointCount;
@@ -169,7 +198,7 @@ interface Run {
 
 /** Plays `clip` once with root motion on a character spawned at `spawn`, stepping 1/60 s to its end. */
 function run(skeleton: Skeleton, clip: Clip, shift: number, options: { rootYaw?: boolean; verticalRootMotion?: boolean; x?: number; z?: number; yaw?: number } = {}): Run {
-  const world = createAnimationWorld({ maxEntities: 2, maxJoints: 32 });
+  const world = createAnimationWorld({ maxEntities: 2, maxJoints: skeleton.jointCount });
   const { rootYaw = false, verticalRootMotion = false, ...place } = options;
   const eid = spawnCharacter(world, skeleton, { rootMotion: true, rootYaw, verticalRootMotion, ...place });
   const start = getRootTransform(world, eid);
@@ -276,6 +305,24 @@ describe('root motion finds where the travel lives', () => {
     log('Z-up root joint', r, `, travel off by ${(travelError(r) * 1000).toExponential(2)} mm, joints ≤ ${(drawn * 1000).toExponential(2)} mm from the original's`);
     expect(r.hipsOff).toBeLessThan(0.05);
     expect(travelError(r)).toBeLessThan(1e-3);
+    expect(drawn).toBeLessThan(1e-4);
+  });
+
+  it.each([false, true])('a static Z-up armature scaled 0.01 over a root joint in centimetres that carries the travel and the heading (rootYaw %s)', (rootYaw) => {
+    const frames = ORIGINAL.clip.frames, stride = J * 10;
+    const heading = getRootTrack(ORIGINAL.clip).yaw;
+    const zUp = axisAngle(1, 0, 0, -Math.PI / 2);
+    const variant = inArmature(underRoot((f) => [frames[f * stride]!, 0, frames[f * stride + 2]!], (f) => axisAngle(0, 1, 0, heading[f]!), [0, 0, 0, 1]), zUp, 0.01);
+    expect(variant.skeleton.names.slice(0, 3)).toEqual(['Armature', 'joint_Root', 'Hips']);
+    expect(modelDifference(variant, 2)).toBeLessThan(1e-5);
+    const spawn = { x: 0.5, z: 3, yaw: -1 };
+    const a = run(ORIGINAL.skeleton, ORIGINAL.clip, 0, { rootYaw, ...spawn });
+    const b = run(variant.skeleton, variant.clip, 2, { rootYaw, ...spawn });
+    const drawn = worldDifference(a, b);
+    log(`armature 0.01 over joint_Root, rootYaw ${rootYaw}`, b, `, joints ≤ ${(drawn * 1000).toExponential(2)} mm from the original's`);
+    expect(b.hipsOff).toBeLessThan(0.05);
+    expect(Math.hypot(b.end.x - a.end.x, b.end.z - a.end.z)).toBeLessThan(1e-3);
+    expect(Math.abs(b.end.yaw - a.end.yaw)).toBeLessThan(1e-5);
     expect(drawn).toBeLessThan(1e-4);
   });
 
