@@ -3,8 +3,9 @@
  * model space on every frame, and which way it faces (its yaw), computed once per clip and
  * cached. Both are composed along the chain from the skeleton's root to the joint, so the
  * travel is measured once wherever the capture keeps it: on the hips, on a root joint above
- * them (MotionBuilder's `joint_Root`, an Unreal-style `root` bone), or split between them. Root motion reads the joint's displacement and turn between two times off this
- * track, and normalization reads its cycle: the net displacement and yaw from the first to
+ * them (MotionBuilder's `joint_Root`, an Unreal-style `root` bone), or split between them.
+ * Root motion reads the joint's displacement and turn between two times off this track, and
+ * normalization reads its cycle: the net displacement and yaw from the first to
  * the last frame, the farthest the joint gets from where it started, and the hips' height.
  * A reduced (LOD) clip, which stores no frames, has the track of its curves at the frame
  * times (`sampleFrameInto`, what playback gives there).
@@ -139,8 +140,8 @@ function wrapAngle(angle: number): number {
  * the joint, its parent's model matrix and inverse (3×4; identity for a root joint), the
  * joint's rest model position, the rest model rotations of its parent and of the joint
  * (quaternions x y z w composed along the chain, scale ignored; identity for a root's parent),
- * and every joint from the skeleton's root down to it with its rest pose, model position and
- * model rotation.
+ * and every joint from the skeleton's root down to it with its rest pose and its parent's rest
+ * model matrix, inverse and rotation.
  *
  * Root motion uses it to take the travel out of the pose wherever the capture put it: a take
  * may move the hips, a root joint above them (MotionBuilder's `joint_Root`, an Unreal-style

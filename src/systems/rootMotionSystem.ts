@@ -168,16 +168,16 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
 
 /**
  * Step 3 of the file header for the pose at `local[base ..]`. Joint k is the highest joint of
- * the chain (skeleton root → root-motion joint) whose local pose is not its rest (beyond
- * float noise, `REST_TOLERANCE`) — the root-motion joint itself when every joint above it is at rest, as for hips at the
- * root. Its parent is then taken to be at its rest model transform P. With h and q_h the root-motion
- * joint's model position and rotation (composed from P down the chain), the pose is moved by
- * the model-space rigid motion G(x) = R_y(φ)·(x − h) + h', h' = (0, h.y or the rest height
- * when `up`, 0), applied to joint k: its model position m = P·l becomes G(m) and l = P⁻¹·G(m);
- * with `turning` φ = −ψ, ψ the twist about +Y of q_h relative to its rest model rotation, and
- * the joint's model rotation is turned by R_y(φ) too (`removeTwist` when k is the root-motion
- * joint). Everything below joint k moves with it, so the body keeps its shape; the joints
- * above it stay at rest.
+ * the chain (skeleton root → root-motion joint) whose local pose is not its rest beyond float
+ * noise (`REST_TOLERANCE`): the root-motion joint itself when every joint above it is at rest,
+ * as for hips at the root. Its parent is then taken to be at its rest model transform P. With
+ * h and q_h the root-motion joint's model position and rotation (composed from P down the
+ * chain), the pose is moved by the model-space rigid motion G(x) = R_y(φ)·(x − h) + h', with
+ * h' = (0, h.y or the rest height when `up`, 0), applied to joint k: its model position
+ * m = P·l becomes G(m), and l = P⁻¹·G(m). With `turning` φ = −ψ, ψ the twist about +Y of q_h
+ * relative to its rest model rotation, and joint k's model rotation is turned by R_y(φ) too
+ * (`removeTwist` when k is the root-motion joint). Everything below joint k moves with it, so
+ * the body keeps its shape; the joints above it stay at rest.
  */
 function holdChain(local: Float32Array, base: number, frame: RootFrame, up: boolean, turning: boolean): void {
   const chain = frame.chain, rest = frame.chainRest;
