@@ -28,7 +28,10 @@ export interface SpawnOptions {
   /**
    * Move the character through the world by its clips' root motion, holding the pose's root
    * in place (default false: the pose keeps all of the clip's motion and the character stays
-   * where it was spawned).
+   * where it was spawned). The travel is the hips' motion composed from the skeleton's root,
+   * whichever joint of that chain carries it (a `joint_Root` above the hips too), and the hips
+   * are held at the model origin horizontally, so they are drawn at the root transform
+   * whatever their rest offset (docs/root-motion-and-blend-spaces.md, "Where the travel lives").
    */
   rootMotion?: boolean;
   /** Also move it by the root's vertical travel instead of keeping the bob in the pose (default false). */

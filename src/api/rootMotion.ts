@@ -181,8 +181,9 @@ const WHERE = 'setRootTransform';
  *
  * With root motion the character goes on from the new transform: the next frames' root deltas
  * are turned by the new heading and added to the new position (with `rootYaw` the clips' turns
- * keep adding to the heading set here). Without root motion the character simply stands there.
- * The jump is not motion: `RootMotion.delta` (the last frame's root-motion displacement) is
+ * keep adding to the heading set here), and its hips are drawn at the new x, z (root motion
+ * holds them at the model origin horizontally, whatever their rest offset). Without root
+ * motion the character simply stands there. The jump is not motion: `RootMotion.delta` (the last frame's root-motion displacement) is
  * left as it is, and nothing of the pose changes. Allocation-free, so a game can steer every
  * character every frame.
  *

@@ -1,8 +1,11 @@
 /**
  * A clip's root-motion track: where its root-motion joint (the hip joint, else joint 0) is in
  * model space on every frame, and which way it faces (its yaw), computed once per clip and
- * cached. Root motion reads the joint's displacement and turn between two times off this
- * track, and normalization reads its cycle: the net displacement and yaw from the first to
+ * cached. Both are composed along the chain from the skeleton's root to the joint, so the
+ * travel is measured once wherever the capture keeps it: on the hips, on a root joint above
+ * them (MotionBuilder's `joint_Root`, an Unreal-style `root` bone), or split between them.
+ * Root motion reads the joint's displacement and turn between two times off this track, and
+ * normalization reads its cycle: the net displacement and yaw from the first to
  * the last frame, the farthest the joint gets from where it started, and the hips' height.
  * A reduced (LOD) clip, which stores no frames, has the track of its curves at the frame
  * times (`sampleFrameInto`, what playback gives there).
@@ -133,26 +136,49 @@ function wrapAngle(angle: number): number {
 }
 
 /**
- * Where a skeleton's root-motion joint sits at rest: the joint, its parent's model matrix and
- * inverse (3×4; identity for a root joint), the joint's rest model position, and the rest
- * model rotations of its parent and of the joint (quaternions x y z w composed along the
- * chain, scale ignored; identity for a root's parent). Root motion uses it to hold the joint
- * in place in model space whatever its parent's orientation, and (with yaw extraction) to
- * take the joint's twist about +Y relative to its rest out of the pose.
+ * Where a skeleton's root-motion joint sits at rest, and the chain of joints that carries it:
+ * the joint, its parent's model matrix and inverse (3×4; identity for a root joint), the
+ * joint's rest model position, the rest model rotations of its parent and of the joint
+ * (quaternions x y z w composed along the chain, scale ignored; identity for a root's parent),
+ * and every joint from the skeleton's root down to it with its rest pose and its parent's rest
+ * model matrix, inverse and rotation.
+ *
+ * Root motion uses it to take the travel out of the pose wherever the capture put it: a take
+ * may move the hips, a root joint above them (MotionBuilder's `joint_Root`, an Unreal-style
+ * `root` bone), or both. The travel is the composed model-space motion of the chain (what
+ * {@link RootTrack} measures); rootMotionSystem moves the body back rigidly at the highest
+ * joint of the chain that is not at rest, through that joint's parent's rest transform, so
+ * the body is not moved twice. When the joints above the hips are at rest (the common case)
+ * that joint is the hips, through `parentModel` and `parentInverse`.
  */
 export interface RootFrame {
-  /** The root-motion joint's index. */
+  /** The root-motion joint's index (the hip joint, else joint 0). */
   readonly joint: number;
   /** Its parent's rest model matrix, 3×4 column-major (12 floats; identity for a root joint). */
   readonly parentModel: Float64Array;
   /** The inverse of `parentModel` (12 floats). */
   readonly parentInverse: Float64Array;
-  /** The joint's rest model position, x y z. */
+  /**
+   * The joint's rest model position, x y z. Its horizontal part (x, z) is the hips' rest
+   * offset, which root motion takes out of the pose (the hips are held at the model origin
+   * horizontally, so they are drawn at the root transform); its height is where `vertical`
+   * root motion holds them.
+   */
   readonly restPosition: Float64Array;
   /** Its parent's rest model rotation, quaternion x y z w (identity for a root's parent). */
   readonly parentRotation: Float64Array;
   /** The joint's rest model rotation, quaternion x y z w. */
   readonly restRotation: Float64Array;
+  /** The chain: the joints from the skeleton's root down to `joint`, root first, `joint` last. */
+  readonly chain: Int16Array;
+  /** The chain's rest local poses: 10 floats (SQT) per chain joint, in chain order. */
+  readonly chainRest: Float32Array;
+  /** Each chain joint's parent's rest model matrix: 12 floats per chain joint (identity for the root). */
+  readonly chainParentModels: Float64Array;
+  /** Their inverses: 12 floats per chain joint. */
+  readonly chainParentInverses: Float64Array;
+  /** Each chain joint's parent's rest model rotation: quaternion x y z w per chain joint (scale ignored). */
+  readonly chainParentRotations: Float64Array;
 }
 
 const frames = new WeakMap<Skeleton, RootFrame>();
@@ -177,7 +203,24 @@ export function getRootFrame(skeleton: Skeleton): RootFrame {
     composeChainRotation(parentRotation, 0, skeleton.rest, 0, chain);
     const restRotation = new Float64Array(4);
     quat.multiply(restRotation, 0, parentRotation, 0, skeleton.rest, joint * POSE_STRIDE + POSE_Q);
-    frame = Object.freeze({ joint, parentModel, parentInverse, restPosition, parentRotation, restRotation });
+    const fullChain = [...chain, joint];
+    const n = fullChain.length;
+    const chainRest = new Float32Array(n * POSE_STRIDE);
+    const chainParentModels = new Float64Array(n * MATRIX_STRIDE);
+    const chainParentInverses = new Float64Array(n * MATRIX_STRIDE);
+    const chainParentRotations = new Float64Array(n * 4);
+    for (let k = 0; k < n; k++) {
+      const j = fullChain[k], up = skeleton.parents[j];
+      chainRest.set(skeleton.rest.subarray(j * POSE_STRIDE, j * POSE_STRIDE + POSE_STRIDE), k * POSE_STRIDE);
+      if (up >= 0) chainParentModels.set(model.subarray(up * MATRIX_STRIDE, up * MATRIX_STRIDE + MATRIX_STRIDE), k * MATRIX_STRIDE);
+      else affine.identity(chainParentModels, k * MATRIX_STRIDE);
+      affine.invert(chainParentInverses, k * MATRIX_STRIDE, chainParentModels, k * MATRIX_STRIDE);
+      composeChainRotation(chainParentRotations, k * 4, skeleton.rest, 0, fullChain.slice(0, k));
+    }
+    frame = Object.freeze({
+      joint, parentModel, parentInverse, restPosition, parentRotation, restRotation,
+      chain: Int16Array.from(fullChain), chainRest, chainParentModels, chainParentInverses, chainParentRotations,
+    });
     frames.set(skeleton, frame);
   }
   return frame;

@@ -4,9 +4,10 @@
  *
  * Reads:  Character, Layers (clip/weight/flags/rootDelta/rootYaw/rootScale/rootAxis),
  *         RootMotion (enabled, vertical, extractYaw), the skeletons' root frames (rest
- *         placement of the root-motion joint), `world.blendThreshold`.
- * Writes: RootMotion (x, y, z, delta; yaw with yaw extraction), LocalPose (the root-motion
- *         joint's translation; its rotation with yaw extraction).
+ *         placement of the root-motion joint and of the chain above it), `world.blendThreshold`.
+ * Writes: RootMotion (x, y, z, delta; yaw with yaw extraction), LocalPose (the translation of
+ *         the highest joint of the root-motion chain that is not at rest — the hips, usually —
+ *         and its rotation with yaw extraction).
  * Order:  after inertializeSystem, before skinSystem. Visits the update list
  *         (`world.updates`): characters `lodSystem` is not updating this frame are skipped; on
  *         their update frame the layers' root deltas
@@ -32,16 +33,20 @@
  * 2. The blended delta is turned by the character's yaw (about +Y) and added to its world
  *    position; the vertical part only when `vertical` is set. With yaw extraction the delta
  *    is in the root's heading frame at the frame's start (see `extractRootYawDelta`), the
- *    turn is about the root-motion joint's rest position r rather than the model origin —
- *    the model moves by d + r − R(Δψ)·r, which is d for hips above the origin — and then
- *    yaw += Δψ.
- * 3. The root-motion joint (the hip joint, else joint 0) is put back at its rest position
- *    horizontally in model space (and vertically when `vertical` is set), through its
- *    parent's rest transform: the travel now lives in the world transform, the bob stays in
- *    the pose. With yaw extraction its model rotation also loses its twist about +Y relative
- *    to its rest model rotation (swing–twist, as `RootTrack.yaw` measures it), so the pose
- *    faces the rest heading and the facing lives in `yaw`. (Exact when the joint's ancestors
- *    do not move, as for a hip at the root.)
+ *    turn is about the model origin — where step 3 holds the root-motion joint, so the
+ *    character turns about its hips — and then yaw += Δψ.
+ * 3. The travel is taken out of the pose where the capture put it (`RootFrame`): the
+ *    root-motion joint (the hip joint, else joint 0) is put at the model origin horizontally
+ *    (its rest offset removed: the hips are drawn at the root transform), keeping its height
+ *    (the bob stays in the pose) unless `vertical` holds it at its rest height. The move is
+ *    made rigidly at the highest joint of the chain from the skeleton's root to the hips that
+ *    is not at rest: the hips when the joints above them are at rest (hips at the root, or a
+ *    static armature above them), a root joint above the hips when the take moves it
+ *    (MotionBuilder's `joint_Root`, Unreal's `root`), so a travel on it, or split between it
+ *    and the hips, is counted once and the body keeps its shape. With yaw extraction the move
+ *    also turns by −ψ about +Y, ψ the twist of the hips' model rotation relative to its rest
+ *    model rotation (swing–twist, as `RootTrack.yaw` measures it), so the hips face the rest
+ *    heading and the facing lives in `yaw`.
  *
  * Without yaw extraction nothing about yaw is read and the results are those of the
  * translation-only model.
@@ -50,19 +55,36 @@ import { commitRemovals } from 'bitecs';
 import { ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
 import { movesRoot } from '../components/layerRules.js';
 import { updateRange } from '../components/UpdateList.js';
+import type { RootFrame } from '../assets/rootTrack.js';
+import * as affine from '../math/affine.js';
 import * as layout from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import type { AnimationWorld } from '../world.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
-const { MATRIX_T, MATRIX_X, MATRIX_Y, MATRIX_Z, POSE_Q, POSE_STRIDE, POSE_T } = layout;
+const { MATRIX_STRIDE, MATRIX_T, MATRIX_X, MATRIX_Y, MATRIX_Z, POSE_Q, POSE_STRIDE, POSE_T } = layout;
 
 /** Math temporaries of the twist removal: two quaternions (fixed size, so module level). */
 const q = new Float64Array(8);
 /** Where the two quaternions sit in `q`: the joint's model rotation, then its rotation relative to rest. */
 const Q_M = 0, Q_REL = 4;
 
+/** Math temporaries of the chain walk (`holdChain`): two 3×4 matrices and a quaternion (fixed size, so module level). */
+const m = new Float64Array(2 * MATRIX_STRIDE);
+/** Where they sit in `m`: the model matrix composed down the chain, a joint's local matrix. */
+const M_MODEL = 0, M_LOCAL = MATRIX_STRIDE;
+/** The model rotation composed down the chain, quaternion x y z w (scale ignored). */
+const r = new Float64Array(4);
+
 /** Below this |(y, w)| of the joint's rotation relative to rest (a half-turn swing) its twist is undefined and kept. */
 const TWIST_EPSILON = 1e-9;
+
+/**
+ * A joint of the root-motion chain is at rest when each of its 10 local pose floats is within
+ * this fraction of (1 + |rest value|) of its rest: a clip that stores an armature at rest
+ * gives it back after sampling and blending only up to a few float32 ulps (nlerp renormalizes
+ * the rotation; 1 ulp at 1 is 1.2e-7), and that noise is not motion.
+ */
+const REST_TOLERANCE = 1e-6;
 
 /**
  * Below this half-turn |δ/2| the arc factor k(δ) = sin(δ/2)/(δ/2) is the series 1 − (δ/2)²/6
@@ -117,8 +139,6 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
     }
     const norm = total > threshold ? 1 / total : 1 / threshold;
     dx *= norm; dy *= norm; dz *= norm;
-    const frame = rootFrames[Character.skeleton[eid]];
-    const rest = frame.restPosition;
     if (turning) {
       // The blended twist back to an arc: d = k(δ)·R(δ/2)·u.
       turn *= norm;
@@ -128,11 +148,7 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
       const ux = dx, uz = dz;
       dx = ka * (c * ux + s * uz);
       dz = ka * (c * uz - s * ux);
-      // Turn about the joint (at r in model space), not the model origin: d += r − R(Δψ)·r.
-      const ct = Math.cos(turn), st = Math.sin(turn);
-      const rx = rest[0], rz = rest[2];
-      dx += rx - (ct * rx + st * rz);
-      dz += rz - (ct * rz - st * rx);
+      // The turn is about the model origin, where step 3 holds the joint horizontally.
     }
     // Yaw about +Y: x' = x cos + z sin, z' = −x sin + z cos (0 faces +Z).
     const c = Math.cos(yaw[eid]), s = Math.sin(yaw[eid]);
@@ -146,18 +162,93 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
     if (up) worldY[eid] = worldY[eid] + dy;
     worldZ[eid] = worldZ[eid] + wz;
 
+    holdChain(local, eid * poseSize, rootFrames[Character.skeleton[eid]], up, turning);
+  }
+}
+
+/**
+ * Step 3 of the file header for the pose at `local[base ..]`. Joint k is the highest joint of
+ * the chain (skeleton root → root-motion joint) whose local pose is not its rest beyond float
+ * noise (`REST_TOLERANCE`): the root-motion joint itself when every joint above it is at rest,
+ * as for hips at the root. Its parent is then taken to be at its rest model transform P. With
+ * h and q_h the root-motion joint's model position and rotation (composed from P down the
+ * chain), the pose is moved by the model-space rigid motion G(x) = R_y(φ)·(x − h) + h', with
+ * h' = (0, h.y or the rest height when `up`, 0), applied to joint k: its model position
+ * m = P·l becomes G(m), and l = P⁻¹·G(m). With `turning` φ = −ψ, ψ the twist about +Y of q_h
+ * relative to its rest model rotation, and joint k's model rotation is turned by R_y(φ) too
+ * (`removeTwist` when k is the root-motion joint). Everything below joint k moves with it, so
+ * the body keeps its shape; the joints above it stay at rest.
+ */
+function holdChain(local: Float32Array, base: number, frame: RootFrame, up: boolean, turning: boolean): void {
+  const chain = frame.chain, rest = frame.chainRest;
+  const hip = chain.length - 1;
+  let k = 0;
+  for (; k < hip; k++) {
+    const p = base + chain[k] * POSE_STRIDE, r0 = k * POSE_STRIDE;
+    let still = true;
+    for (let i = 0; i < POSE_STRIDE && still; i++) {
+      const v = rest[r0 + i];
+      still = Math.abs(local[p + i] - v) <= REST_TOLERANCE * (1 + Math.abs(v));
+    }
+    if (!still) break;
+  }
+  if (k === hip) {
     // Model position of the joint: m = P·l (P its parent's rest model matrix, l its local
-    // translation); hold m at rest horizontally, then l = P⁻¹·m.
+    // translation); hold m at the origin horizontally, then l = P⁻¹·m.
     const P = frame.parentModel, inv = frame.parentInverse;
-    const p = eid * poseSize + frame.joint * POSE_STRIDE;
+    const p = base + frame.joint * POSE_STRIDE;
     const lx = local[p + POSE_T], ly = local[p + POSE_T + 1], lz = local[p + POSE_T + 2];
-    const my = up ? rest[1] : P[MATRIX_X + 1] * lx + P[MATRIX_Y + 1] * ly + P[MATRIX_Z + 1] * lz + P[MATRIX_T + 1];
-    const mx = rest[0], mz = rest[2];
+    const my = up ? frame.restPosition[1] : P[MATRIX_X + 1] * lx + P[MATRIX_Y + 1] * ly + P[MATRIX_Z + 1] * lz + P[MATRIX_T + 1];
+    const mx = 0, mz = 0;
     local[p + POSE_T] = inv[MATRIX_X] * mx + inv[MATRIX_Y] * my + inv[MATRIX_Z] * mz + inv[MATRIX_T];
     local[p + POSE_T + 1] = inv[MATRIX_X + 1] * mx + inv[MATRIX_Y + 1] * my + inv[MATRIX_Z + 1] * mz + inv[MATRIX_T + 1];
     local[p + POSE_T + 2] = inv[MATRIX_X + 2] * mx + inv[MATRIX_Y + 2] * my + inv[MATRIX_Z + 2] * mz + inv[MATRIX_T + 2];
     if (turning) removeTwist(local, p + POSE_Q, frame.parentRotation, frame.restRotation);
+    return;
   }
+  // The root-motion joint's model transform from joint k down: P·T_k ⋯ T_joint, R_P·q_k ⋯ q_joint.
+  const P = frame.chainParentModels, inv = frame.chainParentInverses, R = frame.chainParentRotations;
+  const pk = k * MATRIX_STRIDE;
+  for (let i = 0; i < MATRIX_STRIDE; i++) m[M_MODEL + i] = P[pk + i];
+  quat.copy(r, 0, R, k * 4);
+  for (let i = k; i <= hip; i++) {
+    const p = base + chain[i] * POSE_STRIDE;
+    affine.fromSQT(m, M_LOCAL, local, p);
+    affine.multiply(m, M_MODEL, m, M_MODEL, m, M_LOCAL);
+    quat.multiply(r, 0, r, 0, local, p + POSE_Q);
+  }
+  const hx = m[M_MODEL + MATRIX_T], hy = m[M_MODEL + MATRIX_T + 1], hz = m[M_MODEL + MATRIX_T + 2];
+  // R_y(φ) as cos φ, sin φ; with `turning` from twist⁻¹ = (0, sin φ/2, 0, cos φ/2) of q_h·rest⁻¹.
+  let cos = 1, sin = 0;
+  const p = base + chain[k] * POSE_STRIDE;
+  if (turning) {
+    quat.conjugate(q, Q_REL, frame.restRotation, 0);
+    quat.multiply(q, Q_REL, r, 0, q, Q_REL); // q_rel
+    const y = q[Q_REL + 1], w = q[Q_REL + 3];
+    const n = Math.sqrt(y * y + w * w);
+    if (n > TWIST_EPSILON) {
+      const hs = -y / n, hc = w / n;
+      cos = hc * hc - hs * hs;
+      sin = 2 * hs * hc;
+      // Joint k's model rotation R_P·q turned by twist⁻¹, back to local: q = R_P⁻¹·twist⁻¹·R_P·q.
+      const ro = k * 4;
+      quat.multiply(q, Q_M, R, ro, local, p + POSE_Q);
+      q[Q_REL] = 0; q[Q_REL + 1] = hs; q[Q_REL + 2] = 0; q[Q_REL + 3] = hc;
+      quat.multiply(q, Q_M, q, Q_REL, q, Q_M);
+      quat.conjugate(q, Q_REL, R, ro);
+      quat.multiply(local, p + POSE_Q, q, Q_REL, q, Q_M);
+    }
+  }
+  // Joint k's model position m = P·l, moved by G, back to local.
+  const lx = local[p + POSE_T], ly = local[p + POSE_T + 1], lz = local[p + POSE_T + 2];
+  const dx = P[pk + MATRIX_X] * lx + P[pk + MATRIX_Y] * ly + P[pk + MATRIX_Z] * lz + P[pk + MATRIX_T] - hx;
+  const dy = P[pk + MATRIX_X + 1] * lx + P[pk + MATRIX_Y + 1] * ly + P[pk + MATRIX_Z + 1] * lz + P[pk + MATRIX_T + 1] - hy;
+  const dz = P[pk + MATRIX_X + 2] * lx + P[pk + MATRIX_Y + 2] * ly + P[pk + MATRIX_Z + 2] * lz + P[pk + MATRIX_T + 2] - hz;
+  // Yaw about +Y: x' = x cos + z sin, z' = −x sin + z cos.
+  const mx = cos * dx + sin * dz, my = dy + (up ? frame.restPosition[1] : hy), mz = cos * dz - sin * dx;
+  local[p + POSE_T] = inv[pk + MATRIX_X] * mx + inv[pk + MATRIX_Y] * my + inv[pk + MATRIX_Z] * mz + inv[pk + MATRIX_T];
+  local[p + POSE_T + 1] = inv[pk + MATRIX_X + 1] * mx + inv[pk + MATRIX_Y + 1] * my + inv[pk + MATRIX_Z + 1] * mz + inv[pk + MATRIX_T + 1];
+  local[p + POSE_T + 2] = inv[pk + MATRIX_X + 2] * mx + inv[pk + MATRIX_Y + 2] * my + inv[pk + MATRIX_Z + 2] * mz + inv[pk + MATRIX_T + 2];
 }
 
 /**

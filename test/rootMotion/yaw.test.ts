@@ -162,8 +162,10 @@ describe('root yaw extraction', () => {
   });
 
   it('turns about the hips for a rig whose hips rest off the model origin', () => {
-    // The clip starts at the rest position, so the authored hips placed at the spawn are
-    // spawn + R_y(yaw)·(r + circle(t)): a turn about the model origin would swing r around.
+    // The clip starts at the rest position r; root motion takes the hips' horizontal rest
+    // offset (r.x, r.z) out of the pose, so the hips are drawn at the root transform and the
+    // authored hips placed at the spawn are spawn + R_y(yaw)·(r + circle(t) − (r.x, 0, r.z)):
+    // a turn about any point but the hips would swing them off that circle.
     const r: [number, number, number] = [0.4, 1, -0.3];
     const skeleton = biped(1, r[0], r[2]);
     const motion = circle(OMEGA, V, 1, r);
@@ -173,7 +175,7 @@ describe('root yaw extraction', () => {
     let worst = 0;
     run(world, 2.5, createRandom(5), (t) => {
       const p = motion.position(t);
-      const [ex, ez] = turnXZ(p[0], p[2], -1.2);
+      const [ex, ez] = turnXZ(p[0] - r[0], p[2] - r[2], -1.2);
       const [hx, , hz] = worldHips(world, eid);
       worst = Math.max(worst, Math.hypot(hx - ex, hz - ez));
     });
