@@ -6,7 +6,7 @@ import { isSkeleton, type Skeleton } from './Skeleton.js';
 import { TRANSLATION_ANIMATION, TRANSLATION_SCALED, TRANSLATION_SKELETON, type BindOptions, type Binding, type ReferenceOption, type TranslationMode, type TranslationOption } from './bindingTypes.js';
 import { humanoidMap } from './humanoid/humanoidMap.js';
 import { resolveJointMap } from './humanoid/jointMap.js';
-import { canonicalPose } from './retarget/canonical.js';
+import { canonicalPose, standingHipHeight } from './retarget/canonical.js';
 import { planRetarget } from './retarget/plan.js';
 import { bindPose, modelReference } from './retarget/reference.js';
 import { AnimationError } from './AnimationError.js';
@@ -170,9 +170,12 @@ function humanoidOrNull(skeleton: Skeleton): ReturnType<typeof humanoidMap>['joi
   }
 }
 
-/** Hip ratio of the default binding: target.hipHeight ÷ source.hipHeight, or 1 when either is 0. */
+/**
+ * Hip ratio of the default binding: for two humanoids paired as such {@link humanoidHipRatio},
+ * else target.hipHeight ÷ source.hipHeight, or 1 when either is 0.
+ */
 export function defaultHipRatio(source: Skeleton, target: Skeleton): number {
-  return source.hipHeight > 0 && target.hipHeight > 0 ? target.hipHeight / source.hipHeight : 1;
+  return humanoidHipRatio(source, target) ?? (source.hipHeight > 0 && target.hipHeight > 0 ? target.hipHeight / source.hipHeight : 1);
 }
 
 /**
@@ -242,7 +245,8 @@ function sameParents(a: Skeleton, b: Skeleton): boolean {
  * proportions (see {@link sameProportions}; the clip's own skeleton), so such clips play
  * exactly as authored. A given `translation` applies on every skeleton, the clip's own too.
  *
- * The hip ratio is the one root travel uses: target.hipHeight ÷ the clip's hip height
+ * The hip ratio is the one root travel uses: for two humanoids paired as such, their standing
+ * hip heights' ({@link humanoidHipRatio}); else target.hipHeight ÷ the clip's hip height
  * (`RootTrack.hipHeight`: its skeleton's rest hip height, or its mean over the clip when the
  * rest has none), 1 when either is 0 — so the scaled hips and the world travel agree. A
  * difference clip (`createDifferenceClip`) takes its skeleton's rest hip height instead.
@@ -256,7 +260,7 @@ export function bindClip(clip: Clip, target: Skeleton, translation?: Translation
   // A difference clip's hip translation is a difference (centimetres), not a height: its mean
   // is no hip height, so only its skeleton's rest hip height can give the ratio (else 1).
   const clipHips = clip.difference === true ? source.hipHeight : getRootTrack(clip).hipHeight;
-  const hipRatio = target.hipHeight > 0 && clipHips > 0 ? target.hipHeight / clipHips : 1;
+  const hipRatio = humanoidHipRatio(source, target) ?? (target.hipHeight > 0 && clipHips > 0 ? target.hipHeight / clipHips : 1);
   if (translation !== undefined) return bindSkeletons(source, target, { translation, hipRatio });
   // The default binding by ratio, looked up without allocating (transition calls this every frame).
   let byTarget = defaults.get(source);
@@ -266,6 +270,32 @@ export function bindClip(clip: Clip, target: Skeleton, translation?: Translation
   let binding = byRatio.get(hipRatio);
   if (binding === undefined) byRatio.set(hipRatio, (binding = bindSkeletons(source, target, { hipRatio })));
   return binding;
+}
+
+/** Per source, per target: the humanoid hip ratio of {@link humanoidHipRatio} (null: none). */
+const humanoidRatios = new WeakMap<Skeleton, WeakMap<Skeleton, number | null>>();
+
+/**
+ * The hip ratio of two skeletons that pair as humanoids (joints 'auto' resolves to 'humanoid'):
+ * the target's standing hip height over the source's, both in the canonical pose (legs straight
+ * down, above the lowest joint), so a capture whose rest stands at the origin or a rig modelled
+ * in a half-step gets the ratio of their legs; null for other pairs (which keep the clip's hip
+ * height, `RootTrack.hipHeight`). Computed once per pair.
+ */
+export function humanoidHipRatio(source: Skeleton, target: Skeleton): number | null {
+  let byTarget = humanoidRatios.get(source);
+  if (byTarget === undefined) humanoidRatios.set(source, (byTarget = new WeakMap()));
+  let ratio = byTarget.get(target);
+  if (ratio === undefined) {
+    ratio = null;
+    const from = humanoidOrNull(source), to = humanoidOrNull(target);
+    if (from !== null && to !== null && resolveJointMap(source, target, 'auto').rule === 'humanoid') {
+      const a = standingHipHeight(source, from), b = standingHipHeight(target, to);
+      if (a > 0 && b > 0 && Number.isFinite(b / a)) ratio = b / a;
+    }
+    byTarget.set(target, ratio);
+  }
+  return ratio;
 }
 
 /** bindClip's default bindings: per source, per target, by hip ratio. */

@@ -20,7 +20,15 @@
  * translation (its own bone length) plus the clip's offset of s's translation from s's rest,
  * turned and scaled the same way (zero unless the clip moves the joint: an IK target, a
  * prop). Scale is the clip's relative to the source's rest, times the target's rest scale.
+ *
+ * Where the target's hierarchy is flatter than the source's — a joint bound below another in
+ * the source but parented elsewhere in the target, as IK feet hang from a rig's root — the
+ * joint is attached: after the pose is written, its translation is set so that it sits where
+ * its rest pose had it relative to that other joint (`P_t = M_a · b_t`, b_t its rest offset
+ * in the frame of a, the target joint of its source parent), so an IK foot stays at the end
+ * of the character's own lower leg.
  */
+import * as affine from './affine.js';
 import * as layout from './layout.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
@@ -54,6 +62,18 @@ export interface RetargetTables {
   readonly local: Float32Array;
   /** One double: the fraction between the two source poses, written by the caller before each call. */
   readonly alpha: Float64Array;
+  /** Attached joints, 2 per entry: the joint t, then the joint a it is attached to (see the module header). */
+  readonly attached: Int16Array;
+  /** Per attached joint, 3 floats: its offset b_t in a's frame (the rest pose's). */
+  readonly attachOffset: Float32Array;
+  /**
+   * Per attached joint, two joint paths from a root, root first: to a, then to t's parent
+   * (`attachPathStart[2k] .. [2k + 1]` and `[2k + 1] .. [2k + 2]` in `attachPath`).
+   */
+  readonly attachPathStart: Int32Array;
+  readonly attachPath: Int16Array;
+  /** 36 doubles of matrix temporaries for the attach pass. */
+  readonly attachScratch: Float64Array;
 }
 
 /**
@@ -142,5 +162,33 @@ export function retargetPose(out: Float32Array, outOff: number, frames: Float32A
     out[o + POSE_S] = sx * scaleRatio[sr];
     out[o + POSE_S + 1] = sy * scaleRatio[sr + 1];
     out[o + POSE_S + 2] = sz * scaleRatio[sr + 2];
+  }
+  if (tables.attached.length > 0) attachJoints(out, outOff, tables);
+}
+
+/** Matrix temporaries in `attachScratch`: the model of a, the model of t's parent, one local. */
+const M_A = 0, M_P = 12, M_L = 24;
+
+/** The attach pass of {@link retargetPose}: each attached joint's translation from its anchor's model transform. */
+function attachJoints(out: Float32Array, outOff: number, tables: RetargetTables): void {
+  const { attached, attachOffset, attachPathStart: start, attachPath: path, attachScratch: m } = tables;
+  for (let k = 0; k < attached.length; k += 2) {
+    const entry = k >> 1;
+    composePath(m, M_A, out, outOff, path, start[2 * entry], start[2 * entry + 1]);
+    composePath(m, M_P, out, outOff, path, start[2 * entry + 1], start[2 * entry + 2]);
+    // P_t = M_a · b_t, then t's translation = M_parent⁻¹ · P_t.
+    affine.transformPoint(m, M_L, m, M_A, attachOffset, entry * 3);
+    affine.invert(m, M_P, m, M_P);
+    const o = outOff + attached[k] * POSE_STRIDE + POSE_T;
+    affine.transformPoint(out, o, m, M_P, m, M_L);
+  }
+}
+
+/** `m[at ..]` = the model matrix of the last joint of `path[from .. to)` (a root-first path; identity when empty). */
+function composePath(m: Float64Array, at: number, pose: Float32Array, poseOff: number, path: Int16Array, from: number, to: number): void {
+  affine.identity(m, at);
+  for (let i = from; i < to; i++) {
+    affine.fromSQT(m, M_L, pose, poseOff + path[i] * POSE_STRIDE);
+    affine.multiply(m, at, m, at, m, M_L);
   }
 }

@@ -81,7 +81,7 @@ const UNCHECKED = new Set([
   // the frame's per-frame parts (src/frame.ts; `step` is the checked way to run a frame)
   'runFrame', 'beginFrame', 'endFrame', 'updateRange', 'advanceClock', 'runCallerSystems', 'chunkSystems',
   // per-frame kernels
-  'advanceLayer', 'extractRootDelta', 'extractRootYawDelta', 'sampleClipInto', 'sampleReducedInto', 'sampleCurvesInto', 'blendOverrideLayers',
+  'advanceLayer', 'extractRootDelta', 'extractRootYawDelta', 'sampleClipInto', 'sampleReducedInto', 'sampleCurvesInto', 'retargetPose', 'blendOverrideLayers',
   'applyAdditiveLayer', 'applyQuinticOffsets', 'applySpringOffsets', 'captureOffsets', 'removeTwist', 'computeModelPose',
   'computeSkinPalette', 'advanceFollower', 'selectLodLevel', 'blendSpaceWeights', 'skinVertices', 'springDecay',
   // math on caller-owned buffers

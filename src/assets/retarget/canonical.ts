@@ -96,6 +96,33 @@ export function canonicalPose(skeleton: Skeleton, joints: Readonly<Partial<Recor
   return pose;
 }
 
+/**
+ * How high the hips stand above the lowest joint in the canonical pose (legs straight down):
+ * the height a humanoid's hip ratio compares, whatever pose its rest was modelled in.
+ */
+export function standingHipHeight(skeleton: Skeleton, joints: Readonly<Partial<Record<HumanoidJoint, string>>>): number {
+  const index = (name: HumanoidJoint): number => (joints[name] === undefined ? -1 : skeleton.names.indexOf(joints[name]));
+  const hips = index('hips');
+  if (hips < 0) return 0;
+  const rest = forward(skeleton.parents, Float64Array.from(skeleton.rest));
+  const { position, rotation } = forward(skeleton.parents, canonicalPose(skeleton, joints));
+  let lowest = Infinity;
+  for (let j = 0; j < skeleton.jointCount; j++) lowest = Math.min(lowest, position[j * 3 + 1]);
+  // A foot hung outside its leg (an IK foot) stays put when the leg straightens: place it where
+  // it follows the lower leg, as a binding attaches it (its rest offset in the lower leg's frame).
+  for (const side of ['left', 'right'] as const) {
+    const foot = index(`${side}Foot`), shin = index(`${side}LowerLeg`);
+    if (foot < 0 || shin < 0) continue;
+    let below = false;
+    for (let k = skeleton.parents[foot]; k >= 0; k = skeleton.parents[k]) if (k === shin) below = true;
+    if (below) continue;
+    const offset = rotate(conjugate(rest.rotation.slice(shin * 4, shin * 4 + 4)), [0, 1, 2].map((c) => rest.position[foot * 3 + c] - rest.position[shin * 3 + c]));
+    const placed = rotate(rotation.slice(shin * 4, shin * 4 + 4), offset);
+    lowest = Math.min(lowest, position[shin * 3 + 1] + placed[1]);
+  }
+  return position[hips * 3 + 1] - lowest;
+}
+
 /** Model positions (3 per joint) and rotations (4 per joint) of `pose` (scales kept in the positions). */
 function forward(parents: Int16Array, pose: Float64Array): { position: Float64Array; rotation: Float64Array } {
   const n = parents.length;

@@ -3,7 +3,8 @@
  * binding is made: per target joint its chain of source joints, the two rotations around the
  * chain's product, the factor on its translation and the ratio of rest scales.
  */
-import { POSE_Q, POSE_S, POSE_STRIDE, POSE_T } from '../../math/layout.js';
+import * as affine from '../../math/affine.js';
+import { MATRIX_STRIDE, MATRIX_T, POSE_Q, POSE_S, POSE_STRIDE, POSE_T } from '../../math/layout.js';
 import type { RetargetTables } from '../../math/retargetPose.js';
 import type { Skeleton } from '../Skeleton.js';
 import type { ModelReference } from './reference.js';
@@ -107,11 +108,69 @@ export function planRetarget(inputs: RetargetInputs): Retarget | null {
     }
   }
   chainStart[n] = chain.length;
+  const attach = planAttachments(source, target, sourceJoint, translationMode);
+  if (attach.attached.length > 0) identity = false;
   if (identity) return null;
   return Object.freeze({
     jointCount: n, sourceJoint, translationMode, restTranslation, translationFactor, chainStart, chain: Int16Array.from(chain),
-    pre, post, scaleRatio, local: Float32Array.from(targetLocal), alpha: new Float64Array(1), scratch: new Float32Array(source.jointCount * POSE_STRIDE),
+    pre, post, scaleRatio, local: Float32Array.from(targetLocal), alpha: new Float64Array(1), scratch: new Float32Array(source.jointCount * POSE_STRIDE), ...attach,
   });
+}
+
+/**
+ * The attached joints (math/retargetPose.ts, module header): bound target joints that keep
+ * their rest translation (mode 0) whose source joint's nearest bound source ancestor is bound
+ * to a target joint a that is neither above nor below them — the target hangs them elsewhere,
+ * as RobotExpressive's IK feet under its root. Each keeps its rest offset in a's frame.
+ */
+function planAttachments(
+  source: Skeleton, target: Skeleton, sourceJoint: Int16Array, translationMode: Uint8Array,
+): Pick<Retarget, 'attached' | 'attachOffset' | 'attachPathStart' | 'attachPath' | 'attachScratch'> {
+  const n = target.jointCount;
+  const targetOf = new Int16Array(source.jointCount).fill(-1);
+  for (let t = 0; t < n; t++) if (sourceJoint[t] >= 0 && targetOf[sourceJoint[t]] < 0) targetOf[sourceJoint[t]] = t;
+  const above = (a: number, b: number): boolean => {
+    for (let k = target.parents[b]; k >= 0; k = target.parents[k]) if (k === a) return true;
+    return false;
+  };
+  const pathTo = (j: number): number[] => {
+    const path: number[] = [];
+    for (let k = j; k >= 0; k = target.parents[k]) path.push(k);
+    return path.reverse();
+  };
+  // Rest model matrices of the target: where its rig puts the joint against its anchor (a
+  // reference pose that turns the anchor, as the canonical pose turns a lower leg, moves only
+  // the anchor, not a joint hung elsewhere).
+  const model = new Float64Array(n * MATRIX_STRIDE), local = new Float64Array(MATRIX_STRIDE), inverse = new Float64Array(MATRIX_STRIDE);
+  const pose = Float64Array.from(target.rest);
+  for (let t = 0; t < n; t++) {
+    affine.fromSQT(local, 0, pose, t * POSE_STRIDE);
+    if (target.parents[t] < 0) model.set(local, t * MATRIX_STRIDE);
+    else affine.multiply(model, t * MATRIX_STRIDE, model, target.parents[t] * MATRIX_STRIDE, local, 0);
+  }
+  const attached: number[] = [], offsets: number[] = [], starts: number[] = [0], paths: number[] = [];
+  for (let t = 0; t < n; t++) {
+    const s = sourceJoint[t];
+    if (s < 0 || translationMode[t] !== 0) continue;
+    let up = source.parents[s];
+    while (up >= 0 && targetOf[up] < 0) up = source.parents[up];
+    const a = up < 0 ? -1 : targetOf[up];
+    if (a < 0 || a === t || above(a, t) || above(t, a)) continue;
+    attached.push(t, a);
+    // b_t = M_a⁻¹ · P_t in the reference pose.
+    affine.invert(inverse, 0, model, a * MATRIX_STRIDE);
+    const point = new Float64Array(3);
+    affine.transformPoint(point, 0, inverse, 0, model, t * MATRIX_STRIDE + MATRIX_T);
+    offsets.push(...point);
+    paths.push(...pathTo(a));
+    starts.push(paths.length);
+    paths.push(...(target.parents[t] < 0 ? [] : pathTo(target.parents[t])));
+    starts.push(paths.length);
+  }
+  return {
+    attached: Int16Array.from(attached), attachOffset: Float32Array.from(offsets), attachPathStart: Int32Array.from(starts),
+    attachPath: Int16Array.from(paths), attachScratch: new Float64Array(36),
+  };
 }
 
 /** `out` = the rotation of joint `j` in `rotations` (identity for −1). */

@@ -63,9 +63,12 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
   const track = getRootTrack(clip);
   assets.rootTracks[clipId] = track;
   Layers.rootAxis[li] = play.rootAxis === 'forward' ? ROOT_AXIS_FORWARD : play.rootAxis === 'lateral' ? ROOT_AXIS_LATERAL : ROOT_AXIS_FREE;
-  // Hip-height ratio (root-motion seed): a character with shorter legs takes shorter steps.
-  Layers.rootScale[li] = play.hipScaling && skeleton.hipHeight > 0 && track.hipHeight > 0 ? skeleton.hipHeight / track.hipHeight : 1;
   const binding = play.binding ?? bindClip(clip, skeleton, play.translation);
+  // Hip-height ratio (root-motion normalization): a character with shorter legs takes shorter
+  // steps; a bound clip's travel takes its binding's ratio, as its hips do.
+  Layers.rootScale[li] = !play.hipScaling ? 1
+    : binding !== null ? binding.hipRatio
+      : skeleton.hipHeight > 0 && track.hipHeight > 0 ? skeleton.hipHeight / track.hipHeight : 1;
   if (binding !== null) Layers.binding[li] = registerAsset(assets.bindings, assets.bindingIds, binding);
   Layers.time[li] = play.loop ? wrapTime(play.time, clip.duration) : Math.min(Math.max(play.time, 0), clip.duration);
   Layers.speed[li] = play.speed;
