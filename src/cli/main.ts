@@ -181,10 +181,21 @@ export async function run(argv: readonly string[], out: (line: string) => void =
     await cli.runMatchedCommand();
   } catch (error) {
     // cac's own faults: unknown option, missing value or argument.
-    err(`bitanim: ${error instanceof Error ? error.message : String(error)}`);
+    err(`bitanim: ${error instanceof Error ? asTyped(error.message, argv) : String(error)}`);
     return 1;
   }
   return pending;
+}
+
+/**
+ * cac names an unknown option camel-cased (`--mapScale` for `--map-scale`): name it as it was
+ * typed, the argument whose camel case that is (`--map-scale=2` too).
+ */
+function asTyped(message: string, argv: readonly string[]): string {
+  return message.replace(/^Unknown option `--([^`]+)`$/, (whole, name: string) => {
+    const typed = argv.find((arg) => arg.startsWith('--') && arg.slice(2).split('=')[0]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) === name);
+    return typed === undefined ? whole : `Unknown option \`${typed.split('=')[0]}\``;
+  });
 }
 
 /** `--tolerance -1` → `--tolerance=-1`, so the value reaches validation instead of parsing as a flag. */

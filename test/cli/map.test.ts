@@ -155,7 +155,9 @@ describe('inspect --map: refusals', () => {
       [['--map', notes], /^bitanim: inspect: .*notes\.txt is not \.glb, \.gltf or \.bvh$/],
       [['--map', join(tmp, 'missing.bvh')], /^bitanim: inspect: .*missing\.bvh cannot be read \(ENOENT\)$/],
       [['--map', tmp], /^bitanim: inspect: .* is a directory, not a regular file/],
-      [['--map', WALK, '--map-scale', 'cm'], /^bitanim: Unknown option `--mapScale`$|^bitanim: Unknown option `--map-scale`$/],
+      // Named as typed (cac camel-cases it: `--mapScale`).
+      [['--map', WALK, '--map-scale', 'cm'], /^bitanim: Unknown option `--map-scale`$/],
+      [['--map', WALK, '--map-scale=cm'], /^bitanim: Unknown option `--map-scale`$/],
       [['--map', WALK, '--bogus'], /^bitanim: Unknown option `--bogus`$/],
     ];
     for (const [args, message] of cases) {
