@@ -100,4 +100,31 @@ describe('bitanim inspect', () => {
     expect([missing.code, missing.lines.length]).toEqual([1, 1]);
     expect(missing.lines[0]).toMatch(/missing\.glb cannot be read \(ENOENT\)/);
   });
+
+  it('--json prints one object holding what the lines print, unrounded', async () => {
+    const fox = join(assets, 'Fox.glb');
+    const { code, lines } = await inspect(fox, '--scale', 'cm', '--json');
+    expect([code, lines.length]).toEqual([0, 1]);
+    const json = JSON.parse(lines[0]!);
+    const text = (await inspect(fox, '--scale', 'cm')).lines;
+    const five = (value: number): number => Number(value.toPrecision(5));
+    expect([json.file, json.scale, json.warnings]).toEqual([fox, 0.01, []]);
+    expect(json.skeletons).toHaveLength(1);
+    const [skeleton] = json.skeletons;
+    expect(text[1]).toBe(`skeleton 0: ${skeleton.joints} joints, depth ${skeleton.depth}, root "${skeleton.root}", hip "${skeleton.hip}" at height ${five(skeleton.hipHeight)}`);
+    // One clip line per clip, from the same numbers.
+    expect(json.clips.map((c: { name: string }) => c.name)).toEqual(['Survey', 'Walk', 'Run']);
+    for (const clip of json.clips) {
+      expect(Math.hypot(...clip.travel)).toBeCloseTo(clip.distance, 12);
+      expect(text).toContainEqual(expect.stringMatching(new RegExp(
+        `^clip "${clip.name}": ${five(clip.duration)} s, ${clip.frames} frames at ${five(clip.frameRate)} fps, looping, hips at height ${five(clip.hipHeight)} on frame 0`)));
+    }
+    expect(json.meshes).toEqual([expect.objectContaining({
+      name: 'fox1#0', skeleton: 0, vertices: 1728, triangles: 576, normals: false, rigidJoint: null, influences: 4, morphTargets: [], uvs: 1728,
+      material: expect.objectContaining({ name: 'fox_material', baseColorFactor: [1, 1, 1, 1], texture: { mimeType: 'image/png', bytes: 26764 } }),
+    })]);
+    // Read without --scale the units warning is in the object too; a bad file is still one line.
+    expect(JSON.parse((await inspect(fox, '--json')).lines[0]!).warnings).toEqual([expect.stringMatching(/^units: no --scale/)]);
+    expect(await inspect(join(assets, 'nothing.glb'), '--json')).toEqual({ code: 1, lines: [expect.stringMatching(/nothing\.glb cannot be read \(ENOENT\)$/)] });
+  });
 });

@@ -46,6 +46,29 @@ describe('the importing guide\'s inspect outputs', () => {
       expect(lines.join('\n') + '\n').toBe(output);
     }
   });
+
+  it('--map shows the joint map bitanim inspect prints now, after the report it elides (docs/importing.md)', async () => {
+    const guide = readFileSync(new URL('../docs/importing.md', import.meta.url), 'utf8');
+    const blocks = [...guide.matchAll(/<!-- inspect --map -->\n```console\n\$ npx bitanim (.*)\n([\s\S]*?)```/g)];
+    expect(blocks).toHaveLength(1);
+    const [, command, output] = blocks[0]!;
+    expect(command).toMatch(/ --map /);
+    const lines: string[] = [];
+    expect(await run(command!.split(' '), (line) => lines.push(line))).toBe(0);
+    // The block: the report's first line, an ellipsis line, then the last lines printed.
+    const [first, ellipsis, ...tail] = output!.trimEnd().split('\n');
+    expect([first, ellipsis]).toEqual([lines[0], '…']);
+    expect(tail[1]).toMatch(/^joint map: /);
+    expect(lines.slice(-tail.length)).toEqual(tail);
+  });
+
+  it('--map\'s refusal is the line bitanim inspect prints now, on stderr (docs/importing.md)', async () => {
+    const guide = readFileSync(new URL('../docs/importing.md', import.meta.url), 'utf8');
+    const block = /```console\n\$ npx bitanim (inspect assets\/Fox\.glb .*--map .*)\n(.*)\n```/.exec(guide);
+    const out: string[] = [], err: string[] = [];
+    expect(await run(block![1]!.split(' '), (line) => out.push(line), { err: (line) => err.push(line) })).toBe(1);
+    expect([out, err]).toEqual([[], [block![2]]]);
+  });
 });
 
 describe('the transitions guide\'s memory statement', () => {

@@ -3,7 +3,8 @@
  * count, depth, hip joint and height), clips (name, duration, frames, rate, root travel), mesh
  * statistics with each mesh's binding (skinned, or rigid on a joint), morph targets and material
  * (colour factor, texture type and size, UV count), each skeleton's attachments and curves,
- * each clip's curves, and warnings. Pure: no I/O, so tests check it directly.
+ * each clip's curves, and warnings; {@link inspectJson} gives the same as one object (`--json`).
+ * Pure: no I/O, so tests check it directly.
  */
 import type { Clip } from '../assets/Clip.js';
 import type { GltfMaterial } from '../import/gltf/materials.js';
@@ -16,12 +17,15 @@ import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
 export interface InspectedAsset {
   readonly skeletons: readonly Skeleton[];
   readonly clips: readonly Clip[];
-  readonly meshes?: readonly {
-    name: string; skeleton: number; positions: Float32Array; normals: Float32Array | null; weights: Float32Array; indices: Uint32Array | null;
-    uvs?: Float32Array | null; material?: GltfMaterial | null;
-    rigidJoint?: number; morphTargets?: readonly { name: string }[];
-  }[];
+  readonly meshes?: readonly InspectedMesh[];
   readonly warnings: readonly string[];
+}
+
+/** The parts of an imported mesh `inspect` reports on. */
+export interface InspectedMesh {
+  name: string; skeleton: number; positions: Float32Array; normals: Float32Array | null; weights: Float32Array; indices: Uint32Array | null;
+  uvs?: Float32Array | null; material?: GltfMaterial | null;
+  rigidJoint?: number; morphTargets?: readonly { name: string }[];
 }
 
 /** Longest root-to-leaf chain, counting joints (a lone root has depth 1). */
@@ -68,9 +72,7 @@ export function describeAsset(file: string, asset: InspectedAsset): string[] {
   });
   if (asset.clips.length === 0) lines.push('clips: none');
   for (const clip of asset.clips) {
-    const { first, last } = hipPath(clip);
-    const travel = last.map((v, k) => v - first[k]);
-    const distance = Math.hypot(...travel);
+    const { first, travel, distance } = clipTravel(clip);
     const s = asset.skeletons.indexOf(clip.skeleton);
     lines.push(
       `clip "${clip.name}"${asset.skeletons.length > 1 ? ` (skeleton ${s})` : ''}: ${format(clip.duration)} s, ` +
@@ -80,14 +82,7 @@ export function describeAsset(file: string, asset: InspectedAsset): string[] {
     );
   }
   for (const mesh of asset.meshes ?? []) {
-    const vertices = mesh.positions.length / 3;
-    const triangles = mesh.indices ? mesh.indices.length / 3 : vertices / 3;
-    let influences = 0;
-    for (let v = 0; v < vertices; v++) {
-      let n = 0;
-      for (let i = 0; i < 4; i++) if (mesh.weights[v * 4 + i] > 0) n++;
-      influences = Math.max(influences, n);
-    }
+    const { vertices, triangles, influences } = meshCounts(mesh);
     const rigid = mesh.rigidJoint ?? -1;
     const skeleton = asset.skeletons[mesh.skeleton];
     const binding = rigid >= 0 ? `rigid on joint "${skeleton?.names[rigid] ?? rigid}"` : `skinned, up to ${influences} influences per vertex`;
@@ -102,6 +97,81 @@ export function describeAsset(file: string, asset: InspectedAsset): string[] {
   lines.push(asset.warnings.length === 0 ? 'warnings: none' : `warnings (${asset.warnings.length}):`);
   for (const warning of asset.warnings) lines.push(`  ${warning}`);
   return lines;
+}
+
+/** A clip's hip position on frame 0, its travel to the last frame and that travel's length (see {@link hipPath}). */
+function clipTravel(clip: Clip): { first: number[]; travel: number[]; distance: number } {
+  const { first, last } = hipPath(clip);
+  const travel = last.map((v, k) => v - first[k]);
+  return { first, travel, distance: Math.hypot(...travel) };
+}
+
+/** A mesh's vertex and triangle counts and the most joints influencing one vertex (weights > 0, at most 4). */
+function meshCounts(mesh: InspectedMesh): { vertices: number; triangles: number; influences: number } {
+  const vertices = mesh.positions.length / 3;
+  const triangles = mesh.indices ? mesh.indices.length / 3 : vertices / 3;
+  let influences = 0;
+  for (let v = 0; v < vertices; v++) {
+    let n = 0;
+    for (let i = 0; i < 4; i++) if (mesh.weights[v * 4 + i] > 0) n++;
+    influences = Math.max(influences, n);
+  }
+  return { vertices, triangles, influences };
+}
+
+/**
+ * What `bitanim inspect --json` prints: the report of {@link describeAsset} as one object, with
+ * numbers unrounded. `scale` is the metres per file unit the file was read with (1 without
+ * `--scale`); lengths are after it (metres, or file units for a BVH read without it).
+ *
+ * - `skeletons[]`: `joints`, `depth`, `root`, `hip` (name or null), `hipHeight`,
+ *   `attachments[]` (`name`, `joint`), `curves[]` (`name`, `default`);
+ * - `clips[]`: `name`, `skeleton` (index), `duration`, `frames`, `frameRate`, `loop`,
+ *   `hipHeight` (the hips' height on frame 0), `travel` ([x, y, z] from the first frame to the
+ *   last), `distance` (its length), `curves` (count);
+ * - `meshes[]`: `name`, `skeleton`, `vertices`, `triangles`, `normals`, `rigidJoint` (name, or
+ *   null when skinned), `influences`, `morphTargets[]`, `uvs` (count), `material` (null or
+ *   `name`, `baseColorFactor`, `texture` (null or `mimeType`, `bytes`), `alphaMode`, `doubleSided`);
+ * - `warnings[]`.
+ */
+export function inspectJson(file: string, asset: InspectedAsset, scale: number): Record<string, unknown> {
+  return {
+    file,
+    scale,
+    skeletons: asset.skeletons.map((skeleton) => ({
+      joints: skeleton.jointCount,
+      depth: skeletonDepth(skeleton),
+      root: skeleton.names[0],
+      hip: skeleton.hipJoint >= 0 ? skeleton.names[skeleton.hipJoint] : null,
+      hipHeight: skeleton.hipHeight,
+      attachments: (skeleton.attachments ?? []).map((a) => ({ name: a.name, joint: skeleton.names[a.joint] })),
+      curves: (skeleton.curves ?? []).map((c) => ({ name: c.name, default: c.default })),
+    })),
+    clips: asset.clips.map((clip) => {
+      const { first, travel, distance } = clipTravel(clip);
+      return {
+        name: clip.name, skeleton: asset.skeletons.indexOf(clip.skeleton), duration: clip.duration, frames: clip.frameCount,
+        frameRate: clip.frameRate, loop: clip.loop, hipHeight: first[1], travel, distance, curves: (clip.curves ?? []).length,
+      };
+    }),
+    meshes: (asset.meshes ?? []).map((mesh) => {
+      const { vertices, triangles, influences } = meshCounts(mesh);
+      const rigid = mesh.rigidJoint ?? -1;
+      const material = mesh.material ?? null;
+      const texture = material?.baseColorTexture ?? null;
+      return {
+        name: mesh.name, skeleton: mesh.skeleton, vertices, triangles, normals: mesh.normals !== null,
+        rigidJoint: rigid >= 0 ? asset.skeletons[mesh.skeleton]?.names[rigid] ?? rigid : null, influences,
+        morphTargets: (mesh.morphTargets ?? []).map((t) => t.name), uvs: mesh.uvs ? mesh.uvs.length / 2 : 0,
+        material: material === null ? null : {
+          name: material.name, baseColorFactor: material.baseColorFactor,
+          texture: texture === null ? null : { mimeType: texture.mimeType, bytes: texture.image.length },
+          alphaMode: material.alphaMode, doubleSided: material.doubleSided,
+        },
+      };
+    }),
+    warnings: asset.warnings,
+  };
 }
 
 /** A mesh's material on one line: name, base colour factor, base colour texture. */

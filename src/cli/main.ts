@@ -2,14 +2,16 @@
  * The `bitanim` command line.
  *
  *   bitanim --version
- *   bitanim inspect FILE [--frame-rate N] [--scale S]
+ *   bitanim inspect FILE [--frame-rate N] [--scale S] [--map OTHER] [--json]
  *   bitanim lod FILE [--tolerance M] [--distance M] [--method atkins|uniform] [--scale S]
  *                    [--frame-rate N] [--clip NAME]… [--no-quantize] [--out FILE.glb|.gltf] [--json] [--no-progress]
  *
  * `inspect` prints what bitanim reads from a glTF (.glb / .gltf, with buffers beside it, meshopt
- * or quantized: see loadGltfFile) or BVH file: skeletons, clips, meshes and warnings. `lod` reduces the file's clips to keys within a model-space tolerance
- * (metres) and prints keys and error per clip (see ./lod.ts); `--out` writes the result as
- * glTF. A bad file or option prints one line naming the problem (on `err`) and exits 1; so do
+ * or quantized: see loadGltfFile) or BVH file: skeletons, clips, meshes and warnings; with
+ * `--map OTHER`, then the joint map a clip of OTHER would play through on the file's first
+ * skeleton (see ./map.ts); `--json` prints it all as one object. `lod` reduces the file's
+ * clips to keys within a model-space tolerance (metres) and prints keys and error per clip
+ * (see ./lod.ts); `--out` writes the result as glTF. A bad file or option prints one line naming the problem (on `err`) and exits 1; so do
  * an input that is not a regular file (a device, FIFO or directory, symlinks followed) or is
  * above 512 MiB, and an `--out` that is the input under another name or cannot be written
  * (its folder missing or read-only), checked before any work (see ./files.ts).
@@ -27,7 +29,9 @@ import { AnimationError } from '../assets/AnimationError.js';
 import { parseBvh } from '../import/bvh.js';
 import { loadGltfFileBytes } from '../import/gltfFile.js';
 import { parseScale, SCALE_EXPECTED } from '../import/units.js';
-import { describeAsset, type InspectedAsset } from './describe.js';
+import type { Skeleton } from '../assets/Skeleton.js';
+import { describeAsset, inspectJson, type InspectedAsset } from './describe.js';
+import { describeJointMap, jointMapJson, jointMapReport, type JointMapReport } from './map.js';
 import { unitsWarning } from './units.js';
 import { readInputFile } from './files.js';
 import {
@@ -135,17 +139,12 @@ export async function run(argv: readonly string[], out: (line: string) => void =
     .command('inspect <file>', 'Print the skeletons, clips, meshes and warnings bitanim reads from a glTF or BVH file')
     .option('--frame-rate <rate>', 'glTF: resample clips at this rate (Hz) (default: each clip at its keys\' own rate, within 0.1 mm)')
     .option('--scale <scale>', `${SCALE_HELP}. glTF and BVH are scaled to metres`)
+    .option('--map <other>', 'Also print the joint map of OTHER\'s first skeleton (the clip\'s: .glb, .gltf or .bvh) onto this file\'s first skeleton (the character\'s), as a clip of OTHER would play on it: the rule (names or humanoid), the reference, each pair, the joints left unpaired. OTHER is read in its own units (the map does not depend on them)')
+    .option('--json', 'Print one JSON object instead of the lines')
     .example('  $ bitanim inspect Fox.glb --scale cm')
-    .action((file: string, flags: { frameRate?: unknown; scale?: unknown }) => {
-      const rate = flags.frameRate === undefined ? {} : { frameRate: Number(flags.frameRate) };
-      const scale = flags.scale === undefined ? {} : { scale: flags.scale as number | string };
-      pending = importFile(file, { ...rate, ...scale }).then(
-        (asset) => {
-          for (const line of describeAsset(file, asset)) out(line);
-          return 0;
-        },
-        fail(file),
-      );
+    .example('  $ bitanim inspect RobotExpressive.glb --map cmu_131_01_start_walk_stop.bvh')
+    .action((file: string, flags: Record<string, unknown>) => {
+      pending = inspect(file, flags, out).catch(fail(file));
     });
   cli
     .command('lod <file>', 'Reduce the clips of a glTF or BVH file to keys (ATKINS) within a model-space error; print keys and error per clip')
@@ -182,10 +181,21 @@ export async function run(argv: readonly string[], out: (line: string) => void =
     await cli.runMatchedCommand();
   } catch (error) {
     // cac's own faults: unknown option, missing value or argument.
-    err(`bitanim: ${error instanceof Error ? error.message : String(error)}`);
+    err(`bitanim: ${error instanceof Error ? asTyped(error.message, argv) : String(error)}`);
     return 1;
   }
   return pending;
+}
+
+/**
+ * cac names an unknown option camel-cased (`--mapScale` for `--map-scale`): name it as it was
+ * typed, the argument whose camel case that is (`--map-scale=2` too).
+ */
+function asTyped(message: string, argv: readonly string[]): string {
+  return message.replace(/^Unknown option `--([^`]+)`$/, (whole, name: string) => {
+    const typed = argv.find((arg) => arg.startsWith('--') && arg.slice(2).split('=')[0]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) === name);
+    return typed === undefined ? whole : `Unknown option \`${typed.split('=')[0]}\``;
+  });
 }
 
 /** `--tolerance -1` → `--tolerance=-1`, so the value reaches validation instead of parsing as a flag. */
@@ -200,6 +210,38 @@ function joinNegativeValues(argv: readonly string[]): string[] {
     } else out.push(arg);
   }
   return out;
+}
+
+/**
+ * `bitanim inspect`: the file's report, then with `--map OTHER` the joint map of OTHER's first
+ * skeleton onto the file's (see ./map.ts); `--json` prints both as one object (the map under `map`).
+ */
+async function inspect(file: string, flags: Record<string, unknown>, out: (line: string) => void): Promise<number> {
+  const other = flags['map'];
+  if (Array.isArray(other)) throw new AnimationError('inspect', [{ path: '--map', message: `is given ${other.length} times: give one file whose skeleton to map` }]);
+  const options: InspectOptions = {
+    ...(flags['frameRate'] === undefined ? {} : { frameRate: Number(flags['frameRate']) }),
+    ...(flags['scale'] === undefined ? {} : { scale: flags['scale'] as number | string }),
+  };
+  const asset = await importFile(file, options);
+  let map: JointMapReport | null = null;
+  if (other !== undefined) {
+    const source = await importFile(String(other));
+    const firstSkeleton = (name: string, skeletons: InspectedAsset['skeletons'], path: string): Skeleton => {
+      const skeleton = skeletons[0];
+      if (skeleton === undefined) throw new AnimationError('inspect', [{ path, message: `${name} has no skeleton: a joint map pairs the joints of two skeletons` }]);
+      return skeleton;
+    };
+    map = jointMapReport(file, firstSkeleton(file, asset.skeletons, file), String(other), firstSkeleton(String(other), source.skeletons, `--map ${String(other)}`));
+  }
+  if (flags['json'] === true) {
+    const json = inspectJson(file, asset, options.scale === undefined ? 1 : parseScale(options.scale));
+    out(JSON.stringify(map === null ? json : { ...json, map: jointMapJson(map) }, null, 2));
+    return 0;
+  }
+  for (const line of describeAsset(file, asset)) out(line);
+  if (map !== null) for (const line of describeJointMap(map)) out(line);
+  return 0;
 }
 
 /** `bitanim lod`: heading once the clips are known, a row as each clip finishes, a progress bar per clip on a terminal. */
