@@ -193,7 +193,7 @@ export async function run(argv: readonly string[], out: (line: string) => void =
  */
 function asTyped(message: string, argv: readonly string[]): string {
   return message.replace(/^Unknown option `--([^`]+)`$/, (whole, name: string) => {
-    const typed = argv.find((arg) => arg.startsWith('--') && arg.slice(2).split('=')[0]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) === name);
+    const typed = argv.find((arg) => arg.startsWith('--') && arg.slice(2).split('=')[0].replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) === name);
     return typed === undefined ? whole : `Unknown option \`${typed.split('=')[0]}\``;
   });
 }

@@ -71,6 +71,7 @@ export interface RetargetTables {
    * (`attachPathStart[2k] .. [2k + 1]` and `[2k + 1] .. [2k + 2]` in `attachPath`).
    */
   readonly attachPathStart: Int32Array;
+  /** The joints of those paths, back to back. */
   readonly attachPath: Int16Array;
   /** 36 doubles of matrix temporaries for the attach pass. */
   readonly attachScratch: Float64Array;
