@@ -14,6 +14,7 @@ import { CMU_SCALE } from '../fixtures/realClips.js';
 import { createRandom } from '../fixtures/synthetic.js';
 import { ASSETS_URL } from '../support/assets.js';
 import { printHumanoidMaps } from '../../examples/jointMaps.js';
+import { refused } from '../fixtures/errors.js';
 import {
   BIPED, BLENDER_SIDES, blender, buildSkeleton, CMU, expectedIds, mixamo, parentsFirst, rig, STUDIO, tilted, turned, UNREAL, VRM, VROID,
   type Convention, type Extra, type RigJoint,
@@ -28,15 +29,6 @@ function expectedMap(joints: readonly RigJoint[], convention: Convention): Recor
   return Object.fromEntries(Object.entries(ids).map(([joint, id]) => [joint, joints.find((j) => j.id === id)!.name]));
 }
 
-function refusal(run: () => unknown): AnimationError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AnimationError);
-    return error as AnimationError;
-  }
-  throw new Error('not refused');
-}
 
 describe('humanoidMap on the real files', () => {
   it('CMU 131_01: LeftHip is the upper leg, LeftShoulder the upper arm, LeftCollar the shoulder, lowerneck the neck', () => {
@@ -116,7 +108,7 @@ describe('humanoidMap on the real files', () => {
 
   it('refuses the Fox (a quadruped): its hips → head lies 74° from +Y, though names find hands and feet', async () => {
     const fox = await gltfSkeleton('Fox.glb');
-    const error = refusal(() => humanoidMap(fox));
+    const error = refused(() => humanoidMap(fox));
     expect(error.where).toBe('humanoidMap');
     expect(error.message).toContain('is not a humanoid');
     expect(error.message).toContain('its spine does not stand');
@@ -125,7 +117,7 @@ describe('humanoidMap on the real files', () => {
     // By hand: b_Hip_01 (0, 42.94, −26.75) cm, b_Head_05 (0, 60.73, 36.15): atan(62.9 / 17.79) = 74.2°.
     expect(error.message).toContain('74°');
     // Asked again: the same refusal (the result is cached per skeleton).
-    expect(refusal(() => humanoidMap(fox)).message).toBe(error.message);
+    expect(refused(() => humanoidMap(fox)).message).toBe(error.message);
   });
 });
 
@@ -281,7 +273,7 @@ describe('sides', () => {
 
   it('refuses crossed sides: hands named left on the right feet\'s side', () => {
     const joints = rig(VRM).map((j) => (j.id === 'leftHand' ? { ...j, name: 'rightHand' } : j.id === 'rightHand' ? { ...j, name: 'leftHand' } : j));
-    const error = refusal(() => humanoidMap(buildSkeleton(joints)));
+    const error = refused(() => humanoidMap(buildSkeleton(joints)));
     expect(error.message).toContain('its sides disagree: the left hand "leftHand" lies on the side of the right foot "rightFoot"');
   });
 });
@@ -301,7 +293,7 @@ describe('feet outside the leg\'s chain (IK feet, as RobotExpressive\'s)', () =>
   it('refuses a foot that is not at the end of a lower leg, naming it and what was tried', () => {
     // 1 m out to the side: 60° from straight down below LowerLeg_L (0.1, 0.52) → (1.1, −0.06).
     const joints = detached((at) => [at[0] > 0 ? at[0] + 1 : at[0], at[1] - 0.14, at[2]]);
-    const error = refusal(() => humanoidMap(buildSkeleton(joints)));
+    const error = refused(() => humanoidMap(buildSkeleton(joints)));
     expect(error.message).toContain('the left foot "Foot_L" is not in a leg\'s chain (it hangs from "Root")');
     expect(error.message).toContain('"LowerLeg_L" (1.16 away, 60° from down');
     expect(error.message).not.toContain('right foot');
@@ -311,13 +303,13 @@ describe('feet outside the leg\'s chain (IK feet, as RobotExpressive\'s)', () =>
 describe('refusals', () => {
   it('a skeleton whose names say nothing: no head', () => {
     const joints = rig(VRM).map((j, i) => ({ ...j, name: `j${i}` }));
-    const error = refusal(() => humanoidMap(buildSkeleton(joints)));
+    const error = refused(() => humanoidMap(buildSkeleton(joints)));
     expect(error.message).toMatch(/^humanoidMap: skeleton \(root "j0", \d+ joints\) is not a humanoid: no joint is named as the head/);
   });
 
   it('no right hand, no left foot: each named', () => {
     const joints = rig(VRM).map((j) => (j.id === 'rightHand' ? { ...j, name: 'paw_r' } : j.id === 'leftFoot' ? { ...j, name: 'hoof_l' } : j));
-    const error = refusal(() => humanoidMap(buildSkeleton(joints)));
+    const error = refused(() => humanoidMap(buildSkeleton(joints)));
     expect(error.issues.map((i) => i.message)).toEqual([
       expect.stringContaining('no joint is named as the right hand'),
       expect.stringContaining('no joint is named as the left foot'),
@@ -325,7 +317,7 @@ describe('refusals', () => {
   });
 
   it('a figure lying on its back (rest pose rotated 90° about X)', () => {
-    const error = refusal(() => humanoidMap(buildSkeleton(tilted(rig(VRM), Math.PI / 2))));
+    const error = refused(() => humanoidMap(buildSkeleton(tilted(rig(VRM), Math.PI / 2))));
     // hips (0, 1, 0) → head (0, 1.62, 0.02) becomes (0, 0, 0.62) → (0, −0.02, 0.62) relative:
     // acos(−0.02 / 0.6203) = 91.8°. The feet no longer lie below the upper legs either.
     expect(error.message).toContain('its spine does not stand: from the hips "hips" to the head "head" the rest pose leans 92° from +Y');
@@ -334,12 +326,12 @@ describe('refusals', () => {
 
   it('an arm of one joint', () => {
     const joints = rig({ ...VRM, figure: { shoulders: false } }).filter((j) => j.id !== 'leftLowerArm').map((j) => (j.id === 'leftHand' ? { ...j, parent: 'leftUpperArm' } : j));
-    const error = refusal(() => humanoidMap(buildSkeleton(joints)));
+    const error = refused(() => humanoidMap(buildSkeleton(joints)));
     expect(error.message).toContain('the left hand "leftHand" hangs from "upperChest" through 1 joint(s)');
   });
 
   it('not a skeleton', () => {
-    expect(refusal(() => humanoidMap({} as Skeleton)).message).toContain('humanoidMap: skeleton is an object');
+    expect(refused(() => humanoidMap({} as Skeleton)).message).toContain('humanoidMap: skeleton is an object');
     expect(() => humanoidMap(createSkeleton({ names: ['a'], parents: [-1], rest: [0, 0, 0, 0, 0, 0, 1, 1, 1, 1] }))).toThrow(/no joint is named as the head/);
   });
 });

@@ -9,19 +9,11 @@ import { resolveJointMap, type JointsOption } from '../../src/assets/humanoid/jo
 import { CMU_SCALE } from '../fixtures/realClips.js';
 import { ASSETS_URL } from '../support/assets.js';
 import { buildSkeleton, mixamo, rig, VRM } from './humanoidRigs.js';
+import { refused } from '../fixtures/errors.js';
 
 const gltfSkeleton = async (file: string): Promise<Skeleton> => (await loadGltf(new Uint8Array(readFileSync(new URL(file, ASSETS_URL))))).skeletons[0]!;
 const cmu = parseBvh(readFileSync(new URL('cmu_131_01_start_walk_stop.bvh', ASSETS_URL), 'utf8'), { scale: CMU_SCALE }).skeleton;
 
-function refusal(run: () => unknown): AnimationError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AnimationError);
-    return error as AnimationError;
-  }
-  throw new Error('not refused');
-}
 
 /** Whether `a` is a proper ancestor of `b`. */
 function above(skeleton: Skeleton, a: number, b: number): boolean {
@@ -133,10 +125,10 @@ describe("joints: 'humanoid'", () => {
 
   it('refuses a skeleton that is not a humanoid, saying which', async () => {
     const fox = await gltfSkeleton('Fox.glb');
-    const error = refusal(() => resolveJointMap(fox, cmu, 'humanoid'));
+    const error = refused(() => resolveJointMap(fox, cmu, 'humanoid'));
     expect(error.where).toBe('bindSkeletons');
     expect(error.message).toContain("bindSkeletons: joints ('humanoid') the source skeleton (root \"_rootJoint\", 24 joints) is not a humanoid: its spine does not stand");
-    expect(refusal(() => resolveJointMap(cmu, fox, 'humanoid', 'play')).message).toMatch(/^play: joints \('humanoid'\) the target skeleton/);
+    expect(refused(() => resolveJointMap(cmu, fox, 'humanoid', 'play')).message).toMatch(/^play: joints \('humanoid'\) the target skeleton/);
   });
 });
 
@@ -185,11 +177,11 @@ describe("joints: 'auto'", () => {
   it('a clear error when too few names match and a skeleton is not a humanoid', async () => {
     const fox = await gltfSkeleton('Fox.glb');
     const robot = await gltfSkeleton('RobotExpressive.glb');
-    const error = refusal(() => resolveJointMap(fox, robot, 'auto'));
+    const error = refused(() => resolveJointMap(fox, robot, 'auto'));
     expect(error.message).toContain("bindSkeletons: joints ('auto') cannot pair the skeletons: they share no joint names, and the source skeleton (root \"_rootJoint\", 24 joints) is not a humanoid: its spine does not stand");
     const some = buildSkeleton(rig(VRM).map((j) => (j.id === 'head' || j.id === 'hips' ? j : { ...j, name: `rig:${j.name}` })));
     const headless = buildSkeleton(rig(VRM).map((j) => (j.id === 'head' ? { ...j, name: 'skull' } : j)));
-    const both = refusal(() => resolveJointMap(headless, some, 'auto'));
+    const both = refused(() => resolveJointMap(headless, some, 'auto'));
     expect(both.message).toContain("they share 1 joint name(s), not more than half of the smaller skeleton's 22, and the source skeleton (root \"hips\", 22 joints) is not a humanoid: no joint is named as the head");
     expect(both.issues).toHaveLength(1); // the target (VRM names behind a prefix) is a humanoid
   });
@@ -209,7 +201,7 @@ describe('joints: a record of target joint names to source joint names', () => {
 
   it('refuses unknown target and source names and values that are not names, naming each', async () => {
     const robot = await gltfSkeleton('RobotExpressive.glb');
-    const error = refusal(() => resolveJointMap(cmu, robot, { Body: 'Hips', Tail: 'Hips', 'Foot.L': 'LeftFoot', 'Foot.R': 7 as unknown as string }));
+    const error = refused(() => resolveJointMap(cmu, robot, { Body: 'Hips', Tail: 'Hips', 'Foot.L': 'LeftFoot', 'Foot.R': 7 as unknown as string }));
     expect(error.issues).toEqual([
       { path: 'joints["Tail"]', message: 'names no joint of the target skeleton' },
       { path: 'joints["Foot.L"]', message: 'is "LeftFoot", which names no joint of the source skeleton' },
@@ -220,13 +212,13 @@ describe('joints: a record of target joint names to source joint names', () => {
   it('refuses maps that break the hierarchy: a target joint above another reading a source joint below the other\'s', async () => {
     const robot = await gltfSkeleton('RobotExpressive.glb');
     // UpperLeg.L is above LowerLeg.L in the Robot; LeftKnee is below LeftHip in CMU.
-    const error = refusal(() => resolveJointMap(cmu, robot, { 'UpperLeg.L': 'LeftKnee', 'LowerLeg.L': 'LeftHip', Body: 'Hips' }));
+    const error = refused(() => resolveJointMap(cmu, robot, { 'UpperLeg.L': 'LeftKnee', 'LowerLeg.L': 'LeftHip', Body: 'Hips' }));
     expect(error.issues).toEqual([{
       path: 'joints["UpperLeg.L"], joints["LowerLeg.L"]',
       message: 'break the hierarchy: target "UpperLeg.L" is above "LowerLeg.L", but its source "LeftKnee" is below "LeftHip"',
     }]);
     // Far apart in both trees: Body (the Robot's root side) reading LeftAnkle, Palm2.L reading Hips.
-    const far = refusal(() => resolveJointMap(cmu, robot, { Body: 'LeftAnkle', 'Palm2.L': 'Hips' }));
+    const far = refused(() => resolveJointMap(cmu, robot, { Body: 'LeftAnkle', 'Palm2.L': 'Hips' }));
     expect(far.message).toContain('target "Body" is above "Palm2.L", but its source "LeftAnkle" is below "Hips"');
     // Siblings swapped are not a hierarchy fault (left and right legs exchanged, a mirror).
     expect(resolveJointMap(cmu, robot, { 'UpperLeg.L': 'RightHip', 'UpperLeg.R': 'LeftHip' }).pairs).toHaveLength(2);
@@ -234,10 +226,10 @@ describe('joints: a record of target joint names to source joint names', () => {
 
   it('refuses an option that is no rule and no record', () => {
     for (const bad of ['name', 'Humanoid', null, 3, ['Hips']] as unknown as JointsOption[]) {
-      const error = refusal(() => resolveJointMap(cmu, cmu, bad));
+      const error = refused(() => resolveJointMap(cmu, cmu, bad));
       expect(error.issues[0]!.path).toBe('joints');
       expect(error.message).toContain("it must be 'auto', 'names', 'humanoid' or a map of target joint names to source joint names");
     }
-    expect(refusal(() => resolveJointMap(cmu, {} as Skeleton)).message).toContain('target is an object');
+    expect(refused(() => resolveJointMap(cmu, {} as Skeleton)).message).toContain('target is an object');
   });
 });
