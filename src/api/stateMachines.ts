@@ -21,6 +21,7 @@ import { enterMachineState, SWITCH_NOW } from '../systems/stateMachineSystem.js'
 import type { AnimationWorld } from '../world.js';
 import { checkBlendSpaceFor } from './blendSpaces.js';
 import { registerAsset, registerMask, registerReference, takeId } from '../systems/switching/registry.js';
+import { playedClip } from '../systems/switching/writeLayer.js';
 import { checkBindable, checkSkeleton, requireCharacter } from './validation.js';
 
 /** Options of {@link setStateMachine}. */
@@ -164,12 +165,13 @@ function bindMachine(world: AnimationWorld, machine: StateMachine, skeleton: Ske
 }
 
 /** What `writeLayer` registers for `clip` on `skeleton` (its id, root track and binding), done ahead. */
-function registerClip(world: AnimationWorld, clip: Clip, skeleton: Skeleton): void {
+function registerClip(world: AnimationWorld, given: Clip, skeleton: Skeleton): void {
   const assets = world.assets;
+  const clip = playedClip(given, skeleton); // a clip retargeted through reference poses plays baked
   const id = registerAsset(assets.clips, assets.clipIds, clip);
   assets.rootTracks[id] = getRootTrack(clip);
   resolveCurveMap(world, skeleton, id);
-  const binding = bindClip(clip, skeleton);
+  const binding = clip === given ? bindClip(clip, skeleton) : null;
   if (binding !== null) registerAsset(assets.bindings, assets.bindingIds, binding);
 }
 

@@ -16,7 +16,7 @@ import { BLEND_OVERRIDE, blendMode, clearsAfterFade, measureSyncGroup, SYNC_PHAS
 import { solveStrideScales, STRIDE_INPUT_STRIDE, STRIDE_OWN_SPEED, STRIDE_TRAVEL, STRIDE_WEIGHT } from '../../math/strideScales.js';
 import type { AnimationWorld } from '../../world.js';
 import { applyTargetSpeed } from './targetSpeed.js';
-import { writeLayer, type ResolvedPlay } from './writeLayer.js';
+import { playedClip, writeLayer, type ResolvedPlay } from './writeLayer.js';
 
 /** The point {@link applyBlendSpace} plays, `[x, y]` (y 0 for a '1d' space): through an array, as doubles passed to a call would be boxed. */
 export const BLEND_POINT = new Float64Array(2);
@@ -54,7 +54,7 @@ export function applyBlendSpace(world: AnimationWorld, eid: number, skeleton: Sk
   const n = space.clips.length;
   for (let i = 0; i < n; i++) {
     if (!(weights[i] > 0)) continue;
-    const clipId = clipIds.get(space.clips[i]);
+    const clipId = clipIds.get(playedClip(space.clips[i], skeleton));
     if (clipId === undefined) continue;
     for (let s = 0; s < slots; s++) {
       const li = first + s;
@@ -111,7 +111,7 @@ export function applyBlendSpace(world: AnimationWorld, eid: number, skeleton: Sk
     const i = slotSample[s];
     if (i < 0) continue;
     const li = first + s;
-    const clip = space.clips[i];
+    const clip = playedClip(space.clips[i], skeleton); // its travel as the layer plays it (baked clips carry the ratio)
     const axis = planar && settings.restrictAxes ? axisOf(space.xs[i], space.ys[i]) : ROOT_AXIS_FREE;
     Layers.rootAxis[li] = axis;
     const track = getRootTrack(clip);

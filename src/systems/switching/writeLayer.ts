@@ -8,6 +8,7 @@ import { bindClip, type Binding, type TranslationOption } from '../../assets/Bin
 import type { Clip } from '../../assets/Clip.js';
 import type { Mask } from '../../assets/Mask.js';
 import type { Skeleton } from '../../assets/Skeleton.js';
+import { bakeRetargeted, playsBaked } from '../../assets/retarget/bake.js';
 import { getRootTrack } from '../../assets/rootTrack.js';
 import { clearLayer, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from '../../components/Layers.js';
 import { BLEND_ADDITIVE, BLEND_OVERRIDE, layerFlags, measureSyncGroup, SYNC_PHASE } from '../../components/layerRules.js';
@@ -52,18 +53,22 @@ export function newResolvedPlay(): MutableResolvedPlay {
 }
 
 /** Writes a resolved play into its layer slot (replacing what it held). */
-export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleton, clip: Clip, play: ResolvedPlay): void {
+export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleton, given: Clip, play: ResolvedPlay): void {
   const { Layers } = world.components;
   const assets = world.assets;
   const li = eid * Layers.maxLayers + play.layer;
   clearLayer(Layers, li);
+  // A binding that retargets through reference poses plays a copy of the clip baked onto the
+  // character's skeleton (once per clip and binding): then the layer plays the character's own clip.
+  const bound = play.binding ?? bindClip(given, skeleton, play.translation);
+  const clip = playsBaked(given, bound) ? bakeRetargeted(given, bound) : given;
+  const binding = clip === given ? bound : null;
   const clipId = registerAsset(assets.clips, assets.clipIds, clip);
   Layers.clip[li] = clipId;
   if (skeleton.curves.length > 0) resolveCurveMap(world, skeleton, clipId); // a skeleton without curves has no map (and no call per switch)
   const track = getRootTrack(clip);
   assets.rootTracks[clipId] = track;
   Layers.rootAxis[li] = play.rootAxis === 'forward' ? ROOT_AXIS_FORWARD : play.rootAxis === 'lateral' ? ROOT_AXIS_LATERAL : ROOT_AXIS_FREE;
-  const binding = play.binding ?? bindClip(clip, skeleton, play.translation);
   // Hip-height ratio (root-motion normalization): a character with shorter legs takes shorter
   // steps; a bound clip's travel takes its binding's ratio, as its hips do.
   Layers.rootScale[li] = !play.hipScaling ? 1
@@ -77,6 +82,16 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
   if (play.mask) Layers.mask[li] = registerMask(world, play.mask);
   if (play.additive) Layers.reference[li] = registerReference(world, play.reference, play.referenceTime, skeleton, play.translation);
   if (play.syncGroup >= 0) joinSyncGroup(world, eid, li, clip, play);
+}
+
+/**
+ * The clip a layer plays for `clip` on a character of `skeleton` with the default binding:
+ * `clip` itself, or its copy baked onto `skeleton` (see `bakeRetargeted`). Allocates nothing
+ * once both are made (blend spaces ask every update which slot plays which sample).
+ */
+export function playedClip(clip: Clip, skeleton: Skeleton): Clip {
+  const binding = bindClip(clip, skeleton);
+  return playsBaked(clip, binding) ? bakeRetargeted(clip, binding) : clip;
 }
 
 /**
