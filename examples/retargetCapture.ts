@@ -9,21 +9,17 @@ import { readFile } from 'node:fs/promises';
 import { bindSkeletons, createAnimationWorld, getJointWorldMatrix, humanoidMap, loadGltf, parseBvh, play, spawnCharacter, step } from 'bitanim';
 
 // #endregion
+import type { AnimationWorld, Clip, Skeleton } from 'bitanim';
 
-/** Prints the pairs and the Robot's hips height once a second; returns what it printed and the pieces. */
+/** Prints the pairs and the Robot's hips height once a second (console.log); returns the pieces. */
 export async function walkTheRobot() {
-  const printed: string[] = [];
-  const print = (line: string): void => {
-    printed.push(line);
-    console.log(line);
-  };
   // #region load
   const { skeleton: capture, clip: walk } = parseBvh(await readFile('assets/cmu_131_01_start_walk_stop.bvh', 'utf8'), { scale: 0.056444 });
   const robot = (await loadGltf(await readFile('assets/RobotExpressive.glb'))).skeletons[0]!;
   // #endregion
   // #region pairs
   const binding = bindSkeletons(capture, robot);   // the binding play makes by default
-  print(`${binding.joints}, ${binding.reference}: ${binding.pairs.map((p) => `${p.target} ← ${p.source}`).join(', ')}`);
+  console.log(`${binding.joints}, ${binding.reference}: ${binding.pairs.map((p) => `${p.target} ← ${p.source}`).join(', ')}`);
   // #endregion
   // #region play
   const world = createAnimationWorld({ maxEntities: 1, maxJoints: robot.jointCount });
@@ -33,8 +29,17 @@ export async function walkTheRobot() {
   const m = new Float32Array(12);
   for (let frame = 1; frame <= 8 * 60; frame++) {
     step(world, 1 / 60);
-    if (frame % 60 === 0) print(`${frame / 60} s: hips ${getJointWorldMatrix(world, eid, hips, m)[10]!.toFixed(3)} m`);
+    if (frame % 60 === 0) console.log(`${frame / 60} s: hips ${getJointWorldMatrix(world, eid, hips, m)[10]!.toFixed(3)} m`);
   }
   // #endregion
-  return { printed, capture, walk, robot, binding, world, eid };
+  return { capture, walk, robot, binding, world, eid };
+}
+
+/** Plays `walk` on the Robot `eid` through a binding chosen by hand: humanoid pairs, the two rest poses as references. */
+export function playThroughRests(world: AnimationWorld, eid: number, walk: Clip, capture: Skeleton, robot: Skeleton) {
+  // #region choose
+  const binding = bindSkeletons(capture, robot, { joints: 'humanoid', reference: 'rest' });
+  play(world, eid, walk, { binding });
+  // #endregion
+  return binding;
 }

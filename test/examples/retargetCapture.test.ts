@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HUMANOID_JOINTS, createAnimationWorld, getModelMatrices, humanoidMap, spawnCharacter, step } from '../../src/index.js';
-import { walkTheRobot } from '../../examples/retargetCapture.js';
+import { playThroughRests, walkTheRobot } from '../../examples/retargetCapture.js';
 import { REPO_ROOT } from '../support/assets.js';
 
 describe('examples/retargetCapture.ts (docs/retargeting.md)', () => {
@@ -15,10 +15,9 @@ describe('examples/retargetCapture.ts (docs/retargeting.md)', () => {
 
   it('pairs 20 humanoid joints through canonical references; the hips ride at the capture\'s × the hip ratio; the IK feet stay at rest', async () => {
     expect(process.cwd()).toBe(REPO_ROOT);
-    vi.spyOn(console, 'log').mockImplementation(() => {});
-    const { printed, capture, walk, robot, binding, world, eid } = await walkTheRobot();
-    vi.restoreAllMocks();
-    console.log(printed.join('\n'));
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { capture, walk, robot, binding, world, eid } = await walkTheRobot();
+    const printed = log.mock.calls.map((call) => String(call[0]));
     expect([binding.joints, binding.reference]).toEqual(['humanoid', 'canonical']);
     // The pairs: every humanoid joint both maps name, and nothing else.
     const from = humanoidMap(capture).joints, to = humanoidMap(robot).joints;
@@ -54,5 +53,17 @@ describe('examples/retargetCapture.ts (docs/retargeting.md)', () => {
       expect(robot.parents[j]).toBe(0);
       [9, 10, 11].forEach((c) => expect(m[j * 12 + c]!).toBeCloseTo(rest[j * 12 + c]!, 5));
     }
+  });
+
+  it('a binding chosen by hand plays through play({ binding }): humanoid pairs through the rests, not the default', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { capture, walk, robot, binding: byDefault, world, eid } = await walkTheRobot();
+    const binding = playThroughRests(world, eid, walk, capture, robot);
+    expect([binding.joints, binding.reference, binding.matched]).toEqual(['humanoid', 'rest', 20]);
+    expect(binding).not.toBe(byDefault);
+    const before = Float32Array.from(getModelMatrices(world, eid));
+    step(world, 1 / 60);
+    // The layer restarted at 0 s through the rests: the pose is not the one 8 s into the walk.
+    expect(Array.from(getModelMatrices(world, eid))).not.toEqual(Array.from(before));
   });
 });
