@@ -84,14 +84,16 @@ export interface PlayOptions {
  * Plays `clip` on a layer of character `eid`, replacing what that layer played. The pose
  * changes at the next `step` (or `sampleSystem`).
  *
- * The clip may be made for another skeleton: joints are matched by name and the clip is fitted
- * to the character's proportions (`bindSkeletons` gives the rule; `translation` chooses per
- * joint), once per pair of skeletons and options.
+ * The clip may be made for another skeleton: it plays through `bindSkeletons(clip.skeleton,
+ * character's skeleton)` — joints paired by name, or as humanoids when few names match;
+ * rotations transferred through canonical reference poses for two humanoids, else the rests;
+ * the hips fitted to the character's size — made once per pair of skeletons and options
+ * (`translation` chooses per joint; `binding` gives a binding made with other options).
  *
- * @throws AnimationError for an unknown entity, a clip sharing no joint name with the
- * character's skeleton, a mask made for another skeleton, a layer out of range, or numbers
- * outside their ranges (weight in [0, 1000], |speed| ≤ 1000, |time| ≤ 1e9 s; see
- * docs/hardening.md). The layer is untouched then.
+ * @throws AnimationError for an unknown entity, a clip whose skeleton cannot be paired with the
+ * character's (too few shared joint names, and not both humanoids), a mask made for another
+ * skeleton, a layer out of range, or numbers outside their ranges (weight in [0, 1000],
+ * |speed| ≤ 1000, |time| ≤ 1e9 s; see docs/hardening.md). The layer is untouched then.
  * @example
  * play(world, eid, walk, { layer: 0, weight: 0.7 });
  * play(world, eid, run, { layer: 1, weight: 0.3, time: walkPhase * run.duration });
