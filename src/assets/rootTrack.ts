@@ -179,6 +179,12 @@ export interface RootFrame {
   readonly chainParentInverses: Float64Array;
   /** Each chain joint's parent's rest model rotation: quaternion x y z w per chain joint (scale ignored). */
   readonly chainParentRotations: Float64Array;
+  /**
+   * The chain index at which the travel is taken out at the latest: the highest chain joint
+   * with a child off the chain (IK targets under a rig's root, legs beside the hips), so those
+   * move with the body; the last index (the joint itself) when there is none.
+   */
+  readonly holdFrom: number;
 }
 
 const frames = new WeakMap<Skeleton, RootFrame>();
@@ -217,9 +223,15 @@ export function getRootFrame(skeleton: Skeleton): RootFrame {
       affine.invert(chainParentInverses, k * MATRIX_STRIDE, chainParentModels, k * MATRIX_STRIDE);
       composeChainRotation(chainParentRotations, k * 4, skeleton.rest, 0, fullChain.slice(0, k));
     }
+    // The highest chain joint with a child off the chain (an IK target or a leg hung beside
+    // the hips): the travel is taken out there at the latest, so those move with the body.
+    let holdFrom = n - 1;
+    for (let k = 0; k < n - 1 && holdFrom === n - 1; k++) {
+      for (let c = 0; c < skeleton.jointCount; c++) if (skeleton.parents[c] === fullChain[k] && c !== fullChain[k + 1]) { holdFrom = k; break; }
+    }
     frame = Object.freeze({
       joint, parentModel, parentInverse, restPosition, parentRotation, restRotation,
-      chain: Int16Array.from(fullChain), chainRest, chainParentModels, chainParentInverses, chainParentRotations,
+      chain: Int16Array.from(fullChain), chainRest, chainParentModels, chainParentInverses, chainParentRotations, holdFrom,
     });
     frames.set(skeleton, frame);
   }

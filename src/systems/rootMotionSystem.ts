@@ -192,6 +192,8 @@ function holdChain(local: Float32Array, base: number, frame: RootFrame, up: bool
     }
     if (!still) break;
   }
+  // Joints hung off the chain above the first moving one must move with the body too.
+  if (frame.holdFrom < k) k = frame.holdFrom;
   if (k === hip) {
     // Model position of the joint: m = P·l (P its parent's rest model matrix, l its local
     // translation); hold m at the origin horizontally, then l = P⁻¹·m.
