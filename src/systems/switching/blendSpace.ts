@@ -16,7 +16,7 @@ import { BLEND_OVERRIDE, blendMode, clearsAfterFade, measureSyncGroup, SYNC_PHAS
 import { solveStrideScales, STRIDE_INPUT_STRIDE, STRIDE_OWN_SPEED, STRIDE_TRAVEL, STRIDE_WEIGHT } from '../../math/strideScales.js';
 import type { AnimationWorld } from '../../world.js';
 import { applyTargetSpeed } from './targetSpeed.js';
-import { playedClip, writeLayer, type ResolvedPlay } from './writeLayer.js';
+import { bakedRatio, playedClip, writeLayer, type ResolvedPlay } from './writeLayer.js';
 
 /** The point {@link applyBlendSpace} plays, `[x, y]` (y 0 for a '1d' space): through an array, as doubles passed to a call would be boxed. */
 export const BLEND_POINT = new Float64Array(2);
@@ -115,8 +115,9 @@ export function applyBlendSpace(world: AnimationWorld, eid: number, skeleton: Sk
     const axis = planar && settings.restrictAxes ? axisOf(space.xs[i], space.ys[i]) : ROOT_AXIS_FREE;
     Layers.rootAxis[li] = axis;
     const track = getRootTrack(clip);
-    // Hip-height ratio, as `play` computes it.
-    const hip = settings.hipScaling && skeleton.hipHeight > 0 && track.hipHeight > 0 ? skeleton.hipHeight / track.hipHeight : 1;
+    // Hip-height ratio, as `play` computes it (a baked clip's travel has it: without hip scaling it comes back out).
+    const hip = clip !== space.clips[i] ? (settings.hipScaling ? 1 : 1 / bakedRatio(space.clips[i], skeleton))
+      : settings.hipScaling && skeleton.hipHeight > 0 && track.hipHeight > 0 ? skeleton.hipHeight / track.hipHeight : 1;
     const cycle = track.cycle;
     const cx = axis === ROOT_AXIS_FORWARD ? 0 : cycle[0] * hip;
     const cz = axis === ROOT_AXIS_LATERAL ? 0 : cycle[2] * hip;

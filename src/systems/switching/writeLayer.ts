@@ -70,8 +70,9 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
   assets.rootTracks[clipId] = track;
   Layers.rootAxis[li] = play.rootAxis === 'forward' ? ROOT_AXIS_FORWARD : play.rootAxis === 'lateral' ? ROOT_AXIS_LATERAL : ROOT_AXIS_FREE;
   // Hip-height ratio (root-motion normalization): a character with shorter legs takes shorter
-  // steps; a bound clip's travel takes its binding's ratio, as its hips do.
-  Layers.rootScale[li] = !play.hipScaling ? 1
+  // steps; a bound clip's travel takes its binding's ratio, as its hips do. A baked clip's
+  // travel carries the ratio already: without hip scaling it is taken back out.
+  Layers.rootScale[li] = !play.hipScaling ? (clip === given ? 1 : 1 / bound!.hipRatio)
     : binding !== null ? binding.hipRatio
       : skeleton.hipHeight > 0 && track.hipHeight > 0 ? skeleton.hipHeight / track.hipHeight : 1;
   if (binding !== null) Layers.binding[li] = registerAsset(assets.bindings, assets.bindingIds, binding);
@@ -92,6 +93,11 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
 export function playedClip(clip: Clip, skeleton: Skeleton): Clip {
   const binding = bindClip(clip, skeleton);
   return playsBaked(clip, binding) ? bakeRetargeted(clip, binding) : clip;
+}
+
+/** The hip ratio a baked clip carries (its default binding's), for {@link playedClip}'s baked clips. */
+export function bakedRatio(clip: Clip, skeleton: Skeleton): number {
+  return bindClip(clip, skeleton)?.hipRatio ?? 1;
 }
 
 /**
