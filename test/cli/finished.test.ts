@@ -5,8 +5,8 @@
  * no other test's `npm run build` races it, with the repository's node_modules linked beside
  * it for its dependencies) — what `npx bitanim` runs.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { run } from '../../src/cli/main.js';
 import { guessUnits, LARGEST_METRE_SIZE, skeletonSize, unitsWarning } from '../../src/cli/units.js';
 import { parseBvh } from '../../src/import/bvh.js';
 import { ASSETS_DIR } from '../support/assets.js';
+import { buildCliPackage } from '../support/cliPackage.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const assets = ASSETS_DIR;
@@ -158,13 +159,7 @@ describe('output paths are checked before any work', () => {
 describe('node dist/cli/bin.js from a copy of the package', () => {
   let bin = '';
   beforeAll(() => {
-    const pkg = join(tmp, 'package');
-    mkdirSync(pkg);
-    copyFileSync(join(root, 'package.json'), join(pkg, 'package.json'));
-    // Its dependencies (cac, …) as an installed package finds them: node_modules beside it.
-    symlinkSync(join(root, 'node_modules'), join(pkg, 'node_modules'), 'dir');
-    execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', join(root, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')], { cwd: root, stdio: 'pipe' });
-    bin = join(pkg, 'dist/cli/bin.js');
+    bin = buildCliPackage(tmp);
   }, 120_000);
   const spawn = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: tmp });
 

@@ -5,8 +5,8 @@
  * CLI's file readers), and against variants made here: the CMU capture with every joint
  * renamed to Mixamo's namespace, and the files read in other units.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import { run } from '../../src/cli/main.js';
 import { parseBvh } from '../../src/import/bvh.js';
 import { loadGltf } from '../../src/import/gltf.js';
 import { assetPath, readAsset, readAssetText } from '../support/assets.js';
+import { buildCliPackage } from '../support/cliPackage.js';
 
 const ROBOT = assetPath('RobotExpressive.glb');
 const FOX = assetPath('Fox.glb');
@@ -214,15 +215,7 @@ describe('inspect --map: variants', () => {
 describe('node dist/cli/bin.js inspect --map from a copy of the package', () => {
   let bin = '';
   beforeAll(() => {
-    // As test/cli/finished.test.ts: package.json and dist compiled into a temporary folder,
-    // the repository's node_modules linked beside it.
-    const root = new URL('../../', import.meta.url).pathname;
-    const pkg = join(tmp, 'package');
-    mkdirSync(pkg);
-    copyFileSync(join(root, 'package.json'), join(pkg, 'package.json'));
-    symlinkSync(join(root, 'node_modules'), join(pkg, 'node_modules'), 'dir');
-    execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', join(root, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')], { cwd: root, stdio: 'pipe' });
-    bin = join(pkg, 'dist/cli/bin.js');
+    bin = buildCliPackage(tmp);
   }, 120_000);
   const spawn = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: tmp });
 

@@ -39,6 +39,7 @@ import { computeModelPose, getRootTrack } from '../../src/kernels.js';
 import { axisAngle } from '../fixtures/synthetic.js';
 import { smallestAllocation } from '../support/allocation.js';
 import { readAssetText } from '../support/assets.js';
+import { qmul, type Quat } from '../fixtures/quaternions.js';
 
 const SCALE = 0.056444;
 const TEXT = readAssetText('cmu_131_01_start_walk_stop.bvh');
@@ -46,16 +47,7 @@ const ORIGINAL = parseBvh(TEXT, { scale: SCALE, name: 'original' });
 const J = ORIGINAL.skeleton.jointCount;
 const DT = 1 / 60;
 
-type Quat = readonly [number, number, number, number];
 
-function qmul(a: Quat, b: Quat): Quat {
-  return [
-    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
-}
 
 /** v rotated by the unit quaternion q. */
 function rotate(q: Quat, v: readonly number[]): number[] {

@@ -16,18 +16,9 @@ import {
 import { getRootTrack, DEFAULT_MAX_LAYERS, sampleSystem } from '../../src/kernels.js';
 import { extractRootYawDelta } from '../../src/systems/sampleSystem.js';
 import { axisAngle, createRandom } from '../fixtures/synthetic.js';
+import { qmul, type Quat } from '../fixtures/quaternions.js';
 
-type Quat = readonly [number, number, number, number];
 
-/** Hamilton product a·b (b first, then a), x y z w. */
-function qmul(a: Quat, b: Quat): Quat {
-  return [
-    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
-}
 
 /** Rotation about +Y by `angle` (right-handed: +Z turns toward +X). */
 const yawQuat = (angle: number): Quat => axisAngle(0, 1, 0, angle);

@@ -11,17 +11,9 @@
 import { describe, expect, it } from 'vitest';
 import { createAnimationWorld, createClip, createSkeleton, getRootTransform, play, spawnCharacter, step, type Clip, type Skeleton } from '../../src/index.js';
 import { axisAngle } from '../fixtures/synthetic.js';
+import { qmul, type Quat } from '../fixtures/quaternions.js';
 
-type Quat = readonly [number, number, number, number];
 
-function qmul(a: Quat, b: Quat): Quat {
-  return [
-    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
-}
 
 const OMEGA = (2 * Math.PI) / 5;
 const V = 1.5;
