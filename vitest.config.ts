@@ -12,7 +12,10 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+    // `npm test` runs everything but test/long/ (the exhaustive sweeps over every real clip);
+    // `npm run test:long` runs those (CI runs both).
+    include: process.env['BITANIM_TEST_LONG'] === '1' ? ['test/long/**/*.test.ts'] : ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+    exclude: process.env['BITANIM_TEST_LONG'] === '1' ? ['**/node_modules/**'] : ['**/node_modules/**', 'test/long/**'],
     // Worker threads run JavaScript: src/parallel/worker.ts is bundled once per run; the
     // WebAssembly kernels (assembly/) are compiled once per run.
     globalSetup: ['test/support/workerBundle.ts', 'test/support/wasmBuild.ts'],
