@@ -35,16 +35,24 @@ export function isBinding(value: unknown): value is Binding {
 }
 
 /**
- * The {@link Binding} of `source` onto `target` under `options`, computed once per pair and
- * options and cached (the cache holds the skeletons weakly): calls that resolve to the same
- * per-joint modes and ratio return the same object, so `bindSkeletons(a, b)` is always the
- * default binding.
+ * The {@link Binding} of `source` onto `target` under `options`: joints paired by `joints`
+ * (default 'auto': names, else as humanoids), rotations transferred through `reference`
+ * (default 'canonical' for two humanoids, else 'rest'), translations by `translation`. Computed
+ * once per pair and options and cached (the cache holds the skeletons weakly): calls that
+ * resolve to the same rule, reference kind, per-joint modes and ratio return the same object,
+ * so `bindSkeletons(a, b)` is always the default binding (given poses and joint records make a
+ * binding each call).
  *
- * @throws AnimationError for a translation that is not 'skeleton', 'animation', 'scaled' or a
- * map of the target's joint names to those, or a hip ratio that is not finite and > 0.
+ * @throws AnimationError for an unknown option; a translation that is not 'skeleton',
+ * 'animation', 'scaled' or a map of the target's joint names to those; a hip ratio that is not
+ * finite and > 0; joints the skeletons cannot pair by (which skeleton is not a humanoid, and
+ * why; a record's unknown names or a pair that breaks the hierarchy); a reference that is none
+ * of the above, or poses of the wrong length or with bad values (naming the joint).
  * @example
  * const binding = bindSkeletons(clip.skeleton, character);                       // default
  * const legs = bindSkeletons(clip.skeleton, character, { translation: { 'Foot.L': 'animation' } });
+ * const capture = bindSkeletons(cmuWalk.skeleton, robot, { joints: 'humanoid', reference: 'canonical' });
+ * play(world, eid, cmuWalk, { binding: capture });
  */
 export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindOptions = NO_OPTIONS): Binding {
   const issues = new IssueList('bindSkeletons');
