@@ -6,7 +6,7 @@ import { isSkeleton, type Skeleton } from './Skeleton.js';
 import { TRANSLATION_ANIMATION, TRANSLATION_SCALED, TRANSLATION_SKELETON, type BindOptions, type Binding, type ReferenceOption, type TranslationMode, type TranslationOption } from './bindingTypes.js';
 import { humanoidMap } from './humanoid/humanoidMap.js';
 import { resolveJointMap } from './humanoid/jointMap.js';
-import { canonicalPose, standingHipHeight } from './retarget/canonical.js';
+import { canonicalPose, facingAngle, standingHipHeight } from './retarget/canonical.js';
 import { planRetarget } from './retarget/plan.js';
 import { bindPose, modelReference } from './retarget/reference.js';
 import { AnimationError } from './AnimationError.js';
@@ -108,6 +108,7 @@ export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindO
     const retarget = planRetarget({
       source, target, sourceJoint, translationMode: modes, translationScale, hipRatio: ratio,
       sourceReference: modelReference(source.parents, sourceLocal), targetReference: modelReference(target.parents, targetLocal), targetLocal,
+      ...(poses.facing === undefined ? {} : { facing: poses.facing }),
     });
     binding = Object.freeze({
       source, target, sourceJoint, matched, pairs: map.pairs, joints: map.rule, translationMode: modes, translationScale, hipRatio: ratio,
@@ -119,8 +120,20 @@ export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindO
   return binding;
 }
 
-/** Local reference poses of both skeletons (`jointCount × 10`; null: the rest pose). */
-type ReferencePoses = { source: ArrayLike<number> | null; target: ArrayLike<number> | null };
+/** Local reference poses of both skeletons (`jointCount × 10`; null: the rest pose), and the turn between their facings (canonical only). */
+type ReferencePoses = { source: ArrayLike<number> | null; target: ArrayLike<number> | null; facing?: Float64Array };
+
+/** The canonical references of two humanoids, with the turn from the source's facing to the target's when they differ. */
+function canonicalPoses(source: Skeleton, sourceMap: HumanoidJoints, target: Skeleton, targetMap: HumanoidJoints): ReferencePoses {
+  let turn = facingAngle(target, targetMap) - facingAngle(source, sourceMap);
+  turn -= 2 * Math.PI * Math.round(turn / (2 * Math.PI));
+  const poses: ReferencePoses = { source: canonicalPose(source, sourceMap), target: canonicalPose(target, targetMap) };
+  // Facings within a millionth of a radian are the same (an exact identity keeps the plain path).
+  if (Math.abs(turn) > 1e-6) poses.facing = Float64Array.of(0, Math.sin(turn / 2), 0, Math.cos(turn / 2));
+  return poses;
+}
+
+type HumanoidJoints = ReturnType<typeof humanoidMap>['joints'];
 const REST_POSES: ReferencePoses = { source: null, target: null };
 
 /**
@@ -136,14 +149,14 @@ function readReference(
     // there); other skeletons through their rests.
     const sourceMap = humanoidOrNull(source), targetMap = humanoidOrNull(target);
     if (sourceMap === null || targetMap === null) return rest;
-    return { kind: 'canonical', poses: () => ({ source: canonicalPose(source, sourceMap), target: canonicalPose(target, targetMap) }) };
+    return { kind: 'canonical', poses: () => canonicalPoses(source, sourceMap, target, targetMap) };
   }
   if (reference === 'rest') return rest;
   if (reference === 'bind') return { kind: 'bind', poses: () => ({ source: bindPose(source), target: bindPose(target) }) };
   if (reference === 'canonical') {
     // humanoidMap says why a skeleton is not a humanoid.
     const sourceMap = humanoidMap(source).joints, targetMap = humanoidMap(target).joints;
-    return { kind: 'canonical', poses: () => ({ source: canonicalPose(source, sourceMap), target: canonicalPose(target, targetMap) }) };
+    return { kind: 'canonical', poses: () => canonicalPoses(source, sourceMap, target, targetMap) };
   }
   if (typeof reference !== 'object' || reference === null || Array.isArray(reference) || ArrayBuffer.isView(reference)) {
     issues.add('reference', `is ${describeValue(reference)}: it must be 'canonical', 'rest', 'bind' or { source?, target? } (local poses, 10 floats per joint)`);

@@ -125,4 +125,33 @@ describe('canonical reference poses', () => {
     expect(bestRest).toBeGreaterThan(30); // the rest reference carries the copy's 40° over
     expect(worstRest).toBeLessThan(50);
   });
+
+  it('a copy facing −Z (its root turned 180° about +Y): the clips play turned with it, every joint at R_y(180°) · the original\'s within 1 mm', () => {
+    const source = robot.skeletons[0]!;
+    const rest = Float32Array.from(source.rest);
+    const turn = [0, 1, 0, 0]; // 180° about +Y
+    for (let j = 0; j < source.jointCount; j++) {
+      if (source.parents[j]! >= 0) continue;
+      rest.set(mul(turn, Array.from(rest.subarray(j * 10 + 3, j * 10 + 7))), j * 10 + 3);
+      rest[j * 10] = -rest[j * 10]!;
+      rest[j * 10 + 2] = -rest[j * 10 + 2]!;
+    }
+    const target = createSkeleton({ names: source.names, parents: source.parents, rest, hipJoint: source.hipJoint });
+    expect(bindSkeletons(source, target).reference).toBe('canonical');
+    let worst = 0, worstUnturned = 0;
+    for (const clip of robot.clips) {
+      for (let k = 0; k < 4; k++) {
+        const time = (clip.duration * k) / 3;
+        const expected = positions(source, clip, time), actual = positions(target, clip, time);
+        for (let j = 0; j < source.jointCount; j++) {
+          const [x, y, z] = [expected[j * 3]!, expected[j * 3 + 1]!, expected[j * 3 + 2]!];
+          worst = Math.max(worst, Math.hypot(actual[j * 3]! + x, actual[j * 3 + 1]! - y, actual[j * 3 + 2]! + z));
+          worstUnturned = Math.max(worstUnturned, Math.hypot(actual[j * 3]! - x, actual[j * 3 + 1]! - y, actual[j * 3 + 2]! - z));
+        }
+      }
+    }
+    console.log(`a copy facing −Z: every joint within ${(worst * 1000).toFixed(3)} mm of the original turned 180°`);
+    expect(worst).toBeLessThan(0.001);
+    expect(worstUnturned).toBeGreaterThan(0.1); // it does face the other way
+  });
 });

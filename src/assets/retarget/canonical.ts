@@ -97,6 +97,23 @@ export function canonicalPose(skeleton: Skeleton, joints: Readonly<Partial<Recor
 }
 
 /**
+ * The character's facing in its rest: the angle about +Y (radians) from +Z to its forward, its
+ * left (from its right upper leg to its left one, else its right upper arm to its left one)
+ * crossed with +Y; 0 when neither pair is mapped.
+ */
+export function facingAngle(skeleton: Skeleton, joints: Readonly<Partial<Record<HumanoidJoint, string>>>): number {
+  const index = (name: HumanoidJoint): number => (joints[name] === undefined ? -1 : skeleton.names.indexOf(joints[name]));
+  const { position } = forward(skeleton.parents, Float64Array.from(skeleton.rest));
+  const l = index('leftUpperLeg'), r = index('rightUpperLeg'), la = index('leftUpperArm'), ra = index('rightUpperArm');
+  const [a, b] = l >= 0 && r >= 0 ? [l, r] : [la, ra];
+  if (a < 0 || b < 0) return 0;
+  const lx = position[a * 3] - position[b * 3], lz = position[a * 3 + 2] - position[b * 3 + 2];
+  if (Math.hypot(lx, lz) === 0) return 0;
+  // forward = left × up = (−lz, 0, lx); its angle from +Z about +Y is atan2(x, z).
+  return Math.atan2(-lz, lx);
+}
+
+/**
  * How high the hips stand above the lowest joint in the canonical pose (legs straight down):
  * the height a humanoid's hip ratio compares, whatever pose its rest was modelled in.
  */

@@ -37,6 +37,12 @@ export interface RetargetInputs {
   readonly sourceReference: ModelReference;
   readonly targetReference: ModelReference;
   readonly targetLocal: ArrayLike<number>;
+  /**
+   * The turn about +Y from the source's facing to the target's (x y z w), when the two face
+   * different ways in their references; the source's model-space motion is turned by it
+   * (`M_t = Y · M_s · C_s⁻¹ · Y⁻¹ · C_t`), its travel too. Default: none.
+   */
+  readonly facing?: Float64Array;
 }
 
 /**
@@ -51,7 +57,8 @@ export interface RetargetInputs {
  * parents' frames (`pre = C_p⁻¹ · C_{parent of s}`, chain of s alone).
  */
 export function planRetarget(inputs: RetargetInputs): Retarget | null {
-  const { source, target, sourceJoint, translationMode, translationScale, hipRatio, sourceReference: S, targetReference: T, targetLocal } = inputs;
+  const { source, target, sourceJoint, translationMode, translationScale, hipRatio, sourceReference: S, targetReference: T, targetLocal, facing } = inputs;
+  const facingInverse = facing === undefined ? new Float64Array(4) : Float64Array.of(-facing[0], -facing[1], -facing[2], facing[W]);
   const n = target.jointCount;
   const chainStart = new Int32Array(n + 1);
   const chain: number[] = [];
@@ -85,12 +92,14 @@ export function planRetarget(inputs: RetargetInputs): Retarget | null {
     chain.push(...path);
     if (path.length !== 1) identity = false;
 
-    // pre = C_p⁻¹ · C_{s_a}, post = C_s⁻¹ · C_t (identity for a missing parent or ancestor).
+    // pre = C_p⁻¹ · Y · C_{s_a}, post = C_s⁻¹ · Y⁻¹ · C_t (identity for a missing parent or ancestor, or facing).
     const p = target.parents[t];
     conjugateOf(q, T.rotation, p);
+    if (facing !== undefined) multiplyInto(q, q, facing);
     multiplyInto(q, q, rotationOf(r, S.rotation, top));
     identity = storeRotation(pre, t, q) && identity;
     conjugateOf(q, S.rotation, s);
+    if (facing !== undefined) multiplyInto(q, q, facingInverse);
     multiplyInto(q, q, rotationOf(r, T.rotation, t));
     identity = storeRotation(post, t, q) && identity;
 
