@@ -67,17 +67,6 @@ export interface FootContactOptions {
   minFrames?: number;
 }
 
-/** One foot's contacts, as {@link detectFootContacts} returns them. */
-export interface FootContact {
-  /** The foot's joint index in the clip's skeleton. */
-  readonly joint: number;
-  /**
-   * [start, end] in seconds, at frame times, in time order: the foot's first and last planted
-   * frames. In a looping clip the one interval that runs over the seam has start > end.
-   */
-  readonly intervals: [number, number][];
-}
-
 /** What {@link detectFootContacts} returns. */
 export interface FootContacts {
   /**
@@ -87,7 +76,15 @@ export interface FootContacts {
    */
   readonly clip: Clip;
   /** One entry per foot, in the order of `feet`. */
-  readonly contacts: FootContact[];
+  readonly contacts: {
+    /** The foot's joint index in the clip's skeleton. */
+    readonly joint: number;
+    /**
+     * [start, end] in seconds, at frame times, in time order: the foot's first and last
+     * planted frames. In a looping clip the one interval that runs over the seam has start > end.
+     */
+    readonly intervals: [number, number][];
+  }[];
 }
 
 const WHERE = 'detectFootContacts';
@@ -144,7 +141,7 @@ export function detectFootContacts(clip: Clip, options: FootContactOptions): Foo
   const path = footPositions(clip, feet);
   const lowest = lowestHeights(path, N, K);
   const low = (f: number, k: number): boolean => path[(f * K + k) * 3 + 1] - lowest[k] <= heightThreshold;
-  const contacts: FootContact[] = [];
+  const contacts: FootContacts['contacts'] = [];
   const events: ClipEvent[] = [];
   const speed = new Float64Array(I);
   const planted = new Uint8Array(F);

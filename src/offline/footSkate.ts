@@ -12,22 +12,8 @@
  */
 import { fail } from '../assets/AnimationError.js';
 import type { Clip } from '../assets/Clip.js';
-import { checkClip, type FootContact, type FootContacts } from './footContacts.js';
+import { checkClip, type FootContacts } from './footContacts.js';
 import { footPositions } from './footPaths.js';
-
-/** One foot's figures in {@link FootSkate}. */
-export interface FootSkateOfFoot {
-  /** The foot's joint index in the clip's skeleton. */
-  readonly joint: number;
-  /** Mean skate per contact of this foot (0 with no contact), clip units. */
-  readonly mean: number;
-  /** Largest skate of one of its contacts (0 with no contact), clip units. */
-  readonly max: number;
-  /** Its contacts. */
-  readonly contacts: number;
-  /** The skate of each of its contacts, in the order of its intervals. */
-  readonly distances: readonly number[];
-}
 
 /** What {@link measureFootSkate} returns: distances in the clip's units (metres). */
 export interface FootSkate {
@@ -38,7 +24,18 @@ export interface FootSkate {
   /** How many contacts were measured. */
   readonly contacts: number;
   /** The same figures per foot, in the order of `contacts`. */
-  readonly feet: readonly FootSkateOfFoot[];
+  readonly feet: readonly {
+    /** The foot's joint index in the clip's skeleton. */
+    readonly joint: number;
+    /** Mean skate per contact of this foot (0 with no contact), clip units. */
+    readonly mean: number;
+    /** Largest skate of one of its contacts (0 with no contact), clip units. */
+    readonly max: number;
+    /** Its contacts. */
+    readonly contacts: number;
+    /** The skate of each of its contacts, in the order of its intervals. */
+    readonly distances: readonly number[];
+  }[];
 }
 
 const WHERE = 'measureFootSkate';
@@ -62,7 +59,7 @@ const FRAME_SLACK = 1e-3;
  * holding one as `contacts`); when a joint is not an index of the clip's skeleton; when an
  * interval is not a pair of frame times within [0, duration] (start ≤ end unless the clip loops).
  */
-export function measureFootSkate(clip: Clip, contacts: FootContacts | readonly FootContact[]): FootSkate {
+export function measureFootSkate(clip: Clip, contacts: FootContacts | FootContacts['contacts']): FootSkate {
   checkClip(WHERE, clip);
   const list: unknown = Array.isArray(contacts) ? contacts : (contacts as FootContacts | null)?.contacts;
   if (!Array.isArray(list)) fail(WHERE, 'contacts', `is ${String(contacts)}: must be detectFootContacts' result or its contacts, [{ joint, intervals: [[start, end], …] }, …]`);
@@ -71,7 +68,7 @@ export function measureFootSkate(clip: Clip, contacts: FootContacts | readonly F
   const feet: number[] = [];
   const frames: [number, number][][] = [];
   list.forEach((entry: unknown, k) => {
-    const contact = entry as FootContact | null;
+    const contact = entry as FootContacts['contacts'][number] | null;
     if (typeof contact !== 'object' || contact === null) fail(WHERE, `contacts[${k}]`, `is ${String(entry)}: must be { joint, intervals }`);
     const joint = contact.joint;
     if (typeof joint !== 'number' || !Number.isInteger(joint) || joint < 0 || joint >= J) {
@@ -97,7 +94,7 @@ export function measureFootSkate(clip: Clip, contacts: FootContacts | readonly F
     return Math.hypot(path[b] - path[a], path[b + 2] - path[a + 2]);
   };
   let total = 0, max = 0, count = 0;
-  const perFoot: FootSkateOfFoot[] = [];
+  const perFoot: FootSkate['feet'][number][] = [];
   for (let k = 0; k < K; k++) {
     const distances: number[] = [];
     for (const [start, end] of frames[k]) {
