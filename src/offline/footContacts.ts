@@ -32,8 +32,8 @@
  * | `minFrames` | the frames of 0.1 s, at least 3 (5 at 48 fps, 12 at 120 fps) | a walking swing lasts ≈ 0.4 s and a gallop's ≈ 0.2 s: a lift or a contact shorter than 0.1 s is noise or a slip |
  *
  * The ground's velocity is taken per foot because artists' in-place cycles do not always
- * slide all feet alike (the Fox's run moves its planted front paws at a third of its hind
- * paws' speed).
+ * slide all feet alike (the Fox's run moves its planted front paws at 0.1–0.7 m/s in model
+ * space, its planted hind paws at 1.5–2.9 m/s).
  */
 import { fail } from '../assets/AnimationError.js';
 import { createClip, isClip, type Clip, type ClipEvent } from '../assets/Clip.js';
@@ -106,7 +106,8 @@ const DEFAULT_MIN_SECONDS = 0.1;
  * const { clip: walk, contacts } = detectFootContacts(clips.find((c) => c.name === 'Walk')!, {
  *   feet: ['b_LeftFoot02_018', 'b_RightFoot02_022', 'b_LeftHand_011', 'b_RightHand_08'],
  * });
- * // walk.events: footDown:b_LeftFoot02_018 at 0.233 s, footUp:… — drainEvents reports them
+ * // contacts[0].intervals: [[0.5, 0.1042]] (5/48 s, over the seam); walk.events hold
+ * // footDown:b_LeftFoot02_018 at 0.5 s and footUp:b_LeftFoot02_018 at 0.104 s, which drainEvents reports
  * @throws AnimationError when `clip` is not a clip, is a difference or reduced (LOD) clip or has
  * fewer than two frames; when options is not an object or has a field other than `feet`,
  * `heightThreshold`, `speedThreshold`, `minFrames`; when `feet` is missing or empty, names a

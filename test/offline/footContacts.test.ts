@@ -15,6 +15,7 @@ import { reduceClip } from '../../src/lod.js';
 import { refused } from '../fixtures/errors.js';
 import { readAsset, readAssetText } from '../support/assets.js';
 import { footPositions } from '../../src/offline/footPaths.js';
+import { foxFootsteps } from '../../examples/footContacts.js';
 
 // ---- a synthetic foot on a known schedule ----------------------------------------------------
 
@@ -370,5 +371,15 @@ describe('the Fox (Fox.glb, scale "cm"; four paws)', () => {
       );
       expect(after.mean).toBeLessThan(before.mean / 2);
     }
+  });
+});
+
+describe('examples/footContacts.ts (docs/in-place-clips.md)', () => {
+  it('the Fox\'s Walk: the left hind paw down at 0.5 s and up at 5/48 s (over the seam), events to match, 13.9 cm of skate', async () => {
+    const { walk, contacts, skate } = await foxFootsteps(readAsset('Fox.glb'));
+    expect(contacts[0]!.intervals).toEqual([[24 / 48, 5 / 48]]);
+    expect(walk.events.filter((e) => e.name === 'footDown:b_LeftFoot02_018').map((e) => e.time)).toEqual([0.5]);
+    expect(walk.events.filter((e) => e.name === 'footUp:b_LeftFoot02_018').map((e) => e.time)).toEqual([5 / 48]);
+    expect(skate.mean).toBeCloseTo(0.139, 3);
   });
 });
