@@ -15,8 +15,9 @@
  *    intervals beside it (the one before for the last frame of a clamped clip), so a foot's
  *    first and last frames at rest count as slow. Slow: speed ≤ `speedThreshold`.
  * 3. **Planted** = low and slow. Then, per foot, runs of frames that are not planted shorter
- *    than `minFrames` are filled (a frame of noise inside a stance), and then runs of planted
- *    frames shorter than `minFrames` are dropped (a frame of noise inside a swing).
+ *    than `minFrames` are filled (a frame of noise inside a stance; not at either end of a
+ *    clamped clip, where no contact follows), and then runs of planted frames shorter than
+ *    `minFrames` are dropped (a frame of noise inside a swing), in that order.
  * 4. **Intervals**: each run of planted frames s … e gives [s / frameRate, e / frameRate]
  *    seconds. A looping clip is cyclic (its seam frame is its frame 0): a run over the seam is
  *    **one interval whose start is greater than its end** (from start to the clip's end, then
@@ -209,15 +210,15 @@ function percentile(values: Float64Array, q: number): number {
 }
 
 /**
- * Sets to 1 − `value` every run of `value` shorter than `minFrames` that lies between runs of
- * the other value (cyclic when `loop`; a run touching either end of a clamped clip is kept, as
- * is a run that is the whole array).
+ * Sets to 1 − `value` every run of `value` shorter than `minFrames` (cyclic when `loop`). A run
+ * that is the whole array is kept, and so is a lift (`value` 0) touching either end of a
+ * clamped clip: it lies between a contact and the clip's edge, not inside a contact.
  */
 function fillRuns(flags: Uint8Array, value: number, minFrames: number, loop: boolean): void {
   const F = flags.length;
   for (const [start, length] of runs(flags, value, loop)) {
     if (length >= minFrames || length === F) continue;
-    if (!loop && (start === 0 || start + length === F)) continue;
+    if (!loop && value === 0 && (start === 0 || start + length === F)) continue;
     for (let d = 0; d < length; d++) flags[(start + d) % F] = 1 - value;
   }
 }

@@ -100,6 +100,12 @@ describe('detectFootContacts on a foot with a known schedule', () => {
     expect(contacts[0]!.intervals).toEqual([[t(0), t(9)], [t(17), t(18)], [t(25), t(29)], [t(31), t(39)], [t(50), t(59)]]);
   });
 
+  it('lifts shorter than minFrames are filled first, then short contacts dropped (at the clip\'s ends too)', () => {
+    // minFrames 11: the 10-frame lift 40 … 49 is filled, joining [25, 39] and [50, 59]; the
+    // 15-frame lift 10 … 24 stays; the 10-frame stance [0, 9] is dropped.
+    expect(detectFootContacts(footClip(), { ...OPTIONS, minFrames: 11 }).contacts[0]!.intervals).toEqual([[t(25), t(59)]]);
+  });
+
   it('the same intervals for renamed joints, a re-rooted skeleton whose root travels, and an in-place slide', () => {
     const expected = [[t(0), t(9)], [t(25), t(39)], [t(50), t(59)]];
     const variants: [FootVariant, string][] = [
