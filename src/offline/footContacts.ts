@@ -8,11 +8,11 @@
  *    lowest point it reaches over the clip.
  * 2. **Slow.** The foot's velocity over interval i (frames i → i + 1) is
  *    v_ik = (p_k(i+1) − p_k(i)) / Δt (x, y and z). Speed is measured against the ground, as
- *    `rootMotionFromFeet` does: the ground's velocity g is the per-axis median of the
- *    horizontal v_ik over the intervals where foot k is low at both ends (all feet together) —
- *    ≈ 0 for a clip with travel, whose planted feet stand still; the backward slide of the
- *    ground under an in-place clip. A frame's speed is the smaller of |v − g| over the two
- *    intervals beside it (the one before for the last frame of a clamped clip), so a foot's
+ *    in `rootMotionFromFeet` (which pools all feet; here each foot has its own): the ground's
+ *    velocity g_k is the per-axis median of the horizontal v_ik over the intervals where foot
+ *    k is low at both ends — ≈ 0 for a clip with travel, whose planted feet stand still; the backward slide of the
+ *    ground under an in-place clip. A frame's speed is the smaller of |v − g_k| over the two
+ *    intervals beside it (one only at the ends of a clamped clip), so a foot's
  *    first and last frames at rest count as slow. Slow: speed ≤ `speedThreshold`.
  * 3. **Planted** = low and slow. Then, per foot, runs of frames that are not planted shorter
  *    than `minFrames` are filled (a frame of noise inside a stance; not at either end of a
