@@ -18,6 +18,8 @@ export type { JointPair, JointsOption } from './assets/humanoid/jointMap.js';
 export { createBlendSpace, type BlendSpace, type BlendSpaceDesc, type BlendSpaceSample, type BlendSpaceType } from './assets/BlendSpace.js';
 export { createDifferenceClip, type DifferenceClipOptions } from './offline/differenceClip.js';
 export { rootMotionFromFeet, type FootRootMotionOptions } from './offline/rootMotionFromFeet.js';
+export { detectFootContacts, type FootContactOptions, type FootContacts } from './offline/footContacts.js';
+export { measureFootSkate, type FootSkate } from './offline/footSkate.js';
 export { releaseClip, releaseSkeleton, releaseMask } from './api/release.js';
 export { type AnimationWorld, type AnimationWorldOptions, type AnimationComponents } from './world.js';
 export { createAnimationWorld, worldBytes } from './api/world.js';

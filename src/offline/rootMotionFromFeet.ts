@@ -45,8 +45,8 @@ import { createClip, type Clip } from '../assets/Clip.js';
 import { getRootTrack } from '../assets/rootTrack.js';
 import { curveFrames } from '../assets/sampleCurves.js';
 import * as affine from '../math/affine.js';
-import { composeModel } from '../math/composeModel.js';
 import { MATRIX_STRIDE, MATRIX_T, POSE_STRIDE } from '../math/layout.js';
+import { footPositions, isBelow, lowestHeights, median, readThreshold, resolveFeet } from './footPaths.js';
 
 /** Options of {@link rootMotionFromFeet}. */
 export interface FootRootMotionOptions {
@@ -119,7 +119,7 @@ export function rootMotionFromFeet(clip: Clip, options: FootRootMotionOptions): 
   if (clip.frameCount < 2) fail(WHERE, 'clip', `"${clip.name}" has ${clip.frameCount} frame: a foot's slide needs at least two`);
   const skeleton = clip.skeleton;
   const hip = skeleton.hipJoint >= 0 ? skeleton.hipJoint : 0;
-  const feet = resolveFeet(clip, options, hip);
+  const feet = resolveRootMotionFeet(clip, options, hip);
   const hipHeight = getRootTrack(clip).hipHeight;
   const size = hipHeight > 0 ? hipHeight : 1;
   const heightThreshold = option(options.heightThreshold, 'heightThreshold', DEFAULT_HEIGHT * size, false);
@@ -130,26 +130,21 @@ export function rootMotionFromFeet(clip: Clip, options: FootRootMotionOptions): 
   const dt = 1 / clip.frameRate;
   const parent = skeleton.parents[hip];
   // Per frame: each foot's path (x, y, z) and the root-motion joint's parent inverse (3×4).
-  const path = new Float64Array(N * K * 3);
   const parentInverse = new Float64Array(N * MATRIX_STRIDE);
-  const model = new Float64Array(J * MATRIX_STRIDE);
   const below = feet.map((foot) => isBelow(skeleton.parents, foot, hip));
-  for (let f = 0; f < N; f++) {
-    composeModel(model, 0, MATRIX_STRIDE, clip.frames, f * J * POSE_STRIDE, skeleton.parents, 0, J);
+  const path = footPositions(clip, feet, (model, f, path) => {
     const h = hip * MATRIX_STRIDE + MATRIX_T;
-    const hx = model[h], hz = model[h + 2];
     for (let k = 0; k < K; k++) {
-      const m = feet[k] * MATRIX_STRIDE + MATRIX_T, o = (f * K + k) * 3;
-      path[o] = model[m] + (below[k] ? 0 : hx);
-      path[o + 1] = model[m + 1];
-      path[o + 2] = model[m + 2] + (below[k] ? 0 : hz);
+      if (below[k]) continue;
+      const o = (f * K + k) * 3;
+      path[o] = path[o] + model[h];
+      path[o + 2] = path[o + 2] + model[h + 2];
     }
     if (parent >= 0) affine.invert(parentInverse, f * MATRIX_STRIDE, model, parent * MATRIX_STRIDE);
-  }
+  });
 
   // 2. Contact: height weights per interval, the ground's velocity, speed weights.
-  const lowest = new Float64Array(K).fill(Infinity);
-  for (let f = 0; f < N; f++) for (let k = 0; k < K; k++) lowest[k] = Math.min(lowest[k], path[(f * K + k) * 3 + 1]);
+  const lowest = lowestHeights(path, N, K);
   const heightWeight = (f: number, k: number): number => clamp01(1 - (path[(f * K + k) * 3 + 1] - lowest[k]) / heightThreshold);
   const vx = new Float64Array(M * K), vz = new Float64Array(M * K), weight = new Float64Array(M * K);
   const downX: number[] = [], downZ: number[] = [];
@@ -197,61 +192,22 @@ export function rootMotionFromFeet(clip: Clip, options: FootRootMotionOptions): 
 }
 
 /** The feet as joint indices, validated (see {@link rootMotionFromFeet}'s throws). */
-function resolveFeet(clip: Clip, options: FootRootMotionOptions, hip: number): number[] {
+function resolveRootMotionFeet(clip: Clip, options: FootRootMotionOptions, hip: number): number[] {
   const skeleton = clip.skeleton;
-  const feet = (options as FootRootMotionOptions | undefined)?.feet;
-  if (!Array.isArray(feet) || feet.length === 0) {
-    fail(WHERE, 'feet', `is ${Array.isArray(feet) ? 'empty' : String(feet)}: give the joints that touch the ground, by name or index, e.g. { feet: ['LeftFoot', 'RightFoot'] }`);
-  }
-  const out: number[] = [];
-  feet.forEach((foot: unknown, k) => {
-    let joint = -1;
-    if (typeof foot === 'string') {
-      joint = skeleton.names.indexOf(foot);
-      if (joint < 0) fail(WHERE, `feet[${k}]`, `"${foot}" is not a joint of the skeleton of "${clip.name}" (its joints: ${listNames(skeleton.names)})`);
-    } else if (typeof foot === 'number' && Number.isInteger(foot) && foot >= 0 && foot < skeleton.jointCount) {
-      joint = foot;
-    } else {
-      fail(WHERE, `feet[${k}]`, `is ${String(foot)}: must be a joint name or an index below ${skeleton.jointCount}`);
-    }
-    if (out.includes(joint)) fail(WHERE, `feet[${k}]`, `"${skeleton.names[joint]}" is given twice`);
-    if (isBelow(skeleton.parents, hip, joint)) {
-      fail(WHERE, `feet[${k}]`, `"${skeleton.names[joint]}" is the root-motion joint "${skeleton.names[hip]}" or one of its ancestors, which root motion holds in place: a foot is a joint of a leg`);
-    }
-    out.push(joint);
-  });
-  return out;
-}
-
-function listNames(names: readonly string[]): string {
-  return names.length <= 12 ? names.join(', ') : `${names.slice(0, 12).join(', ')}, … (${names.length} in all)`;
+  return resolveFeet(WHERE, clip, (options as FootRootMotionOptions | undefined)?.feet, (joint) =>
+    isBelow(skeleton.parents, hip, joint)
+      ? `"${skeleton.names[joint]}" is the root-motion joint "${skeleton.names[hip]}" or one of its ancestors, which root motion holds in place: a foot is a joint of a leg`
+      : null,
+  );
 }
 
 /** `value` validated (finite and > 0, or ≥ 0 when `zero`), or `fallback` when undefined. */
 function option(value: number | undefined, name: string, fallback: number, zero: boolean): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || (zero ? value < 0 : value <= 0)) {
-    fail(WHERE, name, `is ${String(value)}: must be a finite number ${zero ? '≥' : '>'} 0`);
-  }
-  return value;
-}
-
-/** True when `joint` is `ancestor` or lies below it. */
-function isBelow(parents: Int16Array, joint: number, ancestor: number): boolean {
-  for (let j = joint; j >= 0; j = parents[j]) if (j === ancestor) return true;
-  return false;
+  return readThreshold(WHERE, value, name, fallback, zero);
 }
 
 function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
-}
-
-/** Median of `values` (0 for none). */
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = values.slice().sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /**
