@@ -1,5 +1,5 @@
 /**
- * Float curves on characters (metachannels, issue 22): `getCurves`, and the curve maps the
+ * Float curves on characters (metachannels): `getCurves`, and the curve maps the
  * blend reads — which of a clip's curves is which of a skeleton's, resolved by name when a
  * clip is played or bound (`play`, `transition`, blend spaces, state machines, LOD levels),
  * never per frame.

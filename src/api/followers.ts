@@ -1,6 +1,6 @@
 /**
  * Follower API: points per character that follow targets the game sets by real-time
- * minimum-jerk motion (shared/seeds/minimum-jerk.txt: the target is sampled every 200 ms and
+ * minimum-jerk motion (after Flash and Hogan: the target is sampled every 200 ms and
  * followed over 400 ms, which "looks natural" for a hand or a gaze). Look-at and reach aim at
  * them. See followSystem.ts for the stepping and math/minJerk.ts for the model.
  *

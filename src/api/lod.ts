@@ -1,5 +1,5 @@
 /**
- * Motion LOD API (shared/seeds/motion-lod.txt, end): per character, a level chosen every frame
+ * Motion LOD API (after Namco's motion LOD): per character, a level chosen every frame
  * by distance from a camera point, size on screen or relative motion, with hysteresis; the
  * level picks which reduced clip (`registerLodLevels`, e.g. the output of `bakeLod`) is
  * sampled; and update-rate LOD, where a character at a coarse level is animated only every

@@ -1,5 +1,5 @@
 /**
- * State machines on characters (issue 21, docs/stateMachines.md): `setStateMachine` binds a
+ * State machines on characters (docs/stateMachines.md): `setStateMachine` binds a
  * machine from `createStateMachine` to a character's layers; `setParameter` and `fireTrigger`
  * drive it; `getState` reads it. `stateMachineSystem` evaluates the machines every frame.
  */

@@ -1,5 +1,5 @@
 /**
- * The frame on every core (issue 17, docs/threads.md): `stepParallel` runs the world's frame
+ * The frame on every core (docs/threads.md): `stepParallel` runs the world's frame
  * on `world.threads` threads over its shared pools, equal to `step` bit for bit;
  * `disposeAnimationWorld` ends a world and its workers.
  */

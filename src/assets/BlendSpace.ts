@@ -4,8 +4,8 @@
  * per clip. Playing the weighted clips on layers, phase-synchronized, is `setBlendSpace`'s job
  * (src/api/blendSpaces.ts); nothing here knows about the world.
  *
- * Source: /work/shared/seeds/blending-and-skinning.txt, "Complex LERP Blends" and "Directional
- * Locomotion" (Game Engine Architecture, 2nd ed.).
+ * Source: Game Engine Architecture, 2nd ed. (Jason Gregory), "Complex LERP Blends" and
+ * "Directional Locomotion".
  */
 import { IssueList } from './AnimationError.js';
 import { FLOAT32_MAX } from './limits.js';

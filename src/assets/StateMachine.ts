@@ -1,5 +1,5 @@
 /**
- * State machines (animation graphs as data, issue 21): `createStateMachine` checks a
+ * State machines (animation graphs as data): `createStateMachine` checks a
  * description — parameters, states (a clip or a blend space), transitions with conditions,
  * exit times and any-state sources, the initial state, per-state enter/exit events — and
  * compiles it into flat typed arrays, so `stateMachineSystem` evaluates ten thousand machines

@@ -1,5 +1,5 @@
 /**
- * The ranges the API accepts for its numbers (issue 15): what their storage holds (Float32
+ * The ranges the API accepts for its numbers: what their storage holds (Float32
  * components, Int16 joint parents) and what their meaning allows (speeds, durations, steps).
  * A number outside its range is refused at the API with an `AnimationError` naming the bound,
  * so that every number the systems see stays finite (DESIGN §6) and no step does unbounded

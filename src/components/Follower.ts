@@ -3,7 +3,7 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
 /**
  * `Follower`: points that follow targets by minimum-jerk motion, in real time
- * (shared/seeds/minimum-jerk.txt, "state-space" section; see `math/minJerk.ts` for the model and
+ * (Flash and Hogan's model in its real-time "state-space" form; see `math/minJerk.ts` for the model and
  * `systems/followSystem.ts` for the stepping). They are what look-at and reach aim at.
  *
  * Each character has `FOLLOW_SLOTS` follower slots, each its own follower with its own

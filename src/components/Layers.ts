@@ -74,7 +74,7 @@ export const NO_CLIP = -1;
  *   ((φ + offset) mod 1) × its duration for group phase φ.
  *
  * No pose is stored per layer: blendSystem samples each layer it blends into a per-thread
- * scratch (issue 18), so a character's layers cost bytes per slot, not per joint.
+ * scratch, so a character's layers cost bytes per slot, not per joint.
  */
 export interface LayersComponent {
   readonly maxLayers: number;

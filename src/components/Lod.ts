@@ -2,7 +2,7 @@ import type { RowLifecycle } from './lifecycle.js';
 import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 
 /**
- * `Lod`: motion level of detail per character (shared/seeds/motion-lod.txt: the resolution of
+ * `Lod`: motion level of detail per character (Namco's motion LOD: the resolution of
  * an object is chosen by "its distance from the viewpoint", "its size on screen" or "the
  * relative motion between objects") and update-rate LOD (a far character is animated only
  * every k-th frame, over the frames' summed time, so nothing of its motion is lost).

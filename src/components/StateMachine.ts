@@ -9,7 +9,7 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
  */
 export const DEFAULT_MAX_MACHINES = 2;
 /**
- * The machine slots of a world with the default `maxMachines` (before issue 21's `maxMachines`
+ * The machine slots of a world with the default `maxMachines` (before the `maxMachines`
  * option, every world's). Kept so code written against it (the sandbox's machine panel) keeps
  * building; read a world's own stride from `world.components.StateMachine.slots`.
  * @deprecated use `StateMachine.slots`.

@@ -8,7 +8,7 @@
  * have defined results, listed on each function.
  *
  * ## The quintic, in normalised time
- * Source: `shared/seeds/inertialization.txt` (hogetatu's write-up of David Bollo, "Inertialization:
+ * Source: hogetatu's write-up of David Bollo, "Inertialization:
  * High-Performance Animation Transitions in 'Gears of War'", GDC 2018), which builds on the
  * minimum-jerk model of T. Flash and N. Hogan, "The Coordination of Arm Movements: An
  * Experimentally Confirmed Mathematical Model", J. Neuroscience 5(7), 1985: minimising
@@ -85,7 +85,7 @@ export function clampInertializeTime(x0: number, v0: number, t1: number): number
  * lies between 0 and x0 and is monotone; t ≤ 0 gives x0; t ≥ t1 gives 0.
  *
  * Units: any unit for x (metres, radians, …), x0 / second for v0, seconds for t1 and t.
- * Sources: `shared/seeds/inertialization.txt` (Bollo, GDC 2018); Flash & Hogan 1985.
+ * Sources: Bollo, GDC 2018 (as hogetatu writes it up); Flash & Hogan 1985.
  *
  * @example
  * // Joint angle was 0.3 rad off the new clip, moving towards it at 1 rad/s; 0.2 s blend.

@@ -1,5 +1,5 @@
 /**
- * Minimum-jerk curves (shared/seeds/minimum-jerk.txt, after T. Flash and N. Hogan, "The
+ * Minimum-jerk curves (after T. Flash and N. Hogan, "The
  * Coordination of Arm Movements: An Experimentally Confirmed Mathematical Model",
  * J. Neuroscience 5(7), 1985): the motion minimising ∫(d³x/dt³)² dt has d⁶x/dt⁶ = 0, so it is
  * a quintic, fixed by position, velocity and acceleration at both ends.

@@ -1,5 +1,5 @@
 /**
- * The one seam every pool of a world is allocated through (issue 17): components, the event
+ * The one seam every pool of a world is allocated through: components, the event
  * queues, the LOD camera, per-thread scratch. A world with one thread hands it an
  * `ArrayBuffer`, a threaded world a `SharedArrayBuffer` its workers view too; a later kernel
  * backend can hand it a `WebAssembly.Memory`'s buffer. Allocation is a bump of an offset, so a

@@ -1,5 +1,5 @@
 /**
- * Assets reach the workers of a threaded world once each (issue 17 item 1): before a frame,
+ * Assets reach the workers of a threaded world once each: before a frame,
  * the caller compares the registries the systems read with what it last sent and posts only
  * the slots that changed (registered, replaced or released since), together with the LOD
  * level table when it was replaced. Comparing is a pass over the registries' slots (tens of

@@ -1,5 +1,5 @@
 /**
- * The events of a threaded frame, put back in the order `step` records them (issue 17 item 4).
+ * The events of a threaded frame, put back in the order `step` records them.
  *
  * `step` records the frame's events chunk by chunk, in chunk order, into the world queue. A
  * threaded frame records each thread's into its own queue (same capacity, emptied at the

@@ -1,5 +1,5 @@
 /**
- * The workers of a threaded world and the frame they run together (issue 17): started with
+ * The workers of a threaded world and the frame they run together: started with
  * the world, given its shared pools once, woken per frame through the control block
  * (components/ThreadControl.ts), ended by `disposeAnimationWorld`.
  *

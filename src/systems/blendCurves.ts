@@ -1,5 +1,5 @@
 /**
- * The float-curve pass of blendSystem (issue 22, metachannels): each character's clip curves
+ * The float-curve pass of blendSystem (metachannels): each character's clip curves
  * blended into `Curves.values` with the pose's layer weights. blendSystem runs it for its chunk
  * after the poses, on the JavaScript and WebAssembly kernels alike (the curves are a few floats
  * a character: they stay on JavaScript, so both paths give the same values); inertialization's

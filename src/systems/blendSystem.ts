@@ -33,7 +33,7 @@
  *    the current pose T as A = D·T (Q_A = Q_D·Q_T, T_A = T_D + T_T, S_A = S_D·S_T), then
  *    blended as lerp(T, A, β) with β = weight × mask[j] (Q by nlerp).
  *
- * Float curves (`Curves`, issue 22): after the chunk's poses, `blendCurvesEntities`
+ * Float curves (`Curves`): after the chunk's poses, `blendCurvesEntities`
  * (blendCurves.ts) blends the clips' curves of its characters that have curves with the same
  * layer weights (no masks; additive layers add β·(s − r)), on both kernel paths.
  *
@@ -87,7 +87,7 @@ export function blendSystem(world: AnimationWorld, dt: number): void {
  * Samples layer slot `li` (a clip, `li = eid × layers.maxLayers + layer`) at its time into `out` at
  * `outOff`: its clip at LOD level `level` (−1: the clip itself; `clipLevels` is
  * `world.lod.clipLevels`), through its binding if it has one. What sampleSystem sampled into
- * the layer's pose before issue 18; takes only integers and arrays (see {@link sampleClipInto}).
+ * the layer's pose in a component before; takes only integers and arrays (see {@link sampleClipInto}).
  */
 export function sampleLayer(
   out: Float32Array, outOff: number, layers: LayersComponent, li: number, level: number,

@@ -1,6 +1,6 @@
 /**
  * followSystem — advances every character's minimum-jerk followers
- * (shared/seeds/minimum-jerk.txt, "state-space" and "Unity" sections; model in math/minJerk.ts).
+ * (Flash and Hogan's model in its real-time "state-space" form; model in math/minJerk.ts).
  *
  * Reads:  Follower (enabled, integrator, predict, targetAcceleration, duration, interval),
  *         the update list (`world.updates`: who, and each one's dt).

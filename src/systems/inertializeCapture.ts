@@ -301,7 +301,7 @@ export function layersCanGoBack(world: AnimationWorld, eid: number, back: Float6
  * Layer `li`'s weight `back[i]` seconds ago, into `out[o]`: its fade curve at that clock
  * (clamped to the fade's span), else its weight. Written, not returned: blendLayersAt is too
  * large for V8 to inline this into it, and a double returned from a call that is not inlined
- * is boxed — a heap number per layer per capture (issue 21: ~0.8 KB a frame on a crowd whose
+ * is boxed — a heap number per layer per capture (measured: ~0.8 KB a frame on a crowd whose
  * machines switch every frame). The curve's argument and value go through an array
  * ({@link applyFadeCurve}) for the same reason: passed as an argument, a double is boxed too.
  */

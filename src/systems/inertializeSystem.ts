@@ -8,7 +8,7 @@
  * Reads:  Character, Layers (all of a capturing character's slots: clip, time, speed, weight,
  *         fades, flags, mask, reference, binding), LocalPose, Inertialization, Lod.enabled/level,
  *         the clip, binding, mask, reference and skeleton registries.
- * Float curves (`Curves`, issue 22) ride along: the request stores their P1 (the last output)
+ * Float curves (`Curves`) ride along: the request stores their P1 (the last output)
  * and P2, the capture their offsets (x0 = P1 − T(τ), v0 as the translation's, on one signed
  * axis) in the curve part of the same transition slot (`Curves.slots`), and each update adds
  * the same quintic or spring decay to `Curves.values`; a spring ends when both are at rest.

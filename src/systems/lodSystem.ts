@@ -1,6 +1,6 @@
 /**
  * lodSystem — picks each character's LOD level and whether it is updated this frame
- * (shared/seeds/motion-lod.txt, end: an object's resolution chosen by "distance from the
+ * (Namco's motion LOD: an object's resolution chosen by "distance from the
  * viewpoint", "size on screen" or "relative motion between objects").
  *
  * Reads:  Lod (settings, level, tick, frames, elapsed, dt), RootMotion (x y z: world position;

@@ -1,7 +1,7 @@
 /**
  * sampleSystem — the clock of every layer: advances each layer's playback time, its weight fade
  * and its root motion, and reports the clip events it crossed. It samples no pose: blendSystem
- * samples each layer where it blends it (issue 18), from the times written here.
+ * samples each layer where it blends it, from the times written here.
  *
  * Reads:  Layers.clip/speed/weight/flags/fade*, syncGroup/syncRate/phaseOffset,
  *         RootMotion.extractYaw, the update list (`world.updates`: who, by how many seconds),
@@ -196,7 +196,7 @@ const SERIES_EPSILON = 1e-9;
  * Reads the layer before `advanceLayer` moves it; a and b, the wrap count c and the clamping
  * are those of {@link extractRootDelta}.
  *
- * Model (issue 5 item 1; seeds/root-motion-normalization.txt for what travel is normalized):
+ * Model (Tokage It Lab's root-motion normalization for what travel is normalized):
  * the joint's horizontal frame at clip time t is the 2D rigid motion F(t) = T(p(t) − p(0))·R(ψ(t)),
  * p its track position, ψ its yaw ({@link RootTrack.yaw}). A loop continues rigidly: one
  * cycle is K = F(D)·F(0)⁻¹ = T(cycle_h)·R(Ψ), so F(t + cD) = Kᶜ·F(t) for any whole c. The
@@ -337,7 +337,7 @@ export function advanceLayer(
 
 /**
  * Events crossed by a looping layer this frame (before its time is written), in O(capacity +
- * events) work whatever `speed × dt` (issue 15): an advance of k cycles crosses each event about
+ * events) work whatever `speed × dt`: an advance of k cycles crosses each event about
  * k times, but the queue keeps only its last `capacity` records, so only the last
  * ⌈capacity / n⌉ + 1 cycles crossed (n events each) are pushed; the records of the cycles
  * before them are counted into `queue.dropped` without being visited, exactly as if they had

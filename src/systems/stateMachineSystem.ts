@@ -1,5 +1,5 @@
 /**
- * stateMachineSystem: evaluates each character's state machines (issue 21) and starts at most
+ * stateMachineSystem: evaluates each character's state machines and starts at most
  * one transition per machine per frame, through the same path as `transition` and
  * `setBlendSpace` (their non-throwing core in systems/switching/: transition.ts
  * `beginInertialization` / `armInertialization` / `startCrossfade`, blendSpace.ts

@@ -3,8 +3,8 @@
  * samples, with queries outside the convex hull projected onto it. The triangulation and the
  * per-triangle and per-edge tables are built once; the weight kernel allocates nothing.
  *
- * Sources: /work/shared/seeds/blending-and-skinning.txt, "Triangular two-dimensional LERP
- * blending" and "generalized two-dimensional LERP blending" (Game Engine Architecture, 2nd ed.):
+ * Sources: Game Engine Architecture, 2nd ed. (Jason Gregory), "Triangular two-dimensional LERP
+ * blending" and "generalized two-dimensional LERP blending":
  * `P = αP₀ + βP₁ + γP₂` with `α + β + γ = 1`, where (α, β, γ) are the query's barycentric
  * coordinates in the triangle of samples that contains it. Triangulation: delaunator
  * (Agafonkin, sweep-hull Delaunay with robust orientation predicates).

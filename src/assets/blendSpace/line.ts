@@ -6,8 +6,7 @@
  * call it does not inline (16 bytes each), and these kernels are too large to be inlined
  * reliably.
  *
- * Source: /work/shared/seeds/blending-and-skinning.txt, "Complex LERP Blends" (Game Engine
- * Architecture, 2nd ed., "generalized one-dimensional LERP blending" and "simple
+ * Source: Game Engine Architecture, 2nd ed. (Jason Gregory), "Complex LERP Blends" ("generalized one-dimensional LERP blending" and "simple
  * two-dimensional LERP blending").
  */
 import type { IssueList } from '../AnimationError.js';

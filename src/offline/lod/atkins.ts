@@ -1,5 +1,5 @@
 /**
- * ATKINS key selection for one uniformly sampled channel (shared/seeds/motion-lod.txt, §3:
+ * ATKINS key selection for one uniformly sampled channel (Motion LOD, §3:
  * 宮沢・増山・奥澤・苗村, "Motion LOD", Namco; "AuTomatic Keyframe IdentificatioN Strategy").
  *
  * ## The seed's idea

@@ -1,6 +1,5 @@
 /**
- * The seed's reconstruction with the continuity of each key's order (shared/seeds/motion-lod.txt,
- * §3: a degree-m spline is C^{m−1}; ATKINS finds "C² 級" keys on the 3rd quotient, then C¹ and
+ * Motion LOD's reconstruction with the continuity of each key's order (Namco, §3: a degree-m spline is C^{m−1}; ATKINS finds "C² 級" keys on the 3rd quotient, then C¹ and
  * C⁰ keys on the 2nd and 1st): one least-squares problem per channel over all segments at once,
  * joined at each key as its order says.
  *

@@ -2,7 +2,7 @@
  * Reduction of one channel to a tolerance: the ATKINS threshold ε chosen per channel, and the
  * uniform-decimation baseline it is compared with.
  *
- * The seed (shared/seeds/motion-lod.txt, §3) names the pain of threshold methods: one ε for
+ * Namco's Motion LOD (§3) names the pain of threshold methods: one ε for
  * many motions, and when the result is not what was wanted, change it and re-check everything.
  * Here the artist gives a tolerance in the channel's own units instead, and ε is searched for
  * each channel: the fewest ATKINS keys whose reconstruction (`fitSpline`) stays within the

@@ -1,5 +1,5 @@
 /**
- * Reconstruction between ATKINS keys (shared/seeds/motion-lod.txt, §3: "圧縮されたモーション
+ * Reconstruction between ATKINS keys (Namco's Motion LOD, §3: "圧縮されたモーション
  * データは、m 次 (C^{m−1} 級) スプライン関数を用いて補間する" — the reduced data is interpolated
  * by a spline of degree m): one polynomial of degree ≤ 3 per segment between two keys.
  *
