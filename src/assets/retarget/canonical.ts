@@ -12,11 +12,11 @@
  * Offline, in doubles.
  */
 import { POSE_Q, POSE_S, POSE_STRIDE, POSE_T } from '../../math/layout.js';
+import * as quat from '../../math/quat.js';
+import { fromUnitVectors } from '../../math/rotationArc.js';
 import type { Skeleton } from '../Skeleton.js';
 import type { HumanoidJoint } from '../humanoid/types.js';
 
-/** Where a quaternion (x y z w) keeps its w. */
-const W = 3;
 
 /** A bone to align: the joint, the humanoid joints that may end it (first present wins), its direction. */
 interface Bone {
@@ -163,28 +163,29 @@ function forward(parents: Int16Array, pose: Float64Array): { position: Float64Ar
   return { position, rotation };
 }
 
+/** a · b (quat.multiply; offline code, so plain arrays in and out). */
 function multiply(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
-  const [ax, ay, az, aw] = [a[0], a[1], a[2], a[W]], [bx, by, bz, bw] = [b[0], b[1], b[2], b[W]];
-  return [aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz];
+  const out = new Float64Array(4);
+  quat.multiply(out, 0, Float64Array.from(a), 0, Float64Array.from(b), 0);
+  return Array.from(out);
 }
 function conjugate(q: ArrayLike<number>): number[] {
-  return [-q[0], -q[1], -q[2], q[W]];
+  const out = new Float64Array(4);
+  quat.conjugate(out, 0, Float64Array.from(q), 0);
+  return Array.from(out);
 }
 function rotate(q: ArrayLike<number>, v: ArrayLike<number>): number[] {
-  const r = multiply(multiply(q, [v[0], v[1], v[2], 0]), conjugate(q));
-  return [r[0], r[1], r[2]];
+  const out = new Float64Array(3);
+  quat.rotateVec3(out, 0, Float64Array.from(q), 0, Float64Array.from(v), 0);
+  return Array.from(out);
 }
 function normalize(v: number[]): number[] {
   const len = Math.hypot(...v);
   return len > 0 ? v.map((c) => c / len) : v;
 }
-/** The shortest rotation taking unit `a` to unit `b` (half a turn about a perpendicular when opposite). */
+/** The shortest rotation taking unit `a` to unit `b` (rotationArc.fromUnitVectors; half a turn about +X, else +Y, when opposite). */
 function arc(a: number[], b: number[]): number[] {
-  const w = 1 + a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-  if (w < 1e-12) {
-    const axis = Math.abs(a[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-    const c = normalize([a[1] * axis[2] - a[2] * axis[1], a[2] * axis[0] - a[0] * axis[2], a[0] * axis[1] - a[1] * axis[0]]);
-    return [c[0], c[1], c[2], 0];
-  }
-  return normalize([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0], w]);
+  const out = new Float64Array(4);
+  fromUnitVectors(out, 0, Float64Array.from(a), 0, Float64Array.from(b), 0, Float64Array.of(Math.abs(a[0]) < 0.9 ? 1 : 0, Math.abs(a[0]) < 0.9 ? 0 : 1, 0), 0);
+  return Array.from(out);
 }

@@ -4,6 +4,7 @@
  * chain's product, the factor on its translation and the ratio of rest scales.
  */
 import * as affine from '../../math/affine.js';
+import * as quat from '../../math/quat.js';
 import { MATRIX_STRIDE, MATRIX_T, POSE_Q, POSE_S, POSE_STRIDE, POSE_T } from '../../math/layout.js';
 import type { RetargetTables } from '../../math/retargetPose.js';
 import type { Skeleton } from '../Skeleton.js';
@@ -95,12 +96,12 @@ export function planRetarget(inputs: RetargetInputs): Retarget | null {
     // pre = C_p⁻¹ · Y · C_{s_a}, post = C_s⁻¹ · Y⁻¹ · C_t (identity for a missing parent or ancestor, or facing).
     const p = target.parents[t];
     conjugateOf(q, T.rotation, p);
-    if (facing !== undefined) multiplyInto(q, q, facing);
-    multiplyInto(q, q, rotationOf(r, S.rotation, top));
+    if (facing !== undefined) quat.multiply(q, 0, q, 0, facing, 0);
+    quat.multiply(q, 0, q, 0, rotationOf(r, S.rotation, top), 0);
     identity = storeRotation(pre, t, q) && identity;
     conjugateOf(q, S.rotation, s);
-    if (facing !== undefined) multiplyInto(q, q, facingInverse);
-    multiplyInto(q, q, rotationOf(r, T.rotation, t));
+    if (facing !== undefined) quat.multiply(q, 0, q, 0, facingInverse, 0);
+    quat.multiply(q, 0, q, 0, rotationOf(r, T.rotation, t), 0);
     identity = storeRotation(post, t, q) && identity;
 
     // Mode 0 (the target's bone length) moves by the clip's offset from rest at the target's size (the hip ratio).
@@ -193,15 +194,6 @@ function rotationOf(out: Float64Array, rotations: Float64Array, j: number): Floa
 function conjugateOf(out: Float64Array, rotations: Float64Array, j: number): void {
   rotationOf(out, rotations, j);
   out[0] = -out[0]; out[1] = -out[1]; out[2] = -out[2];
-}
-
-/** `out = a · b` (Hamilton; `out` may alias either). */
-function multiplyInto(out: Float64Array, a: Float64Array, b: Float64Array): void {
-  const ax = a[0], ay = a[1], az = a[2], aw = a[W], bx = b[0], by = b[1], bz = b[2], bw = b[W];
-  out[0] = aw * bx + ax * bw + ay * bz - az * by;
-  out[1] = aw * by - ax * bz + ay * bw + az * bx;
-  out[2] = aw * bz + ax * by - ay * bx + az * bw;
-  out[W] = aw * bw - ax * bx - ay * by - az * bz;
 }
 
 /** Stores `q` (normalized, w ≥ 0; the exact identity when within {@link IDENTITY_EPSILON}) at joint `t`; true when it is the identity. */

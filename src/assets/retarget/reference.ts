@@ -5,11 +5,10 @@
  */
 import * as affine from '../../math/affine.js';
 import { decompose } from '../../math/decompose.js';
+import * as quat from '../../math/quat.js';
 import { MATRIX_STRIDE, POSE_Q, POSE_S, POSE_STRIDE } from '../../math/layout.js';
 import type { Skeleton } from '../Skeleton.js';
 
-/** Where a quaternion (x y z w) keeps its w. */
-const W = 3;
 
 /** A skeleton's reference pose in model space: per joint its rotation (4 doubles) and uniform scale. */
 export interface ModelReference {
@@ -38,11 +37,7 @@ export function modelReference(parents: Int16Array, local: ArrayLike<number>): M
       scale[j] = own;
       continue;
     }
-    const ax = rotation[p * 4], ay = rotation[p * 4 + 1], az = rotation[p * 4 + 2], aw = rotation[p * 4 + W];
-    rotation[j * 4] = aw * x + ax * w + ay * z - az * y;
-    rotation[j * 4 + 1] = aw * y - ax * z + ay * w + az * x;
-    rotation[j * 4 + 2] = aw * z + ax * y - ay * x + az * w;
-    rotation[j * 4 + W] = aw * w - ax * x - ay * y - az * z;
+    quat.multiply(rotation, j * 4, rotation, p * 4, Float64Array.of(x, y, z, w), 0);
     scale[j] = scale[p] * own;
   }
   return { rotation, scale };
