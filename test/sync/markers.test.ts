@@ -29,6 +29,7 @@ import {
 } from '../../src/index.js';
 import { getSyncMarkers, syncMarkerId, warpToMarkers, WARP_RATIO, WARP_TIME, type SyncMarkers } from '../../src/assets/syncMarkers.js';
 import { refused } from '../fixtures/errors.js';
+import { syncByMarkers } from '../../examples/markerSync.js';
 import { readAsset, readAssetText } from '../support/assets.js';
 
 const DT = 1 / 60;
@@ -170,6 +171,25 @@ describe('two cycles that start on opposite feet', () => {
       }
     });
   }
+});
+
+describe('the guide example (examples/markerSync.ts)', () => {
+  it('plays the Walk and its half-cycle copy in step: the copy exactly half a cycle ahead, by play and by the space', () => {
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: foxWalk.skeleton.jointCount });
+    const eid = spawnCharacter(world, foxWalk.skeleton);
+    const { space } = syncByMarkers(world, eid, foxWalk, rotate(foxWalk, shift, 'Walk, half a cycle on'), FOX_FEET);
+    expect(space.syncBy).toBe('markers');
+    const { time } = world.components.Layers;
+    const li = eid * world.maxLayers, d = foxWalk.duration, half = shift / foxWalk.frameRate;
+    const ahead = () => ((time[li + 1]! - time[li]! - half) % d + 1.5 * d) % d - 0.5 * d;
+    for (let f = 0; f < 90; f++) step(world, DT);
+    expect(Math.abs(ahead())).toBeLessThan(1e-4);
+    for (let f = 0; f < 90; f++) {
+      setBlendSpace(world, eid, space, 0.3);
+      step(world, DT);
+    }
+    expect(Math.abs(ahead())).toBeLessThan(1e-4);
+  });
 });
 
 // ---- a blend space of a 2-step and a 4-step cut of the CMU walk ---------------------------------
