@@ -68,29 +68,35 @@ export function getSyncMarkers(clip: Clip): SyncMarkers {
   return table;
 }
 
-/** `out` index of {@link warpToMarkers}: the follower's time, seconds, in [0, its duration). */
-export const WARP_TIME = 0;
+/** `io` index of {@link warpToMarkers}, read: the leader's time, seconds, in [0, its duration). */
+export const WARP_LEADER_TIME = 0;
+/** `io` index of {@link warpToMarkers}, read: the follower's current time, seconds (where it has got to by itself). */
+export const WARP_FOLLOWER_TIME = 1;
+/** `io` index of {@link warpToMarkers}, written: the follower's time, seconds, in [0, its duration). */
+export const WARP_TIME = 2;
 /**
- * `out` index of {@link warpToMarkers}: the follower's segment length over the leader's — how
+ * `io` index of {@link warpToMarkers}, written: the follower's segment length over the leader's — how
  * many seconds of the follower's clip pass per second of the leader's while both stay in
  * their segments (its playback speed is the leader's times this).
  */
-export const WARP_RATIO = 1;
+export const WARP_RATIO = 3;
 
 /**
- * The marker warp (see the module comment) of a follower to a leader at time `leaderTime`
- * (in [0, leader.duration)). Only the leader's markers whose names the follower also has take
+ * The marker warp (see the module comment) of a follower to a leader at time
+ * `io[WARP_LEADER_TIME]` (in [0, leader.duration)). Only the leader's markers whose names the follower also has take
  * part, so a follower missing some markers maps on those it has. When the follower has a name
  * more than once (a cycle of 4 steps following one of 2), the occurrence used is the one whose
- * warped time is nearest (cyclically) to `followerTime`, the follower's current time: where it
- * has got to by itself, so it keeps going through its own cycle and never jumps back a step.
+ * warped time is nearest (cyclically) to `io[WARP_FOLLOWER_TIME]`, the follower's current time:
+ * where it has got to by itself, so it keeps going through its own cycle and never jumps back a step.
  *
- * Writes the follower's time to `out[WARP_TIME]` and the segment ratio to `out[WARP_RATIO]`
- * and returns true; returns false (`out` untouched) when the two share no marker name or a
+ * Writes the follower's time to `io[WARP_TIME]` and the segment ratio to `io[WARP_RATIO]`
+ * and returns true; returns false (`io` untouched) when the two share no marker name or a
  * duration is not > 0. A leader with one shared marker warps over whole cycles (marker to the
- * same marker one cycle on). Allocates nothing.
+ * same marker one cycle on). The times travel in `io` (4 doubles) because V8 boxes a double
+ * passed to a function it does not inline; allocates nothing.
  */
-export function warpToMarkers(out: Float64Array, leader: SyncMarkers, leaderTime: number, follower: SyncMarkers, followerTime: number): boolean {
+export function warpToMarkers(io: Float64Array, leader: SyncMarkers, follower: SyncMarkers): boolean {
+  const leaderTime = io[WARP_LEADER_TIME], followerTime = io[WARP_FOLLOWER_TIME];
   const lt = leader.times, ln = leader.names, ft = follower.times, fn = follower.names;
   const dl = leader.duration, df = follower.duration;
   if (!(dl > 0) || !(df > 0)) return false;
@@ -133,8 +139,8 @@ export function warpToMarkers(out: Float64Array, leader: SyncMarkers, leaderTime
       bestRatio = next > prev ? (b - a) / (next - prev) : 0;
     }
   }
-  out[WARP_TIME] = bestTime;
-  out[WARP_RATIO] = bestRatio;
+  io[WARP_TIME] = bestTime;
+  io[WARP_RATIO] = bestRatio;
   return true;
 }
 

@@ -39,7 +39,7 @@ import type { RootTrack } from '../assets/rootTrack.js';
 import { pushEvent, type EventQueue } from '../components/EventQueue.js';
 import { updateRange } from '../components/UpdateList.js';
 import { clearLayer, SYNC_BY_MARKERS, type LayersComponent } from '../components/Layers.js';
-import { warpToMarkers, WARP_RATIO, WARP_TIME, type SyncMarkers } from '../assets/syncMarkers.js';
+import { warpToMarkers, WARP_FOLLOWER_TIME, WARP_LEADER_TIME, WARP_RATIO, WARP_TIME, type SyncMarkers } from '../assets/syncMarkers.js';
 import { clearsAfterFade, loops, measureSyncGroup, playingSyncGroups, SYNC_DURATION, SYNC_PHASE } from '../components/layerRules.js';
 import { fadeCurve } from '../math/fadeCurves.js';
 import type { AnimationWorld } from '../world.js';
@@ -129,24 +129,18 @@ export function syncPhases(layers: LayersComponent, clips: readonly Clip[], mark
     if ((groups & (1 << g)) === 0) continue;
     const leader = measureSyncGroup(SYNC, layers, clips, first, end, g);
     if (leader < 0) continue;
+    if (syncBy[leader] === SYNC_BY_MARKERS && markers[clipIds[leader]] !== undefined) {
+      syncByMarkers(layers, clips, markers, first, g, leader);
+      continue;
+    }
     const groupDuration = SYNC[SYNC_DURATION];
     const phase = SYNC[SYNC_PHASE];
     const rate = syncRate[leader];
-    const byMarkers = syncBy[leader] === SYNC_BY_MARKERS;
-    const leaderTime = time[leader];
-    const leaderMarkers = byMarkers ? markers[clipIds[leader]] : undefined;
-    const leaderSpeed = (rate * clips[clipIds[leader]].duration) / groupDuration;
     for (let li = first; li < end; li++) {
       const clipId = clipIds[li];
       if (syncGroup[li] !== g || clipId < 0) continue;
       const duration = clips[clipId].duration;
       if (!(duration > 0)) continue;
-      const own = leaderMarkers !== undefined && li !== leader ? markers[clipId] : undefined;
-      if (own !== undefined && warpToMarkers(WARP, leaderMarkers!, leaderTime, own, time[li])) {
-        time[li] = WARP[WARP_TIME];
-        speed[li] = leaderSpeed * WARP[WARP_RATIO];
-        continue;
-      }
       let u = phase + phaseOffset[li];
       u -= Math.floor(u);
       const t = u * duration;
@@ -156,10 +150,44 @@ export function syncPhases(layers: LayersComponent, clips: readonly Clip[], mark
   }
 }
 
+/**
+ * Rule 2 of {@link syncPhases} for group `group` of the layers from `first`, whose leader is
+ * `leader` and whose {@link measureSyncGroup} results are in `SYNC`. Out of line, with integer
+ * arguments only, so `syncPhases` stays small enough for V8 to inline into the per-character
+ * loop (a double passed to a function V8 does not inline is boxed).
+ */
+function syncByMarkers(layers: LayersComponent, clips: readonly Clip[], markers: readonly SyncMarkers[], first: number, group: number, leader: number): void {
+  const { clip: clipIds, syncGroup, time, speed, phaseOffset, syncRate, maxLayers } = layers;
+  const groupDuration = SYNC[SYNC_DURATION];
+  const phase = SYNC[SYNC_PHASE];
+  const rate = syncRate[leader];
+  const leaderMarkers = markers[clipIds[leader]];
+  const leaderSpeed = (rate * clips[clipIds[leader]].duration) / groupDuration;
+  WARP[WARP_LEADER_TIME] = time[leader];
+  for (let li = first, end = first + maxLayers; li < end; li++) {
+    const clipId = clipIds[li];
+    if (syncGroup[li] !== group || clipId < 0) continue;
+    const duration = clips[clipId].duration;
+    if (!(duration > 0)) continue;
+    const own = li !== leader ? markers[clipId] : undefined;
+    WARP[WARP_FOLLOWER_TIME] = time[li];
+    if (own !== undefined && warpToMarkers(WARP, leaderMarkers, own)) {
+      time[li] = WARP[WARP_TIME];
+      speed[li] = leaderSpeed * WARP[WARP_RATIO];
+      continue;
+    }
+    let u = phase + phaseOffset[li];
+    u -= Math.floor(u);
+    const t = u * duration;
+    time[li] = t < duration ? t : 0; // float rounding at the seam
+    speed[li] = (rate * duration) / groupDuration;
+  }
+}
+
 /** {@link measureSyncGroup}'s results (a fixed-size math temporary). */
 const SYNC = new Float64Array(2);
 /** {@link warpToMarkers}' results (a fixed-size math temporary). */
-const WARP = new Float64Array(2);
+const WARP = new Float64Array(4);
 
 /**
  * Writes `rootDelta[li × 3 ..]`: how far the clip's root-motion joint moves (model space) while

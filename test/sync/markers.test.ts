@@ -27,7 +27,7 @@ import {
   type Clip,
   type FootContacts,
 } from '../../src/index.js';
-import { getSyncMarkers, syncMarkerId, warpToMarkers, WARP_RATIO, WARP_TIME, type SyncMarkers } from '../../src/assets/syncMarkers.js';
+import { getSyncMarkers, syncMarkerId, warpToMarkers, WARP_FOLLOWER_TIME, WARP_LEADER_TIME, WARP_RATIO, WARP_TIME, type SyncMarkers } from '../../src/assets/syncMarkers.js';
 import { refused } from '../fixtures/errors.js';
 import { syncByMarkers } from '../../examples/markerSync.js';
 import { readAsset, readAssetText } from '../support/assets.js';
@@ -44,7 +44,13 @@ function table(duration: number, markers: [string, number][]): SyncMarkers {
 }
 
 describe('warpToMarkers', () => {
-  const out = new Float64Array(2);
+  const out = new Float64Array(4);
+  /** warpToMarkers with the leader at `leaderTime` and the follower at `followerTime`. */
+  const warp = (leader: SyncMarkers, leaderTime: number, follower: SyncMarkers, followerTime: number): boolean => {
+    out[WARP_LEADER_TIME] = leaderTime;
+    out[WARP_FOLLOWER_TIME] = followerTime;
+    return warpToMarkers(out, leader, follower);
+  };
   // Leader: left down at 0.1, right down at 0.6 (cycle 1 s). Follower starts on the right foot:
   // right at 0.05, left at 0.45 (cycle 0.8 s).
   const leader = table(1, [['footDown:L', 0.1], ['footDown:R', 0.6]]);
@@ -52,36 +58,36 @@ describe('warpToMarkers', () => {
 
   it('maps the fraction between the leader markers to the follower markers of the same names', () => {
     // t = 0.35: halfway from L (0.1) to R (0.6); the follower's L is at 0.45, its next R at 0.05 + 0.8.
-    expect(warpToMarkers(out, leader, 0.35, follower, 0)).toBe(true);
+    expect(warp(leader, 0.35, follower, 0)).toBe(true);
     expect(out[WARP_TIME]).toBeCloseTo(0.65, 12);
     expect(out[WARP_RATIO]).toBeCloseTo(0.4 / 0.5, 12);
     // t = 0.05, before the first marker: from R at 0.6 − 1 to L at 0.1, 0.45 / 0.5 = 0.9 of the way.
-    expect(warpToMarkers(out, leader, 0.05, follower, 0)).toBe(true);
+    expect(warp(leader, 0.05, follower, 0)).toBe(true);
     expect(out[WARP_TIME]).toBeCloseTo(0.05 + 0.9 * 0.4, 12);
     // At a marker: exactly the follower's marker.
-    expect(warpToMarkers(out, leader, 0.6, follower, 0.3)).toBe(true);
+    expect(warp(leader, 0.6, follower, 0.3)).toBe(true);
     expect(out[WARP_TIME]).toBeCloseTo(0.05, 12);
   });
 
   it('uneven steps warp piecewise: each segment its own ratio', () => {
     const uneven = table(1, [['footDown:L', 0], ['footDown:R', 0.7]]); // a 0.7 s step then a 0.3 s step
     const even = table(1, [['footDown:L', 0], ['footDown:R', 0.5]]);
-    warpToMarkers(out, even, 0.25, uneven, 0);
+    warp(even, 0.25, uneven, 0);
     expect(out[WARP_TIME]).toBeCloseTo(0.35, 12);
     expect(out[WARP_RATIO]).toBeCloseTo(1.4, 12);
-    warpToMarkers(out, even, 0.75, uneven, 0);
+    warp(even, 0.75, uneven, 0);
     expect(out[WARP_TIME]).toBeCloseTo(0.85, 12);
     expect(out[WARP_RATIO]).toBeCloseTo(0.6, 12);
   });
 
   it('a follower with a name twice takes the occurrence nearest its own time', () => {
     const fourSteps = table(1.2, [['footDown:L', 0], ['footDown:R', 0.3], ['footDown:L', 0.6], ['footDown:R', 0.9]]);
-    warpToMarkers(out, leader, 0.35, fourSteps, 0.7);
+    warp(leader, 0.35, fourSteps, 0.7);
     expect(out[WARP_TIME]).toBeCloseTo(0.75, 12);
-    warpToMarkers(out, leader, 0.35, fourSteps, 0.1);
+    warp(leader, 0.35, fourSteps, 0.1);
     expect(out[WARP_TIME]).toBeCloseTo(0.15, 12);
     // Near the seam, the nearest is cyclic: 1.15 is 0.05 from 0.
-    warpToMarkers(out, leader, 0.05, fourSteps, 0.02);
+    warp(leader, 0.05, fourSteps, 0.02);
     expect(out[WARP_TIME]).toBeCloseTo(0.9 + 0.9 * 0.3, 12);
   });
 
@@ -89,12 +95,13 @@ describe('warpToMarkers', () => {
     const withToe = table(1, [['footDown:L', 0.1], ['footDown:toe', 0.4]]);
     const onlyL = table(2, [['footDown:L', 0.2]]);
     // t = 0.6: from L at 0.1 to L at 1.1 (the toe is not the follower's), half way.
-    expect(warpToMarkers(out, withToe, 0.6, onlyL, 0)).toBe(true);
+    expect(warp(withToe, 0.6, onlyL, 0)).toBe(true);
     expect(out[WARP_TIME]).toBeCloseTo(0.2 + 0.5 * 2, 12);
     expect(out[WARP_RATIO]).toBeCloseTo(2, 12);
-    out.fill(-7);
-    expect(warpToMarkers(out, withToe, 0.6, table(1, [['footUp:L', 0.3]]), 0)).toBe(false);
-    expect([...out]).toEqual([-7, -7]); // untouched
+    out[WARP_TIME] = -7;
+    out[WARP_RATIO] = -7;
+    expect(warp(withToe, 0.6, table(1, [['footUp:L', 0.3]]), 0)).toBe(false);
+    expect([out[WARP_TIME], out[WARP_RATIO]]).toEqual([-7, -7]); // untouched
   });
 });
 
