@@ -188,7 +188,7 @@ export interface AssetRegistry {
   readonly referenceIds: Map<string, number>;
   /** Root-motion tracks by clip id (set when a clip is played). */
   readonly rootTracks: RootTrack[];
-  /** Sync markers by clip id (set when a clip is played; read by marker sync, src/assets/syncMarkers.ts). */
+  /** Sync markers by clip id (set when a clip joins a sync group by markers; read by marker sync, src/assets/syncMarkers.ts). */
   readonly syncMarkers: SyncMarkers[];
   /** Root-motion joint placement by skeleton id (set at spawn). */
   readonly rootFrames: RootFrame[];

@@ -10,7 +10,6 @@ import { bindClip } from '../assets/Binding.js';
 import type { Clip } from '../assets/Clip.js';
 import type { Mask } from '../assets/Mask.js';
 import { getRootTrack } from '../assets/rootTrack.js';
-import { getSyncMarkers } from '../assets/syncMarkers.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import {
   isStateMachine, PARAM_BOOL, PARAM_FLOAT, PARAM_TRIGGER, STATE_BLEND_SPACE, type BoundStateMachine, type StateMachine,
@@ -171,7 +170,6 @@ function registerClip(world: AnimationWorld, given: Clip, skeleton: Skeleton): v
   const clip = playedClip(given, skeleton); // a clip retargeted through reference poses plays baked
   const id = registerAsset(assets.clips, assets.clipIds, clip);
   assets.rootTracks[id] = getRootTrack(clip);
-  assets.syncMarkers[id] = getSyncMarkers(clip);
   resolveCurveMap(world, skeleton, id);
   const binding = clip === given ? bindClip(clip, skeleton) : null;
   if (binding !== null) registerAsset(assets.bindings, assets.bindingIds, binding);

@@ -11,7 +11,7 @@ import type { Skeleton } from '../../assets/Skeleton.js';
 import { bakeRetargeted, playsBaked } from '../../assets/retarget/bake.js';
 import { getRootTrack } from '../../assets/rootTrack.js';
 import { getSyncMarkers } from '../../assets/syncMarkers.js';
-import { clearLayer, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL, SYNC_BY_PHASE } from '../../components/Layers.js';
+import { clearLayer, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL, SYNC_BY_MARKERS, SYNC_BY_PHASE } from '../../components/Layers.js';
 import { BLEND_ADDITIVE, BLEND_OVERRIDE, layerFlags, measureSyncGroup, SYNC_PHASE } from '../../components/layerRules.js';
 import type { AnimationWorld } from '../../world.js';
 import { resolveCurveMap } from './curveMapRows.js';
@@ -71,7 +71,6 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
   if (skeleton.curves.length > 0) resolveCurveMap(world, skeleton, clipId); // a skeleton without curves has no map (and no call per switch)
   const track = getRootTrack(clip);
   assets.rootTracks[clipId] = track;
-  assets.syncMarkers[clipId] = getSyncMarkers(clip);
   Layers.rootAxis[li] = play.rootAxis === 'forward' ? ROOT_AXIS_FORWARD : play.rootAxis === 'lateral' ? ROOT_AXIS_LATERAL : ROOT_AXIS_FREE;
   // Hip-height ratio (root-motion normalization): a character with shorter legs takes shorter
   // steps; a bound clip's travel takes its binding's ratio, as its hips do. A baked clip's
@@ -117,6 +116,7 @@ function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Cli
   Layers.syncGroup[li] = play.syncGroup;
   Layers.phaseOffset[li] = play.phaseOffset;
   Layers.syncBy[li] = play.syncBy;
+  if (play.syncBy === SYNC_BY_MARKERS) registerSyncMarkers(world, li, clip);
   if (leader < 0 || !(Layers.weight[leader] > 0)) {
     Layers.syncRate[li] = play.speed;
     return;
@@ -133,4 +133,13 @@ function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Cli
 
 /** {@link measureSyncGroup}'s results. */
 const SYNC = new Float64Array(2);
+
+/**
+ * Registers the sync markers of `clip`, played on slot `li`, for marker sync (a clip joining a
+ * group by phase needs none: it keeps the phase rule). Out of line so the callers stay small
+ * enough for V8 to inline the helpers they pass doubles to.
+ */
+function registerSyncMarkers(world: AnimationWorld, li: number, clip: Clip): void {
+  world.assets.syncMarkers[world.components.Layers.clip[li]] = getSyncMarkers(clip);
+}
 
