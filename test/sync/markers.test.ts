@@ -30,6 +30,7 @@ import {
 import { getSyncMarkers, syncMarkerId, warpToMarkers, WARP_FOLLOWER_TIME, WARP_LEADER_TIME, WARP_RATIO, WARP_TIME, type SyncMarkers } from '../../src/assets/syncMarkers.js';
 import { refused } from '../fixtures/errors.js';
 import { syncByMarkers } from '../../examples/markerSync.js';
+import { smallestAllocation } from '../support/allocation.js';
 import { readAsset, readAssetText } from '../support/assets.js';
 
 const DT = 1 / 60;
@@ -296,5 +297,38 @@ describe('validation', () => {
     expect(t.times.length).toBe(8);
     expect([...t.times]).toEqual([...t.times].sort((x, y) => x - y));
     expect(getSyncMarkers(foxWalk).times.length).toBe(0);
+  });
+});
+
+// ---- no allocation per frame --------------------------------------------------------------------
+
+describe('a frame with marker sync allocates nothing', () => {
+  /** Bytes a frame of 64 Fox characters synced `syncBy`: half by play, half by a blend space moved every frame. */
+  function bytesPerFrame(syncBy: 'phase' | 'markers'): number {
+    const world = createAnimationWorld({ maxEntities: 64, maxJoints: foxWalk.skeleton.jointCount });
+    const space = createBlendSpace({ type: '1d', samples: [{ clip: fox.clip, x: 0 }, { clip: foxShifted.clip, x: 1 }], syncBy });
+    const eids: number[] = [];
+    for (let i = 0; i < 64; i++) {
+      const eid = spawnCharacter(world, foxWalk.skeleton);
+      if (i % 2 === 0) {
+        play(world, eid, fox.clip, { weight: 0.4 + i / 200, syncGroup: 0, syncBy, time: i / 100 });
+        play(world, eid, foxShifted.clip, { layer: 1, weight: 0.5, syncGroup: 0, syncBy });
+      } else eids.push(eid);
+    }
+    const xs = [0.2, 0.5, 0.8, 'generic' as unknown as number]; // heap numbers, as a game's would be
+    const frame = (i: number): void => {
+      for (let k = 0; k < eids.length; k++) setBlendSpace(world, eids[k]!, space, xs[(i + k) % 3]!);
+      step(world, DT);
+    };
+    const calls = 600;
+    return smallestAllocation(frame, { calls, bound: calls * 256, warmUp: 600 }) / calls;
+  }
+
+  it('the same bytes as by phase (V8 noise, ~60 bytes a frame here): no boxed double per synced clip', () => {
+    const markers = bytesPerFrame('markers'), phase = bytesPerFrame('phase');
+    console.log(`64 characters a frame: ${markers.toFixed(1)} bytes by markers, ${phase.toFixed(1)} by phase`);
+    // A double boxed per follower a frame would add 32 × 2 × 16 bytes.
+    expect(markers).toBeLessThan(phase + 64);
+    expect(markers).toBeLessThan(256);
   });
 });
