@@ -73,8 +73,9 @@ export interface PlayOptions {
    *   Engine's sync markers). Markers are the clip's `footDown:<foot>` / `footUp:<foot>`
    *   events, which `detectFootContacts` writes: so the same foot is down in every clip even
    *   when one cycle starts on the other foot, holds more steps, or has uneven steps.
-   *   `phaseOffset` is not used then. A clip that shares no marker name with the leader (feet
-   *   named otherwise) falls back to the phase rule. The group's rule is its leader's.
+   *   `phaseOffset` is not used then. The group syncs by markers when its leader was played
+   *   by markers; a clip played by phase in it, or one sharing no marker name with the leader
+   *   (feet named otherwise), keeps the phase rule.
    *
    * With `'markers'` the clip must have sync markers (refused otherwise).
    */

@@ -77,11 +77,12 @@ export const NO_CLIP = -1;
  *   seconds); the leader's value applies. Default 1.
  * - `phaseOffset[li]`: the member's start-phase offset in cycles, [0, 1): its time is
  *   ((φ + offset) mod 1) × its duration for group phase φ.
- * - `syncBy[li]`: `SYNC_BY_PHASE` (0) or `SYNC_BY_MARKERS` (1); the leader's value applies to
- *   its group. By markers, after the phase rule each member that shares marker names with the
- *   leader instead takes the time the leader's place between its markers maps to and the
- *   leader's speed × its segment ratio (`warpToMarkers`, src/assets/syncMarkers.ts); its
- *   `phaseOffset` is then not used. A member sharing no marker name keeps the phase rule.
+ * - `syncBy[li]`: `SYNC_BY_PHASE` (0) or `SYNC_BY_MARKERS` (1). A group whose leader is
+ *   `SYNC_BY_MARKERS` syncs by markers: each other member that is `SYNC_BY_MARKERS` too and
+ *   shares a marker name with the leader takes, instead of the phase rule, the time the
+ *   leader's place between its markers maps to and the leader's speed × its segment ratio
+ *   (`warpToMarkers`, src/assets/syncMarkers.ts); its `phaseOffset` is then not used. Other
+ *   members (by phase, or sharing no marker name) keep the phase rule.
  *
  * No pose is stored per layer: blendSystem samples each layer it blends into a per-thread
  * scratch, so a character's layers cost bytes per slot, not per joint.

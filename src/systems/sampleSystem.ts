@@ -110,7 +110,8 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
  * 1. **Phase** (every group): every member (a clip of duration Dᵢ > 0) gets
  *    time = ((φ + offsetᵢ) mod 1) × Dᵢ and speed = syncRate_L × Dᵢ / D_g.
  * 2. **Markers** (a group whose leader has `syncBy` = `SYNC_BY_MARKERS`): every other member
- *    that shares a marker name with the leader (`markers`: the world's tables by clip id)
+ *    played by markers too that shares a marker name with the leader (`markers`: the world's
+ *    tables by clip id)
  *    instead gets the time {@link warpToMarkers} maps the leader's time to — chosen near the
  *    member's own time before this call — and speed = speed_L × the segment ratio, so it
  *    reaches its next marker when the leader reaches its own. The leader keeps rule 1 (its
@@ -157,7 +158,7 @@ export function syncPhases(layers: LayersComponent, clips: readonly Clip[], mark
  * loop (a double passed to a function V8 does not inline is boxed).
  */
 function syncByMarkers(layers: LayersComponent, clips: readonly Clip[], markers: readonly SyncMarkers[], first: number, group: number, leader: number): void {
-  const { clip: clipIds, syncGroup, time, speed, phaseOffset, syncRate, maxLayers } = layers;
+  const { clip: clipIds, syncGroup, time, speed, phaseOffset, syncRate, syncBy, maxLayers } = layers;
   const groupDuration = SYNC[SYNC_DURATION];
   const phase = SYNC[SYNC_PHASE];
   const rate = syncRate[leader];
@@ -169,7 +170,7 @@ function syncByMarkers(layers: LayersComponent, clips: readonly Clip[], markers:
     if (syncGroup[li] !== group || clipId < 0) continue;
     const duration = clips[clipId].duration;
     if (!(duration > 0)) continue;
-    const own = li !== leader ? markers[clipId] : undefined;
+    const own = li !== leader && syncBy[li] === SYNC_BY_MARKERS ? markers[clipId] : undefined;
     WARP[WARP_FOLLOWER_TIME] = time[li];
     if (own !== undefined && warpToMarkers(WARP, leaderMarkers, own)) {
       time[li] = WARP[WARP_TIME];

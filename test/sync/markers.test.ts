@@ -200,6 +200,32 @@ describe('the guide example (examples/markerSync.ts)', () => {
   });
 });
 
+describe('falling back to phase', () => {
+  /** Layer 1's time minus layer 0's after 1 s of `follower` following the Fox Walk by markers. */
+  function lag(follower: Clip, syncBy: 'phase' | 'markers'): number {
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: foxWalk.skeleton.jointCount });
+    const eid = spawnCharacter(world, foxWalk.skeleton);
+    play(world, eid, fox.clip, { weight: 0.6, syncGroup: 0, syncBy: 'markers' });
+    play(world, eid, follower, { layer: 1, weight: 0.4, syncGroup: 0, syncBy, time: 0.3 });
+    for (let f = 0; f < 60; f++) step(world, DT);
+    const { time } = world.components.Layers;
+    const d = foxWalk.duration, li = eid * world.maxLayers;
+    return ((time[li + 1]! - time[li]!) % d + 1.5 * d) % d - 0.5 * d;
+  }
+  const half = () => shift / foxWalk.frameRate;
+
+  it('by markers the half-cycle copy plays half a cycle ahead; played by phase in the group, at the leader phase', () => {
+    expect(Math.abs(Math.abs(lag(foxShifted.clip, 'markers')) - half())).toBeLessThan(1e-4);
+    expect(Math.abs(lag(foxShifted.clip, 'phase'))).toBeLessThan(1e-6);
+  });
+
+  it('a copy whose feet are named otherwise shares no marker name: the phase rule', () => {
+    const renamed = createClip({ ...foxShifted.clip, events: foxShifted.clip.events.map((e) => ({ time: e.time, name: e.name.replace(':', ':other_') })) } as Parameters<typeof createClip>[0]);
+    expect(getSyncMarkers(renamed).times.length).toBe(8);
+    expect(Math.abs(lag(renamed, 'markers'))).toBeLessThan(1e-6);
+  });
+});
+
 // ---- a blend space of a 2-step and a 4-step cut of the CMU walk ---------------------------------
 
 /** Frames s … e − 1 of `clip` as a looping cycle (its frame s repeated as the seam). */
