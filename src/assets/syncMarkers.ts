@@ -17,7 +17,8 @@
  * so a follower that starts its cycle on the other foot maps by name, not by index, and step
  * lengths that differ from step to step map piece by piece (piecewise-linear in time).
  */
-import type { Clip } from './Clip.js';
+import { fail } from './AnimationError.js';
+import { isClip, type Clip } from './Clip.js';
 
 /** The event-name prefixes that make an event a sync marker. */
 export const SYNC_MARKER_PREFIXES: readonly string[] = Object.freeze(['footDown:', 'footUp:']);
@@ -26,7 +27,7 @@ export const SYNC_MARKER_PREFIXES: readonly string[] = Object.freeze(['footDown:
 export interface SyncMarkers {
   /** Marker times in [0, duration] ascending (ties in event order); [0, duration) for a looping clip. */
   readonly times: Float64Array;
-  /** Each marker's name as an id ({@link syncMarkerId}), aligned with `times`: equal ids, equal names. */
+  /** Each marker's name as an id (`syncMarkerId`, one per distinct name), aligned with `times`: equal ids, equal names. */
   readonly names: Int32Array;
   /** The clip's duration D, seconds: the period of its markers. */
   readonly duration: number;
@@ -53,10 +54,15 @@ export function syncMarkerId(name: string): number {
 
 const cache = new WeakMap<Clip, SyncMarkers>();
 
-/** The {@link SyncMarkers} of `clip` (its events that are markers, in time order), computed on first use; empty tables when it has none. */
+/**
+ * The {@link SyncMarkers} of `clip` (its events that are markers, in time order), computed on
+ * first use; empty tables when it has none.
+ * @throws AnimationError when `clip` is not a Clip from `createClip`.
+ */
 export function getSyncMarkers(clip: Clip): SyncMarkers {
   let table = cache.get(clip);
   if (table === undefined) {
+    if (!isClip(clip)) fail('getSyncMarkers', 'clip', 'must be a Clip from createClip');
     const markers = clip.events.filter((e) => isSyncMarker(e.name)); // events are sorted by time
     table = Object.freeze({
       times: Float64Array.from(markers, (e) => e.time),
