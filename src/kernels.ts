@@ -73,7 +73,8 @@ export { captureOffsets, type CaptureJob } from './systems/inertializeCapture.js
 export { defaultMaxTransitions, INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OFFSET_STRIDE, SLOT_STRIDE } from './components/Inertialization.js';
 export { rootMotionSystem, rootMotionEntities, removeTwist } from './systems/rootMotionSystem.js';
 export { getRootTrack, getRootFrame, type RootTrack, type RootFrame } from './assets/rootTrack.js';
-export { ROOT_AXIS_FREE, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from './components/Layers.js';
+export { getSyncMarkers, warpToMarkers, SYNC_MARKER_PREFIXES, WARP_FOLLOWER_TIME, WARP_LEADER_TIME, WARP_RATIO, WARP_TIME, type SyncMarkers } from './assets/syncMarkers.js';
+export { ROOT_AXIS_FREE, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL, SYNC_BY_PHASE, SYNC_BY_MARKERS } from './components/Layers.js';
 export { skinSystem, skinEntities, computeModelPose, computeSkinPalette } from './systems/skinSystem.js';
 export {
   POSE_STRIDE, POSE_T, POSE_Q, POSE_S, MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T, NO_PARENT,

@@ -2,6 +2,7 @@ import { $internal, createWorld, registerComponents, registerQuery, type Query, 
 import { AnimationError, type AnimationIssue } from './assets/AnimationError.js';
 import type { Binding } from './assets/Binding.js';
 import type { RootFrame, RootTrack } from './assets/rootTrack.js';
+import type { SyncMarkers } from './assets/syncMarkers.js';
 import type { Clip } from './assets/Clip.js';
 import type { Mask } from './assets/Mask.js';
 import type { Skeleton } from './assets/Skeleton.js';
@@ -187,6 +188,8 @@ export interface AssetRegistry {
   readonly referenceIds: Map<string, number>;
   /** Root-motion tracks by clip id (set when a clip is played). */
   readonly rootTracks: RootTrack[];
+  /** Sync markers by clip id (set when a clip joins a sync group by markers; read by marker sync, src/assets/syncMarkers.ts). */
+  readonly syncMarkers: SyncMarkers[];
   /** Root-motion joint placement by skeleton id (set at spawn). */
   readonly rootFrames: RootFrame[];
   /** Name bindings (clip skeleton → character skeleton) by binding id. */
@@ -513,6 +516,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
       references: [],
       referenceIds: new Map(),
       rootTracks: [],
+      syncMarkers: [],
       rootFrames: [],
       bindings: [],
       bindingIds: new Map(),

@@ -8,11 +8,12 @@ import { checkTranslation, isBinding, type Binding, type TranslationOption } fro
 import type { Clip } from '../assets/Clip.js';
 import type { Mask } from '../assets/Mask.js';
 import type { Skeleton } from '../assets/Skeleton.js';
-import { clearLayer } from '../components/Layers.js';
+import { clearLayer, SYNC_BY_MARKERS, SYNC_BY_PHASE } from '../components/Layers.js';
+import { getSyncMarkers } from '../assets/syncMarkers.js';
 import type { AnimationWorld } from '../world.js';
 import { identityReference, wrapTime } from '../systems/switching/registry.js';
 import { newResolvedPlay, writeLayer, type MutableResolvedPlay, type ResolvedPlay } from '../systems/switching/writeLayer.js';
-import { checkBindable, checkSkeleton, isClip, isFiniteNumber, layerRangeIssue, requireCharacter, requireLayer, requireOptions } from './validation.js';
+import { checkBindable, checkSkeleton, describeValue, isClip, isFiniteNumber, layerRangeIssue, requireCharacter, requireLayer, requireOptions } from './validation.js';
 import { inRange, MAX_PLAYBACK_RATE, MAX_TIME, MAX_WEIGHT, rangeIssue } from '../assets/limits.js';
 
 /** Options of {@link play}. */
@@ -63,6 +64,23 @@ export interface PlayOptions {
   /** Phase offset within the sync group, in cycles (default 0); finite, wrapped into [0, 1). */
   phaseOffset?: number;
   /**
+   * How the sync group keeps its clips in step (only with `syncGroup`; default `'phase'`):
+   *
+   * - `'phase'`: one normalized phase (above).
+   * - `'markers'`: the leader (the group's highest-weight clip) plays at the group's rate as by
+   *   phase; every other clip is warped so it passes its sync markers when the leader passes the
+   *   markers of the same name — between two markers, the same fraction of the way (Unreal
+   *   Engine's sync markers). Markers are the clip's `footDown:<foot>` / `footUp:<foot>`
+   *   events, which `detectFootContacts` writes: so the same foot is down in every clip even
+   *   when one cycle starts on the other foot, holds more steps, or has uneven steps.
+   *   `phaseOffset` is not used then. The group syncs by markers when its leader was played
+   *   by markers; a clip played by phase in it, or one sharing no marker name with the leader
+   *   (feet named otherwise), keeps the phase rule.
+   *
+   * With `'markers'` the clip must have sync markers (refused otherwise).
+   */
+  syncBy?: 'phase' | 'markers';
+  /**
    * Retargeting of a clip made for another skeleton (`bindSkeletons`): where its joints take
    * their translation — 'skeleton' (the character's rest: its bone lengths), 'animation' (the
    * clip's), 'scaled' (the clip's × character hips ÷ clip hips, the ratio root travel uses), or
@@ -92,7 +110,8 @@ export interface PlayOptions {
  *
  * @throws AnimationError for an unknown entity, a clip whose skeleton cannot be paired with the
  * character's (too few shared joint names, and not both humanoids), a mask made for another
- * skeleton, a layer out of range, or numbers outside their ranges (weight in [0, 1000],
+ * skeleton, a layer out of range, a `syncBy` that is not 'phase' or 'markers' (or without a
+ * `syncGroup`), `syncBy: 'markers'` for a clip without sync markers, or numbers outside their ranges (weight in [0, 1000],
  * |speed| ≤ 1000, |time| ≤ 1e9 s; see docs/hardening.md). The layer is untouched then.
  * @example
  * play(world, eid, walk, { layer: 0, weight: 0.7 });
@@ -189,6 +208,13 @@ export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, ske
       issues.add('syncGroup', `needs a looping clip: "${isClip(clip) ? clip.name : '?'}" does not loop (pass loop: true to loop it)`);
     }
   }
+  const syncBy = options.syncBy ?? 'phase';
+  if (syncBy !== 'phase' && syncBy !== 'markers') issues.add('syncBy', `is ${describeValue(syncBy)}: must be 'phase' or 'markers'`);
+  else if (options.syncBy !== undefined && options.syncGroup === undefined) issues.add('syncBy', 'needs a syncGroup: it says how the members of a sync group keep in step');
+  else if (syncBy === 'markers' && isClip(clip) && getSyncMarkers(clip).times.length === 0) {
+    issues.add('syncBy', `is 'markers', but "${clip.name}" has no sync markers (footDown:<foot> / footUp:<foot> events; detectFootContacts adds them): give it markers or sync by 'phase'`);
+  }
+  out.syncBy = syncBy === 'markers' ? SYNC_BY_MARKERS : SYNC_BY_PHASE;
   if (!isFiniteNumber(phaseOffset)) {
     issues.add('phaseOffset', `is ${String(phaseOffset)}: must be a finite number (cycles)`);
     out.phaseOffset = 0;

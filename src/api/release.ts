@@ -161,11 +161,13 @@ function dropUnusedBindings(world: AnimationWorld, which: (binding: Binding) => 
 
 /** Removes clip `id` (checked unused) and what was derived from it. */
 function dropClip(world: AnimationWorld, clip: Clip, id: number): void {
-  const { clips, clipIds, rootTracks } = world.assets;
+  const { clips, clipIds, rootTracks, syncMarkers } = world.assets;
   clipIds.delete(clip);
   freeId(clips, id);
   rootTracks[id] = undefined as never;
   if (rootTracks.length > clips.length) rootTracks.length = clips.length;
+  syncMarkers[id] = undefined as never;
+  if (syncMarkers.length > clips.length) syncMarkers.length = clips.length;
   // Its LOD row maps every level to itself again, so a clip given the id later has no levels.
   const lod = world.lod;
   if (id * LOD_MAX_LEVELS < lod.clipLevels.length) lod.clipLevels.fill(id, id * LOD_MAX_LEVELS, (id + 1) * LOD_MAX_LEVELS);

@@ -10,6 +10,7 @@
 import { IssueList } from './AnimationError.js';
 import { FLOAT32_MAX } from './limits.js';
 import { isClip, type Clip } from './Clip.js';
+import { getSyncMarkers } from './syncMarkers.js';
 import { buildFreeform, weightsFreeform, type FreeformTables } from './blendSpace/freeform.js';
 import { findCorners, sortByX, weights1d, weightsBilinear } from './blendSpace/line.js';
 
@@ -51,6 +52,15 @@ export interface BlendSpaceDesc {
   type: BlendSpaceType;
   /** The clips and their positions; at least one. */
   samples: readonly BlendSpaceSample[];
+  /**
+   * How `setBlendSpace` keeps the clips of a synced blend in step (default `'phase'`):
+   * `'phase'` plays them at one normalized phase (plus each sample's `phaseOffset`);
+   * `'markers'` warps each clip between the foot markers (`footDown:<foot>` / `footUp:<foot>`
+   * events, as `detectFootContacts` writes them) that match the leading clip's, so the same
+   * foot is down in all of them even when their cycles hold different numbers of steps or
+   * start on the other foot (`play`'s `syncBy`). With `'markers'` every clip must have markers.
+   */
+  syncBy?: 'phase' | 'markers';
 }
 
 /**
@@ -67,6 +77,8 @@ export interface BlendSpace {
   readonly type: BlendSpaceType;
   /** The samples' clips, in input order. */
   readonly clips: readonly Clip[];
+  /** How a synced blend keeps its clips in step: `BlendSpaceDesc.syncBy` (`'phase'` when it was omitted). */
+  readonly syncBy: 'phase' | 'markers';
   /** Sample x positions, one per sample. */
   readonly xs: Float64Array;
   /** Sample y positions, one per sample (0 for a `'1d'` sample given without y). */
@@ -114,8 +126,10 @@ const QUERY = new Float64Array(2);
  *
  * @throws AnimationError naming the field and sample index of every fault: an unknown `type`;
  * a sample count the type cannot use (`'1d'` ≥ 2, `'bilinear'` exactly 4, `'freeform'` ≥ 3); a
+ * `syncBy` other than `'phase'` or `'markers'`; a
  * sample that is not an object, a clip that is not a Clip or is a difference clip
- * (`createDifferenceClip`: it plays only as an additive layer), an x, y or phaseOffset that is not
+ * (`createDifferenceClip`: it plays only as an additive layer) or, with `syncBy: 'markers'`,
+ * has no sync markers; an x, y or phaseOffset that is not
  * a finite number, a missing y in a 2D space; two samples at one position (one x in `'1d'`); four
  * samples that are not the corners of an axis-aligned rectangle; freeform samples that all lie
  * on one line.
@@ -147,6 +161,8 @@ export function createBlendSpace(desc: BlendSpaceDesc): BlendSpace {
     issues.throwIfAny();
   }
 
+  const syncBy = desc.syncBy ?? 'phase';
+  if (syncBy !== 'phase' && syncBy !== 'markers') issues.add('syncBy', `is ${shown(syncBy)}: must be 'phase' or 'markers'`);
   const n = samples.length;
   if (type === '1d' && n < 2) issues.add('samples', `has ${n}: a '1d' space needs at least 2 samples`);
   if (type === 'bilinear' && n !== 4) issues.add('samples', `has ${n}: a 'bilinear' space needs exactly 4 samples, the corners of a rectangle`);
@@ -168,6 +184,9 @@ export function createBlendSpace(desc: BlendSpaceDesc): BlendSpace {
     if (!isClip(sample.clip)) issues.add(`samples[${i}].clip`, 'must be a Clip from createClip');
     else if (sample.clip.difference === true) {
       issues.add(`samples[${i}].clip`, `"${sample.clip.name}" is a difference clip (createDifferenceClip): it holds differences, not poses, and a blend space plays its clips as poses; play it as an additive layer instead`);
+    }
+    else if (syncBy === 'markers' && getSyncMarkers(sample.clip).times.length === 0) {
+      issues.add(`samples[${i}].clip`, `"${sample.clip.name}" has no sync markers (footDown:… / footUp:… events; detectFootContacts adds them), so it cannot be synced by markers: give it markers or use syncBy: 'phase'`);
     }
     clips.push(sample.clip);
     if (!isFiniteNumber(sample.x) || Math.abs(sample.x) > FLOAT32_MAX) {
@@ -213,6 +232,7 @@ export function createBlendSpace(desc: BlendSpaceDesc): BlendSpace {
   return Object.freeze({
     type,
     clips: Object.freeze(clips),
+    syncBy,
     xs,
     ys,
     phaseOffsets,

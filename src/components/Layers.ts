@@ -27,6 +27,11 @@ export const ROOT_AXIS_FORWARD = 1;
 /** `Layers.rootAxis`: a sideways clip: only travel along X is kept. */
 export const ROOT_AXIS_LATERAL = 2;
 
+/** `Layers.syncBy`: the group's members play at one normalized phase (the default). */
+export const SYNC_BY_PHASE = 0;
+/** `Layers.syncBy`: the group's members are warped between matching sync markers (src/assets/syncMarkers.ts). */
+export const SYNC_BY_MARKERS = 1;
+
 /** `Layers.clip` value of an empty slot. */
 export const NO_CLIP = -1;
 
@@ -72,6 +77,12 @@ export const NO_CLIP = -1;
  *   seconds); the leader's value applies. Default 1.
  * - `phaseOffset[li]`: the member's start-phase offset in cycles, [0, 1): its time is
  *   ((φ + offset) mod 1) × its duration for group phase φ.
+ * - `syncBy[li]`: `SYNC_BY_PHASE` (0) or `SYNC_BY_MARKERS` (1). A group whose leader is
+ *   `SYNC_BY_MARKERS` syncs by markers: each other member that is `SYNC_BY_MARKERS` too and
+ *   shares a marker name with the leader takes, instead of the phase rule, the time the
+ *   leader's place between its markers maps to and the leader's speed × its segment ratio
+ *   (`warpToMarkers`, src/assets/syncMarkers.ts); its `phaseOffset` is then not used. Other
+ *   members (by phase, or sharing no marker name) keep the phase rule.
  *
  * No pose is stored per layer: blendSystem samples each layer it blends into a per-thread
  * scratch, so a character's layers cost bytes per slot, not per joint.
@@ -98,6 +109,7 @@ export interface LayersComponent {
   readonly syncGroup: Int8Array;
   readonly syncRate: Float32Array;
   readonly phaseOffset: Float32Array;
+  readonly syncBy: Uint8Array;
 }
 
 /** Creates the `Layers` component for `rows` entity ids of `maxLayers` slots each (validated by `createAnimationWorld`). */
@@ -125,6 +137,7 @@ export function createLayersComponent(rows: number, alloc: PoolAllocator = heapA
     syncGroup: alloc.array(Int8Array, slots).fill(-1),
     syncRate: alloc.array(Float32Array, slots).fill(1),
     phaseOffset: alloc.array(Float32Array, slots),
+    syncBy: alloc.array(Uint8Array, slots),
   };
 }
 
@@ -165,4 +178,5 @@ export function clearLayer(layers: LayersComponent, li: number): void {
   layers.syncGroup[li] = -1;
   layers.syncRate[li] = 1;
   layers.phaseOffset[li] = 0;
+  layers.syncBy[li] = SYNC_BY_PHASE;
 }

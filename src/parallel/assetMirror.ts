@@ -8,7 +8,7 @@
 import type { AnimationWorld } from '../world.js';
 
 /** The registries of `world.assets` the frame's systems read, mirrored in every worker. */
-export const MIRRORED_REGISTRIES = ['skeletons', 'clips', 'masks', 'references', 'rootTracks', 'rootFrames', 'bindings', 'curveMaps'] as const;
+export const MIRRORED_REGISTRIES = ['skeletons', 'clips', 'masks', 'references', 'rootTracks', 'syncMarkers', 'rootFrames', 'bindings', 'curveMaps'] as const;
 
 /** One of {@link MIRRORED_REGISTRIES}. */
 export type MirroredRegistry = (typeof MIRRORED_REGISTRIES)[number];
@@ -32,7 +32,7 @@ export interface AssetUpdate {
 /** A mirror of nothing sent yet. */
 export function createAssetMirror(): AssetMirror {
   return {
-    sent: { skeletons: [], clips: [], masks: [], references: [], rootTracks: [], rootFrames: [], bindings: [], curveMaps: [] },
+    sent: { skeletons: [], clips: [], masks: [], references: [], rootTracks: [], syncMarkers: [], rootFrames: [], bindings: [], curveMaps: [] },
     clipLevels: null,
   };
 }

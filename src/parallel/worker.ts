@@ -174,7 +174,7 @@ function createWorkerWorld(init: InitMessage): AnimationWorld {
     characters: { dense: pools.dense } as unknown as AnimationWorld['characters'],
     assets: {
       skeletons: [], skeletonIds: new Map(), clips: [], clipIds: new Map(), masks: [], maskIds: new Map(), references: [], referenceIds: new Map(),
-      rootTracks: [], rootFrames: [], bindings: [], bindingIds: new Map(), machines: [], curveMaps: [],
+      rootTracks: [], syncMarkers: [], rootFrames: [], bindings: [], bindingIds: new Map(), machines: [], curveMaps: [],
     },
     events: pools.queues[init.thread],
     scratch: pools.scratch[init.thread - 1],

@@ -3,9 +3,9 @@
  * and its root motion, and reports the clip events it crossed. It samples no pose: blendSystem
  * samples each layer where it blends it, from the times written here.
  *
- * Reads:  Layers.clip/speed/weight/flags/fade*, syncGroup/syncRate/phaseOffset,
+ * Reads:  Layers.clip/speed/weight/flags/fade*, syncGroup/syncRate/phaseOffset/syncBy,
  *         RootMotion.extractYaw, the update list (`world.updates`: who, by how many seconds),
- *         Lod.slot/dt, the clip and root-track registries.
+ *         Lod.slot/dt, the clip, root-track and sync-marker registries.
  * Writes: Layers.time, Layers.rootDelta, Layers.rootYaw (characters with yaw
  *         extraction only), Layers.weight/fade* (cross-fades),
  *         Layers.speed of sync-group members (see {@link syncPhases}),
@@ -30,14 +30,16 @@
  * (blendSystem samples the clip of the character's LOD level).
  *
  * Sync groups: before a character's layers advance, the members of each of its sync groups
- * are put at the group's phase and given this frame's speed ({@link syncPhases}).
+ * are put at the group's phase, or between the markers matching the leader's, and given this
+ * frame's speed ({@link syncPhases}).
  */
 import { commitRemovals } from 'bitecs';
 import type { Clip } from '../assets/Clip.js';
 import type { RootTrack } from '../assets/rootTrack.js';
 import { pushEvent, type EventQueue } from '../components/EventQueue.js';
 import { updateRange } from '../components/UpdateList.js';
-import { clearLayer, type LayersComponent } from '../components/Layers.js';
+import { clearLayer, SYNC_BY_MARKERS, type LayersComponent } from '../components/Layers.js';
+import { warpToMarkers, WARP_FOLLOWER_TIME, WARP_LEADER_TIME, WARP_RATIO, WARP_TIME, type SyncMarkers } from '../assets/syncMarkers.js';
 import { clearsAfterFade, loops, measureSyncGroup, playingSyncGroups, SYNC_DURATION, SYNC_PHASE } from '../components/layerRules.js';
 import { fadeCurve } from '../math/fadeCurves.js';
 import type { AnimationWorld } from '../world.js';
@@ -72,7 +74,7 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
   const { Layers, RootMotion } = world.components;
   const { clip: clipIds, fadeCurve: fading, maxLayers } = Layers;
   const extractYaw = RootMotion.extractYaw;
-  const { clips, rootTracks } = world.assets;
+  const { clips, rootTracks, syncMarkers } = world.assets;
   const queue = world.events;
   const { slot: lodSlot, dt: lodDt } = world.components.Lod;
   const frameStart = world.time;
@@ -86,7 +88,7 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
     const dt = updatedDt[entry]; // seconds since its last update (lodSystem)
     queue.frameStart = lodSlot[eid] === 0 ? frameStart : frameStart + frameDt - lodDt[eid]; // when its seconds began
     const groups = playingSyncGroups(Layers, eid * maxLayers);
-    if (groups !== 0) syncPhases(Layers, clips, eid * maxLayers, groups);
+    if (groups !== 0) syncPhases(Layers, clips, syncMarkers, eid * maxLayers, groups);
     const turning = extractYaw[eid] !== 0;
     for (let li = eid * maxLayers, last = li + maxLayers; li < last; li++) {
       const clipId = clipIds[li];
@@ -101,23 +103,37 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
 }
 
 /**
- * Phase sync of the layers `first .. first + layers.maxLayers − 1` (one character) for every group
+ * Sync of the layers `first .. first + layers.maxLayers − 1` (one character) for every group
  * whose bit is set in `groups`. Per group g, with its cycle duration D_g, leader L and phase φ
- * from {@link measureSyncGroup} (components/layerRules.ts), every member (a clip of duration
- * Dᵢ > 0) gets time = ((φ + offsetᵢ) mod 1) × Dᵢ and speed = syncRate_L × Dᵢ / D_g.
+ * from {@link measureSyncGroup} (components/layerRules.ts):
  *
- * So each member then advances Dᵢ·Δφ with Δφ = syncRate_L·dt / D_g, and `advanceLayer`,
- * `extractRootDelta` and events need no knowledge of groups. Times are re-derived from the
- * leader every frame, so no phase drift accumulates. Members are looping (`play` refuses
- * clamped clips in a group). Takes only integers (see `sampleClipInto`); allocates nothing.
+ * 1. **Phase** (every group): every member (a clip of duration Dᵢ > 0) gets
+ *    time = ((φ + offsetᵢ) mod 1) × Dᵢ and speed = syncRate_L × Dᵢ / D_g.
+ * 2. **Markers** (a group whose leader has `syncBy` = `SYNC_BY_MARKERS`): every other member
+ *    played by markers too that shares a marker name with the leader (`markers`: the world's
+ *    tables by clip id)
+ *    instead gets the time {@link warpToMarkers} maps the leader's time to — chosen near the
+ *    member's own time before this call — and speed = speed_L × the segment ratio, so it
+ *    reaches its next marker when the leader reaches its own. The leader keeps rule 1 (its
+ *    time is its own; the group's rate is its speed, as by phase). Members sharing no name keep rule 1.
+ *
+ * So each member then advances Dᵢ·Δφ with Δφ = syncRate_L·dt / D_g (by phase), and
+ * `advanceLayer`, `extractRootDelta` and events need no knowledge of groups. Times are
+ * re-derived from the leader every frame, so no drift accumulates. Members are looping
+ * (`play` refuses clamped clips in a group). Takes only integers (see `sampleClipInto`);
+ * allocates nothing.
  */
-export function syncPhases(layers: LayersComponent, clips: readonly Clip[], first: number, groups: number): void {
-  const { clip: clipIds, syncGroup, time, speed, phaseOffset, syncRate, maxLayers } = layers;
+export function syncPhases(layers: LayersComponent, clips: readonly Clip[], markers: readonly SyncMarkers[], first: number, groups: number): void {
+  const { clip: clipIds, syncGroup, time, speed, phaseOffset, syncRate, syncBy, maxLayers } = layers;
   const end = first + maxLayers;
   for (let g = 0; g < maxLayers; g++) {
     if ((groups & (1 << g)) === 0) continue;
     const leader = measureSyncGroup(SYNC, layers, clips, first, end, g);
     if (leader < 0) continue;
+    if (syncBy[leader] === SYNC_BY_MARKERS && markers[clipIds[leader]] !== undefined) {
+      syncByMarkers(layers, clips, markers, first, g, leader);
+      continue;
+    }
     const groupDuration = SYNC[SYNC_DURATION];
     const phase = SYNC[SYNC_PHASE];
     const rate = syncRate[leader];
@@ -135,8 +151,44 @@ export function syncPhases(layers: LayersComponent, clips: readonly Clip[], firs
   }
 }
 
+/**
+ * Rule 2 of {@link syncPhases} for group `group` of the layers from `first`, whose leader is
+ * `leader` and whose {@link measureSyncGroup} results are in `SYNC`. Out of line, with integer
+ * arguments only, so `syncPhases` stays small enough for V8 to inline into the per-character
+ * loop (a double passed to a function V8 does not inline is boxed).
+ */
+function syncByMarkers(layers: LayersComponent, clips: readonly Clip[], markers: readonly SyncMarkers[], first: number, group: number, leader: number): void {
+  const { clip: clipIds, syncGroup, time, speed, phaseOffset, syncRate, syncBy, maxLayers } = layers;
+  const groupDuration = SYNC[SYNC_DURATION];
+  const phase = SYNC[SYNC_PHASE];
+  const rate = syncRate[leader];
+  const leaderMarkers = markers[clipIds[leader]];
+  const leaderSpeed = (rate * clips[clipIds[leader]].duration) / groupDuration;
+  WARP[WARP_LEADER_TIME] = time[leader];
+  for (let li = first, end = first + maxLayers; li < end; li++) {
+    const clipId = clipIds[li];
+    if (syncGroup[li] !== group || clipId < 0) continue;
+    const duration = clips[clipId].duration;
+    if (!(duration > 0)) continue;
+    const own = li !== leader && syncBy[li] === SYNC_BY_MARKERS ? markers[clipId] : undefined;
+    WARP[WARP_FOLLOWER_TIME] = time[li];
+    if (own !== undefined && warpToMarkers(WARP, leaderMarkers, own)) {
+      time[li] = WARP[WARP_TIME];
+      speed[li] = leaderSpeed * WARP[WARP_RATIO];
+      continue;
+    }
+    let u = phase + phaseOffset[li];
+    u -= Math.floor(u);
+    const t = u * duration;
+    time[li] = t < duration ? t : 0; // float rounding at the seam
+    speed[li] = (rate * duration) / groupDuration;
+  }
+}
+
 /** {@link measureSyncGroup}'s results (a fixed-size math temporary). */
 const SYNC = new Float64Array(2);
+/** {@link warpToMarkers}' results (a fixed-size math temporary). */
+const WARP = new Float64Array(4);
 
 /**
  * Writes `rootDelta[li × 3 ..]`: how far the clip's root-motion joint moves (model space) while

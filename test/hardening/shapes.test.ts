@@ -83,7 +83,7 @@ const UNCHECKED = new Set([
   // per-frame kernels
   'advanceLayer', 'extractRootDelta', 'extractRootYawDelta', 'sampleClipInto', 'sampleReducedInto', 'sampleCurvesInto', 'retargetPose', 'blendOverrideLayers',
   'applyAdditiveLayer', 'applyQuinticOffsets', 'applySpringOffsets', 'captureOffsets', 'removeTwist', 'computeModelPose',
-  'computeSkinPalette', 'advanceFollower', 'selectLodLevel', 'blendSpaceWeights', 'skinVertices', 'springDecay',
+  'computeSkinPalette', 'advanceFollower', 'selectLodLevel', 'blendSpaceWeights', 'skinVertices', 'springDecay', 'warpToMarkers',
   // math on caller-owned buffers
   'solveStrideScales', 'solveTwoBoneIk', 'solveLookAt', 'splitRotation', 'fromUnitVectors', 'minJerkStepMatrix', 'minJerkEulerMatrix',
   // numeric building blocks of reduceClip

@@ -97,12 +97,12 @@ describe('maxLayers: the option', () => {
     expect(error.message).toContain('must be an integer ≥ 1 and ≤ 16');
   });
 
-  it('worldBytes counts maxLayers: 80 bytes a slot per row, 2 × maxJoints × 40 + 8 bytes of blend scratch a slot; createAnimationWorld allocates that', () => {
+  it('worldBytes counts maxLayers: 81 bytes a slot per row, 2 × maxJoints × 40 + 8 bytes of blend scratch a slot; createAnimationWorld allocates that', () => {
     // Per slot: clip, mask, reference, binding (Int32), time (Float64), speed, weight, fadeFrom,
     // fadeTo, fadeElapsed, fadeDuration, rootYaw, rootScale, syncRate, phaseOffset (Float32),
-    // rootDelta (3 × Float32), flags, fadeCurve, rootAxis, syncGroup (1 byte each).
-    const perSlot = 4 * 4 + 8 + 10 * 4 + 12 + 4;
-    expect(perSlot).toBe(80);
+    // rootDelta (3 × Float32), flags, fadeCurve, rootAxis, syncGroup, syncBy (1 byte each).
+    const perSlot = 4 * 4 + 8 + 10 * 4 + 12 + 5;
+    expect(perSlot).toBe(81);
     // Per slot and thread: layerSamples and layerPoses (maxJoints × 10 floats each), layerOff, layerWeight.
     const scratch = (joints: number): number => 2 * joints * 10 * 4 + 4 + 4;
     const rows = 1001;

@@ -11,7 +11,7 @@ import { blendSpaceWeightsAt, type BlendSpace } from '../../assets/BlendSpace.js
 import type { Clip } from '../../assets/Clip.js';
 import { getRootTrack } from '../../assets/rootTrack.js';
 import type { Skeleton } from '../../assets/Skeleton.js';
-import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from '../../components/Layers.js';
+import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL, SYNC_BY_MARKERS, SYNC_BY_PHASE } from '../../components/Layers.js';
 import { BLEND_OVERRIDE, blendMode, clearsAfterFade, measureSyncGroup, SYNC_PHASE } from '../../components/layerRules.js';
 import { solveStrideScales, STRIDE_INPUT_STRIDE, STRIDE_OWN_SPEED, STRIDE_TRAVEL, STRIDE_WEIGHT } from '../../math/strideScales.js';
 import type { AnimationWorld } from '../../world.js';
@@ -41,6 +41,7 @@ export function applyBlendSpace(world: AnimationWorld, eid: number, skeleton: Sk
   const first = eid * Layers.maxLayers + settings.layer;
   const slots = spaceLayers(space);
   const group = settings.sync ? settings.syncGroup : -1;
+  const syncBy = space.syncBy === 'markers' ? SYNC_BY_MARKERS : SYNC_BY_PHASE;
 
   const weights = scratchWeights(space);
   blendSpaceWeightsAt(space, BLEND_POINT, weights);
@@ -58,7 +59,7 @@ export function applyBlendSpace(world: AnimationWorld, eid: number, skeleton: Sk
     if (clipId === undefined) continue;
     for (let s = 0; s < slots; s++) {
       const li = first + s;
-      if (slotSample[s] < 0 && Layers.clip[li] === clipId && keepsSlot(world, li, group, space.phaseOffsets[i], maskId)) { slotSample[s] = i; break; }
+      if (slotSample[s] < 0 && Layers.clip[li] === clipId && keepsSlot(world, li, group, space.phaseOffsets[i], syncBy, maskId)) { slotSample[s] = i; break; }
     }
   }
   for (let s = 0; s < slots; s++) {
@@ -90,6 +91,7 @@ export function applyBlendSpace(world: AnimationWorld, eid: number, skeleton: Sk
     play.hipScaling = settings.hipScaling;
     play.syncGroup = group;
     play.phaseOffset = offset;
+    play.syncBy = syncBy;
     play.timeGiven = group >= 0;
     writeLayer(world, eid, skeleton, clip, play);
     Layers.mask[first + s] = maskId;
@@ -205,12 +207,13 @@ const SYNC = new Float64Array(2);
 
 /**
  * A slot whose clip is still wanted can stay only if it plays the way the space would play it
- * (in a synced blend, also at the sample's phase offset; else it re-enters at that offset).
+ * (in a synced blend, also at the sample's phase offset and by the space's `syncBy`; else it
+ * re-enters at that offset).
  */
-function keepsSlot(world: AnimationWorld, li: number, group: number, phaseOffset: number, maskId: number): boolean {
+function keepsSlot(world: AnimationWorld, li: number, group: number, phaseOffset: number, syncBy: number, maskId: number): boolean {
   const { Layers } = world.components;
   return blendMode(Layers, li) === BLEND_OVERRIDE && !clearsAfterFade(Layers, li) && Layers.mask[li] === maskId && Layers.syncGroup[li] === group &&
-    (group < 0 || Layers.phaseOffset[li] === phaseOffset);
+    (group < 0 || (Layers.phaseOffset[li] === phaseOffset && Layers.syncBy[li] === syncBy));
 }
 
 /**
@@ -219,7 +222,7 @@ function keepsSlot(world: AnimationWorld, li: number, group: number, phaseOffset
  */
 const ENTERING: { -readonly [K in keyof ResolvedPlay]: ResolvedPlay[K] } = {
   layer: 0, weight: 0, speed: 1, time: 0, loop: true, additive: false, mask: undefined, reference: undefined as unknown as Clip,
-  referenceTime: 0, rootAxis: 'free', hipScaling: true, syncGroup: -1, phaseOffset: 0, timeGiven: false, translation: undefined, binding: undefined,
+  referenceTime: 0, rootAxis: 'free', hipScaling: true, syncGroup: -1, phaseOffset: 0, syncBy: SYNC_BY_PHASE, timeGiven: false, translation: undefined, binding: undefined,
 };
 
 /** Axis restriction of a sample by its position (x: model X, y: model Z). */

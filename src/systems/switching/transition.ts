@@ -113,6 +113,7 @@ function crossfade(world: AnimationWorld, eid: number, li: number, curve: number
   Layers.syncGroup[free] = Layers.syncGroup[li];
   Layers.syncRate[free] = Layers.syncRate[li];
   Layers.phaseOffset[free] = Layers.phaseOffset[li];
+  Layers.syncBy[free] = Layers.syncBy[li];
   Layers.rootScale[free] = Layers.rootScale[li];
   Layers.rootAxis[free] = Layers.rootAxis[li];
   FADE[FADE_FROM] = Layers.weight[li];

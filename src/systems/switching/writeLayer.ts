@@ -10,7 +10,8 @@ import type { Mask } from '../../assets/Mask.js';
 import type { Skeleton } from '../../assets/Skeleton.js';
 import { bakeRetargeted, playsBaked } from '../../assets/retarget/bake.js';
 import { getRootTrack } from '../../assets/rootTrack.js';
-import { clearLayer, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL } from '../../components/Layers.js';
+import { getSyncMarkers } from '../../assets/syncMarkers.js';
+import { clearLayer, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL, SYNC_BY_MARKERS, SYNC_BY_PHASE } from '../../components/Layers.js';
 import { BLEND_ADDITIVE, BLEND_OVERRIDE, layerFlags, measureSyncGroup, SYNC_PHASE } from '../../components/layerRules.js';
 import type { AnimationWorld } from '../../world.js';
 import { resolveCurveMap } from './curveMapRows.js';
@@ -33,6 +34,8 @@ export interface ResolvedPlay {
   readonly syncGroup: number;
   /** In [0, 1). */
   readonly phaseOffset: number;
+  /** How the sync group aligns its members: `SYNC_BY_PHASE` or `SYNC_BY_MARKERS` (components/Layers.ts). */
+  readonly syncBy: number;
   /** Whether `time` was given (a clip joining a sync group then keeps it). */
   readonly timeGiven: boolean;
   /** Retargeting translation modes (undefined: the default rule). */
@@ -48,7 +51,7 @@ export type MutableResolvedPlay = { -readonly [K in keyof ResolvedPlay]: Resolve
 export function newResolvedPlay(): MutableResolvedPlay {
   return {
     layer: 0, weight: 0, speed: 1, time: 0, loop: true, additive: false, mask: undefined, reference: undefined as unknown as Clip,
-    referenceTime: 0, rootAxis: 'free', hipScaling: true, syncGroup: -1, phaseOffset: 0, timeGiven: false, translation: undefined, binding: undefined,
+    referenceTime: 0, rootAxis: 'free', hipScaling: true, syncGroup: -1, phaseOffset: 0, syncBy: SYNC_BY_PHASE, timeGiven: false, translation: undefined, binding: undefined,
   };
 }
 
@@ -104,13 +107,16 @@ export function bakedRatio(clip: Clip, skeleton: Skeleton): number {
  * Puts layer slot `li` (just written, not yet in a group) into its sync group: when another
  * weighted member of the group plays (the group's leader, `measureSyncGroup`, has weight > 0),
  * the layer takes the group's rate and, unless `play.timeGiven`, its phase:
- * time = ((φ + offset) mod 1)·D. Otherwise the layer's speed becomes the group's rate.
+ * time = ((φ + offset) mod 1)·D (synced by markers, the next frame's warp then moves it to
+ * the leader's place between markers). Otherwise the layer's speed becomes the group's rate.
  */
 function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Clip, play: ResolvedPlay): void {
   const { Layers } = world.components;
   const leader = measureSyncGroup(SYNC, Layers, world.assets.clips, eid * Layers.maxLayers, (eid + 1) * Layers.maxLayers, play.syncGroup);
   Layers.syncGroup[li] = play.syncGroup;
   Layers.phaseOffset[li] = play.phaseOffset;
+  Layers.syncBy[li] = play.syncBy;
+  if (play.syncBy === SYNC_BY_MARKERS) registerSyncMarkers(world, li, clip);
   if (leader < 0 || !(Layers.weight[leader] > 0)) {
     Layers.syncRate[li] = play.speed;
     return;
@@ -127,4 +133,13 @@ function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Cli
 
 /** {@link measureSyncGroup}'s results. */
 const SYNC = new Float64Array(2);
+
+/**
+ * Registers the sync markers of `clip`, played on slot `li`, for marker sync (a clip joining a
+ * group by phase needs none: it keeps the phase rule). Out of line so the callers stay small
+ * enough for V8 to inline the helpers they pass doubles to.
+ */
+function registerSyncMarkers(world: AnimationWorld, li: number, clip: Clip): void {
+  world.assets.syncMarkers[world.components.Layers.clip[li]] = getSyncMarkers(clip);
+}
 
