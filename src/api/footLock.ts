@@ -22,7 +22,10 @@ export interface FootLockLeg {
   upper: string | number;
   /** The shin (lower leg): below `upper` in the hierarchy. */
   lower: string | number;
-  /** The foot (ankle) held on the ground: below `lower`. */
+  /**
+   * The foot (ankle) held on the ground: below `lower`, or a joint outside the leg (an IK foot
+   * bone under the root, as RobotExpressive's `Foot.L`), which is then moved itself.
+   */
   foot: string | number;
   /**
    * The joint name the clips' `footDown:` / `footUp:` events use for this foot (default: the
@@ -85,7 +88,8 @@ const MAX_BLEND_TIME = 10;
  * @throws AnimationError naming the field when `eid` is not a character; options is not an
  * object or has a field other than `legs`, `weight`, `blendTime`, `easeIn` (a leg: other than `upper`,
  * `lower`, `foot`, `contact`); `legs` is not an array of 1 to 4 legs; a joint is unknown or a leg
- * is not a chain (upper an ancestor of lower, lower of foot), or two legs share a foot; `legs`
+ * is not a chain (upper an ancestor of lower, lower of foot — or the foot outside the leg: not
+ * below upper nor above it), or two legs share a foot; `legs`
  * is omitted and the skeleton is not a humanoid; `weight` is not in [0, 1], `blendTime` or
  * `easeIn` not in [0, 10] seconds. Also while a `stepParallel` frame runs and after `disposeAnimationWorld`.
  * Nothing changes then.
@@ -122,6 +126,7 @@ export function setFootLock(world: AnimationWorld, eid: number, options?: FootLo
       footLock.upper[r] = leg.upper;
       footLock.lower[r] = leg.lower;
       footLock.foot[r] = leg.foot;
+      footLock.detached[r] = leg.detached ? 1 : 0;
       footLock.key[r] = leg.key;
       resetLegState(footLock, r);
       restBend(footLock.bend, r * 3, rest, leg.upper, leg.lower, leg.foot);
@@ -153,6 +158,8 @@ interface ResolvedLeg {
   readonly lower: number;
   readonly foot: number;
   readonly key: number;
+  /** The foot is not below lower (an IK foot; see `FootLock.detached`). */
+  readonly detached: boolean;
 }
 
 /** The humanoid map's two legs, or an AnimationError saying to name the legs. */
@@ -168,10 +175,11 @@ function humanoidLegs(skeleton: Skeleton, where: string): ResolvedLeg[] {
     const upper = skeleton.names.indexOf(joints[`${side}UpperLeg`]);
     const lower = skeleton.names.indexOf(joints[`${side}LowerLeg`]);
     const foot = skeleton.names.indexOf(joints[`${side}Foot`]);
-    if (upper < 0 || lower < 0 || foot < 0 || !below(skeleton.parents, upper, lower) || !below(skeleton.parents, lower, foot)) {
+    const attached = below(skeleton.parents, lower, foot);
+    if (upper < 0 || lower < 0 || foot < 0 || !below(skeleton.parents, upper, lower) || (!attached && !isDetached(skeleton.parents, upper, foot))) {
       fail(where, 'legs', `are omitted and the humanoid map's ${side} leg is not a chain of this skeleton: name the legs, legs: [{ upper, lower, foot }, …]`);
     }
-    return { upper, lower, foot, key: contactKey(skeleton.names[foot]) };
+    return { upper, lower, foot, key: contactKey(skeleton.names[foot]), detached: !attached };
   });
 }
 
@@ -197,8 +205,8 @@ function readLegs(issues: IssueList, skeleton: Skeleton, legs: unknown): Resolve
     if (upper >= 0 && lower >= 0 && !below(skeleton.parents, upper, lower)) {
       issues.add(`${path}.lower`, `joint ${jointName(skeleton, lower)} is not below upper ${jointName(skeleton, upper)}: upper → lower → foot must be a parent chain`);
     }
-    if (lower >= 0 && foot >= 0 && !below(skeleton.parents, lower, foot)) {
-      issues.add(`${path}.foot`, `joint ${jointName(skeleton, foot)} is not below lower ${jointName(skeleton, lower)}: upper → lower → foot must be a parent chain`);
+    if (upper >= 0 && lower >= 0 && foot >= 0 && !below(skeleton.parents, lower, foot) && !isDetached(skeleton.parents, upper, foot)) {
+      issues.add(`${path}.foot`, `joint ${jointName(skeleton, foot)} is not below lower ${jointName(skeleton, lower)}: upper → lower → foot must be a parent chain (or the foot a joint outside the leg, an IK foot)`);
     }
     if (foot >= 0 && feet.has(foot)) issues.add(`${path}.foot`, `joint ${jointName(skeleton, foot)} is the foot of an earlier leg too`);
     feet.add(foot);
@@ -207,7 +215,7 @@ function readLegs(issues: IssueList, skeleton: Skeleton, legs: unknown): Resolve
       issues.add(`${path}.contact`, `is ${describeValue(contact)}: must be a joint name, as the clips' footDown:<name> events spell it`);
     }
     const marker = typeof contact === 'string' && contact !== '' ? contact : foot >= 0 ? skeleton.names[foot] : '';
-    out.push({ upper, lower, foot, key: contactKey(marker) });
+    out.push({ upper, lower, foot, key: contactKey(marker), detached: lower >= 0 && foot >= 0 && !below(skeleton.parents, lower, foot) });
   });
   return out;
 }
@@ -222,6 +230,14 @@ function readJoint(issues: IssueList, field: string, skeleton: Skeleton, ref: un
   if (typeof ref === 'number' && Number.isInteger(ref) && ref >= 0 && ref < skeleton.jointCount) return ref;
   issues.add(field, `is ${describeValue(ref)}: must be a joint name or an index in [0, ${skeleton.jointCount - 1}]`);
   return -1;
+}
+
+/**
+ * Whether `foot` lies outside the leg of `upper`: neither below it nor one of its ancestors (an
+ * IK foot bone under the root). Such a foot is moved itself (`FootLock.detached`).
+ */
+function isDetached(parents: Int16Array, upper: number, foot: number): boolean {
+  return foot !== upper && !below(parents, upper, foot) && !below(parents, foot, upper);
 }
 
 /** Whether `joint` lies strictly below `ancestor` in the hierarchy. */

@@ -23,7 +23,10 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
  *
  * Indexed by leg row `r = eid × FOOT_LEGS + leg` (settings, then state):
  * - `upper[r]`, `lower[r]`, `foot[r]`: joint indices (`FOOT_NO_JOINT`, −1, when unused); upper is
- *   an ancestor of lower and lower of foot.
+ *   an ancestor of lower, and lower of foot unless the foot is detached.
+ * - `detached[r]`: 1 when the foot is not below lower in the hierarchy (an IK foot, as
+ *   RobotExpressive's `Foot.L` under its root): the system then moves the foot joint itself onto
+ *   the target and turns the leg so the shin follows it.
  * - `key[r]`: `contactKey` of the marker the leg follows (the joint name in the clips' events).
  * - `locked[r]`: 1 while the foot is held on `lock`.
  * - `hold[r]`: 1 after a release by distance, until the animated foot comes back within the
@@ -37,7 +40,7 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
  * - `bend[r × 3 ..]`: the knee's last bend direction, model space, unit (a straight leg has none
  *   of its own and keeps this one).
  *
- * Float64 for the numbers, so positions and clocks do not drift. 526 bytes per character.
+ * Float64 for the numbers, so positions and clocks do not drift. 530 bytes per character.
  */
 export interface FootLockComponent {
   readonly enabled: Uint8Array;
@@ -48,6 +51,7 @@ export interface FootLockComponent {
   readonly upper: Int16Array;
   readonly lower: Int16Array;
   readonly foot: Int16Array;
+  readonly detached: Uint8Array;
   readonly key: Int32Array;
   readonly locked: Uint8Array;
   readonly hold: Uint8Array;
@@ -79,6 +83,7 @@ export function createFootLockComponent(rows: number, alloc: PoolAllocator = hea
     upper: alloc.array(Int16Array, legRows),
     lower: alloc.array(Int16Array, legRows),
     foot: alloc.array(Int16Array, legRows),
+    detached: alloc.array(Uint8Array, legRows),
     key: alloc.array(Int32Array, legRows),
     locked: alloc.array(Uint8Array, legRows),
     hold: alloc.array(Uint8Array, legRows),
@@ -110,6 +115,7 @@ export function resetFootLock(footLock: FootLockComponent, eid: number): void {
     footLock.upper[r] = FOOT_NO_JOINT;
     footLock.lower[r] = FOOT_NO_JOINT;
     footLock.foot[r] = FOOT_NO_JOINT;
+    footLock.detached[r] = 0;
     footLock.key[r] = 0;
     resetLegState(footLock, r);
   }

@@ -7,7 +7,8 @@
  *         state), Layers (clip, time, weight, flags), the clips' contact tables
  *         (`clip.contacts`, assets/footContactTable.ts), RootMotion (x y z yaw: the world
  *         transform), LocalPose, the update list (`world.updates`, its per-character seconds).
- * Writes: LocalPose (rotations of each locked leg's upper, lower and foot joints), FootLock's
+ * Writes: LocalPose (rotations of each locked leg's upper, lower and foot joints; a detached
+ *         foot's translation), FootLock's
  *         leg state (lock, offset, release, clocks, flags), `world.scratch.footLock`.
  * Order:  after aimSystem and rootMotionSystem (the world transform of this frame), before
  *         skinSystem (DESIGN §4). Visits the update list: a character update-rate LOD skips keeps
@@ -27,7 +28,7 @@
  *    - on the planted edge (and not held back, see below): the lock L = a + o (= p: no jump);
  *    - locked: o = L − a, its weight eased in over `easeIn` E when E > 0:
  *      o = o_free + s(λ/E)·(L − a − o_free), λ the seconds since the lock began;
- *    - released when the contact ends, when L lies farther than `FOOT_UNLOCK_RADIUS` (0.4) leg
+ *    - released when the contact ends, when L lies farther than `FOOT_UNLOCK_RADIUS` (0.3) leg
  *      lengths l = l1 + l2 from a, or when the hip cannot reach L (a teleport by
  *      `setRootTransform`, a body run too far ahead): then o_r = the last applied o, τ = 0, so
  *      o decays continuously from where it was. A release by distance or reach holds the next
@@ -35,7 +36,7 @@
  *      contact starts. Re-entrant: a foot planted again mid-blend locks at its current p.
  *    Vertically the foot keeps the animation's height, so a heel still rolls and a foot still
  *    lifts off, except that a locked foot the hip cannot reach at that height rises until it
- *    can (a heel coming up), by at most `FOOT_MAX_LIFT` (0.15) l — beyond that (or
+ *    can (a heel coming up), by at most `FOOT_MAX_LIFT` (0.25) l — beyond that (or
  *    horizontally out of reach) the lock is released. That rise is o's vertical part, and
  *    decays like the rest after a release.
  * 4. **IK** (`math/twoBoneIk.ts`) of u and k toward p' = R⁻¹·(a + w·o − t) (model space),
@@ -44,7 +45,10 @@
  *    across u → f; a straight leg keeps its last one), so the knee bends as animated (it turns
  *    only as far as the hip → target line turns from hip → foot). Then the foot's local
  *    rotation is reset so its model rotation is the animated one. D1, D2 applied as
- *    aimSystem does: q' = inverse(Q_p')·D·Q_p'·q, normalized.
+ *    aimSystem does: q' = inverse(Q_p')·D·Q_p'·q, normalized. A detached foot (not below lower:
+ *    an IK foot bone under the root, RobotExpressive's) is the chain's end as it stands: the leg
+ *    turns as if it were attached, and the foot's local translation moves it onto p' (its
+ *    parent does not move, so its rotation is the animated one).
  *
  * A leg whose o is exactly 0 (free and settled), weight 0, or no lock leaves `LocalPose` bit for
  * bit as it was. Non-finite targets skip the leg (its state is cleared). No allocation, no
@@ -55,13 +59,14 @@ import { FOOT_LEGS } from '../components/FootLock.js';
 import { LAYER_ADDITIVE } from '../components/Layers.js';
 import { updateRange } from '../components/UpdateList.js';
 import { composeModel } from '../math/composeModel.js';
+import * as affine from '../math/affine.js';
 import * as layout from '../math/layout.js';
 import { minJerk } from '../math/minJerk.js';
 import { IK_D1, IK_D2, IK_END, IK_MID, IK_PARAMS, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveTwoBoneIk } from '../math/twoBoneIk.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
-const { POSE_STRIDE, POSE_Q, MATRIX_T } = layout;
+const { POSE_STRIDE, POSE_T, POSE_Q, MATRIX_T } = layout;
 
 /** Floats per joint in `FootLockScratch.model`: a 3×4 model matrix (12), then the model rotation (4). */
 export const FOOT_JOINT_STRIDE = 16;
@@ -73,11 +78,15 @@ const P_IK = 0;
 const P_DELTA = P_IK + IK_PARAMS;
 /** `FootLockScratch.params`: the foot's animated model rotation (4). */
 const P_FOOT_Q = P_DELTA + 8;
+/** `FootLockScratch.params`: the inverse of a detached foot's parent's model matrix (12). */
+const P_INVERSE = P_FOOT_Q + 4;
+/** `FootLockScratch.params`: a detached foot's move, model space, then in its parent's space (3). */
+const P_MOVE = P_INVERSE + 12;
 /** Floats in `FootLockScratch.params`. */
-const FOOT_PARAMS = P_FOOT_Q + 4;
+const FOOT_PARAMS = P_MOVE + 3;
 
 /** A lock farther than this many leg lengths (l1 + l2) from the animated foot is released. */
-export const FOOT_UNLOCK_RADIUS = 0.4;
+export const FOOT_UNLOCK_RADIUS = 0.3;
 /** After a release by distance, a foot locks again only once its offset is within this many leg lengths (or a new contact starts). */
 export const FOOT_REPLANT_RADIUS = 0.1;
 /** The IK target is kept within this share of the leg's length (l1 + l2) from the hip, unless the animation stretches it farther. */
@@ -86,7 +95,7 @@ export const FOOT_MAX_EXTENSION = 0.999;
  * A locked foot out of reach at its animated height rises (a heel coming up) by at most this
  * many leg lengths; farther, the lock is released.
  */
-export const FOOT_MAX_LIFT = 0.15;
+export const FOOT_MAX_LIFT = 0.25;
 /** Below this sine of the knee's bend, a leg counts as straight and keeps its last bend direction. */
 const STRAIGHT_SINE = 1e-4;
 
@@ -157,7 +166,9 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
     let count = 0;
     for (let leg = 0; leg < legs; leg++) {
       const r = eid * FOOT_LEGS + leg;
-      if (legValid(uppers[r], lowers[r], feet[r], jointCount)) count = markPath(list, slot, parents, feet[r], count);
+      if (!legValid(uppers[r], lowers[r], feet[r], jointCount)) continue;
+      count = markPath(list, slot, parents, feet[r], count);
+      if (FootLock.detached[r] === 1) count = markPath(list, slot, parents, lowers[r], count);
     }
     if (count === 0) continue;
     sortAscending(list, count);
@@ -182,7 +193,8 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       contacts[r] = inContact ? 1 : 0;
 
       // 2. The animated leg (model records are the animated pose: no leg is corrected yet, and legs share no joint below the hips).
-      if (dirty < count) dirty = composeUpTo(scratch, local, localOff, parents, dirty, count, foot);
+      const detached = FootLock.detached[r] === 1;
+      if (dirty < count) dirty = composeUpTo(scratch, local, localOff, parents, dirty, count, detached && lower > foot ? lower : foot);
       const u = upper * FOOT_JOINT_STRIDE + MATRIX_T, k = lower * FOOT_JOINT_STRIDE + MATRIX_T, f = foot * FOOT_JOINT_STRIDE + MATRIX_T;
       const ux = model[u], uy = model[u + 1], uz = model[u + 2];
       const kx = model[k], ky = model[k + 1], kz = model[k + 2];
@@ -299,6 +311,24 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
         const at = slot[lower] - 1;
         if (at < dirty) dirty = at;
       }
+      if (detached) {
+        // A detached foot does not follow the shin: move it onto the target itself (its parent
+        // is not turned, so it keeps its animated model rotation): t' = t + M_p⁻¹·(p' − f).
+        params[P_MOVE] = qx - fx; params[P_MOVE + 1] = qy - fy; params[P_MOVE + 2] = qz - fz;
+        const parent = parents[foot];
+        if (parent >= 0) {
+          affine.invert(params, P_INVERSE, model, parent * FOOT_JOINT_STRIDE);
+          affine.transformVector(params, P_MOVE, params, P_INVERSE, params, P_MOVE);
+        }
+        const t = localOff + foot * POSE_STRIDE + POSE_T;
+        const mx = local[t] + params[P_MOVE], my = local[t + 1] + params[P_MOVE + 1], mz = local[t + 2] + params[P_MOVE + 2];
+        if (mx - mx === 0 && my - my === 0 && mz - mz === 0) {
+          local[t] = mx; local[t + 1] = my; local[t + 2] = mz;
+          const at = slot[foot] - 1;
+          if (at < dirty) dirty = at;
+        }
+        continue;
+      }
       // The foot keeps its animated model rotation: q_f' = inverse(Q_p')·Q_f.
       dirty = composeUpTo(scratch, local, localOff, parents, dirty, count, parents[foot]);
       if (setModelRotation(local, localOff + foot * POSE_STRIDE, model, parentRotationOff(parents, foot), params, P_FOOT_Q)) {
@@ -327,7 +357,7 @@ function liftToReach(dx: number, dy: number, dz: number, limit: number): number 
 
 /** Whether a leg's joints are a usable chain of a skeleton of `jointCount` joints. */
 function legValid(upper: number, lower: number, foot: number, jointCount: number): boolean {
-  return upper >= 0 && lower > upper && foot > lower && foot < jointCount;
+  return upper >= 0 && lower > upper && lower < jointCount && foot >= 0 && foot < jointCount && foot !== upper && foot !== lower;
 }
 
 /** A leg whose pose went non-finite: free, no offset (its settings stay). */

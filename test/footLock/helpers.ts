@@ -34,6 +34,28 @@ export function inPlace(clip: Clip, events: Clip['events'] = clip.events): { cli
 }
 
 /**
+ * The horizontal travel (x, z per frame, from frame 0) of `joint` of a character of `skeleton`
+ * playing `clip` (through `binding`) without root motion: a retargeted capture's own travel on
+ * the target, in the target's model space.
+ */
+export function playedTravel(skeleton: Skeleton, clip: Clip, joint: number, binding?: Binding): Float64Array {
+  const world = createAnimationWorld({ maxEntities: 1, maxJoints: skeleton.jointCount, kernels: 'js' });
+  const eid = spawnCharacter(world, skeleton);
+  play(world, eid, clip, binding === undefined ? { loop: false } : { loop: false, binding });
+  const travel = new Float64Array(clip.frameCount * 2);
+  let x0 = 0, z0 = 0;
+  for (let f = 0; f < clip.frameCount; f++) {
+    step(world, f === 0 ? 0 : 1 / clip.frameRate);
+    const m = getModelMatrices(world, eid);
+    const x = m[joint * 12 + 9]!, z = m[joint * 12 + 11]!;
+    if (f === 0) { x0 = x; z0 = z; }
+    travel[f * 2] = x - x0;
+    travel[f * 2 + 1] = z - z0;
+  }
+  return travel;
+}
+
+/**
  * The knee's bend direction: the part of knee − hip across the hip → foot line, unit (model
  * space), and the sine of the bend (that part's length over the thigh's).
  */
