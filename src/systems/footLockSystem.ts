@@ -216,7 +216,10 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       const limit = animated > FOOT_MAX_EXTENSION * legLength ? animated : FOOT_MAX_EXTENSION * legLength;
       const maxLift = FOOT_MAX_LIFT * legLength;
 
-      // 3. Offset. The free offset decays from the last release.
+      // 3. Offset. The clocks advance by this update's seconds, then the free offset decays from the last release.
+      const easeIn = FootLock.easeIn[eid];
+      if (releaseClock[r] < blendTime) releaseClock[r] += seconds;
+      if (locked[r] === 1 && lockClock[r] < easeIn) lockClock[r] += seconds;
       const free = blendTime > 0 ? 1 - minJerk(releaseClock[r] / blendTime) : 0;
       let ofx = release[r3] * free, ofy = release[r3 + 1] * free, ofz = release[r3 + 2] * free;
       let lift = 0;
@@ -253,15 +256,12 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       let ox = ofx, oy = ofy, oz = ofz;
       if (locked[r] === 1) {
         // The locked offset (L − a horizontally, the lift that keeps L within reach vertically), its weight eased in over `easeIn`.
-        const easeIn = FootLock.easeIn[eid];
         const e = easeIn > 0 ? minJerk(lockClock[r] / easeIn) : 1;
         const lockY = lift > ofy ? lift : ofy;
         ox = ofx + e * (lock[r3] - ax - ofx);
         oy = ofy + e * (lockY - ofy);
         oz = ofz + e * (lock[r3 + 2] - az - ofz);
-        if (lockClock[r] < easeIn) lockClock[r] += seconds;
       }
-      if (releaseClock[r] < blendTime) releaseClock[r] += seconds;
       offset[r3] = ox;
       offset[r3 + 1] = oy;
       offset[r3 + 2] = oz;
