@@ -82,8 +82,16 @@ const P_FOOT_Q = P_DELTA + 8;
 const P_INVERSE = P_FOOT_Q + 4;
 /** `FootLockScratch.params`: a detached foot's move, model space, then in its parent's space (3). */
 const P_MOVE = P_INVERSE + 12;
+/** `FootLockScratch.params`: a foot's offset from the hip and the reach limit, for `liftToReach` (4). */
+const P_REACH = P_MOVE + 3;
+/** `FootLockScratch.params`: `liftToReach`'s answer (1). */
+const P_LIFT = P_REACH + 4;
+/** `FootLockScratch.params`: the left factor of a quaternion product (4). */
+const P_QA = P_LIFT + 1;
+/** `FootLockScratch.params`: the right factor of a quaternion product (4). */
+const P_QB = P_QA + 4;
 /** Floats in `FootLockScratch.params`. */
-const FOOT_PARAMS = P_MOVE + 3;
+const FOOT_PARAMS = P_QB + 4;
 
 /** A lock farther than this many leg lengths (l1 + l2) from the animated foot is released. */
 export const FOOT_UNLOCK_RADIUS = 0.3;
@@ -188,7 +196,7 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       const r3 = r * 3;
 
       // 1. Contact.
-      const inContact = contactShare(Layers, clips, eid * maxLayers, maxLayers, keys[r]) >= 0.5;
+      const inContact = planted(Layers, clips, eid * maxLayers, maxLayers, keys[r]);
       const contactStart = inContact && contacts[r] === 0;
       contacts[r] = inContact ? 1 : 0;
 
@@ -226,7 +234,9 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       if (locked[r] === 1) {
         const dx = lock[r3] - ax, dz = lock[r3 + 2] - az;
         const far = dx * dx + dz * dz > FOOT_UNLOCK_RADIUS * FOOT_UNLOCK_RADIUS * legLength * legLength;
-        lift = liftToReach(lock[r3] - hx, ay - hy, lock[r3 + 2] - hz, limit);
+        params[P_REACH] = lock[r3] - hx; params[P_REACH + 1] = ay - hy; params[P_REACH + 2] = lock[r3 + 2] - hz; params[P_REACH + 3] = limit;
+        liftToReach(params);
+        lift = params[P_LIFT];
         const unreachable = !(lift <= maxLift);
         if (!inContact || far || unreachable) {
           locked[r] = 0;
@@ -244,7 +254,9 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
         if (contactStart) hold[r] = 0;
         if (hold[r] === 1 && ofx * ofx + ofz * ofz <= FOOT_REPLANT_RADIUS * FOOT_REPLANT_RADIUS * legLength * legLength) hold[r] = 0;
         const lx = ax + ofx, lz = az + ofz;
-        lift = liftToReach(lx - hx, ay - hy, lz - hz, limit);
+        params[P_REACH] = lx - hx; params[P_REACH + 1] = ay - hy; params[P_REACH + 2] = lz - hz; params[P_REACH + 3] = limit;
+        liftToReach(params);
+        lift = params[P_LIFT];
         if (hold[r] === 0 && lift <= maxLift) {
           locked[r] = 1;
           lock[r3] = lx;
@@ -342,17 +354,22 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
 }
 
 /**
- * How far (≥ 0) a foot at height `dy` below (negative) or above the hip, `dx`, `dz` from it
- * horizontally, must rise for the hip to reach it within `limit`: 0 when it already does,
- * Infinity when no height does (horizontally farther than `limit`).
+ * How far (≥ 0) a foot `params[P_REACH .. + 3)` (dx dy dz) from the hip must rise for the hip to
+ * reach it within `params[P_REACH + 3]` (the limit), written to `params[P_LIFT]`: 0 when it
+ * already does, Infinity when no height does (horizontally farther than the limit). Numbers go
+ * through the block, so nothing is boxed if V8 does not inline the call.
  */
-function liftToReach(dx: number, dy: number, dz: number, limit: number): number {
+function liftToReach(params: Float64Array): void {
+  const dx = params[P_REACH], dy = params[P_REACH + 1], dz = params[P_REACH + 2], limit = params[P_REACH + 3];
   const h2 = dx * dx + dz * dz;
-  if (!(h2 <= limit * limit)) return Infinity;
-  if (h2 + dy * dy <= limit * limit) return 0;
-  // The height at which |(dx, y, dz)| = limit, below the hip: y = −√(limit² − h²).
-  const y = -Math.sqrt(limit * limit - h2);
-  return y > dy ? y - dy : 0;
+  let lift = 0;
+  if (!(h2 <= limit * limit)) lift = Infinity;
+  else if (h2 + dy * dy > limit * limit) {
+    // The height at which |(dx, y, dz)| = limit, below the hip: y = −√(limit² − h²).
+    const y = -Math.sqrt(limit * limit - h2);
+    lift = y > dy ? y - dy : 0;
+  }
+  params[P_LIFT] = lift;
 }
 
 /** Whether a leg's joints are a usable chain of a skeleton of `jointCount` joints. */
@@ -371,13 +388,14 @@ function clearLeg(footLock: AnimationWorld['components']['FootLock'], r: number)
 }
 
 /**
- * The contact share c = Σ weight·contact / Σ weight over the override layers of the character
- * whose slots start at `base` (see the file header, step 1); 0 when no layer weighs.
+ * Whether the foot of marker `key` is planted: the contact share c = Σ weight·contact / Σ weight
+ * over the override layers of the character whose slots start at `base` is at least ½ (see the
+ * file header, step 1); false when no layer weighs.
  */
-function contactShare(
+function planted(
   layers: AnimationWorld['components']['Layers'], clips: AnimationWorld['assets']['clips'], base: number, maxLayers: number, key: number,
-): number {
-  let total = 0, planted = 0;
+): boolean {
+  let total = 0, inContact = 0;
   for (let li = base; li < base + maxLayers; li++) {
     const id = layers.clip[li];
     const w = layers.weight[li];
@@ -396,9 +414,9 @@ function contactShare(
     let frame = Math.floor(layers.time[li] * table.frameRate + 0.5);
     if (frame < 0) frame = 0;
     if (frame >= F) frame = clip.loop ? frame % F : F - 1;
-    if (table.flags[row * F + frame] === 1) planted += w;
+    if (table.flags[row * F + frame] === 1) inContact += w;
   }
-  return total > 0 ? planted / total : 0;
+  return total > 0 && inContact * 2 >= total;
 }
 
 /**
@@ -457,7 +475,8 @@ function composeUpTo(
 /**
  * Turns the local rotation at `local[l ..]` by the model-space delta `delta[d .. d + 3]`:
  * q' = inverse(Q_p)·D·Q_p·q, normalized (Q_p at `model[qp ..]`; `qp` < 0 for a root: q' = D·q).
- * Returns false and writes nothing when q' is not finite or zero.
+ * Returns false and writes nothing when q' is not finite or zero. `delta` is the params block
+ * (its `P_QA` record is used).
  */
 function rotateByModelDelta(local: Float32Array, l: number, model: Float64Array, qp: number, delta: Float64Array, d: number): boolean {
   const dx = delta[d], dy = delta[d + 1], dz = delta[d + 2], dw = delta[d + 3];
@@ -474,24 +493,33 @@ function rotateByModelDelta(local: Float32Array, l: number, model: Float64Array,
     rz = pw * uz - px * uy + py * ux - pz * uw;
     rw = pw * uw + px * ux + py * uy + pz * uz;
   }
-  return writeProduct(local, l, rx, ry, rz, rw, local[l + POSE_Q], local[l + POSE_Q + 1], local[l + POSE_Q + 2], local[l + POSE_Q + 3]);
+  delta[P_QA] = rx; delta[P_QA + 1] = ry; delta[P_QA + 2] = rz; delta[P_QA + 3] = rw;
+  for (let c = 0; c < 4; c++) delta[P_QB + c] = local[l + POSE_Q + c];
+  return premultiply(local, l, delta, P_QB);
 }
 
 /**
- * Sets the local rotation at `local[l ..]` so that the joint's model rotation is `target[t ..]`:
+ * Sets the local rotation at `local[l ..]` so that the joint's model rotation is `params[t ..]`:
  * q' = inverse(Q_p)·Q (Q_p at `model[qp ..]`; a root takes Q), normalized. Returns false and
  * writes nothing when q' is not finite or zero.
  */
-function setModelRotation(local: Float32Array, l: number, model: Float64Array, qp: number, target: Float64Array, t: number): boolean {
-  const qx = target[t], qy = target[t + 1], qz = target[t + 2], qw = target[t + 3];
-  if (qp < 0) return writeProduct(local, l, 0, 0, 0, 1, qx, qy, qz, qw);
-  return writeProduct(local, l, -model[qp], -model[qp + 1], -model[qp + 2], model[qp + 3], qx, qy, qz, qw);
+function setModelRotation(local: Float32Array, l: number, model: Float64Array, qp: number, params: Float64Array, t: number): boolean {
+  if (qp < 0) {
+    params[P_QA] = 0; params[P_QA + 1] = 0; params[P_QA + 2] = 0; params[P_QA + 3] = 1;
+  } else {
+    params[P_QA] = -model[qp]; params[P_QA + 1] = -model[qp + 1]; params[P_QA + 2] = -model[qp + 2]; params[P_QA + 3] = model[qp + 3];
+  }
+  return premultiply(local, l, params, t);
 }
 
-/** Writes the normalized Hamilton product a·b into the rotation at `local[l + POSE_Q ..]`; false (nothing written) when it is not finite or zero. */
-function writeProduct(
-  local: Float32Array, l: number, ax: number, ay: number, az: number, aw: number, bx: number, by: number, bz: number, bw: number,
-): boolean {
+/**
+ * Writes the normalized Hamilton product a·b, a = `params[P_QA ..]`, b = `params[bo ..]`, into
+ * the rotation of the joint pose at `local[l ..]`; false (nothing written) when it is not finite or zero. Takes
+ * no float argument, so nothing is boxed if V8 does not inline it.
+ */
+function premultiply(local: Float32Array, l: number, params: Float64Array, bo: number): boolean {
+  const ax = params[P_QA], ay = params[P_QA + 1], az = params[P_QA + 2], aw = params[P_QA + 3];
+  const bx = params[bo], by = params[bo + 1], bz = params[bo + 2], bw = params[bo + 3];
   const nx = aw * bx + ax * bw + ay * bz - az * by;
   const ny = aw * by - ax * bz + ay * bw + az * bx;
   const nz = aw * bz + ax * by - ay * bx + az * bw;
