@@ -89,7 +89,8 @@ const MAX_BLEND_TIME = 10;
  * object or has a field other than `legs`, `weight`, `blendTime`, `easeIn` (a leg: other than `upper`,
  * `lower`, `foot`, `contact`); `legs` is not an array of 1 to 4 legs; a joint is unknown or a leg
  * is not a chain (upper an ancestor of lower, lower of foot — or the foot outside the leg: not
- * below upper nor above it), or two legs share a foot; `legs`
+ * below upper nor above it), two legs share a foot, or two legs lie on one branch (a leg's upper
+ * below another's); `legs`
  * is omitted and the skeleton is not a humanoid; `weight` is not in [0, 1], `blendTime` or
  * `easeIn` not in [0, 10] seconds. Also while a `stepParallel` frame runs and after `disposeAnimationWorld`.
  * Nothing changes then.
@@ -216,6 +217,22 @@ function readLegs(issues: IssueList, skeleton: Skeleton, legs: unknown): Resolve
     }
     const marker = typeof contact === 'string' && contact !== '' ? contact : foot >= 0 ? skeleton.names[foot] : '';
     out.push({ upper, lower, foot, key: contactKey(marker), detached: lower >= 0 && foot >= 0 && !below(skeleton.parents, lower, foot) });
+  });
+  // Legs are separate branches: footLockSystem corrects each without recomposing the others.
+  const parents = skeleton.parents;
+  out.forEach((leg, j) => {
+    for (let i = 0; i < j; i++) {
+      const other = out[i]!;
+      if (leg.upper < 0 || other.upper < 0) continue;
+      if (leg.upper === other.upper || below(parents, other.upper, leg.upper) || below(parents, leg.upper, other.upper)) {
+        issues.add(`legs[${j}].upper`, `joint ${jointName(skeleton, leg.upper)} and legs[${i}]'s upper ${jointName(skeleton, other.upper)} lie on one branch: each leg must be a separate branch`);
+      }
+    }
+    if (leg.detached) {
+      out.forEach((other, i) => {
+        if (other.upper >= 0 && below(parents, other.upper, leg.foot)) issues.add(`legs[${j}].foot`, `joint ${jointName(skeleton, leg.foot)} lies in legs[${i}]'s leg`);
+      });
+    }
   });
   return out;
 }

@@ -200,9 +200,10 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       const contactStart = inContact && contacts[r] === 0;
       contacts[r] = inContact ? 1 : 0;
 
-      // 2. The animated leg (model records are the animated pose: no leg is corrected yet, and legs share no joint below the hips).
+      // 2. The animated leg. Its model records are still the animated pose: legs are disjoint
+      // (setFootLock refuses a leg inside another), so correcting one moves no joint of another.
       const detached = FootLock.detached[r] === 1;
-      if (dirty < count) dirty = composeUpTo(scratch, local, localOff, parents, dirty, count, detached && lower > foot ? lower : foot);
+      dirty = count;
       const u = upper * FOOT_JOINT_STRIDE + MATRIX_T, k = lower * FOOT_JOINT_STRIDE + MATRIX_T, f = foot * FOOT_JOINT_STRIDE + MATRIX_T;
       const ux = model[u], uy = model[u + 1], uz = model[u + 2];
       const kx = model[k], ky = model[k + 1], kz = model[k + 2];

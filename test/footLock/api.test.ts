@@ -73,6 +73,7 @@ describe('setFootLock', () => {
       ['foot above the leg', () => setFootLock(w, eid, { legs: [{ upper: 'thighL', lower: 'shinL', foot: 'hips' }] }), /legs\[0\]\.foot.*not below lower/],
       ['foot on another branch of the leg', () => setFootLock(w, eid, { legs: [{ upper: 'thighL', lower: 'footL', foot: 'shinL' }] }), /legs\[0\]\.foot/],
       ['a foot twice', () => setFootLock(w, eid, { legs: [leg, leg] }), /legs\[1\]\.foot.*an earlier leg/],
+      ['legs on one branch', () => setFootLock(w, eid, { legs: [leg, { upper: 'shinL', lower: 'footL', foot: 'footR' }] }), /legs\[1\]\.upper.*one branch/],
       ['contact', () => setFootLock(w, eid, { legs: [{ ...leg, contact: '' }] }), /legs\[0\]\.contact/],
       ['weight', () => setFootLock(w, eid, { legs: [leg], weight: 1.5 }), /weight.*\[0, 1\]/],
       ['weight NaN', () => setFootLock(w, eid, { legs: [leg], weight: NaN }), /weight/],
