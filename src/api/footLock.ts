@@ -222,7 +222,7 @@ function readLegs(issues: IssueList, skeleton: Skeleton, legs: unknown): Resolve
   const parents = skeleton.parents;
   out.forEach((leg, j) => {
     for (let i = 0; i < j; i++) {
-      const other = out[i]!;
+      const other = out[i];
       if (leg.upper < 0 || other.upper < 0) continue;
       if (leg.upper === other.upper || below(parents, other.upper, leg.upper) || below(parents, leg.upper, other.upper)) {
         issues.add(`legs[${j}].upper`, `joint ${jointName(skeleton, leg.upper)} and legs[${i}]'s upper ${jointName(skeleton, other.upper)} lie on one branch: each leg must be a separate branch`);
