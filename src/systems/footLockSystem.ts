@@ -61,6 +61,7 @@ import { updateRange } from '../components/UpdateList.js';
 import { composeModel } from '../math/composeModel.js';
 import * as affine from '../math/affine.js';
 import * as layout from '../math/layout.js';
+import * as quat from '../math/quat.js';
 import { minJerk } from '../math/minJerk.js';
 import { IK_D1, IK_D2, IK_END, IK_MID, IK_PARAMS, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveTwoBoneIk } from '../math/twoBoneIk.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
@@ -90,8 +91,10 @@ const P_LIFT = P_REACH + 4;
 const P_QA = P_LIFT + 1;
 /** `FootLockScratch.params`: the right factor of a quaternion product (4). */
 const P_QB = P_QA + 4;
+/** `FootLockScratch.params`: a corrected parent's model rotation (4). */
+const P_QP = P_QB + 4;
 /** Floats in `FootLockScratch.params`. */
-const FOOT_PARAMS = P_QB + 4;
+const FOOT_PARAMS = P_QP + 4;
 
 /** A lock farther than this many leg lengths (l1 + l2) from the animated foot is released. */
 export const FOOT_UNLOCK_RADIUS = 0.3;
@@ -183,7 +186,6 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
     for (let pos = 0; pos < count; pos++) slot[list[pos]] = pos + 1;
     const localOff = eid * poseSize;
     composeModel(model, 0, FOOT_JOINT_STRIDE, local, localOff, parents, 0, count, FOOT_JOINT_Q, list);
-    let dirty = count; // first list position whose model record is out of date
 
     const tx = RootMotion.x[eid], ty = RootMotion.y[eid], tz = RootMotion.z[eid];
     const yaw = RootMotion.yaw[eid];
@@ -200,10 +202,10 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       const contactStart = inContact && contacts[r] === 0;
       contacts[r] = inContact ? 1 : 0;
 
-      // 2. The animated leg. Its model records are still the animated pose: legs are disjoint
-      // (setFootLock refuses a leg inside another), so correcting one moves no joint of another.
+      // 2. The animated leg. Its model records are the animated pose, and stay so: corrections
+      // are written to the local pose only, and legs are disjoint (setFootLock refuses a leg
+      // inside another), so correcting one moves no joint of another.
       const detached = FootLock.detached[r] === 1;
-      dirty = count;
       const u = upper * FOOT_JOINT_STRIDE + MATRIX_T, k = lower * FOOT_JOINT_STRIDE + MATRIX_T, f = foot * FOOT_JOINT_STRIDE + MATRIX_T;
       const ux = model[u], uy = model[u + 1], uz = model[u + 2];
       const kx = model[k], ky = model[k + 1], kz = model[k + 2];
@@ -315,15 +317,12 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       const fq = foot * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
       for (let c = 0; c < 4; c++) params[P_FOOT_Q + c] = model[fq + c];
       solveTwoBoneIk(params, P_DELTA, params, P_IK);
-      if (rotateByModelDelta(local, localOff + upper * POSE_STRIDE, model, parentRotationOff(parents, upper), params, P_DELTA + IK_D1)) {
-        const at = slot[upper] - 1;
-        if (at < dirty) dirty = at;
-      }
-      dirty = composeUpTo(scratch, local, localOff, parents, dirty, count, parents[lower]);
-      if (rotateByModelDelta(local, localOff + lower * POSE_STRIDE, model, parentRotationOff(parents, lower), params, P_DELTA + IK_D2)) {
-        const at = slot[lower] - 1;
-        if (at < dirty) dirty = at;
-      }
+      // The corrected rotations follow from the animated ones without recomposing the chain:
+      // Q_upper' = D1·Q_upper, so a joint between upper and lower (lower's parent) has
+      // Q' = D1·Q, and one between lower and foot (the foot's parent) Q' = D2·D1·Q.
+      rotateByModelDelta(local, localOff + upper * POSE_STRIDE, model, parentRotationOff(parents, upper), params, P_DELTA + IK_D1);
+      quat.multiply(params, P_QP, params, P_DELTA + IK_D1, model, parents[lower] * FOOT_JOINT_STRIDE + FOOT_JOINT_Q);
+      rotateByModelDelta(local, localOff + lower * POSE_STRIDE, params, P_QP, params, P_DELTA + IK_D2);
       if (detached) {
         // A detached foot does not follow the shin: move it onto the target itself (its parent
         // is not turned, so it keeps its animated model rotation): t' = t + M_p⁻¹·(p' − f).
@@ -337,17 +336,13 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
         const mx = local[t] + params[P_MOVE], my = local[t + 1] + params[P_MOVE + 1], mz = local[t + 2] + params[P_MOVE + 2];
         if (mx - mx === 0 && my - my === 0 && mz - mz === 0) {
           local[t] = mx; local[t + 1] = my; local[t + 2] = mz;
-          const at = slot[foot] - 1;
-          if (at < dirty) dirty = at;
         }
         continue;
       }
-      // The foot keeps its animated model rotation: q_f' = inverse(Q_p')·Q_f.
-      dirty = composeUpTo(scratch, local, localOff, parents, dirty, count, parents[foot]);
-      if (setModelRotation(local, localOff + foot * POSE_STRIDE, model, parentRotationOff(parents, foot), params, P_FOOT_Q)) {
-        const at = slot[foot] - 1;
-        if (at < dirty) dirty = at;
-      }
+      // The foot keeps its animated model rotation Q_f: q_f' = inverse(Q_p')·Q_f, Q_p' = D2·D1·Q_p.
+      quat.multiply(params, P_QP, params, P_DELTA + IK_D2, params, P_DELTA + IK_D1);
+      quat.multiply(params, P_QP, params, P_QP, model, parents[foot] * FOOT_JOINT_STRIDE + FOOT_JOINT_Q);
+      setModelRotation(local, localOff + foot * POSE_STRIDE, params, P_QP, params, P_FOOT_Q);
     }
 
     for (let pos = 0; pos < count; pos++) slot[list[pos]] = 0;
@@ -457,20 +452,6 @@ function sortAscending(list: Int32Array, count: number): void {
 function parentRotationOff(parents: Int16Array, joint: number): number {
   const parent = parents[joint];
   return parent < 0 ? -1 : parent * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
-}
-
-/**
- * Composes the model records of the joints at `list[from ..]` up to and including joint `last`;
- * returns the first list position not composed (the new `dirty`).
- */
-function composeUpTo(
-  scratch: FootLockScratch, local: Float32Array, localOff: number, parents: Int16Array, from: number, count: number, last: number,
-): number {
-  const { list, model } = scratch;
-  let pos = from;
-  while (pos < count && list[pos] <= last) pos++;
-  composeModel(model, 0, FOOT_JOINT_STRIDE, local, localOff, parents, from, pos, FOOT_JOINT_Q, list);
-  return pos;
 }
 
 /**
