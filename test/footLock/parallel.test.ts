@@ -6,10 +6,11 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
-  createAnimationWorld, detectFootContacts, disposeAnimationWorld, parseBvh, play, setFootLock, setRootTransform, spawnCharacter, step,
+  clearFootLock, createAnimationWorld, detectFootContacts, disposeAnimationWorld, parseBvh, play, setFootLock, setRootTransform, spawnCharacter, step,
   stepParallel, type AnimationWorld, type Clip,
 } from '../../src/index.js';
 import { footLockSystem } from '../../src/systems/footLockSystem.js';
+import { refused } from '../fixtures/errors.js';
 import { smallestAllocation } from '../support/allocation.js';
 import { readAssetText } from '../support/assets.js';
 import { legClip, legRig } from './rig.js';
@@ -83,6 +84,23 @@ describe('stepParallel equals step with foot locks', () => {
       }
     });
   }
+});
+
+describe('while a parallel frame runs', () => {
+  it('setFootLock and clearFootLock are refused ("a parallel step is running") and change nothing', async () => {
+    const { world } = crowd(2, 300); // more than one chunk, so the frame goes to the workers
+    try {
+      const before = Object.values(world.components.FootLock).map((a) => Array.from(a as ArrayLike<number>));
+      const frame = stepParallel(world, DT); // the first frame waits for the workers: in flight when it returns
+      expect(refused(() => setFootLock(world, 1, LEGS)).message).toMatch(/setFootLock.*a parallel step is running/);
+      expect(refused(() => clearFootLock(world, 1)).message).toMatch(/clearFootLock.*a parallel step is running/);
+      expect(Object.values(world.components.FootLock).map((a) => Array.from(a as ArrayLike<number>))).toEqual(before);
+      await frame;
+      clearFootLock(world, 1);
+    } finally {
+      disposeAnimationWorld(world);
+    }
+  });
 });
 
 describe('footLockSystem allocates nothing', () => {
