@@ -214,8 +214,8 @@ export const defaultFrame: Frame = createFrame([
     name: 'footLock',
     entities: footLockEntities,
     reads: [
-      'world.updates', 'Character', 'FootLock', 'Layers.clip', 'Layers.time', 'Layers.weight', 'Layers.flags', 'RootMotion.x', 'RootMotion.y',
-      'RootMotion.z', 'RootMotion.yaw', 'LocalPose', 'world.assets.clips', 'world.assets.skeletons',
+      'world.updates', 'Character', 'FootLock', 'Layers.clip', 'Layers.time', 'Layers.weight', 'Layers.flags', 'Layers.mask', 'RootMotion.x',
+      'RootMotion.y', 'RootMotion.z', 'RootMotion.yaw', 'LocalPose', 'world.assets.clips', 'world.assets.masks', 'world.assets.skeletons',
     ],
     writes: ['LocalPose', 'FootLock'],
     scratch: footLockScratch,

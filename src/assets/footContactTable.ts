@@ -4,7 +4,7 @@
  * one row of per-frame contact flags per marked joint, so `footLockSystem` reads whether a foot
  * is planted at a layer's time with one array read.
  *
- * A row is keyed by the marked joint's name through {@link contactKey} (a 32-bit hash), not by
+ * A row is keyed by the marked joint's name through {@link contactKey} (a 30-bit hash), not by
  * a joint index: a clip retargeted onto another skeleton (`bindSkeletons`, `play(…, { binding })`)
  * keeps its events, which name the source's joints, and a foot lock names the marker it follows
  * (`setFootLock`'s `legs[i].contact`, default the foot's own name).
@@ -43,9 +43,10 @@ export interface FootContactTable {
 }
 
 /**
- * The 32-bit key of a marked joint's name: FNV-1a over its UTF-16 code units, as a signed
- * integer. Two names of one clip with the same key (about one chance in 4·10⁹ per pair) would
- * share the first one's row.
+ * The key of a marked joint's name: FNV-1a (32-bit) over its UTF-16 code units, kept to its low
+ * 30 bits, an integer in [0, 2³⁰) — a small integer to V8 (a Smi), so passing or storing it never
+ * boxes a number. Two names of one clip with the same key (about one chance in 10⁹ per pair)
+ * would share the first one's row.
  */
 export function contactKey(name: string): number {
   let h = 0x811c9dc5;
@@ -53,7 +54,7 @@ export function contactKey(name: string): number {
     h ^= name.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h | 0;
+  return h & 0x3fffffff;
 }
 
 /**

@@ -4,7 +4,7 @@
  * contact ends the foot eases back onto the animation.
  *
  * Reads:  Character (skeleton, jointCount), the skeletons' parents, FootLock (settings and leg
- *         state), Layers (clip, time, weight, flags), the clips' contact tables
+ *         state), Layers (clip, time, weight, flags, mask), the masks, the clips' contact tables
  *         (`clip.contacts`, assets/footContactTable.ts), RootMotion (x y z yaw: the world
  *         transform), LocalPose, the update list (`world.updates`, its per-character seconds).
  * Writes: LocalPose (rotations of each locked leg's upper, lower and foot joints; a detached
@@ -17,8 +17,9 @@
  * Per character with `FootLock.enabled` and weight w > 0, per leg (upper u, lower k, foot f;
  * R the character's yaw about +Y, t its position; T = `blendTime`; s = `minJerk`, the
  * minimum-jerk easing 6t⁵ − 15t⁴ + 10t³ of Flash and Hogan):
- * 1. **Contact** c = Σ_layers weight·contact(clip, marker, time) / Σ weight over the override
- *    layers (a clip, weight > 0, not additive); a clip with no row for the marker counts as not
+ * 1. **Contact** c = Σ_layers w·contact(clip, marker, time) / Σ w over the override layers
+ *    (a clip, weight > 0, not additive), w = the layer's weight × its mask's weight of the foot
+ *    joint (an upper-body layer does not count); a clip with no row for the marker counts as not
  *    in contact. Planted when c ≥ ½. contact(…) is the clip's flag at the nearest frame of the
  *    layer's time (loop-aware).
  * 2. **Animated foot** a = R·f_m + t, f_m the foot's model position from the local pose
@@ -66,7 +67,6 @@ import { composeModel } from '../math/composeModel.js';
 import * as affine from '../math/affine.js';
 import * as layout from '../math/layout.js';
 import * as quat from '../math/quat.js';
-import { minJerk } from '../math/minJerk.js';
 import { IK_D1, IK_D2, IK_END, IK_MID, IK_PARAMS, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveTwoBoneIk } from '../math/twoBoneIk.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
@@ -157,6 +157,7 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
   const local = LocalPose.data;
   const skeletons = world.assets.skeletons;
   const clips = world.assets.clips;
+  const masks = world.assets.masks;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const scratch = world.scratch.footLock;
   const { params, list, slot, model } = scratch;
@@ -202,7 +203,7 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       const r3 = r * 3;
 
       // 1. Contact.
-      const inContact = planted(Layers, clips, eid * maxLayers, maxLayers, keys[r]);
+      const inContact = planted(Layers, clips, masks, eid * maxLayers, maxLayers, keys[r], foot);
       const contactStart = inContact && contacts[r] === 0;
       contacts[r] = inContact ? 1 : 0;
 
@@ -235,7 +236,10 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       const easeIn = FootLock.easeIn[eid];
       if (releaseClock[r] < blendTime) releaseClock[r] += seconds;
       if (locked[r] === 1 && lockClock[r] < easeIn) lockClock[r] += seconds;
-      const free = blendTime > 0 ? 1 - minJerk(releaseClock[r] / blendTime) : 0;
+      // s(u) = 6u⁵ − 15u⁴ + 10u³ (math/minJerk.ts), written out: a call taking and returning a
+      // float, were V8 not to inline it in this long loop, would box both on every leg.
+      const tr = blendTime > 0 ? releaseClock[r] / blendTime : 1;
+      const free = tr >= 1 ? 0 : tr <= 0 ? 1 : 1 - tr * tr * tr * (tr * (6 * tr - 15) + 10);
       let ofx = release[r3] * free, ofy = release[r3 + 1] * free, ofz = release[r3 + 2] * free;
       let lift = 0;
       if (locked[r] === 1) {
@@ -275,7 +279,8 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       let ox = ofx, oy = ofy, oz = ofz;
       if (locked[r] === 1) {
         // The locked offset (L − a horizontally, the lift that keeps L within reach vertically), its weight eased in over `easeIn`.
-        const e = easeIn > 0 ? minJerk(lockClock[r] / easeIn) : 1;
+        const v = easeIn > 0 ? lockClock[r] / easeIn : 1;
+        const e = v >= 1 ? 1 : v <= 0 ? 0 : v * v * v * (v * (6 * v - 15) + 10);
         const lockY = lift > ofy ? lift : ofy;
         ox = ofx + e * (lock[r3] - ax - ofx);
         oy = ofy + e * (lockY - ofy);
@@ -388,16 +393,20 @@ function clearLeg(footLock: AnimationWorld['components']['FootLock'], r: number)
 }
 
 /**
- * Whether the foot of marker `key` is planted: the contact share c = Σ weight·contact / Σ weight
- * over the override layers of the character whose slots start at `base` is at least ½ (see the
- * file header, step 1); false when no layer weighs.
+ * Whether the foot of marker `key` (joint `foot`) is planted: the contact share
+ * c = Σ w·contact / Σ w over the override layers of the character whose slots start at `base`,
+ * w = the layer's weight × its mask's weight of the foot (so an upper-body layer does not count),
+ * is at least ½ (see the file header, step 1); false when no layer weighs.
  */
 function planted(
-  layers: AnimationWorld['components']['Layers'], clips: AnimationWorld['assets']['clips'], base: number, maxLayers: number, key: number,
+  layers: AnimationWorld['components']['Layers'], clips: AnimationWorld['assets']['clips'], masks: Float32Array[], base: number, maxLayers: number,
+  key: number, foot: number,
 ): boolean {
   let total = 0, inContact = 0;
   for (let li = base; li < base + maxLayers; li++) {
     const id = layers.clip[li];
+    const mask = layers.mask[li];
+    if (mask >= 0 && !(masks[mask][foot] > 0)) continue; // a layer masked off the foot (an upper-body layer)
     const w = layers.weight[li];
     if (id < 0 || !(w > 0) || (layers.flags[li] & LAYER_ADDITIVE) !== 0) continue;
     total += w;

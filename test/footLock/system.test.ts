@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  clearFootLock, createAnimationWorld, createClip, getJointWorldMatrix, getLocalPose, play, setFootLock, setRootTransform,
+  clearFootLock, createAnimationWorld, createClip, createMask, getJointWorldMatrix, getLocalPose, play, setFootLock, setRootTransform,
   spawnCharacter, step, type AnimationWorld, type Clip,
 } from '../../src/index.js';
 import { buildFootContactTable, contactKey } from '../../src/assets/footContactTable.js';
@@ -159,6 +159,20 @@ describe('footLockSystem on the rig', () => {
       setFootLock(world, eid, LEGS);
       step(world, 0);
       expect(world.components.FootLock.locked[eid * 4], `share ${marked}`).toBe(expected);
+    }
+  });
+
+  it('a masked layer counts by its mask\'s weight of the foot: an upper-body layer does not dilute the legs\' contact', () => {
+    const bare = createClip({ skeleton, frameRate: RATE, frames: clip.frames, loop: false, name: 'bare' });
+    const upper = createMask(skeleton, { hips: 1 }, { descendants: false }); // the hips only: the legs weigh 0
+    for (const [mask, expected] of [[upper, 1], [undefined, 0]] as const) {
+      const world = createAnimationWorld({ maxEntities: 1, maxJoints: skeleton.jointCount, kernels: 'js' });
+      const eid = spawnCharacter(world, skeleton);
+      play(world, eid, clip, { loop: false, weight: 0.4 });
+      play(world, eid, bare, mask === undefined ? { loop: false, layer: 1, weight: 1 } : { loop: false, layer: 1, weight: 1, mask });
+      setFootLock(world, eid, LEGS);
+      step(world, 0);
+      expect(world.components.FootLock.locked[eid * 4], mask === undefined ? 'unmasked: 0.4 / 1.4' : 'masked: 0.4 / 0.4').toBe(expected);
     }
   });
 
