@@ -72,28 +72,31 @@ const MAX_BLEND_TIME = 10;
  * leg (the knee bending as animated, the foot turned as animated), and eases it back onto the
  * animation when the contact ends, when the animated foot has left it far behind (0.3 leg
  * lengths) or when the leg cannot reach it (a teleport). Only the foot's horizontal position is
- * held; its height is the animation's. The character gets the `FootLock` bitecs component.
+ * held; its height is the animation's, raised (a heel coming up) when the hip could not reach
+ * the lock otherwise. The character gets the `FootLock` bitecs component.
  *
  * The contacts come from the clips' `footDown:<joint>` / `footUp:<joint>` events: run
  * `detectFootContacts` on a clip (or mark them by hand) before playing it. A layer whose clip has
  * no marker for a foot counts as not in contact; with several layers a foot is planted when the
- * weighted share of layers in contact is at least ½.
+ * weighted share of layers in contact is at least ½ (each layer weighted by its weight and its
+ * mask's weight of the foot, so an upper-body layer does not count). See docs/foot-locking.md.
  *
  * @example
  * const { clip: walk } = detectFootContacts(capture, { feet: ['LeftAnkle', 'RightAnkle'] });
  * play(world, eid, walk);
  * setFootLock(world, eid); // the humanoid map's legs
  * // A quadruped names its legs:
- * setFootLock(world, fox, { legs: [{ upper: 'b_LeftLeg01_015', lower: 'b_LeftLeg02_016', foot: 'b_LeftFoot01_017' }, …] });
+ * setFootLock(world, fox, { legs: [{ upper: 'b_LeftLeg01_015', lower: 'b_LeftLeg02_016', foot: 'b_LeftFoot02_018' }, …] });
+ * // A clip retargeted from a capture keeps the capture's events: name its foot per leg.
+ * setFootLock(world, robot, { legs: [{ upper: 'UpperLeg.L', lower: 'LowerLeg.L', foot: 'Foot.L', contact: 'LeftAnkle' }, …] });
  * @throws AnimationError naming the field when `eid` is not a character; options is not an
- * object or has a field other than `legs`, `weight`, `blendTime`, `easeIn` (a leg: other than `upper`,
- * `lower`, `foot`, `contact`); `legs` is not an array of 1 to 4 legs; a joint is unknown or a leg
- * is not a chain (upper an ancestor of lower, lower of foot — or the foot outside the leg: not
- * below upper nor above it), two legs share a foot, or two legs lie on one branch (a leg's upper
- * below another's); `legs`
- * is omitted and the skeleton is not a humanoid; `weight` is not in [0, 1], `blendTime` or
- * `easeIn` not in [0, 10] seconds. Also while a `stepParallel` frame runs and after `disposeAnimationWorld`.
- * Nothing changes then.
+ * object or has a field other than `legs`, `weight`, `blendTime`, `easeIn` (a leg: other than
+ * `upper`, `lower`, `foot`, `contact`); `legs` is not an array of 1 to 4 legs; a joint is unknown
+ * or a leg is not a chain (upper an ancestor of lower, lower of foot — or the foot outside the
+ * leg: neither below upper nor above it), two legs share a foot, or two legs lie on one branch (a
+ * leg's upper below another's); `legs` is omitted and the skeleton is not a humanoid; `weight` is
+ * not in [0, 1], `blendTime` or `easeIn` not in [0, 10] seconds. Also while a `stepParallel` frame
+ * runs and after `disposeAnimationWorld`. Nothing changes then.
  */
 export function setFootLock(world: AnimationWorld, eid: number, options?: FootLockOptions): void {
   const where = 'setFootLock';
