@@ -55,7 +55,8 @@
  *    parent does not move, so its rotation is the animated one).
  *
  * A leg whose o is exactly 0 (free and settled), weight 0, or no lock leaves `LocalPose` bit for
- * bit as it was. Non-finite targets skip the leg (its state is cleared). No allocation, no
+ * bit as it was; a character none of whose legs is planted, locked or easing back is passed
+ * over before anything is composed (its release clocks still run). Non-finite targets skip the leg (its state is cleared). No allocation, no
  * throwing: joint indices beyond the character's skeleton skip the leg. Cost: 1.3–1.6 µs per
  * held or easing leg per frame on the bench machine (bench/footLockCrowd.ts).
  */
@@ -118,13 +119,16 @@ const STRAIGHT_SINE = 1e-4;
  * World-owned temporaries of footLockSystem (`world.scratch.footLock`): `model`, one record
  * per joint (only the legs' joints and their ancestors are written); `list`, those joints
  * ascending; `slot`, per joint its position in `list` plus 1 (0 between characters);
- * `params`, the IK kernel's block and outputs.
+ * `params`, the IK kernel's block and outputs; `planted`, the current character's legs'
+ * contact verdicts.
  */
 export interface FootLockScratch {
   readonly model: Float64Array;
   readonly list: Int32Array;
   readonly slot: Int32Array;
   readonly params: Float64Array;
+  /** Per leg of the current character, 1 when it is planted this frame. */
+  readonly planted: Uint8Array;
 }
 
 /** Creates the foot-lock scratch for skeletons of up to `maxJoints` joints. */
@@ -134,6 +138,7 @@ export function createFootLockScratch(maxJoints: number, alloc: PoolAllocator = 
     list: alloc.array(Int32Array, maxJoints),
     slot: alloc.array(Int32Array, maxJoints),
     params: new Float64Array(FOOT_PARAMS),
+    planted: new Uint8Array(FOOT_LEGS),
   };
 }
 
@@ -160,7 +165,7 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
   const masks = world.assets.masks;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const scratch = world.scratch.footLock;
-  const { params, list, slot, model } = scratch;
+  const { params, list, slot, model, planted: plantedNow } = scratch;
   const maxLayers = Layers.maxLayers;
   const updated = world.updates.eids;
   const dts = world.updates.dt;
@@ -177,6 +182,25 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
     const parents = skeletons[Character.skeleton[eid]].parents;
     const seconds = dts[entry];
     const blendTime = FootLock.blendTime[eid];
+
+    // 1. Contact, per leg; a character none of whose legs is planted, held or easing back is
+    // left as it is (only its clocks run), without composing anything.
+    let busy = false;
+    for (let leg = 0; leg < legs; leg++) {
+      const r = eid * FOOT_LEGS + leg;
+      if (!legValid(uppers[r], lowers[r], feet[r], jointCount)) { plantedNow[leg] = 0; continue; }
+      const inContact = planted(Layers, clips, masks, eid * maxLayers, maxLayers, keys[r], feet[r]);
+      plantedNow[leg] = inContact ? 1 : 0;
+      if (inContact || locked[r] === 1 || offset[r * 3] !== 0 || offset[r * 3 + 1] !== 0 || offset[r * 3 + 2] !== 0) busy = true;
+    }
+    if (!busy) {
+      for (let leg = 0; leg < legs; leg++) {
+        const r = eid * FOOT_LEGS + leg;
+        contacts[r] = 0;
+        if (releaseClock[r] < blendTime) releaseClock[r] += seconds;
+      }
+      continue;
+    }
 
     // The joints involved: each leg's foot and its ancestors, ascending.
     let count = 0;
@@ -202,8 +226,7 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       if (!legValid(upper, lower, foot, jointCount)) continue;
       const r3 = r * 3;
 
-      // 1. Contact.
-      const inContact = planted(Layers, clips, masks, eid * maxLayers, maxLayers, keys[r], foot);
+      const inContact = plantedNow[leg] === 1;
       const contactStart = inContact && contacts[r] === 0;
       contacts[r] = inContact ? 1 : 0;
 
