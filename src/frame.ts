@@ -25,6 +25,7 @@ import { clearUpdateList } from './components/UpdateList.js';
 import { aimEntities, aimScratch } from './systems/aimSystem.js';
 import { blendEntities, blendScratch } from './systems/blendSystem.js';
 import { followEntities } from './systems/followSystem.js';
+import { footLockEntities, footLockScratch } from './systems/footLockSystem.js';
 import { inertializeEntities, inertializeScratch } from './systems/inertializeSystem.js';
 import { lodEntities } from './systems/lodSystem.js';
 import { rootMotionEntities } from './systems/rootMotionSystem.js';
@@ -137,7 +138,8 @@ export function requireFrame(frame: unknown, where: string, path: string): asser
 
 /**
  * bitanim's frame, in order (DESIGN §4, docs/design.md): level of detail and the update
- * list, sampling, blending, inertialization, root motion, followers, aiming, skinning.
+ * list, sampling, blending, inertialization, root motion, followers, aiming, foot locking,
+ * skinning.
  * `reads` and `writes` name components as `Component.field` (`Component`: all of it) and
  * world state as `world.x`; the docs' tables are generated from them.
  */
@@ -207,6 +209,16 @@ export const defaultFrame: Frame = createFrame([
     ],
     writes: ['LocalPose'],
     scratch: aimScratch,
+  },
+  {
+    name: 'footLock',
+    entities: footLockEntities,
+    reads: [
+      'world.updates', 'Character', 'FootLock', 'Layers.clip', 'Layers.time', 'Layers.weight', 'Layers.flags', 'Layers.mask', 'RootMotion.x',
+      'RootMotion.y', 'RootMotion.z', 'RootMotion.yaw', 'LocalPose', 'world.assets.clips', 'world.assets.masks', 'world.assets.skeletons',
+    ],
+    writes: ['LocalPose', 'FootLock'],
+    scratch: footLockScratch,
   },
   {
     name: 'skin',

@@ -19,7 +19,7 @@ export { createBlendSpace, type BlendSpace, type BlendSpaceDesc, type BlendSpace
 export { createDifferenceClip, type DifferenceClipOptions } from './offline/differenceClip.js';
 export { rootMotionFromFeet, type FootRootMotionOptions } from './offline/rootMotionFromFeet.js';
 export { detectFootContacts, type FootContactOptions, type FootContacts } from './offline/footContacts.js';
-export { measureFootSkate, type FootSkate } from './offline/footSkate.js';
+export { measureFootSkate, type FootSkate, type FootPaths } from './offline/footSkate.js';
 export { releaseClip, releaseSkeleton, releaseMask } from './api/release.js';
 export { type AnimationWorld, type AnimationWorldOptions, type AnimationComponents } from './world.js';
 export { createAnimationWorld, worldBytes } from './api/world.js';
@@ -58,6 +58,7 @@ export {
   type FollowIntegrator,
 } from './api/followers.js';
 export { setLookAt, setReach, clearLookAt, clearReach, type LookAtOptions, type ReachOptions, type JointRef, type Vec3Like } from './api/aim.js';
+export { setFootLock, clearFootLock, type FootLockOptions, type FootLockLeg } from './api/footLock.js';
 export {
   setLod,
   removeLod,

@@ -36,6 +36,9 @@ export type { RootMotionComponent } from './components/RootMotion.js';
 export type { FollowerComponent } from './components/Follower.js';
 export type { LookAtComponent } from './components/LookAt.js';
 export type { ReachComponent } from './components/Reach.js';
+export { FOOT_LEGS, FOOT_NO_JOINT, FOOT_BLEND_TIME, type FootLockComponent } from './components/FootLock.js';
+// A clip's contact table (`clip.contacts`), which footLockSystem reads.
+export { contactKey, FOOT_DOWN, FOOT_UP, type FootContactTable } from './assets/footContactTable.js';
 export type { LodComponent } from './components/Lod.js';
 export type { LodShared } from './components/Lod.js';
 export type { PoolAllocator, PoolArrayConstructor } from './memory/poolAllocator.js';
@@ -49,6 +52,10 @@ export { followSystem, followEntities, advanceFollower } from './systems/followS
 export { FOLLOW_EXACT, FOLLOW_EULER, FOLLOW_SLOTS, FOLLOW_STATE_STRIDE, FOLLOW_DEFAULT_DURATION, FOLLOW_DEFAULT_INTERVAL } from './components/Follower.js';
 export { LOOK_FOLLOWER_DISTANCE } from './api/aim.js';
 export { aimSystem, aimEntities } from './systems/aimSystem.js';
+export {
+  footLockSystem, footLockEntities, FOOT_UNLOCK_RADIUS, FOOT_REPLANT_RADIUS, FOOT_MAX_EXTENSION, FOOT_MAX_LIFT, FOOT_JOINT_STRIDE,
+  type FootLockScratch,
+} from './systems/footLockSystem.js';
 export { lodSystem, lodEntities, selectLodLevel } from './systems/lodSystem.js';
 export { LOD_MAX_LEVELS } from './components/Lod.js';
 export { sampleReducedInto } from './assets/sampleReduced.js';

@@ -18,6 +18,7 @@ import { createRootMotionComponent, rootMotionRows, type RootMotionComponent } f
 import { createFollowerComponent, followerRows, type FollowerComponent } from './components/Follower.js';
 import { createLookAtComponent, lookAtRows, type LookAtComponent } from './components/LookAt.js';
 import { createReachComponent, reachRows, type ReachComponent } from './components/Reach.js';
+import { createFootLockComponent, footLockRows, type FootLockComponent } from './components/FootLock.js';
 import { createLodComponent, createLodShared, lodRows, type LodComponent, type LodShared } from './components/Lod.js';
 import { createStateMachineComponent, DEFAULT_MAX_MACHINES, stateMachineRows, type StateMachineComponent } from './components/StateMachine.js';
 import type { BoundStateMachine } from './assets/StateMachine.js';
@@ -249,6 +250,7 @@ export interface PoseViews {
  * | `Follower` | with a follower in any slot | `setFollower`, `setFollowTarget`, `setLookAt`, `setReach` | `removeFollower` (its last slot), `removeCharacter` |
  * | `LookAt` | looking at a follower | `setLookAt` | `clearLookAt`, `removeCharacter` |
  * | `Reach` | reaching for a follower | `setReach` | `clearReach`, `removeCharacter` |
+ * | `FootLock` | holding planted feet | `setFootLock` | `clearFootLock`, `removeCharacter` |
  * | `Lod` | with motion LOD | `setLod` | `removeLod`, `removeCharacter` |
  * | `StateMachine` | running a state machine | `setStateMachine` | `removeCharacter` |
  * | `Curves` | with float curves (its skeleton's `curves`) | `spawnCharacter` | `removeCharacter` |
@@ -279,6 +281,8 @@ export interface AnimationComponents {
   readonly LookAt: LookAtComponent;
   /** Two-bone reach toward a follower: on the entities that reach for one (`enabled`). */
   readonly Reach: ReachComponent;
+  /** Planted feet held by two-bone IK on the legs: on the entities whose feet lock (`enabled`). */
+  readonly FootLock: FootLockComponent;
   /** Motion LOD and update-rate LOD: on the entities with LOD (`enabled` is `LOD_ON`). */
   readonly Lod: LodComponent;
   /** State machines: on the entities that run one (`enabled` > 0). */
@@ -496,7 +500,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     components.SkinPalette,
     components.Inertialization,
   ];
-  registerComponents(ecs, [...characterParts, components.RootMotion, components.Follower, components.LookAt, components.Reach, components.Lod, components.StateMachine, components.Curves]);
+  registerComponents(ecs, [...characterParts, components.RootMotion, components.Follower, components.LookAt, components.Reach, components.FootLock, components.Lod, components.StateMachine, components.Curves]);
   const characters = registerQuery(ecs, characterParts);
   return {
     ecs,
@@ -606,6 +610,7 @@ function createComponents(
     Follower: createFollowerComponent(rows, alloc),
     LookAt: createLookAtComponent(rows, alloc),
     Reach: createReachComponent(rows, alloc),
+    FootLock: createFootLockComponent(rows, alloc),
     Lod: createLodComponent(rows, alloc),
     StateMachine: createStateMachineComponent(rows, alloc, maxMachines),
     Curves: createCurvesComponent(rows, alloc, maxCurves, maxTransitions),
@@ -647,6 +652,7 @@ export const COMPONENT_ROWS: { readonly [K in keyof AnimationComponents]: RowLif
   Follower: followerRows,
   LookAt: lookAtRows,
   Reach: reachRows,
+  FootLock: footLockRows,
   Lod: lodRows,
   StateMachine: stateMachineRows,
   Curves: curvesRows,

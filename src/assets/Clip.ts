@@ -1,5 +1,6 @@
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
+import { buildFootContactTable, type FootContactTable } from './footContactTable.js';
 import type { ReducedTracks } from './ReducedTracks.js';
 import { isNumberList, isSkeleton, readQuaternionTolerance, type Skeleton } from './Skeleton.js';
 import { copyValidatedPose, type NumberList } from './validatePose.js';
@@ -55,6 +56,12 @@ export interface Clip {
   readonly events: readonly ClipEvent[];
   /** Event times, same order as `events`, for the sampler's hot path. */
   readonly eventTimes: Float64Array;
+  /**
+   * The contacts its `footDown:<joint>` / `footUp:<joint>` events mark, as per-frame flags per
+   * marked joint (`footLockSystem` reads them; see assets/footContactTable.ts), built when the
+   * clip is; null when no event marks a contact.
+   */
+  readonly contacts: FootContactTable | null;
   /**
    * The curves of a reduced (LOD) clip, which samplers read instead of interpolating `frames`
    * (`frames` is then empty: `expandFrames` evaluates the curves at the frame times); null for
@@ -236,6 +243,7 @@ export function createClip(desc: ClipDesc): Clip {
     frames: packed,
     events,
     eventTimes: Float64Array.from(events, (e) => e.time),
+    contacts: buildFootContactTable(events, frameCount, frameRate, loop),
     reduced: null,
     stats: null,
     importError,

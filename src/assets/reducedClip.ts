@@ -85,6 +85,7 @@ export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: Re
     frames,
     events: source.events,
     eventTimes: source.eventTimes,
+    contacts: source.contacts ?? null,
     importError: source.importError,
     curves: curves ?? source.curves,
     // A reduced difference clip is still one: it plays additively, against the identity.

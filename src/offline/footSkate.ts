@@ -11,11 +11,11 @@
  * `rootMotionFromFeet` first). Height is left out: a heel rolling up is not a skate.
  */
 import { fail } from '../assets/AnimationError.js';
-import type { Clip } from '../assets/Clip.js';
+import { isClip, type Clip } from '../assets/Clip.js';
 import { checkClip, type FootContacts } from './footContacts.js';
 import { footPositions } from './footPaths.js';
 
-/** What {@link measureFootSkate} returns: distances in the clip's units (metres). */
+/** What `measureFootSkate` returns: distances in the clip's units (metres). */
 export interface FootSkate {
   /** Mean horizontal path per contact, over every contact of every foot (0 with none). */
   readonly mean: number;
@@ -38,7 +38,23 @@ export interface FootSkate {
   }[];
 }
 
+/**
+ * Foot positions sampled once per frame, for the world-space form of `measureFootSkate`:
+ * what a game or a test records from `getJointWorldMatrix` while characters play.
+ */
+export interface FootPaths {
+  /** Samples per second, > 0: sample n is at n / frameRate seconds. */
+  readonly frameRate: number;
+  /**
+   * Per foot, in the order of the contacts, its positions `x y z` per sample (3 × samples
+   * numbers, world space, metres); at least two samples.
+   */
+  readonly positions: readonly ArrayLike<number>[];
+}
+
 const WHERE = 'measureFootSkate';
+/** Numbers per sample of a `FootPaths` position list: x y z. */
+const SAMPLE = 3;
 /** How far (in frames) an interval's edge may lie from a frame time. */
 const FRAME_SLACK = 1e-3;
 
@@ -59,7 +75,23 @@ const FRAME_SLACK = 1e-3;
  * holding one as `contacts`); when a joint is not an index of the clip's skeleton; when an
  * interval is not a pair of frame times within [0, duration] (start ≤ end unless the clip loops).
  */
-export function measureFootSkate(clip: Clip, contacts: FootContacts | FootContacts['contacts']): FootSkate {
+export function measureFootSkate(clip: Clip, contacts: FootContacts | FootContacts['contacts']): FootSkate;
+/**
+ * The world-space form: the skate of feet whose positions were sampled per frame (`paths`, see
+ * {@link FootPaths}) — a character played, moved and foot-locked at runtime — over `contacts`
+ * (foot k of `contacts` is `paths.positions[k]`; its `joint` is only reported back). Per
+ * contact [s, e] (seconds at sample times, s ≤ e), Σ |(Δx, Δz)| over the samples s … e.
+ *
+ * @example
+ * const skate = measureFootSkate({ frameRate: 60, positions: [left, right] }, contacts);
+ * @throws AnimationError when `frameRate` is not a finite number > 0, `positions` is not one
+ * list of at least two finite samples (3 numbers each) per contact entry, or an interval is not
+ * a pair of sample times within the samples with start ≤ end.
+ */
+export function measureFootSkate(paths: FootPaths, contacts: FootContacts | FootContacts['contacts']): FootSkate;
+export function measureFootSkate(source: Clip | FootPaths, contacts: FootContacts | FootContacts['contacts']): FootSkate {
+  if (!isClip(source) && typeof source === 'object' && source !== null && 'positions' in source) return measurePaths(source, contacts);
+  const clip = source as Clip;
   checkClip(WHERE, clip);
   const list: unknown = Array.isArray(contacts) ? contacts : (contacts as FootContacts | null)?.contacts;
   if (!Array.isArray(list)) fail(WHERE, 'contacts', `is ${String(contacts)}: must be detectFootContacts' result or its contacts, [{ joint, intervals: [[start, end], …] }, …]`);
@@ -122,6 +154,62 @@ function frameAt(path: string, t: unknown, rate: number, clip: Clip): number {
   const nearest = Math.round(f);
   if (!Number.isFinite(f) || nearest < 0 || nearest > clip.frameCount - 1 || Math.abs(f - nearest) > FRAME_SLACK) {
     fail(WHERE, path, `has ${String(t)}: must be a frame time (a multiple of 1/${rate} s) within [0, ${clip.duration}]`);
+  }
+  return nearest;
+}
+
+/** The world-space form of `measureFootSkate`. */
+function measurePaths(paths: FootPaths, contacts: FootContacts | FootContacts['contacts']): FootSkate {
+  const rate = paths.frameRate;
+  if (typeof rate !== 'number' || !Number.isFinite(rate) || rate <= 0) fail(WHERE, 'paths.frameRate', `is ${String(rate)}: must be a finite number > 0 (samples per second)`);
+  const list: unknown = Array.isArray(contacts) ? contacts : (contacts as FootContacts | null)?.contacts;
+  if (!Array.isArray(list)) fail(WHERE, 'contacts', `is ${String(contacts)}: must be [{ joint, intervals: [[start, end], …] }, …]`);
+  const positions = paths.positions;
+  if (!Array.isArray(positions) || positions.length !== list.length) {
+    fail(WHERE, 'paths.positions', `must be an array of one position list per contact entry (${list.length})`);
+  }
+  let total = 0, max = 0, count = 0;
+  const perFoot: FootSkate['feet'][number][] = [];
+  list.forEach((entry: unknown, k) => {
+    const contact = entry as FootContacts['contacts'][number] | null;
+    if (typeof contact !== 'object' || contact === null || !Array.isArray(contact.intervals)) {
+      fail(WHERE, `contacts[${k}]`, `is ${String(entry)}: must be { joint, intervals: [[start, end], …] }`);
+    }
+    const p = positions[k];
+    const samples = p !== null && typeof p === 'object' && typeof p.length === 'number' ? Math.floor(p.length / 3) : 0;
+    if (samples < 2 || p.length !== samples * 3) fail(WHERE, `paths.positions[${k}]`, 'must hold x y z per sample, at least two samples');
+    for (let i = 0; i < p.length; i++) {
+      if (typeof p[i] !== 'number' || !Number.isFinite(p[i])) fail(WHERE, `paths.positions[${k}][${i}]`, `is ${String(p[i])}: must be a finite number`);
+    }
+    const distances: number[] = [];
+    contact.intervals.forEach((interval: unknown, n) => {
+      const path = `contacts[${k}].intervals[${n}]`;
+      if (!Array.isArray(interval) || interval.length !== 2) fail(WHERE, path, `is ${String(interval)}: must be [start, end] seconds`);
+      const s = sampleAt(path, interval[0], rate, samples), e = sampleAt(path, interval[1], rate, samples);
+      if (s > e) fail(WHERE, path, `starts at ${String(interval[0])} s after it ends (${String(interval[1])} s)`);
+      let d = 0;
+      for (let a = s * SAMPLE, end = e * SAMPLE; a < end; a += SAMPLE) {
+        const b = a + SAMPLE;
+        d += Math.hypot(p[b] - p[a], p[b + 2] - p[a + 2]);
+      }
+      distances.push(d);
+    });
+    const sum = distances.reduce((a, b) => a + b, 0);
+    const most = distances.reduce((a, b) => Math.max(a, b), 0);
+    perFoot.push({ joint: contact.joint, mean: distances.length > 0 ? sum / distances.length : 0, max: most, contacts: distances.length, distances });
+    total += sum;
+    max = Math.max(max, most);
+    count += distances.length;
+  });
+  return { mean: count > 0 ? total / count : 0, max, contacts: count, feet: perFoot };
+}
+
+/** The sample at time `t` (a sample time within the `samples`), or an `AnimationError` at `path`. */
+function sampleAt(path: string, t: unknown, rate: number, samples: number): number {
+  const f = typeof t === 'number' ? t * rate : NaN;
+  const nearest = Math.round(f);
+  if (!Number.isFinite(f) || nearest < 0 || nearest > samples - 1 || Math.abs(f - nearest) > FRAME_SLACK) {
+    fail(WHERE, path, `has ${String(t)}: must be a sample time (a multiple of 1/${rate} s) within [0, ${(samples - 1) / rate}]`);
   }
   return nearest;
 }

@@ -89,7 +89,7 @@ describe('a custom system between inertialize and root motion', () => {
   it('runs in order, chunk by chunk, and only for the characters updated this frame, with their seconds', () => {
     const seen: Seen = { calls: [], visits: new Map() };
     const frame = createFrame(logged(insertSystem(defaultFrame, createRecorder(seen), { after: 'inertialize' }).systems, seen));
-    expect(frame.systems.map((s) => s.name)).toEqual(['lod', 'stateMachine', 'sample', 'blend', 'inertialize', 'recorder', 'rootMotion', 'follow', 'aim', 'skin']);
+    expect(frame.systems.map((s) => s.name)).toEqual(['lod', 'stateMachine', 'sample', 'blend', 'inertialize', 'recorder', 'rootMotion', 'follow', 'aim', 'footLock', 'skin']);
     const { world, eids, lodded } = crowd(frame);
     expect((world.scratch as unknown as { recorderLast: Float64Array }).recorderLast).toBeInstanceOf(Float64Array);
     for (let f = 0; f < FRAMES; f++) step(world, DT);

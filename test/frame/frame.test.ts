@@ -50,7 +50,7 @@ describe('the frame table', () => {
     expect(() => insertSystem({ systems: [] }, noop, { after: 'lod' })).toThrow(/insertSystem: frame is .*createFrame/);
     expect(() => createAnimationWorld({ maxEntities: 1, maxJoints: 1, frame: { systems: [] } })).toThrow(/frame/);
     expect(insertSystem(defaultFrame, noop, { before: 'lod' }).systems.map((s) => s.name)[0]).toBe('noop');
-    expect(defaultFrame.systems.map((s) => s.name)).toEqual(['lod', 'stateMachine', 'sample', 'blend', 'inertialize', 'rootMotion', 'follow', 'aim', 'skin']);
+    expect(defaultFrame.systems.map((s) => s.name)).toEqual(['lod', 'stateMachine', 'sample', 'blend', 'inertialize', 'rootMotion', 'follow', 'aim', 'footLock', 'skin']);
   });
 
   it('worldBytes counts the update list: 12 bytes a character more than the pools and views', () => {

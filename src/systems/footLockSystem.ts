@@ -1,0 +1,552 @@
+/**
+ * footLockSystem — planted feet stay where they landed: while the clips a character plays mark
+ * a foot in contact, two-bone IK on its leg holds the foot on a world-space lock; when the
+ * contact ends the foot eases back onto the animation.
+ *
+ * Reads:  Character (skeleton, jointCount), the skeletons' parents, FootLock (settings and leg
+ *         state), Layers (clip, time, weight, flags, mask), the masks, the clips' contact tables
+ *         (`clip.contacts`, assets/footContactTable.ts), RootMotion (x y z yaw: the world
+ *         transform), LocalPose, the update list (`world.updates`, its per-character seconds).
+ * Writes: LocalPose (rotations of each locked leg's upper, lower and foot joints; a detached
+ *         foot's translation), FootLock's leg state (lock, offset, release, clocks, flags),
+ *         `world.scratch.footLock`.
+ * Order:  after aimSystem and rootMotionSystem (the world transform of this frame), before
+ *         skinSystem (DESIGN §4). Visits the update list: a character update-rate LOD skips keeps
+ *         its pose and its locks' clocks.
+ *
+ * Per character with `FootLock.enabled` and weight w > 0, per leg (upper u, lower k, foot f;
+ * R the character's yaw about +Y, t its position; T = `blendTime`; s = `minJerk`, the
+ * minimum-jerk easing 6t⁵ − 15t⁴ + 10t³ of Flash and Hogan):
+ * 1. **Contact** c = Σ_layers w·contact(clip, marker, time) / Σ w over the override layers
+ *    (a clip, weight > 0, not additive), w = the layer's weight × its mask's weight of the foot
+ *    joint (an upper-body layer does not count); a clip with no row for the marker counts as not
+ *    in contact. Planted when c ≥ ½. contact(…) is the clip's flag at the nearest frame of the
+ *    layer's time (loop-aware).
+ * 2. **Animated foot** a = R·f_m + t, f_m the foot's model position from the local pose
+ *    (`composeModel` of the legs' joints and their ancestors only, as aimSystem does).
+ * 3. **Offset** o, the target being p = a + o (world space). Horizontally:
+ *    - free: o = o_r·(1 − s(τ/T)), o_r the offset at the last release, τ the seconds since;
+ *    - on the planted edge (and not held back, see below): the lock L = a + o (= p: no jump);
+ *    - locked: o = L − a, its weight eased in over `easeIn` E when E > 0:
+ *      o = o_free + s(λ/E)·(L − a − o_free), λ the seconds since the lock began;
+ *    - released when the contact ends, when L lies farther than `FOOT_UNLOCK_RADIUS` (0.3) leg
+ *      lengths l = l1 + l2 from a, or when the hip cannot reach L (a teleport by
+ *      `setRootTransform`, a body run too far ahead): then o_r = the last applied o, τ = 0, so
+ *      o decays continuously from where it was. A release by distance or reach holds the next
+ *      lock back (hysteresis) until |o| ≤ `FOOT_REPLANT_RADIUS` (0.1) leg lengths or a new
+ *      contact starts. Re-entrant: a foot planted again mid-blend locks at its current p.
+ *    Vertically the foot keeps the animation's height, so a heel still rolls and a foot still
+ *    lifts off, except that a locked foot the hip cannot reach at that height rises until it
+ *    can (a heel coming up), by at most `FOOT_MAX_LIFT` (0.25) l — beyond that (or
+ *    horizontally out of reach) the lock is released. That rise is o's vertical part, and
+ *    decays like the rest after a release.
+ * 4. **IK** (`math/twoBoneIk.ts`: Holden's "Simple Two Joint IK", ozz's IKTwoBoneJob) of u and k toward p' = R⁻¹·(a + w·o − t) (model space),
+ *    kept within max(|f − u|, `FOOT_MAX_EXTENSION`·l) of the hip, so the knee never snaps
+ *    straight; the pole is k + l·b with b the knee's animated bend direction (the part of k − u
+ *    across u → f; a straight leg keeps its last one), so the knee bends as animated (it turns
+ *    only as far as the hip → target line turns from hip → foot). Then the foot's local
+ *    rotation is reset so its model rotation is the animated one. D1, D2 applied as
+ *    aimSystem does: q' = inverse(Q_p')·D·Q_p'·q, normalized, with the corrected parents'
+ *    rotations taken as products (Q' = D1·Q between upper and lower, D2·D1·Q between lower and
+ *    foot) rather than recomposed. Legs are separate branches (setFootLock refuses others), so
+ *    correcting one leaves every other leg's animated records valid. A detached foot (not below lower:
+ *    an IK foot bone under the root, RobotExpressive's) is the chain's end as it stands: the leg
+ *    turns as if it were attached, and the foot's local translation moves it onto p' (its
+ *    parent does not move, so its rotation is the animated one).
+ *
+ * A leg whose o is exactly 0 (free and settled), weight 0, or no lock leaves `LocalPose` bit for
+ * bit as it was; a character none of whose legs is planted, locked or easing back is passed
+ * over before anything is composed (its release clocks still run). Non-finite targets skip the leg (its state is cleared). No allocation, no
+ * throwing: joint indices beyond the character's skeleton skip the leg. Cost: 1.3–1.6 µs per
+ * held or easing leg per frame on the bench machine (bench/footLockCrowd.ts).
+ */
+import { commitRemovals } from 'bitecs';
+import { FOOT_LEGS } from '../components/FootLock.js';
+import { LAYER_ADDITIVE } from '../components/Layers.js';
+import { updateRange } from '../components/UpdateList.js';
+import { composeModel } from '../math/composeModel.js';
+import * as affine from '../math/affine.js';
+import * as layout from '../math/layout.js';
+import * as quat from '../math/quat.js';
+import { IK_D1, IK_D2, IK_END, IK_MID, IK_PARAMS, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveTwoBoneIk } from '../math/twoBoneIk.js';
+import type { AnimationWorld, ScratchOf } from '../world.js';
+import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
+// Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
+const { POSE_STRIDE, POSE_T, POSE_Q, MATRIX_T } = layout;
+
+/** Floats per joint in `FootLockScratch.model`: a 3×4 model matrix (12), then the model rotation (4). */
+export const FOOT_JOINT_STRIDE = 16;
+/** Offset of the model rotation inside a joint's `FootLockScratch.model` record. */
+const FOOT_JOINT_Q = 12;
+/** `FootLockScratch.params`: the IK kernel's params block. */
+const P_IK = 0;
+/** `FootLockScratch.params`: the kernel's output deltas D1, D2 (8). */
+const P_DELTA = P_IK + IK_PARAMS;
+/** `FootLockScratch.params`: the foot's animated model rotation (4). */
+const P_FOOT_Q = P_DELTA + 8;
+/** `FootLockScratch.params`: the inverse of a detached foot's parent's model matrix (12). */
+const P_INVERSE = P_FOOT_Q + 4;
+/** `FootLockScratch.params`: a detached foot's move, model space, then in its parent's space (3). */
+const P_MOVE = P_INVERSE + 12;
+/** `FootLockScratch.params`: a foot's offset from the hip and the reach limit, for `liftToReach` (4). */
+const P_REACH = P_MOVE + 3;
+/** `FootLockScratch.params`: `liftToReach`'s answer (1). */
+const P_LIFT = P_REACH + 4;
+/** `FootLockScratch.params`: the left factor of a quaternion product (4). */
+const P_QA = P_LIFT + 1;
+/** `FootLockScratch.params`: the right factor of a quaternion product (4). */
+const P_QB = P_QA + 4;
+/** `FootLockScratch.params`: a corrected parent's model rotation (4). */
+const P_QP = P_QB + 4;
+/** Floats in `FootLockScratch.params`. */
+const FOOT_PARAMS = P_QP + 4;
+
+/** A lock farther than this many leg lengths (l1 + l2) from the animated foot is released. */
+export const FOOT_UNLOCK_RADIUS = 0.3;
+/** After a release by distance, a foot locks again only once its offset is within this many leg lengths (or a new contact starts). */
+export const FOOT_REPLANT_RADIUS = 0.1;
+/** The IK target is kept within this share of the leg's length (l1 + l2) from the hip, unless the animation stretches it farther. */
+export const FOOT_MAX_EXTENSION = 0.999;
+/**
+ * A locked foot out of reach at its animated height rises (a heel coming up) by at most this
+ * many leg lengths; farther, the lock is released.
+ */
+export const FOOT_MAX_LIFT = 0.25;
+/** Below this sine of the knee's bend, a leg counts as straight and keeps its last bend direction. */
+const STRAIGHT_SINE = 1e-4;
+
+/**
+ * World-owned temporaries of footLockSystem (`world.scratch.footLock`): `model`, one record
+ * per joint (only the legs' joints and their ancestors are written); `list`, those joints
+ * ascending; `slot`, per joint its position in `list` plus 1 (0 between characters);
+ * `params`, the IK kernel's block and outputs; `planted`, the current character's legs'
+ * contact verdicts.
+ */
+export interface FootLockScratch {
+  readonly model: Float64Array;
+  readonly list: Int32Array;
+  readonly slot: Int32Array;
+  readonly params: Float64Array;
+  /** Per leg of the current character, 1 when it is planted this frame. */
+  readonly planted: Uint8Array;
+}
+
+/** Creates the foot-lock scratch for skeletons of up to `maxJoints` joints. */
+export function createFootLockScratch(maxJoints: number, alloc: PoolAllocator = heapAllocator): FootLockScratch {
+  return {
+    model: alloc.array(Float64Array, maxJoints * FOOT_JOINT_STRIDE),
+    list: alloc.array(Int32Array, maxJoints),
+    slot: alloc.array(Int32Array, maxJoints),
+    params: new Float64Array(FOOT_PARAMS),
+    planted: new Uint8Array(FOOT_LEGS),
+  };
+}
+
+/** footLockSystem's scratch (FrameSystem.scratch, built once per world): `world.scratch.footLock`. */
+export const footLockScratch = { footLock: createFootLockScratch };
+
+declare module '../world.js' {
+  // Its type, merged into world.scratch's (world.ts imports no system).
+  interface Scratch extends ScratchOf<typeof footLockScratch> {}
+}
+
+/** Holds every character's planted feet; see the file header. */
+export function footLockSystem(world: AnimationWorld, dt: number): void {
+  commitRemovals(world.ecs);
+  footLockEntities(world, dt, 0, world.characters.dense.length);
+}
+
+/** The work of {@link footLockSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
+export function footLockEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
+  const { Character, FootLock, Layers, RootMotion, LocalPose } = world.components;
+  const local = LocalPose.data;
+  const skeletons = world.assets.skeletons;
+  const clips = world.assets.clips;
+  const masks = world.assets.masks;
+  const poseSize = world.maxJoints * POSE_STRIDE;
+  const scratch = world.scratch.footLock;
+  const { params, list, slot, model, planted: plantedNow } = scratch;
+  const maxLayers = Layers.maxLayers;
+  const updated = world.updates.eids;
+  const dts = world.updates.dt;
+  const { upper: uppers, lower: lowers, foot: feet, key: keys, locked, hold, contact: contacts, lock, offset, release, releaseClock, lockClock, bend } = FootLock;
+  const last = updateRange(world.updates, world.characters.dense, dt, first, end);
+
+  for (let entry = first; entry < last; entry++) {
+    const eid = updated[entry];
+    if (FootLock.enabled[eid] !== 1) continue;
+    const weight = FootLock.weight[eid];
+    if (!(weight > 0)) continue;
+    const legs = FootLock.legs[eid];
+    const jointCount = Character.jointCount[eid];
+    const parents = skeletons[Character.skeleton[eid]].parents;
+    const seconds = dts[entry];
+    const blendTime = FootLock.blendTime[eid];
+
+    // 1. Contact, per leg; a character none of whose legs is planted, held or easing back is
+    // left as it is (only its clocks run), without composing anything.
+    let busy = false;
+    for (let leg = 0; leg < legs; leg++) {
+      const r = eid * FOOT_LEGS + leg;
+      if (!legValid(uppers[r], lowers[r], feet[r], jointCount)) { plantedNow[leg] = 0; continue; }
+      const inContact = planted(Layers, clips, masks, eid * maxLayers, maxLayers, keys[r], feet[r]);
+      plantedNow[leg] = inContact ? 1 : 0;
+      if (inContact || locked[r] === 1 || offset[r * 3] !== 0 || offset[r * 3 + 1] !== 0 || offset[r * 3 + 2] !== 0) busy = true;
+    }
+    if (!busy) {
+      for (let leg = 0; leg < legs; leg++) {
+        const r = eid * FOOT_LEGS + leg;
+        contacts[r] = 0;
+        if (releaseClock[r] < blendTime) releaseClock[r] += seconds;
+      }
+      continue;
+    }
+
+    // The joints involved: each leg's foot and its ancestors, ascending.
+    let count = 0;
+    for (let leg = 0; leg < legs; leg++) {
+      const r = eid * FOOT_LEGS + leg;
+      if (!legValid(uppers[r], lowers[r], feet[r], jointCount)) continue;
+      count = markPath(list, slot, parents, feet[r], count);
+      if (FootLock.detached[r] === 1) count = markPath(list, slot, parents, lowers[r], count);
+    }
+    if (count === 0) continue;
+    sortAscending(list, count);
+    for (let pos = 0; pos < count; pos++) slot[list[pos]] = pos + 1;
+    const localOff = eid * poseSize;
+    composeModel(model, 0, FOOT_JOINT_STRIDE, local, localOff, parents, 0, count, FOOT_JOINT_Q, list);
+
+    const tx = RootMotion.x[eid], ty = RootMotion.y[eid], tz = RootMotion.z[eid];
+    const yaw = RootMotion.yaw[eid];
+    const cos = Math.cos(yaw), sin = Math.sin(yaw);
+
+    for (let leg = 0; leg < legs; leg++) {
+      const r = eid * FOOT_LEGS + leg;
+      const upper = uppers[r], lower = lowers[r], foot = feet[r];
+      if (!legValid(upper, lower, foot, jointCount)) continue;
+      const r3 = r * 3;
+
+      const inContact = plantedNow[leg] === 1;
+      const contactStart = inContact && contacts[r] === 0;
+      contacts[r] = inContact ? 1 : 0;
+
+      // 2. The animated leg. Its model records are the animated pose, and stay so: corrections
+      // are written to the local pose only, and legs are disjoint (setFootLock refuses a leg
+      // inside another), so correcting one moves no joint of another.
+      const detached = FootLock.detached[r] === 1;
+      const u = upper * FOOT_JOINT_STRIDE + MATRIX_T, k = lower * FOOT_JOINT_STRIDE + MATRIX_T, f = foot * FOOT_JOINT_STRIDE + MATRIX_T;
+      const ux = model[u], uy = model[u + 1], uz = model[u + 2];
+      const kx = model[k], ky = model[k + 1], kz = model[k + 2];
+      const fx = model[f], fy = model[f + 1], fz = model[f + 2];
+      const l1 = Math.sqrt((kx - ux) * (kx - ux) + (ky - uy) * (ky - uy) + (kz - uz) * (kz - uz));
+      const l2 = Math.sqrt((fx - kx) * (fx - kx) + (fy - ky) * (fy - ky) + (fz - kz) * (fz - kz));
+      const legLength = l1 + l2;
+      // World positions: w = R·m + t, R about +Y (x' = x cos + z sin, z' = −x sin + z cos).
+      const ax = fx * cos + fz * sin + tx, az = -fx * sin + fz * cos + tz;
+      const hx = ux * cos + uz * sin + tx, hy = uy + ty, hz = -ux * sin + uz * cos + tz;
+      const ay = fy + ty;
+      if (!(ax - ax === 0 && az - az === 0 && hx - hx === 0 && hz - hz === 0 && legLength > 0 && legLength < Infinity)) {
+        clearLeg(FootLock, r);
+        continue;
+      }
+
+      // Never straighter than FOOT_MAX_EXTENSION of the leg (or than the animation has it).
+      const animated = Math.sqrt((fx - ux) * (fx - ux) + (fy - uy) * (fy - uy) + (fz - uz) * (fz - uz));
+      const limit = animated > FOOT_MAX_EXTENSION * legLength ? animated : FOOT_MAX_EXTENSION * legLength;
+      const maxLift = FOOT_MAX_LIFT * legLength;
+
+      // 3. Offset. The clocks advance by this update's seconds, then the free offset decays from the last release.
+      const easeIn = FootLock.easeIn[eid];
+      if (releaseClock[r] < blendTime) releaseClock[r] += seconds;
+      if (locked[r] === 1 && lockClock[r] < easeIn) lockClock[r] += seconds;
+      // s(u) = 6u⁵ − 15u⁴ + 10u³ (math/minJerk.ts), written out: a call taking and returning a
+      // float, were V8 not to inline it in this long loop, would box both on every leg.
+      const tr = blendTime > 0 ? releaseClock[r] / blendTime : 1;
+      const free = tr >= 1 ? 0 : tr <= 0 ? 1 : 1 - tr * tr * tr * (tr * (6 * tr - 15) + 10);
+      let ofx = release[r3] * free, ofy = release[r3 + 1] * free, ofz = release[r3 + 2] * free;
+      let lift = 0;
+      if (locked[r] === 1) {
+        const dx = lock[r3] - ax, dz = lock[r3 + 2] - az;
+        const far = dx * dx + dz * dz > FOOT_UNLOCK_RADIUS * FOOT_UNLOCK_RADIUS * legLength * legLength;
+        params[P_REACH] = lock[r3] - hx; params[P_REACH + 1] = ay - hy; params[P_REACH + 2] = lock[r3 + 2] - hz; params[P_REACH + 3] = limit;
+        liftToReach(params);
+        lift = params[P_LIFT];
+        const unreachable = !(lift <= maxLift);
+        if (!inContact || far || unreachable) {
+          locked[r] = 0;
+          hold[r] = far || unreachable ? 1 : 0;
+          release[r3] = offset[r3];
+          release[r3 + 1] = offset[r3 + 1];
+          release[r3 + 2] = offset[r3 + 2];
+          releaseClock[r] = 0;
+          ofx = offset[r3];
+          ofy = offset[r3 + 1];
+          ofz = offset[r3 + 2];
+        }
+      }
+      if (locked[r] === 0 && inContact) {
+        if (contactStart) hold[r] = 0;
+        if (hold[r] === 1 && ofx * ofx + ofz * ofz <= FOOT_REPLANT_RADIUS * FOOT_REPLANT_RADIUS * legLength * legLength) hold[r] = 0;
+        const lx = ax + ofx, lz = az + ofz;
+        params[P_REACH] = lx - hx; params[P_REACH + 1] = ay - hy; params[P_REACH + 2] = lz - hz; params[P_REACH + 3] = limit;
+        liftToReach(params);
+        lift = params[P_LIFT];
+        if (hold[r] === 0 && lift <= maxLift) {
+          locked[r] = 1;
+          lock[r3] = lx;
+          lock[r3 + 1] = ay + ofy;
+          lock[r3 + 2] = lz;
+          lockClock[r] = 0;
+        }
+      }
+      let ox = ofx, oy = ofy, oz = ofz;
+      if (locked[r] === 1) {
+        // The locked offset (L − a horizontally, the lift that keeps L within reach vertically), its weight eased in over `easeIn`.
+        const v = easeIn > 0 ? lockClock[r] / easeIn : 1;
+        const e = v >= 1 ? 1 : v <= 0 ? 0 : v * v * v * (v * (6 * v - 15) + 10);
+        const lockY = lift > ofy ? lift : ofy;
+        ox = ofx + e * (lock[r3] - ax - ofx);
+        oy = ofy + e * (lockY - ofy);
+        oz = ofz + e * (lock[r3 + 2] - az - ofz);
+      }
+      offset[r3] = ox;
+      offset[r3 + 1] = oy;
+      offset[r3 + 2] = oz;
+      if (ox === 0 && oy === 0 && oz === 0) continue; // free and settled: the animated pose, bit for bit
+
+      // 4. IK toward the target, in model space: p' = R⁻¹·(a + w·o − t).
+      const px = ax + weight * ox - tx, pz = az + weight * oz - tz;
+      let qx = px * cos - pz * sin, qy = fy + weight * oy, qz = px * sin + pz * cos;
+      const gx = qx - ux, gy = qy - uy, gz = qz - uz;
+      const reach = Math.sqrt(gx * gx + gy * gy + gz * gz);
+      if (reach > limit) {
+        const scale = limit / reach;
+        qx = ux + gx * scale; qy = uy + gy * scale; qz = uz + gz * scale;
+      }
+      if (!(qx - qx === 0 && qz - qz === 0)) {
+        clearLeg(FootLock, r);
+        continue;
+      }
+      // The pole: the knee's bend direction, the part of k − u across the hip → foot line.
+      const ax2 = fx - ux, ay2 = fy - uy, az2 = fz - uz;
+      const along = animated > 0 ? ((kx - ux) * ax2 + (ky - uy) * ay2 + (kz - uz) * az2) / (animated * animated) : 0;
+      let bx = kx - ux - ax2 * along, by = ky - uy - ay2 * along, bz = kz - uz - az2 * along;
+      const bl = Math.sqrt(bx * bx + by * by + bz * bz);
+      if (bl > STRAIGHT_SINE * l1) {
+        bx /= bl; by /= bl; bz /= bl;
+        bend[r3] = bx; bend[r3 + 1] = by; bend[r3 + 2] = bz;
+      } else {
+        bx = bend[r3]; by = bend[r3 + 1]; bz = bend[r3 + 2];
+      }
+      params[P_IK + IK_ROOT] = ux; params[P_IK + IK_ROOT + 1] = uy; params[P_IK + IK_ROOT + 2] = uz;
+      params[P_IK + IK_MID] = kx; params[P_IK + IK_MID + 1] = ky; params[P_IK + IK_MID + 2] = kz;
+      params[P_IK + IK_END] = fx; params[P_IK + IK_END + 1] = fy; params[P_IK + IK_END + 2] = fz;
+      params[P_IK + IK_TARGET] = qx; params[P_IK + IK_TARGET + 1] = qy; params[P_IK + IK_TARGET + 2] = qz;
+      params[P_IK + IK_POLE] = kx + legLength * bx;
+      params[P_IK + IK_POLE + 1] = ky + legLength * by;
+      params[P_IK + IK_POLE + 2] = kz + legLength * bz;
+      params[P_IK + IK_WEIGHT] = 1;
+      const fq = foot * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
+      for (let c = 0; c < 4; c++) params[P_FOOT_Q + c] = model[fq + c];
+      solveTwoBoneIk(params, P_DELTA, params, P_IK);
+      // The corrected rotations follow from the animated ones without recomposing the chain:
+      // Q_upper' = D1·Q_upper, so a joint between upper and lower (lower's parent) has
+      // Q' = D1·Q, and one between lower and foot (the foot's parent) Q' = D2·D1·Q.
+      rotateByModelDelta(local, localOff + upper * POSE_STRIDE, model, parentRotationOff(parents, upper), params, P_DELTA + IK_D1);
+      quat.multiply(params, P_QP, params, P_DELTA + IK_D1, model, parents[lower] * FOOT_JOINT_STRIDE + FOOT_JOINT_Q);
+      rotateByModelDelta(local, localOff + lower * POSE_STRIDE, params, P_QP, params, P_DELTA + IK_D2);
+      if (detached) {
+        // A detached foot does not follow the shin: move it onto the target itself (its parent
+        // is not turned, so it keeps its animated model rotation): t' = t + M_p⁻¹·(p' − f).
+        params[P_MOVE] = qx - fx; params[P_MOVE + 1] = qy - fy; params[P_MOVE + 2] = qz - fz;
+        const parent = parents[foot];
+        if (parent >= 0) {
+          affine.invert(params, P_INVERSE, model, parent * FOOT_JOINT_STRIDE);
+          affine.transformVector(params, P_MOVE, params, P_INVERSE, params, P_MOVE);
+        }
+        const t = localOff + foot * POSE_STRIDE + POSE_T;
+        const mx = local[t] + params[P_MOVE], my = local[t + 1] + params[P_MOVE + 1], mz = local[t + 2] + params[P_MOVE + 2];
+        if (mx - mx === 0 && my - my === 0 && mz - mz === 0) {
+          local[t] = mx; local[t + 1] = my; local[t + 2] = mz;
+        }
+        continue;
+      }
+      // The foot keeps its animated model rotation Q_f: q_f' = inverse(Q_p')·Q_f, Q_p' = D2·D1·Q_p.
+      quat.multiply(params, P_QP, params, P_DELTA + IK_D2, params, P_DELTA + IK_D1);
+      quat.multiply(params, P_QP, params, P_QP, model, parents[foot] * FOOT_JOINT_STRIDE + FOOT_JOINT_Q);
+      setModelRotation(local, localOff + foot * POSE_STRIDE, params, P_QP, params, P_FOOT_Q);
+    }
+
+    for (let pos = 0; pos < count; pos++) slot[list[pos]] = 0;
+  }
+}
+
+/**
+ * How far (≥ 0) a foot `params[P_REACH .. + 3)` (dx dy dz) from the hip must rise for the hip to
+ * reach it within `params[P_REACH + 3]` (the limit), written to `params[P_LIFT]`: 0 when it
+ * already does, Infinity when no height does (horizontally farther than the limit). Numbers go
+ * through the block, so nothing is boxed if V8 does not inline the call.
+ */
+function liftToReach(params: Float64Array): void {
+  const dx = params[P_REACH], dy = params[P_REACH + 1], dz = params[P_REACH + 2], limit = params[P_REACH + 3];
+  const h2 = dx * dx + dz * dz;
+  let lift = 0;
+  if (!(h2 <= limit * limit)) lift = Infinity;
+  else if (h2 + dy * dy > limit * limit) {
+    // The height at which |(dx, y, dz)| = limit, below the hip: y = −√(limit² − h²).
+    const y = -Math.sqrt(limit * limit - h2);
+    lift = y > dy ? y - dy : 0;
+  }
+  params[P_LIFT] = lift;
+}
+
+/** Whether a leg's joints are a usable chain of a skeleton of `jointCount` joints. */
+function legValid(upper: number, lower: number, foot: number, jointCount: number): boolean {
+  return upper >= 0 && lower > upper && lower < jointCount && foot >= 0 && foot < jointCount && foot !== upper && foot !== lower;
+}
+
+/** A leg whose pose went non-finite: free, no offset (its settings stay). */
+function clearLeg(footLock: AnimationWorld['components']['FootLock'], r: number): void {
+  footLock.locked[r] = 0;
+  footLock.hold[r] = 0;
+  for (let c = 0; c < 3; c++) {
+    footLock.offset[r * 3 + c] = 0;
+    footLock.release[r * 3 + c] = 0;
+  }
+}
+
+/**
+ * Whether the foot of marker `key` (joint `foot`) is planted: the contact share
+ * c = Σ w·contact / Σ w over the override layers of the character whose slots start at `base`,
+ * w = the layer's weight × its mask's weight of the foot (so an upper-body layer does not count),
+ * is at least ½ (see the file header, step 1); false when no layer weighs.
+ */
+function planted(
+  layers: AnimationWorld['components']['Layers'], clips: AnimationWorld['assets']['clips'], masks: Float32Array[], base: number, maxLayers: number,
+  key: number, foot: number,
+): boolean {
+  let total = 0, inContact = 0;
+  for (let li = base; li < base + maxLayers; li++) {
+    const id = layers.clip[li];
+    const mask = layers.mask[li];
+    if (mask >= 0 && !(masks[mask][foot] > 0)) continue; // a layer masked off the foot (an upper-body layer)
+    const w = layers.weight[li];
+    if (id < 0 || !(w > 0) || (layers.flags[li] & LAYER_ADDITIVE) !== 0) continue;
+    total += w;
+    const clip = clips[id];
+    const table = clip.contacts;
+    if (table === null || table === undefined) continue;
+    const rows = table.keys;
+    let row = -1;
+    for (let n = 0; n < rows.length; n++) {
+      if (rows[n] === key) { row = n; break; }
+    }
+    if (row < 0) continue;
+    const F = table.frames;
+    let frame = Math.floor(layers.time[li] * table.frameRate + 0.5);
+    if (frame < 0) frame = 0;
+    if (frame >= F) frame = clip.loop ? frame % F : F - 1;
+    if (table.flags[row * F + frame] === 1) inContact += w;
+  }
+  return total > 0 && inContact * 2 >= total;
+}
+
+/**
+ * Appends `joint` and its ancestors not yet marked in `slot` to `list[count ..]`, ascending,
+ * marking them; returns the new count.
+ */
+function markPath(list: Int32Array, slot: Int32Array, parents: Int16Array, joint: number, count: number): number {
+  const first = count;
+  let j = joint;
+  while (j >= 0 && slot[j] === 0) {
+    slot[j] = 1;
+    list[count++] = j;
+    j = parents[j];
+  }
+  for (let a = first, b = count - 1; a < b; a++, b--) {
+    const t = list[a];
+    list[a] = list[b];
+    list[b] = t;
+  }
+  return count;
+}
+
+/** Insertion sort of `list[0 .. count)`, ascending (a few ascending runs). */
+function sortAscending(list: Int32Array, count: number): void {
+  for (let i = 1; i < count; i++) {
+    const v = list[i];
+    let k = i - 1;
+    while (k >= 0 && list[k] > v) {
+      list[k + 1] = list[k];
+      k--;
+    }
+    list[k + 1] = v;
+  }
+}
+
+/** Offset of `joint`'s parent's model rotation in `FootLockScratch.model`, or −1 for a root. */
+function parentRotationOff(parents: Int16Array, joint: number): number {
+  const parent = parents[joint];
+  return parent < 0 ? -1 : parent * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
+}
+
+/**
+ * Turns the local rotation at `local[l ..]` by the model-space delta `delta[d .. d + 3]`:
+ * q' = inverse(Q_p)·D·Q_p·q, normalized (Q_p at `model[qp ..]`; `qp` < 0 for a root: q' = D·q).
+ * Returns false and writes nothing when q' is not finite or zero. `delta` is the params block
+ * (its `P_QA` record is used).
+ */
+function rotateByModelDelta(local: Float32Array, l: number, model: Float64Array, qp: number, delta: Float64Array, d: number): boolean {
+  const dx = delta[d], dy = delta[d + 1], dz = delta[d + 2], dw = delta[d + 3];
+  let rx = dx, ry = dy, rz = dz, rw = dw;
+  if (qp >= 0) {
+    const px = model[qp], py = model[qp + 1], pz = model[qp + 2], pw = model[qp + 3];
+    // u = D·P, then r = conj(P)·u
+    const ux = dw * px + dx * pw + dy * pz - dz * py;
+    const uy = dw * py - dx * pz + dy * pw + dz * px;
+    const uz = dw * pz + dx * py - dy * px + dz * pw;
+    const uw = dw * pw - dx * px - dy * py - dz * pz;
+    rx = pw * ux - px * uw - py * uz + pz * uy;
+    ry = pw * uy + px * uz - py * uw - pz * ux;
+    rz = pw * uz - px * uy + py * ux - pz * uw;
+    rw = pw * uw + px * ux + py * uy + pz * uz;
+  }
+  delta[P_QA] = rx; delta[P_QA + 1] = ry; delta[P_QA + 2] = rz; delta[P_QA + 3] = rw;
+  for (let c = 0; c < 4; c++) delta[P_QB + c] = local[l + POSE_Q + c];
+  return premultiply(local, l, delta, P_QB);
+}
+
+/**
+ * Sets the local rotation at `local[l ..]` so that the joint's model rotation is `params[t ..]`:
+ * q' = inverse(Q_p)·Q (Q_p at `model[qp ..]`; a root takes Q), normalized. Returns false and
+ * writes nothing when q' is not finite or zero.
+ */
+function setModelRotation(local: Float32Array, l: number, model: Float64Array, qp: number, params: Float64Array, t: number): boolean {
+  if (qp < 0) {
+    params[P_QA] = 0; params[P_QA + 1] = 0; params[P_QA + 2] = 0; params[P_QA + 3] = 1;
+  } else {
+    params[P_QA] = -model[qp]; params[P_QA + 1] = -model[qp + 1]; params[P_QA + 2] = -model[qp + 2]; params[P_QA + 3] = model[qp + 3];
+  }
+  return premultiply(local, l, params, t);
+}
+
+/**
+ * Writes the normalized Hamilton product a·b, a = `params[P_QA ..]`, b = `params[bo ..]`, into
+ * the rotation of the joint pose at `local[l ..]`; false (nothing written) when it is not finite or zero. Takes
+ * no float argument, so nothing is boxed if V8 does not inline it.
+ */
+function premultiply(local: Float32Array, l: number, params: Float64Array, bo: number): boolean {
+  const ax = params[P_QA], ay = params[P_QA + 1], az = params[P_QA + 2], aw = params[P_QA + 3];
+  const bx = params[bo], by = params[bo + 1], bz = params[bo + 2], bw = params[bo + 3];
+  const nx = aw * bx + ax * bw + ay * bz - az * by;
+  const ny = aw * by - ax * bz + ay * bw + az * bx;
+  const nz = aw * bz + ax * by - ay * bx + az * bw;
+  const nw = aw * bw - ax * bx - ay * by - az * bz;
+  const len = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
+  if (!(len > 0 && len < Infinity)) return false;
+  local[l + POSE_Q] = nx / len;
+  local[l + POSE_Q + 1] = ny / len;
+  local[l + POSE_Q + 2] = nz / len;
+  local[l + POSE_Q + 3] = nw / len;
+  return true;
+}
