@@ -2,7 +2,7 @@ import { fail, IssueList } from './AnimationError.js';
 import { describeValue } from './limits.js';
 import type { Clip } from './Clip.js';
 import { getRootTrack } from './rootTrack.js';
-import { isSkeleton, type Skeleton } from './Skeleton.js';
+import { computeRestModel, isSkeleton, type Skeleton } from './Skeleton.js';
 import { TRANSLATION_ANIMATION, TRANSLATION_SCALED, TRANSLATION_SKELETON, type BindOptions, type Binding, type ReferenceOption, type TranslationMode, type TranslationOption } from './bindingTypes.js';
 import { humanoidMap } from './humanoid/humanoidMap.js';
 import { resolveJointMap } from './humanoid/jointMap.js';
@@ -11,7 +11,7 @@ import { planRetarget } from './retarget/plan.js';
 import { bindPose, modelReference } from './retarget/reference.js';
 import { AnimationError } from './AnimationError.js';
 import { copyValidatedPose, QUATERNION_TOLERANCE } from './validatePose.js';
-import { POSE_STRIDE } from '../math/layout.js';
+import { MATRIX_STRIDE, MATRIX_T, POSE_STRIDE } from '../math/layout.js';
 
 export {
   TRANSLATION_ANIMATION, TRANSLATION_SCALED, TRANSLATION_SKELETON,
@@ -193,10 +193,40 @@ function humanoidOrNull(skeleton: Skeleton): ReturnType<typeof humanoidMap>['joi
 
 /**
  * Hip ratio of the default binding: for two humanoids paired as such {@link humanoidHipRatio},
- * else target.hipHeight ÷ source.hipHeight, or 1 when either is 0.
+ * else target.hipHeight ÷ source.hipHeight, or when either is 0 (a capture's rest floats at
+ * y = 0) the ratio of their hips above their lowest joint in the rest pose (1 when either has none).
  */
 export function defaultHipRatio(source: Skeleton, target: Skeleton): number {
-  return humanoidHipRatio(source, target) ?? (source.hipHeight > 0 && target.hipHeight > 0 ? target.hipHeight / source.hipHeight : 1);
+  return humanoidHipRatio(source, target) ?? (source.hipHeight > 0 && target.hipHeight > 0 ? target.hipHeight / source.hipHeight : standingRatio(source, target));
+}
+
+/**
+ * The ratio of the two skeletons' hips above their lowest joint in the rest pose, for those
+ * whose rest has no hip height (a motion capture's rest floats around its hips at y = 0), 1
+ * when either has none.
+ */
+function standingRatio(source: Skeleton, target: Skeleton): number {
+  const a = restStanding(source), b = restStanding(target);
+  return a > 0 && b > 0 && Number.isFinite(b / a) ? b / a : 1;
+}
+
+/** {@link restStanding} per skeleton (bindClip runs on transition's per-frame path: computed once). */
+const standing = new WeakMap<Skeleton, number>();
+
+/** How high a skeleton's hip joint stands above its lowest joint in its rest pose (0 without a hip joint). */
+function restStanding(skeleton: Skeleton): number {
+  let height = standing.get(skeleton);
+  if (height === undefined) {
+    height = 0;
+    if (skeleton.hipJoint >= 0) {
+      const model = computeRestModel(skeleton.parents, skeleton.rest);
+      let lowest = Infinity;
+      for (let j = 0; j < skeleton.jointCount; j++) lowest = Math.min(lowest, model[j * MATRIX_STRIDE + MATRIX_T + 1]);
+      height = model[skeleton.hipJoint * MATRIX_STRIDE + MATRIX_T + 1] - lowest;
+    }
+    standing.set(skeleton, height);
+  }
+  return height;
 }
 
 /**
@@ -269,7 +299,8 @@ function sameParents(a: Skeleton, b: Skeleton): boolean {
  * The hip ratio is the one root travel uses: for two humanoids paired as such, their standing
  * hip heights' ({@link humanoidHipRatio}); else target.hipHeight ÷ the clip's hip height
  * (`RootTrack.hipHeight`: its skeleton's rest hip height, or its mean over the clip when the
- * rest has none), 1 when either is 0 — so the scaled hips and the world travel agree. A
+ * rest has none) — so the scaled hips and the world travel agree; when either is 0 (a
+ * capture's rest floats at y = 0), the ratio of the hips above the lowest joint in the two rests. A
  * difference clip (`createDifferenceClip`) takes its skeleton's rest hip height instead.
  * Validate `translation` with {@link checkTranslation} first.
  */
@@ -281,7 +312,7 @@ export function bindClip(clip: Clip, target: Skeleton, translation?: Translation
   // A difference clip's hip translation is a difference (centimetres), not a height: its mean
   // is no hip height, so only its skeleton's rest hip height can give the ratio (else 1).
   const clipHips = clip.difference === true ? source.hipHeight : getRootTrack(clip).hipHeight;
-  const hipRatio = humanoidHipRatio(source, target) ?? (target.hipHeight > 0 && clipHips > 0 ? target.hipHeight / clipHips : 1);
+  const hipRatio = humanoidHipRatio(source, target) ?? (target.hipHeight > 0 && clipHips > 0 ? target.hipHeight / clipHips : standingRatio(source, target));
   if (translation !== undefined) return bindSkeletons(source, target, { translation, hipRatio });
   // The default binding by ratio, looked up without allocating (transition calls this every frame).
   let byTarget = defaults.get(source);

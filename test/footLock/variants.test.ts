@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  bindSkeletons, createAnimationWorld, detectFootContacts, getModelMatrices, humanoidMap, loadGltf, parseBvh, play, rootMotionFromFeet,
+  bindSkeletons, createAnimationWorld, createSkeleton, detectFootContacts, getModelMatrices, humanoidMap, loadGltf, parseBvh, play, rootMotionFromFeet,
   setFootLock, setRootTransform, spawnCharacter, step, type Clip, type Skeleton,
 } from '../../src/index.js';
 import { getRootTrack } from '../../src/assets/rootTrack.js';
@@ -110,20 +110,21 @@ describe('the CMU walk retargeted onto RobotExpressive, locked', () => {
   // capture's, hips 1.6×, IK feet the binding places) the animated feet then sweep 0.9–1.3 m over
   // each of the two contacts there, beyond the unlock radius (0.3 leg lengths): those two locks
   // are released by design, and their contacts skate. Every other contact is held.
-  it('skate ≤ 0.5 % of the robot\'s hip height on every contact but the two of the turn, whose locks are released (legs from its humanoid map, contacts named by the capture\'s ankles)', () => {
+  it('skate ≤ 0.5 % of the robot\'s hip height on every contact but the two of the turn, whose locks are released (legs from its humanoid map, its markers renamed to the robot\'s feet)', () => {
     const map = humanoidMap(robot).joints;
     const index = (n: string | undefined) => robot.names.indexOf(n!);
     const sides = ['left', 'right'] as const;
-    // The robot's foot is driven by the capture's ankle (binding.pairs): its events name that.
+    // The clip played through the binding is baked onto the robot with its foot markers renamed
+    // to the joints the capture's ankles drive (binding.pairs): the default legs (the humanoid
+    // map's) find them under the robot's own foot names.
     const source = (side: (typeof sides)[number]) => binding.pairs.find((p) => p.target === map[`${side}Foot`])!.source;
     expect([source('left'), source('right')]).toEqual(['LeftAnkle', 'RightAnkle']);
-    const lockLegs = sides.map((side) => ({ upper: map[`${side}UpperLeg`]!, lower: map[`${side}LowerLeg`]!, foot: map[`${side}Foot`]!, contact: source(side) }));
     const legs = sides.map((side, k) => ({
       upper: index(map[`${side}UpperLeg`]), lower: index(map[`${side}LowerLeg`]), foot: index(map[`${side}Foot`]), intervals: contacts.contacts[k]!.intervals,
     }));
     const ratio = binding.hipRatio;
     const run = (lock: boolean) => runWalk({
-      skeleton: robot, clip: walk.clip, binding, frames: walk.clip.frameCount, legs, lock: lock ? { legs: lockLegs } : null,
+      skeleton: robot, clip: walk.clip, binding, frames: walk.clip.frameCount, legs, lock: lock ? {} : null,
       at: (f) => [1.2 * travel[f * 2]!, 1.2 * travel[f * 2 + 1]!],
     });
     const locked = run(true), free = run(false);
@@ -141,6 +142,40 @@ describe('the CMU walk retargeted onto RobotExpressive, locked', () => {
       expect(free.skate.feet[k]!.distances[n]!, `contact ${k}:${n}: the animated foot sweeps beyond the unlock radius`).toBeGreaterThan(0.3 * 1.5);
     }));
     expect(released).toBeLessThanOrEqual(2);
+    expect(locked.kneeDegrees).toBeLessThanOrEqual(30);
+  });
+});
+
+describe('the CMU walk retargeted onto a 1.3× copy of its own skeleton, locked', () => {
+  // The other body of the retargeting case: the capture's skeleton with every bone 1.3× as long
+  // (rest translations scaled), bound by names (hips scaled by the hip ratio, bones their own).
+  it('skate ≤ 0.5 % of the copy\'s hip height per contact and ≥ 80 % below the run without locking', () => {
+    const bvh = parseBvh(readAssetText('cmu_131_01_start_walk_stop.bvh'), { scale: SCALE, name: 'walk' });
+    const cmu = bvh.skeleton;
+    const rest = Float32Array.from(cmu.rest);
+    for (let j = 0; j < cmu.jointCount; j++) for (let c = 0; c < 3; c++) rest[j * 10 + c]! *= 1.3;
+    const tall = createSkeleton({ names: cmu.names, parents: cmu.parents, rest });
+    const contacts = detectFootContacts(bvh.clip, { feet: ['LeftAnkle', 'RightAnkle'] });
+    const walk = inPlace(contacts.clip);
+    const binding = bindSkeletons(cmu, tall);
+    expect(binding.hipRatio).toBeCloseTo(1.3, 3);
+    const index = (n: string) => tall.names.indexOf(n);
+    const travel = playedTravel(tall, contacts.clip, tall.hipJoint, binding);
+    const legs = [['LeftHip', 'LeftKnee', 'LeftAnkle'], ['RightHip', 'RightKnee', 'RightAnkle']].map(([u, l, f], k) => ({
+      upper: index(u!), lower: index(l!), foot: index(f!), intervals: contacts.contacts[k]!.intervals,
+    }));
+    const run = (lock: boolean) => runWalk({
+      skeleton: tall, clip: walk.clip, binding, frames: walk.clip.frameCount, legs, lock: lock ? {} : null,
+      at: (f) => [1.2 * travel[f * 2]!, 1.2 * travel[f * 2 + 1]!],
+    });
+    const locked = run(true), free = run(false);
+    const hips = 1.3 * getRootTrack(bvh.clip).hipHeight;
+    console.log(`CMU walk on its 1.3× copy 1.2×: skate mean ${mm(locked.skate.mean)} mm, max ${mm(locked.skate.max)} mm over ${locked.skate.contacts} contacts; without locking mean ${mm(free.skate.mean)} mm; knee ≤ ${locked.kneeDegrees.toFixed(1)}°; hips ${hips.toFixed(3)} m`);
+    expect(locked.finite).toBe(true);
+    expect(locked.skate.contacts).toBeGreaterThanOrEqual(10);
+    // Skate in metres per contact (measureFootSkate's mean), as the CMU walk on its own skeleton.
+    expect(locked.skate.mean).toBeLessThanOrEqual(0.005 * hips);
+    expect(locked.skate.mean).toBeLessThanOrEqual(0.2 * free.skate.mean);
     expect(locked.kneeDegrees).toBeLessThanOrEqual(30);
   });
 });
