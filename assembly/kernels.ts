@@ -303,3 +303,117 @@ export function blendOverride(
     store2(o, 32, f64x2.mul(s89, f64x2.splat(inv)));
   }
 }
+
+/** −0 in the lanes set (x y z w), +0 in the others: xor flips those lanes' signs. */
+const SIGN_XYZ = f32x4(-0.0, -0.0, -0.0, 0.0);
+const SIGN_YW = f32x4(0.0, -0.0, 0.0, -0.0);
+const SIGN_ZW = f32x4(0.0, 0.0, -0.0, -0.0);
+const SIGN_XW = f32x4(-0.0, 0.0, 0.0, -0.0);
+
+/**
+ * The Hamilton product p·q of two quaternions (x y z w in lanes 0–3), four lanes at a time:
+ * p_w·q + p_x·(q_w, −q_z, q_y, −q_x) + p_y·(q_z, q_w, −q_x, −q_y) + p_z·(−q_y, q_x, q_w, −q_z),
+ * the terms of src/math/quat.ts `multiply` regrouped by p's component.
+ */
+// @ts-ignore: decorator
+@inline function quatMultiply(p: v128, q: v128): v128 {
+  const a = f32x4.mul(v128.shuffle<f32>(p, p, 3, 3, 3, 3), q);
+  const b = f32x4.mul(v128.shuffle<f32>(p, p, 0, 0, 0, 0), v128.xor(v128.shuffle<f32>(q, q, 3, 2, 1, 0), SIGN_YW));
+  const c = f32x4.mul(v128.shuffle<f32>(p, p, 1, 1, 1, 1), v128.xor(v128.shuffle<f32>(q, q, 2, 3, 0, 1), SIGN_ZW));
+  const d = f32x4.mul(v128.shuffle<f32>(p, p, 2, 2, 2, 2), v128.xor(v128.shuffle<f32>(q, q, 1, 0, 3, 2), SIGN_XW));
+  return f32x4.add(f32x4.add(a, b), f32x4.add(c, d));
+}
+
+/**
+ * The override blend of one character's override layers, masked or not, into its local pose
+ * (src/math/blendPose.ts `blendOverrideLayers`), in float32 four lanes at a time (`f32x4`):
+ * per joint j, over the layers whose bit is set in `layers` (slot order), w = weight × mask[j]
+ * (the weight alone where the slot's mask pointer is 0; skipped unless > 0), sums from +0 of
+ * T·w, S·w and Q·w with w negated on Q when the quaternion is in the other hemisphere from the
+ * first contributing one, the rest pose joining with θ − W below the threshold θ
+ * (`load<f64>(threshold)`, flipped likewise when a layer contributed), then T and S times 1/W,
+ * Q divided by its norm; stored T, S, then Q over the lanes the other two wrote. Layer n's pose
+ * is at `poses + n·layerBytes`, its weight the f32 at `weights + 4n`, its mask's copy (one f32
+ * per joint, in the kernel area) at the i32 pointer at `masks + 4n`; `rest` is the skeleton's
+ * rest pose in the kernel area. Within float32 rounding of the JavaScript path (which sums in
+ * doubles), not its bits (docs/wasm.md).
+ */
+export function blendOverrideMasked(
+  out: usize, poses: usize, layerBytes: usize, weights: usize, masks: usize, layers: i32, jointCount: i32, rest: usize, threshold: usize,
+): void {
+  const theta = <f32>load<f64>(threshold);
+  const zero = f32x4.splat(0), sign = f32x4.splat(-0.0), one = f32x4.splat(1);
+  for (let j = 0; j < jointCount; j++) {
+    const k = <usize>j * POSE_BYTES;
+    let total: f32 = 0;
+    let rt = zero, rq = zero, rs = zero, first = zero;
+    for (let n = 0; n < 32; n++) {
+      if ((layers >>> n) == 0) break;
+      if (((layers >>> n) & 1) == 0) continue;
+      let w = load<f32>(weights + (<usize>n << 2));
+      const mask = <usize>load<i32>(masks + (<usize>n << 2));
+      if (mask != 0) w *= load<f32>(mask + (<usize>j << 2));
+      if (!(w > 0)) continue;
+      const p = poses + <usize>n * layerBytes + k;
+      const q = v128.load(p, 12);
+      if (total == 0) first = q;
+      const vw = f32x4.splat(w);
+      const qw = v128.xor(vw, v128.and(f32x4.lt(dot4(first, q), zero), sign));
+      rt = f32x4.add(rt, f32x4.mul(v128.load(p, 0), vw));
+      rq = f32x4.add(rq, f32x4.mul(q, qw));
+      rs = f32x4.add(rs, f32x4.mul(v128.load(p, 24), vw));
+      total += w;
+    }
+    if (total < theta) {
+      // `first` is 0 when no layer contributed: its dot product is never < 0, nothing flips.
+      const p = rest + k;
+      const q = v128.load(p, 12);
+      const vw = f32x4.splat(theta - total);
+      const qw = v128.xor(vw, v128.and(f32x4.lt(dot4(first, q), zero), sign));
+      rt = f32x4.add(rt, f32x4.mul(v128.load(p, 0), vw));
+      rq = f32x4.add(rq, f32x4.mul(q, qw));
+      rs = f32x4.add(rs, f32x4.mul(v128.load(p, 24), vw));
+      total = theta;
+    }
+    const inv = f32x4.div(one, f32x4.splat(total));
+    const o = out + k;
+    v128.store(o, f32x4.mul(rt, inv), 0);
+    v128.store(o, f32x4.mul(rs, inv), 24);
+    v128.store(o, f32x4.div(rq, f32x4.sqrt(dot4(rq, rq))), 12);
+  }
+}
+
+/**
+ * One additive layer applied to a character's pose in place (src/math/blendPose.ts
+ * `applyAdditiveLayer`), in float32 four lanes at a time (`f32x4`): per joint j with
+ * β = weight × mask[j] > 0 (the weight alone when `mask` is 0), from the layer pose S (`pose`)
+ * and the reference R (`reference`, its copy in the kernel area), Q_D = Q_S·conj(Q_R),
+ * Q_A = Q_D·Q_T negated when in the other hemisphere from Q_T, Q ← nlerp(Q_T, Q_A, β);
+ * T ← T + β·(T_S − T_R); S ← S·(1 + β·(S_S / S_R − 1)), the ratio 1 where S_R is 0. `target`
+ * is the character's local pose, `weight` points at the layer's f32 weight, `mask` at its
+ * mask's copy (one f32 per joint). Stored T, S, then Q over the lanes the other two wrote.
+ * Within float32 rounding of the JavaScript path (which computes in doubles), not its bits.
+ */
+export function applyAdditive(target: usize, pose: usize, reference: usize, weight: usize, mask: usize, jointCount: i32): void {
+  const w = load<f32>(weight);
+  const zero = f32x4.splat(0), one = f32x4.splat(1), sign = f32x4.splat(-0.0);
+  for (let j = 0; j < jointCount; j++) {
+    const beta = mask == 0 ? w : w * load<f32>(mask + (<usize>j << 2));
+    if (!(beta > 0)) continue;
+    const k = <usize>j * POSE_BYTES;
+    const s = pose + k, r = reference + k, o = target + k;
+    const tq = v128.load(o, 12);
+    const d = quatMultiply(v128.load(s, 12), v128.xor(v128.load(r, 12), SIGN_XYZ));
+    const a0 = quatMultiply(d, tq);
+    const a = v128.xor(a0, v128.and(f32x4.lt(dot4(a0, tq), zero), sign));
+    const vb = f32x4.splat(beta);
+    const q = f32x4.add(f32x4.mul(tq, f32x4.splat(<f32>1 - beta)), f32x4.mul(a, vb));
+    const tt = f32x4.add(v128.load(o, 0), f32x4.mul(vb, f32x4.sub(v128.load(s, 0), v128.load(r, 0))));
+    const rs = v128.load(r, 24);
+    const ratio = v128.bitselect(one, f32x4.div(v128.load(s, 24), rs), f32x4.eq(rs, zero));
+    const ts = f32x4.mul(v128.load(o, 24), f32x4.add(one, f32x4.mul(vb, f32x4.sub(ratio, one))));
+    v128.store(o, tt, 0);
+    v128.store(o, ts, 24);
+    v128.store(o, f32x4.div(q, f32x4.sqrt(dot4(q, q))), 12);
+  }
+}

@@ -22,7 +22,8 @@ import { updateRange } from '../components/UpdateList.js';
 import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
-import { sampleLayerWasm, SKIN_TABLE_IDS, type WasmKernels } from './kernels.js';
+import { MAX_LAYERS } from '../components/Layers.js';
+import { POSE_TABLE_IDS, sampleLayerWasm, SKIN_TABLE_IDS, type WasmKernels } from './kernels.js';
 
 /** `blendEntities` for the chunk `world.characters.dense[first .. end)` on `kernels` (this thread's). */
 export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, dt: number, first: number, end: number): void {
@@ -38,8 +39,9 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
   const threshold = world.scratch.blendThreshold;
   const updated = world.updates.eids;
   const last = updateRange(world.updates, world.characters.dense, dt, first, end);
-  const { area, blendOverride } = kernels;
-  const restTable = area.restTable;
+  const { area, blendOverride, blendOverrideMasked } = kernels;
+  const { restTable, maskTable, layerMasks } = area;
+  const maskRow = kernels.thread * MAX_LAYERS, layerMasksAt = layerMasks.byteOffset + maskRow * 4;
   // The threshold where the kernel reads it (this thread's slot), so no double is passed.
   area.params[kernels.thread] = threshold[0];
   const thresholdAt = area.params.byteOffset + kernels.thread * 8;
@@ -57,7 +59,7 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
     let count = 0;
     let single = -1;
     let layers = 0; // override slots as bits (slot − firstLayer)
-    let masked = false;
+    let masked = false, uncopied = false; // a layer masked; a mask with no copy in the kernel area
     for (let li = firstLayer, last = li + maxLayers; li < last; li++) {
       if (!isOverride(Layers, li)) continue;
       if (count === 0) single = li;
@@ -65,7 +67,12 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
       layerOff[count] = (li - firstLayer) * poseSize;
       layerWeight[count] = weight[li];
       layerMask[count] = mask[li] >= 0 ? masks[mask[li]] : null;
-      if (mask[li] >= 0) masked = true;
+      const maskAt = mask[li] < 0 ? 0 : mask[li] < POSE_TABLE_IDS ? maskTable[mask[li]] : 0;
+      layerMasks[maskRow + li - firstLayer] = maskAt;
+      if (mask[li] >= 0) {
+        masked = true;
+        if (maskAt === 0) uncopied = true;
+      }
       count++;
     }
     if (count === 1 && !masked && layerWeight[0] >= threshold[0]) {
@@ -87,9 +94,11 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
           sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
         }
       }
-      const rest = masked || skeletonId >= SKIN_TABLE_IDS ? 0 : restTable[skeletonId];
-      if (rest !== 0) {
+      const rest = uncopied || skeletonId >= SKIN_TABLE_IDS ? 0 : restTable[skeletonId];
+      if (rest !== 0 && !masked) {
         blendOverride(localAt + eid * poseBytes, samplesAt, poseBytes, weightAt + firstLayer * 4, layers, jointCount, rest, thresholdAt);
+      } else if (rest !== 0) {
+        blendOverrideMasked(localAt + eid * poseBytes, samplesAt, poseBytes, weightAt + firstLayer * 4, layerMasksAt, layers, jointCount, rest, thresholdAt);
       } else {
         blendOverrideLayers(local, outOff, skeleton.rest, samples, layerOff, layerWeight, layerMask, count, jointCount, threshold);
       }
@@ -104,8 +113,9 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
       if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8)) {
         sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
       }
-      const layerMaskWeights = mask[li] >= 0 ? masks[mask[li]] : null;
-      applyAdditiveLayer(local, outOff, samples, n * poseSize, references[reference[li]], weight, li, layerMaskWeights, jointCount);
+      if (!additiveWasm(kernels, localAt + eid * poseBytes, samplesAt + n * poseBytes, reference[li], mask[li], weightAt + li * 4, jointCount)) {
+        applyAdditiveLayer(local, outOff, samples, n * poseSize, references[reference[li]], weight, li, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
+      }
     }
   }
 }
@@ -126,7 +136,9 @@ export function blendLayersNowWasm(world: AnimationWorld, kernels: WasmKernels, 
   const clipLevels = world.lod.clipLevels;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const poseBytes = poseSize * 4;
-  const { area, blendOverride } = kernels;
+  const { area, blendOverride, blendOverrideMasked } = kernels;
+  const { maskTable, layerMasks } = area;
+  const maskRow = kernels.thread * MAX_LAYERS, layerMasksAt = layerMasks.byteOffset + maskRow * 4;
   area.params[kernels.thread] = threshold[0];
   const thresholdAt = area.params.byteOffset + kernels.thread * 8;
   const outAt = out.byteOffset + outOff * 4, samplesAt = samples.byteOffset, weightAt = weight.byteOffset, timeAt = time.byteOffset;
@@ -137,7 +149,7 @@ export function blendLayersNowWasm(world: AnimationWorld, kernels: WasmKernels, 
   let count = 0;
   let single = -1;
   let layers = 0;
-  let masked = false;
+  let masked = false, uncopied = false;
   for (let li = firstLayer, last = li + maxLayers; li < last; li++) {
     if (!isOverride(Layers, li)) continue;
     if (count === 0) single = li;
@@ -145,7 +157,12 @@ export function blendLayersNowWasm(world: AnimationWorld, kernels: WasmKernels, 
     layerOff[count] = (li - firstLayer) * poseSize;
     layerWeight[count] = weight[li];
     layerMask[count] = mask[li] >= 0 ? masks[mask[li]] : null;
-    if (mask[li] >= 0) masked = true;
+    const maskAt = mask[li] < 0 ? 0 : mask[li] < POSE_TABLE_IDS ? maskTable[mask[li]] : 0;
+    layerMasks[maskRow + li - firstLayer] = maskAt;
+    if (mask[li] >= 0) {
+      masked = true;
+      if (maskAt === 0) uncopied = true;
+    }
     count++;
   }
   if (count === 1 && !masked && layerWeight[0] >= threshold[0]) {
@@ -166,9 +183,11 @@ export function blendLayersNowWasm(world: AnimationWorld, kernels: WasmKernels, 
         sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
       }
     }
-    const rest = masked || skeletonId >= SKIN_TABLE_IDS ? 0 : area.restTable[skeletonId];
-    if (rest !== 0) {
+    const rest = uncopied || skeletonId >= SKIN_TABLE_IDS ? 0 : area.restTable[skeletonId];
+    if (rest !== 0 && !masked) {
       blendOverride(outAt, samplesAt, poseBytes, weightAt + firstLayer * 4, layers, jointCount, rest, thresholdAt);
+    } else if (rest !== 0) {
+      blendOverrideMasked(outAt, samplesAt, poseBytes, weightAt + firstLayer * 4, layerMasksAt, layers, jointCount, rest, thresholdAt);
     } else {
       blendOverrideLayers(out, outOff, skeletons[skeletonId].rest, samples, layerOff, layerWeight, layerMask, count, jointCount, threshold);
     }
@@ -182,6 +201,24 @@ export function blendLayersNowWasm(world: AnimationWorld, kernels: WasmKernels, 
     if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8)) {
       sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
     }
-    applyAdditiveLayer(out, outOff, samples, n * poseSize, references[reference[li]], weight, li, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
+    if (!additiveWasm(kernels, outAt, samplesAt + n * poseBytes, reference[li], mask[li], weightAt + li * 4, jointCount)) {
+      applyAdditiveLayer(out, outOff, samples, n * poseSize, references[reference[li]], weight, li, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
+    }
   }
+}
+
+/**
+ * Applies an additive layer on the WebAssembly kernel `applyAdditive`: the layer's sampled pose
+ * at byte `pose` onto the pose at byte `target`, against reference pose `referenceId` and mask
+ * `maskId` (−1: none), the layer's weight at byte `weight`; false, having written nothing,
+ * when the reference or the mask has no copy in the kernel area (the caller applies it on the
+ * JavaScript kernel).
+ */
+function additiveWasm(kernels: WasmKernels, target: number, pose: number, referenceId: number, maskId: number, weight: number, jointCount: number): boolean {
+  const { referenceTable, maskTable } = kernels.area;
+  const referenceAt = referenceId < POSE_TABLE_IDS ? referenceTable[referenceId] : 0;
+  const maskAt = maskId < 0 ? 0 : maskId < POSE_TABLE_IDS ? maskTable[maskId] : 0;
+  if (referenceAt === 0 || (maskId >= 0 && maskAt === 0)) return false;
+  kernels.applyAdditive(target, pose, referenceAt, weight, maskAt, jointCount);
+  return true;
 }

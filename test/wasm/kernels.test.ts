@@ -352,13 +352,16 @@ describe('the kernels switch', () => {
       const area = world.wasm!.area;
       // What 'wasm' adds: the kernel area's arrays as allocated, and the bytes before the first pool.
       const added = worldBytes(maxEntities, maxJoints, maxEvents, 'wasm') - worldBytes(maxEntities, maxJoints, maxEvents, 'js');
-      expect(added).toBe(KERNEL_POOL_START + area.top.byteLength + area.chunks.byteLength + area.params.byteLength + area.bytes.byteLength + area.skinTable.byteLength + area.restTable.byteLength + area.clipTable.byteLength + area.clips.byteLength);
+      expect(added).toBe(KERNEL_POOL_START + area.top.byteLength + area.chunks.byteLength + area.params.byteLength + area.bytes.byteLength + area.skinTable.byteLength + area.restTable.byteLength + area.clipTable.byteLength + area.clips.byteLength
+        + area.maskTable.byteLength + area.referenceTable.byteLength + area.layerMasks.byteLength + area.poses.byteLength);
       // At least the skeletons' copies the area was sized for (parents, inverse binds, rest
       // poses) and the clips' frames.
       expect(area.bytes.byteLength).toBeGreaterThanOrEqual(kernelAreaSkeletons(maxJoints) * maxJoints * (4 + 12 * 4 + 10 * 4));
       expect(area.clips.byteLength).toBe(Math.min(KERNEL_AREA_CLIP_FRAMES * maxJoints, KERNEL_AREA_CLIP_JOINTS) * 40);
+      // Room for 64 masks and reference poses of maxJoints joints (fewer beyond 16,384 joints).
+      expect(area.poses.byteLength).toBeGreaterThanOrEqual(Math.max(1, Math.min(64, Math.floor(16384 / maxJoints))) * maxJoints * (10 * 4 + 4));
       // The kernel area is the last pool, in the memory's whole pages.
-      const end = area.clips.byteOffset + area.clips.byteLength;
+      const end = area.poses.byteOffset + area.poses.byteLength;
       expect(world.poolBuffer.byteLength).toBeGreaterThanOrEqual(end);
       expect(world.poolBuffer.byteLength - end).toBeLessThan(65536);
       expect(worldBytes(maxEntities, maxJoints, maxEvents)).toBe(worldBytes(maxEntities, maxJoints, maxEvents, 'js'));
