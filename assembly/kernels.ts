@@ -417,3 +417,72 @@ export function applyAdditive(target: usize, pose: usize, reference: usize, weig
     v128.store(o, f32x4.div(q, f32x4.sqrt(dot4(q, q))), 12);
   }
 }
+
+/** Bytes before a binding's per-joint rows in its kernel-area record: i32 target joint count, padding. */
+const BINDING_HEADER: usize = 16;
+/** Bytes of a binding's per-joint row: i32 source joint (−1: unbound), i32 translation mode, f32 translation scale, padding. */
+const BINDING_ROW: usize = 16;
+
+/**
+ * Samples a dense clip through a binding without `retarget` (a proportions-only binding:
+ * src/assets/sampleClip.ts `sampleClipInto` with a binding) at the time `load<f64>(time)` into
+ * the layer pose at `out`, in the binding target's joint order: per target joint, its source
+ * joint's pose sampled as {@link sampleClip} does (the frame copied when alpha is 0, else T and S
+ * lerped and Q nlerped in float32, `f32x4`), or the target's rest pose for an unbound joint;
+ * then the translation by the joint's mode (src/math/retargetTranslation.ts): 0 the target's
+ * rest translation, 1 the clip's, 2 the clip's × the joint's scale. At a frame the JavaScript
+ * path's bits; between frames within float32 rounding of them. `clip` points at the clip's
+ * record, `binding` at the binding's (src/wasm/kernels.ts `copyBinding`: the target joint
+ * count, a row per target joint, then the target's rest pose).
+ */
+export function sampleBound(out: usize, clip: usize, time: usize, binding: usize): void {
+  const frameCount = load<i32>(clip, 8);
+  const poseBytes = <usize>load<i32>(clip, 12) * POSE_BYTES;
+  const jointCount = load<i32>(binding);
+  const rows = binding + BINDING_HEADER;
+  const rest = rows + <usize>jointCount * BINDING_ROW;
+  const position = load<f64>(time) * load<f64>(clip);
+  let frame = Math.floor(position);
+  let alpha = position - frame;
+  if (!(frame >= 0)) {
+    frame = 0;
+    alpha = 0;
+  } else if (frame >= <f64>(frameCount - 1)) {
+    frame = <f64>(frameCount - 1);
+    alpha = 0;
+  }
+  const a0 = clip + CLIP_HEADER + <usize>(<i32>frame) * poseBytes;
+  const af = <f32>alpha;
+  const va = f32x4.splat(af), vb = f32x4.splat(<f32>(1 - alpha)), vn = f32x4.splat(-af);
+  const one = f32x4.splat(1);
+  for (let j = 0; j < jointCount; j++) {
+    const row = rows + <usize>j * BINDING_ROW;
+    const source = load<i32>(row);
+    const o = out + <usize>j * POSE_BYTES, r = rest + <usize>j * POSE_BYTES;
+    if (source < 0) {
+      memory.copy(o, r, POSE_BYTES);
+      continue;
+    }
+    const a = a0 + <usize>source * POSE_BYTES;
+    let rt: v128, rs: v128, rq: v128;
+    if (alpha == 0) {
+      rt = v128.load(a, 0);
+      rs = v128.load(a, 24);
+      rq = v128.load(a, 12);
+    } else {
+      const b = a + poseBytes;
+      const aq = v128.load(a, 12), bq = v128.load(b, 12);
+      const s = v128.bitselect(vn, va, f32x4.lt(dot4(aq, bq), f32x4.splat(0)));
+      rt = f32x4.add(f32x4.mul(v128.load(a, 0), vb), f32x4.mul(v128.load(b, 0), va));
+      rs = f32x4.add(f32x4.mul(v128.load(a, 24), vb), f32x4.mul(v128.load(b, 24), va));
+      const q = f32x4.add(f32x4.mul(aq, vb), f32x4.mul(bq, s));
+      rq = f32x4.mul(q, f32x4.div(one, f32x4.sqrt(dot4(q, q))));
+    }
+    const mode = load<i32>(row, 4);
+    if (mode == 0) rt = v128.load(r, 0);
+    else if (mode == 2) rt = f32x4.mul(rt, v128.load32_splat(row, 8));
+    v128.store(o, rt, 0);
+    v128.store(o, rs, 24);
+    v128.store(o, rq, 12);
+  }
+}

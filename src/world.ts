@@ -495,7 +495,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   ];
   registerComponents(ecs, [...characterParts, components.RootMotion, components.Follower, components.LookAt, components.Reach, components.Lod, components.StateMachine, components.Curves]);
   const characters = registerQuery(ecs, characterParts);
-  const masks: Float32Array[] = [], references: Float32Array[] = []; // also the kernels' (their copies in the kernel area)
+  const masks: Float32Array[] = [], references: Float32Array[] = [], bindings: Binding[] = []; // also the kernels' (their copies in the kernel area)
   return {
     ecs,
     maxEntities,
@@ -515,7 +515,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
       referenceIds: new Map(),
       rootTracks: [],
       rootFrames: [],
-      bindings: [],
+      bindings,
       bindingIds: new Map(),
       machines: [],
       curveMaps: [],
@@ -533,7 +533,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     poolBuffer,
     parallel: pools.parallel,
     kernels: module !== null ? 'wasm' : 'js',
-    wasm: module !== null ? instantiateKernels(module, memory as WasmMemory, pools.kernelArea as KernelArea, 0, { masks, references }) : null,
+    wasm: module !== null ? instantiateKernels(module, memory as WasmMemory, pools.kernelArea as KernelArea, 0, { masks, references, bindings }) : null,
   };
 }
 

@@ -80,7 +80,7 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
       const clipId = clipIds[single], bindingId = binding[single];
       const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
       const source = clips[sourceId];
-      if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, localAt + outOff * 4, timeAt + single * 8)) {
+      if (source.reduced !== null || !sampleLayerWasm(kernels, sourceId, localAt + outOff * 4, timeAt + single * 8, bindingId)) {
         sampleClipInto(local, outOff, source, time, single, bindingId < 0 ? null : bindings[bindingId]);
       }
     } else {
@@ -90,7 +90,7 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
         const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
         const source = clips[sourceId];
         const n = li - firstLayer;
-        if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8)) {
+        if (source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8, bindingId)) {
           sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
         }
       }
@@ -110,7 +110,7 @@ export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, d
       const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
       const source = clips[sourceId];
       const n = li - firstLayer;
-      if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8)) {
+      if (source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8, bindingId)) {
         sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
       }
       if (!additiveWasm(kernels, localAt + eid * poseBytes, samplesAt + n * poseBytes, reference[li], mask[li], weightAt + li * 4, jointCount)) {
@@ -169,7 +169,7 @@ export function blendLayersNowWasm(world: AnimationWorld, kernels: WasmKernels, 
     const clipId = clipIds[single], bindingId = binding[single];
     const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
     const source = clips[sourceId];
-    if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, outAt, timeAt + single * 8)) {
+    if (source.reduced !== null || !sampleLayerWasm(kernels, sourceId, outAt, timeAt + single * 8, bindingId)) {
       sampleClipInto(out, outOff, source, time, single, bindingId < 0 ? null : bindings[bindingId]);
     }
   } else {
@@ -179,7 +179,7 @@ export function blendLayersNowWasm(world: AnimationWorld, kernels: WasmKernels, 
       const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
       const source = clips[sourceId];
       const n = li - firstLayer;
-      if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8)) {
+      if (source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8, bindingId)) {
         sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
       }
     }
@@ -198,7 +198,7 @@ export function blendLayersNowWasm(world: AnimationWorld, kernels: WasmKernels, 
     const sourceId = level < 0 ? clipId : lodClipId(clipLevels, clipId, level);
     const source = clips[sourceId];
     const n = li - firstLayer;
-    if (bindingId >= 0 || source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8)) {
+    if (source.reduced !== null || !sampleLayerWasm(kernels, sourceId, samplesAt + n * poseBytes, timeAt + li * 8, bindingId)) {
       sampleClipInto(samples, n * poseSize, source, time, li, bindingId < 0 ? null : bindings[bindingId]);
     }
     if (!additiveWasm(kernels, outAt, samplesAt + n * poseBytes, reference[li], mask[li], weightAt + li * 4, jointCount)) {

@@ -1,7 +1,9 @@
 /**
  * The masked override blend and the additive layers on the WebAssembly kernels
  * (`blendOverrideMasked`, `applyAdditive`; docs/wasm.md) give the same bits on every thread
- * count: a crowd of 700 RobotExpressive.glb characters (a walk or a run, a masked upper-body
+ * count, and so does sampling through proportions-only bindings (`sampleBound`): a crowd of 700
+ * RobotExpressive.glb characters, every seventh on a 0.8× copy of the Robot's skeleton (its
+ * clips through a binding), each with a walk or a run, a masked upper-body
  * override layer, an additive masked layer of a difference clip; transitions between clips,
  * whose captures rebuild the last blend with the frame's kernels) stepped by `step` and by
  * `stepParallel` at 1, 2 and 4 threads: every pool equal, bit for bit, at every checkpoint,
@@ -11,7 +13,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  bindSkeletons,
   createAnimationWorld,
+  createSkeleton,
   createDifferenceClip,
   createMask,
   disposeAnimationWorld,
@@ -35,8 +39,8 @@ const COUNT = 700;
 const FRAMES = 40;
 const DT = 1 / 60;
 
-let skeleton: Skeleton;
-let bases: Clip[], wave: Clip, difference: Clip, upper: Mask, arms: Mask;
+let skeleton: Skeleton, small: Skeleton;
+let bases: Clip[], wave: Clip, difference: Clip, upper: Mask, arms: Mask, smallUpper: Mask;
 
 beforeAll(async () => {
   const gltf = await loadGltf(new Uint8Array(readFileSync(new URL('RobotExpressive.glb', ASSETS_URL))));
@@ -47,6 +51,11 @@ beforeAll(async () => {
   difference = createDifferenceClip(named('Punch'), named('Idle'));
   upper = createMask(skeleton, { Torso: 1, Neck: 0.5 });
   arms = createMask(skeleton, { 'UpperArm.R': 1, 'UpperArm.L': 0.3 });
+  const rest = Float32Array.from(skeleton.rest);
+  for (let j = 0; j < skeleton.jointCount; j++) for (let c = 0; c < 3; c++) rest[j * 10 + c]! *= 0.8;
+  small = createSkeleton({ names: skeleton.names, parents: skeleton.parents, rest });
+  smallUpper = createMask(small, { Torso: 1 });
+  expect(bindSkeletons(skeleton, small).retarget).toBeNull();
 }, 60_000);
 
 /** SHA-256 of every typed array of every component but the per-thread `Follower.scratch`. */
@@ -68,10 +77,11 @@ async function run(threads: number | null, kernels: KernelChoice = 'wasm'): Prom
   const random = createRandom(29);
   const alive: number[] = [];
   for (let n = 0; n < COUNT; n++) {
-    const eid = spawnCharacter(world, skeleton, { x: n % 30, z: Math.floor(n / 30) });
+    const bound = n % 7 === 6;
+    const eid = spawnCharacter(world, bound ? small : skeleton, { x: n % 30, z: Math.floor(n / 30) });
     play(world, eid, bases[n % 3]!, { time: random() * 2 });
-    if (n % 4 !== 3) play(world, eid, wave, { layer: 1, time: random(), weight: 0.2 + 0.8 * random(), mask: n % 2 === 0 ? upper : arms });
-    if (n % 3 !== 1) play(world, eid, difference, { layer: 2, time: random(), weight: random(), mask: n % 5 === 0 ? undefined : upper, additive: true });
+    if (n % 4 !== 3) play(world, eid, wave, { layer: 1, time: random(), weight: 0.2 + 0.8 * random(), mask: bound ? smallUpper : n % 2 === 0 ? upper : arms });
+    if (n % 3 !== 1) play(world, eid, difference, { layer: 2, time: random(), weight: random(), mask: n % 5 === 0 ? undefined : bound ? smallUpper : upper, additive: true });
     alive.push(eid);
   }
   const hashes: string[] = [];
@@ -93,6 +103,10 @@ async function run(threads: number | null, kernels: KernelChoice = 'wasm'): Prom
       expect(world.wasm.area.maskTable[0]).not.toBe(0);
       expect(world.wasm.area.maskTable[1]).not.toBe(0);
       expect(world.wasm.area.referenceTable[0]).not.toBe(0);
+      // The bindings onto the 0.8× copy (proportions only) have copies: sampled on the kernel.
+      const bindings = world.assets.bindings;
+      expect(bindings.length).toBeGreaterThan(0);
+      for (let id = 0; id < bindings.length; id++) expect(world.wasm.area.bindingTable[id]).not.toBe(0);
     }
   } finally {
     disposeAnimationWorld(world);

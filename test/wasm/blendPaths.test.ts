@@ -6,6 +6,9 @@
  * played alike on a wasm world and a JS world (a walk, a masked upper-body override layer, an
  * additive masked layer of a difference clip; a re-rooted and re-axed variant of the skeleton):
  * the local poses within the documented bound relative to the pool's magnitude (docs/wasm.md),
+ * and likewise sampling through proportions-only bindings (`sampleBound` against
+ * `sampleClipInto` with the binding: 0.8× copies, renamed joints, a joint the clip lacks, every
+ * translation mode; a crowd retargeted onto a 0.8× copy),
  * with the kernels really taken (the masks' and references' copies in the kernel area, not the
  * JavaScript path's bits). What has no copy (more masks than the tables cover) stays on
  * JavaScript, its bits.
@@ -13,6 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  bindSkeletons,
   createAnimationWorld,
   createClip,
   createDifferenceClip,
@@ -28,8 +32,10 @@ import {
   type Mask,
   type Skeleton,
 } from '../../src/index.js';
+import { sampleClipInto } from '../../src/assets/sampleClip.js';
+import type { Binding } from '../../src/assets/bindingTypes.js';
 import { applyAdditiveLayer, blendOverrideLayers } from '../../src/math/blendPose.js';
-import { POSE_TABLE_IDS, syncKernelArea } from '../../src/wasm/kernels.js';
+import { POSE_TABLE_IDS, sampleLayerWasm, syncKernelArea } from '../../src/wasm/kernels.js';
 import { createRandom, syntheticSkeleton } from '../fixtures/synthetic.js';
 import { ASSETS_URL } from '../support/assets.js';
 
@@ -305,5 +311,106 @@ describe('masked and additive layers on a Robot crowd: the wasm world within the
     const { weight, maxLayers } = wasm.components.Layers;
     blendOverrideLayers(expected, 0, robot.rest, samples, Int32Array.of(0, row), Float32Array.of(weight[eid * maxLayers]!, weight[eid * maxLayers + 1]!), [null, wasm.assets.masks[POSE_TABLE_IDS]!], 2, robot.jointCount, Float64Array.of(wasm.blendThreshold));
     expect(compare(a.subarray(0, robot.jointCount * 10), expected).identical).toBe(true);
+  });
+});
+
+/**
+ * The Robot's skeleton at `scale` × its bone lengths, every fifth joint renamed by `prefix`
+ * (the rest keep their names, so `play` still finds the clips bindable), with one joint more
+ * (`extra`, under the root, not in the clips) when `extra`.
+ */
+function resized(scale: number, prefix: string, extra: boolean): Skeleton {
+  const rest = Array.from(robot.rest);
+  for (let j = 0; j < robot.jointCount; j++) for (let c = 0; c < 3; c++) rest[j * 10 + c]! *= scale;
+  const names = robot.names.map((n, j) => (j % 5 === 2 ? `${prefix}${n}` : n));
+  const parents = Array.from(robot.parents);
+  if (extra) {
+    names.push('extra');
+    parents.push(0);
+    rest.push(0.1, 0.2, 0, 0, 0, 0, 1, 1, 1, 1);
+  }
+  return createSkeleton({ names, parents, rest });
+}
+
+describe('sampleBound: dense clips through proportions-only bindings', () => {
+  it('gives sampleClipInto\'s bits at frames and its numbers within float32 rounding between them, for every translation mode, renamed joints and a joint the clip lacks', () => {
+    const plain = resized(0.8, '', false);
+    const renamed = resized(1.3, 'r_', true);
+    const map = Object.fromEntries(robot.names.map((n, j) => [renamed.names[j]!, n]));
+    const modes = Object.fromEntries(robot.names.map((n, j) => [n, (['skeleton', 'animation', 'scaled'] as const)[j % 3]!]));
+    const bindings: Binding[] = [
+      bindSkeletons(robot, plain),
+      bindSkeletons(robot, plain, { translation: 'animation' }),
+      bindSkeletons(robot, plain, { translation: modes, hipRatio: 0.7 }),
+      bindSkeletons(robot, renamed, { joints: map, translation: 'scaled', hipRatio: 1.3 }),
+    ];
+    for (const binding of bindings) expect(binding.retarget).toBeNull();
+    expect(new Set(bindings[2]!.translationMode)).toEqual(new Set([0, 1, 2]));
+    expect(bindings[3]!.sourceJoint[robot.jointCount]).toBe(-1);
+    const joints = renamed.jointCount;
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: joints, kernels: 'wasm' });
+    const kernels = world.wasm!;
+    (kernels.registries.bindings as Binding[]).push(...bindings);
+    syncKernelArea(kernels, [], [walk]);
+    for (let id = 0; id < bindings.length; id++) expect(kernels.area.bindingTable[id]).not.toBe(0);
+    const { time } = world.components.Layers;
+    const pose = world.scratch.layerSamples;
+    const times = [0, 1 / walk.frameRate, 0.4, 0.4123, walk.duration, walk.duration + 1, -0.3, NaN];
+    for (let n = 0; n < 30; n++) times.push((n / 29) * walk.duration);
+    let between = 0;
+    for (let id = 0; id < bindings.length; id++) {
+      const binding = bindings[id]!;
+      const size = binding.sourceJoint.length * 10;
+      const expected = new Float32Array(size);
+      for (const t of times) {
+        time[1] = t;
+        pose.fill(7);
+        expect(sampleLayerWasm(kernels, 0, pose.byteOffset, time.byteOffset + 8, id)).toBe(true);
+        sampleClipInto(expected, 0, walk, time, 1, binding);
+        const position = t * walk.frameRate, frame = Math.floor(position);
+        const atFrame = !(frame >= 0) || frame >= walk.frameCount - 1 || position - frame === 0;
+        const actual = pose.subarray(0, size);
+        if (atFrame) expect(compare(actual, expected).identical).toBe(true);
+        else {
+          expectClose(actual, expected);
+          between++;
+        }
+        expect(pose[size]).toBe(7);
+      }
+    }
+    expect(between).toBeGreaterThan(60);
+  });
+
+  it('a Robot crowd retargeted onto a 0.8× copy (and a renamed 1.3× copy with a joint more), masked and additive layers on it: the wasm world within the bound of the JS world, sampled on the kernel', () => {
+    for (const target of [resized(0.8, '', false), resized(1.3, 'r_', true)]) {
+      const renamed = target.jointCount > robot.jointCount;
+      const upper = createMask(target, { [target.names[robot.names.indexOf('Torso')]!]: 1 });
+      const difference = createDifferenceClip(punch, idle);
+      const bind = renamed ? { binding: bindSkeletons(robot, target, { joints: Object.fromEntries(robot.names.map((name, j) => [target.names[j]!, name])) }) } : {};
+      const make = (kernels: KernelChoice): AnimationWorld => {
+        const world = createAnimationWorld({ maxEntities: 40, maxJoints: target.jointCount, kernels });
+        const random = createRandom(4);
+        for (let n = 0; n < 40; n++) {
+          const eid = spawnCharacter(world, target, { x: n % 8, z: Math.floor(n / 8) });
+          play(world, eid, walk, { time: random() * walk.duration, weight: 0.6, ...bind });
+          if (n % 2 === 0) play(world, eid, wave, { layer: 1, time: random(), weight: 0.5, mask: upper, ...bind });
+          // (The renamed copy plays no additive layer: `play` binds the difference clip's reference by names.)
+          if (n % 3 === 0 && !renamed) play(world, eid, difference, { layer: 2, time: random(), weight: 0.8, mask: upper, additive: true });
+        }
+        for (let f = 0; f < 30; f++) step(world, DT);
+        return world;
+      };
+      const wasm = make('wasm'), js = make('js');
+      const bound = wasm.assets.bindings.filter((b) => b !== undefined);
+      expect(bound.length).toBeGreaterThan(0);
+      for (let id = 0; id < wasm.assets.bindings.length; id++) {
+        if (wasm.assets.bindings[id] !== undefined) expect(wasm.wasm!.area.bindingTable[id]).not.toBe(0);
+      }
+      const a = wasm.components.LocalPose.data, b = js.components.LocalPose.data;
+      const result = compare(a, b);
+      expect(result.identical).toBe(false);
+      expect(result.max).toBeLessThanOrEqual(POSE_TOLERANCE * Math.max(1, magnitude(b)));
+      expect(compare(wasm.components.SkinPalette.data, js.components.SkinPalette.data).max).toBeLessThanOrEqual(1e-5 * Math.max(1, magnitude(js.components.SkinPalette.data)));
+    }
   });
 });
