@@ -5,10 +5,10 @@
  * the world's pools: every pointer is a byte offset into the imported memory, the `byteOffset`
  * of a pool's typed array plus the entity's row. The JavaScript side is src/wasm/.
  *
- * Precision (docs/wasm.md): `skin`/`skinEntries`, `sampleClip` (between frames) and the
- * two-layer case of `blendOverride` compute in float32 four lanes at a time (`f32x4`), within
- * 1e-5 of the JavaScript path per palette element (a few 1e-7 per local pose element), not its
- * bits. The rest of `blendOverride` keeps the JavaScript path's numbers, bit for bit: every product and sum is an f64
+ * Precision (docs/wasm.md): `skin`/`skinEntries`, `sampleClip` and `sampleBound` (between
+ * frames), the two-layer case of `blendOverride`, `blendOverrideMasked` and `applyAdditive`
+ * compute in float32 four lanes at a time (`f32x4`), within 1e-5 of the JavaScript path per
+ * palette element (1e-6 × the pool's magnitude per local pose element), not its bits. The rest of `blendOverride` keeps the JavaScript path's numbers, bit for bit: every product and sum is an f64
  * operation in the same order as in src/math/composeModel.ts and src/systems/skinSystem.ts
  * (no fused multiply-add, no reassociation), two lanes at a time (`f64x2`), and each result
  * is rounded to float32 once when stored, as a Float32Array store rounds it. A sum padded

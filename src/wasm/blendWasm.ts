@@ -1,14 +1,17 @@
 /**
  * blendSystem's work on WebAssembly kernels (`world.kernels === 'wasm'`): the same per-character
- * decisions as `blendEntities` (src/systems/blendSystem.ts). A layer of a dense unbound clip
- * (at the character's LOD level) is sampled by the SIMD kernel `sampleClip`, which gives
- * `sampleClipInto`'s bits at a key and is within 1e-6 of them between keys (float32 SIMD), into
- * the thread's `layerSamples` scratch (or straight into `LocalPose` when it is the blend); the
- * override blend of a character whose override layers carry no mask is done by
- * `blendOverride` (assembly/kernels.ts: two layers in float32, within 1e-6 of
- * `blendOverrideLayers`; more layers in doubles, its bits; docs/wasm.md). Reduced and bound
- * clips, clips the kernel area could not hold, masked override layers, characters whose skeleton
- * the kernel area could not hold, and the additive layers run the JavaScript kernels.
+ * decisions as `blendEntities` (src/systems/blendSystem.ts). A layer of a dense clip (at the
+ * character's LOD level) is sampled by the SIMD kernel `sampleClip` (unbound) or `sampleBound`
+ * (through a binding without `retarget`), which give `sampleClipInto`'s bits at a key and are
+ * within float32 rounding of them between keys, into the thread's `layerSamples` scratch (or
+ * straight into `LocalPose` when it is the blend); the override blend of a character whose
+ * override layers carry no mask is done by `blendOverride` (assembly/kernels.ts: two layers in
+ * float32, within 1e-6 of `blendOverrideLayers`; more layers in doubles, its bits), of one with a
+ * masked layer by `blendOverrideMasked` (float32), and each additive layer by `applyAdditive`
+ * (float32; docs/wasm.md). Reduced clips, bindings with `retarget`, clips, masks, reference
+ * poses and bindings the kernel area could not hold, and characters whose skeleton it could not
+ * hold run the JavaScript kernels (the masked blend's per-slot mask pointers go through this
+ * thread's row of `area.layerMasks`).
  *
  * `blendLayersNowWasm` repeats the per-character body of `blendEntitiesWasm` for one character
  * and another output on purpose: the chunk loop calling it per character (one function, the
