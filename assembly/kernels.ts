@@ -336,51 +336,100 @@ const SIGN_XW = f32x4(-0.0, 0.0, 0.0, -0.0);
  * is at `poses + n·layerBytes`, its weight the f32 at `weights + 4n`, its mask's copy (one f32
  * per joint, in the kernel area) at the i32 pointer at `masks + 4n`; `rest` is the skeleton's
  * rest pose in the kernel area. Within float32 rounding of the JavaScript path (which sums in
- * doubles), not its bits (docs/wasm.md).
+ * doubles), not its bits (docs/wasm.md). Two layers of weight > 0 (a walk and a masked upper
+ * body) take a written-out joint loop: per joint, both contributing and reaching θ blend as
+ * `blendOverride`'s two-layer case, one alone at or above θ is copied with Q renormalized
+ * (`q / |q|`: the blend of one layer), any other joint the general per-layer loop.
  */
 export function blendOverrideMasked(
   out: usize, poses: usize, layerBytes: usize, weights: usize, masks: usize, layers: i32, jointCount: i32, rest: usize, threshold: usize,
 ): void {
   const theta = <f32>load<f64>(threshold);
-  const zero = f32x4.splat(0), sign = f32x4.splat(-0.0), one = f32x4.splat(1);
-  for (let j = 0; j < jointCount; j++) {
-    const k = <usize>j * POSE_BYTES;
-    let total: f32 = 0;
-    let rt = zero, rq = zero, rs = zero, first = zero;
-    for (let n = 0; n < 32; n++) {
-      if ((layers >>> n) == 0) break;
-      if (((layers >>> n) & 1) == 0) continue;
-      let w = load<f32>(weights + (<usize>n << 2));
-      const mask = <usize>load<i32>(masks + (<usize>n << 2));
-      if (mask != 0) w *= load<f32>(mask + (<usize>j << 2));
-      if (!(w > 0)) continue;
-      const p = poses + <usize>n * layerBytes + k;
-      const q = v128.load(p, 12);
-      if (total == 0) first = q;
-      const vw = f32x4.splat(w);
-      const qw = v128.xor(vw, v128.and(f32x4.lt(dot4(first, q), zero), sign));
-      rt = f32x4.add(rt, f32x4.mul(v128.load(p, 0), vw));
-      rq = f32x4.add(rq, f32x4.mul(q, qw));
-      rs = f32x4.add(rs, f32x4.mul(v128.load(p, 24), vw));
-      total += w;
-    }
-    if (total < theta) {
-      // `first` is 0 when no layer contributed: its dot product is never < 0, nothing flips.
-      const p = rest + k;
-      const q = v128.load(p, 12);
-      const vw = f32x4.splat(theta - total);
-      const qw = v128.xor(vw, v128.and(f32x4.lt(dot4(first, q), zero), sign));
-      rt = f32x4.add(rt, f32x4.mul(v128.load(p, 0), vw));
-      rq = f32x4.add(rq, f32x4.mul(q, qw));
-      rs = f32x4.add(rs, f32x4.mul(v128.load(p, 24), vw));
-      total = theta;
-    }
-    const inv = f32x4.div(one, f32x4.splat(total));
-    const o = out + k;
-    v128.store(o, f32x4.mul(rt, inv), 0);
-    v128.store(o, f32x4.mul(rs, inv), 24);
-    v128.store(o, f32x4.div(rq, f32x4.sqrt(dot4(rq, rq))), 12);
+  // The slots whose weight is > 0 (a mask's weights are in [0, 1], so no other slot contributes
+  // at any joint): with two, the joint loop below is written out for them.
+  let count = 0, na = 0, nb = 0;
+  for (let n = 0; n < 32 && (layers >>> n) != 0; n++) {
+    if (((layers >>> n) & 1) == 0 || !(load<f32>(weights + (<usize>n << 2)) > 0)) continue;
+    if (count == 0) na = n;
+    else if (count == 1) nb = n;
+    count++;
   }
+  if (count != 2) {
+    for (let j = 0, k: usize = 0; j < jointCount; j++, k += POSE_BYTES) maskedJoint(out + k, poses + k, layerBytes, weights, masks, layers, j, rest + k, theta);
+    return;
+  }
+  // Two layers A and B: per joint, both contributing and reaching θ is the two-layer blend of
+  // blendOverride; one alone at or above θ is its pose (Q renormalized); anything else (the rest
+  // pose joining) is the general joint.
+  const pa = poses + <usize>na * layerBytes, pb = poses + <usize>nb * layerBytes;
+  const wa0 = load<f32>(weights + (<usize>na << 2)), wb0 = load<f32>(weights + (<usize>nb << 2));
+  const ma = <usize>load<i32>(masks + (<usize>na << 2)), mb = <usize>load<i32>(masks + (<usize>nb << 2));
+  const sign = f32x4.splat(-0.0), zero = f32x4.splat(0), one = f32x4.splat(1);
+  for (let j = 0, k: usize = 0; j < jointCount; j++, k += POSE_BYTES) {
+    const wa = ma == 0 ? wa0 : wa0 * load<f32>(ma + (<usize>j << 2));
+    const wb = mb == 0 ? wb0 : wb0 * load<f32>(mb + (<usize>j << 2));
+    const o = out + k;
+    if (wa > 0 && wb > 0 && !(wa + wb < theta)) {
+      const a = pa + k, b = pb + k;
+      const aq = v128.load(a, 12), bq = v128.load(b, 12);
+      const vwa = f32x4.splat(wa), vwb = f32x4.splat(wb), inv = f32x4.div(one, f32x4.splat(wa + wb));
+      const qb = v128.xor(vwb, v128.and(f32x4.lt(dot4(aq, bq), zero), sign));
+      const rq = f32x4.add(f32x4.mul(aq, vwa), f32x4.mul(bq, qb));
+      v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(v128.load(a, 0), vwa), f32x4.mul(v128.load(b, 0), vwb)), inv), 0);
+      v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(v128.load(a, 24), vwa), f32x4.mul(v128.load(b, 24), vwb)), inv), 24);
+      v128.store(o, f32x4.div(rq, f32x4.sqrt(dot4(rq, rq))), 12);
+    } else if ((wa > 0 && !(wb > 0) && !(wa < theta)) || (wb > 0 && !(wa > 0) && !(wb < theta))) {
+      const p = (wa > 0 ? pa : pb) + k;
+      const q = v128.load(p, 12);
+      v128.store(o, v128.load(p, 0), 0);
+      v128.store(o, v128.load(p, 24), 24);
+      v128.store(o, f32x4.div(q, f32x4.sqrt(dot4(q, q))), 12);
+    } else {
+      maskedJoint(o, poses + k, layerBytes, weights, masks, layers, j, rest + k, theta);
+    }
+  }
+}
+
+/**
+ * One joint j of {@link blendOverrideMasked}, any number of layers: `out`, `poses` and `rest`
+ * point at the joint's pose in the output, in layer 0's pose and in the rest pose.
+ */
+// @ts-ignore: decorator
+@inline function maskedJoint(out: usize, poses: usize, layerBytes: usize, weights: usize, masks: usize, layers: i32, j: i32, rest: usize, theta: f32): void {
+  const zero = f32x4.splat(0), sign = f32x4.splat(-0.0), one = f32x4.splat(1);
+  let total: f32 = 0;
+  let rt = zero, rq = zero, rs = zero, first = zero;
+  for (let n = 0; n < 32; n++) {
+    if ((layers >>> n) == 0) break;
+    if (((layers >>> n) & 1) == 0) continue;
+    let w = load<f32>(weights + (<usize>n << 2));
+    const mask = <usize>load<i32>(masks + (<usize>n << 2));
+    if (mask != 0) w *= load<f32>(mask + (<usize>j << 2));
+    if (!(w > 0)) continue;
+    const p = poses + <usize>n * layerBytes;
+    const q = v128.load(p, 12);
+    if (total == 0) first = q;
+    const vw = f32x4.splat(w);
+    const qw = v128.xor(vw, v128.and(f32x4.lt(dot4(first, q), zero), sign));
+    rt = f32x4.add(rt, f32x4.mul(v128.load(p, 0), vw));
+    rq = f32x4.add(rq, f32x4.mul(q, qw));
+    rs = f32x4.add(rs, f32x4.mul(v128.load(p, 24), vw));
+    total += w;
+  }
+  if (total < theta) {
+    // `first` is 0 when no layer contributed: its dot product is never < 0, nothing flips.
+    const q = v128.load(rest, 12);
+    const vw = f32x4.splat(theta - total);
+    const qw = v128.xor(vw, v128.and(f32x4.lt(dot4(first, q), zero), sign));
+    rt = f32x4.add(rt, f32x4.mul(v128.load(rest, 0), vw));
+    rq = f32x4.add(rq, f32x4.mul(q, qw));
+    rs = f32x4.add(rs, f32x4.mul(v128.load(rest, 24), vw));
+    total = theta;
+  }
+  const inv = f32x4.div(one, f32x4.splat(total));
+  v128.store(out, f32x4.mul(rt, inv), 0);
+  v128.store(out, f32x4.mul(rs, inv), 24);
+  v128.store(out, f32x4.div(rq, f32x4.sqrt(dot4(rq, rq))), 12);
 }
 
 /**
