@@ -24,8 +24,10 @@ import {
   createSkeleton,
   loadGltf,
   play,
+  releaseMask,
   spawnCharacter,
   step,
+  stop,
   type AnimationWorld,
   type Clip,
   type KernelChoice,
@@ -280,6 +282,30 @@ describe('masked and additive layers on a Robot crowd: the wasm world within the
     expect(moved).toBeGreaterThan(40);
     const palette = compare(wasm.components.SkinPalette.data, js.components.SkinPalette.data);
     expect(palette.max).toBeLessThanOrEqual(1e-5 * Math.max(1, magnitude(js.components.SkinPalette.data)));
+  });
+
+  it('a mask id released and taken by another mask is copied anew (the table never serves the old weights)', () => {
+    const lower = createMask(robot, { Torso: 0, Hips: 1 }), upper = createMask(robot, { Torso: 1 });
+    const eids = [0, 0];
+    const make = (kernels: KernelChoice): AnimationWorld => {
+      const world = createAnimationWorld({ maxEntities: 4, maxJoints: robot.jointCount, kernels });
+      eids[0] = spawnCharacter(world, robot);
+      play(world, eids[0], walk, { time: 0.3 });
+      play(world, eids[0], wave, { layer: 1, time: 0.4, weight: 0.9, mask: lower });
+      for (let f = 0; f < 3; f++) step(world, DT);
+      stop(world, eids[0], 1);
+      expect(releaseMask(world, lower)).toBe(true);
+      play(world, eids[0], wave, { layer: 1, time: 0.4, weight: 0.9, mask: upper }); // takes the released id
+      for (let f = 0; f < 3; f++) step(world, DT);
+      return world;
+    };
+    const wasm = make('wasm'), js = make('js');
+    expect(wasm.components.Layers.mask[eids[0]! * wasm.maxLayers + 1]).toBe(0); // the same id, 0
+    expect(wasm.wasm!.maskCopied[0]).toBe(upper.weights);
+    const a = wasm.components.LocalPose.data, b = js.components.LocalPose.data;
+    const result = compare(a, b);
+    expect(result.identical).toBe(false);
+    expect(result.max).toBeLessThanOrEqual(POSE_TOLERANCE * Math.max(1, magnitude(b)));
   });
 
   it(`masks and references beyond the tables' ${POSE_TABLE_IDS} ids blend on JavaScript, its bits`, () => {
