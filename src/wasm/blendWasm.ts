@@ -19,13 +19,13 @@
  * phase 10 % slower at 10,000 × 64 joints (13.7–14.0 against 12.3 ns per joint).
  */
 import { sampleClipInto } from '../assets/sampleClip.js';
+import { MAX_LAYERS } from '../components/Layers.js';
 import { isAdditive, isOverride } from '../components/layerRules.js';
 import { lodClipId } from '../components/Lod.js';
 import { updateRange } from '../components/UpdateList.js';
 import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
-import { MAX_LAYERS } from '../components/Layers.js';
 import { POSE_TABLE_IDS, sampleLayerWasm, SKIN_TABLE_IDS, type WasmKernels } from './kernels.js';
 
 /** `blendEntities` for the chunk `world.characters.dense[first .. end)` on `kernels` (this thread's). */
