@@ -5,10 +5,10 @@
  * the world's pools: every pointer is a byte offset into the imported memory, the `byteOffset`
  * of a pool's typed array plus the entity's row. The JavaScript side is src/wasm/.
  *
- * Precision (docs/wasm.md): `skin`/`skinEntries`, `sampleClip` (between frames) and the
- * two-layer case of `blendOverride` compute in float32 four lanes at a time (`f32x4`), within
- * 1e-5 of the JavaScript path per palette element (a few 1e-7 per local pose element), not its
- * bits. The rest of `blendOverride` keeps the JavaScript path's numbers, bit for bit: every product and sum is an f64
+ * Precision (docs/wasm.md): `skin`/`skinEntries`, `sampleClip` and `sampleBound` (between
+ * frames), the two-layer case of `blendOverride`, `blendOverrideMasked` and `applyAdditive`
+ * compute in float32 four lanes at a time (`f32x4`), within 1e-5 of the JavaScript path per
+ * palette element (1e-6 × the pool's magnitude per local pose element), not its bits. The rest of `blendOverride` keeps the JavaScript path's numbers, bit for bit: every product and sum is an f64
  * operation in the same order as in src/math/composeModel.ts and src/systems/skinSystem.ts
  * (no fused multiply-add, no reassociation), two lanes at a time (`f64x2`), and each result
  * is rounded to float32 once when stored, as a Float32Array store rounds it. A sum padded
@@ -301,5 +301,237 @@ export function blendOverride(
     store2(o, 16, f64x2.mul(q45, f64x2.splat(qInv)));
     store2(o, 24, f64x2.mul(q67, pair(qInv, inv)));
     store2(o, 32, f64x2.mul(s89, f64x2.splat(inv)));
+  }
+}
+
+/** −0 in the lanes set (x y z w), +0 in the others: xor flips those lanes' signs. */
+const SIGN_XYZ = f32x4(-0.0, -0.0, -0.0, 0.0);
+const SIGN_YW = f32x4(0.0, -0.0, 0.0, -0.0);
+const SIGN_ZW = f32x4(0.0, 0.0, -0.0, -0.0);
+const SIGN_XW = f32x4(-0.0, 0.0, 0.0, -0.0);
+
+/**
+ * The Hamilton product p·q of two quaternions (x y z w in lanes 0–3), four lanes at a time:
+ * p_w·q + p_x·(q_w, −q_z, q_y, −q_x) + p_y·(q_z, q_w, −q_x, −q_y) + p_z·(−q_y, q_x, q_w, −q_z),
+ * the terms of src/math/quat.ts `multiply` regrouped by p's component.
+ */
+// @ts-ignore: decorator
+@inline function quatMultiply(p: v128, q: v128): v128 {
+  const a = f32x4.mul(v128.shuffle<f32>(p, p, 3, 3, 3, 3), q);
+  const b = f32x4.mul(v128.shuffle<f32>(p, p, 0, 0, 0, 0), v128.xor(v128.shuffle<f32>(q, q, 3, 2, 1, 0), SIGN_YW));
+  const c = f32x4.mul(v128.shuffle<f32>(p, p, 1, 1, 1, 1), v128.xor(v128.shuffle<f32>(q, q, 2, 3, 0, 1), SIGN_ZW));
+  const d = f32x4.mul(v128.shuffle<f32>(p, p, 2, 2, 2, 2), v128.xor(v128.shuffle<f32>(q, q, 1, 0, 3, 2), SIGN_XW));
+  return f32x4.add(f32x4.add(a, b), f32x4.add(c, d));
+}
+
+/**
+ * The override blend of one character's override layers, masked or not, into its local pose
+ * (src/math/blendPose.ts `blendOverrideLayers`), in float32 four lanes at a time (`f32x4`):
+ * per joint j, over the layers whose bit is set in `layers` (slot order), w = weight × mask[j]
+ * (the weight alone where the slot's mask pointer is 0; skipped unless > 0), sums from +0 of
+ * T·w, S·w and Q·w with w negated on Q when the quaternion is in the other hemisphere from the
+ * first contributing one, the rest pose joining with θ − W below the threshold θ
+ * (`load<f64>(threshold)`, flipped likewise when a layer contributed), then T and S times 1/W,
+ * Q divided by its norm; stored T, S, then Q over the lanes the other two wrote. Layer n's pose
+ * is at `poses + n·layerBytes`, its weight the f32 at `weights + 4n`, its mask's copy (one f32
+ * per joint, in the kernel area) at the i32 pointer at `masks + 4n`; `rest` is the skeleton's
+ * rest pose in the kernel area. Within float32 rounding of the JavaScript path (which sums in
+ * doubles), not its bits (docs/wasm.md). Two layers of weight > 0 (a walk and a masked upper
+ * body) take a written-out joint loop: per joint, both contributing and reaching θ blend as
+ * `blendOverride`'s two-layer case, one alone at or above θ is copied with Q renormalized
+ * (`q / |q|`: the blend of one layer), any other joint the general per-layer loop.
+ */
+export function blendOverrideMasked(
+  out: usize, poses: usize, layerBytes: usize, weights: usize, masks: usize, layers: i32, jointCount: i32, rest: usize, threshold: usize,
+): void {
+  const theta = <f32>load<f64>(threshold);
+  // The slots whose weight is > 0 (a mask's weights are in [0, 1], so no other slot contributes
+  // at any joint): with two, the joint loop below is written out for them.
+  let count = 0, na = 0, nb = 0;
+  for (let n = 0; n < 32 && (layers >>> n) != 0; n++) {
+    if (((layers >>> n) & 1) == 0 || !(load<f32>(weights + (<usize>n << 2)) > 0)) continue;
+    if (count == 0) na = n;
+    else if (count == 1) nb = n;
+    count++;
+  }
+  if (count != 2) {
+    for (let j = 0, k: usize = 0; j < jointCount; j++, k += POSE_BYTES) maskedJoint(out + k, poses + k, layerBytes, weights, masks, layers, j, rest + k, theta);
+    return;
+  }
+  // Two layers A and B: per joint, both contributing and reaching θ is the two-layer blend of
+  // blendOverride; one alone at or above θ is its pose (Q renormalized); anything else (the rest
+  // pose joining) is the general joint.
+  const pa = poses + <usize>na * layerBytes, pb = poses + <usize>nb * layerBytes;
+  const wa0 = load<f32>(weights + (<usize>na << 2)), wb0 = load<f32>(weights + (<usize>nb << 2));
+  const ma = <usize>load<i32>(masks + (<usize>na << 2)), mb = <usize>load<i32>(masks + (<usize>nb << 2));
+  const sign = f32x4.splat(-0.0), zero = f32x4.splat(0), one = f32x4.splat(1);
+  for (let j = 0, k: usize = 0; j < jointCount; j++, k += POSE_BYTES) {
+    const wa = ma == 0 ? wa0 : wa0 * load<f32>(ma + (<usize>j << 2));
+    const wb = mb == 0 ? wb0 : wb0 * load<f32>(mb + (<usize>j << 2));
+    const o = out + k;
+    if (wa > 0 && wb > 0 && !(wa + wb < theta)) {
+      const a = pa + k, b = pb + k;
+      const aq = v128.load(a, 12), bq = v128.load(b, 12);
+      const vwa = f32x4.splat(wa), vwb = f32x4.splat(wb), inv = f32x4.div(one, f32x4.splat(wa + wb));
+      const qb = v128.xor(vwb, v128.and(f32x4.lt(dot4(aq, bq), zero), sign));
+      const rq = f32x4.add(f32x4.mul(aq, vwa), f32x4.mul(bq, qb));
+      v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(v128.load(a, 0), vwa), f32x4.mul(v128.load(b, 0), vwb)), inv), 0);
+      v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(v128.load(a, 24), vwa), f32x4.mul(v128.load(b, 24), vwb)), inv), 24);
+      v128.store(o, f32x4.div(rq, f32x4.sqrt(dot4(rq, rq))), 12);
+    } else if ((wa > 0 && !(wb > 0) && !(wa < theta)) || (wb > 0 && !(wa > 0) && !(wb < theta))) {
+      const p = (wa > 0 ? pa : pb) + k;
+      const q = v128.load(p, 12);
+      v128.store(o, v128.load(p, 0), 0);
+      v128.store(o, v128.load(p, 24), 24);
+      v128.store(o, f32x4.div(q, f32x4.sqrt(dot4(q, q))), 12);
+    } else {
+      maskedJoint(o, poses + k, layerBytes, weights, masks, layers, j, rest + k, theta);
+    }
+  }
+}
+
+/**
+ * One joint j of {@link blendOverrideMasked}, any number of layers: `out`, `poses` and `rest`
+ * point at the joint's pose in the output, in layer 0's pose and in the rest pose.
+ */
+// @ts-ignore: decorator
+@inline function maskedJoint(out: usize, poses: usize, layerBytes: usize, weights: usize, masks: usize, layers: i32, j: i32, rest: usize, theta: f32): void {
+  const zero = f32x4.splat(0), sign = f32x4.splat(-0.0), one = f32x4.splat(1);
+  let total: f32 = 0;
+  let rt = zero, rq = zero, rs = zero, first = zero;
+  for (let n = 0; n < 32; n++) {
+    if ((layers >>> n) == 0) break;
+    if (((layers >>> n) & 1) == 0) continue;
+    let w = load<f32>(weights + (<usize>n << 2));
+    const mask = <usize>load<i32>(masks + (<usize>n << 2));
+    if (mask != 0) w *= load<f32>(mask + (<usize>j << 2));
+    if (!(w > 0)) continue;
+    const p = poses + <usize>n * layerBytes;
+    const q = v128.load(p, 12);
+    if (total == 0) first = q;
+    const vw = f32x4.splat(w);
+    const qw = v128.xor(vw, v128.and(f32x4.lt(dot4(first, q), zero), sign));
+    rt = f32x4.add(rt, f32x4.mul(v128.load(p, 0), vw));
+    rq = f32x4.add(rq, f32x4.mul(q, qw));
+    rs = f32x4.add(rs, f32x4.mul(v128.load(p, 24), vw));
+    total += w;
+  }
+  if (total < theta) {
+    // `first` is 0 when no layer contributed: its dot product is never < 0, nothing flips.
+    const q = v128.load(rest, 12);
+    const vw = f32x4.splat(theta - total);
+    const qw = v128.xor(vw, v128.and(f32x4.lt(dot4(first, q), zero), sign));
+    rt = f32x4.add(rt, f32x4.mul(v128.load(rest, 0), vw));
+    rq = f32x4.add(rq, f32x4.mul(q, qw));
+    rs = f32x4.add(rs, f32x4.mul(v128.load(rest, 24), vw));
+    total = theta;
+  }
+  const inv = f32x4.div(one, f32x4.splat(total));
+  v128.store(out, f32x4.mul(rt, inv), 0);
+  v128.store(out, f32x4.mul(rs, inv), 24);
+  v128.store(out, f32x4.div(rq, f32x4.sqrt(dot4(rq, rq))), 12);
+}
+
+/**
+ * One additive layer applied to a character's pose in place (src/math/blendPose.ts
+ * `applyAdditiveLayer`), in float32 four lanes at a time (`f32x4`): per joint j with
+ * β = weight × mask[j] > 0 (the weight alone when `mask` is 0), from the layer pose S (`pose`)
+ * and the reference R (`reference`, its copy in the kernel area), Q_D = Q_S·conj(Q_R),
+ * Q_A = Q_D·Q_T negated when in the other hemisphere from Q_T, Q ← nlerp(Q_T, Q_A, β);
+ * T ← T + β·(T_S − T_R); S ← S·(1 + β·(S_S / S_R − 1)), the ratio 1 where S_R is 0. `target`
+ * is the character's local pose, `weight` points at the layer's f32 weight, `mask` at its
+ * mask's copy (one f32 per joint). Stored T, S, then Q over the lanes the other two wrote.
+ * Within float32 rounding of the JavaScript path (which computes in doubles), not its bits.
+ */
+export function applyAdditive(target: usize, pose: usize, reference: usize, weight: usize, mask: usize, jointCount: i32): void {
+  const w = load<f32>(weight);
+  const zero = f32x4.splat(0), one = f32x4.splat(1), sign = f32x4.splat(-0.0);
+  for (let j = 0; j < jointCount; j++) {
+    const beta = mask == 0 ? w : w * load<f32>(mask + (<usize>j << 2));
+    if (!(beta > 0)) continue;
+    const k = <usize>j * POSE_BYTES;
+    const s = pose + k, r = reference + k, o = target + k;
+    const tq = v128.load(o, 12);
+    const d = quatMultiply(v128.load(s, 12), v128.xor(v128.load(r, 12), SIGN_XYZ));
+    const a0 = quatMultiply(d, tq);
+    const a = v128.xor(a0, v128.and(f32x4.lt(dot4(a0, tq), zero), sign));
+    const vb = f32x4.splat(beta);
+    const q = f32x4.add(f32x4.mul(tq, f32x4.splat(<f32>1 - beta)), f32x4.mul(a, vb));
+    const tt = f32x4.add(v128.load(o, 0), f32x4.mul(vb, f32x4.sub(v128.load(s, 0), v128.load(r, 0))));
+    const rs = v128.load(r, 24);
+    const ratio = v128.bitselect(one, f32x4.div(v128.load(s, 24), rs), f32x4.eq(rs, zero));
+    const ts = f32x4.mul(v128.load(o, 24), f32x4.add(one, f32x4.mul(vb, f32x4.sub(ratio, one))));
+    v128.store(o, tt, 0);
+    v128.store(o, ts, 24);
+    v128.store(o, f32x4.div(q, f32x4.sqrt(dot4(q, q))), 12);
+  }
+}
+
+/** Bytes before a binding's per-joint rows in its kernel-area record: i32 target joint count, padding. */
+const BINDING_HEADER: usize = 16;
+/** Bytes of a binding's per-joint row: i32 source joint (−1: unbound), i32 translation mode, f32 translation scale, padding. */
+const BINDING_ROW: usize = 16;
+
+/**
+ * Samples a dense clip through a binding without `retarget` (a proportions-only binding:
+ * src/assets/sampleClip.ts `sampleClipInto` with a binding) at the time `load<f64>(time)` into
+ * the layer pose at `out`, in the binding target's joint order: per target joint, its source
+ * joint's pose sampled as {@link sampleClip} does (the frame copied when alpha is 0, else T and S
+ * lerped and Q nlerped in float32, `f32x4`), or the target's rest pose for an unbound joint;
+ * then the translation by the joint's mode (src/math/retargetTranslation.ts): 0 the target's
+ * rest translation, 1 the clip's, 2 the clip's × the joint's scale. At a frame the JavaScript
+ * path's bits; between frames within float32 rounding of them. `clip` points at the clip's
+ * record, `binding` at the binding's (src/wasm/kernels.ts `copyBinding`: the target joint
+ * count, a row per target joint, then the target's rest pose). Written as pointer increments
+ * with the alpha test hoisted out of the joint loop: the first version (indices times strides,
+ * alpha tested per joint) ran 27–30 ns per joint under V8's optimizing tier against 16 under its
+ * baseline one and 14 now (sampleClip: 7–9; RobotExpressive.glb's 43 joints, one shared core).
+ */
+export function sampleBound(out: usize, clip: usize, time: usize, binding: usize): void {
+  const frameCount = load<i32>(clip, 8);
+  const poseBytes = <usize>load<i32>(clip, 12) * POSE_BYTES;
+  const jointCount = <usize>load<i32>(binding);
+  const rows = binding + BINDING_HEADER;
+  const rest = rows + jointCount * BINDING_ROW;
+  const position = load<f64>(time) * load<f64>(clip);
+  let frame = Math.floor(position);
+  let alpha = position - frame;
+  if (!(frame >= 0)) {
+    frame = 0;
+    alpha = 0;
+  } else if (frame >= <f64>(frameCount - 1)) {
+    frame = <f64>(frameCount - 1);
+    alpha = 0;
+  }
+  const a0 = clip + CLIP_HEADER + <usize>(<i32>frame) * poseBytes;
+  const af = <f32>alpha;
+  const va = f32x4.splat(af), vb = f32x4.splat(<f32>(1 - alpha)), vn = f32x4.splat(-af);
+  const one = f32x4.splat(1);
+  const interpolate = alpha != 0;
+  for (let row = rows, o = out, r = rest, end = out + jointCount * POSE_BYTES; o < end; row += BINDING_ROW, o += POSE_BYTES, r += POSE_BYTES) {
+    const source = load<i32>(row);
+    if (source < 0) {
+      v128.store(o, v128.load(r, 0), 0);
+      v128.store(o, v128.load(r, 24), 24);
+      v128.store(o, v128.load(r, 12), 12);
+      continue;
+    }
+    const a = a0 + <usize>source * POSE_BYTES;
+    let rt = v128.load(a, 0), rs = v128.load(a, 24), rq = v128.load(a, 12);
+    if (interpolate) {
+      const b = a + poseBytes;
+      const bq = v128.load(b, 12);
+      const s = v128.bitselect(vn, va, f32x4.lt(dot4(rq, bq), f32x4.splat(0)));
+      rt = f32x4.add(f32x4.mul(rt, vb), f32x4.mul(v128.load(b, 0), va));
+      rs = f32x4.add(f32x4.mul(rs, vb), f32x4.mul(v128.load(b, 24), va));
+      const q = f32x4.add(f32x4.mul(rq, vb), f32x4.mul(bq, s));
+      rq = f32x4.mul(q, f32x4.div(one, f32x4.sqrt(dot4(q, q))));
+    }
+    const mode = load<i32>(row, 4);
+    if (mode == 0) rt = v128.load(r, 0);
+    else if (mode == 2) rt = f32x4.mul(rt, v128.load32_splat(row, 8));
+    v128.store(o, rt, 0);
+    v128.store(o, rs, 24);
+    v128.store(o, rq, 12);
   }
 }

@@ -53,6 +53,10 @@
  * Foot locking (footLockCrowd.ts): 10,000 CMU walkers (31 joints, root motion) with both legs
  * locked against the same crowd without, alternating frame by frame, medians, and the ratio.
  * BENCH_FOOTLOCK=0 skips the row; another number runs it at that crowd size.
+ * Blend paths (blendPathsCrowd.ts): 4,000 RobotExpressive.glb characters with an additive
+ * masked upper-body layer, with a masked override layer, and retargeted onto a 0.8× copy of
+ * their skeleton, each on a wasm world and a js world alternating frame by frame, medians.
+ * BENCH_BLEND_PATHS=0 skips the rows; another number runs them at that crowd size.
  *
  * The per-size tables run the default kernels (`kernels: 'auto'`: WebAssembly, which the bench
  * build compiles into .bench-build/src/wasm; their header line says which ran).
@@ -87,6 +91,7 @@ import { benchmarkAim, parseAimCount, printAim } from './aimCrowd.js';
 import { benchmarkCurves, parseCurvesCount, printCurves } from './curvesCrowd.js';
 import { benchmarkRetarget, parseRetargetCount, printRetarget } from './retargetCrowd.js';
 import { benchmarkFootLock, parseFootLockCount, printFootLock } from './footLockCrowd.js';
+import { benchmarkBlendPaths, parseBlendPathsCount, printBlendPaths } from './blendPathsCrowd.js';
 import { benchmarkStateMachines, parseMachineCount, printStateMachines } from './stateMachineCrowd.js';
 import { benchmarkLod, printLod } from './lodCrowd.js';
 import { benchmarkReducedSampling, printReducedSampling, reducedCrowdSize } from './reducedSampling.js';
@@ -146,6 +151,7 @@ async function main(): Promise<void> {
   const curvesCount = parseCurvesCount(process.env['BENCH_CURVES']);
   const retargetCount = parseRetargetCount(process.env['BENCH_RETARGET']);
   const footLockCount = parseFootLockCount(process.env['BENCH_FOOTLOCK']);
+  const blendPathsCount = parseBlendPathsCount(process.env['BENCH_BLEND_PATHS']);
   const machineCount = parseMachineCount(process.env['BENCH_MACHINES']);
   const lodCount = parseCount('BENCH_LOD', process.env['BENCH_LOD'], LOD_CROWD);
   const crowdTables = process.env['BENCH_CROWD']?.trim() !== '0';
@@ -176,6 +182,7 @@ async function main(): Promise<void> {
   if (curvesCount > 0) printCurves(await benchmarkCurves(assets, curvesCount, frames, DT));
   if (retargetCount > 0) printRetarget(await benchmarkRetarget(assets, retargetCount, frames, DT));
   if (footLockCount > 0) printFootLock(await benchmarkFootLock(footLockCount, frames, DT));
+  if (blendPathsCount > 0) printBlendPaths(await benchmarkBlendPaths(blendPathsCount, frames, DT));
   if (lodCount > 0) printLod(await benchmarkLod(assets, lodCount, frames, DT));
   const reducedCount = reducedCrowdSize();
   if (reducedCount > 0) printReducedSampling(await benchmarkReducedSampling(assets, reducedCount, frames, DT));

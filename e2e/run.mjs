@@ -17,8 +17,9 @@
 //      in Chromium and finds every pool and the events equal, with chunks run by a worker;
 //   6. WebAssembly kernels: the page loaded them (`loadKernels`, the .wasm files vite emitted)
 //      and the crowd runs them (`world.kernels === 'wasm'`, on 1 and on 2 threads, the worker
-//      counting its kernel calls); `?selftest=kernels` steps the same crowd on 'js' and on
-//      'wasm' (step, and stepParallel on 2 threads) and finds the palettes within 1e-5 of the
+//      counting its kernel calls); `?selftest=kernels` steps the same crowd (some characters
+//      with a masked override layer and an additive masked layer, which the wasm kernels blend)
+//      on 'js' and on 'wasm' (step, and stepParallel on 2 threads) and finds the palettes within 1e-5 of the
 //      js world's (float32 SIMD), the events equal, and the threaded wasm world equal to the
 //      wasm step world in every pool bit for bit;
 //   7. the inspector's clip picker changes the pose (the pose numbers and the pixels), and its

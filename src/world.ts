@@ -502,6 +502,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   ];
   registerComponents(ecs, [...characterParts, components.RootMotion, components.Follower, components.LookAt, components.Reach, components.FootLock, components.Lod, components.StateMachine, components.Curves]);
   const characters = registerQuery(ecs, characterParts);
+  const masks: Float32Array[] = [], references: Float32Array[] = [], bindings: Binding[] = []; // also the kernels' (their copies in the kernel area)
   return {
     ecs,
     maxEntities,
@@ -515,14 +516,14 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
       skeletonIds: new Map(),
       clips: [],
       clipIds: new Map(),
-      masks: [],
+      masks,
       maskIds: new Map(),
-      references: [],
+      references,
       referenceIds: new Map(),
       rootTracks: [],
       syncMarkers: [],
       rootFrames: [],
-      bindings: [],
+      bindings,
       bindingIds: new Map(),
       machines: [],
       curveMaps: [],
@@ -540,7 +541,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     poolBuffer,
     parallel: pools.parallel,
     kernels: module !== null ? 'wasm' : 'js',
-    wasm: module !== null ? instantiateKernels(module, memory as WasmMemory, pools.kernelArea as KernelArea) : null,
+    wasm: module !== null ? instantiateKernels(module, memory as WasmMemory, pools.kernelArea as KernelArea, 0, { masks, references, bindings }) : null,
   };
 }
 

@@ -38,9 +38,10 @@
  * layer weights (no masks; additive layers add β·(s − r)), on both kernel paths.
  *
  * With WebAssembly kernels (`world.kernels === 'wasm'`) the chunk goes to `blendEntitiesWasm`
- * (src/wasm/blendWasm.ts): a layer of a dense unbound clip is sampled by the SIMD kernel
- * `sampleClip` and the override blend of unmasked layers runs on `blendOverride`
- * (assembly/kernels.ts), same bits; the rest as here.
+ * (src/wasm/blendWasm.ts): a layer of a dense clip, unbound or through a proportions-only
+ * binding, is sampled by the SIMD kernels `sampleClip` / `sampleBound`, the override blend runs
+ * on `blendOverride` (unmasked) or `blendOverrideMasked`, additive layers on `applyAdditive`
+ * (assembly/kernels.ts), within float32 rounding of this path (docs/wasm.md); the rest as here.
  */
 import { commitRemovals } from 'bitecs';
 import type { Clip } from '../assets/Clip.js';

@@ -3,20 +3,24 @@
  * assembly/kernels.ts on the world's memory, whose buffer every pool is a view of (so a
  * pointer into it is a pool's `byteOffset` plus a row), and the kernel area: the copies of
  * the assets the kernels read (assets live outside the pools) — the skeletons' parents,
- * inverse binds and rest poses, and the frames of dense clips.
+ * inverse binds and rest poses, the frames of dense clips, the masks' weights and the additive
+ * layers' reference poses, and the per-joint tables of proportions-only bindings.
  *
  * The kernel area is a pool of its own (allocated with the others, after them): bump
  * counters, `KERNEL_AREA_SKELETONS × maxJoints` joints' worth of bytes for skeletons,
- * {@link clipAreaBytes} for clips, and tables of the copies' pointers by asset id. One copy per
- * asset for the whole world: the world's own thread copies the skeletons and dense clips
- * registered since the last frame before each frame ({@link syncKernelArea}, from
+ * {@link clipAreaBytes} for clips, {@link poseAreaBytes} for masks and reference poses, and
+ * tables of the copies' pointers by asset id. One copy per asset for the whole world: the
+ * world's own thread copies the skeletons, dense clips, masks and reference poses registered
+ * since the last frame before each frame ({@link syncKernelArea}, from
  * `beginFrame`), in id order; workers only read the tables. When the area is full, what was
  * not copied runs on the JavaScript kernels on every thread, so the numbers (the kernels
  * round in float32: docs/wasm.md) never depend on the thread count.
  */
+import type { Binding } from '../assets/bindingTypes.js';
 import type { Clip } from '../assets/Clip.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import * as layout from '../math/layout.js';
+import { MAX_LAYERS } from '../components/Layers.js';
 import { MAX_THREADS } from '../memory/environment.js';
 import { measureAllocations, type PoolAllocator } from '../memory/poolAllocator.js';
 import { wasmApi, type WasmMemory, type WasmModule } from './wasmApi.js';
@@ -64,6 +68,22 @@ const CLIP_HEADER = 16;
  */
 export const SKIN_TABLE_IDS = 64;
 
+/**
+ * Mask, reference pose and binding ids the kernel area's tables cover (`KernelArea.maskTable`,
+ * `referenceTable`, `bindingTable`): beyond them the JavaScript kernels blend and sample.
+ */
+export const POSE_TABLE_IDS = 256;
+
+/**
+ * Masks, reference poses and bindings of `maxJoints` joints each the kernel area holds (per
+ * world, all threads together), as long as that is at most {@link KERNEL_AREA_POSE_JOINTS}
+ * joints: 64 of each.
+ */
+export const KERNEL_AREA_POSES = 64;
+
+/** Most joints the kernel area holds reference poses (40 bytes a joint), masks (4 bytes) and bindings (56 bytes) for. */
+export const KERNEL_AREA_POSE_JOINTS = 16_384;
+
 /** Clip ids the kernel area's clip table covers (`KernelArea.clipTable`): clips with larger ids are sampled on the JavaScript kernel. */
 export const CLIP_TABLE_IDS = 1024;
 
@@ -77,8 +97,14 @@ export const CLIP_TABLE_IDS = 1024;
  * world and read by every thread, hold the copies' pointers by asset id (0: no copy, the
  * JavaScript kernels run): `skinTable` (parents, inverse binds) pairs by skeleton id, which
  * the chunk kernel `skinEntries` reads, `restTable` the rest poses by skeleton id, `clipTable`
- * the clips' records by clip id. Only {@link syncKernelArea}, on the world's own thread before
- * a frame, writes them.
+ * the clips' records by clip id, `maskTable` the masks' weights (one float32 per joint) by mask
+ * id, `referenceTable` the reference poses (float32 poses) by reference id and `bindingTable`
+ * the records of bindings without `retarget` by binding id (the target joint count, a row per
+ * target joint: source joint, translation mode and scale; then the target's rest pose), all
+ * copied into `poses` (`top[2]` its bytes handed out). Only {@link syncKernelArea}, on the world's own thread
+ * before a frame, writes them. `layerMasks[t × MAX_LAYERS + n]` is thread `t`'s slot for the mask
+ * pointer of layer slot n of the character it blends (0: unmasked), which `blendOverrideMasked`
+ * reads.
  */
 export interface KernelArea {
   readonly top: Int32Array;
@@ -89,6 +115,11 @@ export interface KernelArea {
   readonly skinTable: Int32Array;
   readonly restTable: Int32Array;
   readonly clipTable: Int32Array;
+  readonly poses: Float64Array;
+  readonly maskTable: Int32Array;
+  readonly referenceTable: Int32Array;
+  readonly bindingTable: Int32Array;
+  readonly layerMasks: Int32Array;
 }
 
 /** Allocates a kernel area for skeletons of up to `maxJoints` joints (buildAnimationWorld, after the pools). */
@@ -102,7 +133,36 @@ export function createKernelArea(maxJoints: number, alloc: PoolAllocator): Kerne
     restTable: alloc.array(Int32Array, SKIN_TABLE_IDS),
     clipTable: alloc.array(Int32Array, CLIP_TABLE_IDS),
     clips: alloc.array(Float64Array, clipAreaBytes(maxJoints) / 8),
+    maskTable: alloc.array(Int32Array, POSE_TABLE_IDS),
+    referenceTable: alloc.array(Int32Array, POSE_TABLE_IDS),
+    bindingTable: alloc.array(Int32Array, POSE_TABLE_IDS),
+    layerMasks: alloc.array(Int32Array, MAX_THREADS * MAX_LAYERS),
+    poses: alloc.array(Float64Array, poseAreaBytes(maxJoints) / 8),
   };
+}
+
+/**
+ * Bytes of the kernel area for masks, reference poses and bindings: {@link KERNEL_AREA_POSES}
+ * of each at `maxJoints` joints (16-byte aligned), at most {@link KERNEL_AREA_POSE_JOINTS}
+ * joints' worth.
+ */
+export function poseAreaBytes(maxJoints: number): number {
+  const poses = Math.max(1, Math.min(KERNEL_AREA_POSES, Math.floor(KERNEL_AREA_POSE_JOINTS / maxJoints)));
+  return poses * (restBytes(maxJoints) + maskBytes(maxJoints) + bindingBytes(maxJoints));
+}
+
+/** A binding's record (assembly/kernels.ts `sampleBound`): header bytes, then a row per target joint. */
+const BINDING_HEADER = 16;
+const BINDING_ROW = 16;
+
+/** Bytes of a binding's record for `jointCount` target joints: header, rows, the target's rest pose. */
+function bindingBytes(jointCount: number): number {
+  return BINDING_HEADER + jointCount * BINDING_ROW + restBytes(jointCount);
+}
+
+/** Bytes of a mask's copy (float32 per joint) in the kernel area, 16-byte aligned. */
+function maskBytes(jointCount: number): number {
+  return Math.ceil((jointCount * 4) / 16) * 16;
 }
 
 /** Bytes of the kernel area for clips' frames: {@link KERNEL_AREA_CLIP_FRAMES} frames of `maxJoints` joints, at most {@link KERNEL_AREA_CLIP_JOINTS} joint poses. */
@@ -165,6 +225,17 @@ export type BlendKernel = (
   out: number, poses: number, layerBytes: number, weights: number, layers: number, jointCount: number, rest: number, threshold: number,
 ) => void;
 
+/** The override blend kernel for masked layers (assembly/kernels.ts `blendOverrideMasked`): `masks` points at the slots' mask pointers. */
+export type MaskedBlendKernel = (
+  out: number, poses: number, layerBytes: number, weights: number, masks: number, layers: number, jointCount: number, rest: number, threshold: number,
+) => void;
+
+/** The sampling kernel through a proportions-only binding (assembly/kernels.ts `sampleBound`). */
+export type BoundSampleKernel = (out: number, clip: number, time: number, binding: number) => void;
+
+/** The additive layer kernel (assembly/kernels.ts `applyAdditive`): one layer onto a character's pose in place. */
+export type AdditiveKernel = (target: number, pose: number, reference: number, weight: number, mask: number, jointCount: number) => void;
+
 /**
  * One thread's kernels of a world: the instance's exports, and (used on the world's own thread
  * only, by {@link syncKernelArea}) the assets whose copies the area's tables point to.
@@ -181,15 +252,42 @@ export interface WasmKernels {
   /** Byte offset of `area.skinTable` in the memory. */
   readonly skinTableAt: number;
   readonly sampleClip: SampleKernel;
+  readonly sampleBound: BoundSampleKernel;
   readonly blendOverride: BlendKernel;
+  readonly blendOverrideMasked: MaskedBlendKernel;
+  readonly applyAdditive: AdditiveKernel;
   /** Per skeleton id below {@link SKIN_TABLE_IDS}: the skeleton the tables' entry was made for (null: none; its copy may be 0, the area was full). */
   readonly copied: (Skeleton | null)[];
   /** Per clip id below {@link CLIP_TABLE_IDS}: the clip the table's entry was made for (null: none; its copy may be 0: reduced, or it did not fit). */
   readonly clipCopied: (Clip | null)[];
+  /** Per mask id below {@link POSE_TABLE_IDS}: the weights the mask table's entry was made for (null: none). */
+  readonly maskCopied: (Float32Array | null)[];
+  /** Per reference id below {@link POSE_TABLE_IDS}: the pose the reference table's entry was made for (null: none). */
+  readonly referenceCopied: (Float32Array | null)[];
+  /** Per binding id below {@link POSE_TABLE_IDS}: the binding the binding table's entry was made for (null: none; its copy is 0 for a binding with `retarget`). */
+  readonly bindingCopied: (Binding | null)[];
+  /**
+   * The world's mask weights, reference poses and bindings by id (`world.assets.masks`,
+   * `.references`, `.bindings`), which {@link syncKernelArea} copies; empty on a worker (which
+   * never copies).
+   */
+  readonly registries: {
+    readonly masks: readonly Float32Array[];
+    readonly references: readonly Float32Array[];
+    readonly bindings: readonly Binding[];
+  };
 }
 
-/** Instantiates `module` on `memory` (the world's pool memory) for thread `thread` of the world (0: its own). */
-export function instantiateKernels(module: WasmModule, memory: WasmMemory, area: KernelArea, thread = 0): WasmKernels {
+/** No masks or reference poses (a worker's registries: it never copies). */
+const NO_POSES = { masks: [], references: [], bindings: [] } as const;
+
+/**
+ * Instantiates `module` on `memory` (the world's pool memory) for thread `thread` of the world
+ * (0: its own), whose mask and reference registries are `registries` (the world's own thread).
+ */
+export function instantiateKernels(
+  module: WasmModule, memory: WasmMemory, area: KernelArea, thread = 0, registries: WasmKernels['registries'] = NO_POSES,
+): WasmKernels {
   const api = wasmApi as NonNullable<typeof wasmApi>;
   const instance = new api.Instance(module, { env: { memory } });
   const exports = instance.exports;
@@ -200,17 +298,25 @@ export function instantiateKernels(module: WasmModule, memory: WasmMemory, area:
     copyBytes: exports['copyBytes'] as CopyKernel,
     skinTableAt: area.skinTable.byteOffset,
     sampleClip: exports['sampleClip'] as SampleKernel,
+    sampleBound: exports['sampleBound'] as BoundSampleKernel,
     blendOverride: exports['blendOverride'] as BlendKernel,
+    blendOverrideMasked: exports['blendOverrideMasked'] as MaskedBlendKernel,
+    applyAdditive: exports['applyAdditive'] as AdditiveKernel,
     copied: [],
     clipCopied: [],
+    maskCopied: [],
+    referenceCopied: [],
+    bindingCopied: [],
+    registries,
   };
 }
 
 /**
  * Brings the kernel area's tables up to the world's assets (`skeletons`, `clips`: its
- * registries, by id), on the world's own thread before a frame (`beginFrame`, `skinSystem`,
- * `blendSystem`), never on a worker: each skeleton and each dense clip (`reduced === null`)
- * registered since the last call (or given an id another asset had: `releaseSkeleton`,
+ * registries, by id; its masks, reference poses and bindings from `kernels.registries`), on
+ * the world's own thread before a frame (`beginFrame`, `skinSystem`, `blendSystem`), never on
+ * a worker: each skeleton, each dense clip (`reduced === null`), each mask, each reference
+ * pose and each binding without `retarget` registered since the last call (or given an id another asset had: `releaseSkeleton`,
  * `releaseClip`) is copied into the area, in id order, and its pointers written to the tables;
  * a released id's entry is cleared. An asset that does not fit in what is left of the area
  * (or whose id is beyond the tables) keeps a 0 entry: every thread runs it on the JavaScript
@@ -241,6 +347,73 @@ export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleto
     clipCopied[id] = clip;
     clipTable[id] = 0;
     if (clip !== null && clip.reduced === null) copyClip(kernels.area, id, clip);
+  }
+  syncPoses(kernels.area, kernels.maskCopied, kernels.registries.masks, kernels.area.maskTable);
+  syncPoses(kernels.area, kernels.referenceCopied, kernels.registries.references, kernels.area.referenceTable);
+  const { bindingCopied } = kernels;
+  const bindings = kernels.registries.bindings;
+  const bindingIds = Math.min(Math.max(bindings.length, bindingCopied.length), POSE_TABLE_IDS);
+  for (let id = 0; id < bindingIds; id++) {
+    const binding = id < bindings.length ? (bindings[id] as Binding | undefined) ?? null : null;
+    if (id < bindingCopied.length && bindingCopied[id] === binding) continue;
+    while (bindingCopied.length <= id) bindingCopied.push(null);
+    bindingCopied[id] = binding;
+    kernels.area.bindingTable[id] = 0;
+    if (binding !== null && binding.retarget === null) copyBinding(kernels.area, id, binding);
+  }
+}
+
+/**
+ * Copies binding `id` (`binding`, without `retarget`) into the kernel area's `poses` and writes
+ * its pointer to the binding table ({@link syncKernelArea}): the target joint count (i32), a
+ * 16-byte row per target joint (the source joint as i32, −1 unbound; the translation mode as
+ * i32; the translation scale as f32), then the target's rest pose; leaves the entry 0 when it
+ * does not fit.
+ */
+function copyBinding(area: KernelArea, id: number, binding: Binding): void {
+  const { top, poses } = area;
+  const n = binding.sourceJoint.length;
+  const size = bindingBytes(n);
+  const start = top[2];
+  if (start + size > poses.byteLength) return;
+  top[2] = start + size;
+  const at = poses.byteOffset + start;
+  const ints = new Int32Array(poses.buffer, at, (BINDING_HEADER + n * BINDING_ROW) / 4);
+  const floats = new Float32Array(poses.buffer, at, (BINDING_HEADER + n * BINDING_ROW) / 4);
+  ints[0] = n;
+  for (let j = 0; j < n; j++) {
+    const row = (BINDING_HEADER + j * BINDING_ROW) / 4;
+    ints[row] = binding.sourceJoint[j];
+    ints[row + 1] = binding.translationMode[j];
+    floats[row + 2] = binding.translationScale[j];
+  }
+  new Float32Array(poses.buffer, at + BINDING_HEADER + n * BINDING_ROW, n * layout.POSE_STRIDE).set(binding.target.rest.subarray(0, n * layout.POSE_STRIDE));
+  area.bindingTable[id] = at;
+}
+
+/**
+ * {@link syncKernelArea} for masks or reference poses: each entry of `registry` (by id) not the
+ * one `copied` holds for its id is copied whole into `area.poses` (a mask's one float32 per
+ * joint; a reference's pose and the curves' reference values after it), 16-byte aligned, and
+ * its pointer written to `table`; 0 when it does not fit in what is left (a smaller one may
+ * still fit) or its id was released.
+ */
+function syncPoses(area: KernelArea, copied: (Float32Array | null)[], registry: readonly Float32Array[], table: Int32Array): void {
+  const ids = Math.min(Math.max(registry.length, copied.length), POSE_TABLE_IDS);
+  for (let id = 0; id < ids; id++) {
+    const values = id < registry.length ? (registry[id] as Float32Array | undefined) ?? null : null;
+    if (id < copied.length && copied[id] === values) continue;
+    while (copied.length <= id) copied.push(null);
+    copied[id] = values;
+    table[id] = 0;
+    if (values === null) continue;
+    const { top, poses } = area;
+    const size = Math.ceil((values.length * 4) / 16) * 16;
+    const start = top[2];
+    if (start + size > poses.byteLength) continue;
+    top[2] = start + size;
+    new Float32Array(poses.buffer, poses.byteOffset + start, values.length).set(values);
+    table[id] = poses.byteOffset + start;
   }
 }
 
@@ -311,14 +484,21 @@ export function copiedClipFrames(kernels: WasmKernels, clip: Clip): Float32Array
 }
 
 /**
- * Samples layer slot `li` from clip `id` (`clip`: dense, no binding) on the WebAssembly kernel
- * into the layer pose at byte `out`, its time at byte `time` (`Layers.time`'s element); false,
- * having written nothing, when the clip has no copy in the kernel area (the caller samples it
- * on the JavaScript kernel).
+ * Samples a layer from clip `id` (dense) on the WebAssembly kernels into the layer pose at byte
+ * `out`, its time at byte `time` (`Layers.time`'s element): `sampleClip` without a binding
+ * (`bindingId` −1), `sampleBound` through binding `bindingId` when it has no `retarget`; false,
+ * having written nothing, when the clip or the binding has no copy in the kernel area (a
+ * binding with `retarget` never has one): the caller samples it on the JavaScript kernel.
  */
-export function sampleLayerWasm(kernels: WasmKernels, id: number, out: number, time: number): boolean {
+export function sampleLayerWasm(kernels: WasmKernels, id: number, out: number, time: number, bindingId = -1): boolean {
   const at = id < CLIP_TABLE_IDS ? kernels.area.clipTable[id] : 0;
   if (at === 0) return false;
-  kernels.sampleClip(out, at, time);
+  if (bindingId < 0) {
+    kernels.sampleClip(out, at, time);
+    return true;
+  }
+  const bindingAt = bindingId < POSE_TABLE_IDS ? kernels.area.bindingTable[bindingId] : 0;
+  if (bindingAt === 0) return false;
+  kernels.sampleBound(out, at, time, bindingAt);
   return true;
 }

@@ -2,7 +2,8 @@
  * `?selftest=kernels`: the WebAssembly kernels against the JavaScript ones in this browser (the
  * e2e test runs it in Chromium; test/wasm/kernels.test.ts is the full check in Node). Three
  * worlds get the threads selftest's crowd (sandbox/src/selftest/threads.ts: the bench rig, two
- * clips with events, two layers, transitions in all three modes, followers, look-at, LOD,
+ * clips with events, two layers, on some a masked override layer and an additive masked layer,
+ * transitions in all three modes, followers, look-at, LOD,
  * removals and spawns): `kernels: 'js'` stepped by `step`, `kernels: 'wasm'` stepped by `step`,
  * and `kernels: 'wasm'` on two threads stepped by `stepParallel` (its worker instantiates the
  * module on the shared memory). Every `CHECK_EVERY` frames the wasm worlds' skinning palettes

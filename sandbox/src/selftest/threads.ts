@@ -1,7 +1,8 @@
 /**
  * `?selftest=threads`: `stepParallel` against `step` in this browser (the e2e test runs it in
  * Chromium; test/parallel/bitIdentical.test.ts is the full check in Node). Two worlds get the
- * same crowd — the bench rig (64 joints), its two clips with events, two layers per character,
+ * same crowd — the bench rig (64 joints), its two clips with events, two layers per character
+ * (on some a masked override layer and an additive masked layer of a difference clip too),
  * transitions in all three modes, followers, look-at, update-rate LOD, removals and spawns
  * between frames — and step `FRAMES` frames, one with `step`, one with `stepParallel` on two
  * threads. Every `CHECK_EVERY` frames the SHA-256 of every typed array of `world.components`
@@ -11,7 +12,7 @@
  * lands in `window.__sandbox.selftest`. sandbox/src/selftest/kernels.ts reuses the crowd.
  */
 import {
-  createAnimationWorld, createClip, disposeAnimationWorld, drainEvents, play, removeCharacter, setFollower, setFollowTarget, setLod, setLodCamera,
+  createAnimationWorld, createClip, createDifferenceClip, createMask, disposeAnimationWorld, drainEvents, play, removeCharacter, setFollower, setFollowTarget, setLod, setLodCamera,
   setLookAt, spawnCharacter, step, stepParallel, transition, type AnimationWorld, type Clip, type KernelChoice,
 } from 'bitanim';
 import { benchRig, createRandom } from '../benchRig';
@@ -106,7 +107,10 @@ export function selftestClips(): [Clip, Clip] {
 export function makeRun(threads: number, a: Clip, b: Clip, kernels: KernelChoice = 'auto'): { world: AnimationWorld; before(f: number): void } {
   const { skeleton } = benchRig();
   // Every character may be mid-transition (they switch every few frames): a slot each.
-  const world = createAnimationWorld({ maxEntities: COUNT + 16, maxJoints: skeleton.jointCount, maxEvents: 256, maxTransitions: COUNT + 16, threads, kernels });
+  // Six layers: the two clips, a masked one, an additive one, and room for a cross-fade's outgoing clip.
+  const world = createAnimationWorld({ maxEntities: COUNT + 16, maxJoints: skeleton.jointCount, maxLayers: 6, maxEvents: 256, maxTransitions: COUNT + 16, threads, kernels });
+  const upper = createMask(skeleton, { joint20: 1 });
+  const difference = createDifferenceClip(b, a);
   const random = createRandom(23);
   const alive: number[] = [];
   const modes = ['inertialize', 'spring', 'crossfade'] as const;
@@ -117,6 +121,8 @@ export function makeRun(threads: number, a: Clip, b: Clip, kernels: KernelChoice
     const eid = spawnCharacter(world, skeleton, { x, z, yaw: random() * 6 });
     play(world, eid, n % 2 === 0 ? a : b, { layer: 0, time: random(), speed: 0.8 + 0.4 * random(), loop: true });
     play(world, eid, n % 2 === 0 ? b : a, { layer: 1, weight: 0.3 + 0.4 * random(), time: random(), loop: true });
+    if (n % 4 === 1) play(world, eid, b, { layer: 2, weight: 0.6, mask: upper, time: random(), loop: true });
+    if (n % 3 === 2) play(world, eid, difference, { layer: 3, weight: 0.7, mask: upper, additive: true, time: random(), loop: true });
     if (n % 3 === 0) setFollower(world, eid, { x, y: 1.5, z: z + 1 });
     if (n % 5 === 0) setLookAt(world, eid, { joint: 'joint20', yawLimit: 1.2 });
     if (n % 2 === 1) setLod(world, eid, { levels: 3, distances: [15, 35], updateEvery: [1, 2, 4] });
