@@ -78,12 +78,13 @@ const UNCHECKED = new Set([
   'sampleSystem', 'sampleEntities', 'blendSystem', 'blendEntities', 'inertializeSystem', 'inertializeEntities',
   'rootMotionSystem', 'rootMotionEntities', 'followSystem', 'followEntities', 'aimSystem', 'aimEntities',
   'lodSystem', 'lodEntities', 'skinSystem', 'skinEntities', 'stateMachineSystem', 'stateMachineEntities', 'enterMachineState',
+  'footLockSystem', 'footLockEntities',
   // the frame's per-frame parts (src/frame.ts; `step` is the checked way to run a frame)
   'runFrame', 'beginFrame', 'endFrame', 'updateRange', 'advanceClock', 'runCallerSystems', 'chunkSystems',
   // per-frame kernels
   'advanceLayer', 'extractRootDelta', 'extractRootYawDelta', 'sampleClipInto', 'sampleReducedInto', 'sampleCurvesInto', 'retargetPose', 'blendOverrideLayers',
   'applyAdditiveLayer', 'applyQuinticOffsets', 'applySpringOffsets', 'captureOffsets', 'removeTwist', 'computeModelPose',
-  'computeSkinPalette', 'advanceFollower', 'selectLodLevel', 'blendSpaceWeights', 'skinVertices', 'springDecay', 'warpToMarkers',
+  'computeSkinPalette', 'advanceFollower', 'selectLodLevel', 'blendSpaceWeights', 'skinVertices', 'springDecay', 'warpToMarkers', 'contactKey',
   // math on caller-owned buffers
   'solveStrideScales', 'solveTwoBoneIk', 'solveLookAt', 'splitRotation', 'fromUnitVectors', 'minJerkStepMatrix', 'minJerkEulerMatrix',
   // numeric building blocks of reduceClip
