@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AnimationError,
   createAnimationWorld,
+  worldBytes,
   createClip,
   createMask,
   createSkeleton,
@@ -55,6 +56,16 @@ describe('createAnimationWorld', () => {
     expect(() => createAnimationWorld({ maxEntities: 10, maxJoints: 1.5 })).toThrow(AnimationError);
     expect(() => createAnimationWorld({ maxEntities: 10, maxJoints: 4, blendThreshold: 0 })).toThrow(/blendThreshold/);
     expect(() => createAnimationWorld({ maxEntities: 10, maxJoints: 4, world: {} as never })).toThrow(/world must be a bitecs world/);
+  });
+
+  it('refuses an option it does not know (a misspelt size would silently take its default), and worldBytes takes the same options', () => {
+    const options = { maxEntities: 10, maxJoints: 4, maxLayer: 8 } as never;
+    expect(() => createAnimationWorld(options)).toThrow(/createAnimationWorld: maxLayer is not an option \(options: maxEntities, maxJoints, .*maxLayers/);
+    expect(() => worldBytes(options)).toThrow(/worldBytes: maxLayer is not an option/);
+    // The same object sizes both: what a world allocates is what worldBytes counts for it.
+    const sizes = { maxEntities: 10, maxJoints: 4, maxLayers: 8, maxCurves: 2, kernels: 'js' } as const;
+    expect(worldBytes(sizes)).toBe(worldBytes({ ...sizes, maxEvents: 4096, maxMachines: 2 }));
+    expect(worldBytes(sizes)).toBeGreaterThan(worldBytes({ ...sizes, maxLayers: 4 }));
   });
 
   it("lives in the game's own bitecs world beside the game's entities", () => {

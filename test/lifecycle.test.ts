@@ -31,7 +31,7 @@ import {
 import { FOLLOW_SLOTS, DEFAULT_MAX_LAYERS } from '../src/kernels.js';
 import type { Clip } from '../src/assets/Clip.js';
 import type { Skeleton } from '../src/assets/Skeleton.js';
-import { COMPONENT_ROWS, resetRows } from '../src/world.js';
+import { COMPONENT_ROWS, resetRows } from '../src/worldPools.js';
 import { humanoid } from './aim/helpers.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from './fixtures/synthetic.js';
 

@@ -5,12 +5,13 @@
 import { defaultFrame, requireFrame } from '../frame.js';
 import { fail } from '../assets/AnimationError.js';
 import { startThreads } from '../parallel/threadPool.js';
-import { defaultMaxTransitions } from '../components/Inertialization.js';
-import { DEFAULT_MAX_LAYERS } from '../components/Layers.js';
-import { DEFAULT_MAX_CURVES } from '../components/Curves.js';
-import { DEFAULT_MAX_MACHINES } from '../components/StateMachine.js';
+import { AnimationError, type AnimationIssue } from '../assets/AnimationError.js';
+import { describeValue } from '../assets/limits.js';
+import { buildAnimationWorld } from '../buildWorld.js';
 import { kernelAreaBytes } from '../wasm/kernels.js';
-import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type AnimationWorldOptions } from '../world.js';
+import type { AnimationWorld, AnimationWorldOptions } from '../world.js';
+import { frameWorldBytes } from '../worldBytes.js';
+import { resolveCapacity } from '../worldCapacity.js';
 
 /**
  * Creates an animation world with pools for `maxEntities` characters of up to `maxJoints`
@@ -26,10 +27,10 @@ import { buildAnimationWorld, frameWorldBytes, type AnimationWorld, type Animati
  *
  * The pools' total bytes ({@link worldBytes}) are computed before anything is allocated: a
  * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints and
- * the default options, 11,173 bytes per character of a crowd of 10,000: 192,423
- * characters fit; docs/hardening.md).
+ * the default options about 11.7 KB per character of a crowd of 10,000: some 180,000
+ * characters fit; docs/hardening.md has the table).
  *
- * @throws AnimationError when `options` is not an object, a size is not a positive integer
+ * @throws AnimationError when `options` is not an object or holds an unknown option, a size is not a positive integer
  * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴, `maxLayers` ≤ 16, `maxMachines` ≤ `maxLayers`), `maxTransitions` is not an integer in [0,
  * maxEntities], `maxCurves` not one in [0, 1024], `frame` is not a frame from `createFrame`, the
  * pools would take more than 2 GiB, allocating them fails, or `kernels` is `'wasm'` where the
@@ -60,42 +61,42 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
 }
 
 /**
- * The bytes {@link createAnimationWorld} allocates for `maxEntities` characters of `maxJoints`
- * joints and `maxEvents` event records, with the default frame's scratch: the components',
- * scratch and update-list typed arrays (counted from their definitions), the event queue and
- * the per-character plain arrays, and the default `maxTransitions` transition slots. At 64
- * joints a character of a crowd of 10,000 takes 11,173 bytes (a pose pool of 64 × 10 floats,
- * two matrix pools, an eighth of a transition slot, its layer and machine slots). Registries grow with the
- * assets registered and are not counted.
+ * The bytes {@link createAnimationWorld} would allocate for `options` (the same object: its
+ * sizes and `frame`; the game's bitecs world, `threads` and `kernels: 'auto'` aside, below),
+ * counted without allocating: the components', scratch and update-list typed arrays (from
+ * their definitions and the frame's scratch declarations), the event queue, the per-character
+ * plain arrays and the transition slots. At 64 joints and the default options a character of
+ * a crowd of 10,000 takes about 11.7 KB (a pose pool of 64 × 10 floats, two matrix pools, an
+ * eighth of a transition slot, its layer, machine and foot-lock slots; docs/hardening.md).
+ * Registries grow with the assets registered and are not counted. `maxEntities: 0` counts a
+ * world's fixed part.
  *
- * `maxTransitions`: the world's transition slots (default: `createAnimationWorld`'s default for
- * `maxEntities`, `defaultMaxTransitions` (bitanim/kernels)).
- *
- * `maxLayers`: layer slots per character (default `DEFAULT_MAX_LAYERS` = 4; an integer in [1,
- * 16]): each slot adds 80 bytes per character and `maxJoints × 80` bytes of blend scratch.
- *
- * `maxCurves`: float curves per character (default `DEFAULT_MAX_CURVES` = 8; an integer in [0,
- * 1024]): each adds 4 bytes per character and 12 bytes per transition slot.
- * `maxMachines`: state-machine slots per character (default `DEFAULT_MAX_MACHINES` = 2, 1 when
- * `maxLayers` is 1; an integer in [1, maxLayers]): each adds 115 bytes per character.
- *
- * `kernels`: the kernels the world runs (`world.kernels`). A world on `'wasm'` also holds the
- * WebAssembly kernels' area (copies of the skeletons and clips they read, src/wasm/kernels.ts:
- * about 5.5 MB at 64 joints, 5 MiB of it room for clips' frames, per world, not per
- * character), counted here; its memory is whole
- * 64 KiB pages, so up to one page more is reserved. Default `'js'`.
- * @throws AnimationError when a count is not an integer ≥ 0, `maxLayers` is not one in [1, 16], `maxMachines` not one in [1, maxLayers], or `kernels` is not `'wasm'` or `'js'`.
+ * `kernels: 'wasm'` adds the WebAssembly kernels' area (copies of the skeletons, clips, masks,
+ * reference poses and bindings they read, src/wasm/kernels.ts: about 5.9 MB at 64 joints, per
+ * world, not per character); its memory is whole 64 KiB pages, so up to one page more is
+ * reserved. `'js'` and `'auto'` count the JavaScript kernels' pools (a world on `'auto'` runs
+ * WebAssembly where it loads: pass the world's `kernels` to count what it holds). A threaded
+ * world adds per thread a scratch and an event queue, not counted.
+ * @throws AnimationError when `options` is not an object, holds an unknown option, or a size
+ * is not what `createAnimationWorld` takes (but `maxEntities` may be 0).
  * @example
- * worldBytes(10_000, 64); // 303,000,000 bytes or so: what createAnimationWorld would allocate
- * worldBytes(10_000, 64, 4096, world.kernels); // with the kernel area when world.kernels is 'wasm'
+ * worldBytes({ maxEntities: 10_000, maxJoints: 64 }); // about 117 MB
+ * worldBytes({ maxEntities: 10_000, maxJoints: 64, kernels: world.kernels }); // with the kernel area on 'wasm'
  */
-export function worldBytes(
-  maxEntities: number, maxJoints: number, maxEvents = 4096, kernels: 'wasm' | 'js' = 'js',
-  maxTransitions = Number.isInteger(maxEntities) && maxEntities >= 0 ? defaultMaxTransitions(maxEntities) : 0, maxLayers = DEFAULT_MAX_LAYERS,
-  maxCurves = DEFAULT_MAX_CURVES,
-  maxMachines = Math.min(DEFAULT_MAX_MACHINES, maxLayers),
-): number {
-  if (kernels !== 'wasm' && kernels !== 'js') fail('worldBytes', 'kernels', `is ${String(kernels)}: must be 'wasm' or 'js' (world.kernels)`);
-  const pools = frameWorldBytes(defaultFrame, maxEntities, maxJoints, maxEvents, maxTransitions, maxLayers, maxCurves, maxMachines);
-  return kernels === 'wasm' ? pools + kernelAreaBytes(maxJoints) : pools;
+export function worldBytes(options: AnimationWorldOptions): number {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    fail('worldBytes', 'options', `is ${describeValue(options)}: must be an object { maxEntities, maxJoints, … } (createAnimationWorld's options)`);
+  }
+  const issues: AnimationIssue[] = [];
+  const capacity = resolveCapacity(options, issues, 0);
+  const kernels = options.kernels ?? 'auto';
+  if (kernels !== 'auto' && kernels !== 'wasm' && kernels !== 'js') issues.push({ path: 'kernels', message: `is ${describeValue(kernels)}: must be 'auto', 'wasm' or 'js'` });
+  let frame = defaultFrame;
+  if (options.frame !== undefined) {
+    requireFrame(options.frame, 'worldBytes', 'frame');
+    frame = options.frame;
+  }
+  if (issues.length) throw new AnimationError('worldBytes', issues);
+  const pools = frameWorldBytes(frame, capacity);
+  return kernels === 'wasm' ? pools + kernelAreaBytes(capacity.maxJoints) : pools;
 }

@@ -8,7 +8,8 @@
 import { CHUNK_FROM, CHUNK_LOG_STRIDE, CHUNK_THREAD, CHUNK_TO, CLOCK_DT, CONTROL_COUNT, CONTROL_NEXT } from '../components/ThreadControl.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import { chunkSystems } from '../frame.js';
-import { FRAME_CHUNK, makePoseViews, type AnimationWorld, type ThreadPools } from '../world.js';
+import { FRAME_CHUNK, type AnimationWorld, type ThreadPools } from '../world.js';
+import { makePoseViews } from '../worldPools.js';
 
 /**
  * The chunk a thread is running, `[first, end)` of the frame's characters (−1: none), so a

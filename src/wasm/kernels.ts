@@ -173,7 +173,7 @@ export function clipAreaBytes(maxJoints: number): number {
 /**
  * Bytes a world on the WebAssembly kernels allocates beyond a JavaScript world's pools: the
  * kernel area of {@link createKernelArea} (alignment included) and the {@link KERNEL_POOL_START}
- * bytes before the first pool (`worldBytes(…, 'wasm')`). The memory itself is whole 64 KiB
+ * bytes before the first pool (`worldBytes({ …, kernels: 'wasm' })`). The memory itself is whole 64 KiB
  * pages, so up to a page more is reserved.
  */
 export function kernelAreaBytes(maxJoints: number): number {

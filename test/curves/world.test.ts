@@ -64,7 +64,7 @@ describe('maxCurves', () => {
   });
 
   it('costs 4 bytes per curve per character and 12 per curve per transition slot; 0 allocates nothing and skips curves', () => {
-    expect(worldBytes(1000, 64, 4096, 'js', 128, 4, 8) - worldBytes(1000, 64, 4096, 'js', 128, 4, 0)).toBe(1001 * (8 * 4 + 2) + 128 * 8 * 12);
+    expect(worldBytes({ maxEntities: 1000, maxJoints: 64, maxEvents: 4096, kernels: 'js', maxTransitions: 128, maxLayers: 4, maxCurves: 8 }) - worldBytes({ maxEntities: 1000, maxJoints: 64, maxEvents: 4096, kernels: 'js', maxTransitions: 128, maxLayers: 4, maxCurves: 0 })).toBe(1001 * (8 * 4 + 2) + 128 * 8 * 12);
     const world = createAnimationWorld({ maxEntities: 100, maxJoints: 8, maxCurves: 0, kernels: 'js' });
     const c = world.components.Curves;
     expect(c.values.length + c.count.length + c.slots.length).toBe(0);
@@ -76,7 +76,7 @@ describe('maxCurves', () => {
     const eight = createAnimationWorld({ maxEntities: 100, maxJoints: 8, kernels: 'js' });
     expect(eight.components.Curves.maxCurves).toBe(8);
     // The buffers differ by what worldBytes counts for the curves (up to the pools' alignment).
-    const counted = worldBytes(100, 8) - worldBytes(100, 8, 4096, 'js', undefined, undefined, 0);
+    const counted = worldBytes({ maxEntities: 100, maxJoints: 8 }) - worldBytes({ maxEntities: 100, maxJoints: 8, maxEvents: 4096, kernels: 'js', maxCurves: 0 });
     expect(counted).toBe(101 * (8 * 4 + 2) + 100 * 8 * 12);
     expect(Math.abs(eight.poolBuffer.byteLength - world.poolBuffer.byteLength - counted)).toBeLessThan(64);
   });

@@ -57,7 +57,7 @@ describe('the frame table', () => {
     const world = createAnimationWorld({ maxEntities: 3, maxJoints: 4 });
     expect(world.updates.eids.length).toBe(4);
     expect(world.updates.dt.length).toBe(4);
-    expect(worldBytes(4, 4) - worldBytes(3, 4)).toBe(worldBytes(1, 4) - worldBytes(0, 4));
+    expect(worldBytes({ maxEntities: 4, maxJoints: 4 }) - worldBytes({ maxEntities: 3, maxJoints: 4 })).toBe(worldBytes({ maxEntities: 1, maxJoints: 4 }) - worldBytes({ maxEntities: 0, maxJoints: 4 }));
   });
 });
 

@@ -20,10 +20,10 @@ function typedBytes(value: unknown, depth = 0): number {
 /** The largest maxEntities whose world of `maxJoints` fits MAX_WORLD_BYTES, by bisection on worldBytes. */
 function mostCharacters(maxJoints: number): number {
   let low = 0, high = 1;
-  while (worldBytes(high, maxJoints) <= MAX_WORLD_BYTES) high *= 2;
+  while (worldBytes({ maxEntities: high, maxJoints }) <= MAX_WORLD_BYTES) high *= 2;
   while (high - low > 1) {
     const mid = (low + high) >> 1;
-    if (worldBytes(mid, maxJoints) <= MAX_WORLD_BYTES) low = mid; else high = mid;
+    if (worldBytes({ maxEntities: mid, maxJoints }) <= MAX_WORLD_BYTES) low = mid; else high = mid;
   }
   return low;
 }
@@ -44,8 +44,8 @@ describe('failure 3: world size is checked before allocating (watchdog)', () => 
     const sentence = (entities: string, bytes: number): string =>
       `AnimationError: createAnimationWorld: maxEntities is ${entities} with maxJoints 64: the pools would take ${bytes.toLocaleString('en-US')} bytes (${Number((bytes / 2 ** 30).toPrecision(3))} GiB), `
       + `more than the limit MAX_WORLD_BYTES of 2,147,483,648 bytes (2 GiB), so nothing was allocated; a world of 64 joints holds at most ${mostCharacters(64)} characters`;
-    expect(e7).toBe(sentence('1e7', worldBytes(1e7, 64)));
-    expect(e8).toBe(sentence('1e8', worldBytes(1e8, 64)));
+    expect(e7).toBe(sentence('1e7', worldBytes({ maxEntities: 1e7, maxJoints: 64 })));
+    expect(e8).toBe(sentence('1e8', worldBytes({ maxEntities: 1e8, maxJoints: 64 })));
   });
 
   it('worldBytes is what createAnimationWorld allocates, and at least the pose pools derived by hand', () => {
@@ -55,14 +55,14 @@ describe('failure 3: world size is checked before allocating (watchdog)', () => 
       // The view tables and the update list's dt (issue 16), 8 bytes a reference.
       const views = (maxEntities + 1) * (1 + 1) * 8;
       expect(world.updates.dt.length).toBe(maxEntities + 1);
-      expect(worldBytes(maxEntities, maxJoints, maxEvents)).toBe(allocated + views);
+      expect(worldBytes({ maxEntities, maxJoints, maxEvents })).toBe(allocated + views);
     }
     // Per character at 64 joints, by hand (DESIGN §3): the local pose (10 floats a joint; no
     // layer poses since issue 18: blendSystem samples layers into per-thread scratch), model and
     // palette matrices (12 each), and in a small world (≤ 128 characters) a transition slot each
     // (20 floats a joint), 4 bytes a float. The scalars add under 2.5 KB (foot locks: 530 bytes).
     const pools = 64 * (10 + 2 * 12 + 20) * 4;
-    const perCharacter = worldBytes(1, 64) - worldBytes(0, 64);
+    const perCharacter = worldBytes({ maxEntities: 1, maxJoints: 64 }) - worldBytes({ maxEntities: 0, maxJoints: 64 });
     expect(perCharacter).toBeGreaterThanOrEqual(pools);
     expect(perCharacter - pools).toBeLessThan(2560);
     // A crowd has a slot per 8 characters by default (2.5 floats a joint per character): the
@@ -72,8 +72,8 @@ describe('failure 3: world size is checked before allocating (watchdog)', () => 
     const most = mostCharacters(64);
     expect(most).toBeLessThan(MAX_WORLD_BYTES / crowdPools);
     expect(most).toBeGreaterThan(MAX_WORLD_BYTES / (crowdPools + 2560) * 0.99);
-    expect(worldBytes(most, 64)).toBeLessThanOrEqual(MAX_WORLD_BYTES);
-    expect(worldBytes(most + 1, 64)).toBeGreaterThan(MAX_WORLD_BYTES);
+    expect(worldBytes({ maxEntities: most, maxJoints: 64 })).toBeLessThanOrEqual(MAX_WORLD_BYTES);
+    expect(worldBytes({ maxEntities: most + 1, maxJoints: 64 })).toBeGreaterThan(MAX_WORLD_BYTES);
     expect(() => createAnimationWorld({ maxEntities: most + 1, maxJoints: 64 })).toThrow(AnimationError);
   });
 
@@ -94,8 +94,8 @@ describe('docs/hardening.md "World size" states worldBytes\' numbers', () => {
   it('the table: bytes per character of a 10,000-character world, fixed bytes, characters in 2 GiB, the 10,000-character world', () => {
     const rows = [...text.matchAll(/^\| (\d+) \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \| (\d+) MB \|$/gm)].map((m) => m.slice(1, 6).join(' | '));
     const expected = [24, 64, 128, 256].map((joints) => {
-      const fixed = worldBytes(0, joints);
-      const crowd = worldBytes(10_000, joints);
+      const fixed = worldBytes({ maxEntities: 0, maxJoints: joints });
+      const crowd = worldBytes({ maxEntities: 10_000, maxJoints: joints });
       return [joints, n((crowd - fixed) / 10_000), n(fixed), n(mostCharacters(joints)), Math.round(crowd / 1e6)].join(' | ');
     });
     expect(rows).toEqual(expected);

@@ -110,13 +110,13 @@ describe('maxLayers: the option', () => {
       const extra = maxLayers - 4;
       // A one-layer world runs one state machine, not the default two (115 bytes a machine slot per row).
       const machines = maxLayers === 1 ? -rows * 115 : 0;
-      expect(worldBytes(1000, 64, 4096, 'js', undefined, maxLayers) - worldBytes(1000, 64)).toBe(extra * (rows * perSlot + scratch(64)) + machines);
+      expect(worldBytes({ maxEntities: 1000, maxJoints: 64, maxEvents: 4096, kernels: 'js', maxLayers }) - worldBytes({ maxEntities: 1000, maxJoints: 64 })).toBe(extra * (rows * perSlot + scratch(64)) + machines);
     }
     const base = createAnimationWorld({ maxEntities: 1000, maxJoints: 64, kernels: 'js' });
     const wide = createAnimationWorld({ maxEntities: 1000, maxJoints: 64, kernels: 'js', maxLayers: 16 });
     // The buffer holds the same bytes, each of its 20 Layers arrays and 4 scratch arrays rounded up to 16 (POOL_ALIGN).
     expect(Math.abs(wide.poolBuffer.byteLength - base.poolBuffer.byteLength - 12 * (rows * perSlot + scratch(64)))).toBeLessThan(24 * 16);
-    expect(() => worldBytes(1000, 64, 4096, 'js', undefined, 17)).toThrow('worldBytes: maxLayers is 17: must be an integer ≥ 1 and ≤ 16');
+    expect(() => worldBytes({ maxEntities: 1000, maxJoints: 64, maxEvents: 4096, kernels: 'js', maxLayers: 17 })).toThrow('worldBytes: maxLayers is 17: must be an integer ≥ 1 and ≤ 16');
   });
 
   it('play, stop, setLayerWeight and transition take layers 0 … maxLayers − 1; past it the error names the world\'s maxLayers', () => {

@@ -26,7 +26,7 @@ describe('pools per character at 64 joints, default options', () => {
   });
 
   it('each character more adds under 11 KB (its rows, its share of the transition slots)', () => {
-    const added = (worldBytes(10_008, 64) - worldBytes(10_000, 64)) / 8;
+    const added = (worldBytes({ maxEntities: 10_008, maxJoints: 64 }) - worldBytes({ maxEntities: 10_000, maxJoints: 64 })) / 8;
     expect(added).toBeLessThan(11 * 1024);
     // The bound is not met by an empty world: a character's rows are most of it (LocalPose 10,
     // ModelPose and SkinPalette 12 floats a joint each: 8,704 bytes at 64 joints).

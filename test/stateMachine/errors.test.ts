@@ -196,10 +196,10 @@ describe('setStateMachine, setParameter and fireTrigger refuse bad input and cha
     expect(() => createAnimationWorld({ maxEntities: 2, maxJoints: 8, maxMachines: 5 })).toThrow(/createAnimationWorld: maxMachines is 5: must be an integer ≥ 1 and ≤ 4 \(maxLayers: a machine owns at least one layer; default 2\)/);
     expect(() => createAnimationWorld({ maxEntities: 2, maxJoints: 8, maxMachines: 0 })).toThrow(/maxMachines is 0/);
     expect(() => createAnimationWorld({ maxEntities: 2, maxJoints: 8, maxMachines: 1.5 })).toThrow(/maxMachines is 1\.5/);
-    expect(() => worldBytes(10, 8, 4096, 'js', 1, 4, 8, 5)).toThrow(/worldBytes: maxMachines is 5: must be an integer ≥ 1 and ≤ maxLayers \(4; default 2\)/);
+    expect(() => worldBytes({ maxEntities: 10, maxJoints: 8, maxEvents: 4096, kernels: 'js', maxTransitions: 1, maxLayers: 4, maxCurves: 8, maxMachines: 5 })).toThrow(/worldBytes: maxMachines is 5: must be an integer ≥ 1 and ≤ 4 \(maxLayers: a machine owns at least one layer; default 2\)/);
     // 115 bytes a slot: machine, mask, state ids and clocks, 16 parameters (4 bytes each), triggers.
-    expect(worldBytes(1000, 8, 4096, 'js', 0, 4, 8, 4) - worldBytes(1000, 8, 4096, 'js', 0, 4, 8, 2)).toBe(1001 * 2 * 115);
+    expect(worldBytes({ maxEntities: 1000, maxJoints: 8, maxEvents: 4096, kernels: 'js', maxTransitions: 0, maxLayers: 4, maxCurves: 8, maxMachines: 4 }) - worldBytes({ maxEntities: 1000, maxJoints: 8, maxEvents: 4096, kernels: 'js', maxTransitions: 0, maxLayers: 4, maxCurves: 8, maxMachines: 2 })).toBe(1001 * 2 * 115);
     const world = createAnimationWorld({ maxEntities: 1000, maxJoints: 8, maxTransitions: 0, maxMachines: 3 });
-    expect(world.poolBuffer.byteLength).toBeGreaterThanOrEqual(worldBytes(1000, 8, 4096, 'js', 0, 4, 8, 3));
+    expect(world.poolBuffer.byteLength).toBeGreaterThanOrEqual(worldBytes({ maxEntities: 1000, maxJoints: 8, maxEvents: 4096, kernels: 'js', maxTransitions: 0, maxLayers: 4, maxCurves: 8, maxMachines: 3 }));
   });
 });

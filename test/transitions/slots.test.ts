@@ -91,7 +91,7 @@ describe('transition slots: memory', () => {
     expect((bytes(none) - 4) / 1001).toBe(25);
     // worldBytes counts the slots: maxJoints × 80 + 4 bytes each, and the curve part of each
     // (Curves.slots: 12 bytes per curve, 8 curves by default).
-    expect(worldBytes(1000, 64) - worldBytes(1000, 64, 4096, 'js', 0)).toBe(128 * (64 * SLOT_STRIDE * 4 + 4 + 8 * 12));
+    expect(worldBytes({ maxEntities: 1000, maxJoints: 64 }) - worldBytes({ maxEntities: 1000, maxJoints: 64, maxEvents: 4096, kernels: 'js', maxTransitions: 0 })).toBe(128 * (64 * SLOT_STRIDE * 4 + 4 + 8 * 12));
   });
 
   it('the default is a slot per character up to 128 characters, then one per 8', () => {

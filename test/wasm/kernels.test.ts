@@ -346,12 +346,12 @@ describe('the kernels switch', () => {
     }
   });
 
-  it("worldBytes(…, 'wasm') counts the kernel area: the pools end where it says, in the memory's whole pages", () => {
+  it("worldBytes({ …, kernels: 'wasm' }) counts the kernel area: the pools end where it says, in the memory's whole pages", () => {
     for (const [maxEntities, maxJoints, maxEvents] of [[1, 1, 1], [3, 7, 10], [50, 64, 4096], [5, 300, 16]] as const) {
       const world = createAnimationWorld({ maxEntities, maxJoints, maxEvents, kernels: 'wasm' });
       const area = world.wasm!.area;
       // What 'wasm' adds: the kernel area's arrays as allocated, and the bytes before the first pool.
-      const added = worldBytes(maxEntities, maxJoints, maxEvents, 'wasm') - worldBytes(maxEntities, maxJoints, maxEvents, 'js');
+      const added = worldBytes({ maxEntities, maxJoints, maxEvents, kernels: 'wasm' }) - worldBytes({ maxEntities, maxJoints, maxEvents, kernels: 'js' });
       expect(added).toBe(KERNEL_POOL_START + area.top.byteLength + area.chunks.byteLength + area.params.byteLength + area.bytes.byteLength + area.skinTable.byteLength + area.restTable.byteLength + area.clipTable.byteLength + area.clips.byteLength
         + area.maskTable.byteLength + area.referenceTable.byteLength + area.bindingTable.byteLength + area.layerMasks.byteLength + area.poses.byteLength);
       // At least the skeletons' copies the area was sized for (parents, inverse binds, rest
@@ -364,9 +364,9 @@ describe('the kernels switch', () => {
       const end = area.poses.byteOffset + area.poses.byteLength;
       expect(world.poolBuffer.byteLength).toBeGreaterThanOrEqual(end);
       expect(world.poolBuffer.byteLength - end).toBeLessThan(65536);
-      expect(worldBytes(maxEntities, maxJoints, maxEvents)).toBe(worldBytes(maxEntities, maxJoints, maxEvents, 'js'));
+      expect(worldBytes({ maxEntities, maxJoints, maxEvents })).toBe(worldBytes({ maxEntities, maxJoints, maxEvents, kernels: 'js' }));
     }
-    expect(() => worldBytes(1, 1, 1, 'auto' as 'js')).toThrow(/kernels.*'wasm' or 'js'/s);
+    expect(() => worldBytes({ maxEntities: 1, maxJoints: 1, maxEvents: 1, kernels: 'x' as 'js' })).toThrow(/kernels.*'auto', 'wasm' or 'js'/s);
   });
 
   it('a kernels value other than auto, wasm or js is refused', () => {
