@@ -93,6 +93,12 @@ function overCycles(intervals: readonly [number, number][], duration: number, cy
   return out.sort((a, b) => a[0] - b[0]);
 }
 
+/** Whether joint `j` lies below joint `ancestor` (parent indices `parents`). */
+function below(parents: ArrayLike<number>, j: number, ancestor: number): boolean {
+  for (let p = parents[j]!; p >= 0; p = parents[p]!) if (p === ancestor) return true;
+  return false;
+}
+
 /** The horizontal velocity (x, z, m/s) clip A travels at by its planted feet (`rootMotionFromFeet`), or null. */
 function travelVelocity(clip: Clip, feet: CharacterFeet): [number, number] | null {
   try {
@@ -162,7 +168,11 @@ export function feetPanel(panel: HTMLElement, target: () => FeetTarget) {
         message = `${clip.name}, ${feet.source}, model space (measureFootSkate): ${describe(skate)}`;
         try {
           const travelling = rootMotionFromFeet(clip, { feet: feet.feet });
-          message += `; with the travel its planted feet imply (rootMotionFromFeet): ${describe(figures(measureFootSkate(travelling, detected)))}.`;
+          const carrier = getRootTrack(travelling).joint;
+          const carried = feet.feet.every((name) => below(asset.skeleton.parents, asset.skeleton.names.indexOf(name), carrier));
+          message += carried
+            ? `; with the travel its planted feet imply (rootMotionFromFeet): ${describe(figures(measureFootSkate(travelling, detected)))}.`
+            : `; its feet hang outside ${asset.skeleton.names[carrier]}, which rootMotionFromFeet gives the travel, so model space does not show them travel.`;
         } catch (error) {
           message += `; rootMotionFromFeet refused: ${(error as Error).message}`;
         }
@@ -253,15 +263,19 @@ export function feetPanel(panel: HTMLElement, target: () => FeetTarget) {
   }
 
   function clearLive(): void {
+    clearRecording();
+    liveFigures = null;
+    liveNote.textContent = state.walk ? 'on screen: measuring…' : '';
+  }
+
+  function clearRecording(): void {
     samples = 0;
     sinceReadout = 0;
-    liveFigures = null;
     const n = feet?.feet.length ?? 0;
     if (paths.length !== n) {
       paths = Array.from({ length: n }, () => new Float64Array(capacity * 3));
       planted = Array.from({ length: n }, () => new Uint8Array(capacity));
     }
-    liveNote.textContent = state.walk ? 'on screen: measuring…' : '';
   }
 
   /** Starts clip A in place with its contact events at the origin, locked or not (while walking). */
@@ -330,7 +344,7 @@ export function feetPanel(panel: HTMLElement, target: () => FeetTarget) {
       steer.z = root.z;
       setRootTransform(world, eid, steer);
       step(world, h);
-      if (wrapped) clearLive();
+      if (wrapped) clearRecording(); // the last read-out stays until the next
       if (samples === capacity) {
         // Keep the newer half.
         const keep = capacity / 2;

@@ -496,7 +496,10 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
   const expressions = expressionPanel(app, panel, () => ({ asset, world, eid, crowd: crowd! }));
 
   feet = feetPanel(panel, () => ({ asset, world, eid, clip: clipA() }));
-  feet.onStop(() => applyPlayback(0));
+  feet.onStop(() => {
+    crowd!.camera.targetX = crowd!.camera.targetZ = 0;
+    applyPlayback(0);
+  });
   feet.reset();
 
   heading(panel, 'Follower');
