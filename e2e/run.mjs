@@ -27,6 +27,11 @@
 //   7b. the inspector draws the Robot whole (its orange spans head to feet), and its head's pixels
 //      change between two expressions set with the expression sliders (morph targets on the
 //      GPU), and only there; over the synthetic clip "Idle · expressions" the weights change;
+//   7c. the inspector's Feet panel: the Fox's four paws and the Robot's humanoid feet, each with
+//      its contacts (detectFootContacts) plotted over its height; walked at 1.25× its clip's
+//      travel (the Robot 1×), locked feet slide less than a fifth of what they slide unlocked (four cycles in
+//      worlds of their own) and less on screen with the lock than without; the crowd's foot-lock
+//      control locks every wanderer's feet (footLockSystem timed in the overlay) and lets go;
 //   8. no console errors, page errors or failed requests anywhere;
 //  10. state machines: the crowd's wanderers run them (window.__sandbox.stats().machines: every
 //      character a locomotion machine, states idle and move both in use, getState of a sample;
@@ -633,6 +638,63 @@ try {
     const plotTitle = await page.evaluate(() => Boolean(document.getElementById('plot-expression')));
     check('inspector: the expression plot is there', plotTitle, '#plot-expression');
     check('inspector (Robot): no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
+    await page.close();
+  }
+  // ---- inspector: feet, contacts and foot locking ---------------------------------------------
+  for (const character of ['fox', 'robot']) {
+    const { page, errors } = await openPage(`?view=inspector&character=${character}&lookat=0`, { width: 1100, height: 860 });
+    await page.waitForTimeout(500);
+    // The Robot's short legs cannot reach a lock at 1.25× (the lock lets go): it walks at 1×.
+    const pace = character === 'fox' ? 1.25 : 1;
+    const feet = await page.evaluate((p) => {
+      const api = window.__sandbox.inspector.feet;
+      api.set({ pace: p });
+      return { names: api.feet(), contacts: api.contacts(), clip: api.clipSkate(), compare: api.compare(), plot: !!document.getElementById('plot-feet') };
+    }, pace);
+    const expected = character === 'fox' ? 4 : 2;
+    check(`inspector (${character}): the Feet panel plots ${expected} feet, each with its contacts`,
+      feet.plot && feet.names.length === expected && feet.contacts.length === expected && feet.contacts.every((c) => c.length > 0) && feet.clip?.contacts > 0,
+      `${feet.names.join(', ')}: ${feet.contacts.map((c) => c.length).join(' / ')} contacts; clip skate ${JSON.stringify(feet.clip)}`);
+    const c = feet.compare;
+    check(`inspector (${character}): at ${pace}× the clip's travel, locked feet slide less than a fifth of unlocked ones (4 cycles, world space)`,
+      c !== null && c.locked.contacts > 0 && c.locked.meanMm < 0.2 * c.free.meanMm,
+      c ? `locked ${c.locked.meanMm} mm, unlocked ${c.free.meanMm} mm mean per contact over ${c.locked.contacts} contacts at ${c.speed} m/s` : 'no comparison');
+    const live = {};
+    for (const lock of [false, true]) {
+      await page.evaluate((on) => window.__sandbox.inspector.feet.set({ walk: true, lock: on }), lock);
+      live[lock] = await until(page, () => {
+        const figures = window.__sandbox.inspector.feet.live();
+        return figures && figures.contacts >= 6 ? figures : null;
+      }, 25_000);
+    }
+    check(`inspector (${character}): walking on screen, the lock cuts the feet's slide`,
+      live.true && live.false && live.true.meanMm < live.false.meanMm,
+      `locked ${JSON.stringify(live.true)}, unlocked ${JSON.stringify(live.false)}`);
+    if (character === 'fox') {
+      await page.evaluate(() => document.getElementById('plot-feet')?.previousElementSibling?.scrollIntoView({ block: 'start' }));
+      await page.waitForTimeout(800);
+      await saveSmall(page, await page.screenshot(), join(outDir, 'inspector-feet.png'));
+    }
+    await page.evaluate(() => window.__sandbox.inspector.feet.set({ walk: false }));
+    check(`inspector (${character}) feet: no console errors`, errors.length === 0, errors.slice(0, 5).join(' | '));
+    await page.close();
+  }
+  {
+    const { page, errors } = await openPage('?view=crowd&count=300&footlock=1');
+    const on = await until(page, async () => {
+      const s = await window.__sandbox.stats();
+      return s.frames >= 10 ? s : null;
+    });
+    const overlayLine = await page.evaluate(() => document.body.innerText.split('\n').find((line) => line.startsWith('foot lock')) ?? '');
+    await page.click('#footlock');
+    const off = await until(page, async () => {
+      const s = await window.__sandbox.stats();
+      return s.footLock.characters === 0 ? s : null;
+    }, 10_000);
+    check('crowd: the foot-lock control locks every wanderer\'s feet, the overlay times footLockSystem, and the control lets go',
+      on?.footLock.characters === 300 && on.systems.footLock > 0 && /footLock system [\d.]+ ms/.test(overlayLine) && off?.footLock.characters === 0,
+      `${overlayLine}; off: ${off?.footLock.characters} locked`);
+    check('crowd with foot lock: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
     await page.close();
   }
   // ---- bitanim/pixi: examples/pixiFox.ts (sandbox/pixiFox.html) ------------------------------

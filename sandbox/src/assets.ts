@@ -11,12 +11,15 @@
  * Each character's bodies for bitanim/pixi (`bodiesOf`) are built once, on first use: the whole
  * character is every mesh of its skeleton in one body (the Robot's rigid parts and hands).
  */
-import { loadGltf, rootMotionFromFeet, type Clip, type Skeleton, type SkinnedMeshData } from 'bitanim';
+import { detectFootContacts, humanoidMap, loadGltf, rootMotionFromFeet, type Clip, type FootLockLeg, type Skeleton, type SkinnedMeshData } from 'bitanim';
 import { affine, getRootTrack } from 'bitanim/kernels';
 import { createCharacterBody, type CharacterBody } from 'bitanim/pixi';
 import { benchRig } from './benchRig';
 
-/** Locomotion clips with root motion and the speeds they travel at rate 1. */
+/**
+ * Locomotion clips with root motion and the speeds they travel at rate 1. The walk and the run
+ * carry their feet's `footDown:` / `footUp:` events (`detectFootContacts`), which foot locking reads.
+ */
 export interface Locomotion {
   readonly idle: Clip;
   readonly walk: Clip;
@@ -78,7 +81,7 @@ export async function loadCharacter(kind: CharacterKind): Promise<CharacterAsset
   let locomotion: Locomotion | null = null;
   if (idle && walk && run) {
     const feet = kind === 'fox' ? FOX_FEET : ROBOT_FEET;
-    const moving = [walk, run].map((clip) => rootMotionFromFeet(clip, { feet }));
+    const moving = [walk, run].map((clip) => detectFootContacts(rootMotionFromFeet(clip, { feet }), { feet }).clip);
     const [walkSpeed, runSpeed] = moving.map(speedOf);
     locomotion = { idle, walk: moving[0]!, run: moving[1]!, walkSpeed: walkSpeed!, runSpeed: runSpeed! };
   }
@@ -218,6 +221,45 @@ function restHeight(skeleton: Skeleton): number {
 const FOX_FEET = ['b_LeftFoot02_018', 'b_RightFoot02_022', 'b_LeftHand_011', 'b_RightHand_08'];
 /** The Robot's feet: its baked foot-IK targets. */
 const ROBOT_FEET = ['Foot.L', 'Foot.R'];
+
+/** The Fox's legs for `setFootLock`: hind thigh → shin (→ metatarsus, riding along) → toe; front upper arm → forearm → wrist. */
+const FOX_LEGS: readonly FootLockLeg[] = [
+  { upper: 'b_LeftLeg01_015', lower: 'b_LeftLeg02_016', foot: 'b_LeftFoot02_018' },
+  { upper: 'b_RightLeg01_019', lower: 'b_RightLeg02_020', foot: 'b_RightFoot02_022' },
+  { upper: 'b_LeftUpperArm_09', lower: 'b_LeftForeArm_010', foot: 'b_LeftHand_011' },
+  { upper: 'b_RightUpperArm_06', lower: 'b_RightForeArm_07', foot: 'b_RightHand_08' },
+];
+
+/** A character's feet and the legs that carry them (foot `k` of `feet` is leg `k`'s foot). */
+export interface CharacterFeet {
+  /** The feet's joint names: what `detectFootContacts` and the clips' events name. */
+  readonly feet: readonly string[];
+  /** The legs for `setFootLock` (names), in the order of `feet`. */
+  readonly legs: readonly FootLockLeg[];
+  /** Where they come from, for the page. */
+  readonly source: string;
+}
+
+/**
+ * The feet of `asset`: the Fox's four paws, or the humanoid map's feet and legs (`humanoidMap`:
+ * upperLeg → lowerLeg → foot); null for a skeleton that is neither (the bench rig).
+ */
+export function feetOf(asset: CharacterAsset): CharacterFeet | null {
+  if (asset.kind === 'fox') return { feet: FOX_LEGS.map((leg) => leg.foot as string), legs: FOX_LEGS, source: 'the Fox\'s four paws (hind toes, front wrists)' };
+  let joints;
+  try {
+    joints = humanoidMap(asset.skeleton).joints;
+  } catch {
+    return null;
+  }
+  const legs: FootLockLeg[] = [];
+  for (const side of ['left', 'right'] as const) {
+    const upper = joints[`${side}UpperLeg`], lower = joints[`${side}LowerLeg`], foot = joints[`${side}Foot`];
+    if (upper === undefined || lower === undefined || foot === undefined) return null;
+    legs.push({ upper, lower, foot });
+  }
+  return { feet: legs.map((leg) => leg.foot as string), legs, source: 'the humanoid map\'s feet (humanoidMap)' };
+}
 
 /** Horizontal speed of a clip with root travel at rate 1, m/s. */
 function speedOf(clip: Clip): number {

@@ -9,6 +9,7 @@ export interface CrowdActions {
   /** The character kind or the workload changed: load it and start over. */
   reload(): void;
   applyLookAt(): void;
+  applyFootLock(): void;
   applyLod(): void;
   setTiming(mode: TimingMode): void;
   /** A new world on `n` threads (the old one disposed). */
@@ -49,6 +50,11 @@ export function addCrowdControls(panel: HTMLElement, settings: CrowdSettings, ac
     actions.applyLookAt();
   });
   note(panel, 'Heads (the neck taking a share) look at their follower: setLookAt, solved in step by aimSystem.');
+  checkbox(panel, 'footlock', 'foot lock', settings.footLock, (v) => {
+    settings.footLock = v;
+    actions.applyFootLock();
+  });
+  note(panel, 'Planted feet stay where they landed while the characters turn and change speed: setFootLock on every wanderer (the Fox\'s four paws, the Robot\'s humanoid legs), the walk\'s and run\'s contacts from detectFootContacts; footLockSystem\'s time is the overlay\'s "footLock".');
   checkbox(panel, 'lod', 'motion LOD', settings.lod, (v) => {
     settings.lod = v;
     actions.applyLod();

@@ -65,6 +65,7 @@ export async function startCrowd(app: Application, panel: HTMLElement, overlay: 
     setCount: (n) => void view.idle(() => view.setCount(n)),
     reload: () => void view.reload(),
     applyLookAt: () => void view.idle(() => view.sim.applyLookAt()),
+    applyFootLock: () => void view.idle(() => view.sim.applyFootLock()),
     applyLod: () => void view.idle(() => view.sim.applyLod(view.camera.halfHeight)),
     setTiming: (mode) => {
       view.pipeline.mode = mode;

@@ -126,6 +126,8 @@ export function crowdStats({ sim, settings, pipeline, bodies, clock }: CrowdRepo
     levels: Array.from(bodies.levels),
     lookAt: settings.lookAt,
     aim: checkAim(sim),
+    /** Foot locking: the setting and how many characters have the FootLock component enabled. */
+    footLock: { on: settings.footLock, characters: sim.footLockCount() },
     /** The wanderers' state machines: characters running one (and the upper-body one), per locomotion state, and slot 0's getState. */
     machines: sim.machineStats(),
   };
@@ -171,9 +173,18 @@ export function overlayText({ sim, settings, pipeline, bodies, clock }: CrowdRep
       : 'motion LOD: off',
     workload !== 'locomotion' ? 'look-at: none (bench workload)'
       : `look-at ${settings.lookAt ? 'on' : 'off'}: ${aim.aimed} of ${aim.sampled} sampled heads whose follower is inside the limits point within ${AIM_TOLERANCE_DEG}° of it (mean ${fmt(aim.meanDeg, 1)}°)`,
+    footLockLine(sim, settings, m),
     rendererInfo,
   ];
   return lines.join('\n');
+}
+
+/** The overlay's line on foot locking: how many characters lock their feet, and what footLockSystem costs (when systems are timed). */
+function footLockLine(sim: CrowdSim, settings: CrowdSettings, m: ReturnType<TimedPipeline['means']>): string {
+  if (sim.workload() !== 'locomotion') return 'foot lock: none (bench workload)';
+  const s = m.names.indexOf('footLock');
+  const cost = s >= 0 && m.threadMs.length === 0 && (m.ms[s] ?? 0) > 0 ? ` · footLock system ${fmt(m.ms[s]!)} ms/frame` : '';
+  return `foot lock ${settings.footLock ? 'on' : 'off'}: ${sim.footLockCount().toLocaleString('en-US')} characters lock their feet${cost}`;
 }
 
 /** The overlay's line on the state machines: how many characters run them, and how many are in each state. */

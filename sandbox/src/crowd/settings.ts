@@ -45,6 +45,8 @@ export interface CrowdSettings {
   lod: boolean;
   followers: boolean;
   lookAt: boolean;
+  /** Foot locking on every wanderer (`setFootLock`, the legs of `feetOf`; `?footlock=1`). */
+  footLock: boolean;
   /** Threads of the crowd's world (`createAnimationWorld({ threads })`): 1 runs `step`, more `stepParallel`. */
   threads: number;
   /** Kernels of the crowd's world (`createAnimationWorld({ kernels })`, `?kernels=`): 'auto' (default) runs WebAssembly where `loadKernels()` loaded it. */
@@ -64,6 +66,7 @@ export function readSettings(params: URLSearchParams): CrowdSettings {
     lod: params.get('lod') === '1',
     followers: params.get('followers') !== '0',
     lookAt: params.get('lookat') !== '0',
+    footLock: params.get('footlock') === '1',
     threads: clampThreads(Number(params.get('threads') ?? 1)),
     kernels: readKernels(params.get('kernels')),
     paused: false,

@@ -10,6 +10,7 @@
  * raises its arm above the legs through a mask.
  */
 import {
+  clearFootLock,
   clearLookAt,
   createAnimationWorld,
   disposeAnimationWorld,
@@ -21,6 +22,7 @@ import {
   removeLod,
   setFollower,
   setFollowTarget,
+  setFootLock,
   setLod,
   setLookAt,
   setParameter,
@@ -33,7 +35,7 @@ import {
 } from 'bitanim';
 import { quat, POSE_STRIDE } from 'bitanim/kernels';
 import { bakeLod } from 'bitanim/lod';
-import type { CharacterAsset } from '../assets';
+import { feetOf, type CharacterAsset, type CharacterFeet } from '../assets';
 import { BENCH_WEIGHTS, benchPlan, createRandom } from '../benchRig';
 import {
   LOD_RINGS, LOD_TOLERANCES, LOD_UPDATE_EVERY, LOOK_PITCH_LIMIT, LOOK_YAW_LIMIT,
@@ -104,6 +106,8 @@ export class CrowdSim {
   /** Whether this world has the played clips' levels registered. */
   private lodRegistered = false;
   private readonly steer = { yaw: 0 };
+  /** The asset's legs for foot locking (found on first use per world; null: none). */
+  private footLegs: CharacterFeet | null | undefined;
 
   /** The character (set before the first `rebuild`). */
   asset!: CharacterAsset;
@@ -136,6 +140,7 @@ export class CrowdSim {
     this.random = createRandom(7);
     this.machines = this.workload() === 'locomotion' ? crowdMachines(asset, this.settings.transitions) : null;
     this.lodRegistered = false;
+    this.footLegs = undefined;
     if (asset.headJoint >= 0) this.headAxis = restForwardAxis(asset.skeleton, asset.headJoint);
   }
 
@@ -166,6 +171,37 @@ export class CrowdSim {
   endFrame(dt: number): void {
     this.simTime += dt;
     this.frameIndex++;
+  }
+
+  /**
+   * Applies the foot-lock setting to every wandering character: `setFootLock` with the asset's
+   * legs (its locomotion clips carry their contacts), or `clearFootLock`. The bench workload and
+   * a character without feet are left alone.
+   */
+  applyFootLock(): void {
+    const feet = this.feet();
+    if (feet === null) return;
+    for (let i = 0; i < this.count; i++) this.footLock(this.agents.eid[i]!, feet);
+  }
+
+  /** The legs foot locking holds, or null (the bench workload, a character without feet). */
+  private feet(): CharacterFeet | null {
+    if (this.workload() !== 'locomotion') return null;
+    if (this.footLegs === undefined) this.footLegs = feetOf(this.asset);
+    return this.footLegs;
+  }
+
+  private footLock(eid: number, feet: CharacterFeet): void {
+    if (this.settings.footLock) setFootLock(this.world, eid, { legs: feet.legs });
+    else clearFootLock(this.world, eid);
+  }
+
+  /** How many wanderers lock their feet now (the `FootLock` component enabled), for the overlay and the e2e test. */
+  footLockCount(): number {
+    const enabled = this.world.components.FootLock.enabled;
+    let n = 0;
+    for (let i = 0; i < this.count; i++) if (enabled[this.agents.eid[i]!] === 1) n++;
+    return n;
   }
 
   /** Applies the look-at setting to every wandering character. */
@@ -280,6 +316,8 @@ export class CrowdSim {
     agents.decideAt[i] = random() * 4;
     setFollower(world, eid, { x: lure.x, y: lure.y, z: lure.z, duration: 0.3 + 0.3 * random() });
     if (this.settings.lookAt) this.lookAt(eid);
+    const feet = this.settings.footLock ? this.feet() : null;
+    if (feet !== null) this.footLock(eid, feet);
   }
 
   /** Turns `eid`'s head (and a share of its neck) toward its follower. */

@@ -14,6 +14,9 @@
  *
  * - Expressions: the character's curves (the Robot's morph targets) from its clips or sliders,
  *   and one curve through a switch (./expressionPanel.ts).
+ * - Feet: clip A's foot heights and contacts (`detectFootContacts`), its skate
+ *   (`measureFootSkate`), and foot locking on the character walked faster than its clip
+ *   (`setFootLock`; ./feetPanel.ts).
  *
  * The character is drawn with bitanim/pixi (a crowd renderer of one): the Fox's textured mesh,
  * the whole Robot (its 19 meshes in one body, morph targets on the GPU), or capsules per bone.
@@ -48,6 +51,7 @@ import { button, checkbox, heading, note, select, setOptions, slider } from '../
 import { MachinePanel } from './machinePanel';
 import { drawPlot, legend, type Series } from './plot';
 import { addExpressionClips, expressionPanel } from './expressionPanel';
+import { feetPanel } from './feetPanel';
 
 type Channel = 'auto' | 'angle' | 'qx' | 'qy' | 'qz' | 'qw' | 'tx' | 'ty' | 'tz';
 const CHANNELS: readonly Channel[] = ['auto', 'angle', 'qx', 'qy', 'qz', 'qw', 'tx', 'ty', 'tz'];
@@ -83,6 +87,7 @@ function liveliestChannel(clip: Clip, joint: number): Exclude<Channel, 'auto'> {
 
 const DT = 1 / 60;
 const SWITCH_AT = 0.5;
+const ORIGIN = { x: 0, z: 0 } as const;
 
 interface SwitchRun { mode: TransitionMode | 'A' | 'B'; label: string; color: string; dash?: number[]; width?: number; alpha?: number }
 const SWITCH_RUNS: readonly SwitchRun[] = [
@@ -164,6 +169,7 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
   };
 
   const machines = new MachinePanel(params.get('machines') === '1');
+  let feet: ReturnType<typeof feetPanel> | undefined;
   let asset!: CharacterAsset;
   let world!: AnimationWorld;
   let eid = 0;
@@ -228,10 +234,17 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
     });
   }
 
+  /** The head's world position (the model's, moved by the walk of the feet panel). */
   function headPosition(): [number, number, number] {
     const joint = asset.headJoint >= 0 ? asset.headJoint : asset.skeleton.jointCount - 1;
     const m = getModelMatrices(world, eid);
-    return [m[joint * 12 + 9]!, m[joint * 12 + 10]!, m[joint * 12 + 11]!];
+    const root = rootOffset();
+    return [m[joint * 12 + 9]! + root.x, m[joint * 12 + 10]!, m[joint * 12 + 11]! + root.z];
+  }
+
+  /** Where the character stands: the origin, or where the feet panel walked it (it faces +Z, unturned). */
+  function rootOffset(): { x: number; z: number } {
+    return feet?.walking() ? feet.root() : ORIGIN;
   }
 
   /** Current phase of clip A, in [0, 1). */
@@ -243,6 +256,10 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
 
   /** (Re)starts the layers for the current choices at `at` (phase of A), then evaluates the pose. */
   function applyPlayback(at: number): void {
+    if (feet?.walking()) {
+      feet.restart(); // the feet panel plays clip A in place and moves the character
+      return;
+    }
     const a = clipA(), b = clipB();
     const blend = b !== undefined && state.weight > 0;
     const sync = blend && state.sync ? { syncGroup: 0 } : {};
@@ -347,7 +364,8 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
         follow.nextJump = follow.clock + 1.2;
       }
       setFollowTarget(world, eid, follow.x, follow.y, follow.z);
-      step(world, dt);
+      if (feet?.walking()) feet.advance(dt);
+      else step(world, dt);
       const f = getFollowPosition(world, eid);
       follow.t.push(follow.clock);
       follow.target.push([follow.x, follow.y, follow.z]);
@@ -366,13 +384,19 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
     if (crowd!.bodyOf(eid) !== body) crowd!.setBody(eid, body, { tint });
     markers.clear();
     const m = getModelMatrices(world, eid);
-    camera.project(m[state.joint * 12 + 9]!, m[state.joint * 12 + 10]!, m[state.joint * 12 + 11]!, p);
+    const root = rootOffset();
+    if (feet?.walking()) {
+      camera.targetX = root.x; // the view follows the walk
+      camera.targetZ = root.z;
+    }
+    camera.project(m[state.joint * 12 + 9]! + root.x, m[state.joint * 12 + 10]!, m[state.joint * 12 + 11]! + root.z, p);
     markers.circle(p[0]!, p[1]!, 6).stroke({ width: 2, color: 0xffffff });
     camera.project(follow.x, follow.y, follow.z, p);
     markers.circle(p[0]!, p[1]!, 7).stroke({ width: 2, color: 0xff6b6b });
     const f = getFollowPosition(world, eid);
     camera.project(f.x, f.y, f.z, p);
     markers.circle(p[0]!, p[1]!, 4).fill({ color: 0xffe066 });
+    feet?.drawMarkers(markers, camera);
     const now = performance.now();
     if (now - lastOverlay > 200) {
       lastOverlay = now;
@@ -397,8 +421,10 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
   heading(panel, 'Character');
   select(panel, 'character', 'character', [['fox', 'Fox (skinned mesh)'], ['robot', 'RobotExpressive (whole: 19 meshes)']] as const, state.character, async (v) => {
     state.character = v;
+    feet?.api.set({ walk: false });
     await loadAsset();
     expressions.reset();
+    feet?.reset();
     setOptions(clipASelect, clipNames, state.clipA);
     setOptions(clipBSelect, ['none', ...clipNames], state.clipB);
     setOptions(jointSelect, [...asset.skeleton.names], asset.skeleton.names[state.joint]!);
@@ -430,6 +456,7 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
   heading(panel, 'Clips and blend');
   const clipASelect = select(panel, 'clipA', 'clip A', clipNames.map((n) => [n, n] as const), state.clipA, (v) => {
     state.clipA = v;
+    feet?.reset();
     applyPlayback(state.playing ? phase() : scrubValue());
     replot();
   });
@@ -468,6 +495,13 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
 
   const expressions = expressionPanel(app, panel, () => ({ asset, world, eid, crowd: crowd! }));
 
+  feet = feetPanel(panel, () => ({ asset, world, eid, clip: clipA() }));
+  feet.onStop(() => {
+    crowd!.camera.targetX = crowd!.camera.targetZ = 0;
+    applyPlayback(0);
+  });
+  feet.reset();
+
   heading(panel, 'Follower');
   panel.append(followCanvas);
   note(panel, 'Minimum-jerk follower (T = 0.4 s, target sampled every 0.2 s). Move the pointer over the view to lead the target.');
@@ -505,6 +539,8 @@ export async function startInspector(app: Application, panel: HTMLElement, overl
       /** The state machines panel's view: each machine's states, current state, transition and parameters. */
       machines: () => machines.view(),
       expressions: expressions.api,
+      /** The feet panel: contacts, skate read-outs and the walk / lock switches. */
+      feet: feet.api,
       /** Canvas pixels (CSS) of joints by name, as the camera projects them now. */
       project: (names: string[]) => names.map((name) => {
         const j = asset.skeleton.names.indexOf(name);

@@ -18,6 +18,15 @@ export interface Series {
   steps?: boolean;
 }
 
+/** A shaded x range (a foot's contact): faint over the plot, and a bar in its lane along the bottom. */
+export interface Band {
+  from: number;
+  to: number;
+  color: string;
+  /** Which bar row along the bottom, 0 the top one (see `PlotOptions.lanes`). */
+  lane: number;
+}
+
 export interface PlotOptions {
   title: string;
   yLabel?: string;
@@ -25,6 +34,10 @@ export interface PlotOptions {
   markers?: { x: number; label: string }[];
   xRange?: [number, number];
   message?: string;
+  /** Shaded x ranges, drawn under the series. */
+  bands?: readonly Band[];
+  /** Bar rows along the bottom for `bands` (each 5 px; the plot area shrinks to make room). */
+  lanes?: number;
 }
 
 export function drawPlot(canvas: HTMLCanvasElement, series: readonly Series[], options: PlotOptions): void {
@@ -37,7 +50,8 @@ export function drawPlot(canvas: HTMLCanvasElement, series: readonly Series[], o
   const g = canvas.getContext('2d')!;
   g.clearRect(0, 0, width, height);
   g.font = '10px ui-monospace, monospace';
-  const left = 44, right = 6, top = 16, bottom = 16;
+  const lanes = options.lanes ?? 0;
+  const left = 44, right = 6, top = 16, bottom = 16 + lanes * 6;
   let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
   for (const s of series) {
     for (let i = 0; i < s.x.length; i++) {
@@ -76,6 +90,15 @@ export function drawPlot(canvas: HTMLCanvasElement, series: readonly Series[], o
     g.fillText(`${formatTick(x)}s`, px(x) - 8, height - 4);
   }
   g.stroke();
+  for (const band of options.bands ?? []) {
+    const a = px(band.from), b = Math.max(px(band.to), a + 1);
+    g.fillStyle = band.color;
+    g.globalAlpha = 0.08;
+    g.fillRect(a, top, b - a, height - bottom - top);
+    g.globalAlpha = 0.9;
+    g.fillRect(a, height - bottom + 3 + band.lane * 6, b - a, 4);
+  }
+  g.globalAlpha = 1;
   for (const marker of options.markers ?? []) {
     g.strokeStyle = '#56606e';
     g.setLineDash([3, 3]);
