@@ -285,7 +285,7 @@ function readRanged(issues: IssueList, field: string, value: unknown, fallback: 
  * The knee's bend direction at rest (model space, unit: the part of knee − hip across the
  * hip → foot line), written to `out[o ..]`; a straight rest leg keeps the default (+Z, forward).
  */
-function restBend(out: Float64Array, o: number, rest: Float64Array | Float32Array, upper: number, lower: number, foot: number): void {
+function restBend(out: Float32Array, o: number, rest: Float64Array | Float32Array, upper: number, lower: number, foot: number): void {
   const at = (joint: number, c: number): number => rest[joint * MATRIX_STRIDE + MATRIX_T + c];
   const axis = [0, 1, 2].map((c) => at(foot, c) - at(upper, c));
   const knee = [0, 1, 2].map((c) => at(lower, c) - at(upper, c));

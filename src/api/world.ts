@@ -27,7 +27,7 @@ import { resolveCapacity } from '../worldCapacity.js';
  *
  * The pools' total bytes ({@link worldBytes}) are computed before anything is allocated: a
  * world above `MAX_WORLD_BYTES` (2 GiB) is refused, naming the byte count (at 64 joints and
- * the default options about 11.7 KB per character of a crowd of 10,000: some 180,000
+ * the default options about 11.5 KB per character of a crowd of 10,000: some 186,000
  * characters fit; docs/hardening.md has the table).
  *
  * @throws AnimationError when `options` is not an object or holds an unknown option, a size is not a positive integer
@@ -66,7 +66,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
  * counted without allocating: the components', scratch and update-list typed arrays (from
  * their definitions and the frame's scratch declarations), the event queue, the per-character
  * plain arrays and the transition slots. At 64 joints and the default options a character of
- * a crowd of 10,000 takes about 11.7 KB (a pose pool of 64 × 10 floats, two matrix pools, an
+ * a crowd of 10,000 takes about 11.5 KB (a pose pool of 64 × 10 floats, two matrix pools, an
  * eighth of a transition slot, its layer, machine and foot-lock slots; docs/hardening.md).
  * Registries grow with the assets registered and are not counted. `maxEntities: 0` counts a
  * world's fixed part.

@@ -40,7 +40,8 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
  * - `bend[r × 3 ..]`: the knee's last bend direction, model space, unit (a straight leg has none
  *   of its own and keeps this one).
  *
- * Float64 for the numbers, so positions and clocks do not drift. 530 bytes per character.
+ * The settings in Float64; the leg state (positions, offsets, clocks, bend) in Float32, which
+ * resolves a world position 1 km from the origin to 0.06 mm: 306 bytes per character.
  */
 export interface FootLockComponent {
   readonly enabled: Uint8Array;
@@ -56,12 +57,12 @@ export interface FootLockComponent {
   readonly locked: Uint8Array;
   readonly hold: Uint8Array;
   readonly contact: Uint8Array;
-  readonly lock: Float64Array;
-  readonly offset: Float64Array;
-  readonly release: Float64Array;
-  readonly releaseClock: Float64Array;
-  readonly lockClock: Float64Array;
-  readonly bend: Float64Array;
+  readonly lock: Float32Array;
+  readonly offset: Float32Array;
+  readonly release: Float32Array;
+  readonly releaseClock: Float32Array;
+  readonly lockClock: Float32Array;
+  readonly bend: Float32Array;
 }
 
 /** Legs per character (a biped uses 2, a quadruped 4). */
@@ -88,12 +89,12 @@ export function createFootLockComponent(rows: number, alloc: PoolAllocator = hea
     locked: alloc.array(Uint8Array, legRows),
     hold: alloc.array(Uint8Array, legRows),
     contact: alloc.array(Uint8Array, legRows),
-    lock: alloc.array(Float64Array, legRows * 3),
-    offset: alloc.array(Float64Array, legRows * 3),
-    release: alloc.array(Float64Array, legRows * 3),
-    releaseClock: alloc.array(Float64Array, legRows),
-    lockClock: alloc.array(Float64Array, legRows),
-    bend: alloc.array(Float64Array, legRows * 3),
+    lock: alloc.array(Float32Array, legRows * 3),
+    offset: alloc.array(Float32Array, legRows * 3),
+    release: alloc.array(Float32Array, legRows * 3),
+    releaseClock: alloc.array(Float32Array, legRows),
+    lockClock: alloc.array(Float32Array, legRows),
+    bend: alloc.array(Float32Array, legRows * 3),
   };
   for (let eid = 0; eid < rows; eid++) resetFootLock(footLock, eid);
   return footLock;

@@ -20,14 +20,14 @@ describe('pools per character at 64 joints, default options', () => {
     });
   }
 
-  it('≤ 12 KB in a world of 1,000 characters on the JavaScript kernels (the WebAssembly kernel area, ~5.5 MB of asset copies, is a fixed cost)', () => {
+  it('≤ 12 KB in a world of 1,000 characters on the JavaScript kernels (the WebAssembly kernel area, ~5.9 MB of asset copies, is a fixed cost)', () => {
     const world = createAnimationWorld({ maxEntities: 1_000, maxJoints: 64, kernels: 'js' });
     expect(world.poolBuffer.byteLength / 1_000).toBeLessThanOrEqual(BOUND);
   });
 
-  it('each character more adds under 11 KB (its rows, its share of the transition slots)', () => {
+  it('each character more adds under 11.5 KB (its rows, its share of the transition slots, its foot-lock legs)', () => {
     const added = (worldBytes({ maxEntities: 10_008, maxJoints: 64 }) - worldBytes({ maxEntities: 10_000, maxJoints: 64 })) / 8;
-    expect(added).toBeLessThan(11 * 1024);
+    expect(added).toBeLessThan(11.5 * 1024);
     // The bound is not met by an empty world: a character's rows are most of it (LocalPose 10,
     // ModelPose and SkinPalette 12 floats a joint each: 8,704 bytes at 64 joints).
     expect(added).toBeGreaterThan(64 * (10 + 12 + 12) * 4);
