@@ -67,7 +67,7 @@ describe('one system alone', () => {
 describe('your system inside the frame', () => {
   it('insertSystem puts it after inertialize; step runs it after the blend wrote the clip\'s pose', () => {
     const { world, eid, pose } = oneCharacter(insertSystem(defaultFrame, recoil, { after: 'inertialize' }));
-    expect(world.frame.systems.map((s) => s.name)).toEqual(['lod', 'stateMachine', 'sample', 'blend', 'inertialize', 'recoil', 'rootMotion', 'follow', 'aim', 'skin']);
+    expect(world.frame.systems.map((s) => s.name)).toEqual(['lod', 'stateMachine', 'sample', 'blend', 'inertialize', 'recoil', 'rootMotion', 'follow', 'aim', 'footLock', 'skin']);
     play(world, eid, slide);
     Recoil.kick[eid] = 0.2;
     Recoil.joint[eid] = 1;

@@ -180,7 +180,9 @@ describe('streaming: create clip → play → stop → release', () => {
       released += [releaseClip(world, clip), releaseClip(world, reference), releaseClip(world, difference), releaseMask(world, mask), releaseSkeleton(world, skeleton)]
         .filter((done) => done).length;
     };
-    for (let n = 0; n < 200; n++) cycle(n); // warm-up: JIT, lazily made structures
+    // Warm-up: JIT, inline caches, lazily made structures (200 cycles left 0.4–0.5 MB of them
+    // in the measurement even with nothing played, beside what the plays keep).
+    for (let n = 0; n < 1000; n++) cycle(n);
     gc();
     gc();
     const before = process.memoryUsage().heapUsed;
@@ -189,7 +191,7 @@ describe('streaming: create clip → play → stop → release', () => {
     gc();
     const grown = process.memoryUsage().heapUsed - before;
     console.log(`streaming 2,000 skeletons with clips, references, masks, bindings: heap ${grown} bytes after GC`);
-    expect(released).toBe(2200 * 5);
+    expect(released).toBe(3000 * 5);
     expect(grown).toBeLessThan(1024 * 1024);
     expectIdsRegistered(world);
     // Bindings, reference poses and the difference clips' identity reference went with them.
