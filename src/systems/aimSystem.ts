@@ -53,6 +53,7 @@ import { commitRemovals } from 'bitecs';
 import { FOLLOW_SLOTS, FOLLOW_STATE_STRIDE } from '../components/Follower.js';
 import { updateRange } from '../components/UpdateList.js';
 import { composeModel } from '../math/composeModel.js';
+import { markPath, sortAscending } from '../math/jointList.js';
 import * as layout from '../math/layout.js';
 import {
   LOOK_AXIS, LOOK_FORWARD, LOOK_PARAMS, LOOK_PITCH_LIMIT, LOOK_POSITION, LOOK_ROTATION, LOOK_TARGET, LOOK_UP,
@@ -259,41 +260,6 @@ function followerInModel(out: Float64Array, off: number, state: Float64Array, s:
   out[off + 1] = dy;
   out[off + 2] = z;
   return x - x === 0 && dy - dy === 0 && z - z === 0; // false for NaN or ±Infinity
-}
-
-/**
- * Appends `joint` and its ancestors not yet marked in `slot` to `list[count ..]`, ascending,
- * marking them; returns the new count. (Ancestors of a marked joint are marked, so the walk
- * stops at the first one.) The appended run is ascending, so sorting the whole list after
- * two walks only merges two runs.
- */
-function markPath(list: Int32Array, slot: Int32Array, parents: Int16Array, joint: number, count: number): number {
-  const first = count;
-  let j = joint;
-  while (j >= 0 && slot[j] === 0) {
-    slot[j] = 1;
-    list[count++] = j;
-    j = parents[j];
-  }
-  for (let a = first, b = count - 1; a < b; a++, b--) {
-    const t = list[a];
-    list[a] = list[b];
-    list[b] = t;
-  }
-  return count;
-}
-
-/** Insertion sort of `list[0 .. count)`, ascending (a few joints, in two ascending runs). */
-function sortAscending(list: Int32Array, count: number): void {
-  for (let i = 1; i < count; i++) {
-    const v = list[i];
-    let k = i - 1;
-    while (k >= 0 && list[k] > v) {
-      list[k + 1] = list[k];
-      k--;
-    }
-    list[k + 1] = v;
-  }
 }
 
 /** Offset of `joint`'s parent's model rotation in `AimScratch.model`, or −1 for a root. */
