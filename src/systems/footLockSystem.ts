@@ -55,8 +55,8 @@
  *    parent does not move, so its rotation is the animated one).
  *
  * A leg whose o is exactly 0 (free and settled), weight 0, or no lock leaves `LocalPose` bit for
- * bit as it was; a character none of whose legs is planted, locked or easing back is passed
- * over before anything is composed (its release clocks still run). Non-finite targets skip the leg (its state is cleared). No allocation, no
+ * bit as it was; a leg neither planted, locked nor easing back is passed over before its chain
+ * is composed (its release clock still runs), so a character with no other composes nothing. Non-finite targets skip the leg (its state is cleared). No allocation, no
  * throwing: joint indices beyond the character's skeleton skip the leg. Cost: 1.3–1.6 µs per
  * held or easing leg per frame on the bench machine (bench/footLockCrowd.ts).
  */
@@ -98,8 +98,14 @@ const P_QA = P_LIFT + 1;
 const P_QB = P_QA + 4;
 /** `FootLockScratch.params`: a corrected parent's model rotation (4). */
 const P_QP = P_QB + 4;
+/** `FootLockScratch.params`: per leg, the weight of the layers that count and of those in contact (2 × FOOT_LEGS). */
+const P_SHARE = P_QP + 4;
 /** Floats in `FootLockScratch.params`. */
-const FOOT_PARAMS = P_QP + 4;
+const FOOT_PARAMS = P_SHARE + 2 * FOOT_LEGS;
+/** `FootLockScratch.planted` of a leg whose joints are no chain of the character's skeleton. */
+const NOT_A_LEG = 3;
+/** `FootLockScratch.planted` of a leg neither planted nor locked, whose offset is 0: it keeps the animated pose. */
+const IDLE = 2;
 
 /** A lock farther than this many leg lengths (l1 + l2) from the animated foot is released. */
 export const FOOT_UNLOCK_RADIUS = 0.3;
@@ -117,17 +123,17 @@ const STRAIGHT_SINE = 1e-4;
 
 /**
  * World-owned temporaries of footLockSystem (`world.scratch.footLock`): `model`, one record
- * per joint (only the legs' joints and their ancestors are written); `list`, those joints
- * ascending; `slot`, per joint its position in `list` plus 1 (0 between characters);
- * `params`, the IK kernel's block and outputs; `planted`, the current character's legs'
- * contact verdicts.
+ * per joint (only the busy legs' joints and their ancestors are written); `list`, those joints,
+ * each after its parent; `slot`, 1 per joint in `list` while a character is composed (0
+ * between characters); `params`, the IK kernel's block, its outputs and the contact shares;
+ * `planted`, the current character's legs' contact verdicts.
  */
 export interface FootLockScratch {
   readonly model: Float64Array;
   readonly list: Int32Array;
   readonly slot: Int32Array;
   readonly params: Float64Array;
-  /** Per leg of the current character, 1 when it is planted this frame. */
+  /** Per leg of the current character: 1 planted this frame, 0 not, 2 idle (free, o = 0), 3 not a chain of its skeleton. */
   readonly planted: Uint8Array;
 }
 
@@ -183,38 +189,28 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
     const seconds = dts[entry];
     const blendTime = FootLock.blendTime[eid];
 
-    // 1. Contact, per leg; a character none of whose legs is planted, held or easing back is
-    // left as it is (only its clocks run), without composing anything.
-    let busy = false;
-    for (let leg = 0; leg < legs; leg++) {
-      const r = eid * FOOT_LEGS + leg;
-      if (!legValid(uppers[r], lowers[r], feet[r], jointCount)) { plantedNow[leg] = 0; continue; }
-      const inContact = planted(Layers, clips, masks, eid * maxLayers, maxLayers, keys[r], feet[r]);
-      plantedNow[leg] = inContact ? 1 : 0;
-      if (inContact || locked[r] === 1 || offset[r * 3] !== 0 || offset[r * 3 + 1] !== 0 || offset[r * 3 + 2] !== 0) busy = true;
-    }
-    if (!busy) {
-      for (let leg = 0; leg < legs; leg++) {
-        const r = eid * FOOT_LEGS + leg;
-        contacts[r] = 0;
-        if (releaseClock[r] < blendTime) releaseClock[r] += seconds;
-      }
-      continue;
-    }
-
-    // The joints involved: each leg's foot and its ancestors, ascending.
+    // 1. Contact, per leg. A leg neither planted, held nor easing back (o = 0) keeps the animated
+    // pose bit for bit, so only its clocks run; the others' paths are composed (below).
+    plantContacts(Layers, clips, masks, eid * maxLayers, maxLayers, FootLock, eid * FOOT_LEGS, legs, jointCount, plantedNow, params);
     let count = 0;
     for (let leg = 0; leg < legs; leg++) {
       const r = eid * FOOT_LEGS + leg;
-      if (!legValid(uppers[r], lowers[r], feet[r], jointCount)) continue;
+      if (plantedNow[leg] === NOT_A_LEG) continue;
+      if (plantedNow[leg] === 0 && locked[r] === 0 && offset[r * 3] === 0 && offset[r * 3 + 1] === 0 && offset[r * 3 + 2] === 0) {
+        plantedNow[leg] = IDLE;
+        contacts[r] = 0;
+        if (releaseClock[r] < blendTime) releaseClock[r] += seconds;
+        continue;
+      }
+      // The joints involved: the leg's foot (and a detached foot's lower) and their ancestors not
+      // yet marked, appended top-down, so each joint's parent comes before it in `list`.
       count = markPath(list, slot, parents, feet[r], count);
       if (FootLock.detached[r] === 1) count = markPath(list, slot, parents, lowers[r], count);
     }
     if (count === 0) continue;
-    sortAscending(list, count);
-    for (let pos = 0; pos < count; pos++) slot[list[pos]] = pos + 1;
     const localOff = eid * poseSize;
     composeModel(model, 0, FOOT_JOINT_STRIDE, local, localOff, parents, 0, count, FOOT_JOINT_Q, list);
+    for (let pos = 0; pos < count; pos++) slot[list[pos]] = 0;
 
     const tx = RootMotion.x[eid], ty = RootMotion.y[eid], tz = RootMotion.z[eid];
     const yaw = RootMotion.yaw[eid];
@@ -222,8 +218,8 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
 
     for (let leg = 0; leg < legs; leg++) {
       const r = eid * FOOT_LEGS + leg;
+      if (plantedNow[leg] > 1) continue; // not a leg, or idle (step 1)
       const upper = uppers[r], lower = lowers[r], foot = feet[r];
-      if (!legValid(upper, lower, foot, jointCount)) continue;
       const r3 = r * 3;
 
       const inContact = plantedNow[leg] === 1;
@@ -376,8 +372,6 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       quat.multiply(params, P_QP, params, P_QP, model, parents[foot] * FOOT_JOINT_STRIDE + FOOT_JOINT_Q);
       setModelRotation(local, localOff + foot * POSE_STRIDE, params, P_QP, params, P_FOOT_Q);
     }
-
-    for (let pos = 0; pos < count; pos++) slot[list[pos]] = 0;
   }
 }
 
@@ -416,39 +410,60 @@ function clearLeg(footLock: AnimationWorld['components']['FootLock'], r: number)
 }
 
 /**
- * Whether the foot of marker `key` (joint `foot`) is planted: the contact share
- * c = Σ w·contact / Σ w over the override layers of the character whose slots start at `base`,
- * w = the layer's weight × its mask's weight of the foot (so an upper-body layer does not count),
- * is at least ½ (see the file header, step 1); false when no layer weighs.
+ * The contact verdicts of one character's `legs` legs (leg rows from `row`) into `out[leg]`: 1
+ * when the leg's foot is planted, 0 when not, `NOT_A_LEG` when its joints are no chain of a
+ * skeleton of `jointCount` joints. Planted: the contact share c = Σ w·contact / Σ w over the
+ * override layers of the character whose slots start at `base`, w = the layer's weight, counting
+ * only the layers whose mask (if any) weighs the foot (an upper-body layer does not count), is at
+ * least ½ (the file header, step 1); not planted when no layer weighs. One pass over the layers
+ * for all legs (each layer's clip, table and frame read once), the shares summed per leg in
+ * `sums[P_SHARE ..]` in layer order, as a pass per leg would.
  */
-function planted(
+function plantContacts(
   layers: AnimationWorld['components']['Layers'], clips: AnimationWorld['assets']['clips'], masks: Float32Array[], base: number, maxLayers: number,
-  key: number, foot: number,
-): boolean {
-  let total = 0, inContact = 0;
+  footLock: AnimationWorld['components']['FootLock'], row: number, legs: number, jointCount: number, out: Uint8Array, sums: Float64Array,
+): void {
+  const feet = footLock.foot, keys = footLock.key;
+  for (let leg = 0; leg < legs; leg++) {
+    const r = row + leg;
+    out[leg] = legValid(footLock.upper[r], footLock.lower[r], feet[r], jointCount) ? 0 : NOT_A_LEG;
+    sums[P_SHARE + 2 * leg] = 0;
+    sums[P_SHARE + 2 * leg + 1] = 0;
+  }
   for (let li = base; li < base + maxLayers; li++) {
     const id = layers.clip[li];
-    const mask = layers.mask[li];
-    if (mask >= 0 && !(masks[mask][foot] > 0)) continue; // a layer masked off the foot (an upper-body layer)
     const w = layers.weight[li];
     if (id < 0 || !(w > 0) || (layers.flags[li] & LAYER_ADDITIVE) !== 0) continue;
-    total += w;
+    const mask = layers.mask[li];
     const clip = clips[id];
     const table = clip.contacts;
-    if (table === null || table === undefined) continue;
-    const rows = table.keys;
-    let row = -1;
-    for (let n = 0; n < rows.length; n++) {
-      if (rows[n] === key) { row = n; break; }
+    let F = 0, frame = 0;
+    if (table !== null && table !== undefined) {
+      F = table.frames;
+      frame = Math.floor(layers.time[li] * table.frameRate + 0.5);
+      if (frame < 0) frame = 0;
+      if (frame >= F) frame = clip.loop ? frame % F : F - 1;
     }
-    if (row < 0) continue;
-    const F = table.frames;
-    let frame = Math.floor(layers.time[li] * table.frameRate + 0.5);
-    if (frame < 0) frame = 0;
-    if (frame >= F) frame = clip.loop ? frame % F : F - 1;
-    if (table.flags[row * F + frame] === 1) inContact += w;
+    for (let leg = 0; leg < legs; leg++) {
+      if (out[leg] === NOT_A_LEG) continue;
+      const r = row + leg;
+      if (mask >= 0 && !(masks[mask][feet[r]] > 0)) continue; // a layer masked off the foot (an upper-body layer)
+      sums[P_SHARE + 2 * leg] += w;
+      if (F === 0) continue;
+      // The table's row for the leg's marker; a clip with none counts as not in contact.
+      const rows = table!.keys, key = keys[r];
+      for (let n = 0; n < rows.length; n++) {
+        if (rows[n] !== key) continue;
+        if (table!.flags[n * F + frame] === 1) sums[P_SHARE + 2 * leg + 1] += w;
+        break;
+      }
+    }
   }
-  return total > 0 && inContact * 2 >= total;
+  for (let leg = 0; leg < legs; leg++) {
+    if (out[leg] === NOT_A_LEG) continue;
+    const total = sums[P_SHARE + 2 * leg], inContact = sums[P_SHARE + 2 * leg + 1];
+    out[leg] = total > 0 && inContact * 2 >= total ? 1 : 0;
+  }
 }
 
 /**
@@ -469,19 +484,6 @@ function markPath(list: Int32Array, slot: Int32Array, parents: Int16Array, joint
     list[b] = t;
   }
   return count;
-}
-
-/** Insertion sort of `list[0 .. count)`, ascending (a few ascending runs). */
-function sortAscending(list: Int32Array, count: number): void {
-  for (let i = 1; i < count; i++) {
-    const v = list[i];
-    let k = i - 1;
-    while (k >= 0 && list[k] > v) {
-      list[k + 1] = list[k];
-      k--;
-    }
-    list[k + 1] = v;
-  }
 }
 
 /** Offset of `joint`'s parent's model rotation in `FootLockScratch.model`, or −1 for a root. */
