@@ -40,7 +40,9 @@
  *    can (a heel coming up), by at most `FOOT_MAX_LIFT` (0.25) l — beyond that (or
  *    horizontally out of reach) the lock is released. That rise is o's vertical part, and
  *    decays like the rest after a release.
- * 4. **IK** (`math/twoBoneIk.ts`: Holden's "Simple Two Joint IK", ozz's IKTwoBoneJob) of u and k toward p' = R⁻¹·(a + w·o − t) (model space),
+ * 4. **IK** (`math/twoBoneIk.ts`: Holden's "Simple Two Joint IK", ozz's IKTwoBoneJob; at weight 1
+ *    by {@link solveLegIk}, its construction without trigonometry) of u and k toward
+ *    p' = R⁻¹·(a + w·o − t) (model space),
  *    kept within max(|f − u|, `FOOT_MAX_EXTENSION`·l) of the hip, so the knee never snaps
  *    straight; the pole is k + l·b with b the knee's animated bend direction (the part of k − u
  *    across u → f; a straight leg keeps its last one), so the knee bends as animated (it turns
@@ -344,7 +346,7 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       params[P_IK + IK_WEIGHT] = 1;
       const fq = foot * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
       for (let c = 0; c < 4; c++) params[P_FOOT_Q + c] = model[fq + c];
-      solveTwoBoneIk(params, P_DELTA, params, P_IK);
+      solveLegIk(params, P_DELTA, params, P_IK);
       // The corrected rotations follow from the animated ones without recomposing the chain:
       // Q_upper' = D1·Q_upper, so a joint between upper and lower (lower's parent) has
       // Q' = D1·Q, and one between lower and foot (the foot's parent) Q' = D2·D1·Q.
@@ -373,6 +375,131 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       setModelRotation(local, localOff + foot * POSE_STRIDE, params, P_QP, params, P_FOOT_Q);
     }
   }
+}
+
+/** `solveTwoBoneIk`'s zero length and parallel sine (math/twoBoneIk.ts), so {@link solveLegIk} takes its fallbacks where it does. */
+const IK_ZERO_LENGTH = 1e-9;
+/** See {@link IK_ZERO_LENGTH}. */
+const IK_PARALLEL_SINE = 1e-9;
+/** fromUnitVectors' opposite threshold (math/rotationArc.ts). */
+const IK_OPPOSITE = 1e-15;
+
+/**
+ * `solveTwoBoneIk(out, o, params, po)` at weight 1 (the weight in the block is not read), D1 and
+ * D2 into `out[o + IK_D1 ..]`, `out[o + IK_D2 ..]`: the same construction (Holden's two-joint IK
+ * as math/twoBoneIk.ts builds it) with its angles kept as half-angle cosines and sines instead of
+ * atan2, sin and cos, which cost most of the solve. With h the hinge axis (e1 × e2), C the knee's
+ * interior angle and I the one that puts the end at the clamped reach d:
+ * - C/2 from the unit bones x = −e1/l1, y = e2/l2: cos(C/2) = |x + y|/2, sin(C/2) = |x − y|/2;
+ * - I/2 from the kernel's half-angle form: tan(I/2) = √((d − lo)(d + lo)) / √((hi − d)(hi + d));
+ * - the hinge turn H about h by C − I: cos, sin of (C − I)/2 by the difference formulas;
+ * - the aim arc A from v = e1 + H·e2 to the target direction u (fromUnitVectors' formula), then
+ *   the pole turn T about u by the signed angle α from n = u × (A·h) to the pole's part across
+ *   u, its half angle from cos α and sin α by the half-angle formulas;
+ * - D1 = T·A, normalized with w ≥ 0 (as splitRotation at weight 1 leaves it), D2 = the turn
+ *   about D1·h by C − I.
+ * The same rotations as the kernel's to rounding (about 1e-16 in the doubles, so an occasional
+ * last-bit difference in a float32 local rotation). The kernel's special cases — target on the
+ * root, a zero bone, a straight or folded knee, an end on the root, an aim arc of 180° (to
+ * 1e-15) — go to `solveTwoBoneIk` itself. Numbers pass through the arrays only, so nothing
+ * is boxed if V8 does not inline the call.
+ */
+export function solveLegIk(out: Float64Array, o: number, params: Float64Array, po: number): void {
+  const ax = params[po + IK_ROOT], ay = params[po + IK_ROOT + 1], az = params[po + IK_ROOT + 2];
+  const bx = params[po + IK_MID], by = params[po + IK_MID + 1], bz = params[po + IK_MID + 2];
+  const cx = params[po + IK_END], cy = params[po + IK_END + 1], cz = params[po + IK_END + 2];
+  const e1x = bx - ax, e1y = by - ay, e1z = bz - az;
+  const e2x = cx - bx, e2y = cy - by, e2z = cz - bz;
+  const l1 = Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
+  const l2 = Math.sqrt(e2x * e2x + e2y * e2y + e2z * e2z);
+  let ux = params[po + IK_TARGET] - ax, uy = params[po + IK_TARGET + 1] - ay, uz = params[po + IK_TARGET + 2] - az;
+  const dist = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  const crossX = e1y * e2z - e1z * e2y, crossY = e1z * e2x - e1x * e2z, crossZ = e1x * e2y - e1y * e2x;
+  const crossLen = Math.sqrt(crossX * crossX + crossY * crossY + crossZ * crossZ);
+  if (!(dist > IK_ZERO_LENGTH && l1 > IK_ZERO_LENGTH && l2 > IK_ZERO_LENGTH && crossLen > IK_PARALLEL_SINE * l1 * l2)) {
+    solveTwoBoneIk(out, o, params, po);
+    return;
+  }
+  ux /= dist; uy /= dist; uz /= dist;
+  const hx = crossX / crossLen, hy = crossY / crossLen, hz = crossZ / crossLen;
+  const lo = Math.abs(l1 - l2), hi = l1 + l2;
+  const d = dist < lo ? lo : dist > hi ? hi : dist;
+
+  // Half the hinge turn, (C − I)/2.
+  const xx = -e1x / l1, xy = -e1y / l1, xz = -e1z / l1, yx = e2x / l2, yy = e2y / l2, yz = e2z / l2;
+  const cosC = 0.5 * Math.sqrt((xx + yx) * (xx + yx) + (xy + yy) * (xy + yy) + (xz + yz) * (xz + yz));
+  const sinC = 0.5 * Math.sqrt((xx - yx) * (xx - yx) + (xy - yy) * (xy - yy) + (xz - yz) * (xz - yz));
+  const open = (d - lo) * (d + lo), closed = (hi - d) * (hi + d);
+  const so = Math.sqrt(open > 0 ? open : 0), sc = Math.sqrt(closed > 0 ? closed : 0);
+  const si = Math.sqrt(so * so + sc * sc);
+  const cosI = sc / si, sinI = so / si;
+  const cosH = cosC * cosI + sinC * sinI, sinH = sinC * cosI - cosC * sinI;
+
+  // v = e1 + H·e2 (quat.rotateVec3 with H = (h sin, cos)).
+  const qx = hx * sinH, qy = hy * sinH, qz = hz * sinH;
+  const tx = 2 * (qy * e2z - qz * e2y), ty = 2 * (qz * e2x - qx * e2z), tz = 2 * (qx * e2y - qy * e2x);
+  let vx = e1x + e2x + cosH * tx + (qy * tz - qz * ty);
+  let vy = e1y + e2y + cosH * ty + (qz * tx - qx * tz);
+  let vz = e1z + e2z + cosH * tz + (qx * ty - qy * tx);
+  const vl = Math.sqrt(vx * vx + vy * vy + vz * vz);
+  if (!(vl > IK_ZERO_LENGTH)) { solveTwoBoneIk(out, o, params, po); return; }
+  vx /= vl; vy /= vl; vz /= vl;
+
+  // A: the arc v → u.
+  const wa = 1 + (vx * ux + vy * uy + vz * uz);
+  if (!(wa > IK_OPPOSITE)) { solveTwoBoneIk(out, o, params, po); return; }
+  let Ax = vy * uz - vz * uy, Ay = vz * ux - vx * uz, Az = vx * uy - vy * ux, Aw = wa;
+  const ia = 1 / Math.sqrt(Ax * Ax + Ay * Ay + Az * Az + Aw * Aw);
+  Ax *= ia; Ay *= ia; Az *= ia; Aw *= ia;
+
+  // T: about u, from n = u × (A·h) to the pole's part across u. The pole's direction from the root, scaled to a largest |component| of 1 as the kernel does
+  // (so the two take the same branch on a pole along the aim).
+  let px = params[po + IK_POLE] - ax, py = params[po + IK_POLE + 1] - ay, pz = params[po + IK_POLE + 2] - az;
+  const poleMax = Math.max(Math.abs(px), Math.abs(py), Math.abs(pz));
+  if (poleMax > 0 && poleMax < Infinity) { px /= poleMax; py /= poleMax; pz /= poleMax; }
+  const along = px * ux + py * uy + pz * uz;
+  const ppx = px - ux * along, ppy = py - uy * along, ppz = pz - uz * along;
+  const ppl = Math.sqrt(ppx * ppx + ppy * ppy + ppz * ppz);
+  const poleLen = Math.sqrt(px * px + py * py + pz * pz);
+  let Dx = Ax, Dy = Ay, Dz = Az, Dw = Aw;
+  if (ppl > IK_PARALLEL_SINE * poleLen) {
+    const sx = 2 * (Ay * hz - Az * hy), sy = 2 * (Az * hx - Ax * hz), sz = 2 * (Ax * hy - Ay * hx);
+    const ahx = hx + Aw * sx + (Ay * sz - Az * sy), ahy = hy + Aw * sy + (Az * sx - Ax * sz), ahz = hz + Aw * sz + (Ax * sy - Ay * sx);
+    const nx = uy * ahz - uz * ahy, ny = uz * ahx - ux * ahz, nz = ux * ahy - uy * ahx;
+    // The signed angle α from n to p⊥ about u as the kernel has it, atan2(u·(n × p⊥), n·p⊥), kept
+    // as its cosine and sine; its half angle by the half-angle formulas, each taken where it
+    // does not cancel (cos α/2 = √((1 + cos α)/2) for cos α ≥ 0, sin α/2 = ±√((1 − cos α)/2)
+    // otherwise, the other from sin α = 2 sin α/2 cos α/2).
+    const sinR = ux * (ny * ppz - nz * ppy) + uy * (nz * ppx - nx * ppz) + uz * (nx * ppy - ny * ppx);
+    const cosR = nx * ppx + ny * ppy + nz * ppz;
+    const R = Math.sqrt(sinR * sinR + cosR * cosR);
+    let Ts = 0, Tw = 1;
+    if (R > 0) {
+      const cosA = cosR / R, sinA = sinR / R;
+      if (cosA >= 0) {
+        Tw = Math.sqrt(0.5 * (1 + cosA));
+        Ts = sinA / (2 * Tw);
+      } else {
+        Ts = Math.sqrt(0.5 * (1 - cosA));
+        if (sinA < 0) Ts = -Ts;
+        Tw = sinA / (2 * Ts);
+      }
+    }
+    const Tx = ux * Ts, Ty = uy * Ts, Tz = uz * Ts;
+    // D1 = T·A (quat.multiply)
+    Dx = Tw * Ax + Tx * Aw + Ty * Az - Tz * Ay;
+    Dy = Tw * Ay - Tx * Az + Ty * Aw + Tz * Ax;
+    Dz = Tw * Az + Tx * Ay - Ty * Ax + Tz * Aw;
+    Dw = Tw * Aw - Tx * Ax - Ty * Ay - Tz * Az;
+  }
+  if (Dw < 0) { Dx = -Dx; Dy = -Dy; Dz = -Dz; Dw = -Dw; }
+  const id = 1 / Math.sqrt(Dx * Dx + Dy * Dy + Dz * Dz + Dw * Dw);
+  Dx *= id; Dy *= id; Dz *= id; Dw *= id;
+  out[o + IK_D1] = Dx; out[o + IK_D1 + 1] = Dy; out[o + IK_D1 + 2] = Dz; out[o + IK_D1 + 3] = Dw;
+  // D2: about D1·h by C − I.
+  const rx = 2 * (Dy * hz - Dz * hy), ry = 2 * (Dz * hx - Dx * hz), rz = 2 * (Dx * hy - Dy * hx);
+  const gx = hx + Dw * rx + (Dy * rz - Dz * ry), gy = hy + Dw * ry + (Dz * rx - Dx * rz), gz = hz + Dw * rz + (Dx * ry - Dy * rx);
+  out[o + IK_D2] = gx * sinH; out[o + IK_D2 + 1] = gy * sinH; out[o + IK_D2 + 2] = gz * sinH; out[o + IK_D2 + 3] = cosH;
 }
 
 /**
