@@ -69,7 +69,6 @@ import { updateRange } from '../components/UpdateList.js';
 import { composeModel } from '../math/composeModel.js';
 import * as affine from '../math/affine.js';
 import * as layout from '../math/layout.js';
-import * as quat from '../math/quat.js';
 import { IK_D1, IK_D2, IK_END, IK_MID, IK_PARAMS, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveTwoBoneIk } from '../math/twoBoneIk.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
@@ -84,24 +83,18 @@ const FOOT_JOINT_Q = 12;
 const P_IK = 0;
 /** `FootLockScratch.params`: the kernel's output deltas D1, D2 (8). */
 const P_DELTA = P_IK + IK_PARAMS;
-/** `FootLockScratch.params`: the foot's animated model rotation (4). */
-const P_FOOT_Q = P_DELTA + 8;
 /** `FootLockScratch.params`: the inverse of a detached foot's parent's model matrix (12). */
-const P_INVERSE = P_FOOT_Q + 4;
+const P_INVERSE = P_DELTA + 8;
 /** `FootLockScratch.params`: a detached foot's move, model space, then in its parent's space (3). */
 const P_MOVE = P_INVERSE + 12;
 /** `FootLockScratch.params`: a foot's offset from the hip and the reach limit, for `liftToReach` (4). */
 const P_REACH = P_MOVE + 3;
 /** `FootLockScratch.params`: `liftToReach`'s answer (1). */
 const P_LIFT = P_REACH + 4;
-/** `FootLockScratch.params`: the left factor of a quaternion product (4). */
+/** `FootLockScratch.params`: a corrected local rotation before it is normalized (4). */
 const P_QA = P_LIFT + 1;
-/** `FootLockScratch.params`: the right factor of a quaternion product (4). */
-const P_QB = P_QA + 4;
-/** `FootLockScratch.params`: a corrected parent's model rotation (4). */
-const P_QP = P_QB + 4;
 /** `FootLockScratch.params`: per leg, the weight of the layers that count and of those in contact (2 × FOOT_LEGS). */
-const P_SHARE = P_QP + 4;
+const P_SHARE = P_QA + 4;
 /** Floats in `FootLockScratch.params`. */
 const FOOT_PARAMS = P_SHARE + 2 * FOOT_LEGS;
 /** `FootLockScratch.planted` of a leg whose joints are no chain of the character's skeleton. */
@@ -344,15 +337,8 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       params[P_IK + IK_POLE + 1] = ky + legLength * by;
       params[P_IK + IK_POLE + 2] = kz + legLength * bz;
       params[P_IK + IK_WEIGHT] = 1;
-      const fq = foot * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
-      for (let c = 0; c < 4; c++) params[P_FOOT_Q + c] = model[fq + c];
       solveLegIk(params, P_DELTA, params, P_IK);
-      // The corrected rotations follow from the animated ones without recomposing the chain:
-      // Q_upper' = D1·Q_upper, so a joint between upper and lower (lower's parent) has
-      // Q' = D1·Q, and one between lower and foot (the foot's parent) Q' = D2·D1·Q.
-      rotateByModelDelta(local, localOff + upper * POSE_STRIDE, model, parentRotationOff(parents, upper), params, P_DELTA + IK_D1);
-      quat.multiply(params, P_QP, params, P_DELTA + IK_D1, model, parents[lower] * FOOT_JOINT_STRIDE + FOOT_JOINT_Q);
-      rotateByModelDelta(local, localOff + lower * POSE_STRIDE, params, P_QP, params, P_DELTA + IK_D2);
+      turnLeg(local, localOff, upper, lower, foot, detached, model, parents, params);
       if (detached) {
         // A detached foot does not follow the shin: move it onto the target itself (its parent
         // is not turned, so it keeps its animated model rotation): t' = t + M_p⁻¹·(p' − f).
@@ -367,12 +353,7 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
         if (mx - mx === 0 && my - my === 0 && mz - mz === 0) {
           local[t] = mx; local[t + 1] = my; local[t + 2] = mz;
         }
-        continue;
       }
-      // The foot keeps its animated model rotation Q_f: q_f' = inverse(Q_p')·Q_f, Q_p' = D2·D1·Q_p.
-      quat.multiply(params, P_QP, params, P_DELTA + IK_D2, params, P_DELTA + IK_D1);
-      quat.multiply(params, P_QP, params, P_QP, model, parents[foot] * FOOT_JOINT_STRIDE + FOOT_JOINT_Q);
-      setModelRotation(local, localOff + foot * POSE_STRIDE, params, P_QP, params, P_FOOT_Q);
     }
   }
 }
@@ -613,69 +594,104 @@ function markPath(list: Int32Array, slot: Int32Array, parents: Int16Array, joint
   return count;
 }
 
-/** Offset of `joint`'s parent's model rotation in `FootLockScratch.model`, or −1 for a root. */
-function parentRotationOff(parents: Int16Array, joint: number): number {
-  const parent = parents[joint];
-  return parent < 0 ? -1 : parent * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
-}
-
 /**
- * Turns the local rotation at `local[l ..]` by the model-space delta `delta[d .. d + 3]`:
- * q' = inverse(Q_p)·D·Q_p·q, normalized (Q_p at `model[qp ..]`; `qp` < 0 for a root: q' = D·q).
- * Returns false and writes nothing when q' is not finite or zero. `delta` is the params block
- * (its `P_QA` record is used).
+ * Writes the IK's deltas D1, D2 (`params[P_DELTA ..]`, model space) into the local rotations of
+ * a leg (joints `upper`, `lower`, `foot` of the pose at `local[localOff ..]`), from the animated
+ * model rotations in `model` (step 4 of the file header). The corrected rotations follow from the
+ * animated ones without recomposing the chain: Q_upper' = D1·Q_upper, so a joint between upper
+ * and lower (lower's parent) has Q' = D1·Q, and one between lower and foot (the foot's parent)
+ * Q' = D2·D1·Q. So, with Q_p a joint's parent's animated model rotation:
+ * - upper: q' = inverse(Q_p)·D1·Q_p·q (q' = D1·q for a root);
+ * - lower: q' = inverse(P)·D2·P·q, P = D1·Q_p;
+ * - the foot, unless `detached`: q' = inverse(P)·Q_f, P = D2·D1·Q_p, so it keeps its animated
+ *   model rotation Q_f.
+ * Each normalized; a joint whose result is not finite or zero is left as it was. Straight-line
+ * products (Hamilton, as `quat.multiply`, in the order the former calls took them) in one call:
+ * eight calls a leg cost more than their arithmetic. Takes no float argument, so nothing is boxed
+ * if V8 does not inline it.
  */
-function rotateByModelDelta(local: Float32Array, l: number, model: Float64Array, qp: number, delta: Float64Array, d: number): boolean {
-  const dx = delta[d], dy = delta[d + 1], dz = delta[d + 2], dw = delta[d + 3];
-  let rx = dx, ry = dy, rz = dz, rw = dw;
-  if (qp >= 0) {
-    const px = model[qp], py = model[qp + 1], pz = model[qp + 2], pw = model[qp + 3];
-    // u = D·P, then r = conj(P)·u
-    const ux = dw * px + dx * pw + dy * pz - dz * py;
-    const uy = dw * py - dx * pz + dy * pw + dz * px;
-    const uz = dw * pz + dx * py - dy * px + dz * pw;
-    const uw = dw * pw - dx * px - dy * py - dz * pz;
+function turnLeg(
+  local: Float32Array, localOff: number, upper: number, lower: number, foot: number, detached: boolean, model: Float64Array, parents: Int16Array,
+  params: Float64Array,
+): void {
+  const d1x = params[P_DELTA + IK_D1], d1y = params[P_DELTA + IK_D1 + 1], d1z = params[P_DELTA + IK_D1 + 2], d1w = params[P_DELTA + IK_D1 + 3];
+  const d2x = params[P_DELTA + IK_D2], d2y = params[P_DELTA + IK_D2 + 1], d2z = params[P_DELTA + IK_D2 + 2], d2w = params[P_DELTA + IK_D2 + 3];
+
+  // upper: r = conj(P)·(D1·P), then r·q.
+  let rx = d1x, ry = d1y, rz = d1z, rw = d1w;
+  const pu = parents[upper];
+  if (pu >= 0) {
+    const m = pu * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
+    const px = model[m], py = model[m + 1], pz = model[m + 2], pw = model[m + 3];
+    const ux = d1w * px + d1x * pw + d1y * pz - d1z * py;
+    const uy = d1w * py - d1x * pz + d1y * pw + d1z * px;
+    const uz = d1w * pz + d1x * py - d1y * px + d1z * pw;
+    const uw = d1w * pw - d1x * px - d1y * py - d1z * pz;
     rx = pw * ux - px * uw - py * uz + pz * uy;
     ry = pw * uy + px * uz - py * uw - pz * ux;
     rz = pw * uz - px * uy + py * ux - pz * uw;
     rw = pw * uw + px * ux + py * uy + pz * uz;
   }
-  delta[P_QA] = rx; delta[P_QA + 1] = ry; delta[P_QA + 2] = rz; delta[P_QA + 3] = rw;
-  for (let c = 0; c < 4; c++) delta[P_QB + c] = local[l + POSE_Q + c];
-  return premultiply(local, l, delta, P_QB);
-}
+  const lu = localOff + upper * POSE_STRIDE + POSE_Q;
+  const qux = local[lu], quy = local[lu + 1], quz = local[lu + 2], quw = local[lu + 3];
+  params[P_QA] = rw * qux + rx * quw + ry * quz - rz * quy;
+  params[P_QA + 1] = rw * quy - rx * quz + ry * quw + rz * qux;
+  params[P_QA + 2] = rw * quz + rx * quy - ry * qux + rz * quw;
+  params[P_QA + 3] = rw * quw - rx * qux - ry * quy - rz * quz;
+  writeRotation(local, lu, params);
 
-/**
- * Sets the local rotation at `local[l ..]` so that the joint's model rotation is `params[t ..]`:
- * q' = inverse(Q_p)·Q (Q_p at `model[qp ..]`; a root takes Q), normalized. Returns false and
- * writes nothing when q' is not finite or zero.
- */
-function setModelRotation(local: Float32Array, l: number, model: Float64Array, qp: number, params: Float64Array, t: number): boolean {
-  if (qp < 0) {
-    params[P_QA] = 0; params[P_QA + 1] = 0; params[P_QA + 2] = 0; params[P_QA + 3] = 1;
-  } else {
-    params[P_QA] = -model[qp]; params[P_QA + 1] = -model[qp + 1]; params[P_QA + 2] = -model[qp + 2]; params[P_QA + 3] = model[qp + 3];
+  // lower: P = D1·Q_p, r = conj(P)·(D2·P), then r·q.
+  {
+    const m = parents[lower] * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
+    const bx = model[m], by = model[m + 1], bz = model[m + 2], bw = model[m + 3];
+    const px = d1w * bx + d1x * bw + d1y * bz - d1z * by;
+    const py = d1w * by - d1x * bz + d1y * bw + d1z * bx;
+    const pz = d1w * bz + d1x * by - d1y * bx + d1z * bw;
+    const pw = d1w * bw - d1x * bx - d1y * by - d1z * bz;
+    const ux = d2w * px + d2x * pw + d2y * pz - d2z * py;
+    const uy = d2w * py - d2x * pz + d2y * pw + d2z * px;
+    const uz = d2w * pz + d2x * py - d2y * px + d2z * pw;
+    const uw = d2w * pw - d2x * px - d2y * py - d2z * pz;
+    const sx = pw * ux - px * uw - py * uz + pz * uy, sy = pw * uy + px * uz - py * uw - pz * ux;
+    const sz = pw * uz - px * uy + py * ux - pz * uw, sw = pw * uw + px * ux + py * uy + pz * uz;
+    const l = localOff + lower * POSE_STRIDE + POSE_Q;
+    const qx = local[l], qy = local[l + 1], qz = local[l + 2], qw = local[l + 3];
+    params[P_QA] = sw * qx + sx * qw + sy * qz - sz * qy;
+    params[P_QA + 1] = sw * qy - sx * qz + sy * qw + sz * qx;
+    params[P_QA + 2] = sw * qz + sx * qy - sy * qx + sz * qw;
+    params[P_QA + 3] = sw * qw - sx * qx - sy * qy - sz * qz;
+    writeRotation(local, l, params);
   }
-  return premultiply(local, l, params, t);
+  if (detached) return;
+
+  // foot: P = (D2·D1)·Q_p, then conj(P)·Q_f.
+  const ex = d2w * d1x + d2x * d1w + d2y * d1z - d2z * d1y;
+  const ey = d2w * d1y - d2x * d1z + d2y * d1w + d2z * d1x;
+  const ez = d2w * d1z + d2x * d1y - d2y * d1x + d2z * d1w;
+  const ew = d2w * d1w - d2x * d1x - d2y * d1y - d2z * d1z;
+  const m = parents[foot] * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
+  const bx = model[m], by = model[m + 1], bz = model[m + 2], bw = model[m + 3];
+  const px = ew * bx + ex * bw + ey * bz - ez * by;
+  const py = ew * by - ex * bz + ey * bw + ez * bx;
+  const pz = ew * bz + ex * by - ey * bx + ez * bw;
+  const pw = ew * bw - ex * bx - ey * by - ez * bz;
+  const f = foot * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
+  const cx = -px, cy = -py, cz = -pz;
+  const fx = model[f], fy = model[f + 1], fz = model[f + 2], fw = model[f + 3];
+  params[P_QA] = pw * fx + cx * fw + cy * fz - cz * fy;
+  params[P_QA + 1] = pw * fy - cx * fz + cy * fw + cz * fx;
+  params[P_QA + 2] = pw * fz + cx * fy - cy * fx + cz * fw;
+  params[P_QA + 3] = pw * fw - cx * fx - cy * fy - cz * fz;
+  writeRotation(local, localOff + foot * POSE_STRIDE + POSE_Q, params);
 }
 
-/**
- * Writes the normalized Hamilton product a·b, a = `params[P_QA ..]`, b = `params[bo ..]`, into
- * the rotation of the joint pose at `local[l ..]`; false (nothing written) when it is not finite or zero. Takes
- * no float argument, so nothing is boxed if V8 does not inline it.
- */
-function premultiply(local: Float32Array, l: number, params: Float64Array, bo: number): boolean {
-  const ax = params[P_QA], ay = params[P_QA + 1], az = params[P_QA + 2], aw = params[P_QA + 3];
-  const bx = params[bo], by = params[bo + 1], bz = params[bo + 2], bw = params[bo + 3];
-  const nx = aw * bx + ax * bw + ay * bz - az * by;
-  const ny = aw * by - ax * bz + ay * bw + az * bx;
-  const nz = aw * bz + ax * by - ay * bx + az * bw;
-  const nw = aw * bw - ax * bx - ay * by - az * bz;
+/** Writes `params[P_QA ..]` normalized to `local[q .. q + 4)`; nothing when it is not finite or zero. */
+function writeRotation(local: Float32Array, q: number, params: Float64Array): void {
+  const nx = params[P_QA], ny = params[P_QA + 1], nz = params[P_QA + 2], nw = params[P_QA + 3];
   const len = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
-  if (!(len > 0 && len < Infinity)) return false;
-  local[l + POSE_Q] = nx / len;
-  local[l + POSE_Q + 1] = ny / len;
-  local[l + POSE_Q + 2] = nz / len;
-  local[l + POSE_Q + 3] = nw / len;
-  return true;
+  if (!(len > 0 && len < Infinity)) return;
+  local[q] = nx / len;
+  local[q + 1] = ny / len;
+  local[q + 2] = nz / len;
+  local[q + 3] = nw / len;
 }
