@@ -371,7 +371,7 @@ const IK_OPPOSITE = 1e-15;
  * as math/twoBoneIk.ts builds it) with its angles kept as half-angle cosines and sines instead of
  * atan2, sin and cos, which cost most of the solve. With h the hinge axis (e1 × e2), C the knee's
  * interior angle and I the one that puts the end at the clamped reach d:
- * - C/2 from the unit bones x = −e1/l1, y = e2/l2: cos(C/2) = |x + y|/2, sin(C/2) = |x − y|/2;
+ * - C/2 from cos C and sin C (= |e1 × e2|/(l1·l2)) by the half-angle formulas;
  * - I/2 from the kernel's half-angle form: tan(I/2) = √((d − lo)(d + lo)) / √((hi − d)(hi + d));
  * - the hinge turn H about h by C − I: cos, sin of (C − I)/2 by the difference formulas;
  * - the aim arc A from v = e1 + H·e2 to the target direction u (fromUnitVectors' formula), then
@@ -401,19 +401,29 @@ export function solveLegIk(out: Float64Array, o: number, params: Float64Array, p
     solveTwoBoneIk(out, o, params, po);
     return;
   }
-  ux /= dist; uy /= dist; uz /= dist;
-  const hx = crossX / crossLen, hy = crossY / crossLen, hz = crossZ / crossLen;
+  const iu = 1 / dist, ih = 1 / crossLen;
+  ux *= iu; uy *= iu; uz *= iu;
+  const hx = crossX * ih, hy = crossY * ih, hz = crossZ * ih;
   const lo = Math.abs(l1 - l2), hi = l1 + l2;
   const d = dist < lo ? lo : dist > hi ? hi : dist;
 
-  // Half the hinge turn, (C − I)/2.
-  const xx = -e1x / l1, xy = -e1y / l1, xz = -e1z / l1, yx = e2x / l2, yy = e2y / l2, yz = e2z / l2;
-  const cosC = 0.5 * Math.sqrt((xx + yx) * (xx + yx) + (xy + yy) * (xy + yy) + (xz + yz) * (xz + yz));
-  const sinC = 0.5 * Math.sqrt((xx - yx) * (xx - yx) + (xy - yy) * (xy - yy) + (xz - yz) * (xz - yz));
+  // Half the hinge turn, (C − I)/2. C/2 from cos C = −e1·e2/(l1·l2) and sin C = |e1 × e2|/(l1·l2)
+  // by the half-angle formulas, each where it does not cancel (cos C/2 = √((1 + cos C)/2) for
+  // cos C ≥ 0, sin C/2 = √((1 − cos C)/2) otherwise, the other from sin C = 2 sin C/2 cos C/2).
+  const il = 1 / (l1 * l2);
+  const cosK = -(e1x * e2x + e1y * e2y + e1z * e2z) * il, sinK = crossLen * il;
+  let cosC = 0, sinC = 0;
+  if (cosK >= 0) {
+    cosC = Math.sqrt(0.5 * (1 + cosK));
+    sinC = sinK / (2 * cosC);
+  } else {
+    sinC = Math.sqrt(0.5 * (1 - cosK));
+    cosC = sinK / (2 * sinC);
+  }
   const open = (d - lo) * (d + lo), closed = (hi - d) * (hi + d);
   const so = Math.sqrt(open > 0 ? open : 0), sc = Math.sqrt(closed > 0 ? closed : 0);
-  const si = Math.sqrt(so * so + sc * sc);
-  const cosI = sc / si, sinI = so / si;
+  const si = 1 / Math.sqrt(so * so + sc * sc);
+  const cosI = sc * si, sinI = so * si;
   const cosH = cosC * cosI + sinC * sinI, sinH = sinC * cosI - cosC * sinI;
 
   // v = e1 + H·e2 (quat.rotateVec3 with H = (h sin, cos)).
@@ -424,7 +434,8 @@ export function solveLegIk(out: Float64Array, o: number, params: Float64Array, p
   let vz = e1z + e2z + cosH * tz + (qx * ty - qy * tx);
   const vl = Math.sqrt(vx * vx + vy * vy + vz * vz);
   if (!(vl > IK_ZERO_LENGTH)) { solveTwoBoneIk(out, o, params, po); return; }
-  vx /= vl; vy /= vl; vz /= vl;
+  const iv = 1 / vl;
+  vx *= iv; vy *= iv; vz *= iv;
 
   // A: the arc v → u.
   const wa = 1 + (vx * ux + vy * uy + vz * uz);
@@ -437,7 +448,10 @@ export function solveLegIk(out: Float64Array, o: number, params: Float64Array, p
   // (so the two take the same branch on a pole along the aim).
   let px = params[po + IK_POLE] - ax, py = params[po + IK_POLE + 1] - ay, pz = params[po + IK_POLE + 2] - az;
   const poleMax = Math.max(Math.abs(px), Math.abs(py), Math.abs(pz));
-  if (poleMax > 0 && poleMax < Infinity) { px /= poleMax; py /= poleMax; pz /= poleMax; }
+  if (poleMax > 0 && poleMax < Infinity) {
+    const ip = 1 / poleMax;
+    px *= ip; py *= ip; pz *= ip;
+  }
   const along = px * ux + py * uy + pz * uz;
   const ppx = px - ux * along, ppy = py - uy * along, ppz = pz - uz * along;
   const ppl = Math.sqrt(ppx * ppx + ppy * ppy + ppz * ppz);
@@ -456,7 +470,8 @@ export function solveLegIk(out: Float64Array, o: number, params: Float64Array, p
     const R = Math.sqrt(sinR * sinR + cosR * cosR);
     let Ts = 0, Tw = 1;
     if (R > 0) {
-      const cosA = cosR / R, sinA = sinR / R;
+      const iR = 1 / R;
+      const cosA = cosR * iR, sinA = sinR * iR;
       if (cosA >= 0) {
         Tw = Math.sqrt(0.5 * (1 + cosA));
         Ts = sinA / (2 * Tw);
