@@ -377,12 +377,12 @@ const IK_OPPOSITE = 1e-15;
  * - the aim arc A from v = e1 + H·e2 to the target direction u (fromUnitVectors' formula), then
  *   the pole turn T about u by the signed angle α from n = u × (A·h) to the pole's part across
  *   u, its half angle from cos α and sin α by the half-angle formulas;
- * - D1 = T·A, normalized with w ≥ 0 (as splitRotation at weight 1 leaves it), D2 = the turn
- *   about D1·h by C − I.
+ * - D1 = T·A, with w ≥ 0 (as splitRotation at weight 1 leaves it), D2 = the turn about D1·h
+ *   by C − I.
  * The same rotations as the kernel's to rounding (about 1e-16 in the doubles, so an occasional
  * last-bit difference in a float32 local rotation). The kernel's special cases — target on the
- * root, a zero bone, a straight or folded knee, an end on the root, an aim arc of 180° (to
- * 1e-15) — go to `solveTwoBoneIk` itself. Numbers pass through the arrays only, so nothing
+ * root, a zero bone, a straight or folded knee, a clamped reach of zero, an aim arc of 180°
+ * (to 1e-15) — go to `solveTwoBoneIk` itself. Numbers pass through the arrays only, so nothing
  * is boxed if V8 does not inline the call.
  */
 export function solveLegIk(out: Float64Array, o: number, params: Float64Array, po: number): void {
@@ -420,22 +420,21 @@ export function solveLegIk(out: Float64Array, o: number, params: Float64Array, p
     sinC = Math.sqrt(0.5 * (1 - cosK));
     cosC = sinK / (2 * sinC);
   }
+  // I/2 from the kernel's half-angle form: open + closed = hi² − lo² = 4·l1·l2, so
+  // cos(I/2) = √(closed/(4·l1·l2)) and sin(I/2) = √(open/(4·l1·l2)).
   const open = (d - lo) * (d + lo), closed = (hi - d) * (hi + d);
-  const so = Math.sqrt(open > 0 ? open : 0), sc = Math.sqrt(closed > 0 ? closed : 0);
-  const si = 1 / Math.sqrt(so * so + sc * sc);
-  const cosI = sc * si, sinI = so * si;
+  const cosI = Math.sqrt(closed > 0 ? 0.25 * closed * il : 0), sinI = Math.sqrt(open > 0 ? 0.25 * open * il : 0);
   const cosH = cosC * cosI + sinC * sinI, sinH = sinC * cosI - cosC * sinI;
 
   // v = e1 + H·e2 (quat.rotateVec3 with H = (h sin, cos)).
   const qx = hx * sinH, qy = hy * sinH, qz = hz * sinH;
   const tx = 2 * (qy * e2z - qz * e2y), ty = 2 * (qz * e2x - qx * e2z), tz = 2 * (qx * e2y - qy * e2x);
-  let vx = e1x + e2x + cosH * tx + (qy * tz - qz * ty);
-  let vy = e1y + e2y + cosH * ty + (qz * tx - qx * tz);
-  let vz = e1z + e2z + cosH * tz + (qx * ty - qy * tx);
-  const vl = Math.sqrt(vx * vx + vy * vy + vz * vz);
-  if (!(vl > IK_ZERO_LENGTH)) { solveTwoBoneIk(out, o, params, po); return; }
-  const iv = 1 / vl;
-  vx *= iv; vy *= iv; vz *= iv;
+  // |v| = d (the law of cosines put the end there), so v/d is its direction.
+  if (!(d > IK_ZERO_LENGTH)) { solveTwoBoneIk(out, o, params, po); return; }
+  const iv = 1 / d;
+  const vx = (e1x + e2x + cosH * tx + (qy * tz - qz * ty)) * iv;
+  const vy = (e1y + e2y + cosH * ty + (qz * tx - qx * tz)) * iv;
+  const vz = (e1z + e2z + cosH * tz + (qx * ty - qy * tx)) * iv;
 
   // A: the arc v → u.
   const wa = 1 + (vx * ux + vy * uy + vz * uz);
@@ -454,10 +453,10 @@ export function solveLegIk(out: Float64Array, o: number, params: Float64Array, p
   }
   const along = px * ux + py * uy + pz * uz;
   const ppx = px - ux * along, ppy = py - uy * along, ppz = pz - uz * along;
-  const ppl = Math.sqrt(ppx * ppx + ppy * ppy + ppz * ppz);
-  const poleLen = Math.sqrt(px * px + py * py + pz * pz);
+  // The kernel's test |p⊥| > PARALLEL_SINE·|p|, squared.
+  const pp2 = ppx * ppx + ppy * ppy + ppz * ppz, pole2 = px * px + py * py + pz * pz;
   let Dx = Ax, Dy = Ay, Dz = Az, Dw = Aw;
-  if (ppl > IK_PARALLEL_SINE * poleLen) {
+  if (pp2 > IK_PARALLEL_SINE * IK_PARALLEL_SINE * pole2) {
     const sx = 2 * (Ay * hz - Az * hy), sy = 2 * (Az * hx - Ax * hz), sz = 2 * (Ax * hy - Ay * hx);
     const ahx = hx + Aw * sx + (Ay * sz - Az * sy), ahy = hy + Aw * sy + (Az * sx - Ax * sz), ahz = hz + Aw * sz + (Ax * sy - Ay * sx);
     const nx = uy * ahz - uz * ahy, ny = uz * ahx - ux * ahz, nz = ux * ahy - uy * ahx;
@@ -488,9 +487,8 @@ export function solveLegIk(out: Float64Array, o: number, params: Float64Array, p
     Dz = Tw * Az + Tx * Ay - Ty * Ax + Tz * Aw;
     Dw = Tw * Aw - Tx * Ax - Ty * Ay - Tz * Az;
   }
+  // T and A are unit, so D1 is (to rounding; turnLeg normalizes what it writes).
   if (Dw < 0) { Dx = -Dx; Dy = -Dy; Dz = -Dz; Dw = -Dw; }
-  const id = 1 / Math.sqrt(Dx * Dx + Dy * Dy + Dz * Dz + Dw * Dw);
-  Dx *= id; Dy *= id; Dz *= id; Dw *= id;
   out[o + IK_D1] = Dx; out[o + IK_D1 + 1] = Dy; out[o + IK_D1 + 2] = Dz; out[o + IK_D1 + 3] = Dw;
   // D2: about D1·h by C − I.
   const rx = 2 * (Dy * hz - Dz * hy), ry = 2 * (Dz * hx - Dx * hz), rz = 2 * (Dx * hy - Dy * hx);
