@@ -703,8 +703,11 @@ function writeRotation(local: Float32Array, q: number, params: Float64Array): vo
   const nx = params[P_QA], ny = params[P_QA + 1], nz = params[P_QA + 2], nw = params[P_QA + 3];
   const len = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
   if (!(len > 0 && len < Infinity)) return;
-  local[q] = nx / len;
-  local[q + 1] = ny / len;
-  local[q + 2] = nz / len;
-  local[q + 3] = nw / len;
+  // One division: n·(1/len) is n/len to a unit in the last place of a double, far below the
+  // float32 the pose stores.
+  const inv = 1 / len;
+  local[q] = nx * inv;
+  local[q + 1] = ny * inv;
+  local[q + 2] = nz * inv;
+  local[q + 3] = nw * inv;
 }
