@@ -634,8 +634,8 @@ function turnLeg(
   let rx = d1x, ry = d1y, rz = d1z, rw = d1w;
   const pu = parents[upper];
   if (pu >= 0) {
-    const m = pu * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
-    const px = model[m], py = model[m + 1], pz = model[m + 2], pw = model[m + 3];
+    const m = pu * FOOT_JOINT_STRIDE;
+    const px = model[m + FOOT_JOINT_Q], py = model[m + FOOT_JOINT_Q + 1], pz = model[m + FOOT_JOINT_Q + 2], pw = model[m + FOOT_JOINT_Q + 3];
     const ux = d1w * px + d1x * pw + d1y * pz - d1z * py;
     const uy = d1w * py - d1x * pz + d1y * pw + d1z * px;
     const uz = d1w * pz + d1x * py - d1y * px + d1z * pw;
@@ -645,8 +645,8 @@ function turnLeg(
     rz = pw * uz - px * uy + py * ux - pz * uw;
     rw = pw * uw + px * ux + py * uy + pz * uz;
   }
-  const lu = localOff + upper * POSE_STRIDE + POSE_Q;
-  const qux = local[lu], quy = local[lu + 1], quz = local[lu + 2], quw = local[lu + 3];
+  const lu = localOff + upper * POSE_STRIDE;
+  const qux = local[lu + POSE_Q], quy = local[lu + POSE_Q + 1], quz = local[lu + POSE_Q + 2], quw = local[lu + POSE_Q + 3];
   params[P_QA] = rw * qux + rx * quw + ry * quz - rz * quy;
   params[P_QA + 1] = rw * quy - rx * quz + ry * quw + rz * qux;
   params[P_QA + 2] = rw * quz + rx * quy - ry * qux + rz * quw;
@@ -655,8 +655,8 @@ function turnLeg(
 
   // lower: P = D1·Q_p, r = conj(P)·(D2·P), then r·q.
   {
-    const m = parents[lower] * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
-    const bx = model[m], by = model[m + 1], bz = model[m + 2], bw = model[m + 3];
+    const m = parents[lower] * FOOT_JOINT_STRIDE;
+    const bx = model[m + FOOT_JOINT_Q], by = model[m + FOOT_JOINT_Q + 1], bz = model[m + FOOT_JOINT_Q + 2], bw = model[m + FOOT_JOINT_Q + 3];
     const px = d1w * bx + d1x * bw + d1y * bz - d1z * by;
     const py = d1w * by - d1x * bz + d1y * bw + d1z * bx;
     const pz = d1w * bz + d1x * by - d1y * bx + d1z * bw;
@@ -667,8 +667,8 @@ function turnLeg(
     const uw = d2w * pw - d2x * px - d2y * py - d2z * pz;
     const sx = pw * ux - px * uw - py * uz + pz * uy, sy = pw * uy + px * uz - py * uw - pz * ux;
     const sz = pw * uz - px * uy + py * ux - pz * uw, sw = pw * uw + px * ux + py * uy + pz * uz;
-    const l = localOff + lower * POSE_STRIDE + POSE_Q;
-    const qx = local[l], qy = local[l + 1], qz = local[l + 2], qw = local[l + 3];
+    const l = localOff + lower * POSE_STRIDE;
+    const qx = local[l + POSE_Q], qy = local[l + POSE_Q + 1], qz = local[l + POSE_Q + 2], qw = local[l + POSE_Q + 3];
     params[P_QA] = sw * qx + sx * qw + sy * qz - sz * qy;
     params[P_QA + 1] = sw * qy - sx * qz + sy * qw + sz * qx;
     params[P_QA + 2] = sw * qz + sx * qy - sy * qx + sz * qw;
@@ -682,32 +682,32 @@ function turnLeg(
   const ey = d2w * d1y - d2x * d1z + d2y * d1w + d2z * d1x;
   const ez = d2w * d1z + d2x * d1y - d2y * d1x + d2z * d1w;
   const ew = d2w * d1w - d2x * d1x - d2y * d1y - d2z * d1z;
-  const m = parents[foot] * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
-  const bx = model[m], by = model[m + 1], bz = model[m + 2], bw = model[m + 3];
+  const m = parents[foot] * FOOT_JOINT_STRIDE;
+  const bx = model[m + FOOT_JOINT_Q], by = model[m + FOOT_JOINT_Q + 1], bz = model[m + FOOT_JOINT_Q + 2], bw = model[m + FOOT_JOINT_Q + 3];
   const px = ew * bx + ex * bw + ey * bz - ez * by;
   const py = ew * by - ex * bz + ey * bw + ez * bx;
   const pz = ew * bz + ex * by - ey * bx + ez * bw;
   const pw = ew * bw - ex * bx - ey * by - ez * bz;
-  const f = foot * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
+  const f = foot * FOOT_JOINT_STRIDE;
   const cx = -px, cy = -py, cz = -pz;
-  const fx = model[f], fy = model[f + 1], fz = model[f + 2], fw = model[f + 3];
+  const fx = model[f + FOOT_JOINT_Q], fy = model[f + FOOT_JOINT_Q + 1], fz = model[f + FOOT_JOINT_Q + 2], fw = model[f + FOOT_JOINT_Q + 3];
   params[P_QA] = pw * fx + cx * fw + cy * fz - cz * fy;
   params[P_QA + 1] = pw * fy - cx * fz + cy * fw + cz * fx;
   params[P_QA + 2] = pw * fz + cx * fy - cy * fx + cz * fw;
   params[P_QA + 3] = pw * fw - cx * fx - cy * fy - cz * fz;
-  writeRotation(local, localOff + foot * POSE_STRIDE + POSE_Q, params);
+  writeRotation(local, localOff + foot * POSE_STRIDE, params);
 }
 
-/** Writes `params[P_QA ..]` normalized to `local[q .. q + 4)`; nothing when it is not finite or zero. */
-function writeRotation(local: Float32Array, q: number, params: Float64Array): void {
+/** Writes `params[P_QA ..]` normalized into the rotation of the joint pose at `local[l ..]`; nothing when it is not finite or zero. */
+function writeRotation(local: Float32Array, l: number, params: Float64Array): void {
   const nx = params[P_QA], ny = params[P_QA + 1], nz = params[P_QA + 2], nw = params[P_QA + 3];
   const len = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
   if (!(len > 0 && len < Infinity)) return;
   // One division: n·(1/len) is n/len to a unit in the last place of a double, far below the
   // float32 the pose stores.
   const inv = 1 / len;
-  local[q] = nx * inv;
-  local[q + 1] = ny * inv;
-  local[q + 2] = nz * inv;
-  local[q + 3] = nw * inv;
+  local[l + POSE_Q] = nx * inv;
+  local[l + POSE_Q + 1] = ny * inv;
+  local[l + POSE_Q + 2] = nz * inv;
+  local[l + POSE_Q + 3] = nw * inv;
 }
