@@ -58,9 +58,10 @@
  *
  * A leg whose o is exactly 0 (free and settled), weight 0, or no lock leaves `LocalPose` bit for
  * bit as it was; a leg neither planted, locked nor easing back is passed over before its chain
- * is composed (its release clock still runs), so a character with no other composes nothing. Non-finite targets skip the leg (its state is cleared). No allocation, no
- * throwing: joint indices beyond the character's skeleton skip the leg. Cost: 1.3–1.6 µs per
- * held or easing leg per frame on the bench machine (bench/footLockCrowd.ts).
+ * is composed (its release clock still runs), so a character with no other composes nothing.
+ * Non-finite targets skip the leg (its state is cleared). No allocation, no throwing: joint
+ * indices beyond the character's skeleton skip the leg. Cost: 0.8–1.0 µs per held or easing leg
+ * per frame on the bench machine (bench/footLockCrowd.ts, docs/foot-locking.md).
  */
 import { commitRemovals } from 'bitecs';
 import { FOOT_LEGS } from '../components/FootLock.js';
