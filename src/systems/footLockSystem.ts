@@ -171,7 +171,7 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
   const maxLayers = Layers.maxLayers;
   const updated = world.updates.eids;
   const dts = world.updates.dt;
-  const { upper: uppers, lower: lowers, foot: feet, key: keys, locked, hold, contact: contacts, lock, offset, release, releaseClock, lockClock, bend } = FootLock;
+  const { upper: uppers, lower: lowers, foot: feet, locked, hold, contact: contacts, lock, offset, release, releaseClock, lockClock, bend } = FootLock;
   const last = updateRange(world.updates, world.characters.dense, dt, first, end);
 
   for (let entry = first; entry < last; entry++) {
@@ -444,8 +444,9 @@ export function solveLegIk(out: Float64Array, o: number, params: Float64Array, p
   const ia = 1 / Math.sqrt(Ax * Ax + Ay * Ay + Az * Az + Aw * Aw);
   Ax *= ia; Ay *= ia; Az *= ia; Aw *= ia;
 
-  // T: about u, from n = u × (A·h) to the pole's part across u. The pole's direction from the root, scaled to a largest |component| of 1 as the kernel does
-  // (so the two take the same branch on a pole along the aim).
+  // T: about u, from n = u × (A·h) to the pole's part across u. The pole's direction from the
+  // root, scaled to a largest |component| of 1 as the kernel does (so the two take the same
+  // branch on a pole along the aim).
   let px = params[po + IK_POLE] - ax, py = params[po + IK_POLE + 1] - ay, pz = params[po + IK_POLE + 2] - az;
   const poleMax = Math.max(Math.abs(px), Math.abs(py), Math.abs(pz));
   if (poleMax > 0 && poleMax < Infinity) {
@@ -571,12 +572,12 @@ function plantContacts(
       const r = row + leg;
       if (mask >= 0 && !(masks[mask][feet[r]] > 0)) continue; // a layer masked off the foot (an upper-body layer)
       sums[P_SHARE + 2 * leg] += w;
-      if (F === 0) continue;
+      if (table === null || table === undefined) continue;
       // The table's row for the leg's marker; a clip with none counts as not in contact.
-      const rows = table!.keys, key = keys[r];
+      const rows = table.keys, key = keys[r];
       for (let n = 0; n < rows.length; n++) {
         if (rows[n] !== key) continue;
-        if (table!.flags[n * F + frame] === 1) sums[P_SHARE + 2 * leg + 1] += w;
+        if (table.flags[n * F + frame] === 1) sums[P_SHARE + 2 * leg + 1] += w;
         break;
       }
     }
