@@ -40,7 +40,9 @@
  *    can (a heel coming up), by at most `FOOT_MAX_LIFT` (0.25) l — beyond that (or
  *    horizontally out of reach) the lock is released. That rise is o's vertical part, and
  *    decays like the rest after a release.
- * 4. **IK** (`math/twoBoneIk.ts`: Holden's "Simple Two Joint IK", ozz's IKTwoBoneJob) of u and k toward p' = R⁻¹·(a + w·o − t) (model space),
+ * 4. **IK** (`math/twoBoneIk.ts`: Holden's "Simple Two Joint IK", ozz's IKTwoBoneJob; at weight 1
+ *    by {@link solveLegIk}, its construction without trigonometry) of u and k toward
+ *    p' = R⁻¹·(a + w·o − t) (model space),
  *    kept within max(|f − u|, `FOOT_MAX_EXTENSION`·l) of the hip, so the knee never snaps
  *    straight; the pole is k + l·b with b the knee's animated bend direction (the part of k − u
  *    across u → f; a straight leg keeps its last one), so the knee bends as animated (it turns
@@ -55,19 +57,20 @@
  *    parent does not move, so its rotation is the animated one).
  *
  * A leg whose o is exactly 0 (free and settled), weight 0, or no lock leaves `LocalPose` bit for
- * bit as it was; a character none of whose legs is planted, locked or easing back is passed
- * over before anything is composed (its release clocks still run). Non-finite targets skip the leg (its state is cleared). No allocation, no
- * throwing: joint indices beyond the character's skeleton skip the leg. Cost: 1.3–1.6 µs per
- * held or easing leg per frame on the bench machine (bench/footLockCrowd.ts).
+ * bit as it was; a leg neither planted, locked nor easing back is passed over before its chain
+ * is composed (its release clock still runs), so a character with no other composes nothing.
+ * Non-finite targets skip the leg (its state is cleared). No allocation, no throwing: joint
+ * indices beyond the character's skeleton skip the leg. Cost: 0.8–1.0 µs per held or easing leg
+ * per frame on the bench machine (bench/footLockCrowd.ts, docs/foot-locking.md).
  */
 import { commitRemovals } from 'bitecs';
 import { FOOT_LEGS } from '../components/FootLock.js';
 import { LAYER_ADDITIVE } from '../components/Layers.js';
 import { updateRange } from '../components/UpdateList.js';
 import { composeModel } from '../math/composeModel.js';
+import { markPath } from '../math/jointList.js';
 import * as affine from '../math/affine.js';
 import * as layout from '../math/layout.js';
-import * as quat from '../math/quat.js';
 import { IK_D1, IK_D2, IK_END, IK_MID, IK_PARAMS, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveTwoBoneIk } from '../math/twoBoneIk.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
@@ -82,24 +85,24 @@ const FOOT_JOINT_Q = 12;
 const P_IK = 0;
 /** `FootLockScratch.params`: the kernel's output deltas D1, D2 (8). */
 const P_DELTA = P_IK + IK_PARAMS;
-/** `FootLockScratch.params`: the foot's animated model rotation (4). */
-const P_FOOT_Q = P_DELTA + 8;
 /** `FootLockScratch.params`: the inverse of a detached foot's parent's model matrix (12). */
-const P_INVERSE = P_FOOT_Q + 4;
+const P_INVERSE = P_DELTA + 8;
 /** `FootLockScratch.params`: a detached foot's move, model space, then in its parent's space (3). */
 const P_MOVE = P_INVERSE + 12;
 /** `FootLockScratch.params`: a foot's offset from the hip and the reach limit, for `liftToReach` (4). */
 const P_REACH = P_MOVE + 3;
 /** `FootLockScratch.params`: `liftToReach`'s answer (1). */
 const P_LIFT = P_REACH + 4;
-/** `FootLockScratch.params`: the left factor of a quaternion product (4). */
+/** `FootLockScratch.params`: a corrected local rotation before it is normalized (4). */
 const P_QA = P_LIFT + 1;
-/** `FootLockScratch.params`: the right factor of a quaternion product (4). */
-const P_QB = P_QA + 4;
-/** `FootLockScratch.params`: a corrected parent's model rotation (4). */
-const P_QP = P_QB + 4;
+/** `FootLockScratch.params`: per leg, the weight of the layers that count and of those in contact (2 × FOOT_LEGS). */
+const P_SHARE = P_QA + 4;
 /** Floats in `FootLockScratch.params`. */
-const FOOT_PARAMS = P_QP + 4;
+const FOOT_PARAMS = P_SHARE + 2 * FOOT_LEGS;
+/** `FootLockScratch.planted` of a leg whose joints are no chain of the character's skeleton. */
+const NOT_A_LEG = 3;
+/** `FootLockScratch.planted` of a leg neither planted nor locked, whose offset is 0: it keeps the animated pose. */
+const IDLE = 2;
 
 /** A lock farther than this many leg lengths (l1 + l2) from the animated foot is released. */
 export const FOOT_UNLOCK_RADIUS = 0.3;
@@ -117,17 +120,17 @@ const STRAIGHT_SINE = 1e-4;
 
 /**
  * World-owned temporaries of footLockSystem (`world.scratch.footLock`): `model`, one record
- * per joint (only the legs' joints and their ancestors are written); `list`, those joints
- * ascending; `slot`, per joint its position in `list` plus 1 (0 between characters);
- * `params`, the IK kernel's block and outputs; `planted`, the current character's legs'
- * contact verdicts.
+ * per joint (only the busy legs' joints and their ancestors are written); `list`, those joints,
+ * each after its parent; `slot`, 1 per joint in `list` while a character is composed (0
+ * between characters); `params`, the IK kernel's block, its outputs and the contact shares;
+ * `planted`, the current character's legs' contact verdicts.
  */
 export interface FootLockScratch {
   readonly model: Float64Array;
   readonly list: Int32Array;
   readonly slot: Int32Array;
   readonly params: Float64Array;
-  /** Per leg of the current character, 1 when it is planted this frame. */
+  /** Per leg of the current character: 1 planted this frame, 0 not, 2 idle (free, o = 0), 3 not a chain of its skeleton. */
   readonly planted: Uint8Array;
 }
 
@@ -169,7 +172,7 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
   const maxLayers = Layers.maxLayers;
   const updated = world.updates.eids;
   const dts = world.updates.dt;
-  const { upper: uppers, lower: lowers, foot: feet, key: keys, locked, hold, contact: contacts, lock, offset, release, releaseClock, lockClock, bend } = FootLock;
+  const { upper: uppers, lower: lowers, foot: feet, locked, hold, contact: contacts, lock, offset, release, releaseClock, lockClock, bend } = FootLock;
   const last = updateRange(world.updates, world.characters.dense, dt, first, end);
 
   for (let entry = first; entry < last; entry++) {
@@ -183,38 +186,28 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
     const seconds = dts[entry];
     const blendTime = FootLock.blendTime[eid];
 
-    // 1. Contact, per leg; a character none of whose legs is planted, held or easing back is
-    // left as it is (only its clocks run), without composing anything.
-    let busy = false;
-    for (let leg = 0; leg < legs; leg++) {
-      const r = eid * FOOT_LEGS + leg;
-      if (!legValid(uppers[r], lowers[r], feet[r], jointCount)) { plantedNow[leg] = 0; continue; }
-      const inContact = planted(Layers, clips, masks, eid * maxLayers, maxLayers, keys[r], feet[r]);
-      plantedNow[leg] = inContact ? 1 : 0;
-      if (inContact || locked[r] === 1 || offset[r * 3] !== 0 || offset[r * 3 + 1] !== 0 || offset[r * 3 + 2] !== 0) busy = true;
-    }
-    if (!busy) {
-      for (let leg = 0; leg < legs; leg++) {
-        const r = eid * FOOT_LEGS + leg;
-        contacts[r] = 0;
-        if (releaseClock[r] < blendTime) releaseClock[r] += seconds;
-      }
-      continue;
-    }
-
-    // The joints involved: each leg's foot and its ancestors, ascending.
+    // 1. Contact, per leg. A leg neither planted, held nor easing back (o = 0) keeps the animated
+    // pose bit for bit, so only its clocks run; the others' paths are composed (below).
+    plantContacts(Layers, clips, masks, eid * maxLayers, maxLayers, FootLock, eid * FOOT_LEGS, legs, jointCount, plantedNow, params);
     let count = 0;
     for (let leg = 0; leg < legs; leg++) {
       const r = eid * FOOT_LEGS + leg;
-      if (!legValid(uppers[r], lowers[r], feet[r], jointCount)) continue;
+      if (plantedNow[leg] === NOT_A_LEG) continue;
+      if (plantedNow[leg] === 0 && locked[r] === 0 && offset[r * 3] === 0 && offset[r * 3 + 1] === 0 && offset[r * 3 + 2] === 0) {
+        plantedNow[leg] = IDLE;
+        contacts[r] = 0;
+        if (releaseClock[r] < blendTime) releaseClock[r] += seconds;
+        continue;
+      }
+      // The joints involved: the leg's foot (and a detached foot's lower) and their ancestors not
+      // yet marked, appended top-down, so each joint's parent comes before it in `list`.
       count = markPath(list, slot, parents, feet[r], count);
       if (FootLock.detached[r] === 1) count = markPath(list, slot, parents, lowers[r], count);
     }
     if (count === 0) continue;
-    sortAscending(list, count);
-    for (let pos = 0; pos < count; pos++) slot[list[pos]] = pos + 1;
     const localOff = eid * poseSize;
     composeModel(model, 0, FOOT_JOINT_STRIDE, local, localOff, parents, 0, count, FOOT_JOINT_Q, list);
+    for (let pos = 0; pos < count; pos++) slot[list[pos]] = 0;
 
     const tx = RootMotion.x[eid], ty = RootMotion.y[eid], tz = RootMotion.z[eid];
     const yaw = RootMotion.yaw[eid];
@@ -222,8 +215,8 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
 
     for (let leg = 0; leg < legs; leg++) {
       const r = eid * FOOT_LEGS + leg;
+      if (plantedNow[leg] > 1) continue; // not a leg, or idle (step 1)
       const upper = uppers[r], lower = lowers[r], foot = feet[r];
-      if (!legValid(upper, lower, foot, jointCount)) continue;
       const r3 = r * 3;
 
       const inContact = plantedNow[leg] === 1;
@@ -346,15 +339,8 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
       params[P_IK + IK_POLE + 1] = ky + legLength * by;
       params[P_IK + IK_POLE + 2] = kz + legLength * bz;
       params[P_IK + IK_WEIGHT] = 1;
-      const fq = foot * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
-      for (let c = 0; c < 4; c++) params[P_FOOT_Q + c] = model[fq + c];
-      solveTwoBoneIk(params, P_DELTA, params, P_IK);
-      // The corrected rotations follow from the animated ones without recomposing the chain:
-      // Q_upper' = D1·Q_upper, so a joint between upper and lower (lower's parent) has
-      // Q' = D1·Q, and one between lower and foot (the foot's parent) Q' = D2·D1·Q.
-      rotateByModelDelta(local, localOff + upper * POSE_STRIDE, model, parentRotationOff(parents, upper), params, P_DELTA + IK_D1);
-      quat.multiply(params, P_QP, params, P_DELTA + IK_D1, model, parents[lower] * FOOT_JOINT_STRIDE + FOOT_JOINT_Q);
-      rotateByModelDelta(local, localOff + lower * POSE_STRIDE, params, P_QP, params, P_DELTA + IK_D2);
+      solveLegIk(params, P_DELTA, params, P_IK);
+      turnLeg(local, localOff, upper, lower, foot, detached, model, parents, params);
       if (detached) {
         // A detached foot does not follow the shin: move it onto the target itself (its parent
         // is not turned, so it keeps its animated model rotation): t' = t + M_p⁻¹·(p' − f).
@@ -369,16 +355,148 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
         if (mx - mx === 0 && my - my === 0 && mz - mz === 0) {
           local[t] = mx; local[t + 1] = my; local[t + 2] = mz;
         }
-        continue;
       }
-      // The foot keeps its animated model rotation Q_f: q_f' = inverse(Q_p')·Q_f, Q_p' = D2·D1·Q_p.
-      quat.multiply(params, P_QP, params, P_DELTA + IK_D2, params, P_DELTA + IK_D1);
-      quat.multiply(params, P_QP, params, P_QP, model, parents[foot] * FOOT_JOINT_STRIDE + FOOT_JOINT_Q);
-      setModelRotation(local, localOff + foot * POSE_STRIDE, params, P_QP, params, P_FOOT_Q);
     }
-
-    for (let pos = 0; pos < count; pos++) slot[list[pos]] = 0;
   }
+}
+
+/** `solveTwoBoneIk`'s zero length and parallel sine (math/twoBoneIk.ts), so {@link solveLegIk} takes its fallbacks where it does. */
+const IK_ZERO_LENGTH = 1e-9;
+/** See {@link IK_ZERO_LENGTH}. */
+const IK_PARALLEL_SINE = 1e-9;
+/** fromUnitVectors' opposite threshold (math/rotationArc.ts). */
+const IK_OPPOSITE = 1e-15;
+
+/**
+ * `solveTwoBoneIk(out, o, params, po)` at weight 1 (the weight in the block is not read), D1 and
+ * D2 into `out[o + IK_D1 ..]`, `out[o + IK_D2 ..]`: the same construction (Holden's two-joint IK
+ * as math/twoBoneIk.ts builds it) with its angles kept as half-angle cosines and sines instead of
+ * atan2, sin and cos, which cost most of the solve. With h the hinge axis (e1 × e2), C the knee's
+ * interior angle and I the one that puts the end at the clamped reach d:
+ * - C/2 from cos C and sin C (= |e1 × e2|/(l1·l2)) by the half-angle formulas;
+ * - I/2 from the kernel's half-angle form: tan(I/2) = √((d − lo)(d + lo)) / √((hi − d)(hi + d));
+ * - the hinge turn H about h by C − I: cos, sin of (C − I)/2 by the difference formulas;
+ * - the aim arc A from v = e1 + H·e2 to the target direction u (fromUnitVectors' formula), then
+ *   the pole turn T about u by the signed angle α from n = u × (A·h) to the pole's part across
+ *   u, its half angle from cos α and sin α by the half-angle formulas;
+ * - D1 = T·A, with w ≥ 0 (as splitRotation at weight 1 leaves it), D2 = the turn about D1·h
+ *   by C − I.
+ * The same rotations as the kernel's to rounding (about 1e-16 in the doubles, so an occasional
+ * last-bit difference in a float32 local rotation). The kernel's special cases — target on the
+ * root, a zero bone, a straight or folded knee, a clamped reach of zero, an aim arc of 180°
+ * (to 1e-15) — go to `solveTwoBoneIk` itself. Numbers pass through the arrays only, so nothing
+ * is boxed if V8 does not inline the call.
+ */
+export function solveLegIk(out: Float64Array, o: number, params: Float64Array, po: number): void {
+  const ax = params[po + IK_ROOT], ay = params[po + IK_ROOT + 1], az = params[po + IK_ROOT + 2];
+  const bx = params[po + IK_MID], by = params[po + IK_MID + 1], bz = params[po + IK_MID + 2];
+  const cx = params[po + IK_END], cy = params[po + IK_END + 1], cz = params[po + IK_END + 2];
+  const e1x = bx - ax, e1y = by - ay, e1z = bz - az;
+  const e2x = cx - bx, e2y = cy - by, e2z = cz - bz;
+  const l1 = Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
+  const l2 = Math.sqrt(e2x * e2x + e2y * e2y + e2z * e2z);
+  let ux = params[po + IK_TARGET] - ax, uy = params[po + IK_TARGET + 1] - ay, uz = params[po + IK_TARGET + 2] - az;
+  const dist = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  const crossX = e1y * e2z - e1z * e2y, crossY = e1z * e2x - e1x * e2z, crossZ = e1x * e2y - e1y * e2x;
+  const crossLen = Math.sqrt(crossX * crossX + crossY * crossY + crossZ * crossZ);
+  if (!(dist > IK_ZERO_LENGTH && l1 > IK_ZERO_LENGTH && l2 > IK_ZERO_LENGTH && crossLen > IK_PARALLEL_SINE * l1 * l2)) {
+    solveTwoBoneIk(out, o, params, po);
+    return;
+  }
+  const iu = 1 / dist, ih = 1 / crossLen;
+  ux *= iu; uy *= iu; uz *= iu;
+  const hx = crossX * ih, hy = crossY * ih, hz = crossZ * ih;
+  const lo = Math.abs(l1 - l2), hi = l1 + l2;
+  const d = dist < lo ? lo : dist > hi ? hi : dist;
+
+  // Half the hinge turn, (C − I)/2. C/2 from cos C = −e1·e2/(l1·l2) and sin C = |e1 × e2|/(l1·l2)
+  // by the half-angle formulas, each where it does not cancel (cos C/2 = √((1 + cos C)/2) for
+  // cos C ≥ 0, sin C/2 = √((1 − cos C)/2) otherwise, the other from sin C = 2 sin C/2 cos C/2).
+  const il = 1 / (l1 * l2);
+  const cosK = -(e1x * e2x + e1y * e2y + e1z * e2z) * il, sinK = crossLen * il;
+  let cosC = 0, sinC = 0;
+  if (cosK >= 0) {
+    cosC = Math.sqrt(0.5 * (1 + cosK));
+    sinC = sinK / (2 * cosC);
+  } else {
+    sinC = Math.sqrt(0.5 * (1 - cosK));
+    cosC = sinK / (2 * sinC);
+  }
+  // I/2 from the kernel's half-angle form: open + closed = hi² − lo² = 4·l1·l2, so
+  // cos(I/2) = √(closed/(4·l1·l2)) and sin(I/2) = √(open/(4·l1·l2)).
+  const open = (d - lo) * (d + lo), closed = (hi - d) * (hi + d);
+  const cosI = Math.sqrt(closed > 0 ? 0.25 * closed * il : 0), sinI = Math.sqrt(open > 0 ? 0.25 * open * il : 0);
+  const cosH = cosC * cosI + sinC * sinI, sinH = sinC * cosI - cosC * sinI;
+
+  // v = e1 + H·e2 (quat.rotateVec3 with H = (h sin, cos)).
+  const qx = hx * sinH, qy = hy * sinH, qz = hz * sinH;
+  const tx = 2 * (qy * e2z - qz * e2y), ty = 2 * (qz * e2x - qx * e2z), tz = 2 * (qx * e2y - qy * e2x);
+  // |v| = d (the law of cosines put the end there), so v/d is its direction.
+  if (!(d > IK_ZERO_LENGTH)) { solveTwoBoneIk(out, o, params, po); return; }
+  const iv = 1 / d;
+  const vx = (e1x + e2x + cosH * tx + (qy * tz - qz * ty)) * iv;
+  const vy = (e1y + e2y + cosH * ty + (qz * tx - qx * tz)) * iv;
+  const vz = (e1z + e2z + cosH * tz + (qx * ty - qy * tx)) * iv;
+
+  // A: the arc v → u.
+  const wa = 1 + (vx * ux + vy * uy + vz * uz);
+  if (!(wa > IK_OPPOSITE)) { solveTwoBoneIk(out, o, params, po); return; }
+  let Ax = vy * uz - vz * uy, Ay = vz * ux - vx * uz, Az = vx * uy - vy * ux, Aw = wa;
+  const ia = 1 / Math.sqrt(Ax * Ax + Ay * Ay + Az * Az + Aw * Aw);
+  Ax *= ia; Ay *= ia; Az *= ia; Aw *= ia;
+
+  // T: about u, from n = u × (A·h) to the pole's part across u. The pole's direction from the
+  // root, scaled to a largest |component| of 1 as the kernel does (so the two take the same
+  // branch on a pole along the aim).
+  let px = params[po + IK_POLE] - ax, py = params[po + IK_POLE + 1] - ay, pz = params[po + IK_POLE + 2] - az;
+  const poleMax = Math.max(Math.abs(px), Math.abs(py), Math.abs(pz));
+  if (poleMax > 0 && poleMax < Infinity) {
+    const ip = 1 / poleMax;
+    px *= ip; py *= ip; pz *= ip;
+  }
+  const along = px * ux + py * uy + pz * uz;
+  const ppx = px - ux * along, ppy = py - uy * along, ppz = pz - uz * along;
+  // The kernel's test |p⊥| > PARALLEL_SINE·|p|, squared.
+  const pp2 = ppx * ppx + ppy * ppy + ppz * ppz, pole2 = px * px + py * py + pz * pz;
+  let Dx = Ax, Dy = Ay, Dz = Az, Dw = Aw;
+  if (pp2 > IK_PARALLEL_SINE * IK_PARALLEL_SINE * pole2) {
+    const sx = 2 * (Ay * hz - Az * hy), sy = 2 * (Az * hx - Ax * hz), sz = 2 * (Ax * hy - Ay * hx);
+    const ahx = hx + Aw * sx + (Ay * sz - Az * sy), ahy = hy + Aw * sy + (Az * sx - Ax * sz), ahz = hz + Aw * sz + (Ax * sy - Ay * sx);
+    const nx = uy * ahz - uz * ahy, ny = uz * ahx - ux * ahz, nz = ux * ahy - uy * ahx;
+    // The signed angle α from n to p⊥ about u as the kernel has it, atan2(u·(n × p⊥), n·p⊥), kept
+    // as its cosine and sine; its half angle by the half-angle formulas, each taken where it
+    // does not cancel (cos α/2 = √((1 + cos α)/2) for cos α ≥ 0, sin α/2 = ±√((1 − cos α)/2)
+    // otherwise, the other from sin α = 2 sin α/2 cos α/2).
+    const sinR = ux * (ny * ppz - nz * ppy) + uy * (nz * ppx - nx * ppz) + uz * (nx * ppy - ny * ppx);
+    const cosR = nx * ppx + ny * ppy + nz * ppz;
+    const R = Math.sqrt(sinR * sinR + cosR * cosR);
+    let Ts = 0, Tw = 1;
+    if (R > 0) {
+      const iR = 1 / R;
+      const cosA = cosR * iR, sinA = sinR * iR;
+      if (cosA >= 0) {
+        Tw = Math.sqrt(0.5 * (1 + cosA));
+        Ts = sinA / (2 * Tw);
+      } else {
+        Ts = Math.sqrt(0.5 * (1 - cosA));
+        if (sinA < 0) Ts = -Ts;
+        Tw = sinA / (2 * Ts);
+      }
+    }
+    const Tx = ux * Ts, Ty = uy * Ts, Tz = uz * Ts;
+    // D1 = T·A (quat.multiply)
+    Dx = Tw * Ax + Tx * Aw + Ty * Az - Tz * Ay;
+    Dy = Tw * Ay - Tx * Az + Ty * Aw + Tz * Ax;
+    Dz = Tw * Az + Tx * Ay - Ty * Ax + Tz * Aw;
+    Dw = Tw * Aw - Tx * Ax - Ty * Ay - Tz * Az;
+  }
+  // T and A are unit, so D1 is (to rounding; turnLeg normalizes what it writes).
+  if (Dw < 0) { Dx = -Dx; Dy = -Dy; Dz = -Dz; Dw = -Dw; }
+  out[o + IK_D1] = Dx; out[o + IK_D1 + 1] = Dy; out[o + IK_D1 + 2] = Dz; out[o + IK_D1 + 3] = Dw;
+  // D2: about D1·h by C − I.
+  const rx = 2 * (Dy * hz - Dz * hy), ry = 2 * (Dz * hx - Dx * hz), rz = 2 * (Dx * hy - Dy * hx);
+  const gx = hx + Dw * rx + (Dy * rz - Dz * ry), gy = hy + Dw * ry + (Dz * rx - Dx * rz), gz = hz + Dw * rz + (Dx * ry - Dy * rx);
+  out[o + IK_D2] = gx * sinH; out[o + IK_D2 + 1] = gy * sinH; out[o + IK_D2 + 2] = gz * sinH; out[o + IK_D2 + 3] = cosH;
 }
 
 /**
@@ -416,137 +534,163 @@ function clearLeg(footLock: AnimationWorld['components']['FootLock'], r: number)
 }
 
 /**
- * Whether the foot of marker `key` (joint `foot`) is planted: the contact share
- * c = Σ w·contact / Σ w over the override layers of the character whose slots start at `base`,
- * w = the layer's weight × its mask's weight of the foot (so an upper-body layer does not count),
- * is at least ½ (see the file header, step 1); false when no layer weighs.
+ * The contact verdicts of one character's `legs` legs (leg rows from `row`) into `out[leg]`: 1
+ * when the leg's foot is planted, 0 when not, `NOT_A_LEG` when its joints are no chain of a
+ * skeleton of `jointCount` joints. Planted: the contact share c = Σ w·contact / Σ w over the
+ * override layers of the character whose slots start at `base`, w = the layer's weight, counting
+ * only the layers whose mask (if any) weighs the foot (an upper-body layer does not count), is at
+ * least ½ (the file header, step 1); not planted when no layer weighs. One pass over the layers
+ * for all legs (each layer's clip, table and frame read once), the shares summed per leg in
+ * `sums[P_SHARE ..]` in layer order, as a pass per leg would.
  */
-function planted(
+function plantContacts(
   layers: AnimationWorld['components']['Layers'], clips: AnimationWorld['assets']['clips'], masks: Float32Array[], base: number, maxLayers: number,
-  key: number, foot: number,
-): boolean {
-  let total = 0, inContact = 0;
+  footLock: AnimationWorld['components']['FootLock'], row: number, legs: number, jointCount: number, out: Uint8Array, sums: Float64Array,
+): void {
+  const feet = footLock.foot, keys = footLock.key;
+  for (let leg = 0; leg < legs; leg++) {
+    const r = row + leg;
+    out[leg] = legValid(footLock.upper[r], footLock.lower[r], feet[r], jointCount) ? 0 : NOT_A_LEG;
+    sums[P_SHARE + 2 * leg] = 0;
+    sums[P_SHARE + 2 * leg + 1] = 0;
+  }
   for (let li = base; li < base + maxLayers; li++) {
     const id = layers.clip[li];
-    const mask = layers.mask[li];
-    if (mask >= 0 && !(masks[mask][foot] > 0)) continue; // a layer masked off the foot (an upper-body layer)
     const w = layers.weight[li];
     if (id < 0 || !(w > 0) || (layers.flags[li] & LAYER_ADDITIVE) !== 0) continue;
-    total += w;
+    const mask = layers.mask[li];
     const clip = clips[id];
     const table = clip.contacts;
-    if (table === null || table === undefined) continue;
-    const rows = table.keys;
-    let row = -1;
-    for (let n = 0; n < rows.length; n++) {
-      if (rows[n] === key) { row = n; break; }
+    let F = 0, frame = 0;
+    if (table !== null && table !== undefined) {
+      F = table.frames;
+      frame = Math.floor(layers.time[li] * table.frameRate + 0.5);
+      if (frame < 0) frame = 0;
+      if (frame >= F) frame = clip.loop ? frame % F : F - 1;
     }
-    if (row < 0) continue;
-    const F = table.frames;
-    let frame = Math.floor(layers.time[li] * table.frameRate + 0.5);
-    if (frame < 0) frame = 0;
-    if (frame >= F) frame = clip.loop ? frame % F : F - 1;
-    if (table.flags[row * F + frame] === 1) inContact += w;
+    for (let leg = 0; leg < legs; leg++) {
+      if (out[leg] === NOT_A_LEG) continue;
+      const r = row + leg;
+      if (mask >= 0 && !(masks[mask][feet[r]] > 0)) continue; // a layer masked off the foot (an upper-body layer)
+      sums[P_SHARE + 2 * leg] += w;
+      if (table === null || table === undefined) continue;
+      // The table's row for the leg's marker; a clip with none counts as not in contact.
+      const rows = table.keys, key = keys[r];
+      for (let n = 0; n < rows.length; n++) {
+        if (rows[n] !== key) continue;
+        if (table.flags[n * F + frame] === 1) sums[P_SHARE + 2 * leg + 1] += w;
+        break;
+      }
+    }
   }
-  return total > 0 && inContact * 2 >= total;
+  for (let leg = 0; leg < legs; leg++) {
+    if (out[leg] === NOT_A_LEG) continue;
+    const total = sums[P_SHARE + 2 * leg], inContact = sums[P_SHARE + 2 * leg + 1];
+    out[leg] = total > 0 && inContact * 2 >= total ? 1 : 0;
+  }
 }
 
 /**
- * Appends `joint` and its ancestors not yet marked in `slot` to `list[count ..]`, ascending,
- * marking them; returns the new count.
+ * Writes the IK's deltas D1, D2 (`params[P_DELTA ..]`, model space) into the local rotations of
+ * a leg (joints `upper`, `lower`, `foot` of the pose at `local[localOff ..]`), from the animated
+ * model rotations in `model` (step 4 of the file header). The corrected rotations follow from the
+ * animated ones without recomposing the chain: Q_upper' = D1·Q_upper, so a joint between upper
+ * and lower (lower's parent) has Q' = D1·Q, and one between lower and foot (the foot's parent)
+ * Q' = D2·D1·Q. So, with Q_p a joint's parent's animated model rotation:
+ * - upper: q' = inverse(Q_p)·D1·Q_p·q (q' = D1·q for a root);
+ * - lower: q' = inverse(P)·D2·P·q, P = D1·Q_p;
+ * - the foot, unless `detached`: q' = inverse(P)·Q_f, P = D2·D1·Q_p, so it keeps its animated
+ *   model rotation Q_f.
+ * Each normalized; a joint whose result is not finite or zero is left as it was. Straight-line
+ * products (Hamilton, as `quat.multiply`, in the order the former calls took them) in one call:
+ * eight calls a leg cost more than their arithmetic. Takes no float argument, so nothing is boxed
+ * if V8 does not inline it.
  */
-function markPath(list: Int32Array, slot: Int32Array, parents: Int16Array, joint: number, count: number): number {
-  const first = count;
-  let j = joint;
-  while (j >= 0 && slot[j] === 0) {
-    slot[j] = 1;
-    list[count++] = j;
-    j = parents[j];
-  }
-  for (let a = first, b = count - 1; a < b; a++, b--) {
-    const t = list[a];
-    list[a] = list[b];
-    list[b] = t;
-  }
-  return count;
-}
+function turnLeg(
+  local: Float32Array, localOff: number, upper: number, lower: number, foot: number, detached: boolean, model: Float64Array, parents: Int16Array,
+  params: Float64Array,
+): void {
+  const d1x = params[P_DELTA + IK_D1], d1y = params[P_DELTA + IK_D1 + 1], d1z = params[P_DELTA + IK_D1 + 2], d1w = params[P_DELTA + IK_D1 + 3];
+  const d2x = params[P_DELTA + IK_D2], d2y = params[P_DELTA + IK_D2 + 1], d2z = params[P_DELTA + IK_D2 + 2], d2w = params[P_DELTA + IK_D2 + 3];
 
-/** Insertion sort of `list[0 .. count)`, ascending (a few ascending runs). */
-function sortAscending(list: Int32Array, count: number): void {
-  for (let i = 1; i < count; i++) {
-    const v = list[i];
-    let k = i - 1;
-    while (k >= 0 && list[k] > v) {
-      list[k + 1] = list[k];
-      k--;
-    }
-    list[k + 1] = v;
-  }
-}
-
-/** Offset of `joint`'s parent's model rotation in `FootLockScratch.model`, or −1 for a root. */
-function parentRotationOff(parents: Int16Array, joint: number): number {
-  const parent = parents[joint];
-  return parent < 0 ? -1 : parent * FOOT_JOINT_STRIDE + FOOT_JOINT_Q;
-}
-
-/**
- * Turns the local rotation at `local[l ..]` by the model-space delta `delta[d .. d + 3]`:
- * q' = inverse(Q_p)·D·Q_p·q, normalized (Q_p at `model[qp ..]`; `qp` < 0 for a root: q' = D·q).
- * Returns false and writes nothing when q' is not finite or zero. `delta` is the params block
- * (its `P_QA` record is used).
- */
-function rotateByModelDelta(local: Float32Array, l: number, model: Float64Array, qp: number, delta: Float64Array, d: number): boolean {
-  const dx = delta[d], dy = delta[d + 1], dz = delta[d + 2], dw = delta[d + 3];
-  let rx = dx, ry = dy, rz = dz, rw = dw;
-  if (qp >= 0) {
-    const px = model[qp], py = model[qp + 1], pz = model[qp + 2], pw = model[qp + 3];
-    // u = D·P, then r = conj(P)·u
-    const ux = dw * px + dx * pw + dy * pz - dz * py;
-    const uy = dw * py - dx * pz + dy * pw + dz * px;
-    const uz = dw * pz + dx * py - dy * px + dz * pw;
-    const uw = dw * pw - dx * px - dy * py - dz * pz;
+  // upper: r = conj(P)·(D1·P), then r·q.
+  let rx = d1x, ry = d1y, rz = d1z, rw = d1w;
+  const pu = parents[upper];
+  if (pu >= 0) {
+    const m = pu * FOOT_JOINT_STRIDE;
+    const px = model[m + FOOT_JOINT_Q], py = model[m + FOOT_JOINT_Q + 1], pz = model[m + FOOT_JOINT_Q + 2], pw = model[m + FOOT_JOINT_Q + 3];
+    const ux = d1w * px + d1x * pw + d1y * pz - d1z * py;
+    const uy = d1w * py - d1x * pz + d1y * pw + d1z * px;
+    const uz = d1w * pz + d1x * py - d1y * px + d1z * pw;
+    const uw = d1w * pw - d1x * px - d1y * py - d1z * pz;
     rx = pw * ux - px * uw - py * uz + pz * uy;
     ry = pw * uy + px * uz - py * uw - pz * ux;
     rz = pw * uz - px * uy + py * ux - pz * uw;
     rw = pw * uw + px * ux + py * uy + pz * uz;
   }
-  delta[P_QA] = rx; delta[P_QA + 1] = ry; delta[P_QA + 2] = rz; delta[P_QA + 3] = rw;
-  for (let c = 0; c < 4; c++) delta[P_QB + c] = local[l + POSE_Q + c];
-  return premultiply(local, l, delta, P_QB);
-}
+  const lu = localOff + upper * POSE_STRIDE;
+  const qux = local[lu + POSE_Q], quy = local[lu + POSE_Q + 1], quz = local[lu + POSE_Q + 2], quw = local[lu + POSE_Q + 3];
+  params[P_QA] = rw * qux + rx * quw + ry * quz - rz * quy;
+  params[P_QA + 1] = rw * quy - rx * quz + ry * quw + rz * qux;
+  params[P_QA + 2] = rw * quz + rx * quy - ry * qux + rz * quw;
+  params[P_QA + 3] = rw * quw - rx * qux - ry * quy - rz * quz;
+  writeRotation(local, lu, params);
 
-/**
- * Sets the local rotation at `local[l ..]` so that the joint's model rotation is `params[t ..]`:
- * q' = inverse(Q_p)·Q (Q_p at `model[qp ..]`; a root takes Q), normalized. Returns false and
- * writes nothing when q' is not finite or zero.
- */
-function setModelRotation(local: Float32Array, l: number, model: Float64Array, qp: number, params: Float64Array, t: number): boolean {
-  if (qp < 0) {
-    params[P_QA] = 0; params[P_QA + 1] = 0; params[P_QA + 2] = 0; params[P_QA + 3] = 1;
-  } else {
-    params[P_QA] = -model[qp]; params[P_QA + 1] = -model[qp + 1]; params[P_QA + 2] = -model[qp + 2]; params[P_QA + 3] = model[qp + 3];
+  // lower: P = D1·Q_p, r = conj(P)·(D2·P), then r·q.
+  {
+    const m = parents[lower] * FOOT_JOINT_STRIDE;
+    const bx = model[m + FOOT_JOINT_Q], by = model[m + FOOT_JOINT_Q + 1], bz = model[m + FOOT_JOINT_Q + 2], bw = model[m + FOOT_JOINT_Q + 3];
+    const px = d1w * bx + d1x * bw + d1y * bz - d1z * by;
+    const py = d1w * by - d1x * bz + d1y * bw + d1z * bx;
+    const pz = d1w * bz + d1x * by - d1y * bx + d1z * bw;
+    const pw = d1w * bw - d1x * bx - d1y * by - d1z * bz;
+    const ux = d2w * px + d2x * pw + d2y * pz - d2z * py;
+    const uy = d2w * py - d2x * pz + d2y * pw + d2z * px;
+    const uz = d2w * pz + d2x * py - d2y * px + d2z * pw;
+    const uw = d2w * pw - d2x * px - d2y * py - d2z * pz;
+    const sx = pw * ux - px * uw - py * uz + pz * uy, sy = pw * uy + px * uz - py * uw - pz * ux;
+    const sz = pw * uz - px * uy + py * ux - pz * uw, sw = pw * uw + px * ux + py * uy + pz * uz;
+    const l = localOff + lower * POSE_STRIDE;
+    const qx = local[l + POSE_Q], qy = local[l + POSE_Q + 1], qz = local[l + POSE_Q + 2], qw = local[l + POSE_Q + 3];
+    params[P_QA] = sw * qx + sx * qw + sy * qz - sz * qy;
+    params[P_QA + 1] = sw * qy - sx * qz + sy * qw + sz * qx;
+    params[P_QA + 2] = sw * qz + sx * qy - sy * qx + sz * qw;
+    params[P_QA + 3] = sw * qw - sx * qx - sy * qy - sz * qz;
+    writeRotation(local, l, params);
   }
-  return premultiply(local, l, params, t);
+  if (detached) return;
+
+  // foot: P = (D2·D1)·Q_p, then conj(P)·Q_f.
+  const ex = d2w * d1x + d2x * d1w + d2y * d1z - d2z * d1y;
+  const ey = d2w * d1y - d2x * d1z + d2y * d1w + d2z * d1x;
+  const ez = d2w * d1z + d2x * d1y - d2y * d1x + d2z * d1w;
+  const ew = d2w * d1w - d2x * d1x - d2y * d1y - d2z * d1z;
+  const m = parents[foot] * FOOT_JOINT_STRIDE;
+  const bx = model[m + FOOT_JOINT_Q], by = model[m + FOOT_JOINT_Q + 1], bz = model[m + FOOT_JOINT_Q + 2], bw = model[m + FOOT_JOINT_Q + 3];
+  const px = ew * bx + ex * bw + ey * bz - ez * by;
+  const py = ew * by - ex * bz + ey * bw + ez * bx;
+  const pz = ew * bz + ex * by - ey * bx + ez * bw;
+  const pw = ew * bw - ex * bx - ey * by - ez * bz;
+  const f = foot * FOOT_JOINT_STRIDE;
+  const cx = -px, cy = -py, cz = -pz;
+  const fx = model[f + FOOT_JOINT_Q], fy = model[f + FOOT_JOINT_Q + 1], fz = model[f + FOOT_JOINT_Q + 2], fw = model[f + FOOT_JOINT_Q + 3];
+  params[P_QA] = pw * fx + cx * fw + cy * fz - cz * fy;
+  params[P_QA + 1] = pw * fy - cx * fz + cy * fw + cz * fx;
+  params[P_QA + 2] = pw * fz + cx * fy - cy * fx + cz * fw;
+  params[P_QA + 3] = pw * fw - cx * fx - cy * fy - cz * fz;
+  writeRotation(local, localOff + foot * POSE_STRIDE, params);
 }
 
-/**
- * Writes the normalized Hamilton product a·b, a = `params[P_QA ..]`, b = `params[bo ..]`, into
- * the rotation of the joint pose at `local[l ..]`; false (nothing written) when it is not finite or zero. Takes
- * no float argument, so nothing is boxed if V8 does not inline it.
- */
-function premultiply(local: Float32Array, l: number, params: Float64Array, bo: number): boolean {
-  const ax = params[P_QA], ay = params[P_QA + 1], az = params[P_QA + 2], aw = params[P_QA + 3];
-  const bx = params[bo], by = params[bo + 1], bz = params[bo + 2], bw = params[bo + 3];
-  const nx = aw * bx + ax * bw + ay * bz - az * by;
-  const ny = aw * by - ax * bz + ay * bw + az * bx;
-  const nz = aw * bz + ax * by - ay * bx + az * bw;
-  const nw = aw * bw - ax * bx - ay * by - az * bz;
+/** Writes `params[P_QA ..]` normalized into the rotation of the joint pose at `local[l ..]`; nothing when it is not finite or zero. */
+function writeRotation(local: Float32Array, l: number, params: Float64Array): void {
+  const nx = params[P_QA], ny = params[P_QA + 1], nz = params[P_QA + 2], nw = params[P_QA + 3];
   const len = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
-  if (!(len > 0 && len < Infinity)) return false;
-  local[l + POSE_Q] = nx / len;
-  local[l + POSE_Q + 1] = ny / len;
-  local[l + POSE_Q + 2] = nz / len;
-  local[l + POSE_Q + 3] = nw / len;
-  return true;
+  if (!(len > 0 && len < Infinity)) return;
+  // One division: n·(1/len) is n/len to a unit in the last place of a double, far below the
+  // float32 the pose stores.
+  const inv = 1 / len;
+  local[l + POSE_Q] = nx * inv;
+  local[l + POSE_Q + 1] = ny * inv;
+  local[l + POSE_Q + 2] = nz * inv;
+  local[l + POSE_Q + 3] = nw * inv;
 }
