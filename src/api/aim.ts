@@ -24,7 +24,7 @@ import { FOLLOW_SLOTS } from '../components/Follower.js';
 import { readFollowSlot, setFollower } from './followers.js';
 import { MATRIX_STRIDE, MATRIX_T, MATRIX_X, MATRIX_Y, MATRIX_Z, NO_PARENT, POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
-import { isFiniteNumber, requireCharacter } from './validation.js';
+import { isFiniteNumber, requireCharacter, resolveJoint } from './validation.js';
 import { FLOAT32_MAX } from '../assets/limits.js';
 import type { AnimationWorld } from '../world.js';
 
@@ -280,18 +280,6 @@ export function clearReach(world: AnimationWorld, eid: number): void {
   requireCharacter(world, eid, 'clearReach');
   resetReach(world.components.Reach, eid);
   removeComponent(world.ecs, eid, world.components.Reach);
-}
-
-/** A joint index from an index or a name; records an issue and returns −1 when there is none. */
-function resolveJoint(issues: IssueList, field: string, skeleton: Skeleton, ref: unknown): number {
-  if (typeof ref === 'string') {
-    const joint = skeleton.names.indexOf(ref);
-    if (joint < 0) issues.add(field, `"${ref}" is not a joint of this skeleton`);
-    return joint;
-  }
-  if (typeof ref === 'number' && Number.isInteger(ref) && ref >= 0 && ref < skeleton.jointCount) return ref;
-  issues.add(field, `is ${String(ref)}: must be a joint name or an index in [0, ${skeleton.jointCount - 1}]`);
-  return -1;
 }
 
 /** Whether `ancestor` is `joint` or one of its ancestors. */

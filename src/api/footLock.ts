@@ -13,7 +13,7 @@ import { humanoidMap } from '../assets/humanoid/humanoidMap.js';
 import { computeRestModel, type Skeleton } from '../assets/Skeleton.js';
 import { FOOT_BLEND_TIME, FOOT_LEGS, resetFootLock, resetLegState } from '../components/FootLock.js';
 import { MATRIX_STRIDE, MATRIX_T, NO_PARENT } from '../math/layout.js';
-import { describeValue, isFiniteNumber, requireCharacter } from './validation.js';
+import { describeValue, isFiniteNumber, requireCharacter, resolveJoint } from './validation.js';
 import type { AnimationWorld } from '../world.js';
 
 /** One leg of {@link FootLockOptions.legs}: a two-bone chain, by joint name or index. */
@@ -203,9 +203,9 @@ function readLegs(issues: IssueList, skeleton: Skeleton, legs: unknown): Resolve
     }
     const l = leg as Record<string, unknown>;
     for (const key of Object.keys(l)) if (!LEG_FIELDS.has(key)) issues.add(`${path}.${key}`, `is not a field of a leg (${[...LEG_FIELDS].join(', ')})`);
-    const upper = readJoint(issues, `${path}.upper`, skeleton, l['upper']);
-    const lower = readJoint(issues, `${path}.lower`, skeleton, l['lower']);
-    const foot = readJoint(issues, `${path}.foot`, skeleton, l['foot']);
+    const upper = resolveJoint(issues, `${path}.upper`, skeleton, l['upper']);
+    const lower = resolveJoint(issues, `${path}.lower`, skeleton, l['lower']);
+    const foot = resolveJoint(issues, `${path}.foot`, skeleton, l['foot']);
     if (upper >= 0 && lower >= 0 && !below(skeleton.parents, upper, lower)) {
       issues.add(`${path}.lower`, `joint ${jointName(skeleton, lower)} is not below upper ${jointName(skeleton, upper)}: upper → lower → foot must be a parent chain`);
     }
@@ -238,18 +238,6 @@ function readLegs(issues: IssueList, skeleton: Skeleton, legs: unknown): Resolve
     }
   });
   return out;
-}
-
-/** A joint index from an index or a name; records an issue and returns −1 when there is none. */
-function readJoint(issues: IssueList, field: string, skeleton: Skeleton, ref: unknown): number {
-  if (typeof ref === 'string') {
-    const joint = skeleton.names.indexOf(ref);
-    if (joint < 0) issues.add(field, `"${ref}" is not a joint of this skeleton`);
-    return joint;
-  }
-  if (typeof ref === 'number' && Number.isInteger(ref) && ref >= 0 && ref < skeleton.jointCount) return ref;
-  issues.add(field, `is ${describeValue(ref)}: must be a joint name or an index in [0, ${skeleton.jointCount - 1}]`);
-  return -1;
 }
 
 /**

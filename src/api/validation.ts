@@ -106,3 +106,18 @@ export function isFiniteNumber(v: unknown): v is number {
 
 /** Whether `v` is a clip, dense or reduced (see `isClip` in assets/Clip.ts). */
 export { isClip };
+
+/**
+ * A joint of `skeleton` given by name or index (an option of setLookAt, setReach, setFootLock):
+ * its index, or −1 with an issue recorded under `field` when there is none.
+ */
+export function resolveJoint(issues: IssueList, field: string, skeleton: Skeleton, ref: unknown): number {
+  if (typeof ref === 'string') {
+    const joint = skeleton.names.indexOf(ref);
+    if (joint < 0) issues.add(field, `"${ref}" is not a joint of this skeleton`);
+    return joint;
+  }
+  if (typeof ref === 'number' && Number.isInteger(ref) && ref >= 0 && ref < skeleton.jointCount) return ref;
+  issues.add(field, `is ${describeValue(ref)}: must be a joint name or an index in [0, ${skeleton.jointCount - 1}]`);
+  return -1;
+}
