@@ -3,8 +3,9 @@
  * weights from the space, one sync group so the clips step together, stride scales so the
  * blend moves the way it is pointed, and the remembered target speed re-applied.
  *
- * Sources: seeds/blending-and-skinning.txt ("Complex LERP Blends"), seeds/root-motion-
- * normalization.txt (axis restriction, playback rates in blends, appendix 3).
+ * Sources: Jason Gregory, Game Engine Architecture, 2nd ed. ("Complex LERP Blends"); Tokage It
+ * Lab's normalization of walk cycles with root motion (axis restriction, playback rates in
+ * blends, appendix 3).
  */
 import { fail, IssueList } from '../assets/AnimationError.js';
 import type { BlendSpace } from '../assets/BlendSpace.js';
@@ -74,7 +75,7 @@ export function blendSpaceLayers(space: BlendSpace): number {
  *    direction of travel, with the space's x along model X and y along model Z (glTF
  *    characters face +Z, so y is forward and +x is the character's left; place each clip at
  *    its direction of travel). Stride scales (layer `rootScale` = hip ratio × stride) make the
- *    blend travel exactly that way — the seed's appendix 3 — at the weighted harmonic mean of
+ *    blend travel exactly that way — Tokage It Lab's appendix 3 — at the weighted harmonic mean of
  *    the clips' own speeds (times the travelling share of the weight). A point at the origin
  *    and `'1d'` spaces keep the clips' own blended direction.
  * 4. **Speed**: when `setTargetSpeed` was called for the character, the rate that gives that

@@ -34,20 +34,20 @@ import { isFiniteNumber, requireCharacter } from './validation.js';
 import { FLOAT32_MAX, MAX_DURATION, MIN_DURATION, rangeIssue } from '../assets/limits.js';
 import type { AnimationWorld } from '../world.js';
 
-/** How a follower is stepped: `'exact'` (matrix exponential) or `'euler'` (the seed's explicit Euler). */
+/** How a follower is stepped: `'exact'` (matrix exponential) or `'euler'` (the minimum-jerk note's explicit Euler). */
 export type FollowIntegrator = 'exact' | 'euler';
 
 /** Options of {@link setFollower}. Omitted options keep a running follower's settings. */
 export interface FollowerOptions {
   /**
    * T, seconds in [1e-6, 1e6]: the horizon of the minimum-jerk move the follower re-plans towards each
-   * sampled target (default 0.4, the seed's 400 ms). After a target is sampled, the follower
+   * sampled target (default 0.4, the minimum-jerk note's 400 ms). After a target is sampled, the follower
    * is within 0.1 % of it (relative to the jump) 4T later; on the way it passes the target
    * by ≈ 1.6 % of the jump before settling.
    */
   duration?: number;
   /**
-   * Seconds in [1e-6, 1e6] between samples of the target (default 0.2, the seed's 200 ms). Samples fall
+   * Seconds in [1e-6, 1e6] between samples of the target (default 0.2, the minimum-jerk note's 200 ms). Samples fall
    * at exact multiples of the interval after the follower was placed, whatever the frame
    * rate; changing it restarts that clock.
    */
@@ -55,14 +55,14 @@ export interface FollowerOptions {
   /**
    * `'exact'` (default): each step multiplies the state by the exact matrix exponential, so
    * the motion does not depend on the frame rate and is stable for any dt. `'euler'`: the
-   * seed's explicit Euler update, kept for comparison; it diverges when dt > 0.325 T
+   * minimum-jerk note's explicit Euler update, kept for comparison; it diverges when dt > 0.325 T
    * (0.13 s at T = 0.4 s).
    */
   integrator?: FollowIntegrator;
   /**
    * Whether the follower aims where a moving target will be (default false; omitted keeps a
    * running follower's choice). Without it the follower holds each sample (xs, vs, as) until
-   * the next: the seed's model with its full input, which comes to rest at
+   * the next: the minimum-jerk state model with its full input, which comes to rest at
    * xs − 0.4·T·vs + 0.05·T²·as and so trails a target moving at a steady v by T·v plus the
    * sample's age (on average I·v/2, I the interval). With it the sample is extrapolated from
    * its sampling instant to now, q(τ) = xs + vs·τ + ½as·τ², and the goal is that path T

@@ -1,7 +1,7 @@
 /**
  * Root-motion API: where a character is (`getRootTransform`), placing and steering it
  * (`setRootTransform`, with or without root motion), and the playback rate that makes it move
- * at a speed (`setTargetSpeed`; seeds/root-motion-normalization.txt, appendix 2). See
+ * at a speed (`setTargetSpeed`; Tokage It Lab's appendix 2). See
  * rootMotionSystem.ts for the model.
  */
 import { fail } from '../assets/AnimationError.js';
@@ -37,13 +37,13 @@ export function getRootTransform(world: AnimationWorld, eid: number): RootTransf
 /** Options of {@link setTargetSpeed}. */
 export interface TargetSpeedOptions {
   /**
-   * How a cycle's travel is measured (the seed's two normalizations): `'net'` (default) the
+   * How a cycle's travel is measured (Tokage It Lab's two normalizations): `'net'` (default) the
    * root's net displacement over the cycle, `'max'` the farthest it gets from where the cycle
    * started (see `RootTrack.maxDistance`), in the direction of its net displacement. With
    * `'max'` a clip whose root overshoots and comes part of the way back plays at the rate of a
    * straight clip that reaches as far. `'max'` needs at least 1 mm
    * on the character: a clip whose cycle ends under 1 mm from where it started has no
-   * direction (the seed drops cycles that come back to their start), and a clip or blend
+   * direction (Tokage It Lab drops cycles that come back to their start), and a clip or blend
    * whose farthest travel per cycle is under 1 mm is refused.
    */
   cycle?: 'net' | 'max';
@@ -51,7 +51,7 @@ export interface TargetSpeedOptions {
 
 /**
  * Sets the playback rate of the weighted override layers of `eid` so that the character
- * travels at `metersPerSecond` (appendix 2 of the root-motion seed), and remembers the speed:
+ * travels at `metersPerSecond` (Tokage It Lab's appendix 2), and remembers the speed:
  * `setBlendSpace` re-derives the rate from it each time it changes the blend.
  *
  * The rate is v / S with S the blend's horizontal travel per second at rate 1: the layers'

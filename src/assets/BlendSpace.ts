@@ -39,7 +39,7 @@ export interface BlendSpaceSample {
   /**
    * Start-phase offset of this clip within the blend's sync group, in cycles (default 0): a
    * clip entering the blend starts at the group's phase plus this offset, and keeps it while
-   * it plays — the seed's start-phase offsets, which foot leads, so clips whose cycles start
+   * it plays — Tokage It Lab's start-phase offsets, which foot leads, so clips whose cycles start
    * on different feet step together. Any finite number, taken modulo 1 (−0.25 is 0.75, 1.5
    * is 0.5), as `play`'s `phaseOffset`.
    */

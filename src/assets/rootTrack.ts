@@ -30,8 +30,8 @@ export interface RootTrack {
    * clip's frames: max over frames f of |(x_f − x_0, z_f − z_0)|, in the clip's units. The
    * last frame is one of them, so it is ≥ the horizontal length of `cycle`.
    *
-   * The seed normalizes a cycle's travel "by the animation's maximum displacement or its net
-   * travel" (seeds/root-motion-normalization.txt, 移動値による速度制限): this is the
+   * Tokage It Lab normalizes a cycle's travel "by the animation's maximum displacement or its net
+   * travel" (its section 移動値による速度制限): this is the
    * former, which stays > 0 for a clip that goes out and comes back (net travel ~0). Frames
    * suffice: the track is linear between frames and distance is convex, so on each piece its
    * maximum is at a frame.

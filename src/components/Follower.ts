@@ -16,7 +16,7 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
  *   0 (default) when `followSystem` skips it. The entity has the `Follower` bitecs component
  *   exactly when one of its slots is 1.
  * - `integrator[row]`: `FOLLOW_EXACT` (default: the exact matrix-exponential step) or
- *   `FOLLOW_EULER` (the seed's explicit Euler, stable only for dt < 0.325 T).
+ *   `FOLLOW_EULER` (the minimum-jerk note's explicit Euler, stable only for dt < 0.325 T).
  * - `predict[row]`: 1 when the follower aims at the sampled target extrapolated to now and
  *   over its horizon (`setFollower` `predict`), 0 (default) when it holds the sample.
  * - `target[row × 3 ..]`: where the target is now (x, y, z), metres: as the game set it last
@@ -65,7 +65,7 @@ export interface FollowerComponent {
 
 /** `Follower.integrator`: the exact step s ← exp((dt/T)·M) s (any dt, frame-rate independent). */
 export const FOLLOW_EXACT = 0;
-/** `Follower.integrator`: the seed's explicit Euler step s ← (I + (dt/T)·M) s (diverges for dt > 0.325 T). */
+/** `Follower.integrator`: the minimum-jerk note's explicit Euler step s ← (I + (dt/T)·M) s (diverges for dt > 0.325 T). */
 export const FOLLOW_EULER = 1;
 
 /**
@@ -83,9 +83,9 @@ export const FOLLOW_VELOCITY = 3;
 /** Offset of the acceleration (x y z) in a follower's state. */
 export const FOLLOW_ACCELERATION = 6;
 
-/** Default `duration` T, seconds (the seed's 400 ms). */
+/** Default `duration` T, seconds (the minimum-jerk note's 400 ms). */
 export const FOLLOW_DEFAULT_DURATION = 0.4;
-/** Default sampling `interval`, seconds (the seed's 200 ms). */
+/** Default sampling `interval`, seconds (the minimum-jerk note's 200 ms). */
 export const FOLLOW_DEFAULT_INTERVAL = 0.2;
 
 /** `Follower.scratch[FOLLOW_SECONDS]`: the length of the sub-step being taken, seconds. */

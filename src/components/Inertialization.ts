@@ -65,8 +65,8 @@ export function defaultMaxTransitions(maxEntities: number): number {
 
 /**
  * `Inertialization`: transitions as a post-process on the final pose (D. Bollo, GDC 2018,
- * "Inertialization: High-Performance Animation Transitions in Gears of War";
- * seeds/inertialization.txt).
+ * "Inertialization: High-Performance Animation Transitions in Gears of War", as explained by
+ * hogetatu).
  *
  * Per character (indexed by eid, `rows = maxEntities + 1`), scalars only:
  * - `mode[eid]`: `INERTIA_NONE | INERTIA_QUINTIC | INERTIA_SPRING`.

@@ -12,7 +12,7 @@
  * High-Performance Animation Transitions in 'Gears of War'", GDC 2018), which builds on the
  * minimum-jerk model of T. Flash and N. Hogan, "The Coordination of Arm Movements: An
  * Experimentally Confirmed Mathematical Model", J. Neuroscience 5(7), 1985: minimising
- * ½∫(d³x/dt³)² dt gives d⁶x/dt⁶ = 0, a quintic. The seed fixes x(0) = x0, x′(0) = v0,
+ * ½∫(d³x/dt³)² dt gives d⁶x/dt⁶ = 0, a quintic. hogetatu fixes x(0) = x0, x′(0) = v0,
  * x″(0) = a0, x(t1) = x′(t1) = x″(t1) = 0:
  *
  *     x(t) = A t⁵ + B t⁴ + C t³ + (a0/2) t² + v0 t + x0
@@ -28,8 +28,8 @@
  *     x′(t) = (1 − s)³ · (v0 − s (20 x0 / t1 + 5 v0))
  *     x″(t) = (1 − s)² · (−(20 x0 + 8w) + 4s (20 x0 + 5w)) / t1²
  *
- * The code evaluates these factored forms: the same polynomial as the seed's (the tests
- * check both), without dividing by t1⁵. They also show why the seed's clamp
+ * The code evaluates these factored forms: the same polynomial as hogetatu's (the tests
+ * check both), without dividing by t1⁵. They also show why Bollo's clamp
  * t1 ≤ −5 x0 / v0 works: with x0 > 0 and v0 ≤ 0 the factor `x0 (1 + 4s) + w s` is linear
  * in s and equals x0 at s = 0 and 5 x0 + v0 t1 at s = 1, so it stays ≥ 0 (no overshoot)
  * exactly when 5 x0 + v0 t1 ≥ 0; likewise x′ ≤ 0 on the whole curve (monotone) exactly then.
@@ -41,7 +41,7 @@
  *    negated, so the formulas below only see x0 > 0.
  * 4. Velocity clamp: in that frame v0 > 0 (moving away from 0) becomes 0; following it
  *    would push the curve above x0 before it returns.
- * 5. Blend-time clamp: if v0 < 0, t1 becomes min(t1, −5 x0 / v0) (the seed's rule; see above).
+ * 5. Blend-time clamp: if v0 < 0, t1 becomes min(t1, −5 x0 / v0) (Bollo's rule; see above).
  *    `clampInertializeTime` returns this t1.
  * 6. t ≤ 0 → the start values x0, v0, a0 (after 3–5): the curve starts at t = 0.
  * 7. t ≥ t1 (the clamped t1) → 0: the transition is over.
@@ -77,7 +77,7 @@ export function clampInertializeTime(x0: number, v0: number, t1: number): number
 }
 
 /**
- * Returns the inertialization offset x(t): the seed's zero-jerk quintic that starts at `x0`
+ * Returns the inertialization offset x(t): Bollo's zero-jerk quintic that starts at `x0`
  * with velocity `v0` and reaches 0 with zero velocity and acceleration at the blend time `t1`.
  *
  * Rules (module comment): x0 = 0 or t1 ≤ 0 gives 0 for all t; x0 < 0 is handled by symmetry;
@@ -129,7 +129,7 @@ export function inertializeVelocity(x0: number, v0: number, t1: number, t: numbe
 
 /**
  * Returns x″(t), the second time derivative of {@link inertializeCurve} with the same rules
- * and clamps: 0 when x0 = 0 or t1 ≤ 0; the seed's a0 = (−8 v0 t1 − 20 x0) / t1² (clamped v0
+ * and clamps: 0 when x0 = 0 or t1 ≤ 0; Bollo's a0 = (−8 v0 t1 − 20 x0) / t1² (clamped v0
  * and t1) for t ≤ 0; 0 for t ≥ the clamped t1. Units: x per second².
  */
 export function inertializeAcceleration(x0: number, v0: number, t1: number, t: number): number {
@@ -140,7 +140,7 @@ export function inertializeAcceleration(x0: number, v0: number, t1: number, t: n
   v0 = Math.min(v0 * sign, 0);
   t1 = clampInertializeTime(x0, v0, t1);
   const w = v0 * t1;
-  // The seed's a0 = (−8 v0 t1 − 20 x0) / t1².
+  // Bollo's a0 = (−8 v0 t1 − 20 x0) / t1².
   if (t <= 0) return (sign * (-8 * w - 20 * x0)) / (t1 * t1);
   if (t >= t1) return 0;
   const s = t / t1;

@@ -8,15 +8,15 @@
  * 1. `minJerk(t)`: the rest-to-rest easing 6t⁵ − 15t⁴ + 10t³ on t ∈ [0, 1].
  * 2. `minJerkQuintic(t, T, …)`: the general boundary-condition quintic joining any start state
  *    (x0, v0, a0) at 0 to any end state (xf, vf, af) at T.
- * 3. The real-time follower (the seed's state-space form, used by `followSystem`): the
+ * 3. The real-time follower (the Zenn note's state-space form, used by `followSystem`): the
  *    quintic's jerk at its start, 6α₃/T³ with α₃ as in `minJerkQuintic`, rewritten in the
  *    state s = (x, v, a) with input u = (xf, vf, af), gives the linear system
  *
  *        ẋ = v,   v̇ = a,   ȧ = −60/T³ (x − xf) − 36/T² v − 9/T a − 24/T² vf + 3/T af,
  *
  *    i.e. the state keeps re-planning a minimum-jerk move of duration T to the end state u.
- *    (The seed prints the input matrix's last row as 60/T³, −24/T³, 3/T³; the derivation
- *    gives 60/T³, −24/T², 3/T: vf enters with T·vf and af with T²·af.) With the seed's
+ *    (The note prints the input matrix's last row as 60/T³, −24/T³, 3/T³; the derivation
+ *    gives 60/T³, −24/T², 3/T: vf enters with T·vf and af with T²·af.) With the note's
  *    vf = af = 0, and in general with xf replaced by the rest point
  *    x* = xf − 0.4·T·vf + 0.05·T²·af for a constant input, this is
  *
@@ -30,7 +30,7 @@
  *            | −60 −36  −9 |
  *
  *    so one step of dt is exactly s ← exp(h·M) s with h = dt/T, whatever dt is
- *    (`minJerkStepMatrix`). The seed discretises with explicit Euler, s ← (I + h·M) s
+ *    (`minJerkStepMatrix`). The note discretises with explicit Euler, s ← (I + h·M) s
  *    (`minJerkEulerMatrix`), which is only stable for h < 0.325 (see below). An input that
  *    varies in time the same way is handled with any particular solution y(t) of the full
  *    model in place of x*: s − (y, y′, y″) obeys the same homogeneous system (followSystem's
@@ -82,7 +82,7 @@ export const MIN_JERK_DAMPING = (-9 - MIN_JERK_REAL_ROOT) / 2;
 export const MIN_JERK_FREQUENCY = Math.sqrt(-60 / MIN_JERK_REAL_ROOT - MIN_JERK_DAMPING * MIN_JERK_DAMPING);
 
 /**
- * Largest h = dt/T for which the seed's explicit Euler step of the follower is stable:
+ * Largest h = dt/T for which the note's explicit Euler step of the follower is stable:
  * −2p / (p² + q²) ≈ 0.3251 (the complex pair leaves the unit circle first).
  */
 export const MIN_JERK_EULER_LIMIT = (-2 * MIN_JERK_DAMPING) / (MIN_JERK_DAMPING * MIN_JERK_DAMPING + MIN_JERK_FREQUENCY * MIN_JERK_FREQUENCY);
@@ -110,7 +110,7 @@ function invertPhi0(): Float64Array {
 }
 
 /**
- * The rest-to-rest minimum-jerk easing f(t) = 6t⁵ − 15t⁴ + 10t³ (the seed's first formula):
+ * The rest-to-rest minimum-jerk easing f(t) = 6t⁵ − 15t⁴ + 10t³ (the note's first formula):
  * f(0) = 0, f(1) = 1, zero velocity and acceleration at both ends, f(½) = ½,
  * f(1 − t) = 1 − f(t), monotone. `t` is normalised time (elapsed / duration), clamped to
  * [0, 1]: t ≤ 0 gives 0, t ≥ 1 gives 1. NaN gives NaN.
@@ -125,11 +125,11 @@ export function minJerk(t: number): number {
 }
 
 /**
- * The general minimum-jerk quintic (the seed's α₀…α₅): the curve x(t) from position `x0`,
+ * The general minimum-jerk quintic (the note's α₀…α₅): the curve x(t) from position `x0`,
  * velocity `v0`, acceleration `a0` at t = 0 to `xf`, `vf`, `af` at t = `T`, evaluated at `t`.
  * Units: seconds for `t` and `T`; lengths per second (squared) for the rates.
  *
- * The seed solves the six conditions for duration 1; for duration T the same coefficients
+ * The note solves the six conditions for duration 1; for duration T the same coefficients
  * apply in normalised time s = t/T with the rates scaled to it (v·T, a·T²):
  *
  *     α₀ = x0,  α₁ = v0 T,  α₂ = a0 T² / 2,   D = xf − x0
@@ -193,9 +193,9 @@ export function minJerkStepMatrix(out: Float64Array, outOff: number, params: Flo
 }
 
 /**
- * Writes I + h·M, the seed's explicit Euler step of the follower in scaled coordinates,
+ * Writes I + h·M, the note's explicit Euler step of the follower in scaled coordinates,
  * row-major into `out[outOff .. outOff + 8]`, with h = dt/T read from `params[paramOff]`.
- * Applied as in {@link minJerkStepMatrix} it is exactly the seed's update
+ * Applied as in {@link minJerkStepMatrix} it is exactly the note's update
  * x ← x + dt v, v ← v + dt a, a ← a − dt (60/T³ (x − xf) + 36/T² v + 9/T a).
  * Unstable for h > {@link MIN_JERK_EULER_LIMIT}. h ≤ 0 or NaN writes the identity.
  */

@@ -1,12 +1,12 @@
 /**
  * Stride scales: per-clip factors on the root travel of a blend so that the blended clips,
  * playing at one rate, move in the commanded direction at one speed
- * (seeds/root-motion-normalization.txt, "blending that respects playback rates" and
- * appendix 3).
+ * (Tokage It Lab's normalization of walk cycles with root motion, "blending that respects
+ * playback rates" and appendix 3).
  *
  * Why: blending a forward clip that covers 2 m per cycle with a sideways one that covers 4 m,
  * half and half, moves the character at atan(2/4) = 27° off the sideways axis instead of the
- * 45° asked for, and at neither clip's speed. The seed multiplies each clip's travel by a
+ * 45° asked for, and at neither clip's speed. Tokage It Lab multiplies each clip's travel by a
  * factor so that, at the blend's single playback rate, the blend travels exactly along the
  * commanded direction d.
  *
@@ -17,15 +17,15 @@
  *    mean of the travelling clips' own speeds and W_T / W the travelling share of the weight
  *    (an idle clip's weight slows the blend down, as a plain blend would). Then the rate that
  *    gives speed v, v / S, is the weighted mean of the rates vᵢ = v / σᵢ each clip would need
- *    alone — the seed's "rate midway between the clips' rates".
+ *    alone — Tokage It Lab's "rate midway between the clips' rates".
  * 2. Direction: with uᵢ = eᵢ / |eᵢ|, the factors are sᵢ = gᵢ · λ / |eᵢ| where gᵢ solves
  *    Σ wᵢ gᵢ uᵢ = d with the least Σ wᵢ gᵢ² (gᵢ = uᵢ · M⁻¹ d, M = Σ wᵢ uᵢ uᵢᵀ), clamped at 0 so
  *    no clip runs against its own steps, and λ = S · W / |Σ wᵢ gᵢ uᵢ| sets the speed. Two clips
- *    in different directions have exactly one solution — the seed's decomposition of the
+ *    in different directions have exactly one solution — Tokage It Lab's decomposition of the
  *    travel onto the two clip directions (appendix 3: A ×1.8856, B ×0.94281). When every
  *    travelling clip moves along one line (a 1D speed blend), M is singular: its
  *    pseudo-inverse gives every clip going d's way the same g, so each is scaled to move at S
- *    — the seed's rule that blended clips move equally at one rate.
+ *    — Tokage It Lab's rule that blended clips move equally at one rate.
  *
  * Clips that do not travel (|eᵢ| or σᵢ ≤ 1e-6, e.g. idle) keep factor 1.
  */

@@ -1,5 +1,5 @@
 /**
- * Difference clips (GEA "additive blending", seeds/blending-and-skinning.txt): the clip
+ * Difference clips (Jason Gregory, Game Engine Architecture, "additive blending"): the clip
  * D = S·R⁻¹ of a source S and a reference R, frame by frame, so that what makes "tired run"
  * differ from "run" can be added onto "walk" (A = D·T, or lerp(T, D·T, β) at β < 1).
  * An offline tool: it builds an asset once; playback is the blend system's additive path.

@@ -3,7 +3,7 @@
  *
  * An in-place walk keeps the body still and slides each planted foot backward under it; the
  * character must travel forward by as much for that foot to stay put on the ground
- * (seeds/root-motion-normalization.txt: root motion is the motion that keeps the feet
+ * (Tokage It Lab's normalization of walk cycles: root motion is the motion that keeps the feet
  * planted). This offline builder measures that slide, turns it into a root track and writes
  * it into the clip's root-motion joint, so the result drives root motion, `setTargetSpeed`
  * and blend spaces like any clip authored with travel.

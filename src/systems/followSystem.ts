@@ -16,8 +16,8 @@
  * single follower with the same settings and targets gets, bit for bit), for a frame of
  * `dt` seconds:
  * 1. Sampling: every `interval` seconds, at exact multiples of the interval after the
- *    follower was placed (the seed's MinJerkFollower samples on the first frame past each
- *    interval instead, so its result depends on the frame rate), the target is sampled: its
+ *    follower was placed (the minimum-jerk note's Unity script, MinJerkFollower, samples on
+ *    the first frame past each interval instead, so its result depends on the frame rate), the target is sampled: its
  *    state at that instant, i.e. its position p, velocity v and acceleration a at the frame's
  *    start (as the game set them, or carried forward), carried to the instant e seconds into
  *    the frame: (p + v·e + ½a·e², v + a·e, a) into (`sampled`, `sampledVelocity`,
@@ -34,11 +34,11 @@
  *    solution y(t) (a point or a constant-acceleration path), and the deviation s − y obeys
  *    ṡ = A s alone; in scaled coordinates (x − y, T·(v − y′), T²·(a − y″)) one step is the
  *    matrix exp(h·M) (`FOLLOW_EXACT`: exact for any dt, so the trajectory at a given time
- *    does not depend on how the frames cut it) or the seed's Euler matrix I + h·M
- *    (`FOLLOW_EULER`, with y advanced by Euler too, so it is the seed's update with u read at
+ *    does not depend on how the frames cut it) or the note's Euler matrix I + h·M
+ *    (`FOLLOW_EULER`, with y advanced by Euler too, so it is the note's update with u read at
  *    the start of the step). The matrix is cached per h.
  *    - hold (default): u = the sample (xs, vs, as), constant until the next instant (the
- *      seed's model with its full input); y is the rest point x* = xs − 0.4·T·vs + 0.05·T²·as
+ *      minimum-jerk state model with its full input); y is the rest point x* = xs − 0.4·T·vs + 0.05·T²·as
  *      (where ȧ = 0 with v = a = 0: 60 x* = 60 xs − 24 T vs + 3 T² as).
  *    - predict: u(t) = the sample extrapolated to t + T, u = (q(τ + T), q′(τ + T), as) with
  *      q(τ) = xs + vs·τ + ½as·τ² and τ the seconds since the sampling instant (`timer`); then
@@ -209,7 +209,7 @@ export function advanceFollower(follower: FollowerComponent, eid: number, slot =
       y1v = 0;
       ya = 0;
     }
-    // Scaled coordinates (seed's A matrix with t → t/T): e = x − y, w = T·(v − y′), b = T²·(a − y″).
+    // Scaled coordinates (the note's A matrix with t → t/T): e = x − y, w = T·(v − y′), b = T²·(a − y″).
     const e = state[s + FOLLOW_POSITION + k] - y0;
     const w = (state[s + FOLLOW_VELOCITY + k] - y0v) * T;
     const b = (state[s + FOLLOW_ACCELERATION + k] - ya) * T2;

@@ -3,14 +3,14 @@
  * between where the output was going and where the new clips are into per-joint offsets that
  * `inertializeSystem` then decays.
  *
- * Timing (seeds/inertialization.txt): the offsets are anchored at the last output before the
- * switch, P1 (time τ, the previous update), so on the switch frame the output is T(τ + dt) +
+ * Timing (Bollo's inertialization, as explained by hogetatu): the offsets are anchored at the
+ * last output before the switch, P1 (time τ, the previous update), so on the switch frame the output is T(τ + dt) +
  * x(dt), continuing the motion instead of repeating P1:
  *   x0 = P1 − T(τ),   v0 = v_src − v_tgt,
- * the outgoing output's velocity minus the target's (the seed's v0 is the case of a still
+ * the outgoing output's velocity minus the target's (Bollo's v0 is the case of a still
  * target).
  *
- * Velocities at a fixed interval, not from the last two frames. The seed takes
+ * Velocities at a fixed interval, not from the last two frames. Bollo's formulation takes
  * v_src = (P1 − P2)/dt from the last two output frames: that is the velocity half a frame
  * before τ, so the same switch gave a different v0 — and a different transition — at every
  * frame rate (Robot Walking → Running: 8e-2 apart in quaternion components between 30 and
@@ -21,7 +21,7 @@
  *   at τ and τ − h, and the running offset's own motion is added analytically (the quintic's
  *   x′(t) = `inertializeVelocity`, the spring's stored velocity; rotations composed as
  *   ω = ω_off + R_off·ω_blend). It is stored as the output h before P1, P2 = P1 − h·v_src,
- *   beside P1 in the character's transition slot, with `lastDt` = h, so the seed's formula
+ *   beside P1 in the character's transition slot, with `lastDt` = h, so Bollo's formula
  *   (P1 − P2)/Δt still reads it. P1 itself is rebuilt at the request from the layers (as
  *   blendSystem blended them at the last update) and the running offset, so no character keeps
  *   a copy of its output while it is not transitioning.
@@ -619,7 +619,7 @@ function springAngularVelocity(tmp: Float64Array, offsets: Float32Array, r: numb
 
 /**
  * `offsets[out..out+2]` holds an offset vector of length `tmp[LEN]`; `tmp[V..V+2]` its velocity.
- * Quintic: rewrite it as the direction u, then the curve's parameters with the seed's clamps
+ * Quintic: rewrite it as the direction u, then the curve's parameters with Bollo's clamps
  * already applied (see `inertializeCurve`), so each frame only evaluates a polynomial:
  * x0 (the length), k = v0·t1 and 1/t1, where v0 = velocity·u is clamped to ≤ 0 (a start heading
  * away from zero keeps still) and t1 = min(duration, −5·x0/v0) (no overshoot).

@@ -30,7 +30,7 @@ export function applyQuinticOffsets(
   for (let j = 0; j < jointCount; j++) {
     const p = poseOff + j * POSE_STRIDE;
     const c = offOff + j * OFFSET_STRIDE;
-    // Each channel: the seed's quintic (a0 for zero jerk at t1), which with s = t/t1 factors as
+    // Each channel: Bollo's quintic (a0 for zero jerk at t1), which with s = t/t1 factors as
     // x(t) = (1 − s)⁴·(x0·(1 + 4s) + v0·t1·s) — `inertializeCurve` in a few multiplies.
     // Translation along its direction:
     const ct = c + OFFSET_T;

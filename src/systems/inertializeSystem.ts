@@ -1,7 +1,7 @@
 /**
  * inertializeSystem — transitions as a post-process on the final pose (D. Bollo, GDC 2018,
- * "Inertialization: High-Performance Animation Transitions in Gears of War";
- * seeds/inertialization.txt). A transition switches the layer's clip at once; this system adds to
+ * "Inertialization: High-Performance Animation Transitions in Gears of War", as explained by
+ * hogetatu). A transition switches the layer's clip at once; this system adds to
  * the new pose an offset that starts at "where the old motion was going" and decays to zero,
  * so only the new clip is ever sampled.
  *

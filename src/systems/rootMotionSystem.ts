@@ -1,6 +1,6 @@
 /**
  * rootMotionSystem — moves each character through the world by its clips' root motion and
- * keeps the pose in place (seeds/root-motion-normalization.txt).
+ * keeps the pose in place (after Tokage It Lab's normalization of walk cycles with root motion).
  *
  * Reads:  Character, Layers (clip/weight/flags/rootDelta/rootYaw/rootScale/rootAxis),
  *         RootMotion (enabled, vertical, extractYaw), the skeletons' root frames (rest

@@ -2,9 +2,9 @@
  * ATKINS key selection for one uniformly sampled channel (Motion LOD, §3:
  * 宮沢・増山・奥澤・苗村, "Motion LOD", Namco; "AuTomatic Keyframe IdentificatioN Strategy").
  *
- * ## The seed's idea
+ * ## Namco's idea
  * A degree-m spline (C^{m−1}) is `s(x) = s₋₁(x) + Σⱼ cⱼ (x − xⱼ)₊^m`: its m-th derivative is a
- * step function that jumps at each knot. Motion data is discrete, so the seed replaces the
+ * step function that jumps at each knot. Motion data is discrete, so Motion LOD replaces the
  * derivative by a difference quotient, approximates that quotient by a step function with a
  * sequential threshold rule, and takes the steps as keys:
  *   (1) the first frame is a key;
@@ -16,7 +16,7 @@
  * C¹ and C⁰ keys "recursively, for the divided small intervals".
  *
  * ## Reading of the orders
- * The seed writes "m+1 階差分商" (the (m+1)-th difference quotient) and, for cubics, "the 3rd
+ * The paper writes "m+1 階差分商" (the (m+1)-th difference quotient) and, for cubics, "the 3rd
  * difference quotient". Both are read here as the quotient built on m + 1 samples, i.e. the
  * m-th divided difference with frame spacing h = 1 frame:
  *
@@ -24,7 +24,7 @@
  *
  * which is f⁽ᵏ⁾/k! of the underlying curve. For a piecewise polynomial of degree m, q⁽ᵐ⁾ is
  * constant inside each piece and moves from one level to the next over the m − 1 windows that
- * straddle a knot — the step function the seed approximates. (The (m+1)-th divided difference
+ * straddle a knot — the step function Motion LOD approximates. (The (m+1)-th divided difference
  * would vanish inside the pieces and spike at knots: there is no step in it to approximate.)
  * So with the default m = 3: q⁽³⁾ finds C² keys, q⁽²⁾ C¹ keys, q⁽¹⁾ C⁰ keys.
  *
@@ -40,7 +40,7 @@
  * has one sample to fit.
  *
  * ## The passes (what this file implements)
- * 1. Order m (C^{m−1} keys): the seed's rule on q⁽ᵐ⁾ verbatim — reference r = q⁽ᵐ⁾ at the
+ * 1. Order m (C^{m−1} keys): Namco's rule on q⁽ᵐ⁾ verbatim — reference r = q⁽ᵐ⁾ at the
  *    previous key, trigger at the first i with |q⁽ᵐ⁾ᵢ − r| > ε. Where to put the key: a knot at
  *    frame K disturbs the windows i = K−m+1 … K−1 and q⁽ᵐ⁾_K is the first window wholly after
  *    it; the first disturbed window already moves from the one before it by |jump|/m! (only
@@ -91,7 +91,7 @@ import { fail } from '../../assets/AnimationError.js';
 
 /** Default δ, frames (see the file comment). */
 export const DEFAULT_MIN_INTERVAL = 2;
-/** Default spline degree m: cubics, the seed's "at most 3 in practice". */
+/** Default spline degree m: cubics, Motion LOD's "at most 3 in practice". */
 export const DEFAULT_DEGREE = 3;
 
 /** Spline degree m of ATKINS and of the reconstruction: 1 (linear) to 3 (cubic). */
@@ -206,7 +206,7 @@ export function prepareQuotients(
 }
 
 /**
- * ATKINS key frames of one uniformly sampled channel (the seed's §3; the passes, units and
+ * ATKINS key frames of one uniformly sampled channel (Motion LOD's §3; the passes, units and
  * reading of the orders are in this file's comment).
  *
  * - `values`: the channel, one value per frame (finite).
@@ -287,7 +287,7 @@ function markKeys(
 }
 
 /**
- * Pass 1: the seed's sequential step approximation of q⁽ᵐ⁾ (rules 1–3), keys marked m.
+ * Pass 1: Namco's sequential step approximation of q⁽ᵐ⁾ (rules 1–3), keys marked m.
  * See the file comment for where a triggered key is placed.
  */
 function stepPass(

@@ -180,7 +180,7 @@ export function reduceChannel(
  * of that span (and, with `subdivisions`, between its frames, as `measureSplineError`). Segments
  * are fitted independently, so dropping a key changes no other segment.
  *
- * Why: the seed's rule keys a channel where its third difference quotient changes by more than
+ * Why: Namco's rule keys a channel where its third difference quotient changes by more than
  * ε — right for the joins of a piecewise cubic, but one ε for a whole channel over-keys its
  * gentle stretches when the tolerance is set by its steep ones (measured on steady sums of
  * sines: ~1.5× the keys of uniform decimation). ATKINS keeps the continuity breaks; this pass

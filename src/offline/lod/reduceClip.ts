@@ -1,5 +1,5 @@
 /**
- * `reduceClip`: a clip's channels reduced to keys by ATKINS (seeds/motion-lod.txt) under a
+ * `reduceClip`: a clip's channels reduced to keys by ATKINS (Namco's Motion LOD) under a
  * bound on the model-space error, and `bakeLod`: one such clip per LOD level.
  *
  * The bound is on what shows: the distance every joint, and every point `distance` from a joint

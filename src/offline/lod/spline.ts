@@ -23,7 +23,7 @@
  * system to solve, well conditioned at any segment length).
  * - It interpolates the keys exactly (C⁰ everywhere) and reproduces any cubic piece exactly,
  *   so a piecewise cubic keyed at its knots comes back whatever the joins are (C², C¹ or C⁰:
- *   the seed's classes all land on keys).
+ *   Motion LOD's classes all land on keys).
  * - Where the data is smooth, neighbouring fits agree in slope at their shared key to the
  *   order of the fit error: C¹ in practice, without forcing C¹ across C⁰ keys.
  * - It uses every sample (a Hermite form would estimate end slopes from a few samples next to
@@ -32,7 +32,7 @@
  * none the line; `degree` 2 drops β, 1 keeps only the line.
  *
  * ## The other fit: `fit: 'continuous'`
- * The seed's own reading — a spline whose joins follow the keys' orders (C² at C² keys, C¹ at
+ * Motion LOD's own reading — a spline whose joins follow the keys' orders (C² at C² keys, C¹ at
  * C¹ keys, C⁰ at C⁰ keys) — is one least-squares problem per channel, in continuousFit.ts. It
  * writes the same layout. It is an option, not the default: with the same keys its error is
  * larger (a C² chain through the key values has two free parameters in all, this fit two per

@@ -4,8 +4,9 @@
  * entering at the group's phase, one sync group, axis restriction and stride scales, and the
  * remembered target speed re-applied. Allocates nothing once the space's clips are registered.
  *
- * Sources: seeds/blending-and-skinning.txt ("Complex LERP Blends"), seeds/root-motion-
- * normalization.txt (axis restriction, playback rates in blends, appendix 3).
+ * Sources: Jason Gregory, Game Engine Architecture, 2nd ed. ("Complex LERP Blends"); Tokage It
+ * Lab's normalization of walk cycles with root motion (axis restriction, playback rates in
+ * blends, appendix 3).
  */
 import { blendSpaceWeightsAt, type BlendSpace } from '../../assets/BlendSpace.js';
 import type { Clip } from '../../assets/Clip.js';

@@ -2,7 +2,7 @@
  * Playback rate from a remembered target speed (the non-throwing core of `setTargetSpeed`,
  * which `setBlendSpace` and `stateMachineSystem` re-apply whenever they change a blend): the
  * blend's travel per second at rate 1, and the rate written to its layers. Allocates nothing.
- * Source: seeds/root-motion-normalization.txt, appendix 2.
+ * Source: Tokage It Lab's normalization of walk cycles with root motion, appendix 2.
  */
 import { getRootTrack } from '../../assets/rootTrack.js';
 import { ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../../components/Layers.js';
