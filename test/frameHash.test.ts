@@ -7,7 +7,7 @@
  * restructured (issue 16): a refactor that changes any bit of any pool fails here. Re-recorded once
  * since, on purpose: LocalPose, ModelPose and SkinPalette (all other pools, the events and the clock
  * as recorded) when blendSystem's two-layer blend stopped rounding the layer poses to float32
- * (issue 18; within 2.4e-7 of the old pools, docs/performance.md).
+ * (issue 18; within 2.4e-7 of the old pools, measured then).
  *
  * Pools are matched by name (`Component.field`), so a refactor may add pools; every recorded
  * one must still exist and hash the same.
