@@ -272,3 +272,138 @@ function setAxisHalfAngle(
   out[o + 2] = z * sin;
   out[o + 3] = Math.cos(h);
 }
+
+/** fromUnitVectors' opposite threshold (math/rotationArc.ts). */
+const IK_OPPOSITE = 1e-15;
+
+/**
+ * `solveTwoBoneIk(out, o, params, po)` at weight 1 (the weight in the block is not read), D1 and
+ * D2 into `out[o + IK_D1 ..]`, `out[o + IK_D2 ..]`: the same construction (Holden's two-joint IK
+ * as above) with its angles kept as half-angle cosines and sines instead of
+ * atan2, sin and cos, which cost most of the solve. With h the hinge axis (e1 × e2), C the knee's
+ * interior angle and I the one that puts the end at the clamped reach d:
+ * - C/2 from cos C and sin C (= |e1 × e2|/(l1·l2)) by the half-angle formulas;
+ * - I/2 from the kernel's half-angle form: tan(I/2) = √((d − lo)(d + lo)) / √((hi − d)(hi + d));
+ * - the hinge turn H about h by C − I: cos, sin of (C − I)/2 by the difference formulas;
+ * - the aim arc A from v = e1 + H·e2 to the target direction u (fromUnitVectors' formula), then
+ *   the pole turn T about u by the signed angle α from n = u × (A·h) to the pole's part across
+ *   u, its half angle from cos α and sin α by the half-angle formulas;
+ * - D1 = T·A, with w ≥ 0 (as splitRotation at weight 1 leaves it), D2 = the turn about D1·h
+ *   by C − I.
+ * The same rotations as the kernel's to rounding (about 1e-16 in the doubles, so an occasional
+ * last-bit difference in a float32 local rotation). The kernel's special cases — target on the
+ * root, a zero bone, a straight or folded knee, a clamped reach of zero, an aim arc of 180°
+ * (to 1e-15) — go to `solveTwoBoneIk` itself. Numbers pass through the arrays only, so nothing
+ * is boxed if V8 does not inline the call.
+ */
+export function solveLegIk(out: Float64Array, o: number, params: Float64Array, po: number): void {
+  const ax = params[po + IK_ROOT], ay = params[po + IK_ROOT + 1], az = params[po + IK_ROOT + 2];
+  const bx = params[po + IK_MID], by = params[po + IK_MID + 1], bz = params[po + IK_MID + 2];
+  const cx = params[po + IK_END], cy = params[po + IK_END + 1], cz = params[po + IK_END + 2];
+  const e1x = bx - ax, e1y = by - ay, e1z = bz - az;
+  const e2x = cx - bx, e2y = cy - by, e2z = cz - bz;
+  const l1 = Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
+  const l2 = Math.sqrt(e2x * e2x + e2y * e2y + e2z * e2z);
+  let ux = params[po + IK_TARGET] - ax, uy = params[po + IK_TARGET + 1] - ay, uz = params[po + IK_TARGET + 2] - az;
+  const dist = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  const crossX = e1y * e2z - e1z * e2y, crossY = e1z * e2x - e1x * e2z, crossZ = e1x * e2y - e1y * e2x;
+  const crossLen = Math.sqrt(crossX * crossX + crossY * crossY + crossZ * crossZ);
+  if (!(dist > ZERO_LENGTH && l1 > ZERO_LENGTH && l2 > ZERO_LENGTH && crossLen > PARALLEL_SINE * l1 * l2)) {
+    solveTwoBoneIk(out, o, params, po);
+    return;
+  }
+  const iu = 1 / dist, ih = 1 / crossLen;
+  ux *= iu; uy *= iu; uz *= iu;
+  const hx = crossX * ih, hy = crossY * ih, hz = crossZ * ih;
+  const lo = Math.abs(l1 - l2), hi = l1 + l2;
+  const d = dist < lo ? lo : dist > hi ? hi : dist;
+
+  // Half the hinge turn, (C − I)/2. C/2 from cos C = −e1·e2/(l1·l2) and sin C = |e1 × e2|/(l1·l2)
+  // by the half-angle formulas, each where it does not cancel (cos C/2 = √((1 + cos C)/2) for
+  // cos C ≥ 0, sin C/2 = √((1 − cos C)/2) otherwise, the other from sin C = 2 sin C/2 cos C/2).
+  const il = 1 / (l1 * l2);
+  const cosK = -(e1x * e2x + e1y * e2y + e1z * e2z) * il, sinK = crossLen * il;
+  let cosC = 0, sinC = 0;
+  if (cosK >= 0) {
+    cosC = Math.sqrt(0.5 * (1 + cosK));
+    sinC = sinK / (2 * cosC);
+  } else {
+    sinC = Math.sqrt(0.5 * (1 - cosK));
+    cosC = sinK / (2 * sinC);
+  }
+  // I/2 from the kernel's half-angle form: open + closed = hi² − lo² = 4·l1·l2, so
+  // cos(I/2) = √(closed/(4·l1·l2)) and sin(I/2) = √(open/(4·l1·l2)).
+  const open = (d - lo) * (d + lo), closed = (hi - d) * (hi + d);
+  const cosI = Math.sqrt(closed > 0 ? 0.25 * closed * il : 0), sinI = Math.sqrt(open > 0 ? 0.25 * open * il : 0);
+  const cosH = cosC * cosI + sinC * sinI, sinH = sinC * cosI - cosC * sinI;
+
+  // v = e1 + H·e2 (quat.rotateVec3 with H = (h sin, cos)).
+  const qx = hx * sinH, qy = hy * sinH, qz = hz * sinH;
+  const tx = 2 * (qy * e2z - qz * e2y), ty = 2 * (qz * e2x - qx * e2z), tz = 2 * (qx * e2y - qy * e2x);
+  // |v| = d (the law of cosines put the end there), so v/d is its direction.
+  if (!(d > ZERO_LENGTH)) { solveTwoBoneIk(out, o, params, po); return; }
+  const iv = 1 / d;
+  const vx = (e1x + e2x + cosH * tx + (qy * tz - qz * ty)) * iv;
+  const vy = (e1y + e2y + cosH * ty + (qz * tx - qx * tz)) * iv;
+  const vz = (e1z + e2z + cosH * tz + (qx * ty - qy * tx)) * iv;
+
+  // A: the arc v → u.
+  const wa = 1 + (vx * ux + vy * uy + vz * uz);
+  if (!(wa > IK_OPPOSITE)) { solveTwoBoneIk(out, o, params, po); return; }
+  let Ax = vy * uz - vz * uy, Ay = vz * ux - vx * uz, Az = vx * uy - vy * ux, Aw = wa;
+  const ia = 1 / Math.sqrt(Ax * Ax + Ay * Ay + Az * Az + Aw * Aw);
+  Ax *= ia; Ay *= ia; Az *= ia; Aw *= ia;
+
+  // T: about u, from n = u × (A·h) to the pole's part across u. The pole's direction from the
+  // root, scaled to a largest |component| of 1 as the kernel does (so the two take the same
+  // branch on a pole along the aim).
+  let px = params[po + IK_POLE] - ax, py = params[po + IK_POLE + 1] - ay, pz = params[po + IK_POLE + 2] - az;
+  const poleMax = Math.max(Math.abs(px), Math.abs(py), Math.abs(pz));
+  if (poleMax > 0 && poleMax < Infinity) {
+    const ip = 1 / poleMax;
+    px *= ip; py *= ip; pz *= ip;
+  }
+  const along = px * ux + py * uy + pz * uz;
+  const ppx = px - ux * along, ppy = py - uy * along, ppz = pz - uz * along;
+  // The kernel's test |p⊥| > PARALLEL_SINE·|p|, squared.
+  const pp2 = ppx * ppx + ppy * ppy + ppz * ppz, pole2 = px * px + py * py + pz * pz;
+  let Dx = Ax, Dy = Ay, Dz = Az, Dw = Aw;
+  if (pp2 > PARALLEL_SINE * PARALLEL_SINE * pole2) {
+    const sx = 2 * (Ay * hz - Az * hy), sy = 2 * (Az * hx - Ax * hz), sz = 2 * (Ax * hy - Ay * hx);
+    const ahx = hx + Aw * sx + (Ay * sz - Az * sy), ahy = hy + Aw * sy + (Az * sx - Ax * sz), ahz = hz + Aw * sz + (Ax * sy - Ay * sx);
+    const nx = uy * ahz - uz * ahy, ny = uz * ahx - ux * ahz, nz = ux * ahy - uy * ahx;
+    // The signed angle α from n to p⊥ about u as the kernel has it, atan2(u·(n × p⊥), n·p⊥), kept
+    // as its cosine and sine; its half angle by the half-angle formulas, each taken where it
+    // does not cancel (cos α/2 = √((1 + cos α)/2) for cos α ≥ 0, sin α/2 = ±√((1 − cos α)/2)
+    // otherwise, the other from sin α = 2 sin α/2 cos α/2).
+    const sinR = ux * (ny * ppz - nz * ppy) + uy * (nz * ppx - nx * ppz) + uz * (nx * ppy - ny * ppx);
+    const cosR = nx * ppx + ny * ppy + nz * ppz;
+    const R = Math.sqrt(sinR * sinR + cosR * cosR);
+    let Ts = 0, Tw = 1;
+    if (R > 0) {
+      const iR = 1 / R;
+      const cosA = cosR * iR, sinA = sinR * iR;
+      if (cosA >= 0) {
+        Tw = Math.sqrt(0.5 * (1 + cosA));
+        Ts = sinA / (2 * Tw);
+      } else {
+        Ts = Math.sqrt(0.5 * (1 - cosA));
+        if (sinA < 0) Ts = -Ts;
+        Tw = sinA / (2 * Ts);
+      }
+    }
+    const Tx = ux * Ts, Ty = uy * Ts, Tz = uz * Ts;
+    // D1 = T·A (quat.multiply)
+    Dx = Tw * Ax + Tx * Aw + Ty * Az - Tz * Ay;
+    Dy = Tw * Ay - Tx * Az + Ty * Aw + Tz * Ax;
+    Dz = Tw * Az + Tx * Ay - Ty * Ax + Tz * Aw;
+    Dw = Tw * Aw - Tx * Ax - Ty * Ay - Tz * Az;
+  }
+  // T and A are unit, so D1 is (to rounding; turnLeg normalizes what it writes).
+  if (Dw < 0) { Dx = -Dx; Dy = -Dy; Dz = -Dz; Dw = -Dw; }
+  out[o + IK_D1] = Dx; out[o + IK_D1 + 1] = Dy; out[o + IK_D1 + 2] = Dz; out[o + IK_D1 + 3] = Dw;
+  // D2: about D1·h by C − I.
+  const rx = 2 * (Dy * hz - Dz * hy), ry = 2 * (Dz * hx - Dx * hz), rz = 2 * (Dx * hy - Dy * hx);
+  const gx = hx + Dw * rx + (Dy * rz - Dz * ry), gy = hy + Dw * ry + (Dz * rx - Dx * rz), gz = hz + Dw * rz + (Dx * ry - Dy * rx);
+  out[o + IK_D2] = gx * sinH; out[o + IK_D2 + 1] = gy * sinH; out[o + IK_D2 + 2] = gz * sinH; out[o + IK_D2 + 3] = cosH;
+}

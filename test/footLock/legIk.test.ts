@@ -1,5 +1,5 @@
 /**
- * solveLegIk, footLockSystem's weight-1 two-bone solve without trigonometry, against the kernel
+ * solveLegIk (math/twoBoneIk.ts), the weight-1 two-bone solve without trigonometry foot locking runs, against the kernel
  * it stands in for (math/twoBoneIk.ts's solveTwoBoneIk at weight 1): the same D1 and D2 to
  * rounding on random bent chains, targets and poles (and a pole along the aim, where both skip
  * the pole turn); exactly the kernel's bits on the special cases it hands over (straight or
@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IK_END, IK_MID, IK_PARAMS, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveTwoBoneIk } from '../../src/math/twoBoneIk.js';
 import * as quat from '../../src/math/quat.js';
-import { solveLegIk } from '../../src/systems/footLockSystem.js';
+import { solveLegIk } from '../../src/math/twoBoneIk.js';
 
 type V3 = readonly [number, number, number];
 
