@@ -125,7 +125,6 @@ export function measureFootSkate(source: Clip | FootPaths, contacts: FootContact
     const a = (i * K + k) * 3, b = a + K * 3;
     return Math.hypot(path[b] - path[a], path[b + 2] - path[a + 2]);
   };
-  let total = 0, max = 0, count = 0;
   const perFoot: FootSkate['feet'][number][] = [];
   for (let k = 0; k < K; k++) {
     const distances: number[] = [];
@@ -138,24 +137,45 @@ export function measureFootSkate(source: Clip | FootPaths, contacts: FootContact
       for (let n = 0; n < steps; n++) d += horizontal((s + n) % F, k);
       distances.push(d);
     }
-    const sum = distances.reduce((a, b) => a + b, 0);
-    const most = distances.reduce((a, b) => Math.max(a, b), 0);
-    perFoot.push({ joint: feet[k], mean: distances.length > 0 ? sum / distances.length : 0, max: most, contacts: distances.length, distances });
-    total += sum;
-    max = Math.max(max, most);
-    count += distances.length;
+    perFoot.push(footSkate(feet[k], distances));
   }
-  return { mean: count > 0 ? total / count : 0, max, contacts: count, feet: perFoot };
+  return totalSkate(perFoot);
 }
 
 /** The frame at time `t` (a frame time within [0, duration]), or an `AnimationError` at `path`. */
 function frameAt(path: string, t: unknown, rate: number, clip: Clip): number {
+  return nearestSample(path, t, rate, clip.frameCount, 'frame', clip.duration);
+}
+
+/**
+ * The sample nearest `t` seconds at `rate` samples per second, among `samples`; an
+ * `AnimationError` at `path` unless `t` is a `kind` time (a multiple of 1/rate s) within [0, `last`].
+ */
+function nearestSample(path: string, t: unknown, rate: number, samples: number, kind: string, last: number): number {
   const f = typeof t === 'number' ? t * rate : NaN;
   const nearest = Math.round(f);
-  if (!Number.isFinite(f) || nearest < 0 || nearest > clip.frameCount - 1 || Math.abs(f - nearest) > FRAME_SLACK) {
-    fail(WHERE, path, `has ${String(t)}: must be a frame time (a multiple of 1/${rate} s) within [0, ${clip.duration}]`);
+  if (!Number.isFinite(f) || nearest < 0 || nearest > samples - 1 || Math.abs(f - nearest) > FRAME_SLACK) {
+    fail(WHERE, path, `has ${String(t)}: must be a ${kind} time (a multiple of 1/${rate} s) within [0, ${last}]`);
   }
   return nearest;
+}
+
+/** A foot's entry of {@link FootSkate.feet} from its distance per contact. */
+function footSkate(joint: FootSkate['feet'][number]['joint'], distances: number[]): FootSkate['feet'][number] {
+  const sum = distances.reduce((a, b) => a + b, 0);
+  const max = distances.reduce((a, b) => Math.max(a, b), 0);
+  return { joint, mean: distances.length > 0 ? sum / distances.length : 0, max, contacts: distances.length, distances };
+}
+
+/** The whole skate over the feet: per contact, their mean and max, and the contacts counted. */
+function totalSkate(feet: FootSkate['feet']): FootSkate {
+  let total = 0, max = 0, count = 0;
+  for (const foot of feet) {
+    total += foot.distances.reduce((a, b) => a + b, 0);
+    max = Math.max(max, foot.max);
+    count += foot.contacts;
+  }
+  return { mean: count > 0 ? total / count : 0, max, contacts: count, feet };
 }
 
 /** The world-space form of `measureFootSkate`. */
@@ -168,7 +188,6 @@ function measurePaths(paths: FootPaths, contacts: FootContacts | FootContacts['c
   if (!Array.isArray(positions) || positions.length !== list.length) {
     fail(WHERE, 'paths.positions', `must be an array of one position list per contact entry (${list.length})`);
   }
-  let total = 0, max = 0, count = 0;
   const perFoot: FootSkate['feet'][number][] = [];
   list.forEach((entry: unknown, k) => {
     const contact = entry as FootContacts['contacts'][number] | null;
@@ -194,22 +213,12 @@ function measurePaths(paths: FootPaths, contacts: FootContacts | FootContacts['c
       }
       distances.push(d);
     });
-    const sum = distances.reduce((a, b) => a + b, 0);
-    const most = distances.reduce((a, b) => Math.max(a, b), 0);
-    perFoot.push({ joint: contact.joint, mean: distances.length > 0 ? sum / distances.length : 0, max: most, contacts: distances.length, distances });
-    total += sum;
-    max = Math.max(max, most);
-    count += distances.length;
+    perFoot.push(footSkate(contact.joint, distances));
   });
-  return { mean: count > 0 ? total / count : 0, max, contacts: count, feet: perFoot };
+  return totalSkate(perFoot);
 }
 
 /** The sample at time `t` (a sample time within the `samples`), or an `AnimationError` at `path`. */
 function sampleAt(path: string, t: unknown, rate: number, samples: number): number {
-  const f = typeof t === 'number' ? t * rate : NaN;
-  const nearest = Math.round(f);
-  if (!Number.isFinite(f) || nearest < 0 || nearest > samples - 1 || Math.abs(f - nearest) > FRAME_SLACK) {
-    fail(WHERE, path, `has ${String(t)}: must be a sample time (a multiple of 1/${rate} s) within [0, ${(samples - 1) / rate}]`);
-  }
-  return nearest;
+  return nearestSample(path, t, rate, samples, 'sample', (samples - 1) / rate);
 }
