@@ -76,7 +76,7 @@ export { retargetPose, type RetargetTables } from './math/retargetPose.js';
 export type { Retarget } from './assets/retarget/plan.js';
 export { blendSystem, blendEntities, blendOverrideLayers, applyAdditiveLayer } from './systems/blendSystem.js';
 export { inertializeSystem, inertializeEntities, applyQuinticOffsets, applySpringOffsets } from './systems/inertializeSystem.js';
-export { captureOffsets, type CaptureJob } from './systems/inertializeCapture.js';
+export { captureOffsets, type CaptureJob } from './systems/captureOffsets.js';
 export { defaultMaxTransitions, INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OFFSET_STRIDE, SLOT_STRIDE } from './components/Inertialization.js';
 export { rootMotionSystem, rootMotionEntities, removeTwist } from './systems/rootMotionSystem.js';
 export { getRootTrack, getRootFrame, type RootTrack, type RootFrame } from './assets/rootTrack.js';

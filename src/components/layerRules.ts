@@ -12,8 +12,9 @@
  *
  * | predicate | true for slot `li` when | read by |
  * | --- | --- | --- |
- * | {@link isOverride} | a clip, weight > 0, `BLEND_OVERRIDE` | blendSystem, inertializeCapture (with the weight of its time) |
- * | {@link isAdditive} | a clip, weight > 0, `BLEND_ADDITIVE`, a reference pose | blendSystem, inertializeCapture (likewise) |
+ * | {@link blendsAs} | a clip, weight > 0: `BLEND_OVERRIDE`; `BLEND_ADDITIVE` with a reference pose | the layer plan (systems/layerPlan.ts), at any instant's weight |
+ * | {@link isOverride} | `blendsAs` at the stored weight is `BLEND_OVERRIDE` | rootMotionSystem, footLockSystem, the commands |
+ * | {@link isAdditive} | `blendsAs` at the stored weight is `BLEND_ADDITIVE` | the commands |
  * | {@link movesRoot} | = `isOverride`: additive layers hold differences, not travel | rootMotionSystem, setTargetSpeed, setBlendSpace |
  * | {@link loops} | `LAYER_LOOP`: wraps at the clip's end (else clamps) | sampleSystem, inertializeCapture |
  * | {@link clearsAfterFade} | `LAYER_CLEAR_AFTER_FADE`: a cross-fade's outgoing copy, emptied when its fade ends | sampleSystem, setBlendSpace |
@@ -59,14 +60,30 @@ export function clearsAfterFade(layers: LayersComponent, li: number): boolean {
   return (layers.flags[li] & LAYER_CLEAR_AFTER_FADE) !== 0;
 }
 
+/** {@link blendsAs} of a slot that takes no part in the blend: no clip, no weight, or an additive layer without a reference pose. */
+export const BLEND_NONE = -1;
+
+/**
+ * How slot `li` takes part in a blend where its weight is `weight` (its stored weight now; a
+ * transition's capture passes its weight at another instant): {@link BLEND_OVERRIDE} with a
+ * clip and weight > 0 in blend mode override; {@link BLEND_ADDITIVE} likewise in blend mode
+ * additive with a reference pose; else {@link BLEND_NONE}. The one rule the layer plan
+ * (systems/layerPlan.ts), {@link isOverride} and {@link isAdditive} apply.
+ */
+export function blendsAs(layers: LayersComponent, li: number, weight: number): BlendMode | typeof BLEND_NONE {
+  if (!(layers.clip[li] >= 0 && weight > 0)) return BLEND_NONE;
+  if ((layers.flags[li] & LAYER_ADDITIVE) === 0) return BLEND_OVERRIDE;
+  return layers.reference[li] >= 0 ? BLEND_ADDITIVE : BLEND_NONE;
+}
+
 /** Whether slot `li` counts in the override blend now: a clip, weight > 0, blend mode override. */
 export function isOverride(layers: LayersComponent, li: number): boolean {
-  return layers.clip[li] >= 0 && layers.weight[li] > 0 && (layers.flags[li] & LAYER_ADDITIVE) === 0;
+  return blendsAs(layers, li, layers.weight[li]) === BLEND_OVERRIDE;
 }
 
 /** Whether slot `li` applies as an additive layer now: a clip, weight > 0, blend mode additive, a reference pose. */
 export function isAdditive(layers: LayersComponent, li: number): boolean {
-  return layers.clip[li] >= 0 && layers.weight[li] > 0 && (layers.flags[li] & LAYER_ADDITIVE) !== 0 && layers.reference[li] >= 0;
+  return blendsAs(layers, li, layers.weight[li]) === BLEND_ADDITIVE;
 }
 
 /**

@@ -22,11 +22,13 @@
  */
 import type { Clip } from '../assets/Clip.js';
 import { curveFramePosition, lerpFrames, lerpKeys } from '../assets/sampleCurves.js';
-import { LAYER_ADDITIVE } from '../components/Layers.js';
+import type { LayersComponent } from '../components/Layers.js';
+import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendsAs } from '../components/layerRules.js';
 import { MAX_CURVES } from '../components/Curves.js';
 import { lodClipId } from '../components/Lod.js';
 import * as layout from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
+import type { LayerPlan } from './layerPlan.js';
 
 const { POSE_STRIDE } = layout;
 
@@ -44,7 +46,7 @@ export function blendCurvesEntities(world: AnimationWorld, first: number, last: 
   if (maxCurves === 0) return;
   const { count, values } = Curves;
   const { Character, Layers, Lod } = world.components;
-  const { clip: clipIds, flags, reference, maxLayers, time, weight } = Layers;
+  const { maxLayers, time, weight } = Layers;
   const { clips, references, curveMaps } = world.assets;
   const clipLevels = world.lod.clipLevels;
   const threshold = world.scratch.blendThreshold;
@@ -58,30 +60,26 @@ export function blendCurvesEntities(world: AnimationWorld, first: number, last: 
     if (row === undefined) continue; // (spawn made it: not reached)
     blendCurveLayers(
       values, eid * maxCurves, n, row.defaults, row.clips, clips, references, Character.jointCount[eid] * POSE_STRIDE,
-      clipIds, flags, reference, eid * maxLayers, maxLayers, time, weight, eid * maxLayers,
+      Layers, eid * maxLayers, time, weight, eid * maxLayers,
       lodOn[eid] === 0 ? -1 : lodLevel[eid], clipLevels, threshold,
     );
   }
 }
 
 /**
- * Blends the `curveCount` curves of character `eid` (see the file header) into
- * `out[outOff .. outOff + curveCount)`, with layer n (slot `eid × maxLayers + n`) at time
- * `times[base + n]` and weight `weights[base + n]`: the layers' own arrays (`base` =
- * `eid × maxLayers`) or a capture's times and weights at another instant (`base` 0). Clips at
- * the character's LOD level. Allocates nothing.
+ * Blends the `curveCount` curves of the character of `plan` (see the file header) into
+ * `out[outOff .. outOff + curveCount)`: each slot at the plan's time and weight, its clip at the
+ * plan's LOD level — a transition's capture blending the curves at another instant
+ * (captureCurves.ts). Allocates nothing.
  */
-export function blendCurvesOf(
-  world: AnimationWorld, eid: number, curveCount: number, times: Float64Array, weights: Float32Array, base: number,
-  out: Float32Array, outOff: number,
-): void {
-  const { Character, Layers, Lod } = world.components;
+export function blendCurvesOf(world: AnimationWorld, plan: LayerPlan, curveCount: number, out: Float32Array, outOff: number): void {
+  const { Character, Layers } = world.components;
+  const eid = plan.eid;
   const row = world.assets.curveMaps[Character.skeleton[eid]];
   if (row === undefined) return; // (spawn made it: not reached)
   blendCurveLayers(
     out, outOff, curveCount, row.defaults, row.clips, world.assets.clips, world.assets.references, Character.jointCount[eid] * POSE_STRIDE,
-    Layers.clip, Layers.flags, Layers.reference, eid * Layers.maxLayers, Layers.maxLayers, times, weights, base,
-    Lod.enabled[eid] === 0 ? -1 : Lod.level[eid], world.lod.clipLevels, world.scratch.blendThreshold,
+    Layers, plan.firstLayer, plan.time, plan.weight, 0, plan.level, world.lod.clipLevels, world.scratch.blendThreshold,
   );
 }
 
@@ -95,15 +93,16 @@ export function blendCurvesOf(
 function blendCurveLayers(
   out: Float32Array, outOff: number, curveCount: number, defaults: Float32Array, maps: readonly (Int16Array | undefined)[],
   clips: readonly Clip[], references: readonly Float32Array[], refOff: number,
-  clipIds: Int32Array, flags: Uint8Array, reference: Int32Array, firstLayer: number, maxLayers: number,
+  layers: LayersComponent, firstLayer: number,
   times: Float64Array, weights: Float32Array, base: number, level: number, clipLevels: Int32Array, threshold: Float64Array,
 ): void {
+  const { clip: clipIds, reference, maxLayers } = layers;
   // 1. Override layers: W first, for the rest default's share.
   let total = 0;
   for (let n = 0; n < maxLayers; n++) {
     const li = firstLayer + n;
     const w = weights[base + n];
-    if (clipIds[li] >= 0 && w > 0 && (flags[li] & LAYER_ADDITIVE) === 0) total += w;
+    if (blendsAs(layers, li, w) === BLEND_OVERRIDE) total += w;
   }
   // Σ w_k·s_k + (θ − W)·d = Σ_k w_k·(s_k − d) + max(W, θ)·d: start at the default's share, then
   // each layer adds w·(s − d) for the curves its clip has (a curve it lacks is its default).
@@ -112,7 +111,7 @@ function blendCurveLayers(
   for (let n = 0; n < maxLayers; n++) {
     const li = firstLayer + n;
     const w = weights[base + n];
-    if (!(clipIds[li] >= 0 && w > 0 && (flags[li] & LAYER_ADDITIVE) === 0)) continue;
+    if (blendsAs(layers, li, w) !== BLEND_OVERRIDE) continue;
     const clipId = level < 0 ? clipIds[li] : lodClipId(clipLevels, clipIds[li], level);
     const map = maps[clipId];
     if (map === undefined) continue;
@@ -129,7 +128,7 @@ function blendCurveLayers(
   for (let n = 0; n < maxLayers; n++) {
     const li = firstLayer + n;
     const beta = weights[base + n];
-    if (!(clipIds[li] >= 0 && beta > 0 && (flags[li] & LAYER_ADDITIVE) !== 0 && reference[li] >= 0)) continue;
+    if (blendsAs(layers, li, beta) !== BLEND_ADDITIVE) continue;
     const clipId = level < 0 ? clipIds[li] : lodClipId(clipLevels, clipIds[li], level);
     const map = maps[clipId];
     if (map === undefined) continue;

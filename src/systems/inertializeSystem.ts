@@ -47,9 +47,10 @@ import * as inertialization from '../components/Inertialization.js';
 import { updateRange } from '../components/UpdateList.js';
 import * as layout from '../math/layout.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
-import {
-  blendLayersAt, CAPTURE_BACK, CAPTURE_DT, captureCurveOffsets, captureOffsets, createCaptureJob, layersCanGoBack, SOURCE_INTERVAL, type CaptureJob,
-} from './inertializeCapture.js';
+import { blendLayersAt } from './inertializeCapture.js';
+import { captureCurveOffsets } from './captureCurves.js';
+import { CAPTURE_BACK, CAPTURE_DT, captureOffsets, createCaptureJob, SOURCE_INTERVAL, type CaptureJob } from './captureOffsets.js';
+import { layersCanGoBack, layerPlanScratch } from './layerPlan.js';
 import { applyQuinticCurveOffsets, applyQuinticOffsets, applySpringCurveOffsets, applySpringOffsets } from './inertializeOffsets.js';
 import { CURVE_SLOT_STRIDE } from '../components/Curves.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
@@ -61,24 +62,20 @@ const { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OFFSET_STRIDE, O
  * inertializeSystem's scratch (FrameSystem.scratch, built once per world; `transition` uses
  * it too, through `captureSourceMotion`): a transition capture blends the layers at two times
  * h apart (`pose`, `poseOther`, `maxJoints × 10` each) from `world.maxLayers` layer poses
- * (`layerPoses`), with one sample time (`time`), the seconds back it blends at (`params`, at
+ * (`layerPoses`) by the layer plan (`layerPlan`, shared by name with blendSystem's), the seconds back it blends at (`params`, at
  * `CAPTURE_BACK`), the capture's job (`capture`: inputs, outputs and math scratch, filled per
  * capture), a slot's worth of floats (`slotScratch`, `maxJoints × 20`: the offsets a capture
  * computes before they replace the source poses in the slot, or the source poses a request
- * computes before they replace the running offsets), and blendSystem's layer scratch (shared
- * by name).
+ * computes before they replace the running offsets).
  */
 export const inertializeScratch = {
   pose: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, maxJoints * POSE_STRIDE),
   poseOther: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, maxJoints * POSE_STRIDE),
   layerPoses: (maxJoints: number, alloc: PoolAllocator, maxLayers: number): Float32Array => alloc.array(Float32Array, maxLayers * maxJoints * POSE_STRIDE),
   slotScratch: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, maxJoints * SLOT_STRIDE),
-  time: (): Float64Array => new Float64Array(1),
   params: (): Float64Array => new Float64Array(8),
   capture: (): CaptureJob => createCaptureJob(),
-  layerOff: (_maxJoints: number, _alloc: PoolAllocator, maxLayers: number): Int32Array => new Int32Array(maxLayers),
-  layerWeight: (_maxJoints: number, _alloc: PoolAllocator, maxLayers: number): Float32Array => new Float32Array(maxLayers),
-  layerMask: (_maxJoints: number, _alloc: PoolAllocator, maxLayers: number): (Float32Array | null)[] => new Array<Float32Array | null>(maxLayers).fill(null),
+  ...layerPlanScratch,
 };
 
 declare module '../world.js' {

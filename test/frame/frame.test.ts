@@ -38,7 +38,7 @@ describe('the frame table', () => {
     expect(full.scratch.aim.model.length).toBe(5 * 16);
     const bare = createAnimationWorld({ maxEntities: 2, maxJoints: 5, frame: createFrame(defaultFrame.systems.filter((s) => s.name !== 'aim')) });
     expect((bare.scratch as unknown as Record<string, unknown>)['aim']).toBeUndefined();
-    expect(bare.scratch.layerOff).toBeInstanceOf(Int32Array); // still declared by blend and inertialize
+    expect(bare.scratch.layerPlan.layerOff).toBeInstanceOf(Int32Array); // still declared by blend and inertialize
   });
 
   it('refuses malformed tables, unknown frames and unknown insertion points', () => {

@@ -85,7 +85,7 @@ describe('maxLayers: the option', () => {
       expect(wide.components.Layers.clip.length).toBe(4 * maxLayers);
       expect(wide.components.Layers.rootDelta.length).toBe(4 * maxLayers * 3);
       expect(wide.scratch.layerSamples.length).toBe(maxLayers * 2 * 10);
-      expect(wide.scratch.layerOff.length).toBe(maxLayers);
+      expect(wide.scratch.layerPlan.layerOff.length).toBe(maxLayers);
     }
   });
 
@@ -97,14 +97,16 @@ describe('maxLayers: the option', () => {
     expect(error.message).toContain('must be an integer ≥ 1 and ≤ 16');
   });
 
-  it('worldBytes counts maxLayers: 81 bytes a slot per row, 2 × maxJoints × 40 + 8 bytes of blend scratch a slot; createAnimationWorld allocates that', () => {
+  it('worldBytes counts maxLayers: 81 bytes a slot per row, 2 × maxJoints × 40 + 32 bytes of blend scratch a slot; createAnimationWorld allocates that', () => {
     // Per slot: clip, mask, reference, binding (Int32), time (Float64), speed, weight, fadeFrom,
     // fadeTo, fadeElapsed, fadeDuration, rootYaw, rootScale, syncRate, phaseOffset (Float32),
     // rootDelta (3 × Float32), flags, fadeCurve, rootAxis, syncGroup, syncBy (1 byte each).
     const perSlot = 4 * 4 + 8 + 10 * 4 + 12 + 5;
     expect(perSlot).toBe(81);
-    // Per slot and thread: layerSamples and layerPoses (maxJoints × 10 floats each), layerOff, layerWeight.
-    const scratch = (joints: number): number => 2 * joints * 10 * 4 + 4 + 4;
+    // Per slot and thread: layerSamples and layerPoses (maxJoints × 10 floats each), and the layer
+    // plan's per-slot arrays: source, overrideSlot, layerOff, additiveSlot (Int32), time (Float64),
+    // weight, layerWeight (Float32).
+    const scratch = (joints: number): number => 2 * joints * 10 * 4 + 4 * 4 + 8 + 2 * 4;
     const rows = 1001;
     for (const maxLayers of [1, 8, 16]) {
       const extra = maxLayers - 4;
