@@ -40,7 +40,7 @@
  * (blendCurves.ts) blends the clips' curves of its characters that have curves with the same
  * layer weights (no masks; additive layers add β·(s − r)), on both kernel paths.
  *
- * With WebAssembly kernels (`world.kernels === 'wasm'`) the chunk goes to `blendEntitiesWasm`
+ * With WebAssembly kernels (`world.kernels === 'wasm'`) each character's plan goes to `blendPlanWasm`
  * (src/wasm/blendWasm.ts): a layer of a dense clip, unbound or through a proportions-only
  * binding, is sampled by the SIMD kernels `sampleClip` / `sampleBound`, the override blend runs
  * on `blendOverride` (unmasked) or `blendOverrideMasked`, additive layers on `applyAdditive`
@@ -51,7 +51,7 @@ import { updateRange } from '../components/UpdateList.js';
 import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
-import { blendEntitiesWasm } from '../wasm/blendWasm.js';
+import { blendPlanWasm } from '../wasm/blendWasm.js';
 import { blendCurvesEntities } from './blendCurves.js';
 import { blendPlan, layerPlanScratch, planLayersNow } from './layerPlan.js';
 import { syncKernelArea } from '../wasm/kernels.js';
@@ -82,24 +82,20 @@ export function blendSystem(world: AnimationWorld, dt: number): void {
 
 /** The work of {@link blendSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
 export function blendEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
-  if (world.wasm !== null) {
-    blendEntitiesWasm(world, world.wasm, dt, first, end);
-    blendCurvesEntities(world, first, updateRange(world.updates, world.characters.dense, dt, first, end)); // curves on JavaScript
-    return;
-  }
-  const { LocalPose } = world.components;
+  const kernels = world.wasm;
+  const local = world.components.LocalPose.data;
   const { enabled: lodOn, level: lodLevel } = world.components.Lod;
   const { layerSamples: samples, layerPlan: plan } = world.scratch;
-  const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const updated = world.updates.eids;
   const last = updateRange(world.updates, world.characters.dense, dt, first, end);
   for (let entry = first; entry < last; entry++) {
     const eid = updated[entry];
     planLayersNow(world, eid, lodOn[eid] === 0 ? -1 : lodLevel[eid], plan);
-    blendPlan(world, plan, samples, local, eid * poseSize, true);
+    if (kernels !== null) blendPlanWasm(world, kernels, plan, local, eid * poseSize);
+    else blendPlan(world, plan, samples, local, eid * poseSize, true);
   }
-  blendCurvesEntities(world, first, last);
+  blendCurvesEntities(world, first, last); // curves on JavaScript, on both kernel paths
 }
 
 export { applyAdditiveLayer, blendOverrideLayers }; // the kernels, exported with their system for tests

@@ -1,7 +1,7 @@
 /**
  * The layer plan's blend on the WebAssembly kernels (`world.kernels === 'wasm'`): blendSystem's
- * chunk (`blendEntitiesWasm`) and a transition request rebuilding the last output
- * (`blendPlanWasm`, from inertializeCapture.ts), both from the plan systems/layerPlan.ts builds,
+ * per-character blend and a transition request rebuilding the last output
+ * (inertializeCapture.ts), both from the plan systems/layerPlan.ts builds,
  * with the decisions of `blendPlan` (the JavaScript backend). A layer of a dense clip (at the
  * character's LOD level) is sampled by the SIMD kernel `sampleClip` (unbound) or `sampleBound`
  * (through a binding without `retarget`), which give `sampleClipInto`'s bits at a key and are
@@ -18,27 +18,11 @@
  */
 import { sampleClipInto } from '../assets/sampleClip.js';
 import { MAX_LAYERS } from '../components/Layers.js';
-import { updateRange } from '../components/UpdateList.js';
 import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
-import { planLayersNow, type LayerPlan } from '../systems/layerPlan.js';
+import type { LayerPlan } from '../systems/layerPlan.js';
 import type { AnimationWorld } from '../world.js';
 import { POSE_TABLE_IDS, sampleLayerWasm, SKIN_TABLE_IDS, type WasmKernels } from './kernels.js';
-
-/** `blendEntities` for the chunk `world.characters.dense[first .. end)` on `kernels` (this thread's). */
-export function blendEntitiesWasm(world: AnimationWorld, kernels: WasmKernels, dt: number, first: number, end: number): void {
-  const local = world.components.LocalPose.data;
-  const { enabled: lodOn, level: lodLevel } = world.components.Lod;
-  const plan = world.scratch.layerPlan;
-  const poseSize = world.maxJoints * POSE_STRIDE;
-  const updated = world.updates.eids;
-  const last = updateRange(world.updates, world.characters.dense, dt, first, end);
-  for (let entry = first; entry < last; entry++) {
-    const eid = updated[entry];
-    planLayersNow(world, eid, lodOn[eid] === 0 ? -1 : lodLevel[eid], plan);
-    blendPlanWasm(world, kernels, plan, local, eid * poseSize);
-  }
-}
 
 /**
  * Blends `plan` on `kernels` (see the file header) into `out` (in the kernels' memory) at
