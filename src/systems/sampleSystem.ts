@@ -200,13 +200,33 @@ const WARP = new Float64Array(4);
 export function extractRootDelta(layers: LayersComponent, li: number, clip: Clip, track: RootTrack, dt: number): void {
   const out = layers.rootDelta;
   const o = li * 3;
-  const duration = clip.duration;
-  const from = layers.time[li];
-  const delta = layers.speed[li] * dt;
-  if (delta === 0 || !(duration > 0)) {
+  if (!rootDeltaSpan(layers, li, clip, dt)) {
     out[o] = 0; out[o + 1] = 0; out[o + 2] = 0;
     return;
   }
+  // Linear interpolation of the track at a and b.
+  const ia = SPAN[SPAN_IA], wa = SPAN[SPAN_WA], ib = SPAN[SPAN_IB], wb = SPAN[SPAN_WB], cycles = SPAN[SPAN_CYCLES];
+  const p = track.positions;
+  const cycle = track.cycle;
+  for (let a = 0; a < 3; a++) {
+    const pa = p[ia * 3 + a] + (p[(ia + 1) * 3 + a] - p[ia * 3 + a]) * wa;
+    const pb = p[ib * 3 + a] + (p[(ib + 1) * 3 + a] - p[ib * 3 + a]) * wb;
+    out[o + a] = pb - pa + cycles * cycle[a];
+  }
+}
+
+/**
+ * Where a root delta of layer `li` advancing by `speed × dt` from its time a to b reads the
+ * clip's track: into {@link SPAN}, the frame before a and the weight past it, the same for b,
+ * and the loop wraps c between them (b wrapped into the clip when looping, else clamped to
+ * its ends; frames clamped so each has a next one). False when the layer does not move (its
+ * delta is 0). Floats travel through `SPAN`, so nothing is boxed.
+ */
+function rootDeltaSpan(layers: LayersComponent, li: number, clip: Clip, dt: number): boolean {
+  const duration = clip.duration;
+  const from = layers.time[li];
+  const delta = layers.speed[li] * dt;
+  if (delta === 0 || !(duration > 0)) return false;
   let to = from + delta;
   let cycles = 0;
   if (loops(layers, li)) {
@@ -217,7 +237,6 @@ export function extractRootDelta(layers: LayersComponent, li: number, clip: Clip
   } else if (to < 0) {
     to = 0;
   }
-  // Linear interpolation of the track at `from` (a) and `to` (b).
   const last = clip.frameCount - 1;
   let fa = from * clip.frameRate, fb = to * clip.frameRate;
   let ia = Math.floor(fa), ib = Math.floor(fb);
@@ -225,15 +244,15 @@ export function extractRootDelta(layers: LayersComponent, li: number, clip: Clip
   if (ib >= last) { ib = last - 1; fb = last; }
   if (ia < 0) { ia = 0; fa = 0; }
   if (ib < 0) { ib = 0; fb = 0; }
-  const wa = fa - ia, wb = fb - ib;
-  const p = track.positions;
-  const cycle = track.cycle;
-  for (let a = 0; a < 3; a++) {
-    const pa = p[ia * 3 + a] + (p[(ia + 1) * 3 + a] - p[ia * 3 + a]) * wa;
-    const pb = p[ib * 3 + a] + (p[(ib + 1) * 3 + a] - p[ib * 3 + a]) * wb;
-    out[o + a] = pb - pa + cycles * cycle[a];
-  }
+  SPAN[SPAN_IA] = ia; SPAN[SPAN_WA] = fa - ia;
+  SPAN[SPAN_IB] = ib; SPAN[SPAN_WB] = fb - ib;
+  SPAN[SPAN_CYCLES] = cycles;
+  return true;
 }
+
+/** {@link rootDeltaSpan}'s answer: frame and weight at a, at b, and the wraps (a fixed-size temporary per thread). */
+const SPAN = new Float64Array(5);
+const SPAN_IA = 0, SPAN_WA = 1, SPAN_IB = 2, SPAN_WB = 3, SPAN_CYCLES = 4;
 
 /**
  * Below this |sin(Ψ/2)| (Ψ within 2e-9 rad of a whole number of turns) the cycle series S_c of
@@ -270,32 +289,12 @@ const SERIES_EPSILON = 1e-9;
 export function extractRootYawDelta(layers: LayersComponent, li: number, clip: Clip, track: RootTrack, dt: number): void {
   const out = layers.rootDelta;
   const o = li * 3;
-  const duration = clip.duration;
-  const from = layers.time[li];
-  const delta = layers.speed[li] * dt;
-  if (delta === 0 || !(duration > 0)) {
+  if (!rootDeltaSpan(layers, li, clip, dt)) {
     out[o] = 0; out[o + 1] = 0; out[o + 2] = 0;
     layers.rootYaw[li] = 0;
     return;
   }
-  let to = from + delta;
-  let cycles = 0;
-  if (loops(layers, li)) {
-    cycles = Math.floor(to / duration);
-    to -= cycles * duration;
-  } else if (to > duration) {
-    to = duration;
-  } else if (to < 0) {
-    to = 0;
-  }
-  const last = clip.frameCount - 1;
-  let fa = from * clip.frameRate, fb = to * clip.frameRate;
-  let ia = Math.floor(fa), ib = Math.floor(fb);
-  if (ia >= last) { ia = last - 1; fa = last; }
-  if (ib >= last) { ib = last - 1; fb = last; }
-  if (ia < 0) { ia = 0; fa = 0; }
-  if (ib < 0) { ib = 0; fb = 0; }
-  const wa = fa - ia, wb = fb - ib;
+  const ia = SPAN[SPAN_IA], wa = SPAN[SPAN_WA], ib = SPAN[SPAN_IB], wb = SPAN[SPAN_WB], cycles = SPAN[SPAN_CYCLES];
   const p = track.positions, yaw = track.yaw, cycle = track.cycle;
   const ka = ia * 3, kb = ib * 3, na = ka + 3, nb = kb + 3; // frames ia, ib and the ones after them
   const ax = p[ka] + (p[na] - p[ka]) * wa - p[0], az = p[ka + 2] + (p[na + 2] - p[ka + 2]) * wa - p[2];
