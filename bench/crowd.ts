@@ -57,6 +57,11 @@
  * masked upper-body layer, with a masked override layer, and retargeted onto a 0.8× copy of
  * their skeleton, each on a wasm world and a js world alternating frame by frame, medians.
  * BENCH_BLEND_PATHS=0 skips the rows; another number runs them at that crowd size.
+ * Game crowds (gameCrowd.ts): 4,000 characters a row — the bench crowd, Foxes under a state
+ * machine, Robots with an additive masked layer, on reduced clips, retargeted onto a 0.8× copy,
+ * all four mixed, and the bench crowd over 200 distinct clips — each on a wasm world and a js
+ * world alternating frame by frame, medians, wasm / js and ns per joint.
+ * BENCH_GAME_CROWD=0 skips the rows; another number runs them at that crowd size.
  *
  * The per-size tables run the default kernels (`kernels: 'auto'`: WebAssembly, which the bench
  * build compiles into .bench-build/src/wasm; their header line says which ran).
@@ -92,6 +97,7 @@ import { benchmarkCurves, parseCurvesCount, printCurves } from './curvesCrowd.js
 import { benchmarkRetarget, parseRetargetCount, printRetarget } from './retargetCrowd.js';
 import { benchmarkFootLock, parseFootLockCount, printFootLock } from './footLockCrowd.js';
 import { benchmarkBlendPaths, parseBlendPathsCount, printBlendPaths } from './blendPathsCrowd.js';
+import { benchmarkGameCrowd, parseGameCrowdCount, printGameCrowd } from './gameCrowd.js';
 import { benchmarkStateMachines, parseMachineCount, printStateMachines } from './stateMachineCrowd.js';
 import { benchmarkLod, printLod } from './lodCrowd.js';
 import { benchmarkReducedSampling, printReducedSampling, reducedCrowdSize } from './reducedSampling.js';
@@ -152,6 +158,7 @@ async function main(): Promise<void> {
   const retargetCount = parseRetargetCount(process.env['BENCH_RETARGET']);
   const footLockCount = parseFootLockCount(process.env['BENCH_FOOTLOCK']);
   const blendPathsCount = parseBlendPathsCount(process.env['BENCH_BLEND_PATHS']);
+  const gameCrowdCount = parseGameCrowdCount(process.env['BENCH_GAME_CROWD']);
   const machineCount = parseMachineCount(process.env['BENCH_MACHINES']);
   const lodCount = parseCount('BENCH_LOD', process.env['BENCH_LOD'], LOD_CROWD);
   const crowdTables = process.env['BENCH_CROWD']?.trim() !== '0';
@@ -183,6 +190,7 @@ async function main(): Promise<void> {
   if (retargetCount > 0) printRetarget(await benchmarkRetarget(assets, retargetCount, frames, DT));
   if (footLockCount > 0) printFootLock(await benchmarkFootLock(footLockCount, frames, DT));
   if (blendPathsCount > 0) printBlendPaths(await benchmarkBlendPaths(blendPathsCount, frames, DT));
+  if (gameCrowdCount > 0) printGameCrowd(await benchmarkGameCrowd(gameCrowdCount, frames, DT));
   if (lodCount > 0) printLod(await benchmarkLod(assets, lodCount, frames, DT));
   const reducedCount = reducedCrowdSize();
   if (reducedCount > 0) printReducedSampling(await benchmarkReducedSampling(assets, reducedCount, frames, DT));
