@@ -109,6 +109,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   registerComponents(ecs, [...characterParts, components.RootMotion, components.Follower, components.LookAt, components.Reach, components.FootLock, components.Lod, components.StateMachine, components.Curves]);
   const characters = registerQuery(ecs, characterParts);
   const masks: Float32Array[] = [], references: Float32Array[] = [], bindings: Binding[] = []; // also the kernels' (their copies in the kernel area)
+  const wasm = module !== null ? instantiateKernels(module, memory as WasmMemory, pools.kernelArea as KernelArea, 0, { masks, references, bindings }) : null;
   return {
     ecs,
     maxEntities,
@@ -147,6 +148,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     poolBuffer,
     parallel: pools.parallel,
     kernels: module !== null ? 'wasm' : 'js',
-    wasm: module !== null ? instantiateKernels(module, memory as WasmMemory, pools.kernelArea as KernelArea, 0, { masks, references, bindings }) : null,
+    wasm,
+    warnings: wasm !== null ? wasm.warnings : [],
   };
 }

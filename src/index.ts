@@ -23,6 +23,7 @@ export { measureFootSkate, type FootSkate, type FootPaths } from './offline/foot
 export { releaseClip, releaseSkeleton, releaseMask } from './api/release.js';
 export { type AnimationWorld, type AnimationWorldOptions, type AnimationComponents } from './world.js';
 export { createAnimationWorld, worldBytes } from './api/world.js';
+export { kernelAreaReport, type KernelAreaReport } from './api/kernelArea.js';
 export { loadKernels, type KernelChoice } from './wasm/loader.js';
 export { createFrame, insertSystem, defaultFrame, type Frame, type FrameSystem } from './frame.js';
 export { spawnCharacter, removeCharacter, getLocalPose, getModelMatrices, getSkinPalette, type SpawnOptions } from './api/characters.js';

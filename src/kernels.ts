@@ -127,3 +127,5 @@ export {
 export { runCallerSystems, chunkSystems } from './frame.js';
 export { DEFAULT_MAX_CURVES, MAX_CURVES, type CurvesComponent } from './components/Curves.js';
 export type { CurveMapRow } from './world.js';
+// The kernel area report's parts (kernelAreaReport is in the main entry).
+export type { KernelAreaPart, KernelFallback, KernelFallbackReason } from './api/kernelArea.js';

@@ -340,6 +340,12 @@ export interface AnimationWorld {
   readonly kernels: 'wasm' | 'js';
   /** This thread's WebAssembly kernels (src/wasm/kernels.ts) when `kernels` is `'wasm'`, else null. */
   readonly wasm: WasmKernels | null;
+  /**
+   * What the world could not do as asked, as sentences for the game to read (once per kind):
+   * on the WebAssembly kernels, an asset the kernel area could not hold runs on the JavaScript
+   * kernels (`kernelAreaReport` lists them). Appended between frames, never during one.
+   */
+  readonly warnings: readonly string[];
 }
 
 /**

@@ -190,5 +190,6 @@ function createWorkerWorld(init: InitMessage): AnimationWorld {
     parallel: pools,
     kernels: init.wasm !== null ? 'wasm' : 'js',
     wasm: init.wasm !== null ? instantiateKernels(init.wasm.module, init.wasm.memory, init.wasm.area, init.thread) : null,
+    warnings: [], // the world's own thread gives them
   };
 }

@@ -23,6 +23,7 @@ import * as layout from '../math/layout.js';
 import { MAX_LAYERS } from '../components/Layers.js';
 import { MAX_THREADS } from '../memory/environment.js';
 import { measureAllocations, type PoolAllocator } from '../memory/poolAllocator.js';
+import { createAreaPart, giveRange, takeRange, type AreaPart } from './areaSpace.js';
 import { wasmApi, type WasmMemory, type WasmModule } from './wasmApi.js';
 const { MATRIX_STRIDE } = layout;
 
@@ -267,6 +268,19 @@ export interface WasmKernels {
   /** Per binding id below {@link POSE_TABLE_IDS}: the binding the binding table's entry was made for (null: none; its copy is 0 for a binding with `retarget`). */
   readonly bindingCopied: (Binding | null)[];
   /**
+   * Where the copies are (the world's own thread only): the area's three parts — skeletons,
+   * clips, poses (masks, reference poses and bindings) — and each copy's byte range by asset id
+   * (`spans.clips[2 × id]` its start in its part, −1 for none; `[2 × id + 1]` its size), so a
+   * released asset's space goes to the next one (src/wasm/areaSpace.ts).
+   */
+  readonly space: KernelSpace;
+  /**
+   * What {@link syncKernelArea} could not copy, once per kind of reason, as sentences for the
+   * game to read (`world.warnings` is this array): a world that runs assets on the JavaScript
+   * kernels says so.
+   */
+  readonly warnings: string[];
+  /**
    * The world's mask weights, reference poses and bindings by id (`world.assets.masks`,
    * `.references`, `.bindings`), which {@link syncKernelArea} copies; empty on a worker (which
    * never copies).
@@ -275,6 +289,35 @@ export interface WasmKernels {
     readonly masks: readonly Float32Array[];
     readonly references: readonly Float32Array[];
     readonly bindings: readonly Binding[];
+  };
+}
+
+/** The kernel area's parts and the copies' ranges ({@link WasmKernels.space}). */
+export interface KernelSpace {
+  readonly skeletons: AreaPart;
+  readonly clips: AreaPart;
+  readonly poses: AreaPart;
+  readonly spans: {
+    readonly skeletons: number[];
+    readonly clips: number[];
+    readonly masks: number[];
+    readonly references: number[];
+    readonly bindings: number[];
+  };
+  /** Reasons already warned of (bits of `WARNED_*`). */
+  warned: number;
+}
+
+const WARNED_FULL = 1, WARNED_IDS = 2;
+
+/** A kernel space for `area`: every part free. */
+function createKernelSpace(area: KernelArea): KernelSpace {
+  return {
+    skeletons: createAreaPart(area.bytes.byteLength),
+    clips: createAreaPart(area.clips.byteLength),
+    poses: createAreaPart(area.poses.byteLength),
+    spans: { skeletons: [], clips: [], masks: [], references: [], bindings: [] },
+    warned: 0,
   };
 }
 
@@ -307,6 +350,8 @@ export function instantiateKernels(
     maskCopied: [],
     referenceCopied: [],
     bindingCopied: [],
+    space: createKernelSpace(area),
+    warnings: [],
     registries,
   };
 }
@@ -316,40 +361,51 @@ export function instantiateKernels(
  * registries, by id; its masks, reference poses and bindings from `kernels.registries`), on
  * the world's own thread before a frame (`beginFrame`, `skinSystem`, `blendSystem`), never on
  * a worker: each skeleton, each dense clip (`reduced === null`), each mask, each reference
- * pose and each binding without `retarget` registered since the last call (or given an id another asset had: `releaseSkeleton`,
- * `releaseClip`) is copied into the area, in id order, and its pointers written to the tables;
- * a released id's entry is cleared. An asset that does not fit in what is left of the area
+ * pose and each binding without `retarget` registered since the last call (or given an id
+ * another asset had: `releaseSkeleton`, `releaseClip`) is copied into the area, in id order,
+ * and its pointers written to the tables; a released id's entry is cleared and its copy's space
+ * given back for the next asset (`kernels.space`). An asset that does not fit in what is free
  * (or whose id is beyond the tables) keeps a 0 entry: every thread runs it on the JavaScript
- * kernels. So which assets the kernels run depends on the assets and the frames they were
- * registered before, never on the thread count or on which thread meets an asset first.
- * The space of a released asset's copy is not reused. Allocates nothing when no asset changed
- * (a loop over the registries).
+ * kernels, and `kernels.warnings` says so (once per reason). So which assets the kernels run
+ * depends on the assets and the order they were registered and released in, never on the
+ * thread count or on which thread meets an asset first. Allocates nothing when no asset
+ * changed (a loop over the registries).
  */
 export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleton[], clips: readonly Clip[]): void {
-  const { copied, clipCopied } = kernels;
-  const { skinTable, restTable, clipTable } = kernels.area;
-  const skeletonIds = Math.min(Math.max(skeletons.length, copied.length), SKIN_TABLE_IDS);
+  const { copied, clipCopied, space, area } = kernels;
+  const { skinTable, restTable, clipTable } = area;
+  const skeletonIds = Math.max(skeletons.length, copied.length);
   for (let id = 0; id < skeletonIds; id++) {
     const skeleton = id < skeletons.length ? (skeletons[id] as Skeleton | undefined) ?? null : null;
     if (id < copied.length && copied[id] === skeleton) continue;
     while (copied.length <= id) copied.push(null);
     copied[id] = skeleton;
+    if (id >= SKIN_TABLE_IDS) {
+      if (skeleton !== null) warn(kernels, WARNED_IDS, `skeleton id ${id} is beyond the kernel area's ${SKIN_TABLE_IDS} skeleton ids`);
+      continue;
+    }
     skinTable[id * 2] = 0;
     skinTable[id * 2 + 1] = 0;
     restTable[id] = 0;
-    if (skeleton !== null) copySkeleton(kernels.area, id, skeleton);
+    release(space.skeletons, space.spans.skeletons, id);
+    if (skeleton !== null) copySkeleton(kernels, id, skeleton);
   }
-  const clipIds = Math.min(Math.max(clips.length, clipCopied.length), CLIP_TABLE_IDS);
+  const clipIds = Math.max(clips.length, clipCopied.length);
   for (let id = 0; id < clipIds; id++) {
     const clip = id < clips.length ? (clips[id] as Clip | undefined) ?? null : null;
     if (id < clipCopied.length && clipCopied[id] === clip) continue;
     while (clipCopied.length <= id) clipCopied.push(null);
     clipCopied[id] = clip;
+    if (id >= CLIP_TABLE_IDS) {
+      if (clip !== null && clip.reduced === null) warn(kernels, WARNED_IDS, `clip "${clip.name}" has id ${id}, beyond the kernel area's ${CLIP_TABLE_IDS} clip ids`);
+      continue;
+    }
     clipTable[id] = 0;
-    if (clip !== null && clip.reduced === null) copyClip(kernels.area, id, clip);
+    release(space.clips, space.spans.clips, id);
+    if (clip !== null && clip.reduced === null) copyClip(kernels, id, clip);
   }
-  syncPoses(kernels.area, kernels.maskCopied, kernels.registries.masks, kernels.area.maskTable);
-  syncPoses(kernels.area, kernels.referenceCopied, kernels.registries.references, kernels.area.referenceTable);
+  syncPoses(kernels, kernels.maskCopied, kernels.registries.masks, area.maskTable, space.spans.masks, 'mask');
+  syncPoses(kernels, kernels.referenceCopied, kernels.registries.references, area.referenceTable, space.spans.references, 'reference pose');
   const { bindingCopied } = kernels;
   const bindings = kernels.registries.bindings;
   const bindingIds = Math.min(Math.max(bindings.length, bindingCopied.length), POSE_TABLE_IDS);
@@ -358,9 +414,37 @@ export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleto
     if (id < bindingCopied.length && bindingCopied[id] === binding) continue;
     while (bindingCopied.length <= id) bindingCopied.push(null);
     bindingCopied[id] = binding;
-    kernels.area.bindingTable[id] = 0;
-    if (binding !== null && binding.retarget === null) copyBinding(kernels.area, id, binding);
+    area.bindingTable[id] = 0;
+    release(space.poses, space.spans.bindings, id);
+    if (binding !== null && binding.retarget === null) copyBinding(kernels, id, binding);
   }
+  area.top[0] = space.skeletons.top;
+  area.top[1] = space.clips.top;
+  area.top[2] = space.poses.top;
+}
+
+/** Adds `message` to `kernels.warnings` unless a warning of `reason` was given already. */
+function warn(kernels: WasmKernels, reason: number, message: string): void {
+  if ((kernels.space.warned & reason) !== 0) return;
+  kernels.space.warned |= reason;
+  const why = reason === WARNED_FULL ? 'the kernel area is full' : 'an asset id is beyond the kernel area\'s tables';
+  kernels.warnings.push(`kernels 'wasm': ${message}; it runs on the JavaScript kernels (${why}; kernelAreaReport(world) lists what runs there)`);
+}
+
+/** Gives back the range asset `id` of a kind (`spans`, in `part`) held, if any. */
+function release(part: AreaPart, spans: number[], id: number): void {
+  if (2 * id >= spans.length || spans[2 * id] < 0) return;
+  giveRange(part, spans[2 * id], spans[2 * id + 1]);
+  spans[2 * id] = -1;
+}
+
+/** Takes `size` bytes of `part` for asset `id` (its range noted in `spans`): the start, or −1 when nothing is free. */
+function reserve(part: AreaPart, spans: number[], id: number, size: number): number {
+  const start = takeRange(part, size);
+  while (spans.length <= 2 * id + 1) spans.push(-1, 0);
+  spans[2 * id] = start;
+  spans[2 * id + 1] = size;
+  return start;
 }
 
 /**
@@ -370,13 +454,15 @@ export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleto
  * i32; the translation scale as f32), then the target's rest pose; leaves the entry 0 when it
  * does not fit.
  */
-function copyBinding(area: KernelArea, id: number, binding: Binding): void {
-  const { top, poses } = area;
+function copyBinding(kernels: WasmKernels, id: number, binding: Binding): void {
+  const { area, space } = kernels;
+  const poses = area.poses;
   const n = binding.sourceJoint.length;
-  const size = bindingBytes(n);
-  const start = top[2];
-  if (start + size > poses.byteLength) return;
-  top[2] = start + size;
+  const start = reserve(space.poses, space.spans.bindings, id, bindingBytes(n));
+  if (start < 0) {
+    warn(kernels, WARNED_FULL, `binding ${id} (onto ${n} joints) does not fit`);
+    return;
+  }
   const at = poses.byteOffset + start;
   const ints = new Int32Array(poses.buffer, at, (BINDING_HEADER + n * BINDING_ROW) / 4);
   const floats = new Float32Array(poses.buffer, at, (BINDING_HEADER + n * BINDING_ROW) / 4);
@@ -392,13 +478,16 @@ function copyBinding(area: KernelArea, id: number, binding: Binding): void {
 }
 
 /**
- * {@link syncKernelArea} for masks or reference poses: each entry of `registry` (by id) not the
- * one `copied` holds for its id is copied whole into `area.poses` (a mask's one float32 per
- * joint; a reference's pose and the curves' reference values after it), 16-byte aligned, and
- * its pointer written to `table`; 0 when it does not fit in what is left (a smaller one may
- * still fit) or its id was released.
+ * {@link syncKernelArea} for masks or reference poses (`what`): each entry of `registry` (by
+ * id) not the one `copied` holds for its id is copied whole into `area.poses` (a mask's one
+ * float32 per joint; a reference's pose and the curves' reference values after it), 16-byte
+ * aligned, and its pointer written to `table`; 0 when it does not fit in what is free (a
+ * smaller one may still fit) or its id was released (its space given back).
  */
-function syncPoses(area: KernelArea, copied: (Float32Array | null)[], registry: readonly Float32Array[], table: Int32Array): void {
+function syncPoses(
+  kernels: WasmKernels, copied: (Float32Array | null)[], registry: readonly Float32Array[], table: Int32Array, spans: number[], what: string,
+): void {
+  const { area, space } = kernels;
   const ids = Math.min(Math.max(registry.length, copied.length), POSE_TABLE_IDS);
   for (let id = 0; id < ids; id++) {
     const values = id < registry.length ? (registry[id] as Float32Array | undefined) ?? null : null;
@@ -406,12 +495,14 @@ function syncPoses(area: KernelArea, copied: (Float32Array | null)[], registry: 
     while (copied.length <= id) copied.push(null);
     copied[id] = values;
     table[id] = 0;
+    release(space.poses, spans, id);
     if (values === null) continue;
-    const { top, poses } = area;
-    const size = Math.ceil((values.length * 4) / 16) * 16;
-    const start = top[2];
-    if (start + size > poses.byteLength) continue;
-    top[2] = start + size;
+    const start = reserve(space.poses, spans, id, Math.ceil((values.length * 4) / 16) * 16);
+    if (start < 0) {
+      warn(kernels, WARNED_FULL, `${what} ${id} does not fit`);
+      continue;
+    }
+    const poses = area.poses;
     new Float32Array(poses.buffer, poses.byteOffset + start, values.length).set(values);
     table[id] = poses.byteOffset + start;
   }
@@ -421,13 +512,15 @@ function syncPoses(area: KernelArea, copied: (Float32Array | null)[], registry: 
  * Copies skeleton `id` (`skeleton`) into the kernel area and writes its pointers to the tables
  * ({@link syncKernelArea}); leaves them 0 when the area is full.
  */
-function copySkeleton(area: KernelArea, id: number, skeleton: Skeleton): void {
-  const { top, bytes } = area;
+function copySkeleton(kernels: WasmKernels, id: number, skeleton: Skeleton): void {
+  const { area, space } = kernels;
+  const bytes = area.bytes;
   const n = skeleton.jointCount;
-  const size = areaBytes(n);
-  const start = top[0];
-  if (start + size > bytes.byteLength) return;
-  top[0] = start + size;
+  const start = reserve(space.skeletons, space.spans.skeletons, id, areaBytes(n));
+  if (start < 0) {
+    warn(kernels, WARNED_FULL, `skeleton ${id} (${n} joints) does not fit`);
+    return;
+  }
   const parentsAt = bytes.byteOffset + start;
   const bindAt = parentsAt + parentsBytes(n);
   const restAt = bindAt + n * MATRIX_STRIDE * 4;
@@ -444,15 +537,17 @@ function copySkeleton(area: KernelArea, id: number, skeleton: Skeleton): void {
  * Copies clip `id` (`clip`, dense: `reduced === null`) into the kernel area ({@link
  * syncKernelArea}): a record of its frame rate, frame count and joint count, then its frames
  * as they are (float32), which assembly/kernels.ts `sampleClip` reads; writes its pointer to
- * the clip table, or leaves it 0 when the clip does not fit in what is left of the area (the
- * area's counter then stays, so a smaller clip may still fit).
+ * the clip table, or leaves it 0 when the clip does not fit in what is free (a smaller clip
+ * may still fit).
  */
-function copyClip(area: KernelArea, id: number, clip: Clip): void {
-  const { top, clips } = area;
-  const size = clipBytes(clip);
-  const start = top[1];
-  if (start + size > clips.byteLength) return;
-  top[1] = start + size;
+function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
+  const { area, space } = kernels;
+  const clips = area.clips;
+  const start = reserve(space.clips, space.spans.clips, id, clipBytes(clip));
+  if (start < 0) {
+    warn(kernels, WARNED_FULL, `clip "${clip.name}" (${clip.frameCount} frames of ${clip.skeleton.jointCount} joints) does not fit`);
+    return;
+  }
   const at = clips.byteOffset + start;
   new Float64Array(clips.buffer, at, 1)[0] = clip.frameRate;
   const counts = new Int32Array(clips.buffer, at + CLIP_COUNTS, 2);

@@ -1,0 +1,99 @@
+/**
+ * `kernelAreaReport`: what a world on the WebAssembly kernels holds in its kernel area (the
+ * copies of the assets the kernels read) and which of its assets run on the JavaScript kernels
+ * instead, and why — so a game sees a fallback rather than guessing from a slower frame.
+ */
+import type { Clip } from '../assets/Clip.js';
+import { CLIP_TABLE_IDS, POSE_TABLE_IDS, SKIN_TABLE_IDS, syncKernelArea, type WasmKernels } from '../wasm/kernels.js';
+import type { AnimationWorld } from '../world.js';
+import { requireWorld } from './validation.js';
+
+/** Why an asset of a WebAssembly world runs on the JavaScript kernels. */
+export type KernelFallbackReason = 'area full' | 'id beyond the tables' | 'reduced clip' | 'binding with retarget';
+
+/** An asset of a WebAssembly world that runs on the JavaScript kernels. */
+export interface KernelFallback {
+  /** The registry it is in. */
+  readonly kind: 'skeleton' | 'clip' | 'mask' | 'reference' | 'binding';
+  /** Its id in the world's registry of its kind. */
+  readonly id: number;
+  /** The clip's name (null for the other kinds). */
+  readonly name: string | null;
+  /** Why the kernels do not read it. */
+  readonly reason: KernelFallbackReason;
+}
+
+/** Bytes of one part of the kernel area. */
+export interface KernelAreaPart {
+  /** Bytes in copies now. */
+  readonly used: number;
+  /** Bytes of the part. */
+  readonly bytes: number;
+}
+
+/** What {@link kernelAreaReport} returns. */
+export interface KernelAreaReport {
+  /** Skeletons' parents, inverse binds and rest poses. */
+  readonly skeletons: KernelAreaPart;
+  /** Dense clips' frames. */
+  readonly clips: KernelAreaPart;
+  /** Masks, reference poses and proportions-only bindings. */
+  readonly poses: KernelAreaPart;
+  /** The world's assets the kernels do not read, and why (empty when every asset runs on WebAssembly). */
+  readonly onJavaScript: readonly KernelFallback[];
+}
+
+/**
+ * The kernel area of `world` as it stands (its copies brought up to the registered assets
+ * first, as the next frame would): bytes per part and the assets that run on the JavaScript
+ * kernels — reduced clips and bindings with `retarget` always do; others when the area had no
+ * room or their id is beyond its tables. Null for a world on the JavaScript kernels. Call
+ * between frames; allocates its answer.
+ * @throws AnimationError when `world` is not a world, was disposed, or a parallel step is running.
+ * @example
+ * const report = kernelAreaReport(world);
+ * if (report !== null && report.onJavaScript.length > 0) for (const line of world.warnings) console.warn(line);
+ */
+export function kernelAreaReport(world: AnimationWorld): KernelAreaReport | null {
+  requireWorld(world, 'kernelAreaReport');
+  const kernels = world.wasm;
+  if (kernels === null) return null;
+  syncKernelArea(kernels, world.assets.skeletons, world.assets.clips);
+  const { area, space } = kernels;
+  const onJavaScript: KernelFallback[] = [];
+  const add = (kind: KernelFallback['kind'], id: number, reason: KernelFallbackReason, name: string | null = null): void => {
+    onJavaScript.push({ kind, id, name, reason });
+  };
+  world.assets.skeletons.forEach((skeleton, id) => {
+    if (skeleton === undefined || skeleton === null) return;
+    if (id >= SKIN_TABLE_IDS) add('skeleton', id, 'id beyond the tables');
+    else if (area.skinTable[id * 2] === 0) add('skeleton', id, 'area full');
+  });
+  world.assets.clips.forEach((clip: Clip | undefined | null, id) => {
+    if (clip === undefined || clip === null) return;
+    if (clip.reduced !== null) add('clip', id, 'reduced clip', clip.name);
+    else if (id >= CLIP_TABLE_IDS) add('clip', id, 'id beyond the tables', clip.name);
+    else if (area.clipTable[id] === 0) add('clip', id, 'area full', clip.name);
+  });
+  posesOnJavaScript(kernels.registries.masks, area.maskTable, 'mask', add);
+  posesOnJavaScript(kernels.registries.references, area.referenceTable, 'reference', add);
+  kernels.registries.bindings.forEach((binding, id) => {
+    if (binding === undefined || binding === null) return;
+    if (binding.retarget !== null) add('binding', id, 'binding with retarget');
+    else if (id >= POSE_TABLE_IDS) add('binding', id, 'id beyond the tables');
+    else if (area.bindingTable[id] === 0) add('binding', id, 'area full');
+  });
+  const part = (p: WasmKernels['space']['clips']): KernelAreaPart => ({ used: p.used, bytes: p.capacity });
+  return { skeletons: part(space.skeletons), clips: part(space.clips), poses: part(space.poses), onJavaScript };
+}
+
+function posesOnJavaScript(
+  registry: readonly Float32Array[], table: Int32Array, kind: 'mask' | 'reference',
+  add: (kind: KernelFallback['kind'], id: number, reason: KernelFallbackReason) => void,
+): void {
+  registry.forEach((values, id) => {
+    if (values === undefined || values === null) return;
+    if (id >= POSE_TABLE_IDS) add(kind, id, 'id beyond the tables');
+    else if (table[id] === 0) add(kind, id, 'area full');
+  });
+}
