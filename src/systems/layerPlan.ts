@@ -114,15 +114,13 @@ export function planLayersAt(world: AnimationWorld, eid: number, back: Float64Ar
 function planLayers(world: AnimationWorld, eid: number, level: number, back: Float64Array | null, backIndex: number, plan: LayerPlan): void {
   const Layers = world.components.Layers;
   const { clip: clipIds, mask, maxLayers } = Layers;
+  const times = Layers.time, weights = Layers.weight;
   const clips = world.assets.clips;
   const masks = world.assets.masks;
   const clipLevels = world.lod.clipLevels;
   const poseSize = world.maxJoints * POSE_STRIDE;
-  const { source, time, weight } = plan;
+  const { source, time, weight, overrideSlot, layerOff, layerWeight, layerMask, additiveSlot } = plan;
   const firstLayer = eid * maxLayers;
-  plan.eid = eid;
-  plan.firstLayer = firstLayer;
-  plan.level = level;
   let overrides = 0, additives = 0, bits = 0;
   let masked = false;
   for (let n = 0; n < maxLayers; n++) {
@@ -135,25 +133,29 @@ function planLayers(world: AnimationWorld, eid: number, level: number, back: Flo
     }
     source[n] = lodClipId(clipLevels, clipId, level);
     if (back === null) {
-      time[n] = Layers.time[li];
-      weight[n] = Layers.weight[li];
+      time[n] = times[li];
+      weight[n] = weights[li];
     } else {
       writeLayerWeightAt(weight, n, Layers, li, back, backIndex);
       writeLayerTimeAt(time, n, Layers, li, clips[clipId].duration, back, backIndex);
     }
     const mode = blendsAs(Layers, li, weight[n]);
     if (mode === BLEND_OVERRIDE) {
-      plan.overrideSlot[overrides] = n;
-      plan.layerOff[overrides] = n * poseSize;
-      plan.layerWeight[overrides] = weight[n];
-      plan.layerMask[overrides] = mask[li] >= 0 ? masks[mask[li]] : null;
-      if (mask[li] >= 0) masked = true;
+      overrideSlot[overrides] = n;
+      layerOff[overrides] = n * poseSize;
+      layerWeight[overrides] = weight[n];
+      const m = mask[li];
+      layerMask[overrides] = m >= 0 ? masks[m] : null;
+      if (m >= 0) masked = true;
       bits |= 1 << n;
       overrides++;
     } else if (mode === BLEND_ADDITIVE) {
-      plan.additiveSlot[additives++] = n;
+      additiveSlot[additives++] = n;
     }
   }
+  plan.eid = eid;
+  plan.firstLayer = firstLayer;
+  plan.level = level;
   plan.overrides = overrides;
   plan.additives = additives;
   plan.overrideBits = bits;
