@@ -15,7 +15,7 @@ import { wasmApi, WASM_PAGE, type WasmMemory, type WasmModule } from './wasm/was
 import { bytesText, frameWorldBytes, mostCharacters } from './worldBytes.js';
 import { resolveCapacity } from './worldCapacity.js';
 import { createWorldPools, type WorldPools } from './worldPools.js';
-import type { AnimationWorld, AnimationWorldOptions, Frame } from './world.js';
+import { WORLD_OPEN, type AnimationWorld, type AnimationWorldOptions, type Frame } from './world.js';
 
 const EMPTY_VIEW = new Float32Array(0);
 
@@ -148,5 +148,6 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     parallel: pools.parallel,
     kernels: module !== null ? 'wasm' : 'js',
     wasm: module !== null ? instantiateKernels(module, memory as WasmMemory, pools.kernelArea as KernelArea, 0, { masks, references, bindings }) : null,
+    gate: WORLD_OPEN,
   };
 }

@@ -340,6 +340,26 @@ export interface AnimationWorld {
   readonly kernels: 'wasm' | 'js';
   /** This thread's WebAssembly kernels (src/wasm/kernels.ts) when `kernels` is `'wasm'`, else null. */
   readonly wasm: WasmKernels | null;
+  /**
+   * Whether the world takes API calls: 0 (open), 1 (a `stepParallel` frame is in flight) or 2
+   * (`disposeAnimationWorld` ended it). Every command reads it before it writes anything (src/api/validation.ts
+   * `requireWorld`, and the follower target setters' fast path); only `stepParallel` and
+   * `disposeAnimationWorld` change it. One number, so the per-frame setters check it for the
+   * cost of a property read.
+   */
+  readonly gate: number;
+}
+
+/** {@link AnimationWorld.gate}: the world takes calls. */
+export const WORLD_OPEN = 0;
+/** {@link AnimationWorld.gate}: a `stepParallel` frame is in flight; calls are refused until its promise settles. */
+export const WORLD_STEPPING = 1;
+/** {@link AnimationWorld.gate}: `disposeAnimationWorld` ended the world; every call is refused. */
+export const WORLD_DISPOSED = 2;
+
+/** Sets `world`'s {@link AnimationWorld.gate} (stepParallel, disposeAnimationWorld). */
+export function setWorldGate(world: AnimationWorld, gate: number): void {
+  (world as { gate: number }).gate = gate;
 }
 
 /**

@@ -6,7 +6,7 @@
  * A frame (`runParallelFrame`): the caller copies the frame's characters into the shared list,
  * writes the frame's header, sends the assets registered since the last frame (a message; the
  * workers then take the frame from it) or else just wakes the workers (`Atomics.notify`), and
- * runs chunks itself until none is left. The workers are then at most a chunk behind: the
+ * runs chunks itself until none is left. The world's gate is `WORLD_STEPPING` until the frame settles (the API refuses calls meanwhile). The workers are then at most a chunk behind: the
  * caller polls their counter for up to ~2 ms and settles the frame at once (no promise made);
  * past that it waits with `Atomics.waitAsync` — never `Atomics.wait`, so a browser's main
  * thread does not block. Settling merges the threads' events in `step`'s order,
@@ -15,11 +15,11 @@
 import { AnimationError } from '../assets/AnimationError.js';
 import {
   CLOCK_DT, CLOCK_TIME, COMMAND_FRAME, COMMAND_MESSAGE, CONTROL_COMMAND, CONTROL_COUNT, CONTROL_DONE, CONTROL_FAILED, CONTROL_NEXT,
-  CONTROL_RUNNING, CONTROL_SEQ,
+  CONTROL_SEQ,
 } from '../components/ThreadControl.js';
 import { clearUpdateList } from '../components/UpdateList.js';
 import { endFrame } from '../frame.js';
-import { FRAME_CHUNK, type AnimationWorld, type ThreadPools } from '../world.js';
+import { FRAME_CHUNK, setWorldGate, WORLD_OPEN, WORLD_STEPPING, type AnimationWorld, type ThreadPools } from '../world.js';
 import { createAssetMirror, takeAssetUpdate, type AssetMirror } from './assetMirror.js';
 import { readFailure, recordFailure } from './failure.js';
 import { mergeThreadEvents, resetThreadQueue, writeQueueStatus } from './mergeEvents.js';
@@ -131,14 +131,13 @@ export function threadsUnavailable(world: AnimationWorld): string | null {
  */
 export function runParallelFrame(world: AnimationWorld, dt: number, count: number): Promise<void> {
   const runtime = runtimes.get(world) as ThreadRuntime;
-  const control = runtime.pools.control;
-  control[CONTROL_RUNNING] = 1;
+  setWorldGate(world, WORLD_STEPPING);
   if (runtime.readyCount < runtime.workers.length) {
     // Only the first frames: the workers are still loading.
     return runtime.ready.then(
       () => startFrame(runtime, dt, count),
       (error: unknown) => {
-        control[CONTROL_RUNNING] = 0;
+        setWorldGate(world, WORLD_OPEN);
         throw error;
       },
     );
@@ -240,7 +239,7 @@ function settle(runtime: ThreadRuntime, error: unknown): void {
   const { resolve, reject } = runtime;
   runtime.resolve = null;
   runtime.reject = null;
-  runtime.pools.control[CONTROL_RUNNING] = 0;
+  setWorldGate(runtime.world, WORLD_OPEN);
   if (error === null) resolve?.();
   else reject?.(error);
 }
@@ -251,7 +250,7 @@ function finishFrame(runtime: ThreadRuntime): AnimationError | null {
   const failure = readFailure(pools);
   if (failure !== null) {
     clearUpdateList(world.updates);
-    pools.control[CONTROL_RUNNING] = 0;
+    setWorldGate(world, WORLD_OPEN);
     return new AnimationError('stepParallel', [{
       path: `thread ${failure.thread}`,
       message: `${failure.text}; the frame was left unfinished (its events dropped, the clock not advanced); the world steps on`,
@@ -259,7 +258,7 @@ function finishFrame(runtime: ThreadRuntime): AnimationError | null {
   }
   mergeThreadEvents(world.events, pools, runtime.chunks, world.threads);
   endFrame(world, runtime.dt);
-  pools.control[CONTROL_RUNNING] = 0;
+  setWorldGate(world, WORLD_OPEN);
   return null;
 }
 

@@ -14,7 +14,7 @@ import { clearUpdateList, createUpdateList } from '../components/UpdateList.js';
 import { defaultFrame, insertSystem } from '../frame.js';
 import { nodeBuiltin } from '../memory/environment.js';
 import { instantiateKernels } from '../wasm/kernels.js';
-import type { AnimationWorld, Frame } from '../world.js';
+import { WORLD_OPEN, type AnimationWorld, type Frame } from '../world.js';
 import { applyAssetUpdate } from './assetMirror.js';
 import { CharacterFault, recordFailure } from './failure.js';
 import { resetThreadQueue, writeQueueStatus } from './mergeEvents.js';
@@ -190,5 +190,6 @@ function createWorkerWorld(init: InitMessage): AnimationWorld {
     parallel: pools,
     kernels: init.wasm !== null ? 'wasm' : 'js',
     wasm: init.wasm !== null ? instantiateKernels(init.wasm.module, init.wasm.memory, init.wasm.area, init.thread) : null,
+    gate: WORLD_OPEN, // a worker's view takes no API calls
   };
 }
