@@ -99,6 +99,15 @@ export interface AnimationWorldOptions {
    */
   threads?: number | 'auto';
   /**
+   * Milliseconds a threaded world (`threads > 1`) waits for its workers, default 10,000: for
+   * every worker to start (the first `stepParallel` waits for them), and within a frame for
+   * the workers' last chunks. Past it the frame's promise rejects with an AnimationError naming
+   * the threads that did not answer, the workers are ended, the world is as before the call
+   * when they never started, and `step` still runs frames (`stepParallel` then throws). A
+   * number in [1, 2³¹ − 1]. docs/threads.md.
+   */
+  workerTimeout?: number;
+  /**
    * Which kernels run the hot systems (src/wasm, docs/wasm.md): `'wasm'` (WebAssembly SIMD on
    * pools in the module's memory), `'js'`, or `'auto'` (default: wasm where its module is
    * loaded and validates, else JS). `world.kernels` says which runs.

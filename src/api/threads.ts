@@ -5,7 +5,7 @@
  */
 import { fail } from '../assets/AnimationError.js';
 import { MAX_DT, rangeIssue } from '../assets/limits.js';
-import { beginFrame, runCallerSystems, runFrame } from '../frame.js';
+import { beginFrame, runFrame } from '../frame.js';
 import { runParallelFrame, stopThreads, threadsUnavailable } from '../parallel/threadPool.js';
 import { setWorldGate, WORLD_DISPOSED, type AnimationWorld } from '../world.js';
 import { requireWorld } from './validation.js';
@@ -54,8 +54,7 @@ export function stepParallel(world: AnimationWorld, dt: number): Promise<void> {
     runFrame(world, dt);
     return RESOLVED;
   }
-  runCallerSystems(world, dt, count);
-  return runParallelFrame(world, dt, count);
+  return runParallelFrame(world, dt, count); // the caller systems, then the chunks, once the workers are known to be up
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   CONTROL_SEQ,
 } from '../components/ThreadControl.js';
 import { clearUpdateList } from '../components/UpdateList.js';
-import { endFrame } from '../frame.js';
+import { endFrame, runCallerSystems } from '../frame.js';
 import { FRAME_CHUNK, setWorldGate, WORLD_OPEN, WORLD_STEPPING, type AnimationWorld, type ThreadPools } from '../world.js';
 import { createAssetMirror, takeAssetUpdate, type AssetMirror } from './assetMirror.js';
 import { readFailure, recordFailure } from './failure.js';
@@ -35,6 +35,12 @@ interface ThreadRuntime {
   readonly mirror: AssetMirror;
   /** Workers that reported ready. */
   readyCount: number;
+  /** Per worker (thread − 1): whether it reported ready. */
+  readonly started: boolean[];
+  /** Milliseconds to wait for the workers (`createAnimationWorld`'s `workerTimeout`): to start, and for a frame's last chunks. */
+  readonly timeout: number;
+  /** When the frame in flight gives up on the workers (`performance.now()` milliseconds), once it waits asynchronously. */
+  deadline: number;
   readonly ready: Promise<void>;
   /** Per worker: test hooks to send with the next frame, or null. */
   readonly hooks: (WorkerHooks | null)[];
@@ -57,8 +63,11 @@ interface ThreadRuntime {
 
 const runtimes = new WeakMap<AnimationWorld, ThreadRuntime>();
 
-/** Starts `world.threads − 1` workers on `world`'s shared pools (createAnimationWorld). */
-export function startThreads(world: AnimationWorld): void {
+/**
+ * Starts `world.threads − 1` workers on `world`'s shared pools (createAnimationWorld); a frame
+ * waits at most `timeout` milliseconds for them to start, and for their last chunks.
+ */
+export function startThreads(world: AnimationWorld, timeout: number): void {
   const pools = world.parallel;
   if (pools === null) return;
   let markReady!: () => void, failReady!: (error: unknown) => void;
@@ -70,6 +79,9 @@ export function startThreads(world: AnimationWorld): void {
     workers: [],
     mirror: createAssetMirror(),
     readyCount: 0,
+    started: [],
+    timeout,
+    deadline: 0,
     hooks: [],
     hooksArmed: false,
     asyncFrames: 0,
@@ -89,7 +101,10 @@ export function startThreads(world: AnimationWorld): void {
   };
   const onMessage = (data: unknown): void => {
     const message = data as WorkerMessage;
-    if (message.type === 'ready' && ++runtime.readyCount === runtime.workers.length) markReady();
+    if (message.type === 'ready' && !runtime.started[message.thread - 1]) {
+      runtime.started[message.thread - 1] = true;
+      if (++runtime.readyCount === runtime.workers.length) markReady();
+    }
     if (message.type === 'heap') runtime.onHeap?.(message.thread, message.report);
   };
   for (let thread = 1; thread < world.threads; thread++) {
@@ -102,6 +117,7 @@ export function startThreads(world: AnimationWorld): void {
     };
     const worker = startWorker(thread, onMessage, onError);
     runtime.workers.push(worker);
+    runtime.started.push(false);
     runtime.hooks.push(null);
     const init: InitMessage = {
       type: 'init',
@@ -127,14 +143,18 @@ export function threadsUnavailable(world: AnimationWorld): string | null {
 
 /**
  * Runs one frame of `count` (≥ 1) characters on every thread of `world` (its removals are
- * committed: `beginFrame` ran); see the file header. Sets `RUNNING` until it settles.
+ * committed: `beginFrame` ran) — the caller systems (`runCallerSystems`), then the chunks; see
+ * the file header. The world's gate is `WORLD_STEPPING` until the frame settles. Nothing of
+ * the world is written before every worker has started: when one cannot (its script fails,
+ * it stops, or it does not report within the timeout) the promise rejects and the world is
+ * as it was.
  */
 export function runParallelFrame(world: AnimationWorld, dt: number, count: number): Promise<void> {
   const runtime = runtimes.get(world) as ThreadRuntime;
   setWorldGate(world, WORLD_STEPPING);
   if (runtime.readyCount < runtime.workers.length) {
     // Only the first frames: the workers are still loading.
-    return runtime.ready.then(
+    return whenStarted(runtime).then(
       () => startFrame(runtime, dt, count),
       (error: unknown) => {
         setWorldGate(world, WORLD_OPEN);
@@ -145,11 +165,53 @@ export function runParallelFrame(world: AnimationWorld, dt: number, count: numbe
   return startFrame(runtime, dt, count);
 }
 
+/**
+ * Resolves once every worker has reported ready; rejects when one stopped first, or when some
+ * have not reported within the timeout (naming them; the workers are then ended).
+ */
+function whenStarted(runtime: ThreadRuntime): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const late: number[] = [];
+      for (let w = 0; w < runtime.workers.length; w++) if (!runtime.started[w]) late.push(w + 1);
+      const reason = `thread${late.length > 1 ? 's' : ''} ${late.join(', ')} did not start within ${runtime.timeout} ms (createAnimationWorld's workerTimeout)`;
+      endWorkers(runtime, reason);
+      reject(new AnimationError('stepParallel', late.map((thread) => ({
+        path: `thread ${thread}`,
+        message: `did not report ready within ${runtime.timeout} ms (workerTimeout): the workers were ended and the frame not run (the world is as before the call); step(world, dt) still runs frames on this thread`,
+      }))));
+    }, runtime.timeout);
+    runtime.ready.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Ends the workers of a runtime that can no longer run frames, for `reason` (a sentence; `stepParallel` then throws it). */
+function endWorkers(runtime: ThreadRuntime, reason: string): void {
+  if (runtime.broken === null) runtime.broken = reason;
+  for (let w = 0; w < runtime.workers.length; w++) runtime.workers[w].terminate();
+}
+
 const RESOLVED = Promise.resolve();
 
 function startFrame(runtime: ThreadRuntime, dt: number, count: number): Promise<void> {
   const { world, pools, workers } = runtime;
   const { control, clock } = pools;
+  if (runtime.broken !== null) {
+    // A worker stopped after it started, before this frame: nothing written yet.
+    setWorldGate(world, WORLD_OPEN);
+    return Promise.reject(new AnimationError('stepParallel', [{ path: 'world', message: `${runtime.broken}: the frame was not run (the world is as before the call); step(world, dt) still runs frames on this thread` }]));
+  }
+  // The workers are up: from here on the frame writes the world.
+  runCallerSystems(world, dt, count);
   const dense = world.characters.dense;
   const shared = pools.dense;
   for (let i = 0; i < count; i++) shared[i] = dense[i];
@@ -182,6 +244,7 @@ function startFrame(runtime: ThreadRuntime, dt: number, count: number): Promise<
     return error === null ? RESOLVED : Promise.reject(error);
   }
   runtime.asyncFrames++;
+  runtime.deadline = performance.now() + runtime.timeout;
   return new Promise(runtime.executor);
 }
 
@@ -229,8 +292,13 @@ function pollFrame(runtime: ThreadRuntime): void {
     settle(runtime, finishFrame(runtime));
     return;
   }
-  const wait = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number): { async: boolean; value: Promise<unknown> | string } })
-    .waitAsync(control, CONTROL_DONE, done);
+  const left = runtime.deadline - performance.now();
+  if (left <= 0) {
+    settle(runtime, frameTimedOut(runtime, done));
+    return;
+  }
+  const wait = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, timeout: number): { async: boolean; value: Promise<unknown> | string } })
+    .waitAsync(control, CONTROL_DONE, done, left);
   if (wait.async) (wait.value as Promise<unknown>).then(runtime.poll);
   else runtime.poll();
 }
@@ -260,6 +328,20 @@ function finishFrame(runtime: ThreadRuntime): AnimationError | null {
   endFrame(world, runtime.dt);
   setWorldGate(world, WORLD_OPEN);
   return null;
+}
+
+/**
+ * The error of a frame whose workers did not all finish within the timeout (`done` did): the
+ * workers are ended (a stuck one must not write the pools later) and the frame left unfinished.
+ */
+function frameTimedOut(runtime: ThreadRuntime, done: number): AnimationError {
+  const workers = runtime.workers.length;
+  endWorkers(runtime, `${workers - done} of ${workers} workers did not finish a frame within ${runtime.timeout} ms (createAnimationWorld's workerTimeout)`);
+  clearUpdateList(runtime.world.updates);
+  return new AnimationError('stepParallel', [{
+    path: 'world',
+    message: `${workers - done} of ${workers} workers did not finish the frame within ${runtime.timeout} ms (workerTimeout): the workers were ended and the frame left unfinished (its events dropped, the clock not advanced); step(world, dt) still runs frames on this thread`,
+  }]);
 }
 
 /** Ends `world`'s workers (disposeAnimationWorld). */
