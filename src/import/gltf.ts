@@ -81,7 +81,9 @@
  * samplers under another name) is read and resampled once and its clip shared — each copy is
  * that clip renamed, over the same frames — and every accessor, track and distinct animation is
  * decoded once whatever uses it. Past these limits a file is refused with an `AnimationError`
- * naming the limit and the count: 2¹⁷ distinct animation channels (MAX_GLTF_CHANNELS), 2²⁵ decoded
+ * naming the limit and the count: 2²⁹ bytes of used accessors, each counted on its own since
+ * @gltf-transform copies each out of its view (MAX_GLTF_ACCESSOR_BYTES: accessors aliasing one
+ * buffer view), 2¹⁷ distinct animation channels (MAX_GLTF_CHANNELS), 2²⁵ decoded
  * key numbers — key times and output components — (MAX_GLTF_KEY_NUMBERS, counted before they are
  * decoded), 2²⁶ frame floats in the file's clips together (MAX_GLTF_CLIP_FLOATS, 256 MB; shared
  * frames counted once), besides one clip's own 2²⁶.

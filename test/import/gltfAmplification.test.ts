@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AnimationError, loadGltf, type Clip } from '../../src/index.js';
 import { MAX_GLTF_CHANNELS, MAX_GLTF_KEY_NUMBERS } from '../../src/import/gltf/clips.js';
+import { MAX_GLTF_ACCESSOR_BYTES } from '../../src/import/gltf/validateAccessors.js';
 import { ASSETS_DIR } from '../support/assets.js';
 
 type Json = Record<string, any>;
@@ -111,6 +112,47 @@ describe('the limits on one file\'s animation work refuse, naming the limit and 
     expect(message).toContain(`animations[${animations.length - 1}].channels`);
     expect(message).toContain(`${total} channels`);
     expect(message).toContain(`more than the ${MAX_GLTF_CHANNELS} one file may hold (MAX_GLTF_CHANNELS)`);
+  });
+
+  it(`accessors aliasing one buffer view past MAX_GLTF_ACCESSOR_BYTES (${MAX_GLTF_ACCESSOR_BYTES}): refused before any is copied out`, async () => {
+    // 26,000 accessors over the Fox's 20,736 bytes of positions (each would be copied out by
+    // @gltf-transform): 539 MB from a few MB of JSON.
+    const json = withAnimations([]);
+    const accessors = json['accessors'] as Json[];
+    const positions = accessors[0]!;
+    expect([positions['type'], positions['count']]).toEqual(['VEC3', 1728]);
+    const aliases = Array.from({ length: 26_000 }, () => accessors.push({ ...positions }) - 1);
+    json['animations'] = [{
+      name: 'aliases',
+      samplers: aliases.map((output) => ({ input: survey['samplers'][0]['input'], output })),
+      channels: aliases.map((_, k) => ({ sampler: k, target: { node: survey['channels'][0]['target']['node'], path: 'translation' } })),
+    }];
+    const error = await loadGltf(glb(json)).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(AnimationError);
+    const message = (error as AnimationError).message;
+    // Past the limit after some 25,890 of the aliases (20,736 bytes each), whatever the Fox's own accessors add.
+    const at = Number(/past the limit at accessors\[(\d+)\]/.exec(message)?.[1]);
+    const firstAlias = aliases[0]!;
+    expect(at - firstAlias).toBeGreaterThan(Math.floor(MAX_GLTF_ACCESSOR_BYTES / 20_736) - 100);
+    expect(at - firstAlias).toBeLessThanOrEqual(Math.floor(MAX_GLTF_ACCESSOR_BYTES / 20_736));
+    expect(Number(/hold (\d+) bytes/.exec(message)?.[1])).toBeGreaterThan(26_000 * 20_736);
+    expect(message).toContain(`more than the ${MAX_GLTF_ACCESSOR_BYTES} one file may use (MAX_GLTF_ACCESSOR_BYTES)`);
+  });
+
+  it('accessors without a buffer view count their zero-filled bytes too', async () => {
+    const json = withAnimations([]);
+    const accessors = json['accessors'] as Json[];
+    const zeros = Array.from({ length: 9 }, () => accessors.push({ componentType: 5126, count: 1 << 24, type: 'SCALAR', min: [0], max: [0] }) - 1);
+    const [first] = survey['channels'] as Json[];
+    json['animations'] = [{
+      name: 'zeros',
+      samplers: zeros.map((input) => ({ ...survey['samplers'][first!['sampler']], input })),
+      channels: zeros.map((_, k) => ({ ...first, sampler: k })),
+    }];
+    const error = await loadGltf(glb(json)).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(AnimationError);
+    expect((error as AnimationError).message).toContain(`(MAX_GLTF_ACCESSOR_BYTES)`);
+    expect((error as AnimationError).message).toContain(`past the limit at accessors[${zeros[7]}]`); // 8 × 64 MiB = 512 MiB is the limit, not past it
   });
 
   it(`key times and outputs past MAX_GLTF_KEY_NUMBERS (${MAX_GLTF_KEY_NUMBERS}): refused before they are decoded`, async () => {
