@@ -14,7 +14,7 @@
  */
 import { AnimationError } from '../assets/AnimationError.js';
 import {
-  CLOCK_DT, CLOCK_TIME, COMMAND_FRAME, COMMAND_MESSAGE, CONTROL_COMMAND, CONTROL_COUNT, CONTROL_DONE, CONTROL_FAILED, CONTROL_NEXT,
+  STATUS_PUSHED, STATUS_STRIDE, CLOCK_DT, CLOCK_TIME, COMMAND_FRAME, COMMAND_MESSAGE, CONTROL_COMMAND, CONTROL_COUNT, CONTROL_DONE, CONTROL_FAILED, CONTROL_NEXT,
   CONTROL_SEQ,
 } from '../components/ThreadControl.js';
 import { clearUpdateList } from '../components/UpdateList.js';
@@ -221,6 +221,9 @@ function startFrame(runtime: ThreadRuntime, dt: number, count: number): Promise<
   control[CONTROL_NEXT] = 0;
   control[CONTROL_DONE] = 0;
   control[CONTROL_FAILED] = 0;
+  // A worker writes its status at the end of its share: until then its `pushed` is −1, which
+  // names the workers that did not finish when the frame times out.
+  for (let t = 1; t < world.threads; t++) pools.status[t * STATUS_STRIDE + STATUS_PUSHED] = -1;
   const update = takeAssetUpdate(world, runtime.mirror);
   if (update !== null || runtime.hooksArmed) {
     runtime.hooksArmed = false;
@@ -336,12 +339,14 @@ function finishFrame(runtime: ThreadRuntime): AnimationError | null {
  */
 function frameTimedOut(runtime: ThreadRuntime, done: number): AnimationError {
   const workers = runtime.workers.length;
+  const late: number[] = [];
+  for (let t = 1; t <= workers; t++) if (runtime.pools.status[t * STATUS_STRIDE + STATUS_PUSHED] < 0) late.push(t);
   endWorkers(runtime, `${workers - done} of ${workers} workers did not finish a frame within ${runtime.timeout} ms (createAnimationWorld's workerTimeout)`);
   clearUpdateList(runtime.world.updates);
-  return new AnimationError('stepParallel', [{
-    path: 'world',
-    message: `${workers - done} of ${workers} workers did not finish the frame within ${runtime.timeout} ms (workerTimeout): the workers were ended and the frame left unfinished (its events dropped, the clock not advanced); step(world, dt) still runs frames on this thread`,
-  }]);
+  return new AnimationError('stepParallel', (late.length > 0 ? late : [0]).map((thread) => ({
+    path: thread > 0 ? `thread ${thread}` : 'world',
+    message: `${thread > 0 ? 'did' : `${workers - done} of ${workers} workers did`} not finish the frame within ${runtime.timeout} ms (workerTimeout): the workers were ended and the frame left unfinished (its events dropped, the clock not advanced); step(world, dt) still runs frames on this thread`,
+  })));
 }
 
 /** Ends `world`'s workers (disposeAnimationWorld). */

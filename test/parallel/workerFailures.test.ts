@@ -129,7 +129,7 @@ describe('a threaded frame whose workers cannot run rejects and leaves the world
     const world = machineCrowd(NEVER_FINISHES, { workerTimeout: 300 });
     const time = world.time;
     const error = await rejection(stepParallel(world, DT));
-    expect(error.message).toContain('1 of 1 workers did not finish the frame within 300 ms (workerTimeout)');
+    expect(error.message).toContain('stepParallel: thread 1 did not finish the frame within 300 ms (workerTimeout)');
     expect(world.time).toBe(time);
     expect(refused(() => stepParallel(world, DT)).message).toContain('did not finish a frame within 300 ms');
     const stepped = world.time;
