@@ -6,16 +6,21 @@
  * A frame (`runParallelFrame`): the caller copies the frame's characters into the shared list,
  * writes the frame's header, sends the assets registered since the last frame (a message; the
  * workers then take the frame from it) or else just wakes the workers (`Atomics.notify`), and
- * runs chunks itself until none is left. The world's gate is `WORLD_STEPPING` until the frame settles (the API refuses calls meanwhile). The workers are then at most a chunk behind: the
+ * runs chunks itself until none is left. The workers are then at most a chunk behind: the
  * caller polls their counter for up to ~2 ms and settles the frame at once (no promise made);
  * past that it waits with `Atomics.waitAsync` — never `Atomics.wait`, so a browser's main
  * thread does not block. Settling merges the threads' events in `step`'s order,
  * advances the clock, and resolves (or rejects, when a thread failed).
+ *
+ * The world's gate (`AnimationWorld.gate`) is `WORLD_STEPPING` from the call until the frame
+ * settles, so the API refuses calls meanwhile. Nothing is written before every worker has
+ * reported ready; a worker that stops, or does not start or finish within the world's
+ * `workerTimeout`, ends them all (none may write the pools once the world takes calls again).
  */
 import { AnimationError } from '../assets/AnimationError.js';
 import {
-  STATUS_PUSHED, STATUS_STRIDE, CLOCK_DT, CLOCK_TIME, COMMAND_FRAME, COMMAND_MESSAGE, CONTROL_COMMAND, CONTROL_COUNT, CONTROL_DONE, CONTROL_FAILED, CONTROL_NEXT,
-  CONTROL_SEQ,
+  CLOCK_DT, CLOCK_TIME, COMMAND_FRAME, COMMAND_MESSAGE, CONTROL_COMMAND, CONTROL_COUNT, CONTROL_DONE, CONTROL_FAILED, CONTROL_NEXT,
+  CONTROL_SEQ, STATUS_PUSHED, STATUS_STRIDE,
 } from '../components/ThreadControl.js';
 import { clearUpdateList } from '../components/UpdateList.js';
 import { endFrame, runCallerSystems } from '../frame.js';
@@ -110,7 +115,8 @@ export function startThreads(world: AnimationWorld, timeout: number): void {
   for (let thread = 1; thread < world.threads; thread++) {
     const onError = (message: string): void => {
       if (runtime.broken !== null) return;
-      runtime.broken = `thread ${thread} stopped (${message})`;
+      // The others are ended too: none may write the pools once the frame settled and the world takes calls again.
+      endWorkers(runtime, `thread ${thread} stopped (${message})`);
       const error = new AnimationError('stepParallel', [{ path: 'world', message: `${runtime.broken}: the frame was not finished; step(world, dt) still runs frames on this thread` }]);
       failReady(error);
       if (runtime.reject !== null) settle(runtime, error);
