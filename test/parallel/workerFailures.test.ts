@@ -50,6 +50,18 @@ const NEVER_FINISHES = script('stuck', [
   '',
 ].join('\n'));
 
+// Thread 1 crashes on its first frame; thread 2 keeps writing the shared pools (its timing slot) from then on.
+const ONE_CRASHES = script('crashes', [
+  "import { parentPort } from 'node:worker_threads';",
+  'let init = null;',
+  "parentPort.on('message', (m) => {",
+  "  if (m.type === 'init') { init = m; parentPort.postMessage({ type: 'ready', thread: m.thread }); return; }",
+  "  if (init.thread === 1) throw new Error('thread 1 crashes mid-frame');",
+  '  setInterval(() => { init.pools.timing[2] += 1; }, 2);',
+  '});',
+  '',
+].join('\n'));
+
 /** A world of COUNT characters running the machine, its workers from `workerUrl`. */
 function machineCrowd(workerUrl: string | null, options: Partial<AnimationWorldOptions> = {}): AnimationWorld {
   const saved = process.env['BITANIM_WORKER_URL'];
@@ -135,6 +147,21 @@ describe('a threaded frame whose workers cannot run rejects and leaves the world
     const stepped = world.time;
     step(world, DT);
     expect(world.time).toBe(stepped + DT);
+    disposeAnimationWorld(world);
+  });
+
+  it('a worker that crashes mid-frame: the frame rejects at once naming it, and the other worker is ended (it writes the pools no more)', async () => {
+    const world = machineCrowd(ONE_CRASHES, { threads: 3, workerTimeout: 60_000 });
+    const started = performance.now();
+    const error = await rejection(stepParallel(world, DT));
+    expect(error.message).toContain('thread 1 stopped (thread 1 crashes mid-frame)');
+    expect(performance.now() - started).toBeLessThan(30_000); // not the 60 s timeout
+    const timing = world.parallel!.timing;
+    await new Promise((done) => setTimeout(done, 100)); // thread 2's last writes land, if it still runs
+    const last = timing[2];
+    await new Promise((done) => setTimeout(done, 200));
+    expect(timing[2]).toBe(last); // ended: no more writes
+    expect(refused(() => stepParallel(world, DT)).message).toContain('cannot run threads');
     disposeAnimationWorld(world);
   });
 
