@@ -15,7 +15,8 @@ import { wasmApi, WASM_PAGE, type WasmMemory, type WasmModule } from './wasm/was
 import { bytesText, frameWorldBytes, mostCharacters } from './worldBytes.js';
 import { resolveCapacity } from './worldCapacity.js';
 import { createWorldPools, type WorldPools } from './worldPools.js';
-import type { AnimationWorld, AnimationWorldOptions, Frame } from './world.js';
+import { WORLD_OPEN } from './worldGate.js';
+import { type AnimationWorld, type AnimationWorldOptions, type Frame } from './world.js';
 
 const EMPTY_VIEW = new Float32Array(0);
 
@@ -150,5 +151,6 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     kernels: module !== null ? 'wasm' : 'js',
     wasm,
     warnings: wasm !== null ? wasm.warnings : [],
+    gate: WORLD_OPEN,
   };
 }

@@ -99,6 +99,15 @@ export interface AnimationWorldOptions {
    */
   threads?: number | 'auto';
   /**
+   * Milliseconds a threaded world (`threads > 1`) waits for its workers, default 10,000: for
+   * every worker to start (the first `stepParallel` waits for them), and within a frame for
+   * the workers' last chunks. Past it the frame's promise rejects with an AnimationError naming
+   * the threads that did not answer, the workers are ended, the world is as before the call
+   * when they never started, and `step` still runs frames (`stepParallel` then throws). A
+   * number in [1, 2³¹ − 1]. docs/threads.md.
+   */
+  workerTimeout?: number;
+  /**
    * Which kernels run the hot systems (src/wasm, docs/wasm.md): `'wasm'` (WebAssembly SIMD on
    * pools in the module's memory), `'js'`, or `'auto'` (default: wasm where its module is
    * loaded and validates, else JS). `world.kernels` says which runs.
@@ -346,6 +355,14 @@ export interface AnimationWorld {
    * kernels (`kernelAreaReport` lists them). Appended between frames, never during one.
    */
   readonly warnings: readonly string[];
+  /**
+   * Whether the world takes API calls: 0 (open), 1 (a `stepParallel` frame is in flight) or 2
+   * (`disposeAnimationWorld` ended it). Every command reads it before it writes anything (src/api/validation.ts
+   * `requireWorld`, and the follower target setters' fast path); only `stepParallel` and
+   * `disposeAnimationWorld` change it (src/worldGate.ts). One number, so the per-frame setters
+   * check it for the cost of a property read.
+   */
+  readonly gate: number;
 }
 
 /**

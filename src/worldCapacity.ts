@@ -34,11 +34,18 @@ export interface Capacity {
   readonly blendThreshold: number;
   /** Threads `stepParallel` runs on (`'auto'` resolved to the machine's logical cores). */
   readonly threads: number;
+  /** Milliseconds a threaded world waits for its workers (`workerTimeout`). */
+  readonly workerTimeout: number;
 }
+
+/** `createAnimationWorld`'s default `workerTimeout`, milliseconds. */
+export const DEFAULT_WORKER_TIMEOUT = 10_000;
+/** The longest `workerTimeout`, milliseconds: the longest delay a timer takes (2³¹ − 1 ms, about 24.8 days). */
+export const MAX_WORKER_TIMEOUT = 2 ** 31 - 1;
 
 /** Every option `createAnimationWorld` takes (`AnimationWorldOptions`). */
 const OPTION_KEYS: ReadonlySet<string> = new Set([
-  'maxEntities', 'maxJoints', 'world', 'maxEvents', 'maxTransitions', 'maxLayers', 'maxCurves', 'maxMachines', 'blendThreshold', 'frame', 'threads', 'kernels',
+  'maxEntities', 'maxJoints', 'world', 'maxEvents', 'maxTransitions', 'maxLayers', 'maxCurves', 'maxMachines', 'blendThreshold', 'frame', 'threads', 'kernels', 'workerTimeout',
 ]);
 
 /**
@@ -84,9 +91,14 @@ export function resolveCapacity(options: Readonly<AnimationWorldOptions>, issues
   if (!isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
     issues.push({ path: 'threads', message: `is ${shownNumber(options.threads)}: must be an integer ≥ 1 and ≤ ${MAX_THREADS}, or 'auto' (the machine's logical cores)` });
   }
+  const workerTimeout = options.workerTimeout ?? DEFAULT_WORKER_TIMEOUT;
+  if (typeof workerTimeout !== 'number' || !(workerTimeout >= 1) || !(workerTimeout <= MAX_WORKER_TIMEOUT)) {
+    issues.push({ path: 'workerTimeout', message: `is ${shownNumber(workerTimeout)}: must be a number of milliseconds ≥ 1 and ≤ ${MAX_WORKER_TIMEOUT} (default ${DEFAULT_WORKER_TIMEOUT})` });
+  }
   return {
     maxEntities, rows: maxEntities + 1, maxJoints, maxEvents, maxTransitions, maxLayers, maxCurves, maxMachines, blendThreshold,
     threads: isInteger(threads) ? threads : 1,
+    workerTimeout: typeof workerTimeout === 'number' ? workerTimeout : DEFAULT_WORKER_TIMEOUT,
   };
 }
 

@@ -321,9 +321,9 @@ describe('releaseClip refuses a clip in use, naming the user, with the world unc
       expectRefused(world, () => releaseMask(world, bad as never), /^releaseMask: mask must be a Mask/);
     }
     for (const bad of [null, undefined, {}, 7]) {
-      expect(() => releaseClip(bad as never, smallClip(skeleton, 1))).toThrow(/^releaseClip: world must be an AnimationWorld/);
-      expect(() => releaseSkeleton(bad as never, skeleton)).toThrow(/^releaseSkeleton: world must be an AnimationWorld/);
-      expect(() => releaseMask(bad as never, createMask(skeleton, { hips: 1 }))).toThrow(/^releaseMask: world must be an AnimationWorld/);
+      expect(() => releaseClip(bad as never, smallClip(skeleton, 1))).toThrow(/^releaseClip: world is .*: must be an AnimationWorld/);
+      expect(() => releaseSkeleton(bad as never, skeleton)).toThrow(/^releaseSkeleton: world is .*: must be an AnimationWorld/);
+      expect(() => releaseMask(bad as never, createMask(skeleton, { hips: 1 }))).toThrow(/^releaseMask: world is .*: must be an AnimationWorld/);
     }
     // Never registered: nothing to release, nothing changes.
     const before = snapshot(world);

@@ -32,7 +32,8 @@ import {
 } from '../components/Follower.js';
 import { isFiniteNumber, requireCharacter } from './validation.js';
 import { FLOAT32_MAX, MAX_DURATION, MIN_DURATION, rangeIssue } from '../assets/limits.js';
-import type { AnimationWorld } from '../world.js';
+import { WORLD_OPEN } from '../worldGate.js';
+import { type AnimationWorld } from '../world.js';
 
 /** How a follower is stepped: `'exact'` (matrix exponential) or `'euler'` (the minimum-jerk note's explicit Euler). */
 export type FollowIntegrator = 'exact' | 'euler';
@@ -208,13 +209,14 @@ function followNumberMessage(value: unknown, unit: string): string {
 }
 
 /**
- * Where a target setter writes slot `slot` of `eid` (the row × 3), when `eid` is a character
- * of `world` with a follower in `slot`; −1 otherwise, and the setter's full checks take over.
- * Cheap checks that V8 inlines (`slot >>> 0 === slot` is an integer in [0, 2³²); a query's
- * sparse-set lookup; a typed-array read).
+ * Where a target setter writes slot `slot` of `eid` (the row × 3), when `world` takes calls
+ * (not disposed, no `stepParallel` in flight: its gate is open) and `eid` is a character of it
+ * with a follower in `slot`; −1 otherwise, and the setter's full checks take over (they refuse
+ * a closed world as every command does). Cheap checks that V8 inlines (a property read;
+ * `slot >>> 0 === slot` is an integer in [0, 2³²); a query's sparse-set lookup; a typed-array read).
  */
 function targetIndex(world: AnimationWorld, eid: number, slot: number): number {
-  if (!((slot >>> 0) === slot && slot < FOLLOW_SLOTS && world?.characters?.has(eid) === true)) return -1;
+  if (!(world?.gate === WORLD_OPEN && (slot >>> 0) === slot && slot < FOLLOW_SLOTS && world.characters?.has(eid) === true)) return -1;
   const row = eid * FOLLOW_SLOTS + slot;
   return world.components.Follower.enabled[row] === 1 ? row * 3 : -1;
 }

@@ -28,14 +28,8 @@ import { LOD_MAX_LEVELS } from '../components/Lod.js';
 import { NO_MACHINE } from '../components/StateMachine.js';
 import type { BoundStateMachine } from '../assets/StateMachine.js';
 import { freeId, identityClipOf, referenceKeyIds } from '../systems/switching/registry.js';
-import { isClip } from './validation.js';
+import { isClip, requireWorld } from './validation.js';
 import type { AnimationWorld } from '../world.js';
-
-function requireWorld(world: AnimationWorld, where: string): void {
-  if (typeof world !== 'object' || world === null || !world.assets || !world.components || !world.ecs) {
-    fail(where, 'world', 'must be an AnimationWorld from createAnimationWorld');
-  }
-}
 
 /** The live characters (removals committed first, so a removed character is not one). */
 function liveCharacters(world: AnimationWorld): ArrayLike<number> {

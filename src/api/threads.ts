@@ -5,10 +5,11 @@
  */
 import { fail } from '../assets/AnimationError.js';
 import { MAX_DT, rangeIssue } from '../assets/limits.js';
-import { beginFrame, runCallerSystems, runFrame } from '../frame.js';
+import { beginFrame, runFrame } from '../frame.js';
 import { runParallelFrame, stopThreads, threadsUnavailable } from '../parallel/threadPool.js';
-import type { AnimationWorld } from '../world.js';
-import { disposedWorlds, requireWorld } from './validation.js';
+import { setWorldGate, WORLD_DISPOSED } from '../worldGate.js';
+import { type AnimationWorld } from '../world.js';
+import { requireWorld } from './validation.js';
 
 /**
  * Crowds smaller than this run `stepParallel` inline on the calling thread: waking the workers
@@ -54,8 +55,7 @@ export function stepParallel(world: AnimationWorld, dt: number): Promise<void> {
     runFrame(world, dt);
     return RESOLVED;
   }
-  runCallerSystems(world, dt, count);
-  return runParallelFrame(world, dt, count);
+  return runParallelFrame(world, dt, count); // the caller systems, then the chunks, once the workers are known to be up
 }
 
 /**
@@ -67,5 +67,5 @@ export function stepParallel(world: AnimationWorld, dt: number): Promise<void> {
 export function disposeAnimationWorld(world: AnimationWorld): void {
   requireWorld(world, 'disposeAnimationWorld');
   stopThreads(world);
-  disposedWorlds.add(world);
+  setWorldGate(world, WORLD_DISPOSED);
 }

@@ -9,8 +9,8 @@ import { isClip, type Clip } from '../assets/Clip.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import { hasComponent } from 'bitecs';
 import { MAX_LAYERS } from '../components/Layers.js';
-import { CONTROL_RUNNING } from '../components/ThreadControl.js';
-import type { AnimationWorld } from '../world.js';
+import { WORLD_DISPOSED, WORLD_OPEN, WORLD_STEPPING } from '../worldGate.js';
+import { type AnimationWorld } from '../world.js';
 
 export { describeValue } from '../assets/limits.js';
 
@@ -25,15 +25,12 @@ export function requireWorld(world: AnimationWorld, where: string): void {
     || typeof world.lod !== 'object' || world.lod === null) {
     fail(where, 'world', `is ${describeValue(world)}: must be an AnimationWorld from createAnimationWorld`);
   }
-  if (disposedWorlds.has(world)) fail(where, 'world', 'was disposed (disposeAnimationWorld): create a new world');
-  const parallel = world.parallel;
-  if (parallel !== null && parallel !== undefined && parallel.control[CONTROL_RUNNING] !== 0) {
-    fail(where, 'world', 'a parallel step is running: call between frames, once the promise of stepParallel has settled');
-  }
+  const gate = world.gate;
+  if (gate === WORLD_OPEN) return;
+  if (gate === WORLD_DISPOSED) fail(where, 'world', 'was disposed (disposeAnimationWorld): create a new world');
+  if (gate === WORLD_STEPPING) fail(where, 'world', 'a parallel step is running: call between frames, once the promise of stepParallel has settled');
+  fail(where, 'world', `is ${describeValue(world)}: must be an AnimationWorld from createAnimationWorld`);
 }
-
-/** Worlds ended by `disposeAnimationWorld`: every API call on them throws. */
-export const disposedWorlds = new WeakSet<AnimationWorld>();
 
 /** Throws an AnimationError naming `where` and `field` unless `options` is undefined or an object (not an array). */
 export function requireOptions(options: unknown, where: string, field = 'options'): void {

@@ -11,7 +11,7 @@ import { buildAnimationWorld } from '../buildWorld.js';
 import { kernelAreaBytes } from '../wasm/kernels.js';
 import type { AnimationWorld, AnimationWorldOptions } from '../world.js';
 import { frameWorldBytes } from '../worldBytes.js';
-import { resolveCapacity } from '../worldCapacity.js';
+import { DEFAULT_WORKER_TIMEOUT, resolveCapacity } from '../worldCapacity.js';
 
 /**
  * Creates an animation world with pools for `maxEntities` characters of up to `maxJoints`
@@ -32,7 +32,8 @@ import { resolveCapacity } from '../worldCapacity.js';
  *
  * @throws AnimationError when `options` is not an object or holds an unknown option, a size is not a positive integer
  * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴, `maxLayers` ≤ 16, `maxMachines` ≤ `maxLayers`), `maxTransitions` is not an integer in [0,
- * maxEntities], `maxCurves` not one in [0, 1024], `frame` is not a frame from `createFrame`, the
+ * maxEntities], `maxCurves` not one in [0, 1024], `workerTimeout` not a number of milliseconds in
+ * [1, 2³¹ − 1], `frame` is not a frame from `createFrame`, the
  * pools would take more than 2 GiB, allocating them fails, or `kernels` is `'wasm'` where the
  * WebAssembly kernels are not available (`'auto'` falls back to JavaScript; docs/wasm.md).
  * @example
@@ -55,8 +56,8 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
   if (frame !== defaultFrame && typeof options === 'object' && options !== null && options.threads !== undefined && options.threads !== 1) {
     fail('createAnimationWorld', 'threads', `is ${String(options.threads)} with a custom frame: worker threads run the default frame only (their systems are the library's); use threads: 1 with a custom frame`);
   }
-  const world = buildAnimationWorld(options, frame);
-  startThreads(world);
+  const world = buildAnimationWorld(options, frame); // checks every option, workerTimeout included
+  startThreads(world, options.workerTimeout ?? DEFAULT_WORKER_TIMEOUT);
   return world;
 }
 

@@ -4,11 +4,15 @@
  * (`/dev/zero`), a FIFO or a directory is refused at once instead of read without end; and an
  * output that is the input under another name (a symlink, a hard link, another spelling of the
  * path) is refused before any work is done; so is an output that cannot be written (its folder
- * missing or read-only, a directory or device in its place: {@link checkOutputPath}).
+ * missing or read-only, a directory or device in its place: {@link checkOutputPath}), and a
+ * symlink that dangles or points out of its folder ({@link resolveOutputPath}). Outputs are
+ * written whole or not at all ({@link writeOutputFile}: a temporary file beside the target, then
+ * a rename), so a run killed while writing never leaves a partial file under the output's name.
  */
+import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { access, open, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { access, chmod, lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { AnimationError } from '../assets/AnimationError.js';
 
 /**
@@ -91,6 +95,69 @@ export async function refuseOutputIsInput(out: string, file: string, input: Stat
 }
 
 /**
+ * The file an output path `out` writes: `out` itself (absolute), or, when `out` is a symlink,
+ * the file it points to — which must exist and be in the folder `out` names. A dangling link is
+ * refused (writing would create a file wherever it points, a folder the user never named), and
+ * so is a link to a file in another folder; a link to a file beside it is followed, deliberately:
+ * the file is replaced, the link kept.
+ *
+ * @throws AnimationError (at `where`, path `flag`) for a dangling link or a link out of its folder.
+ */
+export async function resolveOutputPath(out: string, where: string, flag: string): Promise<string> {
+  const fault = (message: string): never => refuse(where, flag, `is ${JSON.stringify(out)}: ${message}`);
+  const path = resolve(out);
+  const link = await lstat(path).catch(() => null); // absent, or its folder missing: not a link (checkOutputPath names the fault)
+  if (link === null || !link.isSymbolicLink()) return path;
+  const points = await readlink(path).catch(() => '?');
+  const target = await realpath(path).catch((error: NodeJS.ErrnoException) => {
+    return fault(error.code === 'ENOENT'
+      ? `a symlink to ${JSON.stringify(points)}, which does not exist (a dangling link): refused, so that nothing is created where it points; remove the link or name another file`
+      : `a symlink that cannot be followed (${error.code ?? error.message})`);
+  });
+  const folder = await realpath(dirname(path)).catch(() => dirname(path));
+  if (dirname(target) !== folder) fault(`a symlink to ${target}, outside its folder ${folder}: refused; name the file to write itself`);
+  return target;
+}
+
+/**
+ * Writes `data` to the output `out` whole or not at all: into a new temporary file beside the
+ * file it names (`.<name>.<pid>.<random>.tmp`, created exclusively, so never through another
+ * link), flushed to disk, then renamed over it — a rename within a folder is atomic, so the
+ * output is at every moment either as it was or complete. The file is the one
+ * {@link resolveOutputPath} names (a link beside it is followed, a dangling one refused); an
+ * existing file's permissions are kept. On any failure the temporary file is removed; a run
+ * killed while writing may leave it (never a partial output).
+ *
+ * @throws AnimationError (at `where`, path `flag`) when the path is refused or cannot be written.
+ */
+export async function writeOutputFile(out: string, data: Uint8Array, where: string, flag: string): Promise<void> {
+  const target = await resolveOutputPath(out, where, flag);
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const cannot = (error: NodeJS.ErrnoException): never => refuse(where, flag, `is ${JSON.stringify(out)}: cannot be written (${error.code ?? error.message})`);
+  const existing = await stat(target).catch(() => null);
+  let created = false;
+  try {
+    const handle = await open(temp, 'wx', 0o666).catch(cannot);
+    created = true;
+    try {
+      let written = 0;
+      while (written < data.byteLength) written += (await handle.write(data, written, data.byteLength - written)).bytesWritten;
+      if (existing !== null) await handle.chmod(existing.mode & 0o7777);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, target);
+    created = false;
+  } catch (error) {
+    if (error instanceof AnimationError) throw error;
+    cannot(error as NodeJS.ErrnoException);
+  } finally {
+    if (created) await unlink(temp).catch(() => {});
+  }
+}
+
+/**
  * Checks before any work that `out` can be written: its folder exists, is a directory and is
  * writable, and `out` is either absent or a writable regular file (symlinks followed) — so a
  * long reduction never ends in "cannot be written". Creates nothing.
@@ -99,6 +166,7 @@ export async function refuseOutputIsInput(out: string, file: string, input: Stat
  */
 export async function checkOutputPath(out: string, where: string, flag: string): Promise<void> {
   const fault = (message: string): never => refuse(where, flag, `is ${JSON.stringify(out)}: ${message}`);
+  await resolveOutputPath(out, where, flag); // a dangling link or one out of its folder
   const folder = dirname(resolve(out));
   const dir = await stat(folder).catch((error: NodeJS.ErrnoException) => {
     return fault(error.code === 'ENOENT' ? `its folder ${folder} does not exist (create it first)` : `its folder ${folder} cannot be read (${error.code ?? error.message})`);

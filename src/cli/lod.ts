@@ -22,7 +22,6 @@
  * Pure of printing: {@link reduceFile} returns a {@link LodReport}; the `format*` functions
  * give the lines `main.ts` prints.
  */
-import { writeFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import { AnimationError, IssueList } from '../assets/AnimationError.js';
 import type { Clip } from '../assets/Clip.js';
@@ -35,7 +34,7 @@ import { IMPORT_TOLERANCE } from '../import/gltf/resample.js';
 import { parseScale, SCALE_EXPECTED, UNITS } from '../import/units.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import { reduceClip } from '../offline/lod/reduceClip.js';
-import { checkOutputPath, readInputFile, refuseOutputIsInput } from './files.js';
+import { checkOutputPath, readInputFile, refuseOutputIsInput, writeOutputFile } from './files.js';
 import { unitsWarning } from './units.js';
 
 /** The `where` of errors `bitanim lod` reports. */
@@ -153,8 +152,9 @@ interface Resolved {
  * them (see {@link writeReduced}). Offline: allocates freely; seconds for long mocap takes.
  * @throws AnimationError (where `lod`, or the importer's or reducer's) for bad options, a file
  * that cannot be read or imported (not a regular file, above 512 MiB: see ./files.ts), an
- * `out` that is the input (a symlink or hard link to it) or cannot be written (its folder
- * missing or read-only: checked before the input is read), an unknown clip name, or a
+ * `out` that is the input (a symlink or hard link to it), cannot be written (its folder
+ * missing or read-only) or is a symlink that dangles or points out of its folder (checked
+ * before the input is read), an unknown clip name, or a
  * tolerance no reduction meets.
  * @example
  * const report = await reduceFile('Fox.glb', { tolerance: 0.005, scale: 'cm', out: 'Fox.lod.glb' });
@@ -343,9 +343,7 @@ async function writeReduced(
   }
   document.getRoot().getAsset().generator = 'bitanim lod';
   const data = await writeGltfBytes(document, extname(out).toLowerCase() === '.gltf' ? 'gltf' : 'glb');
-  await writeFile(out, data).catch((error: NodeJS.ErrnoException) => {
-    throw new AnimationError(WHERE, [{ path: out, message: `cannot be written (${error.code ?? error.message})` }]);
-  });
+  await writeOutputFile(out, data, WHERE, '--out'); // whole or not at all: a temporary file beside it, then a rename
   return { bytes: data.byteLength, animations, warnings };
 }
 

@@ -13,8 +13,10 @@
  * clips to keys within a model-space tolerance (metres) and prints keys and error per clip
  * (see ./lod.ts); `--out` writes the result as glTF. A bad file or option prints one line naming the problem (on `err`) and exits 1; so do
  * an input that is not a regular file (a device, FIFO or directory, symlinks followed) or is
- * above 512 MiB, and an `--out` that is the input under another name or cannot be written
- * (its folder missing or read-only), checked before any work (see ./files.ts).
+ * above 512 MiB, and an `--out` that is the input under another name, cannot be written
+ * (its folder missing or read-only) or is a symlink that dangles or leaves its folder, checked
+ * before any work (see ./files.ts); `--out` is written whole or not at all (a temporary file
+ * beside it, then a rename).
  *
  * `--scale` means the same in every command and format: the file's unit, as metres per unit or
  * a unit name (m, cm, mm, in, ft); lengths are then reported in metres. Without it glTF is in

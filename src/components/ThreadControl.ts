@@ -7,8 +7,8 @@
  * bumps `SEQ` and wakes the workers (`Atomics.notify` on `SEQ`). Every thread then claims
  * chunks of `FRAME_CHUNK` characters with `Atomics.add(control, NEXT, 1)` until none is left,
  * logs which thread ran each chunk (for the event order), and each worker adds 1 to `DONE`
- * when it has no more. `RUNNING` is 1 from the start of `stepParallel` until its promise
- * settles; the API refuses calls while it is set.
+ * when it has no more. From the start of `stepParallel` until its promise settles the
+ * world's gate (`AnimationWorld.gate`) is `WORLD_STEPPING`: the API refuses calls meanwhile.
  */
 
 /** Frame sequence number; workers wait on it. */
@@ -21,8 +21,7 @@ export const CONTROL_NEXT = 2;
 export const CONTROL_DONE = 3;
 /** Characters in the frame. */
 export const CONTROL_COUNT = 4;
-/** 1 while a `stepParallel` is in flight. */
-export const CONTROL_RUNNING = 5;
+// Slot 5 is free (whether a frame is in flight is the world's gate, AnimationWorld.gate: unthreaded worlds have one too).
 /** 0, or 1 + the thread whose frame failed (its message follows by `postMessage`). */
 export const CONTROL_FAILED = 6;
 /** The character the failed thread was working on (−1: none known). */

@@ -76,6 +76,18 @@
  * chosen from the joints alone, so a weights key between frames is cut by the lerp between
  * frames (RobotExpressive's are on its frames).
  *
+ * **Bounded work.** What a file makes the importer do is bounded by its distinct content, not by
+ * how often its JSON refers to it: an animation that repeats an earlier one (the same channels and
+ * samplers under another name) is read and resampled once and its clip shared — each copy is
+ * that clip renamed, over the same frames — and every accessor, track and distinct animation is
+ * decoded once whatever uses it. Past these limits a file is refused with an `AnimationError`
+ * naming the limit and the count: 2²⁹ bytes of used accessors, each counted on its own since
+ * @gltf-transform copies each out of its view (MAX_GLTF_ACCESSOR_BYTES: accessors aliasing one
+ * buffer view), 2¹⁷ distinct animation channels (MAX_GLTF_CHANNELS), 2²⁵ decoded
+ * key numbers — key times and output components — (MAX_GLTF_KEY_NUMBERS, counted before they are
+ * decoded), 2²⁶ frame floats in the file's clips together (MAX_GLTF_CLIP_FLOATS, 256 MB; shared
+ * frames counted once), besides one clip's own 2²⁶.
+ *
  * **Ignored, with one warning line per animation and kind:** `weights` channels on nodes whose
  * mesh is not bound to the clip's skeleton, channels on non-joint ancestors of the joints (their rest transform is baked in), channels
  * on other nodes that are not joints of the clip's skeleton, channels without a target node
@@ -108,7 +120,7 @@ import { Logger, WebIO, type Document, type GLTF, type Node } from '@gltf-transf
 import { AnimationError } from '../assets/AnimationError.js';
 import type { Clip } from '../assets/Clip.js';
 import type { Skeleton } from '../assets/Skeleton.js';
-import { buildClips } from './gltf/clips.js';
+import { buildClips, uniqueAnimations } from './gltf/clips.js';
 import { readContainer, WHERE } from './gltf/container.js';
 import { buildMeshes, type SkinnedMeshData } from './gltf/meshes.js';
 import { decodeMeshopt } from './gltf/meshopt.js';
@@ -169,7 +181,8 @@ export interface GltfResult {
  * GLB, wrong magic, JSON that is not glTF, external URIs, accessors out of range, joint
  * indices out of range, non-finite transforms or keys, unsupported required extensions
  * (`KHR_draco_mesh_compression` among them), malformed compressed views, bad materials,
- * textures, samplers or images of skinned primitives, external images.
+ * textures, samplers or images of skinned primitives, external images; and for a file past the
+ * limits on its animation work (module comment, **Bounded work**), naming the limit and the count.
  * @example
  * const { skeletons, clips, meshes } = await loadGltf(new Uint8Array(await (await fetch('fox.glb')).arrayBuffer()), { scale: 'cm' });
  */
@@ -209,7 +222,8 @@ async function importGltf(bytes: Uint8Array, options: GltfOptions, reader: Resou
   const meshopt = await decodeMeshopt(container.json, container.bin, external);
   const valid = validateGltf(meshopt.json, container.bin, { ...(external ? { external } : {}), decoded: meshopt.decoded });
   const warnings = valid.warnings;
-  const document = await readDocument(valid);
+  const unique = uniqueAnimations(valid.json); // a repeated animation is built, read and resampled once
+  const document = await readDocument({ ...valid, json: unique.json });
   const root = document.getRoot();
   const nodes = root.listNodes();
   const nodeIndex = new Map<Node, number>(nodes.map((node, i) => [node, i]));
@@ -226,7 +240,7 @@ async function importGltf(bytes: Uint8Array, options: GltfOptions, reader: Resou
     }
     addCurves(rig, [...curves].map(([name, value]) => ({ name, default: value })));
   }
-  const clips = buildClips(ctx, rigs, root.listAnimations(), built.morphs);
+  const clips = buildClips(ctx, rigs, root.listAnimations(), built.morphs, unique.copies);
   return { skeletons: rigs.map((r) => r.skeleton), clips, meshes: built.meshes, warnings };
 }
 

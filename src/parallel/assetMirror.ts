@@ -2,8 +2,14 @@
  * Assets reach the workers of a threaded world once each: before a frame,
  * the caller compares the registries the systems read with what it last sent and posts only
  * the slots that changed (registered, replaced or released since), together with the LOD
- * level table when it was replaced. Comparing is a pass over the registries' slots (tens of
- * references) and allocates nothing when nothing changed.
+ * level table when its contents changed. Comparing is a pass over the registries' slots (tens of
+ * references) and over the level table (`LOD_MAX_LEVELS` ints per clip), and allocates nothing
+ * when nothing changed.
+ *
+ * Registry slots hold immutable assets, so a slot is compared by identity. The level table is
+ * written in place (`registerLodLevels` for a clip whose row exists, `releaseClip`), so it is
+ * compared by value with a copy of what was sent: identity would miss an in-place change and
+ * leave the workers sampling the old levels.
  */
 import type { AnimationWorld } from '../world.js';
 
@@ -13,7 +19,7 @@ export const MIRRORED_REGISTRIES = ['skeletons', 'clips', 'masks', 'references',
 /** One of {@link MIRRORED_REGISTRIES}. */
 export type MirroredRegistry = (typeof MIRRORED_REGISTRIES)[number];
 
-/** What the workers have been sent: per registry its slots, and the LOD level table. */
+/** What the workers have been sent: per registry its slots, and a copy of the LOD level table (null: none sent yet). */
 export interface AssetMirror {
   readonly sent: Record<MirroredRegistry, unknown[]>;
   clipLevels: Int32Array | null;
@@ -59,12 +65,20 @@ export function takeAssetUpdate(world: AnimationWorld, mirror: AssetMirror): Ass
       update.lengths.push([name, list.length]);
     }
   }
-  if (world.lod.clipLevels !== mirror.clipLevels) {
-    mirror.clipLevels = world.lod.clipLevels;
+  const levels = world.lod.clipLevels;
+  if (mirror.clipLevels === null || !sameInts(levels, mirror.clipLevels)) {
+    mirror.clipLevels = levels.slice(); // a copy: the world's table may change in place later
     update ??= { slots: [], lengths: [], clipLevels: null };
-    update.clipLevels = world.lod.clipLevels;
+    update.clipLevels = mirror.clipLevels;
   }
   return update;
+}
+
+/** Whether `a` and `b` hold the same ints. */
+function sameInts(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Applies an update from {@link takeAssetUpdate} to a worker's view of the world. */

@@ -11,15 +11,21 @@
  * past that it waits with `Atomics.waitAsync` — never `Atomics.wait`, so a browser's main
  * thread does not block. Settling merges the threads' events in `step`'s order,
  * advances the clock, and resolves (or rejects, when a thread failed).
+ *
+ * The world's gate (`AnimationWorld.gate`) is `WORLD_STEPPING` from the call until the frame
+ * settles, so the API refuses calls meanwhile. Nothing is written before every worker has
+ * reported ready; a worker that stops, or does not start or finish within the world's
+ * `workerTimeout`, ends them all (none may write the pools once the world takes calls again).
  */
 import { AnimationError } from '../assets/AnimationError.js';
 import {
   CLOCK_DT, CLOCK_TIME, COMMAND_FRAME, COMMAND_MESSAGE, CONTROL_COMMAND, CONTROL_COUNT, CONTROL_DONE, CONTROL_FAILED, CONTROL_NEXT,
-  CONTROL_RUNNING, CONTROL_SEQ,
+  CONTROL_SEQ, STATUS_PUSHED, STATUS_STRIDE,
 } from '../components/ThreadControl.js';
 import { clearUpdateList } from '../components/UpdateList.js';
-import { endFrame } from '../frame.js';
+import { endFrame, runCallerSystems } from '../frame.js';
 import { FRAME_CHUNK, type AnimationWorld, type ThreadPools } from '../world.js';
+import { setWorldGate, WORLD_OPEN, WORLD_STEPPING } from '../worldGate.js';
 import { createAssetMirror, takeAssetUpdate, type AssetMirror } from './assetMirror.js';
 import { readFailure, recordFailure } from './failure.js';
 import { mergeThreadEvents, resetThreadQueue, writeQueueStatus } from './mergeEvents.js';
@@ -35,6 +41,12 @@ interface ThreadRuntime {
   readonly mirror: AssetMirror;
   /** Workers that reported ready. */
   readyCount: number;
+  /** Per worker (thread − 1): whether it reported ready. */
+  readonly started: boolean[];
+  /** Milliseconds to wait for the workers (`createAnimationWorld`'s `workerTimeout`): to start, and for a frame's last chunks. */
+  readonly timeout: number;
+  /** When the frame in flight gives up on the workers (`performance.now()` milliseconds), once it waits asynchronously. */
+  deadline: number;
   readonly ready: Promise<void>;
   /** Per worker: test hooks to send with the next frame, or null. */
   readonly hooks: (WorkerHooks | null)[];
@@ -57,8 +69,11 @@ interface ThreadRuntime {
 
 const runtimes = new WeakMap<AnimationWorld, ThreadRuntime>();
 
-/** Starts `world.threads − 1` workers on `world`'s shared pools (createAnimationWorld). */
-export function startThreads(world: AnimationWorld): void {
+/**
+ * Starts `world.threads − 1` workers on `world`'s shared pools (createAnimationWorld); a frame
+ * waits at most `timeout` milliseconds for them to start, and for their last chunks.
+ */
+export function startThreads(world: AnimationWorld, timeout: number): void {
   const pools = world.parallel;
   if (pools === null) return;
   let markReady!: () => void, failReady!: (error: unknown) => void;
@@ -70,6 +85,9 @@ export function startThreads(world: AnimationWorld): void {
     workers: [],
     mirror: createAssetMirror(),
     readyCount: 0,
+    started: [],
+    timeout,
+    deadline: 0,
     hooks: [],
     hooksArmed: false,
     asyncFrames: 0,
@@ -89,19 +107,24 @@ export function startThreads(world: AnimationWorld): void {
   };
   const onMessage = (data: unknown): void => {
     const message = data as WorkerMessage;
-    if (message.type === 'ready' && ++runtime.readyCount === runtime.workers.length) markReady();
+    if (message.type === 'ready' && !runtime.started[message.thread - 1]) {
+      runtime.started[message.thread - 1] = true;
+      if (++runtime.readyCount === runtime.workers.length) markReady();
+    }
     if (message.type === 'heap') runtime.onHeap?.(message.thread, message.report);
   };
   for (let thread = 1; thread < world.threads; thread++) {
     const onError = (message: string): void => {
       if (runtime.broken !== null) return;
-      runtime.broken = `thread ${thread} stopped (${message})`;
+      // The others are ended too: none may write the pools once the frame settled and the world takes calls again.
+      endWorkers(runtime, `thread ${thread} stopped (${message})`);
       const error = new AnimationError('stepParallel', [{ path: 'world', message: `${runtime.broken}: the frame was not finished; step(world, dt) still runs frames on this thread` }]);
       failReady(error);
       if (runtime.reject !== null) settle(runtime, error);
     };
     const worker = startWorker(thread, onMessage, onError);
     runtime.workers.push(worker);
+    runtime.started.push(false);
     runtime.hooks.push(null);
     const init: InitMessage = {
       type: 'init',
@@ -127,18 +150,21 @@ export function threadsUnavailable(world: AnimationWorld): string | null {
 
 /**
  * Runs one frame of `count` (≥ 1) characters on every thread of `world` (its removals are
- * committed: `beginFrame` ran); see the file header. Sets `RUNNING` until it settles.
+ * committed: `beginFrame` ran) — the caller systems (`runCallerSystems`), then the chunks; see
+ * the file header. The world's gate is `WORLD_STEPPING` until the frame settles. Nothing of
+ * the world is written before every worker has started: when one cannot (its script fails,
+ * it stops, or it does not report within the timeout) the promise rejects and the world is
+ * as it was.
  */
 export function runParallelFrame(world: AnimationWorld, dt: number, count: number): Promise<void> {
   const runtime = runtimes.get(world) as ThreadRuntime;
-  const control = runtime.pools.control;
-  control[CONTROL_RUNNING] = 1;
+  setWorldGate(world, WORLD_STEPPING);
   if (runtime.readyCount < runtime.workers.length) {
     // Only the first frames: the workers are still loading.
-    return runtime.ready.then(
+    return whenStarted(runtime).then(
       () => startFrame(runtime, dt, count),
       (error: unknown) => {
-        control[CONTROL_RUNNING] = 0;
+        setWorldGate(world, WORLD_OPEN);
         throw error;
       },
     );
@@ -146,11 +172,53 @@ export function runParallelFrame(world: AnimationWorld, dt: number, count: numbe
   return startFrame(runtime, dt, count);
 }
 
+/**
+ * Resolves once every worker has reported ready; rejects when one stopped first, or when some
+ * have not reported within the timeout (naming them; the workers are then ended).
+ */
+function whenStarted(runtime: ThreadRuntime): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const late: number[] = [];
+      for (let w = 0; w < runtime.workers.length; w++) if (!runtime.started[w]) late.push(w + 1);
+      const reason = `thread${late.length > 1 ? 's' : ''} ${late.join(', ')} did not start within ${runtime.timeout} ms (createAnimationWorld's workerTimeout)`;
+      endWorkers(runtime, reason);
+      reject(new AnimationError('stepParallel', late.map((thread) => ({
+        path: `thread ${thread}`,
+        message: `did not report ready within ${runtime.timeout} ms (workerTimeout): the workers were ended and the frame not run (the world is as before the call); step(world, dt) still runs frames on this thread`,
+      }))));
+    }, runtime.timeout);
+    runtime.ready.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Ends the workers of a runtime that can no longer run frames, for `reason` (a sentence; `stepParallel` then throws it). */
+function endWorkers(runtime: ThreadRuntime, reason: string): void {
+  if (runtime.broken === null) runtime.broken = reason;
+  for (let w = 0; w < runtime.workers.length; w++) runtime.workers[w].terminate();
+}
+
 const RESOLVED = Promise.resolve();
 
 function startFrame(runtime: ThreadRuntime, dt: number, count: number): Promise<void> {
   const { world, pools, workers } = runtime;
   const { control, clock } = pools;
+  if (runtime.broken !== null) {
+    // A worker stopped after it started, before this frame: nothing written yet.
+    setWorldGate(world, WORLD_OPEN);
+    return Promise.reject(new AnimationError('stepParallel', [{ path: 'world', message: `${runtime.broken}: the frame was not run (the world is as before the call); step(world, dt) still runs frames on this thread` }]));
+  }
+  // The workers are up: from here on the frame writes the world.
+  runCallerSystems(world, dt, count);
   const dense = world.characters.dense;
   const shared = pools.dense;
   for (let i = 0; i < count; i++) shared[i] = dense[i];
@@ -160,6 +228,9 @@ function startFrame(runtime: ThreadRuntime, dt: number, count: number): Promise<
   control[CONTROL_NEXT] = 0;
   control[CONTROL_DONE] = 0;
   control[CONTROL_FAILED] = 0;
+  // A worker writes its status at the end of its share: until then its `pushed` is −1, which
+  // names the workers that did not finish when the frame times out.
+  for (let t = 1; t < world.threads; t++) pools.status[t * STATUS_STRIDE + STATUS_PUSHED] = -1;
   const update = takeAssetUpdate(world, runtime.mirror);
   if (update !== null || runtime.hooksArmed) {
     runtime.hooksArmed = false;
@@ -183,6 +254,7 @@ function startFrame(runtime: ThreadRuntime, dt: number, count: number): Promise<
     return error === null ? RESOLVED : Promise.reject(error);
   }
   runtime.asyncFrames++;
+  runtime.deadline = performance.now() + runtime.timeout;
   return new Promise(runtime.executor);
 }
 
@@ -230,8 +302,13 @@ function pollFrame(runtime: ThreadRuntime): void {
     settle(runtime, finishFrame(runtime));
     return;
   }
-  const wait = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number): { async: boolean; value: Promise<unknown> | string } })
-    .waitAsync(control, CONTROL_DONE, done);
+  const left = runtime.deadline - performance.now();
+  if (left <= 0) {
+    settle(runtime, frameTimedOut(runtime, done));
+    return;
+  }
+  const wait = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, timeout: number): { async: boolean; value: Promise<unknown> | string } })
+    .waitAsync(control, CONTROL_DONE, done, left);
   if (wait.async) (wait.value as Promise<unknown>).then(runtime.poll);
   else runtime.poll();
 }
@@ -240,7 +317,7 @@ function settle(runtime: ThreadRuntime, error: unknown): void {
   const { resolve, reject } = runtime;
   runtime.resolve = null;
   runtime.reject = null;
-  runtime.pools.control[CONTROL_RUNNING] = 0;
+  setWorldGate(runtime.world, WORLD_OPEN);
   if (error === null) resolve?.();
   else reject?.(error);
 }
@@ -251,7 +328,7 @@ function finishFrame(runtime: ThreadRuntime): AnimationError | null {
   const failure = readFailure(pools);
   if (failure !== null) {
     clearUpdateList(world.updates);
-    pools.control[CONTROL_RUNNING] = 0;
+    setWorldGate(world, WORLD_OPEN);
     return new AnimationError('stepParallel', [{
       path: `thread ${failure.thread}`,
       message: `${failure.text}; the frame was left unfinished (its events dropped, the clock not advanced); the world steps on`,
@@ -259,8 +336,24 @@ function finishFrame(runtime: ThreadRuntime): AnimationError | null {
   }
   mergeThreadEvents(world.events, pools, runtime.chunks, world.threads);
   endFrame(world, runtime.dt);
-  pools.control[CONTROL_RUNNING] = 0;
+  setWorldGate(world, WORLD_OPEN);
   return null;
+}
+
+/**
+ * The error of a frame whose workers did not all finish within the timeout (`done` did): the
+ * workers are ended (a stuck one must not write the pools later) and the frame left unfinished.
+ */
+function frameTimedOut(runtime: ThreadRuntime, done: number): AnimationError {
+  const workers = runtime.workers.length;
+  const late: number[] = [];
+  for (let t = 1; t <= workers; t++) if (runtime.pools.status[t * STATUS_STRIDE + STATUS_PUSHED] < 0) late.push(t);
+  endWorkers(runtime, `${workers - done} of ${workers} workers did not finish a frame within ${runtime.timeout} ms (createAnimationWorld's workerTimeout)`);
+  clearUpdateList(runtime.world.updates);
+  return new AnimationError('stepParallel', (late.length > 0 ? late : [0]).map((thread) => ({
+    path: thread > 0 ? `thread ${thread}` : 'world',
+    message: `${thread > 0 ? 'did' : `${workers - done} of ${workers} workers did`} not finish the frame within ${runtime.timeout} ms (workerTimeout): the workers were ended and the frame left unfinished (its events dropped, the clock not advanced); step(world, dt) still runs frames on this thread`,
+  })));
 }
 
 /** Ends `world`'s workers (disposeAnimationWorld). */

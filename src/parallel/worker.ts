@@ -14,7 +14,8 @@ import { clearUpdateList, createUpdateList } from '../components/UpdateList.js';
 import { defaultFrame, insertSystem } from '../frame.js';
 import { nodeBuiltin } from '../memory/environment.js';
 import { instantiateKernels } from '../wasm/kernels.js';
-import type { AnimationWorld, Frame } from '../world.js';
+import { WORLD_OPEN } from '../worldGate.js';
+import { type AnimationWorld, type Frame } from '../world.js';
 import { applyAssetUpdate } from './assetMirror.js';
 import { CharacterFault, recordFailure } from './failure.js';
 import { resetThreadQueue, writeQueueStatus } from './mergeEvents.js';
@@ -191,5 +192,6 @@ function createWorkerWorld(init: InitMessage): AnimationWorld {
     kernels: init.wasm !== null ? 'wasm' : 'js',
     wasm: init.wasm !== null ? instantiateKernels(init.wasm.module, init.wasm.memory, init.wasm.area, init.thread) : null,
     warnings: [], // the world's own thread gives them
+    gate: WORLD_OPEN, // a worker's view takes no API calls
   };
 }

@@ -5,14 +5,14 @@
  * uniformly over [0, D] (at the rate `resample.ts` chooses) with the rest pose under
  * unanimated joints and the baked non-joint ancestors composed on top.
  */
-import type { Animation, AnimationSampler } from '@gltf-transform/core';
+import type { Accessor, Animation, AnimationSampler } from '@gltf-transform/core';
 import { AnimationError, IssueList } from '../../assets/AnimationError.js';
 import { createClip, type Clip } from '../../assets/Clip.js';
 import { POSE_CHANNELS } from '../../assets/validatePose.js';
 import { POSE_STRIDE } from '../../math/layout.js';
 import { WHERE } from './container.js';
 import { MAX_IMPORT_RATE, resample, type BoundTrack, type ClipSource, type Resampled, type Sampled } from './resample.js';
-import { readTimes, readTrack } from './sampler.js';
+import { readTimes, readTrack, type Track } from './sampler.js';
 import { firstNonFloat32, listNames, rethrowWithPrefix, type Context } from './shared.js';
 import type { Rig } from './skeletons.js';
 import type { NodeMorphs } from './meshes.js';
@@ -21,23 +21,192 @@ import { readWeightsTrack, sampleWeightCurves, type WeightsTrack } from './morph
 /** Resampled clips larger than this many floats (256 MB) are refused. */
 const MAX_CLIP_FLOATS = 1 << 26;
 
+/**
+ * The most animation key numbers (key times and output components) one file's animations may
+ * decode, 2²⁵ (33,554,432; 256 MB as the Float64 the samplers evaluate): an accessor used by
+ * many samplers or animations is decoded once and counted once, so this bounds the work by
+ * the file's distinct keys. A file past it is refused, naming the count.
+ */
+export const MAX_GLTF_KEY_NUMBERS = 1 << 25;
+
+/**
+ * The most frame floats one file's clips may hold together, 2²⁶ (67,108,864; 256 MB of
+ * Float32, as much as one clip may hold): animations identical in their channels, samplers
+ * and accessors (a file repeating an animation under other names) give clips that share one
+ * resampled frame array, counted once. A file past it is refused, naming the count.
+ */
+export const MAX_GLTF_CLIP_FLOATS = 1 << 26;
+
+/**
+ * What one file's animations decoded, so that nothing is decoded twice: each sampler input
+ * (by accessor), each transform or weights track (by input, output, interpolation and width),
+ * each distinct animation's clip (by its rig, duration and tracks), and the totals the
+ * limits above bound.
+ */
+interface Decoded {
+  readonly ids: Map<object, number>;
+  /** The inputs and track keys counted in `keyNumbers` (before they are decoded). */
+  readonly counted: Set<Accessor | string>;
+  readonly times: Map<Accessor, Float64Array | null>;
+  readonly tracks: Map<string, Track | WeightsTrack | null>;
+  readonly clips: Map<string, { readonly clip: Clip; readonly notes: readonly string[] }>;
+  keyNumbers: number;
+  clipFloats: number;
+}
+
+/** A small id for `object` (an accessor or a track), the same for every use in the file. */
+function idOf(decoded: Decoded, object: object | null): number {
+  if (object === null) return -1;
+  let id = decoded.ids.get(object);
+  if (id === undefined) decoded.ids.set(object, (id = decoded.ids.size));
+  return id;
+}
+
+/** The key of a sampler's track in `Decoded.tracks`: its input, output, interpolation and kind (`vec3`, `vec4`, `weights of node n`). */
+function trackKey(decoded: Decoded, sampler: AnimationSampler, kind: string): string {
+  return `${idOf(decoded, sampler.getInput())}/${idOf(decoded, sampler.getOutput())}/${sampler.getInterpolation()}/${kind}`;
+}
+
+/**
+ * Counts the key numbers animation `path` will decode that the file has not decoded yet — each
+ * new input accessor's times, each new track's output components — before any is decoded,
+ * refusing the file when the total passes {@link MAX_GLTF_KEY_NUMBERS}.
+ */
+function countKeyNumbers(decoded: Decoded, animation: Animation, nodeIndex: ReadonlyMap<object, number>, path: string): void {
+  let more = 0;
+  for (const channel of animation.listChannels()) {
+    const sampler = channel.getSampler();
+    const targetPath = channel.getTargetPath();
+    if (sampler === null) continue;
+    const input = sampler.getInput(), output = sampler.getOutput();
+    if (input !== null && !decoded.counted.has(input)) {
+      decoded.counted.add(input);
+      more += input.getCount();
+    }
+    const node = channel.getTargetNode();
+    const kind = targetPath === 'rotation' ? 'vec4' : targetPath === 'translation' || targetPath === 'scale' ? 'vec3'
+      : targetPath === 'weights' && node !== null ? `weights of node ${nodeIndex.get(node)}` : null;
+    if (kind === null || output === null) continue;
+    const key = trackKey(decoded, sampler, kind);
+    if (decoded.counted.has(key)) continue;
+    decoded.counted.add(key);
+    more += output.getCount() * output.getElementSize();
+  }
+  decoded.keyNumbers += more;
+  if (decoded.keyNumbers > MAX_GLTF_KEY_NUMBERS) {
+    throw new AnimationError(WHERE, [{
+      path,
+      message: `takes the file's animation keys to ${decoded.keyNumbers} numbers (key times and output components; an accessor or sampler shared by channels or animations counted once): more than the ${MAX_GLTF_KEY_NUMBERS} one file may decode (MAX_GLTF_KEY_NUMBERS)`,
+    }]);
+  }
+}
+
 const TRS_OFFSET: Readonly<Record<string, number>> = { translation: 0, rotation: 3, scale: 7 };
 
-/** One clip per animation that animates joints of one of `rigs`, in `animations` order. */
-export function buildClips(ctx: Context, rigs: readonly Rig[], animations: readonly Animation[], morphs: ReadonlyMap<number, NodeMorphs>): Clip[] {
+/**
+ * The most animation channels one file may hold, 2¹⁷ (131,072), its repeated animations
+ * counted once (a humanoid of 60 joints animates some 180 channels: 700 distinct animations of
+ * it fit). A file past it is refused, naming the count.
+ */
+export const MAX_GLTF_CHANNELS = 1 << 17;
+
+/**
+ * The glTF JSON with each animation that repeats an earlier one — the same channels and
+ * samplers, whatever its name, extras or extensions — left out, and for each animation kept
+ * the file's animations it stands for (itself first), so that @gltf-transform builds each
+ * distinct animation's channels once and the importer reads and resamples it once.
+ * @throws AnimationError when the distinct animations hold more than {@link MAX_GLTF_CHANNELS} channels.
+ */
+export function uniqueAnimations(json: Record<string, unknown>): { json: Record<string, unknown>; copies: AnimationCopy[][] } {
+  const animations = Array.isArray(json['animations']) ? (json['animations'] as Record<string, unknown>[]) : [];
+  const kept: Record<string, unknown>[] = [];
+  const copies: AnimationCopy[][] = [];
+  const seen = new Map<string, number>();
+  let channels = 0;
+  animations.forEach((animation, index) => {
+    const name = typeof animation['name'] === 'string' ? animation['name'] : '';
+    const key = JSON.stringify([animation['channels'], animation['samplers']]);
+    const at = seen.get(key);
+    if (at !== undefined) {
+      copies[at].push({ index, name });
+      return;
+    }
+    channels += Array.isArray(animation['channels']) ? animation['channels'].length : 0;
+    if (channels > MAX_GLTF_CHANNELS) {
+      throw new AnimationError(WHERE, [{
+        path: `animations[${index}].channels`,
+        message: `takes the file's distinct animations to ${channels} channels: more than the ${MAX_GLTF_CHANNELS} one file may hold (MAX_GLTF_CHANNELS)`,
+      }]);
+    }
+    seen.set(key, kept.length);
+    kept.push(animation);
+    copies.push([{ index, name }]);
+  });
+  return { json: kept.length === animations.length ? json : { ...json, animations: kept }, copies };
+}
+
+/**
+ * An animation of the file: its index in the file's `animations` and its name (`''` when it has none).
+ */
+export interface AnimationCopy {
+  readonly index: number;
+  readonly name: string;
+}
+
+/**
+ * One clip per animation that animates joints of one of `rigs`, in the file's animation order.
+ * `animations` are the file's distinct animations (see {@link uniqueAnimations}) and `copies[u]`
+ * the file's animations that are `animations[u]` (the first is itself): each copy gets the
+ * clip of its original, renamed (the frames shared), and its warnings.
+ */
+export function buildClips(
+  ctx: Context, rigs: readonly Rig[], animations: readonly Animation[], morphs: ReadonlyMap<number, NodeMorphs>,
+  copies: readonly (readonly AnimationCopy[])[] = animations.map((animation, a) => [{ index: a, name: animation.getName() }]),
+): Clip[] {
   const { nodeIndex, warnings, valid } = ctx;
   const issues = new IssueList(WHERE);
   const clips: Clip[] = [];
   const nodeLabel = (n: number) => `"${valid.nodeNames[n] || `node ${n}`}"`;
+  const decoded: Decoded = { ids: new Map(), counted: new Set(), times: new Map(), tracks: new Map(), clips: new Map(), keyNumbers: 0, clipFloats: 0 };
+  /** The key times of an accessor, decoded once for the file. */
+  const inputTimes = (input: Accessor | null, path: string): Float64Array | null => {
+    if (input === null) return readTimes(input, issues, path);
+    if (!decoded.times.has(input)) decoded.times.set(input, readTimes(input, issues, path));
+    return decoded.times.get(input)!;
+  };
+  /** A sampler's track, decoded once for the file per input, output, interpolation and kind. */
+  const trackOf = <T extends Track | WeightsTrack>(sampler: AnimationSampler, kind: string, read: () => T | null): T | null => {
+    const key = trackKey(decoded, sampler, kind);
+    if (!decoded.tracks.has(key)) decoded.tracks.set(key, read());
+    return decoded.tracks.get(key) as T | null;
+  };
 
-  animations.forEach((animation, a) => {
-    const name = animation.getName() || `animation${a}`;
+  const byIndex: (Clip | undefined)[] = [];
+  animations.forEach((animation, u) => {
+    const [first, ...others] = copies[u];
+    const warned = warnings.length, made = clips.length;
+    buildOne(animation, first.index, first.name || `animation${first.index}`);
+    const clip = clips.length > made ? clips[clips.length - 1] : undefined;
+    byIndex[first.index] = clip;
+    const head = `animation "${first.name || `animation${first.index}`}" (animations[${first.index}])`;
+    const notes = warnings.slice(warned).map((w) => (w.startsWith(head) ? w.slice(head.length) : `: ${w}`));
+    for (const copy of others) {
+      const name = copy.name || `animation${copy.index}`;
+      for (const note of notes) warnings.push(`animation "${name}" (animations[${copy.index}])${note}`);
+      if (clip !== undefined) byIndex[copy.index] = Object.freeze({ ...clip, name });
+    }
+  });
+  issues.throwIfAny();
+  return byIndex.filter((clip): clip is Clip => clip !== undefined);
+
+  function buildOne(animation: Animation, a: number, name: string): void {
     const path = `animations[${a}]`;
     const head = `animation "${name}" (${path})`;
-    const samplers = animation.listSamplers();
+    countKeyNumbers(decoded, animation, nodeIndex, path); // before anything is decoded
+    const samplerIndex = new Map(animation.listSamplers().map((sampler, k) => [sampler, k])); // (indexOf per channel would be quadratic)
     const times = new Map<AnimationSampler, Float64Array | null>();
     const timesOf = (sampler: AnimationSampler): Float64Array | null => {
-      if (!times.has(sampler)) times.set(sampler, readTimes(sampler.getInput(), issues, `${path}.samplers[${samplers.indexOf(sampler)}].input`));
+      if (!times.has(sampler)) times.set(sampler, inputTimes(sampler.getInput(), `${path}.samplers[${samplerIndex.get(sampler)}].input`));
       return times.get(sampler)!;
     };
 
@@ -93,7 +262,9 @@ export function buildClips(ctx: Context, rigs: readonly Rig[], animations: reado
       }
       const keys = timesOf(t.sampler);
       if (!keys) continue;
-      const track = readTrack(t.sampler, keys, t.targetPath === 'rotation' ? 4 : 3, issues, `${path}.channels[${t.channel}] (${nodeLabel(t.node)}.${t.targetPath}) sampler`);
+      const size = t.targetPath === 'rotation' ? 4 : 3;
+      const where = `${path}.channels[${t.channel}] (${nodeLabel(t.node)}.${t.targetPath}) sampler`;
+      const track = trackOf(t.sampler, `vec${size}`, () => readTrack(t.sampler, keys, size, issues, where));
       if (track) bound.push({ joint, offset: TRS_OFFSET[t.targetPath], track });
     }
     if (ancestors.length) {
@@ -113,13 +284,40 @@ export function buildClips(ctx: Context, rigs: readonly Rig[], animations: reado
       }
       const keys = timesOf(m.sampler);
       if (!keys) continue;
-      const track = readWeightsTrack(m.sampler, keys, entry, issues, `${path}.channels[${m.channel}] (${nodeLabel(m.node)}.weights) sampler`);
+      const where = `${path}.channels[${m.channel}] (${nodeLabel(m.node)}.weights) sampler`;
+      const track = trackOf(m.sampler, `weights of node ${m.node}`, () => readWeightsTrack(m.sampler, keys, entry, issues, where));
       if (track) weightTracks.push(track);
     }
     if (unbound.length) {
       warnings.push(`${head}: ignored ${plural(unbound.length, 'morph-target "weights" channel')} on nodes whose mesh is not bound to skeleton ${rig.index} (${listNames([...new Set(unbound)].map(nodeLabel), false)})`);
     }
     if (issues.issues.length) return;
+
+    // An animation made of the same tracks on the same joints as an earlier one (a file that
+    // repeats an animation under other names) is that clip again, renamed: its frames shared.
+    const signature = `${rig.index} ${moving ? duration : 0} ${bound.map((b) => `${b.joint}.${b.offset}.${idOf(decoded, b.track)}`).join(',')} ${weightTracks.map((w) => idOf(decoded, w)).join(',')}`;
+    const same = decoded.clips.get(signature);
+    if (same !== undefined) {
+      for (const note of same.notes) warnings.push(`${head}: ${note}`);
+      clips.push(Object.freeze({ ...same.clip, name }));
+      return;
+    }
+    const notes: string[] = [];
+    const note = (text: string): void => {
+      notes.push(text);
+      warnings.push(`${head}: ${text}`);
+    };
+    const keep = (clip: Clip): void => {
+      decoded.clipFloats += clip.frames.length;
+      if (decoded.clipFloats > MAX_GLTF_CLIP_FLOATS) {
+        throw new AnimationError(WHERE, [{
+          path,
+          message: `takes the file's clips to ${decoded.clipFloats} frame floats (${clip.frames.length} for "${name}"; identical animations share theirs): more than the ${MAX_GLTF_CLIP_FLOATS} one file's clips may hold (MAX_GLTF_CLIP_FLOATS)`,
+        }]);
+      }
+      decoded.clips.set(signature, { clip, notes });
+      clips.push(clip);
+    };
 
     const jointCount = rig.skeleton.jointCount;
     // Single keys everywhere: a constant pose, stored as one frame whatever the key times.
@@ -147,21 +345,19 @@ export function buildClips(ctx: Context, rigs: readonly Rig[], animations: reado
     }
     if (chosen.sheared.size) {
       const names = [...chosen.sheared].map((j) => `"${rig.skeleton.names[j]}"`);
-      warnings.push(`${head}: animated transforms of joints ${listNames(names, false)} have shear from non-uniformly scaled non-joint ancestors; the shear is dropped`);
+      note(`animated transforms of joints ${listNames(names, false)} have shear from non-uniformly scaled non-joint ancestors; the shear is dropped`);
     }
-    if (chosen.importError > ctx.tolerance) warnings.push(`${head}: ${importErrorWarning(chosen, ctx.frameRate !== null, ctx.tolerance)}`);
+    if (chosen.importError > ctx.tolerance) note(importErrorWarning(chosen, ctx.frameRate !== null, ctx.tolerance));
     if (weightTracks.length === 0) {
-      clips.push(chosen.clip);
+      keep(chosen.clip);
       return;
     }
     const clip = chosen.clip;
     const curves = sampleWeightCurves(weightTracks, clip.frameCount, clip.frameRate, clip.duration);
-    clips.push(rethrowWithPrefix(`${path} "${name}" → `, () => createClip({
+    keep(rethrowWithPrefix(`${path} "${name}" → `, () => createClip({
       skeleton: rig.skeleton, frameRate: clip.frameRate, frames: clip.frames, loop: true, name, importError: clip.importError, curves,
     })));
-  });
-  issues.throwIfAny();
-  return clips;
+  }
 }
 
 /** Why a clip is further than the bound from its keys, as a sentence after the animation's name. */

@@ -16,6 +16,15 @@ export const FLOAT = 5126;
 export const INDEX_TYPES = [5121, 5123, 5125] as const;
 /** Elements of an accessor with no buffer view (zero-filled), allocated without backing bytes. */
 const MAX_UNBACKED_COMPONENTS = 1 << 24;
+/**
+ * The most bytes the accessors a file's skins, meshes and animations use may hold together,
+ * 2²⁹ (512 MiB, the command line's largest input): @gltf-transform copies each accessor's
+ * elements out of its buffer view (and allocates a zero-filled one without a view), so
+ * accessors that alias the same bytes — many small JSON objects over one large view — would
+ * otherwise cost their count times the view. Each used accessor counts its elements
+ * (count × element bytes) and its sparse indices and values.
+ */
+export const MAX_GLTF_ACCESSOR_BYTES = 2 ** 29;
 /** What an unused accessor becomes in the pruned document. */
 const STUB_ACCESSOR = { componentType: FLOAT, type: 'SCALAR', count: 1 } as const;
 
@@ -128,14 +137,34 @@ export class BufferViews {
  * and returns the pruned accessors: the used ones checked, the others one-element zero stubs.
  */
 export function checkAccessors(c: Checker, accessors: readonly unknown[], uses: AccessorUses, views: BufferViews): Json[] {
-  return accessors.map((def, i) => {
+  let bytes = 0, over = -1;
+  const out = accessors.map((def, i) => {
     const list = uses.get(i);
     if (!list) return { ...STUB_ACCESSOR }; // unused: a zero stub
     const path = `accessors[${i}]`;
     if (!c.object(def, path)) return { ...STUB_ACCESSOR };
-    return checkAccessor(c, def, path, list, views);
+    const checked = checkAccessor(c, def, path, list, views);
+    bytes += accessorBytes(checked);
+    if (over < 0 && bytes > MAX_GLTF_ACCESSOR_BYTES) over = i;
+    return checked;
   });
+  if (over >= 0) {
+    c.issues.add('accessors', `used by the skins, meshes and animations hold ${bytes} bytes (past the limit at accessors[${over}]; accessors sharing bytes each count them): more than the ${MAX_GLTF_ACCESSOR_BYTES} one file may use (MAX_GLTF_ACCESSOR_BYTES)`);
+  }
+  return out;
 }
+
+/** The bytes a checked accessor's elements and sparse indices and values take once read. */
+function accessorBytes(def: Json): number {
+  const elementBytes = (COMPONENT_BYTES[def['componentType'] as number] ?? 0) * (TYPE_SIZE[def['type'] as string] ?? 0);
+  const count = typeof def['count'] === 'number' ? def['count'] : 0;
+  const sparse = def['sparse'] as Json | undefined;
+  const sparseCount = sparse !== undefined && typeof sparse['count'] === 'number' ? sparse['count'] : 0;
+  return count * elementBytes + sparseCount * (elementBytes + SPARSE_INDEX_BYTES);
+}
+
+/** Bytes a sparse index takes once read (indices are widened to 32 bits). */
+const SPARSE_INDEX_BYTES = 4;
 
 function checkAccessor(c: Checker, def: Json, path: string, list: readonly AccessorUse[], views: BufferViews): Json {
   const componentType = def['componentType'];
