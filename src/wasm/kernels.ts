@@ -237,6 +237,16 @@ export type BoundSampleKernel = (out: number, clip: number, time: number, bindin
 export type AdditiveKernel = (target: number, pose: number, reference: number, weight: number, mask: number, jointCount: number) => void;
 
 /**
+ * Foot locking's per-character kernel (assembly/footLock.ts `footLockLegs`): character `eid`'s
+ * legs from `fromLeg` on, through the pointer block at `block`, its skeleton's parents (i32) at
+ * `parents`; returns −1 when done, or the leg whose IK needs `solveTwoBoneIk` first.
+ */
+export type FootLockLegsKernel = (block: number, eid: number, parents: number, fromLeg: number) => number;
+
+/** The corrections of one leg after `solveTwoBoneIk` (assembly/footLock.ts `footLockTurn`). */
+export type FootLockTurnKernel = (block: number, eid: number, parents: number, leg: number) => void;
+
+/**
  * One thread's kernels of a world: the instance's exports, and (used on the world's own thread
  * only, by {@link syncKernelArea}) the assets whose copies the area's tables point to.
  */
@@ -256,6 +266,8 @@ export interface WasmKernels {
   readonly blendOverride: BlendKernel;
   readonly blendOverrideMasked: MaskedBlendKernel;
   readonly applyAdditive: AdditiveKernel;
+  readonly footLockLegs: FootLockLegsKernel;
+  readonly footLockTurn: FootLockTurnKernel;
   /** Per skeleton id below {@link SKIN_TABLE_IDS}: the skeleton the tables' entry was made for (null: none; its copy may be 0, the area was full). */
   readonly copied: (Skeleton | null)[];
   /** Per clip id below {@link CLIP_TABLE_IDS}: the clip the table's entry was made for (null: none; its copy may be 0: reduced, or it did not fit). */
@@ -302,6 +314,8 @@ export function instantiateKernels(
     blendOverride: exports['blendOverride'] as BlendKernel,
     blendOverrideMasked: exports['blendOverrideMasked'] as MaskedBlendKernel,
     applyAdditive: exports['applyAdditive'] as AdditiveKernel,
+    footLockLegs: exports['footLockLegs'] as FootLockLegsKernel,
+    footLockTurn: exports['footLockTurn'] as FootLockTurnKernel,
     copied: [],
     clipCopied: [],
     maskCopied: [],
