@@ -60,7 +60,7 @@ export interface FootLockScratch {
   readonly params: Float64Array;
   /** Per leg of the current character: 1 planted this frame, 0 not, 2 idle (free, o = 0), 3 not a chain of its skeleton. */
   readonly planted: Uint8Array;
-  /** The WebAssembly kernel's pointer block ({@link FOOT_BLOCK_SLOTS} i32). */
+  /** The WebAssembly kernel's pointer block (`FOOT_BLOCK_SLOTS` i32). */
   readonly block: Int32Array;
 }
 

@@ -13,13 +13,13 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  bindSkeletons, createAnimationWorld, detectFootContacts, loadGltf, parseBvh, play, setFootLock, setRootTransform, spawnCharacter, step,
+  bindSkeletons, createAnimationWorld, createClip, createSkeleton, detectFootContacts, loadGltf, parseBvh, play, setFootLock, setRootTransform, spawnCharacter, step,
   type AnimationWorld, type Binding, type Clip, type Skeleton,
 } from '../../src/index.js';
 import { createFrame, defaultFrame, insertSystem, type FrameSystem } from '../../src/frame.js';
 import * as footLock from '../../src/systems/footLockSystem.js';
 import { readAsset, readAssetText } from '../support/assets.js';
-import { inPlace } from '../footLock/helpers.js';
+import { inPlace, runWalk } from '../footLock/helpers.js';
 
 const SCALE = 0.056444;
 const DT = 1 / 60;
@@ -259,6 +259,63 @@ describe('a wasm world equals a JavaScript world within bounds', () => {
       expect(r.lockedLegs).toBeGreaterThan(300 * 24);
       expectWithin(r, 'Fox');
     });
+  });
+});
+
+describe('solveLegIk\'s special cases (solveTwoBoneIk in JavaScript, then footLockTurn)', () => {
+  it('a straight leg and a leg of zero-length bones: the same poses and leg state as the JavaScript world', () => {
+    const id = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1];
+    const at = (y: number) => [0, y, 0, 0, 0, 0, 1, 1, 1, 1];
+    for (const [name, rest] of [['zero-length', [...at(1), ...id, ...id, ...id]], ['straight', [...at(1), ...at(-0.5), ...at(-0.5), ...at(0)]]] as const) {
+      const skeleton = createSkeleton({ names: ['hips', 'thigh', 'shin', 'foot'], parents: [-1, 0, 1, 2], rest: [...rest] });
+      const frames = Array.from({ length: 10 }, () => [...rest]).flat();
+      const clip = createClip({ skeleton, frameRate: 10, frames, loop: false, events: [{ time: 0, name: 'footDown:foot' }, { time: 0.9, name: 'footUp:foot' }] });
+      const worlds = (['js', 'wasm'] as const).map((kernels) => {
+        const world = createAnimationWorld({ maxEntities: 1, maxJoints: 4, kernels });
+        const eid = spawnCharacter(world, skeleton);
+        play(world, eid, clip, { loop: false });
+        setFootLock(world, eid, { legs: [{ upper: 'thigh', lower: 'shin', foot: 'foot' }] });
+        return world;
+      });
+      let moved = false;
+      for (let f = 0; f < 10; f++) {
+        for (const world of worlds) {
+          setRootTransform(world, 1, { z: 0.05 * f });
+          step(world, f === 0 ? 0 : 0.1);
+        }
+        const [js, wasm] = worlds.map((w) => w.components);
+        // Both sample the clip at its keys (the JavaScript path's bits), so footLock sees the same input.
+        expect(largestDifference(wasm!.LocalPose.data, js!.LocalPose.data), `${name} frame ${f}`).toBeLessThanOrEqual(1e-6);
+        expect(Array.from(wasm!.FootLock.locked), `${name} frame ${f}`).toEqual(Array.from(js!.FootLock.locked));
+        expect(largestDifference(wasm!.FootLock.offset, js!.FootLock.offset), `${name} frame ${f}`).toBeLessThanOrEqual(1e-7);
+        if (largestDifference(js!.LocalPose.data.subarray(10, 40), Float32Array.from(rest.slice(10)).map(Math.fround)) > 1e-3) moved = true;
+      }
+      if (name === 'straight') expect(moved, 'the lock turned the straight leg (through solveTwoBoneIk)').toBe(true);
+    }
+  });
+});
+
+describe('skate on the WebAssembly kernels', () => {
+  // test/footLock/capture.test.ts's scenario: the CMU walk in place, moved at 1.2× its travel.
+  it('the CMU walk: skate per contact ≤ 0.5 % of the hip height, ≥ 80 % below the run without locking; knees within 30°; finite', () => {
+    const contacts = detectFootContacts(cmu.clip, { feet: ['LeftAnkle', 'RightAnkle'] });
+    const still = inPlace(contacts.clip);
+    const joint = (n: string) => cmu.skeleton.names.indexOf(n);
+    const legs = [['LeftHip', 'LeftKnee', 'LeftAnkle'], ['RightHip', 'RightKnee', 'RightAnkle']].map(([u, l, f], k) => ({
+      upper: joint(u!), lower: joint(l!), foot: joint(f!), intervals: contacts.contacts[k]!.intervals,
+    }));
+    const run = (lock: boolean) => runWalk({
+      skeleton: cmu.skeleton, clip: still.clip, frames: still.clip.frameCount, legs, lock: lock ? {} : null, kernels: 'wasm',
+      at: (f) => [1.2 * still.travel[f * 2]!, 1.2 * still.travel[f * 2 + 1]!],
+    });
+    const locked = run(true), free = run(false);
+    const hips = 0.88;
+    console.log(`CMU walk 1.2× on wasm: skate mean ${(locked.skate.mean * 1000).toFixed(2)} mm, max ${(locked.skate.max * 1000).toFixed(2)} mm over ${locked.skate.contacts} contacts; without locking ${(free.skate.mean * 1000).toFixed(1)} mm; knee ≤ ${locked.kneeDegrees.toFixed(1)}°`);
+    expect(locked.finite).toBe(true);
+    expect(locked.skate.contacts).toBeGreaterThanOrEqual(8);
+    expect(locked.skate.mean).toBeLessThanOrEqual(0.005 * hips);
+    expect(locked.skate.mean).toBeLessThanOrEqual(0.2 * free.skate.mean);
+    expect(locked.kneeDegrees).toBeLessThanOrEqual(30);
   });
 });
 
