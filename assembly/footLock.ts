@@ -50,6 +50,34 @@ const B_LIST: usize = 96;
 const B_SLOT: usize = 100;
 const B_PARAMS: usize = 104;
 const B_PLANTED: usize = 108;
+const B_ENABLED: usize = 112; // FootLock.enabled (u8), key (i32)
+const B_KEY: usize = 116;
+const B_SKELETON: usize = 120; // Character.skeleton, jointCount (i32)
+const B_JOINT_COUNT: usize = 124;
+const B_LAYER_CLIP: usize = 128; // Layers.clip (i32), time (f64), weight (f32), flags (u8), mask (i32)
+const B_LAYER_TIME: usize = 132;
+const B_LAYER_WEIGHT: usize = 136;
+const B_LAYER_FLAGS: usize = 140;
+const B_LAYER_MASK: usize = 144;
+const B_MAX_LAYERS: usize = 148; // Layers.maxLayers (a count)
+const B_SKIN_TABLE: usize = 152; // the kernel area's tables: skeletons (parents, bind pairs), masks, contact tables (i32 pointers)
+const B_MASK_TABLE: usize = 156;
+const B_CONTACT_TABLE: usize = 160;
+const B_BATCH_EIDS: usize = 164; // this thread's batch: the entries' eids (i32) and seconds (f64)
+const B_BATCH_SECONDS: usize = 168;
+// Table sizes (src/wasm/kernels.ts: SKIN_TABLE_IDS, POSE_TABLE_IDS, CLIP_TABLE_IDS).
+const SKIN_TABLE_IDS: u32 = 64;
+const POSE_TABLE_IDS: u32 = 256;
+const CLIP_TABLE_IDS: u32 = 1024;
+/** Layers.flags: an additive layer (src/components/Layers.ts LAYER_ADDITIVE). */
+const LAYER_ADDITIVE: u8 = 2;
+/** A contact table's copy (src/wasm/kernels.ts `copyContacts`): frame rate (f64), distinct frames, rows, loop (i32), then keys (i32 per row), then flags (u8, row-major). */
+const CT_FRAMES: usize = 8;
+const CT_ROWS: usize = 12;
+const CT_LOOP: usize = 16;
+const CT_KEYS: usize = 24;
+/** What {@link footLockEntries} returns for an entry it leaves to JavaScript (in the low 3 bits; legs are 0–3). */
+const LEAVE: i32 = 4;
 
 // footLockSystem's constants (test/wasm/footLock.test.ts checks they match src/systems/footLockSystem.ts).
 const FOOT_LEGS: i32 = 4;
@@ -79,6 +107,7 @@ const POSE_S: usize = 28;
 // Byte offsets in the thread's params block (f64; src/systems/footLockParts.ts names them by index).
 const P_IK: usize = 0; // the IK block: root 0, mid 3, end 6, target 9, pole 12, weight 15
 const P_DELTA: usize = 128; // D1 (4), D2 (4)
+const P_SHARE: usize = 384; // per leg the weight of the layers that count and of those in contact (2 × 4)
 const P_SECONDS: usize = 448; // this update's seconds for the character
 
 // @ts-ignore: decorator
@@ -98,11 +127,121 @@ const P_SECONDS: usize = 448; // this update's seconds for the character
  * next leg.
  */
 export function footLockLegs(block: usize, eid: i32, parents: usize, fromLeg: i32): i32 {
+  return legsOf(block, eid, parents, fromLeg, load<f64>(ptr(block, B_PARAMS) + P_SECONDS));
+}
+
+/**
+ * The characters of this thread's batch from entry `from` to `count` (their eids and seconds in
+ * the block's batch arrays; src/wasm/footLockWasm.ts fills them from the update list): per
+ * entry, the checks of footLockSystem (enabled, weight > 0), the contact verdicts
+ * (`plantContacts`, from the clips' contact tables copied into the kernel area), then
+ * {@link footLockLegs}. Returns −1 when it did them all; else `k × 8 + code` for the entry k it
+ * stopped at: code 0–3, the leg whose IK needs `solveTwoBoneIk` (as {@link footLockLegs}: the
+ * caller solves it, calls {@link footLockTurn}, then {@link footLockLegs} from the next leg, and
+ * this from k + 1), or `LEAVE` (4) for a character the kernel leaves to JavaScript, untouched:
+ * its skeleton, one of its clips' contact tables or one of its layers' masks has no copy in the
+ * kernel area.
+ */
+export function footLockEntries(block: usize, from: i32, count: i32): i32 {
+  const eids = ptr(block, B_BATCH_EIDS), secondsAt = ptr(block, B_BATCH_SECONDS);
+  const enabled = ptr(block, B_ENABLED), weights = ptr(block, B_WEIGHT);
+  const skeletonOf = ptr(block, B_SKELETON), skinTable = ptr(block, B_SKIN_TABLE);
+  const params = ptr(block, B_PARAMS);
+  for (let k = from; k < count; k++) {
+    const eid = load<i32>(eids + (<usize>k << 2));
+    if (load<u8>(enabled + <usize>eid) !== 1) continue;
+    if (!(load<f64>(weights + (<usize>eid << 3)) > 0)) continue;
+    const id = load<i32>(skeletonOf + (<usize>eid << 2));
+    if (<u32>id >= SKIN_TABLE_IDS) return k * 8 + LEAVE;
+    const parents = <usize>load<i32>(skinTable + (<usize>id << 3));
+    if (parents === 0) return k * 8 + LEAVE;
+    if (!plantContacts(block, eid)) return k * 8 + LEAVE;
+    const seconds = load<f64>(secondsAt + (<usize>k << 3));
+    store<f64>(params + P_SECONDS, seconds);
+    const leg = legsOf(block, eid, parents, 0, seconds);
+    if (leg >= 0) return k * 8 + leg;
+  }
+  return -1;
+}
+
+/**
+ * footLockSystem's `plantContacts` for character `eid` into the block's `planted` (the same
+ * decisions, the shares summed in doubles in layer order at `params + P_SHARE`); false, having
+ * decided nothing, when a layer that counts has a clip without a contact table copy or a mask
+ * without a copy.
+ */
+function plantContacts(block: usize, eid: i32): bool {
+  const planted = ptr(block, B_PLANTED), sums = ptr(block, B_PARAMS) + P_SHARE;
+  const legs = <i32>load<u8>(ptr(block, B_LEGS) + <usize>eid);
+  const jointCount = load<i32>(ptr(block, B_JOINT_COUNT) + (<usize>eid << 2));
+  const uppers = ptr(block, B_UPPER), lowers = ptr(block, B_LOWER), feet = ptr(block, B_FOOT), keys = ptr(block, B_KEY);
+  const row = <usize>(eid * FOOT_LEGS);
+  for (let leg = 0; leg < legs; leg++) {
+    const r = row + <usize>leg;
+    const upper = <i32>load<i16>(uppers + (r << 1)), lower = <i32>load<i16>(lowers + (r << 1)), foot = <i32>load<i16>(feet + (r << 1));
+    const valid = upper >= 0 && lower > upper && lower < jointCount && foot >= 0 && foot < jointCount && foot !== upper && foot !== lower;
+    store<u8>(planted + <usize>leg, valid ? 0 : NOT_A_LEG);
+    store<f64>(sums + (<usize>leg << 4), 0);
+    store<f64>(sums + (<usize>leg << 4), 0, 8);
+  }
+  const maxLayers = load<i32>(block + B_MAX_LAYERS);
+  const clipOf = ptr(block, B_LAYER_CLIP), timeOf = ptr(block, B_LAYER_TIME), weightOf = ptr(block, B_LAYER_WEIGHT);
+  const flagsOf = ptr(block, B_LAYER_FLAGS), maskOf = ptr(block, B_LAYER_MASK);
+  const maskTable = ptr(block, B_MASK_TABLE), contactTable = ptr(block, B_CONTACT_TABLE);
+  const base = eid * maxLayers;
+  for (let li = base; li < base + maxLayers; li++) {
+    const l = <usize>li;
+    const id = load<i32>(clipOf + (l << 2));
+    const w = <f64>load<f32>(weightOf + (l << 2));
+    if (id < 0 || !(w > 0) || (load<u8>(flagsOf + l) & LAYER_ADDITIVE) !== 0) continue;
+    const mask = load<i32>(maskOf + (l << 2));
+    let maskAt: usize = 0;
+    if (mask >= 0) {
+      maskAt = <u32>mask < POSE_TABLE_IDS ? <usize>load<i32>(maskTable + (<usize>mask << 2)) : 0;
+      if (maskAt === 0) return false;
+    }
+    const table = <u32>id < CLIP_TABLE_IDS ? <usize>load<i32>(contactTable + (<usize>id << 2)) : 0;
+    if (table === 0) return false;
+    const rows = load<i32>(table, CT_ROWS);
+    const F = load<i32>(table, CT_FRAMES);
+    let frame: i32 = 0;
+    if (rows > 0) {
+      // Math.floor(time · rate + ½), clamped at 0, looped or held at the end (the JavaScript path's f64 steps).
+      let f = Math.floor(load<f64>(timeOf + (l << 3)) * load<f64>(table) + 0.5);
+      if (f < 0) f = 0;
+      if (f >= <f64>F) f = load<i32>(table, CT_LOOP) !== 0 ? f % <f64>F : <f64>(F - 1);
+      frame = <i32>f;
+    }
+    for (let leg = 0; leg < legs; leg++) {
+      if (load<u8>(planted + <usize>leg) === NOT_A_LEG) continue;
+      const r = row + <usize>leg;
+      const foot = <usize>load<i16>(feet + (r << 1));
+      if (mask >= 0 && !(load<f32>(maskAt + (foot << 2)) > 0)) continue; // a layer masked off the foot
+      const s = sums + (<usize>leg << 4);
+      store<f64>(s, load<f64>(s) + w);
+      const key = load<i32>(keys + (r << 2));
+      for (let n = 0; n < rows; n++) {
+        if (load<i32>(table + CT_KEYS + (<usize>n << 2)) !== key) continue;
+        if (load<u8>(table + CT_KEYS + (<usize>rows << 2) + <usize>(n * F + frame)) === 1) store<f64>(s, load<f64>(s, 8) + w, 8);
+        break;
+      }
+    }
+  }
+  for (let leg = 0; leg < legs; leg++) {
+    if (load<u8>(planted + <usize>leg) === NOT_A_LEG) continue;
+    const s = sums + (<usize>leg << 4);
+    const total = load<f64>(s), inContact = load<f64>(s, 8);
+    store<u8>(planted + <usize>leg, total > 0 && inContact * 2 >= total ? 1 : 0);
+  }
+  return true;
+}
+
+/** {@link footLockLegs} with the character's seconds. */
+function legsOf(block: usize, eid: i32, parents: usize, fromLeg: i32, seconds: f64): i32 {
   const planted = ptr(block, B_PLANTED);
   const params = ptr(block, B_PARAMS);
   const model = ptr(block, B_MODEL);
   const legs = <i32>load<u8>(ptr(block, B_LEGS) + <usize>eid);
-  const seconds = load<f64>(params + P_SECONDS);
   const blendTime = load<f64>(ptr(block, B_BLEND_TIME) + (<usize>eid << 3));
   const locked = ptr(block, B_LOCKED), hold = ptr(block, B_HOLD), contacts = ptr(block, B_CONTACT);
   const lockAt = ptr(block, B_LOCK), offsetAt = ptr(block, B_OFFSET), releaseAt = ptr(block, B_RELEASE);

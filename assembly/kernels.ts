@@ -537,4 +537,4 @@ export function sampleBound(out: usize, clip: usize, time: usize, binding: usize
 }
 
 // Foot locking's per-character work (src/wasm/footLockWasm.ts calls it).
-export { footLockLegs, footLockTurn } from './footLock';
+export { footLockEntries, footLockLegs, footLockTurn } from './footLock';

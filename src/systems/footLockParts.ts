@@ -7,7 +7,7 @@ import { FOOT_LEGS } from '../components/FootLock.js';
 import { LAYER_ADDITIVE } from '../components/Layers.js';
 import { IK_PARAMS } from '../math/twoBoneIk.js';
 import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
-import type { AnimationWorld } from '../world.js';
+import { FRAME_CHUNK, type AnimationWorld } from '../world.js';
 
 /** Floats per joint in `FootLockScratch.model`: a 3×4 model matrix (12), then the model rotation (4). */
 export const FOOT_JOINT_STRIDE = 16;
@@ -42,7 +42,7 @@ export const IDLE = 2;
  * `FootLockScratch.block`: slots of the WebAssembly kernel's pointer block (assembly/footLock.ts
  * `B_*`: the pools and this thread's scratch, as byte offsets into the kernels' memory).
  */
-export const FOOT_BLOCK_SLOTS = 28;
+export const FOOT_BLOCK_SLOTS = 43;
 
 /**
  * World-owned temporaries of footLockSystem (`world.scratch.footLock`): `model`, one record
@@ -50,7 +50,7 @@ export const FOOT_BLOCK_SLOTS = 28;
  * each after its parent; `slot`, 1 per joint in `list` while a character is composed (0
  * between characters); `params`, the IK kernel's block, its outputs and the contact shares;
  * `planted`, the current character's legs' contact verdicts; `block`, the WebAssembly kernel's
- * pointers (src/wasm/footLockWasm.ts; unused on JavaScript). All from the world's allocator, so on
+ * pointers, `batchEids` and `batchSeconds` its batch (src/wasm/footLockWasm.ts; unused on JavaScript). All from the world's allocator, so on
  * the WebAssembly kernels they are in their memory.
  */
 export interface FootLockScratch {
@@ -62,6 +62,9 @@ export interface FootLockScratch {
   readonly planted: Uint8Array;
   /** The WebAssembly kernel's pointer block (`FOOT_BLOCK_SLOTS` i32). */
   readonly block: Int32Array;
+  /** The WebAssembly kernel's batch: up to `FRAME_CHUNK` update-list entries' eids and seconds. */
+  readonly batchEids: Int32Array;
+  readonly batchSeconds: Float64Array;
 }
 
 /** Creates the foot-lock scratch for skeletons of up to `maxJoints` joints. */
@@ -73,6 +76,8 @@ export function createFootLockScratch(maxJoints: number, alloc: PoolAllocator = 
     params: alloc.array(Float64Array, FOOT_PARAMS),
     planted: alloc.array(Uint8Array, FOOT_LEGS),
     block: alloc.array(Int32Array, FOOT_BLOCK_SLOTS),
+    batchEids: alloc.array(Int32Array, FRAME_CHUNK),
+    batchSeconds: alloc.array(Float64Array, FRAME_CHUNK),
   };
 }
 

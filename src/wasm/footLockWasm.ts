@@ -1,71 +1,84 @@
 /**
- * footLockSystem's work on WebAssembly kernels (`world.kernels === 'wasm'`): per character of
- * the update list, the contact verdicts in JavaScript (`plantContacts`, from the clips' contact
- * tables, into this thread's `planted` scratch, in the kernels' memory), then the rest of
- * `footLockEntities`'s body — idle legs, the busy legs' model records, the lock state machine,
- * the IK, the rotation corrections, a detached foot's move — in one call of the kernel
- * `footLockLegs` (assembly/footLock.ts), in doubles, the JavaScript path's statements in its
- * order (docs/wasm.md: precision). A leg whose IK meets one of `solveLegIk`'s special cases
- * (a straight or folded knee, a zero bone, the target on the hip, an aim arc of 180°) comes back
- * here for `solveTwoBoneIk`, whose deltas `footLockTurn` applies before the kernel goes on.
+ * footLockSystem's work on WebAssembly kernels (`world.kernels === 'wasm'`): the update list's
+ * entries go to the kernel `footLockEntries` (assembly/footLock.ts) in batches of up to
+ * `FRAME_CHUNK` (their eids and seconds copied into this thread's scratch), which does per
+ * character all of `footLockEntities`'s body — the checks, the contact verdicts from the clips'
+ * contact tables (copied into the kernel area by clip id), the idle legs, the busy legs' model
+ * records, the lock state machine, the IK, the rotation corrections, a detached foot's move —
+ * in doubles, the JavaScript path's statements in its order (docs/wasm.md: precision). A leg
+ * whose IK meets one of `solveLegIk`'s special cases (a straight or folded knee, a zero bone,
+ * the target on the hip, an aim arc of 180°) comes back here for `solveTwoBoneIk`, whose deltas
+ * `footLockTurn` applies before `footLockLegs` goes on with the character's next leg. A character
+ * whose skeleton, clips' contact tables or masks have no copy in the kernel area is returned to
+ * footLockSystem, which runs it on JavaScript.
  *
- * The kernel reads the pools and this thread's scratch through a block of pointers
- * (`world.scratch.footLock.block`, {@link writeFootLockBlock}), written once per chunk.
+ * The kernels read the pools, the kernel area's tables and this thread's scratch through a block
+ * of pointers (`world.scratch.footLock.block`, {@link writeFootLockBlock}), written per call.
  */
-import { FOOT_LEGS } from '../components/FootLock.js';
 import { solveTwoBoneIk } from '../math/twoBoneIk.js';
-import { P_DELTA, P_IK, P_SECONDS, plantContacts, type FootLockScratch } from '../systems/footLockParts.js';
-import type { AnimationWorld } from '../world.js';
+import { P_DELTA, P_IK, type FootLockScratch } from '../systems/footLockParts.js';
+import { FRAME_CHUNK, type AnimationWorld } from '../world.js';
 import { skeletonCopyAt, type WasmKernels } from './kernels.js';
-import { POSE_STRIDE as POSE_FLOATS } from '../math/layout.js';
+import { POSE_STRIDE } from '../math/layout.js';
+
+/** The low bits of `footLockEntries`' answer: a leg (0–3), or `LEAVE`, an entry left to JavaScript. */
+const CODE_BITS = 3, CODE_MASK = 7, LEAVE = 4;
 
 /**
  * The update-list entries `[first, last)` of a chunk on `kernels` (this thread's); returns the
- * first entry it could not do — a character whose skeleton has no copy in the kernel area, which
- * the caller runs on the JavaScript path before calling again after it — or `last`.
+ * first entry it left — a character whose skeleton, clips' contact tables or masks have no copy
+ * in the kernel area, untouched, which the caller runs on the JavaScript path before calling
+ * again after it — or `last`.
  */
 export function footLockEntriesWasm(world: AnimationWorld, kernels: WasmKernels, first: number, last: number): number {
-  const { Character, FootLock, Layers } = world.components;
-  const clips = world.assets.clips;
-  const masks = world.assets.masks;
+  const { Character } = world.components;
   const scratch = world.scratch.footLock;
-  const { params, planted } = scratch;
-  const maxLayers = Layers.maxLayers;
+  const { params, batchEids, batchSeconds } = scratch;
   const updated = world.updates.eids;
   const dts = world.updates.dt;
-  const { footLockLegs, footLockTurn, area } = kernels;
-  writeFootLockBlock(world, scratch);
+  const { footLockEntries, footLockLegs, footLockTurn, area } = kernels;
+  writeFootLockBlock(world, kernels, scratch);
   const block = scratch.block.byteOffset;
 
-  for (let entry = first; entry < last; entry++) {
-    const eid = updated[entry];
-    if (FootLock.enabled[eid] !== 1) continue;
-    if (!(FootLock.weight[eid] > 0)) continue;
-    const parents = skeletonCopyAt(area, Character.skeleton[eid]);
-    if (parents === 0) return entry;
-    plantContacts(Layers, clips, masks, eid * maxLayers, maxLayers, FootLock, eid * FOOT_LEGS, FootLock.legs[eid], Character.jointCount[eid], planted, params);
-    params[P_SECONDS] = dts[entry];
-    let leg = footLockLegs(block, eid, parents, 0);
-    while (leg >= 0) {
-      solveTwoBoneIk(params, P_DELTA, params, P_IK);
-      footLockTurn(block, eid, parents, leg);
-      leg = footLockLegs(block, eid, parents, leg + 1);
+  for (let start = first; start < last; start += FRAME_CHUNK) {
+    const count = last - start < FRAME_CHUNK ? last - start : FRAME_CHUNK;
+    for (let k = 0; k < count; k++) {
+      batchEids[k] = updated[start + k];
+      batchSeconds[k] = dts[start + k];
+    }
+    let k = 0;
+    while (k < count) {
+      const answer = footLockEntries(block, k, count);
+      if (answer < 0) break;
+      k = answer >> CODE_BITS;
+      let leg = answer & CODE_MASK;
+      if (leg === LEAVE) return start + k;
+      const eid = batchEids[k];
+      const parents = skeletonCopyAt(area, Character.skeleton[eid]);
+      while (leg >= 0) {
+        solveTwoBoneIk(params, P_DELTA, params, P_IK);
+        footLockTurn(block, eid, parents, leg);
+        leg = footLockLegs(block, eid, parents, leg + 1);
+      }
+      k++;
     }
   }
   return last;
 }
 
 /**
- * Writes the kernel's pointer block (assembly/footLock.ts `B_*`, in that order): LocalPose and
- * its bytes per character, RootMotion x y z yaw, FootLock's settings and leg state, then this
- * thread's scratch (model records, list, slot, params, planted).
+ * Writes the kernels' pointer block (assembly/footLock.ts `B_*`, in that order): LocalPose and
+ * its bytes per character, RootMotion x y z yaw, FootLock's settings and leg state, this thread's
+ * scratch (model records, list, slot, params, planted), FootLock's enabled and key, Character's
+ * skeleton and joint count, the Layers fields the contact verdicts read and the slots per
+ * character, the kernel area's skeleton, mask and contact tables, this thread's batch.
  */
-export function writeFootLockBlock(world: AnimationWorld, scratch: FootLockScratch): void {
-  const { FootLock, RootMotion, LocalPose } = world.components;
+export function writeFootLockBlock(world: AnimationWorld, kernels: WasmKernels, scratch: FootLockScratch): void {
+  const { Character, FootLock, Layers, RootMotion, LocalPose } = world.components;
   const b = scratch.block;
   let n = 0;
   b[n++] = LocalPose.data.byteOffset;
-  b[n++] = world.maxJoints * LocalPose.data.BYTES_PER_ELEMENT * POSE_FLOATS;
+  b[n++] = world.maxJoints * POSE_STRIDE * LocalPose.data.BYTES_PER_ELEMENT;
   b[n++] = RootMotion.x.byteOffset;
   b[n++] = RootMotion.y.byteOffset;
   b[n++] = RootMotion.z.byteOffset;
@@ -92,4 +105,19 @@ export function writeFootLockBlock(world: AnimationWorld, scratch: FootLockScrat
   b[n++] = scratch.slot.byteOffset;
   b[n++] = scratch.params.byteOffset;
   b[n++] = scratch.planted.byteOffset;
+  b[n++] = FootLock.enabled.byteOffset;
+  b[n++] = FootLock.key.byteOffset;
+  b[n++] = Character.skeleton.byteOffset;
+  b[n++] = Character.jointCount.byteOffset;
+  b[n++] = Layers.clip.byteOffset;
+  b[n++] = Layers.time.byteOffset;
+  b[n++] = Layers.weight.byteOffset;
+  b[n++] = Layers.flags.byteOffset;
+  b[n++] = Layers.mask.byteOffset;
+  b[n++] = Layers.maxLayers;
+  b[n++] = kernels.area.skinTable.byteOffset;
+  b[n++] = kernels.area.maskTable.byteOffset;
+  b[n++] = kernels.area.contactTable.byteOffset;
+  b[n++] = scratch.batchEids.byteOffset;
+  b[n++] = scratch.batchSeconds.byteOffset;
 }

@@ -84,6 +84,22 @@ export const KERNEL_AREA_POSES = 64;
 /** Most joints the kernel area holds reference poses (40 bytes a joint), masks (4 bytes) and bindings (56 bytes) for. */
 export const KERNEL_AREA_POSE_JOINTS = 16_384;
 
+/**
+ * Bytes of the kernel area for the clips' contact tables (foot locking, `clip.contacts`): 256 KiB,
+ * a flag byte per frame and marked joint (about 130 two-foot clips of 1,000 frames). A clip whose
+ * table does not fit leaves the characters playing it to the JavaScript foot lock.
+ */
+export const KERNEL_AREA_CONTACT_BYTES = 262_144;
+
+/**
+ * A contact table's record in the kernel area (assembly/footLock.ts): the frame rate (f64), the
+ * distinct frames, the rows and the clip's loop flag (i32) from byte 8, the rows' keys (i32) from
+ * byte `CONTACT_HEADER`, then the flags (a byte per row and frame, row-major). The first record of
+ * the room is all zeros: no rows, the copy of every clip without a table.
+ */
+const CONTACT_HEADER = 24;
+const NO_CONTACTS_BYTES = 32;
+
 /** Clip ids the kernel area's clip table covers (`KernelArea.clipTable`): clips with larger ids are sampled on the JavaScript kernel. */
 export const CLIP_TABLE_IDS = 1024;
 
@@ -120,6 +136,9 @@ export interface KernelArea {
   readonly referenceTable: Int32Array;
   readonly bindingTable: Int32Array;
   readonly layerMasks: Int32Array;
+  /** By clip id (below `CLIP_TABLE_IDS`): the pointer of the clip's contact table copy in `contacts` (0: none; `top[3]` its bytes handed out). */
+  readonly contactTable: Int32Array;
+  readonly contacts: Float64Array;
 }
 
 /** Allocates a kernel area for skeletons of up to `maxJoints` joints (buildAnimationWorld, after the pools). */
@@ -138,6 +157,8 @@ export function createKernelArea(maxJoints: number, alloc: PoolAllocator): Kerne
     bindingTable: alloc.array(Int32Array, POSE_TABLE_IDS),
     layerMasks: alloc.array(Int32Array, MAX_THREADS * MAX_LAYERS),
     poses: alloc.array(Float64Array, poseAreaBytes(maxJoints) / 8),
+    contactTable: alloc.array(Int32Array, CLIP_TABLE_IDS),
+    contacts: alloc.array(Float64Array, KERNEL_AREA_CONTACT_BYTES / 8),
   };
 }
 
@@ -243,6 +264,13 @@ export type AdditiveKernel = (target: number, pose: number, reference: number, w
  */
 export type FootLockLegsKernel = (block: number, eid: number, parents: number, fromLeg: number) => number;
 
+/**
+ * Foot locking's batch kernel (assembly/footLock.ts `footLockEntries`): the batch's entries from
+ * `from` to `count` through the pointer block at `block`; returns −1 when done, else
+ * `k × 8 + code` (code 0–3: leg of entry k whose IK needs `solveTwoBoneIk`; 4: entry k is left to JavaScript).
+ */
+export type FootLockEntriesKernel = (block: number, from: number, count: number) => number;
+
 /** The corrections of one leg after `solveTwoBoneIk` (assembly/footLock.ts `footLockTurn`). */
 export type FootLockTurnKernel = (block: number, eid: number, parents: number, leg: number) => void;
 
@@ -266,6 +294,7 @@ export interface WasmKernels {
   readonly blendOverride: BlendKernel;
   readonly blendOverrideMasked: MaskedBlendKernel;
   readonly applyAdditive: AdditiveKernel;
+  readonly footLockEntries: FootLockEntriesKernel;
   readonly footLockLegs: FootLockLegsKernel;
   readonly footLockTurn: FootLockTurnKernel;
   /** Per skeleton id below {@link SKIN_TABLE_IDS}: the skeleton the tables' entry was made for (null: none; its copy may be 0, the area was full). */
@@ -314,6 +343,7 @@ export function instantiateKernels(
     blendOverride: exports['blendOverride'] as BlendKernel,
     blendOverrideMasked: exports['blendOverrideMasked'] as MaskedBlendKernel,
     applyAdditive: exports['applyAdditive'] as AdditiveKernel,
+    footLockEntries: exports['footLockEntries'] as FootLockEntriesKernel,
     footLockLegs: exports['footLockLegs'] as FootLockLegsKernel,
     footLockTurn: exports['footLockTurn'] as FootLockTurnKernel,
     copied: [],
@@ -360,7 +390,9 @@ export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleto
     while (clipCopied.length <= id) clipCopied.push(null);
     clipCopied[id] = clip;
     clipTable[id] = 0;
+    kernels.area.contactTable[id] = 0;
     if (clip !== null && clip.reduced === null) copyClip(kernels.area, id, clip);
+    if (clip !== null) copyContacts(kernels.area, id, clip);
   }
   syncPoses(kernels.area, kernels.maskCopied, kernels.registries.masks, kernels.area.maskTable);
   syncPoses(kernels.area, kernels.referenceCopied, kernels.registries.references, kernels.area.referenceTable);
@@ -474,6 +506,36 @@ function copyClip(area: KernelArea, id: number, clip: Clip): void {
   counts[1] = clip.skeleton.jointCount;
   new Float32Array(clips.buffer, at + CLIP_HEADER, clip.frames.length).set(clip.frames);
   area.clipTable[id] = at;
+}
+
+/**
+ * Copies clip `id`'s contact table (`clip.contacts`, foot locking) into the kernel area's
+ * `contacts` ({@link syncKernelArea}) and writes its pointer to `contactTable`: a clip without a
+ * table points at the room's all-zero first record (no rows); a table that does not fit in what
+ * is left keeps the entry 0 (the JavaScript foot lock runs the characters playing it).
+ */
+function copyContacts(area: KernelArea, id: number, clip: Clip): void {
+  const { top, contacts } = area;
+  if (top[3] === 0) top[3] = NO_CONTACTS_BYTES;
+  const table = clip.contacts;
+  if (table === null || table === undefined) {
+    area.contactTable[id] = contacts.byteOffset;
+    return;
+  }
+  const rows = table.keys.length;
+  const size = Math.ceil((CONTACT_HEADER + rows * 4 + table.flags.length) / 16) * 16;
+  const start = top[3];
+  if (start + size > contacts.byteLength) return;
+  top[3] = start + size;
+  const at = contacts.byteOffset + start;
+  new Float64Array(contacts.buffer, at, 1)[0] = table.frameRate;
+  const ints = new Int32Array(contacts.buffer, at + 8, CONTACT_HEADER / 4 - 2 + rows);
+  ints[0] = table.frames;
+  ints[1] = rows;
+  ints[2] = clip.loop ? 1 : 0;
+  ints.set(table.keys, CONTACT_HEADER / 4 - 2);
+  new Uint8Array(contacts.buffer, at + CONTACT_HEADER + rows * 4, table.flags.length).set(table.flags);
+  area.contactTable[id] = at;
 }
 
 /** The pointer of skeleton `id`'s (parents, inverse binds, rest pose) copy in the kernel area: 0 when it has none (the JavaScript kernels run it). */

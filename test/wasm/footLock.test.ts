@@ -18,6 +18,7 @@ import {
 } from '../../src/index.js';
 import { createFrame, defaultFrame, insertSystem, type FrameSystem } from '../../src/frame.js';
 import * as footLock from '../../src/systems/footLockSystem.js';
+import { footLockEntriesWasm } from '../../src/wasm/footLockWasm.js';
 import { readAsset, readAssetText } from '../support/assets.js';
 import { inPlace, runWalk } from '../footLock/helpers.js';
 
@@ -259,6 +260,39 @@ describe('a wasm world equals a JavaScript world within bounds', () => {
       expect(r.lockedLegs).toBeGreaterThan(300 * 24);
       expectWithin(r, 'Fox');
     });
+  });
+});
+
+describe('what the kernel takes and what it leaves to JavaScript', () => {
+  it('takes every character whose skeleton, clips\' contact tables and masks have copies; leaves one whose clip\'s table has none, untouched, to the JavaScript path', () => {
+    const wasm = build(cmuCrowd, 'wasm');
+    for (let f = 0; f < 30; f++) step(wasm, f === 0 ? 0 : DT);
+    const kernels = wasm.wasm!;
+    const clipId = wasm.assets.clips.indexOf(cmuWalk);
+    expect(kernels.area.contactTable[clipId]).not.toBe(0); // the walk's contact table has a copy
+    expect(kernels.area.contactTable[wasm.assets.clips.indexOf(cmuInPlace)]).not.toBe(0);
+    const count = wasm.characters.dense.length;
+    expect(footLockEntriesWasm(wasm, kernels, 0, count)).toBe(count); // all done on the kernel
+    // Without the walk's copy, the first character playing it comes back, its leg state untouched.
+    kernels.area.contactTable[clipId] = 0;
+    const state = Array.from(wasm.components.FootLock.offset);
+    const first = footLockEntriesWasm(wasm, kernels, 0, count);
+    expect(wasm.components.Layers.clip[wasm.characters.dense[first]! * wasm.components.Layers.maxLayers]).toBe(clipId);
+    expect(first).toBe(0);
+    expect(Array.from(wasm.components.FootLock.offset)).toEqual(state);
+    // footLockSystem then runs those characters on JavaScript: a JavaScript world on the same inputs gives the same bits.
+    const js = build(cmuCrowd, 'js');
+    for (const name of ['LocalPose', 'RootMotion', 'FootLock', 'Layers'] as const) {
+      const from = wasm.components[name] as unknown as Record<string, unknown>, to = js.components[name] as unknown as Record<string, unknown>;
+      for (const key of Object.keys(from)) if (ArrayBuffer.isView(from[key])) (to[key] as Float32Array).set(from[key] as Float32Array);
+    }
+    footLock.footLockSystem(wasm, DT);
+    footLock.footLockSystem(js, DT);
+    const walkers = Array.from({ length: count }, (_, n) => n).filter((n) => n % 4 !== 3);
+    for (const n of walkers) {
+      const eid = n + 1, size = wasm.maxJoints * 10;
+      expect(Array.from(wasm.components.LocalPose.data.subarray(eid * size, (eid + 1) * size)), `character ${eid}`).toEqual(Array.from(js.components.LocalPose.data.subarray(eid * size, (eid + 1) * size)));
+    }
   });
 });
 
