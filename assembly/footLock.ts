@@ -541,21 +541,18 @@ function composeList(model: usize, local: usize, parents: usize, list: usize, co
       store<f64>(o, x, 96); store<f64>(o, y, 104); store<f64>(o, z, 112); store<f64>(o, w, 120);
       continue;
     }
+    // C = C_parent · L, the (x, y) rows of each column two lanes at a time (f64x2), z on its own:
+    // the same products and sums in the same order as the scalar form, so the same doubles.
     const p = model + <usize>parent * RECORD;
-    const p00 = load<f64>(p), p10 = load<f64>(p, 8), p20 = load<f64>(p, 16);
-    const p01 = load<f64>(p, 24), p11 = load<f64>(p, 32), p21 = load<f64>(p, 40);
-    const p02 = load<f64>(p, 48), p12 = load<f64>(p, 56), p22 = load<f64>(p, 64);
-    store<f64>(o, p00 * l00 + p01 * l10 + p02 * l20);
-    store<f64>(o, p10 * l00 + p11 * l10 + p12 * l20, 8);
+    const p0 = v128.load(p), p1 = v128.load(p, 24), p2 = v128.load(p, 48), pt = v128.load(p, 72);
+    const p20 = load<f64>(p, 16), p21 = load<f64>(p, 40), p22 = load<f64>(p, 64);
+    v128.store(o, f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(l00)), f64x2.mul(p1, f64x2.splat(l10))), f64x2.mul(p2, f64x2.splat(l20))));
     store<f64>(o, p20 * l00 + p21 * l10 + p22 * l20, 16);
-    store<f64>(o, p00 * l01 + p01 * l11 + p02 * l21, 24);
-    store<f64>(o, p10 * l01 + p11 * l11 + p12 * l21, 32);
+    v128.store(o, f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(l01)), f64x2.mul(p1, f64x2.splat(l11))), f64x2.mul(p2, f64x2.splat(l21))), 24);
     store<f64>(o, p20 * l01 + p21 * l11 + p22 * l21, 40);
-    store<f64>(o, p00 * l02 + p01 * l12 + p02 * l22, 48);
-    store<f64>(o, p10 * l02 + p11 * l12 + p12 * l22, 56);
+    v128.store(o, f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(l02)), f64x2.mul(p1, f64x2.splat(l12))), f64x2.mul(p2, f64x2.splat(l22))), 48);
     store<f64>(o, p20 * l02 + p21 * l12 + p22 * l22, 64);
-    store<f64>(o, p00 * ltx + p01 * lty + p02 * ltz + load<f64>(p, 72), 72);
-    store<f64>(o, p10 * ltx + p11 * lty + p12 * ltz + load<f64>(p, 80), 80);
+    v128.store(o, f64x2.add(f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(ltx)), f64x2.mul(p1, f64x2.splat(lty))), f64x2.mul(p2, f64x2.splat(ltz))), pt), 72);
     store<f64>(o, p20 * ltx + p21 * lty + p22 * ltz + load<f64>(p, 88), 88);
     const ax = load<f64>(p, 96), ay = load<f64>(p, 104), az = load<f64>(p, 112), aw = load<f64>(p, 120);
     store<f64>(o, aw * x + ax * w + ay * z - az * y, 96);
