@@ -60,8 +60,15 @@
  * bit as it was; a leg neither planted, locked nor easing back is passed over before its chain
  * is composed (its release clock still runs), so a character with no other composes nothing.
  * Non-finite targets skip the leg (its state is cleared). No allocation, no throwing: joint
- * indices beyond the character's skeleton skip the leg. Cost: 0.8–1.0 µs per held or easing leg
- * per frame on the bench machine (bench/footLockCrowd.ts, docs/foot-locking.md).
+ * indices beyond the character's skeleton skip the leg. Cost: 0.6–1.0 µs per held or easing leg
+ * per frame on JavaScript, about 0.65× that on the WebAssembly kernels (bench/footLockCrowd.ts,
+ * docs/foot-locking.md).
+ *
+ * On the WebAssembly kernels (`world.wasm`) the chunk runs in assembly/footLock.ts through
+ * src/wasm/footLockWasm.ts: the same steps, decisions and constants in doubles (docs/wasm.md);
+ * characters whose skeleton, clips' contact tables or masks have no copy in the kernel area run
+ * here. This file's JavaScript path is the reference the kernel is tested against
+ * (test/wasm/footLock.test.ts).
  */
 import { commitRemovals } from 'bitecs';
 import { updateRange } from '../components/UpdateList.js';

@@ -98,7 +98,10 @@ export const KERNEL_AREA_CONTACT_BYTES = 262_144;
  * the room is all zeros: no rows, the copy of every clip without a table.
  */
 const CONTACT_HEADER = 24;
+const CONTACT_COUNTS = 8;
 const NO_CONTACTS_BYTES = 32;
+/** `KernelArea.top`'s counter of the contact tables' room. */
+const TOP_CONTACTS = 3;
 
 /** Clip ids the kernel area's clip table covers (`KernelArea.clipTable`): clips with larger ids are sampled on the JavaScript kernel. */
 export const CLIP_TABLE_IDS = 1024;
@@ -516,7 +519,7 @@ function copyClip(area: KernelArea, id: number, clip: Clip): void {
  */
 function copyContacts(area: KernelArea, id: number, clip: Clip): void {
   const { top, contacts } = area;
-  if (top[3] === 0) top[3] = NO_CONTACTS_BYTES;
+  if (top[TOP_CONTACTS] === 0) top[TOP_CONTACTS] = NO_CONTACTS_BYTES;
   const table = clip.contacts;
   if (table === null || table === undefined) {
     area.contactTable[id] = contacts.byteOffset;
@@ -524,16 +527,16 @@ function copyContacts(area: KernelArea, id: number, clip: Clip): void {
   }
   const rows = table.keys.length;
   const size = Math.ceil((CONTACT_HEADER + rows * 4 + table.flags.length) / 16) * 16;
-  const start = top[3];
+  const start = top[TOP_CONTACTS];
   if (start + size > contacts.byteLength) return;
-  top[3] = start + size;
+  top[TOP_CONTACTS] = start + size;
   const at = contacts.byteOffset + start;
   new Float64Array(contacts.buffer, at, 1)[0] = table.frameRate;
-  const ints = new Int32Array(contacts.buffer, at + 8, CONTACT_HEADER / 4 - 2 + rows);
+  const ints = new Int32Array(contacts.buffer, at + CONTACT_COUNTS, (CONTACT_HEADER - CONTACT_COUNTS) / 4 + rows);
   ints[0] = table.frames;
   ints[1] = rows;
   ints[2] = clip.loop ? 1 : 0;
-  ints.set(table.keys, CONTACT_HEADER / 4 - 2);
+  ints.set(table.keys, (CONTACT_HEADER - CONTACT_COUNTS) / 4);
   new Uint8Array(contacts.buffer, at + CONTACT_HEADER + rows * 4, table.flags.length).set(table.flags);
   area.contactTable[id] = at;
 }
