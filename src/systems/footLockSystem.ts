@@ -71,6 +71,7 @@
  * (test/wasm/footLock.test.ts).
  */
 import { commitRemovals } from 'bitecs';
+import { FOOT_LEGS } from '../components/FootLock.js';
 import { updateRange } from '../components/UpdateList.js';
 import { composeModel } from '../math/composeModel.js';
 import { markPath } from '../math/jointList.js';
@@ -79,7 +80,6 @@ import * as layout from '../math/layout.js';
 import { IK_D1, IK_D2, IK_END, IK_MID, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveLegIk } from '../math/twoBoneIk.js';
 import { footLockEntriesWasm } from '../wasm/footLockWasm.js';
 import { syncKernelArea } from '../wasm/kernels.js';
-import { FOOT_LEGS } from '../components/FootLock.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 import * as parts from './footLockParts.js';
 import { createFootLockScratch, plantContacts } from './footLockParts.js';
@@ -120,8 +120,8 @@ export function footLockSystem(world: AnimationWorld, dt: number): void {
 /**
  * The work of {@link footLockSystem} for the chunk `world.characters.dense[first .. end)`: its
  * characters in the update list. On the WebAssembly kernels (`world.wasm`) the chunk goes to
- * `footLockEntriesWasm` (src/wasm/footLockWasm.ts), which returns each entry it cannot do (a
- * skeleton without a copy in the kernel area): that one runs here.
+ * `footLockEntriesWasm` (src/wasm/footLockWasm.ts), which returns each entry it leaves (its
+ * skeleton, a clip's contact table or a mask has no copy in the kernel area): that one runs here.
  */
 export function footLockEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const last = updateRange(world.updates, world.characters.dense, dt, first, end);
