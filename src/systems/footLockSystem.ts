@@ -61,7 +61,7 @@
  * is composed (its release clock still runs), so a character with no other composes nothing.
  * Non-finite targets skip the leg (its state is cleared). No allocation, no throwing: joint
  * indices beyond the character's skeleton skip the leg. Cost: 0.6–1.0 µs per held or easing leg
- * per frame on JavaScript, about 0.65× that on the WebAssembly kernels (bench/footLockCrowd.ts,
+ * per frame on JavaScript, 0.65–0.8× that on the WebAssembly kernels (bench/footLockCrowd.ts,
  * docs/foot-locking.md).
  *
  * On the WebAssembly kernels (`world.wasm`) the chunk runs in assembly/footLock.ts through
