@@ -535,3 +535,6 @@ export function sampleBound(out: usize, clip: usize, time: usize, binding: usize
     v128.store(o, rq, 12);
   }
 }
+
+// Foot locking's per-character work (src/wasm/footLockWasm.ts calls it).
+export { footLockEntries, footLockLegs, footLockTurn } from './footLock';

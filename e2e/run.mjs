@@ -31,7 +31,8 @@
 //      its contacts (detectFootContacts) plotted over its height; walked at 1.25× its clip's
 //      travel (the Robot 1×), locked feet slide less than a fifth of what they slide unlocked (four cycles in
 //      worlds of their own) and less on screen with the lock than without; the crowd's foot-lock
-//      control locks every wanderer's feet (footLockSystem timed in the overlay) and lets go;
+//      control locks every wanderer's feet (footLockSystem timed in the overlay, on the WebAssembly
+//      kernels) and lets go;
 //   8. no console errors, page errors or failed requests anywhere;
 //  10. state machines: the crowd's wanderers run them (window.__sandbox.stats().machines: every
 //      character a locomotion machine, states idle and move both in use, getState of a sample;
@@ -694,6 +695,8 @@ try {
     check('crowd: the foot-lock control locks every wanderer\'s feet, the overlay times footLockSystem, and the control lets go',
       on?.footLock.characters === 300 && on.systems.footLock > 0 && /footLock system [\d.]+ ms/.test(overlayLine) && off?.footLock.characters === 0,
       `${overlayLine}; off: ${off?.footLock.characters} locked`);
+    // The page loaded the kernels ('auto'), so footLockSystem ran its WebAssembly path (src/wasm/footLockWasm.ts).
+    check('crowd with foot lock: on the WebAssembly kernels', on?.kernels === 'wasm', `world.kernels = ${on?.kernels}`);
     check('crowd with foot lock: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
     await page.close();
   }

@@ -60,49 +60,33 @@
  * bit as it was; a leg neither planted, locked nor easing back is passed over before its chain
  * is composed (its release clock still runs), so a character with no other composes nothing.
  * Non-finite targets skip the leg (its state is cleared). No allocation, no throwing: joint
- * indices beyond the character's skeleton skip the leg. Cost: 0.8–1.0 µs per held or easing leg
- * per frame on the bench machine (bench/footLockCrowd.ts, docs/foot-locking.md).
+ * indices beyond the character's skeleton skip the leg. Cost: 0.6–1.0 µs per held or easing leg
+ * per frame on JavaScript, 0.65–0.8× that on the WebAssembly kernels (bench/footLockCrowd.ts,
+ * docs/foot-locking.md).
+ *
+ * On the WebAssembly kernels (`world.wasm`) the chunk runs in assembly/footLock.ts through
+ * src/wasm/footLockWasm.ts: the same steps, decisions and constants in doubles (docs/wasm.md);
+ * characters whose skeleton, clips' contact tables or masks have no copy in the kernel area run
+ * here. This file's JavaScript path is the reference the kernel is tested against
+ * (test/wasm/footLock.test.ts).
  */
 import { commitRemovals } from 'bitecs';
 import { FOOT_LEGS } from '../components/FootLock.js';
-import { LAYER_ADDITIVE } from '../components/Layers.js';
 import { updateRange } from '../components/UpdateList.js';
 import { composeModel } from '../math/composeModel.js';
 import { markPath } from '../math/jointList.js';
 import * as affine from '../math/affine.js';
 import * as layout from '../math/layout.js';
-import { IK_D1, IK_D2, IK_END, IK_MID, IK_PARAMS, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveLegIk, solveTwoBoneIk } from '../math/twoBoneIk.js';
+import { IK_D1, IK_D2, IK_END, IK_MID, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, solveLegIk } from '../math/twoBoneIk.js';
+import { footLockEntriesWasm } from '../wasm/footLockWasm.js';
+import { syncKernelArea } from '../wasm/kernels.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
-import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
+import * as parts from './footLockParts.js';
+import { createFootLockScratch, plantContacts } from './footLockParts.js';
+export { createFootLockScratch, FOOT_JOINT_STRIDE, type FootLockScratch } from './footLockParts.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, POSE_T, POSE_Q, MATRIX_T } = layout;
-
-/** Floats per joint in `FootLockScratch.model`: a 3×4 model matrix (12), then the model rotation (4). */
-export const FOOT_JOINT_STRIDE = 16;
-/** Offset of the model rotation inside a joint's `FootLockScratch.model` record. */
-const FOOT_JOINT_Q = 12;
-/** `FootLockScratch.params`: the IK kernel's params block. */
-const P_IK = 0;
-/** `FootLockScratch.params`: the kernel's output deltas D1, D2 (8). */
-const P_DELTA = P_IK + IK_PARAMS;
-/** `FootLockScratch.params`: the inverse of a detached foot's parent's model matrix (12). */
-const P_INVERSE = P_DELTA + 8;
-/** `FootLockScratch.params`: a detached foot's move, model space, then in its parent's space (3). */
-const P_MOVE = P_INVERSE + 12;
-/** `FootLockScratch.params`: a foot's offset from the hip and the reach limit, for `liftToReach` (4). */
-const P_REACH = P_MOVE + 3;
-/** `FootLockScratch.params`: `liftToReach`'s answer (1). */
-const P_LIFT = P_REACH + 4;
-/** `FootLockScratch.params`: a corrected local rotation before it is normalized (4). */
-const P_QA = P_LIFT + 1;
-/** `FootLockScratch.params`: per leg, the weight of the layers that count and of those in contact (2 × FOOT_LEGS). */
-const P_SHARE = P_QA + 4;
-/** Floats in `FootLockScratch.params`. */
-const FOOT_PARAMS = P_SHARE + 2 * FOOT_LEGS;
-/** `FootLockScratch.planted` of a leg whose joints are no chain of the character's skeleton. */
-const NOT_A_LEG = 3;
-/** `FootLockScratch.planted` of a leg neither planted nor locked, whose offset is 0: it keeps the animated pose. */
-const IDLE = 2;
+const { FOOT_JOINT_STRIDE, FOOT_JOINT_Q, P_IK, P_DELTA, P_INVERSE, P_MOVE, P_REACH, P_LIFT, P_QA, NOT_A_LEG, IDLE } = parts;
 
 /** A lock farther than this many leg lengths (l1 + l2) from the animated foot is released. */
 export const FOOT_UNLOCK_RADIUS = 0.3;
@@ -118,33 +102,6 @@ export const FOOT_MAX_LIFT = 0.25;
 /** Below this sine of the knee's bend, a leg counts as straight and keeps its last bend direction. */
 const STRAIGHT_SINE = 1e-4;
 
-/**
- * World-owned temporaries of footLockSystem (`world.scratch.footLock`): `model`, one record
- * per joint (only the busy legs' joints and their ancestors are written); `list`, those joints,
- * each after its parent; `slot`, 1 per joint in `list` while a character is composed (0
- * between characters); `params`, the IK kernel's block, its outputs and the contact shares;
- * `planted`, the current character's legs' contact verdicts.
- */
-export interface FootLockScratch {
-  readonly model: Float64Array;
-  readonly list: Int32Array;
-  readonly slot: Int32Array;
-  readonly params: Float64Array;
-  /** Per leg of the current character: 1 planted this frame, 0 not, 2 idle (free, o = 0), 3 not a chain of its skeleton. */
-  readonly planted: Uint8Array;
-}
-
-/** Creates the foot-lock scratch for skeletons of up to `maxJoints` joints. */
-export function createFootLockScratch(maxJoints: number, alloc: PoolAllocator = heapAllocator): FootLockScratch {
-  return {
-    model: alloc.array(Float64Array, maxJoints * FOOT_JOINT_STRIDE),
-    list: alloc.array(Int32Array, maxJoints),
-    slot: alloc.array(Int32Array, maxJoints),
-    params: new Float64Array(FOOT_PARAMS),
-    planted: new Uint8Array(FOOT_LEGS),
-  };
-}
-
 /** footLockSystem's scratch (FrameSystem.scratch, built once per world): `world.scratch.footLock`. */
 export const footLockScratch = { footLock: createFootLockScratch };
 
@@ -156,11 +113,33 @@ declare module '../world.js' {
 /** Holds every character's planted feet; see the file header. */
 export function footLockSystem(world: AnimationWorld, dt: number): void {
   commitRemovals(world.ecs);
+  if (world.wasm !== null) syncKernelArea(world.wasm, world.assets.skeletons, world.assets.clips);
   footLockEntities(world, dt, 0, world.characters.dense.length);
 }
 
-/** The work of {@link footLockSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
+/**
+ * The work of {@link footLockSystem} for the chunk `world.characters.dense[first .. end)`: its
+ * characters in the update list. On the WebAssembly kernels (`world.wasm`) the chunk goes to
+ * `footLockEntriesWasm` (src/wasm/footLockWasm.ts), which returns each entry it leaves (its
+ * skeleton, a clip's contact table or a mask has no copy in the kernel area): that one runs here.
+ */
 export function footLockEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
+  const last = updateRange(world.updates, world.characters.dense, dt, first, end);
+  if (world.wasm === null) {
+    footLockRange(world, first, last);
+    return;
+  }
+  let entry = first;
+  while (entry < last) {
+    entry = footLockEntriesWasm(world, world.wasm, entry, last);
+    if (entry >= last) break;
+    footLockRange(world, entry, entry + 1);
+    entry++;
+  }
+}
+
+/** The JavaScript path of {@link footLockEntities} for the update-list entries `[first, last)`. */
+function footLockRange(world: AnimationWorld, first: number, last: number): void {
   const { Character, FootLock, Layers, RootMotion, LocalPose } = world.components;
   const local = LocalPose.data;
   const skeletons = world.assets.skeletons;
@@ -173,7 +152,6 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
   const updated = world.updates.eids;
   const dts = world.updates.dt;
   const { upper: uppers, lower: lowers, foot: feet, locked, hold, contact: contacts, lock, offset, release, releaseClock, lockClock, bend } = FootLock;
-  const last = updateRange(world.updates, world.characters.dense, dt, first, end);
 
   for (let entry = first; entry < last; entry++) {
     const eid = updated[entry];
@@ -379,11 +357,6 @@ function liftToReach(params: Float64Array): void {
   params[P_LIFT] = lift;
 }
 
-/** Whether a leg's joints are a usable chain of a skeleton of `jointCount` joints. */
-function legValid(upper: number, lower: number, foot: number, jointCount: number): boolean {
-  return upper >= 0 && lower > upper && lower < jointCount && foot >= 0 && foot < jointCount && foot !== upper && foot !== lower;
-}
-
 /** A leg whose pose went non-finite: free, no offset (its settings stay). */
 function clearLeg(footLock: AnimationWorld['components']['FootLock'], r: number): void {
   footLock.locked[r] = 0;
@@ -391,63 +364,6 @@ function clearLeg(footLock: AnimationWorld['components']['FootLock'], r: number)
   for (let c = 0; c < 3; c++) {
     footLock.offset[r * 3 + c] = 0;
     footLock.release[r * 3 + c] = 0;
-  }
-}
-
-/**
- * The contact verdicts of one character's `legs` legs (leg rows from `row`) into `out[leg]`: 1
- * when the leg's foot is planted, 0 when not, `NOT_A_LEG` when its joints are no chain of a
- * skeleton of `jointCount` joints. Planted: the contact share c = Σ w·contact / Σ w over the
- * override layers of the character whose slots start at `base`, w = the layer's weight, counting
- * only the layers whose mask (if any) weighs the foot (an upper-body layer does not count), is at
- * least ½ (the file header, step 1); not planted when no layer weighs. One pass over the layers
- * for all legs (each layer's clip, table and frame read once), the shares summed per leg in
- * `sums[P_SHARE ..]` in layer order, as a pass per leg would.
- */
-function plantContacts(
-  layers: AnimationWorld['components']['Layers'], clips: AnimationWorld['assets']['clips'], masks: Float32Array[], base: number, maxLayers: number,
-  footLock: AnimationWorld['components']['FootLock'], row: number, legs: number, jointCount: number, out: Uint8Array, sums: Float64Array,
-): void {
-  const feet = footLock.foot, keys = footLock.key;
-  for (let leg = 0; leg < legs; leg++) {
-    const r = row + leg;
-    out[leg] = legValid(footLock.upper[r], footLock.lower[r], feet[r], jointCount) ? 0 : NOT_A_LEG;
-    sums[P_SHARE + 2 * leg] = 0;
-    sums[P_SHARE + 2 * leg + 1] = 0;
-  }
-  for (let li = base; li < base + maxLayers; li++) {
-    const id = layers.clip[li];
-    const w = layers.weight[li];
-    if (id < 0 || !(w > 0) || (layers.flags[li] & LAYER_ADDITIVE) !== 0) continue;
-    const mask = layers.mask[li];
-    const clip = clips[id];
-    const table = clip.contacts;
-    let F = 0, frame = 0;
-    if (table !== null && table !== undefined) {
-      F = table.frames;
-      frame = Math.floor(layers.time[li] * table.frameRate + 0.5);
-      if (frame < 0) frame = 0;
-      if (frame >= F) frame = clip.loop ? frame % F : F - 1;
-    }
-    for (let leg = 0; leg < legs; leg++) {
-      if (out[leg] === NOT_A_LEG) continue;
-      const r = row + leg;
-      if (mask >= 0 && !(masks[mask][feet[r]] > 0)) continue; // a layer masked off the foot (an upper-body layer)
-      sums[P_SHARE + 2 * leg] += w;
-      if (table === null || table === undefined) continue;
-      // The table's row for the leg's marker; a clip with none counts as not in contact.
-      const rows = table.keys, key = keys[r];
-      for (let n = 0; n < rows.length; n++) {
-        if (rows[n] !== key) continue;
-        if (table.flags[n * F + frame] === 1) sums[P_SHARE + 2 * leg + 1] += w;
-        break;
-      }
-    }
-  }
-  for (let leg = 0; leg < legs; leg++) {
-    if (out[leg] === NOT_A_LEG) continue;
-    const total = sums[P_SHARE + 2 * leg], inContact = sums[P_SHARE + 2 * leg + 1];
-    out[leg] = total > 0 && inContact * 2 >= total ? 1 : 0;
   }
 }
 

@@ -85,12 +85,31 @@ export const KERNEL_AREA_POSES = 64;
 /** Most joints the kernel area holds reference poses (40 bytes a joint), masks (4 bytes) and bindings (56 bytes) for. */
 export const KERNEL_AREA_POSE_JOINTS = 16_384;
 
+/**
+ * Bytes of the kernel area for the clips' contact tables (foot locking, `clip.contacts`): 256 KiB,
+ * a flag byte per frame and marked joint (about 130 two-foot clips of 1,000 frames). A clip whose
+ * table does not fit leaves the characters playing it to the JavaScript foot lock.
+ */
+export const KERNEL_AREA_CONTACT_BYTES = 262_144;
+
+/**
+ * A contact table's record in the kernel area (assembly/footLock.ts): the frame rate (f64), the
+ * distinct frames, the rows and the clip's loop flag (i32) from byte 8, the rows' keys (i32) from
+ * byte `CONTACT_HEADER`, then the flags (a byte per row and frame, row-major). The first record of
+ * the room is all zeros: no rows, the copy of every clip without a table.
+ */
+const CONTACT_HEADER = 24;
+const CONTACT_COUNTS = 8;
+const NO_CONTACTS_BYTES = 32;
+/** `KernelArea.top`'s counter of the contact tables' room. */
+const TOP_CONTACTS = 3;
+
 /** Clip ids the kernel area's clip table covers (`KernelArea.clipTable`): clips with larger ids are sampled on the JavaScript kernel. */
 export const CLIP_TABLE_IDS = 1024;
 
 /**
- * The kernel area's pools: `top[0]` is the bytes of `bytes` (skeletons) handed out so far,
- * `top[1]` those of `clips`; `chunks[t]` counts the calls thread `t` (0: the world's own
+ * The kernel area's pools: `top[0]` is the top of `bytes` (skeletons: the end of its highest
+ * copy; `WasmKernels.space` keeps the free ranges below it), `top[1]` that of `clips`; `chunks[t]` counts the calls thread `t` (0: the world's own
  * thread, 1 …: its workers) made to the skinning kernels' chunk loop (one per chunk of a
  * frame, or per `skinSystem` pass over the crowd): with it a test, or a page, sees that a
  * worker really ran WebAssembly. `params[t]` is thread `t`'s slot for a float the kernels read
@@ -121,6 +140,9 @@ export interface KernelArea {
   readonly referenceTable: Int32Array;
   readonly bindingTable: Int32Array;
   readonly layerMasks: Int32Array;
+  /** By clip id (below `CLIP_TABLE_IDS`): the pointer of the clip's contact table copy in `contacts` (0: none; `top[3]` its bytes handed out). */
+  readonly contactTable: Int32Array;
+  readonly contacts: Float64Array;
 }
 
 /** Allocates a kernel area for skeletons of up to `maxJoints` joints (buildAnimationWorld, after the pools). */
@@ -139,6 +161,8 @@ export function createKernelArea(maxJoints: number, alloc: PoolAllocator): Kerne
     bindingTable: alloc.array(Int32Array, POSE_TABLE_IDS),
     layerMasks: alloc.array(Int32Array, MAX_THREADS * MAX_LAYERS),
     poses: alloc.array(Float64Array, poseAreaBytes(maxJoints) / 8),
+    contactTable: alloc.array(Int32Array, CLIP_TABLE_IDS),
+    contacts: alloc.array(Float64Array, KERNEL_AREA_CONTACT_BYTES / 8),
   };
 }
 
@@ -238,6 +262,23 @@ export type BoundSampleKernel = (out: number, clip: number, time: number, bindin
 export type AdditiveKernel = (target: number, pose: number, reference: number, weight: number, mask: number, jointCount: number) => void;
 
 /**
+ * Foot locking's per-character kernel (assembly/footLock.ts `footLockLegs`): character `eid`'s
+ * legs from `fromLeg` on, through the pointer block at `block`, its skeleton's parents (i32) at
+ * `parents`; returns −1 when done, or the leg whose IK needs `solveTwoBoneIk` first.
+ */
+export type FootLockLegsKernel = (block: number, eid: number, parents: number, fromLeg: number) => number;
+
+/**
+ * Foot locking's batch kernel (assembly/footLock.ts `footLockEntries`): the batch's entries from
+ * `from` to `count` through the pointer block at `block`; returns −1 when done, else
+ * `k × 8 + code` (code 0–3: leg of entry k whose IK needs `solveTwoBoneIk`; 4: entry k is left to JavaScript).
+ */
+export type FootLockEntriesKernel = (block: number, from: number, count: number) => number;
+
+/** The corrections of one leg after `solveTwoBoneIk` (assembly/footLock.ts `footLockTurn`). */
+export type FootLockTurnKernel = (block: number, eid: number, parents: number, leg: number) => void;
+
+/**
  * One thread's kernels of a world: the instance's exports, and (used on the world's own thread
  * only, by {@link syncKernelArea}) the assets whose copies the area's tables point to.
  */
@@ -257,6 +298,9 @@ export interface WasmKernels {
   readonly blendOverride: BlendKernel;
   readonly blendOverrideMasked: MaskedBlendKernel;
   readonly applyAdditive: AdditiveKernel;
+  readonly footLockEntries: FootLockEntriesKernel;
+  readonly footLockLegs: FootLockLegsKernel;
+  readonly footLockTurn: FootLockTurnKernel;
   /** Per skeleton id below {@link SKIN_TABLE_IDS}: the skeleton the tables' entry was made for (null: none; its copy may be 0, the area was full). */
   readonly copied: (Skeleton | null)[];
   /** Per clip id below {@link CLIP_TABLE_IDS}: the clip the table's entry was made for (null: none; its copy may be 0: reduced, or it did not fit). */
@@ -268,8 +312,8 @@ export interface WasmKernels {
   /** Per binding id below {@link POSE_TABLE_IDS}: the binding the binding table's entry was made for (null: none; its copy is 0 for a binding with `retarget`). */
   readonly bindingCopied: (Binding | null)[];
   /**
-   * Where the copies are (the world's own thread only): the area's three parts — skeletons,
-   * clips, poses (masks, reference poses and bindings) — and each copy's byte range by asset id
+   * Where the copies are (the world's own thread only): the area's parts — skeletons, clips,
+   * poses (masks, reference poses and bindings), contact tables — and each copy's byte range by asset id
    * (`spans.clips[2 × id]` its start in its part, −1 for none; `[2 × id + 1]` its size), so a
    * released asset's space goes to the next one (src/wasm/areaSpace.ts).
    */
@@ -297,9 +341,12 @@ export interface KernelSpace {
   readonly skeletons: AreaPart;
   readonly clips: AreaPart;
   readonly poses: AreaPart;
+  /** The clips' contact tables (foot locking); its first `NO_CONTACTS_BYTES` are the all-zero record of a clip without one. */
+  readonly contacts: AreaPart;
   readonly spans: {
     readonly skeletons: number[];
     readonly clips: number[];
+    readonly contacts: number[];
     readonly masks: number[];
     readonly references: number[];
     readonly bindings: number[];
@@ -312,11 +359,14 @@ const WARNED_FULL = 1, WARNED_IDS = 2;
 
 /** A kernel space for `area`: every part free. */
 function createKernelSpace(area: KernelArea): KernelSpace {
+  const contacts = createAreaPart(area.contacts.byteLength);
+  takeRange(contacts, NO_CONTACTS_BYTES);
   return {
     skeletons: createAreaPart(area.bytes.byteLength),
     clips: createAreaPart(area.clips.byteLength),
     poses: createAreaPart(area.poses.byteLength),
-    spans: { skeletons: [], clips: [], masks: [], references: [], bindings: [] },
+    contacts,
+    spans: { skeletons: [], clips: [], contacts: [], masks: [], references: [], bindings: [] },
     warned: 0,
   };
 }
@@ -345,6 +395,9 @@ export function instantiateKernels(
     blendOverride: exports['blendOverride'] as BlendKernel,
     blendOverrideMasked: exports['blendOverrideMasked'] as MaskedBlendKernel,
     applyAdditive: exports['applyAdditive'] as AdditiveKernel,
+    footLockEntries: exports['footLockEntries'] as FootLockEntriesKernel,
+    footLockLegs: exports['footLockLegs'] as FootLockLegsKernel,
+    footLockTurn: exports['footLockTurn'] as FootLockTurnKernel,
     copied: [],
     clipCopied: [],
     maskCopied: [],
@@ -401,8 +454,11 @@ export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleto
       continue;
     }
     clipTable[id] = 0;
+    area.contactTable[id] = 0;
     release(space.clips, space.spans.clips, id);
+    release(space.contacts, space.spans.contacts, id);
     if (clip !== null && clip.reduced === null) copyClip(kernels, id, clip);
+    if (clip !== null) copyContacts(kernels, id, clip);
   }
   syncPoses(kernels, kernels.maskCopied, kernels.registries.masks, area.maskTable, space.spans.masks, 'mask');
   syncPoses(kernels, kernels.referenceCopied, kernels.registries.references, area.referenceTable, space.spans.references, 'reference pose');
@@ -421,6 +477,7 @@ export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleto
   area.top[0] = space.skeletons.top;
   area.top[1] = space.clips.top;
   area.top[2] = space.poses.top;
+  area.top[TOP_CONTACTS] = space.contacts.top;
 }
 
 /** Adds `message` to `kernels.warnings` unless a warning of `reason` was given already. */
@@ -555,6 +612,37 @@ function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
   counts[1] = clip.skeleton.jointCount;
   new Float32Array(clips.buffer, at + CLIP_HEADER, clip.frames.length).set(clip.frames);
   area.clipTable[id] = at;
+}
+
+/**
+ * Copies clip `id`'s contact table (`clip.contacts`, foot locking) into the kernel area's
+ * `contacts` ({@link syncKernelArea}) and writes its pointer to `contactTable`: a clip without a
+ * table points at the room's all-zero first record (no rows); a table that does not fit in what
+ * is left keeps the entry 0 (the JavaScript foot lock runs the characters playing it).
+ */
+function copyContacts(kernels: WasmKernels, id: number, clip: Clip): void {
+  const { area, space } = kernels;
+  const contacts = area.contacts;
+  const table = clip.contacts;
+  if (table === null || table === undefined) {
+    area.contactTable[id] = contacts.byteOffset; // the room's first record, all zeros: no rows
+    return;
+  }
+  const rows = table.keys.length;
+  const start = reserve(space.contacts, space.spans.contacts, id, Math.ceil((CONTACT_HEADER + rows * 4 + table.flags.length) / 16) * 16);
+  if (start < 0) {
+    warn(kernels, WARNED_FULL, `the contact table of clip "${clip.name}" does not fit (foot locking of the characters playing it)`);
+    return;
+  }
+  const at = contacts.byteOffset + start;
+  new Float64Array(contacts.buffer, at, 1)[0] = table.frameRate;
+  const ints = new Int32Array(contacts.buffer, at + CONTACT_COUNTS, (CONTACT_HEADER - CONTACT_COUNTS) / 4 + rows);
+  ints[0] = table.frames;
+  ints[1] = rows;
+  ints[2] = clip.loop ? 1 : 0;
+  ints.set(table.keys, (CONTACT_HEADER - CONTACT_COUNTS) / 4);
+  new Uint8Array(contacts.buffer, at + CONTACT_HEADER + rows * 4, table.flags.length).set(table.flags);
+  area.contactTable[id] = at;
 }
 
 /** The pointer of skeleton `id`'s (parents, inverse binds, rest pose) copy in the kernel area: 0 when it has none (the JavaScript kernels run it). */

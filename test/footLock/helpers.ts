@@ -97,6 +97,8 @@ export interface WalkSetup {
   readonly binding?: Binding;
   /** The character's heading (radians, default 0). */
   readonly yaw?: number;
+  /** The world's kernels (default 'js'). */
+  readonly kernels?: 'js' | 'wasm';
 }
 
 /**
@@ -106,7 +108,7 @@ export interface WalkSetup {
  */
 export function runWalk(setup: WalkSetup): WalkRun {
   const { skeleton, clip, legs } = setup;
-  const world = createAnimationWorld({ maxEntities: 2, maxJoints: skeleton.jointCount, kernels: 'js' });
+  const world = createAnimationWorld({ maxEntities: 2, maxJoints: skeleton.jointCount, kernels: setup.kernels ?? 'js' });
   const eid = spawnCharacter(world, skeleton);
   const free = spawnCharacter(world, skeleton);
   const options = setup.binding === undefined ? { loop: clip.loop } : { loop: clip.loop, binding: setup.binding };

@@ -1,7 +1,8 @@
 /**
  * Foot locking on every core: stepParallel at 2 and 3 threads gives step's pools bit for bit
  * (every component, FootLock's state included), with clips registered after the workers
- * started; and footLockSystem allocates nothing per frame.
+ * started, on the JavaScript and the WebAssembly kernels; and footLockSystem allocates nothing per
+ * frame on either.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -35,8 +36,8 @@ function hash(world: AnimationWorld): string {
 }
 
 /** A crowd of `count` characters: rig walkers (locked, half-weight, eased in, not locked) and CMU walkers (default legs). */
-function crowd(threads: number, count: number): { world: AnimationWorld; move: (f: number) => void; late: () => void } {
-  const world = createAnimationWorld({ maxEntities: count, maxJoints: cmu.skeleton.jointCount, threads, kernels: 'js' });
+function crowd(threads: number, count: number, kernels: 'js' | 'wasm' = 'js'): { world: AnimationWorld; move: (f: number) => void; late: () => void } {
+  const world = createAnimationWorld({ maxEntities: count, maxJoints: cmu.skeleton.jointCount, threads, kernels });
   const rigClip = legClip(rig);
   const speeds: number[] = [];
   for (let n = 0; n < count; n++) {
@@ -64,9 +65,10 @@ function crowd(threads: number, count: number): { world: AnimationWorld; move: (
 }
 
 describe('stepParallel equals step with foot locks', () => {
-  for (const threads of [2, 3]) {
-    it(`${threads} threads, 300 characters, 150 frames, hashed every 30`, async () => {
-      const serial = crowd(1, 300), parallel = crowd(threads, 300);
+  for (const [threads, kernels] of [[2, 'js'], [3, 'js'], [2, 'wasm'], [3, 'wasm']] as const) {
+    it(`${threads} threads, ${kernels} kernels, 300 characters, 150 frames, hashed every 30`, async () => {
+      const serial = crowd(1, 300, kernels), parallel = crowd(threads, 300, kernels);
+      expect([serial.world.kernels, parallel.world.kernels]).toEqual([kernels, kernels]);
       try {
         for (let f = 0; f < 150; f++) {
           if (f === 40) { serial.late(); parallel.late(); }
@@ -104,8 +106,9 @@ describe('while a parallel frame runs', () => {
 });
 
 describe('footLockSystem allocates nothing', () => {
-  it('1,000 locked characters (2 legs each), moved every frame, some out of reach', () => {
-    const world = createAnimationWorld({ maxEntities: 1000, maxJoints: rig.jointCount, kernels: 'js' });
+  it.each(['js', 'wasm'] as const)('1,000 locked characters (2 legs each), moved every frame, some out of reach (%s kernels)', (kernels) => {
+    const world = createAnimationWorld({ maxEntities: 1000, maxJoints: rig.jointCount, kernels });
+    expect(world.kernels).toBe(kernels);
     const clip = legClip(rig);
     for (let n = 0; n < 1000; n++) {
       const eid = spawnCharacter(world, rig, { x: n });
@@ -119,7 +122,7 @@ describe('footLockSystem allocates nothing', () => {
       for (let eid = 1; eid <= 1000; eid += 50) world.components.RootMotion.z[eid] = ((f * 0.02) % 3) * (eid % 3); // the pace varies
       footLockSystem(world, DT);
     }, { calls: 300, bound: 64 * 1024, warmUp: 300 });
-    console.log(`footLockSystem, 1,000 characters: ${bytes} bytes over 300 calls`);
+    console.log(`footLockSystem (${kernels}), 1,000 characters: ${bytes} bytes over 300 calls`);
     // One boxed double per character per call would be 300 × 1,000 × 16 B = 4.8 MB; what remains is the JIT's.
     expect(bytes).toBeLessThan(64 * 1024);
   });

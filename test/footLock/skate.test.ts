@@ -38,14 +38,15 @@ describe('measureFootSkate over world-space paths', () => {
 });
 
 describe('footLockSystem on degenerate legs', () => {
-  it('bones of zero length (every joint at the hip) and a straight leg stay finite, locked and moved', () => {
+  it.each(['js', 'wasm'] as const)('bones of zero length (every joint at the hip) and a straight leg stay finite, locked and moved (%s kernels)', (kernels) => {
     const id = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1];
     const at = (y: number) => [0, y, 0, 0, 0, 0, 1, 1, 1, 1];
     for (const [name, rest] of [['zero-length', [...at(1), ...id, ...id, ...id]], ['straight', [...at(1), ...at(-0.5), ...at(-0.5), ...at(0)]]] as const) {
       const skeleton = createSkeleton({ names: ['hips', 'thigh', 'shin', 'foot'], parents: [-1, 0, 1, 2], rest: [...rest] });
       const frames = Array.from({ length: 10 }, () => [...rest]).flat();
       const clip = createClip({ skeleton, frameRate: 10, frames, loop: false, events: [{ time: 0, name: 'footDown:foot' }, { time: 0.9, name: 'footUp:foot' }] });
-      const world = createAnimationWorld({ maxEntities: 1, maxJoints: 4, kernels: 'js' });
+      const world = createAnimationWorld({ maxEntities: 1, maxJoints: 4, kernels });
+      expect(world.kernels).toBe(kernels);
       const eid = spawnCharacter(world, skeleton);
       play(world, eid, clip, { loop: false });
       setFootLock(world, eid, { legs: [{ upper: 'thigh', lower: 'shin', foot: 'foot' }] });

@@ -41,7 +41,7 @@ import {
 } from '../../src/index.js';
 import { reduceClip } from '../../src/lod.js';
 import { CHUNK_LOG_STRIDE, CHUNK_THREAD } from '../../src/components/ThreadControl.js';
-import { KERNEL_AREA_CLIP_FRAMES, KERNEL_AREA_CLIP_JOINTS, KERNEL_AREA_SKELETONS, KERNEL_POOL_START, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
+import { KERNEL_AREA_CLIP_FRAMES, KERNEL_AREA_CLIP_JOINTS, KERNEL_AREA_CONTACT_BYTES, KERNEL_AREA_SKELETONS, KERNEL_POOL_START, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
 import { reloadKernels, setKernelsUnavailable } from '../../src/wasm/loader.js';
 import { clipCopyAt, sampleLayerWasm, skeletonCopyAt, syncKernelArea } from '../../src/wasm/kernels.js';
 import { sampleClipInto } from '../../src/assets/sampleClip.js';
@@ -353,15 +353,18 @@ describe('the kernels switch', () => {
       // What 'wasm' adds: the kernel area's arrays as allocated, and the bytes before the first pool.
       const added = worldBytes({ maxEntities, maxJoints, maxEvents, kernels: 'wasm' }) - worldBytes({ maxEntities, maxJoints, maxEvents, kernels: 'js' });
       expect(added).toBe(KERNEL_POOL_START + area.top.byteLength + area.chunks.byteLength + area.params.byteLength + area.bytes.byteLength + area.skinTable.byteLength + area.restTable.byteLength + area.clipTable.byteLength + area.clips.byteLength
-        + area.maskTable.byteLength + area.referenceTable.byteLength + area.bindingTable.byteLength + area.layerMasks.byteLength + area.poses.byteLength);
+        + area.maskTable.byteLength + area.referenceTable.byteLength + area.bindingTable.byteLength + area.layerMasks.byteLength + area.poses.byteLength
+        + area.contactTable.byteLength + area.contacts.byteLength);
       // At least the skeletons' copies the area was sized for (parents, inverse binds, rest
       // poses) and the clips' frames.
       expect(area.bytes.byteLength).toBeGreaterThanOrEqual(kernelAreaSkeletons(maxJoints) * maxJoints * (4 + 12 * 4 + 10 * 4));
       expect(area.clips.byteLength).toBe(Math.min(KERNEL_AREA_CLIP_FRAMES * maxJoints, KERNEL_AREA_CLIP_JOINTS) * 40);
       // Room for 64 masks and reference poses of maxJoints joints (fewer beyond 16,384 joints).
       expect(area.poses.byteLength).toBeGreaterThanOrEqual(Math.max(1, Math.min(64, Math.floor(16384 / maxJoints))) * maxJoints * (10 * 4 + 4));
+      // Room for the clips' contact tables (foot locking).
+      expect(area.contacts.byteLength).toBe(KERNEL_AREA_CONTACT_BYTES);
       // The kernel area is the last pool, in the memory's whole pages.
-      const end = area.poses.byteOffset + area.poses.byteLength;
+      const end = area.contacts.byteOffset + area.contacts.byteLength;
       expect(world.poolBuffer.byteLength).toBeGreaterThanOrEqual(end);
       expect(world.poolBuffer.byteLength - end).toBeLessThan(65536);
       expect(worldBytes({ maxEntities, maxJoints, maxEvents })).toBe(worldBytes({ maxEntities, maxJoints, maxEvents, kernels: 'js' }));

@@ -1,0 +1,749 @@
+/**
+ * Foot locking's per-character work on WebAssembly (src/systems/footLockSystem.ts, its header's
+ * steps 1–4 after the contact verdicts): the legs that are idle, the model records of the busy
+ * legs' joints and their ancestors, the lock state machine per leg (lock, release, hold,
+ * lift-to-reach, ease), the IK toward the target (`solveLegIk`'s construction), the rotation
+ * corrections (`turnLeg`) and a detached foot's translation. The same statements in the same
+ * order as the JavaScript system, in doubles (f64, scalar): every product and sum is the
+ * JavaScript path's, the pools' float32 values promoted on load and rounded once on store, so the
+ * two paths differ only where `Math.cos` / `Math.sin` of the yaw (AssemblyScript's, from musl,
+ * against V8's fdlibm port) differ in a last bit (docs/wasm.md). No SIMD: a leg's work is a chain
+ * of dependent scalar steps (square roots, divisions, branches on them); the few joints composed
+ * per character are a tenth of it.
+ *
+ * The contact verdicts come from JavaScript (`plantContacts`, src/systems/footLockParts.ts) in
+ * the thread's `planted` scratch. The JavaScript side hands the kernels a **block** of i32
+ * pointers (`B_*` below, written per chunk: src/wasm/footLockWasm.ts), so a call takes only the
+ * block, the character and its skeleton's parents (i32, the kernel area's copy). The per-leg
+ * solve's special cases (target on the hip, a zero bone, a straight or folded knee, an aim arc
+ * of 180°) go back to JavaScript's `solveTwoBoneIk`: {@link footLockLegs} returns the leg with
+ * the IK block written in the thread's `params`, JavaScript solves it, and {@link footLockTurn}
+ * applies the result before {@link footLockLegs} goes on with the next leg.
+ */
+
+// The block: i32 pointers (byte offsets into the memory) and one byte count, at these byte offsets.
+const B_LOCAL: usize = 0; // LocalPose.data (f32)
+const B_POSE_ROW: usize = 4; // bytes per character of LocalPose: maxJoints × 40
+const B_X: usize = 8; // RootMotion.x, y, z, yaw (f64)
+const B_Y: usize = 12;
+const B_Z: usize = 16;
+const B_YAW: usize = 20;
+const B_WEIGHT: usize = 24; // FootLock.weight (f64)
+const B_LEGS: usize = 28; // FootLock.legs (u8)
+const B_BLEND_TIME: usize = 32; // FootLock.blendTime (f64)
+const B_EASE_IN: usize = 36; // FootLock.easeIn (f64)
+const B_UPPER: usize = 40; // FootLock.upper, lower, foot (i16)
+const B_LOWER: usize = 44;
+const B_FOOT: usize = 48;
+const B_DETACHED: usize = 52; // FootLock.detached, locked, hold, contact (u8)
+const B_LOCKED: usize = 56;
+const B_HOLD: usize = 60;
+const B_CONTACT: usize = 64;
+const B_LOCK: usize = 68; // FootLock.lock, offset, release (f32 × 3), releaseClock, lockClock (f32), bend (f32 × 3)
+const B_OFFSET: usize = 72;
+const B_RELEASE: usize = 76;
+const B_RELEASE_CLOCK: usize = 80;
+const B_LOCK_CLOCK: usize = 84;
+const B_BEND: usize = 88;
+const B_MODEL: usize = 92; // the thread's scratch: model records (f64 × 16 a joint), list, slot (i32), params (f64), planted (u8)
+const B_LIST: usize = 96;
+const B_SLOT: usize = 100;
+const B_PARAMS: usize = 104;
+const B_PLANTED: usize = 108;
+const B_ENABLED: usize = 112; // FootLock.enabled (u8), key (i32)
+const B_KEY: usize = 116;
+const B_SKELETON: usize = 120; // Character.skeleton, jointCount (i32)
+const B_JOINT_COUNT: usize = 124;
+const B_LAYER_CLIP: usize = 128; // Layers.clip (i32), time (f64), weight (f32), flags (u8), mask (i32)
+const B_LAYER_TIME: usize = 132;
+const B_LAYER_WEIGHT: usize = 136;
+const B_LAYER_FLAGS: usize = 140;
+const B_LAYER_MASK: usize = 144;
+const B_MAX_LAYERS: usize = 148; // Layers.maxLayers (a count)
+const B_SKIN_TABLE: usize = 152; // the kernel area's tables: skeletons (parents, bind pairs), masks, contact tables (i32 pointers)
+const B_MASK_TABLE: usize = 156;
+const B_CONTACT_TABLE: usize = 160;
+const B_BATCH_EIDS: usize = 164; // this thread's batch: the entries' eids (i32) and seconds (f64)
+const B_BATCH_SECONDS: usize = 168;
+// Table sizes (src/wasm/kernels.ts: SKIN_TABLE_IDS, POSE_TABLE_IDS, CLIP_TABLE_IDS).
+const SKIN_TABLE_IDS: u32 = 64;
+const POSE_TABLE_IDS: u32 = 256;
+const CLIP_TABLE_IDS: u32 = 1024;
+/** Layers.flags: an additive layer (src/components/Layers.ts LAYER_ADDITIVE). */
+const LAYER_ADDITIVE: u8 = 2;
+/** A contact table's copy (src/wasm/kernels.ts `copyContacts`): frame rate (f64), distinct frames, rows, loop (i32), then keys (i32 per row), then flags (u8, row-major). */
+const CT_FRAMES: usize = 8;
+const CT_ROWS: usize = 12;
+const CT_LOOP: usize = 16;
+const CT_KEYS: usize = 24;
+/** What {@link footLockEntries} returns for an entry it leaves to JavaScript (in the low 3 bits; legs are 0–3). */
+const LEAVE: i32 = 4;
+
+// footLockSystem's constants (test/wasm/footLock.test.ts checks they match src/systems/footLockSystem.ts).
+const FOOT_LEGS: i32 = 4;
+const FOOT_UNLOCK_RADIUS: f64 = 0.3;
+const FOOT_REPLANT_RADIUS: f64 = 0.1;
+const FOOT_MAX_EXTENSION: f64 = 0.999;
+const FOOT_MAX_LIFT: f64 = 0.25;
+const STRAIGHT_SINE: f64 = 1e-4;
+const NOT_A_LEG: u8 = 3;
+const IDLE: u8 = 2;
+// solveLegIk's thresholds (src/math/twoBoneIk.ts).
+const ZERO_LENGTH: f64 = 1e-9;
+const PARALLEL_SINE: f64 = 1e-9;
+const IK_OPPOSITE: f64 = 1e-15;
+const SINGULAR_DET: f64 = 1e-12;
+
+/** Bytes of a joint's model record in the scratch: a 3×4 matrix (12 f64), then the model rotation (4 f64). */
+const RECORD: usize = 128;
+/** Byte offsets in a model record: the translation column, the rotation. */
+const REC_T: usize = 72;
+const REC_Q: usize = 96;
+/** Bytes of a joint pose: 10 f32 (T at 0, Q at 12, S at 28). */
+const POSE: usize = 40;
+const POSE_Q: usize = 12;
+const POSE_S: usize = 28;
+
+// Byte offsets in the thread's params block (f64; src/systems/footLockParts.ts names them by index).
+const P_IK: usize = 0; // the IK block: root 0, mid 3, end 6, target 9, pole 12, weight 15
+const P_DELTA: usize = 128; // D1 (4), D2 (4)
+const P_SHARE: usize = 384; // per leg the weight of the layers that count and of those in contact (2 × 4)
+const P_SECONDS: usize = 448; // this update's seconds for the character
+
+// @ts-ignore: decorator
+@inline function ptr(block: usize, at: usize): usize {
+  return <usize>load<i32>(block + at);
+}
+
+/**
+ * One character's foot lock from leg `fromLeg` on (src/systems/footLockSystem.ts
+ * `footLockEntities`'s body after `plantContacts`): with `fromLeg` 0, first the idle legs (their
+ * clocks run, nothing else) and the model records of the others' joints and ancestors; then
+ * per leg the state machine, the IK and the corrections. `eid`'s contact verdicts are in the
+ * block's `planted` (1 planted, 0 not, `NOT_A_LEG`), its seconds at `params + P_SECONDS`;
+ * `parents` points at its skeleton's parents (i32). Returns −1 when the character is done, or
+ * the leg whose solve needs `solveTwoBoneIk` (its IK block written at `params + P_IK`): the
+ * caller solves it into `params + P_DELTA`, calls {@link footLockTurn}, then this again from the
+ * next leg.
+ */
+export function footLockLegs(block: usize, eid: i32, parents: usize, fromLeg: i32): i32 {
+  return legsOf(block, eid, parents, fromLeg, load<f64>(ptr(block, B_PARAMS) + P_SECONDS));
+}
+
+/**
+ * The characters of this thread's batch from entry `from` to `count` (their eids and seconds in
+ * the block's batch arrays; src/wasm/footLockWasm.ts fills them from the update list): per
+ * entry, the checks of footLockSystem (enabled, weight > 0), the contact verdicts
+ * (`plantContacts`, from the clips' contact tables copied into the kernel area), then
+ * {@link footLockLegs}. Returns −1 when it did them all; else `k × 8 + code` for the entry k it
+ * stopped at: code 0–3, the leg whose IK needs `solveTwoBoneIk` (as {@link footLockLegs}: the
+ * caller solves it, calls {@link footLockTurn}, then {@link footLockLegs} from the next leg, and
+ * this from k + 1), or `LEAVE` (4) for a character the kernel leaves to JavaScript, untouched:
+ * its skeleton, one of its clips' contact tables or one of its layers' masks has no copy in the
+ * kernel area.
+ */
+export function footLockEntries(block: usize, from: i32, count: i32): i32 {
+  const eids = ptr(block, B_BATCH_EIDS), secondsAt = ptr(block, B_BATCH_SECONDS);
+  const enabled = ptr(block, B_ENABLED), weights = ptr(block, B_WEIGHT);
+  const skeletonOf = ptr(block, B_SKELETON), skinTable = ptr(block, B_SKIN_TABLE);
+  const params = ptr(block, B_PARAMS);
+  for (let k = from; k < count; k++) {
+    const eid = load<i32>(eids + (<usize>k << 2));
+    if (load<u8>(enabled + <usize>eid) !== 1) continue;
+    if (!(load<f64>(weights + (<usize>eid << 3)) > 0)) continue;
+    const id = load<i32>(skeletonOf + (<usize>eid << 2));
+    if (<u32>id >= SKIN_TABLE_IDS) return k * 8 + LEAVE;
+    const parents = <usize>load<i32>(skinTable + (<usize>id << 3));
+    if (parents === 0) return k * 8 + LEAVE;
+    if (!plantContacts(block, eid)) return k * 8 + LEAVE;
+    const seconds = load<f64>(secondsAt + (<usize>k << 3));
+    store<f64>(params + P_SECONDS, seconds);
+    const leg = legsOf(block, eid, parents, 0, seconds);
+    if (leg >= 0) return k * 8 + leg;
+  }
+  return -1;
+}
+
+/**
+ * footLockSystem's `plantContacts` for character `eid` into the block's `planted` (the same
+ * decisions, the shares summed in doubles in layer order at `params + P_SHARE`); false, having
+ * decided nothing, when a layer that counts has a clip without a contact table copy or a mask
+ * without a copy.
+ */
+function plantContacts(block: usize, eid: i32): bool {
+  const planted = ptr(block, B_PLANTED), sums = ptr(block, B_PARAMS) + P_SHARE;
+  const legs = <i32>load<u8>(ptr(block, B_LEGS) + <usize>eid);
+  const jointCount = load<i32>(ptr(block, B_JOINT_COUNT) + (<usize>eid << 2));
+  const uppers = ptr(block, B_UPPER), lowers = ptr(block, B_LOWER), feet = ptr(block, B_FOOT), keys = ptr(block, B_KEY);
+  const row = <usize>(eid * FOOT_LEGS);
+  for (let leg = 0; leg < legs; leg++) {
+    const r = row + <usize>leg;
+    const upper = <i32>load<i16>(uppers + (r << 1)), lower = <i32>load<i16>(lowers + (r << 1)), foot = <i32>load<i16>(feet + (r << 1));
+    const valid = upper >= 0 && lower > upper && lower < jointCount && foot >= 0 && foot < jointCount && foot !== upper && foot !== lower;
+    store<u8>(planted + <usize>leg, valid ? 0 : NOT_A_LEG);
+    store<f64>(sums + (<usize>leg << 4), 0);
+    store<f64>(sums + (<usize>leg << 4), 0, 8);
+  }
+  const maxLayers = load<i32>(block + B_MAX_LAYERS);
+  const clipOf = ptr(block, B_LAYER_CLIP), timeOf = ptr(block, B_LAYER_TIME), weightOf = ptr(block, B_LAYER_WEIGHT);
+  const flagsOf = ptr(block, B_LAYER_FLAGS), maskOf = ptr(block, B_LAYER_MASK);
+  const maskTable = ptr(block, B_MASK_TABLE), contactTable = ptr(block, B_CONTACT_TABLE);
+  const base = eid * maxLayers;
+  for (let li = base; li < base + maxLayers; li++) {
+    const l = <usize>li;
+    const id = load<i32>(clipOf + (l << 2));
+    const w = <f64>load<f32>(weightOf + (l << 2));
+    if (id < 0 || !(w > 0) || (load<u8>(flagsOf + l) & LAYER_ADDITIVE) !== 0) continue;
+    const mask = load<i32>(maskOf + (l << 2));
+    let maskAt: usize = 0;
+    if (mask >= 0) {
+      maskAt = <u32>mask < POSE_TABLE_IDS ? <usize>load<i32>(maskTable + (<usize>mask << 2)) : 0;
+      if (maskAt === 0) return false;
+    }
+    const table = <u32>id < CLIP_TABLE_IDS ? <usize>load<i32>(contactTable + (<usize>id << 2)) : 0;
+    if (table === 0) return false;
+    const rows = load<i32>(table, CT_ROWS);
+    const F = load<i32>(table, CT_FRAMES);
+    let frame: i32 = 0;
+    if (rows > 0) {
+      // Math.floor(time · rate + ½), clamped at 0, looped or held at the end (the JavaScript path's f64 steps).
+      let f = Math.floor(load<f64>(timeOf + (l << 3)) * load<f64>(table) + 0.5);
+      if (f < 0) f = 0;
+      if (f >= <f64>F) f = load<i32>(table, CT_LOOP) !== 0 ? f % <f64>F : <f64>(F - 1);
+      frame = <i32>f;
+    }
+    for (let leg = 0; leg < legs; leg++) {
+      if (load<u8>(planted + <usize>leg) === NOT_A_LEG) continue;
+      const r = row + <usize>leg;
+      const foot = <usize>load<i16>(feet + (r << 1));
+      if (mask >= 0 && !(load<f32>(maskAt + (foot << 2)) > 0)) continue; // a layer masked off the foot
+      const s = sums + (<usize>leg << 4);
+      store<f64>(s, load<f64>(s) + w);
+      const key = load<i32>(keys + (r << 2));
+      for (let n = 0; n < rows; n++) {
+        if (load<i32>(table + CT_KEYS + (<usize>n << 2)) !== key) continue;
+        if (load<u8>(table + CT_KEYS + (<usize>rows << 2) + <usize>(n * F + frame)) === 1) store<f64>(s, load<f64>(s, 8) + w, 8);
+        break;
+      }
+    }
+  }
+  for (let leg = 0; leg < legs; leg++) {
+    if (load<u8>(planted + <usize>leg) === NOT_A_LEG) continue;
+    const s = sums + (<usize>leg << 4);
+    const total = load<f64>(s), inContact = load<f64>(s, 8);
+    store<u8>(planted + <usize>leg, total > 0 && inContact * 2 >= total ? 1 : 0);
+  }
+  return true;
+}
+
+/** {@link footLockLegs} with the character's seconds. */
+function legsOf(block: usize, eid: i32, parents: usize, fromLeg: i32, seconds: f64): i32 {
+  const planted = ptr(block, B_PLANTED);
+  const params = ptr(block, B_PARAMS);
+  const model = ptr(block, B_MODEL);
+  const legs = <i32>load<u8>(ptr(block, B_LEGS) + <usize>eid);
+  const blendTime = load<f64>(ptr(block, B_BLEND_TIME) + (<usize>eid << 3));
+  const locked = ptr(block, B_LOCKED), hold = ptr(block, B_HOLD), contacts = ptr(block, B_CONTACT);
+  const lockAt = ptr(block, B_LOCK), offsetAt = ptr(block, B_OFFSET), releaseAt = ptr(block, B_RELEASE);
+  const releaseClock = ptr(block, B_RELEASE_CLOCK), lockClock = ptr(block, B_LOCK_CLOCK), bendAt = ptr(block, B_BEND);
+  const uppers = ptr(block, B_UPPER), lowers = ptr(block, B_LOWER), feet = ptr(block, B_FOOT), detachedAt = ptr(block, B_DETACHED);
+  const localOff = ptr(block, B_LOCAL) + <usize>eid * ptr(block, B_POSE_ROW);
+  const row = eid * FOOT_LEGS;
+
+  if (fromLeg === 0) {
+    // 1. A leg neither planted, held nor easing back keeps the animated pose: only its clocks run.
+    const list = ptr(block, B_LIST), slot = ptr(block, B_SLOT);
+    let count = 0;
+    for (let leg = 0; leg < legs; leg++) {
+      const r = <usize>(row + leg);
+      const p = load<u8>(planted + <usize>leg);
+      if (p === NOT_A_LEG) continue;
+      const o = offsetAt + r * 12;
+      if (p === 0 && load<u8>(locked + r) === 0 && load<f32>(o) === 0 && load<f32>(o, 4) === 0 && load<f32>(o, 8) === 0) {
+        store<u8>(planted + <usize>leg, IDLE);
+        store<u8>(contacts + r, 0);
+        const c = <f64>load<f32>(releaseClock + (r << 2));
+        if (c < blendTime) store<f32>(releaseClock + (r << 2), <f32>(c + seconds));
+        continue;
+      }
+      count = markPath(list, slot, parents, <i32>load<i16>(feet + (r << 1)), count);
+      if (load<u8>(detachedAt + r) === 1) count = markPath(list, slot, parents, <i32>load<i16>(lowers + (r << 1)), count);
+    }
+    if (count === 0) return -1;
+    composeList(model, localOff, parents, list, count);
+    for (let pos = 0; pos < count; pos++) store<i32>(slot + (<usize>load<i32>(list + (<usize>pos << 2)) << 2), 0);
+  }
+
+  const tx = load<f64>(ptr(block, B_X) + (<usize>eid << 3)), ty = load<f64>(ptr(block, B_Y) + (<usize>eid << 3));
+  const tz = load<f64>(ptr(block, B_Z) + (<usize>eid << 3));
+  const yaw = load<f64>(ptr(block, B_YAW) + (<usize>eid << 3));
+  const cos = Math.cos(yaw), sin = Math.sin(yaw);
+  const weight = load<f64>(ptr(block, B_WEIGHT) + (<usize>eid << 3));
+  const easeIn = load<f64>(ptr(block, B_EASE_IN) + (<usize>eid << 3));
+
+  for (let leg = fromLeg; leg < legs; leg++) {
+    const p = load<u8>(planted + <usize>leg);
+    if (p > 1) continue; // not a leg, or idle
+    const r = <usize>(row + leg);
+    const upper = <usize>load<i16>(uppers + (r << 1)), lower = <usize>load<i16>(lowers + (r << 1)), foot = <usize>load<i16>(feet + (r << 1));
+    const lk = lockAt + r * 12, off = offsetAt + r * 12, rl = releaseAt + r * 12, bd = bendAt + r * 12;
+    const rc = releaseClock + (r << 2), lc = lockClock + (r << 2);
+
+    const inContact = p === 1;
+    const contactStart = inContact && load<u8>(contacts + r) === 0;
+    store<u8>(contacts + r, inContact ? 1 : 0);
+
+    // 2. The animated leg (its model records stay the animated pose: legs are disjoint).
+    const detached = load<u8>(detachedAt + r) === 1;
+    const u = model + upper * RECORD + REC_T, k = model + lower * RECORD + REC_T, f = model + foot * RECORD + REC_T;
+    const ux = load<f64>(u), uy = load<f64>(u, 8), uz = load<f64>(u, 16);
+    const kx = load<f64>(k), ky = load<f64>(k, 8), kz = load<f64>(k, 16);
+    const fx = load<f64>(f), fy = load<f64>(f, 8), fz = load<f64>(f, 16);
+    const l1 = Math.sqrt((kx - ux) * (kx - ux) + (ky - uy) * (ky - uy) + (kz - uz) * (kz - uz));
+    const l2 = Math.sqrt((fx - kx) * (fx - kx) + (fy - ky) * (fy - ky) + (fz - kz) * (fz - kz));
+    const legLength = l1 + l2;
+    const ax = fx * cos + fz * sin + tx, az = -fx * sin + fz * cos + tz;
+    const hx = ux * cos + uz * sin + tx, hy = uy + ty, hz = -ux * sin + uz * cos + tz;
+    const ay = fy + ty;
+    if (!(ax - ax == 0 && az - az == 0 && hx - hx == 0 && hz - hz == 0 && legLength > 0 && legLength < Infinity)) {
+      clearLeg(block, r);
+      continue;
+    }
+    const animated = Math.sqrt((fx - ux) * (fx - ux) + (fy - uy) * (fy - uy) + (fz - uz) * (fz - uz));
+    const limit: f64 = animated > FOOT_MAX_EXTENSION * legLength ? animated : FOOT_MAX_EXTENSION * legLength;
+    const maxLift = FOOT_MAX_LIFT * legLength;
+
+    // 3. Offset: the clocks advance, then the free offset decays from the last release.
+    let isLocked = load<u8>(locked + r) === 1;
+    const releaseNow = <f64>load<f32>(rc);
+    if (releaseNow < blendTime) store<f32>(rc, <f32>(releaseNow + seconds));
+    if (isLocked) {
+      const lockNow = <f64>load<f32>(lc);
+      if (lockNow < easeIn) store<f32>(lc, <f32>(lockNow + seconds));
+    }
+    const tr: f64 = blendTime > 0 ? <f64>load<f32>(rc) / blendTime : 1;
+    const free: f64 = tr >= 1 ? 0 : tr <= 0 ? 1 : 1 - tr * tr * tr * (tr * (6 * tr - 15) + 10);
+    let ofx = <f64>load<f32>(rl) * free, ofy = <f64>load<f32>(rl, 4) * free, ofz = <f64>load<f32>(rl, 8) * free;
+    let lift: f64 = 0;
+    if (isLocked) {
+      const lockX = <f64>load<f32>(lk), lockZ = <f64>load<f32>(lk, 8);
+      const dx = lockX - ax, dz = lockZ - az;
+      const far = dx * dx + dz * dz > FOOT_UNLOCK_RADIUS * FOOT_UNLOCK_RADIUS * legLength * legLength;
+      lift = liftToReach(lockX - hx, ay - hy, lockZ - hz, limit);
+      const unreachable = !(lift <= maxLift);
+      if (!inContact || far || unreachable) {
+        isLocked = false;
+        store<u8>(locked + r, 0);
+        store<u8>(hold + r, far || unreachable ? 1 : 0);
+        const o0 = load<f32>(off), o1 = load<f32>(off, 4), o2 = load<f32>(off, 8);
+        store<f32>(rl, o0);
+        store<f32>(rl, o1, 4);
+        store<f32>(rl, o2, 8);
+        store<f32>(rc, 0);
+        ofx = <f64>o0;
+        ofy = <f64>o1;
+        ofz = <f64>o2;
+      }
+    }
+    if (!isLocked && inContact) {
+      if (contactStart) store<u8>(hold + r, 0);
+      if (load<u8>(hold + r) === 1 && ofx * ofx + ofz * ofz <= FOOT_REPLANT_RADIUS * FOOT_REPLANT_RADIUS * legLength * legLength) store<u8>(hold + r, 0);
+      const lx = ax + ofx, lz = az + ofz;
+      lift = liftToReach(lx - hx, ay - hy, lz - hz, limit);
+      if (load<u8>(hold + r) === 0 && lift <= maxLift) {
+        isLocked = true;
+        store<u8>(locked + r, 1);
+        store<f32>(lk, <f32>lx);
+        store<f32>(lk, <f32>(ay + ofy), 4);
+        store<f32>(lk, <f32>lz, 8);
+        store<f32>(lc, 0);
+      }
+    }
+    let ox = ofx, oy = ofy, oz = ofz;
+    if (isLocked) {
+      const v: f64 = easeIn > 0 ? <f64>load<f32>(lc) / easeIn : 1;
+      const e: f64 = v >= 1 ? 1 : v <= 0 ? 0 : v * v * v * (v * (6 * v - 15) + 10);
+      const lockY: f64 = lift > ofy ? lift : ofy;
+      ox = ofx + e * (<f64>load<f32>(lk) - ax - ofx);
+      oy = ofy + e * (lockY - ofy);
+      oz = ofz + e * (<f64>load<f32>(lk, 8) - az - ofz);
+    }
+    store<f32>(off, <f32>ox);
+    store<f32>(off, <f32>oy, 4);
+    store<f32>(off, <f32>oz, 8);
+    if (ox == 0 && oy == 0 && oz == 0) continue; // free and settled: the animated pose, bit for bit
+
+    // 4. IK toward the target, in model space: p' = R⁻¹·(a + w·o − t).
+    const px = ax + weight * ox - tx, pz = az + weight * oz - tz;
+    let qx = px * cos - pz * sin, qy = fy + weight * oy, qz = px * sin + pz * cos;
+    const gx = qx - ux, gy = qy - uy, gz = qz - uz;
+    const reach = Math.sqrt(gx * gx + gy * gy + gz * gz);
+    if (reach > limit) {
+      const scale = limit / reach;
+      qx = ux + gx * scale; qy = uy + gy * scale; qz = uz + gz * scale;
+    }
+    if (!(qx - qx == 0 && qz - qz == 0)) {
+      clearLeg(block, r);
+      continue;
+    }
+    // The pole: the knee's bend direction, the part of k − u across the hip → foot line.
+    const ax2 = fx - ux, ay2 = fy - uy, az2 = fz - uz;
+    const along: f64 = animated > 0 ? ((kx - ux) * ax2 + (ky - uy) * ay2 + (kz - uz) * az2) / (animated * animated) : 0;
+    let bx = kx - ux - ax2 * along, by = ky - uy - ay2 * along, bz = kz - uz - az2 * along;
+    const bl = Math.sqrt(bx * bx + by * by + bz * bz);
+    if (bl > STRAIGHT_SINE * l1) {
+      bx /= bl; by /= bl; bz /= bl;
+      store<f32>(bd, <f32>bx);
+      store<f32>(bd, <f32>by, 4);
+      store<f32>(bd, <f32>bz, 8);
+    } else {
+      bx = <f64>load<f32>(bd); by = <f64>load<f32>(bd, 4); bz = <f64>load<f32>(bd, 8);
+    }
+    const polex = kx + legLength * bx, poley = ky + legLength * by, polez = kz + legLength * bz;
+    if (!solveLegIk(params + P_DELTA, ux, uy, uz, kx, ky, kz, fx, fy, fz, qx, qy, qz, polex, poley, polez)) {
+      // The kernel's special cases: solveTwoBoneIk in JavaScript on this block, then footLockTurn.
+      const b = params + P_IK;
+      store<f64>(b, ux); store<f64>(b, uy, 8); store<f64>(b, uz, 16);
+      store<f64>(b, kx, 24); store<f64>(b, ky, 32); store<f64>(b, kz, 40);
+      store<f64>(b, fx, 48); store<f64>(b, fy, 56); store<f64>(b, fz, 64);
+      store<f64>(b, qx, 72); store<f64>(b, qy, 80); store<f64>(b, qz, 88);
+      store<f64>(b, polex, 96); store<f64>(b, poley, 104); store<f64>(b, polez, 112);
+      store<f64>(b, 1, 120);
+      return leg;
+    }
+    applyLeg(block, localOff, parents, model, params, upper, lower, foot, detached, qx, qy, qz, fx, fy, fz);
+  }
+  return -1;
+}
+
+/**
+ * The corrections of leg `leg` of `eid` from the deltas at `params + P_DELTA` (written by
+ * `solveTwoBoneIk` after {@link footLockLegs} returned the leg), toward the target in the IK
+ * block at `params + P_IK`.
+ */
+export function footLockTurn(block: usize, eid: i32, parents: usize, leg: i32): void {
+  const params = ptr(block, B_PARAMS);
+  const model = ptr(block, B_MODEL);
+  const r = <usize>(eid * FOOT_LEGS + leg);
+  const upper = <usize>load<i16>(ptr(block, B_UPPER) + (r << 1)), lower = <usize>load<i16>(ptr(block, B_LOWER) + (r << 1));
+  const foot = <usize>load<i16>(ptr(block, B_FOOT) + (r << 1));
+  const detached = load<u8>(ptr(block, B_DETACHED) + r) === 1;
+  const localOff = ptr(block, B_LOCAL) + <usize>eid * ptr(block, B_POSE_ROW);
+  const b = params + P_IK;
+  applyLeg(block, localOff, parents, model, params, upper, lower, foot, detached,
+    load<f64>(b, 72), load<f64>(b, 80), load<f64>(b, 88), load<f64>(b, 48), load<f64>(b, 56), load<f64>(b, 64));
+}
+
+/** turnLeg, then a detached foot's move onto the target q (its animated model position f). */
+function applyLeg(
+  block: usize, localOff: usize, parents: usize, model: usize, params: usize, upper: usize, lower: usize, foot: usize, detached: bool,
+  qx: f64, qy: f64, qz: f64, fx: f64, fy: f64, fz: f64,
+): void {
+  turnLeg(localOff, upper, lower, foot, detached, model, parents, params + P_DELTA);
+  if (!detached) return;
+  // t' = t + M_p⁻¹·(p' − f): the foot's parent does not move, so its rotation stays the animated one.
+  let mx = qx - fx, my = qy - fy, mz = qz - fz;
+  const parent = load<i32>(parents + (foot << 2));
+  if (parent >= 0) {
+    // affine.invert (identity when singular), then affine.transformVector.
+    const a = model + <usize>parent * RECORD;
+    const a00 = load<f64>(a), a10 = load<f64>(a, 8), a20 = load<f64>(a, 16);
+    const a01 = load<f64>(a, 24), a11 = load<f64>(a, 32), a21 = load<f64>(a, 40);
+    const a02 = load<f64>(a, 48), a12 = load<f64>(a, 56), a22 = load<f64>(a, 64);
+    const r0x = a11 * a22 - a21 * a12, r0y = a21 * a02 - a01 * a22, r0z = a01 * a12 - a11 * a02;
+    const r1x = a12 * a20 - a22 * a10, r1y = a22 * a00 - a02 * a20, r1z = a02 * a10 - a12 * a00;
+    const r2x = a10 * a21 - a20 * a11, r2y = a20 * a01 - a00 * a21, r2z = a00 * a11 - a10 * a01;
+    const det = a00 * r0x + a10 * r0y + a20 * r0z;
+    if (Math.abs(det) >= SINGULAR_DET) {
+      const inv = 1 / det;
+      const i00 = r0x * inv, i10 = r1x * inv, i20 = r2x * inv;
+      const i01 = r0y * inv, i11 = r1y * inv, i21 = r2y * inv;
+      const i02 = r0z * inv, i12 = r1z * inv, i22 = r2z * inv;
+      const x = mx, y = my, z = mz;
+      mx = i00 * x + i01 * y + i02 * z;
+      my = i10 * x + i11 * y + i12 * z;
+      mz = i20 * x + i21 * y + i22 * z;
+    }
+  }
+  const t = localOff + foot * POSE;
+  const nx = <f64>load<f32>(t) + mx, ny = <f64>load<f32>(t, 4) + my, nz = <f64>load<f32>(t, 8) + mz;
+  if (nx - nx == 0 && ny - ny == 0 && nz - nz == 0) {
+    store<f32>(t, <f32>nx);
+    store<f32>(t, <f32>ny, 4);
+    store<f32>(t, <f32>nz, 8);
+  }
+}
+
+/** A leg whose pose went non-finite: free, no offset (footLockSystem's `clearLeg`). */
+function clearLeg(block: usize, r: usize): void {
+  store<u8>(ptr(block, B_LOCKED) + r, 0);
+  store<u8>(ptr(block, B_HOLD) + r, 0);
+  const o = ptr(block, B_OFFSET) + r * 12, rl = ptr(block, B_RELEASE) + r * 12;
+  store<f32>(o, 0); store<f32>(o, 0, 4); store<f32>(o, 0, 8);
+  store<f32>(rl, 0); store<f32>(rl, 0, 4); store<f32>(rl, 0, 8);
+}
+
+/** How far (≥ 0) a foot (dx, dy, dz) from the hip must rise for the hip to reach it within `limit` (footLockSystem's `liftToReach`). */
+// @ts-ignore: decorator
+@inline function liftToReach(dx: f64, dy: f64, dz: f64, limit: f64): f64 {
+  const h2 = dx * dx + dz * dz;
+  let lift: f64 = 0;
+  if (!(h2 <= limit * limit)) lift = Infinity;
+  else if (h2 + dy * dy > limit * limit) {
+    const y = -Math.sqrt(limit * limit - h2);
+    lift = y > dy ? y - dy : 0;
+  }
+  return lift;
+}
+
+/** src/math/jointList.ts `markPath` on i32 lists and parents. */
+function markPath(list: usize, slot: usize, parents: usize, joint: i32, count: i32): i32 {
+  const first = count;
+  let j = joint;
+  while (j >= 0 && load<i32>(slot + (<usize>j << 2)) === 0) {
+    store<i32>(slot + (<usize>j << 2), 1);
+    store<i32>(list + (<usize>count << 2), j);
+    count++;
+    j = load<i32>(parents + (<usize>j << 2));
+  }
+  for (let a = first, b = count - 1; a < b; a++, b--) {
+    const t = load<i32>(list + (<usize>a << 2));
+    store<i32>(list + (<usize>a << 2), load<i32>(list + (<usize>b << 2)));
+    store<i32>(list + (<usize>b << 2), t);
+  }
+  return count;
+}
+
+/**
+ * src/math/composeModel.ts `composeFloat64` with rotations, over the joints `list[0 .. count)`:
+ * the model matrix (3×4) and rotation of each into its record, the same products in the same order.
+ */
+function composeList(model: usize, local: usize, parents: usize, list: usize, count: i32): void {
+  for (let k = 0; k < count; k++) {
+    const j = <usize>load<i32>(list + (<usize>k << 2));
+    const l = local + j * POSE;
+    const o = model + j * RECORD;
+    const x = <f64>load<f32>(l, POSE_Q), y = <f64>load<f32>(l, POSE_Q + 4), z = <f64>load<f32>(l, POSE_Q + 8), w = <f64>load<f32>(l, POSE_Q + 12);
+    const sx = <f64>load<f32>(l, POSE_S), sy = <f64>load<f32>(l, POSE_S + 4), sz = <f64>load<f32>(l, POSE_S + 8);
+    const x2 = x + x, y2 = y + y, z2 = z + z;
+    const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+    const wx = w * x2, wy = w * y2, wz = w * z2;
+    const l00 = (1 - (yy + zz)) * sx, l10 = (xy + wz) * sx, l20 = (xz - wy) * sx;
+    const l01 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l21 = (yz + wx) * sy;
+    const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
+    const ltx = <f64>load<f32>(l), lty = <f64>load<f32>(l, 4), ltz = <f64>load<f32>(l, 8);
+    const parent = load<i32>(parents + (j << 2));
+    if (parent < 0) {
+      store<f64>(o, l00); store<f64>(o, l10, 8); store<f64>(o, l20, 16);
+      store<f64>(o, l01, 24); store<f64>(o, l11, 32); store<f64>(o, l21, 40);
+      store<f64>(o, l02, 48); store<f64>(o, l12, 56); store<f64>(o, l22, 64);
+      store<f64>(o, ltx, 72); store<f64>(o, lty, 80); store<f64>(o, ltz, 88);
+      store<f64>(o, x, 96); store<f64>(o, y, 104); store<f64>(o, z, 112); store<f64>(o, w, 120);
+      continue;
+    }
+    // C = C_parent · L, the (x, y) rows of each column two lanes at a time (f64x2), z on its own:
+    // the same products and sums in the same order as the scalar form, so the same doubles.
+    const p = model + <usize>parent * RECORD;
+    const p0 = v128.load(p), p1 = v128.load(p, 24), p2 = v128.load(p, 48), pt = v128.load(p, 72);
+    const p20 = load<f64>(p, 16), p21 = load<f64>(p, 40), p22 = load<f64>(p, 64);
+    v128.store(o, f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(l00)), f64x2.mul(p1, f64x2.splat(l10))), f64x2.mul(p2, f64x2.splat(l20))));
+    store<f64>(o, p20 * l00 + p21 * l10 + p22 * l20, 16);
+    v128.store(o, f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(l01)), f64x2.mul(p1, f64x2.splat(l11))), f64x2.mul(p2, f64x2.splat(l21))), 24);
+    store<f64>(o, p20 * l01 + p21 * l11 + p22 * l21, 40);
+    v128.store(o, f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(l02)), f64x2.mul(p1, f64x2.splat(l12))), f64x2.mul(p2, f64x2.splat(l22))), 48);
+    store<f64>(o, p20 * l02 + p21 * l12 + p22 * l22, 64);
+    v128.store(o, f64x2.add(f64x2.add(f64x2.add(f64x2.mul(p0, f64x2.splat(ltx)), f64x2.mul(p1, f64x2.splat(lty))), f64x2.mul(p2, f64x2.splat(ltz))), pt), 72);
+    store<f64>(o, p20 * ltx + p21 * lty + p22 * ltz + load<f64>(p, 88), 88);
+    const ax = load<f64>(p, 96), ay = load<f64>(p, 104), az = load<f64>(p, 112), aw = load<f64>(p, 120);
+    store<f64>(o, aw * x + ax * w + ay * z - az * y, 96);
+    store<f64>(o, aw * y - ax * z + ay * w + az * x, 104);
+    store<f64>(o, aw * z + ax * y - ay * x + az * w, 112);
+    store<f64>(o, aw * w - ax * x - ay * y - az * z, 120);
+  }
+}
+
+/**
+ * src/math/twoBoneIk.ts `solveLegIk` (Holden's two-joint IK with its angles kept as half-angle
+ * cosines and sines), the same statements: D1 at `out`, D2 at `out + 32` (f64 x y z w each), for
+ * root (a), mid (b), end (c), target and pole. Returns false, having written nothing, in the
+ * cases `solveLegIk` hands to `solveTwoBoneIk`.
+ */
+function solveLegIk(
+  out: usize, ax: f64, ay: f64, az: f64, bx: f64, by: f64, bz: f64, cx: f64, cy: f64, cz: f64,
+  targetX: f64, targetY: f64, targetZ: f64, poleX: f64, poleY: f64, poleZ: f64,
+): bool {
+  const e1x = bx - ax, e1y = by - ay, e1z = bz - az;
+  const e2x = cx - bx, e2y = cy - by, e2z = cz - bz;
+  const l1 = Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
+  const l2 = Math.sqrt(e2x * e2x + e2y * e2y + e2z * e2z);
+  let ux = targetX - ax, uy = targetY - ay, uz = targetZ - az;
+  const dist = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  const crossX = e1y * e2z - e1z * e2y, crossY = e1z * e2x - e1x * e2z, crossZ = e1x * e2y - e1y * e2x;
+  const crossLen = Math.sqrt(crossX * crossX + crossY * crossY + crossZ * crossZ);
+  if (!(dist > ZERO_LENGTH && l1 > ZERO_LENGTH && l2 > ZERO_LENGTH && crossLen > PARALLEL_SINE * l1 * l2)) return false;
+  const iu = 1 / dist, ih = 1 / crossLen;
+  ux *= iu; uy *= iu; uz *= iu;
+  const hx = crossX * ih, hy = crossY * ih, hz = crossZ * ih;
+  const lo = Math.abs(l1 - l2), hi = l1 + l2;
+  const d: f64 = dist < lo ? lo : dist > hi ? hi : dist;
+
+  const il = 1 / (l1 * l2);
+  const cosK = -(e1x * e2x + e1y * e2y + e1z * e2z) * il, sinK = crossLen * il;
+  let cosC: f64 = 0, sinC: f64 = 0;
+  if (cosK >= 0) {
+    cosC = Math.sqrt(0.5 * (1 + cosK));
+    sinC = sinK / (2 * cosC);
+  } else {
+    sinC = Math.sqrt(0.5 * (1 - cosK));
+    cosC = sinK / (2 * sinC);
+  }
+  const open = (d - lo) * (d + lo), closed = (hi - d) * (hi + d);
+  const cosI = Math.sqrt(closed > 0 ? 0.25 * closed * il : 0), sinI = Math.sqrt(open > 0 ? 0.25 * open * il : 0);
+  const cosH = cosC * cosI + sinC * sinI, sinH = sinC * cosI - cosC * sinI;
+
+  const qx = hx * sinH, qy = hy * sinH, qz = hz * sinH;
+  const tx = 2 * (qy * e2z - qz * e2y), ty = 2 * (qz * e2x - qx * e2z), tz = 2 * (qx * e2y - qy * e2x);
+  if (!(d > ZERO_LENGTH)) return false;
+  const iv = 1 / d;
+  const vx = (e1x + e2x + cosH * tx + (qy * tz - qz * ty)) * iv;
+  const vy = (e1y + e2y + cosH * ty + (qz * tx - qx * tz)) * iv;
+  const vz = (e1z + e2z + cosH * tz + (qx * ty - qy * tx)) * iv;
+
+  const wa = 1 + (vx * ux + vy * uy + vz * uz);
+  if (!(wa > IK_OPPOSITE)) return false;
+  let Ax = vy * uz - vz * uy, Ay = vz * ux - vx * uz, Az = vx * uy - vy * ux, Aw = wa;
+  const ia = 1 / Math.sqrt(Ax * Ax + Ay * Ay + Az * Az + Aw * Aw);
+  Ax *= ia; Ay *= ia; Az *= ia; Aw *= ia;
+
+  let px = poleX - ax, py = poleY - ay, pz = poleZ - az;
+  const poleMax = Math.max(Math.max(Math.abs(px), Math.abs(py)), Math.abs(pz));
+  if (poleMax > 0 && poleMax < Infinity) {
+    const ip = 1 / poleMax;
+    px *= ip; py *= ip; pz *= ip;
+  }
+  const along = px * ux + py * uy + pz * uz;
+  const ppx = px - ux * along, ppy = py - uy * along, ppz = pz - uz * along;
+  const pp2 = ppx * ppx + ppy * ppy + ppz * ppz, pole2 = px * px + py * py + pz * pz;
+  let Dx = Ax, Dy = Ay, Dz = Az, Dw = Aw;
+  if (pp2 > PARALLEL_SINE * PARALLEL_SINE * pole2) {
+    const sx = 2 * (Ay * hz - Az * hy), sy = 2 * (Az * hx - Ax * hz), sz = 2 * (Ax * hy - Ay * hx);
+    const ahx = hx + Aw * sx + (Ay * sz - Az * sy), ahy = hy + Aw * sy + (Az * sx - Ax * sz), ahz = hz + Aw * sz + (Ax * sy - Ay * sx);
+    const nx = uy * ahz - uz * ahy, ny = uz * ahx - ux * ahz, nz = ux * ahy - uy * ahx;
+    const sinR = ux * (ny * ppz - nz * ppy) + uy * (nz * ppx - nx * ppz) + uz * (nx * ppy - ny * ppx);
+    const cosR = nx * ppx + ny * ppy + nz * ppz;
+    const R = Math.sqrt(sinR * sinR + cosR * cosR);
+    let Ts: f64 = 0, Tw: f64 = 1;
+    if (R > 0) {
+      const iR = 1 / R;
+      const cosA = cosR * iR, sinA = sinR * iR;
+      if (cosA >= 0) {
+        Tw = Math.sqrt(0.5 * (1 + cosA));
+        Ts = sinA / (2 * Tw);
+      } else {
+        Ts = Math.sqrt(0.5 * (1 - cosA));
+        if (sinA < 0) Ts = -Ts;
+        Tw = sinA / (2 * Ts);
+      }
+    }
+    const Tx = ux * Ts, Ty = uy * Ts, Tz = uz * Ts;
+    Dx = Tw * Ax + Tx * Aw + Ty * Az - Tz * Ay;
+    Dy = Tw * Ay - Tx * Az + Ty * Aw + Tz * Ax;
+    Dz = Tw * Az + Tx * Ay - Ty * Ax + Tz * Aw;
+    Dw = Tw * Aw - Tx * Ax - Ty * Ay - Tz * Az;
+  }
+  if (Dw < 0) { Dx = -Dx; Dy = -Dy; Dz = -Dz; Dw = -Dw; }
+  store<f64>(out, Dx); store<f64>(out, Dy, 8); store<f64>(out, Dz, 16); store<f64>(out, Dw, 24);
+  const rx = 2 * (Dy * hz - Dz * hy), ry = 2 * (Dz * hx - Dx * hz), rz = 2 * (Dx * hy - Dy * hx);
+  const gx = hx + Dw * rx + (Dy * rz - Dz * ry), gy = hy + Dw * ry + (Dz * rx - Dx * rz), gz = hz + Dw * rz + (Dx * ry - Dy * rx);
+  store<f64>(out, gx * sinH, 32); store<f64>(out, gy * sinH, 40); store<f64>(out, gz * sinH, 48); store<f64>(out, cosH, 56);
+  return true;
+}
+
+/**
+ * footLockSystem's `turnLeg`: the deltas D1, D2 at `delta` (model space) into the local
+ * rotations of upper, lower and (unless detached) the foot, from the animated model rotations in
+ * the records; each normalized, a joint whose result is not finite or zero left as it was.
+ */
+function turnLeg(local: usize, upper: usize, lower: usize, foot: usize, detached: bool, model: usize, parents: usize, delta: usize): void {
+  const d1x = load<f64>(delta), d1y = load<f64>(delta, 8), d1z = load<f64>(delta, 16), d1w = load<f64>(delta, 24);
+  const d2x = load<f64>(delta, 32), d2y = load<f64>(delta, 40), d2z = load<f64>(delta, 48), d2w = load<f64>(delta, 56);
+
+  // upper: r = conj(P)·(D1·P), then r·q.
+  let rx = d1x, ry = d1y, rz = d1z, rw = d1w;
+  const pu = load<i32>(parents + (upper << 2));
+  if (pu >= 0) {
+    const m = model + <usize>pu * RECORD;
+    const px = load<f64>(m, REC_Q), py = load<f64>(m, REC_Q + 8), pz = load<f64>(m, REC_Q + 16), pw = load<f64>(m, REC_Q + 24);
+    const ux = d1w * px + d1x * pw + d1y * pz - d1z * py;
+    const uy = d1w * py - d1x * pz + d1y * pw + d1z * px;
+    const uz = d1w * pz + d1x * py - d1y * px + d1z * pw;
+    const uw = d1w * pw - d1x * px - d1y * py - d1z * pz;
+    rx = pw * ux - px * uw - py * uz + pz * uy;
+    ry = pw * uy + px * uz - py * uw - pz * ux;
+    rz = pw * uz - px * uy + py * ux - pz * uw;
+    rw = pw * uw + px * ux + py * uy + pz * uz;
+  }
+  const lu = local + upper * POSE;
+  const qux = <f64>load<f32>(lu, POSE_Q), quy = <f64>load<f32>(lu, POSE_Q + 4), quz = <f64>load<f32>(lu, POSE_Q + 8), quw = <f64>load<f32>(lu, POSE_Q + 12);
+  writeRotation(lu,
+    rw * qux + rx * quw + ry * quz - rz * quy,
+    rw * quy - rx * quz + ry * quw + rz * qux,
+    rw * quz + rx * quy - ry * qux + rz * quw,
+    rw * quw - rx * qux - ry * quy - rz * quz);
+
+  // lower: P = D1·Q_p, r = conj(P)·(D2·P), then r·q.
+  {
+    const m = model + <usize>load<i32>(parents + (lower << 2)) * RECORD;
+    const bx = load<f64>(m, REC_Q), by = load<f64>(m, REC_Q + 8), bz = load<f64>(m, REC_Q + 16), bw = load<f64>(m, REC_Q + 24);
+    const px = d1w * bx + d1x * bw + d1y * bz - d1z * by;
+    const py = d1w * by - d1x * bz + d1y * bw + d1z * bx;
+    const pz = d1w * bz + d1x * by - d1y * bx + d1z * bw;
+    const pw = d1w * bw - d1x * bx - d1y * by - d1z * bz;
+    const ux = d2w * px + d2x * pw + d2y * pz - d2z * py;
+    const uy = d2w * py - d2x * pz + d2y * pw + d2z * px;
+    const uz = d2w * pz + d2x * py - d2y * px + d2z * pw;
+    const uw = d2w * pw - d2x * px - d2y * py - d2z * pz;
+    const sx = pw * ux - px * uw - py * uz + pz * uy, sy = pw * uy + px * uz - py * uw - pz * ux;
+    const sz = pw * uz - px * uy + py * ux - pz * uw, sw = pw * uw + px * ux + py * uy + pz * uz;
+    const l = local + lower * POSE;
+    const qx = <f64>load<f32>(l, POSE_Q), qy = <f64>load<f32>(l, POSE_Q + 4), qz = <f64>load<f32>(l, POSE_Q + 8), qw = <f64>load<f32>(l, POSE_Q + 12);
+    writeRotation(l,
+      sw * qx + sx * qw + sy * qz - sz * qy,
+      sw * qy - sx * qz + sy * qw + sz * qx,
+      sw * qz + sx * qy - sy * qx + sz * qw,
+      sw * qw - sx * qx - sy * qy - sz * qz);
+  }
+  if (detached) return;
+
+  // foot: P = (D2·D1)·Q_p, then conj(P)·Q_f.
+  const ex = d2w * d1x + d2x * d1w + d2y * d1z - d2z * d1y;
+  const ey = d2w * d1y - d2x * d1z + d2y * d1w + d2z * d1x;
+  const ez = d2w * d1z + d2x * d1y - d2y * d1x + d2z * d1w;
+  const ew = d2w * d1w - d2x * d1x - d2y * d1y - d2z * d1z;
+  const m = model + <usize>load<i32>(parents + (foot << 2)) * RECORD;
+  const bx = load<f64>(m, REC_Q), by = load<f64>(m, REC_Q + 8), bz = load<f64>(m, REC_Q + 16), bw = load<f64>(m, REC_Q + 24);
+  const px = ew * bx + ex * bw + ey * bz - ez * by;
+  const py = ew * by - ex * bz + ey * bw + ez * bx;
+  const pz = ew * bz + ex * by - ey * bx + ez * bw;
+  const pw = ew * bw - ex * bx - ey * by - ez * bz;
+  const f = model + foot * RECORD;
+  const cx = -px, cy = -py, cz = -pz;
+  const fx = load<f64>(f, REC_Q), fy = load<f64>(f, REC_Q + 8), fz = load<f64>(f, REC_Q + 16), fw = load<f64>(f, REC_Q + 24);
+  writeRotation(local + foot * POSE,
+    pw * fx + cx * fw + cy * fz - cz * fy,
+    pw * fy - cx * fz + cy * fw + cz * fx,
+    pw * fz + cx * fy - cy * fx + cz * fw,
+    pw * fw - cx * fx - cy * fy - cz * fz);
+}
+
+/** (nx, ny, nz, nw) normalized into the rotation of the joint pose at `l` (one division, as footLockSystem's `writeRotation`); nothing when not finite or zero. */
+// @ts-ignore: decorator
+@inline function writeRotation(l: usize, nx: f64, ny: f64, nz: f64, nw: f64): void {
+  const len = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
+  if (!(len > 0 && len < Infinity)) return;
+  const inv = 1 / len;
+  store<f32>(l, <f32>(nx * inv), POSE_Q);
+  store<f32>(l, <f32>(ny * inv), POSE_Q + 4);
+  store<f32>(l, <f32>(nz * inv), POSE_Q + 8);
+  store<f32>(l, <f32>(nw * inv), POSE_Q + 12);
+}
