@@ -58,6 +58,20 @@ export interface LayerPlan {
   /** Additive layers, in slot order: how many, and their slots. */
   additives: number;
   readonly additiveSlot: Int32Array;
+  /** On the WebAssembly kernels: the byte offsets they read the plan and its thread's scratch at (src/wasm/blendWasm.ts; null until the first blend). */
+  kernelPointers: KernelPointers | null;
+}
+
+/** Byte offsets (and pose sizes) of a plan's and its thread's buffers in the kernels' memory, fixed for a world's thread. */
+export interface KernelPointers {
+  readonly poseSize: number;
+  readonly poseBytes: number;
+  readonly maskRow: number;
+  readonly layerMasksAt: number;
+  readonly thresholdAt: number;
+  readonly samplesAt: number;
+  readonly timeAt: number;
+  readonly weightAt: number;
 }
 
 /** The plan's scratch (FrameSystem.scratch, built once per world and per thread): `world.scratch.layerPlan`. */
@@ -78,6 +92,7 @@ export const layerPlanScratch = {
     masked: false,
     additives: 0,
     additiveSlot: new Int32Array(maxLayers),
+    kernelPointers: null,
   }),
 };
 

@@ -20,7 +20,7 @@ import { sampleClipInto } from '../assets/sampleClip.js';
 import { MAX_LAYERS } from '../components/Layers.js';
 import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
-import type { LayerPlan } from '../systems/layerPlan.js';
+import type { KernelPointers, LayerPlan } from '../systems/layerPlan.js';
 import type { AnimationWorld } from '../world.js';
 import { POSE_TABLE_IDS, sampleLayerWasm, SKIN_TABLE_IDS, type WasmKernels } from './kernels.js';
 
@@ -34,16 +34,13 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
   const { binding, mask, reference } = Layers;
   const { skeletons, masks, references, clips, bindings } = world.assets;
   const { layerSamples: samples, blendThreshold: threshold } = world.scratch;
-  const poseSize = world.maxJoints * POSE_STRIDE;
-  const poseBytes = poseSize * 4;
+  const at = plan.kernelPointers ?? pointPlan(world, kernels, plan);
+  const { poseSize, poseBytes, maskRow, layerMasksAt, thresholdAt, samplesAt, timeAt, weightAt } = at;
   const { area, blendOverride, blendOverrideMasked } = kernels;
   const { maskTable, layerMasks } = area;
-  const maskRow = kernels.thread * MAX_LAYERS, layerMasksAt = layerMasks.byteOffset + maskRow * 4;
   // The threshold where the kernel reads it (this thread's slot), so no double is passed.
   area.params[kernels.thread] = threshold[0];
-  const thresholdAt = area.params.byteOffset + kernels.thread * 8;
-  const outAt = out.byteOffset + outOff * 4, samplesAt = samples.byteOffset;
-  const timeAt = plan.time.byteOffset, weightAt = plan.weight.byteOffset;
+  const outAt = out.byteOffset + outOff * 4;
   const eid = plan.eid, firstLayer = plan.firstLayer;
   const { source, layerOff, layerWeight, layerMask } = plan;
   const jointCount = Character.jointCount[eid];
@@ -89,6 +86,28 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
       applyAdditiveLayer(out, outOff, samples, n * poseSize, references[reference[li]], plan.weight, n, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
     }
   }
+}
+
+/**
+ * The byte offsets `blendPlanWasm` hands the kernels for `plan` (this thread's scratch, the
+ * plan's per-slot arrays, this thread's slots of the kernel area's parameters), worked out on
+ * its first blend and kept with the plan: they never change for a world's thread.
+ */
+function pointPlan(world: AnimationWorld, kernels: WasmKernels, plan: LayerPlan): KernelPointers {
+  const poseSize = world.maxJoints * POSE_STRIDE;
+  const maskRow = kernels.thread * MAX_LAYERS;
+  const pointers: KernelPointers = {
+    poseSize,
+    poseBytes: poseSize * 4,
+    maskRow,
+    layerMasksAt: kernels.area.layerMasks.byteOffset + maskRow * 4,
+    thresholdAt: kernels.area.params.byteOffset + kernels.thread * 8,
+    samplesAt: world.scratch.layerSamples.byteOffset,
+    timeAt: plan.time.byteOffset,
+    weightAt: plan.weight.byteOffset,
+  };
+  plan.kernelPointers = pointers;
+  return pointers;
 }
 
 /**
