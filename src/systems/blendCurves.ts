@@ -45,57 +45,46 @@ export function blendCurvesEntities(world: AnimationWorld, first: number, last: 
   const maxCurves = Curves.maxCurves;
   if (maxCurves === 0) return;
   const { count, values } = Curves;
-  const { Character, Layers, Lod } = world.components;
+  const { Layers, Lod } = world.components;
   const { maxLayers, time, weight } = Layers;
-  const { clips, references, curveMaps } = world.assets;
-  const clipLevels = world.lod.clipLevels;
-  const threshold = world.scratch.blendThreshold;
   const { enabled: lodOn, level: lodLevel } = Lod;
   const updated = world.updates.eids;
   for (let entry = first; entry < last; entry++) {
     const eid = updated[entry];
-    const n = count[eid];
-    if (n === 0) continue;
-    const row = curveMaps[Character.skeleton[eid]];
-    if (row === undefined) continue; // (spawn made it: not reached)
-    blendCurveLayers(
-      values, eid * maxCurves, n, row.defaults, row.clips, clips, references, Character.jointCount[eid] * POSE_STRIDE,
-      Layers, eid * maxLayers, time, weight, eid * maxLayers,
-      lodOn[eid] === 0 ? -1 : lodLevel[eid], clipLevels, threshold,
-    );
+    if (count[eid] === 0) continue;
+    blendCurveLayers(world, eid, lodOn[eid] === 0 ? -1 : lodLevel[eid], time, weight, eid * maxLayers, values, eid * maxCurves);
   }
 }
 
 /**
- * Blends the `curveCount` curves of the character of `plan` (see the file header) into
- * `out[outOff .. outOff + curveCount)`: each slot at the plan's time and weight, its clip at the
- * plan's LOD level — a transition's capture blending the curves at another instant
- * (captureCurves.ts). Allocates nothing.
+ * Blends the curves of the character of `plan` (see the file header; `Curves.count` of them)
+ * into `out[outOff ..]`: each slot at the plan's time and weight, its clip at the plan's LOD
+ * level — a transition's capture blending the curves at another instant (captureCurves.ts).
+ * Allocates nothing.
  */
-export function blendCurvesOf(world: AnimationWorld, plan: LayerPlan, curveCount: number, out: Float32Array, outOff: number): void {
-  const { Character, Layers } = world.components;
-  const eid = plan.eid;
-  const row = world.assets.curveMaps[Character.skeleton[eid]];
-  if (row === undefined) return; // (spawn made it: not reached)
-  blendCurveLayers(
-    out, outOff, curveCount, row.defaults, row.clips, world.assets.clips, world.assets.references, Character.jointCount[eid] * POSE_STRIDE,
-    Layers, plan.firstLayer, plan.time, plan.weight, 0, plan.level, world.lod.clipLevels, world.scratch.blendThreshold,
-  );
+export function blendCurvesOf(world: AnimationWorld, plan: LayerPlan, out: Float32Array, outOff: number): void {
+  blendCurveLayers(world, plan.eid, plan.level, plan.time, plan.weight, 0, out, outOff);
 }
 
 /**
- * The kernel of {@link blendCurvesOf}: one character's layers (slots `firstLayer ..
- * firstLayer + maxLayers`, times and weights at `base`) blended into `out` by the curve maps
- * `maps` of its skeleton (`defaults`), reference values at `refOff` of each reference pose, the
- * blend threshold at `threshold[0]`. Takes and returns no float, so nothing is boxed where V8
- * does not inline it.
+ * The kernel of the two: character `eid`'s layers (its slots, layer n at time `times[base + n]`
+ * and weight `weights[base + n]`, clips at LOD `level`) blended into `out` at `outOff` by the
+ * curve maps of its skeleton, reference values after each reference pose, the blend threshold.
+ * Takes and returns no float, so nothing is boxed where V8 does not inline it.
  */
 function blendCurveLayers(
-  out: Float32Array, outOff: number, curveCount: number, defaults: Float32Array, maps: readonly (Int16Array | undefined)[],
-  clips: readonly Clip[], references: readonly Float32Array[], refOff: number,
-  layers: LayersComponent, firstLayer: number,
-  times: Float64Array, weights: Float32Array, base: number, level: number, clipLevels: Int32Array, threshold: Float64Array,
+  world: AnimationWorld, eid: number, level: number, times: Float64Array, weights: Float32Array, base: number, out: Float32Array, outOff: number,
 ): void {
+  const { Character, Curves } = world.components;
+  const layers = world.components.Layers;
+  const row = world.assets.curveMaps[Character.skeleton[eid]];
+  if (row === undefined) return; // (spawn made it: not reached)
+  const curveCount = Curves.count[eid];
+  const defaults = row.defaults, maps = row.clips;
+  const { clips, references } = world.assets;
+  const refOff = Character.jointCount[eid] * POSE_STRIDE;
+  const clipLevels = world.lod.clipLevels, threshold = world.scratch.blendThreshold;
+  const firstLayer = eid * layers.maxLayers;
   const { clip: clipIds, reference, maxLayers } = layers;
   // 1. Override layers: W first, for the rest default's share.
   let total = 0;

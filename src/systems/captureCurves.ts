@@ -24,7 +24,7 @@ const CURVES_OTHER = new Float32Array(MAX_CURVES);
 export function blendCurvesAt(world: AnimationWorld, eid: number, back: Float64Array, backIndex: number, out: Float32Array, outOff: number): void {
   const plan = world.scratch.layerPlan;
   planLayersAt(world, eid, back, backIndex, plan);
-  blendCurvesOf(world, plan, world.components.Curves.count[eid], out, outOff);
+  blendCurvesOf(world, plan, out, outOff);
 }
 
 /**

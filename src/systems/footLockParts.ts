@@ -4,7 +4,7 @@
  * verdicts (`plantContacts`), which both paths take in JavaScript from the clips' contact tables.
  */
 import { FOOT_LEGS } from '../components/FootLock.js';
-import { LAYER_ADDITIVE } from '../components/Layers.js';
+import { isOverride } from '../components/layerRules.js';
 import { IK_PARAMS } from '../math/twoBoneIk.js';
 import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 import { FRAME_CHUNK, type AnimationWorld } from '../world.js';
@@ -87,19 +87,20 @@ function legValid(upper: number, lower: number, foot: number, jointCount: number
 }
 
 /**
- * The contact verdicts of one character's `legs` legs (leg rows from `row`) into `out[leg]`: 1
+ * The contact verdicts of character `eid`'s legs (`FootLock.legs[eid]` of them) into `out[leg]`: 1
  * when the leg's foot is planted, 0 when not, `NOT_A_LEG` when its joints are no chain of a
  * skeleton of `jointCount` joints. Planted: the contact share c = Σ w·contact / Σ w over the
- * override layers of the character whose slots start at `base`, w = the layer's weight, counting
+ * character's override layers (`isOverride`), w = the layer's weight, counting
  * only the layers whose mask (if any) weighs the foot (an upper-body layer does not count), is at
  * least ½ (the file header, step 1); not planted when no layer weighs. One pass over the layers
  * for all legs (each layer's clip, table and frame read once), the shares summed per leg in
  * `sums[P_SHARE ..]` in layer order, as a pass per leg would.
  */
-export function plantContacts(
-  layers: AnimationWorld['components']['Layers'], clips: AnimationWorld['assets']['clips'], masks: Float32Array[], base: number, maxLayers: number,
-  footLock: AnimationWorld['components']['FootLock'], row: number, legs: number, jointCount: number, out: Uint8Array, sums: Float64Array,
-): void {
+export function plantContacts(world: AnimationWorld, eid: number, jointCount: number, out: Uint8Array, sums: Float64Array): void {
+  const layers = world.components.Layers, footLock = world.components.FootLock;
+  const { clips, masks } = world.assets;
+  const maxLayers = layers.maxLayers, base = eid * maxLayers;
+  const row = eid * FOOT_LEGS, legs = footLock.legs[eid];
   const feet = footLock.foot, keys = footLock.key;
   for (let leg = 0; leg < legs; leg++) {
     const r = row + leg;
@@ -110,7 +111,7 @@ export function plantContacts(
   for (let li = base; li < base + maxLayers; li++) {
     const id = layers.clip[li];
     const w = layers.weight[li];
-    if (id < 0 || !(w > 0) || (layers.flags[li] & LAYER_ADDITIVE) !== 0) continue;
+    if (!isOverride(layers, li)) continue;
     const mask = layers.mask[li];
     const clip = clips[id];
     const table = clip.contacts;

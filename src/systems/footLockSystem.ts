@@ -140,15 +140,12 @@ export function footLockEntities(world: AnimationWorld, dt: number, first: numbe
 
 /** The JavaScript path of {@link footLockEntities} for the update-list entries `[first, last)`. */
 function footLockRange(world: AnimationWorld, first: number, last: number): void {
-  const { Character, FootLock, Layers, RootMotion, LocalPose } = world.components;
+  const { Character, FootLock, RootMotion, LocalPose } = world.components;
   const local = LocalPose.data;
   const skeletons = world.assets.skeletons;
-  const clips = world.assets.clips;
-  const masks = world.assets.masks;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const scratch = world.scratch.footLock;
   const { params, list, slot, model, planted: plantedNow } = scratch;
-  const maxLayers = Layers.maxLayers;
   const updated = world.updates.eids;
   const dts = world.updates.dt;
   const { upper: uppers, lower: lowers, foot: feet, locked, hold, contact: contacts, lock, offset, release, releaseClock, lockClock, bend } = FootLock;
@@ -166,7 +163,7 @@ function footLockRange(world: AnimationWorld, first: number, last: number): void
 
     // 1. Contact, per leg. A leg neither planted, held nor easing back (o = 0) keeps the animated
     // pose bit for bit, so only its clocks run; the others' paths are composed (below).
-    plantContacts(Layers, clips, masks, eid * maxLayers, maxLayers, FootLock, eid * FOOT_LEGS, legs, jointCount, plantedNow, params);
+    plantContacts(world, eid, jointCount, plantedNow, params);
     let count = 0;
     for (let leg = 0; leg < legs; leg++) {
       const r = eid * FOOT_LEGS + leg;
@@ -318,7 +315,7 @@ function footLockRange(world: AnimationWorld, first: number, last: number): void
       params[P_IK + IK_POLE + 2] = kz + legLength * bz;
       params[P_IK + IK_WEIGHT] = 1;
       solveLegIk(params, P_DELTA, params, P_IK);
-      turnLeg(local, localOff, upper, lower, foot, detached, model, parents, params);
+      turnLeg(local, localOff, FootLock, r, model, parents, params);
       if (detached) {
         // A detached foot does not follow the shin: move it onto the target itself (its parent
         // is not turned, so it keeps its animated model rotation): t' = t + M_p⁻¹·(p' − f).
@@ -369,7 +366,7 @@ function clearLeg(footLock: AnimationWorld['components']['FootLock'], r: number)
 
 /**
  * Writes the IK's deltas D1, D2 (`params[P_DELTA ..]`, model space) into the local rotations of
- * a leg (joints `upper`, `lower`, `foot` of the pose at `local[localOff ..]`), from the animated
+ * leg row `r` (its joints `upper`, `lower`, `foot` of the pose at `local[localOff ..]`), from the animated
  * model rotations in `model` (step 4 of the file header). The corrected rotations follow from the
  * animated ones without recomposing the chain: Q_upper' = D1·Q_upper, so a joint between upper
  * and lower (lower's parent) has Q' = D1·Q, and one between lower and foot (the foot's parent)
@@ -384,9 +381,10 @@ function clearLeg(footLock: AnimationWorld['components']['FootLock'], r: number)
  * if V8 does not inline it.
  */
 function turnLeg(
-  local: Float32Array, localOff: number, upper: number, lower: number, foot: number, detached: boolean, model: Float64Array, parents: Int16Array,
+  local: Float32Array, localOff: number, footLock: AnimationWorld['components']['FootLock'], r: number, model: Float64Array, parents: Int16Array,
   params: Float64Array,
 ): void {
+  const upper = footLock.upper[r], lower = footLock.lower[r], foot = footLock.foot[r], detached = footLock.detached[r] === 1;
   const d1x = params[P_DELTA + IK_D1], d1y = params[P_DELTA + IK_D1 + 1], d1z = params[P_DELTA + IK_D1 + 2], d1w = params[P_DELTA + IK_D1 + 3];
   const d2x = params[P_DELTA + IK_D2], d2y = params[P_DELTA + IK_D2 + 1], d2z = params[P_DELTA + IK_D2 + 2], d2w = params[P_DELTA + IK_D2 + 3];
 
