@@ -27,6 +27,8 @@ export interface InitMessage {
  */
 export interface FrameMessage {
   readonly type: 'frame';
+  /** The frame's sequence number (the value of the control block's `SEQ` for it): a worker runs each frame's share once. */
+  readonly seq: number;
   readonly update: AssetUpdate | null;
   /** Test hooks for this worker, or null. */
   readonly hooks: WorkerHooks | null;

@@ -235,7 +235,7 @@ function startFrame(runtime: ThreadRuntime, dt: number, count: number): Promise<
   if (update !== null || runtime.hooksArmed) {
     runtime.hooksArmed = false;
     for (let w = 0; w < workers.length; w++) {
-      const message: FrameMessage = { type: 'frame', update, hooks: runtime.hooks[w] };
+      const message: FrameMessage = { type: 'frame', seq: control[CONTROL_SEQ] + 1, update, hooks: runtime.hooks[w] };
       workers[w].post(message);
       runtime.hooks[w] = null;
     }

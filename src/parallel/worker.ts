@@ -42,6 +42,8 @@ const port = hostPort();
 let world: AnimationWorld | null = null;
 let thread = 0;
 let seen = 0;
+/** The last frame (its SEQ) whose share this thread ran. */
+let ran = 0;
 let fault = -1;
 let faultFrame: Frame | null = null;
 
@@ -51,18 +53,27 @@ port.listen((data) => {
     world = createWorkerWorld(message);
     thread = message.thread;
     seen = Atomics.load(message.pools.control, CONTROL_SEQ);
+    ran = seen;
     port.post({ type: 'ready', thread });
   } else if (world !== null) {
     if (message.update !== null) applyAssetUpdate(world, message.update);
     if (message.hooks !== null && message.hooks.fault !== -1) fault = message.hooks.fault;
-    runShare(world);
+    // The frame's share, once: the message may be handled before or after this thread sees
+    // the frame's SEQ in `serve` (a message travels by the event loop, SEQ by shared memory).
+    if (message.seq > ran) {
+      ran = message.seq;
+      runShare(world);
+    }
     if (message.hooks?.probe === 'start') heapProbe.start();
     if (message.hooks?.probe === 'stop') port.post({ type: 'heap', thread, report: heapProbe.stop() });
   }
   if (world !== null) serve(world);
 });
 
-/** Runs frames woken through the control block until one needs a message (or the end). */
+/**
+ * Runs frames woken through the control block until one needs a message (or the end). A frame
+ * whose share ran already (its message came first) is passed over, so no frame runs twice.
+ */
 function serve(world: AnimationWorld): void {
   const control = (world.parallel as NonNullable<AnimationWorld['parallel']>).control;
   for (;;) {
@@ -73,7 +84,9 @@ function serve(world: AnimationWorld): void {
       port.close();
       return;
     }
+    if (seen <= ran) continue; // its share ran from its message
     if (command === COMMAND_MESSAGE) return; // the frame comes with the message waiting in the event loop
+    ran = seen;
     runShare(world);
   }
 }
