@@ -487,7 +487,7 @@ function lookUpClip(issues: IssueList, path: string, value: unknown, clips: Stat
       issues.add(path, `names "${value}", the name of ${named.length} different clips given to createStateMachine (clips[${named.join('], clips[')}]): give them distinct names (createClip's name, parseBvh's name: the file's name) or pass the Clip itself`);
       return null;
     }
-    found = named.length === 1 ? list[named[0]!] : undefined;
+    found = named.length === 1 ? list[named[0]] : undefined;
   }
   else if (typeof clips === 'object' && clips !== null && Object.hasOwn(clips, value)) found = (clips as Readonly<Record<string, Clip>>)[value];
   if (found === undefined || !isClip(found)) { issues.add(path, `names "${value}", which is not among the clips given to createStateMachine`); return null; }

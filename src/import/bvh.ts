@@ -220,9 +220,11 @@ export function bvhFrameRate(frameTime: number, text: string): number {
 
 /** The value of one unit in the last digit of a decimal `text` (`.0083333` → 1e-7, `8.3e-3` → 1e-4); 0 when it has no digits. */
 function lastDigitUnit(text: string): number {
-  const match = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
-  if (!match || (match[1]!.length === 0 && (match[2] ?? '').length === 0)) return 0;
-  return 10 ** (Number(match[3] ?? 0) - (match[2] ?? '').length);
+  const groups = /^[+-]?(?<whole>\d*)(?:\.(?<fraction>\d*))?(?:[eE](?<exponent>[+-]?\d+))?$/.exec(text)?.groups;
+  if (!groups) return 0;
+  const fraction = groups['fraction'] ?? '';
+  if ((groups['whole'] ?? '').length === 0 && fraction.length === 0) return 0;
+  return 10 ** (Number(groups['exponent'] ?? 0) - fraction.length);
 }
 
 /** Refuses OFFSETs beyond ±MAX_TRANSLATION once scaled. */
