@@ -53,6 +53,8 @@ describe('bitanim inspect', () => {
     expect(number.lines).toEqual(cm.lines);
     // The hips three.js puts at 42.938 units (test/import/gltfScale.test.ts), in metres.
     expect(cm.lines[1]).toBe('skeleton 0: 24 joints, depth 8, root "_rootJoint", hip "b_Hip_01" at height 0.42938');
+    // The skinned rest mesh, 0.79 m tall (79 file units: test/import/figureHeight.test.ts).
+    expect(cm.lines[2]).toMatch(/^  rest figure 0\.79\d* tall \(skinned meshes, along \+Y\)$/);
     // In metres the 0.1 mm bound is 0.01 file units: Walk at 48 fps, Run on its 120 fps key grid.
     expect(cm.lines).toContainEqual(expect.stringMatching(/^clip "Walk": 0\.70833 s, 35 frames at 48 fps, looping, hips at height 0\.40051 on frame 0/));
     expect(cm.lines).toContainEqual(expect.stringMatching(/^clip "Run": 1\.1583 s, 140 frames at 120 fps,/));
@@ -62,7 +64,7 @@ describe('bitanim inspect', () => {
     const bvh = join(assets, 'cmu_131_01_start_walk_stop.bvh');
     const inches = await inspect(bvh, '--scale', 'in');
     expect(inches.lines).toEqual((await inspect(bvh, '--scale', '0.0254')).lines);
-    expect(inches.lines[2]).toMatch(/hips at height 0\.429\d* on frame 0/); // 16.90 units × 0.0254 (assets README)
+    expect(inches.lines[3]).toMatch(/hips at height 0\.429\d* on frame 0/); // 16.90 units × 0.0254 (assets README)
   });
 
   it('--frame-rate still forces a rate, and a clip it puts more than 0.1 mm off its keys is a warning', async () => {

@@ -11,6 +11,8 @@ import { movesRoot } from '../components/layerRules.js';
 import { FLOAT32_MAX, MAX_PLAYBACK_RATE, rangeIssue, shownNumber } from '../assets/limits.js';
 import { isFiniteNumber, requireCharacter, requireOptions } from './validation.js';
 import type { AnimationWorld } from '../world.js';
+import { computeRestModel, type Skeleton } from '../assets/Skeleton.js';
+import { MATRIX_STRIDE, MATRIX_T } from '../math/layout.js';
 
 /** A character's world transform: position in metres, heading about +Y in radians. */
 export interface RootTransform {
@@ -66,9 +68,15 @@ export interface TargetSpeedOptions {
  * The rate is set now; a later `play` or `transition` plays at the speed it is given (call
  * this again afterwards), while `setBlendSpace` applies the remembered speed by itself.
  *
+ * A blend whose weighted clips all travel less than 5 % of the character's hip height per
+ * cycle (`MIN_CYCLE_TRAVEL_SHARE`; hips above the lowest joint for a capture whose rest
+ * floats at y = 0) is refused: it is an in-place clip whose root drifts (2 mm per cycle under
+ * 0.43 m hips would play at ~500× for 1.4 m/s, the feet skating), and the message names the
+ * fix, `rootMotionFromFeet`. (`setBlendSpace` re-deriving a remembered speed does not re-check.)
+ *
  * The rate is at most `MAX_PLAYBACK_RATE` (1000×): a speed the blend could reach only faster
  * is refused, naming the speed, the blend's travel per second and the rate it would take (a
- * clip travelling 2 µm per cycle would play at 750,000× for 1.5 m/s). When `setBlendSpace`
+ * clip travelling 60 mm per 1 s cycle would play at 1667× for 100 m/s). When `setBlendSpace`
  * later re-derives the rate for another blend, it holds it at 1000× instead.
  *
  * @example
@@ -77,12 +85,14 @@ export interface TargetSpeedOptions {
  * @throws AnimationError for a speed that is not a finite number in [0, 3.4e38] (Float32's
  * range), an unknown `cycle`, a speed that would need a rate above 1000×, or
  * when the weighted clips do not travel (a net cycle displacement of ~0 cannot drive a speed;
- * with `'max'`, a farthest travel per cycle under 1 mm; play such clips in place instead).
+ * with `'max'`, a farthest travel per cycle under 1 mm; play such clips in place instead), or
+ * travel less than `MIN_CYCLE_TRAVEL_SHARE` (5 %) of the character's hip height per cycle
+ * (an in-place clip whose root drifts: give it travel with `rootMotionFromFeet`).
  * The message names the clips. Nothing changes then.
  */
 export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSecond: number, options: TargetSpeedOptions = NO_OPTIONS): void {
   const where = 'setTargetSpeed';
-  requireCharacter(world, eid, where);
+  const skeleton = requireCharacter(world, eid, where);
   const issue = rangeIssue(metersPerSecond, 0, FLOAT32_MAX, 'm/s, the Float32 range');
   if (issue !== null) fail(where, 'metersPerSecond', issue);
   requireOptions(options, where);
@@ -92,6 +102,7 @@ export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSeco
   blendedTravel(world, eid, measure);
   const travel = TRAVEL[0];
   if (!travels(measure)) refuseStill(world, eid, measure);
+  refuseDrift(world, eid, measure, skeleton);
   const rate = metersPerSecond / travel;
   if (rate > MAX_PLAYBACK_RATE) refuseFast(world, eid, metersPerSecond, travel, rate);
   const { RootMotion } = world.components;
@@ -150,6 +161,73 @@ function refuseStill(world: AnimationWorld, eid: number, measure: number): never
     fail(where, subject, `travels under 1 mm per cycle along its axis (${mm(TRAVEL[1])}), ${tail}`);
   }
   fail(where, subject, `${one ? 'has' : 'have'} no net travel per cycle, ${tail}`);
+}
+
+/**
+ * Least travel per cycle, as a share of the character's hip height, of a clip that drives a
+ * speed: 5 %. A walk covers about 1.5 hip heights per cycle (two steps) and the slowest shuffle
+ * still about half of one, so every gait is 10× or more above it; an in-place cycle whose root
+ * drifts (2.3 mm per cycle under 0.9 m hips: 0.26 %) is 20× below, where `setTargetSpeed`
+ * would play it hundreds of times too fast with the feet skating.
+ */
+export const MIN_CYCLE_TRAVEL_SHARE = 0.05;
+
+/**
+ * Refuses a blend whose weighted clips all travel less than {@link MIN_CYCLE_TRAVEL_SHARE} of
+ * the character's hip height ({@link standingHeight}) per cycle (measured as `measure` says,
+ * on the character: × the layer's `rootScale`): an in-place clip with drift, not a gait. No
+ * hip joint: no check.
+ */
+function refuseDrift(world: AnimationWorld, eid: number, measure: number, skeleton: Skeleton): void {
+  // Doubles stay in locals and typed arrays (no argument, no return, no Math.hypot): the
+  // accepted path allocates nothing.
+  const hipHeight = standingHeight(skeleton)[0];
+  if (!(hipHeight > 0)) return;
+  const bound = MIN_CYCLE_TRAVEL_SHARE * hipHeight;
+  const { Layers } = world.components;
+  let farthest = 0;
+  for (let li = eid * Layers.maxLayers; li < (eid + 1) * Layers.maxLayers; li++) {
+    if (!movesRoot(Layers, li)) continue;
+    const track = getRootTrack(world.assets.clips[Layers.clip[li]]);
+    const x = track.cycle[0], z = track.cycle[2];
+    const perCycle = (measure === CYCLE_MAX ? track.maxDistance : Math.sqrt(x * x + z * z)) * Math.abs(Layers.rootScale[li]);
+    if (perCycle >= bound) return;
+    farthest = Math.max(farthest, perCycle);
+  }
+  const names: string[] = [];
+  for (let li = eid * Layers.maxLayers; li < (eid + 1) * Layers.maxLayers; li++) {
+    if (movesRoot(Layers, li)) names.push(`"${world.assets.clips[Layers.clip[li]].name}"`);
+  }
+  const one = names.length === 1;
+  const subject = one ? `clip ${names[0]}` : `clips ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} together`;
+  fail('setTargetSpeed', subject, `${one ? 'travels' : 'travel'} ${mm(farthest)} per cycle on this character, under ${MIN_CYCLE_TRAVEL_SHARE * 100} % of its hip height `
+    + `(${mm(bound)} of ${shownNumber(hipHeight)} m): ${one ? 'it is an in-place clip' : 'they are in-place clips'} whose root drifts, and a target speed would play `
+    + `${one ? 'it' : 'them'} far too fast with the feet sliding. Give ${one ? 'it' : 'each'} the travel of ${one ? 'its' : 'their'} planted feet with `
+    + `rootMotionFromFeet(clip, { feet }) (docs/in-place-clips.md), or play ${one ? 'it' : 'them'} without a target speed`);
+}
+
+/** {@link standingHeight} per skeleton, computed once (setTargetSpeed may run every frame). */
+const STANDING = new WeakMap<Skeleton, Float64Array>();
+
+/**
+ * The hip height a travel per cycle is judged against, metres, in a one-float array: the hip
+ * joint's rest height, or when that is 0 (a motion capture's rest floats around its hips at
+ * y = 0) its height above the lowest joint of the rest pose; 0 without a hip joint.
+ */
+function standingHeight(skeleton: Skeleton): Float64Array {
+  let height = STANDING.get(skeleton);
+  if (height === undefined) {
+    height = new Float64Array(1);
+    if (skeleton.hipHeight > 0) height[0] = skeleton.hipHeight;
+    else if (skeleton.hipJoint >= 0) {
+      const model = computeRestModel(skeleton.parents, skeleton.rest);
+      let lowest = Infinity;
+      for (let j = 0; j < skeleton.jointCount; j++) lowest = Math.min(lowest, model[j * MATRIX_STRIDE + MATRIX_T + 1]);
+      height[0] = model[skeleton.hipJoint * MATRIX_STRIDE + MATRIX_T + 1] - lowest;
+    }
+    STANDING.set(skeleton, height);
+  }
+  return height;
 }
 
 /** Metres as millimetres for a message, 3 significant digits. */

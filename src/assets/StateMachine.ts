@@ -145,7 +145,10 @@ export interface StateMachineDesc {
 
 /** Where `createStateMachine` looks up clips and blend spaces given by name. */
 export interface StateMachineAssets {
-  /** Clips by name: an array (matched by `clip.name`) or a record. */
+  /**
+   * Clips by name: an array (matched by `clip.name`; a name two different clips of the array
+   * bear is refused where a state looks it up) or a record.
+   */
   clips?: readonly Clip[] | Readonly<Record<string, Clip>>;
   /** Blend spaces by name. */
   blendSpaces?: Readonly<Record<string, BlendSpace>>;
@@ -233,8 +236,9 @@ type TransitionDesc = NonNullable<StateMachineDesc['transitions']>[number];
  *
  * @throws AnimationError listing every fault, each naming the state, transition (`transitions[i]
  * (from → to)`) and field: unknown state or parameter names, duplicate names, a state with
- * neither or both of clip and blendSpace, a name not found in `assets`, a blend-space state
- * whose x (y) is missing or not a float parameter, a condition with an operator on a trigger
+ * neither or both of clip and blendSpace, a name not found in `assets` or borne by two clips of
+ * its array, a blend-space state whose x (y) is missing or not a float parameter, a condition
+ * with an operator on a trigger
  * (or without one on a float/bool), an unknown operator, an exit time outside [0, 1], a duration
  * that is neither 0 nor in [1e-6, 1e6], an unknown mode or curve, a cross-fade to or from a
  * blend-space state, clips of different skeletons.
@@ -473,7 +477,18 @@ function lookUpClip(issues: IssueList, path: string, value: unknown, clips: Stat
   if (isClip(value)) return value;
   if (typeof value !== 'string') { issues.add(path, `is ${describeValue(value)}: must be a Clip or the name of one in the second argument's clips`); return null; }
   let found: Clip | undefined;
-  if (Array.isArray(clips)) found = (clips as readonly Clip[]).find((c) => isClip(c) && c.name === value);
+  if (Array.isArray(clips)) {
+    // Two different clips of one name (BVH captures all named "bvh" by default) would make the
+    // lookup pick one silently: refuse, naming where they are.
+    const list = clips as readonly Clip[];
+    const named: number[] = [];
+    list.forEach((c, k) => { if (isClip(c) && c.name === value && !named.some((i) => list[i] === c)) named.push(k); });
+    if (named.length > 1) {
+      issues.add(path, `names "${value}", the name of ${named.length} different clips given to createStateMachine (clips[${named.join('], clips[')}]): give them distinct names (createClip's name, parseBvh's name: the file's name) or pass the Clip itself`);
+      return null;
+    }
+    found = named.length === 1 ? list[named[0]] : undefined;
+  }
   else if (typeof clips === 'object' && clips !== null && Object.hasOwn(clips, value)) found = (clips as Readonly<Record<string, Clip>>)[value];
   if (found === undefined || !isClip(found)) { issues.add(path, `names "${value}", which is not among the clips given to createStateMachine`); return null; }
   return found;

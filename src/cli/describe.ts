@@ -1,6 +1,6 @@
 /**
  * What `bitanim inspect` prints about an imported asset, as plain lines: skeletons (joint
- * count, depth, hip joint and height), clips (name, duration, frames, rate, root travel), mesh
+ * count, depth, hip joint and height, the rest figure's height), clips (name, duration, frames, rate, root travel), mesh
  * statistics with each mesh's binding (skinned, or rigid on a joint), morph targets and material
  * (colour factor, texture type and size, UV count), each skeleton's attachments and curves,
  * each clip's curves, and warnings; {@link inspectJson} gives the same as one object (`--json`).
@@ -8,6 +8,7 @@
  */
 import type { Clip } from '../assets/Clip.js';
 import type { GltfMaterial } from '../import/gltf/materials.js';
+import { restFigureHeight, type FigureMesh } from '../import/figureHeight.js';
 import { sampleFrameInto } from '../assets/reducedClip.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import { composeModel } from '../math/composeModel.js';
@@ -26,6 +27,15 @@ export interface InspectedMesh {
   name: string; skeleton: number; positions: Float32Array; normals: Float32Array | null; weights: Float32Array; indices: Uint32Array | null;
   uvs?: Float32Array | null; material?: GltfMaterial | null;
   rigidJoint?: number; morphTargets?: readonly { name: string }[];
+  /** V×4 joint indices (the rest figure's height skins the mesh with them; without, it is not counted). */
+  joints?: Uint16Array;
+}
+
+/** The meshes of skeleton `s` that have joint indices, as {@link restFigureHeight} reads them. */
+export function figureMeshes(asset: InspectedAsset, s: number): FigureMesh[] {
+  const meshes: FigureMesh[] = [];
+  for (const m of asset.meshes ?? []) if (m.skeleton === s && m.joints) meshes.push({ positions: m.positions, joints: m.joints, weights: m.weights });
+  return meshes;
 }
 
 /** Longest root-to-leaf chain, counting joints (a lone root has depth 1). */
@@ -65,6 +75,8 @@ export function describeAsset(file: string, asset: InspectedAsset): string[] {
   asset.skeletons.forEach((skeleton, s) => {
     const hip = skeleton.hipJoint >= 0 ? `"${skeleton.names[skeleton.hipJoint]}" at height ${format(skeleton.hipHeight)}` : 'none';
     lines.push(`skeleton ${s}: ${skeleton.jointCount} joints, depth ${skeletonDepth(skeleton)}, root "${skeleton.names[0]}", hip ${hip}`);
+    const figure = restFigureHeight(skeleton, figureMeshes(asset, s));
+    lines.push(`  rest figure ${format(figure.height)} tall (${figure.from === 'mesh' ? 'skinned meshes' : 'joints'}, along +Y)`);
     const attachments = skeleton.attachments ?? [];
     if (attachments.length) lines.push(`  attachments (${attachments.length}): ${attachments.map((a) => `"${a.name}" on "${skeleton.names[a.joint]}"`).join(', ')}`);
     const curves = skeleton.curves ?? [];
@@ -124,7 +136,8 @@ function meshCounts(mesh: InspectedMesh): { vertices: number; triangles: number;
  * numbers unrounded. `scale` is the metres per file unit the file was read with (1 without
  * `--scale`); lengths are after it (metres, or file units for a BVH read without it).
  *
- * - `skeletons[]`: `joints`, `depth`, `root`, `hip` (name or null), `hipHeight`,
+ * - `skeletons[]`: `joints`, `depth`, `root`, `hip` (name or null), `hipHeight`, `height`
+ *   (the rest figure's, along +Y) and `heightFrom` (`'mesh'`: skinned meshes, `'joints'`),
  *   `attachments[]` (`name`, `joint`), `curves[]` (`name`, `default`);
  * - `clips[]`: `name`, `skeleton` (index), `duration`, `frames`, `frameRate`, `loop`,
  *   `hipHeight` (the hips' height on frame 0), `travel` ([x, y, z] from the first frame to the
@@ -138,12 +151,14 @@ export function inspectJson(file: string, asset: InspectedAsset, scale: number):
   return {
     file,
     scale,
-    skeletons: asset.skeletons.map((skeleton) => ({
+    skeletons: asset.skeletons.map((skeleton, s) => ({
       joints: skeleton.jointCount,
       depth: skeletonDepth(skeleton),
       root: skeleton.names[0],
       hip: skeleton.hipJoint >= 0 ? skeleton.names[skeleton.hipJoint] : null,
       hipHeight: skeleton.hipHeight,
+      height: restFigureHeight(skeleton, figureMeshes(asset, s)).height,
+      heightFrom: restFigureHeight(skeleton, figureMeshes(asset, s)).from,
       attachments: (skeleton.attachments ?? []).map((a) => ({ name: a.name, joint: skeleton.names[a.joint] })),
       curves: (skeleton.curves ?? []).map((c) => ({ name: c.name, default: c.default })),
     })),

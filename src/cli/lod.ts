@@ -176,6 +176,9 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
     const rate = o.frameRate === null ? {} : { frameRate: o.frameRate };
     // A .gltf's external buffers come from its own folder only (loadGltfFile's rules).
     ({ clips, warnings } = await loadGltfFileBytes(view, file, { ...rate, tolerance: IMPORT_TOLERANCE / o.scale }));
+    // Read in its own units: the importer's figure check would judge them as metres; the
+    // command's own check below knows --scale.
+    warnings = warnings.filter((w) => !w.startsWith('units: '));
   } else {
     const bvh = parseBvh(bytes.toString('utf8'), { scale: o.scale, name: basename(file, extension) });
     clips = [bvh.clip];

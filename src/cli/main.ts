@@ -2,7 +2,7 @@
  * The `bitanim` command line.
  *
  *   bitanim --version
- *   bitanim inspect FILE [--frame-rate N] [--scale S] [--map OTHER] [--json]
+ *   bitanim inspect FILE [--frame-rate N] [--scale S | --height M] [--map OTHER] [--json]
  *   bitanim lod FILE [--tolerance M] [--distance M] [--method atkins|uniform] [--scale S]
  *                    [--frame-rate N] [--clip NAME]… [--no-quantize] [--out FILE.glb|.gltf] [--json] [--no-progress]
  *
@@ -32,7 +32,8 @@ import { parseBvh } from '../import/bvh.js';
 import { loadGltfFileBytes } from '../import/gltfFile.js';
 import { parseScale, SCALE_EXPECTED } from '../import/units.js';
 import type { Skeleton } from '../assets/Skeleton.js';
-import { describeAsset, inspectJson, type InspectedAsset } from './describe.js';
+import { restFigureHeight } from '../import/figureHeight.js';
+import { describeAsset, figureMeshes, inspectJson, type InspectedAsset } from './describe.js';
 import { describeJointMap, jointMapJson, jointMapReport, type JointMapReport } from './map.js';
 import { unitsWarning } from './units.js';
 import { readInputFile } from './files.js';
@@ -51,6 +52,12 @@ export interface InspectOptions {
    * large for metres gets a `units:` warning (see ./units.ts).
    */
   scale?: number | string;
+  /**
+   * The rest figure's height in metres (finite, > 0): the file is scaled so its first
+   * skeleton's rest figure (skinned meshes, else joints) is that tall (`loadGltf`'s `height`;
+   * a BVH is read again at the scale that gives it). Not with `scale`.
+   */
+  height?: number;
 }
 
 /**
@@ -62,10 +69,16 @@ export function packageVersion(): string {
   return String(json.version);
 }
 
-/** Adds the units warning (see ./units.ts) to an asset read without a scale. */
-function withUnitsWarning(asset: InspectedAsset, format: 'gltf' | 'bvh', scale: unknown): InspectedAsset {
-  const warning = scale === undefined && asset.skeletons.length > 0 ? unitsWarning(asset.skeletons[0], format) : null;
-  return warning === null ? asset : { ...asset, warnings: [...asset.warnings, warning] };
+/**
+ * Adds the units warning (see ./units.ts) to an asset read without a scale or height, in the
+ * command's words (its flags) instead of the importer's (its options).
+ */
+function withUnitsWarning(asset: InspectedAsset, format: 'gltf' | 'bvh', given: boolean): InspectedAsset {
+  const warnings = asset.warnings.filter((w) => !w.startsWith('units: '));
+  const skeleton = asset.skeletons[0];
+  const figure = skeleton === undefined ? null : restFigureHeight(skeleton, figureMeshes(asset, 0)).height;
+  const warning = !given && skeleton !== undefined ? unitsWarning(skeleton, format, figure ?? undefined) : null;
+  return { ...asset, warnings: warning === null ? warnings : [...warnings, warning] };
 }
 
 /**
@@ -78,15 +91,31 @@ export async function importFile(file: string, options: InspectOptions = {}): Pr
   if (Number.isNaN(scale)) {
     throw new AnimationError('inspect', [{ path: '--scale', message: `is ${JSON.stringify(options.scale) ?? String(options.scale)}: must be ${SCALE_EXPECTED}` }]);
   }
+  const height = options.height;
+  if (height !== undefined && (typeof height !== 'number' || !Number.isFinite(height) || height <= 0)) {
+    throw new AnimationError('inspect', [{ path: '--height', message: `is ${String(height)}: must be a finite number > 0 (metres)` }]);
+  }
+  if (height !== undefined && options.scale !== undefined) {
+    throw new AnimationError('inspect', [{ path: '--height', message: 'is given with --scale: --height sets the scale (the rest figure that tall); give one of them' }]);
+  }
+  const given = options.scale !== undefined || height !== undefined;
   const extension = extname(file).toLowerCase();
   if (extension === '.glb' || extension === '.gltf') {
     const rate = options.frameRate === undefined ? {} : { frameRate: options.frameRate };
+    const units = height !== undefined ? { height } : options.scale !== undefined ? { scale } : {};
     // External buffers (a .gltf with its .bin) are read from the file's folder only.
-    return withUnitsWarning(await loadGltfFileBytes(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), file, { ...rate, scale }), 'gltf', options.scale);
+    return withUnitsWarning(await loadGltfFileBytes(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), file, { ...rate, ...units }), 'gltf', given);
   }
   if (extension === '.bvh') {
-    const { skeleton, clip, warnings } = parseBvh(bytes.toString('utf8'), { scale, name: basename(file, extension) });
-    return withUnitsWarning({ skeletons: [skeleton], clips: [clip], warnings }, 'bvh', options.scale);
+    const text = bytes.toString('utf8');
+    let bvh = parseBvh(text, { scale, name: basename(file, extension) });
+    if (height !== undefined) {
+      // Lengths are linear in the scale: read again at the one that makes the joints that tall.
+      const figure = restFigureHeight(bvh.skeleton).height;
+      if (!(figure > 0)) throw new AnimationError('inspect', [{ path: '--height', message: 'cannot be met: the rest figure has no height (its joints lie at one point)' }]);
+      bvh = parseBvh(text, { scale: height / figure, name: basename(file, extension) });
+    }
+    return withUnitsWarning({ skeletons: [bvh.skeleton], clips: [bvh.clip], warnings: bvh.warnings }, 'bvh', given);
   }
   throw new AnimationError('inspect', [{ path: file, message: 'is not .glb, .gltf or .bvh' }]);
 }
@@ -123,7 +152,7 @@ const LOD_USAGE = `lod <file> [options]
 
 
 /** Options whose value may be a negative number, which the argument parser would take for a flag. */
-const NUMERIC_OPTIONS = new Set(['--tolerance', '--distance', '--scale', '--frame-rate']);
+const NUMERIC_OPTIONS = new Set(['--tolerance', '--distance', '--scale', '--frame-rate', '--height']);
 
 /**
  * Runs the command line with `argv` (without node and script); returns the exit code (0, or 1
@@ -141,6 +170,7 @@ export async function run(argv: readonly string[], out: (line: string) => void =
     .command('inspect <file>', 'Print the skeletons, clips, meshes and warnings bitanim reads from a glTF or BVH file')
     .option('--frame-rate <rate>', 'glTF: resample clips at this rate (Hz) (default: each clip at its keys\' own rate, within 0.1 mm)')
     .option('--scale <scale>', `${SCALE_HELP}. glTF and BVH are scaled to metres`)
+    .option('--height <metres>', 'Scale the file so its rest figure (skinned meshes, else joints) is this tall, in metres (1.8 for a person); instead of --scale')
     .option('--map <other>', 'Also print the joint map of OTHER\'s first skeleton (the clip\'s: .glb, .gltf or .bvh) onto this file\'s first skeleton (the character\'s), as a clip of OTHER would play on it: the rule (names or humanoid), the reference, each pair, the joints left unpaired. OTHER is read in its own units (the map does not depend on them)')
     .option('--json', 'Print one JSON object instead of the lines')
     .example('  $ bitanim inspect Fox.glb --scale cm')
@@ -224,6 +254,7 @@ async function inspect(file: string, flags: Record<string, unknown>, out: (line:
   const options: InspectOptions = {
     ...(flags['frameRate'] === undefined ? {} : { frameRate: Number(flags['frameRate']) }),
     ...(flags['scale'] === undefined ? {} : { scale: flags['scale'] as number | string }),
+    ...(flags['height'] === undefined ? {} : { height: Number(flags['height']) }),
   };
   const asset = await importFile(file, options);
   let map: JointMapReport | null = null;

@@ -59,12 +59,14 @@ export function guessUnits(size: number): UnitName[] {
 
 /**
  * The warning for a file read without `--scale` whose skeleton is too large to be in metres
- * (size above {@link LARGEST_METRE_SIZE} units), or null: the size, what it would be in metres,
+ * (size above {@link LARGEST_METRE_SIZE} units), or whose rest figure (`figureHeight`, file
+ * units, when given) is below {@link SMALLEST_FIGURE}, or null: the size, what it would be in metres,
  * the likely units and the flag to pass. `format` words what the file's units are taken for
  * (glTF: metres, by its specification; BVH: unknown).
  */
-export function unitsWarning(skeleton: Skeleton, format: 'gltf' | 'bvh'): string | null {
+export function unitsWarning(skeleton: Skeleton, format: 'gltf' | 'bvh', figureHeight?: number): string | null {
   const size = skeletonSize(skeleton);
+  if (figureHeight !== undefined && figureHeight > 0 && figureHeight < SMALLEST_FIGURE) return smallFigureWarning(figureHeight, format);
   if (!(size > LARGEST_METRE_SIZE)) return null;
   const what = skeleton.hipJoint >= 0 ? `the skeleton's hips are ${round(size)} units above its lowest joint` : `the skeleton is ${round(size)} units across`;
   const taken = format === 'gltf' ? 'read as metres (glTF\'s unit)' : 'were they metres';
@@ -73,7 +75,22 @@ export function unitsWarning(skeleton: Skeleton, format: 'gltf' | 'bvh'): string
     : `The file is likely in ${guesses.map((name) => `${UNIT_WORDS[name]} (--scale ${name}: ${round(size * UNITS[name])} m)`).join(' or ')}`;
   const then = format === 'gltf' ? 'lengths are metres as the file says' : 'lengths are file units';
   return `units: no --scale, and ${what}: ${round(size)} m ${taken}. ${likely}; ` +
-    `pass --scale with its unit (metres per unit, or m, cm, mm, in, ft; CMU mocap: 0.056444). Until then ${then}`;
+    `pass --scale with its unit (metres per unit, or m, cm, mm, in, ft; CMU mocap: 0.056444) or --height with the figure's height in metres. Until then ${then}`;
+}
+
+/**
+ * Smallest rest figure (file units) taken for metres without a warning: 0.25, as `loadGltf`'s
+ * check (a fox stands 0.79 m; a person whose root node scales by 0.0012 stands 0.2).
+ */
+export const SMALLEST_FIGURE = 0.25;
+
+/** The warning for a figure {@link SMALLEST_FIGURE} or less tall: the factor to a 1.8 m person and the flags. */
+function smallFigureWarning(height: number, format: 'gltf' | 'bvh'): string {
+  const taken = format === 'gltf' ? 'read as metres (glTF\'s unit)' : 'were they metres';
+  const factor = String(Number((1.8 / height).toPrecision(2)));
+  return `units: no --scale, and the rest figure is ${round(height)} units tall: ${round(height)} m ${taken}, too small for a character ` +
+    `(a node scale or a unit larger than the metre shrinks it). Pass --height with its height in metres (--height 1.8 scales it ×${factor}) ` +
+    `or --scale ${factor}`;
 }
 
 const UNIT_WORDS: Readonly<Record<UnitName, string>> = { m: 'metres', cm: 'centimetres', mm: 'millimetres', in: 'inches', ft: 'feet' };

@@ -32,9 +32,10 @@
  * 6. Rest pose: each joint's scaled OFFSET, identity rotation, unit scale; inverse bind
  *    matrices are computed from it by `createSkeleton`. The hip joint is found by name.
  * 7. Clip: one frame per data line from `firstFrame` on (CMU 01_01's frame 0 is a T-pose
- *    reference), `frameRate = 1 / Frame Time` unrounded (`.0083333` gives 120.0005 fps),
- *    not looping unless `loop` is set. The root keeps its translation in its own channel;
- *    root motion is extracted later from it.
+ *    reference), not looping unless `loop` is set. `frameRate` is the rate the written
+ *    `Frame Time` was rounded from (see {@link bvhFrameRate}): `.0083333` gives 120 fps and
+ *    `0.0333333` 30, where 1 / Frame Time would be 120.0005 and 30.00003. The root keeps its
+ *    translation in its own channel; root motion is extracted later from it.
  *
  * **Errors.** Malformed text throws an `AnimationError` naming the line and token (and the
  * frame, for data lines); nothing else is thrown. Data-line faults are collected so one error
@@ -60,7 +61,11 @@ export interface BvhOptions {
    * appended: with `loop: true` the last kept data line is the seam (createClip's convention).
    */
   loop?: boolean;
-  /** The clip's name (default "bvh"). */
+  /**
+   * The clip's name: pass the file's name (`basename(path, '.bvh')`, as the `bitanim` command
+   * line does), so that several captures stay apart by name (a state machine refuses two clips
+   * of one name). Default "bvh", for text whose origin is unknown.
+   */
   name?: string;
   /** First data line kept as clip frame 0, an integer in [0, Frames − 1] (default 0). */
   firstFrame?: number;
@@ -153,7 +158,7 @@ export function parseBvh(text: string, options: BvhOptions = {}): BvhResult {
   });
   const frames = buildFrames(header, motion.values, channelBase, firstFrame, scale, add, issues);
   issues.throwIfAny();
-  const clip = createClip({ skeleton, frameRate: 1 / header.frameTime, frames, loop, name });
+  const clip = createClip({ skeleton, frameRate: bvhFrameRate(header.frameTime, header.frameTimeText), frames, loop, name });
   return {
     skeleton,
     clip,
@@ -163,9 +168,14 @@ export function parseBvh(text: string, options: BvhOptions = {}): BvhResult {
   };
 }
 
+const BVH_OPTIONS: readonly string[] = ['scale', 'loop', 'name', 'firstFrame', 'positionChannels'];
+
 function readOptions(options: BvhOptions): { scale: number; loop: boolean; name: string; firstFrame: number; add: boolean } {
   const issues = new IssueList(WHERE);
   if (options === null || typeof options !== 'object') fail(WHERE, 'options', 'must be an object');
+  for (const key of Object.keys(options)) {
+    if (!BVH_OPTIONS.includes(key)) issues.add(`options.${key}`, `is an unknown option: parseBvh takes ${BVH_OPTIONS.join(', ')}`);
+  }
   const { scale = 1, loop = false, name = 'bvh', firstFrame = 0, positionChannels = 'replace' } = options;
   if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0) issues.add('options.scale', `is ${String(scale)}: must be a finite number > 0`);
   if (typeof loop !== 'boolean') issues.add('options.loop', `is ${String(loop)}: must be a boolean`);
@@ -176,6 +186,45 @@ function readOptions(options: BvhOptions): { scale: number; loop: boolean; name:
   }
   issues.throwIfAny();
   return { scale, loop, name, firstFrame, add: positionChannels === 'add' };
+}
+
+/**
+ * Rates besides the whole ones (up to 1000 fps) that a written `Frame Time` is snapped to when
+ * it is their period rounded: the NTSC rates 24000/1001, 30000/1001, 60000/1001 (23.976, 29.97, 59.94 fps).
+ */
+const NTSC_RATES = [24000 / 1001, 30000 / 1001, 60000 / 1001];
+
+/**
+ * Largest relative change snapping makes to 1 / Frame Time: 10⁻⁴, so a one-minute capture's
+ * timing moves by at most 6 ms (the rounding of a 7-digit frame time is ~10⁻⁵ relative).
+ */
+const RATE_SNAP = 1e-4;
+
+/**
+ * The frame rate of a BVH whose `Frame Time:` reads `text` (value `frameTime`, seconds):
+ * exporters write the period 1/r rounded to a few digits (`.0083333` for 1/120), so 1 /
+ * Frame Time is off r by its rounding (120.0005). When a whole rate r ≤ 1000, or an NTSC rate,
+ * has a period that the written digits round to — |1/r − Frame Time| ≤ half a unit of the last
+ * written digit (5·10⁻⁸ for `.0083333`), or a few float64 ulps — and is within
+ * {@link RATE_SNAP} of 1 / Frame Time, that rate is returned; otherwise 1 / Frame Time,
+ * unrounded (0.011 gives 90.909… fps; `0.03`, whose 1/33 is 1 % away, 33.33… fps).
+ */
+export function bvhFrameRate(frameTime: number, text: string): number {
+  const halfUnit = Math.max(0.5 * lastDigitUnit(text), 4 * Number.EPSILON * frameTime);
+  const candidates = [Math.round(1 / frameTime), ...NTSC_RATES];
+  for (const r of candidates) {
+    if (r >= 1 && r <= 1000 && Math.abs(1 / r - frameTime) <= halfUnit && Math.abs(r * frameTime - 1) <= RATE_SNAP) return r;
+  }
+  return 1 / frameTime;
+}
+
+/** The value of one unit in the last digit of a decimal `text` (`.0083333` → 1e-7, `8.3e-3` → 1e-4); 0 when it has no digits. */
+function lastDigitUnit(text: string): number {
+  const groups = /^[+-]?(?<whole>\d*)(?:\.(?<fraction>\d*))?(?:[eE](?<exponent>[+-]?\d+))?$/.exec(text)?.groups;
+  if (!groups) return 0;
+  const fraction = groups['fraction'] ?? '';
+  if ((groups['whole'] ?? '').length === 0 && fraction.length === 0) return 0;
+  return 10 ** (Number(groups['exponent'] ?? 0) - fraction.length);
 }
 
 /** Refuses OFFSETs beyond ±MAX_TRANSLATION once scaled. */
@@ -285,14 +334,20 @@ function collectWarnings(header: BvhHeader, extraLines: number, firstExtraLine: 
   if (header.roots > 1) {
     warnings.push(`${header.roots} ROOT hierarchies: each is a root joint; the first ("${header.joints[0].name}") is the usual root-motion source`);
   }
+  // One warning per set of axes, naming every joint in it: a studio rig with position
+  // channels on every joint gives one line, not one per joint.
+  const byAxes = new Map<string, string[]>();
   for (const joint of header.joints) {
-    const axes = joint.channels!.filter((code) => code < FIRST_ROTATION && joint.offset![code] !== 0).map((code) => 'xyz'[code]);
-    if (axes.length > 0) {
-      warnings.push(
-        `joint "${joint.name}" (line ${joint.line}) has position channels and a non-zero OFFSET on ${axes.join(', ')}: ` +
-          (add ? 'the channel is added to the OFFSET (positionChannels: add)' : 'the channel replaces the OFFSET (three.js adds them; positionChannels: add)'),
-      );
-    }
+    const axes = joint.channels!.filter((code) => code < FIRST_ROTATION && joint.offset![code] !== 0).map((code) => 'xyz'[code]).join(', ');
+    if (axes.length === 0) continue;
+    if (!byAxes.has(axes)) byAxes.set(axes, []);
+    byAxes.get(axes)!.push(`"${joint.name}" (line ${joint.line})`);
+  }
+  const what = add ? 'the channel is added to the OFFSET (positionChannels: add)' : 'the channel replaces the OFFSET (three.js adds them; positionChannels: add)';
+  for (const [axes, names] of byAxes) {
+    warnings.push(names.length === 1
+      ? `joint ${names[0]} has position channels and a non-zero OFFSET on ${axes}: ${what}`
+      : `${names.length} joints have position channels and a non-zero OFFSET on ${axes}: ${names.join(', ')}: ${what}`);
   }
   if (extraLines > 0) {
     warnings.push(`${extraLines} data line(s) after the ${header.frameCount} frames declared by Frames: (from line ${firstExtraLine}) were ignored`);

@@ -18,7 +18,10 @@
  * glTF's metre) multiplies every length as it is read: joint rest and animated translations
  * (after the non-joint ancestors are composed in), the inverse bind matrices' translations
  * and mesh positions. That is the whole world scaled by s (S·M·S⁻¹ for every transform), so
- * rotations and scales are unchanged and skinned vertices come out × s.
+ * rotations and scales are unchanged and skinned vertices come out × s. `height` instead picks
+ * the s that makes the first skeleton's rest figure (its meshes skinned at rest, else its
+ * joints; `restFigureHeight`) that tall. Without `height`, a rest figure outside
+ * {@link PLAUSIBLE_FIGURE} metres gets a `units:` warning naming the likely unit or factor.
  *
  * **Skeletons.** One per distinct skin: skins with the same joint nodes and the same inverse
  * bind matrices share one (RobotExpressive's two hand skins). For each:
@@ -129,7 +132,8 @@ import { IMPORT_TOLERANCE } from './gltf/resample.js';
 import type { Context } from './gltf/shared.js';
 import { addCurves, buildSkeletons } from './gltf/skeletons.js';
 import { validateGltf, type ValidatedGltf } from './gltf/validate.js';
-import { parseScale, SCALE_EXPECTED, type UnitName } from './units.js';
+import { restFigureHeight } from './figureHeight.js';
+import { parseScale, SCALE_EXPECTED, UNITS, type UnitName } from './units.js';
 
 /** Options of {@link loadGltf}. */
 export interface GltfOptions {
@@ -153,7 +157,24 @@ export interface GltfOptions {
    * which a forced `frameRate` is warned about; finite and > 0 (default 1e-4: 0.1 mm).
    */
   tolerance?: number;
+  /**
+   * The height, metres (finite, > 0), the first skeleton's rest figure is scaled to: the file
+   * is read with the `scale` that makes its rest figure — the meshes bound to that skeleton,
+   * skinned at the rest pose, or its joints when it has none (`restFigureHeight`) — this tall
+   * along +Y. For a file in unknown units (`{ height: 1.8 }` for a person). Not with `scale`.
+   */
+  height?: number;
 }
+
+/** The options {@link loadGltf} takes. */
+const GLTF_OPTIONS: readonly string[] = ['frameRate', 'scale', 'tolerance', 'height'];
+
+/**
+ * Rest figures (metres) taken for a character without a units warning: 0.25 m (a fox is 0.79 m)
+ * to 10 m (the three.js robot stands 4.46 m). A figure outside is likely in other units, or
+ * scaled by a node transform (a root scale of 0.0012 makes a person 0.2 m tall).
+ */
+export const PLAUSIBLE_FIGURE: readonly [number, number] = [0.25, 10];
 
 export type { SkinnedMeshData } from './gltf/meshes.js';
 export type { GltfMaterial } from './gltf/materials.js';
@@ -177,7 +198,7 @@ export interface GltfResult {
  * (`KHR_mesh_quantization`) files are decoded. See the module comment for the policies; for a
  * `.gltf` with its `.bin` beside it use `loadGltfFile` (Node) or `loadGltfUrl`.
  *
- * @throws AnimationError for a bad option (`frameRate`, `scale`), and for malformed input, naming the JSON path or byte offset: truncated
+ * @throws AnimationError for a bad or unknown option (`frameRate`, `scale`, `tolerance`, `height`; `height` with `scale`), and for malformed input, naming the JSON path or byte offset: truncated
  * GLB, wrong magic, JSON that is not glTF, external URIs, accessors out of range, joint
  * indices out of range, non-finite transforms or keys, unsupported required extensions
  * (`KHR_draco_mesh_compression` among them), malformed compressed views, bad materials,
@@ -205,6 +226,18 @@ export async function loadGltfWith(bytes: Uint8Array, options: GltfOptions, read
 }
 
 async function importGltf(bytes: Uint8Array, options: GltfOptions, reader: ResourceReader | null): Promise<GltfResult> {
+  if (options === null || typeof options !== 'object') throw new AnimationError(WHERE, [{ path: 'options', message: `is ${String(options)}: must be an object` }]);
+  const unknown = Object.keys(options).filter((key) => !GLTF_OPTIONS.includes(key));
+  if (unknown.length) {
+    throw new AnimationError(WHERE, unknown.map((key) => ({ path: `options.${key}`, message: `is an unknown option: loadGltf takes ${GLTF_OPTIONS.join(', ')}` })));
+  }
+  const height = options.height ?? null;
+  if (height !== null && (typeof height !== 'number' || !Number.isFinite(height) || height <= 0)) {
+    throw new AnimationError(WHERE, [{ path: 'options.height', message: `is ${String(height)}: must be a finite number > 0 (metres)` }]);
+  }
+  if (height !== null && options.scale !== undefined) {
+    throw new AnimationError(WHERE, [{ path: 'options.height', message: 'is given with options.scale: height sets the scale (the rest figure that tall); give one of them' }]);
+  }
   const frameRate = options.frameRate ?? null;
   if (frameRate !== null && (typeof frameRate !== 'number' || !Number.isFinite(frameRate) || frameRate <= 0)) {
     throw new AnimationError(WHERE, [{ path: 'options.frameRate', message: `is ${String(frameRate)}: must be a finite number > 0` }]);
@@ -227,11 +260,26 @@ async function importGltf(bytes: Uint8Array, options: GltfOptions, reader: Resou
   const root = document.getRoot();
   const nodes = root.listNodes();
   const nodeIndex = new Map<Node, number>(nodes.map((node, i) => [node, i]));
-  const ctx: Context = { valid, nodes, nodeIndex, warnings, frameRate, scale, tolerance };
+  let ctx: Context = { valid, nodes, nodeIndex, warnings, frameRate, scale, tolerance };
+  const validationWarnings = warnings.length;
 
-  const bindings = buildSkeletons(ctx, root.listSkins());
-  const rigs = [...new Set(bindings.map((b) => b.rig))];
-  const built = buildMeshes(ctx, bindings, root.listSkins(), root.listMeshes(), rigs);
+  let bindings = buildSkeletons(ctx, root.listSkins());
+  let rigs = [...new Set(bindings.map((b) => b.rig))];
+  let built = buildMeshes(ctx, bindings, root.listSkins(), root.listMeshes(), rigs);
+  const figure = rigs.length ? restFigureHeight(rigs[0].skeleton, built.meshes.filter((m) => m.skeleton === 0)) : null;
+  if (height !== null) {
+    // The figure measured at scale 1, then everything read again at the scale that makes it
+    // `height` tall (lengths are linear in the scale; the rate search needs metres).
+    if (!figure || !(figure.height > 0)) {
+      throw new AnimationError(WHERE, [{ path: 'options.height', message: `cannot be met: ${figure ? 'the rest figure has no height (its joints and meshes lie at one level)' : 'the file has no skeleton'}` }]);
+    }
+    warnings.length = validationWarnings; // the first pass's are said again by the second
+    ctx = { ...ctx, scale: height / figure.height };
+    bindings = buildSkeletons(ctx, root.listSkins());
+    rigs = [...new Set(bindings.map((b) => b.rig))];
+    built = buildMeshes(ctx, bindings, root.listSkins(), root.listMeshes(), rigs);
+  }
+  const units = height === null && figure ? figureUnitsWarning(figure.height, figure.from, options.scale !== undefined) : null;
   // Each skeleton's curves: the morph weights of the meshes bound to it, in node order.
   for (const rig of rigs) {
     const curves = new Map<string, number>();
@@ -241,7 +289,31 @@ async function importGltf(bytes: Uint8Array, options: GltfOptions, reader: Resou
     addCurves(rig, [...curves].map(([name, value]) => ({ name, default: value })));
   }
   const clips = buildClips(ctx, rigs, root.listAnimations(), built.morphs, unique.copies);
+  if (units) warnings.push(units);
   return { skeletons: rigs.map((r) => r.skeleton), clips, meshes: built.meshes, warnings };
+}
+
+/**
+ * The warning for a rest figure `height` metres tall outside {@link PLAUSIBLE_FIGURE}, or null:
+ * its height, the likely cause and the `height` (or `scale`) that gives a 1.8 m person.
+ */
+function figureUnitsWarning(height: number, from: 'mesh' | 'joints', scaled: boolean): string | null {
+  if (height >= PLAUSIBLE_FIGURE[0] && height <= PLAUSIBLE_FIGURE[1]) return null;
+  const round = (v: number): string => String(Number(v.toPrecision(2)));
+  const what = `units: the rest figure (${from === 'mesh' ? 'its skinned meshes' : 'its joints'}) is ${Number(height.toPrecision(3))} m tall${scaled ? ' after options.scale' : ' read as metres (glTF\'s unit)'}`;
+  const factor = 1.8 / height;
+  if (height < PLAUSIBLE_FIGURE[0]) {
+    return `${what}, too small for a character in metres: likely shrunk by a node scale or a unit larger than the metre. ` +
+      `Pass { height: 1.8 } (metres; scales it ×${round(factor)}) or the figure's real height`;
+  }
+  const guesses = guessUnits(height);
+  const likely = guesses.length ? `likely in ${guesses.map((name) => `'${name}' (${round(height * UNITS[name])} m)`).join(' or ')}: pass { scale: '${guesses[0]}' }, or` : 'pass';
+  return `${what}, too large for a character in metres: ${likely} { height: 1.8 } (metres; scales it ×${round(factor)})`;
+}
+
+/** Units that bring a figure `height` file units tall to 0.5–2.5 m, the commonest first. */
+function guessUnits(height: number): UnitName[] {
+  return (['cm', 'in', 'mm', 'ft'] as const).filter((name) => height * UNITS[name] >= 0.5 && height * UNITS[name] <= 2.5);
 }
 
 async function readDocument(valid: ValidatedGltf): Promise<Document> {

@@ -55,7 +55,7 @@ describe('units are never silent', () => {
     expect(unitsWarning(skeleton(90), 'bvh')).toBe(
       'units: no --scale, and the skeleton\'s hips are 90 units above its lowest joint: 90 m were they metres. ' +
       'The file is likely in centimetres (--scale cm: 0.9 m); pass --scale with its unit (metres per unit, or m, cm, mm, in, ft; ' +
-      'CMU mocap: 0.056444). Until then lengths are file units');
+      'CMU mocap: 0.056444) or --height with the figure\'s height in metres. Until then lengths are file units');
     expect(unitsWarning(skeleton(1e6), 'gltf')).toMatch(/: 1000000 m read as metres \(glTF's unit\)\. The file is not in metres; pass --scale/);
   });
 

@@ -129,7 +129,9 @@ describe('bitanim lod --out', () => {
     // At the reduced clip's rate (lod imported the Fox with its 0.1 mm as 0.01 cm: Walk at 48 fps).
     const written = await loadGltf(new Uint8Array(readFileSync(out)), { frameRate: reduced.frameRate });
     const forced = await loadGltf(new Uint8Array(readFileSync(file)), { frameRate: reduced.frameRate });
-    expect(written.warnings.filter((w) => !/at the given frameRate/.test(w))).toEqual([]);
+    // The Fox is in centimetres, read here as metres: the units warning, as for the original.
+    expect(written.warnings.filter((w) => !/at the given frameRate/.test(w))).toEqual(original.warnings.filter((w) => w.startsWith('units: ')));
+    expect(original.warnings.filter((w) => w.startsWith('units: '))).toHaveLength(1);
     expect(written.meshes.map((m) => m.name)).toEqual(original.meshes.map((m) => m.name));
     expect(written.skeletons[0]!.names).toEqual(original.skeletons[0]!.names);
     expect(written.clips.map((c) => c.name)).toEqual(['Survey', 'Walk', 'Run']);
@@ -246,11 +248,13 @@ describe('bitanim lod --out', () => {
     expect(Array.from(written.skeletons[0]!.parents)).toEqual(Array.from(skeleton.parents));
     Array.from(written.skeletons[0]!.rest).forEach((v, i) => expect(v).toBeCloseTo(skeleton.rest[i]!, 6));
     expect(written.clips.map((c) => c.name)).toEqual(['cmu_131_01_start_walk_stop']);
-    // Key times are float32, so the written duration is 8.275 rounded to float32 and frame
-    // times shift by up to 5e-7 s: rotations differ by up to ~1e-5 more at 10 rad/s.
+    // Key times are float32, so the written duration is 993/120 rounded to float32 and the
+    // frames (at k·D/993) sit up to 8.2e-7 s off the keys (at float32(k/120)): quaternion
+    // components differ by that times the joint's rate of turn (3.6e-5 measured: the capture's
+    // fastest joints turn at tens of rad/s).
     const d = frameDifference(report.clips[0]!.reduced!, written.clips[0]!);
     expect(d.t).toBeLessThan(1e-5);
-    expect(d.q).toBeLessThan(3e-5);
+    expect(d.q).toBeLessThan(5e-5);
     expect(d.s).toBe(0);
     expect(measureModelError(report.clips[0]!.reduced!, written.clips[0]!.frames, { subdivisions: 0 }).maxError).toBeLessThan(2e-5);
   });

@@ -172,19 +172,24 @@ describe('failure 2: no Float32 overflow into NaN (watchdog)', () => {
 });
 
 describe('item 7: setTargetSpeed refuses a rate above MAX_PLAYBACK_RATE (watchdog)', () => {
-  it('a clip travelling 2 µm per 1 s cycle driven at 1.5 m/s: refused, naming 750,000× and the most it can do', async () => {
-    // Before: accepted at 1.5 / 2e-6 = 750,000× (and the event queue flooded). 2 µm/s × 1000 =
-    // 2 mm/s is the fastest it can go.
+  it('a clip travelling 60 mm per 1 s cycle driven at 100 m/s: refused, naming 1667× and the most it can do', async () => {
+    // 60 mm/s × 1000 = 60 m/s is the fastest it can go; 30 m/s plays at 500×. (A clip travelling
+    // 2 µm per cycle, which once played at 750,000× for 1.5 m/s, is now refused at any speed:
+    // under 5 % of the 1 m hips per cycle, an in-place clip that drifts.)
     const result = await guarded(`${PRELUDE}
+      B.play(world, eid, walk(2, 0.06, 'stroll'));
+      const refused = refusal(() => B.setTargetSpeed(world, eid, 100));
+      B.setTargetSpeed(world, eid, 30);
+      const rate = world.components.Layers.speed[eid * B.DEFAULT_MAX_LAYERS];
       B.play(world, eid, walk(2, 2e-6, 'creep'));
-      const refused = refusal(() => B.setTargetSpeed(world, eid, 1.5));
-      B.setTargetSpeed(world, eid, 0.001);
-      return [refused, world.components.Layers.speed[eid * B.DEFAULT_MAX_LAYERS]];`);
+      return [refused, rate, refusal(() => B.setTargetSpeed(world, eid, 1.5)), refusal(() => B.setTargetSpeed(world, eid, 0.001))];`);
     expect(result.outcome).toBe('returned');
-    const [refused, rate] = (result as { value: [string, number] }).value;
+    const [refused, rate, creep, slow] = (result as { value: [string, number, string, string] }).value;
     expect(refused).toBe(
-      `${REFUSED}setTargetSpeed: metersPerSecond is 1.5 m/s, but clip "creep" travels 0.000002 m/s at rate 1 on this character, so it would play at 750000×, above the fastest playback rate MAX_PLAYBACK_RATE = 1000×: ask for at most 0.002 m/s, or play a clip that travels`,
+      `${REFUSED}setTargetSpeed: metersPerSecond is 100 m/s, but clip "stroll" travels 0.06 m/s at rate 1 on this character, so it would play at 1666.67×, above the fastest playback rate MAX_PLAYBACK_RATE = 1000×: ask for at most 60 m/s, or play a clip that travels`,
     );
-    expect(Math.abs(rate / 500 - 1)).toBeLessThan(1e-6); // 1 mm/s ÷ 2 µm/s
+    expect(Math.abs(rate / 500 - 1)).toBeLessThan(1e-6); // 30 m/s ÷ 60 mm/s
+    expect(creep).toMatch(/^AnimationError: setTargetSpeed: clip "creep" travels 0\.002 mm per cycle on this character, under 5 % of its hip height \(50 mm of 1 m\).*rootMotionFromFeet/);
+    expect(slow).toBe(creep);
   });
 });

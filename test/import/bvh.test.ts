@@ -58,11 +58,10 @@ describe('parseBvh on CMU 131_01 (start, walk, stop; mixed rotation orders and l
     expect(walk.channels.filter((c) => c.join() === ZYX.join())).toHaveLength(18); // + the root's Z Y X = 19
   });
 
-  it('has 994 frames at 1 / .0083333 fps (≈ 120), not looping, named "bvh"', () => {
+  it('has 994 frames at 120 fps (.0083333 is 1/120 rounded to 7 decimals), not looping, named "bvh"', () => {
     expect(walk.clip.frameCount).toBe(994);
-    expect(walk.clip.frameRate).toBe(1 / 0.0083333);
-    expect(walk.clip.frameRate).toBeCloseTo(120, 2);
-    expect(walk.clip.duration).toBeCloseTo(8.275, 3); // 993 frames × .0083333 s
+    expect(walk.clip.frameRate).toBe(120);
+    expect(walk.clip.duration).toBeCloseTo(993 / 120, 12);
     expect(walk.clip.loop).toBe(false);
     expect(walk.clip.name).toBe('bvh');
   });
@@ -100,9 +99,9 @@ describe('parseBvh on CMU 01_01 (forward jumps; T-pose frame 0, 2 MB)', () => {
     expect(jumps.channels.slice(1).every((c) => c.join() === ZYX.join())).toBe(true);
   });
 
-  it('has 2752 frames at 1 / .0083333 fps; hips travel (9.37, 17.87, −17.32) → (8.88, 17.81, 38.54)', () => {
+  it('has 2752 frames at 120 fps (Frame Time .0083333); hips travel (9.37, 17.87, −17.32) → (8.88, 17.81, 38.54)', () => {
     expect(jumps.clip.frameCount).toBe(2752);
-    expect(jumps.clip.frameRate).toBe(1 / 0.0083333);
+    expect(jumps.clip.frameRate).toBe(120);
     expectNear(rootAt(jumps.clip, 0), [9.37, 17.87, -17.32], 0.005);
     expectNear(rootAt(jumps.clip, 2751), [8.88, 17.81, 38.54], 0.005);
   });

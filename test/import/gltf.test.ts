@@ -173,7 +173,7 @@ describe('loadGltf: Fox.glb (README facts)', async () => {
   const fox = await loadGltf(FOX, { frameRate: 24 });
   const skeleton = fox.skeletons[0]!;
 
-  it('has one skeleton of the 24 listed joints, parents first, with no warnings', () => {
+  it('has one skeleton of the 24 listed joints, parents first, with the rate and units warnings', () => {
     expect(fox.skeletons).toHaveLength(1);
     expect(skeleton.jointCount).toBe(24);
     expect(new Set(skeleton.names)).toEqual(new Set(FOX_JOINTS));
@@ -181,8 +181,10 @@ describe('loadGltf: Fox.glb (README facts)', async () => {
     expect(skeleton.names[0]).toBe('_rootJoint'); // skin.skeleton
     expect(skeleton.names[skeleton.hipJoint]).toBe('b_Hip_01'); // createSkeleton's default finds it
     // At a forced 24 fps, Walk's slerped key intervals (nlerp between frames) and Run's
-    // off-grid keys are more than 0.1 mm off: one warning each (file units taken as metres).
-    expect(fox.warnings).toHaveLength(2);
+    // off-grid keys are more than 0.1 mm off: one warning each (file units taken as metres);
+    // then the figure, 79 units tall, is too large for metres (test/import/figureHeight.test.ts).
+    expect(fox.warnings).toHaveLength(3);
+    expect(fox.warnings[2]).toMatch(/^units: the rest figure \(its skinned meshes\) is 79 m tall read as metres \(glTF's unit\), too large .* likely in 'cm' \(0\.79 m\)/);
     expect(fox.warnings[0]).toMatch(/^animation "Walk" \(animations\[1\]\): at the given frameRate \(24 fps\) its frames are up to [\d.]+ mm off the file's keys, more than 0\.1 mm; without frameRate the importer picks a rate within it$/);
     expect(fox.warnings[1]).toMatch(/^animation "Run" \(animations\[2\]\): at the given frameRate \(24\.173 fps\)/);
   });

@@ -65,19 +65,20 @@ describe("setTargetSpeed(…, { cycle: 'max' }) refuses cycles under 1 mm", () =
     expect(error.message).toBe(
       'setTargetSpeed: clip "comes back" ends its cycle 0.5 mm from where it started (under 1 mm; farthest 3000 mm), so its travel has no direction and no playback rate can give it a speed: play it in place',
     );
-    // 'net' keeps its floor of 1 µm/s at rate 1: 0.5 mm per 1 s cycle passes, but 1.6 m/s would
-    // take rate 3200, above MAX_PLAYBACK_RATE (issue 15); 0.4 m/s plays at rate 800.
-    expect(refused(() => setTargetSpeed(world, eid, 1.6)).message).toBe(
-      'setTargetSpeed: metersPerSecond is 1.6 m/s, but clip "comes back" travels 0.0005 m/s at rate 1 on this character, so it would play at 3200×, above the fastest playback rate MAX_PLAYBACK_RATE = 1000×: ask for at most 0.5 m/s, or play a clip that travels',
-    );
-    setTargetSpeed(world, eid, 0.4);
-    expect(world.components.Layers.speed[eid * DEFAULT_MAX_LAYERS]).toBeCloseTo(0.4 / 0.0005, -1);
+    // 'net': 0.5 mm per cycle is over the 1 µm/s floor, but under 5 % of the 1 m hips (50 mm):
+    // an in-place clip that drifts, refused at any speed with the fix.
+    for (const speed of [1.6, 0.4]) {
+      expect(refused(() => setTargetSpeed(world, eid, speed)).message).toBe(
+        'setTargetSpeed: clip "comes back" travels 0.5 mm per cycle on this character, under 5 % of its hip height (50 mm of 1 m): it is an in-place clip whose root drifts, '
+        + 'and a target speed would play it far too fast with the feet sliding. Give it the travel of its planted feet with rootMotionFromFeet(clip, { feet }) (docs/in-place-clips.md), or play it without a target speed',
+      );
+    }
   });
 
-  it('takes 1.5 mm out and 1.2 mm back on the clip\'s own size, and refuses it on hips half as high', () => {
-    // Own size (hip ratio 1): farthest 1.5 mm per 1 s, so rate 0.3 / 0.0015 = 200 for 0.3 m/s.
-    // Hips 0.5 m: ratio 0.5, so 0.75 mm out and 0.6 mm at the end on the character: refused;
-    // with hipScaling: false the ratio is 1 again and it plays at 200.
+  it('1.5 mm out and 1.2 mm back: under 1 mm on hips half as high; over it, still under 5 % of the hips', () => {
+    // Hips 0.5 m: ratio 0.5, so 0.75 mm out and 0.6 mm at the end on the character: refused by
+    // the 1 mm floor. Own size (hip ratio 1), or hipScaling: false: farthest 1.5 mm per cycle,
+    // over the floor but under 5 % of the hips (50 mm, 25 mm): refused as drift.
     const world = createAnimationWorld({ maxEntities: 4, maxJoints: 2 });
     const own = spawnCharacter(world, clipSkeleton, { rootMotion: true });
     const small = spawnCharacter(world, biped(0.5), { rootMotion: true });
@@ -85,14 +86,17 @@ describe("setTargetSpeed(…, { cycle: 'max' }) refuses cycles under 1 mm", () =
     play(world, own, short);
     play(world, small, short);
     play(world, unscaled, short, { hipScaling: false });
-    setTargetSpeed(world, own, 0.3, { cycle: 'max' });
-    expect(Math.abs(world.components.Layers.speed[own * DEFAULT_MAX_LAYERS]! / 200 - 1)).toBeLessThan(1e-5);
+    expect(refused(() => setTargetSpeed(world, own, 0.3, { cycle: 'max' })).message).toMatch(
+      /^setTargetSpeed: clip "short" travels 1\.5 mm per cycle on this character, under 5 % of its hip height \(50 mm of 1 m\): .*rootMotionFromFeet/,
+    );
     const error = refused(() => setTargetSpeed(world, small, 0.3, { cycle: 'max' }));
     expect(error.message).toBe(
       'setTargetSpeed: clip "short" travels under 1 mm per cycle (farthest 0.75 mm from its start), so no playback rate can give it a speed: play it in place',
     );
-    setTargetSpeed(world, unscaled, 0.3, { cycle: 'max' });
-    expect(Math.abs(world.components.Layers.speed[unscaled * DEFAULT_MAX_LAYERS]! / 200 - 1)).toBeLessThan(1e-5);
+    expect(refused(() => setTargetSpeed(world, unscaled, 0.3, { cycle: 'max' })).message).toMatch(
+      /^setTargetSpeed: clip "short" travels 1\.5 mm per cycle on this character, under 5 % of its hip height \(25 mm of 0\.5 m\)/,
+    );
+    expect(world.components.Layers.speed[own * DEFAULT_MAX_LAYERS]).toBe(1); // nothing changed
   });
 
   it('refuses a sideways clip restricted to forward travel: 0.5 mm of it per cycle is left', () => {

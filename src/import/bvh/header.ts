@@ -58,6 +58,8 @@ export interface BvhHeader {
   readonly framesLine: number;
   /** The `Frame Time:` value in seconds, finite and > 0. */
   readonly frameTime: number;
+  /** The `Frame Time:` value as written (its digits say how it was rounded). */
+  readonly frameTimeText: string;
   /** Index in the text just after the `Frame Time:` value (its line break or the end). */
   readonly dataStart: number;
   /** Line of `dataStart`. */
@@ -166,6 +168,7 @@ export function parseHeader(text: string): BvhHeader {
     frameCount,
     framesLine: frames.line,
     frameTime,
+    frameTimeText: time.value.text,
     dataStart: scanner.pos,
     dataLine: scanner.line,
   };

@@ -75,14 +75,63 @@ export interface Sampled {
 }
 
 /**
+ * Key times written as rounded decimals (0.0417 for 1/24, or 0.0416666 with six or seven
+ * digits) sit within 5·10⁻⁵ s of their grid: half a unit of a fourth decimal. The near-grid
+ * test accepts that much, and never more than 1 % of a frame period (so a key is never taken
+ * for its neighbour at high rates).
+ */
+const DECIMAL_TOLERANCE = 5e-5;
+const NEAR_GRID_SHARE = 0.01;
+
+/**
+ * The near-grid test asks for this many keys past the first: with each key in a window of at
+ * most 2 % of a period, a chance fit of 4 keys to some rate ≤ 1000 is ≲ 10⁻³, while a
+ * 3-key time list off any grid (0, 0.3137, 1) would often fit one.
+ */
+const NEAR_GRID_KEYS = 4;
+
+/**
  * The smallest whole rate r ≤ {@link MAX_IMPORT_RATE} (Hz) with every key time on a multiple of
- * 1/r (within {@link GRID_TOLERANCE}), or 0 when there is none. 24 for keys at k/24.
+ * 1/r (within {@link GRID_TOLERANCE}), or 0 when there is none. 24 for keys at k/24. Failing
+ * that, when there are at least {@link NEAR_GRID_KEYS} + 1 keys, the smallest rate with every
+ * key within min(5·10⁻⁵ s, 1 % of 1/r) of a multiple of 1/r: exporters that write key times as
+ * rounded decimals (0.0417, 0.0833, …) or start a clip at its first frame's time give their own
+ * rate, not the blind search's.
  */
 export function findKeyGrid(keyTimes: Float64Array): number {
+  const exact = gridWithin(keyTimes, 0);
+  if (exact > 0 || keyTimes.length < NEAR_GRID_KEYS + 1) return exact;
+  return gridWithin(keyTimes, DECIMAL_TOLERANCE);
+}
+
+/**
+ * `source` with every key time moved onto the grid of `rate` (round(t·r)/r; by at most
+ * 5·10⁻⁵ s when the grid was found near, see {@link findKeyGrid}): the instants the exporter
+ * meant before it rounded them. The tracks are copied (the file's decoded tracks are shared
+ * between animations); the frames and the import error are then those of the keys on the grid.
+ */
+export function snapSourceToGrid(source: ClipSource, rate: number): ClipSource {
+  const snap = (t: number): number => Math.round(t * rate) / rate;
+  const copies = new Map<Track, Track>();
+  const bound = source.bound.map((b) => {
+    let track = copies.get(b.track);
+    if (!track) {
+      track = { ...b.track, times: b.track.times.map(snap) };
+      copies.set(b.track, track);
+    }
+    return { ...b, track };
+  });
+  const keyTimes = Float64Array.from(new Set(source.keyTimes.map(snap)));
+  return { ...source, bound, keyTimes, duration: snap(source.duration) };
+}
+
+/** The smallest r ≤ {@link MAX_IMPORT_RATE} with every key within max(float32 bound, min(`decimal`, 1 %/r)) of k/r, or 0. */
+function gridWithin(keyTimes: Float64Array, decimal: number): number {
   search: for (let r = 1; r <= MAX_IMPORT_RATE; r++) {
+    const near = Math.min(decimal, NEAR_GRID_SHARE / r);
     for (let k = 0; k < keyTimes.length; k++) {
       const t = keyTimes[k];
-      if (Math.abs(t - Math.round(t * r) / r) > GRID_TOLERANCE * Math.max(t, 1 / 64)) continue search;
+      if (Math.abs(t - Math.round(t * r) / r) > Math.max(GRID_TOLERANCE * Math.max(t, 1 / 64), near)) continue search;
     }
     return r;
   }
@@ -208,7 +257,7 @@ export interface Resampled extends Sampled {
 export function resample(
   source: ClipSource, frameRate: number | null, build: (sampled: Sampled) => Clip, fits: (frameCount: number) => boolean,
 ): Resampled | null {
-  const D = source.duration;
+  let D = source.duration;
   const at = (intervals: number, grid: number): Resampled | null => {
     if (!fits(intervals + 1)) return null;
     const sampled = sampleFrames(source, intervals, grid);
@@ -221,6 +270,10 @@ export function resample(
   if (D <= 0) return at(0, 0); // one key time: a constant pose
   if (frameRate !== null) return at(Math.max(1, Math.round(D * frameRate)), 0);
   const grid = findKeyGrid(source.keyTimes);
+  if (grid > 0 && gridWithin(source.keyTimes, 0) !== grid) {
+    source = snapSourceToGrid(source, grid);
+    D = source.duration;
+  }
   const base = grid || BLIND_START_RATE;
   // Multiples 1, 2, 3, 4, 6, 8, 12, 16, … of the base.
   const rateAt = (i: number): number => base * (i === 0 ? 1 : i % 2 === 1 ? 2 ** ((i + 1) / 2) : 3 * 2 ** (i / 2 - 1));
@@ -250,6 +303,9 @@ export function resample(
     if (previous) {
       const p = Math.min(4, Math.max(1, Math.log(previous.importError / candidate.importError) / Math.log(rate / tried.at(-2)!.rate)));
       while (rateAt(next) <= MAX_IMPORT_RATE && candidate.importError * (rate / rateAt(next)) ** p > source.tolerance) next++;
+      // The model is a guess: before giving up, measure the highest rate of the ladder within
+      // the cap, so "no rate up to 1000 fps gets within it" is a measured claim.
+      if (rateAt(next) > MAX_IMPORT_RATE && next - 1 > i) next--;
     }
     i = next;
   }
