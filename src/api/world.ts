@@ -33,7 +33,7 @@ import { DEFAULT_WORKER_TIMEOUT, resolveCapacity } from '../worldCapacity.js';
  * @throws AnimationError when `options` is not an object or holds an unknown option, a size is not a positive integer
  * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴, `maxLayers` ≤ 16, `maxMachines` ≤ `maxLayers`), `maxTransitions` is not an integer in [0,
  * maxEntities], `maxCurves` not one in [0, 1024], `workerTimeout` not a number of milliseconds in
- * [1, 2³¹ − 1], `frame` is not a frame from `createFrame`, the
+ * [1, 2³¹ − 1], `verifyThreads` not a boolean, `frame` is not a frame from `createFrame`, the
  * pools would take more than 2 GiB, allocating them fails, or `kernels` is `'wasm'` where the
  * WebAssembly kernels are not available (`'auto'` falls back to JavaScript; docs/wasm.md).
  * @example
@@ -57,8 +57,13 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     fail('createAnimationWorld', 'threads', `is ${String(options.threads)} with a custom frame: worker threads run the default frame only (their systems are the library's); use threads: 1 with a custom frame`);
   }
   const world = buildAnimationWorld(options, frame); // checks every option, workerTimeout included
-  startThreads(world, options.workerTimeout ?? DEFAULT_WORKER_TIMEOUT);
+  startThreads(world, options.workerTimeout ?? DEFAULT_WORKER_TIMEOUT, options.verifyThreads ?? verifyThreadsByDefault());
   return world;
+}
+
+/** `verifyThreads`'s default: whether the environment variable `BITANIM_VERIFY_THREADS` is `1` (Node; false elsewhere). */
+function verifyThreadsByDefault(): boolean {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['BITANIM_VERIFY_THREADS'] === '1';
 }
 
 /**
