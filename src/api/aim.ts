@@ -25,7 +25,7 @@ import { readFollowSlot, setFollower } from './followers.js';
 import { MATRIX_STRIDE, MATRIX_T, MATRIX_X, MATRIX_Y, MATRIX_Z, NO_PARENT, POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import { isFiniteNumber, requireCharacter, resolveJoint } from './validation.js';
-import { FLOAT32_MAX } from '../assets/limits.js';
+import { FLOAT32_MAX, shownValue } from '../assets/limits.js';
 import type { AnimationWorld } from '../world.js';
 
 /** A joint of the character's skeleton: its index, or its name. */
@@ -328,11 +328,7 @@ function readVec3(issues: IssueList, field: string, v: unknown): [number, number
 }
 
 function describe(v: unknown): string {
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
+  return shownValue(v);
 }
 
 /**

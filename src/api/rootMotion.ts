@@ -8,7 +8,7 @@ import { fail } from '../assets/AnimationError.js';
 import { getRootTrack } from '../assets/rootTrack.js';
 import { blendedTravel, CYCLE_MAX, CYCLE_NET, MIN_CYCLE_TRAVEL, RATE, setBlendRate, TRAVEL, travels } from '../systems/switching/targetSpeed.js';
 import { movesRoot } from '../components/layerRules.js';
-import { FLOAT32_MAX, MAX_PLAYBACK_RATE, rangeIssue, shownNumber } from '../assets/limits.js';
+import { FLOAT32_MAX, MAX_PLAYBACK_RATE, rangeIssue, shownNumber, shownValue } from '../assets/limits.js';
 import { isFiniteNumber, requireCharacter, requireOptions } from './validation.js';
 import type { AnimationWorld } from '../world.js';
 
@@ -216,6 +216,6 @@ export function setRootTransform(world: AnimationWorld, eid: number, transform: 
 
 function check(value: unknown, field: string): void {
   if (value === undefined) return;
-  if (!isFiniteNumber(value)) fail(WHERE, field, `is ${typeof value === 'number' ? String(value) : JSON.stringify(value) ?? String(value)}: must be a finite number`);
+  if (!isFiniteNumber(value)) fail(WHERE, field, `is ${shownValue(value)}: must be a finite number`);
   if (Math.abs(value) > FLOAT32_MAX) fail(WHERE, field, `is ${value}: must lie within the Float32 range, |${field}| ≤ 3.4e38`);
 }

@@ -48,7 +48,7 @@ export function requireObject(options: unknown, where: string, field: string, sh
 export function requireCharacter(world: AnimationWorld, eid: number, where: string): Skeleton {
   requireWorld(world, where);
   if (!Number.isInteger(eid) || eid < 1 || eid > world.maxEntities || !hasComponent(world.ecs, eid, world.components.Character)) {
-    fail(where, 'eid', `${eid} is not a character of this world`);
+    fail(where, 'eid', `${typeof eid === 'number' ? eid : describeValue(eid)} is not a character of this world`);
   }
   return world.assets.skeletons[world.components.Character.skeleton[eid]];
 }

@@ -90,6 +90,7 @@
  */
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
+import { describeValue, shownValue } from './limits.js';
 import { isNumberList } from './Skeleton.js';
 import { POSE_CHANNELS, type NumberList } from './validatePose.js';
 
@@ -236,16 +237,16 @@ const TRACK_CHANNELS = [3, 4, 3] as const;
 export function createReducedTracks(jointCount: number, duration: number, channels: readonly ReducedChannel[]): ReducedTracks {
   const issues = new IssueList('createReducedTracks');
   if (!Number.isInteger(jointCount) || jointCount < 1) {
-    issues.add('jointCount', `is ${String(jointCount)}: must be an integer ≥ 1`);
+    issues.add('jointCount', `is ${shownValue(jointCount)}: must be an integer ≥ 1`);
     issues.throwIfAny();
   }
   if (typeof duration !== 'number' || !Number.isFinite(duration) || duration <= 0) {
-    issues.add('duration', `is ${String(duration)}: must be a finite number > 0 (a one-frame clip has nothing to reduce)`);
+    issues.add('duration', `is ${shownValue(duration)}: must be a finite number > 0 (a one-frame clip has nothing to reduce)`);
     issues.throwIfAny();
   }
   const channelCount = jointCount * POSE_STRIDE;
   if (!Array.isArray(channels) || channels.length !== channelCount) {
-    issues.add('channels', `must be an array of jointCount × 10 = ${channelCount} channels, has ${Array.isArray(channels) ? channels.length : String(channels)}`);
+    issues.add('channels', `must be an array of jointCount × 10 = ${channelCount} channels, has ${Array.isArray(channels) ? channels.length : describeValue(channels)}`);
     issues.throwIfAny();
   }
 
