@@ -98,8 +98,9 @@ export function resolveCapacity(options: Readonly<AnimationWorldOptions>, issues
   if (options.verifyThreads !== undefined && typeof options.verifyThreads !== 'boolean') {
     issues.push({ path: 'verifyThreads', message: `is ${shownNumber(options.verifyThreads)}: must be true or false (default false, or true when the environment variable BITANIM_VERIFY_THREADS is 1)` });
   }
+  // rows: a placeholder for a Symbol or BigInt maxEntities (refused above), which `+` would throw on.
   return {
-    maxEntities, rows: maxEntities + 1, maxJoints, maxEvents, maxTransitions, maxLayers, maxCurves, maxMachines, blendThreshold,
+    maxEntities, rows: typeof maxEntities === 'number' ? maxEntities + 1 : 1, maxJoints, maxEvents, maxTransitions, maxLayers, maxCurves, maxMachines, blendThreshold,
     threads: isInteger(threads) ? threads : 1,
     workerTimeout: typeof workerTimeout === 'number' ? workerTimeout : DEFAULT_WORKER_TIMEOUT,
   };

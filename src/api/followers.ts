@@ -31,7 +31,7 @@ import {
   resetFollower,
 } from '../components/Follower.js';
 import { isFiniteNumber, requireCharacter } from './validation.js';
-import { FLOAT32_MAX, MAX_DURATION, MIN_DURATION, rangeIssue, shownValue } from '../assets/limits.js';
+import { FLOAT32_MAX, MAX_DURATION, MIN_DURATION, rangeIssue, shownValue, shownString } from '../assets/limits.js';
 import { WORLD_OPEN } from '../worldGate.js';
 import { type AnimationWorld } from '../world.js';
 
@@ -155,9 +155,9 @@ export function setFollower(world: AnimationWorld, eid: number, options: Followe
   const intervalIssue = interval === undefined ? null : rangeIssue(interval, MIN_DURATION, MAX_DURATION, 'seconds');
   if (intervalIssue !== null) issues.add('interval', intervalIssue);
   if (integrator !== undefined && !(typeof integrator === 'string' && integrator in INTEGRATORS)) {
-    issues.add('integrator', `is ${String(integrator)}: must be 'exact' or 'euler'`);
+    issues.add('integrator', `is ${shownString(integrator)}: must be 'exact' or 'euler'`);
   }
-  if (options.predict !== undefined && typeof options.predict !== 'boolean') issues.add('predict', `is ${String(options.predict)}: must be true or false`);
+  if (options.predict !== undefined && typeof options.predict !== 'boolean') issues.add('predict', `is ${shownString(options.predict)}: must be true or false`);
   if (x !== undefined && !isFollowNumber(x)) issues.add('x', followNumberMessage(x, 'metres'));
   if (y !== undefined && !isFollowNumber(y)) issues.add('y', followNumberMessage(y, 'metres'));
   if (z !== undefined && !isFollowNumber(z)) issues.add('z', followNumberMessage(z, 'metres'));

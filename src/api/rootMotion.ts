@@ -8,7 +8,7 @@ import { fail } from '../assets/AnimationError.js';
 import { getRootTrack } from '../assets/rootTrack.js';
 import { blendedTravel, CYCLE_MAX, CYCLE_NET, MIN_CYCLE_TRAVEL, RATE, setBlendRate, TRAVEL, travels } from '../systems/switching/targetSpeed.js';
 import { movesRoot } from '../components/layerRules.js';
-import { FLOAT32_MAX, MAX_PLAYBACK_RATE, rangeIssue, shownNumber, shownValue } from '../assets/limits.js';
+import { FLOAT32_MAX, MAX_PLAYBACK_RATE, rangeIssue, shownNumber, shownValue, shownString } from '../assets/limits.js';
 import { isFiniteNumber, requireCharacter, requireOptions } from './validation.js';
 import type { AnimationWorld } from '../world.js';
 
@@ -87,7 +87,7 @@ export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSeco
   if (issue !== null) fail(where, 'metersPerSecond', issue);
   requireOptions(options, where);
   const cycle = options.cycle ?? 'net';
-  if (cycle !== 'net' && cycle !== 'max') fail(where, 'cycle', `is ${String(cycle)}: must be 'net' or 'max'`);
+  if (cycle !== 'net' && cycle !== 'max') fail(where, 'cycle', `is ${shownString(cycle)}: must be 'net' or 'max'`);
   const measure = cycle === 'max' ? CYCLE_MAX : CYCLE_NET;
   blendedTravel(world, eid, measure);
   const travel = TRAVEL[0];
@@ -201,7 +201,7 @@ const WHERE = 'setRootTransform';
  */
 export function setRootTransform(world: AnimationWorld, eid: number, transform: RootTransformUpdate): void {
   requireCharacter(world, eid, WHERE);
-  if (typeof transform !== 'object' || transform === null) fail(WHERE, 'transform', `is ${String(transform)}: must be an object { x?, y?, z?, yaw? }`);
+  if (typeof transform !== 'object' || transform === null) fail(WHERE, 'transform', `is ${shownString(transform)}: must be an object { x?, y?, z?, yaw? }`);
   const { x, y, z, yaw } = transform;
   check(x, 'x');
   check(y, 'y');

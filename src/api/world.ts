@@ -6,7 +6,7 @@ import { defaultFrame, requireFrame } from '../frame.js';
 import { fail } from '../assets/AnimationError.js';
 import { startThreads } from '../parallel/threadPool.js';
 import { AnimationError, type AnimationIssue } from '../assets/AnimationError.js';
-import { describeValue } from '../assets/limits.js';
+import { describeValue, shownString } from '../assets/limits.js';
 import { buildAnimationWorld } from '../buildWorld.js';
 import { kernelAreaBytes } from '../wasm/kernels.js';
 import type { AnimationWorld, AnimationWorldOptions } from '../world.js';
@@ -54,7 +54,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     frame = options.frame;
   }
   if (frame !== defaultFrame && typeof options === 'object' && options !== null && options.threads !== undefined && options.threads !== 1) {
-    fail('createAnimationWorld', 'threads', `is ${String(options.threads)} with a custom frame: worker threads run the default frame only (their systems are the library's); use threads: 1 with a custom frame`);
+    fail('createAnimationWorld', 'threads', `is ${shownString(options.threads)} with a custom frame: worker threads run the default frame only (their systems are the library's); use threads: 1 with a custom frame`);
   }
   const world = buildAnimationWorld(options, frame); // checks every option, workerTimeout included
   startThreads(world, options.workerTimeout ?? DEFAULT_WORKER_TIMEOUT, options.verifyThreads ?? verifyThreadsByDefault());

@@ -90,7 +90,7 @@
  */
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
-import { describeValue, shownValue } from './limits.js';
+import { describeValue, shownValue, shownString } from './limits.js';
 import { isNumberList } from './Skeleton.js';
 import { POSE_CHANNELS, type NumberList } from './validatePose.js';
 
@@ -473,7 +473,7 @@ function validateChannel(issues: IssueList, where: string, channel: ReducedChann
   for (let k = 0; k < keys; k++) {
     const t = keyTimes[k] as number;
     if (typeof t !== 'number' || !Number.isFinite(t)) {
-      issues.add(`${where}.keyTimes[${k}]`, `is ${String(t)}, not a finite number`);
+      issues.add(`${where}.keyTimes[${k}]`, `is ${shownString(t)}, not a finite number`);
       ok = false;
       continue;
     }
@@ -498,7 +498,7 @@ function validateChannel(issues: IssueList, where: string, channel: ReducedChann
     for (let i = 0; i < coefficients.length; i++) {
       const v = coefficients[i] as number;
       if (typeof v !== 'number' || !Number.isFinite(v) || !Number.isFinite(Math.fround(v))) {
-        const what = typeof v === 'number' && Number.isFinite(v) ? `is ${v}, too large for a 32-bit float` : `is ${String(v)}, not a finite number`;
+        const what = typeof v === 'number' && Number.isFinite(v) ? `is ${v}, too large for a 32-bit float` : `is ${shownString(v)}, not a finite number`;
         if (!issues.add(`${where}.coefficients[${i}] (segment ${i >> 2} ${'abcd'[i & 3]})`, what)) break;
       }
     }

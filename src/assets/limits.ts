@@ -58,6 +58,15 @@ export function shownNumber(n: unknown): string {
   return (Math.abs(rounded) >= 1e7 ? rounded.toExponential() : String(rounded)).replace('e+', 'e');
 }
 
+/** `String(v)` for a message, or {@link describeValue} where `String` throws (an object without a prototype, a proxy whose traps throw). */
+export function shownString(v: unknown): string {
+  try {
+    return String(v);
+  } catch {
+    return describeValue(v);
+  }
+}
+
 /**
  * `v` for a message as `String` shows it for a number (`1e+39`, `NaN`), and otherwise as JSON
  * when it has a JSON form, else {@link describeValue}: never throws (a Symbol, a BigInt, an
