@@ -16,6 +16,10 @@
  * settles, so the API refuses calls meanwhile. Nothing is written before every worker has
  * reported ready; a worker that stops, or does not start or finish within the world's
  * `workerTimeout`, ends them all (none may write the pools once the world takes calls again).
+ *
+ * Verify mode (`verifyThreads`, src/parallel/assetHash.ts): each worker hashes its asset copies
+ * at the end of its share, and settling compares them with the world's before merging; a stale
+ * copy rejects the frame naming the table. Off, the frame only tests one field for null.
  */
 import { AnimationError } from '../assets/AnimationError.js';
 import {
