@@ -108,6 +108,16 @@ export interface AnimationWorldOptions {
    */
   workerTimeout?: number;
   /**
+   * Debug: after every threaded frame each worker hashes its copies of the assets (skeletons,
+   * clips, masks, reference poses, root tracks, sync markers, root frames, bindings, curve maps,
+   * the LOD level table) and the calling thread compares them with its own hash of the same
+   * tables; a difference — a table changed without reaching the workers — rejects the frame
+   * with an `AnimationError` naming the table. Hashing every asset every frame costs time: for
+   * tests. Default false, or true when the environment variable `BITANIM_VERIFY_THREADS` is `1`
+   * (Node). Off, it costs nothing. docs/threads.md.
+   */
+  verifyThreads?: boolean;
+  /**
    * Which kernels run the hot systems (src/wasm, docs/wasm.md): `'wasm'` (WebAssembly SIMD on
    * pools in the module's memory), `'js'`, or `'auto'` (default: wasm where its module is
    * loaded and validates, else JS). `world.kernels` says which runs.

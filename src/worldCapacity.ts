@@ -45,7 +45,7 @@ export const MAX_WORKER_TIMEOUT = 2 ** 31 - 1;
 
 /** Every option `createAnimationWorld` takes (`AnimationWorldOptions`). */
 const OPTION_KEYS: ReadonlySet<string> = new Set([
-  'maxEntities', 'maxJoints', 'world', 'maxEvents', 'maxTransitions', 'maxLayers', 'maxCurves', 'maxMachines', 'blendThreshold', 'frame', 'threads', 'kernels', 'workerTimeout',
+  'maxEntities', 'maxJoints', 'world', 'maxEvents', 'maxTransitions', 'maxLayers', 'maxCurves', 'maxMachines', 'blendThreshold', 'frame', 'threads', 'kernels', 'workerTimeout', 'verifyThreads',
 ]);
 
 /**
@@ -95,8 +95,12 @@ export function resolveCapacity(options: Readonly<AnimationWorldOptions>, issues
   if (typeof workerTimeout !== 'number' || !(workerTimeout >= 1) || !(workerTimeout <= MAX_WORKER_TIMEOUT)) {
     issues.push({ path: 'workerTimeout', message: `is ${shownNumber(workerTimeout)}: must be a number of milliseconds ≥ 1 and ≤ ${MAX_WORKER_TIMEOUT} (default ${DEFAULT_WORKER_TIMEOUT})` });
   }
+  if (options.verifyThreads !== undefined && typeof options.verifyThreads !== 'boolean') {
+    issues.push({ path: 'verifyThreads', message: `is ${shownNumber(options.verifyThreads)}: must be true or false (default false, or true when the environment variable BITANIM_VERIFY_THREADS is 1)` });
+  }
+  // rows: a placeholder for a Symbol or BigInt maxEntities (refused above), which `+` would throw on.
   return {
-    maxEntities, rows: maxEntities + 1, maxJoints, maxEvents, maxTransitions, maxLayers, maxCurves, maxMachines, blendThreshold,
+    maxEntities, rows: typeof maxEntities === 'number' ? maxEntities + 1 : 1, maxJoints, maxEvents, maxTransitions, maxLayers, maxCurves, maxMachines, blendThreshold,
     threads: isInteger(threads) ? threads : 1,
     workerTimeout: typeof workerTimeout === 'number' ? workerTimeout : DEFAULT_WORKER_TIMEOUT,
   };

@@ -25,7 +25,7 @@ import { readFollowSlot, setFollower } from './followers.js';
 import { MATRIX_STRIDE, MATRIX_T, MATRIX_X, MATRIX_Y, MATRIX_Z, NO_PARENT, POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import { isFiniteNumber, requireCharacter, resolveJoint } from './validation.js';
-import { FLOAT32_MAX } from '../assets/limits.js';
+import { FLOAT32_MAX, shownValue, shownString } from '../assets/limits.js';
 import type { AnimationWorld } from '../world.js';
 
 /** A joint of the character's skeleton: its index, or its name. */
@@ -296,7 +296,7 @@ function jointName(skeleton: Skeleton, joint: number): string {
 function ranged(issues: IssueList, field: string, value: unknown, fallback: number, max: number, unit: string): number {
   if (value === undefined) return fallback;
   if (!isFiniteNumber(value) || value < 0 || value > max) {
-    issues.add(field, `is ${String(value)}: must be a finite number in [0, ${max === 1 ? 1 : max.toPrecision(6)}]${unit}`);
+    issues.add(field, `is ${shownString(value)}: must be a finite number in [0, ${max === 1 ? 1 : max.toPrecision(6)}]${unit}`);
     return fallback;
   }
   return value;
@@ -306,7 +306,7 @@ function ranged(issues: IssueList, field: string, value: unknown, fallback: numb
 function fraction(issues: IssueList, field: string, value: unknown, joint: number, fallback: number, jointField: string): number {
   if (value === undefined) return joint >= 0 ? fallback : 0;
   const share = ranged(issues, field, value, 0, 1, '');
-  if (joint < 0 && share !== 0) issues.add(field, `is ${String(value)} but there is no ${jointField} joint: give \`${jointField}\` too`);
+  if (joint < 0 && share !== 0) issues.add(field, `is ${shownString(value)} but there is no ${jointField} joint: give \`${jointField}\` too`);
   return share;
 }
 
@@ -328,11 +328,7 @@ function readVec3(issues: IssueList, field: string, v: unknown): [number, number
 }
 
 function describe(v: unknown): string {
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
+  return shownValue(v);
 }
 
 /**

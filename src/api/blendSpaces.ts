@@ -14,7 +14,7 @@ import type { Skeleton } from '../assets/Skeleton.js';
 import { MAX_LAYERS } from '../components/Layers.js';
 import { applyBlendSpace, BLEND_POINT, DEFAULTS, NO_MASK_ID, type Settings } from '../systems/switching/blendSpace.js';
 import { checkBindable, describeValue, layerRangeIssue, requireCharacter } from './validation.js';
-import { FLOAT32_MAX, rangeIssue } from '../assets/limits.js';
+import { FLOAT32_MAX, rangeIssue, shownString } from '../assets/limits.js';
 import type { AnimationWorld } from '../world.js';
 
 /** Options of {@link setBlendSpace}. */
@@ -150,7 +150,7 @@ function resolveOptions(skeleton: Skeleton, space: BlendSpace, x: number, y: num
       issues.add('syncGroup', layerRangeIssue(settings.syncGroup, maxLayers));
     }
     for (const key of ['sync', 'strideScaling', 'restrictAxes', 'hipScaling'] as const) {
-      if (typeof settings[key] !== 'boolean') issues.add(key, `is ${String(options[key])}: must be true or false`);
+      if (typeof settings[key] !== 'boolean') issues.add(key, `is ${shownString(options[key])}: must be true or false`);
     }
     issues.throwIfAny();
   }

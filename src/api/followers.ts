@@ -31,7 +31,7 @@ import {
   resetFollower,
 } from '../components/Follower.js';
 import { isFiniteNumber, requireCharacter } from './validation.js';
-import { FLOAT32_MAX, MAX_DURATION, MIN_DURATION, rangeIssue } from '../assets/limits.js';
+import { FLOAT32_MAX, MAX_DURATION, MIN_DURATION, rangeIssue, shownValue, shownString } from '../assets/limits.js';
 import { WORLD_OPEN } from '../worldGate.js';
 import { type AnimationWorld } from '../world.js';
 
@@ -108,7 +108,7 @@ export function isFollowSlot(value: unknown): value is number {
 
 /** The issue message for a value that is not a follower slot. */
 export function followSlotMessage(value: unknown): string {
-  return `is ${String(value)}: must be an integer in [0, ${FOLLOW_SLOTS - 1}] (a follower slot)`;
+  return `is ${shownValue(value)}: must be an integer in [0, ${FOLLOW_SLOTS - 1}] (a follower slot)`;
 }
 
 /**
@@ -155,9 +155,9 @@ export function setFollower(world: AnimationWorld, eid: number, options: Followe
   const intervalIssue = interval === undefined ? null : rangeIssue(interval, MIN_DURATION, MAX_DURATION, 'seconds');
   if (intervalIssue !== null) issues.add('interval', intervalIssue);
   if (integrator !== undefined && !(typeof integrator === 'string' && integrator in INTEGRATORS)) {
-    issues.add('integrator', `is ${String(integrator)}: must be 'exact' or 'euler'`);
+    issues.add('integrator', `is ${shownString(integrator)}: must be 'exact' or 'euler'`);
   }
-  if (options.predict !== undefined && typeof options.predict !== 'boolean') issues.add('predict', `is ${String(options.predict)}: must be true or false`);
+  if (options.predict !== undefined && typeof options.predict !== 'boolean') issues.add('predict', `is ${shownString(options.predict)}: must be true or false`);
   if (x !== undefined && !isFollowNumber(x)) issues.add('x', followNumberMessage(x, 'metres'));
   if (y !== undefined && !isFollowNumber(y)) issues.add('y', followNumberMessage(y, 'metres'));
   if (z !== undefined && !isFollowNumber(z)) issues.add('z', followNumberMessage(z, 'metres'));
@@ -205,7 +205,7 @@ function areFollowNumbers(x: number, y: number, z: number): boolean {
 function followNumberMessage(value: unknown, unit: string): string {
   return isFiniteNumber(value)
     ? `is ${value}: must be within ±3.4e38 (float32's range), in ${unit}`
-    : `is ${String(value)}: must be a finite number (${unit})`;
+    : `is ${shownValue(value)}: must be a finite number (${unit})`;
 }
 
 /**
@@ -213,10 +213,11 @@ function followNumberMessage(value: unknown, unit: string): string {
  * (not disposed, no `stepParallel` in flight: its gate is open) and `eid` is a character of it
  * with a follower in `slot`; −1 otherwise, and the setter's full checks take over (they refuse
  * a closed world as every command does). Cheap checks that V8 inlines (a property read;
- * `slot >>> 0 === slot` is an integer in [0, 2³²); a query's sparse-set lookup; a typed-array read).
+ * `typeof`; `slot >>> 0 === slot` is an integer in [0, 2³²); a query's sparse-set lookup; a typed-array read).
  */
 function targetIndex(world: AnimationWorld, eid: number, slot: number): number {
-  if (!(world?.gate === WORLD_OPEN && (slot >>> 0) === slot && slot < FOLLOW_SLOTS && world.characters?.has(eid) === true)) return -1;
+  // typeof first: `>>>` on a Symbol and the sparse-set lookup of an object without a prototype throw TypeErrors.
+  if (!(world?.gate === WORLD_OPEN && typeof slot === 'number' && (slot >>> 0) === slot && slot < FOLLOW_SLOTS && typeof eid === 'number' && world.characters?.has(eid) === true)) return -1;
   const row = eid * FOLLOW_SLOTS + slot;
   return world.components.Follower.enabled[row] === 1 ? row * 3 : -1;
 }

@@ -21,7 +21,7 @@ import { composeModel } from '../math/composeModel.js';
 import { MATRIX_STRIDE, MATRIX_T } from '../math/layout.js';
 import { registerAsset } from '../systems/switching/registry.js';
 import { isClip, isFiniteNumber, requireCharacter, requireWorld } from './validation.js';
-import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, rangeIssue } from '../assets/limits.js';
+import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, rangeIssue, shownString } from '../assets/limits.js';
 import type { AnimationWorld } from '../world.js';
 
 /** What picks a character's level: distance (m), projected height on screen (px) or relative speed (m/s). */
@@ -121,11 +121,11 @@ export function setLod(world: AnimationWorld, eid: number, options: LodOptions):
   const issues = new IssueList(where);
   const { levels } = options;
   const levelsOk = Number.isInteger(levels) && levels >= 1 && levels <= LOD_MAX_LEVELS;
-  if (!levelsOk) issues.add('levels', `is ${String(levels)}: must be an integer in [1, ${LOD_MAX_LEVELS}]`);
+  if (!levelsOk) issues.add('levels', `is ${shownString(levels)}: must be an integer in [1, ${LOD_MAX_LEVELS}]`);
   const given = (Object.keys(THRESHOLD_FIELD) as LodMode[]).filter((m) => options[THRESHOLD_FIELD[m]] !== undefined);
   let mode: LodMode = options.mode ?? given[0] ?? 'distance';
   if (options.mode !== undefined && !(typeof options.mode === 'string' && options.mode in MODES)) {
-    issues.add('mode', `is ${String(options.mode)}: must be 'distance', 'screenSize' or 'motion'`);
+    issues.add('mode', `is ${shownString(options.mode)}: must be 'distance', 'screenSize' or 'motion'`);
     mode = 'distance';
   }
   if (given.length > 1) issues.add(THRESHOLD_FIELD[given[1]], `is given with ${THRESHOLD_FIELD[given[0]]}: give the thresholds of one mode`);
@@ -137,12 +137,12 @@ export function setLod(world: AnimationWorld, eid: number, options: LodOptions):
     checkIntervals(issues, options.updateEvery, levels);
   }
   const hysteresis = options.hysteresis ?? 0.1;
-  if (!(isFiniteNumber(hysteresis) && hysteresis >= 0 && hysteresis < 1)) issues.add('hysteresis', `is ${String(hysteresis)}: must be a number in [0, 1)`);
+  if (!(isFiniteNumber(hysteresis) && hysteresis >= 0 && hysteresis < 1)) issues.add('hysteresis', `is ${shownString(hysteresis)}: must be a number in [0, 1)`);
   const height = options.height ?? restHeight(skeleton);
   const heightIssue = rangeIssue(height, FLOAT32_MIN_NORMAL, FLOAT32_MAX, 'metres, stored in Float32');
   if (heightIssue !== null) issues.add('height', heightIssue);
   const phase = options.phase ?? eid;
-  if (!(Number.isInteger(phase) && phase >= 0)) issues.add('phase', `is ${String(phase)}: must be an integer ≥ 0`);
+  if (!(Number.isInteger(phase) && phase >= 0)) issues.add('phase', `is ${shownString(phase)}: must be an integer ≥ 0`);
   issues.throwIfAny();
 
   const lod = world.components.Lod;
@@ -221,9 +221,9 @@ export function setLodCamera(world: AnimationWorld, x: number, y: number, z: num
     if (issue !== null) issues.add(axis, issue);
   }
   const { fov, viewportHeight, velocity } = options;
-  if (fov !== undefined && !(isFiniteNumber(fov) && fov > 0 && fov < Math.PI)) issues.add('fov', `is ${String(fov)}: must be a number in (0, π) (radians)`);
+  if (fov !== undefined && !(isFiniteNumber(fov) && fov > 0 && fov < Math.PI)) issues.add('fov', `is ${shownString(fov)}: must be a number in (0, π) (radians)`);
   if (viewportHeight !== undefined && !(isFiniteNumber(viewportHeight) && viewportHeight > 0)) {
-    issues.add('viewportHeight', `is ${String(viewportHeight)}: must be a finite number > 0 (pixels)`);
+    issues.add('viewportHeight', `is ${shownString(viewportHeight)}: must be a finite number > 0 (pixels)`);
   }
   if (velocity !== undefined) {
     if (typeof velocity !== 'object' || velocity === null) issues.add('velocity', 'must be an object { x, y, z } (m/s)');
@@ -328,7 +328,7 @@ function checkIntervals(issues: IssueList, values: readonly number[] | undefined
     return;
   }
   values.forEach((k, l) => {
-    if (!(Number.isInteger(k) && k >= 1 && k <= LOD_MAX_INTERVAL)) issues.add(`updateEvery[${l}]`, `is ${String(k)}: must be an integer in [1, ${LOD_MAX_INTERVAL}]`);
+    if (!(Number.isInteger(k) && k >= 1 && k <= LOD_MAX_INTERVAL)) issues.add(`updateEvery[${l}]`, `is ${shownString(k)}: must be an integer in [1, ${LOD_MAX_INTERVAL}]`);
   });
 }
 

@@ -14,7 +14,7 @@ import type { AnimationWorld } from '../world.js';
 import { identityReference, wrapTime } from '../systems/switching/registry.js';
 import { newResolvedPlay, writeLayer, type MutableResolvedPlay, type ResolvedPlay } from '../systems/switching/writeLayer.js';
 import { checkBindable, checkSkeleton, describeValue, isClip, isFiniteNumber, layerRangeIssue, requireCharacter, requireLayer, requireOptions } from './validation.js';
-import { inRange, MAX_PLAYBACK_RATE, MAX_TIME, MAX_WEIGHT, rangeIssue } from '../assets/limits.js';
+import { inRange, MAX_PLAYBACK_RATE, MAX_TIME, MAX_WEIGHT, rangeIssue, shownString } from '../assets/limits.js';
 
 /** Options of {@link play}. */
 export interface PlayOptions {
@@ -197,7 +197,7 @@ export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, ske
   }
   const loop = options.loop ?? (isClip(clip) ? clip.loop : true);
   const rootAxis = options.rootAxis ?? 'free';
-  if (rootAxis !== 'free' && rootAxis !== 'forward' && rootAxis !== 'lateral') issues.add('rootAxis', `is ${String(rootAxis)}: must be 'free', 'forward' or 'lateral'`);
+  if (rootAxis !== 'free' && rootAxis !== 'forward' && rootAxis !== 'lateral') issues.add('rootAxis', `is ${shownString(rootAxis)}: must be 'free', 'forward' or 'lateral'`);
   const hipScaling = options.hipScaling ?? true;
   const syncGroup = options.syncGroup ?? -1;
   const phaseOffset = options.phaseOffset ?? 0;
@@ -216,7 +216,7 @@ export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, ske
   }
   out.syncBy = syncBy === 'markers' ? SYNC_BY_MARKERS : SYNC_BY_PHASE;
   if (!isFiniteNumber(phaseOffset)) {
-    issues.add('phaseOffset', `is ${String(phaseOffset)}: must be a finite number (cycles)`);
+    issues.add('phaseOffset', `is ${shownString(phaseOffset)}: must be a finite number (cycles)`);
     out.phaseOffset = 0;
   } else {
     const wrapped = wrapTime(phaseOffset, 1);

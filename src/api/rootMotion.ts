@@ -8,7 +8,7 @@ import { fail } from '../assets/AnimationError.js';
 import { getRootTrack } from '../assets/rootTrack.js';
 import { blendedTravel, CYCLE_MAX, CYCLE_NET, MIN_CYCLE_TRAVEL, RATE, setBlendRate, TRAVEL, travels } from '../systems/switching/targetSpeed.js';
 import { movesRoot } from '../components/layerRules.js';
-import { FLOAT32_MAX, MAX_PLAYBACK_RATE, rangeIssue, shownNumber } from '../assets/limits.js';
+import { FLOAT32_MAX, MAX_PLAYBACK_RATE, rangeIssue, shownNumber, shownValue, shownString } from '../assets/limits.js';
 import { isFiniteNumber, requireCharacter, requireOptions } from './validation.js';
 import type { AnimationWorld } from '../world.js';
 import { computeRestModel, type Skeleton } from '../assets/Skeleton.js';
@@ -97,7 +97,7 @@ export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSeco
   if (issue !== null) fail(where, 'metersPerSecond', issue);
   requireOptions(options, where);
   const cycle = options.cycle ?? 'net';
-  if (cycle !== 'net' && cycle !== 'max') fail(where, 'cycle', `is ${String(cycle)}: must be 'net' or 'max'`);
+  if (cycle !== 'net' && cycle !== 'max') fail(where, 'cycle', `is ${shownString(cycle)}: must be 'net' or 'max'`);
   const measure = cycle === 'max' ? CYCLE_MAX : CYCLE_NET;
   blendedTravel(world, eid, measure);
   const travel = TRAVEL[0];
@@ -279,7 +279,7 @@ const WHERE = 'setRootTransform';
  */
 export function setRootTransform(world: AnimationWorld, eid: number, transform: RootTransformUpdate): void {
   requireCharacter(world, eid, WHERE);
-  if (typeof transform !== 'object' || transform === null) fail(WHERE, 'transform', `is ${String(transform)}: must be an object { x?, y?, z?, yaw? }`);
+  if (typeof transform !== 'object' || transform === null) fail(WHERE, 'transform', `is ${shownString(transform)}: must be an object { x?, y?, z?, yaw? }`);
   const { x, y, z, yaw } = transform;
   check(x, 'x');
   check(y, 'y');
@@ -294,6 +294,6 @@ export function setRootTransform(world: AnimationWorld, eid: number, transform: 
 
 function check(value: unknown, field: string): void {
   if (value === undefined) return;
-  if (!isFiniteNumber(value)) fail(WHERE, field, `is ${typeof value === 'number' ? String(value) : JSON.stringify(value) ?? String(value)}: must be a finite number`);
+  if (!isFiniteNumber(value)) fail(WHERE, field, `is ${shownValue(value)}: must be a finite number`);
   if (Math.abs(value) > FLOAT32_MAX) fail(WHERE, field, `is ${value}: must lie within the Float32 range, |${field}| ≤ 3.4e38`);
 }

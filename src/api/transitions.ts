@@ -12,7 +12,7 @@ import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, 
 import { newResolvedPlay, writeLayer } from '../systems/switching/writeLayer.js';
 import { resolvePlayInto, type PlayOptions } from './playback.js';
 import { requireCharacter, requireObject } from './validation.js';
-import { inRange, MAX_DURATION, MIN_DURATION, rangeIssue } from '../assets/limits.js';
+import { inRange, MAX_DURATION, MIN_DURATION, rangeIssue, shownString } from '../assets/limits.js';
 import type { AnimationWorld } from '../world.js';
 
 /** How {@link transition} moves from the old clip to the new one. */
@@ -80,7 +80,7 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   const { Layers, Inertialization } = world.components;
   const layer = options?.layer ?? 0;
   const maxLayers = Layers.maxLayers;
-  const li = eid * maxLayers + layer;
+  const li = typeof layer === 'number' ? eid * maxLayers + layer : -1; // a Symbol or BigInt layer (refused below) cannot be added
   // The weight the layer has, or is fading toward (an interrupted cross-fade keeps its goal).
   const busy = Number.isInteger(layer) && layer >= 0 && layer < maxLayers && Layers.clip[li] >= 0;
   const play = PLAY;
@@ -131,8 +131,8 @@ function checkTransitionOptions(issues: IssueList, options: TransitionOptions): 
   if (!(duration === 0 || inRange(duration, MIN_DURATION, MAX_DURATION))) {
     issues.add('duration', rangeIssue(duration, MIN_DURATION, MAX_DURATION, 'seconds, or 0 to switch at once') ?? '');
   }
-  if (mode !== 'inertialize' && mode !== 'spring' && mode !== 'crossfade') issues.add('mode', `is ${String(mode)}: must be 'inertialize', 'spring' or 'crossfade'`);
-  if (!(typeof curve === 'string' && curve in FADE_CURVE_KINDS)) issues.add('curve', `is ${String(curve)}: must be 'linear', 'smoothstep', 'minjerk', 'ease-in' or 'ease-out'`);
+  if (mode !== 'inertialize' && mode !== 'spring' && mode !== 'crossfade') issues.add('mode', `is ${shownString(mode)}: must be 'inertialize', 'spring' or 'crossfade'`);
+  if (!(typeof curve === 'string' && curve in FADE_CURVE_KINDS)) issues.add('curve', `is ${shownString(curve)}: must be 'linear', 'smoothstep', 'minjerk', 'ease-in' or 'ease-out'`);
   // The default half-life (duration / 6 of a valid duration) lies within Float32's normal range.
   if (mode === 'spring' && duration !== 0 && halfLife !== undefined && !inRange(halfLife, MIN_DURATION, MAX_DURATION)) {
     issues.add('halfLife', rangeIssue(halfLife, MIN_DURATION, MAX_DURATION, 'seconds') ?? '');

@@ -3,7 +3,7 @@
  * (see assets/AnimationError.ts) before anything changes.
  */
 import { AnimationError, fail, type IssueList } from '../assets/AnimationError.js';
-import { describeValue } from '../assets/limits.js';
+import { describeValue, shownString } from '../assets/limits.js';
 import { bindSkeletons, sameJointOrder } from '../assets/Binding.js';
 import { isClip, type Clip } from '../assets/Clip.js';
 import type { Skeleton } from '../assets/Skeleton.js';
@@ -48,7 +48,7 @@ export function requireObject(options: unknown, where: string, field: string, sh
 export function requireCharacter(world: AnimationWorld, eid: number, where: string): Skeleton {
   requireWorld(world, where);
   if (!Number.isInteger(eid) || eid < 1 || eid > world.maxEntities || !hasComponent(world.ecs, eid, world.components.Character)) {
-    fail(where, 'eid', `${eid} is not a character of this world`);
+    fail(where, 'eid', `${typeof eid === 'number' ? eid : describeValue(eid)} is not a character of this world`);
   }
   return world.assets.skeletons[world.components.Character.skeleton[eid]];
 }
@@ -64,7 +64,7 @@ export function requireLayer(layer: number, where: string, maxLayers: number): v
  */
 export function layerRangeIssue(value: unknown, maxLayers: number): string {
   const wider = maxLayers < MAX_LAYERS ? `; createAnimationWorld({ maxLayers }) allows up to ${MAX_LAYERS}` : '';
-  return `is ${String(value)}: must be an integer in [0, ${maxLayers - 1}] (the world's maxLayers is ${maxLayers}${wider})`;
+  return `is ${shownString(value)}: must be an integer in [0, ${maxLayers - 1}] (the world's maxLayers is ${maxLayers}${wider})`;
 }
 
 /** A mask must be made for the character's skeleton, or one with the same joints in the same order. */

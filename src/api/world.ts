@@ -6,7 +6,7 @@ import { defaultFrame, requireFrame } from '../frame.js';
 import { fail } from '../assets/AnimationError.js';
 import { startThreads } from '../parallel/threadPool.js';
 import { AnimationError, type AnimationIssue } from '../assets/AnimationError.js';
-import { describeValue } from '../assets/limits.js';
+import { describeValue, shownString } from '../assets/limits.js';
 import { buildAnimationWorld } from '../buildWorld.js';
 import { kernelAreaBytes } from '../wasm/kernels.js';
 import type { AnimationWorld, AnimationWorldOptions } from '../world.js';
@@ -33,7 +33,7 @@ import { DEFAULT_WORKER_TIMEOUT, resolveCapacity } from '../worldCapacity.js';
  * @throws AnimationError when `options` is not an object or holds an unknown option, a size is not a positive integer
  * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴, `maxLayers` ≤ 16, `maxMachines` ≤ `maxLayers`), `maxTransitions` is not an integer in [0,
  * maxEntities], `maxCurves` not one in [0, 1024], `workerTimeout` not a number of milliseconds in
- * [1, 2³¹ − 1], `frame` is not a frame from `createFrame`, the
+ * [1, 2³¹ − 1], `verifyThreads` not a boolean, `frame` is not a frame from `createFrame`, the
  * pools would take more than 2 GiB, allocating them fails, or `kernels` is `'wasm'` where the
  * WebAssembly kernels are not available (`'auto'` falls back to JavaScript; docs/wasm.md).
  * @example
@@ -54,11 +54,16 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     frame = options.frame;
   }
   if (frame !== defaultFrame && typeof options === 'object' && options !== null && options.threads !== undefined && options.threads !== 1) {
-    fail('createAnimationWorld', 'threads', `is ${String(options.threads)} with a custom frame: worker threads run the default frame only (their systems are the library's); use threads: 1 with a custom frame`);
+    fail('createAnimationWorld', 'threads', `is ${shownString(options.threads)} with a custom frame: worker threads run the default frame only (their systems are the library's); use threads: 1 with a custom frame`);
   }
   const world = buildAnimationWorld(options, frame); // checks every option, workerTimeout included
-  startThreads(world, options.workerTimeout ?? DEFAULT_WORKER_TIMEOUT);
+  startThreads(world, options.workerTimeout ?? DEFAULT_WORKER_TIMEOUT, options.verifyThreads ?? verifyThreadsByDefault());
   return world;
+}
+
+/** `verifyThreads`'s default: whether the environment variable `BITANIM_VERIFY_THREADS` is `1` (Node; false elsewhere). */
+function verifyThreadsByDefault(): boolean {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['BITANIM_VERIFY_THREADS'] === '1';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { fail, IssueList } from './AnimationError.js';
-import { describeValue } from './limits.js';
+import { describeValue, shownString } from './limits.js';
 import type { Clip } from './Clip.js';
 import { getRootTrack } from './rootTrack.js';
 import { computeRestModel, isSkeleton, type Skeleton } from './Skeleton.js';
@@ -67,7 +67,7 @@ export function bindSkeletons(source: Skeleton, target: Skeleton, options: BindO
   const references = readReference(issues, source, target, options.reference);
   const hipRatio = options.hipRatio ?? defaultHipRatio(source, target);
   if (!(typeof hipRatio === 'number' && Number.isFinite(hipRatio) && hipRatio > 0)) {
-    issues.add('hipRatio', `is ${String(hipRatio)}: it must be a finite number > 0`);
+    issues.add('hipRatio', `is ${shownString(hipRatio)}: it must be a finite number > 0`);
   } else if (options.hipRatio !== undefined && (hipRatio < 1e-6 || hipRatio > 1e6)) {
     issues.add('hipRatio', `is ${hipRatio}: it must lie in [1e-6, 1e6] (it scales translations stored as 32-bit floats)`);
   }

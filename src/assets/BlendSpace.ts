@@ -8,7 +8,7 @@
  * "Directional Locomotion".
  */
 import { IssueList } from './AnimationError.js';
-import { FLOAT32_MAX } from './limits.js';
+import { FLOAT32_MAX, shownValue } from './limits.js';
 import { isClip, type Clip } from './Clip.js';
 import { getSyncMarkers } from './syncMarkers.js';
 import { buildFreeform, weightsFreeform, type FreeformTables } from './blendSpace/freeform.js';
@@ -155,7 +155,7 @@ export function createBlendSpace(desc: BlendSpaceDesc): BlendSpace {
   const type = desc.type;
   const samples = desc.samples;
   const known = TYPES.includes(type);
-  if (!known) issues.add('type', `is ${JSON.stringify(type) ?? String(type)}: must be '1d', 'bilinear' or 'freeform'`);
+  if (!known) issues.add('type', `is ${shownValue(type)}: must be '1d', 'bilinear' or 'freeform'`);
   if (!Array.isArray(samples)) {
     issues.add('samples', 'must be an array of { clip, x, y?, phaseOffset? }');
     issues.throwIfAny();

@@ -4,7 +4,7 @@ import { buildFootContactTable, type FootContactTable } from './footContactTable
 import type { ReducedTracks } from './ReducedTracks.js';
 import { isNumberList, isSkeleton, readQuaternionTolerance, type Skeleton } from './Skeleton.js';
 import { copyValidatedPose, type NumberList } from './validatePose.js';
-import { describeValue, MAX_FRAME_RATE, rangeIssue } from './limits.js';
+import { describeValue, MAX_FRAME_RATE, rangeIssue, shownString } from './limits.js';
 
 /** A named instant of a clip (a metachannel key): footstep, sound cue, hit frame. */
 export interface ClipEvent {
@@ -226,9 +226,9 @@ export function createClip(desc: ClipDesc): Clip {
 
   const importError = desc.importError ?? 0;
   if (typeof importError !== 'number' || !Number.isFinite(importError) || importError < 0) {
-    issues.add('importError', `is ${String(importError)}: must be a finite number ≥ 0 (metres)`);
+    issues.add('importError', `is ${shownString(importError)}: must be a finite number ≥ 0 (metres)`);
   }
-  const duration = frameCount > 0 && frameRate > 0 ? (frameCount - 1) / frameRate : 0;
+  const duration = frameCount > 0 && typeof frameRate === 'number' && frameRate > 0 ? (frameCount - 1) / frameRate : 0; // typeof: a Symbol or BigInt (refused above) cannot be compared
   const events = validateEvents(issues, desc.events ?? [], duration, loop);
   const curves = validateCurves(issues, desc.curves ?? [], sourceFrames, appendSeam);
   issues.throwIfAny();
@@ -277,7 +277,7 @@ function validateCurves(issues: IssueList, curves: NonNullable<ClipDesc['curves'
       const v = values[f] as number;
       packed[f] = v;
       if (typeof v !== 'number' || !Number.isFinite(packed[f])) {
-        if (!issues.add(`${path}.values[${f}]`, `is ${String(v)}, not a finite 32-bit float`)) break;
+        if (!issues.add(`${path}.values[${f}]`, `is ${shownString(v)}, not a finite 32-bit float`)) break;
       }
     }
     if (appendSeam) packed[sourceFrames] = packed[0];
@@ -297,7 +297,7 @@ function validateEvents(issues: IssueList, events: readonly ClipEvent[], duratio
     const name = event?.name;
     if (typeof name !== 'string' || name.length === 0) issues.add(`events[${i}].name`, 'must be a non-empty string');
     if (typeof time !== 'number' || !Number.isFinite(time) || time < 0) {
-      issues.add(`events[${i}].time`, `is ${String(time)}: must be a finite number ≥ 0`);
+      issues.add(`events[${i}].time`, `is ${shownString(time)}: must be a finite number ≥ 0`);
     } else if (loop ? time >= duration && duration > 0 : time > duration) {
       issues.add(`events[${i}].time`, `is ${time}: must be ${loop ? '<' : '≤'} the duration ${duration}${loop ? ' for a looping clip (put an event at the seam at 0)' : ''}`);
     }

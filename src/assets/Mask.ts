@@ -1,5 +1,5 @@
 import { fail, IssueList } from './AnimationError.js';
-import { describeValue } from './limits.js';
+import { describeValue, shownString } from './limits.js';
 import { isNumberList, isSkeleton, type Skeleton } from './Skeleton.js';
 import type { NumberList } from './validatePose.js';
 
@@ -38,8 +38,9 @@ export function createMask(
   if (isNumberList(weights)) {
     if (weights.length !== jointCount) issues.add('weights', `must have one entry per joint (${jointCount}), has ${weights.length}`);
     for (let joint = 0; joint < Math.min(jointCount, weights.length); joint++) {
-      checkWeight(issues, `weights[${joint}] (joint "${skeleton.names[joint]}")`, weights[joint] as number);
-      out[joint] = weights[joint] as number;
+      const weight: unknown = weights[joint];
+      checkWeight(issues, `weights[${joint}] (joint "${skeleton.names[joint]}")`, weight as number);
+      out[joint] = typeof weight === 'number' ? weight : 0; // a Symbol or BigInt (refused) cannot be stored
     }
   } else {
     const named = new Int8Array(jointCount);
@@ -65,7 +66,7 @@ export function createMask(
 
 function checkWeight(issues: IssueList, path: string, weight: number): boolean {
   if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0 || weight > 1) {
-    issues.add(path, `is ${String(weight)}: must be a number in [0, 1]`);
+    issues.add(path, `is ${shownString(weight)}: must be a number in [0, 1]`);
     return false;
   }
   return true;

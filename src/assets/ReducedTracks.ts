@@ -90,6 +90,7 @@
  */
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
+import { describeValue, shownValue, shownString } from './limits.js';
 import { isNumberList } from './Skeleton.js';
 import { POSE_CHANNELS, type NumberList } from './validatePose.js';
 
@@ -236,16 +237,16 @@ const TRACK_CHANNELS = [3, 4, 3] as const;
 export function createReducedTracks(jointCount: number, duration: number, channels: readonly ReducedChannel[]): ReducedTracks {
   const issues = new IssueList('createReducedTracks');
   if (!Number.isInteger(jointCount) || jointCount < 1) {
-    issues.add('jointCount', `is ${String(jointCount)}: must be an integer ≥ 1`);
+    issues.add('jointCount', `is ${shownValue(jointCount)}: must be an integer ≥ 1`);
     issues.throwIfAny();
   }
   if (typeof duration !== 'number' || !Number.isFinite(duration) || duration <= 0) {
-    issues.add('duration', `is ${String(duration)}: must be a finite number > 0 (a one-frame clip has nothing to reduce)`);
+    issues.add('duration', `is ${shownValue(duration)}: must be a finite number > 0 (a one-frame clip has nothing to reduce)`);
     issues.throwIfAny();
   }
   const channelCount = jointCount * POSE_STRIDE;
   if (!Array.isArray(channels) || channels.length !== channelCount) {
-    issues.add('channels', `must be an array of jointCount × 10 = ${channelCount} channels, has ${Array.isArray(channels) ? channels.length : String(channels)}`);
+    issues.add('channels', `must be an array of jointCount × 10 = ${channelCount} channels, has ${Array.isArray(channels) ? channels.length : describeValue(channels)}`);
     issues.throwIfAny();
   }
 
@@ -472,7 +473,7 @@ function validateChannel(issues: IssueList, where: string, channel: ReducedChann
   for (let k = 0; k < keys; k++) {
     const t = keyTimes[k] as number;
     if (typeof t !== 'number' || !Number.isFinite(t)) {
-      issues.add(`${where}.keyTimes[${k}]`, `is ${String(t)}, not a finite number`);
+      issues.add(`${where}.keyTimes[${k}]`, `is ${shownString(t)}, not a finite number`);
       ok = false;
       continue;
     }
@@ -497,7 +498,7 @@ function validateChannel(issues: IssueList, where: string, channel: ReducedChann
     for (let i = 0; i < coefficients.length; i++) {
       const v = coefficients[i] as number;
       if (typeof v !== 'number' || !Number.isFinite(v) || !Number.isFinite(Math.fround(v))) {
-        const what = typeof v === 'number' && Number.isFinite(v) ? `is ${v}, too large for a 32-bit float` : `is ${String(v)}, not a finite number`;
+        const what = typeof v === 'number' && Number.isFinite(v) ? `is ${v}, too large for a 32-bit float` : `is ${shownString(v)}, not a finite number`;
         if (!issues.add(`${where}.coefficients[${i}] (segment ${i >> 2} ${'abcd'[i & 3]})`, what)) break;
       }
     }

@@ -2,7 +2,7 @@ import * as affine from '../math/affine.js';
 import { composeModel } from '../math/composeModel.js';
 import { MATRIX_STRIDE, MATRIX_T, NO_PARENT, POSE_STRIDE } from '../math/layout.js';
 import { fail, IssueList } from './AnimationError.js';
-import { describeValue, shownNumber } from './limits.js';
+import { describeValue, shownNumber, shownString } from './limits.js';
 import { copyValidatedPose, QUATERNION_TOLERANCE, type NumberList } from './validatePose.js';
 
 /**
@@ -273,7 +273,7 @@ function readAttachments(issues: IssueList, list: unknown, names: readonly strin
       } else {
         for (let k = 0; k < MATRIX_STRIDE; k++) {
           offset[k] = given[k] as number;
-          if (typeof given[k] !== 'number' || !Number.isFinite(offset[k])) issues.add(`${path}.offset[${k}]`, `is ${String(given[k])}, not a finite 32-bit float`);
+          if (typeof given[k] !== 'number' || !Number.isFinite(offset[k])) issues.add(`${path}.offset[${k}]`, `is ${shownString(given[k])}, not a finite 32-bit float`);
         }
       }
     }

@@ -14,7 +14,7 @@ import { sameJointOrder } from './Binding.js';
 import type { BlendSpace } from './BlendSpace.js';
 import { createClip, isClip, type Clip } from './Clip.js';
 import type { Skeleton } from './Skeleton.js';
-import { describeValue } from './limits.js';
+import { describeValue, shownString } from './limits.js';
 import { FADE_CURVE_KINDS, type FadeCurveName } from '../math/fadeCurves.js';
 
 /** `StateMachine.parameterTypes`: a float parameter. */
@@ -270,7 +270,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
   paramList.forEach((p, i) => {
     const at = `parameters[${i}]`;
     if (typeof p !== 'object' || p === null) { issues.add(at, `is ${describeValue(p)}: must be { name, type, default? }`); parameterNames.push(''); return; }
-    const label = `${at} "${String(p.name)}"`;
+    const label = `${at} "${shownString(p.name)}"`;
     if (typeof p.name !== 'string' || p.name === '') issues.add(`${at}.name`, `is ${describeValue(p.name)}: must be a non-empty string`);
     else if (paramIndex.has(p.name)) issues.add(`${label}.name`, 'is declared twice');
     else paramIndex.set(p.name, i);
@@ -331,7 +331,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
   states.forEach((s: StateDesc, i) => {
     const at = `states[${i}]`;
     if (typeof s !== 'object' || s === null) { issues.add(at, `is ${describeValue(s)}: must be { name, clip | blendSpace, … }`); stateNames.push(''); stateClips.push(null); stateSpaces.push(null); return; }
-    const label = `${at} "${String(s.name)}"`;
+    const label = `${at} "${shownString(s.name)}"`;
     if (typeof s.name !== 'string' || s.name === '' || s.name === '*') issues.add(`${at}.name`, `is ${describeValue(s.name)}: must be a non-empty string other than '*'`);
     else if (stateIndex.has(s.name)) issues.add(`${label}.name`, 'is declared twice');
     else stateIndex.set(s.name, i);
@@ -397,7 +397,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
   list.forEach((t, i) => {
     conditionStart[i] = conditionParam.length;
     if (typeof t !== 'object' || t === null) { issues.add(`transitions[${i}]`, `is ${describeValue(t)}: must be { from, to, when?, exitTime?, duration, … }`); return; }
-    const label = `transitions[${i}] (${String(t.from)} → ${String(t.to)})`;
+    const label = `transitions[${i}] (${shownString(t.from)} → ${shownString(t.to)})`;
     const from = t.from === '*' ? ANY_STATE : typeof t.from === 'string' ? stateIndex.get(t.from) : undefined;
     if (from === undefined) issues.add(`${label}.from`, `is ${describeValue(t.from)}: must name a state, or be '*' (any state)`);
     const to = typeof t.to === 'string' ? stateIndex.get(t.to) : undefined;
@@ -444,7 +444,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     if (modeKind === undefined) issues.add(`${label}.mode`, `is ${describeValue(mode)}: must be 'inertialize', 'spring' or 'crossfade'`);
     else transitionMode[i] = modeKind;
     if (modeKind === MODE_CROSSFADE && duration !== 0) {
-      const spaceEnd = (to !== undefined && stateKind[to] === STATE_BLEND_SPACE) ? `"${String(t.to)}"` : from === ANY_STATE && stateKind.includes(STATE_BLEND_SPACE) ? 'any state (some play blend spaces)' : from !== undefined && stateKind[from] === STATE_BLEND_SPACE ? `"${String(t.from)}"` : null;
+      const spaceEnd = (to !== undefined && stateKind[to] === STATE_BLEND_SPACE) ? `"${shownString(t.to)}"` : from === ANY_STATE && stateKind.includes(STATE_BLEND_SPACE) ? 'any state (some play blend spaces)' : from !== undefined && stateKind[from] === STATE_BLEND_SPACE ? `"${shownString(t.from)}"` : null;
       if (spaceEnd !== null) issues.add(`${label}.mode`, `is 'crossfade', but ${spaceEnd} plays a blend space: cross-fade between clip states; use 'inertialize' or 'spring'`);
     }
     const curve = t.curve ?? 'linear';

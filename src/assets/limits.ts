@@ -51,11 +51,39 @@ export const MAX_WORLD_BYTES = 2 ** 31;
 
 /** `n` for a message: an integer below 10⁷ in full, otherwise 6 significant digits (`1e16`, `6.66667e28`, `0.000002`). */
 export function shownNumber(n: unknown): string {
-  if (typeof n !== 'number') return n === undefined ? 'undefined' : JSON.stringify(n) ?? String(n);
+  if (typeof n !== 'number') return shownOther(n);
   if (Math.abs(n) === FLOAT32_MAX) return n < 0 ? '-3.4e38' : '3.4e38';
   if (Number.isInteger(n) && Math.abs(n) < 1e7) return String(n);
   const rounded = Number(n.toPrecision(6));
   return (Math.abs(rounded) >= 1e7 ? rounded.toExponential() : String(rounded)).replace('e+', 'e');
+}
+
+/** `String(v)` for a message, or {@link describeValue} where `String` throws (an object without a prototype, a proxy whose traps throw). */
+export function shownString(v: unknown): string {
+  try {
+    return String(v);
+  } catch {
+    return describeValue(v);
+  }
+}
+
+/**
+ * `v` for a message as `String` shows it for a number (`1e+39`, `NaN`), and otherwise as JSON
+ * when it has a JSON form, else {@link describeValue}: never throws (a Symbol, a BigInt, an
+ * object without a prototype, a proxy whose traps throw).
+ */
+export function shownValue(v: unknown): string {
+  return typeof v === 'number' ? String(v) : shownOther(v);
+}
+
+/** A value that is not a number, for a message: as JSON when it has a JSON form, else {@link describeValue} (a BigInt, a Symbol, a proxy, an object whose fields throw). */
+function shownOther(v: unknown): string {
+  if (v === undefined || typeof v === 'bigint' || typeof v === 'symbol' || typeof v === 'function') return describeValue(v);
+  try {
+    return JSON.stringify(v) ?? describeValue(v);
+  } catch {
+    return describeValue(v); // a getter or proxy trap threw, a cycle, a BigInt inside
+  }
 }
 
 /**
@@ -81,10 +109,23 @@ export function rangeIssue(value: unknown, min: number, max: number, what: strin
 
 /** The smallest positive normal Float32 (2⁻¹²⁶ ≈ 1.2e-38): a positive number below it stored in Float32 is denormal or 0. */
 export const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
-/** A short description of a value of the wrong shape, for a message: `undefined`, `null`, `42`, `"x"`, `an object`. */
+/**
+ * A short description of a value of the wrong shape, for a message: `undefined`, `null`, `42`,
+ * `"x"`, `10n (a BigInt)`, `a Symbol`, `an array`, `an object of another shape`, `a function`.
+ * It never throws: not on a Symbol or BigInt (which `String`-templates and `JSON.stringify`
+ * refuse), an object without a prototype, or a revoked proxy (whose `Array.isArray` throws).
+ */
 export function describeValue(v: unknown): string {
   if (v === undefined || v === null || typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object of another shape' : `a ${typeof v}`;
+  if (typeof v === 'bigint') return `${v.toString().length > 20 ? `${v.toString().slice(0, 20)}…` : v.toString()}n (a BigInt)`;
+  if (typeof v === 'symbol') return 'a Symbol';
+  if (typeof v === 'function') return 'a function';
+  let array = false;
+  try {
+    array = Array.isArray(v);
+  } catch {
+    // a revoked proxy
+  }
+  return array ? 'an array' : 'an object of another shape';
 }

@@ -2,6 +2,7 @@
  * A reduced (LOD) clip as a {@link Clip}: the source clip's identity (skeleton, timing, loop,
  * events, name) with its motion replaced by the reducer's curves.
  */
+import { shownString } from './limits.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
 import { createClip, isClip, type Clip, type ReducedClipStats } from './Clip.js';
@@ -68,7 +69,7 @@ export function createReducedClip(source: Clip, tracks: ReducedTracks, stats: Re
   } else {
     for (const field of ['keysBefore', 'keysAfter', 'maxError', 'meanError'] as const) {
       const v = stats[field];
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) issues.add(`stats.${field}`, `is ${String(v)}: must be a finite number ≥ 0`);
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) issues.add(`stats.${field}`, `is ${shownString(v)}: must be a finite number ≥ 0`);
     }
   }
   if (curves !== undefined) checkCurves(issues, curves, source.frameCount);

@@ -1,4 +1,5 @@
 import { POSE_Q, POSE_STRIDE } from '../math/layout.js';
+import { shownString } from './limits.js';
 import type { IssueList } from './AnimationError.js';
 
 /** Names of the 10 floats of a joint pose, for error messages. */
@@ -41,7 +42,7 @@ export function copyValidatedPose(
       dst[d + c] = v;
       // Checked after storing: a finite double beyond ±3.4e38 becomes Infinity as a float32.
       if (typeof v !== 'number' || !Number.isFinite(dst[d + c])) {
-        const what = typeof v === 'number' && Number.isFinite(v) ? `is ${v}, too large for a 32-bit float` : `is ${String(v)}, not a finite number`;
+        const what = typeof v === 'number' && Number.isFinite(v) ? `is ${v}, too large for a 32-bit float` : `is ${shownString(v)}, not a finite number`;
         issues.add(`${label} joint "${names[joint]}" (${joint}).${POSE_CHANNELS[c]}`, what);
         finite = false;
       }

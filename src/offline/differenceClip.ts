@@ -4,6 +4,7 @@
  * differ from "run" can be added onto "walk" (A = D·T, or lerp(T, D·T, β) at β < 1).
  * An offline tool: it builds an asset once; playback is the blend system's additive path.
  */
+import { shownString } from '../assets/limits.js';
 import { IssueList } from '../assets/AnimationError.js';
 import { bindSkeletons, sameJointOrder } from '../assets/Binding.js';
 import { curveFrames, sampleCurvesInto } from '../assets/sampleCurves.js';
@@ -93,7 +94,7 @@ export function createDifferenceClip(source: Clip, reference: Clip, options: Dif
   }
   const referenceTime = options.referenceTime;
   if (referenceTime !== undefined && (typeof referenceTime !== 'number' || !Number.isFinite(referenceTime))) {
-    issues.add('referenceTime', `is ${String(referenceTime)}: must be a finite number of seconds (or left out to time-normalize the reference clip)`);
+    issues.add('referenceTime', `is ${shownString(referenceTime)}: must be a finite number of seconds (or left out to time-normalize the reference clip)`);
   }
   if (options.name !== undefined && typeof options.name !== 'string') issues.add('name', `is ${typeof options.name}: must be a string`);
   issues.throwIfAny();

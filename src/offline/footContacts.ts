@@ -36,6 +36,7 @@
  * slide all feet alike (the Fox's run moves its planted front paws at 0.1–0.7 m/s in model
  * space, its planted hind paws at 1.5–2.9 m/s).
  */
+import { shownString } from '../assets/limits.js';
 import { fail } from '../assets/AnimationError.js';
 import { createClip, isClip, type Clip, type ClipEvent } from '../assets/Clip.js';
 import { getRootTrack } from '../assets/rootTrack.js';
@@ -118,7 +119,7 @@ const DEFAULT_MIN_SECONDS = 0.1;
 export function detectFootContacts(clip: Clip, options: FootContactOptions): FootContacts {
   checkClip(WHERE, clip);
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    fail(WHERE, 'options', `is ${String(options)}: must be an object { feet, heightThreshold?, speedThreshold?, minFrames? }`);
+    fail(WHERE, 'options', `is ${shownString(options)}: must be an object { feet, heightThreshold?, speedThreshold?, minFrames? }`);
   }
   for (const key of Object.keys(options)) {
     if (!OPTIONS.has(key)) fail(WHERE, key, `is not an option of detectFootContacts (${[...OPTIONS].join(', ')})`);
@@ -133,7 +134,7 @@ export function detectFootContacts(clip: Clip, options: FootContactOptions): Foo
   const speedOption = options.speedThreshold === undefined ? undefined : readThreshold(WHERE, options.speedThreshold, 'speedThreshold', 0, false);
   const minFrames = options.minFrames ?? Math.max(DEFAULT_MIN_FRAMES, Math.round(clip.frameRate * DEFAULT_MIN_SECONDS));
   if (typeof minFrames !== 'number' || !Number.isInteger(minFrames) || minFrames < 1) {
-    fail(WHERE, 'minFrames', `is ${String(minFrames)}: must be an integer ≥ 1`);
+    fail(WHERE, 'minFrames', `is ${shownString(minFrames)}: must be an integer ≥ 1`);
   }
 
   const N = clip.frameCount, K = feet.length, rate = clip.frameRate;

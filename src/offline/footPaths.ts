@@ -4,6 +4,7 @@
  * positions per frame, thresholds read and checked, and the median the ground's velocity is
  * taken from. Internal: not exported from an entry.
  */
+import { shownString } from '../assets/limits.js';
 import { fail } from '../assets/AnimationError.js';
 import type { Clip } from '../assets/Clip.js';
 import { composeModel } from '../math/composeModel.js';
@@ -28,7 +29,7 @@ export function resolveFeet(where: string, clip: Clip, feet: unknown, refuse: (j
     } else if (typeof foot === 'number' && Number.isInteger(foot) && foot >= 0 && foot < skeleton.jointCount) {
       joint = foot;
     } else {
-      fail(where, `feet[${k}]`, `is ${String(foot)}: must be a joint name or an index below ${skeleton.jointCount}`);
+      fail(where, `feet[${k}]`, `is ${shownString(foot)}: must be a joint name or an index below ${skeleton.jointCount}`);
     }
     if (out.includes(joint)) fail(where, `feet[${k}]`, `"${skeleton.names[joint]}" is given twice`);
     const why = refuse(joint);
@@ -81,7 +82,7 @@ export function lowestHeights(path: Float64Array, frameCount: number, K: number)
 export function readThreshold(where: string, value: unknown, name: string, fallback: number, zero: boolean): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || (zero ? value < 0 : value <= 0)) {
-    fail(where, name, `is ${String(value)}: must be a finite number ${zero ? '≥' : '>'} 0`);
+    fail(where, name, `is ${shownString(value)}: must be a finite number ${zero ? '≥' : '>'} 0`);
   }
   return value;
 }

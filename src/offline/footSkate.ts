@@ -10,6 +10,7 @@
  * ≈ 0, an in-place clip measures the ground's slide under the body (give it its travel with
  * `rootMotionFromFeet` first). Height is left out: a heel rolling up is not a skate.
  */
+import { shownString } from '../assets/limits.js';
 import { fail } from '../assets/AnimationError.js';
 import { isClip, type Clip } from '../assets/Clip.js';
 import { checkClip, type FootContacts } from './footContacts.js';
@@ -94,23 +95,23 @@ export function measureFootSkate(source: Clip | FootPaths, contacts: FootContact
   const clip = source as Clip;
   checkClip(WHERE, clip);
   const list: unknown = Array.isArray(contacts) ? contacts : (contacts as FootContacts | null)?.contacts;
-  if (!Array.isArray(list)) fail(WHERE, 'contacts', `is ${String(contacts)}: must be detectFootContacts' result or its contacts, [{ joint, intervals: [[start, end], …] }, …]`);
+  if (!Array.isArray(list)) fail(WHERE, 'contacts', `is ${shownString(contacts)}: must be detectFootContacts' result or its contacts, [{ joint, intervals: [[start, end], …] }, …]`);
   const rate = clip.frameRate, N = clip.frameCount, F = clip.loop ? N - 1 : N;
   const J = clip.skeleton.jointCount;
   const feet: number[] = [];
   const frames: [number, number][][] = [];
   list.forEach((entry: unknown, k) => {
     const contact = entry as FootContacts['contacts'][number] | null;
-    if (typeof contact !== 'object' || contact === null) fail(WHERE, `contacts[${k}]`, `is ${String(entry)}: must be { joint, intervals }`);
+    if (typeof contact !== 'object' || contact === null) fail(WHERE, `contacts[${k}]`, `is ${shownString(entry)}: must be { joint, intervals }`);
     const joint = contact.joint;
     if (typeof joint !== 'number' || !Number.isInteger(joint) || joint < 0 || joint >= J) {
-      fail(WHERE, `contacts[${k}].joint`, `is ${String(joint)}: must be a joint index below ${J} of the skeleton of "${clip.name}"`);
+      fail(WHERE, `contacts[${k}].joint`, `is ${shownString(joint)}: must be a joint index below ${J} of the skeleton of "${clip.name}"`);
     }
-    if (!Array.isArray(contact.intervals)) fail(WHERE, `contacts[${k}].intervals`, `is ${String(contact.intervals)}: must be an array of [start, end] seconds`);
+    if (!Array.isArray(contact.intervals)) fail(WHERE, `contacts[${k}].intervals`, `is ${shownString(contact.intervals)}: must be an array of [start, end] seconds`);
     const own: [number, number][] = [];
     contact.intervals.forEach((interval: unknown, n) => {
       const path = `contacts[${k}].intervals[${n}]`;
-      if (!Array.isArray(interval) || interval.length !== 2) fail(WHERE, path, `is ${String(interval)}: must be [start, end] seconds`);
+      if (!Array.isArray(interval) || interval.length !== 2) fail(WHERE, path, `is ${shownString(interval)}: must be [start, end] seconds`);
       const s = frameAt(path, interval[0], rate, clip), e = frameAt(path, interval[1], rate, clip);
       if (s > e && !clip.loop) fail(WHERE, path, `starts at ${interval[0]} s after it ends (${interval[1]} s): only a looping clip's contact may run over its end`);
       own.push([s, e]);
@@ -155,7 +156,7 @@ function nearestSample(path: string, t: unknown, rate: number, samples: number, 
   const f = typeof t === 'number' ? t * rate : NaN;
   const nearest = Math.round(f);
   if (!Number.isFinite(f) || nearest < 0 || nearest > samples - 1 || Math.abs(f - nearest) > FRAME_SLACK) {
-    fail(WHERE, path, `has ${String(t)}: must be a ${kind} time (a multiple of 1/${rate} s) within [0, ${last}]`);
+    fail(WHERE, path, `has ${shownString(t)}: must be a ${kind} time (a multiple of 1/${rate} s) within [0, ${last}]`);
   }
   return nearest;
 }
@@ -181,9 +182,9 @@ function totalSkate(feet: FootSkate['feet']): FootSkate {
 /** The world-space form of `measureFootSkate`. */
 function measurePaths(paths: FootPaths, contacts: FootContacts | FootContacts['contacts']): FootSkate {
   const rate = paths.frameRate;
-  if (typeof rate !== 'number' || !Number.isFinite(rate) || rate <= 0) fail(WHERE, 'paths.frameRate', `is ${String(rate)}: must be a finite number > 0 (samples per second)`);
+  if (typeof rate !== 'number' || !Number.isFinite(rate) || rate <= 0) fail(WHERE, 'paths.frameRate', `is ${shownString(rate)}: must be a finite number > 0 (samples per second)`);
   const list: unknown = Array.isArray(contacts) ? contacts : (contacts as FootContacts | null)?.contacts;
-  if (!Array.isArray(list)) fail(WHERE, 'contacts', `is ${String(contacts)}: must be [{ joint, intervals: [[start, end], …] }, …]`);
+  if (!Array.isArray(list)) fail(WHERE, 'contacts', `is ${shownString(contacts)}: must be [{ joint, intervals: [[start, end], …] }, …]`);
   const positions = paths.positions;
   if (!Array.isArray(positions) || positions.length !== list.length) {
     fail(WHERE, 'paths.positions', `must be an array of one position list per contact entry (${list.length})`);
@@ -192,20 +193,20 @@ function measurePaths(paths: FootPaths, contacts: FootContacts | FootContacts['c
   list.forEach((entry: unknown, k) => {
     const contact = entry as FootContacts['contacts'][number] | null;
     if (typeof contact !== 'object' || contact === null || !Array.isArray(contact.intervals)) {
-      fail(WHERE, `contacts[${k}]`, `is ${String(entry)}: must be { joint, intervals: [[start, end], …] }`);
+      fail(WHERE, `contacts[${k}]`, `is ${shownString(entry)}: must be { joint, intervals: [[start, end], …] }`);
     }
     const p = positions[k];
     const samples = p !== null && typeof p === 'object' && typeof p.length === 'number' ? Math.floor(p.length / 3) : 0;
     if (samples < 2 || p.length !== samples * 3) fail(WHERE, `paths.positions[${k}]`, 'must hold x y z per sample, at least two samples');
     for (let i = 0; i < p.length; i++) {
-      if (typeof p[i] !== 'number' || !Number.isFinite(p[i])) fail(WHERE, `paths.positions[${k}][${i}]`, `is ${String(p[i])}: must be a finite number`);
+      if (typeof p[i] !== 'number' || !Number.isFinite(p[i])) fail(WHERE, `paths.positions[${k}][${i}]`, `is ${shownString(p[i])}: must be a finite number`);
     }
     const distances: number[] = [];
     contact.intervals.forEach((interval: unknown, n) => {
       const path = `contacts[${k}].intervals[${n}]`;
-      if (!Array.isArray(interval) || interval.length !== 2) fail(WHERE, path, `is ${String(interval)}: must be [start, end] seconds`);
+      if (!Array.isArray(interval) || interval.length !== 2) fail(WHERE, path, `is ${shownString(interval)}: must be [start, end] seconds`);
       const s = sampleAt(path, interval[0], rate, samples), e = sampleAt(path, interval[1], rate, samples);
-      if (s > e) fail(WHERE, path, `starts at ${String(interval[0])} s after it ends (${String(interval[1])} s)`);
+      if (s > e) fail(WHERE, path, `starts at ${shownString(interval[0])} s after it ends (${shownString(interval[1])} s)`);
       let d = 0;
       for (let a = s * SAMPLE, end = e * SAMPLE; a < end; a += SAMPLE) {
         const b = a + SAMPLE;

@@ -43,6 +43,12 @@ export function createAssetMirror(): AssetMirror {
   };
 }
 
+/** Forgets what was sent, so the next {@link takeAssetUpdate} sends every slot and the level table again (after verify mode found a stale copy). */
+export function forgetAssetMirror(mirror: AssetMirror): void {
+  for (let r = 0; r < MIRRORED_REGISTRIES.length; r++) mirror.sent[MIRRORED_REGISTRIES[r]].length = 0;
+  mirror.clipLevels = null;
+}
+
 /** The changes since the last call (recording them as sent), or null when there are none. */
 export function takeAssetUpdate(world: AnimationWorld, mirror: AssetMirror): AssetUpdate | null {
   let update: AssetUpdate | null = null;

@@ -16,6 +16,8 @@ export interface InitMessage {
   /** `world.lod.camera`, shared. */
   readonly camera: Float64Array;
   readonly pools: ThreadPools;
+  /** Verify mode's hashes (src/parallel/assetHash.ts): the worker writes its row after each frame; null when off. */
+  readonly verify: Int32Array | null;
   /** The WebAssembly kernels' compiled module, shared memory (the pools') and kernel area, when the world runs them; the worker instantiates its own. */
   readonly wasm: { readonly module: WasmModule; readonly memory: WasmMemory; readonly area: KernelArea } | null;
 }

@@ -16,6 +16,10 @@
  * settles, so the API refuses calls meanwhile. Nothing is written before every worker has
  * reported ready; a worker that stops, or does not start or finish within the world's
  * `workerTimeout`, ends them all (none may write the pools once the world takes calls again).
+ *
+ * Verify mode (`verifyThreads`, src/parallel/assetHash.ts): each worker hashes its asset copies
+ * at the end of its share, and settling compares them with the world's before merging; a stale
+ * copy rejects the frame naming the table. Off, the frame only tests one field for null.
  */
 import { AnimationError } from '../assets/AnimationError.js';
 import {
@@ -26,7 +30,8 @@ import { clearUpdateList } from '../components/UpdateList.js';
 import { endFrame, runCallerSystems } from '../frame.js';
 import { FRAME_CHUNK, type AnimationWorld, type ThreadPools } from '../world.js';
 import { setWorldGate, WORLD_OPEN, WORLD_STEPPING } from '../worldGate.js';
-import { createAssetMirror, takeAssetUpdate, type AssetMirror } from './assetMirror.js';
+import { hashAssetTables, VERIFIED_TABLE_COUNT, VERIFIED_TABLES } from './assetHash.js';
+import { createAssetMirror, forgetAssetMirror, takeAssetUpdate, type AssetMirror } from './assetMirror.js';
 import { readFailure, recordFailure } from './failure.js';
 import { mergeThreadEvents, resetThreadQueue, writeQueueStatus } from './mergeEvents.js';
 import { runClaimedChunks } from './runChunks.js';
@@ -45,6 +50,11 @@ interface ThreadRuntime {
   readonly started: boolean[];
   /** Milliseconds to wait for the workers (`createAnimationWorld`'s `workerTimeout`): to start, and for a frame's last chunks. */
   readonly timeout: number;
+  /**
+   * Verify mode (`verifyThreads`): per thread `VERIFIED_TABLE_COUNT` hashes of its asset tables,
+   * the workers' written after each frame (src/parallel/assetHash.ts), on shared memory; null when off.
+   */
+  readonly verify: Int32Array | null;
   /** When the frame in flight gives up on the workers (`performance.now()` milliseconds), once it waits asynchronously. */
   deadline: number;
   readonly ready: Promise<void>;
@@ -71,9 +81,10 @@ const runtimes = new WeakMap<AnimationWorld, ThreadRuntime>();
 
 /**
  * Starts `world.threads − 1` workers on `world`'s shared pools (createAnimationWorld); a frame
- * waits at most `timeout` milliseconds for them to start, and for their last chunks.
+ * waits at most `timeout` milliseconds for them to start, and for their last chunks. With
+ * `verify`, every threaded frame compares the workers' asset copies with the world's by hash.
  */
-export function startThreads(world: AnimationWorld, timeout: number): void {
+export function startThreads(world: AnimationWorld, timeout: number, verify = false): void {
   const pools = world.parallel;
   if (pools === null) return;
   let markReady!: () => void, failReady!: (error: unknown) => void;
@@ -87,6 +98,7 @@ export function startThreads(world: AnimationWorld, timeout: number): void {
     readyCount: 0,
     started: [],
     timeout,
+    verify: verify ? new Int32Array(new SharedArrayBuffer(world.threads * VERIFIED_TABLE_COUNT * 4)) : null,
     deadline: 0,
     hooks: [],
     hooksArmed: false,
@@ -136,6 +148,7 @@ export function startThreads(world: AnimationWorld, timeout: number): void {
       components: world.components,
       camera: world.lod.camera,
       pools,
+      verify: runtime.verify,
       wasm: world.wasm === null ? null : { module: world.wasm.module, memory: world.wasm.memory, area: world.wasm.area },
     };
     worker.post(init);
@@ -334,10 +347,48 @@ function finishFrame(runtime: ThreadRuntime): AnimationError | null {
       message: `${failure.text}; the frame was left unfinished (its events dropped, the clock not advanced); the world steps on`,
     }]);
   }
+  if (runtime.verify !== null) {
+    const stale = staleCopies(runtime);
+    if (stale !== null) {
+      setWorldGate(world, WORLD_OPEN);
+      return stale;
+    }
+  }
   mergeThreadEvents(world.events, pools, runtime.chunks, world.threads);
   endFrame(world, runtime.dt);
   setWorldGate(world, WORLD_OPEN);
   return null;
+}
+
+/**
+ * Verify mode: compares each worker's hashes of its asset copies with the world's own. On a
+ * difference the frame is left unfinished (as on a thread's failure), the mirror forgets what it
+ * sent (the next frame sends every table again, so the world steps on), and the error names
+ * each table and thread that differed.
+ */
+function staleCopies(runtime: ThreadRuntime): AnimationError | null {
+  const world = runtime.world;
+  const verify = runtime.verify as Int32Array;
+  hashAssetTables(world, verify, 0);
+  const issues: { path: string; message: string }[] = [];
+  for (let t = 1; t < world.threads; t++) {
+    for (let k = 0; k < VERIFIED_TABLE_COUNT; k++) {
+      const own = verify[k], copy = verify[t * VERIFIED_TABLE_COUNT + k];
+      if (own === copy) continue;
+      issues.push({
+        path: VERIFIED_TABLES[k],
+        message: `thread ${t}'s copy differs from the world's (hash ${hex(copy)}, the world's ${hex(own)}): the table changed without reaching the workers (a stale copy); the frame was left unfinished (its events dropped, the clock not advanced), and the next frame sends every table again`,
+      });
+    }
+  }
+  if (issues.length === 0) return null;
+  forgetAssetMirror(runtime.mirror);
+  clearUpdateList(world.updates);
+  return new AnimationError('stepParallel (verifyThreads)', issues);
+}
+
+function hex(hash: number): string {
+  return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
 /**
@@ -388,6 +439,11 @@ function armHooks(world: AnimationWorld, thread: number, hooks: WorkerHooks): vo
   if (runtime === undefined || thread < 1 || thread > runtime.hooks.length) return;
   runtime.hooks[thread - 1] = hooks;
   runtime.hooksArmed = true;
+}
+
+/** Test hook: what `world`'s caller last sent its workers (the verify test changes it behind the mirror's back), or null without workers. */
+export function assetMirrorOf(world: AnimationWorld): AssetMirror | null {
+  return runtimes.get(world)?.mirror ?? null;
 }
 
 /** Test hook: frames of `world` that settled asynchronously so far (each made a promise and waited with `Atomics.waitAsync`). */

@@ -16,6 +16,7 @@ import { nodeBuiltin } from '../memory/environment.js';
 import { instantiateKernels } from '../wasm/kernels.js';
 import { WORLD_OPEN } from '../worldGate.js';
 import { type AnimationWorld, type Frame } from '../world.js';
+import { hashAssetTables, VERIFIED_TABLE_COUNT } from './assetHash.js';
 import { applyAssetUpdate } from './assetMirror.js';
 import { CharacterFault, recordFailure } from './failure.js';
 import { resetThreadQueue, writeQueueStatus } from './mergeEvents.js';
@@ -46,12 +47,15 @@ let seen = 0;
 let ran = 0;
 let fault = -1;
 let faultFrame: Frame | null = null;
+/** Verify mode's hashes (InitMessage.verify), or null when off. */
+let verify: Int32Array | null = null;
 
 port.listen((data) => {
   const message = data as InitMessage | FrameMessage;
   if (message.type === 'init') {
     world = createWorkerWorld(message);
     thread = message.thread;
+    verify = message.verify;
     seen = Atomics.load(message.pools.control, CONTROL_SEQ);
     ran = seen;
     port.post({ type: 'ready', thread });
@@ -101,6 +105,7 @@ function runShare(world: AnimationWorld): void {
   else runGuarded(world, pools);
   writeQueueStatus(pools, thread, queue);
   clearUpdateList(world.updates);
+  if (verify !== null) hashAssetTables(world, verify, thread * VERIFIED_TABLE_COUNT);
   Atomics.add(pools.control, CONTROL_DONE, 1);
   Atomics.notify(pools.control, CONTROL_DONE);
 }

@@ -8,6 +8,7 @@
  * `SkinPalette` (and, for bodies with morph targets, the characters' curve values through
  * `./morphWeights.ts`); writes nothing of the world.
  */
+import { shownString } from '../assets/limits.js';
 import { Container, UniformGroup, type DestroyOptions, type Renderer } from 'pixi.js';
 import { hasComponent } from 'bitecs';
 import { BodyBatch, SLOT_EID, SLOT_TINT, SLOT_WEIGHTS, SLOT_YAW } from './batch.js';
@@ -262,8 +263,8 @@ export class CrowdRenderer extends Container {
    * @throws AnimationError when `eid` has no body, or `tint` is not an integer in [0, 0xffffff].
    */
   setTint(eid: number, tint: number): void {
-    if (!(Number.isInteger(tint) && tint >= 0 && tint <= 0xffffff)) fail('setTint', 'tint', `is ${String(tint)}: must be an integer 0xRRGGBB in [0, 0xffffff]`);
-    if (this.bodies[eid] === undefined) fail('setTint', 'eid', `is ${String(eid)}: it has no body (give it one with setBody)`);
+    if (!(Number.isInteger(tint) && tint >= 0 && tint <= 0xffffff)) fail('setTint', 'tint', `is ${shownString(tint)}: must be an integer 0xRRGGBB in [0, 0xffffff]`);
+    if (this.bodies[eid] === undefined) fail('setTint', 'eid', `is ${shownString(eid)}: it has no body (give it one with setBody)`);
     this.writeTint(eid, tint);
   }
 
@@ -288,7 +289,7 @@ export class CrowdRenderer extends Container {
     if (typeof weights !== 'object' || typeof weights.length !== 'number' || weights.length !== count) {
       fail(where, 'weights', `must be ${count} numbers (one per curve of the skeleton: ${skeleton.curves.map((c) => c.name).join(', ') || 'none'}) or null`);
     }
-    for (let i = 0; i < count; i++) if (!Number.isFinite(weights[i])) fail(where, `weights[${i}]`, `is ${String(weights[i])}: must be finite`);
+    for (let i = 0; i < count; i++) if (!Number.isFinite(weights[i])) fail(where, `weights[${i}]`, `is ${shownString(weights[i])}: must be finite`);
     let stored = this.overrides[eid];
     if (stored === undefined || stored.length !== count) stored = this.overrides[eid] = new Float32Array(count);
     for (let i = 0; i < count; i++) stored[i] = weights[i];
@@ -372,13 +373,13 @@ export function createCrowdRenderer(world: AnimationWorld, options?: CrowdRender
     }
     for (const key of ['intensity', 'ambient'] as const) {
       const v = light[key];
-      if (v !== undefined && !(Number.isFinite(v) && v >= 0)) fail(where, `options.light.${key}`, `is ${String(v)}: must be a finite number ≥ 0`);
+      if (v !== undefined && !(Number.isFinite(v) && v >= 0)) fail(where, `options.light.${key}`, `is ${shownString(v)}: must be a finite number ≥ 0`);
     }
     const color = light.color;
-    if (color !== undefined && !(Number.isInteger(color) && color >= 0 && color <= 0xffffff)) fail(where, 'options.light.color', `is ${String(color)}: must be an integer 0xRRGGBB`);
+    if (color !== undefined && !(Number.isInteger(color) && color >= 0 && color <= 0xffffff)) fail(where, 'options.light.color', `is ${shownString(color)}: must be an integer 0xRRGGBB`);
   }
   if (projection !== undefined && projection !== 'orthographic' && projection !== 'perspective') {
-    fail(where, 'options.projection', `is ${String(projection)}: must be 'orthographic' or 'perspective'`);
+    fail(where, 'options.projection', `is ${shownString(projection)}: must be 'orthographic' or 'perspective'`);
   }
   return new CrowdRenderer(world, options ?? {});
 }

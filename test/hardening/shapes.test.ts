@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import * as bitanim from './allEntries.js';
 import { PRELUDE } from './prelude.js';
+import { UNCHECKED } from './unchecked.js';
 import { guarded } from './watchdog.js';
 
 const REFUSED = 'AnimationError: ';
@@ -65,36 +66,6 @@ describe('failure 5: quaternionTolerance is validated (watchdog)', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
-
-/**
- * Exports whose inputs are not checked, by design: the systems and the kernels they call (the
- * per-frame path validates nothing, STYLE "Assets and errors"), math on caller-owned buffers,
- * the numeric building blocks of the offline reducer, and four asset-level helpers in files
- * the motion-LOD work owns (listed in docs/hardening.md). Every other function export must
- * refuse garbage with an AnimationError; a new export has to be placed in one group or the other.
- */
-const UNCHECKED = new Set([
-  // systems and their chunked forms
-  'sampleSystem', 'sampleEntities', 'blendSystem', 'blendEntities', 'inertializeSystem', 'inertializeEntities',
-  'rootMotionSystem', 'rootMotionEntities', 'followSystem', 'followEntities', 'aimSystem', 'aimEntities',
-  'lodSystem', 'lodEntities', 'skinSystem', 'skinEntities', 'stateMachineSystem', 'stateMachineEntities', 'enterMachineState',
-  'footLockSystem', 'footLockEntities',
-  // the frame's per-frame parts (src/frame.ts; `step` is the checked way to run a frame)
-  'runFrame', 'beginFrame', 'endFrame', 'updateRange', 'advanceClock', 'runCallerSystems', 'chunkSystems',
-  // per-frame kernels
-  'advanceLayer', 'extractRootDelta', 'extractRootYawDelta', 'sampleClipInto', 'sampleReducedInto', 'sampleCurvesInto', 'retargetPose', 'blendOverrideLayers',
-  'applyAdditiveLayer', 'applyQuinticOffsets', 'applySpringOffsets', 'captureOffsets', 'removeTwist', 'computeModelPose',
-  'computeSkinPalette', 'advanceFollower', 'selectLodLevel', 'blendSpaceWeights', 'skinVertices', 'springDecay', 'warpToMarkers', 'contactKey',
-  // math on caller-owned buffers
-  'solveStrideScales', 'solveTwoBoneIk', 'solveLookAt', 'splitRotation', 'fromUnitVectors', 'minJerkStepMatrix', 'minJerkEulerMatrix',
-  // numeric building blocks of reduceClip
-  'reduceChannel', 'mergeKeys', 'uniformDecimation', 'uniformKeys', 'selectKeys', 'selectKeysWithOrders', 'differenceQuotient', 'fitSpline',
-  'evaluateSpline', 'measureSplineError', 'keyTimes',
-  // reading a reduced clip's packed tracks (the glTF writer's and tools' kernel)
-  'readTrack',
-  // asset helpers in files issue 14 reworks (follow-up)
-  'getRootTrack', 'getRootFrame', 'measureModelError', 'jointReach',
-]);
 
 describe('every exported function refuses garbage with an AnimationError', () => {
   const skeleton = bitanim.createSkeleton({

@@ -27,7 +27,7 @@ afterEach(() => {
 
 /** COUNT characters on a 20 × 20 grid 2 m apart playing walk, two LOD levels split at 12 m from the camera at the origin. */
 function crowd(threads: number): AnimationWorld {
-  const world = createAnimationWorld({ maxEntities: COUNT, maxJoints: 16, threads, kernels: 'js' });
+  const world = createAnimationWorld({ maxEntities: COUNT, maxJoints: 16, threads, kernels: 'js', verifyThreads: true });
   open.push(world);
   setLodCamera(world, 0, 0, 0);
   for (let i = 0; i < COUNT; i++) {

@@ -73,7 +73,7 @@ function poolHash(world: AnimationWorld): string {
 }
 
 async function run(threads: number | null, kernels: KernelChoice = 'wasm'): Promise<{ hashes: string[]; workerChunks: number }> {
-  const world = createAnimationWorld({ maxEntities: COUNT, maxJoints: skeleton.jointCount, threads: threads ?? 1, kernels, maxTransitions: COUNT });
+  const world = createAnimationWorld({ maxEntities: COUNT, maxJoints: skeleton.jointCount, threads: threads ?? 1, kernels, maxTransitions: COUNT, verifyThreads: true });
   const random = createRandom(29);
   const alive: number[] = [];
   for (let n = 0; n < COUNT; n++) {

@@ -33,7 +33,7 @@ afterEach(() => {
 });
 
 function crowd(threads: number, count = 1000): AnimationWorld {
-  const world = createAnimationWorld({ maxEntities: count, maxJoints: 16, threads });
+  const world = createAnimationWorld({ maxEntities: count, maxJoints: 16, threads, verifyThreads: true });
   open.push(world);
   for (let i = 0; i < count; i++) {
     const eid = spawnCharacter(world, skeleton, { x: i % 40, z: Math.floor(i / 40), rootMotion: true });

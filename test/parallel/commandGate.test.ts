@@ -34,7 +34,7 @@ afterEach(() => {
 
 /** 400 walking characters (past PARALLEL_MIN_CHARACTERS, so a threaded frame is in flight), each with a moving follower. */
 function crowd(threads: number, count = 400): AnimationWorld {
-  const world = createAnimationWorld({ maxEntities: count + 8, maxJoints: 16, threads });
+  const world = createAnimationWorld({ maxEntities: count + 8, maxJoints: 16, threads, verifyThreads: true });
   open.push(world);
   for (let i = 0; i < count; i++) {
     const eid = spawnCharacter(world, skeleton, { x: i % 20, z: Math.floor(i / 20), rootMotion: true });

@@ -55,7 +55,7 @@ interface Run {
 
 /** The crowd stepped FRAMES frames: by `step` (threads null) or `stepParallel` on `threads`. */
 async function run(threads: number | null, kernels: KernelChoice = 'auto'): Promise<Run> {
-  const world = createAnimationWorld({ maxEntities: COUNT, maxJoints: JOINTS, threads: threads ?? 1, kernels });
+  const world = createAnimationWorld({ maxEntities: COUNT, maxJoints: JOINTS, threads: threads ?? 1, kernels, verifyThreads: true });
   const random = createRandom(5);
   for (let n = 0; n < COUNT; n++) {
     const s = (n * 7) % SKELETONS; // neighbours of different skeletons: every chunk mixes them

@@ -70,7 +70,7 @@ function poolHash(world: AnimationWorld): string {
 }
 
 async function run(threads: number | null): Promise<string[]> {
-  const world = createAnimationWorld({ maxEntities: COUNT, maxJoints: 31, threads: threads ?? 1 });
+  const world = createAnimationWorld({ maxEntities: COUNT, maxJoints: 31, threads: threads ?? 1, verifyThreads: true });
   open.push(world);
   const fox: number[] = [], walkers: number[] = [];
   for (let i = 0; i < COUNT; i++) {

@@ -67,7 +67,7 @@ function machineCrowd(workerUrl: string | null, options: Partial<AnimationWorldO
   const saved = process.env['BITANIM_WORKER_URL'];
   if (workerUrl !== null) process.env['BITANIM_WORKER_URL'] = workerUrl;
   try {
-    const world = createAnimationWorld({ maxEntities: COUNT, maxJoints: 12, threads: 2, ...options });
+    const world = createAnimationWorld({ maxEntities: COUNT, maxJoints: 12, threads: 2, verifyThreads: true, ...options });
     for (let i = 0; i < COUNT; i++) {
       const eid = spawnCharacter(world, skeleton, { x: i % 20, z: Math.floor(i / 20), rootMotion: true });
       setStateMachine(world, eid, machine);

@@ -8,6 +8,7 @@
  * each channel: the fewest ATKINS keys whose reconstruction (`fitSpline`) stays within the
  * tolerance at every original frame.
  */
+import { shownString } from '../../assets/limits.js';
 import { fail } from '../../assets/AnimationError.js';
 import {
   DEFAULT_DEGREE, DEFAULT_MIN_INTERVAL, checkDegree, prepareQuotients, selectKeysFrom, type SplineDegree,
@@ -110,7 +111,7 @@ export function reduceChannel(
   const subdivisions = options.subdivisions ?? 0;
   checkArguments(where, frameRate, tolerance, degree);
   checkSubdivisions(where, subdivisions);
-  if (fit !== 'segment' && fit !== 'continuous') fail(where, 'fit', `is ${String(fit)}, must be 'segment' or 'continuous'`);
+  if (fit !== 'segment' && fit !== 'continuous') fail(where, 'fit', `is ${shownString(fit)}, must be 'segment' or 'continuous'`);
   if (!(Number.isInteger(iterations) && iterations >= 0)) fail(where, 'iterations', `is ${iterations}, must be an integer ≥ 0`);
   const prepared = prepareQuotients(values, degree, undefined, where);
   const n = values.length;

@@ -32,6 +32,7 @@
  *    worst cases: errors rarely line up), halved while it fails, then bisected — and the
  *    passing result with the fewest keys is returned.
  */
+import { shownString } from '../../assets/limits.js';
 import { AnimationError, IssueList } from '../../assets/AnimationError.js';
 import type { Clip } from '../../assets/Clip.js';
 import { createReducedClip, denseClip } from '../../assets/reducedClip.js';
@@ -132,13 +133,13 @@ export function reduceClip(clip: Clip, options: ReduceClipOptions): Clip {
   const distance = options?.distance ?? defaultErrorDistance(clip.skeleton);
   const method = options?.method ?? 'atkins';
   const subdivisions = options?.subdivisions ?? SUBDIVISIONS;
-  if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance <= 0) issues.add('tolerance', `is ${String(tolerance)}: must be a finite number > 0 (metres)`);
-  if (typeof distance !== 'number' || !Number.isFinite(distance) || distance < 0) issues.add('distance', `is ${String(distance)}: must be a finite number ≥ 0 (metres)`);
-  if (!Number.isInteger(subdivisions) || subdivisions < 0) issues.add('subdivisions', `is ${String(subdivisions)}: must be an integer ≥ 0`);
-  if (method !== 'atkins' && method !== 'uniform') issues.add('method', `is ${String(method)}: must be 'atkins' or 'uniform'`);
-  if (options?.fit !== undefined && options.fit !== 'segment' && options.fit !== 'continuous') issues.add('fit', `is ${String(options.fit)}: must be 'segment' or 'continuous'`);
+  if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance <= 0) issues.add('tolerance', `is ${shownString(tolerance)}: must be a finite number > 0 (metres)`);
+  if (typeof distance !== 'number' || !Number.isFinite(distance) || distance < 0) issues.add('distance', `is ${shownString(distance)}: must be a finite number ≥ 0 (metres)`);
+  if (!Number.isInteger(subdivisions) || subdivisions < 0) issues.add('subdivisions', `is ${shownString(subdivisions)}: must be an integer ≥ 0`);
+  if (method !== 'atkins' && method !== 'uniform') issues.add('method', `is ${shownString(method)}: must be 'atkins' or 'uniform'`);
+  if (options?.fit !== undefined && options.fit !== 'segment' && options.fit !== 'continuous') issues.add('fit', `is ${shownString(options.fit)}: must be 'segment' or 'continuous'`);
   const curveTolerance = options?.curveTolerance ?? DEFAULT_CURVE_TOLERANCE;
-  if (typeof curveTolerance !== 'number' || !Number.isFinite(curveTolerance) || curveTolerance < 0) issues.add('curveTolerance', `is ${String(curveTolerance)}: must be a finite number ≥ 0 (curve units)`);
+  if (typeof curveTolerance !== 'number' || !Number.isFinite(curveTolerance) || curveTolerance < 0) issues.add('curveTolerance', `is ${shownString(curveTolerance)}: must be a finite number ≥ 0 (curve units)`);
   if (clip.frameCount < 2) issues.add('clip', `"${clip.name}" has one frame: there is nothing to reduce`);
   issues.throwIfAny();
   clip = denseClip(clip); // a reduced clip stores no frames: reduce its curves at the frame times
@@ -231,7 +232,7 @@ export function bakeLod(clip: Clip, tolerances: readonly number[], options: Omit
   }
   const issues = new IssueList('bakeLod');
   tolerances.forEach((t, i) => {
-    if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) issues.add(`tolerances[${i}]`, `is ${String(t)}: must be a finite number > 0 (metres)`);
+    if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) issues.add(`tolerances[${i}]`, `is ${shownString(t)}: must be a finite number > 0 (metres)`);
   });
   issues.throwIfAny();
   return [...tolerances].sort((a, b) => a - b).map((tolerance) => reduceClip(clip, { ...options, tolerance }));

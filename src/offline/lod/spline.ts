@@ -39,6 +39,7 @@
  * segment); keys chosen for it come out as many, but the packed clip is 9–22 % larger and the
  * reduction ~4× slower (scripts/fitTable.ts on the 19 shared clips; continuousFit.ts).
  */
+import { shownString } from '../../assets/limits.js';
 import { fail } from '../../assets/AnimationError.js';
 import { checkDegree, DEFAULT_DEGREE, type SplineDegree } from './atkins.js';
 import { fitContinuous } from './continuousFit.js';
@@ -90,7 +91,7 @@ export function fitSpline(
   checkDegree(where, degree);
   checkKeys(where, values.length, frameRate, keys);
   const fit = options.fit ?? 'segment';
-  if (fit !== 'segment' && fit !== 'continuous') fail(where, 'fit', `is ${String(fit)}, must be 'segment' or 'continuous'`);
+  if (fit !== 'segment' && fit !== 'continuous') fail(where, 'fit', `is ${shownString(fit)}, must be 'segment' or 'continuous'`);
   const orders = options.orders;
   if (fit === 'continuous' && orders !== undefined && (!(orders instanceof Uint8Array) || orders.length !== keys.length)) {
     fail(where, 'orders', `must be a Uint8Array of one order per key (${keys.length})`);
