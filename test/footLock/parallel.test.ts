@@ -4,7 +4,6 @@
  * started, on the JavaScript and the WebAssembly kernels; and footLockSystem allocates nothing per
  * frame on either.
  */
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   clearFootLock, createAnimationWorld, detectFootContacts, disposeAnimationWorld, parseBvh, play, setFootLock, setRootTransform, spawnCharacter, step,
@@ -16,6 +15,7 @@ import { smallestAllocation } from '../support/allocation.js';
 import { readAssetText } from '../support/assets.js';
 import { legClip, legRig } from './rig.js';
 import { inPlace } from './helpers.js';
+import { hashComponents } from '../support/poolHash.js';
 
 const DT = 1 / 60;
 const rig = legRig();
@@ -24,14 +24,7 @@ const cmuWalk = inPlace(detectFootContacts(cmu.clip, { feet: ['LeftAnkle', 'Righ
 const LEGS = { legs: [{ upper: 'thighL', lower: 'shinL', foot: 'footL' }, { upper: 'thighR', lower: 'shinR', foot: 'footR' }] };
 
 function hash(world: AnimationWorld): string {
-  const h = createHash('sha256');
-  const components = world.components as unknown as Record<string, Record<string, unknown>>;
-  for (const name of Object.keys(components).sort()) {
-    for (const field of Object.keys(components[name]!).sort()) {
-      const value = components[name]![field];
-      if (ArrayBuffer.isView(value) && !(name === 'Follower' && field === 'scratch')) h.update(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-    }
-  }
+  const h = hashComponents(world);
   return h.update(String(world.time)).digest('hex');
 }
 

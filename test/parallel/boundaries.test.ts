@@ -5,7 +5,6 @@
  * AnimationError and a world the refused call did not change (compared with a twin world
  * that never saw the call).
  */
-import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -15,6 +14,7 @@ import {
 import { injectWorkerFault } from '../../src/parallel/threadPool.js';
 import { refused } from '../fixtures/errors.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
+import { hashComponents } from '../support/poolHash.js';
 
 const DT = 1 / 60;
 const skeleton: Skeleton = syntheticSkeleton(16);
@@ -45,14 +45,7 @@ function crowd(threads: number, count = 1000): AnimationWorld {
 
 /** SHA-256 of every typed array of every component (the per-thread Follower.scratch aside) and the clock. */
 function hash(world: AnimationWorld): string {
-  const h = createHash('sha256');
-  const components = world.components as unknown as Record<string, Record<string, unknown>>;
-  for (const name of Object.keys(components).sort()) {
-    for (const field of Object.keys(components[name]!).sort()) {
-      const value = components[name]![field];
-      if (ArrayBuffer.isView(value) && !(name === 'Follower' && field === 'scratch')) h.update(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-    }
-  }
+  const h = hashComponents(world);
   return h.update(String(world.time)).digest('hex');
 }
 

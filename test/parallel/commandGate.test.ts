@@ -6,7 +6,6 @@
  * entry's exports (every function whose first parameter is `world`), so a new command that
  * the table below does not call fails the test.
  */
-import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as entry from '../../src/index.js';
 import {
@@ -15,6 +14,7 @@ import {
 } from '../../src/index.js';
 import { refused } from '../fixtures/errors.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
+import { hashComponents } from '../support/poolHash.js';
 
 const DT = 1 / 60;
 const skeleton: Skeleton = syntheticSkeleton(16);
@@ -48,14 +48,7 @@ function crowd(threads: number, count = 400): AnimationWorld {
 
 /** SHA-256 of every typed array of every component (the per-thread Follower.scratch aside), the clock and the event queue's counters. */
 function hash(world: AnimationWorld): string {
-  const h = createHash('sha256');
-  const components = world.components as unknown as Record<string, Record<string, unknown>>;
-  for (const name of Object.keys(components).sort()) {
-    for (const field of Object.keys(components[name]!).sort()) {
-      const value = components[name]![field];
-      if (ArrayBuffer.isView(value) && !(name === 'Follower' && field === 'scratch')) h.update(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-    }
-  }
+  const h = hashComponents(world);
   const { head, count, dropped, pushed } = world.events;
   return h.update(`${world.time} ${head} ${count} ${dropped} ${pushed} ${world.characters.dense.length}`).digest('hex');
 }

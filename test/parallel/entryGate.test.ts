@@ -7,7 +7,6 @@
  * and `bitanim/pixi`'s `createCrowdRenderer`, which takes a world, refuses one with a frame in
  * flight or disposed, with the documented AnimationError and the world unchanged.
  */
-import { createHash } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as kernels from '../../src/kernels.js';
 import * as lod from '../../src/lod.js';
@@ -15,6 +14,7 @@ import * as main from '../../src/index.js';
 import { AnimationError, createAnimationWorld, disposeAnimationWorld, play, spawnCharacter, stepParallel, type AnimationWorld } from '../../src/index.js';
 import { UNCHECKED } from '../hardening/unchecked.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
+import { hashComponents } from '../support/poolHash.js';
 
 type Pixi = typeof import('../../src/pixi/index.js');
 let pixi: Pixi;
@@ -53,14 +53,7 @@ function crowd(threads: number): AnimationWorld {
 }
 
 function hash(world: AnimationWorld): string {
-  const h = createHash('sha256');
-  const components = world.components as unknown as Record<string, Record<string, unknown>>;
-  for (const name of Object.keys(components).sort()) {
-    for (const field of Object.keys(components[name]!).sort()) {
-      const value = components[name]![field];
-      if (ArrayBuffer.isView(value) && !(name === 'Follower' && field === 'scratch')) h.update(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-    }
-  }
+  const h = hashComponents(world);
   return h.update(`${world.time} ${world.events.pushed} ${world.characters.dense.length}`).digest('hex');
 }
 

@@ -26,6 +26,7 @@ import {
   type Clip,
 } from '../../src/index.js';
 import { readAsset, readAssetText } from '../support/assets.js';
+import { hashComponents } from '../support/poolHash.js';
 
 const DT = 1 / 60;
 const COUNT = 768; // six chunks of FRAME_CHUNK = 128, so the workers claim some
@@ -58,14 +59,7 @@ beforeAll(async () => {
 });
 
 function poolHash(world: AnimationWorld): string {
-  const h = createHash('sha256');
-  const components = world.components as unknown as Record<string, Record<string, unknown>>;
-  for (const name of Object.keys(components).sort()) {
-    for (const field of Object.keys(components[name]!).sort()) {
-      const value = components[name]![field];
-      if (ArrayBuffer.isView(value) && !(name === 'Follower' && field === 'scratch')) h.update(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-    }
-  }
+  const h = hashComponents(world);
   return h.update(String(world.time)).digest('hex');
 }
 

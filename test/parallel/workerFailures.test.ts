@@ -7,7 +7,6 @@
  * (stateMachineSystem) included, which run only once the workers are known to be up; and in
  * every case `step` and `disposeAnimationWorld` work afterwards.
  */
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import {
 } from '../../src/index.js';
 import { refused } from '../fixtures/errors.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
+import { hashComponents } from '../support/poolHash.js';
 
 const DT = 1 / 60;
 const COUNT = 300; // past PARALLEL_MIN_CHARACTERS: stepParallel runs the threaded frame
@@ -81,14 +81,7 @@ function machineCrowd(workerUrl: string | null, options: Partial<AnimationWorldO
 
 /** SHA-256 of every typed array of every component (the per-thread Follower.scratch aside), the clock and the event counters. */
 function hash(world: AnimationWorld): string {
-  const h = createHash('sha256');
-  const components = world.components as unknown as Record<string, Record<string, unknown>>;
-  for (const name of Object.keys(components).sort()) {
-    for (const field of Object.keys(components[name]!).sort()) {
-      const value = components[name]![field];
-      if (ArrayBuffer.isView(value) && !(name === 'Follower' && field === 'scratch')) h.update(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-    }
-  }
+  const h = hashComponents(world);
   const { head, count, dropped, pushed } = world.events;
   return h.update(`${world.time} ${head} ${count} ${dropped} ${pushed}`).digest('hex');
 }
