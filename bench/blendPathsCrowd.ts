@@ -48,8 +48,8 @@ export interface BlendPathsResult {
   readonly rows: readonly BlendPathsRow[];
 }
 
-/** The Robot's skeleton at `scale` × its bone lengths. */
-function scaled(skeleton: Skeleton, scale: number): Skeleton {
+/** A skeleton at `scale` × its bone lengths (its rest translations scaled). */
+export function scaled(skeleton: Skeleton, scale: number): Skeleton {
   const rest = Float32Array.from(skeleton.rest);
   for (let j = 0; j < skeleton.jointCount; j++) for (let c = 0; c < 3; c++) rest[j * 10 + c] = rest[j * 10 + c]! * scale;
   return createSkeleton({ names: skeleton.names, parents: skeleton.parents, rest });

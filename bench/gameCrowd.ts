@@ -18,13 +18,14 @@
  * the crowd's joints (characters × their skeletons' joints).
  */
 import {
-  bindSkeletons, createAnimationWorld, createBlendSpace, createDifferenceClip, createMask, createSkeleton, createStateMachine, loadGltf, play,
-  setParameter, setStateMachine, spawnCharacter, step, type AnimationWorld, type Clip, type Skeleton,
+  bindSkeletons, createAnimationWorld, createBlendSpace, createDifferenceClip, createMask, createStateMachine, loadGltf, play,
+  setParameter, setStateMachine, spawnCharacter, step, type AnimationWorld, type Clip,
 } from '../src/index.js';
 import { reduceClip } from '../src/lod.js';
 import { createRandom, syntheticClip } from '../test/fixtures/synthetic.js';
 import { readAsset } from '../test/support/assets.js';
 import { collectGarbage, formatMs, median } from './measure.js';
+import { scaled } from './blendPathsCrowd.js';
 import { createCrowdAssets } from './plan.js';
 
 /** Crowd size of the game-crowd rows unless BENCH_GAME_CROWD says otherwise. */
@@ -56,13 +57,6 @@ export interface RowPlan {
   readonly maxJoints: number;
   readonly scenario: Scenario;
   readonly input?: Input;
-}
-
-/** The Robot's skeleton at `scale` × its bone lengths. */
-function scaled(skeleton: Skeleton, scale: number): Skeleton {
-  const rest = Float32Array.from(skeleton.rest);
-  for (let j = 0; j < skeleton.jointCount; j++) for (let c = 0; c < 3; c++) rest[j * 10 + c] = rest[j * 10 + c]! * scale;
-  return createSkeleton({ names: skeleton.names, parents: skeleton.parents, rest });
 }
 
 async function loadAsset(name: string): ReturnType<typeof loadGltf> {
