@@ -139,7 +139,7 @@ export function footLockLegs(block: usize, eid: i32, parents: usize, fromLeg: i3
  * stopped at: code 0–3, the leg whose IK needs `solveTwoBoneIk` (as {@link footLockLegs}: the
  * caller solves it, calls {@link footLockTurn}, then {@link footLockLegs} from the next leg, and
  * this from k + 1), or `LEAVE` (4) for a character the kernel leaves to JavaScript, untouched:
- * its skeleton, one of its clips' contact tables or one of its layers' masks has no copy in the
+ * its feet plant on the ground (`FootLock.enabled` 2), its skeleton, one of its clips' contact tables or one of its layers' masks has no copy in the
  * kernel area.
  */
 export function footLockEntries(block: usize, from: i32, count: i32): i32 {
@@ -149,7 +149,9 @@ export function footLockEntries(block: usize, from: i32, count: i32): i32 {
   const params = ptr(block, B_PARAMS);
   for (let k = from; k < count; k++) {
     const eid = load<i32>(eids + (<usize>k << 2));
-    if (load<u8>(enabled + <usize>eid) !== 1) continue;
+    const mode = load<u8>(enabled + <usize>eid);
+    if (mode === 0) continue;
+    if (mode !== 1) return k * 8 + LEAVE; // feet on the ground: footLockSystem's JavaScript path
     if (!(load<f64>(weights + (<usize>eid << 3)) > 0)) continue;
     const id = load<i32>(skeletonOf + (<usize>eid << 2));
     if (<u32>id >= SKIN_TABLE_IDS) return k * 8 + LEAVE;

@@ -11,7 +11,7 @@ import { AnimationError, fail, IssueList } from '../assets/AnimationError.js';
 import { contactKey } from '../assets/footContactTable.js';
 import { humanoidMap } from '../assets/humanoid/humanoidMap.js';
 import { computeRestModel, type Skeleton } from '../assets/Skeleton.js';
-import { FOOT_BLEND_TIME, FOOT_LEGS, resetFootLock, resetLegState } from '../components/FootLock.js';
+import { FOOT_BLEND_TIME, FOOT_LEGS, FOOT_LOCK_GROUND, FOOT_LOCK_ON, FOOT_NO_JOINT, resetFootLock, resetLegState } from '../components/FootLock.js';
 import { MATRIX_STRIDE, MATRIX_T, NO_PARENT } from '../math/layout.js';
 import { describeValue, isFiniteNumber, requireCharacter, resolveJoint } from './validation.js';
 import type { AnimationWorld } from '../world.js';
@@ -37,7 +37,8 @@ export interface FootLockLeg {
 
 /**
  * Options of {@link setFootLock}. When the character's feet already lock, omitted `weight`,
- * `blendTime` and `easeIn` keep their values, and omitted (or the same) `legs` keep each leg's lock.
+ * `blendTime`, `easeIn` and `ground` keep their values (new legs planting on the ground take
+ * their rest heights), and omitted (or the same) `legs` keep each leg's lock.
  */
 export interface FootLockOptions {
   /**
@@ -59,9 +60,22 @@ export interface FootLockOptions {
    * at 1.2× pace: 0.2 s cost 2–35 mm per contact). 0 holds it from the first frame of contact.
    */
   easeIn?: number;
+  /**
+   * Plant the feet on the ground (default false: a planted foot keeps the animation's height).
+   * The ground is the plane at the character's root transform height (`setRootTransform`'s `y`);
+   * a planted foot joint is held at its height in the skeleton's rest pose above it (`true`: right
+   * for a character modelled standing on its origin, as glTF characters are), or at the given
+   * height in metres (model space: a BVH skeleton's rest often hangs below its origin, so name
+   * the ankle's height). It eases down over `blendTime` from where it landed. When a leg cannot
+   * reach the ground where its foot landed (a body retargeted from another build, a crouch),
+   * the pelvis — the legs' nearest common ancestor — is lowered as far as the farthest planted
+   * leg needs, at most 0.25 leg lengths, easing over about a quarter of `blendTime`. Characters
+   * on the ground run the JavaScript path on either kernels.
+   */
+  ground?: boolean | number;
 }
 
-const OPTIONS = new Set(['legs', 'weight', 'blendTime', 'easeIn']);
+const OPTIONS = new Set(['legs', 'weight', 'blendTime', 'easeIn', 'ground']);
 const LEG_FIELDS = new Set(['upper', 'lower', 'foot', 'contact']);
 /** The longest `blendTime` accepted, seconds. */
 const MAX_BLEND_TIME = 10;
@@ -73,7 +87,8 @@ const MAX_BLEND_TIME = 10;
  * animation when the contact ends, when the animated foot has left it far behind (0.3 leg
  * lengths) or when the leg cannot reach it (a teleport). Only the foot's horizontal position is
  * held; its height is the animation's, raised (a heel coming up) when the hip could not reach
- * the lock otherwise. The character gets the `FootLock` bitecs component.
+ * the lock otherwise — or, with `ground`, the ground's, the pelvis lowered where a leg cannot
+ * reach it. The character gets the `FootLock` bitecs component.
  *
  * The contacts come from the clips' `footDown:<joint>` / `footUp:<joint>` events: run
  * `detectFootContacts` on a clip (or mark them by hand) before playing it. A layer whose clip has
@@ -90,19 +105,20 @@ const MAX_BLEND_TIME = 10;
  * // A clip retargeted from a capture keeps the capture's events: name its foot per leg.
  * setFootLock(world, robot, { legs: [{ upper: 'UpperLeg.L', lower: 'LowerLeg.L', foot: 'Foot.L', contact: 'LeftAnkle' }, …] });
  * @throws AnimationError naming the field when `eid` is not a character; options is not an
- * object or has a field other than `legs`, `weight`, `blendTime`, `easeIn` (a leg: other than
+ * object or has a field other than `legs`, `weight`, `blendTime`, `easeIn`, `ground` (a leg: other than
  * `upper`, `lower`, `foot`, `contact`); `legs` is not an array of 1 to 4 legs; a joint is unknown
  * or a leg is not a chain (upper an ancestor of lower, lower of foot — or the foot outside the
  * leg: neither below upper nor above it), two legs share a foot, or two legs lie on one branch (a
  * leg's upper below another's); `legs` is omitted and the skeleton is not a humanoid; `weight` is
- * not in [0, 1], `blendTime` or `easeIn` not in [0, 10] seconds. Also while a `stepParallel` frame
+ * not in [0, 1], `blendTime` or `easeIn` not in [0, 10] seconds, `ground` not a boolean or a
+ * finite number of metres within ±100, or the legs have no common ancestor. Also while a `stepParallel` frame
  * runs and after `disposeAnimationWorld`. Nothing changes then.
  */
 export function setFootLock(world: AnimationWorld, eid: number, options?: FootLockOptions): void {
   const where = 'setFootLock';
   const skeleton = requireCharacter(world, eid, where);
   if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
-    fail(where, 'options', `is ${describeValue(options)}: must be an object { legs?, weight?, blendTime?, easeIn? } (or omitted)`);
+    fail(where, 'options', `is ${describeValue(options)}: must be an object { legs?, weight?, blendTime?, easeIn?, ground? } (or omitted)`);
   }
   const given = options ?? {};
   const issues = new IssueList(where);
@@ -110,11 +126,16 @@ export function setFootLock(world: AnimationWorld, eid: number, options?: FootLo
     if (!OPTIONS.has(key)) issues.add(key, `is not an option of setFootLock (${[...OPTIONS].join(', ')})`);
   }
   const footLock = world.components.FootLock;
-  const enabled = footLock.enabled[eid] === 1;
+  const enabled = footLock.enabled[eid] !== 0;
   const legs = given.legs === undefined ? humanoidLegs(skeleton, where) : readLegs(issues, skeleton, given.legs);
   const weight = readRanged(issues, 'weight', given.weight, enabled ? footLock.weight[eid] : 1, 1, '');
   const blendTime = readRanged(issues, 'blendTime', given.blendTime, enabled ? footLock.blendTime[eid] : FOOT_BLEND_TIME, MAX_BLEND_TIME, ' seconds');
   const easeIn = readRanged(issues, 'easeIn', given.easeIn, enabled ? footLock.easeIn[eid] : 0, MAX_BLEND_TIME, ' seconds');
+  const ground = readGround(issues, given.ground, enabled ? footLock.enabled[eid] === FOOT_LOCK_GROUND : false);
+  const pelvis = ground === false ? FOOT_NO_JOINT : commonAncestor(skeleton.parents, legs);
+  if (ground !== false && legs.length > 0 && pelvis === FOOT_NO_JOINT) {
+    issues.add('ground', 'needs legs with a common ancestor (the pelvis, lowered when a leg cannot reach the ground)');
+  }
   issues.throwIfAny();
 
   // The same legs as now keep their locks; other legs start free.
@@ -122,9 +143,9 @@ export function setFootLock(world: AnimationWorld, eid: number, options?: FootLo
     const r = eid * FOOT_LEGS + n;
     return footLock.upper[r] === leg.upper && footLock.lower[r] === leg.lower && footLock.foot[r] === leg.foot && footLock.key[r] === leg.key;
   });
+  const rest = computeRestModel(skeleton.parents, skeleton.rest);
   if (!same) {
     resetFootLock(footLock, eid);
-    const rest = computeRestModel(skeleton.parents, skeleton.rest);
     legs.forEach((leg, n) => {
       const r = eid * FOOT_LEGS + n;
       footLock.upper[r] = leg.upper;
@@ -137,10 +158,18 @@ export function setFootLock(world: AnimationWorld, eid: number, options?: FootLo
     });
     footLock.legs[eid] = legs.length;
   }
+  // Planted heights: given, or the feet's rest heights; an omitted `ground` keeps the same legs' heights.
+  if (given.ground !== undefined || !same) {
+    legs.forEach((leg, n) => {
+      footLock.plant[eid * FOOT_LEGS + n] = typeof ground === 'number' ? ground : ground ? rest[leg.foot * MATRIX_STRIDE + MATRIX_T + 1] : 0;
+    });
+  }
+  if (footLock.pelvis[eid] !== pelvis) footLock.drop[eid] = 0;
+  footLock.pelvis[eid] = pelvis;
   footLock.weight[eid] = weight;
   footLock.blendTime[eid] = blendTime;
   footLock.easeIn[eid] = easeIn;
-  footLock.enabled[eid] = 1;
+  footLock.enabled[eid] = ground === false ? FOOT_LOCK_ON : FOOT_LOCK_GROUND;
   addComponent(world.ecs, eid, footLock);
 }
 
@@ -257,6 +286,29 @@ function below(parents: Int16Array, ancestor: number, joint: number): boolean {
 
 function jointName(skeleton: Skeleton, joint: number): string {
   return `"${skeleton.names[joint]}" (${joint})`;
+}
+
+/** The legs' nearest common ancestor (a joint above every leg's upper), or `FOOT_NO_JOINT`. */
+function commonAncestor(parents: Int16Array, legs: readonly ResolvedLeg[]): number {
+  if (legs.length === 0 || legs.some((leg) => leg.upper < 0)) return FOOT_NO_JOINT;
+  for (let j = parents[legs[0].upper]; j !== NO_PARENT; j = parents[j]) {
+    if (legs.every((leg) => below(parents, j, leg.upper))) return j;
+  }
+  return FOOT_NO_JOINT;
+}
+
+/** The largest |ground| accepted, metres. */
+const MAX_GROUND = 100;
+
+/** `ground`: false, true or a height in metres (`fallback` when omitted); records an issue otherwise. */
+function readGround(issues: IssueList, value: unknown, fallback: boolean): boolean | number {
+  if (value === undefined) return fallback;
+  if (typeof value === 'boolean') return value;
+  if (!isFiniteNumber(value) || Math.abs(value) > MAX_GROUND) {
+    issues.add('ground', `is ${describeValue(value)}: must be true, false or a foot height in metres within ±${MAX_GROUND}`);
+    return fallback;
+  }
+  return value;
 }
 
 /** A number in [0, max] (`fallback` when omitted); records an issue otherwise. */

@@ -10,8 +10,9 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
  * `clearFootLock` (src/api/footLock.ts) set it.
  *
  * Indexed by eid (`rows = maxEntities + 1`):
- * - `enabled[eid]`: 1 when the character's feet lock, 0 (default); the entity has the
- *   `FootLock` bitecs component exactly when 1.
+ * - `enabled[eid]`: `FOOT_LOCK_ON` (1) when the character's feet lock, `FOOT_LOCK_GROUND` (2)
+ *   when they lock on the ground (`setFootLock`'s `ground`), 0 (default); the entity has the
+ *   `FootLock` bitecs component exactly when not 0.
  * - `legs[eid]`: legs in use, in [0, FOOT_LEGS].
  * - `weight[eid]`: [0, 1] (default 1): the share of each foot's offset from the animation
  *   applied; 0 leaves the pose untouched, bit for bit.
@@ -20,6 +21,9 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
  * - `easeIn[eid]`: seconds (default 0) over which a new lock's weight eases in (minimum-jerk):
  *   the foot slows onto its lock instead of stopping on the frame the contact starts, and slides
  *   meanwhile (see `setFootLock`).
+ * - `pelvis[eid]`: on the ground, the joint lowered when a leg cannot reach the ground (the legs'
+ *   nearest common ancestor); `FOOT_NO_JOINT` otherwise.
+ * - `drop[eid]`: metres the pelvis is lowered by at the last update (model space, ≥ 0).
  *
  * Indexed by leg row `r = eid × FOOT_LEGS + leg` (settings, then state):
  * - `upper[r]`, `lower[r]`, `foot[r]`: joint indices (`FOOT_NO_JOINT`, −1, when unused); upper is
@@ -27,6 +31,8 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
  * - `detached[r]`: 1 when the foot is not below lower in the hierarchy (an IK foot, as
  *   RobotExpressive's `Foot.L` under its root): the system then moves the foot joint itself onto
  *   the target and turns the leg so the shin follows it.
+ * - `plant[r]`: on the ground, the foot joint's height above the root transform while planted
+ *   (model space, metres: its rest height, or `ground`'s number).
  * - `key[r]`: `contactKey` of the marker the leg follows (the joint name in the clips' events).
  * - `locked[r]`: 1 while the foot is held on `lock`.
  * - `hold[r]`: 1 after a release by distance, until the animated foot comes back within the
@@ -41,7 +47,7 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
  *   of its own and keeps this one).
  *
  * The settings in Float64; the leg state (positions, offsets, clocks, bend) in Float32, which
- * resolves a world position 1 km from the origin to 0.06 mm: 306 bytes per character.
+ * resolves a world position 1 km from the origin to 0.06 mm: 328 bytes per character.
  */
 export interface FootLockComponent {
   readonly enabled: Uint8Array;
@@ -49,10 +55,13 @@ export interface FootLockComponent {
   readonly weight: Float64Array;
   readonly blendTime: Float64Array;
   readonly easeIn: Float64Array;
+  readonly pelvis: Int16Array;
+  readonly drop: Float32Array;
   readonly upper: Int16Array;
   readonly lower: Int16Array;
   readonly foot: Int16Array;
   readonly detached: Uint8Array;
+  readonly plant: Float32Array;
   readonly key: Int32Array;
   readonly locked: Uint8Array;
   readonly hold: Uint8Array;
@@ -65,6 +74,10 @@ export interface FootLockComponent {
   readonly bend: Float32Array;
 }
 
+/** `FootLock.enabled`: planted feet are held where they landed, at the animation's height. */
+export const FOOT_LOCK_ON = 1;
+/** `FootLock.enabled`: planted feet are held where they landed, on the ground (see `setFootLock`'s `ground`). */
+export const FOOT_LOCK_GROUND = 2;
 /** Legs per character (a biped uses 2, a quadruped 4). */
 export const FOOT_LEGS = 4;
 /** `FootLock.upper` / `lower` / `foot` of an unused leg: no joint. */
@@ -81,10 +94,13 @@ export function createFootLockComponent(rows: number, alloc: PoolAllocator = hea
     weight: alloc.array(Float64Array, rows),
     blendTime: alloc.array(Float64Array, rows),
     easeIn: alloc.array(Float64Array, rows),
+    pelvis: alloc.array(Int16Array, rows),
+    drop: alloc.array(Float32Array, rows),
     upper: alloc.array(Int16Array, legRows),
     lower: alloc.array(Int16Array, legRows),
     foot: alloc.array(Int16Array, legRows),
     detached: alloc.array(Uint8Array, legRows),
+    plant: alloc.array(Float32Array, legRows),
     key: alloc.array(Int32Array, legRows),
     locked: alloc.array(Uint8Array, legRows),
     hold: alloc.array(Uint8Array, legRows),
@@ -111,12 +127,15 @@ export function resetFootLock(footLock: FootLockComponent, eid: number): void {
   footLock.weight[eid] = 1;
   footLock.blendTime[eid] = FOOT_BLEND_TIME;
   footLock.easeIn[eid] = 0;
+  footLock.pelvis[eid] = FOOT_NO_JOINT;
+  footLock.drop[eid] = 0;
   for (let leg = 0; leg < FOOT_LEGS; leg++) {
     const r = eid * FOOT_LEGS + leg;
     footLock.upper[r] = FOOT_NO_JOINT;
     footLock.lower[r] = FOOT_NO_JOINT;
     footLock.foot[r] = FOOT_NO_JOINT;
     footLock.detached[r] = 0;
+    footLock.plant[r] = 0;
     footLock.key[r] = 0;
     resetLegState(footLock, r);
   }

@@ -9,6 +9,8 @@ import { IK_PARAMS } from '../math/twoBoneIk.js';
 import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
 import { FRAME_CHUNK, type AnimationWorld } from '../world.js';
 
+/** The IK target is kept within this share of the leg's length (l1 + l2) from the hip, unless the animation stretches it farther. */
+export const FOOT_MAX_EXTENSION = 0.999;
 /** Floats per joint in `FootLockScratch.model`: a 3×4 model matrix (12), then the model rotation (4). */
 export const FOOT_JOINT_STRIDE = 16;
 /** Offset of the model rotation inside a joint's `FootLockScratch.model` record. */

@@ -39,7 +39,10 @@
  *    lifts off, except that a locked foot the hip cannot reach at that height rises until it
  *    can (a heel coming up), by at most `FOOT_MAX_LIFT` (0.25) l — beyond that (or
  *    horizontally out of reach) the lock is released. That rise is o's vertical part, and
- *    decays like the rest after a release.
+ *    decays like the rest after a release. On the ground (`FootLock.enabled` =
+ *    `FOOT_LOCK_GROUND`) a locked foot is held at the plant height above the root transform
+ *    instead, eased down over blendTime, after footGround.ts's `lowerPelvis` has lowered the
+ *    pelvis as far as the planted legs need; feet not planted keep their animated positions.
  * 4. **IK** (`math/twoBoneIk.ts`: Holden's "Simple Two Joint IK", ozz's IKTwoBoneJob; at weight 1
  *    by {@link solveLegIk}, its construction without trigonometry) of u and k toward
  *    p' = R⁻¹·(a + w·o − t) (model space),
@@ -66,12 +69,12 @@
  *
  * On the WebAssembly kernels (`world.wasm`) the chunk runs in assembly/footLock.ts through
  * src/wasm/footLockWasm.ts: the same steps, decisions and constants in doubles (docs/wasm.md);
- * characters whose skeleton, clips' contact tables or masks have no copy in the kernel area run
- * here. This file's JavaScript path is the reference the kernel is tested against
+ * characters whose skeleton, clips' contact tables or masks have no copy in the kernel area, and
+ * characters on the ground, run here. This file's JavaScript path is the reference the kernel is tested against
  * (test/wasm/footLock.test.ts).
  */
 import { commitRemovals } from 'bitecs';
-import { FOOT_LEGS } from '../components/FootLock.js';
+import { FOOT_LEGS, FOOT_LOCK_GROUND } from '../components/FootLock.js';
 import { updateRange } from '../components/UpdateList.js';
 import { composeModel } from '../math/composeModel.js';
 import { markPath } from '../math/jointList.js';
@@ -81,19 +84,19 @@ import { IK_D1, IK_D2, IK_END, IK_MID, IK_POLE, IK_ROOT, IK_TARGET, IK_WEIGHT, s
 import { footLockEntriesWasm } from '../wasm/footLockWasm.js';
 import { syncKernelArea } from '../wasm/kernels.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
+import { lowerPelvis } from './footGround.js';
 import * as parts from './footLockParts.js';
 import { createFootLockScratch, plantContacts } from './footLockParts.js';
 export { createFootLockScratch, FOOT_JOINT_STRIDE, type FootLockScratch } from './footLockParts.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, POSE_T, POSE_Q, MATRIX_T } = layout;
-const { FOOT_JOINT_STRIDE, FOOT_JOINT_Q, P_IK, P_DELTA, P_INVERSE, P_MOVE, P_REACH, P_LIFT, P_QA, NOT_A_LEG, IDLE } = parts;
+const { FOOT_JOINT_STRIDE, FOOT_JOINT_Q, FOOT_MAX_EXTENSION, P_IK, P_DELTA, P_INVERSE, P_MOVE, P_REACH, P_LIFT, P_QA, P_SECONDS, NOT_A_LEG, IDLE } = parts;
 
 /** A lock farther than this many leg lengths (l1 + l2) from the animated foot is released. */
 export const FOOT_UNLOCK_RADIUS = 0.3;
 /** After a release by distance, a foot locks again only once its offset is within this many leg lengths (or a new contact starts). */
 export const FOOT_REPLANT_RADIUS = 0.1;
-/** The IK target is kept within this share of the leg's length (l1 + l2) from the hip, unless the animation stretches it farther. */
-export const FOOT_MAX_EXTENSION = 0.999;
+export { FOOT_MAX_EXTENSION } from './footLockParts.js';
 /**
  * A locked foot out of reach at its animated height rises (a heel coming up) by at most this
  * many leg lengths; farther, the lock is released.
@@ -152,7 +155,8 @@ function footLockRange(world: AnimationWorld, first: number, last: number): void
 
   for (let entry = first; entry < last; entry++) {
     const eid = updated[entry];
-    if (FootLock.enabled[eid] !== 1) continue;
+    const mode = FootLock.enabled[eid];
+    if (mode === 0) continue;
     const weight = FootLock.weight[eid];
     if (!(weight > 0)) continue;
     const legs = FootLock.legs[eid];
@@ -168,7 +172,8 @@ function footLockRange(world: AnimationWorld, first: number, last: number): void
     for (let leg = 0; leg < legs; leg++) {
       const r = eid * FOOT_LEGS + leg;
       if (plantedNow[leg] === NOT_A_LEG) continue;
-      if (plantedNow[leg] === 0 && locked[r] === 0 && offset[r * 3] === 0 && offset[r * 3 + 1] === 0 && offset[r * 3 + 2] === 0) {
+      // On the ground no leg is idle: a lowered pelvis bends every knee.
+      if (mode !== FOOT_LOCK_GROUND && plantedNow[leg] === 0 && locked[r] === 0 && offset[r * 3] === 0 && offset[r * 3 + 1] === 0 && offset[r * 3 + 2] === 0) {
         plantedNow[leg] = IDLE;
         contacts[r] = 0;
         if (releaseClock[r] < blendTime) releaseClock[r] += seconds;
@@ -183,6 +188,11 @@ function footLockRange(world: AnimationWorld, first: number, last: number): void
     const localOff = eid * poseSize;
     composeModel(model, 0, FOOT_JOINT_STRIDE, local, localOff, parents, 0, count, FOOT_JOINT_Q, list);
     for (let pos = 0; pos < count; pos++) slot[list[pos]] = 0;
+    const onGround = mode === FOOT_LOCK_GROUND;
+    if (onGround) {
+      params[P_SECONDS] = seconds;
+      lowerPelvis(world, eid, count, local, localOff, parents);
+    }
 
     const tx = RootMotion.x[eid], ty = RootMotion.y[eid], tz = RootMotion.z[eid];
     const yaw = RootMotion.yaw[eid];
@@ -206,37 +216,46 @@ function footLockRange(world: AnimationWorld, first: number, last: number): void
       const ux = model[u], uy = model[u + 1], uz = model[u + 2];
       const kx = model[k], ky = model[k + 1], kz = model[k + 2];
       const fx = model[f], fy = model[f + 1], fz = model[f + 2];
+      // The chain's end: the foot, except that a detached foot stays put while a lowered pelvis
+      // (on the ground) moves its leg down: the shin then ends that much below it.
+      const ey = detached && onGround ? fy - FootLock.drop[eid] : fy;
       const l1 = Math.sqrt((kx - ux) * (kx - ux) + (ky - uy) * (ky - uy) + (kz - uz) * (kz - uz));
-      const l2 = Math.sqrt((fx - kx) * (fx - kx) + (fy - ky) * (fy - ky) + (fz - kz) * (fz - kz));
+      const l2 = Math.sqrt((fx - kx) * (fx - kx) + (ey - ky) * (ey - ky) + (fz - kz) * (fz - kz));
       const legLength = l1 + l2;
       // World positions: w = R·m + t, R about +Y (x' = x cos + z sin, z' = −x sin + z cos).
       const ax = fx * cos + fz * sin + tx, az = -fx * sin + fz * cos + tz;
       const hx = ux * cos + uz * sin + tx, hy = uy + ty, hz = -ux * sin + uz * cos + tz;
       const ay = fy + ty;
+      // The height the planted foot is held at: the animation's, or on the ground the plant height above the root.
+      const plantY = onGround ? FootLock.plant[r] + ty : ay;
+      // On the ground the pelvis may be lowered: a foot not planted stays where the animation puts
+      // it, so an attached one (lowered with the pelvis) is raised back by the drop.
+      const rise = onGround && !detached ? FootLock.drop[eid] : 0;
       if (!(ax - ax === 0 && az - az === 0 && hx - hx === 0 && hz - hz === 0 && legLength > 0 && legLength < Infinity)) {
         clearLeg(FootLock, r);
         continue;
       }
 
       // Never straighter than FOOT_MAX_EXTENSION of the leg (or than the animation has it).
-      const animated = Math.sqrt((fx - ux) * (fx - ux) + (fy - uy) * (fy - uy) + (fz - uz) * (fz - uz));
+      const animated = Math.sqrt((fx - ux) * (fx - ux) + (ey - uy) * (ey - uy) + (fz - uz) * (fz - uz));
       const limit = animated > FOOT_MAX_EXTENSION * legLength ? animated : FOOT_MAX_EXTENSION * legLength;
       const maxLift = FOOT_MAX_LIFT * legLength;
 
       // 3. Offset. The clocks advance by this update's seconds, then the free offset decays from the last release.
       const easeIn = FootLock.easeIn[eid];
       if (releaseClock[r] < blendTime) releaseClock[r] += seconds;
-      if (locked[r] === 1 && lockClock[r] < easeIn) lockClock[r] += seconds;
+      const lockTime = onGround && blendTime > easeIn ? blendTime : easeIn; // on the ground the foot also eases down
+      if (locked[r] === 1 && lockClock[r] < lockTime) lockClock[r] += seconds;
       // s(u) = 6u⁵ − 15u⁴ + 10u³ (math/minJerk.ts), written out: a call taking and returning a
       // float, were V8 not to inline it in this long loop, would box both on every leg.
       const tr = blendTime > 0 ? releaseClock[r] / blendTime : 1;
       const free = tr >= 1 ? 0 : tr <= 0 ? 1 : 1 - tr * tr * tr * (tr * (6 * tr - 15) + 10);
-      let ofx = release[r3] * free, ofy = release[r3 + 1] * free, ofz = release[r3 + 2] * free;
+      let ofx = release[r3] * free, ofy = release[r3 + 1] * free + rise, ofz = release[r3 + 2] * free;
       let lift = 0;
       if (locked[r] === 1) {
         const dx = lock[r3] - ax, dz = lock[r3 + 2] - az;
         const far = dx * dx + dz * dz > FOOT_UNLOCK_RADIUS * FOOT_UNLOCK_RADIUS * legLength * legLength;
-        params[P_REACH] = lock[r3] - hx; params[P_REACH + 1] = ay - hy; params[P_REACH + 2] = lock[r3 + 2] - hz; params[P_REACH + 3] = limit;
+        params[P_REACH] = lock[r3] - hx; params[P_REACH + 1] = plantY - hy; params[P_REACH + 2] = lock[r3 + 2] - hz; params[P_REACH + 3] = limit;
         liftToReach(params);
         lift = params[P_LIFT];
         const unreachable = !(lift <= maxLift);
@@ -244,7 +263,7 @@ function footLockRange(world: AnimationWorld, first: number, last: number): void
           locked[r] = 0;
           hold[r] = far || unreachable ? 1 : 0;
           release[r3] = offset[r3];
-          release[r3 + 1] = offset[r3 + 1];
+          release[r3 + 1] = offset[r3 + 1] - rise;
           release[r3 + 2] = offset[r3 + 2];
           releaseClock[r] = 0;
           ofx = offset[r3];
@@ -256,7 +275,7 @@ function footLockRange(world: AnimationWorld, first: number, last: number): void
         if (contactStart) hold[r] = 0;
         if (hold[r] === 1 && ofx * ofx + ofz * ofz <= FOOT_REPLANT_RADIUS * FOOT_REPLANT_RADIUS * legLength * legLength) hold[r] = 0;
         const lx = ax + ofx, lz = az + ofz;
-        params[P_REACH] = lx - hx; params[P_REACH + 1] = ay - hy; params[P_REACH + 2] = lz - hz; params[P_REACH + 3] = limit;
+        params[P_REACH] = lx - hx; params[P_REACH + 1] = plantY - hy; params[P_REACH + 2] = lz - hz; params[P_REACH + 3] = limit;
         liftToReach(params);
         lift = params[P_LIFT];
         if (hold[r] === 0 && lift <= maxLift) {
@@ -272,15 +291,23 @@ function footLockRange(world: AnimationWorld, first: number, last: number): void
         // The locked offset (L − a horizontally, the lift that keeps L within reach vertically), its weight eased in over `easeIn`.
         const v = easeIn > 0 ? lockClock[r] / easeIn : 1;
         const e = v >= 1 ? 1 : v <= 0 ? 0 : v * v * v * (v * (6 * v - 15) + 10);
-        const lockY = lift > ofy ? lift : ofy;
         ox = ofx + e * (lock[r3] - ax - ofx);
-        oy = ofy + e * (lockY - ofy);
+        if (onGround) {
+          // Down (or up) to the ground, plus any lift the hip needs, eased in over blendTime.
+          const g = blendTime > 0 ? lockClock[r] / blendTime : 1;
+          const s = g >= 1 ? 1 : g <= 0 ? 0 : g * g * g * (g * (6 * g - 15) + 10);
+          oy = ofy + e * s * (plantY - ay + lift - ofy);
+        } else {
+          const lockY = lift > ofy ? lift : ofy;
+          oy = ofy + e * (lockY - ofy);
+        }
         oz = ofz + e * (lock[r3 + 2] - az - ofz);
       }
       offset[r3] = ox;
       offset[r3 + 1] = oy;
       offset[r3 + 2] = oz;
-      if (ox === 0 && oy === 0 && oz === 0) continue; // free and settled: the animated pose, bit for bit
+      // Free and settled: the animated pose, bit for bit (on the ground, unless the pelvis is lowered).
+      if (ox === 0 && oy === 0 && oz === 0 && !(onGround && FootLock.drop[eid] > 0)) continue;
 
       // 4. IK toward the target, in model space: p' = R⁻¹·(a + w·o − t).
       const px = ax + weight * ox - tx, pz = az + weight * oz - tz;
@@ -296,7 +323,7 @@ function footLockRange(world: AnimationWorld, first: number, last: number): void
         continue;
       }
       // The pole: the knee's bend direction, the part of k − u across the hip → foot line.
-      const ax2 = fx - ux, ay2 = fy - uy, az2 = fz - uz;
+      const ax2 = fx - ux, ay2 = ey - uy, az2 = fz - uz;
       const along = animated > 0 ? ((kx - ux) * ax2 + (ky - uy) * ay2 + (kz - uz) * az2) / (animated * animated) : 0;
       let bx = kx - ux - ax2 * along, by = ky - uy - ay2 * along, bz = kz - uz - az2 * along;
       const bl = Math.sqrt(bx * bx + by * by + bz * bz);
@@ -308,7 +335,7 @@ function footLockRange(world: AnimationWorld, first: number, last: number): void
       }
       params[P_IK + IK_ROOT] = ux; params[P_IK + IK_ROOT + 1] = uy; params[P_IK + IK_ROOT + 2] = uz;
       params[P_IK + IK_MID] = kx; params[P_IK + IK_MID + 1] = ky; params[P_IK + IK_MID + 2] = kz;
-      params[P_IK + IK_END] = fx; params[P_IK + IK_END + 1] = fy; params[P_IK + IK_END + 2] = fz;
+      params[P_IK + IK_END] = fx; params[P_IK + IK_END + 1] = ey; params[P_IK + IK_END + 2] = fz;
       params[P_IK + IK_TARGET] = qx; params[P_IK + IK_TARGET + 1] = qy; params[P_IK + IK_TARGET + 2] = qz;
       params[P_IK + IK_POLE] = kx + legLength * bx;
       params[P_IK + IK_POLE + 1] = ky + legLength * by;

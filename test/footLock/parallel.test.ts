@@ -1,6 +1,6 @@
 /**
  * Foot locking on every core: stepParallel at 2 and 3 threads gives step's pools bit for bit
- * (every component, FootLock's state included), with clips registered after the workers
+ * (every component, FootLock's state included; some characters' feet on the ground), with clips registered after the workers
  * started, on the JavaScript and the WebAssembly kernels; and footLockSystem allocates nothing per
  * frame on either.
  */
@@ -37,8 +37,9 @@ function crowd(threads: number, count: number, kernels: 'js' | 'wasm' = 'js'): {
     const human = n % 5 === 4;
     const eid = spawnCharacter(world, human ? cmu.skeleton : rig, { x: (n % 20) * 3, z: Math.floor(n / 20) * 3 });
     play(world, eid, human ? cmuWalk : rigClip, { time: (n % 7) * 0.05, loop: true });
-    if (human) setFootLock(world, eid);
-    else if (n % 5 !== 3) setFootLock(world, eid, { ...LEGS, weight: n % 5 === 1 ? 0.5 : 1, easeIn: n % 5 === 2 ? 0.1 : 0 });
+    // Some feet on the ground (footLockSystem's JavaScript path on either kernels, the pelvis lowered).
+    if (human) setFootLock(world, eid, n % 10 === 9 ? { ground: 0.08 } : {});
+    else if (n % 5 !== 3) setFootLock(world, eid, { ...LEGS, weight: n % 5 === 1 ? 0.5 : 1, easeIn: n % 5 === 2 ? 0.1 : 0, ground: n % 5 === 0 && n % 2 === 0 });
     speeds.push(0.3 + (n % 9) * 0.1);
   }
   const move = (f: number): void => {
@@ -74,6 +75,8 @@ describe('stepParallel equals step with foot locks', () => {
         // The locks did something: some feet locked, some let go.
         const locked = Array.from(serial.world.components.FootLock.locked).filter((v) => v === 1).length;
         expect(locked).toBeGreaterThan(50);
+        // Some pelvises were lowered (feet on the ground).
+        expect(Array.from(serial.world.components.FootLock.drop).filter((v) => v > 0).length).toBeGreaterThan(0);
       } finally {
         disposeAnimationWorld(parallel.world);
       }

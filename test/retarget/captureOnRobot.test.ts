@@ -118,7 +118,8 @@ describe('CMU 131_01 on RobotExpressive', () => {
     expect(Math.abs(ratio / legs - 1)).toBeLessThan(0.03);
     let worstHips = 0;
     times.forEach((_, k) => { worstHips = Math.max(worstHips, Math.abs(target[k]![hipsT * 3 + 1]! - ratio * source[k]![hipsS * 3 + 1]!)); });
-    // The feet, reported (planting them is foot IK's work: docs/retargeting.md, limits): each
+    // The feet, reported (planting them is foot IK's work: docs/retargeting.md, limits;
+    // setFootLock's `ground` brings every contact within 2 cm, test/footLock/ground.test.ts): each
     // foot joint's height against the capture's ankle at the ratio, d = y_t − ratio · y_s,
     // its median and spread; and its lowest point above its rest height.
     const rest = restPositions(robot);
