@@ -62,10 +62,11 @@ describe('name binding', () => {
     for (const [name, position] of expected) {
       position.forEach((v, c) => expect(actual.get(name)![c]).toBeCloseTo(v, 5));
     }
-    // extra joints keep the target's rest pose (local)
+    // extra joints keep the target's rest pose (local; the clip baked onto the target holds it
+    // at every key, and interpolating equal float32 keys on the SIMD kernels rounds within an ulp)
     const local = getLocalPose(world, shuffled);
     for (let j = source.jointCount; j < target.jointCount; j++) {
-      expect(Array.from(local.subarray(j * 10, j * 10 + 10))).toEqual(Array.from(target.rest.subarray(j * 10, j * 10 + 10)));
+      local.subarray(j * 10, j * 10 + 10).forEach((v, c) => expect(v).toBeCloseTo(target.rest[j * 10 + c]!, 6));
     }
   });
 

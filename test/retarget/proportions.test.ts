@@ -148,7 +148,13 @@ describe("retargeting by proportions: the seed's appendix 2 with the CMU walk", 
     for (let j = 0; j < model.jointCount; j++) {
       for (let c = 9; c < 12; c++) expect(a[j * 12 + c]).toBeCloseTo(k * b[j * 12 + c]!, 4);
     }
-    expect(world.components.Layers.rootScale[eid * DEFAULT_MAX_LAYERS]).toBeCloseTo(k, 5);
+    // Root travel takes the same ratio: over 1 s of the walk the model's root goes k × the capture's.
+    const moving = createAnimationWorld({ maxEntities: 3, maxJoints: 32 });
+    const m = spawnCharacter(moving, model, { rootMotion: true }), r = spawnCharacter(moving, bvh.skeleton, { rootMotion: true });
+    for (const e of [m, r]) play(moving, e, bvh.clip, { time: 4 });
+    for (let f = 0; f <= 30; f++) step(moving, f === 0 ? 0 : 1 / 30);
+    const [tm, tr] = [getRootTransform(moving, m), getRootTransform(moving, r)];
+    expect(Math.hypot(tm.x, tm.z) / Math.hypot(tr.x, tr.z)).toBeCloseTo(k, 5);
   });
 });
 

@@ -128,9 +128,9 @@ describe('hipScaling: false keeps the clip\'s own stride (seed appendix 2 withou
     const scaled = spawnCharacter(world, model, { rootMotion: true });
     play(world, unscaled, walk, { hipScaling: false });
     play(world, scaled, walk);
+    // (The ratio is carried by the clip the layers play — baked onto the model's skeleton — or by
+    // Layers.rootScale; the rates below are what either gives.)
     const { Layers } = world.components;
-    expect(Layers.rootScale[unscaled * DEFAULT_MAX_LAYERS]).toBe(1);
-    expect(Layers.rootScale[scaled * DEFAULT_MAX_LAYERS]).toBeCloseTo(0.7 / 1.25, 6);
     setTargetSpeed(world, unscaled, 1.6667);
     setTargetSpeed(world, scaled, 1.6667);
     expect(Layers.speed[unscaled * DEFAULT_MAX_LAYERS]).toBeCloseTo(1.6667 / (2.0 / 1.2), 6);

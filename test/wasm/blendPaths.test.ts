@@ -407,7 +407,7 @@ describe('sampleBound: dense clips through proportions-only bindings', () => {
     expect(between).toBeGreaterThan(60);
   });
 
-  it('a Robot crowd retargeted onto a 0.8× copy (and a renamed 1.3× copy with a joint more), masked and additive layers on it: the wasm world within the bound of the JS world, sampled on the kernel', () => {
+  it('a Robot crowd retargeted onto a 0.8× copy (and a renamed 1.3× copy with a joint more), masked and additive layers on it: the wasm world within the bound of the JS world, sampled on the kernels (baked clips, a bound difference clip)', () => {
     for (const target of [resized(0.8, '', false), resized(1.3, 'r_', true)]) {
       const renamed = target.jointCount > robot.jointCount;
       const upper = createMask(target, { [target.names[robot.names.indexOf('Torso')]!]: 1 });
@@ -427,8 +427,13 @@ describe('sampleBound: dense clips through proportions-only bindings', () => {
         return world;
       };
       const wasm = make('wasm'), js = make('js');
+      // Dense override clips play baked onto the target (its own clips, on sampleClip); only the
+      // additive difference clip plays through its binding (sampleBound).
       const bound = wasm.assets.bindings.filter((b) => b !== undefined);
-      expect(bound.length).toBeGreaterThan(0);
+      expect(bound.length).toBe(renamed ? 0 : 1);
+      const played = wasm.assets.clips.filter((c) => c !== undefined && (c.name === walk.name || c.name === wave.name));
+      expect(played.length).toBe(2);
+      for (const clip of played) expect(clip!.skeleton).toBe(target);
       for (let id = 0; id < wasm.assets.bindings.length; id++) {
         if (wasm.assets.bindings[id] !== undefined) expect(wasm.wasm!.area.bindingTable[id]).not.toBe(0);
       }
