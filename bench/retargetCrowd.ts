@@ -95,7 +95,7 @@ export function printRetarget(r: RetargetResult): void {
       console.log(`| ${run.kernels} | ${KINDS[k]} | ${formatMs(m)} | ${(m / own).toFixed(2)}× | ${times.length} |`);
     });
   }
-  console.log('\nFrames measured alternately, medians. Retargeted rows play the clips baked onto the character's skeleton once (by proportions, or through reference poses by retargetPose), so every row samples on its kernels as the character's own clip.');
+  console.log('\nFrames measured alternately, medians. Retargeted rows play the clips baked onto the character\'s skeleton once (by proportions, or through reference poses by retargetPose), so every row samples on its kernels as the character\'s own clip.');
 }
 
 /** BENCH_RETARGET: unset → {@link RETARGET_CROWD}; 0 → no retargeting row; another positive integer → that crowd size. */

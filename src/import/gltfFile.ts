@@ -22,6 +22,7 @@
  */
 import type { Stats } from 'node:fs';
 import { AnimationError } from '../assets/AnimationError.js';
+import { shownValue } from '../assets/limits.js';
 import { nodeBuiltin } from '../memory/environment.js';
 import { loadGltfWith, type GltfOptions, type GltfResult } from './gltf.js';
 import type { ResourceReader } from './gltf/resources.js';
@@ -56,7 +57,7 @@ type Path = typeof import('node:path');
 export async function loadGltfFile(file: string, options: GltfOptions = {}): Promise<GltfResult> {
   const fs = nodeBuiltin<Fs>('node:fs');
   if (fs === null) throw new AnimationError(WHERE, [{ path: 'file', message: 'needs Node (node:fs): in a browser use loadGltfUrl' }]);
-  if (typeof file !== 'string' || file === '') throw new AnimationError(WHERE, [{ path: 'file', message: `is ${JSON.stringify(file) ?? String(file)}: must be a file path` }]);
+  if (typeof file !== 'string' || file === '') throw new AnimationError(WHERE, [{ path: 'file', message: `is ${shownValue(file)}: must be a file path` }]);
   if (typeof options !== 'object' || options === null) throw new AnimationError(WHERE, [{ path: 'options', message: `is ${options === null ? 'null' : typeof options}: must be an object or omitted` }]);
   const bytes = await readRegularFile(fs, file, MAX_GLTF_FILE_BYTES, (message) => refuse(file, message), true);
   return loadGltfFileBytes(bytes, file, options);

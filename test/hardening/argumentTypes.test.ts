@@ -130,13 +130,6 @@ function show(v: unknown): string {
   }
 }
 
-/**
- * Faults known and not fixed here: src/import/gltfFile.ts shows a path that is not a string with
- * `JSON.stringify`, which throws on a BigInt (src/import is outside this change; `shownValue` in
- * src/assets/limits.ts is the fix). Listed by function and message, so any other fault still fails.
- */
-const KNOWN: ReadonlyMap<string, string> = new Map([['loadGltfFile', 'TypeError: Do not know how to serialize a BigInt']]);
-
 /** The parameter names of `fn`, from its source text (`(world, eid, clip, options = {})` → world, eid, clip, options). */
 function parameterNames(fn: (...args: unknown[]) => unknown): string[] {
   const match = /^(?:async\s+)?(?:function\s*[\w$]*\s*)?\(([^)]*)\)/.exec(Function.prototype.toString.call(fn));
@@ -259,7 +252,6 @@ describe('every argument type, every checked function of every entry: only Anima
           return;
         }
         if (!(error instanceof bitanim.AnimationError)) {
-          if (error instanceof Error && KNOWN.get(name) === `${error.name}: ${error.message}`) return;
           faults.push(`${name}(${args.map(show).join(', ')}): ${error instanceof Error ? `${error.name}: ${error.message}` : show(error)}`);
           return;
         }
