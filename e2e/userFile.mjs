@@ -9,6 +9,7 @@
 //      Robot is shown plays on the Robot through the humanoid joint map, named after its file;
 //   3. Fox.glb (centimetres, so 79 "metres" tall as glTF reads it) shows loadGltf's units
 //      warning and is read with { height: 1.8 }: 1.8 m tall;
+//      as Fox.gltf with its Fox.bin picked together, the same;
 //   4. `?file=assets/RobotExpressive.glb` (a served file) opens it at once;
 //   5. no console errors, page errors or failed requests.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -122,6 +123,22 @@ export async function checkUserFile({ openPage, check, until }) {
   check('your file: Fox.glb (centimetres read as metres: 79 m) shows the units warning and is read with { height: 1.8 }',
     r.name === 'Fox.glb' && r.warnings.some((w) => /^units:.*too large/.test(w)) && Math.abs(r.height - 1.8) < 0.002 && r.units.includes('height: 1.8'),
     `${r.height.toFixed(4)} m; ${r.units}; ${r.warnings.find((w) => w.startsWith('units:'))}`);
+
+  // 3b. The same Fox as a .gltf with its buffer in a .bin, picked together.
+  const glb = readFileSync(asset('Fox.glb'));
+  const jsonLength = glb.readUInt32LE(12);
+  const json = JSON.parse(glb.subarray(20, 20 + jsonLength).toString('utf8'));
+  const binStart = 20 + jsonLength;
+  const bin = glb.subarray(binStart + 8, binStart + 8 + glb.readUInt32LE(binStart));
+  json.buffers = [{ byteLength: json.buffers[0].byteLength, uri: 'Fox.bin' }];
+  await page.setInputFiles('#file-input', [
+    { name: 'Fox.gltf', mimeType: 'model/gltf+json', buffer: Buffer.from(JSON.stringify(json)) },
+    { name: 'Fox.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bin) },
+  ]);
+  await until(page, () => window.__sandbox.file().loads >= 4, 60_000);
+  const split = await report();
+  check('your file: Fox.gltf with its Fox.bin picked together reads as the .glb does', split.name === 'Fox.gltf' && JSON.stringify(split.clips) === JSON.stringify(r.clips) &&
+    Math.abs(split.height - 1.8) < 0.002 && split.drawn >= 1, `${split.name}: ${split.clips.join(', ')}; ${split.height.toFixed(4)} m; ${split.errors.join(' | ')}`);
   check('your file: no console errors, page errors or failed requests (picked and dropped files)', errors.length === 0, errors.join(' | '));
   await page.close();
 
