@@ -40,6 +40,9 @@
 //      inspector's "State machines" panel (`?machines=1`) shows the current state and changes it
 //      when its controls are used (the speed slider up → 'move', down to 0 → 'idle'; the Robot's
 //      "wave" trigger button → 'wave');
+//  11. your own file (e2e/userFile.mjs, also runnable alone): RobotExpressive.glb picked in the
+//      file input is drawn and its clips listed and played; a .bvh dropped on it plays through the
+//      humanoid map; Fox.glb gets the units warning and { height: 1.8 }; `?file=URL` opens a served file;
 //   9. bitanim/pixi (sandbox/pixiFox.html, examples/pixiFox.ts): textured Foxes (the texture's own
 //      colours on screen), moving; the same WebGL draw calls per frame for 100 and 2,000 Foxes;
 //      the crowd's CPU time per frame for 5,000 ≤ 2 ms; a texture that fails to decode warns
@@ -58,6 +61,7 @@ import { deflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { preview } from 'vite';
+import { checkUserFile } from './userFile.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const outDir = process.argv[2] ?? join(repo, 'docs', 'screenshots');
@@ -288,6 +292,9 @@ function crc32(bytes) {
 }
 
 try {
+  // ---- your own file (e2e/userFile.mjs) -------------------------------------------------------
+  await checkUserFile({ openPage, check, until });
+
   // ---- crowd --------------------------------------------------------------------------------
   {
     const { page, errors } = await openPage('?view=crowd&count=500');

@@ -9,9 +9,9 @@ import { createAnimationWorld, getRootTransform, loadGltf, play, rootMotionFromF
 import { createCharacterBody, createCrowdRenderer } from 'bitanim/pixi';
 
 // #endregion
+// #region app
 /** Starts the app: `count` Foxes from the bytes of Fox.glb, on a `width` × `height` canvas. */
 export async function pixiFoxes(foxGlb: Uint8Array, count = 100, width = 960, height = 600, preference: 'webgl' | 'webgpu' = 'webgl') {
-  // #region app
   const app = new Application();
   await app.init({ width, height, background: '#1b1f26', preference });
 
@@ -23,7 +23,8 @@ export async function pixiFoxes(foxGlb: Uint8Array, count = 100, width = 960, he
   // Palette rows in a multiple of 64 pack the palette texture tightly.
   const world = createAnimationWorld({ maxEntities: 64 * Math.ceil((count + 1) / 64) - 1, maxJoints: 24 });
   const crowd = createCrowdRenderer(world, { projection: 'perspective' });
-  const body = createCharacterBody(meshes[0]!); // the mesh, its UVs and its texture (decoded by the browser)
+  // Every mesh of the skeleton (a second one, such as a visor, too), their UVs and texture: one draw.
+  const body = createCharacterBody(meshes.filter((mesh) => mesh.skeleton === 0));
   app.stage.addChild(crowd);
 
   const radius = 1.2 * Math.sqrt(count); // metres: about 4.5 m² per Fox
@@ -46,6 +47,13 @@ export async function pixiFoxes(foxGlb: Uint8Array, count = 100, width = 960, he
       if (x * x + z * z > radius * radius) setRootTransform(world, fox, { yaw: Math.atan2(-x, -z) }); // head back in
     }
   });
-  // #endregion
   return { app, world, crowd, body, foxes };
 }
+
+/** Fetches the .glb at `url` (a file your server serves) and starts the app: add `app.canvas` to your page. */
+export async function showFoxes(url: string | URL = 'Fox.glb', count = 100) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${String(url)}: HTTP ${response.status}`);
+  return pixiFoxes(new Uint8Array(await response.arrayBuffer()), count);
+}
+// #endregion

@@ -16,7 +16,7 @@
  * `computeBoundingBox`, raycasting — sees the pose the GPU draws.
  */
 import * as THREE from 'three';
-import { createAnimationWorld, getSkinPalette, loadGltf, play, spawnCharacter, step, type AnimationWorld, type SkinnedMeshData } from 'bitanim';
+import { createAnimationWorld, getSkinPalette, loadGltf, play, spawnCharacter, step, type AnimationWorld, type GltfMaterial, type SkinnedMeshData } from 'bitanim';
 
 /** Floats per joint in a bitanim palette (3×4) and in three's `boneMatrices` (4×4). */
 const PALETTE_STRIDE = 12;
@@ -64,19 +64,72 @@ export class PaletteSkeleton extends THREE.Skeleton {
 // #endregion
 
 /**
- * A `THREE.SkinnedMesh` of an imported mesh (`loadGltf(...).meshes[i]`), skinned by the palette
- * of character `eid`: positions, normals, the 4 joint indices and weights per vertex (already
- * in the skeleton's joint order) and the triangles, bound with `DetachedBindMode` and an
- * identity bind matrix (the palette is in the character's model space; place the character
- * with the mesh's `position` and `rotation`).
+ * The geometry of an imported mesh (`loadGltf(...).meshes[i]`): positions, normals and UVs, the
+ * 4 joint indices and weights per vertex (already in the skeleton's joint order) and the
+ * triangles. Each array is tightly packed, so each attribute's item size is its stride.
+ */
+export function createPaletteGeometry(mesh: SkinnedMeshData): THREE.BufferGeometry {
+  // #region geometry
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(mesh.positions, 3)); // V × 3 float32
+  if (mesh.normals) geometry.setAttribute('normal', new THREE.BufferAttribute(mesh.normals, 3)); // V × 3
+  if (mesh.uvs) geometry.setAttribute('uv', new THREE.BufferAttribute(mesh.uvs, 2)); // V × 2, TEXCOORD_0
+  geometry.setAttribute('skinIndex', new THREE.BufferAttribute(mesh.joints, 4)); // V × 4 joint indices
+  geometry.setAttribute('skinWeight', new THREE.BufferAttribute(mesh.weights, 4)); // V × 4 weights
+  if (mesh.indices) geometry.setIndex(new THREE.BufferAttribute(mesh.indices, 1)); // 3 per triangle
+  // #endregion
+  return geometry;
+}
+
+/** glTF sampler enums (WebGL's numbers) as three's constants. */
+const WRAP: Record<number, THREE.Wrapping> = { 33071: THREE.ClampToEdgeWrapping, 33648: THREE.MirroredRepeatWrapping, 10497: THREE.RepeatWrapping };
+const MAG: Record<number, THREE.MagnificationTextureFilter> = { 9728: THREE.NearestFilter, 9729: THREE.LinearFilter };
+const MIN: Record<number, THREE.MinificationTextureFilter> = {
+  9728: THREE.NearestFilter, 9729: THREE.LinearFilter, 9984: THREE.NearestMipmapNearestFilter,
+  9985: THREE.LinearMipmapNearestFilter, 9986: THREE.NearestMipmapLinearFilter, 9987: THREE.LinearMipmapLinearFilter,
+};
+
+/**
+ * A three.js material of an imported mesh's material (`meshes[i].material`): its base colour
+ * factor and, when it has one, its base colour texture. bitanim hands on the image's encoded
+ * bytes; `decode` turns them into an image three can upload (in a browser:
+ * `(image, type) => createImageBitmap(new Blob([image], { type }))`). The texture is sRGB, not flipped (glTF's UV origin is the image's
+ * top-left corner, as three's GLTFLoader sets it), with the file's wraps and filters.
+ */
+export async function createPaletteMaterial(
+  material: GltfMaterial | null,
+  decode: (image: Uint8Array, mimeType: string) => Promise<THREE.Texture['image']>,
+): Promise<THREE.MeshStandardMaterial> {
+  // #region material
+  const [r, g, b, a] = material?.baseColorFactor ?? [1, 1, 1, 1];
+  const out = new THREE.MeshStandardMaterial({ color: new THREE.Color().setRGB(r, g, b, THREE.LinearSRGBColorSpace), opacity: a });
+  out.side = material?.doubleSided ? THREE.DoubleSide : THREE.FrontSide;
+  out.transparent = material?.alphaMode === 'BLEND';
+  out.alphaTest = material?.alphaMode === 'MASK' ? material.alphaCutoff : 0;
+  const texture = material?.baseColorTexture;
+  if (texture) {
+    const map = new THREE.Texture(await decode(texture.image, texture.mimeType));
+    map.flipY = false; // glTF UVs start at the image's top-left corner
+    map.colorSpace = THREE.SRGBColorSpace;
+    map.wrapS = WRAP[texture.sampler.wrapS] ?? THREE.RepeatWrapping;
+    map.wrapT = WRAP[texture.sampler.wrapT] ?? THREE.RepeatWrapping;
+    map.magFilter = MAG[texture.sampler.magFilter ?? 9729] ?? THREE.LinearFilter;
+    map.minFilter = MIN[texture.sampler.minFilter ?? 9987] ?? THREE.LinearMipmapLinearFilter;
+    map.needsUpdate = true;
+    out.map = map;
+  }
+  // #endregion
+  return out;
+}
+
+/**
+ * A `THREE.SkinnedMesh` of an imported mesh ({@link createPaletteGeometry}), skinned by the
+ * palette of character `eid`, bound with `DetachedBindMode` and an identity bind matrix (the
+ * palette is in the character's model space; place the character with the mesh's `position`
+ * and `rotation`).
  */
 export function createPaletteMesh(world: AnimationWorld, eid: number, mesh: SkinnedMeshData, material: THREE.Material = new THREE.MeshStandardMaterial()): THREE.SkinnedMesh {
-  const geometry = new THREE.BufferGeometry();
-  geometry.setAttribute('position', new THREE.BufferAttribute(mesh.positions, 3));
-  if (mesh.normals) geometry.setAttribute('normal', new THREE.BufferAttribute(mesh.normals, 3));
-  geometry.setAttribute('skinIndex', new THREE.BufferAttribute(mesh.joints, 4));
-  geometry.setAttribute('skinWeight', new THREE.BufferAttribute(mesh.weights, 4));
-  if (mesh.indices) geometry.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
+  const geometry = createPaletteGeometry(mesh);
   // #region bind
   const jointCount = world.components.Character.jointCount[eid];
   const skinned = new THREE.SkinnedMesh(geometry, material);

@@ -2,10 +2,10 @@
  * bitanim — a character-animation runtime for bitecs games: what a game calls.
  *
  * World and frame, assets, import, playback, transitions, root motion, blend spaces, state machines,
- * followers and aiming, LOD control, events and errors. Two more entry points hold the rest:
+ * followers and aiming, LOD control, events and errors. Three more entry points hold the rest:
  * `bitanim/kernels` (systems, math kernels, pool layouts and limits, for system-level tests
- * and tools) and `bitanim/lod` (offline clip reduction and authoring). Every name is exported
- * from exactly one entry.
+ * and tools), `bitanim/lod` (offline clip reduction and authoring) and `bitanim/pixi` (drawing
+ * with pixi.js). Every name is exported from exactly one entry.
  * @packageDocumentation
  */
 export { AnimationError, type AnimationIssue } from './assets/AnimationError.js';

@@ -1,6 +1,6 @@
 /**
- * The package as users meet it (issue 19 item 8): `npm pack` (whose `prepare` is `npm run
- * build`), the tarball installed into an empty project, and then, with plain Node and nothing
+ * The package as users meet it: `npm pack` (whose `prepack` is `npm run build`), the tarball
+ * installed into an empty project (no script of the package runs there), and then, with plain Node and nothing
  * of the repository: the README's embedding example (examples/bitecsGame.ts, the file the
  * README shows verbatim: test/readme.test.ts), compiled by tsc against the installed package's
  * own types; `loadGltfFile` on copies of Fox (a .glb, and a .gltf with its .bin beside it); the
@@ -193,6 +193,16 @@ describe('the package as users install it', () => {
     expect(modules).toEqual(sources.map((file) => `dist/${file.replace(/\.ts$/, '.js')}`).sort());
     expect(files.filter((file) => file.endsWith('.d.ts'))).toHaveLength(sources.length);
     expect(files.filter((file) => file.endsWith('.js.map'))).toHaveLength(sources.length);
+  });
+
+  it('installs without running or announcing any script of the package (the build is `prepack`, not `prepare`)', () => {
+    const { scripts } = repoPackage as PackageJson & { scripts: Record<string, string> };
+    expect(scripts['prepack']).toBe('npm run build');
+    // npm runs these on a user's install of a tarball or git URL (and lists them as install scripts).
+    expect(Object.keys(scripts).filter((name) => /^(pre|post)?(install|prepare)$/.test(name))).toEqual([]);
+    const output = pkg!.installOutput;
+    expect(output).toMatch(/added \d+ packages?/);
+    expect(output).not.toMatch(/install-scripts|prepare|> bitanim@|tsc -p|buildWasm/);
   });
 
   it('runs the README\'s example: 100 characters of 2 joints upload 2,400 palette floats a frame; each creak over 3 s costs 1 health', () => {

@@ -1,6 +1,7 @@
 /**
- * The sandbox page: one pixi.js (v8, WebGL) application showing the crowd view or the
- * inspector (`?view=inspector`). Everything animated comes from bitanim's public entry.
+ * The sandbox page: one pixi.js (v8, WebGL) application showing the crowd view, the
+ * inspector (`?view=inspector`) or your own file (`?view=file`, `?file=URL`; a file dropped on
+ * any view opens it there). Everything animated comes from bitanim's public entry.
  *
  * `?selftest=threads` runs sandbox/src/selftest/threads.ts (stepParallel against step) instead,
  * `?selftest=kernels` sandbox/src/selftest/kernels.ts (WebAssembly kernels against JavaScript).
@@ -14,6 +15,7 @@
 import { loadKernels } from 'bitanim';
 import { Application } from 'pixi.js';
 import { startCrowd } from './crowd/crowdView';
+import { startFileView } from './file/fileView';
 import { startInspector } from './inspector/inspectorView';
 
 declare global {
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
     window.__sandbox = { ...window.__sandbox, selftest, ready: true };
     return;
   }
-  const view = params.get('view') === 'inspector' ? 'inspector' : 'crowd';
+  const view = params.get('view') === 'inspector' ? 'inspector' : params.get('view') === 'file' || params.has('file') ? 'file' : 'crowd';
   document.getElementById(`tab-${view}`)?.classList.add('active');
   document.body.classList.add(`view-${view}`);
   const status = document.getElementById('status')!;
@@ -72,8 +74,19 @@ async function main(): Promise<void> {
 
   const handle = view === 'crowd'
     ? await startCrowd(app, panel, overlay, rendererInfo, params)
-    : await startInspector(app, panel, overlay, rendererInfo, params);
-  status.textContent = `${view} · ${app.renderer.name}`;
+    : view === 'file'
+      ? await startFileView(app, panel, overlay, rendererInfo, params)
+      : await startInspector(app, panel, overlay, rendererInfo, params);
+  if (view !== 'file') status.textContent = `${view} · ${app.renderer.name}`;
+  // A file dropped on another view: the file view takes it (its own handler reads it there).
+  if (view !== 'file') {
+    document.addEventListener('dragover', (event) => event.preventDefault());
+    document.addEventListener('drop', (event) => {
+      event.preventDefault();
+      status.textContent = 'drop your file on the "Your file" view';
+      location.search = '?view=file';
+    });
+  }
   window.__sandbox = { ...window.__sandbox, ...handle, ready: true, rendererName: app.renderer.name, rendererInfo };
 }
 

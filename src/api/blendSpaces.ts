@@ -14,6 +14,7 @@ import type { Skeleton } from '../assets/Skeleton.js';
 import { MAX_LAYERS } from '../components/Layers.js';
 import { applyBlendSpace, BLEND_POINT, DEFAULTS, NO_MASK_ID, type Settings } from '../systems/switching/blendSpace.js';
 import { checkBindable, describeValue, layerRangeIssue, requireCharacter } from './validation.js';
+import { refuseDriftingPoint } from './rootMotion.js';
 import { FLOAT32_MAX, rangeIssue, shownString } from '../assets/limits.js';
 import type { AnimationWorld } from '../world.js';
 
@@ -80,15 +81,18 @@ export function blendSpaceLayers(space: BlendSpace): number {
  *    and `'1d'` spaces keep the clips' own blended direction.
  * 4. **Speed**: when `setTargetSpeed` was called for the character, the rate that gives that
  *    speed is derived again for the new blend (an idle blend keeps its rate); otherwise the
- *    group keeps the rate it had (1 for a new blend).
+ *    group keeps the rate it had (1 for a new blend). A weighted clip whose root only drifts
+ *    (under `MIN_CYCLE_TRAVEL_SHARE` of the hip height per cycle, as `setTargetSpeed` judges
+ *    it) is refused then: the speed would be derived from the drift.
  *
  * Root motion must be enabled at spawn (`rootMotion: true`) for the stride scales and speed
  * to move the character; the weights and sync apply either way.
  *
  * @throws AnimationError for an unknown entity, a `space` that is not from
  * `createBlendSpace`, a non-finite x (or y in 2D, or a y given to a 1D space), layers past
- * `world.maxLayers − 1`, a bad option, a clip sharing no joint with the character, or (when synced)
- * a clip that does not loop. Nothing changes then.
+ * `world.maxLayers − 1`, a bad option, a clip sharing no joint with the character, (when synced)
+ * a clip that does not loop, or, for a character with a target speed, a weighted clip that
+ * only drifts (naming `rootMotionFromFeet`). Nothing changes then.
  * @example
  * const space = createBlendSpace({ type: 'freeform', samples: [
  *   { clip: forward, x: 0, y: 1 }, { clip: left, x: 1, y: 0 },
@@ -103,6 +107,7 @@ export function setBlendSpace(world: AnimationWorld, eid: number, space: BlendSp
   const settings = resolveOptions(skeleton, space, x, y, options, world.components.Layers.maxLayers);
   BLEND_POINT[0] = x;
   BLEND_POINT[1] = y ?? 0;
+  refuseDriftingPoint(world, eid, skeleton, space, BLEND_POINT, settings.hipScaling);
   applyBlendSpace(world, eid, skeleton, space, settings, NO_MASK_ID);
 }
 

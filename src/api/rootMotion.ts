@@ -6,7 +6,10 @@
  */
 import { fail } from '../assets/AnimationError.js';
 import { getRootTrack } from '../assets/rootTrack.js';
-import { blendedTravel, CYCLE_MAX, CYCLE_NET, MIN_CYCLE_TRAVEL, RATE, setBlendRate, TRAVEL, travels } from '../systems/switching/targetSpeed.js';
+import { blendedTravel, CYCLE_MAX, CYCLE_NET, MIN_CYCLE_TRAVEL, NO_TRAVEL, RATE, setBlendRate, TRAVEL, travels } from '../systems/switching/targetSpeed.js';
+import { blendSpaceWeightsAt, type BlendSpace } from '../assets/BlendSpace.js';
+import type { Clip } from '../assets/Clip.js';
+import { NO_MACHINE } from '../components/StateMachine.js';
 import { movesRoot } from '../components/layerRules.js';
 import { FLOAT32_MAX, MAX_PLAYBACK_RATE, rangeIssue, shownNumber, shownValue, shownString } from '../assets/limits.js';
 import { isFiniteNumber, requireCharacter, requireOptions } from './validation.js';
@@ -72,7 +75,12 @@ export interface TargetSpeedOptions {
  * cycle (`MIN_CYCLE_TRAVEL_SHARE`; hips above the lowest joint for a capture whose rest
  * floats at y = 0) is refused: it is an in-place clip whose root drifts (2 mm per cycle under
  * 0.43 m hips would play at ~500× for 1.4 m/s, the feet skating), and the message names the
- * fix, `rootMotionFromFeet`. (`setBlendSpace` re-deriving a remembered speed does not re-check.)
+ * fix, `rootMotionFromFeet`. The remembered speed is re-derived whenever a blend space changes
+ * the blend (`setBlendSpace`, a state machine's blend-space state), so the same bound holds
+ * there: with a target speed, `setBlendSpace` refuses a point where a clip that drifts so
+ * weighs (alone it would play far too fast; beside a gait, the stride scales shrink the gait's
+ * travel to the drift's: 248× for the Fox's run half-blended with a 2 mm drift), and this
+ * function refuses a character whose state machines have a blend-space state with such a clip.
  *
  * The rate is at most `MAX_PLAYBACK_RATE` (1000×): a speed the blend could reach only faster
  * is refused, naming the speed, the blend's travel per second and the rate it would take (a
@@ -103,6 +111,7 @@ export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSeco
   const travel = TRAVEL[0];
   if (!travels(measure)) refuseStill(world, eid, measure);
   refuseDrift(world, eid, measure, skeleton);
+  if (world.components.StateMachine.enabled[eid] > 0) refuseDriftingMachines(world, eid, measure, skeleton, metersPerSecond);
   const rate = metersPerSecond / travel;
   if (rate > MAX_PLAYBACK_RATE) refuseFast(world, eid, metersPerSecond, travel, rate);
   const { RootMotion } = world.components;
@@ -198,12 +207,109 @@ function refuseDrift(world: AnimationWorld, eid: number, measure: number, skelet
   for (let li = eid * Layers.maxLayers; li < (eid + 1) * Layers.maxLayers; li++) {
     if (movesRoot(Layers, li)) names.push(`"${world.assets.clips[Layers.clip[li]].name}"`);
   }
+  failDrift('setTargetSpeed', names, farthest, bound, hipHeight, 'a target speed would play', 'without a target speed');
+}
+
+/**
+ * Throws the drift refusal at `where` (see {@link refuseDrift}): the clips, their travel per
+ * cycle, the bound and the fix. `would` says what would play them too fast, `otherwise` how to
+ * play them instead.
+ */
+function failDrift(where: string, names: readonly string[], farthest: number, bound: number, hipHeight: number, would: string, otherwise: string, context = ''): never {
   const one = names.length === 1;
   const subject = one ? `clip ${names[0]}` : `clips ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} together`;
-  fail('setTargetSpeed', subject, `${one ? 'travels' : 'travel'} ${mm(farthest)} per cycle on this character, under ${MIN_CYCLE_TRAVEL_SHARE * 100} % of its hip height `
-    + `(${mm(bound)} of ${shownNumber(hipHeight)} m): ${one ? 'it is an in-place clip' : 'they are in-place clips'} whose root drifts, and a target speed would play `
+  fail(where, subject, `${context}${one ? 'travels' : 'travel'} ${mm(farthest)} per cycle on this character, under ${MIN_CYCLE_TRAVEL_SHARE * 100} % of its hip height `
+    + `(${mm(bound)} of ${shownNumber(hipHeight)} m): ${one ? 'it is an in-place clip' : 'they are in-place clips'} whose root drifts, and ${would} `
     + `${one ? 'it' : 'them'} far too fast with the feet sliding. Give ${one ? 'it' : 'each'} the travel of ${one ? 'its' : 'their'} planted feet with `
-    + `rootMotionFromFeet(clip, { feet }) (docs/in-place-clips.md), or play ${one ? 'it' : 'them'} without a target speed`);
+    + `rootMotionFromFeet(clip, { feet }) (docs/in-place-clips.md), or play ${one ? 'it' : 'them'} ${otherwise}`);
+}
+
+/**
+ * A clip's travel per cycle on a character of `skeleton`, metres, as a blend space plays it
+ * (hip-height ratio when `hipScaling`; axis restriction and stride scales left out: they change
+ * it by a factor near 1, and the bound is 10–20× from both gaits and drift), measured as
+ * `measure` says; and whether it is a drift (it drives a speed, as `applyTargetSpeed` sees it,
+ * yet lies under the bound).
+ */
+function spaceClipTravel(clip: Clip, skeleton: Skeleton, measure: number, hipScaling: boolean): number {
+  const track = getRootTrack(clip);
+  const hip = hipScaling && skeleton.hipHeight > 0 && track.hipHeight > 0 ? skeleton.hipHeight / track.hipHeight : 1;
+  const x = track.cycle[0], z = track.cycle[2];
+  return (measure === CYCLE_MAX ? track.maxDistance : Math.sqrt(x * x + z * z)) * hip;
+}
+
+/** Whether travelling `perCycle` metres per cycle of `duration` s drives a speed (as `travels` judges a blend) under the drift `bound`. */
+function drifts(perCycle: number, duration: number, measure: number, bound: number): boolean {
+  if (perCycle >= bound || !(duration > 0)) return false;
+  return perCycle / duration > NO_TRAVEL && (measure !== CYCLE_MAX || perCycle >= MIN_CYCLE_TRAVEL);
+}
+
+/** Per blend space, the weights of one query (allocated once per space). */
+const SPACE_WEIGHTS = new WeakMap<BlendSpace, Float64Array>();
+
+/**
+ * `setBlendSpace`'s check for a character with a remembered target speed (see
+ * {@link setTargetSpeed}): refuses the point `point` of `space` when a weighted clip drifts:
+ * it travels under {@link MIN_CYCLE_TRAVEL_SHARE} of the hip height per cycle, yet enough to
+ * drive a speed, so the speed would be re-derived from the drift (alone, or through the stride
+ * scales that fit the other clips' travel to it). A clip exactly in place is no drift. Nothing
+ * is changed; no allocation when accepted (after the space's first query).
+ */
+export function refuseDriftingPoint(world: AnimationWorld, eid: number, skeleton: Skeleton, space: BlendSpace, point: Float64Array, hipScaling: boolean): void {
+  const speed = world.components.RootMotion.targetSpeed[eid];
+  if (!(speed >= 0)) return;
+  const hipHeight = standingHeight(skeleton)[0];
+  if (!(hipHeight > 0)) return;
+  const bound = MIN_CYCLE_TRAVEL_SHARE * hipHeight;
+  const measure = world.components.RootMotion.cycleMeasure[eid];
+  let weights = SPACE_WEIGHTS.get(space);
+  if (weights === undefined) SPACE_WEIGHTS.set(space, (weights = new Float64Array(space.clips.length)));
+  blendSpaceWeightsAt(space, point, weights);
+  let drifting = 0, farthest = 0;
+  for (let i = 0; i < weights.length; i++) {
+    if (!(weights[i] > 0)) continue;
+    const clip = space.clips[i];
+    const perCycle = spaceClipTravel(clip, skeleton, measure, hipScaling);
+    if (!drifts(perCycle, clip.duration, measure, bound)) continue;
+    drifting++;
+    if (perCycle > farthest) farthest = perCycle;
+  }
+  if (drifting === 0) return;
+  const names: string[] = [];
+  for (let i = 0; i < weights.length; i++) {
+    if (weights[i] > 0 && drifts(spaceClipTravel(space.clips[i], skeleton, measure, hipScaling), space.clips[i].duration, measure, bound)) names.push(`"${space.clips[i].name}"`);
+  }
+  failDrift('setBlendSpace', names, farthest, bound, hipHeight, `the character's target speed (${shownNumber(speed)} m/s, set by setTargetSpeed) would play`, 'in a blend space of a character without a target speed',
+    `at the point (${shownNumber(point[0])}, ${shownNumber(point[1])}) of the space, `);
+}
+
+/**
+ * `setTargetSpeed`'s check of the state machines character `eid` runs: a blend-space state with
+ * a clip that drifts (see {@link refuseDriftingPoint}) would re-derive the speed from the drift
+ * wherever that clip alone weighs. Refused, naming the machine, the state and the clip.
+ */
+function refuseDriftingMachines(world: AnimationWorld, eid: number, measure: number, skeleton: Skeleton, speed: number): void {
+  const hipHeight = standingHeight(skeleton)[0];
+  if (!(hipHeight > 0)) return;
+  const bound = MIN_CYCLE_TRAVEL_SHARE * hipHeight;
+  const { StateMachine } = world.components;
+  for (let k = 0; k < StateMachine.slots; k++) {
+    const id = StateMachine.machine[eid * StateMachine.slots + k];
+    if (id === NO_MACHINE) continue;
+    const machine = world.assets.machines[id]?.machine;
+    if (!machine) continue;
+    for (let s = 0; s < machine.stateSpaces.length; s++) {
+      const space = machine.stateSpaces[s];
+      if (space === null) continue;
+      for (let c = 0; c < space.clips.length; c++) {
+        const clip = space.clips[c];
+        const perCycle = spaceClipTravel(clip, skeleton, measure, true);
+        if (!drifts(perCycle, clip.duration, measure, bound)) continue;
+        failDrift('setTargetSpeed', [`"${clip.name}"`], perCycle, bound, hipHeight, `a target speed of ${shownNumber(speed)} m/s would play`,
+          'without a target speed (the machine\'s own rate)', `in state "${machine.stateNames[s]}" of state machine "${machine.name}", blended where it alone weighs, `);
+      }
+    }
+  }
 }
 
 /** {@link standingHeight} per skeleton, computed once (setTargetSpeed may run every frame). */

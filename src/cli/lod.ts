@@ -182,7 +182,8 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
   } else {
     const bvh = parseBvh(bytes.toString('utf8'), { scale: o.scale, name: basename(file, extension) });
     clips = [bvh.clip];
-    warnings = bvh.warnings;
+    // The command's own units check below words it with --scale (the importer's names options.scale).
+    warnings = bvh.warnings.filter((w) => !w.startsWith('units: '));
     endSites = bvh.endSites;
   }
   // glTF curves stay in file units; BVH is in metres already.

@@ -28,7 +28,9 @@
  *    two agree whenever a joint with position channels has a zero OFFSET on those axes, as
  *    in every CMU file; a warning names each joint where they differ.
  * 5. Units: OFFSETs and position channels are multiplied by `scale` (BVH is often in
- *    centimetres; CMU units are about 0.0564 m). Rotations are not scaled.
+ *    centimetres; CMU units are about 0.0564 m). Rotations are not scaled. A rest figure (its
+ *    joints) outside 0.25–10 m once scaled gets the `units:` warning `loadGltf` gives, naming
+ *    the likely unit and the `scale` that makes it 1.8 m tall.
  * 6. Rest pose: each joint's scaled OFFSET, identity rotation, unit scale; inverse bind
  *    matrices are computed from it by `createSkeleton`. The hip joint is found by name.
  * 7. Clip: one frame per data line from `firstFrame` on (CMU 01_01's frame 0 is a T-pose
@@ -48,6 +50,8 @@ import { createSkeleton, type Skeleton } from '../assets/Skeleton.js';
 import { POSE_Q, POSE_S, POSE_STRIDE, POSE_T } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import { CHANNEL_NAMES, FIRST_ROTATION, parseHeader, WHERE, type BvhChannel, type BvhHeader } from './bvh/header.js';
+import { restFigureHeight } from './figureHeight.js';
+import { figureUnitsWarning, UNITS, type UnitsWording } from './units.js';
 import { parseMotion } from './bvh/motion.js';
 
 export type { BvhChannel } from './bvh/header.js';
@@ -156,6 +160,8 @@ export function parseBvh(text: string, options: BvhOptions = {}): BvhResult {
     parents: joints.map((j) => j.parent),
     rest: restPose(header, scale),
   });
+  const units = figureUnitsWarning(restFigureHeight(skeleton).height, bvhWording(scale, options.scale !== undefined));
+  if (units !== null) warnings.push(units);
   const frames = buildFrames(header, motion.values, channelBase, firstFrame, scale, add, issues);
   issues.throwIfAny();
   const clip = createClip({ skeleton, frameRate: bvhFrameRate(header.frameTime, header.frameTimeText), frames, loop, name });
@@ -165,6 +171,22 @@ export function parseBvh(text: string, options: BvhOptions = {}): BvhResult {
     endSites: header.endSites.map((e) => ({ parent: e.parent, offset: [e.offset[0] * scale, e.offset[1] * scale, e.offset[2] * scale] })),
     channels: joints.map((j) => j.channels!.map((code) => CHANNEL_NAMES[code])),
     warnings,
+  };
+}
+
+/**
+ * parseBvh's words for the units warning shared with `loadGltf` (`figureUnitsWarning`): BVH has
+ * no unit, so the fix is always a `scale`, the factor that makes the figure (its rest joints)
+ * 1.8 m tall, or a likely unit's metres per unit.
+ */
+function bvhWording(scale: number, scaled: boolean): UnitsWording {
+  const value = (v: number): string => String(Number(v.toPrecision(2)));
+  return {
+    figure: 'its joints',
+    read: scaled ? 'after options.scale' : 'read as metres (BVH has no unit)',
+    smallCause: 'in a unit larger than the metre',
+    scaleFix: (factor) => `{ scale: ${value(scale * Number(factor))} } (metres per file unit; scales it ×${factor} to 1.8 m)`,
+    unitFix: (name) => `{ scale: ${value(scale * UNITS[name])} } (${name})`,
   };
 }
 

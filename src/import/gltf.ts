@@ -133,7 +133,7 @@ import type { Context } from './gltf/shared.js';
 import { addCurves, buildSkeletons } from './gltf/skeletons.js';
 import { validateGltf, type ValidatedGltf } from './gltf/validate.js';
 import { restFigureHeight } from './figureHeight.js';
-import { parseScale, SCALE_EXPECTED, UNITS, type UnitName } from './units.js';
+import { figureUnitsWarning, parseScale, SCALE_EXPECTED, type UnitName, type UnitsWording } from './units.js';
 
 /** Options of {@link loadGltf}. */
 export interface GltfOptions {
@@ -169,12 +169,7 @@ export interface GltfOptions {
 /** The options {@link loadGltf} takes. */
 const GLTF_OPTIONS: readonly string[] = ['frameRate', 'scale', 'tolerance', 'height'];
 
-/**
- * Rest figures (metres) taken for a character without a units warning: 0.25 m (a fox is 0.79 m)
- * to 10 m (the three.js robot stands 4.46 m). A figure outside is likely in other units, or
- * scaled by a node transform (a root scale of 0.0012 makes a person 0.2 m tall).
- */
-export const PLAUSIBLE_FIGURE: readonly [number, number] = [0.25, 10];
+export { PLAUSIBLE_FIGURE } from './units.js';
 
 export type { SkinnedMeshData } from './gltf/meshes.js';
 export type { GltfMaterial } from './gltf/materials.js';
@@ -279,7 +274,7 @@ async function importGltf(bytes: Uint8Array, options: GltfOptions, reader: Resou
     rigs = [...new Set(bindings.map((b) => b.rig))];
     built = buildMeshes(ctx, bindings, root.listSkins(), root.listMeshes(), rigs);
   }
-  const units = height === null && figure ? figureUnitsWarning(figure.height, figure.from, options.scale !== undefined) : null;
+  const units = height === null && figure ? figureUnitsWarning(figure.height, gltfWording(figure.from, options.scale !== undefined)) : null;
   // Each skeleton's curves: the morph weights of the meshes bound to it, in node order.
   for (const rig of rigs) {
     const curves = new Map<string, number>();
@@ -293,27 +288,15 @@ async function importGltf(bytes: Uint8Array, options: GltfOptions, reader: Resou
   return { skeletons: rigs.map((r) => r.skeleton), clips, meshes: built.meshes, warnings };
 }
 
-/**
- * The warning for a rest figure `height` metres tall outside {@link PLAUSIBLE_FIGURE}, or null:
- * its height, the likely cause and the `height` (or `scale`) that gives a 1.8 m person.
- */
-function figureUnitsWarning(height: number, from: 'mesh' | 'joints', scaled: boolean): string | null {
-  if (height >= PLAUSIBLE_FIGURE[0] && height <= PLAUSIBLE_FIGURE[1]) return null;
-  const round = (v: number): string => String(Number(v.toPrecision(2)));
-  const what = `units: the rest figure (${from === 'mesh' ? 'its skinned meshes' : 'its joints'}) is ${Number(height.toPrecision(3))} m tall${scaled ? ' after options.scale' : ' read as metres (glTF\'s unit)'}`;
-  const factor = 1.8 / height;
-  if (height < PLAUSIBLE_FIGURE[0]) {
-    return `${what}, too small for a character in metres: likely shrunk by a node scale or a unit larger than the metre. ` +
-      `Pass { height: 1.8 } (metres; scales it ×${round(factor)}) or the figure's real height`;
-  }
-  const guesses = guessUnits(height);
-  const likely = guesses.length ? `likely in ${guesses.map((name) => `'${name}' (${round(height * UNITS[name])} m)`).join(' or ')}: pass { scale: '${guesses[0]}' }, or` : 'pass';
-  return `${what}, too large for a character in metres: ${likely} { height: 1.8 } (metres; scales it ×${round(factor)})`;
-}
-
-/** Units that bring a figure `height` file units tall to 0.5–2.5 m, the commonest first. */
-function guessUnits(height: number): UnitName[] {
-  return (['cm', 'in', 'mm', 'ft'] as const).filter((name) => height * UNITS[name] >= 0.5 && height * UNITS[name] <= 2.5);
+/** loadGltf's words for {@link figureUnitsWarning}: its `height` and `scale` options. */
+function gltfWording(from: 'mesh' | 'joints', scaled: boolean): UnitsWording {
+  return {
+    figure: from === 'mesh' ? 'its skinned meshes' : 'its joints',
+    read: scaled ? 'after options.scale' : 'read as metres (glTF\'s unit)',
+    smallCause: 'shrunk by a node scale or a unit larger than the metre',
+    scaleFix: (factor) => `{ height: 1.8 } (metres; scales it ×${factor})`,
+    unitFix: (name) => `{ scale: '${name}' }`,
+  };
 }
 
 async function readDocument(valid: ValidatedGltf): Promise<Document> {

@@ -38,13 +38,13 @@ export interface CharacterBody {
   readonly vertexColors: boolean;
   /** Curve names of the body's morph targets (target k's weight is the character's curve of that name); empty when it has none. */
   readonly morphTargets: readonly string[];
-  /** Texels per corner in {@link cornerSource}: 4, or 5 with per-vertex colours or morph targets. */
+  /** Texels per corner in {@link CharacterBody.cornerSource}: 4, or 5 with per-vertex colours or morph targets. */
   readonly texelsPerCorner: number;
-  /** First texel of the morph deltas in {@link cornerSource} (0 without morph targets). */
+  /** First texel of the morph deltas in {@link CharacterBody.cornerSource} (0 without morph targets). */
   readonly morphBase: number;
   /** Vertices one character draws (the triangle list's length). */
   readonly corners: number;
-  /** The vertices in triangle-list order, {@link texelsPerCorner} rgba32float texels each, then the morph deltas (what the crowd shader fetches). */
+  /** The vertices in triangle-list order, {@link CharacterBody.texelsPerCorner} rgba32float texels each, then the morph deltas (what the crowd shader fetches). */
   readonly cornerSource: BufferImageSource;
   /** The bind positions' bounding sphere, radius × 1.5 for animation: [x, y, z, radius], metres. */
   readonly sphere: Float64Array;
@@ -65,9 +65,9 @@ const FLOAT = 4;
  * colour texture it starts decoding the image (`createImageBitmap`, asynchronous);
  * `body.texture.ready` resolves when it is done. Until then, and for good if it fails, the body
  * draws in its base colour factor (a failure is a pixi warning naming the mesh).
- * @param meshes a skinned or rigid primitive from `loadGltf` (or the same fields built by
+ * @param meshes - a skinned or rigid primitive from `loadGltf` (or the same fields built by
  *   hand), or several: their vertices concatenated in the order given.
- * @param material overrides every mesh's `material` (e.g. another skin, or `null` for plain white).
+ * @param material - overrides every mesh's `material` (e.g. another skin, or `null` for plain white).
  * @throws AnimationError when a mesh's arrays disagree in length, an index is out of range or a
  *   position is not finite, `material` is not an object, the list is empty, the meshes use more
  *   than one base colour texture (or some have one and some not: make a body per texture), or

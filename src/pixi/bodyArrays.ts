@@ -71,9 +71,14 @@ export interface BodyMorphs {
   readonly deltas: Float32Array;
 }
 
-type BodyMesh = Pick<SkinnedMeshData, 'positions' | 'normals' | 'joints' | 'weights' | 'indices' | 'uvs'> & { readonly name?: string };
-
-type MorphMesh = BodyMesh & { readonly morphTargets?: SkinnedMeshData['morphTargets'] };
+/**
+ * What {@link buildBodyArrays} reads of a mesh: `SkinnedMeshData`'s positions, normals, joints,
+ * weights, indices, UVs and morph targets (a `loadGltf` mesh, or the same fields built by hand), and its name.
+ */
+export type MorphMesh = Pick<SkinnedMeshData, 'positions' | 'normals' | 'joints' | 'weights' | 'indices' | 'uvs'> & {
+  readonly name?: string;
+  readonly morphTargets?: SkinnedMeshData['morphTargets'];
+};
 
 /**
  * Interleaves skinned meshes' attributes into one vertex buffer: one mesh, or several

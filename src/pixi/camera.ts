@@ -42,7 +42,7 @@ export class CrowdCamera {
   /** right (3), up (3), back (3), eye (3). */
   private readonly axes = new Float64Array(12);
 
-  /** Recomputes {@link viewProj}; call after changing any field. */
+  /** Recomputes {@link CrowdCamera.viewProj}; call after changing any field. */
   update(): void {
     const a = this.axes;
     const cp = Math.cos(this.pitch), sp = Math.sin(this.pitch);

@@ -82,7 +82,7 @@ export class CrowdRenderer extends Container {
   private readonly memberIndex: Int32Array;
   /** Per entity id, {@link MAX_MORPH_TARGETS} entries: its body's target k → its skeleton's curve index (−1: the skeleton has no such curve). */
   private readonly curveMaps: Int16Array;
-  /** Morph weights set by {@link setMorphWeights} (the skeleton's curve order), per entity id. */
+  /** Morph weights set by {@link CrowdRenderer.setMorphWeights} (the skeleton's curve order), per entity id. */
   private readonly overrides: (Float32Array | undefined)[] = [];
   private readonly batches = new Map<CharacterBody, BodyBatch>();
   private readonly palette: PaletteTexture;
@@ -121,7 +121,7 @@ export class CrowdRenderer extends Container {
   }
 
   /**
-   * Prepares the frame's draw: fits the camera to `width` × `height` (when {@link fitCamera}),
+   * Prepares the frame's draw: fits the camera to `width` × `height` (when {@link CrowdRenderer.fitCamera}),
    * culls, writes the slots of the characters in view and marks the palette rows and slots for
    * upload (pixi copies them to the GPU when it draws). pixi calls it before drawing the crowd
    * (`onRender`); call it yourself only to draw without pixi's render loop. No allocation.
@@ -259,7 +259,7 @@ export class CrowdRenderer extends Container {
   /**
    * Changes the tint of character `eid` (0xRRGGBB, multiplied into its body's material), which
    * must have a body: the next frame draws it. Cheap enough for every character every frame
-   * (no allocation; it does not re-check the character as {@link setBody} does).
+   * (no allocation; it does not re-check the character as {@link CrowdRenderer.setBody} does).
    * @throws AnimationError when `eid` has no body, or `tint` is not an integer in [0, 0xffffff].
    */
   setTint(eid: number, tint: number): void {
@@ -274,7 +274,7 @@ export class CrowdRenderer extends Container {
    * `skeleton.curves` order (as `getCurves` returns them), e.g. `[angry, surprised, sad]` for the
    * Robot. A body's morph target takes the weight of the curve of its name; a target whose
    * curve the skeleton lacks stays at 0. `null` removes the override, and so does
-   * {@link removeBody}. The next frame draws it; no allocation after the first call for `eid`.
+   * {@link CrowdRenderer.removeBody}. The next frame draws it; no allocation after the first call for `eid`.
    * @throws AnimationError when `eid` is not a character of the world, or `weights` is not
    *   null or as many finite numbers as the skeleton has curves.
    */
@@ -295,7 +295,7 @@ export class CrowdRenderer extends Container {
     for (let i = 0; i < count; i++) stored[i] = weights[i];
   }
 
-  /** The morph weights set for `eid` with {@link setMorphWeights} (a copy), or null when none is set. */
+  /** The morph weights set for `eid` with {@link CrowdRenderer.setMorphWeights} (a copy), or null when none is set. */
   morphWeightsOf(eid: number): Float32Array | null {
     const stored = Number.isInteger(eid) && eid >= 0 ? this.overrides[eid] : undefined;
     return stored === undefined ? null : stored.slice();

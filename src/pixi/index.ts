@@ -22,6 +22,7 @@ export {
   MORPH_DELTA_NORMAL,
   type BodyArrays,
   type BodyMorphs,
+  type MorphMesh,
 } from './bodyArrays.js';
 export { CrowdCamera, type CameraProjection } from './camera.js';
 export { createCrowdRenderer, CrowdRenderer, type CrowdRendererOptions, type SetBodyOptions, type CrowdLight, type CrowdFrameStats } from './crowd.js';

@@ -54,7 +54,7 @@ export class PaletteTexture {
   readonly layout: PaletteLayout;
 
   /**
-   * @param pool the world's `SkinPalette` data ((maxEntities + 1) × maxJoints × 12 floats).
+   * @param pool - the world's `SkinPalette` data ((maxEntities + 1) × maxJoints × 12 floats).
    * @throws AnimationError as {@link paletteLayout}.
    */
   constructor(pool: Float32Array, maxJoints: number) {

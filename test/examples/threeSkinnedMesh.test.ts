@@ -9,8 +9,8 @@ import { GCProfiler, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
-import { createPaletteMesh, PaletteSkeleton, threeFoxes, uploadPalettes, writeBoneMatrices } from '../../examples/threeSkinnedMesh.js';
-import { getRootTransform, getSkinPalette } from '../../src/index.js';
+import { createPaletteGeometry, createPaletteMaterial, createPaletteMesh, PaletteSkeleton, threeFoxes, uploadPalettes, writeBoneMatrices } from '../../examples/threeSkinnedMesh.js';
+import { getRootTransform, getSkinPalette, loadGltf } from '../../src/index.js';
 import { skinVertices } from '../../src/math/skinVertices.js';
 import { readAsset } from '../support/assets.js';
 
@@ -133,5 +133,68 @@ describe('examples/threeSkinnedMesh.ts', () => {
     }
     console.log(`palette upload, 30,000 skeleton updates: ${smallest} bytes allocated`);
     expect(smallest).toBeLessThan(64 * 1024);
+  });
+});
+
+/** Fox.glb's JSON and binary chunk (glTF 2.0 §4.4: 12-byte header, JSON chunk, BIN chunk). */
+function foxChunks(): { json: { accessors: { bufferView: number; byteOffset?: number; count: number }[]; bufferViews: { byteOffset?: number; byteStride?: number }[]; meshes: { primitives: { attributes: Record<string, number> }[] }[]; samplers: { magFilter?: number; minFilter?: number; wrapS?: number; wrapT?: number }[] }; bin: DataView } {
+  const view = new DataView(foxGlb.buffer, foxGlb.byteOffset, foxGlb.byteLength);
+  const jsonLength = view.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(foxGlb.subarray(20, 20 + jsonLength))) as ReturnType<typeof foxChunks>['json'];
+  const binStart = 20 + jsonLength;
+  return { json, bin: new DataView(foxGlb.buffer, foxGlb.byteOffset + binStart + 8, view.getUint32(binStart, true)) };
+}
+
+describe('the three.js recipe\'s geometry and material (docs/three.md)', () => {
+  it('the geometry has the file\'s UVs (TEXCOORD_0, read here from the .glb\'s own bytes) and each attribute\'s stride', async () => {
+    const { meshes } = await loadGltf(foxGlb, { scale: 'cm' });
+    const mesh = meshes[0]!;
+    const geometry = createPaletteGeometry(mesh);
+    const { json, bin } = foxChunks();
+    const accessor = json.accessors[json.meshes[0]!.primitives[0]!.attributes['TEXCOORD_0']!]!;
+    const bufferView = json.bufferViews[accessor.bufferView]!;
+    const stride = bufferView.byteStride ?? 8;
+    const base = (bufferView.byteOffset ?? 0) + (accessor.byteOffset ?? 0);
+    const uv = geometry.getAttribute('uv');
+    expect([uv.itemSize, uv.count]).toEqual([2, accessor.count]);
+    for (let v = 0; v < accessor.count; v += 11) {
+      expect(uv.getX(v)).toBe(bin.getFloat32(base + v * stride, true));
+      expect(uv.getY(v)).toBe(bin.getFloat32(base + v * stride + 4, true));
+    }
+    const sizes = Object.fromEntries(Object.entries(geometry.attributes).map(([name, a]) => [name, [a.itemSize, a.count]]));
+    expect(sizes).toEqual({ position: [3, 1728], uv: [2, 1728], skinIndex: [4, 1728], skinWeight: [4, 1728], ...(mesh.normals ? { normal: [3, 1728] } : {}) });
+    expect((geometry.index?.count ?? uv.count) % 3).toBe(0); // triangles (Fox.glb is not indexed)
+  });
+
+  it('the material carries the texture as three\'s GLTFLoader sets it: not flipped, sRGB, the file\'s filters, REPEAT by default', async () => {
+    const { meshes } = await loadGltf(foxGlb, { scale: 'cm' });
+    const decoded: [number[], string][] = [];
+    const image = { width: 1, height: 1 };
+    const material = await createPaletteMaterial(meshes[0]!.material, async (bytes, type) => {
+      decoded.push([Array.from(bytes.subarray(0, 8)), type]);
+      return image;
+    });
+    expect(decoded).toEqual([[[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'image/png']]); // the PNG signature
+    const map = material.map!;
+    expect(map.image).toBe(image);
+    expect(map.flipY).toBe(false);
+    expect(map.colorSpace).toBe(THREE.SRGBColorSpace);
+    const sampler = foxChunks().json.samplers[0]!;
+    expect([sampler.magFilter, sampler.minFilter, sampler.wrapS, sampler.wrapT]).toEqual([9729, 9987, undefined, undefined]);
+    expect([map.magFilter, map.minFilter, map.wrapS, map.wrapT]).toEqual([THREE.LinearFilter, THREE.LinearMipmapLinearFilter, THREE.RepeatWrapping, THREE.RepeatWrapping]);
+    expect(material.color.getHex(THREE.LinearSRGBColorSpace)).toBe(0xffffff);
+  });
+
+  it('a variant material: clamped and mirrored wraps, nearest filters, alpha mask, a linear red factor, double-sided; none gives no map', async () => {
+    const material = await createPaletteMaterial({
+      name: 'visor', baseColorFactor: [0.5, 0, 0, 1], doubleSided: true, alphaMode: 'MASK', alphaCutoff: 0.25,
+      baseColorTexture: { image: new Uint8Array(4), mimeType: 'image/jpeg', texCoord: 0, sampler: { magFilter: 9728, minFilter: 9984, wrapS: 33071, wrapT: 33648 } },
+    }, async () => ({ width: 1, height: 1 }));
+    const map = material.map!;
+    expect([map.magFilter, map.minFilter, map.wrapS, map.wrapT]).toEqual([THREE.NearestFilter, THREE.NearestMipmapNearestFilter, THREE.ClampToEdgeWrapping, THREE.MirroredRepeatWrapping]);
+    expect([material.side, material.alphaTest, material.transparent]).toEqual([THREE.DoubleSide, 0.25, false]);
+    expect(material.color.r).toBeCloseTo(0.5, 6); // linear, as glTF's factor
+    const plain = await createPaletteMaterial(null, async () => { throw new Error('not called'); });
+    expect(plain.map).toBeNull();
   });
 });

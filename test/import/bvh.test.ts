@@ -44,7 +44,9 @@ describe('parseBvh on CMU 131_01 (start, walk, stop; mixed rotation orders and l
     expect(walk.endSites.map((e) => walk.skeleton.names[e.parent])).toEqual(['LeftToe', 'RightToe', 'Head', 'LFingers', 'LThumb', 'RFingers', 'RThumb']);
     expect(walk.channels.flat()).toHaveLength(96);
     expect(walk.skeleton.hipJoint).toBe(0);
-    expect(walk.warnings).toEqual([]);
+    // Read without a scale, CMU's units (0.056444 m) make a 30 m figure: the units warning only.
+    expect(walk.warnings).toEqual([expect.stringMatching(/^units: the rest figure \(its joints\) is \d+(\.\d+)? m tall read as metres \(BVH has no unit\), too large/)]);
+    expect(parseBvh(walkText, { scale: 0.056444 }).warnings).toEqual([]);
   });
 
   it('honours the per-joint channel orders: 19 joints Z Y X, the 12 arm joints Z X Y', () => {

@@ -27,7 +27,7 @@ vi.mock('pixi.js', async (original) => {
   return { ...pixi, Application };
 });
 
-const { pixiFoxes } = await import('../../examples/pixiFox.js');
+const { pixiFoxes, showFoxes } = await import('../../examples/pixiFox.js');
 
 describe('examples/pixiFox.ts', () => {
   it('spawns 100 Foxes with the textured body in one crowd on the stage; the ticker walks them; the crowd draws them in one call', async () => {
@@ -53,6 +53,42 @@ describe('examples/pixiFox.ts', () => {
     expect(crowd.stats.drawCalls).toBe(1);
     expect(crowd.stats.drawn).toBe(100); // the camera frames the whole crowd
     warn.mockRestore();
+  });
+
+  it('showFoxes fetches the file and starts the same app; a failed fetch names the URL and the status', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const bytes = readAsset('Fox.glb');
+    const fetched: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      fetched.push(url);
+      return url === 'Fox.glb' ? new Response(bytes) : new Response('', { status: 404 });
+    });
+    try {
+      const { crowd, foxes, body } = await showFoxes('Fox.glb', 3);
+      expect(fetched).toEqual(['Fox.glb']);
+      expect(foxes.length).toBe(3);
+      expect(crowd.characterCount).toBe(3);
+      // Fox.glb has one mesh, of 1,728 vertices (its POSITION accessor's count): all in the body.
+      expect(body.arrays.vertexCount).toBe(1728);
+      await expect(showFoxes('missing.glb')).rejects.toThrow('missing.glb: HTTP 404');
+    } finally {
+      vi.unstubAllGlobals();
+      warn.mockRestore();
+    }
+  });
+
+  it('the regions the README and docs/pixi.md show are the whole module (beside its header comment): every name they use is defined in them', () => {
+    const text = readFileSync(new URL('../../examples/pixiFox.ts', import.meta.url), 'utf8');
+    const header = text.slice(0, text.indexOf('// #region imports'));
+    expect(header.trim()).toMatch(/^\/\*\*[\s\S]*\*\/$/);
+    const outside = text.slice(header.length).split('\n').filter((l, i, lines) => {
+      const before = lines.slice(0, i + 1);
+      const opened = before.filter((x) => x.trim().startsWith('// #region')).length;
+      const closed = before.filter((x) => x.trim().startsWith('// #endregion')).length;
+      return opened === closed && l.trim() !== '' && !l.trim().startsWith('// #endregion');
+    });
+    expect(outside).toEqual([]);
+    expect(text).not.toContain('meshes[0]');
   });
 
   it('is under 50 lines of user code (imports and the app, without blank lines and comments), and the sandbox builds it as a page', () => {

@@ -244,10 +244,16 @@ class CrowdView implements CrowdReport {
     this.pipeline.reset(this.sim.world.threads);
   }
 
-  /** Points the camera at the crowd's centre, zoomed to show `n` characters (`?zoom=` overrides). */
+  /**
+   * Points the camera at the crowd's centre, zoomed to show `n` characters (`?zoom=` overrides):
+   * the wanderers' whole arena up to a 16 m half height. The orthographic view shows the ground
+   * circle as an ellipse `arena` wide and `arena · sin(pitch)` high; the stage's aspect decides which fits.
+   */
   private frameCrowd(n: number): void {
     const { camera, sim } = this;
-    camera.halfHeight = sim.workload() === 'bench' ? Math.max(4, Math.sqrt(n) * (sim.asset.kind === 'fox' ? 1.6 : 1.2) * 0.45) : Math.min(16, Math.max(5, sim.arena * 0.62));
+    const aspect = this.app.screen.width / Math.max(1, this.app.screen.height) || 1;
+    const whole = 1.05 * sim.arena * Math.max(Math.sin(camera.pitch), 1 / aspect);
+    camera.halfHeight = sim.workload() === 'bench' ? Math.max(4, Math.sqrt(n) * (sim.asset.kind === 'fox' ? 1.6 : 1.2) * 0.45) : Math.min(16, Math.max(5, whole));
     const zoom = Number(this.params.get('zoom'));
     if (zoom > 0) camera.halfHeight = zoom;
     camera.targetX = camera.targetZ = 0;

@@ -1,5 +1,5 @@
 /**
- * The crowd's state machines (issue 21): what drives every wandering character's layers.
+ * The crowd's state machines: what drives every wandering character's layers.
  *
  * - **Locomotion** (layers 0–1), every character with idle, walk and run clips: `idle` (the
  *   idle clip) ↔ `move` (a 1-D blend space of walk and run over the `speed` parameter, played

@@ -57,7 +57,8 @@ export interface CrowdSettings {
 /** The settings the page's URL asks for (`?count=…&character=…&lod=1…`), defaults elsewhere. */
 export function readSettings(params: URLSearchParams): CrowdSettings {
   return {
-    count: clampCount(Number(params.get('count') ?? 2000)),
+    // 500 Foxes by default: the textured mesh (below AUTO_MESH_LIMIT), as the README's picture.
+    count: clampCount(Number(params.get('count') ?? 500)),
     character: (params.get('character') as CharacterKind | null) ?? 'fox',
     body: (params.get('body') as BodyChoice | null) ?? 'auto',
     workload: (params.get('workload') as Workload | null) ?? 'locomotion',

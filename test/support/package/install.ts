@@ -1,8 +1,9 @@
 /**
  * The package as a user installs it (test/package.test.ts): the repository is copied into a
  * temporary folder (build outputs, node_modules and .git left out; node_modules linked), `npm
- * pack` runs there — its `prepare` script is `npm run build`, as for `npm publish` — and the
- * tarball is installed into an empty project beside it. Working on a copy keeps the repository's
+ * pack` runs there — its `prepack` script is `npm run build`, as for `npm publish` — and the
+ * tarball is installed into an empty project beside it (with scripts allowed, as a user's npm
+ * runs them: the package has no install-time script, so nothing of it runs there). Working on a copy keeps the repository's
  * own dist/ untouched, so no race with tests that run `npm run build` in it
  * (test/cli/lod.test.ts); the copy holds test/ and assets/, so the package's "files" list is
  * what keeps them out of the tarball.
@@ -19,8 +20,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, relative, sep } from 'node:path';
 import { REPO_ROOT } from '../assets.js';
 
-/** What is not copied from the repository (top-level names: outputs, installs, history). */
-const NOT_COPIED = new Set(['node_modules', '.git', 'dist', '.bench-build', 'e2e-out', 'coverage', join('sandbox', 'dist')]);
+/** What is not copied from the repository (top-level names: outputs, among them `npm run docs`'s build/ of ~2,600 pages, installs, history). */
+const NOT_COPIED = new Set(['node_modules', '.git', 'dist', 'build', '.bench-build', 'e2e-out', 'coverage', join('sandbox', 'dist')]);
 
 /** The temporary folders of one check: the repository's copy, the tarball, the user's project. */
 export interface PackedProject {
@@ -32,10 +33,12 @@ export interface PackedProject {
   readonly project: string;
   /** The installed package: `<project>/node_modules/bitanim`. */
   readonly installed: string;
+  /** What `npm install <tarball>` printed (stdout and stderr, `--foreground-scripts`: any script it ran shows). */
+  readonly installOutput: string;
   /** Runs a command in the project, as a user's shell would (see the module comment). */
   run(command: string, args: readonly string[], timeoutMs?: number): Promise<{ stdout: string; stderr: string }>;
   /** `npm install`s more packages into the project, as a user adds one (e.g. `pixi.js@8.22.0`). */
-  install(...specs: string[]): Promise<void>;
+  install(...specs: string[]): Promise<string>;
   /** Deletes every temporary folder. */
   remove(): void;
 }
@@ -84,12 +87,13 @@ export async function packAndInstall(): Promise<PackedProject> {
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'bitanim-user', private: true, type: 'module' }, null, 2)}\n`);
     // Dependencies come from the registry; a warm npm cache (after `npm ci`) serves them offline.
-    const install = async (...specs: string[]): Promise<void> => {
-      await runIn(project, 'npm', ['install', ...specs, '--prefer-offline', '--no-audit', '--no-fund']);
+    const install = async (...specs: string[]): Promise<string> => {
+      const { stdout, stderr } = await runIn(project, 'npm', ['install', ...specs, '--prefer-offline', '--no-audit', '--no-fund', '--foreground-scripts', '--ignore-scripts=false']);
+      return `${stdout}\n${stderr}`;
     };
-    await install(tarball);
+    const installOutput = await install(tarball);
     return {
-      root, tarball, project, installed: join(project, 'node_modules', 'bitanim'),
+      root, tarball, project, installed: join(project, 'node_modules', 'bitanim'), installOutput,
       run: (command, args, timeoutMs) => runIn(project, command, args, timeoutMs),
       install,
       remove,
