@@ -7,11 +7,15 @@
  * restructured (issue 16): a refactor that changes any bit of any pool fails here. Re-recorded once
  * since, on purpose: LocalPose, ModelPose and SkinPalette (all other pools, the events and the clock
  * as recorded) when blendSystem's two-layer blend stopped rounding the layer poses to float32
- * (issue 18; within 2.4e-7 of the old pools, measured then).
+ * (issue 18; within 2.4e-7 of the old pools, measured then); and LocalPose, ModelPose and
+ * SkinPalette again when inertialization kept a starting velocity heading away from the target
+ * pose instead of clamping it to 0. `UPDATE_FRAME_HASH=1` re-records the recorded pools that
+ * differ (say which in the commit).
  *
  * Pools are matched by name (`Component.field`), so a refactor may add pools; every recorded
  * one must still exist and hash the same.
  */
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   createAnimationWorld,
@@ -151,6 +155,19 @@ describe('the frame, bit for bit', () => {
   it('hashes every pool of a mixed crowd over 1,000 frames as recorded before issue 16', () => {
     const result = run();
     const expected: Result = recorded;
+    if (process.env['UPDATE_FRAME_HASH'] === '1') {
+      // A deliberate change of behaviour: the recorded pools that differ take their new hashes
+      // (pools added since are not recorded; the events and the clock must still match).
+      const changed = new Set<string>();
+      expected.hashes.forEach((hashes, c) => {
+        for (const pool of Object.keys(hashes)) {
+          const now = result.hashes[c]![pool];
+          if (now !== undefined && now !== hashes[pool]) { changed.add(pool); hashes[pool] = now; }
+        }
+      });
+      console.log(`frameHash: re-recorded ${[...changed].join(', ') || 'nothing'}`);
+      writeFileSync(new URL('./fixtures/frameHash.json', import.meta.url), `${JSON.stringify(expected, null, 1)}\n`);
+    }
     // The scenario does what it claims: events fire and LOD skips characters on some frames.
     expect(result.eventCount).toBe(expected.eventCount);
     expect(result.skipped).toBe(expected.skipped);

@@ -39,8 +39,11 @@
  * 2. `t1 ≤ 0` → 0 for all t: a zero-length transition is a cut.
  * 3. Sign frame: if x0 < 0, x0 and v0 are negated, the curve evaluated, and the result
  *    negated, so the formulas below only see x0 > 0.
- * 4. Velocity clamp: in that frame v0 > 0 (moving away from 0) becomes 0; following it
- *    would push the curve above x0 before it returns.
+ * 4. Heading away: in that frame v0 > 0 (moving away from 0) is kept, so the velocity is
+ *    continuous at the switch: the curve goes on past x0, peaks, and returns (the factor
+ *    `x0 (1 + 4s) + w s` is then positive on [0, 1], so it still never crosses 0); the peak
+ *    lies below x0 + 0.082·v0·t1. Bollo clamps such a v0 to 0, which stops a joint dead at
+ *    the switch; the excursion is the price of not doing so.
  * 5. Blend-time clamp: if v0 < 0, t1 becomes min(t1, −5 x0 / v0) (Bollo's rule; see above).
  *    `clampInertializeTime` returns this t1.
  * 6. t ≤ 0 → the start values x0, v0, a0 (after 3–5): the curve starts at t = 0.
@@ -81,8 +84,9 @@ export function clampInertializeTime(x0: number, v0: number, t1: number): number
  * with velocity `v0` and reaches 0 with zero velocity and acceleration at the blend time `t1`.
  *
  * Rules (module comment): x0 = 0 or t1 ≤ 0 gives 0 for all t; x0 < 0 is handled by symmetry;
- * in the x0 > 0 frame v0 > 0 is clamped to 0 and t1 to min(t1, −5 x0 / v0), so the curve
- * lies between 0 and x0 and is monotone; t ≤ 0 gives x0; t ≥ t1 gives 0.
+ * in the x0 > 0 frame a v0 < 0 clamps t1 to min(t1, −5 x0 / v0), so the curve lies between 0
+ * and x0 and is monotone; a v0 > 0 (heading away) is kept, and the curve rises past x0 before
+ * it returns, never crossing 0; t ≤ 0 gives x0; t ≥ t1 gives 0.
  *
  * Units: any unit for x (metres, radians, …), x0 / second for v0, seconds for t1 and t.
  * Sources: Bollo, GDC 2018 (as hogetatu writes it up); Flash & Hogan 1985.
@@ -94,10 +98,10 @@ export function clampInertializeTime(x0: number, v0: number, t1: number): number
 export function inertializeCurve(x0: number, v0: number, t1: number, t: number): number {
   if (x0 === 0 || t1 <= 0) return 0;
   if (t <= 0) return x0;
-  // In the x0 ≥ 0 frame: a velocity heading away from 0 is clamped to 0, t1 to −5·x0/v0.
+  // In the x0 ≥ 0 frame: t1 clamped to −5·x0/v0 when v0 heads towards 0.
   const sign = x0 < 0 ? -1 : 1;
   x0 *= sign;
-  v0 = Math.min(v0 * sign, 0);
+  v0 *= sign;
   t1 = clampInertializeTime(x0, v0, t1);
   if (t >= t1) return 0;
   const s = t / t1;
@@ -109,17 +113,17 @@ export function inertializeCurve(x0: number, v0: number, t1: number, t: number):
 
 /**
  * Returns x′(t), the time derivative of {@link inertializeCurve} with the same rules and
- * clamps: 0 when x0 = 0 or t1 ≤ 0; the clamped starting velocity for t ≤ 0 (the right-hand
+ * clamps: 0 when x0 = 0 or t1 ≤ 0; the starting velocity v0 for t ≤ 0 (the right-hand
  * derivative at 0); 0 for t ≥ the clamped t1. Units: x per second.
  */
 export function inertializeVelocity(x0: number, v0: number, t1: number, t: number): number {
   if (x0 === 0 || t1 <= 0) return 0;
-  // In the x0 ≥ 0 frame: a velocity heading away from 0 is clamped to 0, t1 to −5·x0/v0.
+  // In the x0 ≥ 0 frame: t1 clamped to −5·x0/v0 when v0 heads towards 0.
   const sign = x0 < 0 ? -1 : 1;
   x0 *= sign;
-  v0 = Math.min(v0 * sign, 0);
+  v0 *= sign;
   t1 = clampInertializeTime(x0, v0, t1);
-  if (t <= 0) return v0 === 0 ? 0 : sign * v0; // no −0 from a clamped velocity
+  if (t <= 0) return v0 === 0 ? 0 : sign * v0; // no −0
   if (t >= t1) return 0;
   const s = t / t1;
   const u = 1 - s;
@@ -129,15 +133,15 @@ export function inertializeVelocity(x0: number, v0: number, t1: number, t: numbe
 
 /**
  * Returns x″(t), the second time derivative of {@link inertializeCurve} with the same rules
- * and clamps: 0 when x0 = 0 or t1 ≤ 0; Bollo's a0 = (−8 v0 t1 − 20 x0) / t1² (clamped v0
- * and t1) for t ≤ 0; 0 for t ≥ the clamped t1. Units: x per second².
+ * and clamps: 0 when x0 = 0 or t1 ≤ 0; Bollo's a0 = (−8 v0 t1 − 20 x0) / t1² (the clamped
+ * t1) for t ≤ 0; 0 for t ≥ the clamped t1. Units: x per second².
  */
 export function inertializeAcceleration(x0: number, v0: number, t1: number, t: number): number {
   if (x0 === 0 || t1 <= 0) return 0;
-  // In the x0 ≥ 0 frame: a velocity heading away from 0 is clamped to 0, t1 to −5·x0/v0.
+  // In the x0 ≥ 0 frame: t1 clamped to −5·x0/v0 when v0 heads towards 0.
   const sign = x0 < 0 ? -1 : 1;
   x0 *= sign;
-  v0 = Math.min(v0 * sign, 0);
+  v0 *= sign;
   t1 = clampInertializeTime(x0, v0, t1);
   const w = v0 * t1;
   // Bollo's a0 = (−8 v0 t1 − 20 x0) / t1².

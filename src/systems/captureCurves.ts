@@ -85,8 +85,8 @@ export function captureCurveSource(world: AnimationWorld, eid: number): void {
  * from P1 and P2 in the slot (`prevDt` apart; 0: no source velocity), the target's curves at τ
  * (`dt` back) and τ − σh, each curve's offset x0 = P1 − T(τ) and velocity
  * v0 = (P1 − P2)/prevDt − (T(τ) − T(τ − σh))/σh, stored for `mode` as the translation channel's
- * on one signed axis: quintic x0, k = v0·t1 with v0 toward zero clamped to ≤ 0 and
- * t1 = min(duration, −5·|x0|/v0) (no overshoot); spring the offset and velocity. Allocates nothing.
+ * on one signed axis: quintic x0, k = v0·t1 (a v0 heading away from zero kept) and
+ * t1 = min(duration, −5·|x0|/v0) when v0 heads towards zero (no overshoot); spring the offset and velocity. Allocates nothing.
  */
 export function captureCurveOffsets(world: AnimationWorld, eid: number): void {
   const { Curves, Inertialization: c } = world.components;
@@ -124,7 +124,6 @@ export function captureCurveOffsets(world: AnimationWorld, eid: number): void {
     }
     const sign = x0 < 0 ? -1 : 1;
     let v0 = v * sign;
-    if (v0 > 0) v0 = 0;
     let t1 = duration;
     if (v0 < 0 && -5 * len / v0 < t1) t1 = (-5 * len) / v0;
     slots[o + CURVE_X0] = x0;

@@ -308,8 +308,9 @@ function springAngularVelocity(tmp: Float64Array, offsets: Float32Array, r: numb
  * `offsets[out..out+2]` holds an offset vector of length `tmp[LEN]`; `tmp[V..V+2]` its velocity.
  * Quintic: rewrite it as the direction u, then the curve's parameters with Bollo's clamps
  * already applied (see `inertializeCurve`), so each frame only evaluates a polynomial:
- * x0 (the length), k = v0·t1 and 1/t1, where v0 = velocity·u is clamped to ≤ 0 (a start heading
- * away from zero keeps still) and t1 = min(duration, −5·x0/v0) (no overshoot).
+ * x0 (the length), k = v0·t1 and 1/t1, where v0 = velocity·u (a start heading away from zero
+ * keeps its velocity: the curve goes on, peaks, returns) and t1 = min(duration, −5·x0/v0) when
+ * v0 heads towards zero (no overshoot).
  * Spring: keep the vector and store the velocity after it.
  * (Floats travel in arrays so no double is boxed per call.)
  */
@@ -330,7 +331,6 @@ function storeVectorOffset(offsets: Float32Array, out: number, tmp: Float64Array
     offsets[out + a] = d;
     v0 += tmp[V + a] * d;
   }
-  if (v0 > 0) v0 = 0;
   let t1 = job.duration;
   if (v0 < 0 && -5 * len / v0 < t1) t1 = (-5 * len) / v0;
   offsets[out + OFFSET_X0] = len;

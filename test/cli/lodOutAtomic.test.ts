@@ -35,6 +35,9 @@ function folder(): string {
   return dir;
 }
 
+/** SIGKILLs of `lod --out` runs, at moments spread evenly over one and a half runs. */
+const KILLS = 60;
+
 describe('--out through symlinks', () => {
   it('a dangling symlink is refused before any work, and nothing is created where it points', async () => {
     const dir = folder(), elsewhere = folder();
@@ -100,7 +103,7 @@ describe('--out is written whole or not at all (the built command, in child proc
     expect(readdirSync(dir).sort()).toEqual(['fox.lod.glb']); // the temporary files removed
   });
 
-  it('killed at 24 moments spread over one and a half runs: the target is always the previous output or the complete new one', async () => {
+  it(`killed at ${KILLS} moments spread over one and a half runs: the target is always the previous output or the complete new one`, async () => {
     const dir = folder();
     const out = join(dir, 'fox.lod.glb');
     expect(spawnSync(process.execPath, args(out, '0.005'), { encoding: 'utf8' }).status).toBe(0);
@@ -112,10 +115,10 @@ describe('--out is written whole or not at all (the built command, in child proc
     const expected = readFileSync(complete);
     expect(expected.equals(previous)).toBe(false);
     let whole = 0;
-    for (let k = 0; k < 24; k++) {
+    for (let k = 0; k < KILLS; k++) {
       writeFileSync(out, previous);
       const child = spawn(process.execPath, args(out, '0.002'), { stdio: 'ignore' });
-      const timer = setTimeout(() => child.kill('SIGKILL'), (1.5 * runMs * (k + 0.5)) / 24);
+      const timer = setTimeout(() => child.kill('SIGKILL'), (1.5 * runMs * (k + 0.5)) / KILLS);
       await new Promise((done) => child.on('exit', done));
       clearTimeout(timer);
       const now = readFileSync(out);
@@ -124,6 +127,6 @@ describe('--out is written whole or not at all (the built command, in child proc
     }
     // Left behind by a killed run: temporary files only, named after the target.
     for (const name of readdirSync(dir)) expect(name, name).toMatch(/^(fox\.lod\.glb|complete\.glb|\.fox\.lod\.glb\.\d+\.[0-9a-f]{8}\.tmp)$/);
-    console.log(`24 kills: ${24 - whole} left the previous output, ${whole} the complete new one (a run takes ${runMs.toFixed(0)} ms)`);
-  }, 120_000);
+    console.log(`${KILLS} kills: ${KILLS - whole} left the previous output, ${whole} the complete new one (a run takes ${runMs.toFixed(0)} ms)`);
+  }, 300_000);
 });

@@ -29,8 +29,9 @@ function seedQuintic(x0: number, v0: number, t1: number, t: number): [number, nu
 }
 
 /** The velocity after rule 4: in the x0 ≥ 0 frame, a v0 heading away from 0 becomes 0. */
-function clampedV0(x0: number, v0: number): number {
-  return x0 * v0 > 0 ? 0 : v0;
+/** The curve's starting velocity: v0 itself, whichever way it heads (rule 4 keeps a v0 heading away). */
+function clampedV0(_x0: number, v0: number): number {
+  return v0;
 }
 
 const N = 10_000;
@@ -91,15 +92,23 @@ describe('inertializeCurve', () => {
     expect(seedQuintic(1, -10, 1, 0.9)[0]).toBeCloseTo(-4.4e-4, 12);
   });
 
-  it('clamps a velocity heading away from 0 to 0', () => {
-    for (let i = 0; i <= 10; i++) {
-      const t = i / 10;
-      expect(inertializeCurve(1, 5, 1, t)).toBe(inertializeCurve(1, 0, 1, t));
-      expect(inertializeCurve(-1, -5, 1, t)).toBe(inertializeCurve(-1, 0, 1, t));
-    }
-    expect(inertializeVelocity(1, 5, 1, 0)).toBe(0);
-    expect(inertializeVelocity(-1, -5, 1, 0)).toBe(0);
+  it('keeps a velocity heading away from 0: the curve starts with it, peaks past x0 (below x0 + 0.082·v0·t1) and returns without crossing 0', () => {
+    expect(inertializeVelocity(1, 5, 1, 0)).toBe(5);
+    expect(inertializeVelocity(-1, -5, 1, 0)).toBe(-5);
     expect(inertializeVelocity(-1, 3, 1, 0)).toBe(3);
+    // By hand, x0 = 1, v0 = 5, t1 = 1: x(s) = (1 − s)⁴ (1 + 9s); at s = 0.1: 0.6561 · 1.9 = 1.24659.
+    expect(inertializeCurve(1, 5, 1, 0.1)).toBeCloseTo(1.24659, 12);
+    expect(inertializeCurve(-1, -5, 1, 0.1)).toBeCloseTo(-1.24659, 12);
+    let peak = 0;
+    for (let i = 0; i <= 1000; i++) {
+      const x = inertializeCurve(1, 5, 1, i / 1000);
+      expect(x).toBeGreaterThanOrEqual(0);
+      peak = Math.max(peak, x);
+    }
+    // The peak: x′ = 0 at s = v0 / (20 x0 / t1 + 5 v0) = 5 / 45 = 1/9; x there = (8/9)⁴ · (1 + 4/9 + 5/9) = 2·(8/9)⁴ ≈ 1.24859.
+    // (Its (1 − s)⁴(x0(1 + 4s)) part never exceeds x0, the (1 − s)⁴ w s part 0.08192 w.)
+    expect(peak).toBeCloseTo(2 * (8 / 9) ** 4, 5);
+    expect(peak).toBeLessThan(1 + 0.082 * 5);
   });
 
   it('has defined results for degenerate inputs', () => {
@@ -195,22 +204,25 @@ describe('inertializeCurve', () => {
     }
   });
 
-  it('stays between 0 and x0 and decreases monotonically in the x0 ≥ 0 frame, on 10,000 cases', () => {
+  it('in the x0 ≥ 0 frame never crosses 0; heading towards 0 it stays below x0 and decreases monotonically, heading away it rises once (below x0 + 0.082·v0·t1), then decreases; on 10,000 cases', () => {
     const cases = randomCases(4);
     const steps = 256;
     for (let i = 0; i < N; i++) {
       const x0 = cases[3 * i], v0 = cases[3 * i + 1], t1raw = cases[3 * i + 2];
       const sign = x0 < 0 ? -1 : 1;
       const ax0 = sign * x0;
+      const away = sign * v0 > 0;
       const t1 = clampInertializeTime(x0, v0, t1raw);
       // Rounding slack: the curve is a sum of terms of size ≤ |x0| + |v0| t1.
       const eps = 1e-13 * (ax0 + Math.abs(v0) * t1);
-      let prev = ax0;
+      const top = away ? ax0 + 0.082 * sign * v0 * t1 : ax0;
+      let prev = ax0, falling = !away;
       // The grid runs to 1.1·t1 to cover the join with the constant 0 tail.
       for (let k = 0; k <= steps; k++) {
         const t = (1.1 * k * t1) / steps;
         const y = sign * inertializeCurve(x0, v0, t1raw, t);
-        if (y < -eps || y > ax0 + eps || y > prev + eps || sign * inertializeVelocity(x0, v0, t1raw, t) > eps) {
+        if (y < prev - eps) falling = true;
+        if (y < -eps || y > top + eps || (falling && y > prev + eps) || (!away && sign * inertializeVelocity(x0, v0, t1raw, t) > eps)) {
           expect.fail(`case ${i}: x0=${x0} v0=${v0} t1=${t1raw}, t=${t}: y=${y}, previous ${prev}`);
         }
         prev = y;
