@@ -235,7 +235,9 @@ type TransitionDesc = NonNullable<StateMachineDesc['transitions']>[number];
  * looked up in `assets` (so a description can come from JSON).
  *
  * @throws AnimationError listing every fault, each naming the state, transition (`transitions[i]
- * (from → to)`) and field: unknown state or parameter names, duplicate names, a state with
+ * (from → to)`) and field: a field the format does not have, at any level (the description,
+ * `assets`, a parameter, a state, a transition: `states[2] "move".sped is an unknown field: did
+ * you mean "speed"?`), unknown state or parameter names, duplicate names, a state with
  * neither or both of clip and blendSpace, a name not found in `assets` or borne by two clips of
  * its array, a blend-space state whose x (y) is missing or not a float parameter, a condition
  * with an operator on a trigger
@@ -255,6 +257,8 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     issues.add('assets', `is ${describeValue(assets)}: must be an object { clips?, blendSpaces? }`);
     issues.throwIfAny();
   }
+  refuseUnknownFields(issues, '', desc, DESC_FIELDS, 'a machine description');
+  refuseUnknownFields(issues, 'assets', assets, ASSET_FIELDS, 'createStateMachine\'s assets');
   const name = desc.name ?? 'stateMachine';
   if (typeof name !== 'string') issues.add('name', `is ${describeValue(name)}: must be a string`);
 
@@ -271,6 +275,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     const at = `parameters[${i}]`;
     if (typeof p !== 'object' || p === null) { issues.add(at, `is ${describeValue(p)}: must be { name, type, default? }`); parameterNames.push(''); return; }
     const label = `${at} "${shownString(p.name)}"`;
+    refuseUnknownFields(issues, label, p, PARAMETER_FIELDS, 'a parameter');
     if (typeof p.name !== 'string' || p.name === '') issues.add(`${at}.name`, `is ${describeValue(p.name)}: must be a non-empty string`);
     else if (paramIndex.has(p.name)) issues.add(`${label}.name`, 'is declared twice');
     else paramIndex.set(p.name, i);
@@ -332,6 +337,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     const at = `states[${i}]`;
     if (typeof s !== 'object' || s === null) { issues.add(at, `is ${describeValue(s)}: must be { name, clip | blendSpace, … }`); stateNames.push(''); stateClips.push(null); stateSpaces.push(null); return; }
     const label = `${at} "${shownString(s.name)}"`;
+    refuseUnknownFields(issues, label, s, STATE_FIELDS, 'a state');
     if (typeof s.name !== 'string' || s.name === '' || s.name === '*') issues.add(`${at}.name`, `is ${describeValue(s.name)}: must be a non-empty string other than '*'`);
     else if (stateIndex.has(s.name)) issues.add(`${label}.name`, 'is declared twice');
     else stateIndex.set(s.name, i);
@@ -398,6 +404,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     conditionStart[i] = conditionParam.length;
     if (typeof t !== 'object' || t === null) { issues.add(`transitions[${i}]`, `is ${describeValue(t)}: must be { from, to, when?, exitTime?, duration, … }`); return; }
     const label = `transitions[${i}] (${shownString(t.from)} → ${shownString(t.to)})`;
+    refuseUnknownFields(issues, label, t, TRANSITION_FIELDS, 'a transition');
     const from = t.from === '*' ? ANY_STATE : typeof t.from === 'string' ? stateIndex.get(t.from) : undefined;
     if (from === undefined) issues.add(`${label}.from`, `is ${describeValue(t.from)}: must name a state, or be '*' (any state)`);
     const to = typeof t.to === 'string' ? stateIndex.get(t.to) : undefined;
@@ -470,6 +477,39 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     conditionStart, conditionParam: Int16Array.from(conditionParam), conditionOp: Uint8Array.from(conditionOp), conditionValue: Float32Array.from(conditionValue),
     eventClip,
   });
+}
+
+/** The fields each object of a description may have (anything else is refused, naming its path). */
+const DESC_FIELDS: readonly string[] = ['name', 'parameters', 'states', 'transitions', 'initial'];
+const ASSET_FIELDS: readonly string[] = ['clips', 'blendSpaces'];
+const PARAMETER_FIELDS: readonly string[] = ['name', 'type', 'default'];
+const STATE_FIELDS: readonly string[] = ['name', 'clip', 'blendSpace', 'x', 'y', 'speed', 'loop', 'enter', 'exit'];
+const TRANSITION_FIELDS: readonly string[] = ['from', 'to', 'when', 'exitTime', 'duration', 'mode', 'curve', 'interruptible'];
+
+/**
+ * Records an issue at `prefix.key` for every own enumerable field of `value` not in `known`
+ * (a misspelt field would otherwise be ignored silently), suggesting the known field it is
+ * closest to (at most two edits away, case ignored).
+ */
+function refuseUnknownFields(issues: IssueList, prefix: string, value: object, known: readonly string[], what: string): void {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const near = known.find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2);
+    const hint = near === undefined ? '' : `: did you mean "${near}"?`;
+    issues.add(prefix === '' ? key : `${prefix}.${key}`, `is an unknown field${hint} (${what} has ${known.join(', ')})`);
+  }
+}
+
+/** Levenshtein distance between `a` and `b` (short field names: a row at a time). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
 }
 
 /** The clip `value` names (or is), recording an issue at `path` when there is none. */
