@@ -9,6 +9,7 @@ import type { Clip } from '../assets/Clip.js';
 import { MAX_LAYERS } from '../components/Layers.js';
 import { FADE_CURVE_KINDS, type FadeCurveName } from '../math/fadeCurves.js';
 import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfade, TRANSITION_ARGS } from '../systems/switching/transition.js';
+import { applyTargetSpeed } from '../systems/switching/targetSpeed.js';
 import { newResolvedPlay, writeLayer } from '../systems/switching/writeLayer.js';
 import { resolvePlayInto, type PlayOptions } from './playback.js';
 import { requireCharacter, requireObject } from './validation.js';
@@ -53,7 +54,9 @@ export interface TransitionOptions extends PlayOptions {
  * Switches `layer` (default 0) of character `eid` to `clip` over `duration` seconds.
  *
  * The layer keeps its weight (the weight it was fading toward, 1 if it was empty) unless
- * `weight` is given. A transition that
+ * `weight` is given. A target speed (`setTargetSpeed`) survives the transition: a new clip
+ * that travels plays at the rate that gives the target, one that does not (an idle) at its
+ * own `speed`, until `clearTargetSpeed`. A transition that
  * interrupts another starts from the current output: inertialization captures the pose as it
  * is, with its decaying offset; a cross-fade lets the interrupted fade's clips fade out from
  * their current weights.
@@ -95,6 +98,7 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
 
   if (duration === 0) {
     writeLayer(world, eid, skeleton, clip, play);
+    applyTargetSpeed(world, eid);
     return;
   }
   TRANSITION_ARGS[ARG_DURATION] = duration;
@@ -103,6 +107,7 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
       const wider = maxLayers < MAX_LAYERS ? `, or create the world with a larger maxLayers (createAnimationWorld({ maxLayers }), up to ${MAX_LAYERS})` : '';
       fail('transition', 'mode', `'crossfade' needs a free layer slot for the outgoing clip and all ${maxLayers} (maxLayers) are in use: stop a layer or use inertialization${wider}`);
     }
+    applyTargetSpeed(world, eid); // the incoming clip at its goal weight; the outgoing copy keeps its rate
     return;
   }
   // A transition slot (Inertialization.ts): the one the character holds (a running or pending
@@ -112,6 +117,7 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
       + 'create the world with a larger maxTransitions (up to maxEntities), or use a cross-fade or duration 0');
   }
   writeLayer(world, eid, skeleton, clip, play);
+  applyTargetSpeed(world, eid);
   // Stored in each branch: `halfLife ?? duration / 6` would box the quotient.
   if (halfLife !== undefined) TRANSITION_ARGS[ARG_HALF_LIFE] = halfLife;
   else TRANSITION_ARGS[ARG_HALF_LIFE] = NaN;

@@ -44,6 +44,7 @@ import { BLEND_ADDITIVE, clearsAfterFade, layerFlags, loops, measureSyncGroup, S
 import { MACHINE_PARAMETERS, NO_MACHINE } from '../components/StateMachine.js';
 import type { AnimationWorld } from '../world.js';
 import { applyBlendSpace, BLEND_POINT, defaultBlendSettings } from './switching/blendSpace.js';
+import { applyTargetSpeed } from './switching/targetSpeed.js';
 import { newResolvedPlay, writeLayer } from './switching/writeLayer.js';
 import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfade, TRANSITION_ARGS } from './switching/transition.js';
 
@@ -225,6 +226,7 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
     }
   }
   c.appliedSpeed[ms] = speed;
+  applyTargetSpeed(world, eid); // a target speed (setTargetSpeed) survives the switch
   if (inertialize) armInertialization(world, eid, layer, how === SWITCH_SPRING);
   statePhase(world, eid, ms, bound, s);
   c.phase[ms] = OUT[OUT_PHASE];
@@ -284,15 +286,20 @@ function applyStateParameters(world: AnimationWorld, eid: number, ms: number, bo
       c.appliedY[ms] = py;
       const skeleton = world.assets.skeletons[world.components.Character.skeleton[eid]] as Skeleton;
       applyBlendSpace(world, eid, skeleton, space, defaultBlendSettings(layer), c.mask[ms]);
-      if (speed !== 1) setSpaceRate(world, first, slots);
+      if (speed !== 1) {
+        setSpaceRate(world, first, slots);
+        applyTargetSpeed(world, eid);
+      }
     }
     if (speed !== c.appliedSpeed[ms]) {
       c.appliedSpeed[ms] = speed;
       setSpaceRate(world, first, slots);
+      applyTargetSpeed(world, eid);
     }
   } else if (speed !== c.appliedSpeed[ms]) {
     c.appliedSpeed[ms] = speed;
     if (world.components.Layers.clip[first] >= 0) world.components.Layers.speed[first] = speed;
+    applyTargetSpeed(world, eid);
   }
 }
 
