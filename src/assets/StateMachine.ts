@@ -53,7 +53,7 @@ export const MODE_CROSSFADE = 2;
 
 /** `StateMachine.transitionFrom` of an any-state transition (`from: '*'`). */
 export const ANY_STATE = -1;
-/** `StateMachine.stateX` / `stateY` / `stateSpeedParam` / event index: none. */
+/** `StateMachine.stateX` / `stateY` / `stateSpeedParam` / `stateMetersParam` / event index: none. */
 export const MACHINE_NONE = -1;
 /** The most parameters a machine may declare (triggers are bits of one word; the StateMachine component keeps 16 values per machine). */
 export const MAX_PARAMETERS = 16;
@@ -104,6 +104,15 @@ export interface StateMachineDesc {
     y?: string;
     /** Playback rate: a number in [−1000, 1000] (default 1) or the name of a float parameter, read every frame. */
     speed?: number | string;
+    /**
+     * The name of a float parameter in metres per second: the state's playback rate follows
+     * it through root-motion normalization, as `setTargetSpeed` derives a rate (the clip's or
+     * the blend's travel per second at rate 1 on the character, the rate v / S). Read whenever
+     * it changes. A state whose clip or blend does not travel (an idle; every clip under 5 % of
+     * the hips per cycle) ignores it and plays at `speed`. Negative values play backwards.
+     * Decides over a target speed set with `setTargetSpeed`.
+     */
+    metersPerSecond?: string;
     /** Clip states: wrap at the end (default: the clip's own `loop`). Blend-space clips always loop (synced). */
     loop?: boolean;
     /** Event name recorded when the machine enters the state (a transition to it starts, or the machine is set). */
@@ -187,6 +196,8 @@ export interface StateMachine {
   readonly stateSpeed: Float32Array;
   /** Parameter index of the state's rate, or MACHINE_NONE. */
   readonly stateSpeedParam: Int16Array;
+  /** Parameter index of the state's speed in m/s (`metersPerSecond`), or MACHINE_NONE. */
+  readonly stateMetersParam: Int16Array;
   /** Clip states: 1 when the clip wraps. */
   readonly stateLoop: Uint8Array;
   /** Index in `eventClip.events` of the state's enter event, or MACHINE_NONE. */
@@ -236,10 +247,11 @@ type TransitionDesc = NonNullable<StateMachineDesc['transitions']>[number];
  *
  * @throws AnimationError listing every fault, each naming the state, transition (`transitions[i]
  * (from → to)`) and field: a field the format does not have, at any level (the description,
- * `assets`, a parameter, a state, a transition: `states[2] "move".sped is an unknown field: did
- * you mean "speed"?`), unknown state or parameter names, duplicate names, a state with
+ * `assets`, a parameter, a state, a transition: `states[2] "move".metersPerSecnd is an unknown
+ * field: did you mean "metersPerSecond"?`), unknown state or parameter names, duplicate names, a state with
  * neither or both of clip and blendSpace, a name not found in `assets` or borne by two clips of
- * its array, a blend-space state whose x (y) is missing or not a float parameter, a condition
+ * its array, a blend-space state whose x (y) is missing or not a float parameter, a
+ * `speed` or `metersPerSecond` naming no float parameter, a condition
  * with an operator on a trigger
  * (or without one on a float/bool), an unknown operator, an exit time outside [0, 1], a duration
  * that is neither 0 nor in [1e-6, 1e6], an unknown mode or curve, a cross-fade to or from a
@@ -313,6 +325,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
   const stateY = new Int16Array(n).fill(MACHINE_NONE);
   const stateSpeed = new Float32Array(n).fill(1);
   const stateSpeedParam = new Int16Array(n).fill(MACHINE_NONE);
+  const stateMetersParam = new Int16Array(n).fill(MACHINE_NONE);
   const stateLoop = new Uint8Array(n);
   const stateEnterEvent = new Int16Array(n).fill(MACHINE_NONE);
   const stateExitEvent = new Int16Array(n).fill(MACHINE_NONE);
@@ -373,6 +386,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     if (typeof speed === 'string') stateSpeedParam[i] = floatParam(label, 'speed', speed);
     else if (typeof speed !== 'number' || !(Math.abs(speed) <= 1000)) issues.add(`${label}.speed`, `is ${describeValue(speed)}: must be a number in [-1000, 1000] or the name of a float parameter`);
     else stateSpeed[i] = speed;
+    if (s.metersPerSecond !== undefined) stateMetersParam[i] = floatParam(label, 'metersPerSecond', s.metersPerSecond);
     for (const key of ['enter', 'exit'] as const) {
       const event = s[key];
       if (event === undefined) continue;
@@ -472,7 +486,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     name, skeleton: machineSkeleton,
     parameterNames: Object.freeze(parameterNames), parameterIndex: paramIndex, parameterTypes, parameterDefaults,
     stateNames: Object.freeze(stateNames), stateKind, stateClips: Object.freeze(stateClips), stateSpaces: Object.freeze(stateSpaces),
-    stateX, stateY, stateSpeed, stateSpeedParam, stateLoop, stateEnterEvent, stateExitEvent, width, initial: initial as number,
+    stateX, stateY, stateSpeed, stateSpeedParam, stateMetersParam, stateLoop, stateEnterEvent, stateExitEvent, width, initial: initial as number,
     transitionFrom, transitionTo, transitionExitTime, transitionDuration, transitionMode, transitionCurve, transitionInterruptible,
     conditionStart, conditionParam: Int16Array.from(conditionParam), conditionOp: Uint8Array.from(conditionOp), conditionValue: Float32Array.from(conditionValue),
     eventClip,
@@ -483,7 +497,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
 const DESC_FIELDS: readonly string[] = ['name', 'parameters', 'states', 'transitions', 'initial'];
 const ASSET_FIELDS: readonly string[] = ['clips', 'blendSpaces'];
 const PARAMETER_FIELDS: readonly string[] = ['name', 'type', 'default'];
-const STATE_FIELDS: readonly string[] = ['name', 'clip', 'blendSpace', 'x', 'y', 'speed', 'loop', 'enter', 'exit'];
+const STATE_FIELDS: readonly string[] = ['name', 'clip', 'blendSpace', 'x', 'y', 'speed', 'metersPerSecond', 'loop', 'enter', 'exit'];
 const TRANSITION_FIELDS: readonly string[] = ['from', 'to', 'when', 'exitTime', 'duration', 'mode', 'curve', 'interruptible'];
 
 /**

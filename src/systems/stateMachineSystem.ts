@@ -44,7 +44,7 @@ import { BLEND_ADDITIVE, clearsAfterFade, layerFlags, loops, measureSyncGroup, S
 import { MACHINE_PARAMETERS, NO_MACHINE } from '../components/StateMachine.js';
 import type { AnimationWorld } from '../world.js';
 import { applyBlendSpace, BLEND_POINT, defaultBlendSettings } from './switching/blendSpace.js';
-import { applyTargetSpeed } from './switching/targetSpeed.js';
+import { applySpeedIn, applyTargetSpeed, SPEED } from './switching/targetSpeed.js';
 import { newResolvedPlay, writeLayer } from './switching/writeLayer.js';
 import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfade, TRANSITION_ARGS } from './switching/transition.js';
 
@@ -225,8 +225,7 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
       }
     }
   }
-  c.appliedSpeed[ms] = speed;
-  applyTargetSpeed(world, eid); // a target speed (setTargetSpeed) survives the switch
+  applyStateSpeed(world, eid, ms, bound, s, first, stateSlots(m, s));
   if (inertialize) armInertialization(world, eid, layer, how === SWITCH_SPRING);
   statePhase(world, eid, ms, bound, s);
   c.phase[ms] = OUT[OUT_PHASE];
@@ -263,44 +262,92 @@ function stateRate(c: AnimationWorld['components']['StateMachine'], ms: number, 
   OUT[OUT_RATE] = p === MACHINE_NONE ? bound.machine.stateSpeed[s] : c.params[ms * MACHINE_PARAMETERS + p];
 }
 
-/** Step 3 of the header: the playing state's point and rate reach its layers when they changed. */
+/**
+ * Step 3 of the header: the playing state's point and rate reach its layers when they changed
+ * (`appliedX`, `appliedY`; `appliedSpeed` holds the state's rate, or for a state with
+ * `metersPerSecond` that parameter's value, NaN after `clearTargetSpeed`).
+ */
 function applyStateParameters(world: AnimationWorld, eid: number, ms: number, bound: BoundStateMachine, s: number): void {
+  // No double lives in a local across a call here (each would be boxed, a heap number per
+  // machine per frame): values go through OUT and the component arrays.
   const c = world.components.StateMachine;
   const m = bound.machine;
   const layer = c.layer[ms];
   const first = eid * world.components.Layers.maxLayers + layer;
-  stateRate(c, ms, bound, s);
-  const speed = OUT[OUT_RATE];
+  const metres = m.stateMetersParam[s];
+  let changed = rateChanged(c, ms, bound, s);
+  const slots = stateSlots(m, s);
   if (m.stateKind[s] === STATE_BLEND_SPACE) {
     const space = m.stateSpaces[s];
     if (space === null) return;
-    const x = m.stateX[s], y = m.stateY[s];
-    const base = ms * MACHINE_PARAMETERS;
-    const px = x === MACHINE_NONE ? 0 : c.params[base + x];
-    const py = y === MACHINE_NONE ? 0 : c.params[base + y];
-    const slots = space.type === '1d' ? 2 : space.type === 'bilinear' ? 4 : 3;
-    if (px !== c.appliedX[ms] || py !== c.appliedY[ms]) {
-      BLEND_POINT[0] = px;
-      BLEND_POINT[1] = py;
-      c.appliedX[ms] = px;
-      c.appliedY[ms] = py;
+    if (pointChanged(c, ms, m.stateX[s], m.stateY[s])) {
       const skeleton = world.assets.skeletons[world.components.Character.skeleton[eid]] as Skeleton;
       applyBlendSpace(world, eid, skeleton, space, defaultBlendSettings(layer), c.mask[ms]);
-      if (speed !== 1) {
-        setSpaceRate(world, first, slots);
-        applyTargetSpeed(world, eid);
-      }
+      // A new blend: its rate again (the space's own rate is 1 unless the state says otherwise).
+      stateRate(c, ms, bound, s);
+      if (OUT[OUT_RATE] !== 1 || metres !== MACHINE_NONE) changed = true;
     }
-    if (speed !== c.appliedSpeed[ms]) {
-      c.appliedSpeed[ms] = speed;
-      setSpaceRate(world, first, slots);
-      applyTargetSpeed(world, eid);
-    }
-  } else if (speed !== c.appliedSpeed[ms]) {
-    c.appliedSpeed[ms] = speed;
-    if (world.components.Layers.clip[first] >= 0) world.components.Layers.speed[first] = speed;
-    applyTargetSpeed(world, eid);
+    if (!changed) return;
+    stateRate(c, ms, bound, s);
+    setSpaceRate(world, first, slots);
+  } else {
+    if (!changed) return;
+    stateRate(c, ms, bound, s);
+    if (world.components.Layers.clip[first] >= 0) world.components.Layers.speed[first] = OUT[OUT_RATE];
   }
+  applyStateSpeed(world, eid, ms, bound, s, first, slots);
+}
+
+/** Whether what state `s` of slot `ms` was last given (`appliedSpeed`: its rate, or its `metersPerSecond` parameter's value) differs from its value now. */
+function rateChanged(c: AnimationWorld['components']['StateMachine'], ms: number, bound: BoundStateMachine, s: number): boolean {
+  const metres = bound.machine.stateMetersParam[s];
+  if (metres !== MACHINE_NONE) return c.params[ms * MACHINE_PARAMETERS + metres] !== c.appliedSpeed[ms];
+  stateRate(c, ms, bound, s);
+  return OUT[OUT_RATE] !== c.appliedSpeed[ms];
+}
+
+/**
+ * Whether the blend point of slot `ms` (parameters `x`, `y`; MACHINE_NONE: 0) differs from the
+ * one applied; if so, it becomes the applied one and `BLEND_POINT`.
+ */
+function pointChanged(c: AnimationWorld['components']['StateMachine'], ms: number, x: number, y: number): boolean {
+  const base = ms * MACHINE_PARAMETERS;
+  const px = x === MACHINE_NONE ? 0 : c.params[base + x];
+  const py = y === MACHINE_NONE ? 0 : c.params[base + y];
+  if (px === c.appliedX[ms] && py === c.appliedY[ms]) return false;
+  BLEND_POINT[0] = px;
+  BLEND_POINT[1] = py;
+  c.appliedX[ms] = px;
+  c.appliedY[ms] = py;
+  return true;
+}
+
+/** Layer slots state `s` plays on: 1 for a clip, its blend space's (2, 4 or 3). */
+function stateSlots(m: BoundStateMachine['machine'], s: number): number {
+  const space = m.stateSpaces[s];
+  return space === null ? 1 : space.type === '1d' ? 2 : space.type === 'bilinear' ? 4 : 3;
+}
+
+/**
+ * After state `s` of slot `ms` wrote its own rate to its `slots` layers from `first`: a state
+ * with `metersPerSecond` plays at the rate that makes its clip or blend travel the parameter's
+ * m/s (root-motion normalization, as `setTargetSpeed`; nothing when it does not travel, so its
+ * own rate stays); any other state takes the character's target speed, if one is set (it
+ * survives the switch). Records what was applied in `appliedSpeed`.
+ */
+function applyStateSpeed(world: AnimationWorld, eid: number, ms: number, bound: BoundStateMachine, s: number, first: number, slots: number): void {
+  const c = world.components.StateMachine;
+  const metres = bound.machine.stateMetersParam[s];
+  if (metres === MACHINE_NONE) {
+    stateRate(c, ms, bound, s);
+    c.appliedSpeed[ms] = OUT[OUT_RATE];
+    applyTargetSpeed(world, eid);
+    return;
+  }
+  const value = c.params[ms * MACHINE_PARAMETERS + metres];
+  c.appliedSpeed[ms] = value;
+  SPEED[0] = value;
+  applySpeedIn(world, eid, first, first + slots, world.components.RootMotion.cycleMeasure[eid]);
 }
 
 /** Whether the playing state `s` wraps (its first layer's clip loops; a blend space always). */

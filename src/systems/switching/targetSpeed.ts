@@ -6,7 +6,7 @@
  */
 import { getRootTrack } from '../../assets/rootTrack.js';
 import { computeRestModel, type Skeleton } from '../../assets/Skeleton.js';
-import { ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL, type LayersComponent } from '../../components/Layers.js';
+import { MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL, type LayersComponent } from '../../components/Layers.js';
 import { BLEND_OVERRIDE, blendMode, clearsAfterFade, measureSyncGroup, movesRoot, SYNC_DURATION } from '../../components/layerRules.js';
 import { MATRIX_STRIDE, MATRIX_T } from '../../math/layout.js';
 import { MAX_PLAYBACK_RATE } from '../../assets/limits.js';
@@ -64,68 +64,80 @@ export const SPEED = new Float64Array(1);
  */
 export function applySpeedIn(world: AnimationWorld, eid: number, from: number, end: number, measure: number): boolean {
   goalTravel(world, eid, from, end, measure);
-  if (!travels(measure) || !(TRAVEL[2] >= driftBound(world, eid))) return false;
-  let rate = SPEED[0] / TRAVEL[0];
-  if (rate > MAX_PLAYBACK_RATE) rate = MAX_PLAYBACK_RATE;
-  else if (rate < -MAX_PLAYBACK_RATE) rate = -MAX_PLAYBACK_RATE;
-  RATE[0] = rate;
+  const skeleton = world.assets.skeletons[world.components.Character.skeleton[eid]] as Skeleton;
+  if (!travels(measure) || !(TRAVEL[2] >= MIN_CYCLE_TRAVEL_SHARE * standingHeight(skeleton)[0])) return false;
+  // Through RATE, not a local: a local merging the quotient with the imported limit would be
+  // boxed (a heap number per call).
+  RATE[0] = SPEED[0] / TRAVEL[0];
+  if (RATE[0] > MAX_PLAYBACK_RATE) RATE[0] = MAX_PLAYBACK_RATE;
+  else if (RATE[0] < -MAX_PLAYBACK_RATE) RATE[0] = -MAX_PLAYBACK_RATE;
   setGoalRate(world, eid, from, end);
   return true;
 }
 
-/** The least travel per cycle (m, on the character) of a clip that drives a speed: {@link MIN_CYCLE_TRAVEL_SHARE} of its hips, 0 without a hip joint. */
-function driftBound(world: AnimationWorld, eid: number): number {
-  const skeleton = world.assets.skeletons[world.components.Character.skeleton[eid]] as Skeleton;
-  return MIN_CYCLE_TRAVEL_SHARE * standingHeight(skeleton)[0];
-}
-
 /**
- * The weight override slot `li` is heading to: its fade's goal while it fades in, 0 for a
- * cross-fade's outgoing copy or a layer outside the override blend, else its weight.
+ * Whether override slot `li` is part of the blend its layers are heading to: a clip in the
+ * override blend that is not a cross-fade's outgoing copy and whose goal weight — its fade's
+ * goal while it fades, else its weight — is above 0. (A boolean: a double returned from a call
+ * V8 does not inline is boxed; the callers read the goal weight inline, marked `GOAL_WEIGHT`.)
  */
-export function goalWeight(layers: LayersComponent, li: number): number {
-  if (layers.clip[li] < 0 || blendMode(layers, li) !== BLEND_OVERRIDE || clearsAfterFade(layers, li)) return 0;
-  return layers.fadeCurve[li] !== 0 ? layers.fadeTo[li] : layers.weight[li];
+export function headsInto(layers: LayersComponent, li: number): boolean {
+  if (layers.clip[li] < 0 || blendMode(layers, li) !== BLEND_OVERRIDE || clearsAfterFade(layers, li)) return false;
+  return (layers.fadeCurve[li] !== 0 ? layers.fadeTo[li] : layers.weight[li]) > 0;
 }
 
 /**
- * {@link blendedTravel} over slots `[from, end)` of `eid` at their {@link goalWeight}s, into
+ * {@link blendedTravel} over slots `[from, end)` of `eid` that {@link headsInto} the blend, at
+ * their goal weights, into
  * `TRAVEL[0]` (m/s at rate 1) and `TRAVEL[1]` (m per cycle), with `TRAVEL[2]` the most any one
  * of those layers travels per cycle (m, on the character, as `measure` sees it).
  */
 function goalTravel(world: AnimationWorld, eid: number, from: number, end: number, measure: number): void {
   const { Layers } = world.components;
-  const clips = world.assets.clips;
+  const { clips, rootTracks } = world.assets;
   const first = eid * Layers.maxLayers, last = first + Layers.maxLayers;
+  // Each sync group's cycle once its fades end, Σ gᵢDᵢ / Σ gᵢ over the character's members at
+  // their goal weights gᵢ (what measureSyncGroup will give then). No call inside the loops with
+  // a double live across it (V8 would box it: a heap number per call per frame).
+  const groups = GROUP_SUMS;
+  groups.fill(0);
+  for (let li = first; li < last; li++) {
+    const g = Layers.syncGroup[li];
+    if (g < 0 || !headsInto(Layers, li)) continue;
+    const duration = clips[Layers.clip[li]].duration;
+    if (!(duration > 0)) continue;
+    const w = Layers.fadeCurve[li] !== 0 ? Layers.fadeTo[li] : Layers.weight[li]; // GOAL_WEIGHT
+    groups[2 * g] += w;
+    groups[2 * g + 1] += w * duration;
+  }
   let total = 0, sumX = 0, sumZ = 0, cycleX = 0, cycleZ = 0, farthest = 0;
   for (let li = from; li < end; li++) {
-    const w = goalWeight(Layers, li);
-    if (!(w > 0)) continue;
+    if (!headsInto(Layers, li)) continue;
+    const w = Layers.fadeCurve[li] !== 0 ? Layers.fadeTo[li] : Layers.weight[li]; // GOAL_WEIGHT
     total += w;
-    const clip = clips[Layers.clip[li]];
-    const track = getRootTrack(clip);
+    const clipId = Layers.clip[li];
+    const duration = clips[clipId].duration;
+    const track = rootTracks[clipId]; // registered with the clip (writeLayer, setStateMachine)
+    const cycle = track.cycle;
     const axis = Layers.rootAxis[li];
-    let dx = axis === ROOT_AXIS_FORWARD ? 0 : track.cycle[0];
-    let dz = axis === ROOT_AXIS_LATERAL ? 0 : track.cycle[2];
-    const scale = Math.abs(Layers.rootScale[li]);
-    const perCycle = (measure === CYCLE_MAX ? track.maxDistance : Math.sqrt(track.cycle[0] * track.cycle[0] + track.cycle[2] * track.cycle[2])) * scale;
+    let dx = axis === ROOT_AXIS_FORWARD ? 0 : cycle[0];
+    let dz = axis === ROOT_AXIS_LATERAL ? 0 : cycle[2];
+    const scale = Layers.rootScale[li];
+    const size = scale < 0 ? -scale : scale;
+    const whole = Math.sqrt(cycle[0] * cycle[0] + cycle[2] * cycle[2]);
+    const perCycle = (measure === CYCLE_MAX ? track.maxDistance : whole) * size;
     if (perCycle > farthest) farthest = perCycle;
     if (measure === CYCLE_MAX) {
       const net = Math.sqrt(dx * dx + dz * dz);
-      const whole = Math.sqrt(track.cycle[0] * track.cycle[0] + track.cycle[2] * track.cycle[2]);
-      const k = net > 0 && whole * scale >= MIN_CYCLE_TRAVEL ? track.maxDistance / whole : 0;
+      const k = net > 0 && whole * size >= MIN_CYCLE_TRAVEL ? track.maxDistance / whole : 0;
       dx *= k; dz *= k;
     }
-    cycleX += w * Layers.rootScale[li] * dx;
-    cycleZ += w * Layers.rootScale[li] * dz;
+    cycleX += w * scale * dx;
+    cycleZ += w * scale * dz;
     const g = Layers.syncGroup[li];
-    let cycleTime = clip.duration;
-    if (g >= 0 && clip.duration > 0) {
-      goalCycle(Layers, clips, first, last, g);
-      if (GOAL_CYCLE[0] > 0) cycleTime = GOAL_CYCLE[0];
-    }
+    const cycleTime = g >= 0 && duration > 0 && groups[2 * g] > 0 ? groups[2 * g + 1] / groups[2 * g] : duration;
     if (!(cycleTime > 0)) continue;
-    const k = (w * Layers.rootScale[li]) / cycleTime;
+    const k = (w * scale) / cycleTime;
     sumX += k * dx;
     sumZ += k * dz;
   }
@@ -134,23 +146,8 @@ function goalTravel(world: AnimationWorld, eid: number, from: number, end: numbe
   TRAVEL[2] = farthest;
 }
 
-/**
- * Sync group `group`'s cycle duration once its fades end, Σ gᵢDᵢ / Σ gᵢ over its members at
- * their goal weights gᵢ (what `measureSyncGroup` will give then), into `GOAL_CYCLE[0]`; 0 when
- * no member has a goal weight.
- */
-function goalCycle(layers: LayersComponent, clips: readonly { readonly duration: number }[], first: number, end: number, group: number): void {
-  let sumW = 0, sumWD = 0;
-  for (let li = first; li < end; li++) {
-    if (layers.syncGroup[li] !== group || layers.clip[li] < 0) continue;
-    const duration = clips[layers.clip[li]].duration;
-    const w = goalWeight(layers, li);
-    if (duration > 0 && w > 0) { sumW += w; sumWD += w * duration; }
-  }
-  GOAL_CYCLE[0] = sumW > 0 ? sumWD / sumW : 0;
-}
-
-const GOAL_CYCLE = new Float64Array(1);
+/** {@link goalTravel}'s per sync group Σ gᵢ and Σ gᵢDᵢ (a group is < MAX_LAYERS). */
+const GROUP_SUMS = new Float64Array(2 * MAX_LAYERS);
 
 /**
  * Gives the override layers among `[from, end)` with a goal weight playback rate `RATE[0]`,
@@ -162,7 +159,7 @@ function setGoalRate(world: AnimationWorld, eid: number, from: number, end: numb
   const rate = RATE[0];
   let groups = 0;
   for (let li = from; li < end; li++) {
-    if (!(goalWeight(Layers, li) > 0)) continue;
+    if (!headsInto(Layers, li)) continue;
     if (Layers.syncGroup[li] >= 0) groups |= 1 << Layers.syncGroup[li];
     else Layers.speed[li] = rate;
   }
@@ -184,7 +181,8 @@ function setGoalRate(world: AnimationWorld, eid: number, from: number, end: numb
 export function resetTravelRates(world: AnimationWorld, eid: number): void {
   const { Layers } = world.components;
   const clips = world.assets.clips;
-  const bound = driftBound(world, eid);
+  const skeleton = world.assets.skeletons[world.components.Character.skeleton[eid]] as Skeleton;
+  const bound = MIN_CYCLE_TRAVEL_SHARE * standingHeight(skeleton)[0];
   let groups = 0;
   for (let li = eid * Layers.maxLayers; li < (eid + 1) * Layers.maxLayers; li++) {
     if (Layers.clip[li] < 0 || blendMode(Layers, li) !== BLEND_OVERRIDE) continue;
