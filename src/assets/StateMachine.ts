@@ -141,7 +141,14 @@ export interface StateMachineDesc {
     exitTime?: number;
     /** Seconds: 0 (switch at once) or in [1e-6, 1e6], as `transition`'s `duration`. */
     duration: number;
-    /** 'inertialize' (default), 'spring' or 'crossfade' (clip states only), as `transition`'s `mode`. */
+    /**
+     * 'inertialize' (default), 'spring' or 'crossfade', as `transition`'s `mode`. A cross-fade
+     * into or out of a blend-space state fades all of its clips: the outgoing ones from their
+     * weights to 0, the incoming ones from 0 to the space's weights (which follow the point
+     * through the fade), so the weights sum to 1 throughout; the space's clips stay in their
+     * sync group. It needs free layer slots for the outgoing clips outside the new state's
+     * (else the switch is instant).
+     */
     mode?: 'inertialize' | 'spring' | 'crossfade';
     /** Cross-fade curve, as `transition`'s `curve` (default 'linear'). */
     curve?: FadeCurveName;
@@ -254,8 +261,7 @@ type TransitionDesc = NonNullable<StateMachineDesc['transitions']>[number];
  * `speed` or `metersPerSecond` naming no float parameter, a condition
  * with an operator on a trigger
  * (or without one on a float/bool), an unknown operator, an exit time outside [0, 1], a duration
- * that is neither 0 nor in [1e-6, 1e6], an unknown mode or curve, a cross-fade to or from a
- * blend-space state, clips of different skeletons.
+ * that is neither 0 nor in [1e-6, 1e6], an unknown mode or curve, clips of different skeletons.
  * @example
  * const machine = createStateMachine(JSON.parse(text), { clips: gltf.clips, blendSpaces: { locomotion } });
  */
@@ -464,10 +470,6 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     const modeKind = typeof mode === 'string' && mode in MODES ? MODES[mode] : undefined;
     if (modeKind === undefined) issues.add(`${label}.mode`, `is ${describeValue(mode)}: must be 'inertialize', 'spring' or 'crossfade'`);
     else transitionMode[i] = modeKind;
-    if (modeKind === MODE_CROSSFADE && duration !== 0) {
-      const spaceEnd = (to !== undefined && stateKind[to] === STATE_BLEND_SPACE) ? `"${shownString(t.to)}"` : from === ANY_STATE && stateKind.includes(STATE_BLEND_SPACE) ? 'any state (some play blend spaces)' : from !== undefined && stateKind[from] === STATE_BLEND_SPACE ? `"${shownString(t.from)}"` : null;
-      if (spaceEnd !== null) issues.add(`${label}.mode`, `is 'crossfade', but ${spaceEnd} plays a blend space: cross-fade between clip states; use 'inertialize' or 'spring'`);
-    }
     const curve = t.curve ?? 'linear';
     if (!(typeof curve === 'string' && curve in FADE_CURVE_KINDS)) issues.add(`${label}.curve`, `is ${describeValue(curve)}: must be 'linear', 'smoothstep', 'minjerk', 'ease-in' or 'ease-out'`);
     else transitionCurve[i] = FADE_CURVE_KINDS[curve];

@@ -8,8 +8,8 @@
  * **Reads**: `StateMachine`, `Layers` (the playing state's phase), `Character.skeleton`,
  * `Inertialization.slot`, `world.assets` (machines, clips, skeletons), `world.time`.
  * **Writes**: `StateMachine` (state, next, time, elapsed, phase, applied point and rate,
- * triggers), `Layers` of the machines' own layer slots (and a free slot of the character for
- * a cross-fade's outgoing clip), `Inertialization` (slot, pending transition, captured source),
+ * triggers), `Layers` of the machines' own layer slots (and free slots of the character for
+ * a cross-fade's outgoing clips), `Inertialization` (slot, pending transition, captured source),
  * `world.events` (enter / exit events, stamped `world.time`).
  * **Order**: a caller system (`FrameSystem.caller`): once per frame over the whole crowd on
  * the calling thread, before the chunks (it takes world-wide transition slots); in the frame
@@ -46,7 +46,7 @@ import type { AnimationWorld } from '../world.js';
 import { applyBlendSpace, BLEND_POINT, defaultBlendSettings } from './switching/blendSpace.js';
 import { applySpeedIn, applyTargetSpeed, SPEED } from './switching/targetSpeed.js';
 import { newResolvedPlay, writeLayer } from './switching/writeLayer.js';
-import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfade, TRANSITION_ARGS } from './switching/transition.js';
+import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, fadeInSlots, fadeOutSlots, TRANSITION_ARGS } from './switching/transition.js';
 
 /** How {@link enterMachineState} switches the layers: at once. */
 export const SWITCH_NOW = 0;
@@ -54,7 +54,7 @@ export const SWITCH_NOW = 0;
 export const SWITCH_INERTIALIZE = 1;
 /** … by a spring inertialization. */
 export const SWITCH_SPRING = 2;
-/** … by a cross-fade with curve kind `curve` (clip states only). */
+/** … by a cross-fade with curve kind `curve`: every clip the machine's layers play fades out, the new state's (a clip or a blend space's) fade in. */
 export const SWITCH_CROSSFADE = 3;
 
 /** Runs the state machines of every character (see the file header). Allocates nothing. */
@@ -184,11 +184,14 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
   const inertialize = (how === SWITCH_INERTIALIZE || how === SWITCH_SPRING) && beginInertialization(world, eid);
   stateRate(c, ms, bound, s);
   const speed = OUT[OUT_RATE];
+  const slots = stateSlots(m, s);
+  // A cross-fade: whatever the machine's layers play fades out (moved off the new state's
+  // slots), whether a clip or a blend space's clips; the new state's layers fade in below.
+  const fading = how === SWITCH_CROSSFADE && fadeOutSlots(world, eid, machineSlotBits(world, first, m.width), first, first + slots, curve, false);
   if (m.stateKind[s] === STATE_BLEND_SPACE) {
     const space = m.stateSpaces[s];
     if (space !== null) {
       // The layers past the space's own: emptied (not a cross-fade's outgoing copy, which ends by itself).
-      const slots = space.type === '1d' ? 2 : space.type === 'bilinear' ? 4 : 3;
       clearMachineLayers(world, first + slots, first + m.width);
       const x = m.stateX[s], y = m.stateY[s];
       const base = ms * MACHINE_PARAMETERS;
@@ -209,15 +212,8 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
       play.time = 0;
       play.loop = m.stateLoop[s] !== 0;
       play.reference = clip;
-      let written = false;
-      if (how === SWITCH_CROSSFADE) {
-        clearMachineLayers(world, first + 1, first + m.width);
-        written = startCrossfade(world, eid, skeleton, clip, play, curve, false);
-      }
-      if (!written) {
-        clearMachineLayers(world, first + 1, first + m.width);
-        writeLayer(world, eid, skeleton, clip, play);
-      }
+      clearMachineLayers(world, first + 1, first + m.width);
+      writeLayer(world, eid, skeleton, clip, play);
       Layers.mask[first] = c.mask[ms];
       if (bound.additive) {
         Layers.flags[first] = layerFlags(play.loop, BLEND_ADDITIVE);
@@ -225,11 +221,21 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
       }
     }
   }
-  applyStateSpeed(world, eid, ms, bound, s, first, stateSlots(m, s));
+  if (fading) fadeInSlots(world, first, first + slots, curve);
+  applyStateSpeed(world, eid, ms, bound, s, first, slots);
   if (inertialize) armInertialization(world, eid, layer, how === SWITCH_SPRING);
   statePhase(world, eid, ms, bound, s);
   c.phase[ms] = OUT[OUT_PHASE];
   recordMachineEvent(world, eid, bound, m.stateEnterEvent[s]);
+}
+
+/** The machine's `width` slots from `first` that play, as bits (1 << n, n the slot's index on the character). */
+function machineSlotBits(world: AnimationWorld, first: number, width: number): number {
+  const { Layers } = world.components;
+  const firstOfCharacter = first - (first % Layers.maxLayers);
+  let bits = 0;
+  for (let li = first; li < first + width; li++) if (Layers.clip[li] >= 0) bits |= 1 << (li - firstOfCharacter);
+  return bits;
 }
 
 /** Empties the layer slots `[from, end)` except cross-fades' outgoing copies. */

@@ -49,7 +49,6 @@ describe('createStateMachine refuses, naming state, transition and field', () =>
     ['a duplicate state', (d) => (d.states[4].name = 'idle'), /states\[4\] "idle"\.name is declared twice/],
     ['a bad duration', (d) => (d.transitions[0].duration = -1), /transitions\[0\] \(\* → hit\)\.duration is -1/],
     ['an unknown mode', (d) => (d.transitions[0].mode = 'blend'), /transitions\[0\] \(\* → hit\)\.mode is "blend"/],
-    ['a cross-fade into a blend space', (d) => (d.transitions[3].mode = 'crossfade'), /transitions\[3\] \(idle → move\)\.mode is 'crossfade', but "move" plays a blend space/],
     ['an unknown curve', (d) => (d.transitions[7].curve = 'cubic'), /transitions\[7\] \(land → idle\)\.curve is "cubic"/],
     ['a bool default on a float', (d) => (d.parameters[0].default = true), /parameters\[0\] "speed"\.default is true: must be a finite number/],
   ];
