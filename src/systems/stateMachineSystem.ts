@@ -187,7 +187,7 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
   const slots = stateSlots(m, s);
   // A cross-fade: whatever the machine's layers play fades out (moved off the new state's
   // slots), whether a clip or a blend space's clips; the new state's layers fade in below.
-  const fading = how === SWITCH_CROSSFADE && fadeOutSlots(world, eid, machineSlotBits(world, first, m.width), first, first + slots, curve, false);
+  const fading = how === SWITCH_CROSSFADE && fadeOutSlots(world, eid, machineSlotBits(world, eid, ms, first, m.width), first, first + slots, curve, false, true);
   if (m.stateKind[s] === STATE_BLEND_SPACE) {
     const space = m.stateSpaces[s];
     if (space !== null) {
@@ -229,13 +229,37 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
   recordMachineEvent(world, eid, bound, m.stateEnterEvent[s]);
 }
 
-/** The machine's `width` slots from `first` that play, as bits (1 << n, n the slot's index on the character). */
-function machineSlotBits(world: AnimationWorld, first: number, width: number): number {
+/**
+ * The slots a cross-fade of machine slot `ms` fades out, as bits (1 << n, n the slot's index on
+ * the character): those of its `width` layers from `first` that play, and the outgoing copies
+ * of its earlier cross-fades still fading elsewhere — copies with the machine's mask outside
+ * every other machine's layers — so an interrupted fade restarts them all on one clock and the
+ * weights keep summing to 1.
+ */
+function machineSlotBits(world: AnimationWorld, eid: number, ms: number, first: number, width: number): number {
   const { Layers } = world.components;
-  const firstOfCharacter = first - (first % Layers.maxLayers);
+  const c = world.components.StateMachine;
+  const start = eid * Layers.maxLayers;
   let bits = 0;
-  for (let li = first; li < first + width; li++) if (Layers.clip[li] >= 0) bits |= 1 << (li - firstOfCharacter);
+  for (let n = 0; n < Layers.maxLayers; n++) {
+    const li = start + n;
+    if (Layers.clip[li] < 0) continue;
+    if (li >= first && li < first + width) { bits |= 1 << n; continue; }
+    if (!clearsAfterFade(Layers, li) || Layers.mask[li] !== c.mask[ms] || inOtherMachine(world, eid, ms, n)) continue;
+    bits |= 1 << n;
+  }
   return bits;
+}
+
+/** Whether layer `n` of `eid` lies in the range of a machine of the character other than slot `ms`. */
+function inOtherMachine(world: AnimationWorld, eid: number, ms: number, n: number): boolean {
+  const c = world.components.StateMachine;
+  for (let k = eid * c.slots; k < (eid + 1) * c.slots; k++) {
+    const id = c.machine[k];
+    if (k === ms || id === NO_MACHINE) continue;
+    if (n >= c.layer[k] && n < c.layer[k] + world.assets.machines[id].machine.width) return true;
+  }
+  return false;
 }
 
 /** Empties the layer slots `[from, end)` except cross-fades' outgoing copies. */

@@ -128,6 +128,25 @@ describe('cross-fades into and out of blend-space states', () => {
     });
   }
 
+  it('an interrupted cross-fade restarts every outgoing clip on the new clock: idle → move → idle → move 10 frames apart, weights sum to 1 throughout', async () => {
+    const clips = await robotLocomotion(1.8);
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: clips.skeleton.jointCount, maxLayers: 6 });
+    const eid = spawnCharacter(world, clips.skeleton, { rootMotion: true });
+    setStateMachine(world, eid, machineOf(clips, 'linear'));
+    runChecked(world, eid, 30);
+    let most = 0; // fading copies at once
+    const run = runChecked(world, eid, 90, (f) => {
+      if (f === 0) setParameter(world, eid, 'speed', 2.5);
+      if (f === 10) setParameter(world, eid, 'speed', 0);
+      if (f === 20) setParameter(world, eid, 'speed', 2);
+      most = Math.max(most, weights(world, eid).outgoing);
+    });
+    expect(most).toBeGreaterThanOrEqual(3); // three fades overlapped
+    // Before the copies were restarted, the sum fell to 0.69 here.
+    expect(run.maxSumError).toBeLessThan(1e-6);
+    expect(weights(world, eid)).toEqual({ sum: expect.closeTo(1, 6), playing: 2, outgoing: 0 });
+  });
+
   it('a switch at once (duration 0) is the jump the fades avoid: it exceeds the clips\' own per-frame change', async () => {
     const clips = await robotLocomotion(1.8);
     const machine = createStateMachine({

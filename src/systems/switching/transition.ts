@@ -61,12 +61,17 @@ export function startCrossfadeOf(
  * `frozen`) and is emptied at the end; one that is already a cross-fade's outgoing copy goes on
  * fading by its own clock. Those in `[keepFrom, keepEnd)` — the slots the incoming clip or
  * blend will take — move first to free slots of the character outside that range (every
- * field, so a synced member stays in its group, at its phase). Returns false, changing
+ * field, so a synced member stays in its group, at its phase). With `restart`, an outgoing copy
+ * among them fades from its weight now on the new clock too (an interrupted cross-fade: the
+ * weights of every slot in `outgoing` and the incoming side then still sum to what they summed
+ * to). Returns false, changing
  * nothing, when there are not enough free slots. With the incoming side faded in by
  * {@link fadeInSlots} over the same seconds and curve, the weights sum to what they summed to
  * at the switch, at every instant.
  */
-export function fadeOutSlots(world: AnimationWorld, eid: number, outgoing: number, keepFrom: number, keepEnd: number, curve: number, frozen: boolean): boolean {
+export function fadeOutSlots(
+  world: AnimationWorld, eid: number, outgoing: number, keepFrom: number, keepEnd: number, curve: number, frozen: boolean, restart = false,
+): boolean {
   const { Layers } = world.components;
   const first = eid * Layers.maxLayers, end = first + Layers.maxLayers;
   let needed = 0, free = 0;
@@ -86,7 +91,7 @@ export function fadeOutSlots(world: AnimationWorld, eid: number, outgoing: numbe
       while (Layers.clip[at] >= 0 || (at >= keepFrom && at < keepEnd)) at++;
       moveLayer(Layers, li, at);
     }
-    if (clearsAfterFade(Layers, at)) continue; // already fading out, by its own clock
+    if (clearsAfterFade(Layers, at) && !restart) continue; // already fading out, by its own clock
     if (frozen) Layers.speed[at] = 0;
     Layers.flags[at] = fadingOutFlags(Layers.flags[at]);
     FADE[FADE_FROM] = Layers.weight[at];
