@@ -40,6 +40,7 @@ export {
   getRootTransform,
   setRootTransform,
   setTargetSpeed,
+  clearTargetSpeed,
   type RootTransform,
   type RootTransformUpdate,
   type TargetSpeedOptions,

@@ -12,6 +12,7 @@ import { clearLayer, SYNC_BY_MARKERS, SYNC_BY_PHASE } from '../components/Layers
 import { getSyncMarkers } from '../assets/syncMarkers.js';
 import type { AnimationWorld } from '../world.js';
 import { identityReference, wrapTime } from '../systems/switching/registry.js';
+import { applyTargetSpeed } from '../systems/switching/targetSpeed.js';
 import { newResolvedPlay, writeLayer, type MutableResolvedPlay, type ResolvedPlay } from '../systems/switching/writeLayer.js';
 import { checkBindable, checkSkeleton, describeValue, isClip, isFiniteNumber, layerRangeIssue, requireCharacter, requireLayer, requireOptions } from './validation.js';
 import { inRange, MAX_PLAYBACK_RATE, MAX_TIME, MAX_WEIGHT, rangeIssue, shownString } from '../assets/limits.js';
@@ -100,7 +101,9 @@ export interface PlayOptions {
 
 /**
  * Plays `clip` on a layer of character `eid`, replacing what that layer played. The pose
- * changes at the next `step` (or `sampleSystem`).
+ * changes at the next `step` (or `sampleSystem`). While a target speed is set
+ * (`setTargetSpeed`, until `clearTargetSpeed`) a clip that travels plays at the rate that
+ * gives it, whatever `speed` says; one that does not, at `speed`.
  *
  * The clip may be made for another skeleton: it plays through `bindSkeletons(clip.skeleton,
  * character's skeleton)` — joints paired by name, or as humanoids when few names match;
@@ -127,6 +130,7 @@ export function play(world: AnimationWorld, eid: number, clip: Clip, options: Pl
   const resolved = resolvePlay(issues, skeleton, clip, options, 1, world.maxLayers);
   issues.throwIfAny();
   writeLayer(world, eid, skeleton, clip, resolved);
+  applyTargetSpeed(world, eid); // a target speed survives (setTargetSpeed)
 }
 
 /**

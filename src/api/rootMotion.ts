@@ -6,16 +6,17 @@
  */
 import { fail } from '../assets/AnimationError.js';
 import { getRootTrack } from '../assets/rootTrack.js';
-import { blendedTravel, CYCLE_MAX, CYCLE_NET, MIN_CYCLE_TRAVEL, NO_TRAVEL, RATE, setBlendRate, TRAVEL, travels } from '../systems/switching/targetSpeed.js';
+import {
+  blendedTravel, CYCLE_MAX, CYCLE_NET, MIN_CYCLE_TRAVEL, MIN_CYCLE_TRAVEL_SHARE as TRAVEL_SHARE, NO_TRAVEL, RATE, resetTravelRates, setBlendRate, standingHeight, TRAVEL, travels,
+} from '../systems/switching/targetSpeed.js';
 import { blendSpaceWeightsAt, type BlendSpace } from '../assets/BlendSpace.js';
 import type { Clip } from '../assets/Clip.js';
-import { NO_MACHINE } from '../components/StateMachine.js';
 import { movesRoot } from '../components/layerRules.js';
 import { FLOAT32_MAX, MAX_PLAYBACK_RATE, rangeIssue, shownNumber, shownValue, shownString } from '../assets/limits.js';
 import { isFiniteNumber, requireCharacter, requireOptions } from './validation.js';
 import type { AnimationWorld } from '../world.js';
-import { computeRestModel, type Skeleton } from '../assets/Skeleton.js';
-import { MATRIX_STRIDE, MATRIX_T } from '../math/layout.js';
+import type { Skeleton } from '../assets/Skeleton.js';
+import { NO_MACHINE } from '../components/StateMachine.js';
 
 /** A character's world transform: position in metres, heading about +Y in radians. */
 export interface RootTransform {
@@ -68,8 +69,16 @@ export interface TargetSpeedOptions {
  * one cycle per D_g at rate 1). Synced members get the rate as their group's `syncRate` (every
  * member of the group, weighted or not, so a member fading in later keeps it).
  *
- * The rate is set now; a later `play` or `transition` plays at the speed it is given (call
- * this again afterwards), while `setBlendSpace` applies the remembered speed by itself.
+ * **The target survives** until {@link clearTargetSpeed}: every later switch — `play`,
+ * `transition` (each mode), `setBlendSpace`, a state machine's transitions and
+ * `setStateMachine` — re-derives the rate for the blend the layers are heading to (each
+ * override layer at the weight it is fading to: a cross-fade's incoming clip at its goal from
+ * the first frame; an outgoing copy keeps its rate, so the fade travels at the target
+ * throughout). A clip or blend that does not travel (no net travel per cycle, or every clip
+ * under `MIN_CYCLE_TRAVEL_SHARE` of the hips: an idle) plays at its own rate then, and the
+ * target applies again to the next one that travels: no error after the first call. The
+ * target decides the rate of travelling layers over a `speed` given to those calls (or a
+ * machine state's `speed`); a machine state's `metersPerSecond` decides over the target.
  *
  * A blend whose weighted clips all travel less than 5 % of the character's hip height per
  * cycle (`MIN_CYCLE_TRAVEL_SHARE`; hips above the lowest joint for a capture whose rest
@@ -81,6 +90,9 @@ export interface TargetSpeedOptions {
  * weighs (alone it would play far too fast; beside a gait, the stride scales shrink the gait's
  * travel to the drift's: 248× for the Fox's run half-blended with a 2 mm drift), and this
  * function refuses a character whose state machines have a blend-space state with such a clip.
+ *
+ * This call itself checks the blend playing now and refuses it when it cannot be driven (below):
+ * call it while a clip that travels plays (or give a machine's states `metersPerSecond`).
  *
  * The rate is at most `MAX_PLAYBACK_RATE` (1000×): a speed the blend could reach only faster
  * is refused, naming the speed, the blend's travel per second and the rate it would take (a
@@ -119,6 +131,30 @@ export function setTargetSpeed(world: AnimationWorld, eid: number, metersPerSeco
   RootMotion.cycleMeasure[eid] = measure;
   RATE[0] = rate;
   setBlendRate(world, eid);
+}
+
+/**
+ * Forgets the target speed {@link setTargetSpeed} set for character `eid`: from now its
+ * switches keep the rates they are given, and the layers the target drove play at their clips'
+ * own rate again — every override layer whose clip travels (at least `MIN_CYCLE_TRAVEL_SHARE`
+ * of the hips per cycle) at rate 1, with its sync group, and each state machine of the
+ * character re-applies its playing state's `speed` at the next frame. Layers that do not
+ * travel kept their own rate all along. Without a target it changes nothing. Allocates
+ * nothing.
+ * @throws AnimationError when `eid` is not a character of this world.
+ * @example
+ * setTargetSpeed(world, eid, 1.4);     // walks at 1.4 m/s, through transitions to idle and back
+ * clearTargetSpeed(world, eid);        // the walk plays at its own rate again
+ */
+export function clearTargetSpeed(world: AnimationWorld, eid: number): void {
+  requireCharacter(world, eid, 'clearTargetSpeed');
+  const { RootMotion, StateMachine } = world.components;
+  if (!(RootMotion.targetSpeed[eid] >= 0)) return;
+  RootMotion.targetSpeed[eid] = -1;
+  RootMotion.cycleMeasure[eid] = CYCLE_NET;
+  resetTravelRates(world, eid);
+  // NaN: the machine writes its state's rate at its next evaluation (StateMachine.appliedSpeed).
+  for (let ms = eid * StateMachine.slots; ms < (eid + 1) * StateMachine.slots; ms++) if (StateMachine.machine[ms] !== NO_MACHINE) StateMachine.appliedSpeed[ms] = NaN;
 }
 
 /**
@@ -172,14 +208,8 @@ function refuseStill(world: AnimationWorld, eid: number, measure: number): never
   fail(where, subject, `${one ? 'has' : 'have'} no net travel per cycle, ${tail}`);
 }
 
-/**
- * Least travel per cycle, as a share of the character's hip height, of a clip that drives a
- * speed: 5 %. A walk covers about 1.5 hip heights per cycle (two steps) and the slowest shuffle
- * still about half of one, so every gait is 10× or more above it; an in-place cycle whose root
- * drifts (2.3 mm per cycle under 0.9 m hips: 0.26 %) is 20× below, where `setTargetSpeed`
- * would play it hundreds of times too fast with the feet skating.
- */
-export const MIN_CYCLE_TRAVEL_SHARE = 0.05;
+/** Least travel per cycle, as a share of the character's hip height, of a clip that drives a speed: 5 % (see systems/switching/targetSpeed.ts). */
+export const MIN_CYCLE_TRAVEL_SHARE = TRAVEL_SHARE;
 
 /**
  * Refuses a blend whose weighted clips all travel less than {@link MIN_CYCLE_TRAVEL_SHARE} of
@@ -310,30 +340,6 @@ function refuseDriftingMachines(world: AnimationWorld, eid: number, measure: num
       }
     }
   }
-}
-
-/** {@link standingHeight} per skeleton, computed once (setTargetSpeed may run every frame). */
-const STANDING = new WeakMap<Skeleton, Float64Array>();
-
-/**
- * The hip height a travel per cycle is judged against, metres, in a one-float array: the hip
- * joint's rest height, or when that is 0 (a motion capture's rest floats around its hips at
- * y = 0) its height above the lowest joint of the rest pose; 0 without a hip joint.
- */
-function standingHeight(skeleton: Skeleton): Float64Array {
-  let height = STANDING.get(skeleton);
-  if (height === undefined) {
-    height = new Float64Array(1);
-    if (skeleton.hipHeight > 0) height[0] = skeleton.hipHeight;
-    else if (skeleton.hipJoint >= 0) {
-      const model = computeRestModel(skeleton.parents, skeleton.rest);
-      let lowest = Infinity;
-      for (let j = 0; j < skeleton.jointCount; j++) lowest = Math.min(lowest, model[j * MATRIX_STRIDE + MATRIX_T + 1]);
-      height[0] = model[skeleton.hipJoint * MATRIX_STRIDE + MATRIX_T + 1] - lowest;
-    }
-    STANDING.set(skeleton, height);
-  }
-  return height;
 }
 
 /** Metres as millimetres for a message, 3 significant digits. */

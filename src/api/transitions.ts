@@ -7,8 +7,10 @@
 import { fail, IssueList } from '../assets/AnimationError.js';
 import type { Clip } from '../assets/Clip.js';
 import { MAX_LAYERS } from '../components/Layers.js';
+import { clearsAfterFade } from '../components/layerRules.js';
 import { FADE_CURVE_KINDS, type FadeCurveName } from '../math/fadeCurves.js';
-import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfade, TRANSITION_ARGS } from '../systems/switching/transition.js';
+import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfadeOf, TRANSITION_ARGS } from '../systems/switching/transition.js';
+import { applyTargetSpeed } from '../systems/switching/targetSpeed.js';
 import { newResolvedPlay, writeLayer } from '../systems/switching/writeLayer.js';
 import { resolvePlayInto, type PlayOptions } from './playback.js';
 import { requireCharacter, requireObject } from './validation.js';
@@ -32,7 +34,9 @@ export interface TransitionOptions extends PlayOptions {
    * - `'inertialize'` (default): the new clip plays at once; the difference from the old motion
    *   decays by the Gears of War quintic. Samples one clip per character.
    * - `'spring'`: the same, decaying as a critically damped spring (`halfLife`).
-   * - `'crossfade'`: both clips play and their weights cross (`curve`, `frozen`).
+   * - `'crossfade'`: both clips play and their weights cross (`curve`, `frozen`). From a
+   *   member of a sync group (a blend space's clip: `setBlendSpace`, a machine's blend-space
+   *   state) the whole group fades out, each member from its weight, staying in step.
    */
   mode?: TransitionMode;
   /**
@@ -53,7 +57,10 @@ export interface TransitionOptions extends PlayOptions {
  * Switches `layer` (default 0) of character `eid` to `clip` over `duration` seconds.
  *
  * The layer keeps its weight (the weight it was fading toward, 1 if it was empty) unless
- * `weight` is given. A transition that
+ * `weight` is given; a cross-fade from a member of a sync group (a blend space's clip) fades
+ * the whole group out and takes the group's weight (the sum of its members'). A target speed (`setTargetSpeed`) survives the transition: a new clip
+ * that travels plays at the rate that gives the target, one that does not (an idle) at its
+ * own `speed`, until `clearTargetSpeed`. A transition that
  * interrupts another starts from the current output: inertialization captures the pose as it
  * is, with its decaying offset; a cross-fade lets the interrupted fade's clips fade out from
  * their current weights.
@@ -85,6 +92,8 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   const busy = Number.isInteger(layer) && layer >= 0 && layer < maxLayers && Layers.clip[li] >= 0;
   const play = PLAY;
   play.weight = !busy ? 1 : Layers.fadeCurve[li] !== 0 ? Layers.fadeTo[li] : Layers.weight[li];
+  // A cross-fade out of a synced blend takes the blend's weight: the goal weights of its members.
+  if (busy && options.mode === 'crossfade' && Layers.syncGroup[li] >= 0) groupWeight(world, eid, Layers.syncGroup[li], play);
   resolvePlayInto(play, issues, skeleton, clip, options ?? NO_OPTIONS, maxLayers);
   checkTransitionOptions(issues, options);
   issues.throwIfAny();
@@ -95,14 +104,16 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
 
   if (duration === 0) {
     writeLayer(world, eid, skeleton, clip, play);
+    applyTargetSpeed(world, eid);
     return;
   }
   TRANSITION_ARGS[ARG_DURATION] = duration;
   if (mode === 'crossfade') {
-    if (!startCrossfade(world, eid, skeleton, clip, play, FADE_CURVE_KINDS[curve], options.frozen === true)) {
+    if (!startCrossfadeOf(world, eid, skeleton, clip, play, FADE_CURVE_KINDS[curve], options.frozen === true, outgoingSlots(world, eid, layer))) {
       const wider = maxLayers < MAX_LAYERS ? `, or create the world with a larger maxLayers (createAnimationWorld({ maxLayers }), up to ${MAX_LAYERS})` : '';
       fail('transition', 'mode', `'crossfade' needs a free layer slot for the outgoing clip and all ${maxLayers} (maxLayers) are in use: stop a layer or use inertialization${wider}`);
     }
+    applyTargetSpeed(world, eid); // the incoming clip at its goal weight; the outgoing copy keeps its rate
     return;
   }
   // A transition slot (Inertialization.ts): the one the character holds (a running or pending
@@ -112,10 +123,38 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
       + 'create the world with a larger maxTransitions (up to maxEntities), or use a cross-fade or duration 0');
   }
   writeLayer(world, eid, skeleton, clip, play);
+  applyTargetSpeed(world, eid);
   // Stored in each branch: `halfLife ?? duration / 6` would box the quotient.
   if (halfLife !== undefined) TRANSITION_ARGS[ARG_HALF_LIFE] = halfLife;
   else TRANSITION_ARGS[ARG_HALF_LIFE] = NaN;
   armInertialization(world, eid, layer, mode === 'spring');
+}
+
+/**
+ * The slots a cross-fade on `layer` of `eid` fades out, as bits (1 << slot): the layer, and
+ * when it plays a member of a sync group (a blend space's clip, a hand-made synced blend)
+ * every member of that group — a blend fades out whole, so no member keeps its weight.
+ */
+function outgoingSlots(world: AnimationWorld, eid: number, layer: number): number {
+  const { Layers } = world.components;
+  const first = eid * Layers.maxLayers;
+  const group = Layers.clip[first + layer] >= 0 ? Layers.syncGroup[first + layer] : -1;
+  let bits = 1 << layer;
+  if (group < 0) return bits;
+  for (let n = 0; n < Layers.maxLayers; n++) if (Layers.clip[first + n] >= 0 && Layers.syncGroup[first + n] === group) bits |= 1 << n;
+  return bits;
+}
+
+/** Into `play.weight` (a double returned would be boxed): Σ of the goal weights (a fade's goal while it fades) of the members of sync group `group` of `eid`, outgoing copies left out. */
+function groupWeight(world: AnimationWorld, eid: number, group: number, play: { weight: number }): void {
+  const { Layers } = world.components;
+  const first = eid * Layers.maxLayers;
+  let sum = 0;
+  for (let li = first; li < first + Layers.maxLayers; li++) {
+    if (Layers.clip[li] < 0 || Layers.syncGroup[li] !== group || clearsAfterFade(Layers, li)) continue;
+    sum += Layers.fadeCurve[li] !== 0 ? Layers.fadeTo[li] : Layers.weight[li];
+  }
+  play.weight = sum;
 }
 
 /**

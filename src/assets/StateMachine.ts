@@ -53,7 +53,7 @@ export const MODE_CROSSFADE = 2;
 
 /** `StateMachine.transitionFrom` of an any-state transition (`from: '*'`). */
 export const ANY_STATE = -1;
-/** `StateMachine.stateX` / `stateY` / `stateSpeedParam` / event index: none. */
+/** `StateMachine.stateX` / `stateY` / `stateSpeedParam` / `stateMetersParam` / event index: none. */
 export const MACHINE_NONE = -1;
 /** The most parameters a machine may declare (triggers are bits of one word; the StateMachine component keeps 16 values per machine). */
 export const MAX_PARAMETERS = 16;
@@ -104,6 +104,15 @@ export interface StateMachineDesc {
     y?: string;
     /** Playback rate: a number in [−1000, 1000] (default 1) or the name of a float parameter, read every frame. */
     speed?: number | string;
+    /**
+     * The name of a float parameter in metres per second: the state's playback rate follows
+     * it through root-motion normalization, as `setTargetSpeed` derives a rate (the clip's or
+     * the blend's travel per second at rate 1 on the character, the rate v / S). Read whenever
+     * it changes. A state whose clip or blend does not travel (an idle; every clip under 5 % of
+     * the hips per cycle) ignores it and plays at `speed`. Negative values play backwards.
+     * Decides over a target speed set with `setTargetSpeed`.
+     */
+    metersPerSecond?: string;
     /** Clip states: wrap at the end (default: the clip's own `loop`). Blend-space clips always loop (synced). */
     loop?: boolean;
     /** Event name recorded when the machine enters the state (a transition to it starts, or the machine is set). */
@@ -132,7 +141,14 @@ export interface StateMachineDesc {
     exitTime?: number;
     /** Seconds: 0 (switch at once) or in [1e-6, 1e6], as `transition`'s `duration`. */
     duration: number;
-    /** 'inertialize' (default), 'spring' or 'crossfade' (clip states only), as `transition`'s `mode`. */
+    /**
+     * 'inertialize' (default), 'spring' or 'crossfade', as `transition`'s `mode`. A cross-fade
+     * into or out of a blend-space state fades all of its clips: the outgoing ones from their
+     * weights to 0, the incoming ones from 0 to the space's weights (which follow the point
+     * through the fade), so the weights sum to 1 throughout; the space's clips stay in their
+     * sync group. It needs free layer slots for the outgoing clips outside the new state's
+     * (else the switch is instant).
+     */
     mode?: 'inertialize' | 'spring' | 'crossfade';
     /** Cross-fade curve, as `transition`'s `curve` (default 'linear'). */
     curve?: FadeCurveName;
@@ -187,6 +203,8 @@ export interface StateMachine {
   readonly stateSpeed: Float32Array;
   /** Parameter index of the state's rate, or MACHINE_NONE. */
   readonly stateSpeedParam: Int16Array;
+  /** Parameter index of the state's speed in m/s (`metersPerSecond`), or MACHINE_NONE. */
+  readonly stateMetersParam: Int16Array;
   /** Clip states: 1 when the clip wraps. */
   readonly stateLoop: Uint8Array;
   /** Index in `eventClip.events` of the state's enter event, or MACHINE_NONE. */
@@ -235,13 +253,15 @@ type TransitionDesc = NonNullable<StateMachineDesc['transitions']>[number];
  * looked up in `assets` (so a description can come from JSON).
  *
  * @throws AnimationError listing every fault, each naming the state, transition (`transitions[i]
- * (from → to)`) and field: unknown state or parameter names, duplicate names, a state with
+ * (from → to)`) and field: a field the format does not have, at any level (the description,
+ * `assets`, a parameter, a state, a transition: `states[2] "move".metersPerSecnd is an unknown
+ * field: did you mean "metersPerSecond"?`), unknown state or parameter names, duplicate names, a state with
  * neither or both of clip and blendSpace, a name not found in `assets` or borne by two clips of
- * its array, a blend-space state whose x (y) is missing or not a float parameter, a condition
+ * its array, a blend-space state whose x (y) is missing or not a float parameter, a
+ * `speed` or `metersPerSecond` naming no float parameter, a condition
  * with an operator on a trigger
  * (or without one on a float/bool), an unknown operator, an exit time outside [0, 1], a duration
- * that is neither 0 nor in [1e-6, 1e6], an unknown mode or curve, a cross-fade to or from a
- * blend-space state, clips of different skeletons.
+ * that is neither 0 nor in [1e-6, 1e6], an unknown mode or curve, clips of different skeletons.
  * @example
  * const machine = createStateMachine(JSON.parse(text), { clips: gltf.clips, blendSpaces: { locomotion } });
  */
@@ -255,6 +275,8 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     issues.add('assets', `is ${describeValue(assets)}: must be an object { clips?, blendSpaces? }`);
     issues.throwIfAny();
   }
+  refuseUnknownFields(issues, '', desc, DESC_FIELDS, 'a machine description');
+  refuseUnknownFields(issues, 'assets', assets, ASSET_FIELDS, 'createStateMachine\'s assets');
   const name = desc.name ?? 'stateMachine';
   if (typeof name !== 'string') issues.add('name', `is ${describeValue(name)}: must be a string`);
 
@@ -271,6 +293,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     const at = `parameters[${i}]`;
     if (typeof p !== 'object' || p === null) { issues.add(at, `is ${describeValue(p)}: must be { name, type, default? }`); parameterNames.push(''); return; }
     const label = `${at} "${shownString(p.name)}"`;
+    refuseUnknownFields(issues, label, p, PARAMETER_FIELDS, 'a parameter');
     if (typeof p.name !== 'string' || p.name === '') issues.add(`${at}.name`, `is ${describeValue(p.name)}: must be a non-empty string`);
     else if (paramIndex.has(p.name)) issues.add(`${label}.name`, 'is declared twice');
     else paramIndex.set(p.name, i);
@@ -308,6 +331,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
   const stateY = new Int16Array(n).fill(MACHINE_NONE);
   const stateSpeed = new Float32Array(n).fill(1);
   const stateSpeedParam = new Int16Array(n).fill(MACHINE_NONE);
+  const stateMetersParam = new Int16Array(n).fill(MACHINE_NONE);
   const stateLoop = new Uint8Array(n);
   const stateEnterEvent = new Int16Array(n).fill(MACHINE_NONE);
   const stateExitEvent = new Int16Array(n).fill(MACHINE_NONE);
@@ -332,6 +356,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     const at = `states[${i}]`;
     if (typeof s !== 'object' || s === null) { issues.add(at, `is ${describeValue(s)}: must be { name, clip | blendSpace, … }`); stateNames.push(''); stateClips.push(null); stateSpaces.push(null); return; }
     const label = `${at} "${shownString(s.name)}"`;
+    refuseUnknownFields(issues, label, s, STATE_FIELDS, 'a state');
     if (typeof s.name !== 'string' || s.name === '' || s.name === '*') issues.add(`${at}.name`, `is ${describeValue(s.name)}: must be a non-empty string other than '*'`);
     else if (stateIndex.has(s.name)) issues.add(`${label}.name`, 'is declared twice');
     else stateIndex.set(s.name, i);
@@ -367,6 +392,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     if (typeof speed === 'string') stateSpeedParam[i] = floatParam(label, 'speed', speed);
     else if (typeof speed !== 'number' || !(Math.abs(speed) <= 1000)) issues.add(`${label}.speed`, `is ${describeValue(speed)}: must be a number in [-1000, 1000] or the name of a float parameter`);
     else stateSpeed[i] = speed;
+    if (s.metersPerSecond !== undefined) stateMetersParam[i] = floatParam(label, 'metersPerSecond', s.metersPerSecond);
     for (const key of ['enter', 'exit'] as const) {
       const event = s[key];
       if (event === undefined) continue;
@@ -398,6 +424,7 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     conditionStart[i] = conditionParam.length;
     if (typeof t !== 'object' || t === null) { issues.add(`transitions[${i}]`, `is ${describeValue(t)}: must be { from, to, when?, exitTime?, duration, … }`); return; }
     const label = `transitions[${i}] (${shownString(t.from)} → ${shownString(t.to)})`;
+    refuseUnknownFields(issues, label, t, TRANSITION_FIELDS, 'a transition');
     const from = t.from === '*' ? ANY_STATE : typeof t.from === 'string' ? stateIndex.get(t.from) : undefined;
     if (from === undefined) issues.add(`${label}.from`, `is ${describeValue(t.from)}: must name a state, or be '*' (any state)`);
     const to = typeof t.to === 'string' ? stateIndex.get(t.to) : undefined;
@@ -443,10 +470,6 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     const modeKind = typeof mode === 'string' && mode in MODES ? MODES[mode] : undefined;
     if (modeKind === undefined) issues.add(`${label}.mode`, `is ${describeValue(mode)}: must be 'inertialize', 'spring' or 'crossfade'`);
     else transitionMode[i] = modeKind;
-    if (modeKind === MODE_CROSSFADE && duration !== 0) {
-      const spaceEnd = (to !== undefined && stateKind[to] === STATE_BLEND_SPACE) ? `"${shownString(t.to)}"` : from === ANY_STATE && stateKind.includes(STATE_BLEND_SPACE) ? 'any state (some play blend spaces)' : from !== undefined && stateKind[from] === STATE_BLEND_SPACE ? `"${shownString(t.from)}"` : null;
-      if (spaceEnd !== null) issues.add(`${label}.mode`, `is 'crossfade', but ${spaceEnd} plays a blend space: cross-fade between clip states; use 'inertialize' or 'spring'`);
-    }
     const curve = t.curve ?? 'linear';
     if (!(typeof curve === 'string' && curve in FADE_CURVE_KINDS)) issues.add(`${label}.curve`, `is ${describeValue(curve)}: must be 'linear', 'smoothstep', 'minjerk', 'ease-in' or 'ease-out'`);
     else transitionCurve[i] = FADE_CURVE_KINDS[curve];
@@ -465,11 +488,44 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     name, skeleton: machineSkeleton,
     parameterNames: Object.freeze(parameterNames), parameterIndex: paramIndex, parameterTypes, parameterDefaults,
     stateNames: Object.freeze(stateNames), stateKind, stateClips: Object.freeze(stateClips), stateSpaces: Object.freeze(stateSpaces),
-    stateX, stateY, stateSpeed, stateSpeedParam, stateLoop, stateEnterEvent, stateExitEvent, width, initial: initial as number,
+    stateX, stateY, stateSpeed, stateSpeedParam, stateMetersParam, stateLoop, stateEnterEvent, stateExitEvent, width, initial: initial as number,
     transitionFrom, transitionTo, transitionExitTime, transitionDuration, transitionMode, transitionCurve, transitionInterruptible,
     conditionStart, conditionParam: Int16Array.from(conditionParam), conditionOp: Uint8Array.from(conditionOp), conditionValue: Float32Array.from(conditionValue),
     eventClip,
   });
+}
+
+/** The fields each object of a description may have (anything else is refused, naming its path). */
+const DESC_FIELDS: readonly string[] = ['name', 'parameters', 'states', 'transitions', 'initial'];
+const ASSET_FIELDS: readonly string[] = ['clips', 'blendSpaces'];
+const PARAMETER_FIELDS: readonly string[] = ['name', 'type', 'default'];
+const STATE_FIELDS: readonly string[] = ['name', 'clip', 'blendSpace', 'x', 'y', 'speed', 'metersPerSecond', 'loop', 'enter', 'exit'];
+const TRANSITION_FIELDS: readonly string[] = ['from', 'to', 'when', 'exitTime', 'duration', 'mode', 'curve', 'interruptible'];
+
+/**
+ * Records an issue at `prefix.key` for every own enumerable field of `value` not in `known`
+ * (a misspelt field would otherwise be ignored silently), suggesting the known field it is
+ * closest to (at most two edits away, case ignored).
+ */
+function refuseUnknownFields(issues: IssueList, prefix: string, value: object, known: readonly string[], what: string): void {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const near = known.find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2);
+    const hint = near === undefined ? '' : `: did you mean "${near}"?`;
+    issues.add(prefix === '' ? key : `${prefix}.${key}`, `is an unknown field${hint} (${what} has ${known.join(', ')})`);
+  }
+}
+
+/** Levenshtein distance between `a` and `b` (short field names: a row at a time). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
 }
 
 /** The clip `value` names (or is), recording an issue at `path` when there is none. */

@@ -18,8 +18,9 @@ import { heapAllocator, type PoolAllocator } from '../memory/poolAllocator.js';
  *   turn, travel is taken in the root's heading frame, and the pose's root loses its twist
  *   about +Y (it faces the rest heading; the facing lives in `yaw`). 0 (default): `yaw`
  *   changes only when set, the clips' turning stays in the pose. Only read with `enabled`.
- * - `targetSpeed[eid]`: the speed `setTargetSpeed` asked for, m/s, or −1 (none); `setBlendSpace`
- *   re-derives the playback rate from it whenever it changes the blend.
+ * - `targetSpeed[eid]`: the speed `setTargetSpeed` asked for, m/s, or −1 (none, or after
+ *   `clearTargetSpeed`); every switch (`play`, `transition`, `setBlendSpace`, machines)
+ *   re-derives the playback rate of travelling layers from it.
  * - `cycleMeasure[eid]`: how `setTargetSpeed` measures a cycle's travel: 0 (`'net'`, default)
  *   its net displacement, 1 (`'max'`) the farthest the root gets from where it started.
  *

@@ -8,8 +8,8 @@
  * **Reads**: `StateMachine`, `Layers` (the playing state's phase), `Character.skeleton`,
  * `Inertialization.slot`, `world.assets` (machines, clips, skeletons), `world.time`.
  * **Writes**: `StateMachine` (state, next, time, elapsed, phase, applied point and rate,
- * triggers), `Layers` of the machines' own layer slots (and a free slot of the character for
- * a cross-fade's outgoing clip), `Inertialization` (slot, pending transition, captured source),
+ * triggers), `Layers` of the machines' own layer slots (and free slots of the character for
+ * a cross-fade's outgoing clips), `Inertialization` (slot, pending transition, captured source),
  * `world.events` (enter / exit events, stamped `world.time`).
  * **Order**: a caller system (`FrameSystem.caller`): once per frame over the whole crowd on
  * the calling thread, before the chunks (it takes world-wide transition slots); in the frame
@@ -44,8 +44,9 @@ import { BLEND_ADDITIVE, clearsAfterFade, layerFlags, loops, measureSyncGroup, S
 import { MACHINE_PARAMETERS, NO_MACHINE } from '../components/StateMachine.js';
 import type { AnimationWorld } from '../world.js';
 import { applyBlendSpace, BLEND_POINT, defaultBlendSettings } from './switching/blendSpace.js';
+import { applySpeedIn, applyTargetSpeed, SPEED } from './switching/targetSpeed.js';
 import { newResolvedPlay, writeLayer } from './switching/writeLayer.js';
-import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfade, TRANSITION_ARGS } from './switching/transition.js';
+import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, fadeInSlots, fadeOutSlots, TRANSITION_ARGS } from './switching/transition.js';
 
 /** How {@link enterMachineState} switches the layers: at once. */
 export const SWITCH_NOW = 0;
@@ -53,7 +54,7 @@ export const SWITCH_NOW = 0;
 export const SWITCH_INERTIALIZE = 1;
 /** … by a spring inertialization. */
 export const SWITCH_SPRING = 2;
-/** … by a cross-fade with curve kind `curve` (clip states only). */
+/** … by a cross-fade with curve kind `curve`: every clip the machine's layers play fades out, the new state's (a clip or a blend space's) fade in. */
 export const SWITCH_CROSSFADE = 3;
 
 /** Runs the state machines of every character (see the file header). Allocates nothing. */
@@ -183,11 +184,14 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
   const inertialize = (how === SWITCH_INERTIALIZE || how === SWITCH_SPRING) && beginInertialization(world, eid);
   stateRate(c, ms, bound, s);
   const speed = OUT[OUT_RATE];
+  const slots = stateSlots(m, s);
+  // A cross-fade: whatever the machine's layers play fades out (moved off the new state's
+  // slots), whether a clip or a blend space's clips; the new state's layers fade in below.
+  const fading = how === SWITCH_CROSSFADE && fadeOutSlots(world, eid, machineSlotBits(world, eid, ms, first, m.width), first, first + slots, curve, false, true);
   if (m.stateKind[s] === STATE_BLEND_SPACE) {
     const space = m.stateSpaces[s];
     if (space !== null) {
       // The layers past the space's own: emptied (not a cross-fade's outgoing copy, which ends by itself).
-      const slots = space.type === '1d' ? 2 : space.type === 'bilinear' ? 4 : 3;
       clearMachineLayers(world, first + slots, first + m.width);
       const x = m.stateX[s], y = m.stateY[s];
       const base = ms * MACHINE_PARAMETERS;
@@ -208,15 +212,8 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
       play.time = 0;
       play.loop = m.stateLoop[s] !== 0;
       play.reference = clip;
-      let written = false;
-      if (how === SWITCH_CROSSFADE) {
-        clearMachineLayers(world, first + 1, first + m.width);
-        written = startCrossfade(world, eid, skeleton, clip, play, curve, false);
-      }
-      if (!written) {
-        clearMachineLayers(world, first + 1, first + m.width);
-        writeLayer(world, eid, skeleton, clip, play);
-      }
+      clearMachineLayers(world, first + 1, first + m.width);
+      writeLayer(world, eid, skeleton, clip, play);
       Layers.mask[first] = c.mask[ms];
       if (bound.additive) {
         Layers.flags[first] = layerFlags(play.loop, BLEND_ADDITIVE);
@@ -224,11 +221,45 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
       }
     }
   }
-  c.appliedSpeed[ms] = speed;
+  if (fading) fadeInSlots(world, first, first + slots, curve);
+  applyStateSpeed(world, eid, ms, bound, s, first, slots);
   if (inertialize) armInertialization(world, eid, layer, how === SWITCH_SPRING);
   statePhase(world, eid, ms, bound, s);
   c.phase[ms] = OUT[OUT_PHASE];
   recordMachineEvent(world, eid, bound, m.stateEnterEvent[s]);
+}
+
+/**
+ * The slots a cross-fade of machine slot `ms` fades out, as bits (1 << n, n the slot's index on
+ * the character): those of its `width` layers from `first` that play, and the outgoing copies
+ * of its earlier cross-fades still fading elsewhere — copies with the machine's mask outside
+ * every other machine's layers — so an interrupted fade restarts them all on one clock and the
+ * weights keep summing to 1.
+ */
+function machineSlotBits(world: AnimationWorld, eid: number, ms: number, first: number, width: number): number {
+  const { Layers } = world.components;
+  const c = world.components.StateMachine;
+  const start = eid * Layers.maxLayers;
+  let bits = 0;
+  for (let n = 0; n < Layers.maxLayers; n++) {
+    const li = start + n;
+    if (Layers.clip[li] < 0) continue;
+    if (li >= first && li < first + width) { bits |= 1 << n; continue; }
+    if (!clearsAfterFade(Layers, li) || Layers.mask[li] !== c.mask[ms] || inOtherMachine(world, eid, ms, n)) continue;
+    bits |= 1 << n;
+  }
+  return bits;
+}
+
+/** Whether layer `n` of `eid` lies in the range of a machine of the character other than slot `ms`. */
+function inOtherMachine(world: AnimationWorld, eid: number, ms: number, n: number): boolean {
+  const c = world.components.StateMachine;
+  for (let k = eid * c.slots; k < (eid + 1) * c.slots; k++) {
+    const id = c.machine[k];
+    if (k === ms || id === NO_MACHINE) continue;
+    if (n >= c.layer[k] && n < c.layer[k] + world.assets.machines[id].machine.width) return true;
+  }
+  return false;
 }
 
 /** Empties the layer slots `[from, end)` except cross-fades' outgoing copies. */
@@ -261,39 +292,92 @@ function stateRate(c: AnimationWorld['components']['StateMachine'], ms: number, 
   OUT[OUT_RATE] = p === MACHINE_NONE ? bound.machine.stateSpeed[s] : c.params[ms * MACHINE_PARAMETERS + p];
 }
 
-/** Step 3 of the header: the playing state's point and rate reach its layers when they changed. */
+/**
+ * Step 3 of the header: the playing state's point and rate reach its layers when they changed
+ * (`appliedX`, `appliedY`; `appliedSpeed` holds the state's rate, or for a state with
+ * `metersPerSecond` that parameter's value, NaN after `clearTargetSpeed`).
+ */
 function applyStateParameters(world: AnimationWorld, eid: number, ms: number, bound: BoundStateMachine, s: number): void {
+  // No double lives in a local across a call here (each would be boxed, a heap number per
+  // machine per frame): values go through OUT and the component arrays.
   const c = world.components.StateMachine;
   const m = bound.machine;
   const layer = c.layer[ms];
   const first = eid * world.components.Layers.maxLayers + layer;
-  stateRate(c, ms, bound, s);
-  const speed = OUT[OUT_RATE];
+  const metres = m.stateMetersParam[s];
+  let changed = rateChanged(c, ms, bound, s);
+  const slots = stateSlots(m, s);
   if (m.stateKind[s] === STATE_BLEND_SPACE) {
     const space = m.stateSpaces[s];
     if (space === null) return;
-    const x = m.stateX[s], y = m.stateY[s];
-    const base = ms * MACHINE_PARAMETERS;
-    const px = x === MACHINE_NONE ? 0 : c.params[base + x];
-    const py = y === MACHINE_NONE ? 0 : c.params[base + y];
-    const slots = space.type === '1d' ? 2 : space.type === 'bilinear' ? 4 : 3;
-    if (px !== c.appliedX[ms] || py !== c.appliedY[ms]) {
-      BLEND_POINT[0] = px;
-      BLEND_POINT[1] = py;
-      c.appliedX[ms] = px;
-      c.appliedY[ms] = py;
+    if (pointChanged(c, ms, m.stateX[s], m.stateY[s])) {
       const skeleton = world.assets.skeletons[world.components.Character.skeleton[eid]] as Skeleton;
       applyBlendSpace(world, eid, skeleton, space, defaultBlendSettings(layer), c.mask[ms]);
-      if (speed !== 1) setSpaceRate(world, first, slots);
+      // A new blend: its rate again (the space's own rate is 1 unless the state says otherwise).
+      stateRate(c, ms, bound, s);
+      if (OUT[OUT_RATE] !== 1 || metres !== MACHINE_NONE) changed = true;
     }
-    if (speed !== c.appliedSpeed[ms]) {
-      c.appliedSpeed[ms] = speed;
-      setSpaceRate(world, first, slots);
-    }
-  } else if (speed !== c.appliedSpeed[ms]) {
-    c.appliedSpeed[ms] = speed;
-    if (world.components.Layers.clip[first] >= 0) world.components.Layers.speed[first] = speed;
+    if (!changed) return;
+    stateRate(c, ms, bound, s);
+    setSpaceRate(world, first, slots);
+  } else {
+    if (!changed) return;
+    stateRate(c, ms, bound, s);
+    if (world.components.Layers.clip[first] >= 0) world.components.Layers.speed[first] = OUT[OUT_RATE];
   }
+  applyStateSpeed(world, eid, ms, bound, s, first, slots);
+}
+
+/** Whether what state `s` of slot `ms` was last given (`appliedSpeed`: its rate, or its `metersPerSecond` parameter's value) differs from its value now. */
+function rateChanged(c: AnimationWorld['components']['StateMachine'], ms: number, bound: BoundStateMachine, s: number): boolean {
+  const metres = bound.machine.stateMetersParam[s];
+  if (metres !== MACHINE_NONE) return c.params[ms * MACHINE_PARAMETERS + metres] !== c.appliedSpeed[ms];
+  stateRate(c, ms, bound, s);
+  return OUT[OUT_RATE] !== c.appliedSpeed[ms];
+}
+
+/**
+ * Whether the blend point of slot `ms` (parameters `x`, `y`; MACHINE_NONE: 0) differs from the
+ * one applied; if so, it becomes the applied one and `BLEND_POINT`.
+ */
+function pointChanged(c: AnimationWorld['components']['StateMachine'], ms: number, x: number, y: number): boolean {
+  const base = ms * MACHINE_PARAMETERS;
+  const px = x === MACHINE_NONE ? 0 : c.params[base + x];
+  const py = y === MACHINE_NONE ? 0 : c.params[base + y];
+  if (px === c.appliedX[ms] && py === c.appliedY[ms]) return false;
+  BLEND_POINT[0] = px;
+  BLEND_POINT[1] = py;
+  c.appliedX[ms] = px;
+  c.appliedY[ms] = py;
+  return true;
+}
+
+/** Layer slots state `s` plays on: 1 for a clip, its blend space's (2, 4 or 3). */
+function stateSlots(m: BoundStateMachine['machine'], s: number): number {
+  const space = m.stateSpaces[s];
+  return space === null ? 1 : space.type === '1d' ? 2 : space.type === 'bilinear' ? 4 : 3;
+}
+
+/**
+ * After state `s` of slot `ms` wrote its own rate to its `slots` layers from `first`: a state
+ * with `metersPerSecond` plays at the rate that makes its clip or blend travel the parameter's
+ * m/s (root-motion normalization, as `setTargetSpeed`; nothing when it does not travel, so its
+ * own rate stays); any other state takes the character's target speed, if one is set (it
+ * survives the switch). Records what was applied in `appliedSpeed`.
+ */
+function applyStateSpeed(world: AnimationWorld, eid: number, ms: number, bound: BoundStateMachine, s: number, first: number, slots: number): void {
+  const c = world.components.StateMachine;
+  const metres = bound.machine.stateMetersParam[s];
+  if (metres === MACHINE_NONE) {
+    stateRate(c, ms, bound, s);
+    c.appliedSpeed[ms] = OUT[OUT_RATE];
+    applyTargetSpeed(world, eid);
+    return;
+  }
+  const value = c.params[ms * MACHINE_PARAMETERS + metres];
+  c.appliedSpeed[ms] = value;
+  SPEED[0] = value;
+  applySpeedIn(world, eid, first, first + slots, world.components.RootMotion.cycleMeasure[eid]);
 }
 
 /** Whether the playing state `s` wraps (its first layer's clip loops; a blend space always). */

@@ -86,6 +86,7 @@ function commands(world: AnimationWorld): Record<string, () => unknown> {
     getRootTransform: () => entry.getRootTransform(world, eid),
     setRootTransform: () => entry.setRootTransform(world, eid, { x: 3 }),
     setTargetSpeed: () => entry.setTargetSpeed(world, eid, 1.5),
+    clearTargetSpeed: () => entry.clearTargetSpeed(world, eid),
     setBlendSpace: () => entry.setBlendSpace(world, eid, space, 0.5),
     setStateMachine: () => entry.setStateMachine(world, eid, machine),
     setParameter: () => entry.setParameter(world, eid, 'speed', 2),

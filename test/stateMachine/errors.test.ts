@@ -49,7 +49,6 @@ describe('createStateMachine refuses, naming state, transition and field', () =>
     ['a duplicate state', (d) => (d.states[4].name = 'idle'), /states\[4\] "idle"\.name is declared twice/],
     ['a bad duration', (d) => (d.transitions[0].duration = -1), /transitions\[0\] \(\* → hit\)\.duration is -1/],
     ['an unknown mode', (d) => (d.transitions[0].mode = 'blend'), /transitions\[0\] \(\* → hit\)\.mode is "blend"/],
-    ['a cross-fade into a blend space', (d) => (d.transitions[3].mode = 'crossfade'), /transitions\[3\] \(idle → move\)\.mode is 'crossfade', but "move" plays a blend space/],
     ['an unknown curve', (d) => (d.transitions[7].curve = 'cubic'), /transitions\[7\] \(land → idle\)\.curve is "cubic"/],
     ['a bool default on a float', (d) => (d.parameters[0].default = true), /parameters\[0\] "speed"\.default is true: must be a finite number/],
   ];
@@ -81,6 +80,47 @@ describe('createStateMachine refuses, naming state, transition and field', () =>
     expect(fromJson.stateNames).toEqual(['idle', 'move', 'jump', 'land', 'hit']);
     expect(Array.from(fromJson.transitionTo)).toEqual(Array.from(machine.transitionTo));
     expect(Array.from(fromJson.conditionOp)).toEqual(Array.from(machine.conditionOp));
+  });
+});
+
+describe('createStateMachine refuses fields the format does not have, naming their path', () => {
+  // A misspelt field was silently ignored before: the machine ran at the clip's own rate, or
+  // with the default mode, and nothing said why.
+  const cases: [string, (d: any) => void, string, RegExp][] = [
+    ['the description', (d) => (d.transitons = d.transitions), 'transitons', /is an unknown field: did you mean "transitions"\? \(a machine description has name, parameters, states, transitions, initial\)/],
+    ['a parameter', (d) => (d.parameters[0].defualt = 1), 'parameters[0] "speed".defualt', /is an unknown field: did you mean "default"\?/],
+    ['a state', (d) => (d.states[2].metersPerSecnd = 'speed'), 'states[2] "jump".metersPerSecnd', /is an unknown field/],
+    ['a blend-space state', (d) => (d.states[1].X = 'speed'), 'states[1] "move".X', /is an unknown field: did you mean "x"\?/],
+    ['a transition', (d) => (d.transitions[4].exitTme = 0.5), 'transitions[4] (move → idle).exitTme', /is an unknown field: did you mean "exitTime"\? \(a transition has from, to, when, exitTime, duration, mode, curve, interruptible\)/],
+    ['a transition, far from any field', (d) => (d.transitions[0].priority = 2), 'transitions[0] (* → hit).priority', /^is an unknown field \(a transition has/],
+  ];
+  for (const [what, change, path, message] of cases) {
+    it(`in ${what}`, () => {
+      const error = errorOf(() => createStateMachine(variant(change), assets));
+      expect(error.issues).toHaveLength(1);
+      expect(error.issues[0]!.path).toBe(path);
+      expect(error.issues[0]!.message).toMatch(message);
+      expect(error.message).toContain(`createStateMachine: ${path} is an unknown field`);
+    });
+  }
+
+  it('in the assets, and in conditions (a condition is [param, op, value] or [trigger], nothing more)', () => {
+    expect(errorOf(() => createStateMachine(DESC, { ...assets, blendspaces: {} } as never)).issues.map((i) => i.path)).toEqual(['assets.blendspaces']);
+    const extra = errorOf(() => createStateMachine(variant((d) => (d.transitions[3].when = [['speed', '>', 0.1, 'or']])), assets));
+    expect(extra.issues.map((i) => i.path)).toEqual(['transitions[3] (idle → move).when[0]']);
+  });
+
+  it('lists each unknown field with the others, and the same description spelt right passes', () => {
+    const error = errorOf(() => createStateMachine(variant((d) => {
+      d.states[0].Loop = true;
+      d.transitions[1].curev = 'linear';
+      d.transitions[5].exitTime = 2;
+    }), assets));
+    expect(error.issues.map((i) => i.path)).toEqual(['states[0] "idle".Loop', 'transitions[1] (idle → jump).curev', 'transitions[5] (jump → land).exitTime']);
+    expect(() => createStateMachine(variant((d) => {
+      d.states[0].loop = true;
+      d.transitions[1].curve = 'linear';
+    }), assets)).not.toThrow();
   });
 });
 

@@ -12,8 +12,9 @@ import { blendSpaceWeightsAt, type BlendSpace } from '../../assets/BlendSpace.js
 import type { Clip } from '../../assets/Clip.js';
 import { getRootTrack } from '../../assets/rootTrack.js';
 import type { Skeleton } from '../../assets/Skeleton.js';
-import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL, SYNC_BY_MARKERS, SYNC_BY_PHASE } from '../../components/Layers.js';
+import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL, SYNC_BY_MARKERS, SYNC_BY_PHASE, type LayersComponent } from '../../components/Layers.js';
 import { BLEND_OVERRIDE, blendMode, clearsAfterFade, measureSyncGroup, SYNC_PHASE } from '../../components/layerRules.js';
+import { applyFadeCurve } from '../../math/fadeCurves.js';
 import { solveStrideScales, STRIDE_INPUT_STRIDE, STRIDE_OWN_SPEED, STRIDE_TRAVEL, STRIDE_WEIGHT } from '../../math/strideScales.js';
 import type { AnimationWorld } from '../../world.js';
 import { applyTargetSpeed } from './targetSpeed.js';
@@ -63,10 +64,15 @@ export function applyBlendSpace(world: AnimationWorld, eid: number, skeleton: Sk
       if (slotSample[s] < 0 && Layers.clip[li] === clipId && keepsSlot(world, li, group, space.phaseOffsets[i], syncBy, maskId)) { slotSample[s] = i; break; }
     }
   }
+  const fading = findFadeIn(Layers, first, slots, slotSample);
   for (let s = 0; s < slots; s++) {
     const li = first + s;
     if (slotSample[s] < 0) clearLayer(Layers, li);
-    else {
+    else if (fading >= 0 && Layers.fadeCurve[li] !== 0) {
+      // Fading in (a cross-fade into the space): the new weight is the fade's goal.
+      Layers.fadeTo[li] = weights[slotSample[s]];
+      fadedWeight(Layers, li);
+    } else {
       Layers.weight[li] = weights[slotSample[s]];
       Layers.fadeCurve[li] = 0;
     }
@@ -96,6 +102,7 @@ export function applyBlendSpace(world: AnimationWorld, eid: number, skeleton: Sk
     play.timeGiven = group >= 0;
     writeLayer(world, eid, skeleton, clip, play);
     Layers.mask[first + s] = maskId;
+    if (fading >= 0) joinFadeIn(Layers, first + s, fading);
   }
 
   // Axis restriction, then stride scales from the restricted, hip-scaled cycles.
@@ -141,6 +148,49 @@ export function applyBlendSpace(world: AnimationWorld, eid: number, skeleton: Sk
   }
   applyTargetSpeed(world, eid);
 }
+
+/**
+ * The fade-curve kind of the first of the space's `slots` slots from `first` that stays in the
+ * blend (`slotSample` ≥ 0) and is fading in (a cross-fade into the space, `fadeInSlots`: weight
+ * fade running, not an outgoing copy), its clock into {@link FADE_CLOCK}; −1 when none is (a
+ * clip fading in that the new point replaces takes its fade with it, as before). While one is, a new
+ * point keeps the fade: each clip's weight is its fade's goal, a clip entering fades in on the
+ * same clock, so the weights are the space's × the fade curve and still sum to it.
+ */
+function findFadeIn(layers: LayersComponent, first: number, slots: number, slotSample: Int32Array): number {
+  for (let s = 0; s < slots; s++) {
+    const li = first + s;
+    if (slotSample[s] < 0 || layers.fadeCurve[li] === 0 || clearsAfterFade(layers, li)) continue;
+    FADE_CLOCK[0] = layers.fadeElapsed[li];
+    FADE_CLOCK[1] = layers.fadeDuration[li];
+    return layers.fadeCurve[li];
+  }
+  return -1;
+}
+
+/** The fade-in clock {@link findFadeIn} found: seconds elapsed, seconds in all (read before its slot may be emptied). */
+const FADE_CLOCK = new Float64Array(2);
+
+/** Slot `li`, just written at its goal weight, joins the fade-in {@link findFadeIn} found (curve kind `curve`): from 0 to that weight, on the same clock. */
+function joinFadeIn(layers: LayersComponent, li: number, curve: number): void {
+  layers.fadeFrom[li] = 0;
+  layers.fadeTo[li] = layers.weight[li];
+  layers.fadeElapsed[li] = FADE_CLOCK[0];
+  layers.fadeDuration[li] = FADE_CLOCK[1];
+  layers.fadeCurve[li] = curve;
+  fadedWeight(layers, li);
+}
+
+/** Slot `li`'s weight where its fade stands: from + (to − from) · curve(elapsed / duration) (as sampleSystem's `advanceFade`). */
+function fadedWeight(layers: LayersComponent, li: number): void {
+  const duration = layers.fadeDuration[li];
+  CURVE[0] = duration > 0 ? layers.fadeElapsed[li] / duration : 1;
+  applyFadeCurve(CURVE, 0, layers.fadeCurve[li]);
+  layers.weight[li] = layers.fadeFrom[li] + (layers.fadeTo[li] - layers.fadeFrom[li]) * CURVE[0];
+}
+
+/** {@link fadedWeight}'s curve argument and value (a double passed to a call would be boxed). */
+const CURVE = new Float64Array(1);
 
 /** Checked `setBlendSpace` options. */
 export interface Settings {

@@ -9,7 +9,8 @@ import { hasComponent } from 'bitecs';
 import type { Clip } from '../../assets/Clip.js';
 import type { Skeleton } from '../../assets/Skeleton.js';
 import { INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, takeTransitionSlot } from '../../components/Inertialization.js';
-import { fadingOutFlags } from '../../components/layerRules.js';
+import { clearLayer, type LayersComponent } from '../../components/Layers.js';
+import { clearsAfterFade, fadingOutFlags } from '../../components/layerRules.js';
 import type { AnimationWorld } from '../../world.js';
 import { captureSourceMotion } from '../inertializeCapture.js';
 import { writeLayer, type MutableResolvedPlay } from './writeLayer.js';
@@ -31,15 +32,117 @@ export const ARG_DURATION = 0, ARG_HALF_LIFE = 1;
  * once `clip` is registered and bound (`writeLayer`). `play.weight` is set to 0.
  */
 export function startCrossfade(world: AnimationWorld, eid: number, skeleton: Skeleton, clip: Clip, play: MutableResolvedPlay, curve: number, frozen: boolean): boolean {
+  return startCrossfadeOf(world, eid, skeleton, clip, play, curve, frozen, 1 << play.layer);
+}
+
+/**
+ * {@link startCrossfade} whose outgoing side is every playing slot whose bit (1 << n, n the
+ * slot's index on the character) is set in `outgoing` — all the members of a synced blend,
+ * say, so none keeps its weight — not only `play.layer`'s (see {@link fadeOutSlots}).
+ */
+export function startCrossfadeOf(
+  world: AnimationWorld, eid: number, skeleton: Skeleton, clip: Clip, play: MutableResolvedPlay, curve: number, frozen: boolean, outgoing: number,
+): boolean {
   const li = eid * world.components.Layers.maxLayers + play.layer;
-  FADE[FADE_DURATION] = TRANSITION_ARGS[ARG_DURATION];
-  if (!crossfade(world, eid, li, curve, frozen)) return false;
+  if (!fadeOutSlots(world, eid, outgoing, li, li + 1, curve, frozen)) return false;
   FADE[FADE_FROM] = 0;
   FADE[FADE_TO] = play.weight;
   play.weight = 0;
   writeLayer(world, eid, skeleton, clip, play);
   startFade(world, li, curve);
   return true;
+}
+
+/**
+ * The outgoing side of a cross-fade over several slots (shared by `transition` and
+ * `stateMachineSystem`, whose states may be blend spaces): every slot of `eid` whose bit
+ * (1 << n, n = li − eid × maxLayers) is set in `outgoing` and plays fades from its weight now
+ * to 0 over `TRANSITION_ARGS[ARG_DURATION]` seconds by curve kind `curve` (held still when
+ * `frozen`) and is emptied at the end; one that is already a cross-fade's outgoing copy goes on
+ * fading by its own clock. Those in `[keepFrom, keepEnd)` — the slots the incoming clip or
+ * blend will take — move first to free slots of the character outside that range (every
+ * field, so a synced member stays in its group, at its phase). With `restart`, an outgoing copy
+ * among them fades from its weight now on the new clock too (an interrupted cross-fade: the
+ * weights of every slot in `outgoing` and the incoming side then still sum to what they summed
+ * to). Returns false, changing
+ * nothing, when there are not enough free slots. With the incoming side faded in by
+ * {@link fadeInSlots} over the same seconds and curve, the weights sum to what they summed to
+ * at the switch, at every instant.
+ */
+export function fadeOutSlots(
+  world: AnimationWorld, eid: number, outgoing: number, keepFrom: number, keepEnd: number, curve: number, frozen: boolean, restart = false,
+): boolean {
+  const { Layers } = world.components;
+  const first = eid * Layers.maxLayers, end = first + Layers.maxLayers;
+  let needed = 0, free = 0;
+  for (let li = first; li < end; li++) {
+    const kept = li >= keepFrom && li < keepEnd;
+    if (Layers.clip[li] < 0) {
+      if (!kept) free++;
+    } else if (kept && (outgoing & (1 << (li - first))) !== 0) needed++;
+  }
+  if (free < needed) return false;
+  FADE[FADE_DURATION] = TRANSITION_ARGS[ARG_DURATION];
+  for (let li = first; li < end; li++) {
+    if ((outgoing & (1 << (li - first))) === 0 || Layers.clip[li] < 0) continue;
+    let at = li;
+    if (li >= keepFrom && li < keepEnd) {
+      at = first;
+      while (Layers.clip[at] >= 0 || (at >= keepFrom && at < keepEnd)) at++;
+      moveLayer(Layers, li, at);
+    }
+    if (clearsAfterFade(Layers, at) && !restart) continue; // already fading out, by its own clock
+    if (frozen) Layers.speed[at] = 0;
+    Layers.flags[at] = fadingOutFlags(Layers.flags[at]);
+    FADE[FADE_FROM] = Layers.weight[at];
+    FADE[FADE_TO] = 0;
+    startFade(world, at, curve);
+  }
+  return true;
+}
+
+/**
+ * The incoming side of a cross-fade over slots `[from, end)`: each that plays (not an outgoing
+ * copy) fades in from 0 to the weight it has now, over `TRANSITION_ARGS[ARG_DURATION]` seconds
+ * by curve kind `curve`. See {@link fadeOutSlots}.
+ */
+export function fadeInSlots(world: AnimationWorld, from: number, end: number, curve: number): void {
+  const { Layers } = world.components;
+  FADE[FADE_DURATION] = TRANSITION_ARGS[ARG_DURATION];
+  for (let li = from; li < end; li++) {
+    if (Layers.clip[li] < 0 || clearsAfterFade(Layers, li)) continue;
+    FADE[FADE_FROM] = 0;
+    FADE[FADE_TO] = Layers.weight[li];
+    startFade(world, li, curve);
+  }
+}
+
+/**
+ * Moves what slot `from` plays to the empty slot `to` (its clip, clock, weight and fade, mask,
+ * binding, root-motion settings, sync group), and empties `from`. The last frame's root delta
+ * stays behind: sampleSystem writes the next before anything reads it.
+ */
+function moveLayer(layers: LayersComponent, from: number, to: number): void {
+  layers.clip[to] = layers.clip[from];
+  layers.time[to] = layers.time[from];
+  layers.speed[to] = layers.speed[from];
+  layers.weight[to] = layers.weight[from];
+  layers.flags[to] = layers.flags[from];
+  layers.mask[to] = layers.mask[from];
+  layers.reference[to] = layers.reference[from];
+  layers.binding[to] = layers.binding[from];
+  layers.fadeCurve[to] = layers.fadeCurve[from];
+  layers.fadeFrom[to] = layers.fadeFrom[from];
+  layers.fadeTo[to] = layers.fadeTo[from];
+  layers.fadeElapsed[to] = layers.fadeElapsed[from];
+  layers.fadeDuration[to] = layers.fadeDuration[from];
+  layers.rootScale[to] = layers.rootScale[from];
+  layers.rootAxis[to] = layers.rootAxis[from];
+  layers.syncGroup[to] = layers.syncGroup[from];
+  layers.syncRate[to] = layers.syncRate[from];
+  layers.phaseOffset[to] = layers.phaseOffset[from];
+  layers.syncBy[to] = layers.syncBy[from];
+  clearLayer(layers, from);
 }
 
 /**
@@ -88,38 +191,6 @@ let liveIn: AnimationWorld | null = null;
 /** Whether `owner` still holds inertialization state in {@link liveIn} (a module function: a closure would be garbage per call). */
 function isLive(owner: number): boolean {
   return liveIn !== null && hasComponent(liveIn.ecs, owner, liveIn.components.Inertialization);
-}
-
-/**
- * Moves what layer slot `li` plays into a free slot that fades out (and is emptied at the end);
- * returns false, changing nothing, when no slot is free. An empty `li` needs no outgoing slot. The fade lasts `FADE[FADE_DURATION]`.
- */
-function crossfade(world: AnimationWorld, eid: number, li: number, curve: number, frozen: boolean): boolean {
-  const { Layers } = world.components;
-  if (Layers.clip[li] < 0) return true;
-  let free = -1;
-  const maxLayers = Layers.maxLayers;
-  for (let s = eid * maxLayers; s < (eid + 1) * maxLayers && free < 0; s++) if (s !== li && Layers.clip[s] < 0) free = s;
-  if (free < 0) return false;
-  Layers.clip[free] = Layers.clip[li];
-  Layers.time[free] = Layers.time[li];
-  Layers.speed[free] = frozen ? 0 : Layers.speed[li];
-  Layers.weight[free] = Layers.weight[li];
-  Layers.flags[free] = fadingOutFlags(Layers.flags[li]);
-  Layers.mask[free] = Layers.mask[li];
-  Layers.reference[free] = Layers.reference[li];
-  Layers.binding[free] = Layers.binding[li];
-  // The outgoing clip stays in its sync group (and keeps its root-motion settings) while it fades.
-  Layers.syncGroup[free] = Layers.syncGroup[li];
-  Layers.syncRate[free] = Layers.syncRate[li];
-  Layers.phaseOffset[free] = Layers.phaseOffset[li];
-  Layers.syncBy[free] = Layers.syncBy[li];
-  Layers.rootScale[free] = Layers.rootScale[li];
-  Layers.rootAxis[free] = Layers.rootAxis[li];
-  FADE[FADE_FROM] = Layers.weight[li];
-  FADE[FADE_TO] = 0;
-  startFade(world, free, curve);
-  return true;
 }
 
 /** Starts a weight fade of layer slot `li` from `FADE[FADE_FROM]` to `FADE[FADE_TO]` over `FADE[FADE_DURATION]` seconds. */
