@@ -380,7 +380,8 @@ async function writeReduced(
     }
     const known = new Set(root.listExtensionsUsed().map((e) => e.extensionName));
     const used = (readContainer(bytes).json as { extensionsUsed?: unknown }).extensionsUsed;
-    const dropped = Array.isArray(used) ? used.filter((name) => typeof name === 'string' && !known.has(name)) : [];
+    // A compressed input is decoded on reading (and compressed again unless --no-compress).
+    const dropped = Array.isArray(used) ? used.filter((name) => typeof name === 'string' && !known.has(name) && name !== 'EXT_meshopt_compression') : [];
     if (dropped.length) warnings.push(`--out: extensions not written (@gltf-transform/core does not know them): ${dropped.join(', ')}`);
   } else {
     const report = reports[0];

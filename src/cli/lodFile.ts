@@ -115,10 +115,11 @@ export async function writeCompressedFile(document: Document, clips: readonly Fi
     for (const s of pending) {
       const { clip } = s;
       const options = { tolerance: clip.tolerance, distance: s.distance, share: s.share, keys: s.keys };
-      let tracks = compactTracks(clip.source, keyedAt(s, s.share), clip.joints, options);
+      const share = s.share;
+      let tracks = compactTracks(clip.source, () => keyedAt(s, share), clip.joints, options);
       // Keys only where frames cannot be: nearly all the error is quantization's, which may then have most of the tolerance.
       if (attempt === 0) {
-        const wide = compactTracks(clip.source, keyedAt(s, WIDE_SHARE), clip.joints, { ...options, share: WIDE_SHARE, keys: 'needed' });
+        const wide = compactTracks(clip.source, () => keyedAt(s, WIDE_SHARE), clip.joints, { ...options, share: WIDE_SHARE, keys: 'needed' });
         if (bytesOf(wide) < bytesOf(tracks)) {
           tracks = wide;
           s.share = WIDE_SHARE;

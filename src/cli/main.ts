@@ -148,7 +148,10 @@ const LOD_USAGE = `lod <file> [options]
   unit. BVH is scaled to metres; glTF keeps its units (--out too: a drop-in for the input) and
   the tolerance is converted. glTF clips are resampled first, each at its keys' own rate (or a
   multiple, within 0.1 mm of the file's keys) or at --frame-rate; errors are measured on those
-  frames. --out is checked (its folder exists and is writable) before any work.`;
+  frames. --out is checked (its folder exists and is writable) before any work; it writes a
+  small file (tracks quantized and meshopt-compressed, EXT_meshopt_compression required: three.js
+  reads it with GLTFLoader.setMeshoptDecoder), measured against the source and within the
+  tolerance, or with --no-compress plain float CUBICSPLINE samplers.`;
 
 
 /** Options whose value may be a negative number, which the argument parser would take for a flag. */
@@ -186,7 +189,7 @@ export async function run(argv: readonly string[], out: (line: string) => void =
     .option('--scale <scale>', `${SCALE_HELP}. BVH is scaled to metres; glTF keeps its units and the tolerance is converted`)
     .option('--frame-rate <rate>', 'glTF: resample clips at this rate (Hz) before reducing (default: each clip at its keys\' own rate, within 0.1 mm)')
     .option('--clip <name>', 'Reduce only this clip (repeat for more)')
-    .option('--out <file>', 'Write the result as .glb or .gltf: glTF input keeps its document with the reduced clips as CUBICSPLINE samplers; BVH input gives the skeleton and clip, in metres (file units without --scale). Its folder must exist and be writable: checked before any work')
+    .option('--out <file>', 'Write the result as .glb or .gltf: glTF input keeps its document with the reduced clips (small: see --compress); BVH input gives the skeleton and clip, in metres (file units without --scale). Its folder must exist and be writable: checked before any work')
     .option('--quantize', 'Store the curves in 16 bits where each channel\'s share of the tolerance allows (the default; about 0.6× the bytes of 32-bit curves, sampled as fast)')
     .option('--no-quantize', 'Store every curve in 32 bits')
     .option('--compress', 'With --out: the smallest file within the tolerance: per track dropped, constant, uniform frames or the reduced keys, quantized and meshopt-compressed (EXT_meshopt_compression; three.js reads it with MeshoptDecoder) (the default)')

@@ -40,6 +40,8 @@
  * A prefix that is not a similarity is refused.
  */
 import { Document, Format, Logger, VertexLayout, WebIO, type Accessor, type Animation, type AnimationSampler, type Node } from '@gltf-transform/core';
+import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
+import { MeshoptDecoder } from 'meshoptimizer/decoder';
 import { AnimationError } from '../assets/AnimationError.js';
 import { readTrack, type ReducedTracks } from '../assets/ReducedTracks.js';
 import type { Skeleton } from '../assets/Skeleton.js';
@@ -518,12 +520,20 @@ function newIO(): WebIO {
  * it; `data:` URIs need none). Call `loadGltf` on the same bytes first: it validates them.
  */
 export async function readGltfDocument(bytes: Uint8Array, resources: Record<string, Uint8Array> = {}): Promise<Document> {
-  const io = newIO();
+  // Compressed input (bitanim lod's own output among others) is decoded; written back plain,
+  // or compressed again by compressGlb.
+  await MeshoptDecoder.ready;
+  const io = newIO().registerExtensions([EXTMeshoptCompression, KHRMeshQuantization]).registerDependencies({ 'meshopt.decoder': MeshoptDecoder });
   const glb = bytes.byteLength >= 4 && bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46;
-  if (glb) return io.readBinary(bytes);
-  const json = JSON.parse(new TextDecoder().decode(bytes)) as Parameters<WebIO['readJSON']>[0]['json'];
-  // Files read from disk sit on ordinary ArrayBuffers (never shared memory).
-  return io.readJSON({ json, resources: resources as Record<string, Uint8Array<ArrayBuffer>> });
+  let document: Document;
+  if (glb) document = await io.readBinary(bytes);
+  else {
+    const json = JSON.parse(new TextDecoder().decode(bytes)) as Parameters<WebIO['readJSON']>[0]['json'];
+    // Files read from disk sit on ordinary ArrayBuffers (never shared memory).
+    document = await io.readJSON({ json, resources: resources as Record<string, Uint8Array<ArrayBuffer>> });
+  }
+  for (const extension of document.getRoot().listExtensionsUsed()) if (extension.extensionName === EXTMeshoptCompression.EXTENSION_NAME) extension.dispose();
+  return document;
 }
 
 /**

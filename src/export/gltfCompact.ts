@@ -35,7 +35,7 @@ import { computeRestModel } from '../assets/Skeleton.js';
 import { MATRIX_STRIDE, NO_PARENT, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import { jointReach } from '../offline/lod/modelError.js';
-import { removeJointChannels, splineTracks, toLocalTrack, type JointNodes, type Similarity, type TrsPath } from './gltfAnimation.js';
+import { removeJointChannels, splineTracks, toLocalTrack, type JointNodes, type Similarity, type SplineTrack, type TrsPath } from './gltfAnimation.js';
 import { compressedSize, FILTER_EXTRAS, roundTripFilter, type MeshoptFilter } from './meshoptGlb.js';
 
 const PATHS: readonly TrsPath[] = ['translation', 'rotation', 'scale'];
@@ -84,16 +84,26 @@ export type CompactCounts = Record<CompactKind, number>;
 
 /**
  * The tracks of `source` (dense frames) as {@link CompactTrack}s, choosing per track among
- * dropped, constant, uniform (the source's frames) and keys (from `keyed`, a reduction of
- * `source`, or null for none) as the module comment says. Call `meshoptReady()` first.
+ * dropped, constant, uniform (the source's frames) and keys (from `keyedClip`, a reduction of
+ * `source` or a function giving it when first needed, or null for none) as the module comment
+ * says. Call `meshoptReady()` first.
  */
-export function compactTracks(source: Clip, keyed: Clip | null, joints: JointNodes, options: CompactOptions): CompactTrack[] {
+export function compactTracks(source: Clip, keyedClip: Clip | null | (() => Clip | null), joints: JointNodes, options: CompactOptions): CompactTrack[] {
   const { skeleton, frameCount, frames } = source;
   const jointCount = skeleton.jointCount;
   const reach = jointReach(skeleton, options.distance);
   const model = computeRestModel(skeleton.parents, skeleton.rest);
-  const splines = keyed?.reduced ? splineTracks(keyed.reduced) : null;
   const keysWhen = options.keys ?? 'smaller';
+  // The reduction is asked for only when a track needs its keys (it may be made for the file: seconds on long takes).
+  let resolved = false, keyed: Clip | null = null, splines: SplineTrack[] | null = null;
+  const reduction = (): Clip | null => {
+    if (!resolved) {
+      keyed = typeof keyedClip === 'function' ? keyedClip() : keyedClip;
+      splines = keyed?.reduced ? splineTracks(keyed.reduced) : null;
+      resolved = true;
+    }
+    return keyed;
+  };
   const out: CompactTrack[] = [];
   for (let joint = 0; joint < jointCount; joint++) {
     const depth = depthOf(skeleton.parents, joint);
@@ -131,9 +141,10 @@ export function compactTracks(source: Clip, keyed: Clip | null, joints: JointNod
         continue;
       }
       const middle = midrange(uniform, size, frameCount);
-      const reducedConstant = keyed?.reduced ? readTrack(keyed.reduced, joint, p as 0 | 1 | 2) === null : false;
+      const known = keysWhen === 'smaller' ? reduction() : resolved ? keyed : null;
+      const reducedConstant = known?.reduced ? readTrack(known.reduced, joint, p as 0 | 1 | 2) === null : false;
       if (maxFrom(middle) <= precision / 2 || reducedConstant) {
-        const value = reducedConstant ? reducedValue(keyed!, joint, p, prefix, path, size) : middle;
+        const value = reducedConstant ? reducedValue(known!, joint, p, prefix, path, size) : middle;
         if (size === 4 && dot4(value, 0, uniform, 0) < 0) for (let c = 0; c < 4; c++) value[c] = -value[c];
         const filter = size === 4 ? chooseQuaternionBits(value, 1, precision / 2) : chooseExpBits(value, 1, size, precision / 2);
         out.push({ joint, path, size, kind: 'constant', times: null, values: value, filter, precision, bytes: 2 * (size === 4 ? 8 : 4 * size) });
@@ -143,8 +154,9 @@ export function compactTracks(source: Clip, keyed: Clip | null, joints: JointNod
       const playable = size !== 4 || slerpDeviation(uniform) * reach[joint] <= allowed;
       const uniformFilter = size === 4 ? chooseQuaternionBits(uniform, frameCount, precision) : chooseExpBits(uniform, frameCount, size, precision);
       const uniformBytes = compressedSize(Float32Array.from(uniform), frameCount, size, uniformFilter);
-      const spline = splines?.find((s) => s.joint === joint && s.path === path && s.animated) ?? null;
-      if (spline && (!playable || keysWhen === 'smaller')) {
+      if (!playable || keysWhen === 'smaller') reduction();
+      const spline = (!playable || keysWhen === 'smaller') ? (splines as SplineTrack[] | null)?.find((s) => s.joint === joint && s.path === path && s.animated) ?? null : null;
+      if (spline) {
         const local = prefix ? toLocalTrack(spline, prefix) : spline;
         const keys = local.times.length;
         const keysFilter = chooseExpBits(local.values, 3 * keys, size, precision);

@@ -225,6 +225,25 @@ describe('bitanim lod --out FILE.gltf (compressed) and the option', () => {
     expect(between).toBeLessThanOrEqual(0.1); // 1 mm in the Fox's centimetres
   }, 60_000);
 
+  it('a compressed file as input (the Fox just written): decoded, and written again small or plain', async () => {
+    const small = join(tmp, 'Fox.again.glb');
+    await reduceFile(join(ASSETS_DIR, 'Fox.glb'), { scale: 'cm', tolerance: 0.001, out: small });
+    const source = (await loadGltf(new Uint8Array(readFileSync(join(ASSETS_DIR, 'Fox.glb'))))).clips.find((c) => c.name === 'Walk')!;
+    for (const compress of [true, false]) {
+      const out = join(tmp, `Fox.again.${compress}.glb`);
+      const report = await reduceFile(small, { scale: 'cm', tolerance: 0.001, clips: ['Walk'], out, compress });
+      expect(report.warnings.filter((w) => w.startsWith('--out:'))).toEqual([]);
+      const bytes = new Uint8Array(readFileSync(out));
+      const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer).getUint32(12, true))));
+      expect(json.extensionsRequired ?? [], String(compress)).toEqual(compress ? expect.arrayContaining(['EXT_meshopt_compression']) : []);
+      expect((await validateBytes(bytes)).issues.numErrors).toBe(0);
+      // Two reductions of 1 mm each, against the original source: within 2 mm.
+      const clip = (await readBack(bytes, source.frameRate)).find((c) => c.name === 'Walk')!;
+      const error = measureModelError(playedAt(source, clip.frameCount, clip.frameRate), clip.frames, { subdivisions: 0, distance: defaultErrorDistance(source.skeleton) }).maxError;
+      expect(error, String(compress)).toBeLessThanOrEqual(0.2);
+    }
+  }, 120_000);
+
   it('refuses a compress option that is not true or false', async () => {
     await expect(reduceFile(join(ASSETS_DIR, 'Fox.glb'), { compress: 'yes' as unknown as boolean })).rejects.toThrow(/^lod: compress is "yes": must be true or false$/);
   });
