@@ -89,6 +89,13 @@ export interface CompressedFile {
  */
 export async function writeCompressedFile(document: Document, clips: readonly FileClip[], format: 'glb' | 'gltf'): Promise<CompressedFile> {
   await meshoptReady();
+  // One buffer (the GLB's BIN chunk), as compressGlb wants: a .gltf input may have several.
+  const root = document.getRoot();
+  const [first, ...others] = root.listBuffers();
+  if (first) {
+    for (const accessor of root.listAccessors()) accessor.setBuffer(first);
+    for (const buffer of others) buffer.dispose();
+  }
   const state = clips.map((clip) => ({
     clip,
     distance: clip.distance ?? defaultErrorDistance(clip.source.skeleton),

@@ -7,6 +7,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { NodeIO } from '@gltf-transform/core';
 import { join } from 'node:path';
 import { validateBytes } from 'gltf-validator';
 import * as THREE from 'three';
@@ -243,6 +244,22 @@ describe('bitanim lod --out FILE.gltf (compressed) and the option', () => {
       expect(error, String(compress)).toBeLessThanOrEqual(0.2);
     }
   }, 120_000);
+
+  it('a .gltf input with two .bin buffers: written as one compressed GLB', async () => {
+    const folder = mkdtempSync(join(tmp, 'two-buffers-'));
+    const io = new NodeIO();
+    const document = await io.read(join(ASSETS_DIR, 'Fox.glb'));
+    const second = document.createBuffer('animation').setURI('animation.bin');
+    for (const animation of document.getRoot().listAnimations()) for (const sampler of animation.listSamplers()) for (const a of [sampler.getInput(), sampler.getOutput()]) a?.setBuffer(second);
+    await io.write(join(folder, 'Fox.gltf'), document);
+    expect(JSON.parse(readFileSync(join(folder, 'Fox.gltf'), 'utf8')).buffers).toHaveLength(2);
+    const out = join(tmp, 'Fox.two.glb');
+    const report = await reduceFile(join(folder, 'Fox.gltf'), { scale: 'cm', tolerance: 0.001, clips: ['Survey'], out });
+    const bytes = new Uint8Array(readFileSync(out));
+    expect(bytes.byteLength).toBeLessThan(statSync(join(ASSETS_DIR, 'Fox.glb')).size);
+    expect((await validateBytes(bytes)).issues.numErrors).toBe(0);
+    expect((await errorAgainstSource(bytes, report.clips[0]!.source)).between).toBeLessThanOrEqual(0.1);
+  }, 60_000);
 
   it('refuses a compress option that is not true or false', async () => {
     await expect(reduceFile(join(ASSETS_DIR, 'Fox.glb'), { compress: 'yes' as unknown as boolean })).rejects.toThrow(/^lod: compress is "yes": must be true or false$/);
