@@ -395,6 +395,10 @@ async function writeReduced(
   document.getRoot().getAsset().generator = 'bitanim lod';
   const format = extname(out).toLowerCase() === '.gltf' ? 'gltf' : 'glb';
   const written = o.compress ? await writeCompressedFile(document, compressed, format) : null;
+  for (const c of written?.clips ?? []) {
+    // Not expected (the share halves four times); said rather than hidden.
+    if (c.maxError > o.tolerance / unit) warnings.push(`--out: clip "${c.name}" is ${(c.maxError * unit).toFixed(6)} m from the source in the written file, over the tolerance`);
+  }
   const data = written?.bytes ?? await writeGltfBytes(document, format);
   await writeOutputFile(out, data, WHERE, '--out'); // whole or not at all: a temporary file beside it, then a rename
   return { bytes: data.byteLength, animations, warnings, file: written };

@@ -72,6 +72,7 @@ describe('bitanim lod --out: files smaller than their input', () => {
       const bytes = new Uint8Array(readFileSync(out));
       const before = statSync(input).size;
       expect(report.written).toMatchObject({ bytes: bytes.byteLength, inputBytes: before, compressed: true });
+      expect(report.warnings.filter((w) => w.startsWith('--out:'))).toEqual([]);
       expect(bytes.byteLength).toBeLessThan(before);
       if (file.startsWith('Robot')) expect(bytes.byteLength).toBeLessThanOrEqual(before / 2);
 
