@@ -15,7 +15,8 @@
  * else each at its keys' own rate (or a multiple) within 0.1 mm of the file's keys, the 0.1 mm
  * converted to file units like the tolerance — and reduced from those frames; BVH clips keep their frames. The error is the largest (and
  * mean) distance a joint — with `distance`, a point that far from a joint — moves in model
- * space over the frames, as `reduceClip` measures it on the packed result. Bytes are what the
+ * space over the frames, as `reduceClip` measures it on the packed result. An `--out` file
+ * (compressed, the default) is measured itself against the source (./lodFile.ts). Bytes are what the
  * source's frames take (`frameCount × jointCount × 10` 32-bit floats) and what the reduced
  * clip holds (`clip.stats.bytes`: its curves and lookup tables, no frames).
  *
@@ -34,7 +35,9 @@ import { IMPORT_TOLERANCE } from '../import/gltf/resample.js';
 import { parseScale, SCALE_EXPECTED, UNITS } from '../import/units.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import { reduceClip } from '../offline/lod/reduceClip.js';
+import type { CompressedView } from '../export/meshoptGlb.js';
 import { checkOutputPath, readInputFile, refuseOutputIsInput, writeOutputFile } from './files.js';
+import { writeCompressedFile, type CompressedFile, type FileClip, type FileClipReport } from './lodFile.js';
 import { unitsWarning } from './units.js';
 
 /** The `where` of errors `bitanim lod` reports. */
@@ -62,6 +65,12 @@ export interface LodOptions {
   quantize?: boolean;
   /** Write the reduced animation to this `.glb` or `.gltf` file. */
   out?: string;
+  /**
+   * `out` small (default true): tracks chosen by size, quantized and meshopt-compressed
+   * (`EXT_meshopt_compression`, required to read it; see ./lodFile.ts); false: plain float
+   * CUBICSPLINE samplers any glTF reader plays.
+   */
+  compress?: boolean;
 }
 
 /** One clip's line of the report; errors in metres. */
@@ -120,7 +129,27 @@ export interface LodReport extends LodSettings {
    */
   readonly warnings: readonly string[];
   /** The `--out` file written, or null. */
-  readonly written: { readonly file: string; readonly bytes: number; readonly animations: number } | null;
+  readonly written: LodWritten | null;
+}
+
+/** The `--out` file {@link reduceFile} wrote. */
+export interface LodWritten {
+  readonly file: string;
+  /** Bytes written. */
+  readonly bytes: number;
+  /** Bytes of the input file. */
+  readonly inputBytes: number;
+  readonly animations: number;
+  /** Whether it was compressed (see `LodOptions.compress`). */
+  readonly compressed: boolean;
+  /**
+   * Compressed: per clip written, the tracks per kind and the largest model-space error of the
+   * file against the dense source, metres (frames and between them; see ./lodFile.ts); else empty.
+   */
+  readonly clips: readonly (FileClipReport & { readonly maxError: number })[];
+  /** Compressed: the file's buffer views (use, codec, bytes decoded and stored) and its JSON bytes; else empty and 0. */
+  readonly views: readonly CompressedView[];
+  readonly jsonBytes: number;
 }
 
 /** Callbacks of {@link reduceFile}, for progress display. */
@@ -145,6 +174,7 @@ interface Resolved {
   frameRate: number | null;
   clips: readonly string[] | null;
   out: string | null;
+  compress: boolean;
 }
 
 /**
@@ -238,9 +268,12 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
 
   let written: LodReport['written'] = null;
   if (o.out !== null) {
-    const result = await writeReduced(view, file, gltf, reports, clips, endSites, o.out);
+    const result = await writeReduced(view, file, gltf, reports, clips, endSites, o, unit);
     warnings.push(...result.warnings);
-    written = { file: o.out, bytes: result.bytes, animations: result.animations };
+    written = {
+      file: o.out, bytes: result.bytes, inputBytes: view.byteLength, animations: result.animations, compressed: o.compress,
+      clips: result.file?.clips.map((c) => ({ ...c, maxError: c.maxError * unit })) ?? [], views: result.file?.views ?? [], jsonBytes: result.file?.jsonBytes ?? 0,
+    };
   }
   return { ...settings, clips: reports, warnings, written };
 }
@@ -276,8 +309,10 @@ function resolveOptions(file: string, options: LodOptions): Resolved {
   }
   const clips = options.clips === undefined ? null : options.clips.map(String);
   const quantize = options.quantize !== false;
+  if (options.compress !== undefined && typeof options.compress !== 'boolean') issues.add('compress', `is ${JSON.stringify(options.compress) ?? String(options.compress)}: must be true or false`);
+  const compress = options.compress !== false;
   issues.throwIfAny();
-  return { tolerance, distance, method, quantize, scale, scaleGiven: options.scale !== undefined, frameRate, clips, out };
+  return { tolerance, distance, method, quantize, scale, scaleGiven: options.scale !== undefined, frameRate, clips, out, compress };
 }
 
 function selectClips(clips: readonly Clip[], names: readonly string[] | null): Clip[] {
@@ -292,7 +327,8 @@ function selectClips(clips: readonly Clip[], names: readonly string[] | null): C
 }
 
 /**
- * Writes the reduced clips to `out` (`.glb` or `.gltf` with embedded buffers, by extension):
+ * Writes the reduced clips to `out` (`.glb` or `.gltf` with embedded buffers, by extension),
+ * compressed (`o.compress`, the default: ./lodFile.ts) or as plain float CUBICSPLINE samplers:
  * - glTF input (`file`; a `.gltf`'s external buffers and images read from its folder): the same document (meshes, materials, other animations and channels kept),
  *   each reduced clip's animation with its joint channels replaced by CUBICSPLINE samplers
  *   (see `src/export/gltfAnimation.ts`). Skipped clips keep their animation.
@@ -300,12 +336,23 @@ function selectClips(clips: readonly Clip[], names: readonly string[] | null): C
  *   reduced clip as one animation, in metres.
  */
 async function writeReduced(
-  bytes: Uint8Array, file: string, gltf: boolean, reports: readonly LodClipReport[], allClips: readonly Clip[], endSites: readonly BvhEndSite[], out: string,
-): Promise<{ bytes: number; animations: number; warnings: string[] }> {
+  bytes: Uint8Array, file: string, gltf: boolean, reports: readonly LodClipReport[], allClips: readonly Clip[], endSites: readonly BvhEndSite[], o: Resolved, unit: number,
+): Promise<{ bytes: number; animations: number; warnings: string[]; file: CompressedFile | null }> {
+  const out = o.out!;
   const where = `${WHERE} --out`;
   const warnings: string[] = [];
   let animations = 0;
   let document;
+  // Compressed: the clips are written together once the document is complete (see ./lodFile.ts).
+  const compressed: FileClip[] = [];
+  const add = (report: LodClipReport, animation: FileClip['animation'], joints: JointNodes): void => {
+    if (o.compress) {
+      compressed.push({
+        source: report.source, reduced: report.reduced!, animation, joints, tolerance: o.tolerance / unit,
+        distance: o.distance === null ? null : o.distance / unit, method: o.method, quantize: o.quantize,
+      });
+    } else writeClipAnimation(document!, animation, splineTracks(report.reduced!.reduced!), joints);
+  };
   if (gltf) {
     // A .gltf's external buffers and images, from its own folder (loadGltfFile's rules).
     const glb = new TextDecoder().decode(bytes.subarray(0, 4)) === 'glTF';
@@ -329,26 +376,33 @@ async function writeReduced(
       if (!animation) throw new AnimationError(where, [{ path: `clip "${report.name}"`, message: 'has no animation of that name in the document' }]);
       const skeleton = report.source.skeleton;
       if (!jointsOf.has(skeleton)) jointsOf.set(skeleton, findJointNodes(document, skeleton, where));
-      writeClipAnimation(document, animation, splineTracks(report.reduced.reduced!), jointsOf.get(skeleton)!);
+      add(report, animation, jointsOf.get(skeleton)!);
       animations++;
     }
     const known = new Set(root.listExtensionsUsed().map((e) => e.extensionName));
     const used = (readContainer(bytes).json as { extensionsUsed?: unknown }).extensionsUsed;
-    const dropped = Array.isArray(used) ? used.filter((name) => typeof name === 'string' && !known.has(name)) : [];
+    // A compressed input is decoded on reading (and compressed again unless --no-compress).
+    const dropped = Array.isArray(used) ? used.filter((name) => typeof name === 'string' && !known.has(name) && name !== 'EXT_meshopt_compression') : [];
     if (dropped.length) warnings.push(`--out: extensions not written (@gltf-transform/core does not know them): ${dropped.join(', ')}`);
   } else {
     const report = reports[0];
     const created = createSkeletonDocument(report.source.skeleton, endSites);
     document = created.document;
     if (report.reduced) {
-      writeClipAnimation(document, document.createAnimation(report.name), splineTracks(report.reduced.reduced!), created.joints);
+      add(report, document.createAnimation(report.name), created.joints);
       animations++;
     }
   }
   document.getRoot().getAsset().generator = 'bitanim lod';
-  const data = await writeGltfBytes(document, extname(out).toLowerCase() === '.gltf' ? 'gltf' : 'glb');
+  const format = extname(out).toLowerCase() === '.gltf' ? 'gltf' : 'glb';
+  const written = o.compress ? await writeCompressedFile(document, compressed, format) : null;
+  for (const c of written?.clips ?? []) {
+    // Not expected (the share halves four times); said rather than hidden.
+    if (c.maxError > o.tolerance / unit) warnings.push(`--out: clip "${c.name}" is ${(c.maxError * unit).toFixed(6)} m from the source in the written file, over the tolerance`);
+  }
+  const data = written?.bytes ?? await writeGltfBytes(document, format);
   await writeOutputFile(out, data, WHERE, '--out'); // whole or not at all: a temporary file beside it, then a rename
-  return { bytes: data.byteLength, animations, warnings };
+  return { bytes: data.byteLength, animations, warnings, file: written };
 }
 
 /** Totals of {@link lodTotals}: keys and bytes summed, errors in metres. */
@@ -453,7 +507,11 @@ export function formatLodWritten(written: NonNullable<LodReport['written']>, set
   const units = settings === undefined ? ''
     : settings.units === 'file units' ? ', lengths in the input\'s unknown units'
       : settings.format === 'gltf' && settings.scale !== 1 ? `, lengths in the input's units (1 unit = ${settings.scale} m)` : '';
-  return `wrote ${written.file} (${group(written.bytes)} bytes): ${what} as CUBICSPLINE samplers${units}`;
+  if (!written.compressed) return `wrote ${written.file} (${group(written.bytes)} bytes): ${what} as CUBICSPLINE samplers${units}`;
+  const error = written.clips.reduce((m, c) => Math.max(m, c.maxError), 0);
+  const unit = settings?.units === 'file units' ? 'file units' : 'm';
+  return `wrote ${written.file}: file bytes ${group(written.inputBytes)} before, ${group(written.bytes)} after (${formatRatio(written.inputBytes, written.bytes)}); ` +
+    `${what}, quantized and meshopt-compressed, max error ${error.toFixed(6)} ${unit} against the source (frames and between them)${units}`;
 }
 
 /** The whole text report, one string per line (what `bitanim lod` prints on stdout). */

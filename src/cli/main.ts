@@ -4,7 +4,7 @@
  *   bitanim --version
  *   bitanim inspect FILE [--frame-rate N] [--scale S | --height M] [--map OTHER] [--json]
  *   bitanim lod FILE [--tolerance M] [--distance M] [--method atkins|uniform] [--scale S]
- *                    [--frame-rate N] [--clip NAME]… [--no-quantize] [--out FILE.glb|.gltf] [--json] [--no-progress]
+ *                    [--frame-rate N] [--clip NAME]… [--no-quantize] [--out FILE.glb|.gltf] [--no-compress] [--json] [--no-progress]
  *
  * `inspect` prints what bitanim reads from a glTF (.glb / .gltf, with buffers beside it, meshopt
  * or quantized: see loadGltfFile) or BVH file: skeletons, clips, meshes and warnings; with
@@ -148,7 +148,10 @@ const LOD_USAGE = `lod <file> [options]
   unit. BVH is scaled to metres; glTF keeps its units (--out too: a drop-in for the input) and
   the tolerance is converted. glTF clips are resampled first, each at its keys' own rate (or a
   multiple, within 0.1 mm of the file's keys) or at --frame-rate; errors are measured on those
-  frames. --out is checked (its folder exists and is writable) before any work.`;
+  frames. --out is checked (its folder exists and is writable) before any work; it writes a
+  small file (tracks quantized and meshopt-compressed, EXT_meshopt_compression required: three.js
+  reads it with GLTFLoader.setMeshoptDecoder), measured against the source and within the
+  tolerance, or with --no-compress plain float CUBICSPLINE samplers.`;
 
 
 /** Options whose value may be a negative number, which the argument parser would take for a flag. */
@@ -186,9 +189,11 @@ export async function run(argv: readonly string[], out: (line: string) => void =
     .option('--scale <scale>', `${SCALE_HELP}. BVH is scaled to metres; glTF keeps its units and the tolerance is converted`)
     .option('--frame-rate <rate>', 'glTF: resample clips at this rate (Hz) before reducing (default: each clip at its keys\' own rate, within 0.1 mm)')
     .option('--clip <name>', 'Reduce only this clip (repeat for more)')
-    .option('--out <file>', 'Write the result as .glb or .gltf: glTF input keeps its document with the reduced clips as CUBICSPLINE samplers; BVH input gives the skeleton and clip, in metres (file units without --scale). Its folder must exist and be writable: checked before any work')
+    .option('--out <file>', 'Write the result as .glb or .gltf: glTF input keeps its document with the reduced clips (small: see --compress); BVH input gives the skeleton and clip, in metres (file units without --scale). Its folder must exist and be writable: checked before any work')
     .option('--quantize', 'Store the curves in 16 bits where each channel\'s share of the tolerance allows (the default; about 0.6× the bytes of 32-bit curves, sampled as fast)')
     .option('--no-quantize', 'Store every curve in 32 bits')
+    .option('--compress', 'With --out: the smallest file within the tolerance: per track dropped, constant, uniform frames or the reduced keys, quantized and meshopt-compressed (EXT_meshopt_compression; three.js reads it with MeshoptDecoder) (the default)')
+    .option('--no-compress', 'With --out: plain float CUBICSPLINE samplers, readable without extensions')
     .option('--json', 'Print one JSON object instead of the table')
     .option('--no-progress', 'Do not draw the progress bar (drawn on stderr when it is a terminal)')
     .usage(LOD_USAGE)
@@ -199,7 +204,7 @@ export async function run(argv: readonly string[], out: (line: string) => void =
     });
   cli.option('-v, --version', 'Print the version of bitanim');
   // cac shows `(default: true)` for a `--no-…` flag, which reads as if the bar were off.
-  cli.help((sections) => sections.map((section) => ({ ...section, body: section.body.replace(/(--no-(?:progress|quantize) .*?) \(default: true\)/g, '$1') })));
+  cli.help((sections) => sections.map((section) => ({ ...section, body: section.body.replace(/(--no-(?:progress|quantize|compress) .*?) \(default: true\)/g, '$1') })));
   try {
     cli.parse(['node', 'bitanim', ...joinNegativeValues(argv)], { run: false });
     if (cli.options['version'] === true && cli.options['help'] !== true) {
@@ -289,6 +294,7 @@ async function lod(
     ...(flags['scale'] === undefined ? {} : { scale: flags['scale'] as number | string }),
     frameRate: flags['frameRate'] as number,
     quantize: flags['quantize'] !== false,
+    compress: flags['compress'] !== false,
     ...(clipFlag === undefined ? {} : { clips: (Array.isArray(clipFlag) ? clipFlag : [clipFlag]).map(String) }),
     ...(flags['out'] === undefined ? {} : { out: String(flags['out']) }),
   };

@@ -39,7 +39,9 @@
  * so cubics stay cubics and the quaternion's length, hence its normalization, is unchanged.
  * A prefix that is not a similarity is refused.
  */
-import { Document, Format, Logger, WebIO, type Accessor, type Animation, type AnimationSampler, type Node } from '@gltf-transform/core';
+import { Document, Format, Logger, VertexLayout, WebIO, type Accessor, type Animation, type AnimationSampler, type Node } from '@gltf-transform/core';
+import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
+import { MeshoptDecoder } from 'meshoptimizer/decoder';
 import { AnimationError } from '../assets/AnimationError.js';
 import { readTrack, type ReducedTracks } from '../assets/ReducedTracks.js';
 import type { Skeleton } from '../assets/Skeleton.js';
@@ -360,30 +362,14 @@ function prefixOf(node: Node, inSkin: ReadonlySet<Node>, where: string, name: st
   return { t: pose.slice(0, 3), q: pose.slice(3, 7), s };
 }
 
-/** What {@link writeClipAnimation} wrote. */
-export interface WrittenAnimation {
-  /** CUBICSPLINE channels (animated tracks). */
-  readonly cubicChannels: number;
-  /** LINEAR two-key channels (constant tracks kept). */
-  readonly constantChannels: number;
-  /** Channels of the source animation on the joints' transforms that were replaced. */
-  readonly replacedChannels: number;
-}
-
 /**
- * Replaces `animation`'s channels on the joints' translation, rotation and scale with
- * `tracks` (from {@link splineTracks}, in the clip's joint space; mapped to each node's local
- * space through `joints.prefixes`). Other channels (morph weights, other nodes) are kept;
- * samplers and accessors only the replaced channels used are removed. New accessors go to the
- * document's first buffer (created if there is none); samplers with equal key times share
- * their input accessor.
+ * Removes `animation`'s channels on the joints' translation, rotation and scale, then the
+ * samplers and accessors only they used. Returns which `joint:path` pairs had a channel and
+ * how many channels were removed.
  */
-export function writeClipAnimation(document: Document, animation: Animation, tracks: readonly SplineTrack[], joints: JointNodes): WrittenAnimation {
+export function removeJointChannels(document: Document, animation: Animation, joints: JointNodes): { had: Set<string>; replaced: number } {
   const root = document.getRoot();
-  const buffer = root.listBuffers()[0] ?? document.createBuffer();
   const jointNodes = new Set(joints.nodes);
-
-  // 1. Remove the channels this clip replaces, then what only they used.
   const had = new Set<string>();
   const samplers = new Set<AnimationSampler>();
   let replaced = 0;
@@ -407,6 +393,31 @@ export function writeClipAnimation(document: Document, animation: Animation, tra
   for (const accessor of accessors) {
     if (accessor.listParents().every((p) => p === root)) accessor.dispose();
   }
+  return { had, replaced };
+}
+
+/** What {@link writeClipAnimation} wrote. */
+export interface WrittenAnimation {
+  /** CUBICSPLINE channels (animated tracks). */
+  readonly cubicChannels: number;
+  /** LINEAR two-key channels (constant tracks kept). */
+  readonly constantChannels: number;
+  /** Channels of the source animation on the joints' transforms that were replaced. */
+  readonly replacedChannels: number;
+}
+
+/**
+ * Replaces `animation`'s channels on the joints' translation, rotation and scale with
+ * `tracks` (from {@link splineTracks}, in the clip's joint space; mapped to each node's local
+ * space through `joints.prefixes`). Other channels (morph weights, other nodes) are kept;
+ * samplers and accessors only the replaced channels used are removed. New accessors go to the
+ * document's first buffer (created if there is none); samplers with equal key times share
+ * their input accessor.
+ */
+export function writeClipAnimation(document: Document, animation: Animation, tracks: readonly SplineTrack[], joints: JointNodes): WrittenAnimation {
+  const root = document.getRoot();
+  const buffer = root.listBuffers()[0] ?? document.createBuffer();
+  const { had, replaced } = removeJointChannels(document, animation, joints);
 
   // 2. One channel per animated track, and per constant track that needs one.
   const inputs = new Map<string, Accessor>();
@@ -509,20 +520,31 @@ function newIO(): WebIO {
  * it; `data:` URIs need none). Call `loadGltf` on the same bytes first: it validates them.
  */
 export async function readGltfDocument(bytes: Uint8Array, resources: Record<string, Uint8Array> = {}): Promise<Document> {
-  const io = newIO();
+  // Compressed input (bitanim lod's own output among others) is decoded; written back plain,
+  // or compressed again by compressGlb.
+  await MeshoptDecoder.ready;
+  const io = newIO().registerExtensions([EXTMeshoptCompression, KHRMeshQuantization]).registerDependencies({ 'meshopt.decoder': MeshoptDecoder });
   const glb = bytes.byteLength >= 4 && bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46;
-  if (glb) return io.readBinary(bytes);
-  const json = JSON.parse(new TextDecoder().decode(bytes)) as Parameters<WebIO['readJSON']>[0]['json'];
-  // Files read from disk sit on ordinary ArrayBuffers (never shared memory).
-  return io.readJSON({ json, resources: resources as Record<string, Uint8Array<ArrayBuffer>> });
+  let document: Document;
+  if (glb) document = await io.readBinary(bytes);
+  else {
+    const json = JSON.parse(new TextDecoder().decode(bytes)) as Parameters<WebIO['readJSON']>[0]['json'];
+    // Files read from disk sit on ordinary ArrayBuffers (never shared memory).
+    document = await io.readJSON({ json, resources: resources as Record<string, Uint8Array<ArrayBuffer>> });
+  }
+  for (const extension of document.getRoot().listExtensionsUsed()) if (extension.extensionName === EXTMeshoptCompression.EXTENSION_NAME) extension.dispose();
+  return document;
 }
 
 /**
  * The document as file bytes: a GLB, or `.gltf` JSON with every buffer and image embedded as a
- * `data:` URI (the form `loadGltf` reads).
+ * `data:` URI (the form `loadGltf` reads). Vertex attributes interleaved per primitive
+ * (@gltf-transform's default), or with `separate` each in its own buffer view (what
+ * `compressGlb` compresses).
  */
-export async function writeGltfBytes(document: Document, format: 'glb' | 'gltf'): Promise<Uint8Array> {
+export async function writeGltfBytes(document: Document, format: 'glb' | 'gltf', separate = false): Promise<Uint8Array> {
   const io = newIO();
+  if (separate) io.setVertexLayout(VertexLayout.SEPARATE);
   if (format === 'glb') return io.writeBinary(document);
   const { json, resources } = await io.writeJSON(document, { format: Format.GLTF });
   const embed = (uri: string | undefined, mimeType: string): string | undefined => {

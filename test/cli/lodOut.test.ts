@@ -111,7 +111,7 @@ describe('splineTracks: reduced curves as glTF CUBICSPLINE keys', () => {
   });
 });
 
-describe('bitanim lod --out', () => {
+describe('bitanim lod --out --no-compress: plain float CUBICSPLINE samplers', () => {
   it('glTF: the same document with the reduced clip as CUBICSPLINE samplers; loadGltf plays the reduced frames', async () => {
     const file = join(assets, 'Fox.glb');
     const out = join(tmp, 'Fox.lod.glb');
@@ -120,10 +120,10 @@ describe('bitanim lod --out', () => {
     // default) round each record's codes on its own, so a curve jumps by that rounding at its
     // keys, where the file's splines are continuous: checked below (0.096 mm on this clip, whose
     // tolerance is 5 mm).
-    expect(await run(['lod', file, '--scale', 'cm', '--clip', 'Walk', '--no-quantize', '--out', out], (l) => lines.push(l), { err: (l) => lines.push(`err: ${l}`) })).toBe(0);
+    expect(await run(['lod', file, '--scale', 'cm', '--clip', 'Walk', '--no-quantize', '--no-compress', '--out', out], (l) => lines.push(l), { err: (l) => lines.push(`err: ${l}`) })).toBe(0);
     expect(lines.at(-1)).toMatch(/^wrote .*Fox\.lod\.glb \([\d,]+ bytes\): 1 reduced animation as CUBICSPLINE samplers, lengths in the input's units \(1 unit = 0\.01 m\)$/);
 
-    const report = await reduceFile(file, { scale: 'cm', clips: ['Walk'], out, quantize: false });
+    const report = await reduceFile(file, { scale: 'cm', clips: ['Walk'], out, quantize: false, compress: false });
     const reduced = report.clips[0]!.reduced!;
     const original = await loadGltf(new Uint8Array(readFileSync(file)), { tolerance: 0.01 });
     // At the reduced clip's rate (lod imported the Fox with its 0.1 mm as 0.01 cm: Walk at 48 fps).
@@ -155,7 +155,7 @@ describe('bitanim lod --out', () => {
     expect(walk.listSamplers()).toHaveLength(21);
 
     // The default, 16-bit curves: the file within 0.2 mm (0.02 cm; the tolerance is 0.5 cm) of them.
-    const packed = (await reduceFile(file, { scale: 'cm', clips: ['Walk'], out })).clips[0]!.reduced!;
+    const packed = (await reduceFile(file, { scale: 'cm', clips: ['Walk'], out, compress: false })).clips[0]!.reduced!;
     expect(packed.reduced!.packedTracks).toBeGreaterThan(0);
     const packedWritten = await loadGltf(new Uint8Array(readFileSync(out)), { frameRate: packed.frameRate });
     expect(measureModelError(packed, packedWritten.clips[1]!.frames, { subdivisions: 0 }).maxError).toBeLessThan(0.02);
@@ -163,7 +163,7 @@ describe('bitanim lod --out', () => {
 
   it('three.js (GLTFLoader, AnimationMixer) plays the written CUBICSPLINE samplers as the reduced clip', async () => {
     const out = join(tmp, 'Fox.three.glb');
-    const report = await reduceFile(join(assets, 'Fox.glb'), { scale: 'cm', clips: ['Run'], out, quantize: false });
+    const report = await reduceFile(join(assets, 'Fox.glb'), { scale: 'cm', clips: ['Run'], out, quantize: false, compress: false });
     const reduced = report.clips[0]!.reduced!;
     const { gltf } = await parseWithThree(new Uint8Array(readFileSync(out)));
     const clip = gltf.animations.find((a) => a.name === 'Run')!;
@@ -192,7 +192,7 @@ describe('bitanim lod --out', () => {
   it('glTF with scaled and turned non-joint ancestors (RobotExpressive), written as .gltf with embedded buffers', async () => {
     const file = join(assets, 'RobotExpressive.glb');
     const out = join(tmp, 'Robot.lod.gltf');
-    const report = await reduceFile(file, { clips: ['Sitting', 'Wave'], out, tolerance: 0.002 });
+    const report = await reduceFile(file, { clips: ['Sitting', 'Wave'], out, tolerance: 0.002, compress: false });
     const text = readFileSync(out, 'utf8');
     expect(JSON.parse(text).buffers[0].uri).toMatch(/^data:application\/octet-stream;base64,/);
     const written = await loadGltf(new Uint8Array(readFileSync(out)));
@@ -220,7 +220,7 @@ describe('bitanim lod --out', () => {
     const png = readFileSync(join(folder, json.images[0].uri));
 
     const out = join(tmp, 'Fox.separate.lod.gltf');
-    const report = await reduceFile(join(folder, 'Fox.gltf'), { scale: 'cm', clips: ['Walk'], out, quantize: false });
+    const report = await reduceFile(join(folder, 'Fox.gltf'), { scale: 'cm', clips: ['Walk'], out, quantize: false, compress: false });
     const writtenJson = JSON.parse(readFileSync(out, 'utf8'));
     expect(writtenJson.buffers.map((b: { uri: string }) => b.uri.slice(0, 37))).toEqual(['data:application/octet-stream;base64,']);
     expect(writtenJson.images[0].uri).toBe(`data:image/png;base64,${png.toString('base64')}`);
@@ -233,14 +233,14 @@ describe('bitanim lod --out', () => {
     const escaped = join(folder, 'Escaped.gltf');
     json.buffers[0].uri = '../Fox.bin';
     writeFileSync(escaped, JSON.stringify(json));
-    await expect(reduceFile(escaped, { scale: 'cm', clips: ['Walk'], out: join(tmp, 'escaped.gltf') })).rejects.toThrow(/outside the file's folder/);
+    await expect(reduceFile(escaped, { scale: 'cm', clips: ['Walk'], out: join(tmp, 'escaped.gltf'), compress: false })).rejects.toThrow(/outside the file's folder/);
     expect(existsSync(join(tmp, 'escaped.gltf'))).toBe(false);
   });
 
   it('BVH: a .glb of the skeleton (metres) and the reduced clip; loadGltf at the file\'s rate plays the reduced frames', async () => {
     const file = join(assets, 'cmu_131_01_start_walk_stop.bvh');
     const out = join(tmp, 'walk.glb');
-    const report = await reduceFile(file, { scale: 0.056444, out, quantize: false }); // 32-bit: written exactly (see the glTF test)
+    const report = await reduceFile(file, { scale: 0.056444, out, quantize: false, compress: false }); // 32-bit: written exactly (see the glTF test)
     expect(report.written).toMatchObject({ file: out, animations: 1 });
     const { skeleton } = parseBvh(readFileSync(file, 'utf8'), { scale: 0.056444 });
     const written = await loadGltf(new Uint8Array(readFileSync(out)), { frameRate: 120 });

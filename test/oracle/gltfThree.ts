@@ -6,6 +6,7 @@
  */
 import * as THREE from 'three';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 
 /** The real assets (the repository's `assets/`, see its README) and `readAsset('Fox.glb')`, their bytes. */
 export { ASSETS_URL as ASSET_DIR, readAsset } from '../support/assets.js';
@@ -30,10 +31,14 @@ export interface ThreeGltf {
  * (`if (!texture) return null`). So three never reaches `loadImageSource`, which needs the
  * DOM (`self.URL`, `Image`/`createImageBitmap`) and throws "self is not defined" in Node on
  * Fox.glb's PNG. Geometry, skins, nodes and animations are parsed untouched; no DOM shims.
+ * With `meshopt`, `EXT_meshopt_compression` buffer views are decoded by three's `MeshoptDecoder`
+ * (`three/examples/jsm/libs/meshopt_decoder.module.js`).
  */
-export async function parseWithThree(bytes: Uint8Array): Promise<ThreeGltf> {
+export async function parseWithThree(bytes: Uint8Array, options: { meshopt?: boolean } = {}): Promise<ThreeGltf> {
   const skippedTextures: number[] = [];
   const loader = new GLTFLoader();
+  // EXT_meshopt_compression: three's own decoder (WebAssembly, runs in Node), as a web page sets it.
+  if (options.meshopt) loader.setMeshoptDecoder(MeshoptDecoder);
   loader.register(() => ({
     name: 'bitanim_oracle_skip_textures',
     loadTexture: (textureIndex: number) => {
