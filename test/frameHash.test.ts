@@ -16,6 +16,8 @@
  * Layers, the poses, root motion and what depends on where characters are (Lod, Follower,
  * Inertialization.mode; the LOD skip count, 81,717 → 81,709) — and the other pools and the
  * clock hash as recorded.
+ * And the poses again when inertialization kept a starting velocity heading away from the
+ * target pose instead of clamping it to 0.
  * `BITANIM_RECORD_FRAME_HASH=1 npx vitest run test/frameHash.test.ts` writes the fixture from
  * the code as it stands (retired pools kept as recorded): for a change made on purpose only,
  * said here.
