@@ -32,7 +32,7 @@ import type { Accessor, Animation, AnimationSampler, Document } from '@gltf-tran
 import type { Clip } from '../assets/Clip.js';
 import { readTrack } from '../assets/ReducedTracks.js';
 import { computeRestModel } from '../assets/Skeleton.js';
-import { MATRIX_STRIDE, NO_PARENT, POSE_STRIDE } from '../math/layout.js';
+import { MATRIX_STRIDE, NO_PARENT, POSE_S, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import { jointReach } from '../offline/lod/modelError.js';
 import { removeJointChannels, splineTracks, toLocalTrack, type JointNodes, type Similarity, type SplineTrack, type TrsPath } from './gltfAnimation.js';
@@ -295,7 +295,7 @@ function columnScale(model: Float64Array, j: number): number {
 }
 
 function restScale(rest: Float32Array, joint: number): number {
-  const o = joint * POSE_STRIDE + 7;
+  const o = joint * POSE_STRIDE + POSE_S;
   return Math.max(Math.abs(rest[o]), Math.abs(rest[o + 1]), Math.abs(rest[o + 2]), 1e-9);
 }
 
