@@ -118,6 +118,16 @@ export interface ReducedClipStats {
    * Set by `reduceClip`; absent on clips built from curves given directly.
    */
   readonly maxRotationError?: number;
+  /** The tolerance the reducer held, metres (clip units). Set by `reduceClip`. */
+  readonly tolerance?: number;
+  /**
+   * 99th percentile of the per-sample error, metres, a sample being one joint at one measured
+   * instant and its error the largest over its measured points (ACL reports the same; nearest
+   * rank). Set by `reduceClip`.
+   */
+  readonly p99Error?: number;
+  /** Share of those samples within `tolerance`, in [0, 1] (1 when the bound holds everywhere). Set by `reduceClip`. */
+  readonly shareWithin?: number;
   /**
    * Bytes the reduced clip holds: the `byteLength` of every typed array of its
    * `ReducedTracks` (records, lookup table, per-joint and per-track tables, constants) and of

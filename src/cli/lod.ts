@@ -91,6 +91,10 @@ export interface LodClipReport {
   readonly maxError: number;
   /** Metres. */
   readonly meanError: number;
+  /** Metres: the 99th percentile of the per-sample error (a joint at an instant; `clip.stats.p99Error`). */
+  readonly p99Error: number;
+  /** Share of those samples within the tolerance, in [0, 1]. */
+  readonly shareWithin: number;
   /** Bytes of the source clip's frames (`clip.stats.sourceBytes`). */
   readonly bytesBefore: number;
   /** Bytes the reduced clip holds (`clip.stats.bytes`); the source's for a skipped clip. */
@@ -238,7 +242,7 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
       const keys = clip.frameCount * clip.skeleton.jointCount * POSE_STRIDE;
       const bytes = keys * Float32Array.BYTES_PER_ELEMENT;
       report = {
-        ...base, reduced: null, skipped: 'one frame, nothing to reduce', keysBefore: keys, keysAfter: keys, maxError: 0, meanError: 0,
+        ...base, reduced: null, skipped: 'one frame, nothing to reduce', keysBefore: keys, keysAfter: keys, maxError: 0, meanError: 0, p99Error: 0, shareWithin: 1,
         bytesBefore: bytes, bytesAfter: bytes,
       };
     } else {
@@ -259,7 +263,7 @@ export async function reduceFile(file: string, options: LodOptions = {}, hooks: 
       const stats = reduced.stats!;
       report = {
         ...base, reduced, skipped: null, keysBefore: stats.keysBefore, keysAfter: stats.keysAfter,
-        maxError: stats.maxError * unit, meanError: stats.meanError * unit, bytesBefore: stats.sourceBytes, bytesAfter: stats.bytes,
+        maxError: stats.maxError * unit, meanError: stats.meanError * unit, p99Error: (stats.p99Error ?? stats.maxError) * unit, shareWithin: stats.shareWithin ?? 1, bytesBefore: stats.sourceBytes, bytesAfter: stats.bytes,
       };
     }
     reports.push(report);
@@ -414,11 +418,15 @@ export interface LodTotals {
   readonly bytesAfter: number;
   readonly maxError: number;
   readonly meanError: number;
+  /** The largest of the clips' 99th percentiles (percentiles do not add up). */
+  readonly p99Error: number;
+  /** Share within the tolerance over every clip's samples (weighted by frames × joints). */
+  readonly shareWithin: number;
 }
 
-/** Total keys, bytes and errors over `clips` (mean weighted by frames × joints), metres. */
+/** Total keys, bytes and errors over `clips` (mean and share weighted by frames × joints, the largest p99), metres. */
 export function lodTotals(clips: readonly LodClipReport[]): LodTotals {
-  let frames = 0, keysBefore = 0, keysAfter = 0, bytesBefore = 0, bytesAfter = 0, maxError = 0, weighted = 0, weight = 0;
+  let frames = 0, keysBefore = 0, keysAfter = 0, bytesBefore = 0, bytesAfter = 0, maxError = 0, weighted = 0, weight = 0, p99Error = 0, within = 0;
   for (const c of clips) {
     frames += c.frames;
     keysBefore += c.keysBefore;
@@ -427,9 +435,13 @@ export function lodTotals(clips: readonly LodClipReport[]): LodTotals {
     bytesAfter += c.bytesAfter;
     maxError = Math.max(maxError, c.maxError);
     weighted += c.meanError * c.frames * c.joints;
+    within += c.shareWithin * c.frames * c.joints;
     weight += c.frames * c.joints;
+    p99Error = Math.max(p99Error, c.p99Error);
   }
-  return { frames, keysBefore, keysAfter, bytesBefore, bytesAfter, maxError, meanError: weight > 0 ? weighted / weight : 0 };
+  return {
+    frames, keysBefore, keysAfter, bytesBefore, bytesAfter, maxError, meanError: weight > 0 ? weighted / weight : 0, p99Error, shareWithin: weight > 0 ? within / weight : 1,
+  };
 }
 
 /** The first line of the report: file, tolerance, method, units. */
@@ -445,15 +457,16 @@ export function formatLodHeading(report: LodSettings, clipCount: number): string
 
 const COLUMNS = [
   ['frames', 6], ['joints', 6], ['keys before', 11], ['keys after', 10], ['ratio', 8],
-  ['bytes before', 12], ['bytes after', 11], ['ratio', 8], ['max error (m)', 13], ['mean error (m)', 14],
+  ['bytes before', 12], ['bytes after', 11], ['ratio', 8], ['max error (m)', 13], ['mean error (m)', 14], ['p99 error (m)', 13],
+  ['≤ tolerance', 11],
 ] as const;
 
 /** The errors' columns when the units are unknown (see `LodSettings.units`): titles and widths. */
-const FILE_UNIT_ERRORS = [['max error (units)', 17], ['mean error (units)', 18]] as const;
+const FILE_UNIT_ERRORS = [['max error (units)', 17], ['mean error (units)', 18], ['p99 error (units)', 17]] as const;
 
 /** The columns for a report in `units`. */
 function columnsFor(units: LodSettings['units']): readonly (readonly [string, number])[] {
-  return units === 'm' ? COLUMNS : [...COLUMNS.slice(0, -2), ...FILE_UNIT_ERRORS];
+  return units === 'm' ? COLUMNS : [...COLUMNS.slice(0, -4), ...FILE_UNIT_ERRORS, COLUMNS[COLUMNS.length - 1]];
 }
 
 /** Width of the clip-name column for these names. */
@@ -480,7 +493,7 @@ export function formatLodTotal(clips: readonly LodClipReport[], width: number, u
 }
 
 function figures(c: Omit<LodTotals, 'frames'>, units: LodSettings['units']): string[] {
-  const [maxWidth, meanWidth] = columnsFor(units).slice(-2).map(([, w]) => w);
+  const [maxWidth, meanWidth, p99Width, shareWidth] = columnsFor(units).slice(-4).map(([, w]) => w);
   return [
     group(c.keysBefore).padStart(11),
     group(c.keysAfter).padStart(10),
@@ -490,6 +503,8 @@ function figures(c: Omit<LodTotals, 'frames'>, units: LodSettings['units']): str
     formatRatio(c.bytesBefore, c.bytesAfter).padStart(8),
     c.maxError.toFixed(6).padStart(maxWidth),
     c.meanError.toFixed(6).padStart(meanWidth),
+    c.p99Error.toFixed(6).padStart(p99Width),
+    `${(100 * c.shareWithin).toFixed(c.shareWithin === 1 ? 0 : 2)} %`.padStart(shareWidth),
   ];
 }
 
@@ -540,7 +555,7 @@ export function lodReportJson(report: LodReport): object {
       name: c.name, frames: c.frames, joints: c.joints, duration: c.duration, skipped: c.skipped,
       keysBefore: c.keysBefore, keysAfter: c.keysAfter, ratio: c.keysAfter > 0 ? c.keysBefore / c.keysAfter : null,
       bytesBefore: c.bytesBefore, bytesAfter: c.bytesAfter, bytesRatio: c.bytesAfter > 0 ? c.bytesBefore / c.bytesAfter : null,
-      maxError: c.maxError, meanError: c.meanError,
+      maxError: c.maxError, meanError: c.meanError, p99Error: c.p99Error, shareWithin: c.shareWithin,
     })),
     total: totalJson(lodTotals(report.clips)),
     out: report.written,

@@ -65,7 +65,7 @@ describe('units are never silent', () => {
     // Hips 15.4 units above the lowest joint (the assets README: CMU's unit is 0.056444 m).
     expect(err).toEqual([expect.stringMatching(/^bitanim: lod: units: no --scale, and the skeleton's hips are 1[56]\.\d units above its lowest joint: 1[56]\.\d m were they metres\. The file is likely in inches \(--scale in: 0\.[34]\d+ m\); pass --scale/)]);
     expect(out[0]).toBe(`${WALK}: 1 clip, tolerance 0.005 file units at the joints and a tenth of the hip height from them, ATKINS keys in 16 bits, units unknown (BVH without --scale)`);
-    expect(out[1]).toMatch(/max error \(units\)\s+mean error \(units\)$/);
+    expect(out[1]).toMatch(/max error \(units\)\s+mean error \(units\)\s+p99 error \(units\)\s+≤ tolerance$/);
     expect(out.join('\n')).not.toMatch(/\(m\)| m\b/);
     const json = await cli('lod', WALK, '--json');
     expect(JSON.parse(json.out.join('\n'))).toMatchObject({ scale: 1, units: 'file units' });
@@ -75,7 +75,7 @@ describe('units are never silent', () => {
     const scaled = await cli('lod', WALK, '--scale', '0.056444', '--no-progress');
     expect([scaled.code, scaled.err]).toEqual([0, []]);
     expect(scaled.out[0]).toMatch(/tolerance 0\.005 m .* 1 file unit = 0\.056444 m$/);
-    expect(scaled.out[1]).toMatch(/max error \(m\)\s+mean error \(m\)$/);
+    expect(scaled.out[1]).toMatch(/max error \(m\)\s+mean error \(m\)\s+p99 error \(m\)\s+≤ tolerance$/);
     const metres = await cli('lod', WALK, '--scale', 'm', '--json');
     expect([metres.err, JSON.parse(metres.out.join('\n')).units]).toEqual([[], 'm']);
   }, 60_000);

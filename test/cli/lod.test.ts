@@ -22,7 +22,7 @@ async function lod(...args: string[]): Promise<{ code: number; out: string[]; er
 }
 
 /** A row of the table: name, frames, joints, keys before, keys after, ratio, bytes before, bytes after, ratio, max and mean error. */
-const ROW = /^(\S+)\s+(\d+)\s+(\d+)\s+([\d,]+)\s+([\d,]+)\s+([\d.]+):1\s+([\d,]+)\s+([\d,]+)\s+([\d.]+):1\s+(\d\.\d{6})\s+(\d\.\d{6})$/;
+const ROW = /^(\S+)\s+(\d+)\s+(\d+)\s+([\d,]+)\s+([\d,]+)\s+([\d.]+):1\s+([\d,]+)\s+([\d,]+)\s+([\d.]+):1\s+(\d\.\d{6})\s+(\d\.\d{6})\s+(\d\.\d{6})\s+([\d.]+) %$/;
 const count = (s: string | undefined): number => Number(s!.replace(/,/g, ''));
 
 describe('bitanim lod', () => {
@@ -30,9 +30,9 @@ describe('bitanim lod', () => {
     const { code, out, err } = await lod(FOX, '--scale', 'cm', '--clip', 'Walk');
     expect([code, err]).toEqual([0, []]);
     expect(out[0]).toBe(`${FOX}: 1 clip, tolerance 0.005 m at the joints and a tenth of the hip height from them, ATKINS keys in 16 bits, 1 file unit = 0.01 m, keys at their own rate`);
-    expect(out[1]).toMatch(/^clip\s+frames\s+joints\s+keys before\s+keys after\s+ratio\s+bytes before\s+bytes after\s+ratio\s+max error \(m\)\s+mean error \(m\)$/);
+    expect(out[1]).toMatch(/^clip\s+frames\s+joints\s+keys before\s+keys after\s+ratio\s+bytes before\s+bytes after\s+ratio\s+max error \(m\)\s+mean error \(m\)\s+p99 error \(m\)\s+≤ tolerance$/);
     expect(out).toHaveLength(3);
-    const [, name, frames, joints, before, after, ratio, bytesBefore, bytesAfter, bytesRatio, max, mean] = ROW.exec(out[2]!)!;
+    const [, name, frames, joints, before, after, ratio, bytesBefore, bytesAfter, bytesRatio, max, mean, p99, within] = ROW.exec(out[2]!)!;
     // Walk's 24 fps keys at 48 fps: nlerp between 24 fps frames is 0.61 mm off the file's slerp.
     expect([name, frames, joints, before]).toEqual(['Walk', '35', '24', '8,400']);
     const keysAfter = Number(after!.replace(/,/g, ''));
@@ -52,13 +52,18 @@ describe('bitanim lod', () => {
     expect(Number(bytesRatio)).toBeCloseTo(35 * 24 * 40 / direct.bytes, 1);
     expect(Number(max)).toBeCloseTo(direct.maxError * 0.01, 6);
     expect(Number(mean)).toBeCloseTo(direct.meanError * 0.01, 6);
+    // ACL's figures: the 99th percentile of the per-sample error (between the mean and the max), the share within the tolerance.
+    expect(Number(p99)).toBeCloseTo(direct.p99Error! * 0.01, 6);
+    expect(Number(p99)).toBeLessThanOrEqual(Number(max));
+    expect(direct.p99Error!).toBeGreaterThanOrEqual(direct.meanError);
+    expect([within, direct.shareWithin]).toEqual(['100', 1]); // the reduction holds its bound everywhere
   });
 
   it('takes the unit as a name or a number; --distance and --method reach reduceClip; --json prints one object', async () => {
     const named = await lod(FOX, '--scale', 'cm', '--clip', 'Walk', '--clip', 'Run');
     const number = await lod(FOX, '--scale', '0.01', '--clip', 'Walk', '--clip', 'Run');
     expect(number.out).toEqual(named.out);
-    expect(named.out.at(-1)).toMatch(/^all\s+175\s+42,000\s+[\d,]+\s+[\d.]+:1\s+168,000\s+[\d,]+\s+[\d.]+:1\s+0\.00\d{4}\s+0\.00\d{4}$/);
+    expect(named.out.at(-1)).toMatch(/^all\s+175\s+42,000\s+[\d,]+\s+[\d.]+:1\s+168,000\s+[\d,]+\s+[\d.]+:1\s+0\.00\d{4}\s+0\.00\d{4}\s+0\.00\d{4}\s+100 %$/);
     // The all row's bytes after: the two rows' sum.
     const rows = named.out.slice(2, 4).map((line) => count(ROW.exec(line)![8]));
     expect(count(/:1\s+168,000\s+([\d,]+)/.exec(named.out.at(-1)!)![1])).toBe(rows[0]! + rows[1]!);

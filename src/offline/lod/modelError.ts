@@ -45,6 +45,14 @@ export interface ModelError {
   readonly maxRotationError: number;
   /** Joint of the largest rotation error (−1 for an empty clip). */
   readonly worstRotationJoint: number;
+  /**
+   * With a `threshold` (ACL's way of reporting): the 99th percentile of the per-sample error,
+   * a sample being one joint at one instant and its error the largest over its measured points
+   * (nearest rank: the ⌈0.99 n⌉-th smallest), metres (clip units).
+   */
+  readonly p99Error?: number;
+  /** With a `threshold`: the share of those samples whose error is at most the threshold, in [0, 1]. */
+  readonly shareWithin?: number;
 }
 
 /** Options of {@link measureModelError}. */
@@ -61,6 +69,8 @@ export interface ModelErrorOptions {
    * `SUBDIVISIONS`: u = 1/5 … 4/5); 0 measures at the frames only. Integer ≥ 0.
    */
   subdivisions?: number;
+  /** Also report the error's distribution against this threshold (`p99Error`, `shareWithin`). */
+  threshold?: number;
 }
 
 /** Default instants per frame interval between the frames: u = 0.2, 0.4, 0.6, 0.8. */
@@ -77,15 +87,15 @@ export const SUBDIVISIONS = 4;
  * do. Allocates; offline tool, not for the frame loop.
  */
 export function measureModelError(clip: Clip, reduced: Clip | Float32Array, options: ModelErrorOptions = {}): ModelError {
-  return createErrorMeter(clip, options).measure(reduced instanceof Float32Array ? { ...clip, frames: reduced, reduced: null, stats: null } : reduced);
+  return createErrorMeter(clip, options).measure(reduced instanceof Float32Array ? { ...clip, frames: reduced, reduced: null, stats: null } : reduced, options.threshold);
 }
 
 /** A measurer of reductions of one clip, the clip's own model poses computed once. */
 export interface ErrorMeter {
   /** Sample instants, seconds (frames and the instants between them, ascending). */
   readonly times: Float64Array;
-  /** {@link measureModelError} of `reduced` against the meter's clip. */
-  measure(reduced: Clip): ModelError;
+  /** {@link measureModelError} of `reduced` against the meter's clip; with `threshold`, its distribution too. */
+  measure(reduced: Clip, threshold?: number): ModelError;
 }
 
 /**
@@ -120,8 +130,9 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
 
   return {
     times,
-    measure(reduced: Clip): ModelError {
+    measure(reduced: Clip, threshold?: number): ModelError {
       let max = 0, sum = 0, samples = 0, worstJoint = -1, worstSample = -1;
+      const perSample = threshold === undefined ? null : new Float64Array(count * jointCount);
       let maxAngle = 0, worstRotationJoint = -1;
       const points = distance > 0 ? 4 : 1;
       for (let k = 0; k < count; k++) {
@@ -131,6 +142,7 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
         const base = k * jointCount * MODEL_STRIDE;
         for (let j = 0; j < jointCount; j++) {
           const a = base + j * MODEL_STRIDE, b = j * MODEL_STRIDE;
+          let jointMax = 0;
           for (let p = 0; p < points; p++) {
             // Point p: the origin, then distance along the joint's x, y, z axis (unit columns of M).
             let dx = source[a + MATRIX_T] - candidate[b + MATRIX_T], dy = source[a + MATRIX_T + 1] - candidate[b + MATRIX_T + 1], dz = source[a + MATRIX_T + 2] - candidate[b + MATRIX_T + 2];
@@ -144,7 +156,9 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
             sum += e;
             samples++;
             if (e > max) { max = e; worstJoint = j; worstSample = k; }
+            if (e > jointMax) jointMax = e;
           }
+          if (perSample !== null) perSample[k * jointCount + j] = jointMax;
           // Angle between unit quaternions q and r: 4·asin(|q − ±r| / 2), the sign taking the nearer.
           const sx = source[a + MODEL_Q], sy = source[a + MODEL_Q + 1], sz = source[a + MODEL_Q + 2], sw = source[a + MODEL_Q + 3];
           const cx = candidate[b + MODEL_Q], cy = candidate[b + MODEL_Q + 1], cz = candidate[b + MODEL_Q + 2], cw = candidate[b + MODEL_Q + 3];
@@ -163,9 +177,19 @@ export function createErrorMeter(clip: Clip, options: ModelErrorOptions = {}): E
         worstFrame: worstSample < 0 ? -1 : Math.round(times[worstSample] * frameRate * perInterval) / perInterval,
         maxRotationError: (maxAngle * 180) / Math.PI,
         worstRotationJoint,
+        ...(perSample === null ? {} : distribution(perSample, threshold!)),
       };
     },
   };
+}
+
+/** The 99th percentile (nearest rank) of `errors` and the share of them ≤ `threshold` (0 and 1 for none). */
+function distribution(errors: Float64Array, threshold: number): { p99Error: number; shareWithin: number } {
+  if (errors.length === 0) return { p99Error: 0, shareWithin: 1 };
+  let within = 0;
+  for (let i = 0; i < errors.length; i++) if (errors[i] <= threshold) within++;
+  const sorted = errors.slice().sort();
+  return { p99Error: sorted[Math.ceil(0.99 * sorted.length) - 1], shareWithin: within / errors.length };
 }
 
 /** Doubles per joint of a model pose here: the 3×4 matrix, then the model rotation quaternion. */

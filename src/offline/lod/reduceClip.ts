@@ -106,7 +106,7 @@ const MAX_DOUBLINGS = 6;
  * Reduces `clip` to keys so that no joint, nor any point `distance` from one, moves more than
  * `tolerance` in model space at any frame or between frames (see the module comment for how).
  * The result plays through the same API as any clip (it samples its cubic curves) and carries
- * `stats = { keysBefore, keysAfter, maxError, meanError, maxRotationError }`: keys are counted
+ * `stats = { keysBefore, keysAfter, maxError, meanError, maxRotationError, tolerance, p99Error, shareWithin }`: keys are counted
  * per channel (`frameCount × jointCount × 10` before); `maxError` and `meanError` are the
  * model-space distances measured on the packed result at the frames and between them;
  * `maxRotationError` is the largest angle, degrees, between a joint's model-space rotation in
@@ -214,8 +214,11 @@ export function reduceClip(clip: Clip, options: ReduceClipOptions): Clip {
     const reduced = reduceCurveValues(c.values, curveTolerance);
     return Object.freeze({ name: c.name, values: reduced.values, keys: reduced.keys });
   });
+  // The distribution of the kept reduction's error, as ACL reports it: p99, share within the tolerance.
+  const spread = meter.measure(best.clip, tolerance);
   return createReducedClip(clip, best.clip.reduced!, {
     keysBefore, keysAfter: best.keys, maxError: best.maxError, meanError: best.meanError, maxRotationError: best.maxRotationError,
+    tolerance, p99Error: spread.p99Error!, shareWithin: spread.shareWithin!,
   }, Object.freeze(curves));
 }
 
