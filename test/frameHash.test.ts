@@ -90,7 +90,8 @@ function run(): Result {
     const x = (n % 16) * 3, z = Math.floor(n / 16) * 3;
     const eid = spawnCharacter(world, skeleton, { x, z, yaw: random() * 6, rootMotion: n % 3 !== 2, rootYaw: n % 6 === 0 });
     if (n % 5 === 4) setBlendSpace(world, eid, space, random());
-    else play(world, eid, clips[n % 2]!, { time: random(), weight: 0.5 + random() * 0.5 });
+    // 'average': the recorded bits are those of the normalized average (transitions keep the mode).
+    else play(world, eid, clips[n % 2]!, { time: random(), weight: 0.5 + random() * 0.5, blend: 'average' });
     if (n % 4 === 1) play(world, eid, wave, { layer: 2, weight: random(), mask: upper, additive: true });
     if (n % 3 === 0) setFollower(world, eid, { x: x + 1, y: 1.5, z: z + 1 });
     if (n % 6 === 0) setLookAt(world, eid, { joint: 'head', neck: 'neck', yawLimit: 80 * deg });

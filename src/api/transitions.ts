@@ -52,8 +52,9 @@ export interface TransitionOptions extends PlayOptions {
 /**
  * Switches `layer` (default 0) of character `eid` to `clip` over `duration` seconds.
  *
- * The layer keeps its weight (the weight it was fading toward, 1 if it was empty) unless
- * `weight` is given. A transition that
+ * The layer keeps its weight (the weight it was fading toward, 1 if it was empty) and its blend
+ * mode (`'layer'` if it was empty) unless `weight` or `blend` is given; a cross-fade's outgoing
+ * clip blends in the mode it had, at the place in the stack of the slot it left. A transition that
  * interrupts another starts from the current output: inertialization captures the pose as it
  * is, with its decaying offset; a cross-fade lets the interrupted fade's clips fade out from
  * their current weights.
@@ -86,6 +87,8 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   const play = PLAY;
   play.weight = !busy ? 1 : Layers.fadeCurve[li] !== 0 ? Layers.fadeTo[li] : Layers.weight[li];
   resolvePlayInto(play, issues, skeleton, clip, options ?? NO_OPTIONS, maxLayers);
+  // Without `blend`, the new clip keeps the blend mode of the layer it replaces.
+  if (options?.blend === undefined) play.blend = 'keep';
   checkTransitionOptions(issues, options);
   issues.throwIfAny();
   const duration = options.duration;

@@ -19,11 +19,11 @@
  * Building and blending allocate nothing.
  */
 import { sampleBlendTwoInto, sampleClipInto } from '../assets/sampleClip.js';
-import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendsAs, loops } from '../components/layerRules.js';
+import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendsAs, loops, planOverrideSteps, STEP_SLOT, STEPS_LAYERED } from '../components/layerRules.js';
 import type { LayersComponent } from '../components/Layers.js';
 import { lodClipId } from '../components/Lod.js';
 import { applyFadeCurve } from '../math/fadeCurves.js';
-import { applyAdditiveLayer, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
+import { applyAdditiveLayer, blendLayeredLayers, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
@@ -55,6 +55,14 @@ export interface LayerPlan {
   overrideBits: number;
   /** Whether an override layer carries a mask. */
   masked: boolean;
+  /**
+   * Per override layer k, its blend step (`slot | kind << STEP_KIND_SHIFT`, layerRules.ts
+   * `planOverrideSteps`; in the pool buffer, where the WebAssembly kernel reads it); the override
+   * layers above follow this order.
+   */
+  readonly steps: Int32Array;
+  /** Whether a step is not an average (a `'layer'` layer over others): the blend is `blendLayeredLayers`'. */
+  layered: boolean;
   /** Additive layers, in slot order: how many, and their slots. */
   additives: number;
   readonly additiveSlot: Int32Array;
@@ -72,6 +80,7 @@ export interface KernelPointers {
   readonly samplesAt: number;
   readonly timeAt: number;
   readonly weightAt: number;
+  readonly stepsAt: number;
 }
 
 /** The plan's scratch (FrameSystem.scratch, built once per world and per thread): `world.scratch.layerPlan`. */
@@ -90,6 +99,8 @@ export const layerPlanScratch = {
     layerMask: new Array<Float32Array | null>(maxLayers).fill(null),
     overrideBits: 0,
     masked: false,
+    steps: alloc.array(Int32Array, maxLayers),
+    layered: false,
     additives: 0,
     additiveSlot: new Int32Array(maxLayers),
     kernelPointers: null,
@@ -134,9 +145,9 @@ function planLayers(world: AnimationWorld, eid: number, level: number, back: Flo
   const masks = world.assets.masks;
   const clipLevels = world.lod.clipLevels;
   const poseSize = world.maxJoints * POSE_STRIDE;
-  const { source, time, weight, overrideSlot, layerOff, layerWeight, layerMask, additiveSlot } = plan;
+  const { source, time, weight, overrideSlot, layerOff, layerWeight, layerMask, additiveSlot, steps } = plan;
   const firstLayer = eid * maxLayers;
-  let overrides = 0, additives = 0, bits = 0;
+  let additives = 0, bits = 0;
   let masked = false;
   for (let n = 0; n < maxLayers; n++) {
     const li = firstLayer + n;
@@ -155,19 +166,21 @@ function planLayers(world: AnimationWorld, eid: number, level: number, back: Flo
       writeLayerTimeAt(time, n, Layers, li, clips[clipId].duration, back, backIndex);
     }
     const mode = blendsAs(Layers, li, weight[n]);
-    if (mode === BLEND_OVERRIDE) {
-      overrideSlot[overrides] = n;
-      layerOff[overrides] = n * poseSize;
-      layerWeight[overrides] = weight[n];
-      const m = mask[li];
-      layerMask[overrides] = m >= 0 ? masks[m] : null;
-      if (m >= 0) masked = true;
-      bits |= 1 << n;
-      overrides++;
-    } else if (mode === BLEND_ADDITIVE) {
-      additiveSlot[additives++] = n;
-    }
+    if (mode === BLEND_OVERRIDE) bits |= 1 << n;
+    else if (mode === BLEND_ADDITIVE) additiveSlot[additives++] = n;
   }
+  // The override layers in the order of their blend steps (slot order unless a 'layer' layer is over others).
+  const planned = planOverrideSteps(Layers, firstLayer, weight, 0, steps);
+  const overrides = planned & STEP_SLOT;
+  for (let k = 0; k < overrides; k++) {
+    const n = steps[k] & STEP_SLOT, m = mask[firstLayer + n];
+    overrideSlot[k] = n;
+    layerOff[k] = n * poseSize;
+    layerWeight[k] = weight[n];
+    layerMask[k] = m >= 0 ? masks[m] : null;
+    if (m >= 0) masked = true;
+  }
+  plan.layered = (planned & STEPS_LAYERED) !== 0;
   plan.eid = eid;
   plan.firstLayer = firstLayer;
   plan.level = level;
@@ -197,7 +210,11 @@ export function blendPlan(world: AnimationWorld, plan: LayerPlan, samples: Float
   const { layerOff, layerWeight, layerMask } = plan;
   const count = plan.overrides;
   let tookOnePass = false;
-  if (count === 1 && !plan.masked && layerWeight[0] >= threshold[0]) {
+  if (plan.layered) {
+    // A 'layer' layer over others: the layered blend, steps in the plan's order.
+    for (let k = 0; k < count; k++) sampleSlot(samples, layerOff[k], world, plan, plan.overrideSlot[k], clips, bindings);
+    blendLayeredLayers(out, outOff, skeletons[Character.skeleton[eid]].rest, samples, layerOff, layerWeight, layerMask, plan.steps, count, jointCount, threshold);
+  } else if (count === 1 && !plan.masked && layerWeight[0] >= threshold[0]) {
     // One unmasked layer above the threshold: its pose is the blend, sampled in place.
     sampleSlot(out, outOff, world, plan, plan.overrideSlot[0], clips, bindings);
   } else if (count === 2 && !plan.masked && layerWeight[0] + layerWeight[1] >= threshold[0]) {

@@ -105,7 +105,7 @@ function crossfade(world: AnimationWorld, eid: number, li: number, curve: number
   Layers.time[free] = Layers.time[li];
   Layers.speed[free] = frozen ? 0 : Layers.speed[li];
   Layers.weight[free] = Layers.weight[li];
-  Layers.flags[free] = fadingOutFlags(Layers.flags[li]);
+  Layers.flags[free] = fadingOutFlags(Layers.flags[li], li - eid * maxLayers);
   Layers.mask[free] = Layers.mask[li];
   Layers.reference[free] = Layers.reference[li];
   Layers.binding[free] = Layers.binding[li];
