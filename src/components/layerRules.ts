@@ -213,6 +213,45 @@ export function planOverrideSteps(layers: LayersComponent, first: number, weight
   return count;
 }
 
+/**
+ * The rule of the file header for values without joints (float curves, root motion): the blend
+ * of `count` steps (`steps`, {@link planOverrideSteps}) as a weighted average, each slot n's
+ * effective weight into `out[n]` from its a = `a[n]` (≤ 0: none). An average step keeps a; when a
+ * group of A = Σ aᵢ > 0 ends over a total W > 0, the weights before it are scaled by
+ * max(0, 1 − A) / W and the total becomes max(0, 1 − A) + A (over W = 0 the group starts the
+ * blend). So Σ out[n]·vₙ / Σ out[n] is the pose rule's result for one value; with every step an
+ * average, out[n] = a[n]. Allocates nothing.
+ */
+export function layeredWeights(steps: Int32Array, count: number, a: Float64Array, out: Float64Array): void {
+  let total = 0, group = 0, groupStart = -1;
+  for (let k = 0; k <= count; k++) {
+    const kind = k < count ? steps[k] >>> STEP_KIND_SHIFT : STEP_AVERAGE;
+    if (groupStart >= 0 && kind !== STEP_JOIN) {
+      if (group > 0) {
+        if (total > 0) {
+          const keep = group < 1 ? 1 - group : 0;
+          const f = keep / total;
+          for (let i = 0; i < groupStart; i++) out[steps[i] & STEP_SLOT] *= f;
+          total = keep + group;
+        } else {
+          total = group;
+        }
+      }
+      groupStart = -1;
+    }
+    if (k === count) break;
+    const n = steps[k] & STEP_SLOT;
+    const w = a[n] > 0 ? a[n] : 0;
+    out[n] = w;
+    if (kind === STEP_LAYER) {
+      groupStart = k;
+      group = 0;
+    }
+    if (groupStart >= 0) group += w;
+    else total += w;
+  }
+}
+
 /** The sync groups that have a member playing among the slots `first .. first + layers.maxLayers − 1`, as bits (1 << group). */
 export function playingSyncGroups(layers: LayersComponent, first: number): number {
   const { clip, syncGroup, maxLayers } = layers;

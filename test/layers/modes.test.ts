@@ -17,6 +17,7 @@ import {
   createSkeleton,
   getLocalPose,
   loadGltf,
+  parseBvh,
   play,
   setBlendSpace,
   setLayerWeight,
@@ -31,7 +32,7 @@ import {
 } from '../../src/index.js';
 import { layersOver } from '../../src/components/layerRules.js';
 import { createRandom } from '../fixtures/synthetic.js';
-import { readAsset } from '../support/assets.js';
+import { readAsset, readAssetText } from '../support/assets.js';
 
 const DT = 1 / 60;
 
@@ -239,6 +240,34 @@ describe('blend modes: the API', () => {
       const pose = getLocalPose(w, withArm), base = getLocalPose(w, plain), wave = getLocalPose(w, waveAlone);
       for (let j = 0; j < file.skeleton.jointCount; j++) expect(jointDistance(pose, arm.has(j) ? wave : base, j)).toBeLessThanOrEqual(1e-6);
     }
+  });
+});
+
+describe('blend modes: root motion follows the rule', () => {
+  it("an arm layer at weight 1 over a walk leaves the travel to the walk (its mask is 0 at the hips); an unmasked layer at 0.25 over a walk travels as the 0.75 / 0.25 average", () => {
+    // CMU 131_01 (start, walk, stop): the walk from 3 s, and over it the same take held at its
+    // standing start (speed 0: no travel) on the right arm, or played at half speed unmasked.
+    const { skeleton, clip } = parseBvh(readAssetText('cmu_131_01_start_walk_stop.bvh'));
+    const arm = createMask(skeleton, { RightCollar: 1 });
+    const w = createAnimationWorld({ maxEntities: 6, maxJoints: skeleton.jointCount, kernels: 'js' });
+    const eids = Array.from({ length: 5 }, (_, n) => spawnCharacter(w, skeleton, { x: 3 * n, rootMotion: true }));
+    const [withArm, averagedArm, walkAlone, layeredHalf, averagedHalf] = eids as [number, number, number, number, number];
+    for (const eid of [withArm, averagedArm, walkAlone, layeredHalf]) play(w, eid, clip, { time: 3 });
+    play(w, withArm, clip, { layer: 1, mask: arm, time: 0.1, speed: 0 });
+    play(w, averagedArm, clip, { layer: 1, mask: arm, time: 0.1, speed: 0, blend: 'average' });
+    play(w, layeredHalf, clip, { layer: 1, weight: 0.25, time: 3.5, speed: 0.5 });
+    play(w, averagedHalf, clip, { time: 3, weight: 0.75, blend: 'average' });
+    play(w, averagedHalf, clip, { layer: 1, weight: 0.25, time: 3.5, speed: 0.5, blend: 'average' });
+    const { x, z } = w.components.RootMotion;
+    const start = eids.map((eid) => [x[eid]!, z[eid]!] as const);
+    for (let f = 0; f < 90; f++) step(w, DT);
+    const travel = (eid: number): number => Math.hypot(x[eid]! - start[eids.indexOf(eid)]![0], z[eid]! - start[eids.indexOf(eid)]![1]);
+    const walked = travel(walkAlone);
+    expect(walked).toBeGreaterThan(1); // 1.5 s of walking
+    expect(Math.abs(travel(withArm) - walked)).toBeLessThanOrEqual(1e-5);
+    expect(travel(averagedArm)).toBeLessThan(0.6 * walked); // averaged, the held arm clip halves it (the old rule)
+    expect(Math.abs(travel(layeredHalf) - travel(averagedHalf))).toBeLessThanOrEqual(1e-5);
+    expect(Math.abs(travel(layeredHalf) - walked)).toBeGreaterThan(0.01);
   });
 });
 
