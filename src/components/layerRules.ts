@@ -162,8 +162,10 @@ export const STEPS_LAYERED = 0x100;
 const PLACE = new Int32Array(MAX_LAYERS);
 
 /**
- * The override layers of the character whose first slot is `first`, at weights
- * `weights[base + n]` (slot n), as blend steps into `steps` (`n | kind << STEP_KIND_SHIFT`): the
+ * The override layers of the character whose first slot is `first` — the slots n whose bit
+ * `1 << n` is set in `overrides` ({@link blendsAs} says `BLEND_OVERRIDE` at the weights blended:
+ * the caller has them, and passing a weight here would box a double per call) — as blend steps
+ * into `steps` (`n | kind << STEP_KIND_SHIFT`): the
  * rule of the file header. Returns the step count, with {@link STEPS_LAYERED} set when some step
  * is not an average. Without such a step the steps are the override slots in slot order, all
  * {@link STEP_AVERAGE} (so their blend is the average's, bit for bit). Otherwise they are ordered
@@ -171,12 +173,12 @@ const PLACE = new Int32Array(MAX_LAYERS);
  * copies in slot order), a place's first slot a {@link STEP_LAYER} when it is `'layer'` and the others {@link STEP_JOIN}; the group that
  * comes first becomes averages (nothing lies below it, where both rules agree). Allocates nothing.
  */
-export function planOverrideSteps(layers: LayersComponent, first: number, weights: Float32Array, base: number, steps: Int32Array): number {
+export function planOverrideSteps(layers: LayersComponent, first: number, overrides: number, steps: Int32Array): number {
   const maxLayers = layers.maxLayers;
   let count = 0, layered = false;
   for (let n = 0; n < maxLayers; n++) {
     const li = first + n;
-    if (blendsAs(layers, li, weights[base + n]) !== BLEND_OVERRIDE) continue;
+    if (((overrides >>> n) & 1) === 0) continue;
     if (layersOver(layers, li) && (count > 0 || standsInFor(layers, li, n) !== n)) layered = true;
     steps[count++] = n;
   }
@@ -209,7 +211,7 @@ export function planOverrideSteps(layers: LayersComponent, first: number, weight
   if (any) return count | STEPS_LAYERED;
   // Every step averages: slot order, for the average's bits.
   count = 0;
-  for (let n = 0; n < maxLayers; n++) if (blendsAs(layers, first + n, weights[base + n]) === BLEND_OVERRIDE) steps[count++] = n;
+  for (let n = 0; n < maxLayers; n++) if (((overrides >>> n) & 1) !== 0) steps[count++] = n;
   return count;
 }
 

@@ -96,7 +96,9 @@ function blendCurveLayers(
   const { clip: clipIds, reference, maxLayers } = layers;
   // 1. Override layers: W first, for the rest default's share. With a 'layer' layer over others,
   // each layer's weight is its effective weight under the blend modes' rule (layeredWeights).
-  const planned = planOverrideSteps(layers, firstLayer, weights, base, STEPS);
+  let overrides = 0;
+  for (let n = 0; n < maxLayers; n++) if (blendsAs(layers, firstLayer + n, weights[base + n]) === BLEND_OVERRIDE) overrides |= 1 << n;
+  const planned = planOverrideSteps(layers, firstLayer, overrides, STEPS);
   const layered = (planned & STEPS_LAYERED) !== 0;
   if (layered) {
     for (let n = 0; n < maxLayers; n++) A[n] = weights[base + n];
@@ -104,9 +106,7 @@ function blendCurveLayers(
   }
   let total = 0;
   for (let n = 0; n < maxLayers; n++) {
-    const li = firstLayer + n;
-    const w = weights[base + n];
-    if (blendsAs(layers, li, w) === BLEND_OVERRIDE) total += layered ? EFFECTIVE[n] : w;
+    if (((overrides >>> n) & 1) !== 0) total += layered ? EFFECTIVE[n] : weights[base + n];
   }
   // Σ w_k·s_k + (θ − W)·d = Σ_k w_k·(s_k − d) + max(W, θ)·d: start at the default's share, then
   // each layer adds w·(s − d) for the curves its clip has (a curve it lacks is its default).
@@ -114,9 +114,8 @@ function blendCurveLayers(
   for (let c = 0; c < curveCount; c++) SUM[c] = norm * defaults[c];
   for (let n = 0; n < maxLayers; n++) {
     const li = firstLayer + n;
-    const stored = weights[base + n];
-    if (blendsAs(layers, li, stored) !== BLEND_OVERRIDE) continue;
-    const w = layered ? EFFECTIVE[n] : stored;
+    if (((overrides >>> n) & 1) === 0) continue;
+    const w = layered ? EFFECTIVE[n] : weights[base + n];
     const clipId = level < 0 ? clipIds[li] : lodClipId(clipLevels, clipIds[li], level);
     const map = maps[clipId];
     if (map === undefined) continue;

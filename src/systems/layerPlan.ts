@@ -170,7 +170,7 @@ function planLayers(world: AnimationWorld, eid: number, level: number, back: Flo
     else if (mode === BLEND_ADDITIVE) additiveSlot[additives++] = n;
   }
   // The override layers in the order of their blend steps (slot order unless a 'layer' layer is over others).
-  const planned = planOverrideSteps(Layers, firstLayer, weight, 0, steps);
+  const planned = planOverrideSteps(Layers, firstLayer, bits, steps);
   const overrides = planned & STEP_SLOT;
   for (let k = 0; k < overrides; k++) {
     const n = steps[k] & STEP_SLOT, m = mask[firstLayer + n];

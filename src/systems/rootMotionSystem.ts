@@ -184,7 +184,9 @@ const EFFECTIVE = new Float64Array(MAX_LAYERS);
  */
 function layerRootWeights(world: AnimationWorld, eid: number, first: number): boolean {
   const Layers = world.components.Layers;
-  const planned = planOverrideSteps(Layers, first, Layers.weight, first, STEPS);
+  let overrides = 0;
+  for (let n = 0; n < Layers.maxLayers; n++) if (movesRoot(Layers, first + n)) overrides |= 1 << n;
+  const planned = planOverrideSteps(Layers, first, overrides, STEPS);
   if ((planned & STEPS_LAYERED) === 0) return false;
   const count = planned & STEP_SLOT;
   const joint = world.assets.rootFrames[world.components.Character.skeleton[eid]].joint;

@@ -107,7 +107,9 @@ describe('planOverrideSteps', () => {
   function stepsOf(rows: Row[]): { steps: [number, number][]; layered: boolean } {
     const layers = layersWith(rows);
     const steps = new Int32Array(DEFAULT_MAX_LAYERS).fill(-1);
-    const answer = planOverrideSteps(layers, DEFAULT_MAX_LAYERS, layers.weight, DEFAULT_MAX_LAYERS, steps);
+    let overrides = 0;
+    for (let n = 0; n < DEFAULT_MAX_LAYERS; n++) if (isOverride(layers, DEFAULT_MAX_LAYERS + n)) overrides |= 1 << n;
+    const answer = planOverrideSteps(layers, DEFAULT_MAX_LAYERS, overrides, steps);
     const out: [number, number][] = [];
     for (let k = 0; k < (answer & STEP_SLOT); k++) out.push([steps[k]! & STEP_SLOT, steps[k]! >>> STEP_KIND_SHIFT]);
     return { steps: out, layered: (answer & STEPS_LAYERED) !== 0 };
