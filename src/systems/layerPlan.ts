@@ -1,8 +1,9 @@
 /**
  * The layer plan: what one character's layers do at one instant — for each layer slot, the clip
  * to sample (at the character's LOD level), the time to sample it at and its weight; which slots
- * blend as override layers (in slot order, with their masks) and which apply as additive
- * layers. Built by one of two functions and read by every blend backend, so the decisions of
+ * blend as override layers (in the order of their blend steps, with their masks: slot order
+ * unless a `'layer'` layer is over others, layerRules.ts `planOverrideSteps`) and which apply as
+ * additive layers. Built by one of two functions and read by every blend backend, so the decisions of
  * which layer counts, how, and with what are taken in one place:
  * - {@link planLayersNow}: the layers as they stand (their times and weights): the frame's blend
  *   (blendSystem on the JavaScript kernels, src/wasm/blendWasm.ts on the WebAssembly ones) and a
@@ -195,8 +196,9 @@ function planLayers(world: AnimationWorld, eid: number, level: number, back: Flo
  * sampling its layers into `samples` (slot n at n × maxJoints × 10): one unmasked override layer
  * at or above the blend threshold is the blend (sampled straight into `out`); two unmasked ones
  * blend in one pass (`sampleBlendTwoSlots`) when `onePass` allows it and their clips are dense
- * and unbound, else sampled and blended by `blendTwoLayers`; any other set by
- * `blendOverrideLayers` (rest pose below the threshold); then the additive layers in slot order.
+ * and unbound, else sampled and blended by `blendTwoLayers`; a plan with a `'layer'` layer over
+ * others by `blendLayeredLayers` (its steps); any other set by `blendOverrideLayers` (rest pose
+ * below the threshold); then the additive layers in slot order.
  * Returns whether the one-pass blend was taken (its layer poses are not rounded to float32).
  */
 export function blendPlan(world: AnimationWorld, plan: LayerPlan, samples: Float32Array, out: Float32Array, outOff: number, onePass: boolean): boolean {
