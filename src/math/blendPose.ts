@@ -200,6 +200,81 @@ export function blendLayeredLayers(
 }
 
 /**
+ * {@link blendLayeredLayers} for its most common layered plan, written out: two steps, an
+ * average (the base, pose at `offA`, weight `layerWeight[0]`, mask `maskA`) and a layer over it
+ * (pose at `offB`, weight `layerWeight[1]`, mask `maskB`). Per joint, with a = weight × mask[j]:
+ * where both contribute the base's weight becomes max(0, 1 − a_B) — the normalized base lerped
+ * toward B, (1 − a_B)·L_A + a_B·L_B over a total of 1 (or B alone for a_B ≥ 1) — and otherwise
+ * each keeps its own; the two are then blended as {@link blendOverrideLayers} blends two layers
+ * (B's quaternion in A's hemisphere, the rest pose joining below the threshold). The same values
+ * as {@link blendLayeredLayers} up to float rounding, without its step loop. Pure kernel: writes
+ * only `out[outOff .. outOff + jointCount × 10)`.
+ */
+export function blendLayerOverBase(
+  out: Float32Array,
+  outOff: number,
+  rest: Float32Array,
+  poses: Float32Array,
+  offA: number,
+  offB: number,
+  layerWeight: Float32Array,
+  maskA: Float32Array | null,
+  maskB: Float32Array | null,
+  jointCount: number,
+  threshold: Float64Array,
+): void {
+  const theta = threshold[0];
+  const weightA = layerWeight[0], weightB = layerWeight[1];
+  for (let j = 0; j < jointCount; j++) {
+    const k = j * POSE_STRIDE;
+    let wa = maskA === null ? weightA : weightA * maskA[j];
+    const wb = maskB === null ? weightB : weightB * maskB[j];
+    if (wa > 0 && wb > 0) wa = wb < 1 ? 1 - wb : 0;
+    let total = 0;
+    let tx = 0, ty = 0, tz = 0, qx = 0, qy = 0, qz = 0, qw = 0, sx = 0, sy = 0, sz = 0;
+    let rx = 0, ry = 0, rz = 0, rw = 0;
+    if (wa > 0) {
+      const p = offA + k;
+      rx = poses[p + POSE_Q]; ry = poses[p + POSE_Q + 1]; rz = poses[p + POSE_Q + 2]; rw = poses[p + POSE_Q + 3];
+      total = wa;
+      tx = poses[p + POSE_T] * wa; ty = poses[p + POSE_T + 1] * wa; tz = poses[p + POSE_T + 2] * wa;
+      qx = rx * wa; qy = ry * wa; qz = rz * wa; qw = rw * wa;
+      sx = poses[p + POSE_S] * wa; sy = poses[p + POSE_S + 1] * wa; sz = poses[p + POSE_S + 2] * wa;
+    }
+    if (wb > 0) {
+      const p = offB + k;
+      let x = poses[p + POSE_Q], y = poses[p + POSE_Q + 1], z = poses[p + POSE_Q + 2], s = poses[p + POSE_Q + 3];
+      if (total === 0) {
+        rx = x; ry = y; rz = z; rw = s;
+      } else if (rx * x + ry * y + rz * z + rw * s < 0) {
+        x = -x; y = -y; z = -z; s = -s;
+      }
+      total += wb;
+      tx += poses[p + POSE_T] * wb; ty += poses[p + POSE_T + 1] * wb; tz += poses[p + POSE_T + 2] * wb;
+      qx += x * wb; qy += y * wb; qz += z * wb; qw += s * wb;
+      sx += poses[p + POSE_S] * wb; sy += poses[p + POSE_S + 1] * wb; sz += poses[p + POSE_S + 2] * wb;
+    }
+    if (total < theta) {
+      const w = theta - total;
+      let x = rest[k + POSE_Q], y = rest[k + POSE_Q + 1], z = rest[k + POSE_Q + 2], s = rest[k + POSE_Q + 3];
+      if (total > 0 && rx * x + ry * y + rz * z + rw * s < 0) {
+        x = -x; y = -y; z = -z; s = -s;
+      }
+      total = theta;
+      tx += rest[k + POSE_T] * w; ty += rest[k + POSE_T + 1] * w; tz += rest[k + POSE_T + 2] * w;
+      qx += x * w; qy += y * w; qz += z * w; qw += s * w;
+      sx += rest[k + POSE_S] * w; sy += rest[k + POSE_S + 1] * w; sz += rest[k + POSE_S + 2] * w;
+    }
+    const o = outOff + k;
+    const inv = 1 / total;
+    out[o + POSE_T] = tx * inv; out[o + POSE_T + 1] = ty * inv; out[o + POSE_T + 2] = tz * inv;
+    const qInv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+    out[o + POSE_Q] = qx * qInv; out[o + POSE_Q + 1] = qy * qInv; out[o + POSE_Q + 2] = qz * qInv; out[o + POSE_Q + 3] = qw * qInv;
+    out[o + POSE_S] = sx * inv; out[o + POSE_S + 1] = sy * inv; out[o + POSE_S + 2] = sz * inv;
+  }
+}
+
+/**
  * {@link blendOverrideLayers} for its most common case, written out: two unmasked layers
  * (weights `layerWeight[0]`, `layerWeight[1]` > 0, poses at `offA` and `offB`) whose weights
  * sum to at least the threshold, so the rest pose never joins. The same operations in the same

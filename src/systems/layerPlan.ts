@@ -20,11 +20,11 @@
  * Building and blending allocate nothing.
  */
 import { sampleBlendTwoInto, sampleClipInto } from '../assets/sampleClip.js';
-import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendsAs, loops, planOverrideSteps, STEP_SLOT, STEPS_LAYERED } from '../components/layerRules.js';
+import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendsAs, loops, planOverrideSteps, STEP_AVERAGE, STEP_KIND_SHIFT, STEP_LAYER, STEP_SLOT, STEPS_LAYERED } from '../components/layerRules.js';
 import type { LayersComponent } from '../components/Layers.js';
 import { lodClipId } from '../components/Lod.js';
 import { applyFadeCurve } from '../math/fadeCurves.js';
-import { applyAdditiveLayer, blendLayeredLayers, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
+import { applyAdditiveLayer, blendLayeredLayers, blendLayerOverBase, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
@@ -213,9 +213,12 @@ export function blendPlan(world: AnimationWorld, plan: LayerPlan, samples: Float
   const count = plan.overrides;
   let tookOnePass = false;
   if (plan.layered) {
-    // A 'layer' layer over others: the layered blend, steps in the plan's order.
+    // A 'layer' layer over others: the layered blend, steps in the plan's order (one layer over
+    // a base, the common case, written out).
     for (let k = 0; k < count; k++) sampleSlot(samples, layerOff[k], world, plan, plan.overrideSlot[k], clips, bindings);
-    blendLayeredLayers(out, outOff, skeletons[Character.skeleton[eid]].rest, samples, layerOff, layerWeight, layerMask, plan.steps, count, jointCount, threshold);
+    const rest = skeletons[Character.skeleton[eid]].rest;
+    if (isLayerOverBase(plan)) blendLayerOverBase(out, outOff, rest, samples, layerOff[0], layerOff[1], layerWeight, layerMask[0], layerMask[1], jointCount, threshold);
+    else blendLayeredLayers(out, outOff, rest, samples, layerOff, layerWeight, layerMask, plan.steps, count, jointCount, threshold);
   } else if (count === 1 && !plan.masked && layerWeight[0] >= threshold[0]) {
     // One unmasked layer above the threshold: its pose is the blend, sampled in place.
     sampleSlot(out, outOff, world, plan, plan.overrideSlot[0], clips, bindings);
@@ -239,6 +242,11 @@ export function blendPlan(world: AnimationWorld, plan: LayerPlan, samples: Float
     applyAdditiveLayer(out, outOff, samples, n * poseSize, references[reference[li]], plan.weight, n, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
   }
   return tookOnePass;
+}
+
+/** Whether a layered `plan` is one `'layer'` layer over one base (steps: an average, then a layer): `blendLayerOverBase`'s case. */
+export function isLayerOverBase(plan: LayerPlan): boolean {
+  return plan.overrides === 2 && plan.steps[0] >>> STEP_KIND_SHIFT === STEP_AVERAGE && plan.steps[1] >>> STEP_KIND_SHIFT === STEP_LAYER;
 }
 
 /**

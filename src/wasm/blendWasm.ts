@@ -19,9 +19,9 @@
  */
 import { sampleClipInto } from '../assets/sampleClip.js';
 import { MAX_LAYERS } from '../components/Layers.js';
-import { applyAdditiveLayer, blendLayeredLayers, blendOverrideLayers } from '../math/blendPose.js';
+import { applyAdditiveLayer, blendLayeredLayers, blendLayerOverBase, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
-import type { KernelPointers, LayerPlan } from '../systems/layerPlan.js';
+import { isLayerOverBase, type KernelPointers, type LayerPlan } from '../systems/layerPlan.js';
 import type { AnimationWorld } from '../world.js';
 import { POSE_TABLE_IDS, sampleLayerWasm, SKIN_TABLE_IDS, type WasmKernels } from './kernels.js';
 
@@ -70,6 +70,8 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
     const rest = uncopied || skeletonId >= SKIN_TABLE_IDS ? 0 : area.restTable[skeletonId];
     if (rest !== 0 && plan.layered) {
       blendOverrideLayered(outAt, samplesAt, poseBytes, weightAt, layerMasksAt, stepsAt, count, jointCount, rest, thresholdAt);
+    } else if (plan.layered && isLayerOverBase(plan)) {
+      blendLayerOverBase(out, outOff, skeletons[skeletonId].rest, samples, layerOff[0], layerOff[1], layerWeight, layerMask[0], layerMask[1], jointCount, threshold);
     } else if (plan.layered) {
       blendLayeredLayers(out, outOff, skeletons[skeletonId].rest, samples, layerOff, layerWeight, layerMask, plan.steps, count, jointCount, threshold);
     } else if (rest !== 0 && !plan.masked) {

@@ -36,7 +36,7 @@ import {
 } from '../../src/index.js';
 import { sampleClipInto } from '../../src/assets/sampleClip.js';
 import type { Binding } from '../../src/assets/bindingTypes.js';
-import { applyAdditiveLayer, blendLayeredLayers, blendOverrideLayers, BLEND_STEP_AVERAGE, BLEND_STEP_JOIN, BLEND_STEP_KIND_SHIFT, BLEND_STEP_LAYER } from '../../src/math/blendPose.js';
+import { applyAdditiveLayer, blendLayeredLayers, blendLayerOverBase, blendOverrideLayers, BLEND_STEP_AVERAGE, BLEND_STEP_JOIN, BLEND_STEP_KIND_SHIFT, BLEND_STEP_LAYER } from '../../src/math/blendPose.js';
 import { POSE_TABLE_IDS, sampleLayerWasm, syncKernelArea } from '../../src/wasm/kernels.js';
 import { createRandom, syntheticSkeleton } from '../fixtures/synthetic.js';
 import { ASSETS_URL } from '../support/assets.js';
@@ -175,6 +175,8 @@ describe('blendOverrideMasked and applyAdditive on random poses', () => {
       [[[0.2, 2], [2.5, 0], [0.5, -1]], [[0, A], [1, L], [2, J]]],
       [[[0.05, 0], [0.1, 2]], [[0, A], [1, L]]],
       [[[0, -1], [0.7, 0], [0.6, -1]], [[0, A], [1, L], [2, L]]],
+      [[[1, 1], [1, 1]], [[0, A], [1, L]]],
+      [[[0.9, 0], [0.02, 2]], [[0, A], [1, L]]],
     ];
     let worst = 0;
     for (const [slots, order] of cases) {
@@ -193,7 +195,10 @@ describe('blendOverrideMasked and applyAdditive on random poses', () => {
       });
       local.fill(9);
       kernels.blendOverrideLayered(local.byteOffset + layerSize * 4, pose.byteOffset, layerSize * 4, weight.byteOffset + 16, kernels.area.layerMasks.byteOffset, steps.byteOffset, order.length, joints, kernels.area.restTable[0]!, kernels.area.params.byteOffset);
-      blendLayeredLayers(expected, 0, skeleton.rest, pose, layerOff, layerWeight, layerMask, steps, order.length, joints, threshold);
+      // One layer over a base takes the written-out kernel on both sides (blendLayerOverBase; it
+      // agrees with blendLayeredLayers up to the sign of Q where the layer replaces the base).
+      if (order.length === 2 && order[0]![1] === A && order[1]![1] === L) blendLayerOverBase(expected, 0, skeleton.rest, pose, layerOff[0]!, layerOff[1]!, layerWeight, layerMask[0]!, layerMask[1]!, joints, threshold);
+      else blendLayeredLayers(expected, 0, skeleton.rest, pose, layerOff, layerWeight, layerMask, steps, order.length, joints, threshold);
       worst = Math.max(worst, expectClose(local.subarray(layerSize, 2 * layerSize), expected));
       expect(local[layerSize - 1]).toBe(9);
       expect(local[2 * layerSize]).toBe(9);
