@@ -6,7 +6,7 @@
  * of a pool's typed array plus the entity's row. The JavaScript side is src/wasm/.
  *
  * Precision (docs/wasm.md): `skin`/`skinEntries`, `sampleClip` and `sampleBound` (between
- * frames), the two-layer case of `blendOverride`, `blendOverrideMasked` and `applyAdditive`
+ * frames), the two-layer case of `blendOverride`, `blendOverrideMasked`, `blendOverrideLayered` and `applyAdditive`
  * compute in float32 four lanes at a time (`f32x4`), within 1e-5 of the JavaScript path per
  * palette element (1e-6 × the pool's magnitude per local pose element), not its bits. The rest of `blendOverride` keeps the JavaScript path's numbers, bit for bit: every product and sum is an f64
  * operation in the same order as in src/math/composeModel.ts and src/systems/skinSystem.ts
@@ -430,6 +430,176 @@ export function blendOverrideMasked(
   v128.store(out, f32x4.mul(rt, inv), 0);
   v128.store(out, f32x4.mul(rs, inv), 24);
   v128.store(out, f32x4.div(rq, f32x4.sqrt(dot4(rq, rq))), 12);
+}
+
+/**
+ * The override blend with blend modes (src/math/blendPose.ts `blendLayeredLayers`; the rule of
+ * src/components/layerRules.ts), in float32 four lanes at a time (`f32x4`): `count` steps read as
+ * i32 at `steps` (slot n = step & 0xff, kind = step >>> 8: 0 average, 1 starts a `'layer'` group,
+ * 2 joins it). Per joint j, a = weight × mask[j] of slot n (the weight at `weights + 4n`, the mask
+ * pointer at `masks + 4n`, 0: unmasked; a ≤ 0 changes nothing): an average adds a·T, a·S, ±a·Q
+ * (Q in the hemisphere of the first quaternion added, or of the blend so far once a group has
+ * closed) to the sums and a to W; a group sums its members alike (hemisphere of the sums so far,
+ * or of its first member when W = 0), and when it ends the sums become keep/W × sums + group sums
+ * and W = keep + A (keep = max(0, 1 − A), A the group's total), or the group's sums and W = A when
+ * W = 0. Then the rest pose joins with θ − W below θ (`load<f64>(threshold)`), T and S times 1/W,
+ * Q divided by its norm; stored T, S, then Q. Layer n's pose is at `poses + n·layerBytes`.
+ * Within float32 rounding of the JavaScript path (which sums in doubles), not its bits. One
+ * layer over one base (steps: an average, then a layer) takes {@link layerOverBase}.
+ */
+export function blendOverrideLayered(
+  out: usize, poses: usize, layerBytes: usize, weights: usize, masks: usize, steps: usize, count: i32, jointCount: i32, rest: usize, threshold: usize,
+): void {
+  const theta = <f32>load<f64>(threshold);
+  const zero = f32x4.splat(0), sign = f32x4.splat(-0.0), one = f32x4.splat(1);
+  if (count == 2 && (load<i32>(steps) >>> 8) == 0 && (load<i32>(steps, 4) >>> 8) == 1) {
+    layerOverBase(out, poses, layerBytes, weights, masks, load<i32>(steps) & 0xff, load<i32>(steps, 4) & 0xff, jointCount, rest, theta);
+    return;
+  }
+  for (let j = 0, k: usize = 0; j < jointCount; j++, k += POSE_BYTES) {
+    let total: f32 = 0, group: f32 = 0;
+    let rt = zero, rq = zero, rs = zero, first = zero;
+    let gt = zero, gq = zero, gs = zero, h = zero;
+    let open = false;
+    for (let i = 0; i <= count; i++) {
+      const step = i < count ? load<i32>(steps + (<usize>i << 2)) : 0;
+      const kind = step >>> 8;
+      if (open && kind != 2) {
+        // The group ends: the normalized blend below, lerped toward the group's sums by A.
+        open = false;
+        if (group > 0) {
+          if (total > 0) {
+            const keep: f32 = group < 1 ? 1 - group : 0;
+            const f = f32x4.splat(keep / total);
+            rt = f32x4.add(f32x4.mul(rt, f), gt);
+            rq = f32x4.add(f32x4.mul(rq, f), gq);
+            rs = f32x4.add(f32x4.mul(rs, f), gs);
+            total = keep + group;
+          } else {
+            rt = gt; rq = gq; rs = gs;
+            total = group;
+          }
+          first = rq;
+        }
+      }
+      if (i == count) break;
+      const n = step & 0xff;
+      if (kind == 1) {
+        open = true;
+        group = 0;
+        gt = zero; gq = zero; gs = zero;
+        h = rq;
+      }
+      let w = load<f32>(weights + (<usize>n << 2));
+      const mask = <usize>load<i32>(masks + (<usize>n << 2));
+      if (mask != 0) w *= load<f32>(mask + (<usize>j << 2));
+      if (!(w > 0)) continue;
+      const p = poses + <usize>n * layerBytes + k;
+      const q = v128.load(p, 12);
+      const vw = f32x4.splat(w);
+      if (open) {
+        if (total == 0 && group == 0) h = q;
+        const qw = v128.xor(vw, v128.and(f32x4.lt(dot4(h, q), zero), sign));
+        gt = f32x4.add(gt, f32x4.mul(v128.load(p, 0), vw));
+        gq = f32x4.add(gq, f32x4.mul(q, qw));
+        gs = f32x4.add(gs, f32x4.mul(v128.load(p, 24), vw));
+        group += w;
+        continue;
+      }
+      if (total == 0) first = q;
+      const qw = v128.xor(vw, v128.and(f32x4.lt(dot4(first, q), zero), sign));
+      rt = f32x4.add(rt, f32x4.mul(v128.load(p, 0), vw));
+      rq = f32x4.add(rq, f32x4.mul(q, qw));
+      rs = f32x4.add(rs, f32x4.mul(v128.load(p, 24), vw));
+      total += w;
+    }
+    if (total < theta) {
+      // `first` is 0 when no layer contributed: its dot product is never < 0, nothing flips.
+      const r = rest + k;
+      const q = v128.load(r, 12);
+      const vw = f32x4.splat(theta - total);
+      const qw = v128.xor(vw, v128.and(f32x4.lt(dot4(first, q), zero), sign));
+      rt = f32x4.add(rt, f32x4.mul(v128.load(r, 0), vw));
+      rq = f32x4.add(rq, f32x4.mul(q, qw));
+      rs = f32x4.add(rs, f32x4.mul(v128.load(r, 24), vw));
+      total = theta;
+    }
+    const inv = f32x4.div(one, f32x4.splat(total));
+    const o = out + k;
+    v128.store(o, f32x4.mul(rt, inv), 0);
+    v128.store(o, f32x4.mul(rs, inv), 24);
+    v128.store(o, f32x4.div(rq, f32x4.sqrt(dot4(rq, rq))), 12);
+  }
+}
+
+/**
+ * {@link blendOverrideLayered} for one `'layer'` layer (slot `nb`) over one base (slot `na`),
+ * written out (src/math/blendPose.ts `blendLayerOverBase`): per joint, a_A and a_B as there; where
+ * both contribute a_A becomes max(0, 1 − a_B); then the two blend as `blendOverrideMasked`'s two
+ * layers do (both contributing and reaching θ: the two-layer blend; one alone at or above θ: its
+ * pose, Q renormalized; otherwise the sums with the rest pose joining).
+ */
+function layerOverBase(out: usize, poses: usize, layerBytes: usize, weights: usize, masks: usize, na: i32, nb: i32, jointCount: i32, rest: usize, theta: f32): void {
+  const pa = poses + <usize>na * layerBytes, pb = poses + <usize>nb * layerBytes;
+  const wa0 = load<f32>(weights + (<usize>na << 2)), wb0 = load<f32>(weights + (<usize>nb << 2));
+  const ma = <usize>load<i32>(masks + (<usize>na << 2)), mb = <usize>load<i32>(masks + (<usize>nb << 2));
+  const sign = f32x4.splat(-0.0), zero = f32x4.splat(0), one = f32x4.splat(1);
+  for (let j = 0, k: usize = 0; j < jointCount; j++, k += POSE_BYTES) {
+    let wa = ma == 0 ? wa0 : wa0 * load<f32>(ma + (<usize>j << 2));
+    const wb = mb == 0 ? wb0 : wb0 * load<f32>(mb + (<usize>j << 2));
+    if (wa > 0 && wb > 0) wa = wb < 1 ? <f32>1 - wb : 0;
+    const o = out + k, a = pa + k, b = pb + k;
+    if (wa > 0 && wb > 0 && !(wa + wb < theta)) {
+      const aq = v128.load(a, 12), bq = v128.load(b, 12);
+      const vwa = f32x4.splat(wa), vwb = f32x4.splat(wb), inv = f32x4.div(one, f32x4.splat(wa + wb));
+      const qb = v128.xor(vwb, v128.and(f32x4.lt(dot4(aq, bq), zero), sign));
+      const rq = f32x4.add(f32x4.mul(aq, vwa), f32x4.mul(bq, qb));
+      v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(v128.load(a, 0), vwa), f32x4.mul(v128.load(b, 0), vwb)), inv), 0);
+      v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(v128.load(a, 24), vwa), f32x4.mul(v128.load(b, 24), vwb)), inv), 24);
+      v128.store(o, f32x4.div(rq, f32x4.sqrt(dot4(rq, rq))), 12);
+    } else if ((wa > 0 && !(wb > 0) && !(wa < theta)) || (wb > 0 && !(wa > 0) && !(wb < theta))) {
+      const p = wa > 0 ? a : b;
+      const q = v128.load(p, 12);
+      v128.store(o, v128.load(p, 0), 0);
+      v128.store(o, v128.load(p, 24), 24);
+      v128.store(o, f32x4.div(q, f32x4.sqrt(dot4(q, q))), 12);
+    } else {
+      let total: f32 = 0;
+      let rt = zero, rq = zero, rs = zero, first = zero;
+      if (wa > 0) {
+        const vw = f32x4.splat(wa);
+        first = v128.load(a, 12);
+        rt = f32x4.mul(v128.load(a, 0), vw);
+        rq = f32x4.mul(first, vw);
+        rs = f32x4.mul(v128.load(a, 24), vw);
+        total = wa;
+      }
+      if (wb > 0) {
+        const q = v128.load(b, 12);
+        if (total == 0) first = q;
+        const vw = f32x4.splat(wb);
+        const qw = v128.xor(vw, v128.and(f32x4.lt(dot4(first, q), zero), sign));
+        rt = f32x4.add(rt, f32x4.mul(v128.load(b, 0), vw));
+        rq = f32x4.add(rq, f32x4.mul(q, qw));
+        rs = f32x4.add(rs, f32x4.mul(v128.load(b, 24), vw));
+        total += wb;
+      }
+      if (total < theta) {
+        const r = rest + k;
+        const q = v128.load(r, 12);
+        const vw = f32x4.splat(theta - total);
+        const qw = v128.xor(vw, v128.and(f32x4.lt(dot4(first, q), zero), sign));
+        rt = f32x4.add(rt, f32x4.mul(v128.load(r, 0), vw));
+        rq = f32x4.add(rq, f32x4.mul(q, qw));
+        rs = f32x4.add(rs, f32x4.mul(v128.load(r, 24), vw));
+        total = theta;
+      }
+      const inv = f32x4.div(one, f32x4.splat(total));
+      v128.store(o, f32x4.mul(rt, inv), 0);
+      v128.store(o, f32x4.mul(rs, inv), 24);
+      v128.store(o, f32x4.div(rq, f32x4.sqrt(dot4(rq, rq))), 12);
+    }
+  }
 }
 
 /**

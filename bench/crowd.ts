@@ -57,6 +57,10 @@
  * masked upper-body layer, with a masked override layer, and retargeted onto a 0.8× copy of
  * their skeleton, each on a wasm world and a js world alternating frame by frame, medians.
  * BENCH_BLEND_PATHS=0 skips the rows; another number runs them at that crowd size.
+ * Layer modes (layerModesCrowd.ts): 4,000 RobotExpressive.glb characters, a walk and a masked
+ * upper-body wave played 'layer' against the same crowd played 'average', alternating frame by
+ * frame, medians, on each kernel path. BENCH_LAYER_MODES=0 skips the row; another number runs
+ * it at that crowd size.
  * Game crowds (gameCrowd.ts): 4,000 characters a row — the bench crowd, Foxes under a state
  * machine, Robots with an additive masked layer, on reduced clips, retargeted onto a 0.8× copy,
  * all four mixed, and the bench crowd over 200 distinct clips — each on a wasm world and a js
@@ -97,6 +101,7 @@ import { benchmarkCurves, parseCurvesCount, printCurves } from './curvesCrowd.js
 import { benchmarkRetarget, parseRetargetCount, printRetarget } from './retargetCrowd.js';
 import { benchmarkFootLock, parseFootLockCount, printFootLock } from './footLockCrowd.js';
 import { benchmarkBlendPaths, parseBlendPathsCount, printBlendPaths } from './blendPathsCrowd.js';
+import { benchmarkLayerModes, parseLayerModesCount, printLayerModes } from './layerModesCrowd.js';
 import { benchmarkGameCrowd, parseGameCrowdCount, printGameCrowd } from './gameCrowd.js';
 import { benchmarkStateMachines, parseMachineCount, printStateMachines } from './stateMachineCrowd.js';
 import { benchmarkLod, printLod } from './lodCrowd.js';
@@ -158,6 +163,7 @@ async function main(): Promise<void> {
   const retargetCount = parseRetargetCount(process.env['BENCH_RETARGET']);
   const footLockCount = parseFootLockCount(process.env['BENCH_FOOTLOCK']);
   const blendPathsCount = parseBlendPathsCount(process.env['BENCH_BLEND_PATHS']);
+  const layerModesCount = parseLayerModesCount(process.env['BENCH_LAYER_MODES']);
   const gameCrowdCount = parseGameCrowdCount(process.env['BENCH_GAME_CROWD']);
   const machineCount = parseMachineCount(process.env['BENCH_MACHINES']);
   const lodCount = parseCount('BENCH_LOD', process.env['BENCH_LOD'], LOD_CROWD);
@@ -190,6 +196,7 @@ async function main(): Promise<void> {
   if (retargetCount > 0) printRetarget(await benchmarkRetarget(assets, retargetCount, frames, DT));
   if (footLockCount > 0) printFootLock(await benchmarkFootLock(footLockCount, frames, DT));
   if (blendPathsCount > 0) printBlendPaths(await benchmarkBlendPaths(blendPathsCount, frames, DT));
+  if (layerModesCount > 0) printLayerModes(await benchmarkLayerModes(layerModesCount, frames, DT));
   if (gameCrowdCount > 0) printGameCrowd(await benchmarkGameCrowd(gameCrowdCount, frames, DT));
   if (lodCount > 0) printLod(await benchmarkLod(assets, lodCount, frames, DT));
   const reducedCount = reducedCrowdSize();

@@ -189,8 +189,8 @@ export const defaultFrame: Frame = createFrame([
     name: 'rootMotion',
     entities: rootMotionEntities,
     reads: [
-      'world.updates', 'Character', 'Layers.clip', 'Layers.weight', 'Layers.flags', 'Layers.rootDelta', 'Layers.rootYaw', 'Layers.rootScale',
-      'Layers.rootAxis', 'RootMotion.enabled', 'RootMotion.vertical', 'RootMotion.extractYaw', 'world.assets.rootFrames', 'world.scratch.blendThreshold',
+      'world.updates', 'Character', 'Layers.clip', 'Layers.weight', 'Layers.flags', 'Layers.mask', 'Layers.reference', 'Layers.rootDelta', 'Layers.rootYaw', 'Layers.rootScale',
+      'Layers.rootAxis', 'RootMotion.enabled', 'RootMotion.vertical', 'RootMotion.extractYaw', 'world.assets.rootFrames', 'world.assets.masks', 'world.scratch.blendThreshold',
     ],
     writes: ['RootMotion.x', 'RootMotion.y', 'RootMotion.z', 'RootMotion.yaw', 'RootMotion.delta', 'LocalPose'],
   },

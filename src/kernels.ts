@@ -69,12 +69,14 @@ export {
   MIN_JERK_FREQUENCY,
   MIN_JERK_EULER_LIMIT,
 } from './math/minJerk.js';
-export { MAX_LAYERS, DEFAULT_MAX_LAYERS, LAYER_LOOP, LAYER_ADDITIVE, NO_CLIP } from './components/Layers.js';
+export { MAX_LAYERS, DEFAULT_MAX_LAYERS, LAYER_LOOP, LAYER_ADDITIVE, LAYER_LAYERED, NO_CLIP } from './components/Layers.js';
 export { sampleSystem, sampleEntities, advanceClock, advanceLayer, extractRootDelta, extractRootYawDelta } from './systems/sampleSystem.js';
 export { sampleClipInto } from './assets/sampleClip.js';
 export { retargetPose, type RetargetTables } from './math/retargetPose.js';
 export type { Retarget } from './assets/retarget/plan.js';
-export { blendSystem, blendEntities, blendOverrideLayers, applyAdditiveLayer } from './systems/blendSystem.js';
+export {
+  blendSystem, blendEntities, blendOverrideLayers, blendLayeredLayers, applyAdditiveLayer, BLEND_STEP_AVERAGE, BLEND_STEP_LAYER, BLEND_STEP_JOIN, BLEND_STEP_KIND_SHIFT,
+} from './systems/blendSystem.js';
 export { inertializeSystem, inertializeEntities, applyQuinticOffsets, applySpringOffsets } from './systems/inertializeSystem.js';
 export { captureOffsets, type CaptureJob } from './systems/captureOffsets.js';
 export { defaultMaxTransitions, INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OFFSET_STRIDE, SLOT_STRIDE } from './components/Inertialization.js';

@@ -172,11 +172,19 @@ describe('play and step', () => {
     const world = createAnimationWorld({ maxEntities: 2, maxJoints: 4 });
     const eid = spawnCharacter(world, skeleton);
     const still = createClip({ skeleton, frameRate: 1, frames: [...jointPose([4, 0, 0]), ...jointPose([1, 0, 0])] });
-    play(world, eid, still, { layer: 1, weight: 1 });
+    play(world, eid, still, { layer: 1, weight: 1, blend: 'average' });
     play(world, eid, createClip({ skeleton, frameRate: 1, frames: [...jointPose([0, 0, 0]), ...jointPose([1, 0, 0])] }), { layer: 0 });
     setLayerWeight(world, eid, 1, 3);
     step(world, 0);
-    expect(getLocalPose(world, eid)[0]).toBe(3); // (0·1 + 4·3) / 4
+    expect(getLocalPose(world, eid)[0]).toBe(3); // averaged: (0·1 + 4·3) / 4
+    // A 'layer' layer (the default) lerps the layer below toward it: (1 − 0.75)·0 + 0.75·4 = 3;
+    // at weight 3 (≥ 1) it replaces it: 4.
+    play(world, eid, still, { layer: 1, weight: 0.75 });
+    step(world, 0);
+    expect(getLocalPose(world, eid)[0]).toBe(3);
+    setLayerWeight(world, eid, 1, 3);
+    step(world, 0);
+    expect(getLocalPose(world, eid)[0]).toBe(4);
     stop(world, eid, 1);
     step(world, 0);
     expect(getLocalPose(world, eid)[0]).toBe(0);

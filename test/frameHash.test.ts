@@ -18,6 +18,9 @@
  * clock hash as recorded.
  * And the poses again when inertialization kept a starting velocity heading away from the
  * target pose instead of clamping it to 0.
+ * And Layers.flags alone when layers gained a blend mode (`'layer'` by default): the scene plays
+ * `blend: 'average'`, and every other pool, the events and the clock hash as before, but slots a
+ * transition fills and the cross-fades' copies carry the mode's bits.
  * `BITANIM_RECORD_FRAME_HASH=1 npx vitest run test/frameHash.test.ts` writes the fixture from
  * the code as it stands (retired pools kept as recorded): for a change made on purpose only,
  * said here.
@@ -104,7 +107,8 @@ function run(): Result {
     const x = (n % 16) * 3, z = Math.floor(n / 16) * 3;
     const eid = spawnCharacter(world, skeleton, { x, z, yaw: random() * 6, rootMotion: n % 3 !== 2, rootYaw: n % 6 === 0 });
     if (n % 5 === 4) setBlendSpace(world, eid, space, random());
-    else play(world, eid, clips[n % 2]!, { time: random(), weight: 0.5 + random() * 0.5 });
+    // 'average': the recorded bits are those of the normalized average (transitions keep the mode).
+    else play(world, eid, clips[n % 2]!, { time: random(), weight: 0.5 + random() * 0.5, blend: 'average' });
     if (n % 4 === 1) play(world, eid, wave, { layer: 2, weight: random(), mask: upper, additive: true });
     if (n % 3 === 0) setFollower(world, eid, { x: x + 1, y: 1.5, z: z + 1 });
     if (n % 6 === 0) setLookAt(world, eid, { joint: 'head', neck: 'neck', yawLimit: 80 * deg });

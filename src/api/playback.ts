@@ -31,8 +31,26 @@ export interface PlayOptions {
   time?: number;
   /** Add this clip on top of the override blend instead of blending with it (default false). */
   additive?: boolean;
-  /** Per-joint weights for partial-skeleton blending. */
+  /** Per-joint weights for partial-skeleton blending: the layer's a = weight × mask[j] at joint j. */
   mask?: Mask;
+  /**
+   * How an override layer blends with the layers below it (slot order), per joint, with
+   * a = weight × mask[j]:
+   *
+   * - `'layer'` (default): it replaces what is below by a — the result below is normalized and
+   *   lerped toward this layer's pose, (1 − a)·below + a·pose (Game Engine Architecture's
+   *   partial-skeleton LERP, Unity's override layers, Unreal's layered blend per bone): an
+   *   upper-body layer at weight 1 plays its clip on the joints its mask selects and leaves the
+   *   rest to the layers below. With nothing below it starts the blend (a lone layer at weight
+   *   0.5 still plays its clip fully).
+   * - `'average'`: it joins the blend below as one more term of the normalized weighted average
+   *   Σ aᵢ·poseᵢ / Σ aᵢ (ozz-animation's rule; the modes' one rule before they existed): a layer
+   *   at weight 1 over another at weight 1 gives half of each.
+   *
+   * Additive layers ignore it. `transition` keeps the mode of the layer it replaces unless given.
+   * See docs/how-it-works.md ("Layers").
+   */
+  blend?: 'layer' | 'average';
   /**
    * Additive reference R of D = S·R⁻¹: this clip at `referenceTime` (default: the played clip;
    * for a difference clip from `createDifferenceClip`, the identity — it takes no reference).
@@ -113,7 +131,7 @@ export interface PlayOptions {
  *
  * @throws AnimationError for an unknown entity, a clip whose skeleton cannot be paired with the
  * character's (too few shared joint names, and not both humanoids), a mask made for another
- * skeleton, a layer out of range, a `syncBy` that is not 'phase' or 'markers' (or without a
+ * skeleton, a layer out of range, a `blend` that is not 'layer' or 'average', a `syncBy` that is not 'phase' or 'markers' (or without a
  * `syncGroup`), `syncBy: 'markers'` for a clip without sync markers, or numbers outside their ranges (weight in [0, 1000],
  * |speed| ≤ 1000, |time| ≤ 1e9 s; see docs/hardening.md). The layer is untouched then.
  * @example
@@ -171,6 +189,8 @@ export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, ske
     issues.add('speed', rangeIssue(speed, -MAX_PLAYBACK_RATE, MAX_PLAYBACK_RATE, 'the fastest playback rate, MAX_PLAYBACK_RATE') ?? '');
   }
   if (!inRange(time, -MAX_TIME, MAX_TIME)) issues.add('time', rangeIssue(time, -MAX_TIME, MAX_TIME, 'seconds') ?? '');
+  const blend = options.blend;
+  if (blend !== undefined && blend !== 'layer' && blend !== 'average') issues.add('blend', `is ${describeValue(blend)}: must be 'layer' or 'average'`);
   if (options.mask !== undefined) {
     if (!(options.mask?.weights instanceof Float32Array)) issues.add('mask', 'must be a Mask from createMask');
     else checkSkeleton(issues, 'mask', options.mask.skeleton, skeleton);
@@ -231,6 +251,7 @@ export function resolvePlayInto(out: MutableResolvedPlay, issues: IssueList, ske
   out.time = time;
   out.loop = loop;
   out.additive = additive;
+  out.blend = blend === 'average' ? 'average' : 'layer';
   out.mask = options.mask;
   out.reference = reference;
   out.referenceTime = referenceTime;

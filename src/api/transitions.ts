@@ -56,11 +56,13 @@ export interface TransitionOptions extends PlayOptions {
 /**
  * Switches `layer` (default 0) of character `eid` to `clip` over `duration` seconds.
  *
- * The layer keeps its weight (the weight it was fading toward, 1 if it was empty) unless
- * `weight` is given; a cross-fade from a member of a sync group (a blend space's clip) fades
- * the whole group out and takes the group's weight (the sum of its members'). A target speed (`setTargetSpeed`) survives the transition: a new clip
- * that travels plays at the rate that gives the target, one that does not (an idle) at its
- * own `speed`, until `clearTargetSpeed`. A transition that
+ * The layer keeps its weight (the weight it was fading toward, 1 if it was empty) and its blend
+ * mode (`'layer'` if it was empty) unless `weight` or `blend` is given; a cross-fade's outgoing
+ * clip blends in the mode it had, at the place in the stack of the slot it left, and a
+ * cross-fade from a member of a sync group (a blend space's clip) fades the whole group out and
+ * takes the group's weight (the sum of its members'). A target speed (`setTargetSpeed`)
+ * survives the transition: a new clip that travels plays at the rate that gives the target, one
+ * that does not (an idle) at its own `speed`, until `clearTargetSpeed`. A transition that
  * interrupts another starts from the current output: inertialization captures the pose as it
  * is, with its decaying offset; a cross-fade lets the interrupted fade's clips fade out from
  * their current weights.
@@ -95,6 +97,8 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   // A cross-fade out of a synced blend takes the blend's weight: the goal weights of its members.
   if (busy && options.mode === 'crossfade' && Layers.syncGroup[li] >= 0) groupWeight(world, eid, Layers.syncGroup[li], play);
   resolvePlayInto(play, issues, skeleton, clip, options ?? NO_OPTIONS, maxLayers);
+  // Without `blend`, the new clip keeps the blend mode of the layer it replaces.
+  if (options?.blend === undefined) play.blend = 'keep';
   checkTransitionOptions(issues, options);
   issues.throwIfAny();
   const duration = options.duration;

@@ -20,6 +20,21 @@ export const LAYER_ADDITIVE = 2;
 /** `Layers.flags` bit: empty the slot when its weight fade ends (a cross-fade's source). */
 export const LAYER_CLEAR_AFTER_FADE = 4;
 
+/**
+ * `Layers.flags` bit: an override layer in blend mode `'layer'` (`play`'s default): it lerps the
+ * blend of the layers below it toward its pose by weight × mask (see components/layerRules.ts).
+ * Clear: `'average'`, the normalized weighted average with the layers below (ozz-animation's rule),
+ * so a world whose layers all average keeps the flags it had before the mode existed.
+ */
+export const LAYER_LAYERED = 8;
+
+/**
+ * `Layers.flags` bits 4–7: on a cross-fade's outgoing copy of a `'layer'` layer
+ * (`LAYER_CLEAR_AFTER_FADE | LAYER_LAYERED`), the slot (0 … 15, `MAX_LAYERS` = 16) whose place in
+ * the stack it keeps: it blends as one layer with that slot's new clip wherever a free slot held it.
+ */
+export const LAYER_STANDS_IN_SHIFT = 4;
+
 /** `Layers.rootAxis`: the clip's root travel is used as it is. */
 export const ROOT_AXIS_FREE = 0;
 /** `Layers.rootAxis`: a forward (or backward) clip: only travel along Z is kept. */
@@ -46,10 +61,12 @@ export const NO_CLIP = -1;
  *   Float64 so long-running loops do not drift.
  * - `speed[li]`: playback rate (1 = authored speed; negative plays backwards). Rewritten every
  *   frame for a member of a sync group (see `syncGroup`).
- * - `weight[li]`: blend weight ≥ 0 (override layers are normalized by their sum per joint;
- *   an additive layer's weight is its β).
- * - `flags[li]`: `LAYER_LOOP | LAYER_ADDITIVE | LAYER_CLEAR_AFTER_FADE`, composed and read
- *   only through components/layerRules.ts (`layerFlags`, `blendMode`, `loops`, …).
+ * - `weight[li]`: blend weight ≥ 0 (an override layer's a = weight × mask[j] in its blend mode's
+ *   rule, components/layerRules.ts; an additive layer's weight is its β).
+ * - `flags[li]`: `LAYER_LOOP | LAYER_ADDITIVE | LAYER_CLEAR_AFTER_FADE | LAYER_LAYERED`, and on
+ *   a `'layer'` layer's cross-fade copy the slot it stands in for (bits 4–7,
+ *   `LAYER_STANDS_IN_SHIFT`); composed and read only through components/layerRules.ts
+ *   (`layerFlags`, `blendMode`, `layersOver`, `loops`, …).
  * - `mask[li]`: mask id (per-joint weights) or −1 for all joints.
  * - `reference[li]`: reference-pose id of an additive layer, or −1.
  * - `binding[li]`: binding id when the clip was made for another skeleton (joints matched by

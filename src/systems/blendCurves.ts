@@ -11,7 +11,10 @@
  * 1. Override layers (weight w_k > 0): value = (Σ w_k·s_k + max(0, θ − W)·d) / max(W, θ),
  *    W = Σ w_k, where s_k is the layer's clip curve at its time or d when its clip lacks the
  *    curve. Masks do not apply (a curve belongs to no joint). A single layer at or above θ gives
- *    its clip's value; no layer, the default.
+ *    its clip's value; no layer, the default. With a `'layer'` layer over others, w_k is the
+ *    layer's effective weight under the blend modes' rule (components/layerRules.ts
+ *    `layeredWeights`: the layer lerps the normalized value below toward its own by its weight),
+ *    so curves and morph weights blend as the pose does.
  * 2. Additive layers, in layer order: value += β·(s − r) for each curve the layer's clip has,
  *    β its weight and r the reference's value (its reference clip's curve at the reference
  *    time, stored after the reference pose by `registerReference`; 0 for a difference clip).
@@ -23,7 +26,8 @@
 import type { Clip } from '../assets/Clip.js';
 import { curveFramePosition, lerpFrames, lerpKeys } from '../assets/sampleCurves.js';
 import type { LayersComponent } from '../components/Layers.js';
-import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendsAs } from '../components/layerRules.js';
+import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendsAs, layeredWeights, planOverrideSteps, STEP_SLOT, STEPS_LAYERED } from '../components/layerRules.js';
+import { MAX_LAYERS } from '../components/Layers.js';
 import { MAX_CURVES } from '../components/Curves.js';
 import { lodClipId } from '../components/Lod.js';
 import * as layout from '../math/layout.js';
@@ -34,6 +38,10 @@ const { POSE_STRIDE } = layout;
 
 /** The override sum per curve, in doubles (a fixed-size temporary: each thread has its own module). */
 const SUM = new Float64Array(MAX_CURVES);
+/** The blend steps, each slot's a and its effective weight under the blend modes (fixed-size temporaries, as {@link SUM}). */
+const STEPS = new Int32Array(MAX_LAYERS);
+const A = new Float64Array(MAX_LAYERS);
+const EFFECTIVE = new Float64Array(MAX_LAYERS);
 
 /**
  * The curves of the chunk's updated characters `world.updates.eids[first .. last)` into
@@ -86,12 +94,19 @@ function blendCurveLayers(
   const clipLevels = world.lod.clipLevels, threshold = world.scratch.blendThreshold;
   const firstLayer = eid * layers.maxLayers;
   const { clip: clipIds, reference, maxLayers } = layers;
-  // 1. Override layers: W first, for the rest default's share.
+  // 1. Override layers: W first, for the rest default's share. With a 'layer' layer over others,
+  // each layer's weight is its effective weight under the blend modes' rule (layeredWeights).
+  let overrides = 0;
+  for (let n = 0; n < maxLayers; n++) if (blendsAs(layers, firstLayer + n, weights[base + n]) === BLEND_OVERRIDE) overrides |= 1 << n;
+  const planned = planOverrideSteps(layers, firstLayer, overrides, STEPS);
+  const layered = (planned & STEPS_LAYERED) !== 0;
+  if (layered) {
+    for (let n = 0; n < maxLayers; n++) A[n] = weights[base + n];
+    layeredWeights(STEPS, planned & STEP_SLOT, A, EFFECTIVE);
+  }
   let total = 0;
   for (let n = 0; n < maxLayers; n++) {
-    const li = firstLayer + n;
-    const w = weights[base + n];
-    if (blendsAs(layers, li, w) === BLEND_OVERRIDE) total += w;
+    if (((overrides >>> n) & 1) !== 0) total += layered ? EFFECTIVE[n] : weights[base + n];
   }
   // Σ w_k·s_k + (θ − W)·d = Σ_k w_k·(s_k − d) + max(W, θ)·d: start at the default's share, then
   // each layer adds w·(s − d) for the curves its clip has (a curve it lacks is its default).
@@ -99,8 +114,8 @@ function blendCurveLayers(
   for (let c = 0; c < curveCount; c++) SUM[c] = norm * defaults[c];
   for (let n = 0; n < maxLayers; n++) {
     const li = firstLayer + n;
-    const w = weights[base + n];
-    if (blendsAs(layers, li, w) !== BLEND_OVERRIDE) continue;
+    if (((overrides >>> n) & 1) === 0) continue;
+    const w = layered ? EFFECTIVE[n] : weights[base + n];
     const clipId = level < 0 ? clipIds[li] : lodClipId(clipLevels, clipIds[li], level);
     const map = maps[clipId];
     if (map === undefined) continue;

@@ -26,11 +26,14 @@
  *
  * Per joint j (GEA "LERP blending", "partial-skeleton blending", "additive blending"):
  * Which layers are override and which additive: `blendsAs` (components/layerRules.ts).
- * 1. Override layers (not additive, weight > 0) blend by normalized weights
- *    w_k = weight_k × mask_k[j]: T and S by weighted mean, Q by the normalized weighted sum
- *    with each quaternion flipped into the first one's hemisphere (nlerp, as ozz). When the
- *    total W is below the threshold θ the rest pose joins with weight θ − W, so at W = 0 the
- *    joint is exactly at rest and fades there smoothly.
+ * 1. Override layers (not additive, weight > 0), a = weight_k × mask_k[j], in slot order by
+ *    their blend mode (components/layerRules.ts): an `'average'` layer joins the blend below as a
+ *    term of the normalized weighted average (T and S by weighted mean, Q by the normalized
+ *    weighted sum with each quaternion flipped into the first one's hemisphere: nlerp, as ozz);
+ *    a `'layer'` layer over others normalizes the blend below (acc /= W, W = 1) and lerps it toward
+ *    its pose, acc = (1 − a)·acc + a·L (`blendLayeredLayers`; with nothing below it starts the
+ *    blend as an average layer). When the total W is below the threshold θ the rest pose joins
+ *    with weight θ − W, so at W = 0 the joint is exactly at rest and fades there smoothly.
  * 2. Additive layers then apply in layer order: with S the layer's pose and R its reference,
  *    the difference D = S·R⁻¹ (Q_D = Q_S·Q_R⁻¹, T_D = T_S − T_R, S_D = S_S / S_R) is applied to
  *    the current pose T as A = D·T (Q_A = Q_D·Q_T, T_A = T_D + T_T, S_A = S_D·S_T), then
@@ -38,17 +41,18 @@
  *
  * Float curves (`Curves`): after the chunk's poses, `blendCurvesEntities`
  * (blendCurves.ts) blends the clips' curves of its characters that have curves with the same
- * layer weights (no masks; additive layers add β·(s − r)), on both kernel paths.
+ * layer weights and blend modes (no masks; additive layers add β·(s − r)), on both kernel paths.
  *
  * With WebAssembly kernels (`world.kernels === 'wasm'`) each character's plan goes to `blendPlanWasm`
  * (src/wasm/blendWasm.ts): a layer of a dense clip, unbound or through a proportions-only
  * binding, is sampled by the SIMD kernels `sampleClip` / `sampleBound`, the override blend runs
- * on `blendOverride` (unmasked) or `blendOverrideMasked`, additive layers on `applyAdditive`
+ * on `blendOverride` (unmasked), `blendOverrideMasked` or `blendOverrideLayered` (a `'layer'`
+ * layer over others), additive layers on `applyAdditive`
  * (assembly/kernels.ts), within float32 rounding of this path (docs/wasm.md); the rest as here.
  */
 import { commitRemovals } from 'bitecs';
 import { updateRange } from '../components/UpdateList.js';
-import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
+import { applyAdditiveLayer, BLEND_STEP_AVERAGE, BLEND_STEP_JOIN, BLEND_STEP_KIND_SHIFT, BLEND_STEP_LAYER, blendLayeredLayers, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
 import { blendPlanWasm } from '../wasm/blendWasm.js';
@@ -98,4 +102,4 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
   blendCurvesEntities(world, first, last); // curves on JavaScript, on both kernel paths
 }
 
-export { applyAdditiveLayer, blendOverrideLayers }; // the kernels, exported with their system for tests
+export { applyAdditiveLayer, blendLayeredLayers, blendOverrideLayers, BLEND_STEP_AVERAGE, BLEND_STEP_JOIN, BLEND_STEP_KIND_SHIFT, BLEND_STEP_LAYER }; // the kernels, exported with their system for tests

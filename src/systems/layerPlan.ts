@@ -1,8 +1,9 @@
 /**
  * The layer plan: what one character's layers do at one instant — for each layer slot, the clip
  * to sample (at the character's LOD level), the time to sample it at and its weight; which slots
- * blend as override layers (in slot order, with their masks) and which apply as additive
- * layers. Built by one of two functions and read by every blend backend, so the decisions of
+ * blend as override layers (in the order of their blend steps, with their masks: slot order
+ * unless a `'layer'` layer is over others, layerRules.ts `planOverrideSteps`) and which apply as
+ * additive layers. Built by one of two functions and read by every blend backend, so the decisions of
  * which layer counts, how, and with what are taken in one place:
  * - {@link planLayersNow}: the layers as they stand (their times and weights): the frame's blend
  *   (blendSystem on the JavaScript kernels, src/wasm/blendWasm.ts on the WebAssembly ones) and a
@@ -19,11 +20,11 @@
  * Building and blending allocate nothing.
  */
 import { sampleBlendTwoInto, sampleClipInto } from '../assets/sampleClip.js';
-import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendsAs, loops } from '../components/layerRules.js';
+import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendsAs, loops, planOverrideSteps, STEP_AVERAGE, STEP_KIND_SHIFT, STEP_LAYER, STEP_SLOT, STEPS_LAYERED } from '../components/layerRules.js';
 import type { LayersComponent } from '../components/Layers.js';
 import { lodClipId } from '../components/Lod.js';
 import { applyFadeCurve } from '../math/fadeCurves.js';
-import { applyAdditiveLayer, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
+import { applyAdditiveLayer, blendLayeredLayers, blendLayerOverBase, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
@@ -55,6 +56,14 @@ export interface LayerPlan {
   overrideBits: number;
   /** Whether an override layer carries a mask. */
   masked: boolean;
+  /**
+   * Per override layer k, its blend step (`slot | kind << STEP_KIND_SHIFT`, layerRules.ts
+   * `planOverrideSteps`; in the pool buffer, where the WebAssembly kernel reads it); the override
+   * layers above follow this order.
+   */
+  readonly steps: Int32Array;
+  /** Whether a step is not an average (a `'layer'` layer over others): the blend is `blendLayeredLayers`'. */
+  layered: boolean;
   /** Additive layers, in slot order: how many, and their slots. */
   additives: number;
   readonly additiveSlot: Int32Array;
@@ -72,6 +81,7 @@ export interface KernelPointers {
   readonly samplesAt: number;
   readonly timeAt: number;
   readonly weightAt: number;
+  readonly stepsAt: number;
 }
 
 /** The plan's scratch (FrameSystem.scratch, built once per world and per thread): `world.scratch.layerPlan`. */
@@ -90,6 +100,8 @@ export const layerPlanScratch = {
     layerMask: new Array<Float32Array | null>(maxLayers).fill(null),
     overrideBits: 0,
     masked: false,
+    steps: alloc.array(Int32Array, maxLayers),
+    layered: false,
     additives: 0,
     additiveSlot: new Int32Array(maxLayers),
     kernelPointers: null,
@@ -134,9 +146,9 @@ function planLayers(world: AnimationWorld, eid: number, level: number, back: Flo
   const masks = world.assets.masks;
   const clipLevels = world.lod.clipLevels;
   const poseSize = world.maxJoints * POSE_STRIDE;
-  const { source, time, weight, overrideSlot, layerOff, layerWeight, layerMask, additiveSlot } = plan;
+  const { source, time, weight, overrideSlot, layerOff, layerWeight, layerMask, additiveSlot, steps } = plan;
   const firstLayer = eid * maxLayers;
-  let overrides = 0, additives = 0, bits = 0;
+  let additives = 0, bits = 0;
   let masked = false;
   for (let n = 0; n < maxLayers; n++) {
     const li = firstLayer + n;
@@ -155,19 +167,21 @@ function planLayers(world: AnimationWorld, eid: number, level: number, back: Flo
       writeLayerTimeAt(time, n, Layers, li, clips[clipId].duration, back, backIndex);
     }
     const mode = blendsAs(Layers, li, weight[n]);
-    if (mode === BLEND_OVERRIDE) {
-      overrideSlot[overrides] = n;
-      layerOff[overrides] = n * poseSize;
-      layerWeight[overrides] = weight[n];
-      const m = mask[li];
-      layerMask[overrides] = m >= 0 ? masks[m] : null;
-      if (m >= 0) masked = true;
-      bits |= 1 << n;
-      overrides++;
-    } else if (mode === BLEND_ADDITIVE) {
-      additiveSlot[additives++] = n;
-    }
+    if (mode === BLEND_OVERRIDE) bits |= 1 << n;
+    else if (mode === BLEND_ADDITIVE) additiveSlot[additives++] = n;
   }
+  // The override layers in the order of their blend steps (slot order unless a 'layer' layer is over others).
+  const planned = planOverrideSteps(Layers, firstLayer, bits, steps);
+  const overrides = planned & STEP_SLOT;
+  for (let k = 0; k < overrides; k++) {
+    const n = steps[k] & STEP_SLOT, m = mask[firstLayer + n];
+    overrideSlot[k] = n;
+    layerOff[k] = n * poseSize;
+    layerWeight[k] = weight[n];
+    layerMask[k] = m >= 0 ? masks[m] : null;
+    if (m >= 0) masked = true;
+  }
+  plan.layered = (planned & STEPS_LAYERED) !== 0;
   plan.eid = eid;
   plan.firstLayer = firstLayer;
   plan.level = level;
@@ -182,8 +196,9 @@ function planLayers(world: AnimationWorld, eid: number, level: number, back: Flo
  * sampling its layers into `samples` (slot n at n × maxJoints × 10): one unmasked override layer
  * at or above the blend threshold is the blend (sampled straight into `out`); two unmasked ones
  * blend in one pass (`sampleBlendTwoSlots`) when `onePass` allows it and their clips are dense
- * and unbound, else sampled and blended by `blendTwoLayers`; any other set by
- * `blendOverrideLayers` (rest pose below the threshold); then the additive layers in slot order.
+ * and unbound, else sampled and blended by `blendTwoLayers`; a plan with a `'layer'` layer over
+ * others by `blendLayeredLayers` (its steps); any other set by `blendOverrideLayers` (rest pose
+ * below the threshold); then the additive layers in slot order.
  * Returns whether the one-pass blend was taken (its layer poses are not rounded to float32).
  */
 export function blendPlan(world: AnimationWorld, plan: LayerPlan, samples: Float32Array, out: Float32Array, outOff: number, onePass: boolean): boolean {
@@ -197,7 +212,14 @@ export function blendPlan(world: AnimationWorld, plan: LayerPlan, samples: Float
   const { layerOff, layerWeight, layerMask } = plan;
   const count = plan.overrides;
   let tookOnePass = false;
-  if (count === 1 && !plan.masked && layerWeight[0] >= threshold[0]) {
+  if (plan.layered) {
+    // A 'layer' layer over others: the layered blend, steps in the plan's order (one layer over
+    // a base, the common case, written out).
+    for (let k = 0; k < count; k++) sampleSlot(samples, layerOff[k], world, plan, plan.overrideSlot[k], clips, bindings);
+    const rest = skeletons[Character.skeleton[eid]].rest;
+    if (isLayerOverBase(plan)) blendLayerOverBase(out, outOff, rest, samples, layerOff[0], layerOff[1], layerWeight, layerMask[0], layerMask[1], jointCount, threshold);
+    else blendLayeredLayers(out, outOff, rest, samples, layerOff, layerWeight, layerMask, plan.steps, count, jointCount, threshold);
+  } else if (count === 1 && !plan.masked && layerWeight[0] >= threshold[0]) {
     // One unmasked layer above the threshold: its pose is the blend, sampled in place.
     sampleSlot(out, outOff, world, plan, plan.overrideSlot[0], clips, bindings);
   } else if (count === 2 && !plan.masked && layerWeight[0] + layerWeight[1] >= threshold[0]) {
@@ -220,6 +242,11 @@ export function blendPlan(world: AnimationWorld, plan: LayerPlan, samples: Float
     applyAdditiveLayer(out, outOff, samples, n * poseSize, references[reference[li]], plan.weight, n, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);
   }
   return tookOnePass;
+}
+
+/** Whether a layered `plan` is one `'layer'` layer over one base (steps: an average, then a layer): `blendLayerOverBase`'s case. */
+export function isLayerOverBase(plan: LayerPlan): boolean {
+  return plan.overrides === 2 && plan.steps[0] >>> STEP_KIND_SHIFT === STEP_AVERAGE && plan.steps[1] >>> STEP_KIND_SHIFT === STEP_LAYER;
 }
 
 /**

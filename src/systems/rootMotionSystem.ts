@@ -2,7 +2,7 @@
  * rootMotionSystem — moves each character through the world by its clips' root motion and
  * keeps the pose in place (after Tokage It Lab's normalization of walk cycles with root motion).
  *
- * Reads:  Character, Layers (clip/weight/flags/rootDelta/rootYaw/rootScale/rootAxis),
+ * Reads:  Character, Layers (clip/weight/flags/mask/reference/rootDelta/rootYaw/rootScale/rootAxis), the masks,
  *         RootMotion (enabled, vertical, extractYaw), the skeletons' root frames (rest
  *         placement of the root-motion joint and of the chain above it), `world.blendThreshold`.
  * Writes: RootMotion (x, y, z, delta; yaw with yaw extraction), LocalPose (the translation of
@@ -19,7 +19,9 @@
  * 1. The override layers' root deltas are restricted to their axis (forward clips keep Z,
  *    sideways clips X), scaled (hip-height ratio) and blended with the layer weights the way
  *    the pose is (normalized, with the rest pose's zero motion filling in below the blend
- *    threshold). With yaw extraction their turns Δψ are blended with the same weights (no
+ *    threshold; with a `'layer'` layer over others, by their effective weights under the blend
+ *    modes' rule, components/layerRules.ts `layeredWeights`, a `'layer'` layer's a being its
+ *    weight × its mask at the root-motion joint). With yaw extraction their turns Δψ are blended with the same weights (no
  *    axis or scale: those are about distance). Additive layers carry no root motion.
  *    1b. With yaw extraction what is blended (and restricted and scaled) is each layer's
  *    motion over the frame as a 2D twist — the turn δ and the travel u at a constant rate in
@@ -52,8 +54,8 @@
  * translation-only model.
  */
 import { commitRemovals } from 'bitecs';
-import { ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
-import { movesRoot } from '../components/layerRules.js';
+import { MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
+import { layeredWeights, movesRoot, planOverrideSteps, STEP_AVERAGE, STEP_KIND_SHIFT, STEP_SLOT, STEPS_LAYERED } from '../components/layerRules.js';
 import { updateRange } from '../components/UpdateList.js';
 import type { RootFrame } from '../assets/rootTrack.js';
 import * as affine from '../math/affine.js';
@@ -114,10 +116,12 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
     const eid = updated[entry];
     if (enabled[eid] === 0) continue; // no root motion
     const turning = extractYaw[eid] !== 0;
+    const first = eid * maxLayers;
+    const layered = layerRootWeights(world, eid, first);
     let total = 0, dx = 0, dy = 0, dz = 0, turn = 0;
-    for (let li = eid * maxLayers, last = li + maxLayers; li < last; li++) {
+    for (let li = first, last = li + maxLayers; li < last; li++) {
       if (!movesRoot(Layers, li)) continue;
-      const w = weight[li];
+      const w = layered ? EFFECTIVE[li - first] : weight[li];
       const k = w * rootScale[li];
       const axis = rootAxis[li];
       total += w;
@@ -164,6 +168,35 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
 
     holdChain(local, eid * poseSize, rootFrames[Character.skeleton[eid]], up, turning);
   }
+}
+
+/** The blend steps, each slot's a and its effective weight (fixed-size temporaries: each thread has its own module). */
+const STEPS = new Int32Array(MAX_LAYERS);
+const A = new Float64Array(MAX_LAYERS);
+const EFFECTIVE = new Float64Array(MAX_LAYERS);
+
+/**
+ * Step 1's weights under the blend modes (components/layerRules.ts): when a `'layer'` layer is
+ * over others, each override slot's effective weight into `EFFECTIVE` (its a: the weight, times
+ * the mask's value at the root-motion joint for a `'layer'` layer's steps — an upper-body layer
+ * leaves the travel to the walk below it; an average step's a is its weight, as before) and
+ * true; false (nothing written) when every step averages.
+ */
+function layerRootWeights(world: AnimationWorld, eid: number, first: number): boolean {
+  const Layers = world.components.Layers;
+  let overrides = 0;
+  for (let n = 0; n < Layers.maxLayers; n++) if (movesRoot(Layers, first + n)) overrides |= 1 << n;
+  const planned = planOverrideSteps(Layers, first, overrides, STEPS);
+  if ((planned & STEPS_LAYERED) === 0) return false;
+  const count = planned & STEP_SLOT;
+  const joint = world.assets.rootFrames[world.components.Character.skeleton[eid]].joint;
+  const masks = world.assets.masks;
+  for (let k = 0; k < count; k++) {
+    const n = STEPS[k] & STEP_SLOT, li = first + n, m = Layers.mask[li];
+    A[n] = (STEPS[k] >>> STEP_KIND_SHIFT) === STEP_AVERAGE || m < 0 ? Layers.weight[li] : Layers.weight[li] * masks[m][joint];
+  }
+  layeredWeights(STEPS, count, A, EFFECTIVE);
+  return true;
 }
 
 /**

@@ -216,7 +216,7 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
       writeLayer(world, eid, skeleton, clip, play);
       Layers.mask[first] = c.mask[ms];
       if (bound.additive) {
-        Layers.flags[first] = layerFlags(play.loop, BLEND_ADDITIVE);
+        Layers.flags[first] = layerFlags(play.loop, BLEND_ADDITIVE, false);
         Layers.reference[first] = bound.references[s];
       }
     }

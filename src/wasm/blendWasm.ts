@@ -9,7 +9,8 @@
  * straight into the output when it is the blend); the override blend of a character whose
  * override layers carry no mask is done by `blendOverride` (assembly/kernels.ts: two layers in
  * float32, within 1e-6 of `blendOverrideLayers`; more layers in doubles, its bits), of one with a
- * masked layer by `blendOverrideMasked` (float32), and each additive layer by `applyAdditive`
+ * masked layer by `blendOverrideMasked` (float32), of one with a `'layer'` layer over others by
+ * `blendOverrideLayered` (float32, the plan's blend steps), and each additive layer by `applyAdditive`
  * (float32; docs/wasm.md). Reduced clips, bindings with `retarget`, clips, masks, reference
  * poses and bindings the kernel area could not hold, and characters whose skeleton it could not
  * hold run the JavaScript kernels (the masked blend's per-slot mask pointers go through this
@@ -18,9 +19,9 @@
  */
 import { sampleClipInto } from '../assets/sampleClip.js';
 import { MAX_LAYERS } from '../components/Layers.js';
-import { applyAdditiveLayer, blendOverrideLayers } from '../math/blendPose.js';
+import { applyAdditiveLayer, blendLayeredLayers, blendLayerOverBase, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
-import type { KernelPointers, LayerPlan } from '../systems/layerPlan.js';
+import { isLayerOverBase, type KernelPointers, type LayerPlan } from '../systems/layerPlan.js';
 import type { AnimationWorld } from '../world.js';
 import { POSE_TABLE_IDS, sampleLayerWasm, SKIN_TABLE_IDS, type WasmKernels } from './kernels.js';
 
@@ -35,8 +36,8 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
   const { skeletons, masks, references, clips, bindings } = world.assets;
   const { layerSamples: samples, blendThreshold: threshold } = world.scratch;
   const at = plan.kernelPointers ?? pointPlan(world, kernels, plan);
-  const { poseSize, poseBytes, maskRow, layerMasksAt, thresholdAt, samplesAt, timeAt, weightAt } = at;
-  const { area, blendOverride, blendOverrideMasked } = kernels;
+  const { poseSize, poseBytes, maskRow, layerMasksAt, thresholdAt, samplesAt, timeAt, weightAt, stepsAt } = at;
+  const { area, blendOverride, blendOverrideMasked, blendOverrideLayered } = kernels;
   const { maskTable, layerMasks } = area;
   // The threshold where the kernel reads it (this thread's slot), so no double is passed.
   area.params[kernels.thread] = threshold[0];
@@ -47,7 +48,7 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
   const skeletonId = Character.skeleton[eid];
   const count = plan.overrides;
 
-  if (count === 1 && !plan.masked && layerWeight[0] >= threshold[0]) {
+  if (count === 1 && !plan.masked && !plan.layered && layerWeight[0] >= threshold[0]) {
     // One unmasked layer above the threshold: its pose is the blend, sampled in place.
     const n = plan.overrideSlot[0], bindingId = binding[firstLayer + n];
     const clip = clips[source[n]];
@@ -67,7 +68,13 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
       if (mask[li] >= 0 && maskAt === 0) uncopied = true;
     }
     const rest = uncopied || skeletonId >= SKIN_TABLE_IDS ? 0 : area.restTable[skeletonId];
-    if (rest !== 0 && !plan.masked) {
+    if (rest !== 0 && plan.layered) {
+      blendOverrideLayered(outAt, samplesAt, poseBytes, weightAt, layerMasksAt, stepsAt, count, jointCount, rest, thresholdAt);
+    } else if (plan.layered && isLayerOverBase(plan)) {
+      blendLayerOverBase(out, outOff, skeletons[skeletonId].rest, samples, layerOff[0], layerOff[1], layerWeight, layerMask[0], layerMask[1], jointCount, threshold);
+    } else if (plan.layered) {
+      blendLayeredLayers(out, outOff, skeletons[skeletonId].rest, samples, layerOff, layerWeight, layerMask, plan.steps, count, jointCount, threshold);
+    } else if (rest !== 0 && !plan.masked) {
       blendOverride(outAt, samplesAt, poseBytes, weightAt, plan.overrideBits, jointCount, rest, thresholdAt);
     } else if (rest !== 0) {
       blendOverrideMasked(outAt, samplesAt, poseBytes, weightAt, layerMasksAt, plan.overrideBits, jointCount, rest, thresholdAt);
@@ -105,6 +112,7 @@ function pointPlan(world: AnimationWorld, kernels: WasmKernels, plan: LayerPlan)
     samplesAt: world.scratch.layerSamples.byteOffset,
     timeAt: plan.time.byteOffset,
     weightAt: plan.weight.byteOffset,
+    stepsAt: plan.steps.byteOffset,
   };
   plan.kernelPointers = pointers;
   return pointers;

@@ -255,6 +255,15 @@ export type MaskedBlendKernel = (
   out: number, poses: number, layerBytes: number, weights: number, masks: number, layers: number, jointCount: number, rest: number, threshold: number,
 ) => void;
 
+/**
+ * The override blend kernel with blend modes (assembly/kernels.ts `blendOverrideLayered`): `steps`
+ * points at the plan's `count` blend steps (i32, layerRules.ts `planOverrideSteps`), `masks` at the
+ * slots' mask pointers.
+ */
+export type LayeredBlendKernel = (
+  out: number, poses: number, layerBytes: number, weights: number, masks: number, steps: number, count: number, jointCount: number, rest: number, threshold: number,
+) => void;
+
 /** The sampling kernel through a proportions-only binding (assembly/kernels.ts `sampleBound`). */
 export type BoundSampleKernel = (out: number, clip: number, time: number, binding: number) => void;
 
@@ -297,6 +306,7 @@ export interface WasmKernels {
   readonly sampleBound: BoundSampleKernel;
   readonly blendOverride: BlendKernel;
   readonly blendOverrideMasked: MaskedBlendKernel;
+  readonly blendOverrideLayered: LayeredBlendKernel;
   readonly applyAdditive: AdditiveKernel;
   readonly footLockEntries: FootLockEntriesKernel;
   readonly footLockLegs: FootLockLegsKernel;
@@ -394,6 +404,7 @@ export function instantiateKernels(
     sampleBound: exports['sampleBound'] as BoundSampleKernel,
     blendOverride: exports['blendOverride'] as BlendKernel,
     blendOverrideMasked: exports['blendOverrideMasked'] as MaskedBlendKernel,
+    blendOverrideLayered: exports['blendOverrideLayered'] as LayeredBlendKernel,
     applyAdditive: exports['applyAdditive'] as AdditiveKernel,
     footLockEntries: exports['footLockEntries'] as FootLockEntriesKernel,
     footLockLegs: exports['footLockLegs'] as FootLockLegsKernel,

@@ -3,7 +3,7 @@
  * helper on hand-made layer rows, with the expected answers worked out by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { createLayersComponent, LAYER_ADDITIVE, LAYER_CLEAR_AFTER_FADE, LAYER_LOOP, DEFAULT_MAX_LAYERS, type LayersComponent } from '../../src/components/Layers.js';
+import { createLayersComponent, LAYER_ADDITIVE, LAYER_CLEAR_AFTER_FADE, LAYER_LAYERED, LAYER_LOOP, DEFAULT_MAX_LAYERS, MAX_LAYERS, type LayersComponent } from '../../src/components/Layers.js';
 import {
   BLEND_ADDITIVE,
   BLEND_OVERRIDE,
@@ -13,7 +13,16 @@ import {
   isAdditive,
   isOverride,
   layerFlags,
+  layersOver,
   loops,
+  planOverrideSteps,
+  standsInFor,
+  STEP_AVERAGE,
+  STEP_JOIN,
+  STEP_KIND_SHIFT,
+  STEP_LAYER,
+  STEP_SLOT,
+  STEPS_LAYERED,
   measureSyncGroup,
   movesRoot,
   playingSyncGroups,
@@ -66,20 +75,75 @@ describe('layer predicates', () => {
     });
   }
 
-  it('layerFlags composes the stored bits the predicates read back; fadingOutFlags adds only the clear mark', () => {
-    expect(layerFlags(false, BLEND_OVERRIDE)).toBe(0);
-    expect(layerFlags(true, BLEND_OVERRIDE)).toBe(LAYER_LOOP);
-    expect(layerFlags(false, BLEND_ADDITIVE)).toBe(LAYER_ADDITIVE);
-    expect(layerFlags(true, BLEND_ADDITIVE)).toBe(LAYER_LOOP | LAYER_ADDITIVE);
+  it('layerFlags composes the stored bits the predicates read back; fadingOutFlags adds the clear mark (and a layer copy\'s place)', () => {
+    expect(layerFlags(false, BLEND_OVERRIDE, false)).toBe(0);
+    expect(layerFlags(true, BLEND_OVERRIDE, false)).toBe(LAYER_LOOP);
+    expect(layerFlags(false, BLEND_ADDITIVE, false)).toBe(LAYER_ADDITIVE);
+    expect(layerFlags(true, BLEND_ADDITIVE, false)).toBe(LAYER_LOOP | LAYER_ADDITIVE);
+    expect(layerFlags(true, BLEND_OVERRIDE, true)).toBe(LAYER_LOOP | LAYER_LAYERED);
+    expect(layerFlags(false, BLEND_ADDITIVE, true)).toBe(LAYER_ADDITIVE); // an additive layer has no override mode
     for (const loop of [false, true]) {
-      for (const mode of [BLEND_OVERRIDE, BLEND_ADDITIVE] as const) {
-        const layers = layersWith([{ clip: 0, weight: 1, flags: layerFlags(loop, mode) }]);
+      for (const [mode, layered] of [[BLEND_OVERRIDE, false], [BLEND_OVERRIDE, true], [BLEND_ADDITIVE, false]] as const) {
+        const layers = layersWith([{ clip: 0, weight: 1, flags: layerFlags(loop, mode, layered) }]);
         const li = DEFAULT_MAX_LAYERS;
-        expect([blendMode(layers, li), loops(layers, li), clearsAfterFade(layers, li)]).toEqual([mode, loop, false]);
-        layers.flags[li] = fadingOutFlags(layers.flags[li]!);
-        expect([blendMode(layers, li), loops(layers, li), clearsAfterFade(layers, li)]).toEqual([mode, loop, true]);
+        expect([blendMode(layers, li), loops(layers, li), clearsAfterFade(layers, li), layersOver(layers, li), standsInFor(layers, li, 0)]).toEqual([mode, loop, false, layered, 0]);
+        layers.flags[li] = fadingOutFlags(layers.flags[li]!, 3);
+        // A 'layer' layer's copy keeps slot 3's place; an average or additive copy its own (0).
+        expect([blendMode(layers, li), loops(layers, li), clearsAfterFade(layers, li), layersOver(layers, li), standsInFor(layers, li, 0)]).toEqual([mode, loop, true, layered, layered ? 3 : 0]);
+        if (!layered) expect(layers.flags[li]).toBe(layerFlags(loop, mode, false) | LAYER_CLEAR_AFTER_FADE); // the old bits
       }
     }
+    // Every slot of the largest world fits the four bits.
+    const layers = layersWith([{ clip: 0, weight: 1, flags: layerFlags(true, BLEND_OVERRIDE, true) }]);
+    layers.flags[DEFAULT_MAX_LAYERS] = fadingOutFlags(layers.flags[DEFAULT_MAX_LAYERS]!, MAX_LAYERS - 1);
+    expect(standsInFor(layers, DEFAULT_MAX_LAYERS, 0)).toBe(MAX_LAYERS - 1);
+    expect(loops(layers, DEFAULT_MAX_LAYERS)).toBe(true);
+  });
+});
+
+describe('planOverrideSteps', () => {
+  const LAYER = layerFlags(true, BLEND_OVERRIDE, true), AVERAGE = layerFlags(true, BLEND_OVERRIDE, false);
+  /** The steps of character 1 as [slot, kind] pairs, and whether the answer says layered. */
+  function stepsOf(rows: Row[]): { steps: [number, number][]; layered: boolean } {
+    const layers = layersWith(rows);
+    const steps = new Int32Array(DEFAULT_MAX_LAYERS).fill(-1);
+    let overrides = 0;
+    for (let n = 0; n < DEFAULT_MAX_LAYERS; n++) if (isOverride(layers, DEFAULT_MAX_LAYERS + n)) overrides |= 1 << n;
+    const answer = planOverrideSteps(layers, DEFAULT_MAX_LAYERS, overrides, steps);
+    const out: [number, number][] = [];
+    for (let k = 0; k < (answer & STEP_SLOT); k++) out.push([steps[k]! & STEP_SLOT, steps[k]! >>> STEP_KIND_SHIFT]);
+    return { steps: out, layered: (answer & STEPS_LAYERED) !== 0 };
+  }
+  const copyOf = (slot: number, flags: number): number => fadingOutFlags(flags, slot);
+
+  it('averages only, or a layer with nothing below it: slot order, every step an average', () => {
+    expect(stepsOf([{ clip: 0, weight: 1, flags: AVERAGE }, { clip: 1, weight: 0.5, flags: AVERAGE }])).toEqual({ steps: [[0, STEP_AVERAGE], [1, STEP_AVERAGE]], layered: false });
+    expect(stepsOf([{}, { clip: 1, weight: 0.5, flags: LAYER }])).toEqual({ steps: [[1, STEP_AVERAGE]], layered: false });
+    // A layer over weightless or additive slots has nothing below it either.
+    expect(stepsOf([{ clip: 0, weight: 0, flags: LAYER }, { clip: 1, weight: 1, flags: layerFlags(true, BLEND_ADDITIVE, false), reference: 0 }, { clip: 2, weight: 1, flags: LAYER }]))
+      .toEqual({ steps: [[2, STEP_AVERAGE]], layered: false });
+    // An average copy keeps its slot (the old order and bits).
+    expect(stepsOf([{ clip: 0, weight: 0.5, flags: copyOf(1, AVERAGE) }, { clip: 1, weight: 0.5, flags: AVERAGE }])).toEqual({ steps: [[0, STEP_AVERAGE], [1, STEP_AVERAGE]], layered: false });
+  });
+
+  it('a layer over others starts a group; a layer copy joins the slot it stands in for, wherever it lies', () => {
+    expect(stepsOf([{ clip: 0, weight: 1, flags: LAYER }, { clip: 1, weight: 1, flags: LAYER }])).toEqual({ steps: [[0, STEP_AVERAGE], [1, STEP_LAYER]], layered: true });
+    expect(stepsOf([{ clip: 0, weight: 1, flags: AVERAGE }, { clip: 1, weight: 0.3, flags: AVERAGE }, { clip: 2, weight: 1, flags: LAYER }, { clip: 3, weight: 1, flags: AVERAGE }]))
+      .toEqual({ steps: [[0, STEP_AVERAGE], [1, STEP_AVERAGE], [2, STEP_LAYER], [3, STEP_AVERAGE]], layered: true });
+    // The base cross-fading under an arm layer: its copy (slot 2) blends at slot 0's place, under the arm.
+    expect(stepsOf([{ clip: 0, weight: 0.3, flags: LAYER }, { clip: 1, weight: 1, flags: LAYER }, { clip: 2, weight: 0.7, flags: copyOf(0, LAYER) }]))
+      .toEqual({ steps: [[0, STEP_AVERAGE], [2, STEP_AVERAGE], [1, STEP_LAYER]], layered: true });
+    // The arm layer cross-fading over the base, its copy in slot 2.
+    expect(stepsOf([{ clip: 0, weight: 1, flags: LAYER }, { clip: 1, weight: 0.4, flags: LAYER }, { clip: 2, weight: 0.6, flags: copyOf(1, LAYER) }]))
+      .toEqual({ steps: [[0, STEP_AVERAGE], [1, STEP_LAYER], [2, STEP_JOIN]], layered: true });
+    // A copy below its slot: ordered after it.
+    expect(stepsOf([{ clip: 0, weight: 1, flags: AVERAGE }, { clip: 3, weight: 0.6, flags: copyOf(3, LAYER) }, {}, { clip: 1, weight: 0.4, flags: LAYER }]))
+      .toEqual({ steps: [[0, STEP_AVERAGE], [3, STEP_LAYER], [1, STEP_JOIN]], layered: true });
+    // The copy alone at its place (the slot it left was stopped): it is the group.
+    expect(stepsOf([{ clip: 0, weight: 1, flags: AVERAGE }, {}, { clip: 2, weight: 0.6, flags: copyOf(1, LAYER) }])).toEqual({ steps: [[0, STEP_AVERAGE], [2, STEP_LAYER]], layered: true });
+    // An average slot's new clip with a layer copy: the place's first step decides (average).
+    expect(stepsOf([{ clip: 0, weight: 1, flags: AVERAGE }, { clip: 1, weight: 0.4, flags: AVERAGE }, { clip: 2, weight: 0.6, flags: copyOf(1, LAYER) }]))
+      .toEqual({ steps: [[0, STEP_AVERAGE], [1, STEP_AVERAGE], [2, STEP_AVERAGE]], layered: false });
   });
 });
 

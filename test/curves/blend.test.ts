@@ -47,7 +47,7 @@ describe('curves blended with the layer weights', () => {
   it('two weighted layers: (w_A·s_A + w_B·s_B) / (w_A + w_B), a clip without the curve giving its default', () => {
     const { world, eid, A, B } = scene();
     play(world, eid, A, { time: 0.4, speed: 0, weight: 0.3 });
-    play(world, eid, B, { time: 0.6, speed: 0, weight: 0.5, layer: 1 });
+    play(world, eid, B, { time: 0.6, speed: 0, weight: 0.5, layer: 1, blend: 'average' });
     step(world, 0);
     const v = getCurves(world, eid);
     expect(v[0]).toBeCloseTo((0.3 * f32(aA(0.4)) + 0.5 * f32(aB(0.6))) / 0.8, 6);
@@ -55,14 +55,39 @@ describe('curves blended with the layer weights', () => {
     expect(v[2]).toBeCloseTo(DEFAULTS.c, 6);
   });
 
+  it("two layers, the upper one 'layer' (the default): the value below normalized, then lerped toward the layer's by its weight, as the pose", () => {
+    const { world, eid, A, B } = scene();
+    play(world, eid, A, { time: 0.4, speed: 0, weight: 0.3 });
+    play(world, eid, B, { time: 0.6, speed: 0, weight: 0.25, layer: 1 });
+    step(world, 0);
+    const v = getCurves(world, eid);
+    // Below: A alone (0.3·s_A / 0.3); then (1 − 0.25)·that + 0.25·s_B.
+    expect(v[0]).toBeCloseTo(0.75 * f32(aA(0.4)) + 0.25 * f32(aB(0.6)), 6);
+    expect(v[1]).toBeCloseTo(0.75 * 1 + 0.25 * DEFAULTS.b, 6);
+    expect(v[2]).toBeCloseTo(DEFAULTS.c, 6);
+    // At weight 1 the layer's value replaces A's.
+    play(world, eid, B, { time: 0.6, speed: 0, weight: 1, layer: 1 });
+    step(world, 0);
+    expect(v[0]).toBeCloseTo(f32(aB(0.6)), 6);
+    expect(v[1]).toBeCloseTo(DEFAULTS.b, 6);
+  });
+
   it('weights summing under the blend threshold θ = 0.1: the defaults join with θ − W, as the rest pose does', () => {
     const { world, eid, A, B } = scene();
     play(world, eid, A, { time: 0.4, speed: 0, weight: 0.02 });
-    play(world, eid, B, { time: 0.6, speed: 0, weight: 0.03, layer: 1 });
+    play(world, eid, B, { time: 0.6, speed: 0, weight: 0.03, layer: 1, blend: 'average' });
     step(world, 0);
     const v = getCurves(world, eid);
     expect(v[0]).toBeCloseTo((0.02 * f32(aA(0.4)) + 0.03 * f32(aB(0.6)) + 0.05 * DEFAULTS.a) / 0.1, 6);
     expect(v[1]).toBeCloseTo((0.02 * 1 + 0.03 * DEFAULTS.b + 0.05 * DEFAULTS.b) / 0.1, 6);
+    // A 'layer' layer normalizes what is below it (A, W = 0.02 > 0) before its lerp: W = 1, no default.
+    play(world, eid, B, { time: 0.6, speed: 0, weight: 0.03, layer: 1 });
+    step(world, 0);
+    expect(v[0]).toBeCloseTo(0.97 * f32(aA(0.4)) + 0.03 * f32(aB(0.6)), 6);
+    // Alone (A stopped), the layer starts the blend: 0.03 < θ, so the defaults join with θ − 0.03.
+    play(world, eid, A, { time: 0.4, speed: 0, weight: 0 });
+    step(world, 0);
+    expect(v[0]).toBeCloseTo((0.03 * f32(aB(0.6)) + 0.07 * DEFAULTS.a) / 0.1, 6);
   });
 
   it('additive layer: value + β·(S − R), R its reference clip\'s curve at the reference time; curves its clip lacks untouched', () => {

@@ -15,7 +15,7 @@ export const UNCHECKED: ReadonlySet<string> = new Set([
   // the frame's per-frame parts (src/frame.ts; `step` is the checked way to run a frame)
   'runFrame', 'beginFrame', 'endFrame', 'updateRange', 'advanceClock', 'runCallerSystems', 'chunkSystems',
   // per-frame kernels
-  'advanceLayer', 'extractRootDelta', 'extractRootYawDelta', 'sampleClipInto', 'sampleReducedInto', 'sampleCurvesInto', 'retargetPose', 'blendOverrideLayers',
+  'advanceLayer', 'extractRootDelta', 'extractRootYawDelta', 'sampleClipInto', 'sampleReducedInto', 'sampleCurvesInto', 'retargetPose', 'blendOverrideLayers', 'blendLayeredLayers',
   'applyAdditiveLayer', 'applyQuinticOffsets', 'applySpringOffsets', 'captureOffsets', 'removeTwist', 'computeModelPose',
   'computeSkinPalette', 'advanceFollower', 'selectLodLevel', 'blendSpaceWeights', 'skinVertices', 'springDecay', 'warpToMarkers', 'contactKey',
   // scalar math, numbers in and out (src/math imports nothing, so it has no AnimationError to throw; a

@@ -36,7 +36,7 @@ import {
 } from '../../src/index.js';
 import { sampleClipInto } from '../../src/assets/sampleClip.js';
 import type { Binding } from '../../src/assets/bindingTypes.js';
-import { applyAdditiveLayer, blendOverrideLayers } from '../../src/math/blendPose.js';
+import { applyAdditiveLayer, blendLayeredLayers, blendLayerOverBase, blendOverrideLayers, BLEND_STEP_AVERAGE, BLEND_STEP_JOIN, BLEND_STEP_KIND_SHIFT, BLEND_STEP_LAYER } from '../../src/math/blendPose.js';
 import { POSE_TABLE_IDS, sampleLayerWasm, syncKernelArea } from '../../src/wasm/kernels.js';
 import { createRandom, syntheticSkeleton } from '../fixtures/synthetic.js';
 import { ASSETS_URL } from '../support/assets.js';
@@ -135,6 +135,70 @@ describe('blendOverrideMasked and applyAdditive on random poses', () => {
       local.fill(9);
       kernels.blendOverrideMasked(local.byteOffset + layerSize * 4, pose.byteOffset, layerSize * 4, weight.byteOffset + 16, kernels.area.layerMasks.byteOffset, layers, joints, kernels.area.restTable[0]!, kernels.area.params.byteOffset);
       blendOverrideLayers(expected, 0, skeleton.rest, pose, layerOff, layerWeight, layerMask, count, joints, threshold);
+      worst = Math.max(worst, expectClose(local.subarray(layerSize, 2 * layerSize), expected));
+      expect(local[layerSize - 1]).toBe(9);
+      expect(local[2 * layerSize]).toBe(9);
+    }
+    expect(worst).toBeGreaterThan(0); // float32, not the doubles' bits
+  });
+
+  it('blendOverrideLayered is blendLayeredLayers within float32 rounding: averages, layer groups with joins, steps out of slot order, masks, weights above 1, totals below the threshold', () => {
+    const joints = 20;
+    const skeleton = syntheticSkeleton(joints, 5);
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: joints, kernels: 'wasm', blendThreshold: 0.3 });
+    const kernels = world.wasm!;
+    const { weight } = world.components.Layers;
+    const pose = world.scratch.layerSamples;
+    const local = world.components.LocalPose.data;
+    const steps = world.scratch.layerPlan.steps; // in the kernels' memory
+    const random = createRandom(43);
+    const maskValues = [
+      Float32Array.from({ length: joints }, (_, j) => (j % 4 === 0 ? 0 : random())),
+      Float32Array.from({ length: joints }, () => 1),
+      Float32Array.from({ length: joints }, (_, j) => (j < 10 ? 0 : 0.25)),
+    ];
+    (kernels.registries.masks as Float32Array[]).push(...maskValues);
+    syncKernelArea(kernels, [skeleton], []);
+    const maskAt = maskValues.map((_, id) => kernels.area.maskTable[id]!);
+    randomPoses(pose, 4, joints, random);
+    const layerSize = joints * 10;
+    kernels.area.params[0] = 0.3;
+    const threshold = Float64Array.of(0.3);
+    const expected = new Float32Array(layerSize);
+    const A = BLEND_STEP_AVERAGE, L = BLEND_STEP_LAYER, J = BLEND_STEP_JOIN;
+    // Per case: the slots' [weight, mask id or −1], then the steps as [slot, kind] in blend order.
+    const cases: [[number, number][], [number, number][]][] = [
+      [[[1, -1], [1, 1]], [[0, A], [1, L]]],
+      [[[1, -1], [0.8, 0]], [[0, A], [1, L]]],
+      [[[0.6, 0], [0.3, 2], [0.9, 1]], [[0, A], [1, A], [2, L]]],
+      [[[1, -1], [0.4, 0], [0.5, 2], [0.7, -1]], [[0, A], [3, L], [1, J], [2, A]]],
+      [[[0.2, 2], [2.5, 0], [0.5, -1]], [[0, A], [1, L], [2, J]]],
+      [[[0.05, 0], [0.1, 2]], [[0, A], [1, L]]],
+      [[[0, -1], [0.7, 0], [0.6, -1]], [[0, A], [1, L], [2, L]]],
+      [[[1, 1], [1, 1]], [[0, A], [1, L]]],
+      [[[0.9, 0], [0.02, 2]], [[0, A], [1, L]]],
+    ];
+    let worst = 0;
+    for (const [slots, order] of cases) {
+      const layerOff = new Int32Array(4), layerWeight = new Float32Array(4);
+      const layerMask: (Float32Array | null)[] = [null, null, null, null];
+      for (let n = 0; n < 4; n++) {
+        const [w, m] = slots[n] ?? [0, -1];
+        weight[4 + n] = w;
+        kernels.area.layerMasks[n] = m < 0 ? 0 : maskAt[m]!;
+      }
+      order.forEach(([n, kind], k) => {
+        steps[k] = n | (kind << BLEND_STEP_KIND_SHIFT);
+        layerOff[k] = n * layerSize;
+        layerWeight[k] = slots[n]![0];
+        layerMask[k] = slots[n]![1] < 0 ? null : maskValues[slots[n]![1]]!;
+      });
+      local.fill(9);
+      kernels.blendOverrideLayered(local.byteOffset + layerSize * 4, pose.byteOffset, layerSize * 4, weight.byteOffset + 16, kernels.area.layerMasks.byteOffset, steps.byteOffset, order.length, joints, kernels.area.restTable[0]!, kernels.area.params.byteOffset);
+      // One layer over a base takes the written-out kernel on both sides (blendLayerOverBase; it
+      // agrees with blendLayeredLayers up to the sign of Q where the layer replaces the base).
+      if (order.length === 2 && order[0]![1] === A && order[1]![1] === L) blendLayerOverBase(expected, 0, skeleton.rest, pose, layerOff[0]!, layerOff[1]!, layerWeight, layerMask[0]!, layerMask[1]!, joints, threshold);
+      else blendLayeredLayers(expected, 0, skeleton.rest, pose, layerOff, layerWeight, layerMask, steps, order.length, joints, threshold);
       worst = Math.max(worst, expectClose(local.subarray(layerSize, 2 * layerSize), expected));
       expect(local[layerSize - 1]).toBe(9);
       expect(local[2 * layerSize]).toBe(9);
@@ -241,7 +305,7 @@ function variant(prefix: string): { skeleton: Skeleton; clips: Clip[] } {
  * an additive masked layer (layer 2: Punch − Idle, a difference clip, on the upper body); every
  * third character without the override layer, every fifth without the additive one.
  */
-function robotCrowd(kernels: KernelChoice, skeleton: Skeleton, clips: Clip[], prefix: string, count: number, frames: number): AnimationWorld {
+function robotCrowd(kernels: KernelChoice, skeleton: Skeleton, clips: Clip[], prefix: string, count: number, frames: number, blend: 'layer' | 'average' = 'layer'): AnimationWorld {
   const [w, wv, id, pu] = clips as [Clip, Clip, Clip, Clip];
   const upper: Mask = createMask(skeleton, { [`${prefix}Torso`]: 1, [`${prefix}Neck`]: 0.4 });
   const difference = createDifferenceClip(pu, id);
@@ -250,7 +314,7 @@ function robotCrowd(kernels: KernelChoice, skeleton: Skeleton, clips: Clip[], pr
   for (let n = 0; n < count; n++) {
     const eid = spawnCharacter(world, skeleton, { x: (n % 8) * 3, z: Math.floor(n / 8) * 3 });
     play(world, eid, w, { time: random() * w.duration });
-    if (n % 3 !== 2) play(world, eid, wv, { layer: 1, time: random() * wv.duration, weight: 0.3 + 0.7 * random(), mask: upper });
+    if (n % 3 !== 2) play(world, eid, wv, { layer: 1, time: random() * wv.duration, weight: 0.3 + 0.7 * random(), mask: upper, blend });
     if (n % 5 !== 4) play(world, eid, difference, { layer: 2, time: random() * difference.duration, weight: random(), mask: upper, additive: true });
   }
   for (let f = 0; f < frames; f++) step(world, DT);
@@ -258,11 +322,13 @@ function robotCrowd(kernels: KernelChoice, skeleton: Skeleton, clips: Clip[], pr
 }
 
 describe('masked and additive layers on a Robot crowd: the wasm world within the bound of the JS world', () => {
-  const cases: [string, string][] = [['the file\'s skeleton', ''], ['renamed, root re-axed', 'v_']];
-  it.each(cases)('%s', (_name, prefix) => {
+  const cases: [string, string, 'layer' | 'average'][] = [
+    ['the file\'s skeleton', '', 'layer'], ['renamed, root re-axed', 'v_', 'layer'], ['the file\'s skeleton', '', 'average'], ['renamed, root re-axed', 'v_', 'average'],
+  ];
+  it.each(cases)('%s (prefix "%s"), the override layer blends by %s', (_name, prefix, blend) => {
     const { skeleton, clips } = prefix === '' ? { skeleton: robot, clips: [walk, wave, idle, punch] } : variant(prefix);
-    const wasm = robotCrowd('wasm', skeleton, clips, prefix, 48, 50);
-    const js = robotCrowd('js', skeleton, clips, prefix, 48, 50);
+    const wasm = robotCrowd('wasm', skeleton, clips, prefix, 48, 50, blend);
+    const js = robotCrowd('js', skeleton, clips, prefix, 48, 50, blend);
     const area = wasm.wasm!.area;
     // The mask and the difference clip's identity reference have copies: the kernels ran.
     expect(area.maskTable[0]).not.toBe(0);
@@ -308,7 +374,7 @@ describe('masked and additive layers on a Robot crowd: the wasm world within the
     expect(result.max).toBeLessThanOrEqual(POSE_TOLERANCE * Math.max(1, magnitude(b)));
   });
 
-  it(`masks and references beyond the tables' ${POSE_TABLE_IDS} ids blend on JavaScript, its bits`, () => {
+  it.each(['average', 'layer'] as const)(`masks and references beyond the tables' ${POSE_TABLE_IDS} ids blend on JavaScript, its bits (blend: '%s')`, (blend) => {
     let eid = -1;
     const make = (kernels: KernelChoice): AnimationWorld => {
       const world = createAnimationWorld({ maxEntities: 4, maxJoints: robot.jointCount, kernels });
@@ -318,7 +384,7 @@ describe('masked and additive layers on a Robot crowd: the wasm world within the
       const upper = createMask(robot, { Torso: 1 });
       eid = spawnCharacter(world, robot);
       play(world, eid, walk, { time: 0.31 });
-      play(world, eid, wave, { layer: 1, time: 0.52, weight: 0.8, mask: upper });
+      play(world, eid, wave, { layer: 1, time: 0.52, weight: 0.8, mask: upper, blend });
       for (let f = 0; f < 10; f++) step(world, DT);
       return world;
     };
@@ -335,7 +401,9 @@ describe('masked and additive layers on a Robot crowd: the wasm world within the
     const samples = wasm.scratch.layerSamples;
     const expected = new Float32Array(robot.jointCount * 10);
     const { weight, maxLayers } = wasm.components.Layers;
-    blendOverrideLayers(expected, 0, robot.rest, samples, Int32Array.of(0, row), Float32Array.of(weight[eid * maxLayers]!, weight[eid * maxLayers + 1]!), [null, wasm.assets.masks[POSE_TABLE_IDS]!], 2, robot.jointCount, Float64Array.of(wasm.blendThreshold));
+    const offs = Int32Array.of(0, row), weights = Float32Array.of(weight[eid * maxLayers]!, weight[eid * maxLayers + 1]!), masks = [null, wasm.assets.masks[POSE_TABLE_IDS]!];
+    if (blend === 'average') blendOverrideLayers(expected, 0, robot.rest, samples, offs, weights, masks, 2, robot.jointCount, Float64Array.of(wasm.blendThreshold));
+    else blendLayeredLayers(expected, 0, robot.rest, samples, offs, weights, masks, Int32Array.of(0, 1 | (BLEND_STEP_LAYER << BLEND_STEP_KIND_SHIFT)), 2, robot.jointCount, Float64Array.of(wasm.blendThreshold));
     expect(compare(a.subarray(0, robot.jointCount * 10), expected).identical).toBe(true);
   });
 });

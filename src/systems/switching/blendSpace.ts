@@ -13,7 +13,7 @@ import type { Clip } from '../../assets/Clip.js';
 import { getRootTrack } from '../../assets/rootTrack.js';
 import type { Skeleton } from '../../assets/Skeleton.js';
 import { clearLayer, MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL, SYNC_BY_MARKERS, SYNC_BY_PHASE, type LayersComponent } from '../../components/Layers.js';
-import { BLEND_OVERRIDE, blendMode, clearsAfterFade, measureSyncGroup, SYNC_PHASE } from '../../components/layerRules.js';
+import { BLEND_OVERRIDE, blendMode, clearsAfterFade, layersOver, measureSyncGroup, SYNC_PHASE } from '../../components/layerRules.js';
 import { applyFadeCurve } from '../../math/fadeCurves.js';
 import { solveStrideScales, STRIDE_INPUT_STRIDE, STRIDE_OWN_SPEED, STRIDE_TRAVEL, STRIDE_WEIGHT } from '../../math/strideScales.js';
 import type { AnimationWorld } from '../../world.js';
@@ -263,7 +263,7 @@ const SYNC = new Float64Array(2);
  */
 function keepsSlot(world: AnimationWorld, li: number, group: number, phaseOffset: number, syncBy: number, maskId: number): boolean {
   const { Layers } = world.components;
-  return blendMode(Layers, li) === BLEND_OVERRIDE && !clearsAfterFade(Layers, li) && Layers.mask[li] === maskId && Layers.syncGroup[li] === group &&
+  return blendMode(Layers, li) === BLEND_OVERRIDE && !layersOver(Layers, li) && !clearsAfterFade(Layers, li) && Layers.mask[li] === maskId && Layers.syncGroup[li] === group &&
     (group < 0 || (Layers.phaseOffset[li] === phaseOffset && Layers.syncBy[li] === syncBy));
 }
 
@@ -272,7 +272,7 @@ function keepsSlot(world: AnimationWorld, li: number, group: number, phaseOffset
  * rate): one record, refilled per entering clip (writeLayer reads it at once), so no garbage.
  */
 const ENTERING: { -readonly [K in keyof ResolvedPlay]: ResolvedPlay[K] } = {
-  layer: 0, weight: 0, speed: 1, time: 0, loop: true, additive: false, mask: undefined, reference: undefined as unknown as Clip,
+  layer: 0, weight: 0, speed: 1, time: 0, loop: true, additive: false, blend: 'average', mask: undefined, reference: undefined as unknown as Clip,
   referenceTime: 0, rootAxis: 'free', hipScaling: true, syncGroup: -1, phaseOffset: 0, syncBy: SYNC_BY_PHASE, timeGiven: false, translation: undefined, binding: undefined,
 };
 

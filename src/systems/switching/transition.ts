@@ -10,7 +10,7 @@ import type { Clip } from '../../assets/Clip.js';
 import type { Skeleton } from '../../assets/Skeleton.js';
 import { INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, takeTransitionSlot } from '../../components/Inertialization.js';
 import { clearLayer, type LayersComponent } from '../../components/Layers.js';
-import { clearsAfterFade, fadingOutFlags } from '../../components/layerRules.js';
+import { clearsAfterFade, fadingOutFlags, standsInFor } from '../../components/layerRules.js';
 import type { AnimationWorld } from '../../world.js';
 import { captureSourceMotion } from '../inertializeCapture.js';
 import { writeLayer, type MutableResolvedPlay } from './writeLayer.js';
@@ -86,6 +86,8 @@ export function fadeOutSlots(
   for (let li = first; li < end; li++) {
     if ((outgoing & (1 << (li - first))) === 0 || Layers.clip[li] < 0) continue;
     let at = li;
+    // Its place in the stack: its own slot's (or, already a copy, the slot it was copied from).
+    const place = standsInFor(Layers, li, li - first);
     if (li >= keepFrom && li < keepEnd) {
       at = first;
       while (Layers.clip[at] >= 0 || (at >= keepFrom && at < keepEnd)) at++;
@@ -93,7 +95,7 @@ export function fadeOutSlots(
     }
     if (clearsAfterFade(Layers, at) && !restart) continue; // already fading out, by its own clock
     if (frozen) Layers.speed[at] = 0;
-    Layers.flags[at] = fadingOutFlags(Layers.flags[at]);
+    Layers.flags[at] = fadingOutFlags(Layers.flags[at], place);
     FADE[FADE_FROM] = Layers.weight[at];
     FADE[FADE_TO] = 0;
     startFade(world, at, curve);

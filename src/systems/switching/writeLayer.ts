@@ -12,7 +12,7 @@ import { bakeRetargeted, playsBaked } from '../../assets/retarget/bake.js';
 import { getRootTrack } from '../../assets/rootTrack.js';
 import { getSyncMarkers } from '../../assets/syncMarkers.js';
 import { clearLayer, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL, SYNC_BY_MARKERS, SYNC_BY_PHASE } from '../../components/Layers.js';
-import { BLEND_ADDITIVE, BLEND_OVERRIDE, layerFlags, measureSyncGroup, SYNC_PHASE } from '../../components/layerRules.js';
+import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendMode, layerFlags, layersOver, measureSyncGroup, SYNC_PHASE } from '../../components/layerRules.js';
 import type { AnimationWorld } from '../../world.js';
 import { resolveCurveMap } from './curveMapRows.js';
 import { registerAsset, registerMask, registerReference, wrapTime } from './registry.js';
@@ -25,6 +25,12 @@ export interface ResolvedPlay {
   readonly time: number;
   readonly loop: boolean;
   readonly additive: boolean;
+  /**
+   * An override layer's blend mode (components/layerRules.ts): `'layer'`, `'average'`, or
+   * `'keep'` — the mode of the layer the slot holds (`'layer'` when it is empty or additive),
+   * as `transition` and a machine's clip states replace a layer.
+   */
+  readonly blend: 'layer' | 'average' | 'keep';
   readonly mask: Mask | undefined;
   readonly reference: Clip;
   readonly referenceTime: number;
@@ -50,7 +56,7 @@ export type MutableResolvedPlay = { -readonly [K in keyof ResolvedPlay]: Resolve
 /** A blank {@link MutableResolvedPlay} (every field present, so all records share one shape). */
 export function newResolvedPlay(): MutableResolvedPlay {
   return {
-    layer: 0, weight: 0, speed: 1, time: 0, loop: true, additive: false, mask: undefined, reference: undefined as unknown as Clip,
+    layer: 0, weight: 0, speed: 1, time: 0, loop: true, additive: false, blend: 'layer', mask: undefined, reference: undefined as unknown as Clip,
     referenceTime: 0, rootAxis: 'free', hipScaling: true, syncGroup: -1, phaseOffset: 0, syncBy: SYNC_BY_PHASE, timeGiven: false, translation: undefined, binding: undefined,
   };
 }
@@ -60,6 +66,7 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
   const { Layers } = world.components;
   const assets = world.assets;
   const li = eid * Layers.maxLayers + play.layer;
+  const layered = play.blend === 'layer' || (play.blend === 'keep' && (Layers.clip[li] < 0 || blendMode(Layers, li) === BLEND_ADDITIVE || layersOver(Layers, li)));
   clearLayer(Layers, li);
   // A binding that retargets through reference poses plays a copy of the clip baked onto the
   // character's skeleton (once per clip and binding): then the layer plays the character's own clip.
@@ -82,7 +89,7 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
   Layers.time[li] = play.loop ? wrapTime(play.time, clip.duration) : Math.min(Math.max(play.time, 0), clip.duration);
   Layers.speed[li] = play.speed;
   Layers.weight[li] = play.weight;
-  Layers.flags[li] = layerFlags(play.loop, play.additive ? BLEND_ADDITIVE : BLEND_OVERRIDE);
+  Layers.flags[li] = layerFlags(play.loop, play.additive ? BLEND_ADDITIVE : BLEND_OVERRIDE, layered);
   if (play.mask) Layers.mask[li] = registerMask(world, play.mask);
   if (play.additive) Layers.reference[li] = registerReference(world, play.reference, play.referenceTime, skeleton, play.translation);
   if (play.syncGroup >= 0) joinSyncGroup(world, eid, li, clip, play);
