@@ -27,6 +27,7 @@ import { BLEND_ADDITIVE, blendMode } from '../components/layerRules.js';
 import { LOD_MAX_LEVELS } from '../components/Lod.js';
 import { NO_MACHINE } from '../components/StateMachine.js';
 import type { BoundStateMachine } from '../assets/StateMachine.js';
+import { bakedFrom } from '../assets/retarget/bake.js';
 import { freeId, identityClipOf, referenceKeyIds } from '../systems/switching/registry.js';
 import { isClip, requireWorld } from './validation.js';
 import type { AnimationWorld } from '../world.js';
@@ -181,7 +182,8 @@ function dropIdentity(world: AnimationWorld, skeleton: Skeleton): void {
  * Releases `clip` from the world's registries, so a game that streams clips in and out keeps
  * a flat heap: its id, root-motion track, LOD levels row and the additive reference poses
  * sampled from it are dropped, with the name bindings of its skeleton that no layer uses. The
- * id goes to the next clip registered (by `play` and co.). Releasing a clip the world never
+ * id goes to the next clip registered (by `play` and co.), and so do the copies of it baked onto
+ * other skeletons (a clip played through a binding plays baked). Releasing a clip the world never
  * registered (never played) does nothing and returns false. The clip object itself stays valid
  * and can be played again later (it is registered again).
  *
@@ -204,11 +206,15 @@ export function releaseClip(world: AnimationWorld, clip: Clip): boolean {
   const where = 'releaseClip';
   requireWorld(world, where);
   if (!isClip(clip)) fail(where, 'clip', 'must be a Clip from createClip');
-  const id = world.assets.clipIds.get(clip);
-  if (id === undefined) return false;
-  const users = clipUsers(world, id, `clip "${clip.name}"`);
+  // The clip and its copies baked onto other skeletons (played through bindings), as registered.
+  const registered: [Clip, number][] = [];
+  world.assets.clips.forEach((c, id) => {
+    if (c !== undefined && (c === clip || bakedFrom(c) === clip)) registered.push([c, id]);
+  });
+  if (registered.length === 0) return false;
+  const users = registered.flatMap(([, id]) => clipUsers(world, id, `clip "${clip.name}"`));
   if (users.length > 0) throw new AnimationError(where, users);
-  dropClip(world, clip, id);
+  for (const [c, id] of registered) dropClip(world, c, id);
   dropMachines(world, clip);
   // The identity reference first: its reference poses name bindings the sweep would keep.
   if (clip.difference === true) dropIdentity(world, clip.skeleton);

@@ -19,6 +19,13 @@ import { retargetTranslation } from '../../math/retargetTranslation.js';
 
 /** Per source clip, per binding: its baked clip. */
 const baked = new WeakMap<Clip, WeakMap<Binding, Clip>>();
+/** Per baked clip: the clip it was baked from. */
+const bakedSources = new WeakMap<Clip, Clip>();
+
+/** The clip `clip` was baked from by {@link bakeRetargeted}, or undefined when it is no baked copy. */
+export function bakedFrom(clip: Clip): Clip | undefined {
+  return bakedSources.get(clip);
+}
 
 /**
  * The clip `clip` becomes on `binding.target` (see the module header), made on the first call
@@ -48,6 +55,7 @@ export function bakeRetargeted(clip: Clip, binding: Binding): Clip {
       importError: clip.importError, curves: clip.curves.map((curve) => ({ name: curve.name, values: curve.values })),
     });
     byBinding.set(binding, out);
+    bakedSources.set(out, clip);
   }
   return out;
 }
