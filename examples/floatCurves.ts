@@ -30,8 +30,9 @@ export function faceCurves() {
   play(world, eid, blink, { time: 0.15, speed: 0 });
   play(world, eid, smile, { layer: 1, weight: 0.5 });
   step(world, 1 / 60);
-  // Weights 1 and 0.5, normalized: Blink = (1·1 + 0.5·0) / 1.5 (smile lacks it: its default, 0);
-  // Smile = (1·0.2 + 0.5·1) / 1.5 (blink lacks it: 0.2).
+  // Layer 1 (weight 0.5, blend 'layer', the default) lerps layer 0's curves toward its own:
+  // Blink = (1 − 0.5)·1 + 0.5·0 = 0.5 (smile lacks it: its default, 0);
+  // Smile = (1 − 0.5)·0.2 + 0.5·1 = 0.6 (blink lacks it: 0.2).
   const blended = [curves[blinkAt]!, curves[smileAt]!];
   // #endregion
 

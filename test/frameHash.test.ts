@@ -18,9 +18,8 @@
  * clock hash as recorded.
  * And the poses again when inertialization kept a starting velocity heading away from the
  * target pose instead of clamping it to 0.
- * And Layers.flags alone when layers gained a blend mode (`'layer'` by default): the scene plays
- * `blend: 'average'`, and every other pool, the events and the clock hash as before, but slots a
- * transition fills and the cross-fades' copies carry the mode's bits.
+ * (Since layers gained a blend mode, `'layer'` by default, the scene plays `blend: 'average'`:
+ * every pool hashes as before.)
  * `BITANIM_RECORD_FRAME_HASH=1 npx vitest run test/frameHash.test.ts` writes the fixture from
  * the code as it stands (retired pools kept as recorded): for a change made on purpose only,
  * said here.

@@ -7,7 +7,7 @@
 import { fail, IssueList } from '../assets/AnimationError.js';
 import type { Clip } from '../assets/Clip.js';
 import { MAX_LAYERS } from '../components/Layers.js';
-import { clearsAfterFade } from '../components/layerRules.js';
+import { BLEND_ADDITIVE, blendMode, clearsAfterFade, layersOver } from '../components/layerRules.js';
 import { FADE_CURVE_KINDS, type FadeCurveName } from '../math/fadeCurves.js';
 import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfadeOf, TRANSITION_ARGS } from '../systems/switching/transition.js';
 import { applyTargetSpeed } from '../systems/switching/targetSpeed.js';
@@ -97,8 +97,9 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   // A cross-fade out of a synced blend takes the blend's weight: the goal weights of its members.
   if (busy && options.mode === 'crossfade' && Layers.syncGroup[li] >= 0) groupWeight(world, eid, Layers.syncGroup[li], play);
   resolvePlayInto(play, issues, skeleton, clip, options ?? NO_OPTIONS, maxLayers);
-  // Without `blend`, the new clip keeps the blend mode of the layer it replaces.
-  if (options?.blend === undefined) play.blend = 'keep';
+  // Without `blend`, the new clip keeps the blend mode of the layer it replaces (read now: a
+  // cross-fade moves the outgoing clip out of the slot before the new one is written).
+  if (options?.blend === undefined) play.blend = !busy || blendMode(Layers, li) === BLEND_ADDITIVE || layersOver(Layers, li) ? 'layer' : 'average';
   checkTransitionOptions(issues, options);
   issues.throwIfAny();
   const duration = options.duration;
