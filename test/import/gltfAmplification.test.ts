@@ -6,39 +6,12 @@
  * refuse with an AnimationError naming the limit and the count. Nothing here is timed: sharing
  * one frame array is what shows the animation was decoded once.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AnimationError, loadGltf, type Clip } from '../../src/index.js';
 import { MAX_GLTF_CHANNELS, MAX_GLTF_KEY_NUMBERS } from '../../src/import/gltf/clips.js';
 import { MAX_GLTF_ACCESSOR_BYTES } from '../../src/import/gltf/validateAccessors.js';
-import { ASSETS_DIR } from '../support/assets.js';
+import { foxBytes as fox, foxGlb, foxJson, type Json } from '../support/foxGlb.js';
 
-type Json = Record<string, any>;
-
-const fox = readFileSync(join(ASSETS_DIR, 'Fox.glb'));
-const foxJson: Json = JSON.parse(fox.subarray(20, 20 + fox.readUInt32LE(12)).toString('utf8'));
-const binAt = 20 + fox.readUInt32LE(12);
-const foxBin = fox.subarray(binAt + 8, binAt + 8 + fox.readUInt32LE(binAt));
-
-/** A GLB of `json` over the Fox's binary chunk. */
-function glb(json: Json): Uint8Array {
-  const text = Buffer.from(JSON.stringify(json), 'utf8');
-  const jsonLength = (text.length + 3) & ~3, binLength = (foxBin.length + 3) & ~3;
-  const out = Buffer.alloc(12 + 8 + jsonLength + 8 + binLength);
-  out.writeUInt32LE(0x46546c67, 0); // 'glTF'
-  out.writeUInt32LE(2, 4);
-  out.writeUInt32LE(out.length, 8);
-  out.writeUInt32LE(jsonLength, 12);
-  out.writeUInt32LE(0x4e4f534a, 16); // 'JSON'
-  text.copy(out, 20);
-  out.fill(0x20, 20 + text.length, 20 + jsonLength);
-  const b = 20 + jsonLength;
-  out.writeUInt32LE(binLength, b);
-  out.writeUInt32LE(0x004e4942, b + 4); // 'BIN\0'
-  foxBin.copy(out, b + 8);
-  return out;
-}
 
 /** The Fox's JSON with `animations` instead of its own. */
 function withAnimations(animations: Json[]): Json {
@@ -54,7 +27,7 @@ describe('a file that repeats an animation is read and resampled once', async ()
 
   it('2,000 copies of the Survey under other names: 2,000 clips sharing one frame array, each the Survey bit for bit', async () => {
     const copies = Array.from({ length: 2000 }, (_, i) => ({ ...survey, name: `copy ${i}` }));
-    const file = glb(withAnimations(copies));
+    const file = foxGlb(withAnimations(copies));
     expect(file.length).toBeGreaterThan(2_000_000); // the amplifying file: megabytes of JSON over 160 KB of keys
     const { clips, warnings } = await loadGltf(file);
     expect(clips.map((c) => c.name)).toEqual(copies.map((c) => c.name));
@@ -71,7 +44,7 @@ describe('a file that repeats an animation is read and resampled once', async ()
 
   it('copies interleaved with other animations: the clips in the file\'s order, each its original\'s frames', async () => {
     const order = [survey, walk, { ...survey, name: 'Survey again' }, run, { ...walk, name: 'Walk again' }, { ...survey, name: '' }];
-    const { clips } = await loadGltf(glb(withAnimations(order)));
+    const { clips } = await loadGltf(foxGlb(withAnimations(order)));
     expect(clips.map((c) => c.name)).toEqual(['Survey', 'Walk', 'Survey again', 'Run', 'Walk again', 'animation5']);
     const sources = ['Survey', 'Walk', 'Survey', 'Run', 'Walk', 'Survey'];
     clips.forEach((clip, i) => expect(bits(clip).equals(bits(original(sources[i]!))), clip.name).toBe(true));
@@ -87,7 +60,7 @@ describe('a file that repeats an animation is read and resampled once', async ()
       samplers: [...survey['samplers']].reverse(),
       channels: survey['channels'].map((c: Json) => ({ ...c, sampler: n - 1 - c['sampler'] })),
     };
-    const { clips } = await loadGltf(glb(withAnimations([survey, reordered])));
+    const { clips } = await loadGltf(foxGlb(withAnimations([survey, reordered])));
     expect(clips[1]!.name).toBe('Survey, samplers reversed');
     expect(clips[1]!.frames).toBe(clips[0]!.frames);
     expect(bits(clips[1]!).equals(bits(original('Survey')))).toBe(true);
@@ -106,7 +79,7 @@ describe('the limits on one file\'s animation work refuse, naming the limit and 
       animations.push({ name: `subset ${mask}`, samplers: survey['samplers'], channels: kept });
       total += kept.length;
     }
-    const error = await loadGltf(glb(withAnimations(animations))).then(() => null, (e: unknown) => e);
+    const error = await loadGltf(foxGlb(withAnimations(animations))).then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(AnimationError);
     const message = (error as AnimationError).message;
     expect(message).toContain(`animations[${animations.length - 1}].channels`);
@@ -127,7 +100,7 @@ describe('the limits on one file\'s animation work refuse, naming the limit and 
       samplers: aliases.map((output) => ({ input: survey['samplers'][0]['input'], output })),
       channels: aliases.map((_, k) => ({ sampler: k, target: { node: survey['channels'][0]['target']['node'], path: 'translation' } })),
     }];
-    const error = await loadGltf(glb(json)).then(() => null, (e: unknown) => e);
+    const error = await loadGltf(foxGlb(json)).then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(AnimationError);
     const message = (error as AnimationError).message;
     // Past the limit after some 25,890 of the aliases (20,736 bytes each), whatever the Fox's own accessors add.
@@ -149,7 +122,7 @@ describe('the limits on one file\'s animation work refuse, naming the limit and 
       samplers: zeros.map((input) => ({ ...survey['samplers'][first!['sampler']], input })),
       channels: zeros.map((_, k) => ({ ...first, sampler: k })),
     }];
-    const error = await loadGltf(glb(json)).then(() => null, (e: unknown) => e);
+    const error = await loadGltf(foxGlb(json)).then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(AnimationError);
     expect((error as AnimationError).message).toContain(`(MAX_GLTF_ACCESSOR_BYTES)`);
     expect((error as AnimationError).message).toContain(`past the limit at accessors[${zeros[7]}]`); // 8 × 64 MiB = 512 MiB is the limit, not past it
@@ -173,7 +146,7 @@ describe('the limits on one file\'s animation work refuse, naming the limit and 
       const output = accessors[samplerOf(c!)['output']]!;
       return output['count'] * (output['type'] === 'VEC4' ? 4 : 3);
     });
-    const error = await loadGltf(glb(json)).then(() => null, (e: unknown) => e);
+    const error = await loadGltf(foxGlb(json)).then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(AnimationError);
     const message = (error as AnimationError).message;
     expect(message).toContain('animations[0]');

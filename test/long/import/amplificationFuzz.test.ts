@@ -7,38 +7,11 @@
  * channels). Each file loads or is refused with an AnimationError — nothing else — within
  * 10 s, and the process stays under 1 GB resident.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AnimationError, loadGltf } from '../../../src/index.js';
 import { createRandom } from '../../fixtures/synthetic.js';
-import { ASSETS_DIR } from '../../support/assets.js';
+import { foxGlb, foxJson, type Json } from '../../support/foxGlb.js';
 
-type Json = Record<string, any>;
-
-const fox = readFileSync(join(ASSETS_DIR, 'Fox.glb'));
-const foxJson: Json = JSON.parse(fox.subarray(20, 20 + fox.readUInt32LE(12)).toString('utf8'));
-const binAt = 20 + fox.readUInt32LE(12);
-const foxBin = fox.subarray(binAt + 8, binAt + 8 + fox.readUInt32LE(binAt));
-
-/** A GLB of `json` over the Fox's binary chunk. */
-function glb(json: Json): Uint8Array {
-  const text = Buffer.from(JSON.stringify(json), 'utf8');
-  const jsonLength = (text.length + 3) & ~3, binLength = (foxBin.length + 3) & ~3;
-  const out = Buffer.alloc(12 + 8 + jsonLength + 8 + binLength);
-  out.writeUInt32LE(0x46546c67, 0);
-  out.writeUInt32LE(2, 4);
-  out.writeUInt32LE(out.length, 8);
-  out.writeUInt32LE(jsonLength, 12);
-  out.writeUInt32LE(0x4e4f534a, 16);
-  text.copy(out, 20);
-  out.fill(0x20, 20 + text.length, 20 + jsonLength);
-  const b = 20 + jsonLength;
-  out.writeUInt32LE(binLength, b);
-  out.writeUInt32LE(0x004e4942, b + 4);
-  foxBin.copy(out, b + 8);
-  return out;
-}
 
 /** File `n` of the family (see the header). */
 function variant(n: number): Uint8Array {
@@ -73,7 +46,7 @@ function variant(n: number): Uint8Array {
   else if (broken < 0.3) pick(json['accessors'] as Json[])['count'] = Math.floor(random() * 1e7);
   else if (broken < 0.33) some['channels'] = [];
   json['animations'] = animations;
-  return glb(json);
+  return foxGlb(json);
 }
 
 describe('2,000 files of the repeated-animation family', () => {
