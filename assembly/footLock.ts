@@ -7,19 +7,21 @@
  * order as the JavaScript system, in doubles (f64, scalar): every product and sum is the
  * JavaScript path's, the pools' float32 values promoted on load and rounded once on store, so the
  * two paths differ only where `Math.cos` / `Math.sin` of the yaw (AssemblyScript's, from musl,
- * against V8's fdlibm port) differ in a last bit (docs/wasm.md). No SIMD: a leg's work is a chain
- * of dependent scalar steps (square roots, divisions, branches on them); the few joints composed
- * per character are a tenth of it.
+ * against V8's fdlibm port) differ in a last bit (docs/wasm.md). The lock decisions are scalar; once
+ * a character's legs are decided, their IK and rotation corrections run two legs at a time, one per
+ * lane of `f64x2` (assembly/footLockPair.ts), which rounds each lane as the scalar code does.
  *
- * The contact verdicts come from JavaScript (`plantContacts`, src/systems/footLockParts.ts) in
- * the thread's `planted` scratch. The JavaScript side hands the kernels a **block** of i32
- * pointers (`B_*` below, written per chunk: src/wasm/footLockWasm.ts), so a call takes only the
- * block, the character and its skeleton's parents (i32, the kernel area's copy). The per-leg
- * solve's special cases (target on the hip, a zero bone, a straight or folded knee, an aim arc
- * of 180°) go back to JavaScript's `solveTwoBoneIk`: {@link footLockLegs} returns the leg with
- * the IK block written in the thread's `params`, JavaScript solves it, and {@link footLockTurn}
- * applies the result before {@link footLockLegs} goes on with the next leg.
+ * The contact verdicts are taken here from the clips' contact tables (`plantContacts`). The
+ * JavaScript side hands the kernels a **block** of i32 pointers (`B_*` below, written per chunk:
+ * src/wasm/footLockWasm.ts), so a call takes only the block, the character and its skeleton's
+ * parents (i32, the kernel area's copy). The per-leg solve's special cases (target on the hip, a
+ * zero bone, a straight or folded knee, an aim arc of 180°) go back to JavaScript's
+ * `solveTwoBoneIk`: {@link footLockLegs} returns the leg with the IK block written in the
+ * thread's `params`, JavaScript solves it, and {@link footLockTurn} applies the result before
+ * {@link footLockLegs} goes on with the next leg.
  */
+
+import { PAIR_DELTA, S_END, S_MID, S_PENDING, S_POLE, S_ROOT, S_TARGET, STAGE, solvePair, turnPair } from './footLockPair';
 
 // The block: i32 pointers (byte offsets into the memory) and one byte count, at these byte offsets.
 const B_LOCAL: usize = 0; // LocalPose.data (f32)
@@ -88,17 +90,13 @@ const FOOT_MAX_LIFT: f64 = 0.25;
 const STRAIGHT_SINE: f64 = 1e-4;
 const NOT_A_LEG: u8 = 3;
 const IDLE: u8 = 2;
-// solveLegIk's thresholds (src/math/twoBoneIk.ts).
-const ZERO_LENGTH: f64 = 1e-9;
-const PARALLEL_SINE: f64 = 1e-9;
-const IK_OPPOSITE: f64 = 1e-15;
+/** affine.invert's singular threshold (src/math/affine.ts). */
 const SINGULAR_DET: f64 = 1e-12;
 
 /** Bytes of a joint's model record in the scratch: a 3×4 matrix (12 f64), then the model rotation (4 f64). */
 const RECORD: usize = 128;
-/** Byte offsets in a model record: the translation column, the rotation. */
+/** Byte offset of the translation column in a model record (the rotation follows at 96). */
 const REC_T: usize = 72;
-const REC_Q: usize = 96;
 /** Bytes of a joint pose: 10 f32 (T at 0, Q at 12, S at 28). */
 const POSE: usize = 40;
 const POSE_Q: usize = 12;
@@ -109,6 +107,8 @@ const P_IK: usize = 0; // the IK block: root 0, mid 3, end 6, target 9, pole 12,
 const P_DELTA: usize = 128; // D1 (4), D2 (4)
 const P_SHARE: usize = 384; // per leg the weight of the layers that count and of those in contact (2 × 4)
 const P_SECONDS: usize = 448; // this update's seconds for the character
+const P_STAGE: usize = 456; // per leg the IK's inputs until its pair is solved (assembly/footLockPair.ts STAGE bytes each)
+const P_PAIR: usize = 968; // a pair's deltas (2 × PAIR_DELTA bytes)
 
 // @ts-ignore: decorator
 @inline function ptr(block: usize, at: usize): usize {
@@ -118,8 +118,10 @@ const P_SECONDS: usize = 448; // this update's seconds for the character
 /**
  * One character's foot lock from leg `fromLeg` on (src/systems/footLockSystem.ts
  * `footLockEntities`'s body after `plantContacts`): with `fromLeg` 0, first the idle legs (their
- * clocks run, nothing else) and the model records of the others' joints and ancestors; then
- * per leg the state machine, the IK and the corrections. `eid`'s contact verdicts are in the
+ * clocks run, nothing else) and the model records of the others' joints and ancestors, then per
+ * leg the state machine, staging the IK's inputs of each leg that turns; then the staged legs'
+ * IK and corrections, a pair at a time. A `fromLeg` above 0 resumes those from that leg (the
+ * state machine ran already). `eid`'s contact verdicts are in the
  * block's `planted` (1 planted, 0 not, `NOT_A_LEG`), its seconds at `params + P_SECONDS`;
  * `parents` points at its skeleton's parents (i32). Returns −1 when the character is done, or
  * the leg whose solve needs `solveTwoBoneIk` (its IK block written at `params + P_IK`): the
@@ -283,7 +285,10 @@ function legsOf(block: usize, eid: i32, parents: usize, fromLeg: i32, seconds: f
   const weight = load<f64>(ptr(block, B_WEIGHT) + (<usize>eid << 3));
   const easeIn = load<f64>(ptr(block, B_EASE_IN) + (<usize>eid << 3));
 
-  for (let leg = fromLeg; leg < legs; leg++) {
+  if (fromLeg > 0) return solveStaged(block, eid, parents, fromLeg);
+  for (let leg = 0; leg < legs; leg++) {
+    const stage = params + P_STAGE + <usize>leg * STAGE;
+    store<f64>(stage, 0, S_PENDING);
     const p = load<u8>(planted + <usize>leg);
     if (p > 1) continue; // not a leg, or idle
     const r = <usize>(row + leg);
@@ -401,21 +406,66 @@ function legsOf(block: usize, eid: i32, parents: usize, fromLeg: i32, seconds: f
     } else {
       bx = <f64>load<f32>(bd); by = <f64>load<f32>(bd, 4); bz = <f64>load<f32>(bd, 8);
     }
-    const polex = kx + legLength * bx, poley = ky + legLength * by, polez = kz + legLength * bz;
-    if (!solveLegIk(params + P_DELTA, ux, uy, uz, kx, ky, kz, fx, fy, fz, qx, qy, qz, polex, poley, polez)) {
-      // The kernel's special cases: solveTwoBoneIk in JavaScript on this block, then footLockTurn.
-      const b = params + P_IK;
-      store<f64>(b, ux); store<f64>(b, uy, 8); store<f64>(b, uz, 16);
-      store<f64>(b, kx, 24); store<f64>(b, ky, 32); store<f64>(b, kz, 40);
-      store<f64>(b, fx, 48); store<f64>(b, fy, 56); store<f64>(b, fz, 64);
-      store<f64>(b, qx, 72); store<f64>(b, qy, 80); store<f64>(b, qz, 88);
-      store<f64>(b, polex, 96); store<f64>(b, poley, 104); store<f64>(b, polez, 112);
-      store<f64>(b, 1, 120);
-      return leg;
-    }
-    applyLeg(block, localOff, parents, model, params, upper, lower, foot, detached, qx, qy, qz, fx, fy, fz);
+    // Staged: the IK and corrections run per pair of legs once every leg's lock is decided
+    // (legs are disjoint, so no leg's decision reads another's corrections).
+    store<f64>(stage, ux, S_ROOT); store<f64>(stage, uy, S_ROOT + 8); store<f64>(stage, uz, S_ROOT + 16);
+    store<f64>(stage, kx, S_MID); store<f64>(stage, ky, S_MID + 8); store<f64>(stage, kz, S_MID + 16);
+    store<f64>(stage, fx, S_END); store<f64>(stage, fy, S_END + 8); store<f64>(stage, fz, S_END + 16);
+    store<f64>(stage, qx, S_TARGET); store<f64>(stage, qy, S_TARGET + 8); store<f64>(stage, qz, S_TARGET + 16);
+    store<f64>(stage, kx + legLength * bx, S_POLE); store<f64>(stage, ky + legLength * by, S_POLE + 8); store<f64>(stage, kz + legLength * bz, S_POLE + 16);
+    store<f64>(stage, 1, S_PENDING);
+  }
+  return solveStaged(block, eid, parents, 0);
+}
+
+/** The first leg from `from` on whose IK is staged, or `legs`. */
+function nextStaged(params: usize, from: i32, legs: i32): i32 {
+  let leg = from;
+  while (leg < legs && load<f64>(params + P_STAGE + <usize>leg * STAGE, S_PENDING) !== 1) leg++;
+  return leg;
+}
+
+/**
+ * The staged legs of `eid` from leg `from` on, two at a time (assembly/footLockPair.ts), in leg
+ * order: each solved, turned and (if detached) its foot moved. Returns −1 when all are done, or
+ * the first leg whose solve is one of the special cases, with its IK block written at
+ * `params + P_IK` and nothing of it or a later leg applied: the caller solves it with
+ * `solveTwoBoneIk`, calls {@link footLockTurn}, then {@link footLockLegs} from the next leg.
+ */
+function solveStaged(block: usize, eid: i32, parents: usize, from: i32): i32 {
+  const params = ptr(block, B_PARAMS), model = ptr(block, B_MODEL);
+  const legs = <i32>load<u8>(ptr(block, B_LEGS) + <usize>eid);
+  const localOff = ptr(block, B_LOCAL) + <usize>eid * ptr(block, B_POSE_ROW);
+  const uppers = ptr(block, B_UPPER), lowers = ptr(block, B_LOWER), feet = ptr(block, B_FOOT), detachedAt = ptr(block, B_DETACHED);
+  const row = <usize>(eid * FOOT_LEGS);
+  const pair = params + P_PAIR;
+  let a = nextStaged(params, from, legs);
+  while (a < legs) {
+    const b = nextStaged(params, a + 1, legs);
+    const alone = b >= legs;
+    const sa = params + P_STAGE + <usize>a * STAGE, sb = alone ? sa : params + P_STAGE + <usize>b * STAGE;
+    const special = solvePair(pair, sa, sb);
+    if ((special & 1) !== 0) return handBack(params, sa, a);
+    const writeB = !alone && (special & 2) === 0;
+    const ra = row + <usize>a, rb = alone ? ra : row + <usize>b;
+    const ua = <usize>load<i16>(uppers + (ra << 1)), ka = <usize>load<i16>(lowers + (ra << 1)), fa = <usize>load<i16>(feet + (ra << 1));
+    const ub = <usize>load<i16>(uppers + (rb << 1)), kb = <usize>load<i16>(lowers + (rb << 1)), fb = <usize>load<i16>(feet + (rb << 1));
+    const detachedA = load<u8>(detachedAt + ra) === 1, detachedB = load<u8>(detachedAt + rb) === 1;
+    turnPair(localOff, model, parents, ua, ka, fa, detachedA, pair, ub, kb, fb, detachedB, pair + PAIR_DELTA, writeB);
+    if (detachedA) moveFoot(localOff, parents, model, fa, sa);
+    if (alone) return -1;
+    if (!writeB) return handBack(params, sb, b);
+    if (detachedB) moveFoot(localOff, parents, model, fb, sb);
+    a = nextStaged(params, b + 1, legs);
   }
   return -1;
+}
+
+/** Copies stage `stage` into the IK block at `params + P_IK` (weight 1) for `solveTwoBoneIk`; returns `leg`. */
+function handBack(params: usize, stage: usize, leg: i32): i32 {
+  memory.copy(params + P_IK, stage, S_PENDING);
+  store<f64>(params + P_IK, 1, S_PENDING);
+  return leg;
 }
 
 /**
@@ -431,20 +481,19 @@ export function footLockTurn(block: usize, eid: i32, parents: usize, leg: i32): 
   const foot = <usize>load<i16>(ptr(block, B_FOOT) + (r << 1));
   const detached = load<u8>(ptr(block, B_DETACHED) + r) === 1;
   const localOff = ptr(block, B_LOCAL) + <usize>eid * ptr(block, B_POSE_ROW);
-  const b = params + P_IK;
-  applyLeg(block, localOff, parents, model, params, upper, lower, foot, detached,
-    load<f64>(b, 72), load<f64>(b, 80), load<f64>(b, 88), load<f64>(b, 48), load<f64>(b, 56), load<f64>(b, 64));
+  const delta = params + P_DELTA;
+  turnPair(localOff, model, parents, upper, lower, foot, detached, delta, upper, lower, foot, detached, delta, false);
+  if (detached) moveFoot(localOff, parents, model, foot, params + P_IK);
 }
 
-/** turnLeg, then a detached foot's move onto the target q (its animated model position f). */
-function applyLeg(
-  block: usize, localOff: usize, parents: usize, model: usize, params: usize, upper: usize, lower: usize, foot: usize, detached: bool,
-  qx: f64, qy: f64, qz: f64, fx: f64, fy: f64, fz: f64,
-): void {
-  turnLeg(localOff, upper, lower, foot, detached, model, parents, params + P_DELTA);
-  if (!detached) return;
+/**
+ * A detached foot's move onto its leg's target q from its animated model position f (the
+ * stage or IK block at `stage`: end f, target q).
+ */
+function moveFoot(localOff: usize, parents: usize, model: usize, foot: usize, stage: usize): void {
+  let mx = load<f64>(stage, S_TARGET) - load<f64>(stage, S_END), my = load<f64>(stage, S_TARGET + 8) - load<f64>(stage, S_END + 8);
+  let mz = load<f64>(stage, S_TARGET + 16) - load<f64>(stage, S_END + 16);
   // t' = t + M_p⁻¹·(p' − f): the foot's parent does not move, so its rotation stays the animated one.
-  let mx = qx - fx, my = qy - fy, mz = qz - fz;
   const parent = load<i32>(parents + (foot << 2));
   if (parent >= 0) {
     // affine.invert (identity when singular), then affine.transformVector.
@@ -562,190 +611,4 @@ function composeList(model: usize, local: usize, parents: usize, list: usize, co
     store<f64>(o, aw * z + ax * y - ay * x + az * w, 112);
     store<f64>(o, aw * w - ax * x - ay * y - az * z, 120);
   }
-}
-
-/**
- * src/math/twoBoneIk.ts `solveLegIk` (Holden's two-joint IK with its angles kept as half-angle
- * cosines and sines), the same statements: D1 at `out`, D2 at `out + 32` (f64 x y z w each), for
- * root (a), mid (b), end (c), target and pole. Returns false, having written nothing, in the
- * cases `solveLegIk` hands to `solveTwoBoneIk`.
- */
-function solveLegIk(
-  out: usize, ax: f64, ay: f64, az: f64, bx: f64, by: f64, bz: f64, cx: f64, cy: f64, cz: f64,
-  targetX: f64, targetY: f64, targetZ: f64, poleX: f64, poleY: f64, poleZ: f64,
-): bool {
-  const e1x = bx - ax, e1y = by - ay, e1z = bz - az;
-  const e2x = cx - bx, e2y = cy - by, e2z = cz - bz;
-  const l1 = Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
-  const l2 = Math.sqrt(e2x * e2x + e2y * e2y + e2z * e2z);
-  let ux = targetX - ax, uy = targetY - ay, uz = targetZ - az;
-  const dist = Math.sqrt(ux * ux + uy * uy + uz * uz);
-  const crossX = e1y * e2z - e1z * e2y, crossY = e1z * e2x - e1x * e2z, crossZ = e1x * e2y - e1y * e2x;
-  const crossLen = Math.sqrt(crossX * crossX + crossY * crossY + crossZ * crossZ);
-  if (!(dist > ZERO_LENGTH && l1 > ZERO_LENGTH && l2 > ZERO_LENGTH && crossLen > PARALLEL_SINE * l1 * l2)) return false;
-  const iu = 1 / dist, ih = 1 / crossLen;
-  ux *= iu; uy *= iu; uz *= iu;
-  const hx = crossX * ih, hy = crossY * ih, hz = crossZ * ih;
-  const lo = Math.abs(l1 - l2), hi = l1 + l2;
-  const d: f64 = dist < lo ? lo : dist > hi ? hi : dist;
-
-  const il = 1 / (l1 * l2);
-  const cosK = -(e1x * e2x + e1y * e2y + e1z * e2z) * il, sinK = crossLen * il;
-  let cosC: f64 = 0, sinC: f64 = 0;
-  if (cosK >= 0) {
-    cosC = Math.sqrt(0.5 * (1 + cosK));
-    sinC = sinK / (2 * cosC);
-  } else {
-    sinC = Math.sqrt(0.5 * (1 - cosK));
-    cosC = sinK / (2 * sinC);
-  }
-  const open = (d - lo) * (d + lo), closed = (hi - d) * (hi + d);
-  const cosI = Math.sqrt(closed > 0 ? 0.25 * closed * il : 0), sinI = Math.sqrt(open > 0 ? 0.25 * open * il : 0);
-  const cosH = cosC * cosI + sinC * sinI, sinH = sinC * cosI - cosC * sinI;
-
-  const qx = hx * sinH, qy = hy * sinH, qz = hz * sinH;
-  const tx = 2 * (qy * e2z - qz * e2y), ty = 2 * (qz * e2x - qx * e2z), tz = 2 * (qx * e2y - qy * e2x);
-  if (!(d > ZERO_LENGTH)) return false;
-  const iv = 1 / d;
-  const vx = (e1x + e2x + cosH * tx + (qy * tz - qz * ty)) * iv;
-  const vy = (e1y + e2y + cosH * ty + (qz * tx - qx * tz)) * iv;
-  const vz = (e1z + e2z + cosH * tz + (qx * ty - qy * tx)) * iv;
-
-  const wa = 1 + (vx * ux + vy * uy + vz * uz);
-  if (!(wa > IK_OPPOSITE)) return false;
-  let Ax = vy * uz - vz * uy, Ay = vz * ux - vx * uz, Az = vx * uy - vy * ux, Aw = wa;
-  const ia = 1 / Math.sqrt(Ax * Ax + Ay * Ay + Az * Az + Aw * Aw);
-  Ax *= ia; Ay *= ia; Az *= ia; Aw *= ia;
-
-  let px = poleX - ax, py = poleY - ay, pz = poleZ - az;
-  const poleMax = Math.max(Math.max(Math.abs(px), Math.abs(py)), Math.abs(pz));
-  if (poleMax > 0 && poleMax < Infinity) {
-    const ip = 1 / poleMax;
-    px *= ip; py *= ip; pz *= ip;
-  }
-  const along = px * ux + py * uy + pz * uz;
-  const ppx = px - ux * along, ppy = py - uy * along, ppz = pz - uz * along;
-  const pp2 = ppx * ppx + ppy * ppy + ppz * ppz, pole2 = px * px + py * py + pz * pz;
-  let Dx = Ax, Dy = Ay, Dz = Az, Dw = Aw;
-  if (pp2 > PARALLEL_SINE * PARALLEL_SINE * pole2) {
-    const sx = 2 * (Ay * hz - Az * hy), sy = 2 * (Az * hx - Ax * hz), sz = 2 * (Ax * hy - Ay * hx);
-    const ahx = hx + Aw * sx + (Ay * sz - Az * sy), ahy = hy + Aw * sy + (Az * sx - Ax * sz), ahz = hz + Aw * sz + (Ax * sy - Ay * sx);
-    const nx = uy * ahz - uz * ahy, ny = uz * ahx - ux * ahz, nz = ux * ahy - uy * ahx;
-    const sinR = ux * (ny * ppz - nz * ppy) + uy * (nz * ppx - nx * ppz) + uz * (nx * ppy - ny * ppx);
-    const cosR = nx * ppx + ny * ppy + nz * ppz;
-    const R = Math.sqrt(sinR * sinR + cosR * cosR);
-    let Ts: f64 = 0, Tw: f64 = 1;
-    if (R > 0) {
-      const iR = 1 / R;
-      const cosA = cosR * iR, sinA = sinR * iR;
-      if (cosA >= 0) {
-        Tw = Math.sqrt(0.5 * (1 + cosA));
-        Ts = sinA / (2 * Tw);
-      } else {
-        Ts = Math.sqrt(0.5 * (1 - cosA));
-        if (sinA < 0) Ts = -Ts;
-        Tw = sinA / (2 * Ts);
-      }
-    }
-    const Tx = ux * Ts, Ty = uy * Ts, Tz = uz * Ts;
-    Dx = Tw * Ax + Tx * Aw + Ty * Az - Tz * Ay;
-    Dy = Tw * Ay - Tx * Az + Ty * Aw + Tz * Ax;
-    Dz = Tw * Az + Tx * Ay - Ty * Ax + Tz * Aw;
-    Dw = Tw * Aw - Tx * Ax - Ty * Ay - Tz * Az;
-  }
-  if (Dw < 0) { Dx = -Dx; Dy = -Dy; Dz = -Dz; Dw = -Dw; }
-  store<f64>(out, Dx); store<f64>(out, Dy, 8); store<f64>(out, Dz, 16); store<f64>(out, Dw, 24);
-  const rx = 2 * (Dy * hz - Dz * hy), ry = 2 * (Dz * hx - Dx * hz), rz = 2 * (Dx * hy - Dy * hx);
-  const gx = hx + Dw * rx + (Dy * rz - Dz * ry), gy = hy + Dw * ry + (Dz * rx - Dx * rz), gz = hz + Dw * rz + (Dx * ry - Dy * rx);
-  store<f64>(out, gx * sinH, 32); store<f64>(out, gy * sinH, 40); store<f64>(out, gz * sinH, 48); store<f64>(out, cosH, 56);
-  return true;
-}
-
-/**
- * footLockSystem's `turnLeg`: the deltas D1, D2 at `delta` (model space) into the local
- * rotations of upper, lower and (unless detached) the foot, from the animated model rotations in
- * the records; each normalized, a joint whose result is not finite or zero left as it was.
- */
-function turnLeg(local: usize, upper: usize, lower: usize, foot: usize, detached: bool, model: usize, parents: usize, delta: usize): void {
-  const d1x = load<f64>(delta), d1y = load<f64>(delta, 8), d1z = load<f64>(delta, 16), d1w = load<f64>(delta, 24);
-  const d2x = load<f64>(delta, 32), d2y = load<f64>(delta, 40), d2z = load<f64>(delta, 48), d2w = load<f64>(delta, 56);
-
-  // upper: r = conj(P)·(D1·P), then r·q.
-  let rx = d1x, ry = d1y, rz = d1z, rw = d1w;
-  const pu = load<i32>(parents + (upper << 2));
-  if (pu >= 0) {
-    const m = model + <usize>pu * RECORD;
-    const px = load<f64>(m, REC_Q), py = load<f64>(m, REC_Q + 8), pz = load<f64>(m, REC_Q + 16), pw = load<f64>(m, REC_Q + 24);
-    const ux = d1w * px + d1x * pw + d1y * pz - d1z * py;
-    const uy = d1w * py - d1x * pz + d1y * pw + d1z * px;
-    const uz = d1w * pz + d1x * py - d1y * px + d1z * pw;
-    const uw = d1w * pw - d1x * px - d1y * py - d1z * pz;
-    rx = pw * ux - px * uw - py * uz + pz * uy;
-    ry = pw * uy + px * uz - py * uw - pz * ux;
-    rz = pw * uz - px * uy + py * ux - pz * uw;
-    rw = pw * uw + px * ux + py * uy + pz * uz;
-  }
-  const lu = local + upper * POSE;
-  const qux = <f64>load<f32>(lu, POSE_Q), quy = <f64>load<f32>(lu, POSE_Q + 4), quz = <f64>load<f32>(lu, POSE_Q + 8), quw = <f64>load<f32>(lu, POSE_Q + 12);
-  writeRotation(lu,
-    rw * qux + rx * quw + ry * quz - rz * quy,
-    rw * quy - rx * quz + ry * quw + rz * qux,
-    rw * quz + rx * quy - ry * qux + rz * quw,
-    rw * quw - rx * qux - ry * quy - rz * quz);
-
-  // lower: P = D1·Q_p, r = conj(P)·(D2·P), then r·q.
-  {
-    const m = model + <usize>load<i32>(parents + (lower << 2)) * RECORD;
-    const bx = load<f64>(m, REC_Q), by = load<f64>(m, REC_Q + 8), bz = load<f64>(m, REC_Q + 16), bw = load<f64>(m, REC_Q + 24);
-    const px = d1w * bx + d1x * bw + d1y * bz - d1z * by;
-    const py = d1w * by - d1x * bz + d1y * bw + d1z * bx;
-    const pz = d1w * bz + d1x * by - d1y * bx + d1z * bw;
-    const pw = d1w * bw - d1x * bx - d1y * by - d1z * bz;
-    const ux = d2w * px + d2x * pw + d2y * pz - d2z * py;
-    const uy = d2w * py - d2x * pz + d2y * pw + d2z * px;
-    const uz = d2w * pz + d2x * py - d2y * px + d2z * pw;
-    const uw = d2w * pw - d2x * px - d2y * py - d2z * pz;
-    const sx = pw * ux - px * uw - py * uz + pz * uy, sy = pw * uy + px * uz - py * uw - pz * ux;
-    const sz = pw * uz - px * uy + py * ux - pz * uw, sw = pw * uw + px * ux + py * uy + pz * uz;
-    const l = local + lower * POSE;
-    const qx = <f64>load<f32>(l, POSE_Q), qy = <f64>load<f32>(l, POSE_Q + 4), qz = <f64>load<f32>(l, POSE_Q + 8), qw = <f64>load<f32>(l, POSE_Q + 12);
-    writeRotation(l,
-      sw * qx + sx * qw + sy * qz - sz * qy,
-      sw * qy - sx * qz + sy * qw + sz * qx,
-      sw * qz + sx * qy - sy * qx + sz * qw,
-      sw * qw - sx * qx - sy * qy - sz * qz);
-  }
-  if (detached) return;
-
-  // foot: P = (D2·D1)·Q_p, then conj(P)·Q_f.
-  const ex = d2w * d1x + d2x * d1w + d2y * d1z - d2z * d1y;
-  const ey = d2w * d1y - d2x * d1z + d2y * d1w + d2z * d1x;
-  const ez = d2w * d1z + d2x * d1y - d2y * d1x + d2z * d1w;
-  const ew = d2w * d1w - d2x * d1x - d2y * d1y - d2z * d1z;
-  const m = model + <usize>load<i32>(parents + (foot << 2)) * RECORD;
-  const bx = load<f64>(m, REC_Q), by = load<f64>(m, REC_Q + 8), bz = load<f64>(m, REC_Q + 16), bw = load<f64>(m, REC_Q + 24);
-  const px = ew * bx + ex * bw + ey * bz - ez * by;
-  const py = ew * by - ex * bz + ey * bw + ez * bx;
-  const pz = ew * bz + ex * by - ey * bx + ez * bw;
-  const pw = ew * bw - ex * bx - ey * by - ez * bz;
-  const f = model + foot * RECORD;
-  const cx = -px, cy = -py, cz = -pz;
-  const fx = load<f64>(f, REC_Q), fy = load<f64>(f, REC_Q + 8), fz = load<f64>(f, REC_Q + 16), fw = load<f64>(f, REC_Q + 24);
-  writeRotation(local + foot * POSE,
-    pw * fx + cx * fw + cy * fz - cz * fy,
-    pw * fy - cx * fz + cy * fw + cz * fx,
-    pw * fz + cx * fy - cy * fx + cz * fw,
-    pw * fw - cx * fx - cy * fy - cz * fz);
-}
-
-/** (nx, ny, nz, nw) normalized into the rotation of the joint pose at `l` (one division, as footLockSystem's `writeRotation`); nothing when not finite or zero. */
-// @ts-ignore: decorator
-@inline function writeRotation(l: usize, nx: f64, ny: f64, nz: f64, nw: f64): void {
-  const len = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
-  if (!(len > 0 && len < Infinity)) return;
-  const inv = 1 / len;
-  store<f32>(l, <f32>(nx * inv), POSE_Q);
-  store<f32>(l, <f32>(ny * inv), POSE_Q + 4);
-  store<f32>(l, <f32>(nz * inv), POSE_Q + 8);
-  store<f32>(l, <f32>(nw * inv), POSE_Q + 12);
 }

@@ -33,8 +33,15 @@ export const P_QA = P_LIFT + 1;
 export const P_SHARE = P_QA + 4;
 /** `FootLockScratch.params`: the seconds of the character's update, for the WebAssembly kernel (1). */
 export const P_SECONDS = P_SHARE + 2 * FOOT_LEGS;
+/**
+ * `FootLockScratch.params`: for the WebAssembly kernel, per leg the IK's inputs staged until both
+ * legs of a pair are solved together (16 each, assembly/footLockPair.ts `S_*`).
+ */
+export const P_STAGE = P_SECONDS + 1;
+/** `FootLockScratch.params`: the WebAssembly kernel's deltas of a pair of legs (2 × 8). */
+export const P_PAIR = P_STAGE + 16 * FOOT_LEGS;
 /** Floats in `FootLockScratch.params`. */
-export const FOOT_PARAMS = P_SECONDS + 1;
+export const FOOT_PARAMS = P_PAIR + 16;
 /** `FootLockScratch.planted` of a leg whose joints are no chain of the character's skeleton. */
 export const NOT_A_LEG = 3;
 /** `FootLockScratch.planted` of a leg neither planted nor locked, whose offset is 0: it keeps the animated pose. */
