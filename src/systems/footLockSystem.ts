@@ -63,8 +63,8 @@
  * bit as it was; a leg neither planted, locked nor easing back is passed over before its chain
  * is composed (its release clock still runs), so a character with no other composes nothing.
  * Non-finite targets skip the leg (its state is cleared). No allocation, no throwing: joint
- * indices beyond the character's skeleton skip the leg. Cost: 0.6–1.0 µs per held or easing leg
- * per frame on JavaScript, 0.65–0.8× that on the WebAssembly kernels (bench/footLockCrowd.ts,
+ * indices beyond the character's skeleton skip the leg. Cost: about 0.5 µs per held or easing leg
+ * per frame on JavaScript, 0.6× that on the WebAssembly kernels (bench/footLockCrowd.ts,
  * docs/foot-locking.md).
  *
  * On the WebAssembly kernels (`world.wasm`) the chunk runs in assembly/footLock.ts through
