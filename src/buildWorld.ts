@@ -117,6 +117,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     maxJoints,
     maxLayers: capacity.maxLayers,
     blendThreshold: capacity.blendThreshold,
+    interpolation: capacity.interpolation,
     components,
     characters,
     assets: {

@@ -173,7 +173,7 @@ export const defaultFrame: Frame = createFrame([
       'world.updates', 'Character.skeleton', 'Character.jointCount', 'Layers.clip', 'Layers.time', 'Layers.binding', 'Layers.weight',
       'Layers.flags', 'Layers.mask', 'Layers.reference', 'Lod.enabled', 'Lod.level', 'world.lod.clipLevels', 'world.assets.clips',
       'world.assets.bindings', 'world.assets.skeletons', 'world.assets.masks', 'world.assets.references', 'world.scratch.blendThreshold',
-      'world.assets.curveMaps', 'Curves.count',
+      'world.interpolation', 'world.assets.curveMaps', 'Curves.count',
     ],
     writes: ['LocalPose', 'Curves.values'],
     scratch: blendScratch,
@@ -181,7 +181,7 @@ export const defaultFrame: Frame = createFrame([
   {
     name: 'inertialize',
     entities: inertializeEntities,
-    reads: ['world.updates', 'Character', 'Layers', 'LocalPose', 'Inertialization', 'Lod.enabled', 'Lod.level', 'world.lod.clipLevels', 'world.assets', 'Curves'],
+    reads: ['world.updates', 'Character', 'Layers', 'LocalPose', 'Inertialization', 'Lod.enabled', 'Lod.level', 'world.lod.clipLevels', 'world.assets', 'world.interpolation', 'Curves'],
     writes: ['LocalPose', 'Inertialization', 'Curves.values', 'Curves.slots'],
     scratch: inertializeScratch,
   },

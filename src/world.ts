@@ -86,6 +86,13 @@ export interface AnimationWorldOptions {
    */
   blendThreshold?: number;
   /**
+   * How override layers blend rotations: `'nlerp'` (default: the normalized weighted sum, as
+   * ozz) or `'slerp'` (each layer slerped onto the blend so far by its share of the weight, as
+   * three.js's AnimationMixer mixes actions; translations and scales stay linear). Slerp costs
+   * trigonometry per joint and layer, and runs the blend on JavaScript on either kernels.
+   */
+  interpolation?: 'nlerp' | 'slerp';
+  /**
    * The systems `step` runs, in order (src/frame.ts): default `defaultFrame`; a game adds its
    * own systems with `insertSystem(defaultFrame, system, { after })` or `createFrame([...])`.
    * The world builds the scratch every system of the frame declares.
@@ -322,6 +329,8 @@ export interface AnimationWorld {
   readonly maxLayers: number;
   /** Total override-layer weight below which the rest pose is blended in (`createAnimationWorld` option). */
   readonly blendThreshold: number;
+  /** How override layers blend rotations (`createAnimationWorld` option `interpolation`). */
+  readonly interpolation: 'nlerp' | 'slerp';
   /** The component pools, by name; each is also a bitecs component. */
   readonly components: AnimationComponents;
   /**

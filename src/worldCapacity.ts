@@ -4,7 +4,7 @@
  * `worldBytes` counts (worldBytes.ts). Nothing downstream takes the sizes one by one.
  */
 import type { AnimationIssue } from './assets/AnimationError.js';
-import { FLOAT32_MAX, MAX_EVENTS, MAX_JOINTS, shownNumber } from './assets/limits.js';
+import { FLOAT32_MAX, MAX_EVENTS, MAX_JOINTS, shownNumber, shownValue } from './assets/limits.js';
 import { DEFAULT_MAX_CURVES, MAX_CURVES } from './components/Curves.js';
 import { defaultMaxTransitions } from './components/Inertialization.js';
 import { DEFAULT_MAX_LAYERS, MAX_LAYERS } from './components/Layers.js';
@@ -32,6 +32,8 @@ export interface Capacity {
   readonly maxMachines: number;
   /** The blend threshold (`blendThreshold`). */
   readonly blendThreshold: number;
+  /** How override layers blend rotations (`interpolation`). */
+  readonly interpolation: 'nlerp' | 'slerp';
   /** Threads `stepParallel` runs on (`'auto'` resolved to the machine's logical cores). */
   readonly threads: number;
   /** Milliseconds a threaded world waits for its workers (`workerTimeout`). */
@@ -45,7 +47,7 @@ export const MAX_WORKER_TIMEOUT = 2 ** 31 - 1;
 
 /** Every option `createAnimationWorld` takes (`AnimationWorldOptions`). */
 const OPTION_KEYS: ReadonlySet<string> = new Set([
-  'maxEntities', 'maxJoints', 'world', 'maxEvents', 'maxTransitions', 'maxLayers', 'maxCurves', 'maxMachines', 'blendThreshold', 'frame', 'threads', 'kernels', 'workerTimeout', 'verifyThreads',
+  'maxEntities', 'maxJoints', 'world', 'maxEvents', 'maxTransitions', 'maxLayers', 'maxCurves', 'maxMachines', 'blendThreshold', 'interpolation', 'frame', 'threads', 'kernels', 'workerTimeout', 'verifyThreads',
 ]);
 
 /**
@@ -91,6 +93,10 @@ export function resolveCapacity(options: Readonly<AnimationWorldOptions>, issues
   if (!isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
     issues.push({ path: 'threads', message: `is ${shownNumber(options.threads)}: must be an integer ≥ 1 and ≤ ${MAX_THREADS}, or 'auto' (the machine's logical cores)` });
   }
+  const interpolation = options.interpolation ?? 'nlerp';
+  if (interpolation !== 'nlerp' && interpolation !== 'slerp') {
+    issues.push({ path: 'interpolation', message: `is ${shownValue(interpolation)}: must be 'nlerp' (default) or 'slerp'` });
+  }
   const workerTimeout = options.workerTimeout ?? DEFAULT_WORKER_TIMEOUT;
   if (typeof workerTimeout !== 'number' || !(workerTimeout >= 1) || !(workerTimeout <= MAX_WORKER_TIMEOUT)) {
     issues.push({ path: 'workerTimeout', message: `is ${shownNumber(workerTimeout)}: must be a number of milliseconds ≥ 1 and ≤ ${MAX_WORKER_TIMEOUT} (default ${DEFAULT_WORKER_TIMEOUT})` });
@@ -101,6 +107,7 @@ export function resolveCapacity(options: Readonly<AnimationWorldOptions>, issues
   // rows: a placeholder for a Symbol or BigInt maxEntities (refused above), which `+` would throw on.
   return {
     maxEntities, rows: typeof maxEntities === 'number' ? maxEntities + 1 : 1, maxJoints, maxEvents, maxTransitions, maxLayers, maxCurves, maxMachines, blendThreshold,
+    interpolation: interpolation === 'slerp' ? 'slerp' : 'nlerp',
     threads: isInteger(threads) ? threads : 1,
     workerTimeout: typeof workerTimeout === 'number' ? workerTimeout : DEFAULT_WORKER_TIMEOUT,
   };

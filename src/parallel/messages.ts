@@ -12,6 +12,7 @@ export interface InitMessage {
   readonly maxEntities: number;
   readonly maxJoints: number;
   readonly blendThreshold: number;
+  readonly interpolation: 'nlerp' | 'slerp';
   readonly components: AnimationComponents;
   /** `world.lod.camera`, shared. */
   readonly camera: Float64Array;

@@ -145,6 +145,7 @@ export function startThreads(world: AnimationWorld, timeout: number, verify = fa
       maxEntities: world.maxEntities,
       maxJoints: world.maxJoints,
       blendThreshold: world.blendThreshold,
+      interpolation: world.interpolation,
       components: world.components,
       camera: world.lod.camera,
       pools,

@@ -189,6 +189,7 @@ function createWorkerWorld(init: InitMessage): AnimationWorld {
     maxJoints: init.maxJoints,
     maxLayers: init.components.Layers.maxLayers, // the Layers pools' stride, cloned with them
     blendThreshold: init.blendThreshold,
+    interpolation: init.interpolation,
     components: init.components,
     characters: { dense: pools.dense } as unknown as AnimationWorld['characters'],
     assets: {

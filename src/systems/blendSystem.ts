@@ -4,7 +4,8 @@
  *
  * Reads:  Character.skeleton/jointCount, Layers.clip/time/binding/weight/flags/mask/reference,
  *         Lod.enabled/level and `world.lod.clipLevels`, the clip, binding, skeleton, mask,
- *         reference-pose and curve-map registries, `world.blendThreshold`, Curves.count.
+ *         reference-pose and curve-map registries, `world.blendThreshold`, `world.interpolation`
+ *         (a slerp blend's rotations, math/blendSlerp.ts), Curves.count.
  * Writes: LocalPose, Curves.values (and this thread's `world.scratch.layerSamples`).
  * Order:  after sampleSystem (which moves the layers' times and weights), before
  *         inertializeSystem and skinSystem. Visits the update list (`world.updates`):

@@ -25,6 +25,7 @@ import type { LayersComponent } from '../components/Layers.js';
 import { lodClipId } from '../components/Lod.js';
 import { applyFadeCurve } from '../math/fadeCurves.js';
 import { applyAdditiveLayer, blendLayeredLayers, blendLayerOverBase, blendOverrideLayers, blendTwoLayers } from '../math/blendPose.js';
+import { SLERP_WORK, slerpBlendRotations } from '../math/blendSlerp.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
@@ -67,6 +68,8 @@ export interface LayerPlan {
   /** Additive layers, in slot order: how many, and their slots. */
   additives: number;
   readonly additiveSlot: Int32Array;
+  /** The slerp blend's working doubles (`slerpBlendRotations`; a world with `interpolation: 'slerp'`). */
+  readonly slerpWork: Float64Array;
   /** On the WebAssembly kernels: the byte offsets they read the plan and its thread's scratch at (src/wasm/blendWasm.ts; null until the first blend). */
   kernelPointers: KernelPointers | null;
 }
@@ -104,6 +107,7 @@ export const layerPlanScratch = {
     layered: false,
     additives: 0,
     additiveSlot: new Int32Array(maxLayers),
+    slerpWork: new Float64Array(SLERP_WORK),
     kernelPointers: null,
   }),
 };
@@ -198,7 +202,9 @@ function planLayers(world: AnimationWorld, eid: number, level: number, back: Flo
  * blend in one pass (`sampleBlendTwoSlots`) when `onePass` allows it and their clips are dense
  * and unbound, else sampled and blended by `blendTwoLayers`; a plan with a `'layer'` layer over
  * others by `blendLayeredLayers` (its steps); any other set by `blendOverrideLayers` (rest pose
- * below the threshold); then the additive layers in slot order.
+ * below the threshold); in a world with `interpolation: 'slerp'`, every blend of sampled layers
+ * then has its rotations rewritten by `slerpBlendRotations` (no one-pass blend there); then the
+ * additive layers in slot order.
  * Returns whether the one-pass blend was taken (its layer poses are not rounded to float32).
  */
 export function blendPlan(world: AnimationWorld, plan: LayerPlan, samples: Float32Array, out: Float32Array, outOff: number, onePass: boolean): boolean {
@@ -211,7 +217,8 @@ export function blendPlan(world: AnimationWorld, plan: LayerPlan, samples: Float
   const poseSize = world.maxJoints * POSE_STRIDE;
   const { layerOff, layerWeight, layerMask } = plan;
   const count = plan.overrides;
-  let tookOnePass = false;
+  const slerp = world.interpolation === 'slerp';
+  let tookOnePass = false, sampled = true;
   if (plan.layered) {
     // A 'layer' layer over others: the layered blend, steps in the plan's order (one layer over
     // a base, the common case, written out).
@@ -222,11 +229,12 @@ export function blendPlan(world: AnimationWorld, plan: LayerPlan, samples: Float
   } else if (count === 1 && !plan.masked && layerWeight[0] >= threshold[0]) {
     // One unmasked layer above the threshold: its pose is the blend, sampled in place.
     sampleSlot(out, outOff, world, plan, plan.overrideSlot[0], clips, bindings);
+    sampled = false;
   } else if (count === 2 && !plan.masked && layerWeight[0] + layerWeight[1] >= threshold[0]) {
     // Two unmasked layers, the rest pose out of it: in one pass where allowed and both clips are
     // dense and unbound, else sampled, then the written-out kernel (blendOverrideLayers' bits).
     const a = plan.overrideSlot[0], b = plan.overrideSlot[1];
-    tookOnePass = onePass && sampleBlendTwoSlots(out, outOff, Layers, plan, a, b, clips, jointCount);
+    tookOnePass = onePass && !slerp && sampleBlendTwoSlots(out, outOff, Layers, plan, a, b, clips, jointCount);
     if (!tookOnePass) {
       sampleSlot(samples, layerOff[0], world, plan, a, clips, bindings);
       sampleSlot(samples, layerOff[1], world, plan, b, clips, bindings);
@@ -235,6 +243,9 @@ export function blendPlan(world: AnimationWorld, plan: LayerPlan, samples: Float
   } else {
     for (let k = 0; k < count; k++) sampleSlot(samples, layerOff[k], world, plan, plan.overrideSlot[k], clips, bindings);
     blendOverrideLayers(out, outOff, skeletons[Character.skeleton[eid]].rest, samples, layerOff, layerWeight, layerMask, count, jointCount, threshold);
+  }
+  if (slerp && sampled && !tookOnePass) {
+    slerpBlendRotations(out, outOff, skeletons[Character.skeleton[eid]].rest, samples, plan, count, jointCount, threshold, plan.slerpWork);
   }
   for (let k = 0; k < plan.additives; k++) {
     const n = plan.additiveSlot[k], li = firstLayer + n;

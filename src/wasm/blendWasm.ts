@@ -21,7 +21,7 @@ import { sampleClipInto } from '../assets/sampleClip.js';
 import { MAX_LAYERS } from '../components/Layers.js';
 import { applyAdditiveLayer, blendLayeredLayers, blendLayerOverBase, blendOverrideLayers } from '../math/blendPose.js';
 import { POSE_STRIDE } from '../math/layout.js';
-import { isLayerOverBase, type KernelPointers, type LayerPlan } from '../systems/layerPlan.js';
+import { blendPlan, isLayerOverBase, type KernelPointers, type LayerPlan } from '../systems/layerPlan.js';
 import type { AnimationWorld } from '../world.js';
 import { POSE_TABLE_IDS, sampleLayerWasm, SKIN_TABLE_IDS, type WasmKernels } from './kernels.js';
 
@@ -31,6 +31,11 @@ import { POSE_TABLE_IDS, sampleLayerWasm, SKIN_TABLE_IDS, type WasmKernels } fro
  * this thread's `layerSamples`; allocates nothing.
  */
 export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan: LayerPlan, out: Float32Array, outOff: number): void {
+  if (world.interpolation === 'slerp') {
+    // The slerp blend has no kernel: the JavaScript backend's, on this thread's samples.
+    blendPlan(world, plan, world.scratch.layerSamples, out, outOff, false);
+    return;
+  }
   const { Character, Layers } = world.components;
   const { binding, mask, reference } = Layers;
   const { skeletons, masks, references, clips, bindings } = world.assets;
