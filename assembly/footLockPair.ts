@@ -199,27 +199,6 @@ export function solvePair(out: usize, sa: usize, sb: usize): i32 {
 }
 
 /**
- * conj(p)·u per lane, p = (px, py, pz, pw): the x of `pw·u − p⃗·uw − p⃗ × u⃗`, as turnLeg writes it
- * (`pw * ux − px * uw − py * uz + pz * uy`, and so on).
- */
-// @ts-ignore: decorator
-@inline function conjX(px: v128, py: v128, pz: v128, pw: v128, ux: v128, uy: v128, uz: v128, uw: v128): v128 {
-  return f64x2.add(f64x2.sub(f64x2.sub(f64x2.mul(pw, ux), f64x2.mul(px, uw)), f64x2.mul(py, uz)), f64x2.mul(pz, uy));
-}
-// @ts-ignore: decorator
-@inline function conjY(px: v128, py: v128, pz: v128, pw: v128, ux: v128, uy: v128, uz: v128, uw: v128): v128 {
-  return f64x2.sub(f64x2.sub(f64x2.add(f64x2.mul(pw, uy), f64x2.mul(px, uz)), f64x2.mul(py, uw)), f64x2.mul(pz, ux));
-}
-// @ts-ignore: decorator
-@inline function conjZ(px: v128, py: v128, pz: v128, pw: v128, ux: v128, uy: v128, uz: v128, uw: v128): v128 {
-  return f64x2.sub(f64x2.add(f64x2.sub(f64x2.mul(pw, uz), f64x2.mul(px, uy)), f64x2.mul(py, ux)), f64x2.mul(pz, uw));
-}
-// @ts-ignore: decorator
-@inline function conjW(px: v128, py: v128, pz: v128, pw: v128, ux: v128, uy: v128, uz: v128, uw: v128): v128 {
-  return f64x2.add(f64x2.add(f64x2.add(f64x2.mul(pw, uw), f64x2.mul(px, ux)), f64x2.mul(py, uy)), f64x2.mul(pz, uz));
-}
-
-/**
  * footLockSystem's `turnLeg` for two legs, lane a (joints ua, ka, fa; deltas at `da`) and lane b
  * (ub, kb, fb; `db`), of the pose at `local` with the model records at `model`: the deltas into
  * the local rotations of upper, lower and (unless detached) the foot, each normalized, a joint
@@ -244,8 +223,10 @@ export function turnPair(
     const px = gather(ma, mb, 0), py = gather(ma, mb, 8), pz = gather(ma, mb, 16), pw = gather(ma, mb, 24);
     const ux = productX(d1x, d1y, d1z, d1w, px, py, pz, pw), uy = productY(d1x, d1y, d1z, d1w, px, py, pz, pw);
     const uz = productZ(d1x, d1y, d1z, d1w, px, py, pz, pw), uw = productW(d1x, d1y, d1z, d1w, px, py, pz, pw);
-    const rx = choose(isRoot, d1x, conjX(px, py, pz, pw, ux, uy, uz, uw)), ry = choose(isRoot, d1y, conjY(px, py, pz, pw, ux, uy, uz, uw));
-    const rz = choose(isRoot, d1z, conjZ(px, py, pz, pw, ux, uy, uz, uw)), rw = choose(isRoot, d1w, conjW(px, py, pz, pw, ux, uy, uz, uw));
+    // conj(P)·(D1·P): the product with P's vector negated (a − b and a + (−b) round alike, so these are turnLeg's sums).
+    const nx = f64x2.neg(px), ny = f64x2.neg(py), nz = f64x2.neg(pz);
+    const rx = choose(isRoot, d1x, productX(nx, ny, nz, pw, ux, uy, uz, uw)), ry = choose(isRoot, d1y, productY(nx, ny, nz, pw, ux, uy, uz, uw));
+    const rz = choose(isRoot, d1z, productZ(nx, ny, nz, pw, ux, uy, uz, uw)), rw = choose(isRoot, d1w, productW(nx, ny, nz, pw, ux, uy, uz, uw));
     const la = local + ua * POSE + POSE_Q, lb = local + ub * POSE + POSE_Q;
     const qx = gather32(la, lb, 0), qy = gather32(la, lb, 4), qz = gather32(la, lb, 8), qw = gather32(la, lb, 12);
     writeRotations(la, lb, writeB,
@@ -261,8 +242,9 @@ export function turnPair(
     const pz = productZ(d1x, d1y, d1z, d1w, bx, by, bz, bw), pw = productW(d1x, d1y, d1z, d1w, bx, by, bz, bw);
     const ux = productX(d2x, d2y, d2z, d2w, px, py, pz, pw), uy = productY(d2x, d2y, d2z, d2w, px, py, pz, pw);
     const uz = productZ(d2x, d2y, d2z, d2w, px, py, pz, pw), uw = productW(d2x, d2y, d2z, d2w, px, py, pz, pw);
-    const sx = conjX(px, py, pz, pw, ux, uy, uz, uw), sy = conjY(px, py, pz, pw, ux, uy, uz, uw);
-    const sz = conjZ(px, py, pz, pw, ux, uy, uz, uw), sw = conjW(px, py, pz, pw, ux, uy, uz, uw);
+    const nx = f64x2.neg(px), ny = f64x2.neg(py), nz = f64x2.neg(pz);
+    const sx = productX(nx, ny, nz, pw, ux, uy, uz, uw), sy = productY(nx, ny, nz, pw, ux, uy, uz, uw);
+    const sz = productZ(nx, ny, nz, pw, ux, uy, uz, uw), sw = productW(nx, ny, nz, pw, ux, uy, uz, uw);
     const la = local + ka * POSE + POSE_Q, lb = local + kb * POSE + POSE_Q;
     const qx = gather32(la, lb, 0), qy = gather32(la, lb, 4), qz = gather32(la, lb, 8), qw = gather32(la, lb, 12);
     writeRotations(la, lb, writeB,
