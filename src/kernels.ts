@@ -79,7 +79,8 @@ export {
 } from './systems/blendSystem.js';
 export { inertializeSystem, inertializeEntities, applyQuinticOffsets, applySpringOffsets } from './systems/inertializeSystem.js';
 export { captureOffsets, type CaptureJob } from './systems/captureOffsets.js';
-export { defaultMaxTransitions, INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OFFSET_STRIDE, SLOT_STRIDE } from './components/Inertialization.js';
+export { defaultMaxTransitions, INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, INERTIA_DEAD, NO_SLOT, OFFSET_STRIDE, SLOT_STRIDE } from './components/Inertialization.js';
+export { applyDeadBlend, DEAD_MAX_ANGULAR_VELOCITY, DEAD_MAX_SCALE_RATE, DEAD_MAX_SPEED, DEAD_MIN_HALF_LIFE_RATIO } from './systems/deadBlendOffsets.js';
 export { rootMotionSystem, rootMotionEntities, removeTwist } from './systems/rootMotionSystem.js';
 export { getRootTrack, getRootFrame, type RootTrack, type RootFrame } from './assets/rootTrack.js';
 export { getSyncMarkers, warpToMarkers, SYNC_MARKER_PREFIXES, WARP_FOLLOWER_TIME, WARP_LEADER_TIME, WARP_RATIO, WARP_TIME, type SyncMarkers } from './assets/syncMarkers.js';
@@ -121,10 +122,10 @@ export { sampleCurvesInto } from './assets/sampleCurves.js';
 export type { StateMachineComponent } from './components/StateMachine.js';
 export { blendSpaceLayers } from './api/blendSpaces.js';
 export { DEFAULT_MAX_MACHINES, MACHINE_SLOTS, MACHINE_PARAMETERS, NO_MACHINE } from './components/StateMachine.js';
-export { stateMachineSystem, stateMachineEntities, enterMachineState, SWITCH_NOW, SWITCH_INERTIALIZE, SWITCH_SPRING, SWITCH_CROSSFADE } from './systems/stateMachineSystem.js';
+export { stateMachineSystem, stateMachineEntities, enterMachineState, SWITCH_NOW, SWITCH_INERTIALIZE, SWITCH_SPRING, SWITCH_CROSSFADE, SWITCH_DEADBLEND } from './systems/stateMachineSystem.js';
 export {
   isStateMachine, type BoundStateMachine, type StateMachineAssets, PARAM_FLOAT, PARAM_BOOL, PARAM_TRIGGER, STATE_CLIP, STATE_BLEND_SPACE,
-  OP_GT, OP_LT, OP_GE, OP_LE, OP_EQ, OP_NE, OP_TRIGGER, MODE_INERTIALIZE, MODE_SPRING, MODE_CROSSFADE, ANY_STATE, MACHINE_NONE, MAX_PARAMETERS, MAX_STATES,
+  OP_GT, OP_LT, OP_GE, OP_LE, OP_EQ, OP_NE, OP_TRIGGER, MODE_INERTIALIZE, MODE_SPRING, MODE_CROSSFADE, MODE_DEADBLEND, ANY_STATE, MACHINE_NONE, MAX_PARAMETERS, MAX_STATES,
 } from './assets/StateMachine.js';
 export { runCallerSystems, chunkSystems } from './frame.js';
 export { DEFAULT_MAX_CURVES, MAX_CURVES, type CurvesComponent } from './components/Curves.js';

@@ -1,6 +1,6 @@
 /**
  * `transition`: switch a layer to another clip over a duration, by inertialization (quintic or
- * spring) or by cross-fade. It validates and throws; the switch itself is
+ * spring), by cross-fade or by dead blending. It validates and throws; the switch itself is
  * systems/switching/transition.ts, which stateMachineSystem calls too. See inertializeSystem.ts
  * and DESIGN §1 for the models.
  */
@@ -9,7 +9,7 @@ import type { Clip } from '../assets/Clip.js';
 import { MAX_LAYERS } from '../components/Layers.js';
 import { BLEND_ADDITIVE, blendMode, clearsAfterFade, layersOver } from '../components/layerRules.js';
 import { FADE_CURVE_KINDS, type FadeCurveName } from '../math/fadeCurves.js';
-import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, startCrossfadeOf, TRANSITION_ARGS } from '../systems/switching/transition.js';
+import { ARG_DURATION, ARG_HALF_LIFE, armDeadBlend, armInertialization, beginInertialization, startCrossfadeOf, TRANSITION_ARGS } from '../systems/switching/transition.js';
 import { applyTargetSpeed } from '../systems/switching/targetSpeed.js';
 import { newResolvedPlay, writeLayer } from '../systems/switching/writeLayer.js';
 import { resolvePlayInto, type PlayOptions } from './playback.js';
@@ -18,7 +18,7 @@ import { inRange, MAX_DURATION, MIN_DURATION, rangeIssue, shownString } from '..
 import type { AnimationWorld } from '../world.js';
 
 /** How {@link transition} moves from the old clip to the new one. */
-export type TransitionMode = 'inertialize' | 'spring' | 'crossfade';
+export type TransitionMode = 'inertialize' | 'spring' | 'crossfade' | 'deadblend';
 
 /** Options of {@link transition}: those of `play` (layer, speed, time, loop, …) and these. */
 export interface TransitionOptions extends PlayOptions {
@@ -37,6 +37,11 @@ export interface TransitionOptions extends PlayOptions {
    * - `'crossfade'`: both clips play and their weights cross (`curve`, `frozen`). From a
    *   member of a sync group (a blend space's clip: `setBlendSpace`, a machine's blend-space
    *   state) the whole group fades out, each member from its weight, staying in step.
+   * - `'deadblend'`: dead blending (orangeduck, 2023): the old output is extrapolated from
+   *   its pose and velocity at the switch, each joint's velocity decaying with a half-life
+   *   fitted to whether it moves toward the new pose (`halfLife`), and cross-faded to the new
+   *   clip by `curve` (default `'smoothstep'`). Samples one clip per character, like
+   *   inertialization, and ends exactly on the new clip at `duration`.
    */
   mode?: TransitionMode;
   /**
@@ -44,12 +49,19 @@ export interface TransitionOptions extends PlayOptions {
    * 'linear' (default, the classic cross-fade), 'smoothstep' (3t² − 2t³) or 'minjerk'
    * (6t⁵ − 15t⁴ + 10t³), whose zero end slopes avoid the velocity jump of a linear fade, or the
    * one-sided 'ease-in' ((3t² − t³) / 2: starts smoothly, ends at slope 3/2) and 'ease-out'
-   * ((3t − t³) / 2: starts at slope 3/2, settles smoothly). See `fadeCurve`.
+   * ((3t − t³) / 2: starts at slope 3/2, settles smoothly). See `fadeCurve`. Dead blending
+   * fades with it too, by default 'smoothstep' (a linear fade starts with a velocity jump).
    */
   curve?: FadeCurveName;
   /** Cross-fade: hold the old clip's pose instead of letting it play on (default false). */
   frozen?: boolean;
-  /** Spring: seconds for the offset to halve, in [1e-6, 1e6] (default duration / 6). */
+  /**
+   * Spring: seconds for the offset to halve, in [1e-6, 1e6] (default duration / 6).
+   * Dead blending: the longest half-life of the extrapolated velocities, in [1e-6, 1e6]
+   * (default duration / 2): a joint heading toward the new pose gets ln 2 × the time its
+   * straight path takes to pass closest to it, within [halfLife / 10, halfLife]; one heading
+   * away gets halfLife / 10.
+   */
   halfLife?: number;
 }
 
@@ -67,7 +79,7 @@ export interface TransitionOptions extends PlayOptions {
  * is, with its decaying offset; a cross-fade lets the interrupted fade's clips fade out from
  * their current weights.
  *
- * Inertialization (`'inertialize'`, `'spring'`) holds one of the world's `maxTransitions`
+ * Inertialization (`'inertialize'`, `'spring'`) and dead blending (`'deadblend'`) hold one of the world's `maxTransitions`
  * transition slots from this call until the character's offsets have ended (its first update
  * after that, or its removal); an interrupting transition keeps the slot it has.
  *
@@ -80,6 +92,7 @@ export interface TransitionOptions extends PlayOptions {
  * @example
  * transition(world, eid, run, { duration: 0.3 });                         // inertialization
  * transition(world, eid, run, { duration: 0.3, mode: 'crossfade', curve: 'minjerk' });
+ * transition(world, eid, run, { duration: 0.3, mode: 'deadblend' });     // dead blending
  */
 export function transition(world: AnimationWorld, eid: number, clip: Clip, options: TransitionOptions): void {
   const where = 'transition';
@@ -104,7 +117,7 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   issues.throwIfAny();
   const duration = options.duration;
   const mode = options.mode ?? 'inertialize';
-  const curve = options.curve ?? 'linear';
+  const curve = options.curve ?? (mode === 'deadblend' ? 'smoothstep' : 'linear');
   const halfLife = options.halfLife;
 
   if (duration === 0) {
@@ -132,7 +145,8 @@ export function transition(world: AnimationWorld, eid: number, clip: Clip, optio
   // Stored in each branch: `halfLife ?? duration / 6` would box the quotient.
   if (halfLife !== undefined) TRANSITION_ARGS[ARG_HALF_LIFE] = halfLife;
   else TRANSITION_ARGS[ARG_HALF_LIFE] = NaN;
-  armInertialization(world, eid, layer, mode === 'spring');
+  if (mode === 'deadblend') armDeadBlend(world, eid, layer, FADE_CURVE_KINDS[curve]);
+  else armInertialization(world, eid, layer, mode === 'spring');
 }
 
 /**
@@ -175,10 +189,12 @@ function checkTransitionOptions(issues: IssueList, options: TransitionOptions): 
   if (!(duration === 0 || inRange(duration, MIN_DURATION, MAX_DURATION))) {
     issues.add('duration', rangeIssue(duration, MIN_DURATION, MAX_DURATION, 'seconds, or 0 to switch at once') ?? '');
   }
-  if (mode !== 'inertialize' && mode !== 'spring' && mode !== 'crossfade') issues.add('mode', `is ${shownString(mode)}: must be 'inertialize', 'spring' or 'crossfade'`);
+  if (mode !== 'inertialize' && mode !== 'spring' && mode !== 'crossfade' && mode !== 'deadblend') {
+    issues.add('mode', `is ${shownString(mode)}: must be 'inertialize', 'spring', 'crossfade' or 'deadblend'`);
+  }
   if (!(typeof curve === 'string' && curve in FADE_CURVE_KINDS)) issues.add('curve', `is ${shownString(curve)}: must be 'linear', 'smoothstep', 'minjerk', 'ease-in' or 'ease-out'`);
   // The default half-life (duration / 6 of a valid duration) lies within Float32's normal range.
-  if (mode === 'spring' && duration !== 0 && halfLife !== undefined && !inRange(halfLife, MIN_DURATION, MAX_DURATION)) {
+  if ((mode === 'spring' || mode === 'deadblend') && duration !== 0 && halfLife !== undefined && !inRange(halfLife, MIN_DURATION, MAX_DURATION)) {
     issues.add('halfLife', rangeIssue(halfLife, MIN_DURATION, MAX_DURATION, 'seconds') ?? '');
   }
 }

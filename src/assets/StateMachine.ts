@@ -50,6 +50,8 @@ export const MODE_INERTIALIZE = 0;
 export const MODE_SPRING = 1;
 /** `StateMachine.transitionMode`: a cross-fade. */
 export const MODE_CROSSFADE = 2;
+/** `StateMachine.transitionMode`: dead blending (the extrapolated old pose cross-faded to the new). */
+export const MODE_DEADBLEND = 3;
 
 /** `StateMachine.transitionFrom` of an any-state transition (`from: '*'`). */
 export const ANY_STATE = -1;
@@ -61,7 +63,7 @@ export const MAX_PARAMETERS = 16;
 export const MAX_STATES = 1024;
 
 const OPS: Readonly<Record<string, number>> = Object.freeze({ '>': OP_GT, '<': OP_LT, '>=': OP_GE, '<=': OP_LE, '==': OP_EQ, '!=': OP_NE });
-const MODES: Readonly<Record<string, number>> = Object.freeze({ inertialize: MODE_INERTIALIZE, spring: MODE_SPRING, crossfade: MODE_CROSSFADE });
+const MODES: Readonly<Record<string, number>> = Object.freeze({ inertialize: MODE_INERTIALIZE, spring: MODE_SPRING, crossfade: MODE_CROSSFADE, deadblend: MODE_DEADBLEND });
 
 /**
  * A state machine's description (JSON-compatible when clips and blend spaces are given by
@@ -142,15 +144,16 @@ export interface StateMachineDesc {
     /** Seconds: 0 (switch at once) or in [1e-6, 1e6], as `transition`'s `duration`. */
     duration: number;
     /**
-     * 'inertialize' (default), 'spring' or 'crossfade', as `transition`'s `mode`. A cross-fade
+     * 'inertialize' (default), 'spring', 'crossfade' or 'deadblend', as `transition`'s `mode`
+     * (dead blending with its default half-life, duration / 2). A cross-fade
      * into or out of a blend-space state fades all of its clips: the outgoing ones from their
      * weights to 0, the incoming ones from 0 to the space's weights (which follow the point
      * through the fade), so the weights sum to 1 throughout; the space's clips stay in their
      * sync group. It needs free layer slots for the outgoing clips outside the new state's
      * (else the switch is instant).
      */
-    mode?: 'inertialize' | 'spring' | 'crossfade';
-    /** Cross-fade curve, as `transition`'s `curve` (default 'linear'). */
+    mode?: 'inertialize' | 'spring' | 'crossfade' | 'deadblend';
+    /** Cross-fade (and dead-blend) curve, as `transition`'s `curve` (default 'linear'; 'smoothstep' for 'deadblend'). */
     curve?: FadeCurveName;
     /** Whether another transition may start before this one's duration has passed (default true). */
     interruptible?: boolean;
@@ -223,7 +226,7 @@ export interface StateMachine {
   readonly transitionExitTime: Float32Array;
   /** Seconds (0: the switch is instant). */
   readonly transitionDuration: Float64Array;
-  /** `MODE_INERTIALIZE | MODE_SPRING | MODE_CROSSFADE`. */
+  /** `MODE_INERTIALIZE | MODE_SPRING | MODE_CROSSFADE | MODE_DEADBLEND`. */
   readonly transitionMode: Uint8Array;
   /** A fade-curve kind (math/fadeCurves.ts). */
   readonly transitionCurve: Uint8Array;
@@ -468,9 +471,9 @@ export function createStateMachine(desc: StateMachineDesc, assets: StateMachineA
     } else transitionDuration[i] = duration;
     const mode = t.mode ?? 'inertialize';
     const modeKind = typeof mode === 'string' && mode in MODES ? MODES[mode] : undefined;
-    if (modeKind === undefined) issues.add(`${label}.mode`, `is ${describeValue(mode)}: must be 'inertialize', 'spring' or 'crossfade'`);
+    if (modeKind === undefined) issues.add(`${label}.mode`, `is ${describeValue(mode)}: must be 'inertialize', 'spring', 'crossfade' or 'deadblend'`);
     else transitionMode[i] = modeKind;
-    const curve = t.curve ?? 'linear';
+    const curve = t.curve ?? (mode === 'deadblend' ? 'smoothstep' : 'linear');
     if (!(typeof curve === 'string' && curve in FADE_CURVE_KINDS)) issues.add(`${label}.curve`, `is ${describeValue(curve)}: must be 'linear', 'smoothstep', 'minjerk', 'ease-in' or 'ease-out'`);
     else transitionCurve[i] = FADE_CURVE_KINDS[curve];
     const interruptible = t.interruptible ?? true;

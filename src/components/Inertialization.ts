@@ -8,6 +8,8 @@ export const INERTIA_NONE = 0;
 export const INERTIA_QUINTIC = 1;
 /** `Inertialization.mode`: a critically damped decay spring with a half-life. */
 export const INERTIA_SPRING = 2;
+/** `Inertialization.mode`: dead blending (the extrapolated source cross-faded to the new pose). */
+export const INERTIA_DEAD = 3;
 
 /**
  * Floats per joint in `Inertialization.offsets`: three channel offsets (translation, rotation,
@@ -43,6 +45,26 @@ export const OFFSET_V = 3;
  */
 export const SLOT_STRIDE = 2 * POSE_STRIDE;
 
+/**
+ * Dead blending, inside a joint's `SLOT_STRIDE` (20) floats of a captured slot: the source
+ * pose (translation at `DEAD_T`, rotation at `DEAD_Q`, scale at `DEAD_S`: a joint pose's 10
+ * floats), its velocities (translation at `DEAD_VT`, angular velocity at `DEAD_W`, scale rate
+ * at `DEAD_VS`, 3 each) and the joint's decay rate ln 2 / half-life at `DEAD_RATE`.
+ */
+export const DEAD_T = 0;
+/** Dead blending: the source rotation (4 floats) inside a joint's slot floats. */
+export const DEAD_Q = 3;
+/** Dead blending: the source scale (3). */
+export const DEAD_S = 7;
+/** Dead blending: the source translation velocity (3). */
+export const DEAD_VT = 10;
+/** Dead blending: the source angular velocity (3, rad/s). */
+export const DEAD_W = 13;
+/** Dead blending: the source scale rate (3, per second). */
+export const DEAD_VS = 16;
+/** Dead blending: the joint's velocity decay rate, ln 2 / half-life (1/s). */
+export const DEAD_RATE = 19;
+
 /** `Inertialization.slot[eid]` of a character that holds no transition slot. */
 export const NO_SLOT = -1;
 /** `Inertialization.outputLevel[eid]` before the character's first update: its output is still the rest pose of its spawn. */
@@ -69,12 +91,14 @@ export function defaultMaxTransitions(maxEntities: number): number {
  * hogetatu).
  *
  * Per character (indexed by eid, `rows = maxEntities + 1`), scalars only:
- * - `mode[eid]`: `INERTIA_NONE | INERTIA_QUINTIC | INERTIA_SPRING`.
+ * - `mode[eid]`: `INERTIA_NONE | INERTIA_QUINTIC | INERTIA_SPRING | INERTIA_DEAD`.
  * - `pending[eid]`: 0, or 1 + the layer a transition just switched: the offsets are captured
  *   by the next `inertializeSystem`, in the mode `pendingMode[eid]` (which then stays the mode
  *   of the offsets in the character's slot).
  * - `elapsed[eid]`: seconds since the offsets were captured.
- * - `duration[eid]`: requested t1 (quintic); `halfLife[eid]` (spring).
+ * - `duration[eid]`: requested t1 (quintic), the fade's seconds (dead blending);
+ *   `halfLife[eid]` (spring; dead blending: the longest half-life of the fit).
+ * - `fadeCurve[eid]`: dead blending's fade curve kind (`FADE_*` of math/fadeCurves.ts).
  * - `lastDt[eid]`: the seconds of the last update that moved time, or h = 1 ms once a
  *   transition was requested (0 while the output has never moved: a still source).
  * - `slot[eid]`: the transition slot the character holds, or `NO_SLOT`.
@@ -96,8 +120,8 @@ export function defaultMaxTransitions(maxEntities: number): number {
  * still held them — or by `removeCharacter` / the reset of a respawned id. A character that is
  * not transitioning has no per-joint inertialization state at all.
  *
- * Memory: 25 bytes per character plus `maxJoints × 80 + 4` bytes per slot — at 64 joints and
- * the default `maxTransitions` (`defaultMaxTransitions` (bitanim/kernels)) 666 bytes per character for a
+ * Memory: 26 bytes per character plus `maxJoints × 80 + 4` bytes per slot — at 64 joints and
+ * the default `maxTransitions` (`defaultMaxTransitions` (bitanim/kernels)) 667 bytes per character for a
  * crowd of 1,024 or more.
  */
 export interface InertializationComponent {
@@ -107,6 +131,7 @@ export interface InertializationComponent {
   readonly elapsed: Float32Array;
   readonly duration: Float32Array;
   readonly halfLife: Float32Array;
+  readonly fadeCurve: Uint8Array;
   readonly lastDt: Float32Array;
   readonly slot: Int32Array;
   readonly outputLevel: Int16Array;
@@ -129,6 +154,7 @@ export function createInertializationComponent(
     elapsed: alloc.array(Float32Array, rows),
     duration: alloc.array(Float32Array, rows),
     halfLife: alloc.array(Float32Array, rows),
+    fadeCurve: alloc.array(Uint8Array, rows),
     lastDt: alloc.array(Float32Array, rows),
     slot: alloc.array(Int32Array, rows).fill(NO_SLOT),
     outputLevel: alloc.array(Int16Array, rows).fill(OUTPUT_REST),
@@ -156,6 +182,7 @@ export const inertializationRows: RowLifecycle<InertializationComponent> = {
     c.elapsed[eid] = 0;
     c.duration[eid] = 0;
     c.halfLife[eid] = 0;
+    c.fadeCurve[eid] = 0;
     c.lastDt[eid] = 0;
     c.outputLevel[eid] = OUTPUT_REST;
   },

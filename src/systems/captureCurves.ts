@@ -5,7 +5,11 @@
  * the layer plan at two instants ({@link blendCurvesAt}). Allocates nothing.
  */
 import { CURVE_INV_T1, CURVE_K, CURVE_SLOT_STRIDE, CURVE_X0, MAX_CURVES } from '../components/Curves.js';
-import { INERTIA_QUINTIC, INERTIA_SPRING } from '../components/Inertialization.js';
+import { INERTIA_DEAD, INERTIA_QUINTIC, INERTIA_SPRING } from '../components/Inertialization.js';
+import { applyFadeCurve } from '../math/fadeCurves.js';
+import {
+  captureDeadCurve, CURVE_DEAD_RATE, CURVE_DEAD_SOURCE, CURVE_DEAD_VELOCITY, CURVE_IO_HALF_LIFE, CURVE_IO_SOURCE, CURVE_IO_TARGET, CURVE_IO_VELOCITY,
+} from './deadBlendOffsets.js';
 import type { AnimationWorld } from '../world.js';
 import { blendCurvesOf } from './blendCurves.js';
 import { CAPTURE_BACK, CAPTURE_DT, NEGLIGIBLE, SOURCE_INTERVAL } from './captureOffsets.js';
@@ -14,6 +18,13 @@ import { layersCanGoBack, planLayersAt } from './layerPlan.js';
 /** A capture's curves at τ and τ − σh (fixed-size temporaries). */
 const CURVES_NOW = new Float32Array(MAX_CURVES);
 const CURVES_OTHER = new Float32Array(MAX_CURVES);
+/**
+ * A running dead blend's clocks and weights at τ and τ − σh (at `NOW_CLOCK`, `NOW_WEIGHT`,
+ * `PAST_CLOCK`, `PAST_WEIGHT`), and a curve's capture numbers for `captureDeadCurve` (`CURVE_IO_*`).
+ */
+const DEAD_TIMES = new Float64Array(4);
+const NOW_CLOCK = 0, NOW_WEIGHT = 1, PAST_CLOCK = 2, PAST_WEIGHT = 3;
+const DEAD_IO = new Float64Array(4);
 
 /**
  * Blends the float curves of character `eid` as they were `back[backIndex]` seconds ago into
@@ -56,6 +67,13 @@ export function captureCurveSource(world: AnimationWorld, eid: number): void {
     blendCurvesAt(world, eid, params, CAPTURE_BACK, CURVES_OTHER, 0);
   }
   const t = c.elapsed[eid];
+  if (mode === INERTIA_DEAD && !still) {
+    // The cross-fade's weights at τ and τ − σh (1: the layers' value, no source left).
+    DEAD_TIMES[NOW_CLOCK] = t; DEAD_TIMES[PAST_CLOCK] = t - params[CAPTURE_BACK];
+    DEAD_TIMES[NOW_WEIGHT] = DEAD_TIMES[NOW_CLOCK] / c.duration[eid]; DEAD_TIMES[PAST_WEIGHT] = DEAD_TIMES[PAST_CLOCK] / c.duration[eid];
+    applyFadeCurve(DEAD_TIMES, NOW_WEIGHT, c.fadeCurve[eid]);
+    applyFadeCurve(DEAD_TIMES, PAST_WEIGHT, c.fadeCurve[eid]);
+  }
   for (let k = 0; k < count; k++) {
     const o = slotOff + k * CURVE_SLOT_STRIDE;
     const p1 = values[valuesOff + k];
@@ -71,6 +89,12 @@ export function captureCurveSource(world: AnimationWorld, eid: number): void {
         }
       } else if (mode === INERTIA_SPRING) {
         v += slots[o + CURVE_K];
+      } else if (mode === INERTIA_DEAD) {
+        // The dead blend's output at τ and τ − σh: layers' value + (1 − w)·(extrapolated − it).
+        const r = slots[o + CURVE_DEAD_RATE], source = slots[o + CURVE_DEAD_SOURCE], velocity = slots[o + CURVE_DEAD_VELOCITY];
+        const a = CURVES_NOW[k] + (1 - DEAD_TIMES[NOW_WEIGHT]) * (source + velocity * ((1 - Math.exp(-r * DEAD_TIMES[NOW_CLOCK])) / r) - CURVES_NOW[k]);
+        const b = CURVES_OTHER[k] + (1 - DEAD_TIMES[PAST_WEIGHT]) * (source + velocity * ((1 - Math.exp(-r * DEAD_TIMES[PAST_CLOCK])) / r) - CURVES_OTHER[k]);
+        v = (a - b) * rate;
       }
     }
     slots[o + CURVE_X0] = p1;
@@ -86,7 +110,9 @@ export function captureCurveSource(world: AnimationWorld, eid: number): void {
  * (`dt` back) and τ − σh, each curve's offset x0 = P1 − T(τ) and velocity
  * v0 = (P1 − P2)/prevDt − (T(τ) − T(τ − σh))/σh, stored for `mode` as the translation channel's
  * on one signed axis: quintic x0, k = v0·t1 (a v0 heading away from zero kept) and
- * t1 = min(duration, −5·|x0|/v0) when v0 heads towards zero (no overshoot); spring the offset and velocity. Allocates nothing.
+ * t1 = min(duration, −5·|x0|/v0) when v0 heads towards zero (no overshoot); spring the offset and velocity;
+ * dead blending the source value P1, its velocity (P1 − P2)/prevDt and its decay rate
+ * (`captureDeadCurve`). Allocates nothing.
  */
 export function captureCurveOffsets(world: AnimationWorld, eid: number): void {
   const { Curves, Inertialization: c } = world.components;
@@ -109,6 +135,12 @@ export function captureCurveOffsets(world: AnimationWorld, eid: number): void {
     const o = slotOff + k * CURVE_SLOT_STRIDE;
     const p1 = slots[o + CURVE_X0], p2 = slots[o + CURVE_K];
     const x0 = p1 - CURVES_NOW[k];
+    if (mode === INERTIA_DEAD) {
+      DEAD_IO[CURVE_IO_SOURCE] = p1; DEAD_IO[CURVE_IO_VELOCITY] = (p1 - p2) * sourceRate;
+      DEAD_IO[CURVE_IO_TARGET] = CURVES_NOW[k]; DEAD_IO[CURVE_IO_HALF_LIFE] = job.halfLife;
+      captureDeadCurve(slots, o, DEAD_IO);
+      continue;
+    }
     const v = (p1 - p2) * sourceRate - (CURVES_NOW[k] - CURVES_OTHER[k]) * targetRate;
     if (mode === INERTIA_SPRING) {
       slots[o + CURVE_X0] = x0;

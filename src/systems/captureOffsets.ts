@@ -60,6 +60,7 @@ const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_TO = 12, Q_DELTA = 16, Q_OFF = 24, V = 28, 
  * | `interval`, `jointCount`, `mode` | reads | reads |
  * | `prevDt`, `duration` | reads | — |
  * | `clock` | — | reads |
+ * | `halfLife` | reads (dead blending: `captureDeadBlend`) | — |
  */
 export interface CaptureJob {
   /** The layers' blend at τ, at `blendOff`. */
@@ -88,12 +89,14 @@ export interface CaptureJob {
   offsetsOff: number;
   /** Joints of the character (10 floats each in the poses). */
   jointCount: number;
-  /** `INERTIA_QUINTIC` or `INERTIA_SPRING` (the new transition's for a capture, the running one's for the source). */
+  /** `INERTIA_QUINTIC`, `INERTIA_SPRING` or `INERTIA_DEAD` (the new transition's for a capture, the running one's for the source). */
   mode: number;
   /** The requested duration t1 (quintic), seconds > 0. */
   duration: number;
   /** The running offset's clock (seconds since its capture). */
   clock: number;
+  /** Dead blending: the longest half-life of the fit, seconds > 0 (`captureDeadBlend`). */
+  halfLife: number;
   /** Scratch of `CAPTURE_TMP` floats. */
   readonly tmp: Float64Array;
 }
@@ -107,7 +110,7 @@ export function createCaptureJob(): CaptureJob {
   return {
     blend: NO_POSE, blendOff: 0, blendOther: NO_POSE, blendOtherOff: 0, interval: NaN,
     p1: NO_POSE, p1Off: 0, p2: NO_POSE, p2Off: 0, prevDt: NaN,
-    offsets: NO_POSE, offsetsOff: 0, jointCount: 0, mode: 0, duration: NaN, clock: NaN,
+    offsets: NO_POSE, offsetsOff: 0, jointCount: 0, mode: 0, duration: NaN, clock: NaN, halfLife: NaN,
     tmp: new Float64Array(CAPTURE_TMP),
   };
 }
@@ -342,7 +345,7 @@ function storeVectorOffset(offsets: Float32Array, out: number, tmp: Float64Array
  * Writes `axis × angle` of the unit quaternion `q[qo..]` (shortest arc, angle in [0, π]) to
  * `out[o..o+2]`. Takes and returns no float, so no double is boxed (see sampleClipInto).
  */
-function writeScaledAxis(out: Float64Array, o: number, q: Float64Array, qo: number): void {
+export function writeScaledAxis(out: Float64Array, o: number, q: Float64Array, qo: number): void {
   let x = q[qo], y = q[qo + 1], z = q[qo + 2];
   const w = q[qo + 3];
   const s = Math.sqrt(x * x + y * y + z * z);
@@ -355,7 +358,8 @@ function writeScaledAxis(out: Float64Array, o: number, q: Float64Array, qo: numb
   out[o] = x * k; out[o + 1] = y * k; out[o + 2] = z * k;
 }
 
-function copy4(out: Float64Array, o: number, a: Float32Array, ao: number): void {
+/** Copies the quaternion at `a[ao..ao+3]` to `out[o..o+3]`. */
+export function copy4(out: Float64Array, o: number, a: Float32Array, ao: number): void {
   out[o] = a[ao];
   out[o + 1] = a[ao + 1];
   out[o + 2] = a[ao + 2];

@@ -43,7 +43,9 @@ import { blendPlanWasm } from '../wasm/blendWasm.js';
 import { captureCurveSource } from './captureCurves.js';
 import { CAPTURE_BACK, SOURCE_INTERVAL, writeSourcePast } from './captureOffsets.js';
 import { blendPlan, layersCanGoBack, planLayersAt, planLayersNow } from './layerPlan.js';
-const { INERTIA_QUINTIC, OUTPUT_REST, SLOT_STRIDE } = inertialization;
+import { applyDeadBlend, DEAD_CLOCK, DEAD_WEIGHT, writeDeadSourcePast } from './deadBlendOffsets.js';
+import { applyFadeCurve } from '../math/fadeCurves.js';
+const { INERTIA_DEAD, INERTIA_QUINTIC, OUTPUT_REST, SLOT_STRIDE } = inertialization;
 
 /**
  * Blends the layers of character `eid` as they were `back[backIndex]` seconds ago (a negative
@@ -105,6 +107,7 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
     onePass = blendLayersNow(world, eid, level, pose, 0);
     for (let i = 0; i < n; i++) out[at + i] = pose[i];
     if (c.pendingMode[eid] === INERTIA_QUINTIC) applyQuinticOffsets(out, at, c.slots, slotOff, jointCount, c.elapsed, eid);
+    else if (c.pendingMode[eid] === INERTIA_DEAD) deadBlendBack(world, eid, out, at, 0);
     else addSpringOffsets(out, at, c.slots, slotOff, jointCount);
   } else {
     onePass = blendLayersNow(world, eid, level, out, at);
@@ -133,6 +136,13 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
     job.mode = c.mode[eid];
     job.clock = c.elapsed[eid];
     writeSourcePast(job);
+    if (c.mode[eid] === INERTIA_DEAD) {
+      // The running dead blend's own motion: the output at τ and at τ − σh, both rebuilt from
+      // the blends (so the velocity takes both from the same kernels), give P2.
+      deadBlendBack(world, eid, job.blend, job.blendOff, 0);
+      deadBlendBack(world, eid, poseOther, 0, job.interval);
+      writeDeadSourcePast(out, at, out, at + poseSize, job.blend, poseOther, jointCount, job.interval, job.tmp);
+    }
   }
   if (running) {
     // Into the slot, over the running offsets (no longer read: the capture replaces them).
@@ -144,6 +154,23 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
   }
   captureCurveSource(world, eid);
   c.lastDt[eid] = SOURCE_INTERVAL;
+}
+
+/**
+ * Applies `eid`'s running dead blend (the state in its slot) to `pose[poseOff ..]` as the
+ * update `back` seconds before its last one would have (back 0: as that update did, the same
+ * operations, so the rebuilt output has its bits): clock `elapsed − back`, the fade curve's
+ * weight there; nothing once the weight reaches 1.
+ */
+function deadBlendBack(world: AnimationWorld, eid: number, pose: Float32Array, poseOff: number, back: number): void {
+  const c = world.components.Inertialization;
+  const clock = world.scratch.deadClock;
+  clock[DEAD_CLOCK] = c.elapsed[eid] - back;
+  if (!(clock[DEAD_CLOCK] < c.duration[eid])) return;
+  clock[DEAD_WEIGHT] = clock[DEAD_CLOCK] / c.duration[eid];
+  applyFadeCurve(clock, DEAD_WEIGHT, c.fadeCurve[eid]);
+  if (!(clock[DEAD_WEIGHT] < 1)) return;
+  applyDeadBlend(pose, poseOff, c.slots, c.slot[eid] * world.maxJoints * SLOT_STRIDE, world.components.Character.jointCount[eid], clock);
 }
 
 /** Whether a layer of `eid` with a clip has a weight fade in progress. */

@@ -31,7 +31,11 @@
  *    direction (translation, scale) or about its axis (rotation, applied as q_off · q), exactly
  *    zero from t1 on. Spring mode: offset vectors decay as a critically damped spring with the
  *    transition's half-life (Holden, "Spring-It-On"); a transition requested meanwhile starts
- *    from the current output, which is the old offset plus the new one.
+ *    from the current output, which is the old offset plus the new one. Dead-blend mode
+ *    (orangeduck's dead blending, deadBlendOffsets.ts): the capture records the source P1,
+ *    its velocity and a per-joint half-life instead of offsets; each update extrapolates the
+ *    source with decaying velocities and cross-fades from it to the layers' pose by the fade
+ *    curve, exactly the layers' pose from the fade's end on.
  * 3. A character whose offsets ended at its previous update gives its slot back (not at that
  *    update: its output still held them, and a request until the next update rebuilds it).
  *    The level the update sampled at is recorded (`outputLevel`), so a request can rebuild the
@@ -54,9 +58,11 @@ import { layersCanGoBack, layerPlanScratch } from './layerPlan.js';
 import { applyQuinticCurveOffsets, applyQuinticOffsets, applySpringCurveOffsets, applySpringOffsets } from './inertializeOffsets.js';
 import { CURVE_SLOT_STRIDE } from '../components/Curves.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
+import { applyDeadBlend, applyDeadBlendCurves, captureDeadBlend, DEAD_CLOCK, DEAD_WEIGHT } from './deadBlendOffsets.js';
+import { applyFadeCurve } from '../math/fadeCurves.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE } = layout;
-const { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OFFSET_STRIDE, OUTPUT_FULL, SLOT_STRIDE } = inertialization;
+const { INERTIA_DEAD, INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OFFSET_STRIDE, OUTPUT_FULL, SLOT_STRIDE } = inertialization;
 
 /**
  * inertializeSystem's scratch (FrameSystem.scratch, built once per world; `transition` uses
@@ -66,7 +72,8 @@ const { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OFFSET_STRIDE, O
  * `CAPTURE_BACK`), the capture's job (`capture`: inputs, outputs and math scratch, filled per
  * capture), a slot's worth of floats (`slotScratch`, `maxJoints × 20`: the offsets a capture
  * computes before they replace the source poses in the slot, or the source poses a request
- * computes before they replace the running offsets).
+ * computes before they replace the running offsets), and a dead blend's clock and weight
+ * (`deadClock`, at `DEAD_CLOCK` and `DEAD_WEIGHT`).
  */
 export const inertializeScratch = {
   pose: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, maxJoints * POSE_STRIDE),
@@ -74,6 +81,7 @@ export const inertializeScratch = {
   layerPoses: (maxJoints: number, alloc: PoolAllocator, maxLayers: number): Float32Array => alloc.array(Float32Array, maxLayers * maxJoints * POSE_STRIDE),
   slotScratch: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, maxJoints * SLOT_STRIDE),
   params: (): Float64Array => new Float64Array(8),
+  deadClock: (): Float64Array => new Float64Array(2),
   capture: (): CaptureJob => createCaptureJob(),
   ...layerPlanScratch,
 };
@@ -120,6 +128,20 @@ export function inertializeEntities(world: AnimationWorld, frameDt: number, firs
       if (maxCurves > 0 && Curves.count[eid] > 0
         && applySpringCurveOffsets(Curves.values, eid * maxCurves, Curves.slots, slot[eid] * curveSlotSize, Curves.count[eid], Inertialization.halfLife, eid, dt)) active = true;
       if (!active) mode[eid] = INERTIA_NONE;
+    } else if (current === INERTIA_DEAD) {
+      elapsed[eid] = elapsed[eid] + dt;
+      if (elapsed[eid] < duration[eid]) {
+        const clock = world.scratch.deadClock;
+        clock[DEAD_CLOCK] = elapsed[eid];
+        clock[DEAD_WEIGHT] = elapsed[eid] / duration[eid];
+        applyFadeCurve(clock, DEAD_WEIGHT, Inertialization.fadeCurve[eid]);
+        if (clock[DEAD_WEIGHT] < 1) {
+          applyDeadBlend(local, eid * poseSize, slots, slot[eid] * slotSize, Character.jointCount[eid], clock);
+          if (maxCurves > 0 && Curves.count[eid] > 0) {
+            applyDeadBlendCurves(Curves.values, eid * maxCurves, Curves.slots, slot[eid] * curveSlotSize, Curves.count[eid], clock);
+          }
+        }
+      } else mode[eid] = INERTIA_NONE; // weight 1: the new pose exactly
     } else {
       const s = slot[eid];
       if (s !== NO_SLOT) {
@@ -168,9 +190,12 @@ function capture(world: AnimationWorld, eid: number, dt: number): void {
   job.jointCount = jointCount;
   job.mode = c.pendingMode[eid];
   job.duration = c.duration[eid];
-  captureOffsets(job);
+  job.halfLife = c.halfLife[eid];
+  const dead = job.mode === INERTIA_DEAD;
+  if (dead) captureDeadBlend(job);
+  else captureOffsets(job);
   const slots = c.slots;
-  for (let i = 0, n = jointCount * OFFSET_STRIDE; i < n; i++) slots[slotOff + i] = slotScratch[i];
+  for (let i = 0, n = jointCount * (dead ? SLOT_STRIDE : OFFSET_STRIDE); i < n; i++) slots[slotOff + i] = slotScratch[i];
   params[CAPTURE_DT] = dt;
   captureCurveOffsets(world, eid);
   c.mode[eid] = c.pendingMode[eid];

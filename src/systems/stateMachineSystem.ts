@@ -34,7 +34,7 @@
  * Allocates nothing (clips, bindings and references were registered by `setStateMachine`).
  */
 import {
-  ANY_STATE, MODE_CROSSFADE, MODE_SPRING, MACHINE_NONE, OP_EQ, OP_GE, OP_GT, OP_LE, OP_LT, OP_NE, OP_TRIGGER, STATE_BLEND_SPACE,
+  ANY_STATE, MODE_CROSSFADE, MODE_DEADBLEND, MODE_SPRING, MACHINE_NONE, OP_EQ, OP_GE, OP_GT, OP_LE, OP_LT, OP_NE, OP_TRIGGER, STATE_BLEND_SPACE,
   type BoundStateMachine,
 } from '../assets/StateMachine.js';
 import type { Skeleton } from '../assets/Skeleton.js';
@@ -46,7 +46,7 @@ import type { AnimationWorld } from '../world.js';
 import { applyBlendSpace, BLEND_POINT, defaultBlendSettings } from './switching/blendSpace.js';
 import { applySpeedIn, applyTargetSpeed, SPEED } from './switching/targetSpeed.js';
 import { newResolvedPlay, writeLayer } from './switching/writeLayer.js';
-import { ARG_DURATION, ARG_HALF_LIFE, armInertialization, beginInertialization, fadeInSlots, fadeOutSlots, TRANSITION_ARGS } from './switching/transition.js';
+import { ARG_DURATION, ARG_HALF_LIFE, armDeadBlend, armInertialization, beginInertialization, fadeInSlots, fadeOutSlots, TRANSITION_ARGS } from './switching/transition.js';
 
 /** How {@link enterMachineState} switches the layers: at once. */
 export const SWITCH_NOW = 0;
@@ -56,6 +56,8 @@ export const SWITCH_INERTIALIZE = 1;
 export const SWITCH_SPRING = 2;
 /** … by a cross-fade with curve kind `curve`: every clip the machine's layers play fades out, the new state's (a clip or a blend space's) fade in. */
 export const SWITCH_CROSSFADE = 3;
+/** … by dead blending with fade-curve kind `curve` (the caller's `TRANSITION_ARGS` hold the duration and half-life). */
+export const SWITCH_DEADBLEND = 4;
 
 /** Runs the state machines of every character (see the file header). Allocates nothing. */
 export function stateMachineSystem(world: AnimationWorld, dt: number): void {
@@ -149,7 +151,8 @@ function startMachineTransition(world: AnimationWorld, eid: number, ms: number, 
   const mode = m.transitionMode[t];
   TRANSITION_ARGS[ARG_DURATION] = duration;
   TRANSITION_ARGS[ARG_HALF_LIFE] = NaN;
-  const how = duration === 0 ? SWITCH_NOW : mode === MODE_CROSSFADE ? SWITCH_CROSSFADE : mode === MODE_SPRING ? SWITCH_SPRING : SWITCH_INERTIALIZE;
+  const how = duration === 0 ? SWITCH_NOW : mode === MODE_CROSSFADE ? SWITCH_CROSSFADE
+    : mode === MODE_SPRING ? SWITCH_SPRING : mode === MODE_DEADBLEND ? SWITCH_DEADBLEND : SWITCH_INERTIALIZE;
   enterMachineState(world, eid, ms, bound, to, how, m.transitionCurve[t]);
   if (duration === 0) {
     c.state[ms] = to;
@@ -181,7 +184,7 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
   const layer = c.layer[ms];
   const first = eid * world.components.Layers.maxLayers + layer;
   const skeleton = world.assets.skeletons[world.components.Character.skeleton[eid]] as Skeleton;
-  const inertialize = (how === SWITCH_INERTIALIZE || how === SWITCH_SPRING) && beginInertialization(world, eid);
+  const inertialize = (how === SWITCH_INERTIALIZE || how === SWITCH_SPRING || how === SWITCH_DEADBLEND) && beginInertialization(world, eid);
   stateRate(c, ms, bound, s);
   const speed = OUT[OUT_RATE];
   const slots = stateSlots(m, s);
@@ -223,7 +226,8 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
   }
   if (fading) fadeInSlots(world, first, first + slots, curve);
   applyStateSpeed(world, eid, ms, bound, s, first, slots);
-  if (inertialize) armInertialization(world, eid, layer, how === SWITCH_SPRING);
+  if (inertialize && how === SWITCH_DEADBLEND) armDeadBlend(world, eid, layer, curve);
+  else if (inertialize) armInertialization(world, eid, layer, how === SWITCH_SPRING);
   statePhase(world, eid, ms, bound, s);
   c.phase[ms] = OUT[OUT_PHASE];
   recordMachineEvent(world, eid, bound, m.stateEnterEvent[s]);

@@ -16,7 +16,7 @@ export const UNCHECKED: ReadonlySet<string> = new Set([
   'runFrame', 'beginFrame', 'endFrame', 'updateRange', 'advanceClock', 'runCallerSystems', 'chunkSystems',
   // per-frame kernels
   'advanceLayer', 'extractRootDelta', 'extractRootYawDelta', 'sampleClipInto', 'sampleReducedInto', 'sampleCurvesInto', 'retargetPose', 'blendOverrideLayers', 'blendLayeredLayers',
-  'applyAdditiveLayer', 'applyQuinticOffsets', 'applySpringOffsets', 'captureOffsets', 'removeTwist', 'computeModelPose',
+  'applyAdditiveLayer', 'applyQuinticOffsets', 'applySpringOffsets', 'applyDeadBlend', 'captureOffsets', 'removeTwist', 'computeModelPose',
   'computeSkinPalette', 'advanceFollower', 'selectLodLevel', 'blendSpaceWeights', 'skinVertices', 'springDecay', 'warpToMarkers', 'contactKey',
   // scalar math, numbers in and out (src/math imports nothing, so it has no AnimationError to throw; a
   // non-number gives NaN, a Symbol or BigInt the engine's TypeError), and a blend-space per-frame helper

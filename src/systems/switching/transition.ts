@@ -8,7 +8,7 @@
 import { hasComponent } from 'bitecs';
 import type { Clip } from '../../assets/Clip.js';
 import type { Skeleton } from '../../assets/Skeleton.js';
-import { INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, takeTransitionSlot } from '../../components/Inertialization.js';
+import { INERTIA_DEAD, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, takeTransitionSlot } from '../../components/Inertialization.js';
 import { clearLayer, type LayersComponent } from '../../components/Layers.js';
 import { clearsAfterFade, fadingOutFlags, standsInFor } from '../../components/layerRules.js';
 import type { AnimationWorld } from '../../world.js';
@@ -180,6 +180,25 @@ export function armInertialization(world: AnimationWorld, eid: number, layer: nu
   Inertialization.duration[eid] = duration;
   if (halfLife === halfLife) Inertialization.halfLife[eid] = halfLife;
   else Inertialization.halfLife[eid] = duration / 6;
+}
+
+/**
+ * Marks `eid`'s dead blend pending on `layer` (after {@link beginInertialization} and the new
+ * layers, like {@link armInertialization}): a cross-fade over `TRANSITION_ARGS[ARG_DURATION]`
+ * seconds by fade-curve kind `curve` from the source extrapolated with per-joint half-lives of
+ * at most `TRANSITION_ARGS[ARG_HALF_LIFE]` (NaN: half the duration). inertializeSystem records
+ * the source at the character's next update.
+ */
+export function armDeadBlend(world: AnimationWorld, eid: number, layer: number, curve: number): void {
+  const { Inertialization } = world.components;
+  const duration = TRANSITION_ARGS[ARG_DURATION];
+  const halfLife = TRANSITION_ARGS[ARG_HALF_LIFE];
+  Inertialization.pending[eid] = layer + 1;
+  Inertialization.pendingMode[eid] = INERTIA_DEAD;
+  Inertialization.duration[eid] = duration;
+  Inertialization.fadeCurve[eid] = curve;
+  if (halfLife === halfLife) Inertialization.halfLife[eid] = halfLife;
+  else Inertialization.halfLife[eid] = duration / 2;
 }
 
 /** A fade's start and goal weights and its seconds. */
