@@ -44,6 +44,7 @@ export const TRANSITION_VARIANTS: readonly TransitionVariant[] = [
   { label: 'no transitions (steady state)', options: null },
   { label: 'inertialize (quintic)', options: { duration: TRANSITION_DURATION, mode: 'inertialize' } },
   { label: 'spring', options: { duration: TRANSITION_DURATION, mode: 'spring' } },
+  { label: 'deadblend (smoothstep)', options: { duration: TRANSITION_DURATION, mode: 'deadblend' } },
   { label: 'crossfade (smooth, linear)', options: { duration: TRANSITION_DURATION, mode: 'crossfade', curve: 'linear' } },
   { label: 'crossfade (frozen, linear)', options: { duration: TRANSITION_DURATION, mode: 'crossfade', curve: 'linear', frozen: true } },
 ];
