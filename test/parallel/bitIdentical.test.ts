@@ -1,7 +1,7 @@
 /**
  * Issue 17 acceptance: `stepParallel` at 1, 2, 3 and 4 threads gives the pools and events of
  * `step`, bit for bit. A mixed crowd of 1,000 characters on both shared glTF skeletons (Robot
- * and Fox): clips with events, 1-D blend spaces, transitions in all three modes, an additive
+ * and Fox): clips with events, 1-D blend spaces, transitions in all four modes (dead blending included), an additive
  * masked layer, root motion, followers, look-at and reach, distance LOD with update-rate
  * levels 1/2/4 and reduced clips per level, a few characters at 1,000× speed on a clip of 100 events (the event queue's
  * bounded work), spawns and removals between frames, and assets first used after the workers

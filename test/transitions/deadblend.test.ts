@@ -16,8 +16,11 @@
  * ≤ 2 % check uses 0.25 ms steps.
  */
 import { describe, expect, it } from 'vitest';
-import { AnimationError, createAnimationWorld, spawnCharacter, transition, type TransitionOptions } from '../../src/index.js';
-import { CHANNELS, expectPoseClose, FINE_DT, FRAME_DT, motionClip, report, rig, type Channel, type Motion } from './helpers.js';
+import {
+  AnimationError, createAnimationWorld, createStateMachine, fireTrigger, getLocalPose, getState, play, setStateMachine, spawnCharacter, step, transition,
+  type TransitionOptions,
+} from '../../src/index.js';
+import { CHANNELS, expectPoseClose, ROTATION, TRANSLATION, FINE_DT, FRAME_DT, motionClip, report, rig, type Channel, type Motion } from './helpers.js';
 import { A, B_BEHIND, B_MOVING, B_STILL, C, SWITCH, switchScene, T1, type Scene } from './scene.js';
 
 const DEAD: TransitionOptions = { duration: T1, mode: 'deadblend' };
@@ -150,3 +153,65 @@ describe('dead blending options', () => {
     expect(() => transition(world, eid, clip, { duration: T1, mode: 'dead' as never })).toThrow(/'deadblend'/);
   });
 });
+
+describe('dead blending in machines and on the WebAssembly kernels', () => {
+  it('a machine transition with mode \'deadblend\' is the same dead blend as `transition` (bit for bit) and ends on the new state', () => {
+    const skeleton = rig();
+    const a = motionClip(skeleton, A, 'A'), b = motionClip(skeleton, B_STILL, 'B');
+    const machine = createStateMachine({
+      name: 'dead',
+      parameters: [{ name: 'go', type: 'trigger' }],
+      states: [{ name: 'a', clip: 'A', loop: false }, { name: 'b', clip: 'B', loop: false }],
+      transitions: [{ from: 'a', to: 'b', when: [['go']], duration: T1, mode: 'deadblend' }],
+      initial: 'a',
+    }, { clips: [a, b] });
+    const world = createAnimationWorld({ maxEntities: 3, maxJoints: 2 });
+    const byMachine = spawnCharacter(world, skeleton), byCall = spawnCharacter(world, skeleton), ref = spawnCharacter(world, skeleton);
+    setStateMachine(world, byMachine, machine);
+    play(world, byCall, a);
+    for (let f = 0; f < 60; f++) step(world, FRAME_DT);
+    expect(Array.from(getLocalPose(world, byMachine))).toEqual(Array.from(getLocalPose(world, byCall)));
+    const before = channelsOf(getLocalPose(world, byMachine));
+    fireTrigger(world, byMachine, 'go');
+    transition(world, byCall, b, DEAD);
+    play(world, ref, b);
+    step(world, FRAME_DT);
+    expect(getState(world, byMachine).next).toBe('b');
+    expect(Array.from(getLocalPose(world, byMachine))).toEqual(Array.from(getLocalPose(world, byCall)));
+    // Continuous: one frame of A's motion (1 m/s, 2 rad/s) from where it was, not the jump to B.
+    const after = channelsOf(getLocalPose(world, byMachine));
+    expect(Math.abs(after[0] - before[0] - FRAME_DT)).toBeLessThan(0.1 * FRAME_DT);
+    expect(Math.abs(after[1] - before[1] - 2 * FRAME_DT)).toBeLessThan(0.1 * 2 * FRAME_DT);
+    for (let f = 0; f < 40; f++) {
+      step(world, FRAME_DT);
+      expect(Array.from(getLocalPose(world, byMachine))).toEqual(Array.from(getLocalPose(world, byCall)));
+    }
+    expect(Array.from(getLocalPose(world, byMachine))).toEqual(Array.from(getLocalPose(world, ref)));
+  });
+
+  it('the wasm kernels world gives the JS world\'s dead blend (the blend in float32 kernels, the dead blend on the JS path), within 1e-6', () => {
+    const skeleton = rig();
+    const a = motionClip(skeleton, A, 'A'), b = motionClip(skeleton, B_MOVING, 'B'), c = motionClip(skeleton, C, 'C');
+    const poses = (['js', 'wasm'] as const).map((kernels) => {
+      const world = createAnimationWorld({ maxEntities: 1, maxJoints: 2, kernels });
+      const eid = spawnCharacter(world, skeleton);
+      play(world, eid, a);
+      const out: number[][] = [];
+      for (let f = 0; f < 90; f++) {
+        if (f === 60) transition(world, eid, b, DEAD);
+        if (f === 75) transition(world, eid, c, { ...DEAD, curve: 'minjerk', halfLife: 0.1 });
+        step(world, FRAME_DT);
+        out.push(Array.from(getLocalPose(world, eid)));
+      }
+      return out;
+    });
+    let worst = 0;
+    poses[0]!.forEach((pose, f) => pose.forEach((v, i) => { worst = Math.max(worst, Math.abs(v - poses[1]![f]![i]!)); }));
+    expect(worst).toBeLessThan(1e-6);
+  });
+});
+
+/** The rig's root x and arm angle about Z in a pose. */
+function channelsOf(pose: ArrayLike<number>): [number, number] {
+  return [TRANSLATION.read(pose), ROTATION.read(pose)];
+}

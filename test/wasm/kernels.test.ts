@@ -63,7 +63,7 @@ function crowd(kernels: KernelChoice, features: Features, frames = 120, threads 
   const upper = createMask(skeleton, { chest: 1 });
   const space = createBlendSpace({ type: '1d', samples: [{ clip: walk, x: 0 }, { clip: run, x: 1, phaseOffset: 0.1 }] });
   const clips = [walk, run, jump];
-  const modes = ['inertialize', 'spring', 'crossfade'] as const;
+  const modes = ['inertialize', 'spring', 'crossfade', 'deadblend'] as const;
   const world = createAnimationWorld({ maxEntities: 220, maxJoints: skeleton.jointCount, kernels, threads });
   const random = createRandom(18);
   const alive: number[] = [];
@@ -86,12 +86,12 @@ function crowd(kernels: KernelChoice, features: Features, frames = 120, threads 
 }
 
 function runFrames(
-  world: AnimationWorld, alive: number[], clips: ReturnType<typeof syntheticClip>[], modes: readonly ('inertialize' | 'spring' | 'crossfade')[],
+  world: AnimationWorld, alive: number[], clips: ReturnType<typeof syntheticClip>[], modes: readonly ('inertialize' | 'spring' | 'crossfade' | 'deadblend')[],
   features: Features, frames: number, random: () => number,
 ): AnimationWorld {
   for (let f = 1; f <= frames; f++) {
     if (features.transitions === true && f % 20 === 0) {
-      for (let k = 0; k < alive.length; k += 2) transition(world, alive[(k + f) % alive.length]!, clips[(k + f) % 3]!, { duration: 0.1 + 0.3 * random(), mode: modes[(k + f / 20) % 3]! });
+      for (let k = 0; k < alive.length; k += 2) transition(world, alive[(k + f) % alive.length]!, clips[(k + f) % 3]!, { duration: 0.1 + 0.3 * random(), mode: modes[(k + f / 20) % 4]! });
     }
     if (features.followAim === true && f % 30 === 0) for (let k = 0; k < alive.length; k += 3) setFollowTarget(world, alive[k]!, random() * 48, 1, random() * 40);
     if (features.lod === true && f % 10 === 0) setLodCamera(world, random() * 48, 1.5, random() * 40);
