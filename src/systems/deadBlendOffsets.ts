@@ -150,18 +150,36 @@ export function applyDeadBlend(pose: Float32Array, poseOff: number, state: Float
   for (let j = 0; j < jointCount; j++) {
     const o = stateOff + j * SLOT_STRIDE, p = poseOff + j * POSE_STRIDE;
     const r = state[o + DEAD_RATE];
-    const f = (1 - Math.exp(-r * t)) / r; // seconds of the initial velocity travelled
+    // e^(−rt) inline (a call would box its double): 2^(−k) · e^(−y), rt = k ln 2 + y, y ∈ [0, ln 2),
+    // e^(−y) by its Taylor series to y⁹ (relative error < 1e-8); under 1e-17 it is 0.
+    const x = r * t;
+    let decay = 0;
+    if (x < EXP_CUTOFF) {
+      const k = (x * Math.LOG2E) | 0;
+      const y = x - k * Math.LN2;
+      decay = POW2_NEG[k] * (1 - y * (1 - y * (E2 - y * (E3 - y * (E4 - y * (E5 - y * (E6 - y * (E7 - y * (E8 - y * E9)))))))));
+    }
+    const f = (1 - decay) / r; // seconds of the initial velocity travelled
     for (let a = 0; a < 3; a++) {
       const tt = pose[p + POSE_T + a];
       pose[p + POSE_T + a] = tt + keep * (state[o + DEAD_T + a] + state[o + DEAD_VT + a] * f - tt);
       const ts = pose[p + POSE_S + a];
       pose[p + POSE_S + a] = ts + keep * (state[o + DEAD_S + a] + state[o + DEAD_VS + a] * f - ts);
     }
-    // q_ext = exp(ω f) · q_src.
+    // q_ext = exp(ω f) · q_src: half-angle φ = |ω f| / 2, (sin φ / |ω f|) ω f and cos φ — by their
+    // Taylor series to φ⁸ below φ = 1/2 (error < 3e-10), else by Math.sin and Math.cos.
     const wx = state[o + DEAD_W] * f, wy = state[o + DEAD_W + 1] * f, wz = state[o + DEAD_W + 2] * f;
-    const angle = Math.sqrt(wx * wx + wy * wy + wz * wz);
-    const s = angle > 1e-9 ? Math.sin(0.5 * angle) / angle : 0.5;
-    const dx = wx * s, dy = wy * s, dz = wz * s, dw = Math.cos(0.5 * angle);
+    const half2 = 0.25 * (wx * wx + wy * wy + wz * wz);
+    let s: number, dw: number;
+    if (half2 < 0.25) {
+      s = 0.5 * (1 - half2 * (S3 - half2 * (S5 - half2 * (S7 - half2 * S9))));
+      dw = 1 - half2 * (0.5 - half2 * (C4 - half2 * (C6 - half2 * C8)));
+    } else {
+      const half = Math.sqrt(half2);
+      s = (0.5 * Math.sin(half)) / half;
+      dw = Math.cos(half);
+    }
+    const dx = wx * s, dy = wy * s, dz = wz * s;
     const sx = state[o + DEAD_Q], sy = state[o + DEAD_Q + 1], sz = state[o + DEAD_Q + 2], sw = state[o + DEAD_Q + 3];
     let ex = dw * sx + dx * sw + dy * sz - dz * sy;
     let ey = dw * sy - dx * sz + dy * sw + dz * sx;
@@ -177,6 +195,15 @@ export function applyDeadBlend(pose: Float32Array, poseOff: number, state: Float
     pose[p + POSE_Q + 3] = qw * inv;
   }
 }
+
+/** Beyond this r·t, e^(−rt) < 1e-17 counts as 0 (applyDeadBlend). */
+const EXP_CUTOFF = 40;
+/** 2^(−k) for k = 0 … 63 (applyDeadBlend's e^(−x)). */
+const POW2_NEG = Float64Array.from({ length: 64 }, (_, k) => 2 ** -k);
+// Taylor coefficients: e^(−y) = 1 − y(1 − y(1/2 − y(1/6 − …))) (E_n = 1/n!); sin φ / φ and cos φ in φ².
+const E2 = 1 / 2, E3 = 1 / 6, E4 = 1 / 24, E5 = 1 / 120, E6 = 1 / 720, E7 = 1 / 5040, E8 = 1 / 40320, E9 = 1 / 362880;
+const S3 = 1 / 6, S5 = 1 / 120, S7 = 1 / 5040, S9 = 1 / 362880;
+const C4 = 1 / 24, C6 = 1 / 720, C8 = 1 / 40320;
 
 /**
  * The dead blend of `curveCount` float curves, as {@link applyDeadBlend} does a translation
