@@ -57,7 +57,7 @@ export const DEAD_CLOCK = 0;
 export const DEAD_WEIGHT = 1;
 
 // Offsets in `job.tmp` (CaptureJob's scratch, 40 floats).
-const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_D = 12, W = 16, D = 19, FIT = 22, HL = 23;
+const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_D = 12, W = 16, D = 19, FIT = 22, HL = 23, SHORTEST = 24, LONGEST = 25, SPEED2 = 26, MAX = 27;
 
 /**
  * Writes `job.jointCount` joints of dead-blend state (`SLOT_STRIDE` floats each at
@@ -70,13 +70,14 @@ const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_D = 12, W = 16, D = 19, FIT = 22, HL = 23;
 export function captureDeadBlend(job: CaptureJob): void {
   const { p1, p2, blend: target, offsets: out, tmp } = job;
   const rate = job.prevDt > 0 ? 1 / job.prevDt : 0;
-  const longest = job.halfLife, shortest = job.halfLife * DEAD_MIN_HALF_LIFE_RATIO;
+  tmp[LONGEST] = job.halfLife;
+  tmp[SHORTEST] = job.halfLife * DEAD_MIN_HALF_LIFE_RATIO;
   for (let j = 0, n = job.jointCount; j < n; j++) {
     const k = j * POSE_STRIDE;
     const p = job.p1Off + k, q = job.p2Off + k, t = job.blendOff + k;
     const o = job.offsetsOff + j * SLOT_STRIDE;
     for (let i = 0; i < POSE_STRIDE; i++) out[o + i] = p1[p + i];
-    tmp[HL] = longest;
+    tmp[HL] = tmp[LONGEST];
     // Translation and scale: v = (P1 − P2) / Δt, d = T − P1.
     for (let channel = 0; channel < 2; channel++) {
       const c = channel === 0 ? POSE_T : POSE_S;
@@ -87,9 +88,11 @@ export function captureDeadBlend(job: CaptureJob): void {
         tmp[D + a] = target[t + c + a] - p1[p + c + a];
         speed2 += tmp[W + a] * tmp[W + a];
       }
-      clampSpeed(tmp, speed2, channel === 0 ? DEAD_MAX_SPEED : DEAD_MAX_SCALE_RATE);
+      tmp[SPEED2] = speed2;
+      tmp[MAX] = channel === 0 ? DEAD_MAX_SPEED : DEAD_MAX_SCALE_RATE;
+      clampSpeed(tmp);
       for (let a = 0; a < 3; a++) out[v + a] = tmp[W + a];
-      fitHalfLife(tmp, shortest, longest);
+      fitHalfLife(tmp);
     }
     // Rotation: ω = rotation vector of q_P1 · q_P2⁻¹ over Δt, d = rotation vector of q_T · q_P1⁻¹.
     copy4(tmp, Q_P1, p1, p + POSE_Q);
@@ -103,18 +106,21 @@ export function captureDeadBlend(job: CaptureJob): void {
       tmp[W + a] = tmp[W + a] * rate;
       speed2 += tmp[W + a] * tmp[W + a];
     }
-    clampSpeed(tmp, speed2, DEAD_MAX_ANGULAR_VELOCITY);
+    tmp[SPEED2] = speed2;
+    tmp[MAX] = DEAD_MAX_ANGULAR_VELOCITY;
+    clampSpeed(tmp);
     for (let a = 0; a < 3; a++) out[o + DEAD_W + a] = tmp[W + a];
     quat.conjugate(tmp, Q_P1, tmp, Q_P1);
     quat.multiply(tmp, Q_D, tmp, Q_T, tmp, Q_P1);
     writeScaledAxis(tmp, D, tmp, Q_D);
-    fitHalfLife(tmp, shortest, longest);
+    fitHalfLife(tmp);
     out[o + DEAD_RATE] = Math.LN2 / tmp[HL];
   }
 }
 
-/** Scales the velocity at `tmp[W..]` (squared length `speed2`) down to length `max` if it is longer. */
-function clampSpeed(tmp: Float64Array, speed2: number, max: number): void {
+/** Scales the velocity at `tmp[W..]` (squared length `tmp[SPEED2]`) down to length `tmp[MAX]` if it is longer (numbers in `tmp`: a double argument would be boxed). */
+function clampSpeed(tmp: Float64Array): void {
+  const speed2 = tmp[SPEED2], max = tmp[MAX];
   if (speed2 <= max * max) return;
   const s = max / Math.sqrt(speed2);
   for (let a = 0; a < 3; a++) tmp[W + a] = tmp[W + a] * s;
@@ -123,9 +129,11 @@ function clampSpeed(tmp: Float64Array, speed2: number, max: number): void {
 /**
  * The fit of one channel (velocity at `tmp[W..]`, difference to the target at `tmp[D..]`):
  * lowers the joint's half-life `tmp[HL]` to this channel's, ln 2 · (d·v)/|v|² within
- * [shortest, longest], or `shortest` when the velocity heads away. A still channel changes nothing.
+ * [`tmp[SHORTEST]`, `tmp[LONGEST]`], or the shortest when the velocity heads away. A still
+ * channel changes nothing.
  */
-function fitHalfLife(tmp: Float64Array, shortest: number, longest: number): void {
+function fitHalfLife(tmp: Float64Array): void {
+  const shortest = tmp[SHORTEST], longest = tmp[LONGEST];
   const vx = tmp[W], vy = tmp[W + 1], vz = tmp[W + 2];
   const speed2 = vx * vx + vy * vy + vz * vz;
   if (!(speed2 > STILL)) return;

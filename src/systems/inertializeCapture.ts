@@ -107,7 +107,7 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
     onePass = blendLayersNow(world, eid, level, pose, 0);
     for (let i = 0; i < n; i++) out[at + i] = pose[i];
     if (c.pendingMode[eid] === INERTIA_QUINTIC) applyQuinticOffsets(out, at, c.slots, slotOff, jointCount, c.elapsed, eid);
-    else if (c.pendingMode[eid] === INERTIA_DEAD) deadBlendBack(world, eid, out, at, 0);
+    else if (c.pendingMode[eid] === INERTIA_DEAD) deadBlendBack(world, eid, out, at, false);
     else addSpringOffsets(out, at, c.slots, slotOff, jointCount);
   } else {
     onePass = blendLayersNow(world, eid, level, out, at);
@@ -139,8 +139,8 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
     if (c.mode[eid] === INERTIA_DEAD) {
       // The running dead blend's own motion: the output at τ and at τ − σh, both rebuilt from
       // the blends (so the velocity takes both from the same kernels), give P2.
-      deadBlendBack(world, eid, job.blend, job.blendOff, 0);
-      deadBlendBack(world, eid, poseOther, 0, job.interval);
+      deadBlendBack(world, eid, job.blend, job.blendOff, false);
+      deadBlendBack(world, eid, poseOther, 0, true);
       writeDeadSourcePast(out, at, out, at + poseSize, job.blend, poseOther, jointCount, job.interval, job.tmp);
     }
   }
@@ -157,15 +157,15 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
 }
 
 /**
- * Applies `eid`'s running dead blend (the state in its slot) to `pose[poseOff ..]` as the
- * update `back` seconds before its last one would have (back 0: as that update did, the same
- * operations, so the rebuilt output has its bits): clock `elapsed − back`, the fade curve's
- * weight there; nothing once the weight reaches 1.
+ * Applies `eid`'s running dead blend (the state in its slot) to `pose[poseOff ..]` as its last
+ * update did (the same operations, so the rebuilt output has its bits: clock `elapsed`), or —
+ * `past` — as it would have σh = `world.scratch.capture.interval` seconds before (clock
+ * `elapsed − σh`), with the fade curve's weight there; nothing once the weight reaches 1.
  */
-function deadBlendBack(world: AnimationWorld, eid: number, pose: Float32Array, poseOff: number, back: number): void {
+function deadBlendBack(world: AnimationWorld, eid: number, pose: Float32Array, poseOff: number, past: boolean): void {
   const c = world.components.Inertialization;
   const clock = world.scratch.deadClock;
-  clock[DEAD_CLOCK] = c.elapsed[eid] - back;
+  clock[DEAD_CLOCK] = past ? c.elapsed[eid] - world.scratch.capture.interval : c.elapsed[eid];
   if (!(clock[DEAD_CLOCK] < c.duration[eid])) return;
   clock[DEAD_WEIGHT] = clock[DEAD_CLOCK] / c.duration[eid];
   applyFadeCurve(clock, DEAD_WEIGHT, c.fadeCurve[eid]);
