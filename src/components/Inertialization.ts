@@ -110,7 +110,8 @@ export function defaultMaxTransitions(maxEntities: number): number {
  * - `slots`: `maxJoints × SLOT_STRIDE` floats per slot at `s × maxJoints × 20`: from the request
  *   to the capture the source poses (P1, the last output before the switch, and P2, the output
  *   h = 1 ms before it along the outgoing velocity: see inertializeCapture.ts), then the
- *   offsets (`maxJoints × OFFSET_STRIDE` floats at the slot's start).
+ *   offsets (`maxJoints × OFFSET_STRIDE` floats at the slot's start) — or, for a dead blend,
+ *   the source pose, velocities and decay rate (`DEAD_T` …, all `SLOT_STRIDE` floats a joint).
  * - `slotOwner[s]`: the eid holding slot s, or 0 when it is free.
  * - `slotCursor[0]`: where the next search for a free slot starts (next fit).
  *
