@@ -258,15 +258,16 @@ export function captureDeadCurve(slots: Float32Array, o: number, io: Float64Arra
 /**
  * At a request that interrupts a running dead blend (captureSourceMotion): the output h =
  * `SOURCE_INTERVAL` before P1, from the dead blend applied to the layers' blend at τ
- * (`now`, at its clock) and at τ − σh (`other`, at its clock σh earlier; σ = sign of
- * `interval`): P2 = P1 − σ·(A − B) for translations and scales, q_P2 = (q_A·q_B⁻¹)^(−σ) · q_P1.
+ * (`now`, at its clock) and at τ − σh (`other`, at its clock σh earlier; σ = +1 when
+ * `back`, the blend h earlier, else −1, h later): P2 = P1 − σ·(A − B) for translations and
+ * scales, q_P2 = (q_A·q_B⁻¹)^(−σ) · q_P1.
  * `now` and `other` hold A and B (the caller applied {@link applyDeadBlend} to each). Pure
  * kernel; writes only `p2`.
  */
 export function writeDeadSourcePast(
-  p1: Float32Array, p1Off: number, p2: Float32Array, p2Off: number, now: Float32Array, other: Float32Array, jointCount: number, interval: number, tmp: Float64Array,
+  p1: Float32Array, p1Off: number, p2: Float32Array, p2Off: number, now: Float32Array, other: Float32Array, jointCount: number, back: boolean, tmp: Float64Array,
 ): void {
-  const sign = interval > 0 ? 1 : -1;
+  const sign = back ? 1 : -1;
   for (let j = 0; j < jointCount; j++) {
     const k = j * POSE_STRIDE;
     for (let a = 0; a < 3; a++) {

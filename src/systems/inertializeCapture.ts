@@ -141,7 +141,7 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
       // the blends (so the velocity takes both from the same kernels), give P2.
       deadBlendBack(world, eid, job.blend, job.blendOff, false);
       deadBlendBack(world, eid, poseOther, 0, true);
-      writeDeadSourcePast(out, at, out, at + poseSize, job.blend, poseOther, jointCount, job.interval, job.tmp);
+      writeDeadSourcePast(out, at, out, at + poseSize, job.blend, poseOther, jointCount, job.interval > 0, job.tmp);
     }
   }
   if (running) {
