@@ -317,7 +317,7 @@ export function layersCanGoBack(world: AnimationWorld, eid: number, back: Float6
  * frame on a crowd whose machines switch every frame). The curve's argument and value go
  * through an array ({@link applyFadeCurve}) for the same reason.
  */
-function writeLayerWeightAt(out: Float32Array, o: number, layers: LayersComponent, li: number, back: Float64Array, i: number): void {
+export function writeLayerWeightAt(out: Float32Array, o: number, layers: LayersComponent, li: number, back: Float64Array, i: number): void {
   const kind = layers.fadeCurve[li];
   if (kind === 0) {
     out[o] = layers.weight[li];
