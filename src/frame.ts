@@ -189,7 +189,7 @@ export const defaultFrame: Frame = createFrame([
     name: 'rootMotion',
     entities: rootMotionEntities,
     reads: [
-      'world.updates', 'Character', 'Layers.clip', 'Layers.weight', 'Layers.flags', 'Layers.mask', 'Layers.reference', 'Layers.rootDelta', 'Layers.rootYaw', 'Layers.rootScale',
+      'world.updates', 'Character', 'Layers.clip', 'Layers.weight', 'Layers.fadeCurve', 'Layers.fadeFrom', 'Layers.fadeTo', 'Layers.fadeElapsed', 'Layers.fadeDuration', 'Layers.flags', 'Layers.mask', 'Layers.reference', 'Layers.rootDelta', 'Layers.rootYaw', 'Layers.rootScale',
       'Layers.rootAxis', 'RootMotion.enabled', 'RootMotion.vertical', 'RootMotion.extractYaw', 'world.assets.rootFrames', 'world.assets.masks', 'world.scratch.blendThreshold',
     ],
     writes: ['RootMotion.x', 'RootMotion.y', 'RootMotion.z', 'RootMotion.yaw', 'RootMotion.delta', 'LocalPose'],

@@ -18,6 +18,8 @@
  * clock hash as recorded.
  * And the poses again when inertialization kept a starting velocity heading away from the
  * target pose instead of clamping it to 0.
+ * And root motion (with what follows from where characters are) when fading layers' root
+ * deltas came to be weighed at the middle of their update instead of its end.
  * (Since layers gained a blend mode, `'layer'` by default, the scene plays `blend: 'average'`:
  * every pool hashes as before.)
  * `BITANIM_RECORD_FRAME_HASH=1 npx vitest run test/frameHash.test.ts` writes the fixture from

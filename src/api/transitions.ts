@@ -186,7 +186,9 @@ function checkTransitionOptions(issues: IssueList, options: TransitionOptions): 
   const mode = options.mode ?? 'inertialize';
   const curve = options.curve ?? 'linear';
   const halfLife = options.halfLife;
-  if (!(duration === 0 || inRange(duration, MIN_DURATION, MAX_DURATION))) {
+  // Compared here rather than by `inRange`: a double read from the options and passed to a call
+  // V8 does not inline is boxed (a heap number per transition).
+  if (!(duration === 0 || (typeof duration === 'number' && duration >= MIN_DURATION && duration <= MAX_DURATION))) {
     issues.add('duration', rangeIssue(duration, MIN_DURATION, MAX_DURATION, 'seconds, or 0 to switch at once') ?? '');
   }
   if (mode !== 'inertialize' && mode !== 'spring' && mode !== 'crossfade' && mode !== 'deadblend') {

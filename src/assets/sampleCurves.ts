@@ -28,11 +28,7 @@ export function sampleCurvesInto(out: Float32Array, outOff: number, clip: Clip, 
   const count = curves.length;
   if (count === 0) return;
   curveFramePosition(FRAME, clip, times, timeIndex);
-  const frame = FRAME[0], alpha = FRAME[1];
-  for (let c = 0; c < count; c++) {
-    const curve = curves[c];
-    out[outOff + c] = curve.keys === null ? lerpFrames(curve.values, frame, alpha) : lerpKeys(curve, frame + alpha);
-  }
+  for (let c = 0; c < count; c++) sampleCurveAt(out, outOff + c, curves[c], FRAME);
 }
 
 /** {@link curveFramePosition}'s frame and alpha for {@link sampleCurvesInto}. */
@@ -59,19 +55,31 @@ export function curveFramePosition(out: Float64Array, clip: Clip, times: Float64
   out[1] = alpha;
 }
 
-/** A dense curve between frames `frame` and `frame + 1` at fraction `alpha`. */
-export function lerpFrames(values: Float32Array, frame: number, alpha: number): number {
-  const a = values[frame];
-  return alpha === 0 ? a : a + (values[frame + 1] - a) * alpha;
-}
-
-/** A keyed curve at frame position `f` (0 ≤ f ≤ frameCount − 1): the keys around it, lerped. */
-export function lerpKeys(curve: ClipCurve, f: number): number {
-  const keys = curve.keys as Uint32Array;
+/**
+ * Curve `curve` at frame position `position` (`position[0]` the frame before, `position[1]` the
+ * fraction toward the next: {@link curveFramePosition}'s answer) into `out[o]`: a dense curve's
+ * two frames lerped, a keyed curve's two keys around it. Position and value travel through
+ * arrays: a double passed to, or returned from, a call V8 does not inline is boxed.
+ */
+export function sampleCurveAt(out: Float32Array | Float64Array, o: number, curve: ClipCurve, position: Float64Array): void {
+  const frame = position[0], alpha = position[1];
   const values = curve.values;
+  const keys = curve.keys;
+  if (keys === null) {
+    const a = values[frame];
+    out[o] = alpha === 0 ? a : a + (values[frame + 1] - a) * alpha;
+    return;
+  }
+  const f = frame + alpha;
   const last = keys.length - 1;
-  if (last === 0 || f <= keys[0]) return values[0];
-  if (f >= keys[last]) return values[last];
+  if (last === 0 || f <= keys[0]) {
+    out[o] = values[0];
+    return;
+  }
+  if (f >= keys[last]) {
+    out[o] = values[last];
+    return;
+  }
   let lo = 0, hi = last;
   while (hi - lo > 1) {
     const mid = (lo + hi) >>> 1;
@@ -80,14 +88,18 @@ export function lerpKeys(curve: ClipCurve, f: number): number {
   }
   const k0 = keys[lo], k1 = keys[lo + 1];
   const a = values[lo];
-  return a + (values[lo + 1] - a) * ((f - k0) / (k1 - k0));
+  out[o] = a + (values[lo + 1] - a) * ((f - k0) / (k1 - k0));
 }
 
 /** One value per frame of `curve` (a clip of `frameCount` frames): its own values, or a keyed curve at every frame. */
 export function curveFrames(curve: ClipCurve, frameCount: number): Float32Array {
   if (curve.keys === null) return curve.values;
   const out = new Float32Array(frameCount);
-  for (let f = 0; f < frameCount; f++) out[f] = lerpKeys(curve, f);
+  const position = new Float64Array(2);
+  for (let f = 0; f < frameCount; f++) {
+    position[0] = f;
+    sampleCurveAt(out, f, curve, position);
+  }
   return out;
 }
 

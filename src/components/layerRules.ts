@@ -114,26 +114,28 @@ export function clearsAfterFade(layers: LayersComponent, li: number): boolean {
 export const BLEND_NONE = -1;
 
 /**
- * How slot `li` takes part in a blend where its weight is `weight` (its stored weight now; a
- * transition's capture passes its weight at another instant): {@link BLEND_OVERRIDE} with a
- * clip and weight > 0 in blend mode override; {@link BLEND_ADDITIVE} likewise in blend mode
- * additive with a reference pose; else {@link BLEND_NONE}. The one rule the layer plan
- * (systems/layerPlan.ts), {@link isOverride} and {@link isAdditive} apply.
+ * How slot `li` takes part in a blend where its weight is positive or not (`weighted`: its
+ * stored weight now, `weight > 0`; a transition's capture passes it at another instant):
+ * {@link BLEND_OVERRIDE} with a clip and a weight in blend mode override; {@link BLEND_ADDITIVE}
+ * likewise in blend mode additive with a reference pose; else {@link BLEND_NONE}. The one rule
+ * the layer plan (systems/layerPlan.ts), {@link isOverride} and {@link isAdditive} apply. It
+ * takes the comparison, not the weight: a double passed to a call V8 does not inline is boxed
+ * (a heap number per call), a boolean is not.
  */
-export function blendsAs(layers: LayersComponent, li: number, weight: number): BlendMode | typeof BLEND_NONE {
-  if (!(layers.clip[li] >= 0 && weight > 0)) return BLEND_NONE;
+export function blendsAs(layers: LayersComponent, li: number, weighted: boolean): BlendMode | typeof BLEND_NONE {
+  if (!(layers.clip[li] >= 0 && weighted)) return BLEND_NONE;
   if ((layers.flags[li] & LAYER_ADDITIVE) === 0) return BLEND_OVERRIDE;
   return layers.reference[li] >= 0 ? BLEND_ADDITIVE : BLEND_NONE;
 }
 
 /** Whether slot `li` counts in the override blend now: a clip, weight > 0, blend mode override. */
 export function isOverride(layers: LayersComponent, li: number): boolean {
-  return blendsAs(layers, li, layers.weight[li]) === BLEND_OVERRIDE;
+  return blendsAs(layers, li, layers.weight[li] > 0) === BLEND_OVERRIDE;
 }
 
 /** Whether slot `li` applies as an additive layer now: a clip, weight > 0, blend mode additive, a reference pose. */
 export function isAdditive(layers: LayersComponent, li: number): boolean {
-  return blendsAs(layers, li, layers.weight[li]) === BLEND_ADDITIVE;
+  return blendsAs(layers, li, layers.weight[li] > 0) === BLEND_ADDITIVE;
 }
 
 /**

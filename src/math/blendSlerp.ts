@@ -53,7 +53,9 @@ export function slerpBlendRotations(
     for (let n = 0; n < count; n++) {
       const kind = steps[n] >>> STEP_KIND_SHIFT;
       if (kind !== STEP_JOIN && inGroup) {
-        total = closeGroup(work, total, groupTotal);
+        work[SHARE] = groupTotal;
+        closeGroup(work, total > 0);
+        total = work[SHARE];
         inGroup = false;
       }
       if (kind === STEP_LAYER) {
@@ -75,7 +77,11 @@ export function slerpBlendRotations(
         mixInto(work, ACC, total === a);
       }
     }
-    if (inGroup) total = closeGroup(work, total, groupTotal);
+    if (inGroup) {
+      work[SHARE] = groupTotal;
+      closeGroup(work, total > 0);
+      total = work[SHARE];
+    }
     if (total < theta) {
       work[IN] = rest[k + POSE_Q]; work[IN + QY] = rest[k + POSE_Q + 1]; work[IN + QZ] = rest[k + POSE_Q + 2]; work[IN + QW] = rest[k + POSE_Q + 3];
       work[SHARE] = (theta - total) / theta;
@@ -86,17 +92,27 @@ export function slerpBlendRotations(
   }
 }
 
-/** Ends a group of total `groupTotal` over a blend of total `total` (see the file header); returns the new total. */
-function closeGroup(work: Float64Array, total: number, groupTotal: number): number {
-  if (!(groupTotal > 0)) return total > 0 ? 1 : 0; // an empty group keeps the blend (its weight renormalized to 1)
+/**
+ * Ends a group over the blend so far (see the file header): `work[SHARE]` holds the group's
+ * total on entry and the blend's new total on return; `blended`: the blend so far has weight.
+ * Totals travel through `work`, not as arguments or a return value (V8 boxes a double passed
+ * to, or returned from, a call it does not inline).
+ */
+function closeGroup(work: Float64Array, blended: boolean): void {
+  const groupTotal = work[SHARE];
+  if (!(groupTotal > 0)) {
+    work[SHARE] = blended ? 1 : 0; // an empty group keeps the blend (its weight renormalized to 1)
+    return;
+  }
   work[IN] = work[GROUP]; work[IN + QY] = work[GROUP + QY]; work[IN + QZ] = work[GROUP + QZ]; work[IN + QW] = work[GROUP + QW];
-  if (total === 0) {
+  if (!blended) {
     mixInto(work, ACC, true);
-    return groupTotal;
+    work[SHARE] = groupTotal;
+    return;
   }
   work[SHARE] = groupTotal < 1 ? groupTotal : 1;
   mixInto(work, ACC, false);
-  return (groupTotal < 1 ? 1 - groupTotal : 0) + groupTotal;
+  work[SHARE] = (groupTotal < 1 ? 1 - groupTotal : 0) + groupTotal;
 }
 
 /**

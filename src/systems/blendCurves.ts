@@ -24,7 +24,7 @@
  * the level's clip (reduced clips keep their curves, keyed). Allocates nothing.
  */
 import type { Clip } from '../assets/Clip.js';
-import { curveFramePosition, lerpFrames, lerpKeys } from '../assets/sampleCurves.js';
+import { curveFramePosition, sampleCurveAt } from '../assets/sampleCurves.js';
 import type { LayersComponent } from '../components/Layers.js';
 import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendsAs, layeredWeights, planOverrideSteps, STEP_SLOT, STEPS_LAYERED } from '../components/layerRules.js';
 import { MAX_LAYERS } from '../components/Layers.js';
@@ -97,7 +97,7 @@ function blendCurveLayers(
   // 1. Override layers: W first, for the rest default's share. With a 'layer' layer over others,
   // each layer's weight is its effective weight under the blend modes' rule (layeredWeights).
   let overrides = 0;
-  for (let n = 0; n < maxLayers; n++) if (blendsAs(layers, firstLayer + n, weights[base + n]) === BLEND_OVERRIDE) overrides |= 1 << n;
+  for (let n = 0; n < maxLayers; n++) if (blendsAs(layers, firstLayer + n, weights[base + n] > 0) === BLEND_OVERRIDE) overrides |= 1 << n;
   const planned = planOverrideSteps(layers, firstLayer, overrides, STEPS);
   const layered = (planned & STEPS_LAYERED) !== 0;
   if (layered) {
@@ -132,7 +132,7 @@ function blendCurveLayers(
   for (let n = 0; n < maxLayers; n++) {
     const li = firstLayer + n;
     const beta = weights[base + n];
-    if (blendsAs(layers, li, beta) !== BLEND_ADDITIVE) continue;
+    if (blendsAs(layers, li, beta > 0) !== BLEND_ADDITIVE) continue;
     const clipId = level < 0 ? clipIds[li] : lodClipId(clipLevels, clipIds[li], level);
     const map = maps[clipId];
     if (map === undefined) continue;
@@ -157,13 +157,10 @@ const SAMPLED = new Float64Array(MAX_CURVES);
  */
 function sampleMapped(clip: Clip, map: Int16Array, times: Float64Array, timeIndex: number): void {
   curveFramePosition(FRAME, clip, times, timeIndex);
-  const frame = FRAME[0], alpha = FRAME[1];
   const curves = clip.curves;
   for (let i = 0; i < map.length; i++) {
     const c = map[i];
-    if (c < 0) continue;
-    const curve = curves[i];
-    SAMPLED[c] = curve.keys === null ? lerpFrames(curve.values, frame, alpha) : lerpKeys(curve, frame + alpha);
+    if (c >= 0) sampleCurveAt(SAMPLED, c, curves[i], FRAME);
   }
 }
 

@@ -19,6 +19,7 @@
  * weights in the pool buffer, so the WebAssembly kernels read them where the plan put them.
  * Building and blending allocate nothing.
  */
+import type { Clip } from '../assets/Clip.js';
 import { sampleBlendTwoInto, sampleClipInto } from '../assets/sampleClip.js';
 import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendsAs, loops, planOverrideSteps, STEP_AVERAGE, STEP_KIND_SHIFT, STEP_LAYER, STEP_SLOT, STEPS_LAYERED } from '../components/layerRules.js';
 import type { LayersComponent } from '../components/Layers.js';
@@ -168,9 +169,9 @@ function planLayers(world: AnimationWorld, eid: number, level: number, back: Flo
       weight[n] = weights[li];
     } else {
       writeLayerWeightAt(weight, n, Layers, li, back, backIndex);
-      writeLayerTimeAt(time, n, Layers, li, clips[clipId].duration, back, backIndex);
+      writeLayerTimeAt(time, n, Layers, li, clips[clipId], back, backIndex);
     }
-    const mode = blendsAs(Layers, li, weight[n]);
+    const mode = blendsAs(Layers, li, weight[n] > 0);
     if (mode === BLEND_OVERRIDE) bits |= 1 << n;
     else if (mode === BLEND_ADDITIVE) additiveSlot[additives++] = n;
   }
@@ -316,7 +317,7 @@ export function layersCanGoBack(world: AnimationWorld, eid: number, back: Float6
  * frame on a crowd whose machines switch every frame). The curve's argument and value go
  * through an array ({@link applyFadeCurve}) for the same reason.
  */
-function writeLayerWeightAt(out: Float32Array, o: number, layers: LayersComponent, li: number, back: Float64Array, i: number): void {
+export function writeLayerWeightAt(out: Float32Array, o: number, layers: LayersComponent, li: number, back: Float64Array, i: number): void {
   const kind = layers.fadeCurve[li];
   if (kind === 0) {
     out[o] = layers.weight[li];
@@ -335,9 +336,9 @@ function writeLayerWeightAt(out: Float32Array, o: number, layers: LayersComponen
 /** The fade's clock, then its weight, in {@link writeLayerWeightAt} ({@link applyFadeCurve} in place). */
 const CURVE = new Float64Array(1);
 
-/** Layer `li`'s clip time `back[i]` seconds ago, into `out[o]` (see {@link planLayersAt}; written for the reason {@link writeLayerWeightAt} gives). */
-function writeLayerTimeAt(out: Float64Array, o: number, layers: LayersComponent, li: number, duration: number, back: Float64Array, i: number): void {
-  const t = layers.time[li], speed = layers.speed[li];
+/** Layer `li`'s clip time `back[i]` seconds ago, into `out[o]` (see {@link planLayersAt}; written for the reason {@link writeLayerWeightAt} gives; the clip, not its duration, is passed for the same reason). */
+function writeLayerTimeAt(out: Float64Array, o: number, layers: LayersComponent, li: number, clip: Clip, back: Float64Array, i: number): void {
+  const t = layers.time[li], speed = layers.speed[li], duration = clip.duration;
   if (!(duration > 0)) {
     out[o] = 0;
     return;

@@ -2,7 +2,7 @@
  * rootMotionSystem — moves each character through the world by its clips' root motion and
  * keeps the pose in place (after Tokage It Lab's normalization of walk cycles with root motion).
  *
- * Reads:  Character, Layers (clip/weight/flags/mask/reference/rootDelta/rootYaw/rootScale/rootAxis), the masks,
+ * Reads:  Character, Layers (clip/weight/fadeCurve/fadeFrom/fadeTo/fadeElapsed/fadeDuration/flags/mask/reference/rootDelta/rootYaw/rootScale/rootAxis), the masks, the update list (`world.updates`: seconds per character),
  *         RootMotion (enabled, vertical, extractYaw), the skeletons' root frames (rest
  *         placement of the root-motion joint and of the chain above it), `world.blendThreshold`.
  * Writes: RootMotion (x, y, z, delta; yaw with yaw extraction), LocalPose (the translation of
@@ -17,8 +17,8 @@
  *
  * Per character with root motion enabled:
  * 1. The override layers' root deltas are restricted to their axis (forward clips keep Z,
- *    sideways clips X), scaled (hip-height ratio) and blended with the layer weights the way
- *    the pose is (normalized, with the rest pose's zero motion filling in below the blend
+ *    sideways clips X), scaled (hip-height ratio) and blended with the layer weights — a fading
+ *    layer's at the middle of the update, which its delta spans — the way the pose is (normalized, with the rest pose's zero motion filling in below the blend
  *    threshold; with a `'layer'` layer over others, by their effective weights under the blend
  *    modes' rule, components/layerRules.ts `layeredWeights`, a `'layer'` layer's a being its
  *    weight × its mask at the root-motion joint). With yaw extraction their turns Δψ are blended with the same weights (no
@@ -57,6 +57,7 @@ import { commitRemovals } from 'bitecs';
 import { MAX_LAYERS, ROOT_AXIS_FORWARD, ROOT_AXIS_LATERAL } from '../components/Layers.js';
 import { layeredWeights, movesRoot, planOverrideSteps, STEP_AVERAGE, STEP_KIND_SHIFT, STEP_SLOT, STEPS_LAYERED } from '../components/layerRules.js';
 import { updateRange } from '../components/UpdateList.js';
+import { writeLayerWeightAt } from './layerPlan.js';
 import type { RootFrame } from '../assets/rootTrack.js';
 import * as affine from '../math/affine.js';
 import * as layout from '../math/layout.js';
@@ -103,13 +104,13 @@ export function rootMotionSystem(world: AnimationWorld, dt: number): void {
 /** The work of {@link rootMotionSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
 export function rootMotionEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
   const { Character, Layers, LocalPose, RootMotion } = world.components;
-  const { weight, rootDelta, rootYaw, rootScale, rootAxis, maxLayers } = Layers;
+  const { rootDelta, rootYaw, rootScale, rootAxis, maxLayers } = Layers;
   const { x: worldX, y: worldY, z: worldZ, yaw, delta, vertical, enabled, extractYaw } = RootMotion;
   const rootFrames = world.assets.rootFrames;
   const local = LocalPose.data;
   const poseSize = world.maxJoints * POSE_STRIDE;
   const threshold = world.scratch.blendThreshold[0];
-  const updated = world.updates.eids;
+  const updated = world.updates.eids, updatedDt = world.updates.dt;
   const last = updateRange(world.updates, world.characters.dense, dt, first, end);
 
   for (let entry = first; entry < last; entry++) {
@@ -117,11 +118,12 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
     if (enabled[eid] === 0) continue; // no root motion
     const turning = extractYaw[eid] !== 0;
     const first = eid * maxLayers;
+    midUpdateWeights(Layers, first, updatedDt, entry);
     const layered = layerRootWeights(world, eid, first);
     let total = 0, dx = 0, dy = 0, dz = 0, turn = 0;
     for (let li = first, last = li + maxLayers; li < last; li++) {
       if (!movesRoot(Layers, li)) continue;
-      const w = layered ? EFFECTIVE[li - first] : weight[li];
+      const w = layered ? EFFECTIVE[li - first] : MID[li - first];
       const k = w * rootScale[li];
       const axis = rootAxis[li];
       total += w;
@@ -170,13 +172,30 @@ export function rootMotionEntities(world: AnimationWorld, dt: number, first: num
   }
 }
 
+/** Each slot's weight at the middle of its character's update, and that instant's distance back (see {@link midUpdateWeights}). */
+const MID = new Float32Array(MAX_LAYERS);
+const HALF = new Float64Array(1);
+
+/**
+ * Each slot's weight halfway through the update into `MID` (slot order): a fading layer's fade
+ * curve at its clock minus half the update's seconds (`seconds[entry]`), else its weight. The
+ * layers' deltas cover the whole update while a fade's weight moves through it; weighing them
+ * at its middle is the midpoint rule, so the travel through a cross-fade differs between frame
+ * rates by O(dt²) rather than O(dt) (a walk faded into a run: 0.3 mm at 30 Hz against 480 Hz,
+ * where the weights at the update's end gave 16 mm).
+ */
+function midUpdateWeights(Layers: AnimationWorld['components']['Layers'], first: number, seconds: number[], entry: number): void {
+  HALF[0] = 0.5 * seconds[entry];
+  for (let n = 0; n < Layers.maxLayers; n++) writeLayerWeightAt(MID, n, Layers, first + n, HALF, 0);
+}
+
 /** The blend steps, each slot's a and its effective weight (fixed-size temporaries: each thread has its own module). */
 const STEPS = new Int32Array(MAX_LAYERS);
 const A = new Float64Array(MAX_LAYERS);
 const EFFECTIVE = new Float64Array(MAX_LAYERS);
 
 /**
- * Step 1's weights under the blend modes (components/layerRules.ts): when a `'layer'` layer is
+ * Step 1's weights (at mid-update, `MID`) under the blend modes (components/layerRules.ts): when a `'layer'` layer is
  * over others, each override slot's effective weight into `EFFECTIVE` (its a: the weight, times
  * the mask's value at the root-motion joint for a `'layer'` layer's steps — an upper-body layer
  * leaves the travel to the walk below it; an average step's a is its weight, as before) and
@@ -193,7 +212,7 @@ function layerRootWeights(world: AnimationWorld, eid: number, first: number): bo
   const masks = world.assets.masks;
   for (let k = 0; k < count; k++) {
     const n = STEPS[k] & STEP_SLOT, li = first + n, m = Layers.mask[li];
-    A[n] = (STEPS[k] >>> STEP_KIND_SHIFT) === STEP_AVERAGE || m < 0 ? Layers.weight[li] : Layers.weight[li] * masks[m][joint];
+    A[n] = (STEPS[k] >>> STEP_KIND_SHIFT) === STEP_AVERAGE || m < 0 ? MID[n] : MID[n] * masks[m][joint];
   }
   layeredWeights(STEPS, count, A, EFFECTIVE);
   return true;

@@ -41,7 +41,7 @@ import { updateRange } from '../components/UpdateList.js';
 import { clearLayer, SYNC_BY_MARKERS, type LayersComponent } from '../components/Layers.js';
 import { warpToMarkers, WARP_FOLLOWER_TIME, WARP_LEADER_TIME, WARP_RATIO, WARP_TIME, type SyncMarkers } from '../assets/syncMarkers.js';
 import { clearsAfterFade, loops, measureSyncGroup, playingSyncGroups, SYNC_DURATION, SYNC_PHASE } from '../components/layerRules.js';
-import { fadeCurve } from '../math/fadeCurves.js';
+import { applyFadeCurve } from '../math/fadeCurves.js';
 import type { AnimationWorld } from '../world.js';
 
 /**
@@ -328,6 +328,9 @@ export function extractRootYawDelta(layers: LayersComponent, li: number, clip: C
   layers.rootYaw[li] = turn;
 }
 
+/** {@link advanceFade}'s normalised time, then the fade curve's weight at it. */
+const FADE = new Float64Array(1);
+
 /**
  * Advances the weight fade of layer `li` by `dt`: weight = from + (to − from)·curve(u),
  * u = elapsed / duration. At the end the fade stops; a layer marked
@@ -348,7 +351,9 @@ export function advanceFade(layers: LayersComponent, li: number, dt: number): bo
   }
   layers.fadeElapsed[li] = elapsed;
   const from = layers.fadeFrom[li];
-  layers.weight[li] = from + (layers.fadeTo[li] - from) * fadeCurve(layers.fadeCurve[li], u);
+  FADE[0] = u; // through the array: `applyFadeCurve`'s note
+  applyFadeCurve(FADE, 0, layers.fadeCurve[li]);
+  layers.weight[li] = from + (layers.fadeTo[li] - from) * FADE[0];
   return false;
 }
 

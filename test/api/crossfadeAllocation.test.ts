@@ -1,8 +1,8 @@
 /**
- * A cross-fade `transition` allocates nothing per call. In a file of its own: in a process that
- * first trained the same functions on other paths (test/api/perFrameAllocation.test.ts), V8's
- * re-optimization allocated ~64 bytes a call for a while, which is not what a game running one
- * kind of transition sees (alone: ~1 byte a call, the harness's own).
+ * A cross-fade `transition` allocates nothing per call, a frame inside the fade included. A
+ * fade-path call V8 leaves un-inlined boxed its double arguments (~64 bytes a call, seen in some
+ * runs only); the fade path passes none, which this file also holds with inlining off
+ * (test/support/vitest.noInlining.config.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { createAnimationWorld, play, spawnCharacter, step, transition, type TransitionOptions } from '../../src/index.js';

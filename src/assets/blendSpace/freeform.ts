@@ -11,7 +11,6 @@
  */
 import Delaunator from 'delaunator';
 import type { IssueList } from '../AnimationError.js';
-import { clamp01 } from './line.js';
 
 /** Floats per triangle in `triangleFrames`: `ax ay m00 m01 m10 m11` (see {@link buildFreeform}). */
 export const TRIANGLE_FRAME_STRIDE = 6;
@@ -182,7 +181,8 @@ export function weightsFreeform(tables: FreeformTables, xs: Float64Array, ys: Fl
     const ay = edges[e + EDGE_START + 1];
     const dx = edges[e + EDGE_DIRECTION];
     const dy = edges[e + EDGE_DIRECTION + 1];
-    const t = clamp01(((x - ax) * dx + (y - ay) * dy) * edges[e + EDGE_INVERSE_LENGTH2]);
+    const r = ((x - ax) * dx + (y - ay) * dy) * edges[e + EDGE_INVERSE_LENGTH2];
+    const t = r > 0 ? (r < 1 ? r : 1) : 0; // clamped in place (no call: a double argument may be boxed)
     const px = x - (ax + t * dx);
     const py = y - (ay + t * dy);
     const d2 = px * px + py * py;

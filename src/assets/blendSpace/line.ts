@@ -48,7 +48,8 @@ export function weights1d(order: Uint32Array, xs: Float64Array, query: Float64Ar
   }
   const a = order[lo];
   const b = order[lo + 1];
-  const u = clamp01((x - xs[a]) / (xs[b] - xs[a]));
+  const r = (x - xs[a]) / (xs[b] - xs[a]);
+  const u = r > 0 ? (r < 1 ? r : 1) : 0; // clamped to [0, 1] in place (NaN, ∞/∞ from extreme inputs, becomes 0): a double passed to a call V8 does not inline is boxed
   out[a] = 1 - u;
   out[b] = u;
 }
@@ -104,15 +105,10 @@ export function weightsBilinear(corners: Uint32Array, xs: Float64Array, ys: Floa
   const d = corners[3];
   const x0 = xs[a];
   const y0 = ys[a];
-  const u = clamp01((x - x0) / (xs[b] - x0));
-  const v = clamp01((y - y0) / (ys[c] - y0));
+  const ru = (x - x0) / (xs[b] - x0), rv = (y - y0) / (ys[c] - y0);
+  const u = ru > 0 ? (ru < 1 ? ru : 1) : 0, v = rv > 0 ? (rv < 1 ? rv : 1) : 0; // as in weights1d
   out[a] = (1 - u) * (1 - v);
   out[b] = u * (1 - v);
   out[c] = (1 - u) * v;
   out[d] = u * v;
-}
-
-/** Clamps to [0, 1]; NaN (∞/∞ from extreme inputs) becomes 0. */
-export function clamp01(t: number): number {
-  return t > 0 ? (t < 1 ? t : 1) : 0;
 }

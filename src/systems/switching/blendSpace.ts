@@ -61,7 +61,7 @@ export function applyBlendSpace(world: AnimationWorld, eid: number, skeleton: Sk
     if (clipId === undefined) continue;
     for (let s = 0; s < slots; s++) {
       const li = first + s;
-      if (slotSample[s] < 0 && Layers.clip[li] === clipId && keepsSlot(world, li, group, space.phaseOffsets[i], syncBy, maskId)) { slotSample[s] = i; break; }
+      if (slotSample[s] < 0 && Layers.clip[li] === clipId && keepsSlot(world, li, group, space, i, syncBy, maskId)) { slotSample[s] = i; break; }
     }
   }
   const fading = findFadeIn(Layers, first, slots, slotSample);
@@ -261,8 +261,9 @@ const SYNC = new Float64Array(2);
  * (in a synced blend, also at the sample's phase offset and by the space's `syncBy`; else it
  * re-enters at that offset).
  */
-function keepsSlot(world: AnimationWorld, li: number, group: number, phaseOffset: number, syncBy: number, maskId: number): boolean {
+function keepsSlot(world: AnimationWorld, li: number, group: number, space: BlendSpace, sample: number, syncBy: number, maskId: number): boolean {
   const { Layers } = world.components;
+  const phaseOffset = space.phaseOffsets[sample]; // read here: a double argument may be boxed
   return blendMode(Layers, li) === BLEND_OVERRIDE && !layersOver(Layers, li) && !clearsAfterFade(Layers, li) && Layers.mask[li] === maskId && Layers.syncGroup[li] === group &&
     (group < 0 || (Layers.phaseOffset[li] === phaseOffset && Layers.syncBy[li] === syncBy));
 }

@@ -129,3 +129,19 @@ export function wrapTime(time: number, duration: number): number {
   const t = time - Math.floor(time / duration) * duration;
   return t >= duration ? 0 : t;
 }
+
+/**
+ * {@link wrapTime} of `values[o]` by `clip`'s duration, in place. For callers on a switch or a
+ * frame: a double passed to, or returned from, a call V8 does not inline is boxed (a heap number
+ * per call); through the array and the clip nothing is.
+ */
+export function wrapClipTimeAt(values: Float64Array, o: number, clip: Clip): void {
+  const duration = clip.duration;
+  if (!(duration > 0)) {
+    values[o] = 0;
+    return;
+  }
+  const time = values[o];
+  const t = time - Math.floor(time / duration) * duration;
+  values[o] = t >= duration ? 0 : t;
+}

@@ -15,7 +15,7 @@ import { clearLayer, ROOT_AXIS_FORWARD, ROOT_AXIS_FREE, ROOT_AXIS_LATERAL, SYNC_
 import { BLEND_ADDITIVE, BLEND_OVERRIDE, blendMode, layerFlags, layersOver, measureSyncGroup, SYNC_PHASE } from '../../components/layerRules.js';
 import type { AnimationWorld } from '../../world.js';
 import { resolveCurveMap } from './curveMapRows.js';
-import { registerAsset, registerMask, registerReference, wrapTime } from './registry.js';
+import { registerAsset, registerMask, registerReference, wrapClipTimeAt } from './registry.js';
 
 /** `play`'s options (`PlayOptions`) checked, with defaults filled in. */
 export interface ResolvedPlay {
@@ -86,7 +86,9 @@ export function writeLayer(world: AnimationWorld, eid: number, skeleton: Skeleto
     : binding !== null ? binding.hipRatio
       : skeleton.hipHeight > 0 && track.hipHeight > 0 ? skeleton.hipHeight / track.hipHeight : 1;
   if (binding !== null) Layers.binding[li] = registerAsset(assets.bindings, assets.bindingIds, binding);
-  Layers.time[li] = play.loop ? wrapTime(play.time, clip.duration) : Math.min(Math.max(play.time, 0), clip.duration);
+  Layers.time[li] = play.time;
+  if (play.loop) wrapClipTimeAt(Layers.time, li, clip);
+  else Layers.time[li] = Math.min(Math.max(play.time, 0), clip.duration);
   Layers.speed[li] = play.speed;
   Layers.weight[li] = play.weight;
   Layers.flags[li] = layerFlags(play.loop, play.additive ? BLEND_ADDITIVE : BLEND_OVERRIDE, layered);
@@ -132,8 +134,14 @@ function joinSyncGroup(world: AnimationWorld, eid: number, li: number, clip: Cli
   Layers.syncRate[li] = rate;
   Layers.speed[li] = rate;
   if (!play.timeGiven && clip.duration > 0) {
-    const phase = wrapTime(SYNC[SYNC_PHASE], 1);
-    Layers.time[li] = wrapTime(phase + play.phaseOffset, 1) * clip.duration;
+    // wrapTime(·, 1) twice, written out (no double crosses a call): the leader's phase, then it plus the offset.
+    let phase = SYNC[SYNC_PHASE];
+    phase -= Math.floor(phase);
+    if (phase >= 1) phase = 0;
+    phase += play.phaseOffset;
+    phase -= Math.floor(phase);
+    if (phase >= 1) phase = 0;
+    Layers.time[li] = phase * clip.duration;
     if (Layers.time[li] >= clip.duration) Layers.time[li] = 0;
   }
 }
