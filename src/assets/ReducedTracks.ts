@@ -88,6 +88,7 @@
  * per joint per frame. The CMU walk at 5 mm (31 joints, 994 frames, 24 animated tracks, 4,163
  * records): 32-bit 378,771 bytes (lookup 95,328, 25%), 16-bit 215,275 (lookup 47,664, 22%).
  */
+import type { CompressedTracks } from './compressedTracks.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
 import { describeValue, shownValue, shownString } from './limits.js';
@@ -188,6 +189,11 @@ export interface ReducedTracks {
   readonly packedTracks: number;
   /** Bytes of all the arrays above (`packed` and `packedTimes` share theirs, counted once). */
   readonly byteLength: number;
+  /**
+   * Set on a compressed clip (`compressClip`): its quantized samples, which the samplers read
+   * instead of the curves (the curve arrays above are then empty). Absent otherwise.
+   */
+  readonly compressed?: CompressedTracks;
 }
 
 /** One channel of the reducer's output (see the file header). Arrays are read, not kept. */
