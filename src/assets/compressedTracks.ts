@@ -13,12 +13,14 @@
  * √(1 − the others²).
  *
  * **Layout.** Animated tracks are numbered in joint order, T before Q before S (3 components
- * each). With A animated tracks and segment s, track i, the entry e = s·A + i holds:
- * `segmentInfo[e]` = (first bit of the track's samples in `data`) · 32 + bits; its samples
- * follow frame after frame, 3 components each, `bits` bits per component, least significant
- * bit first in the 32-bit words of `data`; `segmentRanges[(e·3 + c)·2 ..]` the 8-bit minimum m
- * and extent x of component c in that segment as a share of the clip range. A sample q of b
- * bits decodes as
+ * each). With A animated tracks, segment s (n_s frames: 16, fewer in the last) and track i:
+ * `segmentBits[s·(A + 1) + i]` is the sum of the bit rates of the tracks before i in s (so
+ * track i's rate b is the next entry minus this one, and A + 1 entries cost 2 bytes each);
+ * the track's samples start at bit `segmentStart[s] + n_s·3·(that sum)` of `data` and follow
+ * frame after frame, 3 components each, b bits per component, least significant bit first in
+ * the 32-bit words; `segmentRanges[((s·A + i)·3 + c)·2 ..]` hold the 8-bit minimum m and
+ * extent x of component c in that segment as a share of the clip range. A sample q of b bits
+ * decodes as
  *
  *     v = clipMin + clipExtent · (m/255 + (x/255) · q/(2^b − 1))
  *
@@ -84,8 +86,13 @@ export interface CompressedTracks {
   readonly clipMin: Float32Array;
   /** Per animated track and component (A × 3): the clip range's extent (≥ 0). */
   readonly clipExtent: Float32Array;
-  /** Per segment and animated track (segmentCount × A): first bit · 32 + bit rate. */
-  readonly segmentInfo: Uint32Array;
+  /** Per segment: the bit of `data` where its samples start. */
+  readonly segmentStart: Uint32Array;
+  /**
+   * Per segment, `A + 1` running sums of its tracks' bit rates (see the file header): a
+   * Uint16Array when every sum fits (24 · A < 65536), else a Uint32Array.
+   */
+  readonly segmentBits: Uint16Array | Uint32Array;
   /** Per segment, animated track and component: the 8-bit minimum and extent (segmentCount × A × 3 × 2). */
   readonly segmentRanges: Uint8Array;
   /** The samples (one word of padding at the end, so a read of two words never leaves it). */
@@ -107,17 +114,22 @@ export const INV255 = 1 / 255;
 const DECODED = new Float64Array(6);
 
 /**
- * Decodes the 3 components of animated track `track` at frame `index` of the segment whose
- * entry for it is `entry` (see the file header) into `out[o .. o + 3)`. Integers only in and
- * nothing out, so nothing is boxed (the encoder calls it too, to measure what plays).
+ * Decodes the 3 components of animated track `track` at frame `index` of segment `segment`
+ * (see the file header) into `out[o .. o + 3)`. Integers only in and nothing out, so nothing
+ * is boxed (the encoder's arithmetic is the same expression, so it measures what plays).
  */
-export function decodeSample(out: Float64Array, o: number, c: CompressedTracks, entry: number, track: number, index: number): void {
-  const info = c.segmentInfo[entry];
-  const bits = info & 31;
+export function decodeSample(out: Float64Array, o: number, c: CompressedTracks, segment: number, track: number, index: number): void {
+  const A = c.animatedTracks;
+  const row = segment * (A + 1) + track;
+  const before = c.segmentBits[row];
+  const bits = c.segmentBits[row + 1] - before;
+  let frames = c.frameCount - (segment << 4); // SEGMENT_SHIFT
+  if (frames > 16) frames = 16; // SEGMENT_LENGTH
   const mask = (1 << bits) - 1;
   const span = BIT_SCALE[bits];
   const data = c.data, ranges = c.segmentRanges, clipMin = c.clipMin, clipExtent = c.clipExtent;
-  let p = (info >>> 5) + index * 3 * bits;
+  const entry = segment * A + track;
+  let p = c.segmentStart[segment] + 3 * (frames * before + index * bits);
   for (let k = 0; k < 3; k++) {
     const w = p >>> 5, shift = p & 31;
     // (x << 1) << (31 − shift): the next word's low bits, 0 when shift is 0 (a shift by 32 is none in JS).
@@ -166,8 +178,7 @@ export function sampleCompressedInto(
   const f0 = frame | 0;
   const f1 = alpha === 0 ? f0 : f0 + 1;
   const beta = 1 - alpha;
-  const A = c.animatedTracks;
-  const row0 = (f0 >> SHIFT) * A, row1 = (f1 >> SHIFT) * A;
+  const s0 = f0 >> SHIFT, s1 = f1 >> SHIFT;
   const i0 = f0 & LOW, i1 = f1 & LOW;
   const jointMask = c.jointMask, jointTrack = c.jointTrack, jointConstant = c.jointConstant, constants = c.constants;
   const sourceRest = clip.skeleton.rest;
@@ -189,8 +200,8 @@ export function sampleCompressedInto(
     const r = source * POSE_STRIDE;
 
     if ((mask & AT) !== 0) {
-      decodeSample(d, 0, c, row0 + track, track, i0);
-      decodeSample(d, 3, c, row1 + track, track, i1);
+      decodeSample(d, 0, c, s0, track, i0);
+      decodeSample(d, 3, c, s1, track, i1);
       track++;
       out[o + POSE_T] = d[0] * beta + d[3] * alpha;
       out[o + POSE_T + 1] = d[1] * beta + d[4] * alpha;
@@ -207,8 +218,8 @@ export function sampleCompressedInto(
     }
 
     if ((mask & AQ) !== 0) {
-      decodeSample(d, 0, c, row0 + track, track, i0);
-      decodeSample(d, 3, c, row1 + track, track, i1);
+      decodeSample(d, 0, c, s0, track, i0);
+      decodeSample(d, 3, c, s1, track, i1);
       track++;
       // Rebuild the dropped component (≥ 0) from the three stored, then put it in its place.
       const drop = mask >> 6;
@@ -243,8 +254,8 @@ export function sampleCompressedInto(
     }
 
     if ((mask & AS) !== 0) {
-      decodeSample(d, 0, c, row0 + track, track, i0);
-      decodeSample(d, 3, c, row1 + track, track, i1);
+      decodeSample(d, 0, c, s0, track, i0);
+      decodeSample(d, 3, c, s1, track, i1);
       out[o + POSE_S] = d[0] * beta + d[3] * alpha;
       out[o + POSE_S + 1] = d[1] * beta + d[4] * alpha;
       out[o + POSE_S + 2] = d[2] * beta + d[5] * alpha;

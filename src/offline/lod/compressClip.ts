@@ -601,16 +601,20 @@ class Encoder {
   /** The packed format. */
   pack(): CompressedTracks {
     const A = this.trackJoint.length, F = this.frameCount, S = this.segmentCount;
-    const info = new Uint32Array(S * A);
+    const segmentBits = 24 * A < 65536 ? new Uint16Array(S * (A + 1)) : new Uint32Array(S * (A + 1));
+    const segmentStart = new Uint32Array(S);
     let total = 0;
     for (let s = 0; s < S; s++) {
       const frames = Math.min(F, (s + 1) * SEGMENT_LENGTH) - s * SEGMENT_LENGTH;
+      segmentStart[s] = total;
+      let sum = 0;
       for (let i = 0; i < A; i++) {
-        const b = this.bits[s * A + i];
-        if (total >= 2 ** 27) throw new RangeError('compressClip: more than 2^27 bits of samples');
-        info[s * A + i] = total * 32 + b;
-        total += frames * 3 * b;
+        segmentBits[s * (A + 1) + i] = sum;
+        sum += this.bits[s * A + i];
       }
+      segmentBits[s * (A + 1) + A] = sum;
+      total += frames * 3 * sum;
+      if (total >= 2 ** 32) throw new RangeError('compressClip: more than 2^32 bits of samples');
     }
     const data = new Uint32Array(Math.ceil(total / 32) + 1);
     const codes = new Uint32Array(SEGMENT_LENGTH * 3);
@@ -619,21 +623,21 @@ class Encoder {
       for (let i = 0; i < A; i++) {
         const b = this.bits[s * A + i];
         this.quantize(s, i, b, codes);
-        let p = info[s * A + i] >>> 5;
+        let p = segmentStart[s] + frames * 3 * segmentBits[s * (A + 1) + i];
         for (let n = 0; n < frames * 3; n++, p += b) {
           for (let bit = 0; bit < b; bit++) {
-            if (((codes[n] >>> bit) & 1) !== 0) data[(p + bit) >>> 5] |= 1 << ((p + bit) & 31);
+            if (((codes[n] >>> bit) & 1) !== 0) data[Math.floor((p + bit) / 32)] |= 1 << ((p + bit) % 32);
           }
         }
       }
     }
     const jointMask = this.mask, jointTrack = this.jointTrack, jointConstant = this.jointConstant;
     const constants = Float32Array.from(this.constants);
-    const arrays = [jointMask, jointTrack, jointConstant, constants, this.clipMin, this.clipExtent, info, this.ranges, data];
+    const arrays = [jointMask, jointTrack, jointConstant, constants, this.clipMin, this.clipExtent, segmentStart, segmentBits, this.ranges, data];
     return Object.freeze({
       jointCount: this.jointCount, frameCount: F, segmentCount: S, animatedTracks: A,
       jointMask, jointTrack, jointConstant, constants, clipMin: this.clipMin, clipExtent: this.clipExtent,
-      segmentInfo: info, segmentRanges: this.ranges, data,
+      segmentStart, segmentBits, segmentRanges: this.ranges, data,
       byteLength: arrays.reduce((sum, a) => sum + a.byteLength, 0),
     });
   }
