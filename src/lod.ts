@@ -43,8 +43,6 @@ export {
 } from './assets/ReducedTracks.js';
 export { compressClip, DEFAULT_SHELL, type CompressClipOptions } from './offline/lod/compressClip.js';
 export {
-  sampleCompressedInto,
-  decodeSample,
   SEGMENT_LENGTH,
   SEGMENT_SHIFT,
   MAX_BITS,

@@ -88,7 +88,6 @@
  * per joint per frame. The CMU walk at 5 mm (31 joints, 994 frames, 24 animated tracks, 4,163
  * records): 32-bit 378,771 bytes (lookup 95,328, 25%), 16-bit 215,275 (lookup 47,664, 22%).
  */
-import type { CompressedTracks } from './compressedTracks.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import { IssueList } from './AnimationError.js';
 import { describeValue, shownValue, shownString } from './limits.js';
@@ -193,7 +192,7 @@ export interface ReducedTracks {
    * Set on a compressed clip (`compressClip`): its quantized samples, which the samplers read
    * instead of the curves (the curve arrays above are then empty). Absent otherwise.
    */
-  readonly compressed?: CompressedTracks;
+  readonly compressed?: import('./compressedTracks.js').CompressedTracks;
 }
 
 /** One channel of the reducer's output (see the file header). Arrays are read, not kept. */

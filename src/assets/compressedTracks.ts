@@ -37,6 +37,8 @@ import type { Clip } from './Clip.js';
 import * as layout from '../math/layout.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
+/** A constant rotation's w, after its x y z (a quaternion record's own order). */
+const POSE_Q_W = 3;
 
 /** Frames per segment. */
 export const SEGMENT_LENGTH = 16;
@@ -249,7 +251,7 @@ export function sampleCompressedInto(
       out[o + POSE_Q] = constants[k];
       out[o + POSE_Q + 1] = constants[k + 1];
       out[o + POSE_Q + 2] = constants[k + 2];
-      out[o + POSE_Q + 3] = constants[k + 3];
+      out[o + POSE_Q + 3] = constants[k + POSE_Q_W];
       k += 4;
     }
 

@@ -27,7 +27,7 @@ import {
 import { createReducedClip, denseClip } from '../../assets/reducedClip.js';
 import type { ReducedTracks } from '../../assets/ReducedTracks.js';
 import { shownString } from '../../assets/limits.js';
-import { POSE_STRIDE } from '../../math/layout.js';
+import { POSE_Q, POSE_S, POSE_STRIDE, POSE_T } from '../../math/layout.js';
 import { createErrorMeter } from './modelError.js';
 
 /** Options of {@link compressClip}. */
@@ -109,6 +109,10 @@ export function compressClip(clip: Clip, options: CompressClipOptions): Clip {
   });
 }
 
+/** A quaternion's w, after its x y z (the record's own order). */
+const W = 3;
+/** Pose channels interpolated linearly: translation and scale. */
+const LERPED = [POSE_T, POSE_T + 1, POSE_T + 2, POSE_S, POSE_S + 1, POSE_S + 2];
 /** Doubles per joint of a model record here: 3×3 matrix (column-major) then position. */
 const M = 12;
 /** Doubles per joint of its measured points: the origin and the three shell points. */
@@ -164,7 +168,7 @@ class Encoder {
     const raw = Float64Array.from(clip.frames);
     for (let i = 3; i < raw.length; i += POSE_STRIDE) {
       // Unit length: one component is rebuilt from the others (the sign fix is per track, in classify).
-      const n = Math.hypot(raw[i], raw[i + 1], raw[i + 2], raw[i + 3]);
+      const n = Math.hypot(raw[i], raw[i + 1], raw[i + 2], raw[i + POSE_Q]);
       for (let c = 0; c < 4; c++) raw[i + c] /= n;
     }
     this.raw = raw;
@@ -224,8 +228,8 @@ class Encoder {
     const b0 = a0 + size;
     for (let j = 0; j < J; j++) {
       const o = j * POSE_STRIDE, a = a0 + o, b = b0 + o;
-      for (const c of [0, 1, 2, 7, 8, 9]) local[o + c] = raw[a + c] * 0.5 + raw[b + c] * 0.5;
-      const sign = raw[a + 3] * raw[b + 3] + raw[a + 4] * raw[b + 4] + raw[a + 5] * raw[b + 5] + raw[a + 6] * raw[b + 6] < 0 ? -1 : 1;
+      for (const c of LERPED) local[o + c] = raw[a + c] * 0.5 + raw[b + c] * 0.5;
+      const sign = raw[a + POSE_Q] * raw[b + POSE_Q] + raw[a + POSE_Q + 1] * raw[b + POSE_Q + 1] + raw[a + POSE_Q + 2] * raw[b + POSE_Q + 2] + raw[a + POSE_Q + 3] * raw[b + POSE_Q + 3] < 0 ? -1 : 1;
       for (let c = 3; c < 7; c++) local[o + c] = raw[a + c] * 0.5 + sign * raw[b + c] * 0.5;
     }
   }
@@ -236,10 +240,10 @@ class Encoder {
     for (let i = 0; i < n; i++) {
       const j = list[i];
       const o = j * POSE_STRIDE;
-      let x = local[o + 3], y = local[o + 4], z = local[o + 5], w = local[o + 6];
+      let x = local[o + POSE_Q], y = local[o + POSE_Q + 1], z = local[o + POSE_Q + 2], w = local[o + POSE_Q + 3];
       const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
       x *= inv; y *= inv; z *= inv; w *= inv;
-      const sx = local[o + 7], sy = local[o + 8], sz = local[o + 9];
+      const sx = local[o + POSE_S], sy = local[o + POSE_S + 1], sz = local[o + POSE_S + 2];
       // R·S, column-major.
       const l0 = (1 - 2 * (y * y + z * z)) * sx, l1 = 2 * (x * y + z * w) * sx, l2 = 2 * (x * z - y * w) * sx;
       const l3 = 2 * (x * y - z * w) * sy, l4 = (1 - 2 * (x * x + z * z)) * sy, l5 = 2 * (y * z + x * w) * sy;
@@ -313,13 +317,13 @@ class Encoder {
         let bx = drop === 0 ? br : b0, by = drop === 0 ? b0 : drop === 1 ? br : b1;
         let bz = drop <= 1 ? b1 : drop === 2 ? br : b2, bw = drop === 3 ? br : b2;
         if (ax * bx + ay * by + az * bz + aw * bw < 0) { bx = -bx; by = -by; bz = -bz; bw = -bw; }
-        local[o + 3] = ax * beta + bx * alpha; local[o + 4] = ay * beta + by * alpha;
-        local[o + 5] = az * beta + bz * alpha; local[o + 6] = aw * beta + bw * alpha;
+        local[o + POSE_Q] = ax * beta + bx * alpha; local[o + POSE_Q + 1] = ay * beta + by * alpha;
+        local[o + POSE_Q + 2] = az * beta + bz * alpha; local[o + POSE_Q + 3] = aw * beta + bw * alpha;
         track++;
       }
       if ((mask & ANIMATED_S) !== 0) {
         const a = (track * F + f0) * 3, b = (track * F + f1) * 3;
-        for (let c = 0; c < 3; c++) local[o + 7 + c] = decoded[a + c] * beta + decoded[b + c] * alpha;
+        for (let c = 0; c < 3; c++) local[o + POSE_S + c] = decoded[a + c] * beta + decoded[b + c] * alpha;
       }
     }
   }
@@ -365,7 +369,7 @@ class Encoder {
       this.jointConstant[j] = this.constants.length;
       const reach = this.reach[j] + this.shell;
       for (let kind = 0; kind < 3; kind++) {
-        const first = kind === 0 ? 0 : kind === 1 ? 3 : 7;
+        const first = kind === 0 ? POSE_T : kind === 1 ? POSE_Q : POSE_S;
         const width = kind === 1 ? 4 : 3;
         // Estimated model-space cost of playing the value v instead of every frame.
         const cost = (v: ArrayLike<number>, vo: number): number => {
@@ -374,7 +378,7 @@ class Encoder {
             const a = (f * J + j) * POSE_STRIDE + first;
             let d = 0;
             if (kind === 1) {
-              const dot = raw[a] * v[vo] + raw[a + 1] * v[vo + 1] + raw[a + 2] * v[vo + 2] + raw[a + 3] * v[vo + 3];
+              const dot = raw[a] * v[vo] + raw[a + 1] * v[vo + 1] + raw[a + 2] * v[vo + 2] + raw[a + W] * v[vo + W];
               const s = dot < 0 ? -1 : 1;
               for (let c = 0; c < 4; c++) d += (raw[a + c] - s * v[vo + c]) ** 2;
               d = 2 * Math.sqrt(d) * reach;
@@ -410,15 +414,15 @@ class Encoder {
           let drop = 3, best = -1;
           for (let c = 0; c < 4; c++) {
             let least = Infinity;
-            for (let f = 0; f < F; f++) least = Math.min(least, Math.abs(raw[(f * J + j) * POSE_STRIDE + 3 + c]));
+            for (let f = 0; f < F; f++) least = Math.min(least, Math.abs(raw[(f * J + j) * POSE_STRIDE + POSE_Q + c]));
             if (least > best) { best = least; drop = c; }
           }
           this.mask[j] |= drop << DROP_SHIFT;
           for (let f = 0; f < F; f++) {
-            const a = (f * J + j) * POSE_STRIDE + 3;
+            const a = (f * J + j) * POSE_STRIDE + POSE_Q;
             if (raw[a + drop] < 0) for (let c = 0; c < 4; c++) raw[a + c] = -raw[a + c];
           }
-          for (let c = 0, t = 0; c < 4; c++) if (c !== drop) channel[t++] = 3 + c;
+          for (let c = 0, t = 0; c < 4; c++) if (c !== drop) channel[t++] = POSE_Q + c;
         }
         const n: number[] = new Array(F * 3);
         for (let c = 0; c < 3; c++) {
@@ -497,7 +501,7 @@ class Encoder {
     let worst = 0;
     for (let f = f0; f < f1; f++) {
       const d = (i * F + f) * 3;
-      const a = (f * J + j) * POSE_STRIDE + (kind === 0 ? 0 : kind === 1 ? 3 : 7);
+      const a = (f * J + j) * POSE_STRIDE + (kind === 0 ? POSE_T : kind === 1 ? POSE_Q : POSE_S);
       let e: number;
       if (kind === 1) {
         const drop = this.mask[j] >> DROP_SHIFT;
