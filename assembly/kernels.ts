@@ -165,9 +165,14 @@ const CLIP_HEADER: usize = 16;
  * (`a·β + b·α`) and Q by the hemisphere-fixed lerp (a·b < 0: α negated on Q, `(−b)·α = b·(−α)`),
  * normalized by `1 / sqrt(|q|²)` — in float32 (`f32x4`), within float32 rounding of the
  * JavaScript path, not its bits (docs/wasm.md: precision). `clip` points at the clip's record
- * in the kernel area (src/wasm/kernels.ts `copyClip`).
+ * in the kernel area (src/wasm/kernels.ts `copyClip`). A record whose joint count is negative is
+ * a compressed clip's (`copyCompressedClip`): {@link sampleCompressed} samples it.
  */
 export function sampleClip(out: usize, clip: usize, time: usize): void {
+  if (load<i32>(clip, 12) < 0) {
+    sampleCompressed(out, clip, time); // a compressed clip's record (its joint count negated)
+    return;
+  }
   const frameCount = load<i32>(clip, 8);
   const poseBytes = <usize>load<i32>(clip, 12) * POSE_BYTES;
   const position = load<f64>(time) * load<f64>(clip);
@@ -708,3 +713,130 @@ export function sampleBound(out: usize, clip: usize, time: usize, binding: usize
 
 // Foot locking's per-character work (src/wasm/footLockWasm.ts calls it).
 export { footLockEntries, footLockLegs, footLockTurn } from './footLock';
+
+// A compressed clip's record (src/wasm/kernels.ts `copyCompressedClip`; the format:
+// src/assets/compressedTracks.ts): CLIP_HEADER with the joint count negated, then the animated
+// track count and the addresses of its arrays (i32 each).
+const CC_TRACKS: usize = 16;
+const CC_MASK: usize = 20; // u8 per joint
+const CC_TRACK: usize = 24; // u32 per joint
+const CC_CONSTANT: usize = 28; // u32 per joint
+const CC_CONSTANTS: usize = 32; // f32
+const CC_MIN: usize = 36; // f32 per track and component
+const CC_EXTENT: usize = 40; // f32 per track and component
+const CC_START: usize = 44; // u32 per segment
+const CC_BITS: usize = 48; // u32 per segment and track, + 1 per segment
+const CC_RANGES: usize = 52; // u8 pairs per segment, track and component
+const CC_DATA: usize = 56; // u32 words
+const CC_REST: usize = 60; // f32 pose per joint: the skeleton's rest pose
+/** Byte offsets of a pose's rotation and scale, and a quaternion's w inside it. */
+const POSE_Q_BYTES: usize = 12;
+const POSE_S_BYTES: usize = 28;
+const Q_W_BYTES: usize = 12;
+const INV255: f64 = 1.0 / 255.0;
+
+/**
+ * Component `k` of animated track `track` at frame `index` of segment `segment` of the
+ * compressed record `clip` (src/assets/compressedTracks.ts `decodeSample`: the same double
+ * arithmetic in the same order, so the same bits).
+ */
+// @ts-ignore: decorator
+@inline function decodeComponent(clip: usize, segment: i32, track: i32, index: i32, k: i32): f64 {
+  const tracks = load<i32>(clip, CC_TRACKS);
+  const row = <usize>(segment * (tracks + 1) + track);
+  const bitsAt = <usize>load<i32>(clip, CC_BITS) + (row << 2);
+  const before = load<u32>(bitsAt);
+  const bits = load<u32>(bitsAt, 4) - before;
+  let frames = load<i32>(clip, 8) - (segment << 4);
+  if (frames > 16) frames = 16;
+  const span: f64 = bits == 0 ? 0 : 1.0 / <f64>((1 << bits) - 1);
+  const p: u32 = load<u32>(<usize>load<i32>(clip, CC_START) + (<usize>segment << 2)) + 3 * (<u32>frames * before + <u32>index * bits) + <u32>k * bits;
+  const w = <usize>load<i32>(clip, CC_DATA) + (<usize>(p >>> 5) << 2);
+  const shift = p & 31;
+  const q = ((load<u32>(w) >>> shift) | ((load<u32>(w, 4) << 1) << (31 - shift))) & ((1 << bits) - 1);
+  const entry = segment * tracks + track;
+  const r = <usize>load<i32>(clip, CC_RANGES) + <usize>((entry * 3 + k) * 2);
+  const a = <usize>((track * 3 + k) << 2);
+  return <f64>load<f32>(<usize>load<i32>(clip, CC_MIN) + a) + <f64>load<f32>(<usize>load<i32>(clip, CC_EXTENT) + a) * (<f64>load<u8>(r) * INV255 + <f64>load<u8>(r, 1) * INV255 * span * <f64>q);
+}
+
+/**
+ * Samples a compressed clip (src/assets/compressedTracks.ts `sampleCompressedInto`, without a
+ * binding) at the time `load<f64>(time)` into the pose at `out`: the frames around the time
+ * decoded from their own segments and interpolated in doubles as there (lerp; nlerp with the
+ * hemisphere fix, the dropped rotation component rebuilt), stored as float32 — the JavaScript
+ * decoder's bits. Default tracks read the rest pose copied with the record, constant ones their
+ * values.
+ */
+export function sampleCompressed(out: usize, clip: usize, time: usize): void {
+  const frameCount = load<i32>(clip, 8);
+  const jointCount = -load<i32>(clip, 12);
+  const position = load<f64>(time) * load<f64>(clip);
+  let frame = Math.floor(position);
+  let alpha = position - frame;
+  if (!(frame >= 0)) {
+    frame = 0;
+    alpha = 0;
+  } else if (frame >= <f64>(frameCount - 1)) {
+    frame = <f64>(frameCount - 1);
+    alpha = 0;
+  }
+  const f0 = <i32>frame;
+  const f1 = alpha == 0 ? f0 : f0 + 1;
+  const beta = 1 - alpha;
+  const s0 = f0 >> 4, s1 = f1 >> 4, i0 = f0 & 15, i1 = f1 & 15;
+  const masks = <usize>load<i32>(clip, CC_MASK), firstTrack = <usize>load<i32>(clip, CC_TRACK);
+  const firstConstant = <usize>load<i32>(clip, CC_CONSTANT), constants = <usize>load<i32>(clip, CC_CONSTANTS);
+  const rest = <usize>load<i32>(clip, CC_REST);
+  for (let j = 0; j < jointCount; j++) {
+    const o = out + <usize>j * POSE_BYTES;
+    const pose = rest + <usize>j * POSE_BYTES;
+    const mask = <i32>load<u8>(masks + <usize>j);
+    let track = <i32>load<u32>(firstTrack + (<usize>j << 2));
+    let k = constants + (<usize>load<u32>(firstConstant + (<usize>j << 2)) << 2);
+    if ((mask & 1) != 0) {
+      for (let c = 0; c < 3; c++) {
+        store<f32>(o + (<usize>c << 2), <f32>(decodeComponent(clip, s0, track, i0, c) * beta + decodeComponent(clip, s1, track, i1, c) * alpha));
+      }
+      track++;
+    } else {
+      const from = (mask & 8) != 0 ? pose : k;
+      for (let c: usize = 0; c < 12; c += 4) store<f32>(o + c, load<f32>(from + c));
+      if ((mask & 8) == 0) k += 12;
+    }
+    if ((mask & 2) != 0) {
+      const drop = mask >> 6;
+      const a0 = decodeComponent(clip, s0, track, i0, 0), a1 = decodeComponent(clip, s0, track, i0, 1), a2 = decodeComponent(clip, s0, track, i0, 2);
+      const b0 = decodeComponent(clip, s1, track, i1, 0), b1 = decodeComponent(clip, s1, track, i1, 1), b2 = decodeComponent(clip, s1, track, i1, 2);
+      const an = 1 - a0 * a0 - a1 * a1 - a2 * a2, bn = 1 - b0 * b0 - b1 * b1 - b2 * b2;
+      const ar: f64 = an > 0 ? Math.sqrt(an) : 0, br: f64 = bn > 0 ? Math.sqrt(bn) : 0;
+      const ax = drop == 0 ? ar : a0, ay = drop == 0 ? a0 : drop == 1 ? ar : a1;
+      const az = drop <= 1 ? a1 : drop == 2 ? ar : a2, aw = drop == 3 ? ar : a2;
+      let bx = drop == 0 ? br : b0, by = drop == 0 ? b0 : drop == 1 ? br : b1;
+      let bz = drop <= 1 ? b1 : drop == 2 ? br : b2, bw = drop == 3 ? br : b2;
+      if (ax * bx + ay * by + az * bz + aw * bw < 0) {
+        bx = -bx; by = -by; bz = -bz; bw = -bw;
+      }
+      const qx = ax * beta + bx * alpha, qy = ay * beta + by * alpha;
+      const qz = az * beta + bz * alpha, qw = aw * beta + bw * alpha;
+      const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+      store<f32>(o, <f32>(qx * inv), POSE_Q_BYTES);
+      store<f32>(o, <f32>(qy * inv), POSE_Q_BYTES + 4);
+      store<f32>(o, <f32>(qz * inv), POSE_Q_BYTES + 8);
+      store<f32>(o, <f32>(qw * inv), POSE_Q_BYTES + Q_W_BYTES);
+      track++;
+    } else {
+      const from = (mask & 16) != 0 ? pose + POSE_Q_BYTES : k;
+      for (let c: usize = 0; c < 16; c += 4) store<f32>(o + POSE_Q_BYTES + c, load<f32>(from + c));
+      if ((mask & 16) == 0) k += 16;
+    }
+    if ((mask & 4) != 0) {
+      for (let c = 0; c < 3; c++) {
+        store<f32>(o + POSE_S_BYTES + (<usize>c << 2), <f32>(decodeComponent(clip, s0, track, i0, c) * beta + decodeComponent(clip, s1, track, i1, c) * alpha));
+      }
+    } else {
+      const from = (mask & 32) != 0 ? pose + POSE_S_BYTES : k;
+      for (let c: usize = 0; c < 12; c += 4) store<f32>(o + POSE_S_BYTES + c, load<f32>(from + c));
+    }
+  }
+}

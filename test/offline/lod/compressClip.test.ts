@@ -19,6 +19,7 @@ import { refused } from '../../fixtures/errors.js';
 import { loadRealClips, type RealClip } from '../../fixtures/realClips.js';
 import { ASSETS_URL } from '../../support/assets.js';
 import { hashComponents } from '../../support/poolHash.js';
+import { clipCopyAt, sampleLayerWasm } from '../../../src/wasm/kernels.js';
 
 const SHELL = 0.03;
 const TOLERANCES = [0.0001, 0.001, 0.005];
@@ -227,6 +228,46 @@ describe('compressed clips play anywhere a clip plays', () => {
     };
     expect(await run(2)).toBe(await run(null));
   }, 120_000);
+
+  it('WebAssembly: the kernel decodes the JavaScript decoder\'s bits, at frames, between them and outside', () => {
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: 31, kernels: 'wasm' });
+    const eid = spawnCharacter(world, walk.skeleton);
+    play(world, eid, cJumps);
+    play(world, eid, cWalk, { layer: 1, weight: 0.5 });
+    step(world, 0); // copies the clips into the kernel area
+    const kernels = world.wasm!;
+    const J = walk.skeleton.jointCount;
+    const samples = world.scratch.layerSamples;
+    const times = world.components.Layers.time;
+    const li = eid * world.components.Layers.maxLayers;
+    const expected = new Float32Array(J * POSE_STRIDE);
+    const time = new Float64Array(1);
+    for (const clip of [cWalk, cJumps]) {
+      const id = kernels.clipCopied.indexOf(clip);
+      expect(clipCopyAt(kernels.area, id)).not.toBe(0);
+      for (let k = 0; k < 400; k++) {
+        times[li] = k === 0 ? -1 : k === 1 ? clip.duration + 1 : (k * 0.02371) % clip.duration;
+        time[0] = times[li]!;
+        expect(sampleLayerWasm(kernels, id, samples.byteOffset, times.byteOffset + li * 8)).toBe(true);
+        sampleClipInto(expected, 0, clip, time, 0);
+        const got = new Uint32Array(samples.buffer, samples.byteOffset, J * POSE_STRIDE);
+        expect(Array.from(got)).toEqual(Array.from(new Uint32Array(expected.buffer)));
+      }
+    }
+  });
+
+  it('WebAssembly and JavaScript worlds on compressed clips: the same local poses, bit for bit', () => {
+    const run = (kernels: 'wasm' | 'js'): Float32Array => {
+      const world = createAnimationWorld({ maxEntities: 50, maxJoints: 31, kernels });
+      for (let n = 0; n < 50; n++) {
+        const eid = spawnCharacter(world, walk.skeleton);
+        play(world, eid, n % 2 === 0 ? cWalk : cJumps, { time: n * 0.113, speed: 0.7 + n * 0.01 });
+      }
+      for (let f = 0; f < 20; f++) step(world, 1 / 60);
+      return world.components.LocalPose.data.slice();
+    };
+    expect(Array.from(new Uint32Array(run('wasm').buffer))).toEqual(Array.from(new Uint32Array(run('js').buffer)));
+  });
 
   it('random access: any time gives the same pose whatever was sampled before', () => {
     const J = walk.skeleton.jointCount;
