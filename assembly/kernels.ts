@@ -729,35 +729,39 @@ const CC_BITS: usize = 48; // u32 per segment and track, + 1 per segment
 const CC_RANGES: usize = 52; // u8 pairs per segment, track and component
 const CC_DATA: usize = 56; // u32 words
 const CC_REST: usize = 60; // f32 pose per joint: the skeleton's rest pose
+const CC_SCALE: usize = 64; // f64 per bit rate b: 1 / (2^b − 1), 0 for b = 0
 /** Byte offsets of a pose's rotation and scale, and a quaternion's w inside it. */
 const POSE_Q_BYTES: usize = 12;
 const POSE_S_BYTES: usize = 28;
 const Q_W_BYTES: usize = 12;
 const INV255: f64 = 1.0 / 255.0;
 
+/** Bit rate of animated track `track` in segment `segment` (the running sums at `bitsAt`). */
+// @ts-ignore: decorator
+@inline function bitRate(bitsAt: usize, tracks: i32, segment: i32, track: i32): u32 {
+  const at = bitsAt + (<usize>(segment * (tracks + 1) + track) << 2);
+  return load<u32>(at, 4) - load<u32>(at);
+}
+
+/** First bit of track `track`'s sample at frame `index` of segment `segment` (`frames` frames). */
+// @ts-ignore: decorator
+@inline function samplePosition(startAt: usize, bitsAt: usize, tracks: i32, segment: i32, track: i32, index: i32, frames: i32, bits: u32): u32 {
+  const before = load<u32>(bitsAt + (<usize>(segment * (tracks + 1) + track) << 2));
+  return load<u32>(startAt + (<usize>segment << 2)) + 3 * (<u32>frames * before + <u32>index * bits);
+}
+
 /**
- * Component `k` of animated track `track` at frame `index` of segment `segment` of the
- * compressed record `clip` (src/assets/compressedTracks.ts `decodeSample`: the same double
- * arithmetic in the same order, so the same bits).
+ * One component: the `bits`-bit code at bit `p` of the words at `data`, dequantized with the
+ * segment range at `r` (u8 min, extent), the clip range's min and extent at `min` and `extent`
+ * (src/assets/compressedTracks.ts `decodeSample`: the same double arithmetic in the same
+ * order, so the same bits).
  */
 // @ts-ignore: decorator
-@inline function decodeComponent(clip: usize, segment: i32, track: i32, index: i32, k: i32): f64 {
-  const tracks = load<i32>(clip, CC_TRACKS);
-  const row = <usize>(segment * (tracks + 1) + track);
-  const bitsAt = <usize>load<i32>(clip, CC_BITS) + (row << 2);
-  const before = load<u32>(bitsAt);
-  const bits = load<u32>(bitsAt, 4) - before;
-  let frames = load<i32>(clip, 8) - (segment << 4);
-  if (frames > 16) frames = 16;
-  const span: f64 = bits == 0 ? 0 : 1.0 / <f64>((1 << bits) - 1);
-  const p: u32 = load<u32>(<usize>load<i32>(clip, CC_START) + (<usize>segment << 2)) + 3 * (<u32>frames * before + <u32>index * bits) + <u32>k * bits;
-  const w = <usize>load<i32>(clip, CC_DATA) + (<usize>(p >>> 5) << 2);
+@inline function component(data: usize, p: u32, bits: u32, span: f64, r: usize, min: usize, extent: usize): f64 {
+  const w = data + (<usize>(p >>> 5) << 2);
   const shift = p & 31;
   const q = ((load<u32>(w) >>> shift) | ((load<u32>(w, 4) << 1) << (31 - shift))) & ((1 << bits) - 1);
-  const entry = segment * tracks + track;
-  const r = <usize>load<i32>(clip, CC_RANGES) + <usize>((entry * 3 + k) * 2);
-  const a = <usize>((track * 3 + k) << 2);
-  return <f64>load<f32>(<usize>load<i32>(clip, CC_MIN) + a) + <f64>load<f32>(<usize>load<i32>(clip, CC_EXTENT) + a) * (<f64>load<u8>(r) * INV255 + <f64>load<u8>(r, 1) * INV255 * span * <f64>q);
+  return <f64>load<f32>(min) + <f64>load<f32>(extent) * (<f64>load<u8>(r) * INV255 + <f64>load<u8>(r, 1) * INV255 * span * <f64>q);
 }
 
 /**
@@ -788,6 +792,13 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
   const masks = <usize>load<i32>(clip, CC_MASK), firstTrack = <usize>load<i32>(clip, CC_TRACK);
   const firstConstant = <usize>load<i32>(clip, CC_CONSTANT), constants = <usize>load<i32>(clip, CC_CONSTANTS);
   const rest = <usize>load<i32>(clip, CC_REST);
+  const tracks = load<i32>(clip, CC_TRACKS);
+  const bitsAt = <usize>load<i32>(clip, CC_BITS), startAt = <usize>load<i32>(clip, CC_START), data = <usize>load<i32>(clip, CC_DATA);
+  const ranges = <usize>load<i32>(clip, CC_RANGES), mins = <usize>load<i32>(clip, CC_MIN), extents = <usize>load<i32>(clip, CC_EXTENT);
+  const scales = <usize>load<i32>(clip, CC_SCALE);
+  // Frames in the two segments (16, fewer in the last).
+  const n0 = min(frameCount - (s0 << 4), 16), n1 = min(frameCount - (s1 << 4), 16);
+  const e0 = s0 * tracks, e1 = s1 * tracks;
   for (let j = 0; j < jointCount; j++) {
     const o = out + <usize>j * POSE_BYTES;
     const pose = rest + <usize>j * POSE_BYTES;
@@ -795,9 +806,14 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
     let track = <i32>load<u32>(firstTrack + (<usize>j << 2));
     let k = constants + (<usize>load<u32>(firstConstant + (<usize>j << 2)) << 2);
     if ((mask & 1) != 0) {
-      for (let c = 0; c < 3; c++) {
-        store<f32>(o + (<usize>c << 2), <f32>(decodeComponent(clip, s0, track, i0, c) * beta + decodeComponent(clip, s1, track, i1, c) * alpha));
-      }
+      const ab = bitRate(bitsAt, tracks, s0, track), bb = bitRate(bitsAt, tracks, s1, track);
+      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab), bp = samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
+      const as = load<f64>(scales + (<usize>ab << 3)), bs = load<f64>(scales + (<usize>bb << 3));
+      const ar = ranges + <usize>((e0 + track) * 6), br = ranges + <usize>((e1 + track) * 6);
+      const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
+      store<f32>(o + 0, <f32>(component(data, ap + 0 * ab, ab, as, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bb, bs, br + 0, tm + 0, te + 0) * alpha));
+      store<f32>(o + 4, <f32>(component(data, ap + 1 * ab, ab, as, ar + 2, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bb, bs, br + 2, tm + 4, te + 4) * alpha));
+      store<f32>(o + 8, <f32>(component(data, ap + 2 * ab, ab, as, ar + 4, tm + 8, te + 8) * beta + component(data, bp + 2 * bb, bb, bs, br + 4, tm + 8, te + 8) * alpha));
       track++;
     } else {
       const from = (mask & 8) != 0 ? pose : k;
@@ -806,8 +822,13 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
     }
     if ((mask & 2) != 0) {
       const drop = mask >> 6;
-      const a0 = decodeComponent(clip, s0, track, i0, 0), a1 = decodeComponent(clip, s0, track, i0, 1), a2 = decodeComponent(clip, s0, track, i0, 2);
-      const b0 = decodeComponent(clip, s1, track, i1, 0), b1 = decodeComponent(clip, s1, track, i1, 1), b2 = decodeComponent(clip, s1, track, i1, 2);
+      const ab = bitRate(bitsAt, tracks, s0, track), bb = bitRate(bitsAt, tracks, s1, track);
+      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab), bp = samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
+      const as = load<f64>(scales + (<usize>ab << 3)), bs = load<f64>(scales + (<usize>bb << 3));
+      const ar0 = ranges + <usize>((e0 + track) * 6), br0 = ranges + <usize>((e1 + track) * 6);
+      const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
+      const a0 = component(data, ap, ab, as, ar0, tm, te), a1 = component(data, ap + ab, ab, as, ar0 + 2, tm + 4, te + 4), a2 = component(data, ap + 2 * ab, ab, as, ar0 + 4, tm + 8, te + 8);
+      const b0 = component(data, bp, bb, bs, br0, tm, te), b1 = component(data, bp + bb, bb, bs, br0 + 2, tm + 4, te + 4), b2 = component(data, bp + 2 * bb, bb, bs, br0 + 4, tm + 8, te + 8);
       const an = 1 - a0 * a0 - a1 * a1 - a2 * a2, bn = 1 - b0 * b0 - b1 * b1 - b2 * b2;
       const ar: f64 = an > 0 ? Math.sqrt(an) : 0, br: f64 = bn > 0 ? Math.sqrt(bn) : 0;
       const ax = drop == 0 ? ar : a0, ay = drop == 0 ? a0 : drop == 1 ? ar : a1;
@@ -831,9 +852,14 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
       if ((mask & 16) == 0) k += 16;
     }
     if ((mask & 4) != 0) {
-      for (let c = 0; c < 3; c++) {
-        store<f32>(o + POSE_S_BYTES + (<usize>c << 2), <f32>(decodeComponent(clip, s0, track, i0, c) * beta + decodeComponent(clip, s1, track, i1, c) * alpha));
-      }
+      const ab = bitRate(bitsAt, tracks, s0, track), bb = bitRate(bitsAt, tracks, s1, track);
+      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab), bp = samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
+      const as = load<f64>(scales + (<usize>ab << 3)), bs = load<f64>(scales + (<usize>bb << 3));
+      const ar = ranges + <usize>((e0 + track) * 6), br = ranges + <usize>((e1 + track) * 6);
+      const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
+      store<f32>(o + POSE_S_BYTES + 0, <f32>(component(data, ap + 0 * ab, ab, as, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bb, bs, br + 0, tm + 0, te + 0) * alpha));
+      store<f32>(o + POSE_S_BYTES + 4, <f32>(component(data, ap + 1 * ab, ab, as, ar + 2, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bb, bs, br + 2, tm + 4, te + 4) * alpha));
+      store<f32>(o + POSE_S_BYTES + 8, <f32>(component(data, ap + 2 * ab, ab, as, ar + 4, tm + 8, te + 8) * beta + component(data, bp + 2 * bb, bb, bs, br + 4, tm + 8, te + 8) * alpha));
     } else {
       const from = (mask & 32) != 0 ? pose + POSE_S_BYTES : k;
       for (let c: usize = 0; c < 12; c += 4) store<f32>(o + POSE_S_BYTES + c, load<f32>(from + c));

@@ -18,7 +18,7 @@
  */
 import type { Binding } from '../assets/bindingTypes.js';
 import type { Clip } from '../assets/Clip.js';
-import type { CompressedTracks } from '../assets/compressedTracks.js';
+import { BIT_SCALE, type CompressedTracks } from '../assets/compressedTracks.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import * as layout from '../math/layout.js';
 import { MAX_LAYERS } from '../components/Layers.js';
@@ -633,16 +633,16 @@ function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
  * then the addresses of its arrays (assembly/kernels.ts `sampleCompressed`).
  */
 const CC_TRACKS = 16;
-/** First of the 11 array addresses (i32 each): mask, track, constant, constants, min, extent, start, bits, ranges, data, rest. */
+/** First of the 12 array addresses (i32 each): mask, track, constant, constants, min, extent, start, bits, ranges, data, rest, bit scales. */
 const CC_ARRAYS = 20;
 /** Bytes of a compressed record's header. */
-const CC_HEADER = 64;
+const CC_HEADER = 80;
 
 /**
  * Copies compressed clip `id` (`clip.reduced.compressed`, see src/assets/compressedTracks.ts)
  * into the kernel area for assembly/kernels.ts `sampleCompressed`: a header (frame rate, frame
  * count, the joint count negated, the animated track count, its arrays' addresses), then the
- * arrays, each 16-byte aligned — the per-joint tables and the running bit sums widened to
+ * arrays, each 16-byte aligned (last, the bit rates' scales 1 / (2^b − 1) as doubles) — the per-joint tables and the running bit sums widened to
  * 32 bits — and the skeleton's rest pose (its default tracks). Leaves the clip table's entry 0
  * when it does not fit.
  */
@@ -651,12 +651,12 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
   const clips = area.clips;
   const J = c.jointCount;
   const align = (n: number): number => Math.ceil(n / 16) * 16;
-  const arrays: [ArrayLike<number>, 'u8' | 'u32' | 'f32'][] = [
+  const arrays: [ArrayLike<number>, 'u8' | 'u32' | 'f32' | 'f64'][] = [
     [c.jointMask, 'u8'], [c.jointTrack, 'u32'], [c.jointConstant, 'u32'], [c.constants, 'f32'], [c.clipMin, 'f32'],
     [c.clipExtent, 'f32'], [c.segmentStart, 'u32'], [c.segmentBits, 'u32'], [c.segmentRanges, 'u8'], [c.data, 'u32'],
-    [clip.skeleton.rest, 'f32'],
+    [clip.skeleton.rest, 'f32'], [BIT_SCALE, 'f64'],
   ];
-  const sizes = arrays.map(([a, kind]) => align(a.length * (kind === 'u8' ? 1 : 4)));
+  const sizes = arrays.map(([a, kind]) => align(a.length * (kind === 'u8' ? 1 : kind === 'f64' ? 8 : 4)));
   const start = reserve(space.clips, space.spans.clips, id, CC_HEADER + sizes.reduce((x, y) => x + y, 0));
   if (start < 0) {
     warn(kernels, WARNED_FULL, `compressed clip "${clip.name}" (${c.byteLength} bytes) does not fit`);
@@ -673,6 +673,7 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
     header[(CC_ARRAYS - CLIP_COUNTS) / 4 + i] = p;
     if (kind === 'u8') new Uint8Array(clips.buffer, p, a.length).set(a);
     else if (kind === 'u32') new Uint32Array(clips.buffer, p, a.length).set(a);
+    else if (kind === 'f64') new Float64Array(clips.buffer, p, a.length).set(a);
     else new Float32Array(clips.buffer, p, a.length).set(a);
     p += sizes[i]!;
   });
