@@ -675,7 +675,7 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
     else if (kind === 'u32') new Uint32Array(clips.buffer, p, a.length).set(a);
     else if (kind === 'f64') new Float64Array(clips.buffer, p, a.length).set(a);
     else new Float32Array(clips.buffer, p, a.length).set(a);
-    p += sizes[i]!;
+    p += sizes[i];
   });
   area.clipTable[id] = at;
 }
@@ -749,7 +749,7 @@ export function sampleLayerWasm(kernels: WasmKernels, id: number, out: number, t
     return true;
   }
   const bindingAt = bindingId < POSE_TABLE_IDS ? kernels.area.bindingTable[bindingId] : 0;
-  if (bindingAt === 0 || kernels.clipCopied[id]!.reduced !== null) return false; // a compressed clip: bound on JavaScript
+  if (bindingAt === 0 || kernels.clipCopied[id]?.reduced !== null) return false; // a compressed clip: bound on JavaScript
   kernels.sampleBound(out, at, time, bindingAt);
   return true;
 }
