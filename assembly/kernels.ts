@@ -726,10 +726,9 @@ const CC_MIN: usize = 36; // f32 per track and component
 const CC_EXTENT: usize = 40; // f32 per track and component
 const CC_START: usize = 44; // u32 per segment
 const CC_BITS: usize = 48; // u32 per segment and track, + 1 per segment
-const CC_RANGES: usize = 52; // u8 pairs per segment, track and component
-const CC_DATA: usize = 56; // u32 words
+const CC_RANGES: usize = 52; // f64 pairs per segment, track and component: m/255, (x/255)·(1/(2^b − 1))
+const CC_DATA: usize = 56; // u32 words (read as bytes)
 const CC_REST: usize = 60; // f32 pose per joint: the skeleton's rest pose
-const CC_SCALE: usize = 64; // f64 per bit rate b: 1 / (2^b − 1), 0 for b = 0
 /** Byte offsets of a pose's rotation and scale, and a quaternion's w inside it. */
 const POSE_Q_BYTES: usize = 12;
 const POSE_S_BYTES: usize = 28;
@@ -751,17 +750,16 @@ const INV255: f64 = 1.0 / 255.0;
 }
 
 /**
- * One component: the `bits`-bit code at bit `p` of the words at `data`, dequantized with the
- * segment range at `r` (u8 min, extent), the clip range's min and extent at `min` and `extent`
- * (src/assets/compressedTracks.ts `decodeSample`: the same double arithmetic in the same
- * order, so the same bits).
+ * One component: the `bits`-bit code at bit `p` of the bytes at `data` (one unaligned 64-bit
+ * read: a code of ≤ 24 bits starting anywhere in a byte is inside it), dequantized with the
+ * segment range's two doubles at `r` (m/255 and (x/255)·(1/(2^b − 1)), as the copy precomputes
+ * them) and the clip range's min and extent at `min` and `extent` — src/assets/compressedTracks.ts
+ * `decodeSample`'s double arithmetic in the same order, so the same bits.
  */
 // @ts-ignore: decorator
-@inline function component(data: usize, p: u32, bits: u32, span: f64, r: usize, min: usize, extent: usize): f64 {
-  const w = data + (<usize>(p >>> 5) << 2);
-  const shift = p & 31;
-  const q = ((load<u32>(w) >>> shift) | ((load<u32>(w, 4) << 1) << (31 - shift))) & ((1 << bits) - 1);
-  return <f64>load<f32>(min) + <f64>load<f32>(extent) * (<f64>load<u8>(r) * INV255 + <f64>load<u8>(r, 1) * INV255 * span * <f64>q);
+@inline function component(data: usize, p: u32, mask: u64, r: usize, min: usize, extent: usize): f64 {
+  const q = (load<u64>(data + <usize>(p >>> 3)) >>> <u64>(p & 7)) & mask;
+  return <f64>load<f32>(min) + <f64>load<f32>(extent) * (load<f64>(r) + load<f64>(r, 8) * <f64>q);
 }
 
 /**
@@ -795,7 +793,6 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
   const tracks = load<i32>(clip, CC_TRACKS);
   const bitsAt = <usize>load<i32>(clip, CC_BITS), startAt = <usize>load<i32>(clip, CC_START), data = <usize>load<i32>(clip, CC_DATA);
   const ranges = <usize>load<i32>(clip, CC_RANGES), mins = <usize>load<i32>(clip, CC_MIN), extents = <usize>load<i32>(clip, CC_EXTENT);
-  const scales = <usize>load<i32>(clip, CC_SCALE);
   // Frames in the two segments (16, fewer in the last).
   const n0 = min(frameCount - (s0 << 4), 16), n1 = min(frameCount - (s1 << 4), 16);
   const e0 = s0 * tracks, e1 = s1 * tracks;
@@ -808,12 +805,12 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
     if ((mask & 1) != 0) {
       const ab = bitRate(bitsAt, tracks, s0, track), bb = bitRate(bitsAt, tracks, s1, track);
       const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab), bp = samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
-      const as = load<f64>(scales + (<usize>ab << 3)), bs = load<f64>(scales + (<usize>bb << 3));
-      const ar = ranges + <usize>((e0 + track) * 6), br = ranges + <usize>((e1 + track) * 6);
+      const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
+      const ar = ranges + <usize>((e0 + track) * 48), br = ranges + <usize>((e1 + track) * 48);
       const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
-      store<f32>(o + 0, <f32>(component(data, ap + 0 * ab, ab, as, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bb, bs, br + 0, tm + 0, te + 0) * alpha));
-      store<f32>(o + 4, <f32>(component(data, ap + 1 * ab, ab, as, ar + 2, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bb, bs, br + 2, tm + 4, te + 4) * alpha));
-      store<f32>(o + 8, <f32>(component(data, ap + 2 * ab, ab, as, ar + 4, tm + 8, te + 8) * beta + component(data, bp + 2 * bb, bb, bs, br + 4, tm + 8, te + 8) * alpha));
+      store<f32>(o + 0, <f32>(component(data, ap + 0 * ab, am, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bm, br + 0, tm + 0, te + 0) * alpha));
+      store<f32>(o + 4, <f32>(component(data, ap + 1 * ab, am, ar + 16, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bm, br + 16, tm + 4, te + 4) * alpha));
+      store<f32>(o + 8, <f32>(component(data, ap + 2 * ab, am, ar + 32, tm + 8, te + 8) * beta + component(data, bp + 2 * bb, bm, br + 32, tm + 8, te + 8) * alpha));
       track++;
     } else {
       const from = (mask & 8) != 0 ? pose : k;
@@ -824,11 +821,11 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
       const drop = mask >> 6;
       const ab = bitRate(bitsAt, tracks, s0, track), bb = bitRate(bitsAt, tracks, s1, track);
       const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab), bp = samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
-      const as = load<f64>(scales + (<usize>ab << 3)), bs = load<f64>(scales + (<usize>bb << 3));
-      const ar0 = ranges + <usize>((e0 + track) * 6), br0 = ranges + <usize>((e1 + track) * 6);
+      const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
+      const ar0 = ranges + <usize>((e0 + track) * 48), br0 = ranges + <usize>((e1 + track) * 48);
       const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
-      const a0 = component(data, ap, ab, as, ar0, tm, te), a1 = component(data, ap + ab, ab, as, ar0 + 2, tm + 4, te + 4), a2 = component(data, ap + 2 * ab, ab, as, ar0 + 4, tm + 8, te + 8);
-      const b0 = component(data, bp, bb, bs, br0, tm, te), b1 = component(data, bp + bb, bb, bs, br0 + 2, tm + 4, te + 4), b2 = component(data, bp + 2 * bb, bb, bs, br0 + 4, tm + 8, te + 8);
+      const a0 = component(data, ap, am, ar0, tm, te), a1 = component(data, ap + ab, am, ar0 + 16, tm + 4, te + 4), a2 = component(data, ap + 2 * ab, am, ar0 + 32, tm + 8, te + 8);
+      const b0 = component(data, bp, bm, br0, tm, te), b1 = component(data, bp + bb, bm, br0 + 16, tm + 4, te + 4), b2 = component(data, bp + 2 * bb, bm, br0 + 32, tm + 8, te + 8);
       const an = 1 - a0 * a0 - a1 * a1 - a2 * a2, bn = 1 - b0 * b0 - b1 * b1 - b2 * b2;
       const ar: f64 = an > 0 ? Math.sqrt(an) : 0, br: f64 = bn > 0 ? Math.sqrt(bn) : 0;
       const ax = drop == 0 ? ar : a0, ay = drop == 0 ? a0 : drop == 1 ? ar : a1;
@@ -854,12 +851,12 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
     if ((mask & 4) != 0) {
       const ab = bitRate(bitsAt, tracks, s0, track), bb = bitRate(bitsAt, tracks, s1, track);
       const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab), bp = samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
-      const as = load<f64>(scales + (<usize>ab << 3)), bs = load<f64>(scales + (<usize>bb << 3));
-      const ar = ranges + <usize>((e0 + track) * 6), br = ranges + <usize>((e1 + track) * 6);
+      const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
+      const ar = ranges + <usize>((e0 + track) * 48), br = ranges + <usize>((e1 + track) * 48);
       const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
-      store<f32>(o + POSE_S_BYTES + 0, <f32>(component(data, ap + 0 * ab, ab, as, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bb, bs, br + 0, tm + 0, te + 0) * alpha));
-      store<f32>(o + POSE_S_BYTES + 4, <f32>(component(data, ap + 1 * ab, ab, as, ar + 2, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bb, bs, br + 2, tm + 4, te + 4) * alpha));
-      store<f32>(o + POSE_S_BYTES + 8, <f32>(component(data, ap + 2 * ab, ab, as, ar + 4, tm + 8, te + 8) * beta + component(data, bp + 2 * bb, bb, bs, br + 4, tm + 8, te + 8) * alpha));
+      store<f32>(o + POSE_S_BYTES + 0, <f32>(component(data, ap + 0 * ab, am, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bm, br + 0, tm + 0, te + 0) * alpha));
+      store<f32>(o + POSE_S_BYTES + 4, <f32>(component(data, ap + 1 * ab, am, ar + 16, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bm, br + 16, tm + 4, te + 4) * alpha));
+      store<f32>(o + POSE_S_BYTES + 8, <f32>(component(data, ap + 2 * ab, am, ar + 32, tm + 8, te + 8) * beta + component(data, bp + 2 * bb, bm, br + 32, tm + 8, te + 8) * alpha));
     } else {
       const from = (mask & 32) != 0 ? pose + POSE_S_BYTES : k;
       for (let c: usize = 0; c < 12; c += 4) store<f32>(o + POSE_S_BYTES + c, load<f32>(from + c));

@@ -18,7 +18,7 @@
  */
 import type { Binding } from '../assets/bindingTypes.js';
 import type { Clip } from '../assets/Clip.js';
-import { BIT_SCALE, type CompressedTracks } from '../assets/compressedTracks.js';
+import { BIT_SCALE, INV255, type CompressedTracks } from '../assets/compressedTracks.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import * as layout from '../math/layout.js';
 import { MAX_LAYERS } from '../components/Layers.js';
@@ -633,16 +633,18 @@ function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
  * then the addresses of its arrays (assembly/kernels.ts `sampleCompressed`).
  */
 const CC_TRACKS = 16;
-/** First of the 12 array addresses (i32 each): mask, track, constant, constants, min, extent, start, bits, ranges, data, rest, bit scales. */
+/** First of the 11 array addresses (i32 each): mask, track, constant, constants, min, extent, start, bits, ranges, data, rest. */
 const CC_ARRAYS = 20;
 /** Bytes of a compressed record's header. */
-const CC_HEADER = 80;
+const CC_HEADER = 64;
 
 /**
  * Copies compressed clip `id` (`clip.reduced.compressed`, see src/assets/compressedTracks.ts)
  * into the kernel area for assembly/kernels.ts `sampleCompressed`: a header (frame rate, frame
  * count, the joint count negated, the animated track count, its arrays' addresses), then the
- * arrays, each 16-byte aligned (last, the bit rates' scales 1 / (2^b − 1) as doubles) — the per-joint tables and the running bit sums widened to
+ * arrays, each 16-byte aligned, with each segment range as the two doubles the decoder
+ * multiplies (m/255 and (x/255)·(1/(2^b − 1)): 16 bytes for the format's 2, traded for the
+ * division and two conversions per sample) — the per-joint tables and the running bit sums widened to
  * 32 bits — and the skeleton's rest pose (its default tracks). Leaves the clip table's entry 0
  * when it does not fit.
  */
@@ -653,8 +655,8 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
   const align = (n: number): number => Math.ceil(n / 16) * 16;
   const arrays: [ArrayLike<number>, 'u8' | 'u32' | 'f32' | 'f64'][] = [
     [c.jointMask, 'u8'], [c.jointTrack, 'u32'], [c.jointConstant, 'u32'], [c.constants, 'f32'], [c.clipMin, 'f32'],
-    [c.clipExtent, 'f32'], [c.segmentStart, 'u32'], [c.segmentBits, 'u32'], [c.segmentRanges, 'u8'], [c.data, 'u32'],
-    [clip.skeleton.rest, 'f32'], [BIT_SCALE, 'f64'],
+    [c.clipExtent, 'f32'], [c.segmentStart, 'u32'], [c.segmentBits, 'u32'], [rangeSteps(c), 'f64'], [c.data, 'u32'],
+    [clip.skeleton.rest, 'f32'],
   ];
   const sizes = arrays.map(([a, kind]) => align(a.length * (kind === 'u8' ? 1 : kind === 'f64' ? 8 : 4)));
   const start = reserve(space.clips, space.spans.clips, id, CC_HEADER + sizes.reduce((x, y) => x + y, 0));
@@ -678,6 +680,21 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
     p += sizes[i];
   });
   area.clipTable[id] = at;
+}
+
+/** Per segment, track and component of `c`: m/255 and (x/255)·(1/(2^b − 1)), the doubles `decodeSample` computes. */
+function rangeSteps(c: CompressedTracks): Float64Array {
+  const A = c.animatedTracks, out = new Float64Array(c.segmentRanges.length);
+  for (let s = 0; s < c.segmentCount; s++) {
+    for (let i = 0; i < A; i++) {
+      const span = BIT_SCALE[c.segmentBits[s * (A + 1) + i + 1] - c.segmentBits[s * (A + 1) + i]];
+      for (let k = 0, r = (s * A + i) * 6; k < 6; k += 2) {
+        out[r + k] = c.segmentRanges[r + k] * INV255;
+        out[r + k + 1] = c.segmentRanges[r + k + 1] * INV255 * span;
+      }
+    }
+  }
+  return out;
 }
 
 /**
