@@ -796,6 +796,7 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
   // Frames in the two segments (16, fewer in the last).
   const n0 = min(frameCount - (s0 << 4), 16), n1 = min(frameCount - (s1 << 4), 16);
   const e0 = s0 * tracks, e1 = s1 * tracks;
+  const same = s0 == s1;
   for (let j = 0; j < jointCount; j++) {
     const o = out + <usize>j * POSE_BYTES;
     const pose = rest + <usize>j * POSE_BYTES;
@@ -803,10 +804,14 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
     let track = <i32>load<u32>(firstTrack + (<usize>j << 2));
     let k = constants + (<usize>load<u32>(firstConstant + (<usize>j << 2)) << 2);
     if ((mask & 1) != 0) {
-      const ab = bitRate(bitsAt, tracks, s0, track), bb = bitRate(bitsAt, tracks, s1, track);
-      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab), bp = samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
+      const ab = bitRate(bitsAt, tracks, s0, track);
+      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab);
+      const ar = ranges + <usize>((e0 + track) * 48);
+      // The next frame is in the same segment but once in 16: its code 3·b bits on.
+      const bb = same ? ab : bitRate(bitsAt, tracks, s1, track);
+      const bp = same ? ap + 3 * <u32>(i1 - i0) * ab : samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
+      const br = same ? ar : ranges + <usize>((e1 + track) * 48);
       const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
-      const ar = ranges + <usize>((e0 + track) * 48), br = ranges + <usize>((e1 + track) * 48);
       const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
       store<f32>(o + 0, <f32>(component(data, ap + 0 * ab, am, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bm, br + 0, tm + 0, te + 0) * alpha));
       store<f32>(o + 4, <f32>(component(data, ap + 1 * ab, am, ar + 16, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bm, br + 16, tm + 4, te + 4) * alpha));
@@ -819,10 +824,14 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
     }
     if ((mask & 2) != 0) {
       const drop = mask >> 6;
-      const ab = bitRate(bitsAt, tracks, s0, track), bb = bitRate(bitsAt, tracks, s1, track);
-      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab), bp = samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
+      const ab = bitRate(bitsAt, tracks, s0, track);
+      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab);
+      const ar0 = ranges + <usize>((e0 + track) * 48);
+      // The next frame is in the same segment but once in 16: its code 3·b bits on.
+      const bb = same ? ab : bitRate(bitsAt, tracks, s1, track);
+      const bp = same ? ap + 3 * <u32>(i1 - i0) * ab : samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
+      const br0 = same ? ar0 : ranges + <usize>((e1 + track) * 48);
       const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
-      const ar0 = ranges + <usize>((e0 + track) * 48), br0 = ranges + <usize>((e1 + track) * 48);
       const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
       const a0 = component(data, ap, am, ar0, tm, te), a1 = component(data, ap + ab, am, ar0 + 16, tm + 4, te + 4), a2 = component(data, ap + 2 * ab, am, ar0 + 32, tm + 8, te + 8);
       const b0 = component(data, bp, bm, br0, tm, te), b1 = component(data, bp + bb, bm, br0 + 16, tm + 4, te + 4), b2 = component(data, bp + 2 * bb, bm, br0 + 32, tm + 8, te + 8);
@@ -849,10 +858,14 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
       if ((mask & 16) == 0) k += 16;
     }
     if ((mask & 4) != 0) {
-      const ab = bitRate(bitsAt, tracks, s0, track), bb = bitRate(bitsAt, tracks, s1, track);
-      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab), bp = samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
+      const ab = bitRate(bitsAt, tracks, s0, track);
+      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab);
+      const ar = ranges + <usize>((e0 + track) * 48);
+      // The next frame is in the same segment but once in 16: its code 3·b bits on.
+      const bb = same ? ab : bitRate(bitsAt, tracks, s1, track);
+      const bp = same ? ap + 3 * <u32>(i1 - i0) * ab : samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
+      const br = same ? ar : ranges + <usize>((e1 + track) * 48);
       const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
-      const ar = ranges + <usize>((e0 + track) * 48), br = ranges + <usize>((e1 + track) * 48);
       const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
       store<f32>(o + POSE_S_BYTES + 0, <f32>(component(data, ap + 0 * ab, am, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bm, br + 0, tm + 0, te + 0) * alpha));
       store<f32>(o + POSE_S_BYTES + 4, <f32>(component(data, ap + 1 * ab, am, ar + 16, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bm, br + 16, tm + 4, te + 4) * alpha));
