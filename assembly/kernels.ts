@@ -165,9 +165,14 @@ const CLIP_HEADER: usize = 16;
  * (`a·β + b·α`) and Q by the hemisphere-fixed lerp (a·b < 0: α negated on Q, `(−b)·α = b·(−α)`),
  * normalized by `1 / sqrt(|q|²)` — in float32 (`f32x4`), within float32 rounding of the
  * JavaScript path, not its bits (docs/wasm.md: precision). `clip` points at the clip's record
- * in the kernel area (src/wasm/kernels.ts `copyClip`).
+ * in the kernel area (src/wasm/kernels.ts `copyClip`). A record whose joint count is negative is
+ * a compressed clip's (`copyCompressedClip`): {@link sampleCompressed} samples it.
  */
 export function sampleClip(out: usize, clip: usize, time: usize): void {
+  if (load<i32>(clip, 12) < 0) {
+    sampleCompressed(out, clip, time); // a compressed clip's record (its joint count negated)
+    return;
+  }
   const frameCount = load<i32>(clip, 8);
   const poseBytes = <usize>load<i32>(clip, 12) * POSE_BYTES;
   const position = load<f64>(time) * load<f64>(clip);
@@ -708,3 +713,166 @@ export function sampleBound(out: usize, clip: usize, time: usize, binding: usize
 
 // Foot locking's per-character work (src/wasm/footLockWasm.ts calls it).
 export { footLockEntries, footLockLegs, footLockTurn } from './footLock';
+
+// A compressed clip's record (src/wasm/kernels.ts `copyCompressedClip`; the format:
+// src/assets/compressedTracks.ts): CLIP_HEADER with the joint count negated, then the animated
+// track count and the addresses of its arrays (i32 each).
+const CC_TRACKS: usize = 16;
+const CC_MASK: usize = 20; // u8 per joint
+const CC_TRACK: usize = 24; // u32 per joint
+const CC_CONSTANT: usize = 28; // u32 per joint
+const CC_CONSTANTS: usize = 32; // f32
+const CC_MIN: usize = 36; // f32 per track and component
+const CC_EXTENT: usize = 40; // f32 per track and component
+const CC_START: usize = 44; // u32 per segment
+const CC_BITS: usize = 48; // u32 per segment and track, + 1 per segment
+const CC_RANGES: usize = 52; // f64 pairs per segment, track and component: m/255, (x/255)·(1/(2^b − 1))
+const CC_DATA: usize = 56; // u32 words (read as bytes)
+const CC_REST: usize = 60; // f32 pose per joint: the skeleton's rest pose
+/** Byte offsets of a pose's rotation and scale, and a quaternion's w inside it. */
+const POSE_Q_BYTES: usize = 12;
+const POSE_S_BYTES: usize = 28;
+const Q_W_BYTES: usize = 12;
+const INV255: f64 = 1.0 / 255.0;
+
+/** Bit rate of animated track `track` in segment `segment` (the running sums at `bitsAt`). */
+// @ts-ignore: decorator
+@inline function bitRate(bitsAt: usize, tracks: i32, segment: i32, track: i32): u32 {
+  const at = bitsAt + (<usize>(segment * (tracks + 1) + track) << 2);
+  return load<u32>(at, 4) - load<u32>(at);
+}
+
+/** First bit of track `track`'s sample at frame `index` of segment `segment` (`frames` frames). */
+// @ts-ignore: decorator
+@inline function samplePosition(startAt: usize, bitsAt: usize, tracks: i32, segment: i32, track: i32, index: i32, frames: i32, bits: u32): u32 {
+  const before = load<u32>(bitsAt + (<usize>(segment * (tracks + 1) + track) << 2));
+  return load<u32>(startAt + (<usize>segment << 2)) + 3 * (<u32>frames * before + <u32>index * bits);
+}
+
+/**
+ * One component: the `bits`-bit code at bit `p` of the bytes at `data` (one unaligned 64-bit
+ * read: a code of ≤ 24 bits starting anywhere in a byte is inside it), dequantized with the
+ * segment range's two doubles at `r` (m/255 and (x/255)·(1/(2^b − 1)), as the copy precomputes
+ * them) and the clip range's min and extent at `min` and `extent` — src/assets/compressedTracks.ts
+ * `decodeSample`'s double arithmetic in the same order, so the same bits.
+ */
+// @ts-ignore: decorator
+@inline function component(data: usize, p: u32, mask: u64, r: usize, min: usize, extent: usize): f64 {
+  const q = (load<u64>(data + <usize>(p >>> 3)) >>> <u64>(p & 7)) & mask;
+  return <f64>load<f32>(min) + <f64>load<f32>(extent) * (load<f64>(r) + load<f64>(r, 8) * <f64>q);
+}
+
+/**
+ * Samples a compressed clip (src/assets/compressedTracks.ts `sampleCompressedInto`, without a
+ * binding) at the time `load<f64>(time)` into the pose at `out`: the frames around the time
+ * decoded from their own segments and interpolated in doubles as there (lerp; nlerp with the
+ * hemisphere fix, the dropped rotation component rebuilt), stored as float32 — the JavaScript
+ * decoder's bits. Default tracks read the rest pose copied with the record, constant ones their
+ * values.
+ */
+export function sampleCompressed(out: usize, clip: usize, time: usize): void {
+  const frameCount = load<i32>(clip, 8);
+  const jointCount = -load<i32>(clip, 12);
+  const position = load<f64>(time) * load<f64>(clip);
+  let frame = Math.floor(position);
+  let alpha = position - frame;
+  if (!(frame >= 0)) {
+    frame = 0;
+    alpha = 0;
+  } else if (frame >= <f64>(frameCount - 1)) {
+    frame = <f64>(frameCount - 1);
+    alpha = 0;
+  }
+  const f0 = <i32>frame;
+  const f1 = alpha == 0 ? f0 : f0 + 1;
+  const beta = 1 - alpha;
+  const s0 = f0 >> 4, s1 = f1 >> 4, i0 = f0 & 15, i1 = f1 & 15;
+  const masks = <usize>load<i32>(clip, CC_MASK), firstTrack = <usize>load<i32>(clip, CC_TRACK);
+  const firstConstant = <usize>load<i32>(clip, CC_CONSTANT), constants = <usize>load<i32>(clip, CC_CONSTANTS);
+  const rest = <usize>load<i32>(clip, CC_REST);
+  const tracks = load<i32>(clip, CC_TRACKS);
+  const bitsAt = <usize>load<i32>(clip, CC_BITS), startAt = <usize>load<i32>(clip, CC_START), data = <usize>load<i32>(clip, CC_DATA);
+  const ranges = <usize>load<i32>(clip, CC_RANGES), mins = <usize>load<i32>(clip, CC_MIN), extents = <usize>load<i32>(clip, CC_EXTENT);
+  // Frames in the two segments (16, fewer in the last).
+  const n0 = min(frameCount - (s0 << 4), 16), n1 = min(frameCount - (s1 << 4), 16);
+  const e0 = s0 * tracks, e1 = s1 * tracks;
+  const same = s0 == s1;
+  for (let j = 0; j < jointCount; j++) {
+    const o = out + <usize>j * POSE_BYTES;
+    const pose = rest + <usize>j * POSE_BYTES;
+    const mask = <i32>load<u8>(masks + <usize>j);
+    let track = <i32>load<u32>(firstTrack + (<usize>j << 2));
+    let k = constants + (<usize>load<u32>(firstConstant + (<usize>j << 2)) << 2);
+    if ((mask & 1) != 0) {
+      const ab = bitRate(bitsAt, tracks, s0, track);
+      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab);
+      const ar = ranges + <usize>((e0 + track) * 48);
+      // The next frame is in the same segment but once in 16: its code 3·b bits on.
+      const bb = same ? ab : bitRate(bitsAt, tracks, s1, track);
+      const bp = same ? ap + 3 * <u32>(i1 - i0) * ab : samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
+      const br = same ? ar : ranges + <usize>((e1 + track) * 48);
+      const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
+      const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
+      store<f32>(o + 0, <f32>(component(data, ap + 0 * ab, am, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bm, br + 0, tm + 0, te + 0) * alpha));
+      store<f32>(o + 4, <f32>(component(data, ap + 1 * ab, am, ar + 16, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bm, br + 16, tm + 4, te + 4) * alpha));
+      store<f32>(o + 8, <f32>(component(data, ap + 2 * ab, am, ar + 32, tm + 8, te + 8) * beta + component(data, bp + 2 * bb, bm, br + 32, tm + 8, te + 8) * alpha));
+      track++;
+    } else {
+      const from = (mask & 8) != 0 ? pose : k;
+      for (let c: usize = 0; c < 12; c += 4) store<f32>(o + c, load<f32>(from + c));
+      if ((mask & 8) == 0) k += 12;
+    }
+    if ((mask & 2) != 0) {
+      const drop = mask >> 6;
+      const ab = bitRate(bitsAt, tracks, s0, track);
+      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab);
+      const ar0 = ranges + <usize>((e0 + track) * 48);
+      // The next frame is in the same segment but once in 16: its code 3·b bits on.
+      const bb = same ? ab : bitRate(bitsAt, tracks, s1, track);
+      const bp = same ? ap + 3 * <u32>(i1 - i0) * ab : samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
+      const br0 = same ? ar0 : ranges + <usize>((e1 + track) * 48);
+      const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
+      const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
+      const a0 = component(data, ap, am, ar0, tm, te), a1 = component(data, ap + ab, am, ar0 + 16, tm + 4, te + 4), a2 = component(data, ap + 2 * ab, am, ar0 + 32, tm + 8, te + 8);
+      const b0 = component(data, bp, bm, br0, tm, te), b1 = component(data, bp + bb, bm, br0 + 16, tm + 4, te + 4), b2 = component(data, bp + 2 * bb, bm, br0 + 32, tm + 8, te + 8);
+      const an = 1 - a0 * a0 - a1 * a1 - a2 * a2, bn = 1 - b0 * b0 - b1 * b1 - b2 * b2;
+      const ar: f64 = an > 0 ? Math.sqrt(an) : 0, br: f64 = bn > 0 ? Math.sqrt(bn) : 0;
+      const ax = drop == 0 ? ar : a0, ay = drop == 0 ? a0 : drop == 1 ? ar : a1;
+      const az = drop <= 1 ? a1 : drop == 2 ? ar : a2, aw = drop == 3 ? ar : a2;
+      let bx = drop == 0 ? br : b0, by = drop == 0 ? b0 : drop == 1 ? br : b1;
+      let bz = drop <= 1 ? b1 : drop == 2 ? br : b2, bw = drop == 3 ? br : b2;
+      if (ax * bx + ay * by + az * bz + aw * bw < 0) {
+        bx = -bx; by = -by; bz = -bz; bw = -bw;
+      }
+      const qx = ax * beta + bx * alpha, qy = ay * beta + by * alpha;
+      const qz = az * beta + bz * alpha, qw = aw * beta + bw * alpha;
+      const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+      store<f32>(o, <f32>(qx * inv), POSE_Q_BYTES);
+      store<f32>(o, <f32>(qy * inv), POSE_Q_BYTES + 4);
+      store<f32>(o, <f32>(qz * inv), POSE_Q_BYTES + 8);
+      store<f32>(o, <f32>(qw * inv), POSE_Q_BYTES + Q_W_BYTES);
+      track++;
+    } else {
+      const from = (mask & 16) != 0 ? pose + POSE_Q_BYTES : k;
+      for (let c: usize = 0; c < 16; c += 4) store<f32>(o + POSE_Q_BYTES + c, load<f32>(from + c));
+      if ((mask & 16) == 0) k += 16;
+    }
+    if ((mask & 4) != 0) {
+      const ab = bitRate(bitsAt, tracks, s0, track);
+      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab);
+      const ar = ranges + <usize>((e0 + track) * 48);
+      // The next frame is in the same segment but once in 16: its code 3·b bits on.
+      const bb = same ? ab : bitRate(bitsAt, tracks, s1, track);
+      const bp = same ? ap + 3 * <u32>(i1 - i0) * ab : samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
+      const br = same ? ar : ranges + <usize>((e1 + track) * 48);
+      const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
+      const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
+      store<f32>(o + POSE_S_BYTES + 0, <f32>(component(data, ap + 0 * ab, am, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bm, br + 0, tm + 0, te + 0) * alpha));
+      store<f32>(o + POSE_S_BYTES + 4, <f32>(component(data, ap + 1 * ab, am, ar + 16, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bm, br + 16, tm + 4, te + 4) * alpha));
+      store<f32>(o + POSE_S_BYTES + 8, <f32>(component(data, ap + 2 * ab, am, ar + 32, tm + 8, te + 8) * beta + component(data, bp + 2 * bb, bm, br + 32, tm + 8, te + 8) * alpha));
+    } else {
+      const from = (mask & 32) != 0 ? pose + POSE_S_BYTES : k;
+      for (let c: usize = 0; c < 12; c += 4) store<f32>(o + POSE_S_BYTES + c, load<f32>(from + c));
+    }
+  }
+}

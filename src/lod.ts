@@ -41,3 +41,19 @@ export {
   type ReducedTracks,
   type ReducedChannel,
 } from './assets/ReducedTracks.js';
+export { compressClip, DEFAULT_SHELL, type CompressClipOptions } from './offline/lod/compressClip.js';
+export {
+  SEGMENT_LENGTH,
+  SEGMENT_SHIFT,
+  MAX_BITS,
+  ANIMATED_T,
+  ANIMATED_Q,
+  ANIMATED_S,
+  DEFAULT_T,
+  DEFAULT_Q,
+  DEFAULT_S,
+  DROP_SHIFT,
+  BIT_SCALE,
+  INV255,
+  type CompressedTracks,
+} from './assets/compressedTracks.js';

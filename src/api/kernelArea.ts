@@ -71,7 +71,7 @@ export function kernelAreaReport(world: AnimationWorld): KernelAreaReport | null
   });
   world.assets.clips.forEach((clip: Clip | undefined | null, id) => {
     if (clip === undefined || clip === null) return;
-    if (clip.reduced !== null) add('clip', id, 'reduced clip', clip.name);
+    if (clip.reduced !== null && clip.reduced.compressed === undefined) add('clip', id, 'reduced clip', clip.name);
     else if (id >= CLIP_TABLE_IDS) add('clip', id, 'id beyond the tables', clip.name);
     else if (area.clipTable[id] === 0) add('clip', id, 'area full', clip.name);
   });

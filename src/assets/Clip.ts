@@ -128,6 +128,10 @@ export interface ReducedClipStats {
   readonly p99Error?: number;
   /** Share of those samples within `tolerance`, in [0, 1] (1 when the bound holds everywhere). Set by `reduceClip`. */
   readonly shareWithin?: number;
+  /** `sourceBytes / bytes`: how many times smaller than the dense float32 frames. Set by `compressClip`. */
+  readonly ratio?: number;
+  /** Radius of the virtual-vertex shell the error was measured on, metres. Set by `compressClip`. */
+  readonly shell?: number;
   /**
    * Bytes the reduced clip holds: the `byteLength` of every typed array of its
    * `ReducedTracks` (records, lookup table, per-joint and per-track tables, constants) and of

@@ -188,6 +188,11 @@ export interface ReducedTracks {
   readonly packedTracks: number;
   /** Bytes of all the arrays above (`packed` and `packedTimes` share theirs, counted once). */
   readonly byteLength: number;
+  /**
+   * Set on a compressed clip (`compressClip`): its quantized samples, which the samplers read
+   * instead of the curves (the curve arrays above are then empty). Absent otherwise.
+   */
+  readonly compressed?: import('./compressedTracks.js').CompressedTracks;
 }
 
 /** One channel of the reducer's output (see the file header). Arrays are read, not kept. */

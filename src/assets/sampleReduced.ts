@@ -6,6 +6,7 @@
 import type { Binding } from './bindingTypes.js';
 import { retargetTranslation } from '../math/retargetTranslation.js';
 import type { Clip } from './Clip.js';
+import { sampleCompressedInto } from './compressedTracks.js';
 import * as layout from '../math/layout.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_T, POSE_Q, POSE_S } = layout;
@@ -32,7 +33,8 @@ const { POSE_T, POSE_Q, POSE_S } = layout;
  * (`quantize`) is handed to `sampleReduced16Into`. Pure kernel: writes only
  * `out[outOff .. outOff + jointCount × 10)`, allocates nothing; the time comes in an array for
  * the reason given at `sampleClipInto`. Precondition: `clip.reduced` is not null (call
- * `sampleClipInto`, which checks); with null nothing is written.
+ * `sampleClipInto`, which checks); with null nothing is written. A compressed clip
+ * (`tracks.compressed` set, `compressClip`) is handed to `sampleCompressedInto`.
  */
 export function sampleReducedInto(
   out: Float32Array,
@@ -49,6 +51,10 @@ export function sampleReducedInto(
   const STRIDE = 10, T3 = 13, Q4 = 17, S1 = 5, HAS_T = 1, HAS_Q = 2, HAS_S = 4, HAS_S1 = 8;
   const tracks = clip.reduced;
   if (tracks === null) return;
+  if (tracks.compressed !== undefined) {
+    sampleCompressedInto(out, outOff, clip, times, timeIndex, binding);
+    return;
+  }
   if (tracks.packedTracks !== 0) {
     sampleReduced16Into(out, outOff, clip, times, timeIndex, binding);
     return;

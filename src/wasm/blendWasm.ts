@@ -57,7 +57,7 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
     // One unmasked layer above the threshold: its pose is the blend, sampled in place.
     const n = plan.overrideSlot[0], bindingId = binding[firstLayer + n];
     const clip = clips[source[n]];
-    if (clip.reduced !== null || !sampleLayerWasm(kernels, source[n], outAt, timeAt + n * 8, bindingId)) {
+    if ((clip.reduced !== null && clip.reduced.compressed === undefined) || !sampleLayerWasm(kernels, source[n], outAt, timeAt + n * 8, bindingId)) {
       sampleClipInto(out, outOff, clip, plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
     }
   } else {
@@ -65,7 +65,7 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
     for (let k = 0; k < count; k++) {
       const n = plan.overrideSlot[k], li = firstLayer + n, bindingId = binding[li];
       const clip = clips[source[n]];
-      if (clip.reduced !== null || !sampleLayerWasm(kernels, source[n], samplesAt + n * poseBytes, timeAt + n * 8, bindingId)) {
+      if ((clip.reduced !== null && clip.reduced.compressed === undefined) || !sampleLayerWasm(kernels, source[n], samplesAt + n * poseBytes, timeAt + n * 8, bindingId)) {
         sampleClipInto(samples, n * poseSize, clip, plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
       }
       const maskAt = mask[li] < 0 ? 0 : mask[li] < POSE_TABLE_IDS ? maskTable[mask[li]] : 0;
@@ -91,7 +91,7 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
   for (let k = 0; k < plan.additives; k++) {
     const n = plan.additiveSlot[k], li = firstLayer + n, bindingId = binding[li];
     const clip = clips[source[n]];
-    if (clip.reduced !== null || !sampleLayerWasm(kernels, source[n], samplesAt + n * poseBytes, timeAt + n * 8, bindingId)) {
+    if ((clip.reduced !== null && clip.reduced.compressed === undefined) || !sampleLayerWasm(kernels, source[n], samplesAt + n * poseBytes, timeAt + n * 8, bindingId)) {
       sampleClipInto(samples, n * poseSize, clip, plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
     }
     if (!additiveWasm(kernels, outAt, samplesAt + n * poseBytes, reference[li], mask[li], weightAt + n * 4, jointCount)) {

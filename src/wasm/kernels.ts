@@ -18,6 +18,7 @@
  */
 import type { Binding } from '../assets/bindingTypes.js';
 import type { Clip } from '../assets/Clip.js';
+import { BIT_SCALE, INV255, type CompressedTracks } from '../assets/compressedTracks.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import * as layout from '../math/layout.js';
 import { MAX_LAYERS } from '../components/Layers.js';
@@ -461,7 +462,7 @@ export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleto
     while (clipCopied.length <= id) clipCopied.push(null);
     clipCopied[id] = clip;
     if (id >= CLIP_TABLE_IDS) {
-      if (clip !== null && clip.reduced === null) warn(kernels, WARNED_IDS, `clip "${clip.name}" has id ${id}, beyond the kernel area's ${CLIP_TABLE_IDS} clip ids`);
+      if (clip !== null && (clip.reduced === null || clip.reduced.compressed !== undefined)) warn(kernels, WARNED_IDS, `clip "${clip.name}" has id ${id}, beyond the kernel area's ${CLIP_TABLE_IDS} clip ids`);
       continue;
     }
     clipTable[id] = 0;
@@ -469,6 +470,7 @@ export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleto
     release(space.clips, space.spans.clips, id);
     release(space.contacts, space.spans.contacts, id);
     if (clip !== null && clip.reduced === null) copyClip(kernels, id, clip);
+    else if (clip !== null && clip.reduced?.compressed !== undefined) copyCompressedClip(kernels, id, clip, clip.reduced.compressed);
     if (clip !== null) copyContacts(kernels, id, clip);
   }
   syncPoses(kernels, kernels.maskCopied, kernels.registries.masks, area.maskTable, space.spans.masks, 'mask');
@@ -626,6 +628,76 @@ function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
 }
 
 /**
+ * Byte offsets of a compressed clip's record after `CLIP_HEADER`'s frame rate and counts (its
+ * joint count stored negated, which tells `sampleClip` to decode): the animated track count,
+ * then the addresses of its arrays (assembly/kernels.ts `sampleCompressed`).
+ */
+const CC_TRACKS = 16;
+/** First of the 11 array addresses (i32 each): mask, track, constant, constants, min, extent, start, bits, ranges, data, rest. */
+const CC_ARRAYS = 20;
+/** Bytes of a compressed record's header. */
+const CC_HEADER = 64;
+
+/**
+ * Copies compressed clip `id` (`clip.reduced.compressed`, see src/assets/compressedTracks.ts)
+ * into the kernel area for assembly/kernels.ts `sampleCompressed`: a header (frame rate, frame
+ * count, the joint count negated, the animated track count, its arrays' addresses), then the
+ * arrays, each 16-byte aligned, with each segment range as the two doubles the decoder
+ * multiplies (m/255 and (x/255)·(1/(2^b − 1)): 16 bytes for the format's 2, traded for the
+ * division and two conversions per sample) — the per-joint tables and the running bit sums widened to
+ * 32 bits — and the skeleton's rest pose (its default tracks). Leaves the clip table's entry 0
+ * when it does not fit.
+ */
+function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: CompressedTracks): void {
+  const { area, space } = kernels;
+  const clips = area.clips;
+  const J = c.jointCount;
+  const align = (n: number): number => Math.ceil(n / 16) * 16;
+  const arrays: [ArrayLike<number>, 'u8' | 'u32' | 'f32' | 'f64'][] = [
+    [c.jointMask, 'u8'], [c.jointTrack, 'u32'], [c.jointConstant, 'u32'], [c.constants, 'f32'], [c.clipMin, 'f32'],
+    [c.clipExtent, 'f32'], [c.segmentStart, 'u32'], [c.segmentBits, 'u32'], [rangeSteps(c), 'f64'], [c.data, 'u32'],
+    [clip.skeleton.rest, 'f32'],
+  ];
+  const sizes = arrays.map(([a, kind]) => align(a.length * (kind === 'u8' ? 1 : kind === 'f64' ? 8 : 4)));
+  const start = reserve(space.clips, space.spans.clips, id, CC_HEADER + sizes.reduce((x, y) => x + y, 0));
+  if (start < 0) {
+    warn(kernels, WARNED_FULL, `compressed clip "${clip.name}" (${c.byteLength} bytes) does not fit`);
+    return;
+  }
+  const at = clips.byteOffset + start;
+  new Float64Array(clips.buffer, at, 1)[0] = clip.frameRate;
+  const header = new Int32Array(clips.buffer, at + CLIP_COUNTS, (CC_HEADER - CLIP_COUNTS) / 4);
+  header[0] = clip.frameCount;
+  header[1] = -J;
+  header[(CC_TRACKS - CLIP_COUNTS) / 4] = c.animatedTracks;
+  let p = at + CC_HEADER;
+  arrays.forEach(([a, kind], i) => {
+    header[(CC_ARRAYS - CLIP_COUNTS) / 4 + i] = p;
+    if (kind === 'u8') new Uint8Array(clips.buffer, p, a.length).set(a);
+    else if (kind === 'u32') new Uint32Array(clips.buffer, p, a.length).set(a);
+    else if (kind === 'f64') new Float64Array(clips.buffer, p, a.length).set(a);
+    else new Float32Array(clips.buffer, p, a.length).set(a);
+    p += sizes[i];
+  });
+  area.clipTable[id] = at;
+}
+
+/** Per segment, track and component of `c`: m/255 and (x/255)·(1/(2^b − 1)), the doubles `decodeSample` computes. */
+function rangeSteps(c: CompressedTracks): Float64Array {
+  const A = c.animatedTracks, out = new Float64Array(c.segmentRanges.length);
+  for (let s = 0; s < c.segmentCount; s++) {
+    for (let i = 0; i < A; i++) {
+      const span = BIT_SCALE[c.segmentBits[s * (A + 1) + i + 1] - c.segmentBits[s * (A + 1) + i]];
+      for (let k = 0, r = (s * A + i) * 6; k < 6; k += 2) {
+        out[r + k] = c.segmentRanges[r + k] * INV255;
+        out[r + k + 1] = c.segmentRanges[r + k + 1] * INV255 * span;
+      }
+    }
+  }
+  return out;
+}
+
+/**
  * Copies clip `id`'s contact table (`clip.contacts`, foot locking) into the kernel area's
  * `contacts` ({@link syncKernelArea}) and writes its pointer to `contactTable`: a clip without a
  * table points at the room's all-zero first record (no rows); a table that does not fit in what
@@ -682,7 +754,9 @@ export function copiedClipFrames(kernels: WasmKernels, clip: Clip): Float32Array
  * `out`, its time at byte `time` (`Layers.time`'s element): `sampleClip` without a binding
  * (`bindingId` −1), `sampleBound` through binding `bindingId` when it has no `retarget`; false,
  * having written nothing, when the clip or the binding has no copy in the kernel area (a
- * binding with `retarget` never has one): the caller samples it on the JavaScript kernel.
+ * binding with `retarget` never has one), or the clip is compressed and bound: the caller
+ * samples it on the JavaScript kernel. A compressed clip (`copyCompressedClip`) samples on
+ * `sampleClip`, which decodes it.
  */
 export function sampleLayerWasm(kernels: WasmKernels, id: number, out: number, time: number, bindingId = -1): boolean {
   const at = id < CLIP_TABLE_IDS ? kernels.area.clipTable[id] : 0;
@@ -692,7 +766,7 @@ export function sampleLayerWasm(kernels: WasmKernels, id: number, out: number, t
     return true;
   }
   const bindingAt = bindingId < POSE_TABLE_IDS ? kernels.area.bindingTable[bindingId] : 0;
-  if (bindingAt === 0) return false;
+  if (bindingAt === 0 || kernels.clipCopied[id]?.reduced !== null) return false; // a compressed clip: bound on JavaScript
   kernels.sampleBound(out, at, time, bindingAt);
   return true;
 }

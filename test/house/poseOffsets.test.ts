@@ -91,6 +91,11 @@ const OWN_RECORDS: { file: string; arrays: string[]; why: string }[] = [
   },
   { file: 'src/offline/lod/continuousFit.ts', arrays: ['out', 'scratch'], why: 'writes and reads cubic segments a b c d (spline.ts)' },
   { file: 'src/export/gltfAnimation.ts', arrays: ['coefficients'], why: 'cubic segments a b c d per component (spline.ts)' },
+  { file: 'src/assets/compressedTracks.ts', arrays: ['d'], why: 'two decoded samples of one track, 3 components each (decodeSample\'s output)' },
+  {
+    file: 'src/offline/lod/compressClip.ts', arrays: ['model', 'points', 'ref'],
+    why: 'the encoder\'s own model records (3×3 column-major matrix, then position: M = 12) and measured points (origin, three shell points: P = 12)',
+  },
 ];
 
 const NAMED = /^[A-Z][A-Z0-9_]*$/;
