@@ -62,6 +62,8 @@ export const KERNEL_AREA_CLIP_JOINTS = 131_072;
  * byte `CLIP_HEADER`.
  */
 const CLIP_COUNTS = 8;
+/** Byte of the joint count in a clip's record (negated in a compressed clip's). */
+const CLIP_JOINT_COUNT = CLIP_COUNTS + 4;
 const CLIP_HEADER = 16;
 
 /**
@@ -316,6 +318,8 @@ export interface WasmKernels {
   readonly copied: (Skeleton | null)[];
   /** Per clip id below {@link CLIP_TABLE_IDS}: the clip the table's entry was made for (null: none; its copy may be 0: reduced, or it did not fit). */
   readonly clipCopied: (Clip | null)[];
+  /** `area.clips` as 32-bit words: a record's counts read on any thread (`clipCopied` is the world's own thread's only). */
+  readonly clipWords: Int32Array;
   /** Per mask id below {@link POSE_TABLE_IDS}: the weights the mask table's entry was made for (null: none). */
   readonly maskCopied: (Float32Array | null)[];
   /** Per reference id below {@link POSE_TABLE_IDS}: the pose the reference table's entry was made for (null: none). */
@@ -412,6 +416,7 @@ export function instantiateKernels(
     footLockTurn: exports['footLockTurn'] as FootLockTurnKernel,
     copied: [],
     clipCopied: [],
+    clipWords: new Int32Array(area.clips.buffer, area.clips.byteOffset, area.clips.length * 2),
     maskCopied: [],
     referenceCopied: [],
     bindingCopied: [],
@@ -766,7 +771,9 @@ export function sampleLayerWasm(kernels: WasmKernels, id: number, out: number, t
     return true;
   }
   const bindingAt = bindingId < POSE_TABLE_IDS ? kernels.area.bindingTable[bindingId] : 0;
-  if (bindingAt === 0 || kernels.clipCopied[id]?.reduced !== null) return false; // a compressed clip: bound on JavaScript
+  // A compressed record (its joint count stored negated) is bound on JavaScript. Read from the
+  // record, not `clipCopied`: a worker's kernels share the area but keep no copies list.
+  if (bindingAt === 0 || kernels.clipWords[(at - kernels.area.clips.byteOffset + CLIP_JOINT_COUNT) >> 2] < 0) return false;
   kernels.sampleBound(out, at, time, bindingAt);
   return true;
 }
