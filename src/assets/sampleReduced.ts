@@ -292,7 +292,9 @@ export function sampleReduced16Into(
     } else if ((mask & S16) !== 0) {
       // Three scale curves (a uniform scale stays 32-bit): rare, out of line.
       const header = trackStart[jointTrack[source] + (mask & HAS_T) + ((mask & HAS_Q) >> 1)] >> 1;
-      sampleScale16(out, o, pairs, packedTimes, table[entry], t, ts, header - 6, H3);
+      SCALE_TIME[0] = t;
+      SCALE_TIME[1] = ts;
+      sampleScale16(out, o, pairs, packedTimes, table[entry], header - 6, H3);
     } else {
       let r = table[entry];
       if (records[r + T3] <= ts) r += T3;
@@ -305,15 +307,17 @@ export function sampleReduced16Into(
   }
 }
 
+/** The sample's time and its float32 rounding, for {@link sampleScale16} (through an array: a double argument to a call V8 does not inline is boxed). */
+const SCALE_TIME = new Float64Array(2);
+
 /**
  * A 16-bit scale track of three curves (rare: animated, not uniform) at record word `h` (its
  * lookup entry; records `stride` words apart), its header (lo, step per channel) at
- * `packedTimes[g]`, codes read two at a time from `pairs` (`packedPairs`). See `ReducedTracks`.
+ * `packedTimes[g]`, codes read two at a time from `pairs` (`packedPairs`), at the time in
+ * `SCALE_TIME`. See `ReducedTracks`.
  */
-function sampleScale16(
-  out: Float32Array, o: number, pairs: Int32Array, packedTimes: Float32Array,
-  h: number, t: number, ts: number, g: number, stride: number,
-): void {
+function sampleScale16(out: Float32Array, o: number, pairs: Int32Array, packedTimes: Float32Array, h: number, g: number, stride: number): void {
+  const t = SCALE_TIME[0], ts = SCALE_TIME[1];
   if (packedTimes[h + stride] <= ts) h += stride;
   const s = (t - packedTimes[h]) * packedTimes[h + 1];
   for (let c = 0; c < 3; c++) {
