@@ -22,10 +22,10 @@ export interface BitanimCrowd extends CrowdRunner {
  * `mode` 'systems' runs and times each system of the frame table over the whole crowd in
  * turn; 'step' times `step`, which runs the same systems chunk by chunk (what a game calls).
  * `kernels` and `threads` as `createAnimationWorld`'s ('auto' kernels run WebAssembly where built;
- * bench/parallel.ts passes threads — the runner itself calls `step`).
+ * bench/parallel.ts passes threads — the runner itself calls `step`); `transactionalFrames` as the world option.
  */
-export function createBitanimCrowd(plan: CrowdPlan, mode: 'systems' | 'step' = 'systems', kernels: KernelChoice = 'auto', threads: number | 'auto' = 1): BitanimCrowd {
-  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, kernels, threads });
+export function createBitanimCrowd(plan: CrowdPlan, mode: 'systems' | 'step' = 'systems', kernels: KernelChoice = 'auto', threads: number | 'auto' = 1, transactionalFrames = false): BitanimCrowd {
+  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, kernels, threads, transactionalFrames });
   const eids = new Int32Array(plan.count);
   for (let i = 0; i < plan.count; i++) {
     const eid = spawnCharacter(world, plan.skeleton);

@@ -20,6 +20,9 @@
  * thread's: copying the frame's characters, waking the workers, merging events, settling the
  * promise.
  *
+ * The `transactionalFrames` row is a 2-thread world that copies what a frame can write as each
+ * frame starts (docs/threads.md): its time over the plain 2-thread row is that copy's cost.
+ *
  * Threshold rows: `stepParallel` runs crowds under `PARALLEL_MIN_CHARACTERS` inline. To see
  * where two threads start to pay, these rows force the threaded frame at every size: they call
  * what `stepParallel` calls past its checks (`beginFrame`, then `runParallelFrame`, an
@@ -117,6 +120,8 @@ export async function benchmarkParallel(assets: CrowdAssets, parts: { sizes: num
       const label = threads === auto && auto > 2 ? `stepParallel, 'auto' (${auto})` : `stepParallel, ${threads}`;
       contenders.push(contender(label, 'stepParallel', createBitanimCrowd(plan, 'step', 'auto', threads), threads));
     }
+    // What undoing a failed frame costs: the copy of the pools each frame takes as it starts.
+    contenders.push(contender('stepParallel, 2, transactionalFrames', 'stepParallel', createBitanimCrowd(plan, 'step', 'auto', 2, true), 2));
     rows.push(...(await race(count, contenders, frames ?? framesFor(count), dt)));
   }
 

@@ -117,6 +117,16 @@ export interface AnimationWorldOptions {
    */
   verifyThreads?: boolean;
   /**
+   * A threaded world (`threads > 1`) copies what a frame can write (every component, the event
+   * queue) as the frame starts, and puts it back when the frame does not complete — a thread
+   * that fails mid-frame, a worker that stops, a frame past `workerTimeout`, a stale asset copy
+   * under `verifyThreads` — so a rejected `stepParallel` leaves the world byte-identical to
+   * before the call. The copy costs a second allocation of those pools and memory bandwidth
+   * every threaded frame (docs/threads.md has the measured cost). Default false: a rejected
+   * frame keeps what its chunks wrote (its events dropped, the clock not advanced).
+   */
+  transactionalFrames?: boolean;
+  /**
    * Which kernels run the hot systems (src/wasm, docs/wasm.md): `'wasm'` (WebAssembly SIMD on
    * pools in the module's memory), `'js'`, or `'auto'` (default: wasm where its module is
    * loaded and validates, else JS). `world.kernels` says which runs.

@@ -47,7 +47,7 @@ export const MAX_WORKER_TIMEOUT = 2 ** 31 - 1;
 
 /** Every option `createAnimationWorld` takes (`AnimationWorldOptions`). */
 const OPTION_KEYS: ReadonlySet<string> = new Set([
-  'maxEntities', 'maxJoints', 'world', 'maxEvents', 'maxTransitions', 'maxLayers', 'maxCurves', 'maxMachines', 'blendThreshold', 'interpolation', 'frame', 'threads', 'kernels', 'workerTimeout', 'verifyThreads',
+  'maxEntities', 'maxJoints', 'world', 'maxEvents', 'maxTransitions', 'maxLayers', 'maxCurves', 'maxMachines', 'blendThreshold', 'interpolation', 'frame', 'threads', 'kernels', 'workerTimeout', 'verifyThreads', 'transactionalFrames',
 ]);
 
 /**
@@ -103,6 +103,9 @@ export function resolveCapacity(options: Readonly<AnimationWorldOptions>, issues
   }
   if (options.verifyThreads !== undefined && typeof options.verifyThreads !== 'boolean') {
     issues.push({ path: 'verifyThreads', message: `is ${shownNumber(options.verifyThreads)}: must be true or false (default false, or true when the environment variable BITANIM_VERIFY_THREADS is 1)` });
+  }
+  if (options.transactionalFrames !== undefined && typeof options.transactionalFrames !== 'boolean') {
+    issues.push({ path: 'transactionalFrames', message: `is ${shownNumber(options.transactionalFrames)}: must be true or false (default false)` });
   }
   // rows: a placeholder for a Symbol or BigInt maxEntities (refused above), which `+` would throw on.
   return {

@@ -33,7 +33,7 @@ import { DEFAULT_WORKER_TIMEOUT, resolveCapacity } from '../worldCapacity.js';
  * @throws AnimationError when `options` is not an object or holds an unknown option, a size is not a positive integer
  * (`maxJoints` ≤ 32767, `maxEvents` ≤ 2²⁴, `maxLayers` ≤ 16, `maxMachines` ≤ `maxLayers`), `maxTransitions` is not an integer in [0,
  * maxEntities], `maxCurves` not one in [0, 1024], `workerTimeout` not a number of milliseconds in
- * [1, 2³¹ − 1], `verifyThreads` not a boolean, `frame` is not a frame from `createFrame`, the
+ * [1, 2³¹ − 1], `verifyThreads` or `transactionalFrames` not a boolean, `frame` is not a frame from `createFrame`, the
  * pools would take more than 2 GiB, allocating them fails, or `kernels` is `'wasm'` where the
  * WebAssembly kernels are not available (`'auto'` falls back to JavaScript; docs/wasm.md).
  * @example
@@ -57,7 +57,7 @@ export function createAnimationWorld(options: AnimationWorldOptions): AnimationW
     fail('createAnimationWorld', 'threads', `is ${shownString(options.threads)} with a custom frame: worker threads run the default frame only (their systems are the library's); use threads: 1 with a custom frame`);
   }
   const world = buildAnimationWorld(options, frame); // checks every option, workerTimeout included
-  startThreads(world, options.workerTimeout ?? DEFAULT_WORKER_TIMEOUT, options.verifyThreads ?? verifyThreadsByDefault());
+  startThreads(world, options.workerTimeout ?? DEFAULT_WORKER_TIMEOUT, options.verifyThreads ?? verifyThreadsByDefault(), options.transactionalFrames ?? false);
   return world;
 }
 
@@ -82,7 +82,8 @@ function verifyThreadsByDefault(): boolean {
  * world, not per character); its memory is whole 64 KiB pages, so up to one page more is
  * reserved. `'js'` and `'auto'` count the JavaScript kernels' pools (a world on `'auto'` runs
  * WebAssembly where it loads: pass the world's `kernels` to count what it holds). A threaded
- * world adds per thread a scratch and an event queue, not counted.
+ * world adds per thread a scratch and an event queue, and with `transactionalFrames` a copy of
+ * its components and event queue (about the pools' size again), not counted.
  * @throws AnimationError when `options` is not an object, holds an unknown option, or a size
  * is not what `createAnimationWorld` takes (but `maxEntities` may be 0).
  * @example

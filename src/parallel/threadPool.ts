@@ -33,6 +33,7 @@ import { setWorldGate, WORLD_OPEN, WORLD_STEPPING } from '../worldGate.js';
 import { hashAssetTables, VERIFIED_TABLE_COUNT, VERIFIED_TABLES } from './assetHash.js';
 import { createAssetMirror, forgetAssetMirror, takeAssetUpdate, type AssetMirror } from './assetMirror.js';
 import { readFailure, recordFailure } from './failure.js';
+import { createFrameSnapshot, restoreSnapshot, takeSnapshot, type FrameSnapshot } from './frameSnapshot.js';
 import { mergeThreadEvents, resetThreadQueue, writeQueueStatus } from './mergeEvents.js';
 import { runClaimedChunks } from './runChunks.js';
 import type { FrameMessage, HeapReport, InitMessage, WorkerHooks, WorkerMessage } from './messages.js';
@@ -55,6 +56,8 @@ interface ThreadRuntime {
    * the workers' written after each frame (src/parallel/assetHash.ts), on shared memory; null when off.
    */
   readonly verify: Int32Array | null;
+  /** `transactionalFrames`: the copy of what a frame writes, taken as it starts and put back when it does not complete; null when off. */
+  readonly snapshot: FrameSnapshot | null;
   /** When the frame in flight gives up on the workers (`performance.now()` milliseconds), once it waits asynchronously. */
   deadline: number;
   readonly ready: Promise<void>;
@@ -82,9 +85,10 @@ const runtimes = new WeakMap<AnimationWorld, ThreadRuntime>();
 /**
  * Starts `world.threads − 1` workers on `world`'s shared pools (createAnimationWorld); a frame
  * waits at most `timeout` milliseconds for them to start, and for their last chunks. With
- * `verify`, every threaded frame compares the workers' asset copies with the world's by hash.
+ * `verify`, every threaded frame compares the workers' asset copies with the world's by hash;
+ * with `transactional`, a frame that does not complete is undone (src/parallel/frameSnapshot.ts).
  */
-export function startThreads(world: AnimationWorld, timeout: number, verify = false): void {
+export function startThreads(world: AnimationWorld, timeout: number, verify = false, transactional = false): void {
   const pools = world.parallel;
   if (pools === null) return;
   let markReady!: () => void, failReady!: (error: unknown) => void;
@@ -99,6 +103,7 @@ export function startThreads(world: AnimationWorld, timeout: number, verify = fa
     started: [],
     timeout,
     verify: verify ? new Int32Array(new SharedArrayBuffer(world.threads * VERIFIED_TABLE_COUNT * 4)) : null,
+    snapshot: transactional ? createFrameSnapshot(world) : null,
     deadline: 0,
     hooks: [],
     hooksArmed: false,
@@ -129,10 +134,14 @@ export function startThreads(world: AnimationWorld, timeout: number, verify = fa
     const onError = (message: string): void => {
       if (runtime.broken !== null) return;
       // The others are ended too: none may write the pools once the frame settled and the world takes calls again.
-      endWorkers(runtime, `thread ${thread} stopped (${message})`);
-      const error = new AnimationError('stepParallel', [{ path: 'world', message: `${runtime.broken}: the frame was not finished; step(world, dt) still runs frames on this thread` }]);
+      const ended = endWorkers(runtime, `thread ${thread} stopped (${message})`);
+      const undone = runtime.reject !== null && runtime.snapshot !== null;
+      const error = new AnimationError('stepParallel', [{
+        path: 'world',
+        message: `${runtime.broken}: the frame was ${undone ? 'undone (transactionalFrames: the world is as before the call)' : 'not finished'}; step(world, dt) still runs frames on this thread`,
+      }]);
       failReady(error);
-      if (runtime.reject !== null) settle(runtime, error);
+      if (runtime.reject !== null) settleEnded(runtime, ended, error);
     };
     const worker = startWorker(thread, onMessage, onError);
     runtime.workers.push(worker);
@@ -196,7 +205,7 @@ function whenStarted(runtime: ThreadRuntime): Promise<void> {
       const late: number[] = [];
       for (let w = 0; w < runtime.workers.length; w++) if (!runtime.started[w]) late.push(w + 1);
       const reason = `thread${late.length > 1 ? 's' : ''} ${late.join(', ')} did not start within ${runtime.timeout} ms (createAnimationWorld's workerTimeout)`;
-      endWorkers(runtime, reason);
+      void endWorkers(runtime, reason);
       reject(new AnimationError('stepParallel', late.map((thread) => ({
         path: `thread ${thread}`,
         message: `did not report ready within ${runtime.timeout} ms (workerTimeout): the workers were ended and the frame not run (the world is as before the call); step(world, dt) still runs frames on this thread`,
@@ -215,10 +224,26 @@ function whenStarted(runtime: ThreadRuntime): Promise<void> {
   });
 }
 
-/** Ends the workers of a runtime that can no longer run frames, for `reason` (a sentence; `stepParallel` then throws it). */
-function endWorkers(runtime: ThreadRuntime, reason: string): void {
+/**
+ * Ends the workers of a runtime that can no longer run frames, for `reason` (a sentence;
+ * `stepParallel` then throws it); resolves once they have stopped.
+ */
+function endWorkers(runtime: ThreadRuntime, reason: string): Promise<unknown> {
   if (runtime.broken === null) runtime.broken = reason;
-  for (let w = 0; w < runtime.workers.length; w++) runtime.workers[w].terminate();
+  return Promise.all(runtime.workers.map((worker) => worker.terminate()));
+}
+
+/**
+ * Settles the frame in flight with `error` once the workers `ended` (none writes the pools any
+ * more), having undone it first when the frame is transactional.
+ */
+function settleEnded(runtime: ThreadRuntime, ended: Promise<unknown>, error: unknown): void {
+  const undo = (): void => {
+    if (runtime.snapshot !== null) restoreSnapshot(runtime.snapshot, runtime.world.events);
+    settle(runtime, error);
+  };
+  if (runtime.snapshot === null) undo();
+  else ended.then(undo, undo);
 }
 
 const RESOLVED = Promise.resolve();
@@ -231,7 +256,8 @@ function startFrame(runtime: ThreadRuntime, dt: number, count: number): Promise<
     setWorldGate(world, WORLD_OPEN);
     return Promise.reject(new AnimationError('stepParallel', [{ path: 'world', message: `${runtime.broken}: the frame was not run (the world is as before the call); step(world, dt) still runs frames on this thread` }]));
   }
-  // The workers are up: from here on the frame writes the world.
+  // The workers are up: from here on the frame writes the world (a transactional one copies it first).
+  if (runtime.snapshot !== null) takeSnapshot(runtime.snapshot, world.events);
   runCallerSystems(world, dt, count);
   const dense = world.characters.dense;
   const shared = pools.dense;
@@ -318,7 +344,7 @@ function pollFrame(runtime: ThreadRuntime): void {
   }
   const left = runtime.deadline - performance.now();
   if (left <= 0) {
-    settle(runtime, frameTimedOut(runtime, done));
+    frameTimedOut(runtime, done);
     return;
   }
   const wait = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, timeout: number): { async: boolean; value: Promise<unknown> | string } })
@@ -342,15 +368,17 @@ function finishFrame(runtime: ThreadRuntime): AnimationError | null {
   const failure = readFailure(pools);
   if (failure !== null) {
     clearUpdateList(world.updates);
+    undoFrame(runtime);
     setWorldGate(world, WORLD_OPEN);
     return new AnimationError('stepParallel', [{
       path: `thread ${failure.thread}`,
-      message: `${failure.text}; the frame was left unfinished (its events dropped, the clock not advanced); the world steps on`,
+      message: `${failure.text}; ${unfinished(runtime)}; the world steps on`,
     }]);
   }
   if (runtime.verify !== null) {
     const stale = staleCopies(runtime);
     if (stale !== null) {
+      undoFrame(runtime);
       setWorldGate(world, WORLD_OPEN);
       return stale;
     }
@@ -378,7 +406,7 @@ function staleCopies(runtime: ThreadRuntime): AnimationError | null {
       if (own === copy) continue;
       issues.push({
         path: VERIFIED_TABLES[k],
-        message: `thread ${t}'s copy differs from the world's (hash ${hex(copy)}, the world's ${hex(own)}): the table changed without reaching the workers (a stale copy); the frame was left unfinished (its events dropped, the clock not advanced), and the next frame sends every table again`,
+        message: `thread ${t}'s copy differs from the world's (hash ${hex(copy)}, the world's ${hex(own)}): the table changed without reaching the workers (a stale copy); ${unfinished(runtime)}, and the next frame sends every table again`,
       });
     }
   }
@@ -388,31 +416,45 @@ function staleCopies(runtime: ThreadRuntime): AnimationError | null {
   return new AnimationError('stepParallel (verifyThreads)', issues);
 }
 
+/** A transactional frame that did not complete: the world put back as it was before the call (every worker is done or ended). */
+function undoFrame(runtime: ThreadRuntime): void {
+  if (runtime.snapshot !== null) restoreSnapshot(runtime.snapshot, runtime.world.events);
+}
+
+/** What became of a frame that did not complete, for its error. */
+function unfinished(runtime: ThreadRuntime): string {
+  return runtime.snapshot !== null
+    ? 'the frame was undone (transactionalFrames: every pool and the clock as before the call)'
+    : 'the frame was left unfinished (its events dropped, the clock not advanced)';
+}
+
 function hex(hash: number): string {
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
 /**
- * The error of a frame whose workers did not all finish within the timeout (`done` did): the
- * workers are ended (a stuck one must not write the pools later) and the frame left unfinished.
+ * Settles a frame whose workers did not all finish within the timeout (`done` did) with its
+ * error: the workers are ended (a stuck one must not write the pools later) and the frame left
+ * unfinished, or undone once they have stopped when it is transactional.
  */
-function frameTimedOut(runtime: ThreadRuntime, done: number): AnimationError {
+function frameTimedOut(runtime: ThreadRuntime, done: number): void {
   const workers = runtime.workers.length;
   const late: number[] = [];
   for (let t = 1; t <= workers; t++) if (runtime.pools.status[t * STATUS_STRIDE + STATUS_PUSHED] < 0) late.push(t);
-  endWorkers(runtime, `${workers - done} of ${workers} workers did not finish a frame within ${runtime.timeout} ms (createAnimationWorld's workerTimeout)`);
+  const ended = endWorkers(runtime, `${workers - done} of ${workers} workers did not finish a frame within ${runtime.timeout} ms (createAnimationWorld's workerTimeout)`);
   clearUpdateList(runtime.world.updates);
-  return new AnimationError('stepParallel', (late.length > 0 ? late : [0]).map((thread) => ({
+  const error = new AnimationError('stepParallel', (late.length > 0 ? late : [0]).map((thread) => ({
     path: thread > 0 ? `thread ${thread}` : 'world',
-    message: `${thread > 0 ? 'did' : `${workers - done} of ${workers} workers did`} not finish the frame within ${runtime.timeout} ms (workerTimeout): the workers were ended and the frame left unfinished (its events dropped, the clock not advanced); step(world, dt) still runs frames on this thread`,
+    message: `${thread > 0 ? 'did' : `${workers - done} of ${workers} workers did`} not finish the frame within ${runtime.timeout} ms (workerTimeout): the workers were ended and ${runtime.snapshot !== null ? 'the frame undone (transactionalFrames: every pool and the clock as before the call)' : 'the frame left unfinished (its events dropped, the clock not advanced)'}; step(world, dt) still runs frames on this thread`,
   })));
+  settleEnded(runtime, ended, error);
 }
 
 /** Ends `world`'s workers (disposeAnimationWorld). */
 export function stopThreads(world: AnimationWorld): void {
   const runtime = runtimes.get(world);
   if (runtime === undefined) return;
-  for (const worker of runtime.workers) worker.terminate();
+  for (const worker of runtime.workers) void worker.terminate();
   runtime.broken = 'the world was disposed';
   runtimes.delete(world);
 }

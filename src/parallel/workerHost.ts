@@ -9,7 +9,8 @@ import { nodeBuiltin } from '../memory/environment.js';
 /** A started worker, whichever the host. */
 export interface WorkerHandle {
   post(message: unknown): void;
-  terminate(): void;
+  /** Ends the worker; resolves once it has stopped (Node), or at once (a browser's `terminate` stops it where it runs). */
+  terminate(): Promise<void>;
 }
 
 /** The browser's Worker, as much of it as is used here (the library compiles without the DOM types). */
@@ -42,7 +43,7 @@ export function startWorker(thread: number, onMessage: (data: unknown) => void, 
       post: (message) => worker.postMessage(message),
       terminate: () => {
         ended = true;
-        void worker.terminate();
+        return worker.terminate().then(() => undefined, () => undefined);
       },
     };
   }
@@ -56,7 +57,13 @@ export function startWorker(thread: number, onMessage: (data: unknown) => void, 
     event.preventDefault();
     onError(event.message ?? 'failed to start or threw');
   };
-  return { post: (message) => worker.postMessage(message), terminate: () => worker.terminate() };
+  return {
+    post: (message) => worker.postMessage(message),
+    terminate: () => {
+      worker.terminate();
+      return Promise.resolve();
+    },
+  };
 }
 
 /**
