@@ -14,7 +14,8 @@
 //   5. threads: the page is cross-origin isolated; the crowd runs on 2 threads (stepParallel;
 //      `?threads=2`, then the "threads" control), moves, and its overlay shows both threads'
 //      times; `?selftest=threads` steps a crowd with `step` and with `stepParallel` on 2 threads
-//      in Chromium and finds every pool and the events equal, with chunks run by a worker;
+//      in Chromium and finds every pool and the events equal, with chunks run by a worker, and a
+//      `transactionalFrames` world whose frame fails mid-frame left as before the call;
 //   6. WebAssembly kernels: the page loaded them (`loadKernels`, the .wasm files vite emitted)
 //      and the crowd runs them (`world.kernels === 'wasm'`, on 1 and on 2 threads, the worker
 //      counting its kernel calls); `?selftest=kernels` steps the same crowd (some characters
@@ -463,6 +464,10 @@ try {
     check('threads in Chromium: workers ran chunks', r.workerChunks > 0, `${r.workerChunks} chunks run by the worker`);
     check('threads in Chromium: on WebAssembly kernels, the worker too', r.kernels.every((k) => k === 'wasm') && r.workerWasmChunks === r.workerChunks,
       `world.kernels ${r.kernels.join(' / ')}; the worker's skinning-kernel chunk calls ${r.workerWasmChunks} of its ${r.workerChunks} chunks`);
+    const t = r.transactional;
+    check('threads in Chromium: transactionalFrames undoes a frame that fails mid-frame (every pool as before), and the world steps on equal to its twin',
+      t !== null && /thread \d/.test(t.message) && t.message.includes('the frame was undone') && t.unchanged && t.stepsOn,
+      t === null ? 'not run' : `${t.message.slice(0, 160)}; unchanged ${t.unchanged}; steps on ${t.stepsOn}`);
     check('threads selftest: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));
     await page.close();
   }

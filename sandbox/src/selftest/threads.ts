@@ -9,13 +9,15 @@
  * (the per-thread `Follower.scratch` aside) and of the events drained since the last check must
  * be equal. Both worlds run the kernels `'auto'` picks (the page called `loadKernels()`: the
  * WebAssembly ones, whose module the worker instantiates on the shared memory). The result
- * lands in `window.__sandbox.selftest`. sandbox/src/selftest/kernels.ts reuses the crowd.
+ * lands in `window.__sandbox.selftest`. sandbox/src/selftest/kernels.ts reuses the crowd, and
+ * sandbox/src/selftest/transactional.ts (run last) a frame undone by `transactionalFrames`.
  */
 import {
   createAnimationWorld, createClip, createDifferenceClip, createMask, disposeAnimationWorld, drainEvents, play, removeCharacter, setFollower, setFollowTarget, setLod, setLodCamera,
   setLookAt, spawnCharacter, step, stepParallel, transition, type AnimationWorld, type Clip, type KernelChoice,
 } from 'bitanim';
 import { benchRig, createRandom } from '../benchRig';
+import { runTransactionalSelftest, type TransactionalSelftest } from './transactional';
 
 export const COUNT = 600;
 export const FRAMES = 120;
@@ -44,6 +46,8 @@ export interface ThreadsSelftest {
   stepHash: string;
   parallelHash: string;
   ms: number;
+  /** `transactionalFrames` in this browser (sandbox/src/selftest/transactional.ts). */
+  transactional: TransactionalSelftest | null;
 }
 
 export interface Checkpoint {
@@ -62,7 +66,7 @@ export async function runThreadsSelftest(): Promise<ThreadsSelftest> {
   const threaded = makeRun(THREADS, a, b);
   const result: ThreadsSelftest = {
     threads: THREADS, kernels: [reference.world.kernels, threaded.world.kernels], characters: COUNT, frames: 0, checkpoints: 0, equal: 0, firstDifference: null,
-    workerChunks: 0, workerWasmChunks: -1, events: 0, stepHash: '', parallelHash: '', ms: 0,
+    workerChunks: 0, workerWasmChunks: -1, events: 0, stepHash: '', parallelHash: '', ms: 0, transactional: null,
   };
   try {
     for (let f = 1; f <= FRAMES; f++) {
@@ -91,6 +95,7 @@ export async function runThreadsSelftest(): Promise<ThreadsSelftest> {
     disposeAnimationWorld(reference.world);
     disposeAnimationWorld(threaded.world);
   }
+  result.transactional = await runTransactionalSelftest(a, b);
   result.ms = performance.now() - started;
   return result;
 }
@@ -104,11 +109,11 @@ export function selftestClips(): [Clip, Clip] {
 }
 
 /** A world with the test's crowd, and what it does before frame `f` (the same in every run: same seed). */
-export function makeRun(threads: number, a: Clip, b: Clip, kernels: KernelChoice = 'auto'): { world: AnimationWorld; before(f: number): void } {
+export function makeRun(threads: number, a: Clip, b: Clip, kernels: KernelChoice = 'auto', transactionalFrames = false): { world: AnimationWorld; before(f: number): void } {
   const { skeleton } = benchRig();
   // Every character may be mid-transition (they switch every few frames): a slot each.
   // Six layers: the two clips, a masked one, an additive one, and room for a cross-fade's outgoing clip.
-  const world = createAnimationWorld({ maxEntities: COUNT + 16, maxJoints: skeleton.jointCount, maxLayers: 6, maxEvents: 256, maxTransitions: COUNT + 16, threads, kernels });
+  const world = createAnimationWorld({ maxEntities: COUNT + 16, maxJoints: skeleton.jointCount, maxLayers: 6, maxEvents: 256, maxTransitions: COUNT + 16, threads, kernels, transactionalFrames });
   const upper = createMask(skeleton, { joint20: 1 });
   const difference = createDifferenceClip(b, a);
   const random = createRandom(23);
