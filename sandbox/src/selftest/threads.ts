@@ -16,8 +16,8 @@ import {
   createAnimationWorld, createClip, createDifferenceClip, createMask, disposeAnimationWorld, drainEvents, play, removeCharacter, setFollower, setFollowTarget, setLod, setLodCamera,
   setLookAt, spawnCharacter, step, stepParallel, transition, type AnimationWorld, type Clip, type KernelChoice,
 } from 'bitanim';
-import { benchRig, createRandom } from '../benchRig';
-import { runTransactionalSelftest, type TransactionalSelftest } from './transactional';
+import { benchRig, createRandom } from '../benchRig.js';
+import { runTransactionalSelftest, type TransactionalSelftest } from './transactional.js';
 
 export const COUNT = 600;
 export const FRAMES = 120;
