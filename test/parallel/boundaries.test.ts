@@ -6,7 +6,7 @@
  * that never saw the call).
  */
 import { availableParallelism } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AnimationError, createAnimationWorld, createClip, defaultFrame, insertSystem, disposeAnimationWorld, drainEvents, play, spawnCharacter, step, stepParallel, transition,
   type AnimationWorld, type Clip, type Skeleton,
@@ -15,22 +15,13 @@ import { injectWorkerFault } from '../../src/parallel/threadPool.js';
 import { refused } from '../fixtures/errors.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 import { hashComponents } from '../support/poolHash.js';
+import { disposedAfterEach } from '../support/openWorlds.js';
 
 const DT = 1 / 60;
 const skeleton: Skeleton = syntheticSkeleton(16);
 const walk: Clip = createClip({ ...syntheticClip(skeleton, { seed: 2, name: 'walk' }), events: [{ time: 0.25, name: 'left' }, { time: 0.75, name: 'right' }] });
 const run: Clip = syntheticClip(skeleton, { seed: 3, frameCount: 41, name: 'run' });
-const open: AnimationWorld[] = [];
-
-afterEach(() => {
-  for (const world of open.splice(0)) {
-    try {
-      disposeAnimationWorld(world);
-    } catch {
-      // disposed by the test already
-    }
-  }
-});
+const open = disposedAfterEach();
 
 function crowd(threads: number, count = 1000): AnimationWorld {
   const world = createAnimationWorld({ maxEntities: count, maxJoints: 16, threads, verifyThreads: true });

@@ -6,7 +6,7 @@
  * entry's exports (every function whose first parameter is `world`), so a new command that
  * the table below does not call fails the test.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as entry from '../../src/index.js';
 import {
   AnimationError, createAnimationWorld, createBlendSpace, createMask, createStateMachine, disposeAnimationWorld, drainEvents, play, setFollower, setFollowTarget,
@@ -15,22 +15,13 @@ import {
 import { refused } from '../fixtures/errors.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 import { hashComponents } from '../support/poolHash.js';
+import { disposedAfterEach } from '../support/openWorlds.js';
 
 const DT = 1 / 60;
 const skeleton: Skeleton = syntheticSkeleton(16);
 const walk: Clip = syntheticClip(skeleton, { seed: 2, name: 'walk' });
 const run: Clip = syntheticClip(skeleton, { seed: 3, name: 'run' });
-const open: AnimationWorld[] = [];
-
-afterEach(() => {
-  for (const world of open.splice(0)) {
-    try {
-      disposeAnimationWorld(world);
-    } catch {
-      // disposed by the test already
-    }
-  }
-});
+const open = disposedAfterEach();
 
 /** 400 walking characters (past PARALLEL_MIN_CHARACTERS, so a threaded frame is in flight), each with a moving follower. */
 function crowd(threads: number, count = 400): AnimationWorld {
