@@ -9,8 +9,10 @@ import type { Binding } from './assets/Binding.js';
 import { describeValue, MAX_WORLD_BYTES, shownNumber } from './assets/limits.js';
 import { sharedMemoryIssue } from './memory/environment.js';
 import { createBufferAllocator, measureAllocations, type PoolAllocator } from './memory/poolAllocator.js';
-import { instantiateKernels, KERNEL_POOL_START, type KernelArea } from './wasm/kernels.js';
-import { kernelModule } from './wasm/loader.js';
+import type { KernelAreaHeader } from './wasm/areaLayout.js';
+import { heapPlan, instantiateKernels, KERNEL_POOL_START } from './wasm/kernels.js';
+import { kernelAreaGrows, kernelModule } from './wasm/loader.js';
+import { MAX_MEMORY_PAGES } from './wasm/areaLayout.js';
 import { wasmApi, WASM_PAGE, type WasmMemory, type WasmModule } from './wasm/wasmApi.js';
 import { bytesText, frameWorldBytes, mostCharacters } from './worldBytes.js';
 import { resolveCapacity } from './worldCapacity.js';
@@ -52,11 +54,13 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     if (missing !== null) issues.push({ path: 'threads', message: `is ${threads}: ${missing}` });
   }
   const kernels = options.kernels ?? 'auto';
+  // A growable kernel area needs a shared memory (never detached on growth): where the host can share one.
+  const grows = kernelAreaGrows(threads);
   let module: WasmModule | null = null;
   if (kernels !== 'auto' && kernels !== 'wasm' && kernels !== 'js') {
     issues.push({ path: 'kernels', message: `is ${describeValue(kernels)}: must be 'auto', 'wasm' or 'js'` });
   } else if (kernels !== 'js') {
-    const found = kernelModule(threads > 1);
+    const found = kernelModule(grows || threads > 1);
     if (typeof found !== 'string') module = found;
     else if (kernels === 'wasm') issues.push({ path: 'kernels', message: `is 'wasm': ${found}; use 'auto' to fall back to the JavaScript kernels` });
   }
@@ -73,13 +77,16 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   }
   // Every pool through one allocator on one buffer: measured first, then allocated once.
   const layout = (alloc: PoolAllocator): WorldPools => createWorldPools(frame, capacity, alloc, module !== null);
-  let pools: WorldPools, poolBuffer: ArrayBufferLike, memory: WasmMemory | null = null;
+  let pools: WorldPools, poolBuffer: ArrayBufferLike, memory: WasmMemory | null = null, heapStart = 0;
+  const plan = heapPlan(maxJoints, grows);
   try {
     const size = measureAllocations(layout);
     if (module !== null) {
-      // The pools in the kernels' memory: pointers into it are the pools' byteOffsets.
-      const pages = Math.max(1, Math.ceil((KERNEL_POOL_START + size) / WASM_PAGE));
-      memory = new (wasmApi as NonNullable<typeof wasmApi>).Memory({ initial: pages, maximum: pages, shared: threads > 1 });
+      // The pools in the kernels' memory (pointers into it are the pools' byteOffsets), then the
+      // kernel area's heap, which grows at the end of a shared memory.
+      const pages = Math.max(1, Math.ceil((KERNEL_POOL_START + size + plan.bytes) / WASM_PAGE));
+      const maximum = grows ? Math.max(pages, MAX_MEMORY_PAGES) : pages;
+      memory = new (wasmApi as NonNullable<typeof wasmApi>).Memory({ initial: pages, maximum, shared: grows || threads > 1 });
       poolBuffer = memory.buffer;
     } else {
       poolBuffer = threads > 1 ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
@@ -87,6 +94,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     const alloc = createBufferAllocator(poolBuffer);
     if (memory !== null) alloc.array(Uint8Array, KERNEL_POOL_START);
     pools = layout(alloc);
+    heapStart = alloc.used;
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     throw new AnimationError('createAnimationWorld', [{
@@ -110,7 +118,9 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   registerComponents(ecs, [...characterParts, components.RootMotion, components.Follower, components.LookAt, components.Reach, components.FootLock, components.Lod, components.StateMachine, components.Curves]);
   const characters = registerQuery(ecs, characterParts);
   const masks: Float32Array[] = [], references: Float32Array[] = [], bindings: Binding[] = []; // also the kernels' (their copies in the kernel area)
-  const wasm = module !== null ? instantiateKernels(module, memory as WasmMemory, pools.kernelArea as KernelArea, 0, { masks, references, bindings }) : null;
+  const wasm = module !== null
+    ? instantiateKernels(module, memory as WasmMemory, pools.kernelArea as KernelAreaHeader, 0, { masks, references, bindings }, { start: heapStart, plan })
+    : null;
   return {
     ecs,
     maxEntities,
