@@ -23,6 +23,26 @@ import { type AnimationWorld, type AnimationWorldOptions, type Frame } from './w
 const EMPTY_VIEW = new Float32Array(0);
 
 /**
+ * The kernels' memory of `pages` pages, shared when `shared`. One whose area grows may grow to
+ * 4 GiB; a host that cannot reserve that much for a shared memory (a 32-bit or low-memory
+ * browser) gets a memory that may grow to 1 GiB more, else none more (the area then fills as a
+ * fixed one does: what does not fit runs on JavaScript, with a warning).
+ * @throws RangeError when not even `pages` pages can be had.
+ */
+function createKernelMemory(pages: number, grows: boolean, shared: boolean): WasmMemory {
+  const api = wasmApi as NonNullable<typeof wasmApi>;
+  const maxima = grows ? [Math.max(pages, MAX_MEMORY_PAGES), Math.min(MAX_MEMORY_PAGES, pages + 16_384)] : [];
+  for (const maximum of maxima) {
+    try {
+      return new api.Memory({ initial: pages, maximum, shared });
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+    }
+  }
+  return new api.Memory({ initial: pages, maximum: pages, shared });
+}
+
+/**
  * Creates an animation world with pools for `maxEntities` characters of up to `maxJoints`
  * joints, running `frame` (`options.frame` is ignored here), with the scratch its systems
  * declare. Memory is allocated here once; frames allocate nothing.
@@ -85,8 +105,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
       // The pools in the kernels' memory (pointers into it are the pools' byteOffsets), then the
       // kernel area's heap, which grows at the end of a shared memory.
       const pages = Math.max(1, Math.ceil((KERNEL_POOL_START + size + plan.bytes) / WASM_PAGE));
-      const maximum = grows ? Math.max(pages, MAX_MEMORY_PAGES) : pages;
-      memory = new (wasmApi as NonNullable<typeof wasmApi>).Memory({ initial: pages, maximum, shared: grows || threads > 1 });
+      memory = createKernelMemory(pages, grows, grows || threads > 1);
       poolBuffer = memory.buffer;
     } else {
       poolBuffer = threads > 1 ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
