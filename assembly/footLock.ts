@@ -67,10 +67,9 @@ const B_MASK_TABLE: usize = 156;
 const B_CONTACT_TABLE: usize = 160;
 const B_BATCH_EIDS: usize = 164; // this thread's batch: the entries' eids (i32) and seconds (f64)
 const B_BATCH_SECONDS: usize = 168;
-// Table sizes (src/wasm/kernels.ts: SKIN_TABLE_IDS, POSE_TABLE_IDS, CLIP_TABLE_IDS).
-const SKIN_TABLE_IDS: u32 = 64;
-const POSE_TABLE_IDS: u32 = 256;
-const CLIP_TABLE_IDS: u32 = 1024;
+const B_SKIN_IDS: usize = 172; // the ids the skeleton, mask and contact tables cover (i32 counts: the tables grow)
+const B_MASK_IDS: usize = 176;
+const B_CONTACT_IDS: usize = 180;
 /** Layers.flags: an additive layer (src/components/Layers.ts LAYER_ADDITIVE). */
 const LAYER_ADDITIVE: u8 = 2;
 /** A contact table's copy (src/wasm/kernels.ts `copyContacts`): frame rate (f64), distinct frames, rows, loop (i32), then keys (i32 per row), then flags (u8, row-major). */
@@ -156,7 +155,7 @@ export function footLockEntries(block: usize, from: i32, count: i32): i32 {
     if (mode !== 1) return k * 8 + LEAVE; // feet on the ground: footLockSystem's JavaScript path
     if (!(load<f64>(weights + (<usize>eid << 3)) > 0)) continue;
     const id = load<i32>(skeletonOf + (<usize>eid << 2));
-    if (<u32>id >= SKIN_TABLE_IDS) return k * 8 + LEAVE;
+    if (<u32>id >= <u32>load<i32>(block + B_SKIN_IDS)) return k * 8 + LEAVE;
     const parents = <usize>load<i32>(skinTable + (<usize>id << 3));
     if (parents === 0) return k * 8 + LEAVE;
     if (!plantContacts(block, eid)) return k * 8 + LEAVE;
@@ -201,10 +200,10 @@ function plantContacts(block: usize, eid: i32): bool {
     const mask = load<i32>(maskOf + (l << 2));
     let maskAt: usize = 0;
     if (mask >= 0) {
-      maskAt = <u32>mask < POSE_TABLE_IDS ? <usize>load<i32>(maskTable + (<usize>mask << 2)) : 0;
+      maskAt = <u32>mask < <u32>load<i32>(block + B_MASK_IDS) ? <usize>load<i32>(maskTable + (<usize>mask << 2)) : 0;
       if (maskAt === 0) return false;
     }
-    const table = <u32>id < CLIP_TABLE_IDS ? <usize>load<i32>(contactTable + (<usize>id << 2)) : 0;
+    const table = <u32>id < <u32>load<i32>(block + B_CONTACT_IDS) ? <usize>load<i32>(contactTable + (<usize>id << 2)) : 0;
     if (table === 0) return false;
     const rows = load<i32>(table, CT_ROWS);
     const F = load<i32>(table, CT_FRAMES);

@@ -9,8 +9,10 @@ import type { Binding } from './assets/Binding.js';
 import { describeValue, MAX_WORLD_BYTES, shownNumber } from './assets/limits.js';
 import { sharedMemoryIssue } from './memory/environment.js';
 import { createBufferAllocator, measureAllocations, type PoolAllocator } from './memory/poolAllocator.js';
-import { instantiateKernels, KERNEL_POOL_START, type KernelArea } from './wasm/kernels.js';
-import { kernelModule } from './wasm/loader.js';
+import type { KernelAreaHeader } from './wasm/areaLayout.js';
+import { heapPlan, instantiateKernels, KERNEL_POOL_START } from './wasm/kernels.js';
+import { kernelAreaGrows, kernelModule } from './wasm/loader.js';
+import { MAX_MEMORY_PAGES } from './wasm/areaLayout.js';
 import { wasmApi, WASM_PAGE, type WasmMemory, type WasmModule } from './wasm/wasmApi.js';
 import { bytesText, frameWorldBytes, mostCharacters } from './worldBytes.js';
 import { resolveCapacity } from './worldCapacity.js';
@@ -19,6 +21,26 @@ import { WORLD_OPEN } from './worldGate.js';
 import { type AnimationWorld, type AnimationWorldOptions, type Frame } from './world.js';
 
 const EMPTY_VIEW = new Float32Array(0);
+
+/**
+ * The kernels' memory of `pages` pages, shared when `shared`. One whose area grows may grow to
+ * 4 GiB; a host that cannot reserve that much for a shared memory (a 32-bit or low-memory
+ * browser) gets a memory that may grow to 1 GiB more, else none more (the area then fills as a
+ * fixed one does: what does not fit runs on JavaScript, with a warning).
+ * @throws RangeError when not even `pages` pages can be had.
+ */
+function createKernelMemory(pages: number, grows: boolean, shared: boolean): WasmMemory {
+  const api = wasmApi as NonNullable<typeof wasmApi>;
+  const maxima = grows ? [Math.max(pages, MAX_MEMORY_PAGES), Math.min(MAX_MEMORY_PAGES, pages + 16_384)] : [];
+  for (const maximum of maxima) {
+    try {
+      return new api.Memory({ initial: pages, maximum, shared });
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+    }
+  }
+  return new api.Memory({ initial: pages, maximum: pages, shared });
+}
 
 /**
  * Creates an animation world with pools for `maxEntities` characters of up to `maxJoints`
@@ -52,11 +74,13 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     if (missing !== null) issues.push({ path: 'threads', message: `is ${threads}: ${missing}` });
   }
   const kernels = options.kernels ?? 'auto';
+  // A growable kernel area needs a shared memory (never detached on growth): where the host can share one.
+  const grows = kernelAreaGrows(threads);
   let module: WasmModule | null = null;
   if (kernels !== 'auto' && kernels !== 'wasm' && kernels !== 'js') {
     issues.push({ path: 'kernels', message: `is ${describeValue(kernels)}: must be 'auto', 'wasm' or 'js'` });
   } else if (kernels !== 'js') {
-    const found = kernelModule(threads > 1);
+    const found = kernelModule(grows || threads > 1);
     if (typeof found !== 'string') module = found;
     else if (kernels === 'wasm') issues.push({ path: 'kernels', message: `is 'wasm': ${found}; use 'auto' to fall back to the JavaScript kernels` });
   }
@@ -73,13 +97,15 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   }
   // Every pool through one allocator on one buffer: measured first, then allocated once.
   const layout = (alloc: PoolAllocator): WorldPools => createWorldPools(frame, capacity, alloc, module !== null);
-  let pools: WorldPools, poolBuffer: ArrayBufferLike, memory: WasmMemory | null = null;
+  let pools: WorldPools, poolBuffer: ArrayBufferLike, memory: WasmMemory | null = null, heapStart = 0;
+  const plan = heapPlan(maxJoints, grows);
   try {
     const size = measureAllocations(layout);
     if (module !== null) {
-      // The pools in the kernels' memory: pointers into it are the pools' byteOffsets.
-      const pages = Math.max(1, Math.ceil((KERNEL_POOL_START + size) / WASM_PAGE));
-      memory = new (wasmApi as NonNullable<typeof wasmApi>).Memory({ initial: pages, maximum: pages, shared: threads > 1 });
+      // The pools in the kernels' memory (pointers into it are the pools' byteOffsets), then the
+      // kernel area's heap, which grows at the end of a shared memory.
+      const pages = Math.max(1, Math.ceil((KERNEL_POOL_START + size + plan.bytes) / WASM_PAGE));
+      memory = createKernelMemory(pages, grows, grows || threads > 1);
       poolBuffer = memory.buffer;
     } else {
       poolBuffer = threads > 1 ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
@@ -87,6 +113,7 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
     const alloc = createBufferAllocator(poolBuffer);
     if (memory !== null) alloc.array(Uint8Array, KERNEL_POOL_START);
     pools = layout(alloc);
+    heapStart = alloc.used;
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     throw new AnimationError('createAnimationWorld', [{
@@ -110,7 +137,9 @@ export function buildAnimationWorld(options: AnimationWorldOptions, frame: Frame
   registerComponents(ecs, [...characterParts, components.RootMotion, components.Follower, components.LookAt, components.Reach, components.FootLock, components.Lod, components.StateMachine, components.Curves]);
   const characters = registerQuery(ecs, characterParts);
   const masks: Float32Array[] = [], references: Float32Array[] = [], bindings: Binding[] = []; // also the kernels' (their copies in the kernel area)
-  const wasm = module !== null ? instantiateKernels(module, memory as WasmMemory, pools.kernelArea as KernelArea, 0, { masks, references, bindings }) : null;
+  const wasm = module !== null
+    ? instantiateKernels(module, memory as WasmMemory, pools.kernelArea as KernelAreaHeader, 0, { masks, references, bindings }, { start: heapStart, plan })
+    : null;
   return {
     ecs,
     maxEntities,

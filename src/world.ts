@@ -307,12 +307,15 @@ export interface AnimationWorld {
   readonly threads: number;
   /**
    * The buffer every pool is a view of (src/memory/poolAllocator.ts): an `ArrayBuffer`, or a
-   * `SharedArrayBuffer` when `threads > 1`.
+   * `SharedArrayBuffer` when `threads > 1` or (wasm) where the host can share memory. On a
+   * wasm world it is `wasm.memory`'s buffer as the world was created: after the kernel area
+   * grew, `memory.buffer` is a longer buffer over the same memory, and this one still holds
+   * every pool.
    */
   readonly poolBuffer: ArrayBufferLike;
   /** The shared state of a threaded frame (`threads > 1`), else null; src/parallel. */
   readonly parallel: ThreadPools | null;
-  /** The kernels the systems run: `'wasm'` (then `poolBuffer` is `wasm.memory`'s) or `'js'`. */
+  /** The kernels the systems run: `'wasm'` (then `poolBuffer` is on `wasm.memory`) or `'js'`. */
   readonly kernels: 'wasm' | 'js';
   /** This thread's WebAssembly kernels (src/wasm/kernels.ts) when `kernels` is `'wasm'`, else null. */
   readonly wasm: WasmKernels | null;

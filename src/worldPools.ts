@@ -22,7 +22,7 @@ import { CHUNK_LOG_STRIDE, CLOCK_SIZE, CONTROL_INTS, FAILURE_TEXT, STATUS_STRIDE
 import { createUpdateList, type UpdateList } from './components/UpdateList.js';
 import { POSE_STRIDE } from './math/layout.js';
 import type { PoolAllocator } from './memory/poolAllocator.js';
-import { createKernelArea, type KernelArea } from './wasm/kernels.js';
+import { createKernelAreaHeader, type KernelAreaHeader } from './wasm/areaLayout.js';
 import type { Capacity } from './worldCapacity.js';
 import { FRAME_CHUNK, type AnimationComponents, type AnimationWorld, type Frame, type Scratch, type ThreadPools } from './world.js';
 
@@ -34,8 +34,8 @@ export interface WorldPools {
   readonly updates: UpdateList;
   readonly lod: LodShared;
   readonly parallel: ThreadPools | null;
-  /** The copies of the assets the WebAssembly kernels read (src/wasm/kernels.ts), after the other pools; null on the JavaScript kernels. */
-  readonly kernelArea: KernelArea | null;
+  /** The header of the kernel area (src/wasm/areaLayout.ts; its heap follows the pools), after the other pools; null on the JavaScript kernels. */
+  readonly kernelArea: KernelAreaHeader | null;
 }
 
 /** Every pool of a world of `capacity` running `frame`, from `alloc`, with a kernel area when `wasm`. */
@@ -48,7 +48,7 @@ export function createWorldPools(frame: Frame, capacity: Capacity, alloc: PoolAl
     updates: createUpdateList(capacity.rows, alloc),
     lod: createLodShared(alloc),
     parallel: capacity.threads > 1 ? createThreadPools(frame, capacity, alloc) : null,
-    kernelArea: wasm ? createKernelArea(capacity.maxJoints, alloc) : null,
+    kernelArea: wasm ? createKernelAreaHeader(alloc) : null,
   };
 }
 

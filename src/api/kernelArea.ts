@@ -4,7 +4,8 @@
  * instead, and why — so a game sees a fallback rather than guessing from a slower frame.
  */
 import type { Clip } from '../assets/Clip.js';
-import { CLIP_TABLE_IDS, POSE_TABLE_IDS, SKIN_TABLE_IDS, syncKernelArea, type WasmKernels } from '../wasm/kernels.js';
+import { KIND_CLIPS, KIND_CONTACTS, KIND_POSES, KIND_SKELETONS } from '../wasm/areaLayout.js';
+import { syncKernelArea } from '../wasm/kernels.js';
 import type { AnimationWorld } from '../world.js';
 import { requireWorld } from './validation.js';
 
@@ -23,11 +24,11 @@ export interface KernelFallback {
   readonly reason: KernelFallbackReason;
 }
 
-/** Bytes of one part of the kernel area. */
+/** Bytes of one kind of copy in the kernel area. */
 export interface KernelAreaPart {
   /** Bytes in copies now. */
   readonly used: number;
-  /** Bytes of the part. */
+  /** The most this kind may hold now: its fixed room, or on an area that grows the area's heap as it stands (the kinds share it). */
   readonly bytes: number;
 }
 
@@ -39,6 +40,12 @@ export interface KernelAreaReport {
   readonly clips: KernelAreaPart;
   /** Masks, reference poses and proportions-only bindings. */
   readonly poses: KernelAreaPart;
+  /** Clips' foot-contact tables. */
+  readonly contacts: KernelAreaPart;
+  /** Whether the area grows as assets are registered (its memory is shared); else each kind has a fixed room. */
+  readonly grows: boolean;
+  /** Bytes of the area's heap now (every copy and the tables of their pointers). */
+  readonly bytes: number;
   /** The world's assets the kernels do not read, and why (empty when every asset runs on WebAssembly). */
   readonly onJavaScript: readonly KernelFallback[];
 }
@@ -47,7 +54,8 @@ export interface KernelAreaReport {
  * The kernel area of `world` as it stands (its copies brought up to the registered assets
  * first, as the next frame would): bytes per part and the assets that run on the JavaScript
  * kernels — reduced clips and bindings with `retarget` always do; others when the area had no
- * room or their id is beyond its tables. Null for a world on the JavaScript kernels. Call
+ * room or their id is beyond its tables (on an area that grows, only when the memory could not
+ * grow further). Null for a world on the JavaScript kernels. Call
  * between frames; allocates its answer.
  * @throws AnimationError when `world` is not a world, was disposed, or a parallel step is running.
  * @example
@@ -66,13 +74,13 @@ export function kernelAreaReport(world: AnimationWorld): KernelAreaReport | null
   };
   world.assets.skeletons.forEach((skeleton, id) => {
     if (skeleton === undefined || skeleton === null) return;
-    if (id >= SKIN_TABLE_IDS) add('skeleton', id, 'id beyond the tables');
+    if (id >= area.restTable.length || id * 2 >= area.skinTable.length) add('skeleton', id, 'id beyond the tables');
     else if (area.skinTable[id * 2] === 0) add('skeleton', id, 'area full');
   });
   world.assets.clips.forEach((clip: Clip | undefined | null, id) => {
     if (clip === undefined || clip === null) return;
     if (clip.reduced !== null && clip.reduced.compressed === undefined) add('clip', id, 'reduced clip', clip.name);
-    else if (id >= CLIP_TABLE_IDS) add('clip', id, 'id beyond the tables', clip.name);
+    else if (id >= area.clipTable.length) add('clip', id, 'id beyond the tables', clip.name);
     else if (area.clipTable[id] === 0) add('clip', id, 'area full', clip.name);
   });
   posesOnJavaScript(kernels.registries.masks, area.maskTable, 'mask', add);
@@ -80,11 +88,15 @@ export function kernelAreaReport(world: AnimationWorld): KernelAreaReport | null
   kernels.registries.bindings.forEach((binding, id) => {
     if (binding === undefined || binding === null) return;
     if (binding.retarget !== null) add('binding', id, 'binding with retarget');
-    else if (id >= POSE_TABLE_IDS) add('binding', id, 'id beyond the tables');
+    else if (id >= area.bindingTable.length) add('binding', id, 'id beyond the tables');
     else if (area.bindingTable[id] === 0) add('binding', id, 'area full');
   });
-  const part = (p: WasmKernels['space']['clips']): KernelAreaPart => ({ used: p.used, bytes: p.capacity });
-  return { skeletons: part(space.skeletons), clips: part(space.clips), poses: part(space.poses), onJavaScript };
+  const heap = space.heap.capacity;
+  const part = (kind: number): KernelAreaPart => ({ used: space.used[kind], bytes: space.grows ? heap : space.budget[kind] });
+  return {
+    skeletons: part(KIND_SKELETONS), clips: part(KIND_CLIPS), poses: part(KIND_POSES), contacts: part(KIND_CONTACTS),
+    grows: space.grows, bytes: heap, onJavaScript,
+  };
 }
 
 function posesOnJavaScript(
@@ -93,7 +105,7 @@ function posesOnJavaScript(
 ): void {
   registry.forEach((values, id) => {
     if (values === undefined || values === null) return;
-    if (id >= POSE_TABLE_IDS) add(kind, id, 'id beyond the tables');
+    if (id >= table.length) add(kind, id, 'id beyond the tables');
     else if (table[id] === 0) add(kind, id, 'area full');
   });
 }

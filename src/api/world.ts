@@ -9,6 +9,7 @@ import { AnimationError, type AnimationIssue } from '../assets/AnimationError.js
 import { describeValue, shownString } from '../assets/limits.js';
 import { buildAnimationWorld } from '../buildWorld.js';
 import { kernelAreaBytes } from '../wasm/kernels.js';
+import { kernelAreaGrows } from '../wasm/loader.js';
 import type { AnimationWorld, AnimationWorldOptions } from '../world.js';
 import { frameWorldBytes } from '../worldBytes.js';
 import { DEFAULT_WORKER_TIMEOUT, resolveCapacity } from '../worldCapacity.js';
@@ -105,5 +106,5 @@ export function worldBytes(options: AnimationWorldOptions): number {
   }
   if (issues.length) throw new AnimationError('worldBytes', issues);
   const pools = frameWorldBytes(frame, capacity);
-  return kernels === 'wasm' ? pools + kernelAreaBytes(capacity.maxJoints) : pools;
+  return kernels === 'wasm' ? pools + kernelAreaBytes(capacity.maxJoints, kernelAreaGrows(capacity.threads)) : pools;
 }

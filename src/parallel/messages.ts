@@ -1,6 +1,6 @@
 /** The messages between a threaded world's caller and its workers (src/parallel). */
 import type { AnimationComponents, ThreadPools } from '../world.js';
-import type { KernelArea } from '../wasm/kernels.js';
+import type { KernelAreaHeader } from '../wasm/areaLayout.js';
 import type { WasmMemory, WasmModule } from '../wasm/wasmApi.js';
 import type { AssetUpdate } from './assetMirror.js';
 
@@ -20,7 +20,7 @@ export interface InitMessage {
   /** Verify mode's hashes (src/parallel/assetHash.ts): the worker writes its row after each frame; null when off. */
   readonly verify: Int32Array | null;
   /** The WebAssembly kernels' compiled module, shared memory (the pools') and kernel area, when the world runs them; the worker instantiates its own. */
-  readonly wasm: { readonly module: WasmModule; readonly memory: WasmMemory; readonly area: KernelArea } | null;
+  readonly wasm: { readonly module: WasmModule; readonly memory: WasmMemory; readonly area: KernelAreaHeader } | null;
 }
 
 /**

@@ -38,6 +38,7 @@ import { mergeThreadEvents, resetThreadQueue, writeQueueStatus } from './mergeEv
 import { runClaimedChunks } from './runChunks.js';
 import type { FrameMessage, HeapReport, InitMessage, WorkerHooks, WorkerMessage } from './messages.js';
 import { startWorker, type WorkerHandle } from './workerHost.js';
+import { kernelAreaHeader } from '../wasm/areaLayout.js';
 
 /** The runtime of one threaded world (not in the world object: it holds workers and promises). */
 interface ThreadRuntime {
@@ -159,7 +160,7 @@ export function startThreads(world: AnimationWorld, timeout: number, verify = fa
       camera: world.lod.camera,
       pools,
       verify: runtime.verify,
-      wasm: world.wasm === null ? null : { module: world.wasm.module, memory: world.wasm.memory, area: world.wasm.area },
+      wasm: world.wasm === null ? null : { module: world.wasm.module, memory: world.wasm.memory, area: kernelAreaHeader(world.wasm.area) },
     };
     worker.post(init);
   }

@@ -13,7 +13,7 @@ import { createLodShared } from '../components/Lod.js';
 import { clearUpdateList, createUpdateList } from '../components/UpdateList.js';
 import { defaultFrame, insertSystem } from '../frame.js';
 import { nodeBuiltin } from '../memory/environment.js';
-import { instantiateKernels } from '../wasm/kernels.js';
+import { instantiateKernels, refreshKernels } from '../wasm/kernels.js';
 import { WORLD_OPEN } from '../worldGate.js';
 import { type AnimationWorld, type Frame } from '../world.js';
 import { hashAssetTables, VERIFIED_TABLE_COUNT } from './assetHash.js';
@@ -100,6 +100,7 @@ function runShare(world: AnimationWorld): void {
   const pools = world.parallel as NonNullable<AnimationWorld['parallel']>;
   const queue = world.events;
   world.time = pools.clock[CLOCK_TIME];
+  if (world.wasm !== null) refreshKernels(world.wasm); // the kernel area's views, if the world's thread grew it since
   resetThreadQueue(queue);
   if (fault >= 0) runFaulty(world, pools);
   else runGuarded(world, pools);

@@ -51,7 +51,7 @@ export const IDLE = 2;
  * `FootLockScratch.block`: slots of the WebAssembly kernel's pointer block (assembly/footLock.ts
  * `B_*`: the pools and this thread's scratch, as byte offsets into the kernels' memory).
  */
-export const FOOT_BLOCK_SLOTS = 43;
+export const FOOT_BLOCK_SLOTS = 46;
 
 /**
  * World-owned temporaries of footLockSystem (`world.scratch.footLock`): `model`, one record

@@ -199,7 +199,7 @@ function currentLevel(world: AnimationWorld, eid: number): number {
 export function blendLayersNow(world: AnimationWorld, eid: number, level: number, out: Float32Array, outOff: number): boolean {
   const plan = world.scratch.layerPlan;
   planLayersNow(world, eid, level, plan);
-  if (world.wasm !== null && out.buffer === world.wasm.memory.buffer) {
+  if (world.wasm !== null && out.buffer === world.wasm.poolBuffer) {
     blendPlanWasm(world, world.wasm, plan, out, outOff); // the frame's kernels (float32): its bits
     return false;
   }

@@ -29,7 +29,7 @@ import { commitRemovals } from 'bitecs';
 import { updateRange } from '../components/UpdateList.js';
 import { composeModel, composeSkin } from '../math/composeModel.js';
 import * as layout from '../math/layout.js';
-import { SKIN_TABLE_IDS, syncKernelArea, type WasmKernels } from '../wasm/kernels.js';
+import { syncKernelArea, type WasmKernels } from '../wasm/kernels.js';
 import type { AnimationWorld } from '../world.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
@@ -81,16 +81,17 @@ function skinWasm(world: AnimationWorld, kernels: WasmKernels, first: number, la
   const poseRow = world.maxJoints * POSE_BYTES;
   const matrixRow = world.maxJoints * MATRIX_BYTES;
   const local = LocalPose.data.byteOffset, model = ModelPose.data.byteOffset, palette = SkinPalette.data.byteOffset;
-  const { skinEntries, skinTableAt } = kernels;
+  const { skinEntries } = kernels;
+  const table = kernels.area.skinTable, tableIds = table.length >> 1;
   kernels.area.chunks[kernels.thread]++;
-  if (updated.buffer !== kernels.memory.buffer) {
+  if (updated.buffer !== kernels.poolBuffer) {
     skinEach(world, kernels, first, last); // a worker's update list, outside the memory
     return;
   }
   const eidsAt = updated.byteOffset, skeletonAt = Character.skeleton.byteOffset, jointCountAt = Character.jointCount.byteOffset;
   let entry = first;
   while (entry < last) {
-    entry = skinEntries(eidsAt, entry, last, skeletonAt, jointCountAt, skinTableAt, SKIN_TABLE_IDS, local, model, palette, poseRow, matrixRow);
+    entry = skinEntries(eidsAt, entry, last, skeletonAt, jointCountAt, table.byteOffset, tableIds, local, model, palette, poseRow, matrixRow);
     if (entry >= last) break;
     skinOne(world, updated[entry]);
     entry++;
@@ -109,7 +110,7 @@ function skinEach(world: AnimationWorld, kernels: WasmKernels, first: number, la
   for (let entry = first; entry < last; entry++) {
     const eid = updated[entry];
     const id = Character.skeleton[eid];
-    const parents = id < SKIN_TABLE_IDS ? table[id * 2] : 0;
+    const parents = id * 2 < table.length ? table[id * 2] : 0;
     if (parents === 0) {
       skinOne(world, eid);
       continue;

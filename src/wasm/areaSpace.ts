@@ -12,8 +12,8 @@
 
 /** One part's bookkeeping: its top (bytes handed out from the bottom up) and its free ranges below it. */
 export interface AreaPart {
-  /** Bytes of the part. */
-  readonly capacity: number;
+  /** Bytes of the part (raised when the kernel area's memory grows). */
+  capacity: number;
   /** The end of the highest range in use. */
   top: number;
   /** Free ranges below `top` as [start, size] pairs, by start, none touching another. */

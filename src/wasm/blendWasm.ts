@@ -23,7 +23,7 @@ import { applyAdditiveLayer, blendLayeredLayers, blendLayerOverBase, blendOverri
 import { POSE_STRIDE } from '../math/layout.js';
 import { blendPlan, isLayerOverBase, type KernelPointers, type LayerPlan } from '../systems/layerPlan.js';
 import type { AnimationWorld } from '../world.js';
-import { POSE_TABLE_IDS, sampleLayerWasm, SKIN_TABLE_IDS, type WasmKernels } from './kernels.js';
+import { sampleLayerWasm, type WasmKernels } from './kernels.js';
 
 /**
  * Blends `plan` on `kernels` (see the file header) into `out` (in the kernels' memory) at
@@ -68,11 +68,11 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
       if ((clip.reduced !== null && clip.reduced.compressed === undefined) || !sampleLayerWasm(kernels, source[n], samplesAt + n * poseBytes, timeAt + n * 8, bindingId)) {
         sampleClipInto(samples, n * poseSize, clip, plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
       }
-      const maskAt = mask[li] < 0 ? 0 : mask[li] < POSE_TABLE_IDS ? maskTable[mask[li]] : 0;
+      const maskAt = mask[li] < 0 ? 0 : mask[li] < maskTable.length ? maskTable[mask[li]] : 0;
       layerMasks[maskRow + n] = maskAt;
       if (mask[li] >= 0 && maskAt === 0) uncopied = true;
     }
-    const rest = uncopied || skeletonId >= SKIN_TABLE_IDS ? 0 : area.restTable[skeletonId];
+    const rest = uncopied || skeletonId >= area.restTable.length ? 0 : area.restTable[skeletonId];
     if (rest !== 0 && plan.layered) {
       blendOverrideLayered(outAt, samplesAt, poseBytes, weightAt, layerMasksAt, stepsAt, count, jointCount, rest, thresholdAt);
     } else if (plan.layered && isLayerOverBase(plan)) {
@@ -132,8 +132,8 @@ function pointPlan(world: AnimationWorld, kernels: WasmKernels, plan: LayerPlan)
  */
 function additiveWasm(kernels: WasmKernels, target: number, pose: number, referenceId: number, maskId: number, weight: number, jointCount: number): boolean {
   const { referenceTable, maskTable } = kernels.area;
-  const referenceAt = referenceId < POSE_TABLE_IDS ? referenceTable[referenceId] : 0;
-  const maskAt = maskId < 0 ? 0 : maskId < POSE_TABLE_IDS ? maskTable[maskId] : 0;
+  const referenceAt = referenceId < referenceTable.length ? referenceTable[referenceId] : 0;
+  const maskAt = maskId < 0 ? 0 : maskId < maskTable.length ? maskTable[maskId] : 0;
   if (referenceAt === 0 || (maskId >= 0 && maskAt === 0)) return false;
   kernels.applyAdditive(target, pose, referenceAt, weight, maskAt, jointCount);
   return true;

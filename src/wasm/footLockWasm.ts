@@ -120,4 +120,7 @@ export function writeFootLockBlock(world: AnimationWorld, kernels: WasmKernels, 
   b[n++] = kernels.area.contactTable.byteOffset;
   b[n++] = scratch.batchEids.byteOffset;
   b[n++] = scratch.batchSeconds.byteOffset;
+  b[n++] = kernels.area.skinTable.length >> 1; // the ids each table covers (they grow: src/wasm/areaLayout.ts)
+  b[n++] = kernels.area.maskTable.length;
+  b[n++] = kernels.area.contactTable.length;
 }

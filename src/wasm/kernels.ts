@@ -21,10 +21,13 @@ import type { Clip } from '../assets/Clip.js';
 import { BIT_SCALE, INV255, type CompressedTracks } from '../assets/compressedTracks.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import * as layout from '../math/layout.js';
-import { MAX_LAYERS } from '../components/Layers.js';
-import { MAX_THREADS } from '../memory/environment.js';
-import { measureAllocations, type PoolAllocator } from '../memory/poolAllocator.js';
-import { createAreaPart, giveRange, takeRange, type AreaPart } from './areaSpace.js';
+import { measureAllocations } from '../memory/poolAllocator.js';
+import {
+  coverId, createKernelAreaHeader, createKernelSpace, giveBytes, inertSpace, KIND_CLIPS, KIND_CONTACTS, KIND_POSES, KIND_SKELETONS,
+  L_NO_CONTACTS, planTableBytes, refreshKernelArea, tableIds, TABLE_BINDING, TABLE_CLIP, TABLE_MASK, TABLE_REFERENCE, TABLE_REST, TABLE_SKIN, TABLE_CONTACT,
+  takeBytes, viewKernelArea, type HeapPlan, type KernelArea, type KernelAreaHeader, type KernelSpace,
+} from './areaLayout.js';
+import { kernelAreaGrows } from './loader.js';
 import { wasmApi, type WasmMemory, type WasmModule } from './wasmApi.js';
 const { MATRIX_STRIDE } = layout;
 
@@ -104,69 +107,32 @@ export const KERNEL_AREA_CONTACT_BYTES = 262_144;
 const CONTACT_HEADER = 24;
 const CONTACT_COUNTS = 8;
 const NO_CONTACTS_BYTES = 32;
-/** `KernelArea.top`'s counter of the contact tables' room. */
-const TOP_CONTACTS = 3;
 
 /** Clip ids the kernel area's clip table covers (`KernelArea.clipTable`): clips with larger ids are sampled on the JavaScript kernel. */
 export const CLIP_TABLE_IDS = 1024;
 
 /**
- * The kernel area's pools: `top[0]` is the top of `bytes` (skeletons: the end of its highest
- * copy; `WasmKernels.space` keeps the free ranges below it), `top[1]` that of `clips`; `chunks[t]` counts the calls thread `t` (0: the world's own
- * thread, 1 …: its workers) made to the skinning kernels' chunk loop (one per chunk of a
- * frame, or per `skinSystem` pass over the crowd): with it a test, or a page, sees that a
- * worker really ran WebAssembly. `params[t]` is thread `t`'s slot for a float the kernels read
- * (the blend threshold), so none is passed as a number argument. The tables, one for the whole
- * world and read by every thread, hold the copies' pointers by asset id (0: no copy, the
- * JavaScript kernels run): `skinTable` (parents, inverse binds) pairs by skeleton id, which
- * the chunk kernel `skinEntries` reads, `restTable` the rest poses by skeleton id, `clipTable`
- * the clips' records by clip id, `maskTable` the masks' weights (one float32 per joint) by mask
- * id, `referenceTable` the reference poses (float32 poses) by reference id and `bindingTable`
- * the records of bindings without `retarget` by binding id (the target joint count, a row per
- * target joint: source joint, translation mode and scale; then the target's rest pose), all
- * copied into `poses` (`top[2]` its bytes handed out). Only {@link syncKernelArea}, on the world's own thread
- * before a frame, writes them. `layerMasks[t × MAX_LAYERS + n]` is thread `t`'s slot for the mask
- * pointer of layer slot n of the character it blends (0: unmasked), which `blendOverrideMasked`
- * reads.
+ * First ids of the tables on a growable area (skeletons, rest poses, clips, contact tables,
+ * masks, reference poses, bindings): they grow, twice as long each time, with the ids used.
  */
-export interface KernelArea {
-  readonly top: Int32Array;
-  readonly bytes: Float64Array;
-  readonly chunks: Float64Array;
-  readonly params: Float64Array;
-  readonly clips: Float64Array;
-  readonly skinTable: Int32Array;
-  readonly restTable: Int32Array;
-  readonly clipTable: Int32Array;
-  readonly poses: Float64Array;
-  readonly maskTable: Int32Array;
-  readonly referenceTable: Int32Array;
-  readonly bindingTable: Int32Array;
-  readonly layerMasks: Int32Array;
-  /** By clip id (below `CLIP_TABLE_IDS`): the pointer of the clip's contact table copy in `contacts` (0: none; `top[3]` its bytes handed out). */
-  readonly contactTable: Int32Array;
-  readonly contacts: Float64Array;
-}
+const GROWABLE_TABLE_IDS = [16, 16, 64, 64, 16, 16, 16] as const;
 
-/** Allocates a kernel area for skeletons of up to `maxJoints` joints (buildAnimationWorld, after the pools). */
-export function createKernelArea(maxJoints: number, alloc: PoolAllocator): KernelArea {
-  return {
-    top: alloc.array(Int32Array, 4),
-    chunks: alloc.array(Float64Array, MAX_THREADS),
-    params: alloc.array(Float64Array, MAX_THREADS),
-    bytes: alloc.array(Float64Array, (kernelAreaSkeletons(maxJoints) * areaBytes(maxJoints)) / 8),
-    skinTable: alloc.array(Int32Array, 2 * SKIN_TABLE_IDS),
-    restTable: alloc.array(Int32Array, SKIN_TABLE_IDS),
-    clipTable: alloc.array(Int32Array, CLIP_TABLE_IDS),
-    clips: alloc.array(Float64Array, clipAreaBytes(maxJoints) / 8),
-    maskTable: alloc.array(Int32Array, POSE_TABLE_IDS),
-    referenceTable: alloc.array(Int32Array, POSE_TABLE_IDS),
-    bindingTable: alloc.array(Int32Array, POSE_TABLE_IDS),
-    layerMasks: alloc.array(Int32Array, MAX_THREADS * MAX_LAYERS),
-    poses: alloc.array(Float64Array, poseAreaBytes(maxJoints) / 8),
-    contactTable: alloc.array(Int32Array, CLIP_TABLE_IDS),
-    contacts: alloc.array(Float64Array, KERNEL_AREA_CONTACT_BYTES / 8),
-  };
+/** Bytes a growable kernel area's heap starts with: the tables at their first ids, the no-contacts record, room for a few copies. */
+export const KERNEL_AREA_START_BYTES = 65_536;
+
+/**
+ * How a world's kernel area starts (src/wasm/areaLayout.ts): on a shared memory (`grows`) a
+ * small heap, {@link KERNEL_AREA_START_BYTES}, with no budgets and short tables, grown as assets
+ * are registered; on a plain memory a fixed heap — room for {@link kernelAreaSkeletons}
+ * skeletons, {@link clipAreaBytes} of clips, {@link poseAreaBytes} of masks, reference poses
+ * and bindings, {@link KERNEL_AREA_CONTACT_BYTES} of contact tables, and tables of
+ * {@link SKIN_TABLE_IDS}, {@link CLIP_TABLE_IDS} and {@link POSE_TABLE_IDS} ids.
+ */
+export function heapPlan(maxJoints: number, grows: boolean): HeapPlan {
+  if (grows) return { grows, tableIds: GROWABLE_TABLE_IDS, budget: [Infinity, Infinity, Infinity, Infinity], bytes: KERNEL_AREA_START_BYTES };
+  const tableIdsAtFirst = [SKIN_TABLE_IDS, SKIN_TABLE_IDS, CLIP_TABLE_IDS, CLIP_TABLE_IDS, POSE_TABLE_IDS, POSE_TABLE_IDS, POSE_TABLE_IDS];
+  const budget = [kernelAreaSkeletons(maxJoints) * areaBytes(maxJoints), clipAreaBytes(maxJoints), poseAreaBytes(maxJoints), KERNEL_AREA_CONTACT_BYTES];
+  return { grows, tableIds: tableIdsAtFirst, budget, bytes: budget.reduce((a, b) => a + b, 0) + planTableBytes(tableIdsAtFirst) };
 }
 
 /**
@@ -199,13 +165,14 @@ export function clipAreaBytes(maxJoints: number): number {
 }
 
 /**
- * Bytes a world on the WebAssembly kernels allocates beyond a JavaScript world's pools: the
- * kernel area of {@link createKernelArea} (alignment included) and the {@link KERNEL_POOL_START}
- * bytes before the first pool (`worldBytes({ …, kernels: 'wasm' })`). The memory itself is whole 64 KiB
- * pages, so up to a page more is reserved.
+ * Bytes a world on the WebAssembly kernels allocates beyond a JavaScript world's pools when it
+ * is created: the kernel area's header and its heap as it starts ({@link heapPlan}: small on a
+ * shared memory, which grows as assets are registered; fixed on a plain one) and the
+ * {@link KERNEL_POOL_START} bytes before the first pool (`worldBytes({ …, kernels: 'wasm' })`).
+ * The memory itself is whole 64 KiB pages, so up to a page more is reserved.
  */
-export function kernelAreaBytes(maxJoints: number): number {
-  return KERNEL_POOL_START + measureAllocations((alloc) => createKernelArea(maxJoints, alloc));
+export function kernelAreaBytes(maxJoints: number, grows = kernelAreaGrows(1)): number {
+  return KERNEL_POOL_START + measureAllocations((alloc) => createKernelAreaHeader(alloc)) + heapPlan(maxJoints, grows).bytes;
 }
 
 /** Skeletons of `maxJoints` joints a world's kernel area holds: {@link KERNEL_AREA_SKELETONS}, fewer for large `maxJoints`. */
@@ -294,17 +261,23 @@ export type FootLockTurnKernel = (block: number, eid: number, parents: number, l
  * One thread's kernels of a world: the instance's exports, and (used on the world's own thread
  * only, by {@link syncKernelArea}) the assets whose copies the area's tables point to.
  */
+export type { KernelArea, KernelAreaHeader, KernelSpace } from './areaLayout.js';
+
 export interface WasmKernels {
   /** The thread this instance runs on (0: the world's own; a worker's `thread`): its counter in `area.chunks`. */
   readonly thread: number;
   readonly module: WasmModule;
   readonly memory: WasmMemory;
+  /** This thread's views of the kernel area (made again when the memory grew or a table moved: src/wasm/areaLayout.ts). */
   readonly area: KernelArea;
+  /**
+   * The buffer the pools were viewed on (`memory.buffer` when the kernels were instantiated): a
+   * view on it is in the memory. (`memory.buffer` itself is a new, longer buffer after growth.)
+   */
+  readonly poolBuffer: ArrayBufferLike;
   readonly skin: SkinKernel;
   readonly skinEntries: SkinEntriesKernel;
   readonly copyBytes: CopyKernel;
-  /** Byte offset of `area.skinTable` in the memory. */
-  readonly skinTableAt: number;
   readonly sampleClip: SampleKernel;
   readonly sampleBound: BoundSampleKernel;
   readonly blendOverride: BlendKernel;
@@ -314,23 +287,20 @@ export interface WasmKernels {
   readonly footLockEntries: FootLockEntriesKernel;
   readonly footLockLegs: FootLockLegsKernel;
   readonly footLockTurn: FootLockTurnKernel;
-  /** Per skeleton id below {@link SKIN_TABLE_IDS}: the skeleton the tables' entry was made for (null: none; its copy may be 0, the area was full). */
+  /** Per skeleton id: the skeleton the tables' entry was made for (null: none; its copy may be 0, the area was full). */
   readonly copied: (Skeleton | null)[];
-  /** Per clip id below {@link CLIP_TABLE_IDS}: the clip the table's entry was made for (null: none; its copy may be 0: reduced, or it did not fit). */
+  /** Per clip id: the clip the table's entry was made for (null: none; its copy may be 0: reduced, or it did not fit). */
   readonly clipCopied: (Clip | null)[];
-  /** `area.clips` as 32-bit words: a record's counts read on any thread (`clipCopied` is the world's own thread's only). */
-  readonly clipWords: Int32Array;
-  /** Per mask id below {@link POSE_TABLE_IDS}: the weights the mask table's entry was made for (null: none). */
+  /** Per mask id: the weights the mask table's entry was made for (null: none). */
   readonly maskCopied: (Float32Array | null)[];
-  /** Per reference id below {@link POSE_TABLE_IDS}: the pose the reference table's entry was made for (null: none). */
+  /** Per reference id: the pose the reference table's entry was made for (null: none). */
   readonly referenceCopied: (Float32Array | null)[];
-  /** Per binding id below {@link POSE_TABLE_IDS}: the binding the binding table's entry was made for (null: none; its copy is 0 for a binding with `retarget`). */
+  /** Per binding id: the binding the binding table's entry was made for (null: none; its copy is 0 for a binding with `retarget`). */
   readonly bindingCopied: (Binding | null)[];
   /**
-   * Where the copies are (the world's own thread only): the area's parts — skeletons, clips,
-   * poses (masks, reference poses and bindings), contact tables — and each copy's byte range by asset id
-   * (`spans.clips[2 × id]` its start in its part, −1 for none; `[2 × id + 1]` its size), so a
-   * released asset's space goes to the next one (src/wasm/areaSpace.ts).
+   * Where the copies are (the world's own thread only; inert on a worker): the heap's free
+   * ranges, the bytes per kind of copy, each copy's range by asset id, so a released asset's
+   * space goes to the next one (src/wasm/areaLayout.ts).
    */
   readonly space: KernelSpace;
   /**
@@ -351,60 +321,33 @@ export interface WasmKernels {
   };
 }
 
-/** The kernel area's parts and the copies' ranges ({@link WasmKernels.space}). */
-export interface KernelSpace {
-  readonly skeletons: AreaPart;
-  readonly clips: AreaPart;
-  readonly poses: AreaPart;
-  /** The clips' contact tables (foot locking); its first `NO_CONTACTS_BYTES` are the all-zero record of a clip without one. */
-  readonly contacts: AreaPart;
-  readonly spans: {
-    readonly skeletons: number[];
-    readonly clips: number[];
-    readonly contacts: number[];
-    readonly masks: number[];
-    readonly references: number[];
-    readonly bindings: number[];
-  };
-  /** Reasons already warned of (bits of `WARNED_*`). */
-  warned: number;
-}
-
 const WARNED_FULL = 1, WARNED_IDS = 2;
-
-/** A kernel space for `area`: every part free. */
-function createKernelSpace(area: KernelArea): KernelSpace {
-  const contacts = createAreaPart(area.contacts.byteLength);
-  takeRange(contacts, NO_CONTACTS_BYTES);
-  return {
-    skeletons: createAreaPart(area.bytes.byteLength),
-    clips: createAreaPart(area.clips.byteLength),
-    poses: createAreaPart(area.poses.byteLength),
-    contacts,
-    spans: { skeletons: [], clips: [], contacts: [], masks: [], references: [], bindings: [] },
-    warned: 0,
-  };
-}
 
 /** No masks or reference poses (a worker's registries: it never copies). */
 const NO_POSES = { masks: [], references: [], bindings: [] } as const;
 
 /**
  * Instantiates `module` on `memory` (the world's pool memory) for thread `thread` of the world
- * (0: its own), whose mask and reference registries are `registries` (the world's own thread).
+ * (0: its own), whose mask and reference registries are `registries` (the world's own thread),
+ * viewing the kernel area of `header`. `heap` (the world's own thread, at creation) lays the
+ * area's heap out from byte `start` to the memory's end by `plan`; a worker passes null and
+ * views the layout the world's thread wrote.
  */
 export function instantiateKernels(
-  module: WasmModule, memory: WasmMemory, area: KernelArea, thread = 0, registries: WasmKernels['registries'] = NO_POSES,
+  module: WasmModule, memory: WasmMemory, header: KernelAreaHeader, thread = 0, registries: WasmKernels['registries'] = NO_POSES,
+  heap: { readonly start: number; readonly plan: HeapPlan } | null = null,
 ): WasmKernels {
   const api = wasmApi as NonNullable<typeof wasmApi>;
   const instance = new api.Instance(module, { env: { memory } });
   const exports = instance.exports;
+  const area = viewKernelArea(header, memory);
+  const space = heap === null ? inertSpace() : createKernelSpace(area, memory, heap.start, heap.plan, NO_CONTACTS_BYTES);
   return {
-    thread, module, memory, area,
+    thread, module, memory, area, space,
+    poolBuffer: memory.buffer,
     skin: exports['skin'] as SkinKernel,
     skinEntries: exports['skinEntries'] as SkinEntriesKernel,
     copyBytes: exports['copyBytes'] as CopyKernel,
-    skinTableAt: area.skinTable.byteOffset,
     sampleClip: exports['sampleClip'] as SampleKernel,
     sampleBound: exports['sampleBound'] as BoundSampleKernel,
     blendOverride: exports['blendOverride'] as BlendKernel,
@@ -416,14 +359,20 @@ export function instantiateKernels(
     footLockTurn: exports['footLockTurn'] as FootLockTurnKernel,
     copied: [],
     clipCopied: [],
-    clipWords: new Int32Array(area.clips.buffer, area.clips.byteOffset, area.clips.length * 2),
     maskCopied: [],
     referenceCopied: [],
     bindingCopied: [],
-    space: createKernelSpace(area),
     warnings: [],
     registries,
   };
+}
+
+/**
+ * A worker's views of the kernel area made again when the world's thread grew the memory or
+ * moved a table since (its layout's generation changed): before the worker's share of a frame.
+ */
+export function refreshKernels(kernels: WasmKernels): void {
+  refreshKernelArea(kernels.area, kernels.memory);
 }
 
 /**
@@ -442,23 +391,25 @@ export function instantiateKernels(
  * changed (a loop over the registries).
  */
 export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleton[], clips: readonly Clip[]): void {
-  const { copied, clipCopied, space, area } = kernels;
-  const { skinTable, restTable, clipTable } = area;
+  const { copied, clipCopied, space, area, memory } = kernels;
   const skeletonIds = Math.max(skeletons.length, copied.length);
   for (let id = 0; id < skeletonIds; id++) {
     const skeleton = id < skeletons.length ? (skeletons[id] as Skeleton | undefined) ?? null : null;
     if (id < copied.length && copied[id] === skeleton) continue;
     while (copied.length <= id) copied.push(null);
     copied[id] = skeleton;
-    if (id >= SKIN_TABLE_IDS) {
-      if (skeleton !== null) warn(kernels, WARNED_IDS, `skeleton id ${id} is beyond the kernel area's ${SKIN_TABLE_IDS} skeleton ids`);
+    if (id < tableIds(area, TABLE_SKIN)) {
+      area.skinTable[id * 2] = 0;
+      area.skinTable[id * 2 + 1] = 0;
+    }
+    if (id < area.restTable.length) area.restTable[id] = 0;
+    release(kernels, KIND_SKELETONS, space.spans.skeletons, id);
+    if (skeleton === null) continue;
+    if (!coverId(space, area, memory, TABLE_SKIN, id) || !coverId(space, area, memory, TABLE_REST, id)) {
+      warn(kernels, WARNED_IDS, `skeleton id ${id} is beyond the kernel area's ${area.restTable.length} skeleton ids`);
       continue;
     }
-    skinTable[id * 2] = 0;
-    skinTable[id * 2 + 1] = 0;
-    restTable[id] = 0;
-    release(space.skeletons, space.spans.skeletons, id);
-    if (skeleton !== null) copySkeleton(kernels, id, skeleton);
+    copySkeleton(kernels, id, skeleton);
   }
   const clipIds = Math.max(clips.length, clipCopied.length);
   for (let id = 0; id < clipIds; id++) {
@@ -466,36 +417,39 @@ export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleto
     if (id < clipCopied.length && clipCopied[id] === clip) continue;
     while (clipCopied.length <= id) clipCopied.push(null);
     clipCopied[id] = clip;
-    if (id >= CLIP_TABLE_IDS) {
-      if (clip !== null && (clip.reduced === null || clip.reduced.compressed !== undefined)) warn(kernels, WARNED_IDS, `clip "${clip.name}" has id ${id}, beyond the kernel area's ${CLIP_TABLE_IDS} clip ids`);
+    if (id < area.clipTable.length) area.clipTable[id] = 0;
+    if (id < area.contactTable.length) area.contactTable[id] = 0;
+    release(kernels, KIND_CLIPS, space.spans.clips, id);
+    release(kernels, KIND_CONTACTS, space.spans.contacts, id);
+    if (clip === null) continue;
+    const copies = clip.reduced === null || clip.reduced.compressed !== undefined;
+    if (!coverId(space, area, memory, TABLE_CLIP, id) || !coverId(space, area, memory, TABLE_CONTACT, id)) {
+      if (copies) warn(kernels, WARNED_IDS, `clip "${clip.name}" has id ${id}, beyond the kernel area's ${area.clipTable.length} clip ids`);
       continue;
     }
-    clipTable[id] = 0;
-    area.contactTable[id] = 0;
-    release(space.clips, space.spans.clips, id);
-    release(space.contacts, space.spans.contacts, id);
-    if (clip !== null && clip.reduced === null) copyClip(kernels, id, clip);
-    else if (clip !== null && clip.reduced?.compressed !== undefined) copyCompressedClip(kernels, id, clip, clip.reduced.compressed);
-    if (clip !== null) copyContacts(kernels, id, clip);
+    if (clip.reduced === null) copyClip(kernels, id, clip);
+    else if (clip.reduced.compressed !== undefined) copyCompressedClip(kernels, id, clip, clip.reduced.compressed);
+    copyContacts(kernels, id, clip);
   }
-  syncPoses(kernels, kernels.maskCopied, kernels.registries.masks, area.maskTable, space.spans.masks, 'mask');
-  syncPoses(kernels, kernels.referenceCopied, kernels.registries.references, area.referenceTable, space.spans.references, 'reference pose');
+  syncPoses(kernels, kernels.maskCopied, kernels.registries.masks, TABLE_MASK, space.spans.masks, 'mask');
+  syncPoses(kernels, kernels.referenceCopied, kernels.registries.references, TABLE_REFERENCE, space.spans.references, 'reference pose');
   const { bindingCopied } = kernels;
   const bindings = kernels.registries.bindings;
-  const bindingIds = Math.min(Math.max(bindings.length, bindingCopied.length), POSE_TABLE_IDS);
+  const bindingIds = Math.max(bindings.length, bindingCopied.length);
   for (let id = 0; id < bindingIds; id++) {
     const binding = id < bindings.length ? (bindings[id] as Binding | undefined) ?? null : null;
     if (id < bindingCopied.length && bindingCopied[id] === binding) continue;
     while (bindingCopied.length <= id) bindingCopied.push(null);
     bindingCopied[id] = binding;
-    area.bindingTable[id] = 0;
-    release(space.poses, space.spans.bindings, id);
-    if (binding !== null && binding.retarget === null) copyBinding(kernels, id, binding);
+    if (id < area.bindingTable.length) area.bindingTable[id] = 0;
+    release(kernels, KIND_POSES, space.spans.bindings, id);
+    if (binding === null || binding.retarget !== null) continue;
+    if (!coverId(space, area, memory, TABLE_BINDING, id)) {
+      warn(kernels, WARNED_IDS, `binding id ${id} is beyond the kernel area's ${area.bindingTable.length} binding ids`);
+      continue;
+    }
+    copyBinding(kernels, id, binding);
   }
-  area.top[0] = space.skeletons.top;
-  area.top[1] = space.clips.top;
-  area.top[2] = space.poses.top;
-  area.top[TOP_CONTACTS] = space.contacts.top;
 }
 
 /** Adds `message` to `kernels.warnings` unless a warning of `reason` was given already. */
@@ -506,20 +460,24 @@ function warn(kernels: WasmKernels, reason: number, message: string): void {
   kernels.warnings.push(`kernels 'wasm': ${message}; it runs on the JavaScript kernels (${why}; kernelAreaReport(world) lists what runs there)`);
 }
 
-/** Gives back the range asset `id` of a kind (`spans`, in `part`) held, if any. */
-function release(part: AreaPart, spans: number[], id: number): void {
+/** Gives back the range asset `id` of `kind` (`spans`) held, if any. */
+function release(kernels: WasmKernels, kind: number, spans: number[], id: number): void {
   if (2 * id >= spans.length || spans[2 * id] < 0) return;
-  giveRange(part, spans[2 * id], spans[2 * id + 1]);
+  giveBytes(kernels.space, kernels.area, kind, spans[2 * id], spans[2 * id + 1]);
   spans[2 * id] = -1;
 }
 
-/** Takes `size` bytes of `part` for asset `id` (its range noted in `spans`): the start, or −1 when nothing is free. */
-function reserve(part: AreaPart, spans: number[], id: number, size: number): number {
-  const start = takeRange(part, size);
+/**
+ * Takes `size` bytes of the heap for asset `id` of `kind` (its range noted in `spans`; the
+ * memory grown when it can): the pointer, or −1 when nothing has room. Views of the memory are
+ * made after it (`kernels.area.words.buffer`): growth makes a new buffer.
+ */
+function reserve(kernels: WasmKernels, kind: number, spans: number[], id: number, size: number): number {
+  const at = takeBytes(kernels.space, kernels.area, kernels.memory, kind, size);
   while (spans.length <= 2 * id + 1) spans.push(-1, 0);
-  spans[2 * id] = start;
+  spans[2 * id] = at;
   spans[2 * id + 1] = size;
-  return start;
+  return at;
 }
 
 /**
@@ -530,17 +488,16 @@ function reserve(part: AreaPart, spans: number[], id: number, size: number): num
  * does not fit.
  */
 function copyBinding(kernels: WasmKernels, id: number, binding: Binding): void {
-  const { area, space } = kernels;
-  const poses = area.poses;
   const n = binding.sourceJoint.length;
-  const start = reserve(space.poses, space.spans.bindings, id, bindingBytes(n));
-  if (start < 0) {
+  const at = reserve(kernels, KIND_POSES, kernels.space.spans.bindings, id, bindingBytes(n));
+  if (at < 0) {
     warn(kernels, WARNED_FULL, `binding ${id} (onto ${n} joints) does not fit`);
     return;
   }
-  const at = poses.byteOffset + start;
-  const ints = new Int32Array(poses.buffer, at, (BINDING_HEADER + n * BINDING_ROW) / 4);
-  const floats = new Float32Array(poses.buffer, at, (BINDING_HEADER + n * BINDING_ROW) / 4);
+  const { area } = kernels;
+  const buffer = area.words.buffer;
+  const ints = new Int32Array(buffer, at, (BINDING_HEADER + n * BINDING_ROW) / 4);
+  const floats = new Float32Array(buffer, at, (BINDING_HEADER + n * BINDING_ROW) / 4);
   ints[0] = n;
   for (let j = 0; j < n; j++) {
     const row = (BINDING_HEADER + j * BINDING_ROW) / 4;
@@ -548,7 +505,7 @@ function copyBinding(kernels: WasmKernels, id: number, binding: Binding): void {
     ints[row + 1] = binding.translationMode[j];
     floats[row + 2] = binding.translationScale[j];
   }
-  new Float32Array(poses.buffer, at + BINDING_HEADER + n * BINDING_ROW, n * layout.POSE_STRIDE).set(binding.target.rest.subarray(0, n * layout.POSE_STRIDE));
+  new Float32Array(buffer, at + BINDING_HEADER + n * BINDING_ROW, n * layout.POSE_STRIDE).set(binding.target.rest.subarray(0, n * layout.POSE_STRIDE));
   area.bindingTable[id] = at;
 }
 
@@ -560,26 +517,30 @@ function copyBinding(kernels: WasmKernels, id: number, binding: Binding): void {
  * smaller one may still fit) or its id was released (its space given back).
  */
 function syncPoses(
-  kernels: WasmKernels, copied: (Float32Array | null)[], registry: readonly Float32Array[], table: Int32Array, spans: number[], what: string,
+  kernels: WasmKernels, copied: (Float32Array | null)[], registry: readonly Float32Array[], t: number, spans: number[], what: string,
 ): void {
-  const { area, space } = kernels;
-  const ids = Math.min(Math.max(registry.length, copied.length), POSE_TABLE_IDS);
+  const { area, space, memory } = kernels;
+  const ids = Math.max(registry.length, copied.length);
   for (let id = 0; id < ids; id++) {
     const values = id < registry.length ? (registry[id] as Float32Array | undefined) ?? null : null;
     if (id < copied.length && copied[id] === values) continue;
     while (copied.length <= id) copied.push(null);
     copied[id] = values;
-    table[id] = 0;
-    release(space.poses, spans, id);
+    const before = t === TABLE_MASK ? area.maskTable : area.referenceTable;
+    if (id < before.length) before[id] = 0;
+    release(kernels, KIND_POSES, spans, id);
     if (values === null) continue;
-    const start = reserve(space.poses, spans, id, Math.ceil((values.length * 4) / 16) * 16);
-    if (start < 0) {
+    if (!coverId(space, area, memory, t, id)) {
+      warn(kernels, WARNED_IDS, `${what} id ${id} is beyond the kernel area's ${before.length} ids`);
+      continue;
+    }
+    const at = reserve(kernels, KIND_POSES, spans, id, Math.ceil((values.length * 4) / 16) * 16);
+    if (at < 0) {
       warn(kernels, WARNED_FULL, `${what} ${id} does not fit`);
       continue;
     }
-    const poses = area.poses;
-    new Float32Array(poses.buffer, poses.byteOffset + start, values.length).set(values);
-    table[id] = poses.byteOffset + start;
+    new Float32Array(area.words.buffer, at, values.length).set(values);
+    (t === TABLE_MASK ? area.maskTable : area.referenceTable)[id] = at; // the views after any growth
   }
 }
 
@@ -588,15 +549,14 @@ function syncPoses(
  * ({@link syncKernelArea}); leaves them 0 when the area is full.
  */
 function copySkeleton(kernels: WasmKernels, id: number, skeleton: Skeleton): void {
-  const { area, space } = kernels;
-  const bytes = area.bytes;
   const n = skeleton.jointCount;
-  const start = reserve(space.skeletons, space.spans.skeletons, id, areaBytes(n));
-  if (start < 0) {
+  const parentsAt = reserve(kernels, KIND_SKELETONS, kernels.space.spans.skeletons, id, areaBytes(n));
+  if (parentsAt < 0) {
     warn(kernels, WARNED_FULL, `skeleton ${id} (${n} joints) does not fit`);
     return;
   }
-  const parentsAt = bytes.byteOffset + start;
+  const { area } = kernels;
+  const bytes = area.words;
   const bindAt = parentsAt + parentsBytes(n);
   const restAt = bindAt + n * MATRIX_STRIDE * 4;
   new Float32Array(bytes.buffer, restAt, n * layout.POSE_STRIDE).set(skeleton.rest.subarray(0, n * layout.POSE_STRIDE));
@@ -616,14 +576,13 @@ function copySkeleton(kernels: WasmKernels, id: number, skeleton: Skeleton): voi
  * may still fit).
  */
 function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
-  const { area, space } = kernels;
-  const clips = area.clips;
-  const start = reserve(space.clips, space.spans.clips, id, clipBytes(clip));
-  if (start < 0) {
+  const at = reserve(kernels, KIND_CLIPS, kernels.space.spans.clips, id, clipBytes(clip));
+  if (at < 0) {
     warn(kernels, WARNED_FULL, `clip "${clip.name}" (${clip.frameCount} frames of ${clip.skeleton.jointCount} joints) does not fit`);
     return;
   }
-  const at = clips.byteOffset + start;
+  const { area } = kernels;
+  const clips = area.words;
   new Float64Array(clips.buffer, at, 1)[0] = clip.frameRate;
   const counts = new Int32Array(clips.buffer, at + CLIP_COUNTS, 2);
   counts[0] = clip.frameCount;
@@ -654,8 +613,6 @@ const CC_HEADER = 64;
  * when it does not fit.
  */
 function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: CompressedTracks): void {
-  const { area, space } = kernels;
-  const clips = area.clips;
   const J = c.jointCount;
   const align = (n: number): number => Math.ceil(n / 16) * 16;
   const arrays: [ArrayLike<number>, 'u8' | 'u32' | 'f32' | 'f64'][] = [
@@ -664,12 +621,13 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
     [clip.skeleton.rest, 'f32'],
   ];
   const sizes = arrays.map(([a, kind]) => align(a.length * (kind === 'u8' ? 1 : kind === 'f64' ? 8 : 4)));
-  const start = reserve(space.clips, space.spans.clips, id, CC_HEADER + sizes.reduce((x, y) => x + y, 0));
-  if (start < 0) {
+  const at = reserve(kernels, KIND_CLIPS, kernels.space.spans.clips, id, CC_HEADER + sizes.reduce((x, y) => x + y, 0));
+  if (at < 0) {
     warn(kernels, WARNED_FULL, `compressed clip "${clip.name}" (${c.byteLength} bytes) does not fit`);
     return;
   }
-  const at = clips.byteOffset + start;
+  const { area } = kernels;
+  const clips = area.words;
   new Float64Array(clips.buffer, at, 1)[0] = clip.frameRate;
   const header = new Int32Array(clips.buffer, at + CLIP_COUNTS, (CC_HEADER - CLIP_COUNTS) / 4);
   header[0] = clip.frameCount;
@@ -709,20 +667,19 @@ function rangeSteps(c: CompressedTracks): Float64Array {
  * is left keeps the entry 0 (the JavaScript foot lock runs the characters playing it).
  */
 function copyContacts(kernels: WasmKernels, id: number, clip: Clip): void {
-  const { area, space } = kernels;
-  const contacts = area.contacts;
   const table = clip.contacts;
   if (table === null || table === undefined) {
-    area.contactTable[id] = contacts.byteOffset; // the room's first record, all zeros: no rows
+    kernels.area.contactTable[id] = kernels.area.layout[L_NO_CONTACTS]; // the all-zero record: no rows
     return;
   }
   const rows = table.keys.length;
-  const start = reserve(space.contacts, space.spans.contacts, id, Math.ceil((CONTACT_HEADER + rows * 4 + table.flags.length) / 16) * 16);
-  if (start < 0) {
+  const at = reserve(kernels, KIND_CONTACTS, kernels.space.spans.contacts, id, Math.ceil((CONTACT_HEADER + rows * 4 + table.flags.length) / 16) * 16);
+  if (at < 0) {
     warn(kernels, WARNED_FULL, `the contact table of clip "${clip.name}" does not fit (foot locking of the characters playing it)`);
     return;
   }
-  const at = contacts.byteOffset + start;
+  const { area } = kernels;
+  const contacts = area.words;
   new Float64Array(contacts.buffer, at, 1)[0] = table.frameRate;
   const ints = new Int32Array(contacts.buffer, at + CONTACT_COUNTS, (CONTACT_HEADER - CONTACT_COUNTS) / 4 + rows);
   ints[0] = table.frames;
@@ -735,12 +692,12 @@ function copyContacts(kernels: WasmKernels, id: number, clip: Clip): void {
 
 /** The pointer of skeleton `id`'s (parents, inverse binds, rest pose) copy in the kernel area: 0 when it has none (the JavaScript kernels run it). */
 export function skeletonCopyAt(area: KernelArea, id: number): number {
-  return id < SKIN_TABLE_IDS ? area.skinTable[id * 2] : 0;
+  return id < area.restTable.length && id * 2 < area.skinTable.length ? area.skinTable[id * 2] : 0;
 }
 
 /** The pointer of clip `id`'s record in the kernel area: 0 when it has none (the JavaScript kernel samples it). */
 export function clipCopyAt(area: KernelArea, id: number): number {
-  return id < CLIP_TABLE_IDS ? area.clipTable[id] : 0;
+  return id < area.clipTable.length ? area.clipTable[id] : 0;
 }
 
 /**
@@ -751,7 +708,7 @@ export function clipCopyAt(area: KernelArea, id: number): number {
 export function copiedClipFrames(kernels: WasmKernels, clip: Clip): Float32Array | null {
   const id = kernels.clipCopied.indexOf(clip);
   const at = id < 0 ? 0 : clipCopyAt(kernels.area, id);
-  return at === 0 ? null : new Float32Array(kernels.area.clips.buffer, at + CLIP_HEADER, clip.frames.length);
+  return at === 0 ? null : new Float32Array(kernels.area.words.buffer, at + CLIP_HEADER, clip.frames.length);
 }
 
 /**
@@ -764,16 +721,17 @@ export function copiedClipFrames(kernels: WasmKernels, clip: Clip): Float32Array
  * `sampleClip`, which decodes it.
  */
 export function sampleLayerWasm(kernels: WasmKernels, id: number, out: number, time: number, bindingId = -1): boolean {
-  const at = id < CLIP_TABLE_IDS ? kernels.area.clipTable[id] : 0;
+  const { area } = kernels;
+  const at = id < area.clipTable.length ? area.clipTable[id] : 0;
   if (at === 0) return false;
   if (bindingId < 0) {
     kernels.sampleClip(out, at, time);
     return true;
   }
-  const bindingAt = bindingId < POSE_TABLE_IDS ? kernels.area.bindingTable[bindingId] : 0;
+  const bindingAt = bindingId < area.bindingTable.length ? area.bindingTable[bindingId] : 0;
   // A compressed record (its joint count stored negated) is bound on JavaScript. Read from the
   // record, not `clipCopied`: a worker's kernels share the area but keep no copies list.
-  if (bindingAt === 0 || kernels.clipWords[(at - kernels.area.clips.byteOffset + CLIP_JOINT_COUNT) >> 2] < 0) return false;
+  if (bindingAt === 0 || area.words[(at + CLIP_JOINT_COUNT) >> 2] < 0) return false;
   kernels.sampleBound(out, at, time, bindingAt);
   return true;
 }

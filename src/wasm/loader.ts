@@ -32,6 +32,7 @@ let modules: KernelModules | null = null;
 let missing: string | null = null;
 let tried = false;
 let forcedOff = false;
+let forcedFixed = false;
 
 /**
  * The compiled kernels module for a plain (`shared` false) or shared memory, or a clause saying
@@ -78,6 +79,25 @@ export async function loadKernels(url?: string | URL): Promise<boolean> {
     missing = `the WebAssembly kernels failed to load (${error instanceof Error ? error.message : String(error)})`;
   }
   return modules !== null;
+}
+
+/**
+ * Whether a wasm world of `threads` threads created now gets a kernel area that grows: its
+ * memory can be shared (the shared module is loaded: Node, or a cross-origin isolated page) —
+ * a shared memory's buffer is not detached when it grows, so the pools' views stay valid.
+ * Every wasm world is then on a shared memory; a threaded one always is.
+ */
+export function kernelAreaGrows(threads: number): boolean {
+  if (forcedFixed && threads <= 1) return false;
+  return typeof kernelModule(true) !== 'string';
+}
+
+/**
+ * Tests' switch: with `fixed` true, single-threaded wasm worlds created meanwhile are on a
+ * plain memory with the fixed kernel area (as on a page that cannot share memory).
+ */
+export function setKernelAreaFixed(fixed: boolean): void {
+  forcedFixed = fixed;
 }
 
 /**

@@ -9,6 +9,8 @@ export type WasmModule = object;
 /** A `WebAssembly.Memory`: its buffer is a `SharedArrayBuffer` when created with `shared: true`. */
 export interface WasmMemory {
   readonly buffer: ArrayBuffer | SharedArrayBuffer;
+  /** Appends `pages` pages (a plain memory's buffer is then detached; a shared one's is not); throws a RangeError beyond the maximum. */
+  grow(pages: number): number;
 }
 
 /** The members of `WebAssembly` bitanim calls. */

@@ -99,6 +99,10 @@ describe('docs/hardening.md "World size" states worldBytes\' numbers', () => {
       return [joints, n((crowd - fixed) / 10_000), n(fixed), n(mostCharacters(joints)), Math.round(crowd / 1e6)].join(' | ');
     });
     expect(rows).toEqual(expected);
+    // The kernel area as a growable area starts: the same bytes at every maxJoints.
+    const added = [24, 64, 128, 256].map((joints) => worldBytes({ maxEntities: 0, maxJoints: joints, kernels: 'wasm' }) - worldBytes({ maxEntities: 0, maxJoints: joints }));
+    expect(new Set(added).size).toBe(1);
+    expect(text.replace(/\n/g, ' ')).toContain(`the kernel area adds ${n(added[0]!)} bytes to the fixed bytes`);
   });
 
   it('the refusal it quotes is the one createAnimationWorld gives', () => {

@@ -1,10 +1,11 @@
 /**
  * The kernel area's copies are the world's, not a thread's (src/wasm/kernels.ts
- * `syncKernelArea`, docs/wasm.md): a world with more skeletons and clip frames than its kernel
- * area holds (40 skeletons of 64 joints, 32 fit; 40 clips of 61 frames, 2,048 frames fit) runs
- * some characters on the WebAssembly kernels, which round in float32, and the others on the
- * JavaScript kernels. Which ones must not depend on the thread count: `stepParallel` at 1, 2
- * and 4 threads gives the same pools, bit for bit, and `step`'s.
+ * `syncKernelArea`, docs/wasm.md), and it grows between frames (src/wasm/areaLayout.ts): a world
+ * whose first 400 characters play 20 skeletons of 64 joints and 20 clips of 61 frames, and which
+ * is given 20 more skeletons and clips at frame 11 — after its workers started — grows its
+ * memory and moves its tables then (the area starts at 64 KiB with tables of 16 skeleton ids).
+ * The workers see the grown area: `stepParallel` at 1, 2 and 4 threads gives the same pools, bit
+ * for bit, as `step`, and not the JavaScript kernels' bits.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -47,26 +48,36 @@ function poolHash(world: AnimationWorld): string {
   return hash.digest('hex');
 }
 
+let grownAt = 0;
+
 interface Run {
   readonly hashes: string[];
   readonly kernels: string;
   readonly workerChunks: number;
+  readonly memoryBytes: number;
 }
 
 /** The crowd stepped FRAMES frames: by `step` (threads null) or `stepParallel` on `threads`. */
 async function run(threads: number | null, kernels: KernelChoice = 'auto'): Promise<Run> {
   const world = createAnimationWorld({ maxEntities: COUNT, maxJoints: JOINTS, threads: threads ?? 1, kernels, verifyThreads: true });
   const random = createRandom(5);
-  for (let n = 0; n < COUNT; n++) {
-    const s = (n * 7) % SKELETONS; // neighbours of different skeletons: every chunk mixes them
-    const eid = spawnCharacter(world, skeletons[s]!, { x: n % 30, z: Math.floor(n / 30) });
-    play(world, eid, clips[s]!, { time: random(), weight: 0.6 });
-    if (n % 2 === 0) play(world, eid, overlays[s]!, { layer: 1, time: random(), weight: 0.4 }); // a two-layer override blend (the rest pose's copy)
-  }
+  const spawn = (from: number, to: number, skeletonBase: number): void => {
+    for (let n = from; n < to; n++) {
+      const s = skeletonBase + ((n * 7) % (SKELETONS / 2)); // neighbours of different skeletons: every chunk mixes them
+      const eid = spawnCharacter(world, skeletons[s]!, { x: n % 30, z: Math.floor(n / 30) });
+      play(world, eid, clips[s]!, { time: random(), weight: 0.6 });
+      if (n % 2 === 0) play(world, eid, overlays[s]!, { layer: 1, time: random(), weight: 0.4 }); // a two-layer override blend (the rest pose's copy)
+    }
+  };
+  spawn(0, COUNT / 2, 0);
   const hashes: string[] = [];
   let workerChunks = 0;
   try {
     for (let f = 1; f <= FRAMES; f++) {
+      if (f === 11) {
+        if (world.wasm !== null) grownAt = world.wasm.memory.buffer.byteLength; // the memory before frame 11
+        spawn(COUNT / 2, COUNT, SKELETONS / 2); // new skeletons and clips: the area grows before this frame
+      }
       if (threads === null) step(world, DT);
       else await stepParallel(world, DT);
       if (world.parallel !== null) {
@@ -78,18 +89,22 @@ async function run(threads: number | null, kernels: KernelChoice = 'auto'): Prom
   } finally {
     disposeAnimationWorld(world);
   }
-  return { hashes, kernels: world.kernels, workerChunks };
+  return { hashes, kernels: world.kernels, workerChunks, memoryBytes: world.wasm === null ? 0 : world.wasm.memory.buffer.byteLength };
 }
 
-describe('a world whose assets overflow the kernel area', () => {
+describe('a world whose kernel area grows while its workers run', () => {
   it('gives the same pools at 1, 2 and 4 threads as step, on the WebAssembly kernels (not the JavaScript kernels\' bits)', async () => {
     const reference = await run(null);
     expect(reference.kernels).toBe('wasm');
+    expect(reference.memoryBytes).toBeGreaterThan(grownAt); // it grew at frame 11
+    const beforeJs = grownAt;
     const js = await run(null, 'js');
+    grownAt = beforeJs;
     expect(js.hashes[0]).not.toBe(reference.hashes[0]); // the float32 kernels ran for some characters
     for (const threads of [1, 2, 4]) {
       const result = await run(threads);
       expect(result.hashes, `threads: ${threads}`).toEqual(reference.hashes);
+      expect(result.memoryBytes).toBeGreaterThan(grownAt);
       // The comparison means something only if the workers did part of the frames.
       if (threads > 1) expect(result.workerChunks).toBeGreaterThan(FRAMES);
     }

@@ -14,7 +14,8 @@
  * JavaScript, its bits.
  */
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { setKernelAreaFixed } from '../../src/wasm/loader.js';
 import {
   bindSkeletons,
   createAnimationWorld,
@@ -83,6 +84,13 @@ function randomPoses(pose: Float32Array, count: number, joints: number, random: 
     for (let c = 0; c < 4; c++) pose[i + 3 + c] = q[c]! / n;
     for (let c = 7; c < 10; c++) pose[i + c] = 0.5 + random();
   }
+}
+
+
+/** The rest of this test creates wasm worlds on a plain memory with the fixed kernel area (as on a page that cannot share memory). */
+function fixedArea(): void {
+  setKernelAreaFixed(true);
+  onTestFinished(() => setKernelAreaFixed(false));
 }
 
 describe('blendOverrideMasked and applyAdditive on random poses', () => {
@@ -375,6 +383,7 @@ describe('masked and additive layers on a Robot crowd: the wasm world within the
   });
 
   it.each(['average', 'layer'] as const)(`masks and references beyond the tables' ${POSE_TABLE_IDS} ids blend on JavaScript, its bits (blend: '%s')`, (blend) => {
+    fixedArea(); // the fixed area of a plain memory (a page that cannot share memory)
     let eid = -1;
     const make = (kernels: KernelChoice): AnimationWorld => {
       const world = createAnimationWorld({ maxEntities: 4, maxJoints: robot.jointCount, kernels });

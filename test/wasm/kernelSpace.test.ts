@@ -3,12 +3,21 @@
  * (src/wasm/areaSpace.ts, `syncKernelArea`), and what does not fit is said, not hidden
  * (`world.warnings`, `kernelAreaReport`).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { setKernelAreaFixed } from '../../src/wasm/loader.js';
 import { createAnimationWorld, kernelAreaReport, play, releaseClip, spawnCharacter, step, stop, type Clip } from '../../src/index.js';
 import { reduceClip } from '../../src/lod.js';
 import { createAreaPart, giveRange, takeRange } from '../../src/wasm/areaSpace.js';
+import { KIND_CLIPS } from '../../src/wasm/areaLayout.js';
 import { KERNEL_AREA_CLIP_FRAMES } from '../../src/wasm/kernels.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
+
+
+/** The rest of this test creates wasm worlds on a plain memory with the fixed kernel area (as on a page that cannot share memory). */
+function fixedArea(): void {
+  setKernelAreaFixed(true);
+  onTestFinished(() => setKernelAreaFixed(false));
+}
 
 describe('takeRange / giveRange', () => {
   it('hand out disjoint ranges, reuse what is given back first-fit, and merge neighbours (against a byte map)', () => {
@@ -59,6 +68,7 @@ describe('a wasm world reuses a released clip\'s space', () => {
   const frames = KERNEL_AREA_CLIP_FRAMES / 4 - 1;
 
   it('2,000 register / play / release cycles of clips of a quarter of the area each all run on the WebAssembly kernels; the area stays as full as before', () => {
+    fixedArea(); // the fixed area of a plain memory (a page that cannot share memory)
     const world = createAnimationWorld({ maxEntities: 4, maxJoints: 64, kernels: 'wasm' });
     expect(world.kernels).toBe('wasm');
     const eid = spawnCharacter(world, skeleton);
@@ -75,7 +85,7 @@ describe('a wasm world reuses a released clip\'s space', () => {
       if (world.wasm!.area.clipTable[id] === 0) offWasm.push(cycle);
       if (previous !== null) releaseClip(world, previous);
       previous = clip;
-      const now = world.wasm!.space.clips.used;
+      const now = world.wasm!.space.used[KIND_CLIPS];
       if (cycle === 10) used = now;
       if (cycle > 10) expect(now).toBe(used);
     }
@@ -88,6 +98,7 @@ describe('a wasm world reuses a released clip\'s space', () => {
 
 describe('what does not fit is said', () => {
   it('world.warnings says once that clips did not fit; kernelAreaReport lists them and the reduced clips; a JavaScript world reports null', () => {
+    fixedArea(); // the fixed area of a plain memory (a page that cannot share memory)
     const skeleton = syntheticSkeleton(64, 4);
     const world = createAnimationWorld({ maxEntities: 8, maxJoints: 64, kernels: 'wasm' });
     const clips = Array.from({ length: 6 }, (_, i) => syntheticClip(skeleton, { seed: 20 + i, frameCount: KERNEL_AREA_CLIP_FRAMES / 4 - 1, name: `big${i}` }));

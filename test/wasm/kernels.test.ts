@@ -9,7 +9,7 @@
  * the pools in the kernels' memory, a threaded world's workers on the same shared memory, and
  * more skeletons than the kernel area holds.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   AnimationError,
   bindSkeletons,
@@ -39,10 +39,14 @@ import {
   type Clip,
   type KernelChoice,
 } from '../../src/index.js';
+import { kernelAreaReport } from '../../src/index.js';
 import { reduceClip } from '../../src/lod.js';
 import { CHUNK_LOG_STRIDE, CHUNK_THREAD } from '../../src/components/ThreadControl.js';
-import { KERNEL_AREA_CLIP_FRAMES, KERNEL_AREA_CLIP_JOINTS, KERNEL_AREA_CONTACT_BYTES, KERNEL_AREA_SKELETONS, KERNEL_POOL_START, kernelAreaSkeletons } from '../../src/wasm/kernels.js';
-import { reloadKernels, setKernelsUnavailable } from '../../src/wasm/loader.js';
+import {
+  CLIP_TABLE_IDS, heapPlan, KERNEL_AREA_CLIP_FRAMES, KERNEL_AREA_CLIP_JOINTS, KERNEL_AREA_CONTACT_BYTES, KERNEL_AREA_SKELETONS, KERNEL_AREA_START_BYTES, KERNEL_POOL_START,
+  kernelAreaSkeletons, POSE_TABLE_IDS, SKIN_TABLE_IDS,
+} from '../../src/wasm/kernels.js';
+import { reloadKernels, setKernelAreaFixed, setKernelsUnavailable } from '../../src/wasm/loader.js';
 import { clipCopyAt, sampleLayerWasm, skeletonCopyAt, syncKernelArea } from '../../src/wasm/kernels.js';
 import { sampleClipInto } from '../../src/assets/sampleClip.js';
 import { blendOverrideLayers } from '../../src/math/blendPose.js';
@@ -155,6 +159,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+
+/** The rest of this test creates wasm worlds on a plain memory with the fixed kernel area (as on a page that cannot share memory). */
+function fixedArea(): void {
+  setKernelAreaFixed(true);
+  onTestFinished(() => setKernelAreaFixed(false));
+}
+
 describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
   const cases: [string, Features][] = [
     ['core crowd (clips, blend spaces, additive masked layer)', {}],
@@ -226,6 +237,7 @@ describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
   });
 
   it('more skeletons than the kernel area holds: the rest are skinned by the JS kernels, their bits', () => {
+    fixedArea(); // the fixed area of a plain memory (a page that cannot share memory)
     const count = KERNEL_AREA_SKELETONS + 4;
     const eids: number[] = [];
     const make = (kernels: KernelChoice): AnimationWorld => {
@@ -248,6 +260,7 @@ describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
   });
 
   it('the chunk kernel leaves characters of skeletons it has no copy of to the JS side mid-chunk and resumes after them, their bits', () => {
+    fixedArea(); // the fixed area of a plain memory (a page that cannot share memory)
     const skeletonCount = KERNEL_AREA_SKELETONS + 3;
     const make = (kernels: KernelChoice): AnimationWorld => {
       const world = createAnimationWorld({ maxEntities: 3 * skeletonCount, maxJoints: 9, kernels });
@@ -272,6 +285,7 @@ describe('WebAssembly skinning kernel agrees with the JavaScript path', () => {
   });
 
   it('the kernel area holds 32 skeletons of maxJoints joints, fewer beyond 8,192 joints, at least one', () => {
+    fixedArea(); // the fixed area of a plain memory (a page that cannot share memory)
     expect([3, 16, 64, 256, 1000, 32767].map(kernelAreaSkeletons)).toEqual([32, 32, 32, 32, 8, 1]);
     // 32 skeletons of 3 joints fit, the 33rd does not (the odd joint count's padding included).
     const skeletons = Array.from({ length: 33 }, (_, s) => syntheticSkeleton(3, s + 1));
@@ -346,27 +360,36 @@ describe('the kernels switch', () => {
     }
   });
 
-  it("worldBytes({ …, kernels: 'wasm' }) counts the kernel area: the pools end where it says, in the memory's whole pages", () => {
+  it.each([false, true])("worldBytes({ …, kernels: 'wasm' }) counts the kernel area as it starts: the heap ends at the memory's end, in whole pages (fixed area: %s)", (fixed) => {
+    if (fixed) fixedArea();
     for (const [maxEntities, maxJoints, maxEvents] of [[1, 1, 1], [3, 7, 10], [50, 64, 4096], [5, 300, 16]] as const) {
       const world = createAnimationWorld({ maxEntities, maxJoints, maxEvents, kernels: 'wasm' });
       const area = world.wasm!.area;
-      // What 'wasm' adds: the kernel area's arrays as allocated, and the bytes before the first pool.
+      expect(world.poolBuffer instanceof SharedArrayBuffer).toBe(!fixed);
+      // What 'wasm' adds: the area's header as allocated, its heap as it starts, the bytes before the first pool.
       const added = worldBytes({ maxEntities, maxJoints, maxEvents, kernels: 'wasm' }) - worldBytes({ maxEntities, maxJoints, maxEvents, kernels: 'js' });
-      expect(added).toBe(KERNEL_POOL_START + area.top.byteLength + area.chunks.byteLength + area.params.byteLength + area.bytes.byteLength + area.skinTable.byteLength + area.restTable.byteLength + area.clipTable.byteLength + area.clips.byteLength
-        + area.maskTable.byteLength + area.referenceTable.byteLength + area.bindingTable.byteLength + area.layerMasks.byteLength + area.poses.byteLength
-        + area.contactTable.byteLength + area.contacts.byteLength);
-      // At least the skeletons' copies the area was sized for (parents, inverse binds, rest
-      // poses) and the clips' frames.
-      expect(area.bytes.byteLength).toBeGreaterThanOrEqual(kernelAreaSkeletons(maxJoints) * maxJoints * (4 + 12 * 4 + 10 * 4));
-      expect(area.clips.byteLength).toBe(Math.min(KERNEL_AREA_CLIP_FRAMES * maxJoints, KERNEL_AREA_CLIP_JOINTS) * 40);
-      // Room for 64 masks and reference poses of maxJoints joints (fewer beyond 16,384 joints).
-      expect(area.poses.byteLength).toBeGreaterThanOrEqual(Math.max(1, Math.min(64, Math.floor(16384 / maxJoints))) * maxJoints * (10 * 4 + 4));
-      // Room for the clips' contact tables (foot locking).
-      expect(area.contacts.byteLength).toBe(KERNEL_AREA_CONTACT_BYTES);
-      // The kernel area is the last pool, in the memory's whole pages.
-      const end = area.contacts.byteOffset + area.contacts.byteLength;
-      expect(world.poolBuffer.byteLength).toBeGreaterThanOrEqual(end);
-      expect(world.poolBuffer.byteLength - end).toBeLessThan(65536);
+      const header = area.layout.byteLength + area.chunks.byteLength + area.params.byteLength + area.layerMasks.byteLength;
+      // The header's arrays, each 16-byte aligned.
+      expect(added).toBe(KERNEL_POOL_START + [area.layout, area.chunks, area.params, area.layerMasks].reduce((sum, a) => sum + Math.ceil(a.byteLength / 16) * 16, 0) + heapPlan(maxJoints, !fixed).bytes);
+      expect(header).toBeGreaterThan(0);
+      const report = kernelAreaReport(world)!;
+      expect(report.grows).toBe(!fixed);
+      if (fixed) {
+        // Room for the skeletons' copies the area was sized for (parents, inverse binds, rest poses), the clips' frames, 64 masks
+        // and reference poses of maxJoints joints (fewer beyond 16,384 joints), the contact tables.
+        expect(report.skeletons.bytes).toBeGreaterThanOrEqual(kernelAreaSkeletons(maxJoints) * maxJoints * (4 + 12 * 4 + 10 * 4));
+        expect(report.clips.bytes).toBe(Math.min(KERNEL_AREA_CLIP_FRAMES * maxJoints, KERNEL_AREA_CLIP_JOINTS) * 40);
+        expect(report.poses.bytes).toBeGreaterThanOrEqual(Math.max(1, Math.min(64, Math.floor(16384 / maxJoints))) * maxJoints * (10 * 4 + 4));
+        expect(report.contacts.bytes).toBe(KERNEL_AREA_CONTACT_BYTES);
+        expect([area.skinTable.length, area.clipTable.length, area.maskTable.length]).toEqual([2 * SKIN_TABLE_IDS, CLIP_TABLE_IDS, POSE_TABLE_IDS]);
+      } else {
+        expect(report.bytes).toBeLessThan(KERNEL_AREA_START_BYTES + 65536);
+      }
+      // The heap is the last part, to the end of the memory's whole pages.
+      const heapStart = world.poolBuffer.byteLength - report.bytes;
+      expect(heapStart).toBeGreaterThanOrEqual(area.layerMasks.byteOffset + area.layerMasks.byteLength);
+      expect(heapStart + heapPlan(maxJoints, !fixed).bytes).toBeLessThanOrEqual(world.poolBuffer.byteLength);
+      expect(world.poolBuffer.byteLength - heapStart - heapPlan(maxJoints, !fixed).bytes).toBeLessThan(65536);
       expect(worldBytes({ maxEntities, maxJoints, maxEvents })).toBe(worldBytes({ maxEntities, maxJoints, maxEvents, kernels: 'js' }));
     }
     expect(() => worldBytes({ maxEntities: 1, maxJoints: 1, maxEvents: 1, kernels: 'x' as 'js' })).toThrow(/kernels.*'auto', 'wasm' or 'js'/s);
@@ -542,6 +565,7 @@ describe('WebAssembly sampling and override blending kernels', () => {
   });
 
   it('clips beyond the kernel area\'s room are sampled by the JS kernel (its bits); smaller ones still fit (within float32 rounding)', () => {
+    fixedArea(); // the fixed area of a plain memory (a page that cannot share memory)
     const skeleton = syntheticSkeleton(16, 2);
     const long = syntheticClip(skeleton, { seed: 3, frameCount: KERNEL_AREA_CLIP_FRAMES + 40 });
     const short = syntheticClip(skeleton, { seed: 4, frameCount: 31 });
@@ -557,7 +581,7 @@ describe('WebAssembly sampling and override blending kernels', () => {
     };
     const wasm = make('wasm'), js = make('js');
     const kernels = wasm.wasm!;
-    expect(kernels.area.clips.byteLength).toBe(KERNEL_AREA_CLIP_FRAMES * 16 * 40);
+    expect(kernelAreaReport(wasm)!.clips.bytes).toBe(KERNEL_AREA_CLIP_FRAMES * 16 * 40);
     expect(clipCopyAt(kernels.area, kernels.clipCopied.indexOf(long))).toBe(0);
     expect(clipCopyAt(kernels.area, kernels.clipCopied.indexOf(short))).toBeGreaterThan(0);
     expect(eids[0]).not.toBe(eids[1]);
