@@ -209,7 +209,7 @@ function capture(world: AnimationWorld, eid: number, dt: number): void {
   c.mode[eid] = c.pendingMode[eid];
   // The offsets' clock from the switch's instant: this update adds its seconds (the spring
   // decays by dt − lead on it, see inertializeEntities).
-  c.elapsed[eid] = -c.lead[eid];
+  c.elapsed[eid] = 0 - c.lead[eid]; // 0 - x: +0, not -0, without a lead (the pools keep their bits)
 }
 
 export { addSpringOffsets, applyQuinticOffsets, applySpringOffsets } from './inertializeOffsets.js'; // the kernels, exported with their system for tests

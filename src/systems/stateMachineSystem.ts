@@ -159,11 +159,11 @@ function startMachineTransition(world: AnimationWorld, eid: number, ms: number, 
   if (duration === 0) {
     c.state[ms] = to;
     c.next[ms] = NO_MACHINE;
-    c.time[ms] = -TRANSITION_ARGS[ARG_LEAD];
+    c.time[ms] = 0 - TRANSITION_ARGS[ARG_LEAD]; // 0 - x: +0 without a lead
   } else {
     c.state[ms] = active;
     c.next[ms] = to;
-    c.elapsed[ms] = -TRANSITION_ARGS[ARG_LEAD];
+    c.elapsed[ms] = 0 - TRANSITION_ARGS[ARG_LEAD];
     c.duration[ms] = duration;
     c.interruptible[ms] = m.transitionInterruptible[t];
   }

@@ -230,7 +230,7 @@ function startFade(world: AnimationWorld, li: number, curve: number): void {
   Layers.fadeTo[li] = FADE[FADE_TO];
   // A switch `lead` seconds into the coming step: the fade's clock starts then (negative until
   // the step adds its seconds).
-  Layers.fadeElapsed[li] = -TRANSITION_ARGS[ARG_LEAD];
+  Layers.fadeElapsed[li] = 0 - TRANSITION_ARGS[ARG_LEAD]; // 0 - x: +0 without a lead
   Layers.fadeDuration[li] = FADE[FADE_DURATION];
   Layers.fadeCurve[li] = curve;
 }
