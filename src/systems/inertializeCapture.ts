@@ -77,7 +77,10 @@ export function blendLayersAt(world: AnimationWorld, eid: number, back: Float64A
  *
  * v_src: `eid`'s layers blended at τ (`world.scratch.pose`) and τ ∓ h (`poseOther`) plus the
  * running offset's analytic motion. A character whose output has not moved yet is still
- * (P2 = P1). A second request before the next update keeps the first one's source: the layers
+ * (P2 = P1). With a lead (`params[CAPTURE_LEAD]` > 0: a machine's exit time crossed inside the
+ * coming step) P1 is the layers blended that many seconds ahead plus the running offset at its
+ * clock then (a spring's as it stands), and v_src is measured there. A second request before
+ * the next update keeps the first one's source: the layers
  * then already hold the new clip. Uses `world.scratch.slotScratch` for P1 and P2 while the
  * running offsets (in the same slot) are still read; allocates nothing.
  */

@@ -13,7 +13,7 @@
  * axis) in the curve part of the same transition slot (`Curves.slots`), and each update adds
  * the same quintic or spring decay to `Curves.values`; a spring ends when both are at rest.
  *
- * Writes: LocalPose (target + offset), Curves (values, slots), Inertialization (mode, elapsed, lastDt, outputLevel; a
+ * Writes: LocalPose (target + offset), Curves (values, slots), Inertialization (mode, elapsed, lastDt, lead, outputLevel; a
  *         capturing or decaying character's slot and offsets; `slotOwner` of a slot it gives back).
  * Order:  after blendSystem, before root motion and skinSystem. Visits the update list
  *         (`world.updates`): characters `lodSystem` is not updating this frame are skipped; on
@@ -26,7 +26,9 @@
  *    transition slot, anchored at the last update's output P1, which the request rebuilt into
  *    the slot with the output h = 1 ms before it (`captureSourceMotion`): the layers (now with
  *    the new clip) are blended as they were dt and dt + h seconds ago for the target and its
- *    velocity. Both velocities use the fixed h, not the frame.
+ *    velocity. Both velocities use the fixed h, not the frame. A switch `lead` seconds into the
+ *    update (`Inertialization.lead`, a machine's exit time crossed inside the step) is anchored
+ *    there instead: the target dt − lead and dt − lead + h ago, the offsets' clock from −lead.
  * 2. Quintic mode: each channel's offset x(t) = inertializeCurve(x0, v0, t1, t) along its
  *    direction (translation, scale) or about its axis (rotation, applied as q_off · q), exactly
  *    zero from t1 on. Spring mode: offset vectors decay as a critically damped spring with the

@@ -20,14 +20,18 @@
  * 2. Unless a non-interruptible transition runs, the transitions are tried in order: those from
  *    the playing state (`next` while a transition runs, else `state`) and any-state ones to
  *    another state. One starts when its exit time is reached (the playing state's normalized
- *    phase, read from its layers as the last frame left them: ≥ exitTime for a clamped clip;
- *    for a looping one, crossed since the last evaluation) and all its conditions hold. Its
- *    triggers are consumed; the exit event of the playing state and the enter event of the
- *    target are recorded; the layers switch (duration 0: at once; 'crossfade': fade; else
- *    inertialization). At most one per frame, so zero-duration cycles do not loop.
+ *    phase, read from its layers as the last frame left them and extrapolated through this
+ *    step at its rate: ≥ exitTime for a clamped clip; for a looping one, crossed since the
+ *    last evaluation or inside this step) and all its conditions hold. Its triggers are
+ *    consumed; the exit event of the playing state and the enter event of the target are
+ *    recorded; the layers switch (duration 0: at once; 'crossfade': fade; else
+ *    inertialization). An exit time reached inside the step switches at that instant, `lead`
+ *    seconds into it (`TRANSITION_ARGS[ARG_LEAD]`): the new layers' clocks, the fades, the
+ *    inertialization's anchor and the events start there, so the result does not depend on
+ *    the frame rate. At most one per frame, so zero-duration cycles do not loop.
  * 3. The playing state's parameters reach its layers when they changed: a blend space's point
  *    (`applyBlendSpace`), a parameter-driven rate.
- * 4. `time` and `elapsed` advance by dt.
+ * 4. `time` and `elapsed` advance by dt (from −lead after a switch inside the step).
  *
  * When the world cannot give what a transition needs (no free transition slot, no free layer
  * for a cross-fade's outgoing clip) the layers switch at once instead: a system never throws.
