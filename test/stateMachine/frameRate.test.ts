@@ -73,8 +73,8 @@ beforeAll(async () => {
 });
 
 /** Local poses every 1/30 s over the script, stepping at `hz`, the states entered, and the machine's enter events with their stamps. */
-function record(hz: number): { poses: Float32Array[]; states: string[]; events: { name: string; time: number }[] } {
-  const world = createAnimationWorld({ maxEntities: 2, maxJoints: skeleton.jointCount, kernels: 'js' });
+function record(hz: number, kernels: 'js' | 'wasm' = 'js'): { poses: Float32Array[]; states: string[]; events: { name: string; time: number }[] } {
+  const world = createAnimationWorld({ maxEntities: 2, maxJoints: skeleton.jointCount, kernels });
   const eid = spawnCharacter(world, skeleton);
   setStateMachine(world, eid, machine);
   const poses: Float32Array[] = [];
@@ -138,6 +138,18 @@ describe('the Robot machine at 30, 60, 120 and 240 Hz against 480 Hz', () => {
       expect(w.quaternion, `${hz} Hz quaternion`).toBeLessThan(1e-3);
       expect(w.root, `${hz} Hz root`).toBeLessThan(5e-4);
       expect(w.translation, `${hz} Hz joints`).toBeLessThan(5e-4);
+    }
+  });
+
+  it('on the wasm kernels too (30 and 60 Hz against 480 Hz on JavaScript)', () => {
+    const reference = record(REFERENCE);
+    for (const hz of [30, 60]) {
+      const run = record(hz, 'wasm');
+      expect(run.states, `${hz} Hz`).toEqual(reference.states);
+      const w = worst(run.poses, reference.poses);
+      console.log(`[machine frame rate] wasm ${hz} Hz vs js ${REFERENCE} Hz: quaternion ${w.quaternion.toExponential(2)}, any joint's position ${(w.translation * 1000).toFixed(4)} mm`);
+      expect(w.quaternion).toBeLessThan(1e-3);
+      expect(w.translation).toBeLessThan(5e-4);
     }
   });
 });
