@@ -78,7 +78,7 @@ describe('the transitions guide\'s memory statement', () => {
     // Per character: the arrays with a row per entity id; per slot: the pool's arrays.
     const small = createAnimationWorld({ maxEntities: 3, maxJoints }).components.Inertialization;
     const bytesEach = (a: ArrayBufferView & { length: number }): number => a.byteLength / a.length;
-    const scalars = [small.mode, small.pending, small.pendingMode, small.elapsed, small.duration, small.halfLife, small.fadeCurve, small.lastDt, small.slot, small.outputLevel]
+    const scalars = [small.mode, small.pending, small.pendingMode, small.elapsed, small.duration, small.halfLife, small.fadeCurve, small.lastDt, small.lead, small.slot, small.outputLevel]
       .reduce((sum, a) => sum + bytesEach(a), 0);
     expect(guide).toContain(`state is ${scalars} bytes per character`);
     const slotBytes = small.slots.byteLength / small.slotOwner.length; // 3 characters: 3 slots

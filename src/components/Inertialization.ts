@@ -101,6 +101,9 @@ export function defaultMaxTransitions(maxEntities: number): number {
  * - `fadeCurve[eid]`: dead blending's fade curve kind (`FADE_*` of math/fadeCurves.ts).
  * - `lastDt[eid]`: the seconds of the last update that moved time, or h = 1 ms once a
  *   transition was requested (0 while the output has never moved: a still source).
+ * - `lead[eid]`: from the request to the capture, the seconds into the capturing update at
+ *   which the switch happened (0 for `transition`; a machine's exit time crossed inside a
+ *   step): the offsets are anchored there and decay by the rest of the update.
  * - `slot[eid]`: the transition slot the character holds, or `NO_SLOT`.
  * - `outputLevel[eid]`: the clip level the last update sampled (the LOD level, `OUTPUT_FULL`
  *   without LOD), or `OUTPUT_REST` before the first update; with the layers' times, weights and
@@ -121,8 +124,8 @@ export function defaultMaxTransitions(maxEntities: number): number {
  * still held them — or by `removeCharacter` / the reset of a respawned id. A character that is
  * not transitioning has no per-joint inertialization state at all.
  *
- * Memory: 26 bytes per character plus `maxJoints × 80 + 4` bytes per slot — at 64 joints and
- * the default `maxTransitions` (`defaultMaxTransitions` (bitanim/kernels)) 667 bytes per character for a
+ * Memory: 30 bytes per character plus `maxJoints × 80 + 4` bytes per slot — at 64 joints and
+ * the default `maxTransitions` (`defaultMaxTransitions` (bitanim/kernels)) 671 bytes per character for a
  * crowd of 1,024 or more.
  */
 export interface InertializationComponent {
@@ -134,6 +137,7 @@ export interface InertializationComponent {
   readonly halfLife: Float32Array;
   readonly fadeCurve: Uint8Array;
   readonly lastDt: Float32Array;
+  readonly lead: Float32Array;
   readonly slot: Int32Array;
   readonly outputLevel: Int16Array;
   readonly slots: Float32Array;
@@ -157,6 +161,7 @@ export function createInertializationComponent(
     halfLife: alloc.array(Float32Array, rows),
     fadeCurve: alloc.array(Uint8Array, rows),
     lastDt: alloc.array(Float32Array, rows),
+    lead: alloc.array(Float32Array, rows),
     slot: alloc.array(Int32Array, rows).fill(NO_SLOT),
     outputLevel: alloc.array(Int16Array, rows).fill(OUTPUT_REST),
     slots: alloc.array(Float32Array, maxTransitions * maxJoints * SLOT_STRIDE),
@@ -185,6 +190,7 @@ export const inertializationRows: RowLifecycle<InertializationComponent> = {
     c.halfLife[eid] = 0;
     c.fadeCurve[eid] = 0;
     c.lastDt[eid] = 0;
+    c.lead[eid] = 0;
     c.outputLevel[eid] = OUTPUT_REST;
   },
   kept: {

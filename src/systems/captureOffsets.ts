@@ -34,6 +34,8 @@ export const SOURCE_INTERVAL = 1e-3;
 export const CAPTURE_BACK = 5;
 /** Index in `world.scratch.params` of a capture's update seconds, for `captureCurveOffsets` (a double argument would be boxed). */
 export const CAPTURE_DT = 6;
+/** Index in `world.scratch.params` of a request's lead: the seconds into the coming step its switch happens (`captureSourceMotion` takes the source there). */
+export const CAPTURE_LEAD = 7;
 /** Floats of scratch a {@link CaptureJob} needs in `tmp`. */
 export const CAPTURE_TMP = 40;
 

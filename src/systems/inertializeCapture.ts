@@ -41,11 +41,11 @@ import type { AnimationWorld } from '../world.js';
 import { addSpringOffsets, applyQuinticOffsets } from './inertializeOffsets.js';
 import { blendPlanWasm } from '../wasm/blendWasm.js';
 import { captureCurveSource } from './captureCurves.js';
-import { CAPTURE_BACK, SOURCE_INTERVAL, writeSourcePast } from './captureOffsets.js';
+import { CAPTURE_BACK, CAPTURE_LEAD, SOURCE_INTERVAL, writeSourcePast } from './captureOffsets.js';
 import { blendPlan, layersCanGoBack, planLayersAt, planLayersNow } from './layerPlan.js';
 import { applyDeadBlend, DEAD_CLOCK, DEAD_WEIGHT, writeDeadSourcePast } from './deadBlendOffsets.js';
 import { applyFadeCurve } from '../math/fadeCurves.js';
-const { INERTIA_DEAD, INERTIA_QUINTIC, OUTPUT_REST, SLOT_STRIDE } = inertialization;
+const { INERTIA_DEAD, INERTIA_QUINTIC, INERTIA_SPRING, OUTPUT_REST, SLOT_STRIDE } = inertialization;
 
 /**
  * Blends the layers of character `eid` as they were `back[backIndex]` seconds ago (a negative
@@ -77,7 +77,10 @@ export function blendLayersAt(world: AnimationWorld, eid: number, back: Float64A
  *
  * v_src: `eid`'s layers blended at τ (`world.scratch.pose`) and τ ∓ h (`poseOther`) plus the
  * running offset's analytic motion. A character whose output has not moved yet is still
- * (P2 = P1). A second request before the next update keeps the first one's source: the layers
+ * (P2 = P1). With a lead (`params[CAPTURE_LEAD]` > 0: a machine's exit time crossed inside the
+ * coming step) P1 is the layers blended that many seconds ahead plus the running offset at its
+ * clock then (a spring's as it stands), and v_src is measured there. A second request before
+ * the next update keeps the first one's source: the layers
  * then already hold the new clip. Uses `world.scratch.slotScratch` for P1 and P2 while the
  * running offsets (in the same slot) are still read; allocates nothing.
  */
@@ -100,15 +103,22 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
   const level = c.outputLevel[eid];
   let onePass = false; // P1's blend is blendSystem's one-pass two-layer blend (see blendLayersNow)
   job.blend = pose; job.blendOff = 0;
-  if (level === OUTPUT_REST) {
+  // A switch `lead` seconds into the coming step (a machine's exit time crossed inside it): the
+  // source there, the layers blended that far ahead and a running offset at its clock then.
+  const ahead = params[CAPTURE_LEAD] > 0 && level !== OUTPUT_REST;
+  if (ahead) {
+    if (running && c.mode[eid] !== INERTIA_SPRING) c.elapsed[eid] = c.elapsed[eid] + params[CAPTURE_LEAD]; // replaced by the capture; read only below
+    params[CAPTURE_BACK] = -params[CAPTURE_LEAD];
+    blendLayersAt(world, eid, params, CAPTURE_BACK, pose);
+    for (let i = 0; i < n; i++) out[at + i] = pose[i];
+    if (running) runningOffsetInto(world, eid, out, at, slotOff, jointCount);
+  } else if (level === OUTPUT_REST) {
     const rest = world.assets.skeletons[Character.skeleton[eid]].rest;
     for (let i = 0; i < n; i++) out[at + i] = rest[i];
   } else if (running) {
     onePass = blendLayersNow(world, eid, level, pose, 0);
     for (let i = 0; i < n; i++) out[at + i] = pose[i];
-    if (c.pendingMode[eid] === INERTIA_QUINTIC) applyQuinticOffsets(out, at, c.slots, slotOff, jointCount, c.elapsed, eid);
-    else if (c.pendingMode[eid] === INERTIA_DEAD) deadBlendBack(world, eid, out, at, false);
-    else addSpringOffsets(out, at, c.slots, slotOff, jointCount);
+    runningOffsetInto(world, eid, out, at, slotOff, jointCount);
   } else {
     onePass = blendLayersNow(world, eid, level, out, at);
     job.blend = out; job.blendOff = at;
@@ -119,14 +129,19 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
     // On wasm kernels P1 is the kernels' (float32) blend and the blend h back the JavaScript
     // kernels' (`blendLayersAt`): the velocity takes both blends from the same kernels (so too
     // after the one-pass two-layer blend, whose layer poses are not rounded to float32).
-    if (onePass || level === OUTPUT_REST || world.wasm !== null || fadingLayers(world, eid) || level !== currentLevel(world, eid)) {
+    if (ahead) {
+      job.blend = pose; job.blendOff = 0; // already the blend at the switch's instant
+    } else if (onePass || level === OUTPUT_REST || world.wasm !== null || fadingLayers(world, eid) || level !== currentLevel(world, eid)) {
       params[CAPTURE_BACK] = 0;
       blendLayersAt(world, eid, params, CAPTURE_BACK, pose);
       job.blend = pose; job.blendOff = 0;
     }
-    params[CAPTURE_BACK] = SOURCE_INTERVAL;
-    if (!layersCanGoBack(world, eid, params, CAPTURE_BACK)) params[CAPTURE_BACK] = -SOURCE_INTERVAL;
-    job.interval = params[CAPTURE_BACK];
+    params[CAPTURE_BACK] = SOURCE_INTERVAL - (ahead ? params[CAPTURE_LEAD] : 0);
+    job.interval = SOURCE_INTERVAL;
+    if (!layersCanGoBack(world, eid, params, CAPTURE_BACK)) {
+      params[CAPTURE_BACK] = -SOURCE_INTERVAL - (ahead ? params[CAPTURE_LEAD] : 0);
+      job.interval = -SOURCE_INTERVAL;
+    }
     blendLayersAt(world, eid, params, CAPTURE_BACK, poseOther);
     job.blendOther = poseOther; job.blendOtherOff = 0;
     job.p1 = out; job.p1Off = at;
@@ -154,6 +169,14 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
   }
   captureCurveSource(world, eid);
   c.lastDt[eid] = SOURCE_INTERVAL;
+}
+
+/** Adds `eid`'s running offset (in its slot at `slotOff`) to `out[at ..]` as the update applies it: quintic at `elapsed`, dead blending, or the spring as it stands. */
+function runningOffsetInto(world: AnimationWorld, eid: number, out: Float32Array, at: number, slotOff: number, jointCount: number): void {
+  const c = world.components.Inertialization;
+  if (c.pendingMode[eid] === INERTIA_QUINTIC) applyQuinticOffsets(out, at, c.slots, slotOff, jointCount, c.elapsed, eid);
+  else if (c.pendingMode[eid] === INERTIA_DEAD) deadBlendBack(world, eid, out, at, false);
+  else addSpringOffsets(out, at, c.slots, slotOff, jointCount);
 }
 
 /**

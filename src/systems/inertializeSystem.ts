@@ -13,7 +13,7 @@
  * axis) in the curve part of the same transition slot (`Curves.slots`), and each update adds
  * the same quintic or spring decay to `Curves.values`; a spring ends when both are at rest.
  *
- * Writes: LocalPose (target + offset), Curves (values, slots), Inertialization (mode, elapsed, lastDt, outputLevel; a
+ * Writes: LocalPose (target + offset), Curves (values, slots), Inertialization (mode, elapsed, lastDt, lead, outputLevel; a
  *         capturing or decaying character's slot and offsets; `slotOwner` of a slot it gives back).
  * Order:  after blendSystem, before root motion and skinSystem. Visits the update list
  *         (`world.updates`): characters `lodSystem` is not updating this frame are skipped; on
@@ -26,7 +26,9 @@
  *    transition slot, anchored at the last update's output P1, which the request rebuilt into
  *    the slot with the output h = 1 ms before it (`captureSourceMotion`): the layers (now with
  *    the new clip) are blended as they were dt and dt + h seconds ago for the target and its
- *    velocity. Both velocities use the fixed h, not the frame.
+ *    velocity. Both velocities use the fixed h, not the frame. A switch `lead` seconds into the
+ *    update (`Inertialization.lead`, a machine's exit time crossed inside the step) is anchored
+ *    there instead: the target dt − lead and dt − lead + h ago, the offsets' clock from −lead.
  * 2. Quintic mode: each channel's offset x(t) = inertializeCurve(x0, v0, t1, t) along its
  *    direction (translation, scale) or about its axis (rotation, applied as q_off · q), exactly
  *    zero from t1 on. Spring mode: offset vectors decay as a critically damped spring with the
@@ -100,7 +102,7 @@ export function inertializeSystem(world: AnimationWorld, dt: number): void {
 /** The work of {@link inertializeSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
 export function inertializeEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
   const { Character, LocalPose, Inertialization, Lod, Curves } = world.components;
-  const { mode, pending, elapsed, duration, lastDt, slot, slotOwner, outputLevel, slots } = Inertialization;
+  const { mode, pending, elapsed, duration, lastDt, lead, slot, slotOwner, outputLevel, slots } = Inertialization;
   const maxCurves = Curves.maxCurves;
   const curveSlotSize = maxCurves * CURVE_SLOT_STRIDE;
   const { enabled: lodOn, level: lodLevel } = Lod;
@@ -113,7 +115,14 @@ export function inertializeEntities(world: AnimationWorld, frameDt: number, firs
   for (let entry = first; entry < last; entry++) {
     const eid = updated[entry];
     const dt = updatedDt[entry]; // seconds since its last update (lodSystem)
-    if (pending[eid] !== 0) capture(world, eid, dt);
+    let decay = dt; // the spring's seconds this update: from the switch's instant on a capture
+    if (pending[eid] !== 0) {
+      capture(world, eid, dt);
+      if (lead[eid] !== 0) {
+        decay = dt - lead[eid];
+        lead[eid] = 0;
+      }
+    }
 
     const current = mode[eid];
     if (current === INERTIA_QUINTIC) {
@@ -124,9 +133,9 @@ export function inertializeEntities(world: AnimationWorld, frameDt: number, firs
       }
       if (elapsed[eid] >= duration[eid]) mode[eid] = INERTIA_NONE;
     } else if (current === INERTIA_SPRING) {
-      let active = applySpringOffsets(local, eid * poseSize, slots, slot[eid] * slotSize, Character.jointCount[eid], Inertialization.halfLife, eid, dt);
+      let active = applySpringOffsets(local, eid * poseSize, slots, slot[eid] * slotSize, Character.jointCount[eid], Inertialization.halfLife, eid, decay);
       if (maxCurves > 0 && Curves.count[eid] > 0
-        && applySpringCurveOffsets(Curves.values, eid * maxCurves, Curves.slots, slot[eid] * curveSlotSize, Curves.count[eid], Inertialization.halfLife, eid, dt)) active = true;
+        && applySpringCurveOffsets(Curves.values, eid * maxCurves, Curves.slots, slot[eid] * curveSlotSize, Curves.count[eid], Inertialization.halfLife, eid, decay)) active = true;
       if (!active) mode[eid] = INERTIA_NONE;
     } else if (current === INERTIA_DEAD) {
       elapsed[eid] = elapsed[eid] + dt;
@@ -171,12 +180,13 @@ function capture(world: AnimationWorld, eid: number, dt: number): void {
   const poseSize = world.maxJoints * POSE_STRIDE;
   const slotOff = c.slot[eid] * world.maxJoints * SLOT_STRIDE;
   c.pending[eid] = 0;
-  params[CAPTURE_BACK] = dt;
+  // The switch's instant: `lead` seconds into this update (0 but for a machine's exit time crossed inside a step).
+  params[CAPTURE_BACK] = dt - c.lead[eid];
   blendLayersAt(world, eid, params, CAPTURE_BACK, pose);
-  params[CAPTURE_BACK] = dt + SOURCE_INTERVAL;
+  params[CAPTURE_BACK] = dt - c.lead[eid] + SOURCE_INTERVAL;
   job.interval = SOURCE_INTERVAL;
   if (!layersCanGoBack(world, eid, params, CAPTURE_BACK)) {
-    params[CAPTURE_BACK] = dt - SOURCE_INTERVAL;
+    params[CAPTURE_BACK] = dt - c.lead[eid] - SOURCE_INTERVAL;
     job.interval = -SOURCE_INTERVAL;
   }
   blendLayersAt(world, eid, params, CAPTURE_BACK, poseOther);
@@ -196,10 +206,12 @@ function capture(world: AnimationWorld, eid: number, dt: number): void {
   else captureOffsets(job);
   const slots = c.slots;
   for (let i = 0, n = jointCount * (dead ? SLOT_STRIDE : OFFSET_STRIDE); i < n; i++) slots[slotOff + i] = slotScratch[i];
-  params[CAPTURE_DT] = dt;
+  params[CAPTURE_DT] = dt - c.lead[eid];
   captureCurveOffsets(world, eid);
   c.mode[eid] = c.pendingMode[eid];
-  c.elapsed[eid] = 0;
+  // The offsets' clock from the switch's instant: this update adds its seconds (the spring
+  // decays by dt − lead on it, see inertializeEntities).
+  c.elapsed[eid] = 0 - c.lead[eid]; // 0 - x: +0, not -0, without a lead (the pools keep their bits)
 }
 
 export { addSpringOffsets, applyQuinticOffsets, applySpringOffsets } from './inertializeOffsets.js'; // the kernels, exported with their system for tests

@@ -20,14 +20,18 @@
  * 2. Unless a non-interruptible transition runs, the transitions are tried in order: those from
  *    the playing state (`next` while a transition runs, else `state`) and any-state ones to
  *    another state. One starts when its exit time is reached (the playing state's normalized
- *    phase, read from its layers as the last frame left them: ≥ exitTime for a clamped clip;
- *    for a looping one, crossed since the last evaluation) and all its conditions hold. Its
- *    triggers are consumed; the exit event of the playing state and the enter event of the
- *    target are recorded; the layers switch (duration 0: at once; 'crossfade': fade; else
- *    inertialization). At most one per frame, so zero-duration cycles do not loop.
+ *    phase, read from its layers as the last frame left them and extrapolated through this
+ *    step at its rate: ≥ exitTime for a clamped clip; for a looping one, crossed since the
+ *    last evaluation or inside this step) and all its conditions hold. Its triggers are
+ *    consumed; the exit event of the playing state and the enter event of the target are
+ *    recorded; the layers switch (duration 0: at once; 'crossfade': fade; else
+ *    inertialization). An exit time reached inside the step switches at that instant, `lead`
+ *    seconds into it (`TRANSITION_ARGS[ARG_LEAD]`): the new layers' clocks, the fades, the
+ *    inertialization's anchor and the events start there, so the result does not depend on
+ *    the frame rate. At most one per frame, so zero-duration cycles do not loop.
  * 3. The playing state's parameters reach its layers when they changed: a blend space's point
  *    (`applyBlendSpace`), a parameter-driven rate.
- * 4. `time` and `elapsed` advance by dt.
+ * 4. `time` and `elapsed` advance by dt (from −lead after a switch inside the step).
  *
  * When the world cannot give what a transition needs (no free transition slot, no free layer
  * for a cross-fade's outgoing clip) the layers switch at once instead: a system never throws.
@@ -40,13 +44,13 @@ import {
 import type { Skeleton } from '../assets/Skeleton.js';
 import { pushEvent } from '../components/EventQueue.js';
 import { clearLayer } from '../components/Layers.js';
-import { BLEND_ADDITIVE, clearsAfterFade, layerFlags, loops, measureSyncGroup, SYNC_PHASE } from '../components/layerRules.js';
+import { BLEND_ADDITIVE, clearsAfterFade, layerFlags, loops, measureSyncGroup, SYNC_DURATION, SYNC_PHASE } from '../components/layerRules.js';
 import { MACHINE_PARAMETERS, NO_MACHINE } from '../components/StateMachine.js';
 import type { AnimationWorld } from '../world.js';
 import { applyBlendSpace, BLEND_POINT, defaultBlendSettings } from './switching/blendSpace.js';
 import { applySpeedIn, applyTargetSpeed, SPEED } from './switching/targetSpeed.js';
 import { newResolvedPlay, writeLayer } from './switching/writeLayer.js';
-import { ARG_DURATION, ARG_HALF_LIFE, armDeadBlend, armInertialization, beginInertialization, fadeInSlots, fadeOutSlots, TRANSITION_ARGS } from './switching/transition.js';
+import { ARG_DURATION, ARG_HALF_LIFE, ARG_LEAD, armDeadBlend, armInertialization, beginInertialization, fadeInSlots, fadeOutSlots, TRANSITION_ARGS } from './switching/transition.js';
 
 /** How {@link enterMachineState} switches the layers: at once. */
 export const SWITCH_NOW = 0;
@@ -95,9 +99,14 @@ function evaluateMachine(world: AnimationWorld, eid: number, ms: number, bound: 
   // 2. The first transition that may start, starts.
   if (c.next[ms] === NO_MACHINE || c.interruptible[ms] !== 0) {
     statePhase(world, eid, ms, bound, active);
-    const now = OUT[OUT_PHASE];
-    const before = c.phase[ms];
-    c.phase[ms] = now;
+    // The phase now, and how far it moves in this step (its rate × dt: the instant of an exit
+    // time crossed inside the step, see exitLead).
+    STEP[STEP_NOW] = OUT[OUT_PHASE];
+    STEP[STEP_MOVE] = OUT[OUT_ADVANCE] * dt;
+    STEP[STEP_DT] = dt;
+    STEP[STEP_BEFORE] = c.phase[ms];
+    endPhase(c, ms);
+    const looping = loopingState(world, eid, ms, bound, active);
     const count = m.transitionTo.length;
     const base = ms * MACHINE_PARAMETERS;
     const { params, triggers } = c;
@@ -105,14 +114,8 @@ function evaluateMachine(world: AnimationWorld, eid: number, ms: number, bound: 
       const from = m.transitionFrom[t];
       const to = m.transitionTo[t];
       if (from !== active && (from !== ANY_STATE || to === active)) continue;
-      const exitTime = m.transitionExitTime[t];
-      if (exitTime >= 0) {
-        if (loopingState(world, eid, ms, bound, active)) {
-          // Crossed since the last evaluation (a wrap crosses everything above `before` and up to `now`).
-          const crossed = now >= before ? before < exitTime && exitTime <= now : before < exitTime || exitTime <= now;
-          if (!crossed) continue;
-        } else if (!(now >= exitTime)) continue;
-      }
+      STEP[STEP_LEAD] = 0;
+      if (m.transitionExitTime[t] >= 0 && !exitLead(m.transitionExitTime, t, looping)) continue;
       let holds = true;
       let consumed = 0;
       for (let k = m.conditionStart[t], stop = m.conditionStart[t + 1]; k < stop && holds; k++) {
@@ -147,6 +150,9 @@ function startMachineTransition(world: AnimationWorld, eid: number, ms: number, 
   const m = bound.machine;
   const to = m.transitionTo[t];
   const duration = m.transitionDuration[t];
+  // The switch happens `lead` seconds into this step (an exit time crossed inside it; else 0):
+  // every clock it starts begins there (TRANSITION_ARGS' note), put back to 0 below.
+  TRANSITION_ARGS[ARG_LEAD] = STEP[STEP_LEAD];
   recordMachineEvent(world, eid, bound, m.stateExitEvent[active]);
   const mode = m.transitionMode[t];
   TRANSITION_ARGS[ARG_DURATION] = duration;
@@ -157,14 +163,64 @@ function startMachineTransition(world: AnimationWorld, eid: number, ms: number, 
   if (duration === 0) {
     c.state[ms] = to;
     c.next[ms] = NO_MACHINE;
-    c.time[ms] = 0;
+    c.time[ms] = 0 - TRANSITION_ARGS[ARG_LEAD]; // 0 - x: +0 without a lead
   } else {
     c.state[ms] = active;
     c.next[ms] = to;
-    c.elapsed[ms] = 0;
+    c.elapsed[ms] = 0 - TRANSITION_ARGS[ARG_LEAD];
     c.duration[ms] = duration;
     c.interruptible[ms] = m.transitionInterruptible[t];
   }
+  TRANSITION_ARGS[ARG_LEAD] = 0;
+}
+
+/**
+ * Step 2's clock of the playing state: its phase now, the phase it moves through in this step
+ * (signed), the step's seconds, the phase the last evaluation looked up to, and the lead
+ * {@link exitLead} finds.
+ */
+const STEP = new Float64Array(5);
+const STEP_NOW = 0, STEP_MOVE = 1, STEP_DT = 2, STEP_BEFORE = 3, STEP_LEAD = 4;
+
+/**
+ * Records in `phase[ms]` the phase the playing state reaches at the end of this step (wrapped
+ * into [0, 1) when it loops): the next evaluation looks for a looping state's exit times from
+ * there. Rounded down to the float32 the component holds, so no instant falls between two
+ * evaluations (rounded up, an exit time just past the end of one step would be before the
+ * next one's start: never crossed).
+ */
+function endPhase(c: AnimationWorld['components']['StateMachine'], ms: number): void {
+  let end = STEP[STEP_NOW] + STEP[STEP_MOVE];
+  end -= Math.floor(end);
+  c.phase[ms] = end - 1e-7;
+}
+
+/**
+ * Whether exit time `exitTimes[t]` of the playing state is reached in this step, and when
+ * (`STEP[STEP_LEAD]`, seconds into the step; 0 when it was already reached at the start). A
+ * clamped state: once its phase is ≥ the exit time — at the start, or at the instant the phase
+ * moving at its rate reaches it before the step's end. A looping state: each time its phase
+ * crosses it — since the last evaluation (then at once), or inside this step (at that instant).
+ */
+function exitLead(exitTimes: Float32Array, t: number, looping: boolean): boolean {
+  const exit = exitTimes[t];
+  const now = STEP[STEP_NOW], move = STEP[STEP_MOVE];
+  if (!looping) {
+    if (now >= exit) return true;
+    if (!(move > 0) || now + move < exit) return false;
+    STEP[STEP_LEAD] = (exit - now) / move * STEP[STEP_DT];
+    return true;
+  }
+  // Crossed since the last evaluation, before this step (a wrap crosses everything above `before` and up to `now`).
+  const before = STEP[STEP_BEFORE];
+  if (now >= before ? before < exit && exit <= now : before < exit || exit <= now) return true;
+  // Crossed inside it: `ahead`, the phase still to go (forward or back), within the step's move.
+  let ahead = move >= 0 ? exit - now : now - exit;
+  ahead -= Math.floor(ahead);
+  const span = move >= 0 ? move : -move;
+  if (!(ahead > 0) || ahead > span) return false;
+  STEP[STEP_LEAD] = ahead / span * STEP[STEP_DT];
+  return true;
 }
 
 /** The play record of a clip state (one per module: refilled for each switch, read at once). */
@@ -230,7 +286,40 @@ export function enterMachineState(world: AnimationWorld, eid: number, ms: number
   else if (inertialize) armInertialization(world, eid, layer, how === SWITCH_SPRING);
   statePhase(world, eid, ms, bound, s);
   c.phase[ms] = OUT[OUT_PHASE];
+  if (TRANSITION_ARGS[ARG_LEAD] > 0) leadLayers(world, first, slots, layer);
   recordMachineEvent(world, eid, bound, m.stateEnterEvent[s]);
+}
+
+/** {@link leadLayers}' sync-group rate: phase per second. */
+const LEAD_RATE = new Float64Array(1);
+
+/**
+ * A switch `TRANSITION_ARGS[ARG_LEAD]` seconds into the coming step: the new state's layers
+ * (`slots` from `first`, not a cross-fade's outgoing copies) start then, so their clocks go back
+ * by their rate × lead and the step's advance leaves them at rate × (dt − lead). A clamped or
+ * looping clip keeps the time before its start (negative: sampleSystem's advance, root deltas
+ * and events read it as the clip starting inside the step); a sync group's members move back by
+ * the group's phase rate, wrapped (the group re-derives them from its leader's phase).
+ */
+function leadLayers(world: AnimationWorld, first: number, slots: number, layer: number): void {
+  const { Layers } = world.components;
+  const clips = world.assets.clips;
+  const lead = TRANSITION_ARGS[ARG_LEAD];
+  const leader = measureSyncGroup(SYNC, Layers, clips, first, first + slots, layer);
+  LEAD_RATE[0] = leader < 0 || !(SYNC[SYNC_DURATION] > 0) ? 0 : Layers.syncRate[leader] / SYNC[SYNC_DURATION];
+  for (let li = first; li < first + slots; li++) {
+    const id = Layers.clip[li];
+    if (id < 0 || clearsAfterFade(Layers, li)) continue;
+    const duration = clips[id].duration;
+    if (!(duration > 0)) continue;
+    if (Layers.syncGroup[li] === layer && leader >= 0) {
+      let u = Layers.time[li] / duration - LEAD_RATE[0] * lead;
+      u -= Math.floor(u);
+      Layers.time[li] = u < 1 ? u * duration : 0;
+    } else {
+      Layers.time[li] -= Layers.speed[li] * lead;
+    }
+  }
 }
 
 /**
@@ -287,8 +376,8 @@ function setSpaceRate(world: AnimationWorld, first: number, slots: number): void
  * Results of the helpers below, through an array (a double returned or passed to a call that
  * is not inlined would be boxed): a state's phase and rate.
  */
-const OUT = new Float64Array(2);
-const OUT_PHASE = 0, OUT_RATE = 1;
+const OUT = new Float64Array(3);
+const OUT_PHASE = 0, OUT_RATE = 1, OUT_ADVANCE = 2;
 
 /** State `s`'s playback rate now, into `OUT[OUT_RATE]`: its parameter's value, or its constant. */
 function stateRate(c: AnimationWorld['components']['StateMachine'], ms: number, bound: BoundStateMachine, s: number): void {
@@ -396,16 +485,19 @@ const SYNC = new Float64Array(2);
 /**
  * State `s`'s normalized phase as its layers stand, in [0, 1], into `OUT[OUT_PHASE]`: a clip
  * state's time ÷ duration on its first layer (1 for a zero-length clip), a blend space's
- * sync-group phase (0 when nothing plays).
+ * sync-group phase (0 when nothing plays); and how fast it moves, phase per second, into
+ * `OUT[OUT_ADVANCE]` (the clip's rate ÷ its duration, the group's rate ÷ its cycle; 0 for none).
  */
 function statePhase(world: AnimationWorld, eid: number, ms: number, bound: BoundStateMachine, s: number): void {
   const { Layers } = world.components;
   const layer = world.components.StateMachine.layer[ms];
   const first = eid * world.components.Layers.maxLayers + layer;
   const clips = world.assets.clips;
+  OUT[OUT_ADVANCE] = 0;
   if (bound.machine.stateKind[s] === STATE_BLEND_SPACE) {
     const leader = measureSyncGroup(SYNC, Layers, clips, first, first + bound.machine.width, layer);
     OUT[OUT_PHASE] = leader < 0 ? 0 : SYNC[SYNC_PHASE];
+    if (leader >= 0 && SYNC[SYNC_DURATION] > 0) OUT[OUT_ADVANCE] = Layers.syncRate[leader] / SYNC[SYNC_DURATION];
     return;
   }
   const clipId = Layers.clip[first];
@@ -414,14 +506,15 @@ function statePhase(world: AnimationWorld, eid: number, ms: number, bound: Bound
   else if (!(duration > 0)) OUT[OUT_PHASE] = 1;
   else {
     const phase = Layers.time[first] / duration;
-    OUT[OUT_PHASE] = phase > 1 ? 1 : phase;
+    OUT[OUT_PHASE] = phase > 1 ? 1 : phase < 0 ? 0 : phase;
+    OUT[OUT_ADVANCE] = Layers.speed[first] / duration;
   }
 }
 
-/** Records event `event` (an index into the machine's event clip; MACHINE_NONE: nothing) for `eid`, at the frame's start. */
+/** Records event `event` (an index into the machine's event clip; MACHINE_NONE: nothing) for `eid`, at the switch's instant (the frame's start plus its lead). */
 function recordMachineEvent(world: AnimationWorld, eid: number, bound: BoundStateMachine, event: number): void {
   if (event === MACHINE_NONE || bound.eventClip < 0) return;
   const queue = world.events;
-  queue.stamp[0] = world.time;
+  queue.stamp[0] = world.time + TRANSITION_ARGS[ARG_LEAD]; // the switch's instant
   pushEvent(queue, eid, bound.eventClip, event);
 }

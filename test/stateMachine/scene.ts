@@ -5,7 +5,7 @@
  * makes the same switches with `transition`, `setBlendSpace` and `stop`.
  */
 import {
-  createBlendSpace, createStateMachine, getLocalPose, play, setBlendSpace, spawnCharacter, stop, transition, type AnimationWorld, type Clip,
+  createBlendSpace, createStateMachine, getLocalPose, play, setBlendSpace, spawnCharacter, step, stop, transition, type AnimationWorld, type Clip,
   type StateMachineDesc,
 } from '../../src/index.js';
 import { syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
@@ -88,8 +88,32 @@ export class HandController {
     return new HandController(world, spawnCharacter(world, skeleton));
   }
 
-  /** Applies the script's entries due at `time`, then the rules; returns the state entered or null. */
-  frame(_time: number, due: (typeof SCRIPT)[number][]): string | null {
+  /**
+   * Steps the hand world by `dt` after {@link frame}: a switch it deferred (an exit time crossed
+   * inside the step) is made at that instant, between two steps — as the machine makes it
+   * inside its one step.
+   */
+  step(dt: number): void {
+    const deferred = this.deferred;
+    if (deferred === null) {
+      step(this.world, dt);
+      return;
+    }
+    this.deferred = null;
+    step(this.world, this.lead);
+    deferred();
+    step(this.world, dt - this.lead);
+  }
+
+  private deferred: (() => void) | null = null;
+  private lead = 0;
+
+  /**
+   * Applies the script's entries due at `time`, then the rules for the step of `dt` seconds
+   * starting then; returns the state entered or null. An exit time the playing clip reaches
+   * inside the step (its phase moving at its rate) defers the switch to that instant ({@link step}).
+   */
+  frame(_time: number, due: (typeof SCRIPT)[number][], dt = 0): string | null {
     for (const e of due) {
       if (e.speed !== undefined) this.speed = e.speed;
       if (e.trigger === 'jump') this.jump = true;
@@ -97,34 +121,54 @@ export class HandController {
     }
     const { Layers } = this.world.components;
     const li = this.eid * 4;
-    const phase = Layers.clip[li]! >= 0 ? Math.min(1, Layers.time[li]! / this.world.assets.clips[Layers.clip[li]!]!.duration) : 0;
+    const length = Layers.clip[li]! >= 0 ? this.world.assets.clips[Layers.clip[li]!]!.duration : 0;
+    const phase = length > 0 ? Math.min(1, Layers.time[li]! / length) : 0;
+    // The phase at the step's end, and the seconds into the step at which `exit` is reached.
+    const end = length > 0 ? phase + Layers.speed[li]! * dt / length : phase;
+    this.lead = 0;
+    const reached = (exit: number): boolean => phase >= exit || end >= exit;
+    const leadTo = (exit: number): number => (phase >= exit ? 0 : (exit - phase) / (end - phase) * dt);
     const s = this.state;
     let to: string | null = null, duration = 0, mode: 'inertialize' | 'spring' | 'crossfade' = 'inertialize', curve: 'linear' | 'minjerk' = 'linear';
     if (this.hit && s !== 'hit') { to = 'hit'; duration = 0.05; this.hit = false; }
     else if (this.jump && (s === 'idle' || s === 'move')) { to = 'jump'; duration = 0.1; this.jump = false; }
     else if (s === 'idle' && this.speed > 0.1) { to = 'move'; duration = 0.2; }
     else if (s === 'move' && this.speed <= 0.1) { to = 'idle'; duration = 0.25; mode = 'spring'; }
-    else if (s === 'jump' && phase >= 0.9) { to = 'land'; duration = 0.1; }
-    else if (s === 'land' && phase >= 0.8 && this.speed > 0.1) { to = 'move'; duration = 0.15; }
-    else if (s === 'land' && phase >= 0.8) { to = 'idle'; duration = 0.15; mode = 'crossfade'; curve = 'minjerk'; }
-    else if (s === 'hit' && phase >= 1) { to = 'idle'; duration = 0.2; mode = 'crossfade'; }
-    if (to !== null) {
-      const clip = STATE_CLIPS[to];
-      if (clip) {
-        transition(this.world, this.eid, clip, { duration, mode, curve, weight: 1 });
-        // The blend space's second layer, if it played (not a cross-fade's outgoing copy, which ends by itself).
-        if (mode !== 'crossfade' && Layers.clip[li + 1]! >= 0 && (Layers.flags[li + 1]! & LAYER_CLEAR_AFTER_FADE) === 0) stop(this.world, this.eid, 1);
-      } else {
-        // Into the blend space: a transition captures the outgoing motion, then the space replaces the layers.
-        transition(this.world, this.eid, locomotion.clips[0]!, { duration, mode, weight: 1 });
-        setBlendSpace(this.world, this.eid, locomotion, this.speed);
-      }
+    else if (s === 'jump' && reached(0.9)) { to = 'land'; duration = 0.1; this.lead = leadTo(0.9); }
+    else if (s === 'land' && reached(0.8) && this.speed > 0.1) { to = 'move'; duration = 0.15; this.lead = leadTo(0.8); }
+    else if (s === 'land' && reached(0.8)) { to = 'idle'; duration = 0.15; mode = 'crossfade'; curve = 'minjerk'; this.lead = leadTo(0.8); }
+    else if (s === 'hit' && reached(1)) { to = 'idle'; duration = 0.2; mode = 'crossfade'; this.lead = leadTo(1); }
+    if (to !== null && this.lead > 0) {
+      const target = to, seconds = duration, how = mode, shape = curve;
+      this.deferred = () => this.switchTo(target, seconds, how, shape);
       this.state = to;
-    } else if (s === 'move' && this.appliedSpeed !== this.speed) {
+      return to;
+    }
+    this.lead = 0;
+    if (to !== null) this.switchTo(to, duration, mode, curve);
+    else if (s === 'move' && this.appliedSpeed !== this.speed) {
       setBlendSpace(this.world, this.eid, locomotion, this.speed);
     }
     if (this.state === 'move') this.appliedSpeed = this.speed;
     return to;
+  }
+
+  /** The switch into `to`, by hand. */
+  private switchTo(to: string, duration: number, mode: 'inertialize' | 'spring' | 'crossfade', curve: 'linear' | 'minjerk'): void {
+    const { Layers } = this.world.components;
+    const li = this.eid * 4;
+    const clip = STATE_CLIPS[to];
+    if (clip) {
+      transition(this.world, this.eid, clip, { duration, mode, curve, weight: 1 });
+      // The blend space's second layer, if it played (not a cross-fade's outgoing copy, which ends by itself).
+      if (mode !== 'crossfade' && Layers.clip[li + 1]! >= 0 && (Layers.flags[li + 1]! & LAYER_CLEAR_AFTER_FADE) === 0) stop(this.world, this.eid, 1);
+    } else {
+      // Into the blend space: a transition captures the outgoing motion, then the space replaces the layers.
+      transition(this.world, this.eid, locomotion.clips[0]!, { duration, mode, weight: 1 });
+      setBlendSpace(this.world, this.eid, locomotion, this.speed);
+    }
+    this.state = to;
+    if (to === 'move') this.appliedSpeed = this.speed;
   }
 
   appliedSpeed = NaN;

@@ -185,6 +185,7 @@ function joinFadeIn(layers: LayersComponent, li: number, curve: number): void {
 function fadedWeight(layers: LayersComponent, li: number): void {
   const duration = layers.fadeDuration[li];
   CURVE[0] = duration > 0 ? layers.fadeElapsed[li] / duration : 1;
+  if (CURVE[0] < 0) CURVE[0] = 0; // a fade starting later in the step (a machine's switch inside it)
   applyFadeCurve(CURVE, 0, layers.fadeCurve[li]);
   layers.weight[li] = layers.fadeFrom[li] + (layers.fadeTo[li] - layers.fadeFrom[li]) * CURVE[0];
 }

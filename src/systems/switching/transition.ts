@@ -13,16 +13,20 @@ import { clearLayer, type LayersComponent } from '../../components/Layers.js';
 import { clearsAfterFade, fadingOutFlags, standsInFor } from '../../components/layerRules.js';
 import type { AnimationWorld } from '../../world.js';
 import { captureSourceMotion } from '../inertializeCapture.js';
+import { CAPTURE_LEAD } from '../captureOffsets.js';
 import { writeLayer, type MutableResolvedPlay } from './writeLayer.js';
 
 /**
  * The seconds of the transition {@link startCrossfade} and {@link armInertialization} start,
- * and the spring's half-life (NaN: duration / 6): through an array, as doubles passed to a
- * call would be boxed. `transition` and `stateMachineSystem` fill it before each call.
+ * the spring's half-life (NaN: duration / 6), and the switch's lead: the seconds into the coming
+ * step at which it happens (0: at the step's start, as `transition` always does; a machine's
+ * exit time crossed inside a step gives more). Through an array, as doubles passed to a call
+ * would be boxed. `transition` and `stateMachineSystem` fill it before each call; the lead is
+ * 0 between calls (the machine sets it and puts it back).
  */
-export const TRANSITION_ARGS = new Float64Array(2);
+export const TRANSITION_ARGS = new Float64Array(3);
 /** {@link TRANSITION_ARGS}' slots. */
-export const ARG_DURATION = 0, ARG_HALF_LIFE = 1;
+export const ARG_DURATION = 0, ARG_HALF_LIFE = 1, ARG_LEAD = 2;
 
 /**
  * `transition`'s cross-fade without its checks (shared with `stateMachineSystem`): moves what
@@ -152,7 +156,8 @@ function moveLayer(layers: LayersComponent, from: number, to: number): void {
  * takes a transition slot for `eid` (or keeps the one it holds) and captures the outgoing
  * output and its velocity while the layers still hold them. Returns false, changing nothing,
  * when no slot is free. The caller then writes the new layers and calls
- * {@link armInertialization}. Allocates nothing.
+ * {@link armInertialization}. With a lead (`TRANSITION_ARGS[ARG_LEAD]` > 0) the source is taken
+ * that many seconds ahead, at the switch's instant inside the coming step. Allocates nothing.
  */
 export function beginInertialization(world: AnimationWorld, eid: number): boolean {
   const { Inertialization } = world.components;
@@ -161,6 +166,7 @@ export function beginInertialization(world: AnimationWorld, eid: number): boolea
   const taken = running || takeTransitionSlot(Inertialization, eid, isLive) !== NO_SLOT;
   liveIn = null;
   if (!taken) return false;
+  world.scratch.params[CAPTURE_LEAD] = TRANSITION_ARGS[ARG_LEAD];
   captureSourceMotion(world, eid, running);
   return true;
 }
@@ -169,7 +175,7 @@ export function beginInertialization(world: AnimationWorld, eid: number): boolea
  * Marks `eid`'s inertialization pending on `layer` (after {@link beginInertialization} and the
  * new layers): quintic, or `spring`, over `TRANSITION_ARGS[ARG_DURATION]` seconds (half-life
  * `TRANSITION_ARGS[ARG_HALF_LIFE]`, NaN: a sixth of the duration). inertializeSystem captures
- * the offsets at the character's next update.
+ * the offsets at the character's next update (anchored `TRANSITION_ARGS[ARG_LEAD]` seconds into it).
  */
 export function armInertialization(world: AnimationWorld, eid: number, layer: number, spring: boolean): void {
   const { Inertialization } = world.components;
@@ -177,6 +183,7 @@ export function armInertialization(world: AnimationWorld, eid: number, layer: nu
   const halfLife = TRANSITION_ARGS[ARG_HALF_LIFE];
   Inertialization.pending[eid] = layer + 1;
   Inertialization.pendingMode[eid] = spring ? INERTIA_SPRING : INERTIA_QUINTIC;
+  Inertialization.lead[eid] = TRANSITION_ARGS[ARG_LEAD];
   Inertialization.duration[eid] = duration;
   if (halfLife === halfLife) Inertialization.halfLife[eid] = halfLife;
   else Inertialization.halfLife[eid] = duration / 6;
@@ -195,6 +202,7 @@ export function armDeadBlend(world: AnimationWorld, eid: number, layer: number, 
   const halfLife = TRANSITION_ARGS[ARG_HALF_LIFE];
   Inertialization.pending[eid] = layer + 1;
   Inertialization.pendingMode[eid] = INERTIA_DEAD;
+  Inertialization.lead[eid] = TRANSITION_ARGS[ARG_LEAD];
   Inertialization.duration[eid] = duration;
   Inertialization.fadeCurve[eid] = curve;
   if (halfLife === halfLife) Inertialization.halfLife[eid] = halfLife;
@@ -220,7 +228,9 @@ function startFade(world: AnimationWorld, li: number, curve: number): void {
   Layers.weight[li] = FADE[FADE_FROM];
   Layers.fadeFrom[li] = FADE[FADE_FROM];
   Layers.fadeTo[li] = FADE[FADE_TO];
-  Layers.fadeElapsed[li] = 0;
+  // A switch `lead` seconds into the coming step: the fade's clock starts then (negative until
+  // the step adds its seconds).
+  Layers.fadeElapsed[li] = 0 - TRANSITION_ARGS[ARG_LEAD]; // 0 - x: +0 without a lead
   Layers.fadeDuration[li] = FADE[FADE_DURATION];
   Layers.fadeCurve[li] = curve;
 }
