@@ -722,44 +722,62 @@ const CC_MASK: usize = 20; // u8 per joint
 const CC_TRACK: usize = 24; // u32 per joint
 const CC_CONSTANT: usize = 28; // u32 per joint
 const CC_CONSTANTS: usize = 32; // f32
-const CC_MIN: usize = 36; // f32 per track and component
-const CC_EXTENT: usize = 40; // f32 per track and component
-const CC_START: usize = 44; // u32 per segment
-const CC_BITS: usize = 48; // u32 per segment and track, + 1 per segment
-const CC_RANGES: usize = 52; // f64 pairs per segment, track and component: m/255, (x/255)·(1/(2^b − 1))
-const CC_DATA: usize = 56; // u32 words (read as bytes)
-const CC_REST: usize = 60; // f32 pose per joint: the skeleton's rest pose
-/** Byte offsets of a pose's rotation and scale, and a quaternion's w inside it. */
+const CC_CLIP_RANGES: usize = 36; // per track, CC_TRACK_BYTES: per component the clip range's min and extent (f64)
+const CC_SEGMENTS: usize = 40; // per segment and track, CC_SEGMENT_BYTES (below)
+const CC_DATA: usize = 44; // u32 words (read as bytes)
+const CC_REST: usize = 48; // f32 pose per joint: the skeleton's rest pose
+/** Bytes of a track's clip ranges: (min, extent) as f64 for each of its 3 components. */
+const CC_TRACK_BYTES: usize = 48;
+/**
+ * Bytes of one segment's record of one track: u32 the first bit of its samples in the data,
+ * u32 its bit rate b, u32 the code mask 2^b − 1, u32 3·b (a frame's bits), then per component
+ * the two doubles of its segment range the decoder multiplies: m/255 and (x/255)·(1/(2^b − 1)).
+ */
+const CC_SEGMENT_BYTES: usize = 64;
+/** log2 of CC_SEGMENT_BYTES. */
+const CC_SEGMENT_SHIFT: usize = 6;
+/** Byte offsets of a pose's rotation and scale, and of the f32 before the scale (the rotation's w). */
 const POSE_Q_BYTES: usize = 12;
 const POSE_S_BYTES: usize = 28;
-const Q_W_BYTES: usize = 12;
-const INV255: f64 = 1.0 / 255.0;
+const POSE_W_BYTES: usize = 24;
 
-/** Bit rate of animated track `track` in segment `segment` (the running sums at `bitsAt`). */
+/** The `bits`-bit code at bit `p` of the bytes at `data`: one unaligned 32-bit read (a code of ≤ 24 bits starting anywhere in a byte is inside it). */
 // @ts-ignore: decorator
-@inline function bitRate(bitsAt: usize, tracks: i32, segment: i32, track: i32): u32 {
-  const at = bitsAt + (<usize>(segment * (tracks + 1) + track) << 2);
-  return load<u32>(at, 4) - load<u32>(at);
-}
-
-/** First bit of track `track`'s sample at frame `index` of segment `segment` (`frames` frames). */
-// @ts-ignore: decorator
-@inline function samplePosition(startAt: usize, bitsAt: usize, tracks: i32, segment: i32, track: i32, index: i32, frames: i32, bits: u32): u32 {
-  const before = load<u32>(bitsAt + (<usize>(segment * (tracks + 1) + track) << 2));
-  return load<u32>(startAt + (<usize>segment << 2)) + 3 * (<u32>frames * before + <u32>index * bits);
+@inline function code(data: usize, p: u32, mask: u32): i32 {
+  return <i32>((load<u32>(data + <usize>(p >>> 3)) >>> (p & 7)) & mask);
 }
 
 /**
- * One component: the `bits`-bit code at bit `p` of the bytes at `data` (one unaligned 64-bit
- * read: a code of ≤ 24 bits starting anywhere in a byte is inside it), dequantized with the
- * segment range's two doubles at `r` (m/255 and (x/255)·(1/(2^b − 1)), as the copy precomputes
- * them) and the clip range's min and extent at `min` and `extent` — src/assets/compressedTracks.ts
- * `decodeSample`'s double arithmetic in the same order, so the same bits.
+ * Component `k` of a track at two frames, as an f64x2 (lane 0 the frame before, lane 1 the one
+ * after): the codes at bits `pa` and `pb` (masks `ma`, `mb`), dequantized with the segment
+ * records `ra`, `rb` (m/255 and (x/255)·(1/(2^b − 1))) and the track's clip range at `tr` —
+ * `clipMin + clipExtent · (m/255 + step · q)`, src/assets/compressedTracks.ts `decodeSample`'s
+ * double arithmetic in the same order, lane by lane, so the same bits.
  */
 // @ts-ignore: decorator
-@inline function component(data: usize, p: u32, mask: u64, r: usize, min: usize, extent: usize): f64 {
-  const q = (load<u64>(data + <usize>(p >>> 3)) >>> <u64>(p & 7)) & mask;
-  return <f64>load<f32>(min) + <f64>load<f32>(extent) * (load<f64>(r) + load<f64>(r, 8) * <f64>q);
+@inline function decode2(data: usize, pa: u32, ma: u32, pb: u32, mb: u32, ra: usize, rb: usize, tr: usize): v128 {
+  const q = f64x2.convert_low_i32x4_s(i32x4.replace_lane(i32x4.splat(code(data, pa, ma)), 1, code(data, pb, mb)));
+  const a = v128.load(ra), b = v128.load(rb);
+  const m = v128.shuffle<f64>(a, b, 0, 2), x = v128.shuffle<f64>(a, b, 1, 3);
+  return f64x2.add(v128.load64_splat(tr), f64x2.mul(v128.load64_splat(tr, 8), f64x2.add(m, f64x2.mul(x, q))));
+}
+
+/**
+ * A translation or scale track (records `ra`, `rb`, clip ranges `tr`) at the two frames
+ * (indices `ia`, `ib` in their segments) lerped with `w` = (β, α) — per component
+ * `a·β + b·α` in doubles as the JavaScript decoder does — and rounded to float32: x y z in
+ * lanes 0–2 of the result.
+ */
+// @ts-ignore: decorator
+@inline function lerpTrack(data: usize, ra: usize, rb: usize, ia: u32, ib: u32, tr: usize, w: v128): v128 {
+  const ba = load<u32>(ra, 4), bb = load<u32>(rb, 4), ma = load<u32>(ra, 8), mb = load<u32>(rb, 8);
+  const pa = load<u32>(ra) + ia * load<u32>(ra, 12), pb = load<u32>(rb) + ib * load<u32>(rb, 12);
+  const m0 = f64x2.mul(decode2(data, pa, ma, pb, mb, ra + 16, rb + 16, tr), w);
+  const m1 = f64x2.mul(decode2(data, pa + ba, ma, pb + bb, mb, ra + 32, rb + 32, tr + 16), w);
+  const m2 = f64x2.mul(decode2(data, pa + 2 * ba, ma, pb + 2 * bb, mb, ra + 48, rb + 48, tr + 32), w);
+  const xy = f64x2.add(v128.shuffle<f64>(m0, m1, 0, 2), v128.shuffle<f64>(m0, m1, 1, 3));
+  const z = f64x2.add(m2, v128.shuffle<f64>(m2, m2, 1, 0));
+  return v128.shuffle<i64>(f32x4.demote_f64x2_zero(xy), f32x4.demote_f64x2_zero(z), 0, 2);
 }
 
 /**
@@ -768,7 +786,10 @@ const INV255: f64 = 1.0 / 255.0;
  * decoded from their own segments and interpolated in doubles as there (lerp; nlerp with the
  * hemisphere fix, the dropped rotation component rebuilt), stored as float32 — the JavaScript
  * decoder's bits. Default tracks read the rest pose copied with the record, constant ones their
- * values.
+ * values. Two lanes (`f64x2`): lane 0 the frame before the time, lane 1 the one after, each
+ * lane the JavaScript decoder's operations in its order. Per joint the translation is stored
+ * as 16 bytes, then the rotation's w and the scale as 16, then the rotation over the lanes the
+ * two others wrote first.
  */
 export function sampleCompressed(out: usize, clip: usize, time: usize): void {
   const frameCount = load<i32>(clip, 8);
@@ -786,93 +807,79 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
   const f0 = <i32>frame;
   const f1 = alpha == 0 ? f0 : f0 + 1;
   const beta = 1 - alpha;
-  const s0 = f0 >> 4, s1 = f1 >> 4, i0 = f0 & 15, i1 = f1 & 15;
   const masks = <usize>load<i32>(clip, CC_MASK), firstTrack = <usize>load<i32>(clip, CC_TRACK);
   const firstConstant = <usize>load<i32>(clip, CC_CONSTANT), constants = <usize>load<i32>(clip, CC_CONSTANTS);
-  const rest = <usize>load<i32>(clip, CC_REST);
-  const tracks = load<i32>(clip, CC_TRACKS);
-  const bitsAt = <usize>load<i32>(clip, CC_BITS), startAt = <usize>load<i32>(clip, CC_START), data = <usize>load<i32>(clip, CC_DATA);
-  const ranges = <usize>load<i32>(clip, CC_RANGES), mins = <usize>load<i32>(clip, CC_MIN), extents = <usize>load<i32>(clip, CC_EXTENT);
-  // Frames in the two segments (16, fewer in the last).
-  const n0 = min(frameCount - (s0 << 4), 16), n1 = min(frameCount - (s1 << 4), 16);
-  const e0 = s0 * tracks, e1 = s1 * tracks;
-  const same = s0 == s1;
+  const rest = <usize>load<i32>(clip, CC_REST), data = <usize>load<i32>(clip, CC_DATA);
+  const tracks = <usize>load<i32>(clip, CC_TRACKS), clipRanges = <usize>load<i32>(clip, CC_CLIP_RANGES);
+  // The two frames' segments' records of track 0; track t's are CC_SEGMENT_BYTES · t on.
+  const segments = <usize>load<i32>(clip, CC_SEGMENTS);
+  const sa = segments + ((<usize>(f0 >> 4) * tracks) << CC_SEGMENT_SHIFT), sb = segments + ((<usize>(f1 >> 4) * tracks) << CC_SEGMENT_SHIFT);
+  const ia = <u32>(f0 & 15), ib = <u32>(f1 & 15);
+  const w = pair(beta, alpha);
+  const vbeta = f64x2.splat(beta), one = f64x2.splat(1), zero = f64x2.splat(0);
   for (let j = 0; j < jointCount; j++) {
     const o = out + <usize>j * POSE_BYTES;
     const pose = rest + <usize>j * POSE_BYTES;
     const mask = <i32>load<u8>(masks + <usize>j);
-    let track = <i32>load<u32>(firstTrack + (<usize>j << 2));
+    let track = <usize>load<u32>(firstTrack + (<usize>j << 2));
     let k = constants + (<usize>load<u32>(firstConstant + (<usize>j << 2)) << 2);
+    // Translation: 16 bytes (lane 3 is the rotation's x, written last).
     if ((mask & 1) != 0) {
-      const ab = bitRate(bitsAt, tracks, s0, track);
-      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab);
-      const ar = ranges + <usize>((e0 + track) * 48);
-      // The next frame is in the same segment but once in 16: its code 3·b bits on.
-      const bb = same ? ab : bitRate(bitsAt, tracks, s1, track);
-      const bp = same ? ap + 3 * <u32>(i1 - i0) * ab : samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
-      const br = same ? ar : ranges + <usize>((e1 + track) * 48);
-      const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
-      const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
-      store<f32>(o + 0, <f32>(component(data, ap + 0 * ab, am, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bm, br + 0, tm + 0, te + 0) * alpha));
-      store<f32>(o + 4, <f32>(component(data, ap + 1 * ab, am, ar + 16, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bm, br + 16, tm + 4, te + 4) * alpha));
-      store<f32>(o + 8, <f32>(component(data, ap + 2 * ab, am, ar + 32, tm + 8, te + 8) * beta + component(data, bp + 2 * bb, bm, br + 32, tm + 8, te + 8) * alpha));
+      const t = track << CC_SEGMENT_SHIFT;
+      v128.store(o, lerpTrack(data, sa + t, sb + t, ia, ib, clipRanges + track * CC_TRACK_BYTES, w));
       track++;
+    } else if ((mask & 8) != 0) {
+      v128.store(o, v128.load(pose));
     } else {
-      const from = (mask & 8) != 0 ? pose : k;
-      for (let c: usize = 0; c < 12; c += 4) store<f32>(o + c, load<f32>(from + c));
-      if ((mask & 8) == 0) k += 12;
+      v128.store(o, v128.load(k)); // 4 bytes past the values: the next constants or the padding after them, overwritten
+      k += 12;
     }
+    const qt = track, qk = k;
+    if ((mask & 2) != 0) track++;
+    else if ((mask & 16) == 0) k += 16;
+    // Scale: 16 bytes from the rotation's w (written last).
+    if ((mask & 4) != 0) {
+      const t = track << CC_SEGMENT_SHIFT;
+      const s = lerpTrack(data, sa + t, sb + t, ia, ib, clipRanges + track * CC_TRACK_BYTES, w);
+      v128.store(o, v128.shuffle<f32>(s, s, 0, 0, 1, 2), POSE_W_BYTES);
+    } else if ((mask & 32) != 0) {
+      v128.store(o, v128.load(pose, POSE_W_BYTES), POSE_W_BYTES);
+    } else {
+      v128.store(o, v128.load(k - 4), POSE_W_BYTES); // the float before: overwritten
+    }
+    // Rotation.
     if ((mask & 2) != 0) {
       const drop = mask >> 6;
-      const ab = bitRate(bitsAt, tracks, s0, track);
-      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab);
-      const ar0 = ranges + <usize>((e0 + track) * 48);
-      // The next frame is in the same segment but once in 16: its code 3·b bits on.
-      const bb = same ? ab : bitRate(bitsAt, tracks, s1, track);
-      const bp = same ? ap + 3 * <u32>(i1 - i0) * ab : samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
-      const br0 = same ? ar0 : ranges + <usize>((e1 + track) * 48);
-      const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
-      const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
-      const a0 = component(data, ap, am, ar0, tm, te), a1 = component(data, ap + ab, am, ar0 + 16, tm + 4, te + 4), a2 = component(data, ap + 2 * ab, am, ar0 + 32, tm + 8, te + 8);
-      const b0 = component(data, bp, bm, br0, tm, te), b1 = component(data, bp + bb, bm, br0 + 16, tm + 4, te + 4), b2 = component(data, bp + 2 * bb, bm, br0 + 32, tm + 8, te + 8);
-      const an = 1 - a0 * a0 - a1 * a1 - a2 * a2, bn = 1 - b0 * b0 - b1 * b1 - b2 * b2;
-      const ar: f64 = an > 0 ? Math.sqrt(an) : 0, br: f64 = bn > 0 ? Math.sqrt(bn) : 0;
-      const ax = drop == 0 ? ar : a0, ay = drop == 0 ? a0 : drop == 1 ? ar : a1;
-      const az = drop <= 1 ? a1 : drop == 2 ? ar : a2, aw = drop == 3 ? ar : a2;
-      let bx = drop == 0 ? br : b0, by = drop == 0 ? b0 : drop == 1 ? br : b1;
-      let bz = drop <= 1 ? b1 : drop == 2 ? br : b2, bw = drop == 3 ? br : b2;
-      if (ax * bx + ay * by + az * bz + aw * bw < 0) {
-        bx = -bx; by = -by; bz = -bz; bw = -bw;
-      }
-      const qx = ax * beta + bx * alpha, qy = ay * beta + by * alpha;
-      const qz = az * beta + bz * alpha, qw = aw * beta + bw * alpha;
-      const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-      store<f32>(o, <f32>(qx * inv), POSE_Q_BYTES);
-      store<f32>(o, <f32>(qy * inv), POSE_Q_BYTES + 4);
-      store<f32>(o, <f32>(qz * inv), POSE_Q_BYTES + 8);
-      store<f32>(o, <f32>(qw * inv), POSE_Q_BYTES + Q_W_BYTES);
-      track++;
+      const t = qt << CC_SEGMENT_SHIFT;
+      const ra = sa + t, rb = sb + t, tr = clipRanges + qt * CC_TRACK_BYTES;
+      const ba = load<u32>(ra, 4), bb = load<u32>(rb, 4), ma = load<u32>(ra, 8), mb = load<u32>(rb, 8);
+      const pa = load<u32>(ra) + ia * load<u32>(ra, 12), pb = load<u32>(rb) + ib * load<u32>(rb, 12);
+      const v0 = decode2(data, pa, ma, pb, mb, ra + 16, rb + 16, tr);
+      const v1 = decode2(data, pa + ba, ma, pb + bb, mb, ra + 32, rb + 32, tr + 16);
+      const v2 = decode2(data, pa + 2 * ba, ma, pb + 2 * bb, mb, ra + 48, rb + 48, tr + 32);
+      // The dropped component, ≥ 0: √(1 − the others²), 0 where that is not > 0.
+      const n = f64x2.sub(f64x2.sub(f64x2.sub(one, f64x2.mul(v0, v0)), f64x2.mul(v1, v1)), f64x2.mul(v2, v2));
+      const r = v128.and(f64x2.sqrt(n), f64x2.gt(n, zero));
+      const x = drop == 0 ? r : v0;
+      const y = drop == 0 ? v0 : drop == 1 ? r : v1;
+      const z = drop <= 1 ? v1 : drop == 2 ? r : v2;
+      const qw = drop == 3 ? r : v2;
+      // (x, y) and (z, w) of each frame.
+      const axy = v128.shuffle<f64>(x, y, 0, 2), bxy = v128.shuffle<f64>(x, y, 1, 3);
+      const azw = v128.shuffle<f64>(z, qw, 0, 2), bzw = v128.shuffle<f64>(z, qw, 1, 3);
+      const pxy = f64x2.mul(axy, bxy), pzw = f64x2.mul(azw, bzw);
+      const dot = f64x2.extract_lane(pxy, 0) + f64x2.extract_lane(pxy, 1) + f64x2.extract_lane(pzw, 0) + f64x2.extract_lane(pzw, 1);
+      // The hemisphere fix: (−b)·α = b·(−α).
+      const va = f64x2.splat(dot < 0 ? -alpha : alpha);
+      const qxy = f64x2.add(f64x2.mul(axy, vbeta), f64x2.mul(bxy, va));
+      const qzw = f64x2.add(f64x2.mul(azw, vbeta), f64x2.mul(bzw, va));
+      const sxy = f64x2.mul(qxy, qxy), szw = f64x2.mul(qzw, qzw);
+      const inv = f64x2.splat(1 / Math.sqrt(f64x2.extract_lane(sxy, 0) + f64x2.extract_lane(sxy, 1) + f64x2.extract_lane(szw, 0) + f64x2.extract_lane(szw, 1)));
+      v128.store(o, v128.shuffle<i64>(f32x4.demote_f64x2_zero(f64x2.mul(qxy, inv)), f32x4.demote_f64x2_zero(f64x2.mul(qzw, inv)), 0, 2), POSE_Q_BYTES);
+    } else if ((mask & 16) != 0) {
+      v128.store(o, v128.load(pose, POSE_Q_BYTES), POSE_Q_BYTES);
     } else {
-      const from = (mask & 16) != 0 ? pose + POSE_Q_BYTES : k;
-      for (let c: usize = 0; c < 16; c += 4) store<f32>(o + POSE_Q_BYTES + c, load<f32>(from + c));
-      if ((mask & 16) == 0) k += 16;
-    }
-    if ((mask & 4) != 0) {
-      const ab = bitRate(bitsAt, tracks, s0, track);
-      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab);
-      const ar = ranges + <usize>((e0 + track) * 48);
-      // The next frame is in the same segment but once in 16: its code 3·b bits on.
-      const bb = same ? ab : bitRate(bitsAt, tracks, s1, track);
-      const bp = same ? ap + 3 * <u32>(i1 - i0) * ab : samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
-      const br = same ? ar : ranges + <usize>((e1 + track) * 48);
-      const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
-      const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
-      store<f32>(o + POSE_S_BYTES + 0, <f32>(component(data, ap + 0 * ab, am, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bm, br + 0, tm + 0, te + 0) * alpha));
-      store<f32>(o + POSE_S_BYTES + 4, <f32>(component(data, ap + 1 * ab, am, ar + 16, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bm, br + 16, tm + 4, te + 4) * alpha));
-      store<f32>(o + POSE_S_BYTES + 8, <f32>(component(data, ap + 2 * ab, am, ar + 32, tm + 8, te + 8) * beta + component(data, bp + 2 * bb, bm, br + 32, tm + 8, te + 8) * alpha));
-    } else {
-      const from = (mask & 32) != 0 ? pose + POSE_S_BYTES : k;
-      for (let c: usize = 0; c < 12; c += 4) store<f32>(o + POSE_S_BYTES + c, load<f32>(from + c));
+      v128.store(o, v128.load(qk), POSE_Q_BYTES);
     }
   }
 }

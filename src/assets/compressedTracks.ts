@@ -35,6 +35,7 @@ import type { Binding } from './bindingTypes.js';
 import { retargetTranslation } from '../math/retargetTranslation.js';
 import type { Clip } from './Clip.js';
 import * as layout from '../math/layout.js';
+import { curveFramePosition } from './sampleCurves.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
 /** A constant rotation's w, after its x y z (a quaternion record's own order). */
@@ -114,6 +115,8 @@ export const INV255 = 1 / 255;
 
 /** Decoded components of the two frames of one track (a fixed-size temporary). */
 const DECODED = new Float64Array(6);
+/** The frame before the time and the fraction toward the next (`curveFramePosition`'s answer). */
+const POSITION = new Float64Array(2);
 
 /**
  * Decodes the 3 components of animated track `track` at frame `index` of segment `segment`
@@ -166,18 +169,9 @@ export function sampleCompressedInto(
   const AT = 1, AQ = 2, AS = 4, DT = 8, DQ = 16, DS = 32, SHIFT = 4, LOW = 15;
   const c = clip.reduced!.compressed!;
   const d = DECODED;
-  const frameCount = clip.frameCount;
-  const position = times[timeIndex] * clip.frameRate;
-  let frame = Math.floor(position);
-  let alpha = position - frame;
-  if (!(frame >= 0)) {
-    frame = 0;
-    alpha = 0;
-  } else if (frame >= frameCount - 1) {
-    frame = frameCount - 1;
-    alpha = 0;
-  }
-  const f0 = frame | 0;
+  curveFramePosition(POSITION, clip, times, timeIndex);
+  const alpha = POSITION[1];
+  const f0 = POSITION[0] | 0;
   const f1 = alpha === 0 ? f0 : f0 + 1;
   const beta = 1 - alpha;
   const s0 = f0 >> SHIFT, s1 = f1 >> SHIFT;

@@ -18,7 +18,7 @@
  */
 import type { Binding } from '../assets/bindingTypes.js';
 import type { Clip } from '../assets/Clip.js';
-import { BIT_SCALE, INV255, type CompressedTracks } from '../assets/compressedTracks.js';
+import { BIT_SCALE, INV255, SEGMENT_LENGTH, type CompressedTracks } from '../assets/compressedTracks.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import * as layout from '../math/layout.js';
 import { MAX_LAYERS } from '../components/Layers.js';
@@ -638,20 +638,21 @@ function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
  * then the addresses of its arrays (assembly/kernels.ts `sampleCompressed`).
  */
 const CC_TRACKS = 16;
-/** First of the 11 array addresses (i32 each): mask, track, constant, constants, min, extent, start, bits, ranges, data, rest. */
+/** First of the 8 array addresses (i32 each): mask, track, constant, constants, clip ranges, segment records, data, rest. */
 const CC_ARRAYS = 20;
 /** Bytes of a compressed record's header. */
 const CC_HEADER = 64;
+/** Bytes of one segment's record of one track (assembly/kernels.ts `CC_SEGMENT_BYTES`). */
+const CC_SEGMENT_BYTES = 64;
 
 /**
  * Copies compressed clip `id` (`clip.reduced.compressed`, see src/assets/compressedTracks.ts)
  * into the kernel area for assembly/kernels.ts `sampleCompressed`: a header (frame rate, frame
  * count, the joint count negated, the animated track count, its arrays' addresses), then the
- * arrays, each 16-byte aligned, with each segment range as the two doubles the decoder
- * multiplies (m/255 and (x/255)·(1/(2^b − 1)): 16 bytes for the format's 2, traded for the
- * division and two conversions per sample) — the per-joint tables and the running bit sums widened to
- * 32 bits — and the skeleton's rest pose (its default tracks). Leaves the clip table's entry 0
- * when it does not fit.
+ * arrays, each 16-byte aligned — the per-joint tables widened to 32 bits, the constants, each
+ * track's clip ranges as doubles, one 64-byte record per segment and track (see
+ * {@link segmentRecords}), the samples as they are, and the skeleton's rest pose (its default
+ * tracks). Leaves the clip table's entry 0 when it does not fit.
  */
 function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: CompressedTracks): void {
   const { area, space } = kernels;
@@ -659,9 +660,8 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
   const J = c.jointCount;
   const align = (n: number): number => Math.ceil(n / 16) * 16;
   const arrays: [ArrayLike<number>, 'u8' | 'u32' | 'f32' | 'f64'][] = [
-    [c.jointMask, 'u8'], [c.jointTrack, 'u32'], [c.jointConstant, 'u32'], [c.constants, 'f32'], [c.clipMin, 'f32'],
-    [c.clipExtent, 'f32'], [c.segmentStart, 'u32'], [c.segmentBits, 'u32'], [rangeSteps(c), 'f64'], [c.data, 'u32'],
-    [clip.skeleton.rest, 'f32'],
+    [c.jointMask, 'u8'], [c.jointTrack, 'u32'], [c.jointConstant, 'u32'], [c.constants, 'f32'], [clipRanges(c), 'f64'],
+    [new Uint8Array(segmentRecords(c)), 'u8'], [c.data, 'u32'], [clip.skeleton.rest, 'f32'],
   ];
   const sizes = arrays.map(([a, kind]) => align(a.length * (kind === 'u8' ? 1 : kind === 'f64' ? 8 : 4)));
   const start = reserve(space.clips, space.spans.clips, id, CC_HEADER + sizes.reduce((x, y) => x + y, 0));
@@ -687,19 +687,43 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
   area.clipTable[id] = at;
 }
 
-/** Per segment, track and component of `c`: m/255 and (x/255)·(1/(2^b − 1)), the doubles `decodeSample` computes. */
-function rangeSteps(c: CompressedTracks): Float64Array {
-  const A = c.animatedTracks, out = new Float64Array(c.segmentRanges.length);
+/** Per animated track of `c` and component: the clip range's min and extent, as doubles (exact: float32 widened). */
+function clipRanges(c: CompressedTracks): Float64Array {
+  const out = new Float64Array(c.clipMin.length * 2);
+  for (let a = 0; a < c.clipMin.length; a++) {
+    out[a * 2] = c.clipMin[a];
+    out[a * 2 + 1] = c.clipExtent[a];
+  }
+  return out;
+}
+
+/**
+ * Per segment s and animated track i of `c`, 64 bytes: u32 the first bit of the track's
+ * samples in `data` (`segmentStart[s] + 3·n_s·(the bit rates before it)`), u32 its bit rate b,
+ * u32 the code mask 2^b − 1, u32 3·b (one frame's bits), then per component the two doubles
+ * `decodeSample` computes from the segment range: m/255 and (x/255)·(1/(2^b − 1)). The kernel
+ * reads one record per track and frame instead of deriving the rate, position and range each
+ * time (16 bytes of ranges per component against the format's 2).
+ */
+function segmentRecords(c: CompressedTracks): ArrayBuffer {
+  const A = c.animatedTracks, buffer = new ArrayBuffer(c.segmentCount * A * CC_SEGMENT_BYTES);
+  const words = new Uint32Array(buffer), doubles = new Float64Array(buffer);
   for (let s = 0; s < c.segmentCount; s++) {
+    const frames = Math.min(c.frameCount - s * SEGMENT_LENGTH, SEGMENT_LENGTH);
     for (let i = 0; i < A; i++) {
-      const span = BIT_SCALE[c.segmentBits[s * (A + 1) + i + 1] - c.segmentBits[s * (A + 1) + i]];
-      for (let k = 0, r = (s * A + i) * 6; k < 6; k += 2) {
-        out[r + k] = c.segmentRanges[r + k] * INV255;
-        out[r + k + 1] = c.segmentRanges[r + k + 1] * INV255 * span;
+      const before = c.segmentBits[s * (A + 1) + i], bits = c.segmentBits[s * (A + 1) + i + 1] - before;
+      const span = BIT_SCALE[bits], w = (s * A + i) * (CC_SEGMENT_BYTES / 4);
+      words[w] = c.segmentStart[s] + 3 * frames * before;
+      words[w + 1] = bits;
+      words[w + 2] = 2 ** bits - 1;
+      words[w + 3] = 3 * bits;
+      for (let k = 0, r = (s * A + i) * 6; k < 3; k++) {
+        doubles[w / 2 + 2 + k * 2] = c.segmentRanges[r + k * 2] * INV255;
+        doubles[w / 2 + 3 + k * 2] = c.segmentRanges[r + k * 2 + 1] * INV255 * span;
       }
     }
   }
-  return out;
+  return buffer;
 }
 
 /**
