@@ -726,6 +726,16 @@ const CC_CLIP_RANGES: usize = 36; // per track, CC_TRACK_BYTES: per component th
 const CC_SEGMENTS: usize = 40; // per segment and track, CC_SEGMENT_BYTES (below)
 const CC_DATA: usize = 44; // u32 words (read as bytes)
 const CC_REST: usize = 48; // f32 pose per joint: the skeleton's rest pose
+const CC_ROTATIONS: usize = 52; // the animated rotations, two per CC_PAIR_BYTES record (below)
+const CC_PAIRS: usize = 56; // how many such records
+/**
+ * Bytes of a record of two animated rotations (the last record repeats its first when the count
+ * is odd): i32 each joint's pose offset (j · 40), i32 each track's segment-record offset
+ * (t · CC_SEGMENT_BYTES), 16 bytes of padding; at 32 and 48 each rotation's swizzle from its
+ * stored order (the three stored components, then the rebuilt one) to x y z w; then per
+ * component the clip range's min and extent as f64x2 (track 0, track 1).
+ */
+const CC_PAIR_BYTES: usize = 160;
 /** Bytes of a track's clip ranges: (min, extent) as f64 for each of its 3 components. */
 const CC_TRACK_BYTES: usize = 48;
 /**
@@ -781,6 +791,73 @@ const POSE_W_BYTES: usize = 24;
 }
 
 /**
+ * Component `k` (byte `16·k` of the records) of two rotation tracks at one frame, as an f64x2
+ * (lane n: track n): the codes at bits `p0`, `p1` (masks `m0`, `m1`) dequantized with their
+ * segment records `r0`, `r1` and the two tracks' clip ranges `mn`, `ex` (lane n track n's) —
+ * {@link decode2}'s arithmetic, two tracks instead of two frames.
+ */
+// @ts-ignore: decorator
+@inline function decodeTracks(data: usize, p0: u32, m0: u32, p1: u32, m1: u32, r0: usize, r1: usize, k: usize, mn: v128, ex: v128): v128 {
+  const q = f64x2.convert_low_i32x4_s(i32x4.replace_lane(i32x4.splat(code(data, p0, m0)), 1, code(data, p1, m1)));
+  const a = v128.load(r0 + 16 + k), b = v128.load(r1 + 16 + k);
+  return f64x2.add(mn, f64x2.mul(ex, f64x2.add(v128.shuffle<f64>(a, b, 0, 2), f64x2.mul(v128.shuffle<f64>(a, b, 1, 3), q))));
+}
+
+/**
+ * The dropped component of two rotations, lane by lane: √(1 − the others²), ≥ 0, 0 where that
+ * is not > 0 (the JavaScript decoder's `an > 0 ? Math.sqrt(an) : 0`).
+ */
+// @ts-ignore: decorator
+@inline function rebuilt(v0: v128, v1: v128, v2: v128, one: v128, zero: v128): v128 {
+  const n = f64x2.sub(f64x2.sub(f64x2.sub(one, f64x2.mul(v0, v0)), f64x2.mul(v1, v1)), f64x2.mul(v2, v2));
+  return v128.and(f64x2.sqrt(n), f64x2.gt(n, zero));
+}
+
+/**
+ * Two animated rotations (the record at `pair`, CC_PAIR_BYTES) decoded at both frames and
+ * nlerped into their poses at `out`: lane n is rotation n, so every operation is the
+ * JavaScript decoder's in its order (the stored components, then the rebuilt one), lane by
+ * lane; each result is placed by its record's swizzle. `sa`, `sb` are the two frames'
+ * segments' records of track 0, `ia`, `ib` the frames' indices in them, `vbeta`, `valpha`,
+ * `vnalpha` β, α and −α in both lanes; `same` (a constant where inlined) says the two frames
+ * share a segment, so their ranges are read once.
+ */
+// @ts-ignore: decorator
+@inline function rotationPair(
+  out: usize, pair: usize, data: usize, sa: usize, sb: usize, ia: u32, ib: u32,
+  vbeta: v128, valpha: v128, vnalpha: v128, one: v128, zero: v128, same: bool,
+): void {
+  const t0 = <usize>load<i32>(pair, 8), t1 = <usize>load<i32>(pair, 12);
+  const ra0 = sa + t0, ra1 = sa + t1, rb0 = same ? ra0 : sb + t0, rb1 = same ? ra1 : sb + t1;
+  const ba0 = load<u32>(ra0, 4), ba1 = load<u32>(ra1, 4), ma0 = load<u32>(ra0, 8), ma1 = load<u32>(ra1, 8);
+  const pa0 = load<u32>(ra0) + ia * load<u32>(ra0, 12), pa1 = load<u32>(ra1) + ia * load<u32>(ra1, 12);
+  const bb0 = same ? ba0 : load<u32>(rb0, 4), bb1 = same ? ba1 : load<u32>(rb1, 4);
+  const mb0 = same ? ma0 : load<u32>(rb0, 8), mb1 = same ? ma1 : load<u32>(rb1, 8);
+  const pb0 = load<u32>(rb0) + ib * load<u32>(rb0, 12), pb1 = load<u32>(rb1) + ib * load<u32>(rb1, 12);
+  // The two tracks' clip ranges per component, (min, extent) as (track 0, track 1) pairs.
+  const mn0 = v128.load(pair, 64), ex0 = v128.load(pair, 80), mn1 = v128.load(pair, 96), ex1 = v128.load(pair, 112), mn2 = v128.load(pair, 128), ex2 = v128.load(pair, 144);
+  const a0 = decodeTracks(data, pa0, ma0, pa1, ma1, ra0, ra1, 0, mn0, ex0);
+  const a1 = decodeTracks(data, pa0 + ba0, ma0, pa1 + ba1, ma1, ra0, ra1, 16, mn1, ex1);
+  const a2 = decodeTracks(data, pa0 + 2 * ba0, ma0, pa1 + 2 * ba1, ma1, ra0, ra1, 32, mn2, ex2);
+  const b0 = decodeTracks(data, pb0, mb0, pb1, mb1, rb0, rb1, 0, mn0, ex0);
+  const b1 = decodeTracks(data, pb0 + bb0, mb0, pb1 + bb1, mb1, rb0, rb1, 16, mn1, ex1);
+  const b2 = decodeTracks(data, pb0 + 2 * bb0, mb0, pb1 + 2 * bb1, mb1, rb0, rb1, 32, mn2, ex2);
+  const ar = rebuilt(a0, a1, a2, one, zero), br = rebuilt(b0, b1, b2, one, zero);
+  // The hemisphere fix: (−b)·α = b·(−α).
+  const dot = f64x2.add(f64x2.add(f64x2.add(f64x2.mul(a0, b0), f64x2.mul(a1, b1)), f64x2.mul(a2, b2)), f64x2.mul(ar, br));
+  const va = v128.bitselect(vnalpha, valpha, f64x2.lt(dot, zero));
+  const q0 = f64x2.add(f64x2.mul(a0, vbeta), f64x2.mul(b0, va)), q1 = f64x2.add(f64x2.mul(a1, vbeta), f64x2.mul(b1, va));
+  const q2 = f64x2.add(f64x2.mul(a2, vbeta), f64x2.mul(b2, va)), qr = f64x2.add(f64x2.mul(ar, vbeta), f64x2.mul(br, va));
+  const inv = f64x2.div(one, f64x2.sqrt(f64x2.add(f64x2.add(f64x2.add(f64x2.mul(q0, q0), f64x2.mul(q1, q1)), f64x2.mul(q2, q2)), f64x2.mul(qr, qr))));
+  // float32 (c0 c1 · ·) per component → (q0 q1 of rotation 0, of rotation 1), (q2 r …) → each
+  // rotation's stored order, swizzled into x y z w.
+  const lo = v128.shuffle<f32>(f32x4.demote_f64x2_zero(f64x2.mul(q0, inv)), f32x4.demote_f64x2_zero(f64x2.mul(q1, inv)), 0, 4, 1, 5);
+  const hi = v128.shuffle<f32>(f32x4.demote_f64x2_zero(f64x2.mul(q2, inv)), f32x4.demote_f64x2_zero(f64x2.mul(qr, inv)), 0, 4, 1, 5);
+  v128.store(out + <usize>load<i32>(pair), i8x16.swizzle(v128.shuffle<i64>(lo, hi, 0, 2), v128.load(pair, 32)), POSE_Q_BYTES);
+  v128.store(out + <usize>load<i32>(pair, 4), i8x16.swizzle(v128.shuffle<i64>(lo, hi, 1, 3), v128.load(pair, 48)), POSE_Q_BYTES);
+}
+
+/**
  * Samples a compressed clip (src/assets/compressedTracks.ts `sampleCompressedInto`, without a
  * binding) at the time `load<f64>(time)` into the pose at `out`: the frames around the time
  * decoded from their own segments and interpolated in doubles as there (lerp; nlerp with the
@@ -816,7 +893,7 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
   const sa = segments + ((<usize>(f0 >> 4) * tracks) << CC_SEGMENT_SHIFT), sb = segments + ((<usize>(f1 >> 4) * tracks) << CC_SEGMENT_SHIFT);
   const ia = <u32>(f0 & 15), ib = <u32>(f1 & 15);
   const w = pair(beta, alpha);
-  const vbeta = f64x2.splat(beta), one = f64x2.splat(1), zero = f64x2.splat(0);
+  const vbeta = f64x2.splat(beta);
   for (let j = 0; j < jointCount; j++) {
     const o = out + <usize>j * POSE_BYTES;
     const pose = rest + <usize>j * POSE_BYTES;
@@ -834,10 +911,10 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
       v128.store(o, v128.load(k)); // 4 bytes past the values: the next constants or the padding after them, overwritten
       k += 12;
     }
-    const qt = track, qk = k;
+    const qk = k;
     if ((mask & 2) != 0) track++;
     else if ((mask & 16) == 0) k += 16;
-    // Scale: 16 bytes from the rotation's w (written last).
+    // Scale: 16 bytes from the rotation's w (written after: below, or by the rotation pass).
     if ((mask & 4) != 0) {
       const t = track << CC_SEGMENT_SHIFT;
       const s = lerpTrack(data, sa + t, sb + t, ia, ib, clipRanges + track * CC_TRACK_BYTES, w);
@@ -847,39 +924,14 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
     } else {
       v128.store(o, v128.load(k - 4), POSE_W_BYTES); // the float before: overwritten
     }
-    // Rotation.
-    if ((mask & 2) != 0) {
-      const drop = mask >> 6;
-      const t = qt << CC_SEGMENT_SHIFT;
-      const ra = sa + t, rb = sb + t, tr = clipRanges + qt * CC_TRACK_BYTES;
-      const ba = load<u32>(ra, 4), bb = load<u32>(rb, 4), ma = load<u32>(ra, 8), mb = load<u32>(rb, 8);
-      const pa = load<u32>(ra) + ia * load<u32>(ra, 12), pb = load<u32>(rb) + ib * load<u32>(rb, 12);
-      const v0 = decode2(data, pa, ma, pb, mb, ra + 16, rb + 16, tr);
-      const v1 = decode2(data, pa + ba, ma, pb + bb, mb, ra + 32, rb + 32, tr + 16);
-      const v2 = decode2(data, pa + 2 * ba, ma, pb + 2 * bb, mb, ra + 48, rb + 48, tr + 32);
-      // The dropped component, ≥ 0: √(1 − the others²), 0 where that is not > 0.
-      const n = f64x2.sub(f64x2.sub(f64x2.sub(one, f64x2.mul(v0, v0)), f64x2.mul(v1, v1)), f64x2.mul(v2, v2));
-      const r = v128.and(f64x2.sqrt(n), f64x2.gt(n, zero));
-      const x = drop == 0 ? r : v0;
-      const y = drop == 0 ? v0 : drop == 1 ? r : v1;
-      const z = drop <= 1 ? v1 : drop == 2 ? r : v2;
-      const qw = drop == 3 ? r : v2;
-      // (x, y) and (z, w) of each frame.
-      const axy = v128.shuffle<f64>(x, y, 0, 2), bxy = v128.shuffle<f64>(x, y, 1, 3);
-      const azw = v128.shuffle<f64>(z, qw, 0, 2), bzw = v128.shuffle<f64>(z, qw, 1, 3);
-      const pxy = f64x2.mul(axy, bxy), pzw = f64x2.mul(azw, bzw);
-      const dot = f64x2.extract_lane(pxy, 0) + f64x2.extract_lane(pxy, 1) + f64x2.extract_lane(pzw, 0) + f64x2.extract_lane(pzw, 1);
-      // The hemisphere fix: (−b)·α = b·(−α).
-      const va = f64x2.splat(dot < 0 ? -alpha : alpha);
-      const qxy = f64x2.add(f64x2.mul(axy, vbeta), f64x2.mul(bxy, va));
-      const qzw = f64x2.add(f64x2.mul(azw, vbeta), f64x2.mul(bzw, va));
-      const sxy = f64x2.mul(qxy, qxy), szw = f64x2.mul(qzw, qzw);
-      const inv = f64x2.splat(1 / Math.sqrt(f64x2.extract_lane(sxy, 0) + f64x2.extract_lane(sxy, 1) + f64x2.extract_lane(szw, 0) + f64x2.extract_lane(szw, 1)));
-      v128.store(o, v128.shuffle<i64>(f32x4.demote_f64x2_zero(f64x2.mul(qxy, inv)), f32x4.demote_f64x2_zero(f64x2.mul(qzw, inv)), 0, 2), POSE_Q_BYTES);
-    } else if ((mask & 16) != 0) {
-      v128.store(o, v128.load(pose, POSE_Q_BYTES), POSE_Q_BYTES);
-    } else {
-      v128.store(o, v128.load(qk), POSE_Q_BYTES);
-    }
+    if ((mask & 2) == 0) v128.store(o, v128.load((mask & 16) != 0 ? pose + POSE_Q_BYTES : qk), POSE_Q_BYTES);
+  }
+  // The animated rotations, two at a time (see rotationPair).
+  const valpha = f64x2.splat(alpha), vnalpha = f64x2.splat(-alpha), one = f64x2.splat(1), zero = f64x2.splat(0);
+  const pairs = <usize>load<i32>(clip, CC_ROTATIONS), end = pairs + <usize>load<i32>(clip, CC_PAIRS) * CC_PAIR_BYTES;
+  if (sa == sb) {
+    for (let at = pairs; at < end; at += CC_PAIR_BYTES) rotationPair(out, at, data, sa, sa, ia, ib, vbeta, valpha, vnalpha, one, zero, true);
+  } else {
+    for (let at = pairs; at < end; at += CC_PAIR_BYTES) rotationPair(out, at, data, sa, sb, ia, ib, vbeta, valpha, vnalpha, one, zero, false);
   }
 }

@@ -18,7 +18,7 @@
  */
 import type { Binding } from '../assets/bindingTypes.js';
 import type { Clip } from '../assets/Clip.js';
-import { BIT_SCALE, INV255, SEGMENT_LENGTH, type CompressedTracks } from '../assets/compressedTracks.js';
+import { ANIMATED_Q, ANIMATED_T, BIT_SCALE, DROP_SHIFT, INV255, SEGMENT_LENGTH, type CompressedTracks } from '../assets/compressedTracks.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import * as layout from '../math/layout.js';
 import { MAX_LAYERS } from '../components/Layers.js';
@@ -638,12 +638,18 @@ function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
  * then the addresses of its arrays (assembly/kernels.ts `sampleCompressed`).
  */
 const CC_TRACKS = 16;
-/** First of the 8 array addresses (i32 each): mask, track, constant, constants, clip ranges, segment records, data, rest. */
+/** First of the 9 array addresses (i32 each): mask, track, constant, constants, clip ranges, segment records, data, rest, rotation pairs. */
 const CC_ARRAYS = 20;
+/** The count of rotation-pair records (after the 9 addresses). */
+const CC_PAIRS = 56;
 /** Bytes of a compressed record's header. */
 const CC_HEADER = 64;
 /** Bytes of one segment's record of one track (assembly/kernels.ts `CC_SEGMENT_BYTES`). */
 const CC_SEGMENT_BYTES = 64;
+/** Bytes of a track's clip ranges (assembly/kernels.ts `CC_TRACK_BYTES`). */
+const CC_TRACK_BYTES = 48;
+/** Bytes of a record of two animated rotations (assembly/kernels.ts `CC_PAIR_BYTES`). */
+const CC_PAIR_BYTES = 160;
 
 /**
  * Copies compressed clip `id` (`clip.reduced.compressed`, see src/assets/compressedTracks.ts)
@@ -651,8 +657,8 @@ const CC_SEGMENT_BYTES = 64;
  * count, the joint count negated, the animated track count, its arrays' addresses), then the
  * arrays, each 16-byte aligned — the per-joint tables widened to 32 bits, the constants, each
  * track's clip ranges as doubles, one 64-byte record per segment and track (see
- * {@link segmentRecords}), the samples as they are, and the skeleton's rest pose (its default
- * tracks). Leaves the clip table's entry 0 when it does not fit.
+ * {@link segmentRecords}), the samples as they are, the skeleton's rest pose (its default
+ * tracks) and the animated rotations two by two ({@link rotationPairs}). Leaves the clip table's entry 0 when it does not fit.
  */
 function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: CompressedTracks): void {
   const { area, space } = kernels;
@@ -661,7 +667,7 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
   const align = (n: number): number => Math.ceil(n / 16) * 16;
   const arrays: [ArrayLike<number>, 'u8' | 'u32' | 'f32' | 'f64'][] = [
     [c.jointMask, 'u8'], [c.jointTrack, 'u32'], [c.jointConstant, 'u32'], [c.constants, 'f32'], [clipRanges(c), 'f64'],
-    [new Uint8Array(segmentRecords(c)), 'u8'], [c.data, 'u32'], [clip.skeleton.rest, 'f32'],
+    [new Uint8Array(segmentRecords(c)), 'u8'], [c.data, 'u32'], [clip.skeleton.rest, 'f32'], [new Uint8Array(rotationPairs(c)), 'u8'],
   ];
   const sizes = arrays.map(([a, kind]) => align(a.length * (kind === 'u8' ? 1 : kind === 'f64' ? 8 : 4)));
   const start = reserve(space.clips, space.spans.clips, id, CC_HEADER + sizes.reduce((x, y) => x + y, 0));
@@ -675,6 +681,7 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
   header[0] = clip.frameCount;
   header[1] = -J;
   header[(CC_TRACKS - CLIP_COUNTS) / 4] = c.animatedTracks;
+  header[(CC_PAIRS - CLIP_COUNTS) / 4] = arrays[8][0].length / CC_PAIR_BYTES;
   let p = at + CC_HEADER;
   arrays.forEach(([a, kind], i) => {
     header[(CC_ARRAYS - CLIP_COUNTS) / 4 + i] = p;
@@ -721,6 +728,38 @@ function segmentRecords(c: CompressedTracks): ArrayBuffer {
         doubles[w / 2 + 2 + k * 2] = c.segmentRanges[r + k * 2] * INV255;
         doubles[w / 2 + 3 + k * 2] = c.segmentRanges[r + k * 2 + 1] * INV255 * span;
       }
+    }
+  }
+  return buffer;
+}
+
+/**
+ * The animated rotations of `c`, two per 160-byte record, which the kernel decodes in the two
+ * lanes of its f64x2 (the last record repeats its first rotation when the count is odd): i32
+ * each joint's pose offset (j · 40) and each track's segment-record offset (t · 64), 16 bytes
+ * of padding, each rotation's byte swizzle from its stored order (the three stored components,
+ * then the rebuilt one) to x y z w, then per component the two tracks' clip-range minima and
+ * extents as doubles.
+ */
+function rotationPairs(c: CompressedTracks): ArrayBuffer {
+  const joints: number[] = [];
+  for (let j = 0; j < c.jointCount; j++) if ((c.jointMask[j] & ANIMATED_Q) !== 0) joints.push(j);
+  const pairs = Math.ceil(joints.length / 2), buffer = new ArrayBuffer(pairs * CC_PAIR_BYTES);
+  const ints = new Int32Array(buffer), bytes = new Uint8Array(buffer), doubles = new Float64Array(buffer);
+  for (let n = 0; n < pairs * 2; n++) {
+    const j = joints[Math.min(n, joints.length - 1)], lane = n & 1, at = (n >> 1) * CC_PAIR_BYTES;
+    const mask = c.jointMask[j], drop = mask >> DROP_SHIFT;
+    const track = c.jointTrack[j] + ((mask & ANIMATED_T) !== 0 ? 1 : 0);
+    ints[at / 4 + lane] = j * layout.POSE_STRIDE * 4;
+    ints[at / 4 + 2 + lane] = track * CC_SEGMENT_BYTES;
+    // Component x y z w (L) comes from stored slot 3 (the rebuilt one) at L = drop, else L or L − 1.
+    for (let L = 0; L < 4; L++) {
+      const from = L === drop ? 3 : L < drop ? L : L - 1;
+      for (let b = 0; b < 4; b++) bytes[at + 32 + lane * 16 + L * 4 + b] = from * 4 + b;
+    }
+    for (let k = 0; k < 3; k++) {
+      doubles[(at + 64 + k * 32) / 8 + lane] = c.clipMin[track * 3 + k];
+      doubles[(at + 80 + k * 32) / 8 + lane] = c.clipExtent[track * 3 + k];
     }
   }
   return buffer;
