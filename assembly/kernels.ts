@@ -718,16 +718,16 @@ export { footLockEntries, footLockLegs, footLockTurn } from './footLock';
 // src/assets/compressedTracks.ts): CLIP_HEADER with the joint count negated, then the animated
 // track count and the addresses of its arrays (i32 each).
 const CC_TRACKS: usize = 16;
-const CC_MASK: usize = 20; // u8 per joint
-const CC_TRACK: usize = 24; // u32 per joint
-const CC_CONSTANT: usize = 28; // u32 per joint
-const CC_CONSTANTS: usize = 32; // f32
-const CC_CLIP_RANGES: usize = 36; // per track, CC_TRACK_BYTES: per component the clip range's min and extent (f64)
-const CC_SEGMENTS: usize = 40; // per segment and track, CC_SEGMENT_BYTES (below)
-const CC_DATA: usize = 44; // u32 words (read as bytes)
-const CC_REST: usize = 48; // f32 pose per joint: the skeleton's rest pose
-const CC_ROTATIONS: usize = 52; // the animated rotations, two per CC_PAIR_BYTES record (below)
-const CC_PAIRS: usize = 56; // how many such records
+const CC_CLIP_RANGES: usize = 20; // per track, CC_TRACK_BYTES: per component the clip range's min and extent (f64)
+const CC_SEGMENTS: usize = 24; // per segment and track, CC_SEGMENT_BYTES (below)
+const CC_DATA: usize = 28; // u32 words (read as bytes)
+const CC_STATIC: usize = 32; // a pose: every track that is not animated (rest or constant values), the others 0
+const CC_VECTORS: usize = 36; // the animated translations and scales, CC_VECTOR_BYTES each (below)
+const CC_ROTATIONS: usize = 40; // the animated rotations, two per CC_PAIR_BYTES record (below)
+const CC_VECTOR_COUNT: usize = 44; // how many animated translations and scales
+const CC_PAIRS: usize = 48; // how many rotation records
+/** Bytes of an animated translation's or scale's entry: i32 its byte in the pose (j · 40, + 28 for a scale), i32 t · CC_SEGMENT_BYTES, i32 t · CC_TRACK_BYTES, padding. */
+const CC_VECTOR_BYTES: usize = 16;
 /**
  * Bytes of a record of two animated rotations (the last record repeats its first when the count
  * is odd): i32 each joint's pose offset (j · 40), i32 each track's segment-record offset
@@ -746,10 +746,8 @@ const CC_TRACK_BYTES: usize = 48;
 const CC_SEGMENT_BYTES: usize = 64;
 /** log2 of CC_SEGMENT_BYTES. */
 const CC_SEGMENT_SHIFT: usize = 6;
-/** Byte offsets of a pose's rotation and scale, and of the f32 before the scale (the rotation's w). */
+/** Byte offset of a pose's rotation. */
 const POSE_Q_BYTES: usize = 12;
-const POSE_S_BYTES: usize = 28;
-const POSE_W_BYTES: usize = 24;
 
 /** The `bits`-bit code at bit `p` of the bytes at `data`: one unaligned 32-bit read (a code of ≤ 24 bits starting anywhere in a byte is inside it). */
 // @ts-ignore: decorator
@@ -863,10 +861,9 @@ const POSE_W_BYTES: usize = 24;
  * decoded from their own segments and interpolated in doubles as there (lerp; nlerp with the
  * hemisphere fix, the dropped rotation component rebuilt), stored as float32 — the JavaScript
  * decoder's bits. Default tracks read the rest pose copied with the record, constant ones their
- * values. Two lanes (`f64x2`): lane 0 the frame before the time, lane 1 the one after, each
- * lane the JavaScript decoder's operations in its order. Per joint the translation is stored
- * as 16 bytes, then the rotation's w and the scale as 16, then the rotation over the lanes the
- * two others wrote first.
+ * values: the record's static pose (copied first) holds them. Two lanes (`f64x2`): an animated
+ * translation or scale decodes its two frames in lanes 0 and 1, two animated rotations one in
+ * each lane ({@link rotationPair}), each lane the JavaScript decoder's operations in its order.
  */
 export function sampleCompressed(out: usize, clip: usize, time: usize): void {
   const frameCount = load<i32>(clip, 8);
@@ -884,47 +881,22 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
   const f0 = <i32>frame;
   const f1 = alpha == 0 ? f0 : f0 + 1;
   const beta = 1 - alpha;
-  const masks = <usize>load<i32>(clip, CC_MASK), firstTrack = <usize>load<i32>(clip, CC_TRACK);
-  const firstConstant = <usize>load<i32>(clip, CC_CONSTANT), constants = <usize>load<i32>(clip, CC_CONSTANTS);
-  const rest = <usize>load<i32>(clip, CC_REST), data = <usize>load<i32>(clip, CC_DATA);
+  const data = <usize>load<i32>(clip, CC_DATA);
   const tracks = <usize>load<i32>(clip, CC_TRACKS), clipRanges = <usize>load<i32>(clip, CC_CLIP_RANGES);
   // The two frames' segments' records of track 0; track t's are CC_SEGMENT_BYTES · t on.
   const segments = <usize>load<i32>(clip, CC_SEGMENTS);
   const sa = segments + ((<usize>(f0 >> 4) * tracks) << CC_SEGMENT_SHIFT), sb = segments + ((<usize>(f1 >> 4) * tracks) << CC_SEGMENT_SHIFT);
   const ia = <u32>(f0 & 15), ib = <u32>(f1 & 15);
-  const w = pair(beta, alpha);
   const vbeta = f64x2.splat(beta);
-  for (let j = 0; j < jointCount; j++) {
-    const o = out + <usize>j * POSE_BYTES;
-    const pose = rest + <usize>j * POSE_BYTES;
-    const mask = <i32>load<u8>(masks + <usize>j);
-    let track = <usize>load<u32>(firstTrack + (<usize>j << 2));
-    let k = constants + (<usize>load<u32>(firstConstant + (<usize>j << 2)) << 2);
-    // Translation: 16 bytes (lane 3 is the rotation's x, written last).
-    if ((mask & 1) != 0) {
-      const t = track << CC_SEGMENT_SHIFT;
-      v128.store(o, lerpTrack(data, sa + t, sb + t, ia, ib, clipRanges + track * CC_TRACK_BYTES, w));
-      track++;
-    } else if ((mask & 8) != 0) {
-      v128.store(o, v128.load(pose));
-    } else {
-      v128.store(o, v128.load(k)); // 4 bytes past the values: the next constants or the padding after them, overwritten
-      k += 12;
-    }
-    const qk = k;
-    if ((mask & 2) != 0) track++;
-    else if ((mask & 16) == 0) k += 16;
-    // Scale: 16 bytes from the rotation's w (written after: below, or by the rotation pass).
-    if ((mask & 4) != 0) {
-      const t = track << CC_SEGMENT_SHIFT;
-      const s = lerpTrack(data, sa + t, sb + t, ia, ib, clipRanges + track * CC_TRACK_BYTES, w);
-      v128.store(o, v128.shuffle<f32>(s, s, 0, 0, 1, 2), POSE_W_BYTES);
-    } else if ((mask & 32) != 0) {
-      v128.store(o, v128.load(pose, POSE_W_BYTES), POSE_W_BYTES);
-    } else {
-      v128.store(o, v128.load(k - 4), POSE_W_BYTES); // the float before: overwritten
-    }
-    if ((mask & 2) == 0) v128.store(o, v128.load((mask & 16) != 0 ? pose + POSE_Q_BYTES : qk), POSE_Q_BYTES);
+  // What does not move, then the animated translations and scales over it (12 bytes each).
+  memory.copy(out, <usize>load<i32>(clip, CC_STATIC), <usize>jointCount * POSE_BYTES);
+  const w = pair(beta, alpha);
+  const vectors = <usize>load<i32>(clip, CC_VECTORS);
+  for (let at = vectors, end = vectors + <usize>load<i32>(clip, CC_VECTOR_COUNT) * CC_VECTOR_BYTES; at < end; at += CC_VECTOR_BYTES) {
+    const t = <usize>load<i32>(at, 4), o = out + <usize>load<i32>(at);
+    const v = lerpTrack(data, sa + t, sb + t, ia, ib, clipRanges + <usize>load<i32>(at, 8), w);
+    v128.store64_lane(o, v, 0);
+    v128.store32_lane(o, v, 2, 8);
   }
   // The animated rotations, two at a time (see rotationPair).
   const valpha = f64x2.splat(alpha), vnalpha = f64x2.splat(-alpha), one = f64x2.splat(1), zero = f64x2.splat(0);

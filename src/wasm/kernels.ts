@@ -18,7 +18,7 @@
  */
 import type { Binding } from '../assets/bindingTypes.js';
 import type { Clip } from '../assets/Clip.js';
-import { ANIMATED_Q, ANIMATED_T, BIT_SCALE, DROP_SHIFT, INV255, SEGMENT_LENGTH, type CompressedTracks } from '../assets/compressedTracks.js';
+import { ANIMATED_Q, ANIMATED_S, ANIMATED_T, BIT_SCALE, DEFAULT_Q, DEFAULT_S, DEFAULT_T, DROP_SHIFT, INV255, SEGMENT_LENGTH, type CompressedTracks } from '../assets/compressedTracks.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import * as layout from '../math/layout.js';
 import { MAX_LAYERS } from '../components/Layers.js';
@@ -638,10 +638,12 @@ function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
  * then the addresses of its arrays (assembly/kernels.ts `sampleCompressed`).
  */
 const CC_TRACKS = 16;
-/** First of the 9 array addresses (i32 each): mask, track, constant, constants, clip ranges, segment records, data, rest, rotation pairs. */
+/** First of the 6 array addresses (i32 each): clip ranges, segment records, data, static pose, translations and scales, rotation pairs. */
 const CC_ARRAYS = 20;
-/** The count of rotation-pair records (after the 9 addresses). */
-const CC_PAIRS = 56;
+/** The counts of animated translations and scales and of rotation-pair records (after the 6 addresses). */
+const CC_COUNTS = 44;
+/** Bytes of an animated translation's or scale's entry (assembly/kernels.ts `CC_VECTOR_BYTES`). */
+const CC_VECTOR_BYTES = 16;
 /** Bytes of a compressed record's header. */
 const CC_HEADER = 64;
 /** Bytes of one segment's record of one track (assembly/kernels.ts `CC_SEGMENT_BYTES`). */
@@ -655,19 +657,20 @@ const CC_PAIR_BYTES = 160;
  * Copies compressed clip `id` (`clip.reduced.compressed`, see src/assets/compressedTracks.ts)
  * into the kernel area for assembly/kernels.ts `sampleCompressed`: a header (frame rate, frame
  * count, the joint count negated, the animated track count, its arrays' addresses), then the
- * arrays, each 16-byte aligned — the per-joint tables widened to 32 bits, the constants, each
- * track's clip ranges as doubles, one 64-byte record per segment and track (see
- * {@link segmentRecords}), the samples as they are, the skeleton's rest pose (its default
- * tracks) and the animated rotations two by two ({@link rotationPairs}). Leaves the clip table's entry 0 when it does not fit.
+ * arrays, each 16-byte aligned — each track's clip ranges as doubles, one 64-byte record per
+ * segment and track (see {@link segmentRecords}), the samples as they are, the pose of what
+ * does not move ({@link staticPose}), the animated translations and scales
+ * ({@link vectorTracks}) and the animated rotations two by two ({@link rotationPairs}). Leaves the clip table's entry 0 when it does not fit.
  */
 function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: CompressedTracks): void {
   const { area, space } = kernels;
   const clips = area.clips;
   const J = c.jointCount;
   const align = (n: number): number => Math.ceil(n / 16) * 16;
+  const vectors = vectorTracks(c);
   const arrays: [ArrayLike<number>, 'u8' | 'u32' | 'f32' | 'f64'][] = [
-    [c.jointMask, 'u8'], [c.jointTrack, 'u32'], [c.jointConstant, 'u32'], [c.constants, 'f32'], [clipRanges(c), 'f64'],
-    [new Uint8Array(segmentRecords(c)), 'u8'], [c.data, 'u32'], [clip.skeleton.rest, 'f32'], [new Uint8Array(rotationPairs(c)), 'u8'],
+    [clipRanges(c), 'f64'], [new Uint8Array(segmentRecords(c)), 'u8'], [c.data, 'u32'], [staticPose(clip, c), 'f32'],
+    [vectors, 'u32'], [new Uint8Array(rotationPairs(c)), 'u8'],
   ];
   const sizes = arrays.map(([a, kind]) => align(a.length * (kind === 'u8' ? 1 : kind === 'f64' ? 8 : 4)));
   const start = reserve(space.clips, space.spans.clips, id, CC_HEADER + sizes.reduce((x, y) => x + y, 0));
@@ -681,7 +684,8 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
   header[0] = clip.frameCount;
   header[1] = -J;
   header[(CC_TRACKS - CLIP_COUNTS) / 4] = c.animatedTracks;
-  header[(CC_PAIRS - CLIP_COUNTS) / 4] = arrays[8][0].length / CC_PAIR_BYTES;
+  header[(CC_COUNTS - CLIP_COUNTS) / 4] = vectors.length / (CC_VECTOR_BYTES / 4);
+  header[(CC_COUNTS - CLIP_COUNTS) / 4 + 1] = arrays[5][0].length / CC_PAIR_BYTES;
   let p = at + CC_HEADER;
   arrays.forEach(([a, kind], i) => {
     header[(CC_ARRAYS - CLIP_COUNTS) / 4 + i] = p;
@@ -731,6 +735,43 @@ function segmentRecords(c: CompressedTracks): ArrayBuffer {
     }
   }
   return buffer;
+}
+
+/**
+ * The pose of `clip`'s tracks that do not move, which the kernel copies before decoding the
+ * others over it: per joint and track the skeleton's rest value (default tracks), the stored
+ * value (constant tracks: T 3, Q 4, S 3 floats in `constants`) or 0 (animated).
+ */
+function staticPose(clip: Clip, c: CompressedTracks): Float32Array {
+  const out = new Float32Array(c.jointCount * layout.POSE_STRIDE), rest = clip.skeleton.rest;
+  const parts: [number, number, number, number][] = [[ANIMATED_T, DEFAULT_T, layout.POSE_T, 3], [ANIMATED_Q, DEFAULT_Q, layout.POSE_Q, 4], [ANIMATED_S, DEFAULT_S, layout.POSE_S, 3]];
+  for (let j = 0; j < c.jointCount; j++) {
+    const mask = c.jointMask[j], o = j * layout.POSE_STRIDE;
+    let k = c.jointConstant[j];
+    for (const [animated, rested, at, n] of parts) {
+      if ((mask & animated) !== 0) continue;
+      for (let e = 0; e < n; e++) out[o + at + e] = (mask & rested) !== 0 ? rest[o + at + e] : c.constants[k + e];
+      if ((mask & rested) === 0) k += n;
+    }
+  }
+  return out;
+}
+
+/**
+ * The animated translations and scales of `c`, 4 u32 each: the byte of the pose they go to
+ * (j · 40, + 28 for a scale), the track's segment-record offset (t · 64) and clip-range offset
+ * (t · 48), padding.
+ */
+function vectorTracks(c: CompressedTracks): Uint32Array {
+  const entries: number[] = [];
+  for (let j = 0; j < c.jointCount; j++) {
+    const mask = c.jointMask[j];
+    let track = c.jointTrack[j];
+    if ((mask & ANIMATED_T) !== 0) entries.push(j * layout.POSE_STRIDE * 4 + layout.POSE_T * 4, track * CC_SEGMENT_BYTES, track++ * CC_TRACK_BYTES, 0);
+    if ((mask & ANIMATED_Q) !== 0) track++;
+    if ((mask & ANIMATED_S) !== 0) entries.push(j * layout.POSE_STRIDE * 4 + layout.POSE_S * 4, track * CC_SEGMENT_BYTES, track * CC_TRACK_BYTES, 0);
+  }
+  return Uint32Array.from(entries);
 }
 
 /**
