@@ -790,13 +790,13 @@ const POSE_Q_BYTES: usize = 12;
 
 /**
  * Component `k` (byte `16·k` of the records) of two rotation tracks at one frame, as an f64x2
- * (lane n: track n): the codes at bits `p0`, `p1` (masks `m0`, `m1`) dequantized with their
+ * (lane n: track n): the codes `q0`, `q1` dequantized with their
  * segment records `r0`, `r1` and the two tracks' clip ranges `mn`, `ex` (lane n track n's) —
  * {@link decode2}'s arithmetic, two tracks instead of two frames.
  */
 // @ts-ignore: decorator
-@inline function decodeTracks(data: usize, p0: u32, m0: u32, p1: u32, m1: u32, r0: usize, r1: usize, k: usize, mn: v128, ex: v128): v128 {
-  const q = f64x2.convert_low_i32x4_s(i32x4.replace_lane(i32x4.splat(code(data, p0, m0)), 1, code(data, p1, m1)));
+@inline function decodeTracks(q0: i32, q1: i32, r0: usize, r1: usize, k: usize, mn: v128, ex: v128): v128 {
+  const q = f64x2.convert_low_i32x4_s(i32x4.replace_lane(i32x4.splat(q0), 1, q1));
   const a = v128.load(r0 + 16 + k), b = v128.load(r1 + 16 + k);
   return f64x2.add(mn, f64x2.mul(ex, f64x2.add(v128.shuffle<f64>(a, b, 0, 2), f64x2.mul(v128.shuffle<f64>(a, b, 1, 3), q))));
 }
@@ -834,12 +834,16 @@ const POSE_Q_BYTES: usize = 12;
   const pb0 = load<u32>(rb0) + ib * load<u32>(rb0, 12), pb1 = load<u32>(rb1) + ib * load<u32>(rb1, 12);
   // The two tracks' clip ranges per component, (min, extent) as (track 0, track 1) pairs.
   const mn0 = v128.load(pair, 64), ex0 = v128.load(pair, 80), mn1 = v128.load(pair, 96), ex1 = v128.load(pair, 112), mn2 = v128.load(pair, 128), ex2 = v128.load(pair, 144);
-  const a0 = decodeTracks(data, pa0, ma0, pa1, ma1, ra0, ra1, 0, mn0, ex0);
-  const a1 = decodeTracks(data, pa0 + ba0, ma0, pa1 + ba1, ma1, ra0, ra1, 16, mn1, ex1);
-  const a2 = decodeTracks(data, pa0 + 2 * ba0, ma0, pa1 + 2 * ba1, ma1, ra0, ra1, 32, mn2, ex2);
-  const b0 = decodeTracks(data, pb0, mb0, pb1, mb1, rb0, rb1, 0, mn0, ex0);
-  const b1 = decodeTracks(data, pb0 + bb0, mb0, pb1 + bb1, mb1, rb0, rb1, 16, mn1, ex1);
-  const b2 = decodeTracks(data, pb0 + 2 * bb0, mb0, pb1 + 2 * bb1, mb1, rb0, rb1, 32, mn2, ex2);
+  // A frame's first two codes from one 64-bit read (2·24 + 7 bits at most), the third on its own
+  // (the read may pass the data's padding word into the record's next array: those bits are masked off).
+  const wa0 = load<u64>(data + <usize>(pa0 >>> 3)) >>> <u64>(pa0 & 7), wa1 = load<u64>(data + <usize>(pa1 >>> 3)) >>> <u64>(pa1 & 7);
+  const wb0 = load<u64>(data + <usize>(pb0 >>> 3)) >>> <u64>(pb0 & 7), wb1 = load<u64>(data + <usize>(pb1 >>> 3)) >>> <u64>(pb1 & 7);
+  const a0 = decodeTracks(<i32>wa0 & ma0, <i32>wa1 & ma1, ra0, ra1, 0, mn0, ex0);
+  const a1 = decodeTracks(<i32>(wa0 >>> <u64>ba0) & ma0, <i32>(wa1 >>> <u64>ba1) & ma1, ra0, ra1, 16, mn1, ex1);
+  const a2 = decodeTracks(code(data, pa0 + 2 * ba0, ma0), code(data, pa1 + 2 * ba1, ma1), ra0, ra1, 32, mn2, ex2);
+  const b0 = decodeTracks(<i32>wb0 & mb0, <i32>wb1 & mb1, rb0, rb1, 0, mn0, ex0);
+  const b1 = decodeTracks(<i32>(wb0 >>> <u64>bb0) & mb0, <i32>(wb1 >>> <u64>bb1) & mb1, rb0, rb1, 16, mn1, ex1);
+  const b2 = decodeTracks(code(data, pb0 + 2 * bb0, mb0), code(data, pb1 + 2 * bb1, mb1), rb0, rb1, 32, mn2, ex2);
   const ar = rebuilt(a0, a1, a2, one, zero), br = rebuilt(b0, b1, b2, one, zero);
   // The hemisphere fix: (−b)·α = b·(−α).
   const dot = f64x2.add(f64x2.add(f64x2.add(f64x2.mul(a0, b0), f64x2.mul(a1, b1)), f64x2.mul(a2, b2)), f64x2.mul(ar, br));
