@@ -667,10 +667,10 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
   const clips = area.clips;
   const J = c.jointCount;
   const align = (n: number): number => Math.ceil(n / 16) * 16;
-  const vectors = vectorTracks(c);
+  const vectors = vectorTracks(c), pairs = new Uint8Array(rotationPairs(c));
   const arrays: [ArrayLike<number>, 'u8' | 'u32' | 'f32' | 'f64'][] = [
     [clipRanges(c), 'f64'], [new Uint8Array(segmentRecords(c)), 'u8'], [c.data, 'u32'], [staticPose(clip, c), 'f32'],
-    [vectors, 'u32'], [new Uint8Array(rotationPairs(c)), 'u8'],
+    [vectors, 'u32'], [pairs, 'u8'],
   ];
   const sizes = arrays.map(([a, kind]) => align(a.length * (kind === 'u8' ? 1 : kind === 'f64' ? 8 : 4)));
   const start = reserve(space.clips, space.spans.clips, id, CC_HEADER + sizes.reduce((x, y) => x + y, 0));
@@ -685,7 +685,7 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
   header[1] = -J;
   header[(CC_TRACKS - CLIP_COUNTS) / 4] = c.animatedTracks;
   header[(CC_COUNTS - CLIP_COUNTS) / 4] = vectors.length / (CC_VECTOR_BYTES / 4);
-  header[(CC_COUNTS - CLIP_COUNTS) / 4 + 1] = arrays[5][0].length / CC_PAIR_BYTES;
+  header[(CC_COUNTS - CLIP_COUNTS) / 4 + 1] = pairs.length / CC_PAIR_BYTES;
   let p = at + CC_HEADER;
   arrays.forEach(([a, kind], i) => {
     header[(CC_ARRAYS - CLIP_COUNTS) / 4 + i] = p;
@@ -708,6 +708,9 @@ function clipRanges(c: CompressedTracks): Float64Array {
   return out;
 }
 
+/** Words of a segment record: the first bit, the bit rate, the code mask, 3 · the rate; then (in doubles) the ranges. */
+const SEG_START = 0, SEG_BITS = 1, SEG_MASK = 2, SEG_FRAME_BITS = 3, SEG_RANGES = 2;
+
 /**
  * Per segment s and animated track i of `c`, 64 bytes: u32 the first bit of the track's
  * samples in `data` (`segmentStart[s] + 3·n_s·(the bit rates before it)`), u32 its bit rate b,
@@ -724,13 +727,14 @@ function segmentRecords(c: CompressedTracks): ArrayBuffer {
     for (let i = 0; i < A; i++) {
       const before = c.segmentBits[s * (A + 1) + i], bits = c.segmentBits[s * (A + 1) + i + 1] - before;
       const span = BIT_SCALE[bits], w = (s * A + i) * (CC_SEGMENT_BYTES / 4);
-      words[w] = c.segmentStart[s] + 3 * frames * before;
-      words[w + 1] = bits;
-      words[w + 2] = 2 ** bits - 1;
-      words[w + 3] = 3 * bits;
+      words[w + SEG_START] = c.segmentStart[s] + 3 * frames * before;
+      words[w + SEG_BITS] = bits;
+      words[w + SEG_MASK] = 2 ** bits - 1;
+      words[w + SEG_FRAME_BITS] = 3 * bits;
       for (let k = 0, r = (s * A + i) * 6; k < 3; k++) {
-        doubles[w / 2 + 2 + k * 2] = c.segmentRanges[r + k * 2] * INV255;
-        doubles[w / 2 + 3 + k * 2] = c.segmentRanges[r + k * 2 + 1] * INV255 * span;
+        const d = w / 2 + SEG_RANGES + k * 2;
+        doubles[d] = c.segmentRanges[r + k * 2] * INV255;
+        doubles[d + 1] = c.segmentRanges[r + k * 2 + 1] * INV255 * span;
       }
     }
   }
@@ -774,6 +778,9 @@ function vectorTracks(c: CompressedTracks): Uint32Array {
   return Uint32Array.from(entries);
 }
 
+/** Bytes in a rotation-pair record: the two swizzles, then the clip ranges. */
+const PAIR_SWIZZLES = 32, PAIR_RANGES = 64;
+
 /**
  * The animated rotations of `c`, two per 160-byte record, which the kernel decodes in the two
  * lanes of its f64x2 (the last record repeats its first rotation when the count is odd): i32
@@ -796,11 +803,11 @@ function rotationPairs(c: CompressedTracks): ArrayBuffer {
     // Component x y z w (L) comes from stored slot 3 (the rebuilt one) at L = drop, else L or L − 1.
     for (let L = 0; L < 4; L++) {
       const from = L === drop ? 3 : L < drop ? L : L - 1;
-      for (let b = 0; b < 4; b++) bytes[at + 32 + lane * 16 + L * 4 + b] = from * 4 + b;
+      for (let b = 0; b < 4; b++) bytes[at + PAIR_SWIZZLES + lane * 16 + L * 4 + b] = from * 4 + b;
     }
     for (let k = 0; k < 3; k++) {
-      doubles[(at + 64 + k * 32) / 8 + lane] = c.clipMin[track * 3 + k];
-      doubles[(at + 80 + k * 32) / 8 + lane] = c.clipExtent[track * 3 + k];
+      doubles[(at + PAIR_RANGES + k * 32) / 8 + lane] = c.clipMin[track * 3 + k];
+      doubles[(at + PAIR_RANGES + 16 + k * 32) / 8 + lane] = c.clipExtent[track * 3 + k];
     }
   }
   return buffer;
