@@ -7,11 +7,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  AnimationError, bindSkeletons, createAnimationWorld, createClip, createMask, createSkeleton, disposeAnimationWorld, getModelMatrices, play,
-  spawnCharacter, step, stepParallel, transition, type Clip,
+  AnimationError, bindSkeletons, createAnimationWorld, createClip, createMask, createSkeleton, disposeAnimationWorld, getLocalPose, getModelMatrices, play,
+  registerLodLevels, setLod, setLodCamera, spawnCharacter, step, stepParallel, transition, type Clip,
 } from '../../../src/index.js';
 import { MATRIX_STRIDE, POSE_STRIDE, sampleClipInto } from '../../../src/kernels.js';
-import { compressClip } from '../../../src/lod.js';
+import { bakeLod, compressClip } from '../../../src/lod.js';
 import { denseClip } from '../../../src/assets/reducedClip.js';
 import { refused } from '../../fixtures/errors.js';
 import { loadRealClips, type RealClip } from '../../fixtures/realClips.js';
@@ -323,6 +323,47 @@ describe('compressed clips play anywhere a clip plays', () => {
       }
       disposeAnimationWorld(world);
     }
+  });
+
+  it("bakeLod with format 'compressed': compressed levels, finest first, that LOD plays as the clips themselves (wasm and js, bit for bit)", () => {
+    const levels = bakeLod(foxRun, [0.005, 0.001], { format: 'compressed' });
+    expect(levels.map((l) => l.stats!.tolerance)).toEqual([0.001, 0.005]);
+    for (const level of levels) {
+      expect(level.reduced!.compressed).toBeDefined();
+      expect(level.stats!.maxError).toBeLessThanOrEqual(level.stats!.tolerance!);
+    }
+    expect(levels[1]!.stats!.bytes).toBeLessThan(levels[0]!.stats!.bytes);
+    expect(() => bakeLod(foxRun, [0.001], { format: 'compressed', distance: 0.1 } as never)).toThrow(/options\.distance/);
+    expect(() => bakeLod(foxRun, [0.001], { format: 'zip' } as never)).toThrow(/options\.format/);
+    const J = foxRun.skeleton.jointCount;
+    // Near (level 0) and far (level 1) characters under LOD, or the two levels played directly.
+    const run = (kernels: 'wasm' | 'js', lod: boolean): Float32Array => {
+      const world = createAnimationWorld({ maxEntities: 2, maxJoints: J, kernels });
+      const near = spawnCharacter(world, foxRun.skeleton, { x: 0, z: 0 }), far = spawnCharacter(world, foxRun.skeleton, { x: 100, z: 0 });
+      if (lod) {
+        registerLodLevels(world, foxRun, levels);
+        setLodCamera(world, 0, 0, 0);
+        for (const eid of [near, far]) {
+          play(world, eid, foxRun, { time: 0.3 });
+          setLod(world, eid, { levels: 2, distances: [10] });
+        }
+      } else {
+        play(world, near, levels[0]!, { time: 0.3 });
+        play(world, far, levels[1]!, { time: 0.3 });
+      }
+      for (let f = 0; f < 10; f++) step(world, 1 / 60);
+      const pose = new Float32Array(2 * J * POSE_STRIDE);
+      pose.set(getLocalPose(world, near).subarray(0, J * POSE_STRIDE), 0);
+      pose.set(getLocalPose(world, far).subarray(0, J * POSE_STRIDE), J * POSE_STRIDE);
+      disposeAnimationWorld(world);
+      return pose;
+    };
+    const bits = (pose: Float32Array): number[] => Array.from(new Uint32Array(pose.buffer, pose.byteOffset, pose.length));
+    const direct = run('js', false);
+    expect(bits(run('js', true))).toEqual(bits(direct));
+    expect(bits(run('wasm', true))).toEqual(bits(direct));
+    // The levels differ, so the far character did play level 1.
+    expect(bits(direct.subarray(0, J * POSE_STRIDE))).not.toEqual(bits(direct.subarray(J * POSE_STRIDE, 2 * J * POSE_STRIDE)));
   });
 
   it('WebAssembly and JavaScript worlds on compressed clips: the same local poses, bit for bit', () => {
