@@ -718,48 +718,145 @@ export { footLockEntries, footLockLegs, footLockTurn } from './footLock';
 // src/assets/compressedTracks.ts): CLIP_HEADER with the joint count negated, then the animated
 // track count and the addresses of its arrays (i32 each).
 const CC_TRACKS: usize = 16;
-const CC_MASK: usize = 20; // u8 per joint
-const CC_TRACK: usize = 24; // u32 per joint
-const CC_CONSTANT: usize = 28; // u32 per joint
-const CC_CONSTANTS: usize = 32; // f32
-const CC_MIN: usize = 36; // f32 per track and component
-const CC_EXTENT: usize = 40; // f32 per track and component
-const CC_START: usize = 44; // u32 per segment
-const CC_BITS: usize = 48; // u32 per segment and track, + 1 per segment
-const CC_RANGES: usize = 52; // f64 pairs per segment, track and component: m/255, (x/255)·(1/(2^b − 1))
-const CC_DATA: usize = 56; // u32 words (read as bytes)
-const CC_REST: usize = 60; // f32 pose per joint: the skeleton's rest pose
-/** Byte offsets of a pose's rotation and scale, and a quaternion's w inside it. */
+const CC_CLIP_RANGES: usize = 20; // per track, CC_TRACK_BYTES: per component the clip range's min and extent (f64)
+const CC_SEGMENTS: usize = 24; // per segment and track, CC_SEGMENT_BYTES (below)
+const CC_DATA: usize = 28; // u32 words (read as bytes)
+const CC_STATIC: usize = 32; // a pose: every track that is not animated (rest or constant values), the others 0
+const CC_VECTORS: usize = 36; // the animated translations and scales, CC_VECTOR_BYTES each (below)
+const CC_ROTATIONS: usize = 40; // the animated rotations, two per CC_PAIR_BYTES record (below)
+const CC_VECTOR_COUNT: usize = 44; // how many animated translations and scales
+const CC_PAIRS: usize = 48; // how many rotation records
+/** Bytes of an animated translation's or scale's entry: i32 its byte in the pose (j · 40, + 28 for a scale), i32 t · CC_SEGMENT_BYTES, i32 t · CC_TRACK_BYTES, padding. */
+const CC_VECTOR_BYTES: usize = 16;
+/**
+ * Bytes of a record of two animated rotations (the last record repeats its first when the count
+ * is odd): i32 each joint's pose offset (j · 40), i32 each track's segment-record offset
+ * (t · CC_SEGMENT_BYTES), 16 bytes of padding; at 32 and 48 each rotation's swizzle from its
+ * stored order (the three stored components, then the rebuilt one) to x y z w; then per
+ * component the clip range's min and extent as f64x2 (track 0, track 1).
+ */
+const CC_PAIR_BYTES: usize = 160;
+/** Bytes of a track's clip ranges: (min, extent) as f64 for each of its 3 components. */
+const CC_TRACK_BYTES: usize = 48;
+/**
+ * Bytes of one segment's record of one track: u32 the first bit of its samples in the data,
+ * u32 its bit rate b, u32 the code mask 2^b − 1, u32 3·b (a frame's bits), then per component
+ * the two doubles of its segment range the decoder multiplies: m/255 and (x/255)·(1/(2^b − 1)).
+ */
+const CC_SEGMENT_BYTES: usize = 64;
+/** log2 of CC_SEGMENT_BYTES. */
+const CC_SEGMENT_SHIFT: usize = 6;
+/** Byte offset of a pose's rotation. */
 const POSE_Q_BYTES: usize = 12;
-const POSE_S_BYTES: usize = 28;
-const Q_W_BYTES: usize = 12;
-const INV255: f64 = 1.0 / 255.0;
 
-/** Bit rate of animated track `track` in segment `segment` (the running sums at `bitsAt`). */
+/** The `bits`-bit code at bit `p` of the bytes at `data`: one unaligned 32-bit read (a code of ≤ 24 bits starting anywhere in a byte is inside it). */
 // @ts-ignore: decorator
-@inline function bitRate(bitsAt: usize, tracks: i32, segment: i32, track: i32): u32 {
-  const at = bitsAt + (<usize>(segment * (tracks + 1) + track) << 2);
-  return load<u32>(at, 4) - load<u32>(at);
-}
-
-/** First bit of track `track`'s sample at frame `index` of segment `segment` (`frames` frames). */
-// @ts-ignore: decorator
-@inline function samplePosition(startAt: usize, bitsAt: usize, tracks: i32, segment: i32, track: i32, index: i32, frames: i32, bits: u32): u32 {
-  const before = load<u32>(bitsAt + (<usize>(segment * (tracks + 1) + track) << 2));
-  return load<u32>(startAt + (<usize>segment << 2)) + 3 * (<u32>frames * before + <u32>index * bits);
+@inline function code(data: usize, p: u32, mask: u32): i32 {
+  return <i32>((load<u32>(data + <usize>(p >>> 3)) >>> (p & 7)) & mask);
 }
 
 /**
- * One component: the `bits`-bit code at bit `p` of the bytes at `data` (one unaligned 64-bit
- * read: a code of ≤ 24 bits starting anywhere in a byte is inside it), dequantized with the
- * segment range's two doubles at `r` (m/255 and (x/255)·(1/(2^b − 1)), as the copy precomputes
- * them) and the clip range's min and extent at `min` and `extent` — src/assets/compressedTracks.ts
- * `decodeSample`'s double arithmetic in the same order, so the same bits.
+ * Component `k` of a track at two frames, as an f64x2 (lane 0 the frame before, lane 1 the one
+ * after): the codes at bits `pa` and `pb` (masks `ma`, `mb`), dequantized with the segment
+ * records `ra`, `rb` (m/255 and (x/255)·(1/(2^b − 1))) and the track's clip range at `tr` —
+ * `clipMin + clipExtent · (m/255 + step · q)`, src/assets/compressedTracks.ts `decodeSample`'s
+ * double arithmetic in the same order, lane by lane, so the same bits.
  */
 // @ts-ignore: decorator
-@inline function component(data: usize, p: u32, mask: u64, r: usize, min: usize, extent: usize): f64 {
-  const q = (load<u64>(data + <usize>(p >>> 3)) >>> <u64>(p & 7)) & mask;
-  return <f64>load<f32>(min) + <f64>load<f32>(extent) * (load<f64>(r) + load<f64>(r, 8) * <f64>q);
+@inline function decode2(data: usize, pa: u32, ma: u32, pb: u32, mb: u32, ra: usize, rb: usize, tr: usize): v128 {
+  const q = f64x2.convert_low_i32x4_s(i32x4.replace_lane(i32x4.splat(code(data, pa, ma)), 1, code(data, pb, mb)));
+  const a = v128.load(ra), b = v128.load(rb);
+  const m = v128.shuffle<f64>(a, b, 0, 2), x = v128.shuffle<f64>(a, b, 1, 3);
+  return f64x2.add(v128.load64_splat(tr), f64x2.mul(v128.load64_splat(tr, 8), f64x2.add(m, f64x2.mul(x, q))));
+}
+
+/**
+ * A translation or scale track (records `ra`, `rb`, clip ranges `tr`) at the two frames
+ * (indices `ia`, `ib` in their segments) lerped with `w` = (β, α) — per component
+ * `a·β + b·α` in doubles as the JavaScript decoder does — and rounded to float32: x y z in
+ * lanes 0–2 of the result.
+ */
+// @ts-ignore: decorator
+@inline function lerpTrack(data: usize, ra: usize, rb: usize, ia: u32, ib: u32, tr: usize, w: v128): v128 {
+  const ba = load<u32>(ra, 4), bb = load<u32>(rb, 4), ma = load<u32>(ra, 8), mb = load<u32>(rb, 8);
+  const pa = load<u32>(ra) + ia * load<u32>(ra, 12), pb = load<u32>(rb) + ib * load<u32>(rb, 12);
+  const m0 = f64x2.mul(decode2(data, pa, ma, pb, mb, ra + 16, rb + 16, tr), w);
+  const m1 = f64x2.mul(decode2(data, pa + ba, ma, pb + bb, mb, ra + 32, rb + 32, tr + 16), w);
+  const m2 = f64x2.mul(decode2(data, pa + 2 * ba, ma, pb + 2 * bb, mb, ra + 48, rb + 48, tr + 32), w);
+  const xy = f64x2.add(v128.shuffle<f64>(m0, m1, 0, 2), v128.shuffle<f64>(m0, m1, 1, 3));
+  const z = f64x2.add(m2, v128.shuffle<f64>(m2, m2, 1, 0));
+  return v128.shuffle<i64>(f32x4.demote_f64x2_zero(xy), f32x4.demote_f64x2_zero(z), 0, 2);
+}
+
+/**
+ * Component `k` (byte `16·k` of the records) of two rotation tracks at one frame, as an f64x2
+ * (lane n: track n): the codes `q0`, `q1` dequantized with their
+ * segment records `r0`, `r1` and the two tracks' clip ranges `mn`, `ex` (lane n track n's) —
+ * {@link decode2}'s arithmetic, two tracks instead of two frames.
+ */
+// @ts-ignore: decorator
+@inline function decodeTracks(q0: i32, q1: i32, r0: usize, r1: usize, k: usize, mn: v128, ex: v128): v128 {
+  const q = f64x2.convert_low_i32x4_s(i32x4.replace_lane(i32x4.splat(q0), 1, q1));
+  const a = v128.load(r0 + 16 + k), b = v128.load(r1 + 16 + k);
+  return f64x2.add(mn, f64x2.mul(ex, f64x2.add(v128.shuffle<f64>(a, b, 0, 2), f64x2.mul(v128.shuffle<f64>(a, b, 1, 3), q))));
+}
+
+/**
+ * The dropped component of two rotations, lane by lane: √(1 − the others²), ≥ 0, 0 where that
+ * is not > 0 (the JavaScript decoder's `an > 0 ? Math.sqrt(an) : 0`).
+ */
+// @ts-ignore: decorator
+@inline function rebuilt(v0: v128, v1: v128, v2: v128, one: v128, zero: v128): v128 {
+  const n = f64x2.sub(f64x2.sub(f64x2.sub(one, f64x2.mul(v0, v0)), f64x2.mul(v1, v1)), f64x2.mul(v2, v2));
+  return v128.and(f64x2.sqrt(n), f64x2.gt(n, zero));
+}
+
+/**
+ * Two animated rotations (the record at `pair`, CC_PAIR_BYTES) decoded at both frames and
+ * nlerped into their poses at `out`: lane n is rotation n, so every operation is the
+ * JavaScript decoder's in its order (the stored components, then the rebuilt one), lane by
+ * lane; each result is placed by its record's swizzle. `sa`, `sb` are the two frames'
+ * segments' records of track 0, `ia`, `ib` the frames' indices in them, `vbeta`, `valpha`,
+ * `vnalpha` β, α and −α in both lanes; `same` (a constant where inlined) says the two frames
+ * share a segment, so their ranges are read once.
+ */
+// @ts-ignore: decorator
+@inline function rotationPair(
+  out: usize, pair: usize, data: usize, sa: usize, sb: usize, ia: u32, ib: u32,
+  vbeta: v128, valpha: v128, vnalpha: v128, one: v128, zero: v128, same: bool,
+): void {
+  const t0 = <usize>load<i32>(pair, 8), t1 = <usize>load<i32>(pair, 12);
+  const ra0 = sa + t0, ra1 = sa + t1, rb0 = same ? ra0 : sb + t0, rb1 = same ? ra1 : sb + t1;
+  const ba0 = load<u32>(ra0, 4), ba1 = load<u32>(ra1, 4), ma0 = load<u32>(ra0, 8), ma1 = load<u32>(ra1, 8);
+  const pa0 = load<u32>(ra0) + ia * load<u32>(ra0, 12), pa1 = load<u32>(ra1) + ia * load<u32>(ra1, 12);
+  const bb0 = same ? ba0 : load<u32>(rb0, 4), bb1 = same ? ba1 : load<u32>(rb1, 4);
+  const mb0 = same ? ma0 : load<u32>(rb0, 8), mb1 = same ? ma1 : load<u32>(rb1, 8);
+  const pb0 = load<u32>(rb0) + ib * load<u32>(rb0, 12), pb1 = load<u32>(rb1) + ib * load<u32>(rb1, 12);
+  // The two tracks' clip ranges per component, (min, extent) as (track 0, track 1) pairs.
+  const mn0 = v128.load(pair, 64), ex0 = v128.load(pair, 80), mn1 = v128.load(pair, 96), ex1 = v128.load(pair, 112), mn2 = v128.load(pair, 128), ex2 = v128.load(pair, 144);
+  // A frame's first two codes from one 64-bit read (2·24 + 7 bits at most), the third on its own
+  // (the read may pass the data's padding word into the record's next array: those bits are masked off).
+  const wa0 = load<u64>(data + <usize>(pa0 >>> 3)) >>> <u64>(pa0 & 7), wa1 = load<u64>(data + <usize>(pa1 >>> 3)) >>> <u64>(pa1 & 7);
+  const wb0 = load<u64>(data + <usize>(pb0 >>> 3)) >>> <u64>(pb0 & 7), wb1 = load<u64>(data + <usize>(pb1 >>> 3)) >>> <u64>(pb1 & 7);
+  const a0 = decodeTracks(<i32>wa0 & ma0, <i32>wa1 & ma1, ra0, ra1, 0, mn0, ex0);
+  const a1 = decodeTracks(<i32>(wa0 >>> <u64>ba0) & ma0, <i32>(wa1 >>> <u64>ba1) & ma1, ra0, ra1, 16, mn1, ex1);
+  const a2 = decodeTracks(code(data, pa0 + 2 * ba0, ma0), code(data, pa1 + 2 * ba1, ma1), ra0, ra1, 32, mn2, ex2);
+  const b0 = decodeTracks(<i32>wb0 & mb0, <i32>wb1 & mb1, rb0, rb1, 0, mn0, ex0);
+  const b1 = decodeTracks(<i32>(wb0 >>> <u64>bb0) & mb0, <i32>(wb1 >>> <u64>bb1) & mb1, rb0, rb1, 16, mn1, ex1);
+  const b2 = decodeTracks(code(data, pb0 + 2 * bb0, mb0), code(data, pb1 + 2 * bb1, mb1), rb0, rb1, 32, mn2, ex2);
+  const ar = rebuilt(a0, a1, a2, one, zero), br = rebuilt(b0, b1, b2, one, zero);
+  // The hemisphere fix: (−b)·α = b·(−α).
+  const dot = f64x2.add(f64x2.add(f64x2.add(f64x2.mul(a0, b0), f64x2.mul(a1, b1)), f64x2.mul(a2, b2)), f64x2.mul(ar, br));
+  const va = v128.bitselect(vnalpha, valpha, f64x2.lt(dot, zero));
+  const q0 = f64x2.add(f64x2.mul(a0, vbeta), f64x2.mul(b0, va)), q1 = f64x2.add(f64x2.mul(a1, vbeta), f64x2.mul(b1, va));
+  const q2 = f64x2.add(f64x2.mul(a2, vbeta), f64x2.mul(b2, va)), qr = f64x2.add(f64x2.mul(ar, vbeta), f64x2.mul(br, va));
+  const inv = f64x2.div(one, f64x2.sqrt(f64x2.add(f64x2.add(f64x2.add(f64x2.mul(q0, q0), f64x2.mul(q1, q1)), f64x2.mul(q2, q2)), f64x2.mul(qr, qr))));
+  // float32 (c0 c1 · ·) per component → (q0 q1 of rotation 0, of rotation 1), (q2 r …) → each
+  // rotation's stored order, swizzled into x y z w.
+  const lo = v128.shuffle<f32>(f32x4.demote_f64x2_zero(f64x2.mul(q0, inv)), f32x4.demote_f64x2_zero(f64x2.mul(q1, inv)), 0, 4, 1, 5);
+  const hi = v128.shuffle<f32>(f32x4.demote_f64x2_zero(f64x2.mul(q2, inv)), f32x4.demote_f64x2_zero(f64x2.mul(qr, inv)), 0, 4, 1, 5);
+  v128.store(out + <usize>load<i32>(pair), i8x16.swizzle(v128.shuffle<i64>(lo, hi, 0, 2), v128.load(pair, 32)), POSE_Q_BYTES);
+  v128.store(out + <usize>load<i32>(pair, 4), i8x16.swizzle(v128.shuffle<i64>(lo, hi, 1, 3), v128.load(pair, 48)), POSE_Q_BYTES);
 }
 
 /**
@@ -768,7 +865,9 @@ const INV255: f64 = 1.0 / 255.0;
  * decoded from their own segments and interpolated in doubles as there (lerp; nlerp with the
  * hemisphere fix, the dropped rotation component rebuilt), stored as float32 — the JavaScript
  * decoder's bits. Default tracks read the rest pose copied with the record, constant ones their
- * values.
+ * values: the record's static pose (copied first) holds them. Two lanes (`f64x2`): an animated
+ * translation or scale decodes its two frames in lanes 0 and 1, two animated rotations one in
+ * each lane ({@link rotationPair}), each lane the JavaScript decoder's operations in its order.
  */
 export function sampleCompressed(out: usize, clip: usize, time: usize): void {
   const frameCount = load<i32>(clip, 8);
@@ -786,93 +885,29 @@ export function sampleCompressed(out: usize, clip: usize, time: usize): void {
   const f0 = <i32>frame;
   const f1 = alpha == 0 ? f0 : f0 + 1;
   const beta = 1 - alpha;
-  const s0 = f0 >> 4, s1 = f1 >> 4, i0 = f0 & 15, i1 = f1 & 15;
-  const masks = <usize>load<i32>(clip, CC_MASK), firstTrack = <usize>load<i32>(clip, CC_TRACK);
-  const firstConstant = <usize>load<i32>(clip, CC_CONSTANT), constants = <usize>load<i32>(clip, CC_CONSTANTS);
-  const rest = <usize>load<i32>(clip, CC_REST);
-  const tracks = load<i32>(clip, CC_TRACKS);
-  const bitsAt = <usize>load<i32>(clip, CC_BITS), startAt = <usize>load<i32>(clip, CC_START), data = <usize>load<i32>(clip, CC_DATA);
-  const ranges = <usize>load<i32>(clip, CC_RANGES), mins = <usize>load<i32>(clip, CC_MIN), extents = <usize>load<i32>(clip, CC_EXTENT);
-  // Frames in the two segments (16, fewer in the last).
-  const n0 = min(frameCount - (s0 << 4), 16), n1 = min(frameCount - (s1 << 4), 16);
-  const e0 = s0 * tracks, e1 = s1 * tracks;
-  const same = s0 == s1;
-  for (let j = 0; j < jointCount; j++) {
-    const o = out + <usize>j * POSE_BYTES;
-    const pose = rest + <usize>j * POSE_BYTES;
-    const mask = <i32>load<u8>(masks + <usize>j);
-    let track = <i32>load<u32>(firstTrack + (<usize>j << 2));
-    let k = constants + (<usize>load<u32>(firstConstant + (<usize>j << 2)) << 2);
-    if ((mask & 1) != 0) {
-      const ab = bitRate(bitsAt, tracks, s0, track);
-      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab);
-      const ar = ranges + <usize>((e0 + track) * 48);
-      // The next frame is in the same segment but once in 16: its code 3·b bits on.
-      const bb = same ? ab : bitRate(bitsAt, tracks, s1, track);
-      const bp = same ? ap + 3 * <u32>(i1 - i0) * ab : samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
-      const br = same ? ar : ranges + <usize>((e1 + track) * 48);
-      const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
-      const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
-      store<f32>(o + 0, <f32>(component(data, ap + 0 * ab, am, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bm, br + 0, tm + 0, te + 0) * alpha));
-      store<f32>(o + 4, <f32>(component(data, ap + 1 * ab, am, ar + 16, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bm, br + 16, tm + 4, te + 4) * alpha));
-      store<f32>(o + 8, <f32>(component(data, ap + 2 * ab, am, ar + 32, tm + 8, te + 8) * beta + component(data, bp + 2 * bb, bm, br + 32, tm + 8, te + 8) * alpha));
-      track++;
-    } else {
-      const from = (mask & 8) != 0 ? pose : k;
-      for (let c: usize = 0; c < 12; c += 4) store<f32>(o + c, load<f32>(from + c));
-      if ((mask & 8) == 0) k += 12;
-    }
-    if ((mask & 2) != 0) {
-      const drop = mask >> 6;
-      const ab = bitRate(bitsAt, tracks, s0, track);
-      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab);
-      const ar0 = ranges + <usize>((e0 + track) * 48);
-      // The next frame is in the same segment but once in 16: its code 3·b bits on.
-      const bb = same ? ab : bitRate(bitsAt, tracks, s1, track);
-      const bp = same ? ap + 3 * <u32>(i1 - i0) * ab : samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
-      const br0 = same ? ar0 : ranges + <usize>((e1 + track) * 48);
-      const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
-      const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
-      const a0 = component(data, ap, am, ar0, tm, te), a1 = component(data, ap + ab, am, ar0 + 16, tm + 4, te + 4), a2 = component(data, ap + 2 * ab, am, ar0 + 32, tm + 8, te + 8);
-      const b0 = component(data, bp, bm, br0, tm, te), b1 = component(data, bp + bb, bm, br0 + 16, tm + 4, te + 4), b2 = component(data, bp + 2 * bb, bm, br0 + 32, tm + 8, te + 8);
-      const an = 1 - a0 * a0 - a1 * a1 - a2 * a2, bn = 1 - b0 * b0 - b1 * b1 - b2 * b2;
-      const ar: f64 = an > 0 ? Math.sqrt(an) : 0, br: f64 = bn > 0 ? Math.sqrt(bn) : 0;
-      const ax = drop == 0 ? ar : a0, ay = drop == 0 ? a0 : drop == 1 ? ar : a1;
-      const az = drop <= 1 ? a1 : drop == 2 ? ar : a2, aw = drop == 3 ? ar : a2;
-      let bx = drop == 0 ? br : b0, by = drop == 0 ? b0 : drop == 1 ? br : b1;
-      let bz = drop <= 1 ? b1 : drop == 2 ? br : b2, bw = drop == 3 ? br : b2;
-      if (ax * bx + ay * by + az * bz + aw * bw < 0) {
-        bx = -bx; by = -by; bz = -bz; bw = -bw;
-      }
-      const qx = ax * beta + bx * alpha, qy = ay * beta + by * alpha;
-      const qz = az * beta + bz * alpha, qw = aw * beta + bw * alpha;
-      const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-      store<f32>(o, <f32>(qx * inv), POSE_Q_BYTES);
-      store<f32>(o, <f32>(qy * inv), POSE_Q_BYTES + 4);
-      store<f32>(o, <f32>(qz * inv), POSE_Q_BYTES + 8);
-      store<f32>(o, <f32>(qw * inv), POSE_Q_BYTES + Q_W_BYTES);
-      track++;
-    } else {
-      const from = (mask & 16) != 0 ? pose + POSE_Q_BYTES : k;
-      for (let c: usize = 0; c < 16; c += 4) store<f32>(o + POSE_Q_BYTES + c, load<f32>(from + c));
-      if ((mask & 16) == 0) k += 16;
-    }
-    if ((mask & 4) != 0) {
-      const ab = bitRate(bitsAt, tracks, s0, track);
-      const ap = samplePosition(startAt, bitsAt, tracks, s0, track, i0, n0, ab);
-      const ar = ranges + <usize>((e0 + track) * 48);
-      // The next frame is in the same segment but once in 16: its code 3·b bits on.
-      const bb = same ? ab : bitRate(bitsAt, tracks, s1, track);
-      const bp = same ? ap + 3 * <u32>(i1 - i0) * ab : samplePosition(startAt, bitsAt, tracks, s1, track, i1, n1, bb);
-      const br = same ? ar : ranges + <usize>((e1 + track) * 48);
-      const am = (<u64>1 << <u64>ab) - 1, bm = (<u64>1 << <u64>bb) - 1;
-      const tm = mins + (<usize>track * 12), te = extents + (<usize>track * 12);
-      store<f32>(o + POSE_S_BYTES + 0, <f32>(component(data, ap + 0 * ab, am, ar + 0, tm + 0, te + 0) * beta + component(data, bp + 0 * bb, bm, br + 0, tm + 0, te + 0) * alpha));
-      store<f32>(o + POSE_S_BYTES + 4, <f32>(component(data, ap + 1 * ab, am, ar + 16, tm + 4, te + 4) * beta + component(data, bp + 1 * bb, bm, br + 16, tm + 4, te + 4) * alpha));
-      store<f32>(o + POSE_S_BYTES + 8, <f32>(component(data, ap + 2 * ab, am, ar + 32, tm + 8, te + 8) * beta + component(data, bp + 2 * bb, bm, br + 32, tm + 8, te + 8) * alpha));
-    } else {
-      const from = (mask & 32) != 0 ? pose + POSE_S_BYTES : k;
-      for (let c: usize = 0; c < 12; c += 4) store<f32>(o + POSE_S_BYTES + c, load<f32>(from + c));
-    }
+  const data = <usize>load<i32>(clip, CC_DATA);
+  const tracks = <usize>load<i32>(clip, CC_TRACKS), clipRanges = <usize>load<i32>(clip, CC_CLIP_RANGES);
+  // The two frames' segments' records of track 0; track t's are CC_SEGMENT_BYTES · t on.
+  const segments = <usize>load<i32>(clip, CC_SEGMENTS);
+  const sa = segments + ((<usize>(f0 >> 4) * tracks) << CC_SEGMENT_SHIFT), sb = segments + ((<usize>(f1 >> 4) * tracks) << CC_SEGMENT_SHIFT);
+  const ia = <u32>(f0 & 15), ib = <u32>(f1 & 15);
+  const vbeta = f64x2.splat(beta);
+  // What does not move, then the animated translations and scales over it (12 bytes each).
+  memory.copy(out, <usize>load<i32>(clip, CC_STATIC), <usize>jointCount * POSE_BYTES);
+  const w = pair(beta, alpha);
+  const vectors = <usize>load<i32>(clip, CC_VECTORS);
+  for (let at = vectors, end = vectors + <usize>load<i32>(clip, CC_VECTOR_COUNT) * CC_VECTOR_BYTES; at < end; at += CC_VECTOR_BYTES) {
+    const t = <usize>load<i32>(at, 4), o = out + <usize>load<i32>(at);
+    const v = lerpTrack(data, sa + t, sb + t, ia, ib, clipRanges + <usize>load<i32>(at, 8), w);
+    v128.store64_lane(o, v, 0);
+    v128.store32_lane(o, v, 2, 8);
+  }
+  // The animated rotations, two at a time (see rotationPair).
+  const valpha = f64x2.splat(alpha), vnalpha = f64x2.splat(-alpha), one = f64x2.splat(1), zero = f64x2.splat(0);
+  const pairs = <usize>load<i32>(clip, CC_ROTATIONS), end = pairs + <usize>load<i32>(clip, CC_PAIRS) * CC_PAIR_BYTES;
+  if (sa == sb) {
+    for (let at = pairs; at < end; at += CC_PAIR_BYTES) rotationPair(out, at, data, sa, sa, ia, ib, vbeta, valpha, vnalpha, one, zero, true);
+  } else {
+    for (let at = pairs; at < end; at += CC_PAIR_BYTES) rotationPair(out, at, data, sa, sb, ia, ib, vbeta, valpha, vnalpha, one, zero, false);
   }
 }

@@ -35,6 +35,7 @@ import type { Binding } from './bindingTypes.js';
 import { retargetTranslation } from '../math/retargetTranslation.js';
 import type { Clip } from './Clip.js';
 import * as layout from '../math/layout.js';
+import { curveFramePosition } from './sampleCurves.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, POSE_T, POSE_Q, POSE_S } = layout;
 /** A constant rotation's w, after its x y z (a quaternion record's own order). */
@@ -114,6 +115,8 @@ export const INV255 = 1 / 255;
 
 /** Decoded components of the two frames of one track (a fixed-size temporary). */
 const DECODED = new Float64Array(6);
+/** The frame before the time and the fraction toward the next (`curveFramePosition`'s answer). */
+const POSITION = new Float64Array(2);
 
 /**
  * Decodes the 3 components of animated track `track` at frame `index` of segment `segment`
@@ -166,18 +169,9 @@ export function sampleCompressedInto(
   const AT = 1, AQ = 2, AS = 4, DT = 8, DQ = 16, DS = 32, SHIFT = 4, LOW = 15;
   const c = clip.reduced!.compressed!;
   const d = DECODED;
-  const frameCount = clip.frameCount;
-  const position = times[timeIndex] * clip.frameRate;
-  let frame = Math.floor(position);
-  let alpha = position - frame;
-  if (!(frame >= 0)) {
-    frame = 0;
-    alpha = 0;
-  } else if (frame >= frameCount - 1) {
-    frame = frameCount - 1;
-    alpha = 0;
-  }
-  const f0 = frame | 0;
+  curveFramePosition(POSITION, clip, times, timeIndex);
+  const alpha = POSITION[1];
+  const f0 = POSITION[0] | 0;
   const f1 = alpha === 0 ? f0 : f0 + 1;
   const beta = 1 - alpha;
   const s0 = f0 >> SHIFT, s1 = f1 >> SHIFT;
@@ -223,25 +217,26 @@ export function sampleCompressedInto(
       decodeSample(d, 0, c, s0, track, i0);
       decodeSample(d, 3, c, s1, track, i1);
       track++;
-      // Rebuild the dropped component (≥ 0) from the three stored, then put it in its place.
+      // Rebuild the dropped component r (≥ 0) from the three stored, nlerp in the stored order
+      // (the three, then r), then put each in its place: the WebAssembly kernel computes the
+      // same sums in the same order, two rotations at a time, and places them with one swizzle.
       const drop = mask >> 6;
-      const a0 = d[0], a1 = d[1], a2 = d[2], b0 = d[3], b1 = d[4], b2 = d[5];
+      const a0 = d[0], a1 = d[1], a2 = d[2];
+      let b0 = d[3], b1 = d[4], b2 = d[5];
       const an = 1 - a0 * a0 - a1 * a1 - a2 * a2, bn = 1 - b0 * b0 - b1 * b1 - b2 * b2;
-      const ar = an > 0 ? Math.sqrt(an) : 0, br = bn > 0 ? Math.sqrt(bn) : 0;
-      const ax = drop === 0 ? ar : a0, ay = drop === 0 ? a0 : drop === 1 ? ar : a1;
-      const az = drop <= 1 ? a1 : drop === 2 ? ar : a2, aw = drop === 3 ? ar : a2;
-      let bx = drop === 0 ? br : b0, by = drop === 0 ? b0 : drop === 1 ? br : b1;
-      let bz = drop <= 1 ? b1 : drop === 2 ? br : b2, bw = drop === 3 ? br : b2;
-      if (ax * bx + ay * by + az * bz + aw * bw < 0) {
-        bx = -bx; by = -by; bz = -bz; bw = -bw;
+      const ar = an > 0 ? Math.sqrt(an) : 0;
+      let br = bn > 0 ? Math.sqrt(bn) : 0;
+      if (a0 * b0 + a1 * b1 + a2 * b2 + ar * br < 0) {
+        b0 = -b0; b1 = -b1; b2 = -b2; br = -br;
       }
-      const qx = ax * beta + bx * alpha, qy = ay * beta + by * alpha;
-      const qz = az * beta + bz * alpha, qw = aw * beta + bw * alpha;
-      const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-      out[o + POSE_Q] = qx * inv;
-      out[o + POSE_Q + 1] = qy * inv;
-      out[o + POSE_Q + 2] = qz * inv;
-      out[o + POSE_Q + 3] = qw * inv;
+      const q0 = a0 * beta + b0 * alpha, q1 = a1 * beta + b1 * alpha;
+      const q2 = a2 * beta + b2 * alpha, qr = ar * beta + br * alpha;
+      const inv = 1 / Math.sqrt(q0 * q0 + q1 * q1 + q2 * q2 + qr * qr);
+      // Stored component c is the rotation's c below the dropped one, c + 1 from it on.
+      out[o + POSE_Q + (drop === 0 ? 1 : 0)] = q0 * inv;
+      out[o + POSE_Q + (drop <= 1 ? 2 : 1)] = q1 * inv;
+      out[o + POSE_Q + (drop <= 2 ? 3 : 2)] = q2 * inv;
+      out[o + POSE_Q + drop] = qr * inv;
     } else if ((mask & DQ) !== 0) {
       out[o + POSE_Q] = sourceRest[r + POSE_Q];
       out[o + POSE_Q + 1] = sourceRest[r + POSE_Q + 1];

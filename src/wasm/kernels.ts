@@ -18,7 +18,7 @@
  */
 import type { Binding } from '../assets/bindingTypes.js';
 import type { Clip } from '../assets/Clip.js';
-import { BIT_SCALE, INV255, type CompressedTracks } from '../assets/compressedTracks.js';
+import { ANIMATED_Q, ANIMATED_S, ANIMATED_T, BIT_SCALE, DEFAULT_Q, DEFAULT_S, DEFAULT_T, DROP_SHIFT, INV255, SEGMENT_LENGTH, type CompressedTracks } from '../assets/compressedTracks.js';
 import type { Skeleton } from '../assets/Skeleton.js';
 import * as layout from '../math/layout.js';
 import { measureAllocations } from '../memory/poolAllocator.js';
@@ -597,28 +597,37 @@ function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
  * then the addresses of its arrays (assembly/kernels.ts `sampleCompressed`).
  */
 const CC_TRACKS = 16;
-/** First of the 11 array addresses (i32 each): mask, track, constant, constants, min, extent, start, bits, ranges, data, rest. */
+/** First of the 6 array addresses (i32 each): clip ranges, segment records, data, static pose, translations and scales, rotation pairs. */
 const CC_ARRAYS = 20;
+/** The counts of animated translations and scales and of rotation-pair records (after the 6 addresses). */
+const CC_COUNTS = 44;
+/** Bytes of an animated translation's or scale's entry (assembly/kernels.ts `CC_VECTOR_BYTES`). */
+const CC_VECTOR_BYTES = 16;
 /** Bytes of a compressed record's header. */
 const CC_HEADER = 64;
+/** Bytes of one segment's record of one track (assembly/kernels.ts `CC_SEGMENT_BYTES`). */
+const CC_SEGMENT_BYTES = 64;
+/** Bytes of a track's clip ranges (assembly/kernels.ts `CC_TRACK_BYTES`). */
+const CC_TRACK_BYTES = 48;
+/** Bytes of a record of two animated rotations (assembly/kernels.ts `CC_PAIR_BYTES`). */
+const CC_PAIR_BYTES = 160;
 
 /**
  * Copies compressed clip `id` (`clip.reduced.compressed`, see src/assets/compressedTracks.ts)
  * into the kernel area for assembly/kernels.ts `sampleCompressed`: a header (frame rate, frame
  * count, the joint count negated, the animated track count, its arrays' addresses), then the
- * arrays, each 16-byte aligned, with each segment range as the two doubles the decoder
- * multiplies (m/255 and (x/255)·(1/(2^b − 1)): 16 bytes for the format's 2, traded for the
- * division and two conversions per sample) — the per-joint tables and the running bit sums widened to
- * 32 bits — and the skeleton's rest pose (its default tracks). Leaves the clip table's entry 0
- * when it does not fit.
+ * arrays, each 16-byte aligned — each track's clip ranges as doubles, one 64-byte record per
+ * segment and track (see {@link segmentRecords}), the samples as they are, the pose of what
+ * does not move ({@link staticPose}), the animated translations and scales
+ * ({@link vectorTracks}) and the animated rotations two by two ({@link rotationPairs}). Leaves the clip table's entry 0 when it does not fit.
  */
 function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: CompressedTracks): void {
   const J = c.jointCount;
   const align = (n: number): number => Math.ceil(n / 16) * 16;
+  const vectors = vectorTracks(c), pairs = new Uint8Array(rotationPairs(c));
   const arrays: [ArrayLike<number>, 'u8' | 'u32' | 'f32' | 'f64'][] = [
-    [c.jointMask, 'u8'], [c.jointTrack, 'u32'], [c.jointConstant, 'u32'], [c.constants, 'f32'], [c.clipMin, 'f32'],
-    [c.clipExtent, 'f32'], [c.segmentStart, 'u32'], [c.segmentBits, 'u32'], [rangeSteps(c), 'f64'], [c.data, 'u32'],
-    [clip.skeleton.rest, 'f32'],
+    [clipRanges(c), 'f64'], [new Uint8Array(segmentRecords(c)), 'u8'], [c.data, 'u32'], [staticPose(clip, c), 'f32'],
+    [vectors, 'u32'], [pairs, 'u8'],
   ];
   const sizes = arrays.map(([a, kind]) => align(a.length * (kind === 'u8' ? 1 : kind === 'f64' ? 8 : 4)));
   const at = reserve(kernels, KIND_CLIPS, kernels.space.spans.clips, id, CC_HEADER + sizes.reduce((x, y) => x + y, 0));
@@ -633,6 +642,8 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
   header[0] = clip.frameCount;
   header[1] = -J;
   header[(CC_TRACKS - CLIP_COUNTS) / 4] = c.animatedTracks;
+  header[(CC_COUNTS - CLIP_COUNTS) / 4] = vectors.length / (CC_VECTOR_BYTES / 4);
+  header[(CC_COUNTS - CLIP_COUNTS) / 4 + 1] = pairs.length / CC_PAIR_BYTES;
   let p = at + CC_HEADER;
   arrays.forEach(([a, kind], i) => {
     header[(CC_ARRAYS - CLIP_COUNTS) / 4 + i] = p;
@@ -645,19 +656,119 @@ function copyCompressedClip(kernels: WasmKernels, id: number, clip: Clip, c: Com
   area.clipTable[id] = at;
 }
 
-/** Per segment, track and component of `c`: m/255 and (x/255)·(1/(2^b − 1)), the doubles `decodeSample` computes. */
-function rangeSteps(c: CompressedTracks): Float64Array {
-  const A = c.animatedTracks, out = new Float64Array(c.segmentRanges.length);
+/** Per animated track of `c` and component: the clip range's min and extent, as doubles (exact: float32 widened). */
+function clipRanges(c: CompressedTracks): Float64Array {
+  const out = new Float64Array(c.clipMin.length * 2);
+  for (let a = 0; a < c.clipMin.length; a++) {
+    out[a * 2] = c.clipMin[a];
+    out[a * 2 + 1] = c.clipExtent[a];
+  }
+  return out;
+}
+
+/** Words of a segment record: the first bit, the bit rate, the code mask, 3 · the rate; then (in doubles) the ranges. */
+const SEG_START = 0, SEG_BITS = 1, SEG_MASK = 2, SEG_FRAME_BITS = 3, SEG_RANGES = 2;
+
+/**
+ * Per segment s and animated track i of `c`, 64 bytes: u32 the first bit of the track's
+ * samples in `data` (`segmentStart[s] + 3·n_s·(the bit rates before it)`), u32 its bit rate b,
+ * u32 the code mask 2^b − 1, u32 3·b (one frame's bits), then per component the two doubles
+ * `decodeSample` computes from the segment range: m/255 and (x/255)·(1/(2^b − 1)). The kernel
+ * reads one record per track and frame instead of deriving the rate, position and range each
+ * time (16 bytes of ranges per component against the format's 2).
+ */
+function segmentRecords(c: CompressedTracks): ArrayBuffer {
+  const A = c.animatedTracks, buffer = new ArrayBuffer(c.segmentCount * A * CC_SEGMENT_BYTES);
+  const words = new Uint32Array(buffer), doubles = new Float64Array(buffer);
   for (let s = 0; s < c.segmentCount; s++) {
+    const frames = Math.min(c.frameCount - s * SEGMENT_LENGTH, SEGMENT_LENGTH);
     for (let i = 0; i < A; i++) {
-      const span = BIT_SCALE[c.segmentBits[s * (A + 1) + i + 1] - c.segmentBits[s * (A + 1) + i]];
-      for (let k = 0, r = (s * A + i) * 6; k < 6; k += 2) {
-        out[r + k] = c.segmentRanges[r + k] * INV255;
-        out[r + k + 1] = c.segmentRanges[r + k + 1] * INV255 * span;
+      const before = c.segmentBits[s * (A + 1) + i], bits = c.segmentBits[s * (A + 1) + i + 1] - before;
+      const span = BIT_SCALE[bits], w = (s * A + i) * (CC_SEGMENT_BYTES / 4);
+      words[w + SEG_START] = c.segmentStart[s] + 3 * frames * before;
+      words[w + SEG_BITS] = bits;
+      words[w + SEG_MASK] = 2 ** bits - 1;
+      words[w + SEG_FRAME_BITS] = 3 * bits;
+      for (let k = 0, r = (s * A + i) * 6; k < 3; k++) {
+        const d = w / 2 + SEG_RANGES + k * 2;
+        doubles[d] = c.segmentRanges[r + k * 2] * INV255;
+        doubles[d + 1] = c.segmentRanges[r + k * 2 + 1] * INV255 * span;
       }
     }
   }
+  return buffer;
+}
+
+/**
+ * The pose of `clip`'s tracks that do not move, which the kernel copies before decoding the
+ * others over it: per joint and track the skeleton's rest value (default tracks), the stored
+ * value (constant tracks: T 3, Q 4, S 3 floats in `constants`) or 0 (animated).
+ */
+function staticPose(clip: Clip, c: CompressedTracks): Float32Array {
+  const out = new Float32Array(c.jointCount * layout.POSE_STRIDE), rest = clip.skeleton.rest;
+  const parts: [number, number, number, number][] = [[ANIMATED_T, DEFAULT_T, layout.POSE_T, 3], [ANIMATED_Q, DEFAULT_Q, layout.POSE_Q, 4], [ANIMATED_S, DEFAULT_S, layout.POSE_S, 3]];
+  for (let j = 0; j < c.jointCount; j++) {
+    const mask = c.jointMask[j], o = j * layout.POSE_STRIDE;
+    let k = c.jointConstant[j];
+    for (const [animated, rested, at, n] of parts) {
+      if ((mask & animated) !== 0) continue;
+      for (let e = 0; e < n; e++) out[o + at + e] = (mask & rested) !== 0 ? rest[o + at + e] : c.constants[k + e];
+      if ((mask & rested) === 0) k += n;
+    }
+  }
   return out;
+}
+
+/**
+ * The animated translations and scales of `c`, 4 u32 each: the byte of the pose they go to
+ * (j · 40, + 28 for a scale), the track's segment-record offset (t · 64) and clip-range offset
+ * (t · 48), padding.
+ */
+function vectorTracks(c: CompressedTracks): Uint32Array {
+  const entries: number[] = [];
+  for (let j = 0; j < c.jointCount; j++) {
+    const mask = c.jointMask[j];
+    let track = c.jointTrack[j];
+    if ((mask & ANIMATED_T) !== 0) entries.push(j * layout.POSE_STRIDE * 4 + layout.POSE_T * 4, track * CC_SEGMENT_BYTES, track++ * CC_TRACK_BYTES, 0);
+    if ((mask & ANIMATED_Q) !== 0) track++;
+    if ((mask & ANIMATED_S) !== 0) entries.push(j * layout.POSE_STRIDE * 4 + layout.POSE_S * 4, track * CC_SEGMENT_BYTES, track * CC_TRACK_BYTES, 0);
+  }
+  return Uint32Array.from(entries);
+}
+
+/** Bytes in a rotation-pair record: the two swizzles, then the clip ranges. */
+const PAIR_SWIZZLES = 32, PAIR_RANGES = 64;
+
+/**
+ * The animated rotations of `c`, two per 160-byte record, which the kernel decodes in the two
+ * lanes of its f64x2 (the last record repeats its first rotation when the count is odd): i32
+ * each joint's pose offset (j · 40) and each track's segment-record offset (t · 64), 16 bytes
+ * of padding, each rotation's byte swizzle from its stored order (the three stored components,
+ * then the rebuilt one) to x y z w, then per component the two tracks' clip-range minima and
+ * extents as doubles.
+ */
+function rotationPairs(c: CompressedTracks): ArrayBuffer {
+  const joints: number[] = [];
+  for (let j = 0; j < c.jointCount; j++) if ((c.jointMask[j] & ANIMATED_Q) !== 0) joints.push(j);
+  const pairs = Math.ceil(joints.length / 2), buffer = new ArrayBuffer(pairs * CC_PAIR_BYTES);
+  const ints = new Int32Array(buffer), bytes = new Uint8Array(buffer), doubles = new Float64Array(buffer);
+  for (let n = 0; n < pairs * 2; n++) {
+    const j = joints[Math.min(n, joints.length - 1)], lane = n & 1, at = (n >> 1) * CC_PAIR_BYTES;
+    const mask = c.jointMask[j], drop = mask >> DROP_SHIFT;
+    const track = c.jointTrack[j] + ((mask & ANIMATED_T) !== 0 ? 1 : 0);
+    ints[at / 4 + lane] = j * layout.POSE_STRIDE * 4;
+    ints[at / 4 + 2 + lane] = track * CC_SEGMENT_BYTES;
+    // Component x y z w (L) comes from stored slot 3 (the rebuilt one) at L = drop, else L or L − 1.
+    for (let L = 0; L < 4; L++) {
+      const from = L === drop ? 3 : L < drop ? L : L - 1;
+      for (let b = 0; b < 4; b++) bytes[at + PAIR_SWIZZLES + lane * 16 + L * 4 + b] = from * 4 + b;
+    }
+    for (let k = 0; k < 3; k++) {
+      doubles[(at + PAIR_RANGES + k * 32) / 8 + lane] = c.clipMin[track * 3 + k];
+      doubles[(at + PAIR_RANGES + 16 + k * 32) / 8 + lane] = c.clipExtent[track * 3 + k];
+    }
+  }
+  return buffer;
 }
 
 /**

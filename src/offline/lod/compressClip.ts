@@ -316,7 +316,8 @@ class Encoder {
         const az = drop <= 1 ? a1 : drop === 2 ? ar : a2, aw = drop === 3 ? ar : a2;
         let bx = drop === 0 ? br : b0, by = drop === 0 ? b0 : drop === 1 ? br : b1;
         let bz = drop <= 1 ? b1 : drop === 2 ? br : b2, bw = drop === 3 ? br : b2;
-        if (ax * bx + ay * by + az * bz + aw * bw < 0) { bx = -bx; by = -by; bz = -bz; bw = -bw; }
+        // The hemisphere test in the stored order (the three, then the rebuilt one), as the decoder sums it.
+        if (a0 * b0 + a1 * b1 + a2 * b2 + ar * br < 0) { bx = -bx; by = -by; bz = -bz; bw = -bw; }
         local[o + POSE_Q] = ax * beta + bx * alpha; local[o + POSE_Q + 1] = ay * beta + by * alpha;
         local[o + POSE_Q + 2] = az * beta + bz * alpha; local[o + POSE_Q + 3] = aw * beta + bw * alpha;
         track++;

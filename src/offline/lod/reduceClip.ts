@@ -40,6 +40,7 @@ import { reduceCurveValues } from '../../assets/sampleCurves.js';
 import { createReducedTracks, type ReducedChannel } from '../../assets/ReducedTracks.js';
 import { POSE_Q, POSE_S, POSE_STRIDE } from '../../math/layout.js';
 import { createErrorMeter, defaultErrorDistance, jointReach, SUBDIVISIONS } from './modelError.js';
+import { compressClip } from './compressClip.js';
 import { reduceChannel, uniformDecimation } from './reduceChannel.js';
 import type { SplineFit } from './spline.js';
 
@@ -224,12 +225,21 @@ export function reduceClip(clip: Clip, options: ReduceClipOptions): Clip {
 
 /**
  * One reduced clip per tolerance, finest first (tolerances are sorted ascending), for LOD
- * levels: level 0 is the finest. Same options as {@link reduceClip} besides `tolerance`.
- * @throws AnimationError for an empty or non-numeric tolerance list, and as {@link reduceClip}.
+ * levels: level 0 is the finest. By default (`format: 'keys'`) each level is
+ * {@link reduceClip}'s ATKINS keys, with its options besides `tolerance`; with
+ * `format: 'compressed'` each level is `compressClip`'s (every frame in few bits, the bound on
+ * a `shell`, default 3 cm) — on captures the smaller and the cheaper to decode (docs/motion-lod.md).
+ * @throws AnimationError for an empty or non-numeric tolerance list, an unknown format, with
+ * `'compressed'` any option but `shell`, and as {@link reduceClip} or `compressClip`.
  * @example
  * const [near, middle, far] = bakeLod(walk, [0.001, 0.005, 0.01]);
+ * const small = bakeLod(walk, [0.001, 0.005], { format: 'compressed' });
  */
-export function bakeLod(clip: Clip, tolerances: readonly number[], options: Omit<ReduceClipOptions, 'tolerance'> = {}): Clip[] {
+export function bakeLod(
+  clip: Clip,
+  tolerances: readonly number[],
+  options: (Omit<ReduceClipOptions, 'tolerance'> & { readonly format?: 'keys' }) | { readonly format: 'compressed'; readonly shell?: number } = {},
+): Clip[] {
   if (!Array.isArray(tolerances) || tolerances.length === 0) {
     throw new AnimationError('bakeLod', [{ path: 'tolerances', message: 'must be a non-empty array of numbers > 0 (metres), one per level' }]);
   }
@@ -237,8 +247,19 @@ export function bakeLod(clip: Clip, tolerances: readonly number[], options: Omit
   tolerances.forEach((t, i) => {
     if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) issues.add(`tolerances[${i}]`, `is ${shownString(t)}: must be a finite number > 0 (metres)`);
   });
+  const format = (options as { format?: unknown } | null)?.format ?? 'keys';
+  if (format !== 'keys' && format !== 'compressed') issues.add('options.format', `is ${shownString(format)}: must be 'keys' or 'compressed'`);
+  if (format === 'compressed') {
+    for (const key of Object.keys(options)) if (key !== 'format' && key !== 'shell') issues.add(`options.${key}`, "is not an option of format 'compressed': known are format, shell");
+  }
   issues.throwIfAny();
-  return [...tolerances].sort((a, b) => a - b).map((tolerance) => reduceClip(clip, { ...options, tolerance }));
+  const sorted = [...tolerances].sort((a, b) => a - b);
+  if (format === 'compressed') {
+    const shell = (options as { shell?: number }).shell;
+    return sorted.map((tolerance) => compressClip(clip, shell === undefined ? { tolerance } : { tolerance, shell }));
+  }
+  const { format: _format, ...reduce } = options as Omit<ReduceClipOptions, 'tolerance'> & { format?: 'keys' };
+  return sorted.map((tolerance) => reduceClip(clip, { ...reduce, tolerance }));
 }
 
 /**

@@ -7,11 +7,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  AnimationError, bindSkeletons, createAnimationWorld, createMask, disposeAnimationWorld, getModelMatrices, play,
-  spawnCharacter, step, stepParallel, transition, type Clip,
+  AnimationError, bindSkeletons, createAnimationWorld, createClip, createMask, createSkeleton, disposeAnimationWorld, getLocalPose, getModelMatrices, play,
+  registerLodLevels, setLod, setLodCamera, spawnCharacter, step, stepParallel, transition, type Clip,
 } from '../../../src/index.js';
 import { MATRIX_STRIDE, POSE_STRIDE, sampleClipInto } from '../../../src/kernels.js';
-import { compressClip } from '../../../src/lod.js';
+import { bakeLod, compressClip } from '../../../src/lod.js';
 import { denseClip } from '../../../src/assets/reducedClip.js';
 import { refused } from '../../fixtures/errors.js';
 import { loadRealClips, type RealClip } from '../../fixtures/realClips.js';
@@ -252,6 +252,118 @@ describe('compressed clips play anywhere a clip plays', () => {
         expect(Array.from(got)).toEqual(Array.from(new Uint32Array(expected.buffer)));
       }
     }
+  });
+
+  /**
+   * A 4-joint chain made to have every kind of track: joint 0 animated T, Q and S; joint 1 a
+   * constant T and S (off the rest pose) and a rotation about x near a half turn (x dropped);
+   * joint 2 a default T, a constant Q and an animated S; joint 3 a default T and S and a
+   * rotation about z (z or w dropped).
+   */
+  const everyKind = (): Clip => {
+    const skeleton = createSkeleton({
+      names: ['root', 'a', 'b', 'c'], parents: [-1, 0, 1, 2],
+      rest: [0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0.3, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0.3, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0.3, 0, 0, 0, 0, 1, 1, 1, 1],
+    });
+    const F = 48, frames: number[] = [];
+    for (let f = 0; f < F; f++) {
+      const u = f / (F - 1), h0 = 0.9 * Math.sin(2 * Math.PI * u), h1 = Math.PI / 2 - 0.3 * Math.sin(4 * Math.PI * u), h3 = 0.6 + 0.5 * u;
+      frames.push(0.5 * u, 1 + 0.1 * Math.sin(6 * u), 0.2 * u * u, 0, Math.sin(h0), 0, Math.cos(h0), 1 + 0.2 * u, 1 - 0.1 * u, 1);
+      frames.push(0.1, 0.3, 0, Math.sin(h1), 0, 0, Math.cos(h1), 1.5, 1.5, 1.5);
+      frames.push(0, 0.3, 0, 0.6, 0, 0, 0.8, 1, 1 + 0.3 * Math.sin(3 * u), 1);
+      frames.push(0, 0.3, 0, 0, 0, Math.sin(h3), Math.cos(h3), 1, 1, 1);
+    }
+    return createClip({ skeleton, frameRate: 30, frames, name: 'every kind' });
+  };
+
+  it('WebAssembly: every kind of track (animated, constant and default T, Q, S; each dropped component; odd and even rotation counts) decodes to the JavaScript decoder\'s bits', () => {
+    const named = (name: string): Clip => robot.find((c) => c.clip.name === name)!.clip;
+    const clips = [compressClip(everyKind(), { tolerance }), compressClip(named('Dance'), { tolerance }), compressClip(named('Sitting'), { tolerance }), cFoxRun];
+    // The clips cover every kind (else this test would not exercise the kernel's paths).
+    const kinds = new Set<string>();
+    for (const clip of clips) {
+      const c = clip.reduced!.compressed!;
+      let rotations = 0;
+      for (let j = 0; j < c.jointCount; j++) {
+        const m = c.jointMask[j]!;
+        ['T', 'Q', 'S'].forEach((track, n) => kinds.add(`${(m & (1 << n)) !== 0 ? 'animated' : (m & (8 << n)) !== 0 ? 'default' : 'constant'} ${track}`));
+        if ((m & 2) !== 0) {
+          kinds.add(`drop ${m >> 6}`);
+          rotations++;
+        }
+      }
+      kinds.add(rotations % 2 === 0 ? 'even' : 'odd');
+    }
+    expect([...kinds].sort()).toEqual([
+      'animated Q', 'animated S', 'animated T', 'constant Q', 'constant S', 'constant T', 'default Q', 'default S', 'default T',
+      'drop 0', 'drop 1', 'drop 2', 'drop 3', 'even', 'odd',
+    ]);
+    for (const clip of clips) {
+      const J = clip.skeleton.jointCount;
+      const world = createAnimationWorld({ maxEntities: 1, maxJoints: J, kernels: 'wasm' });
+      const eid = spawnCharacter(world, clip.skeleton);
+      play(world, eid, clip);
+      step(world, 0); // copies the clip into the kernel area
+      const kernels = world.wasm!;
+      const id = kernels.clipCopied.indexOf(clip);
+      expect(clipCopyAt(kernels.area, id), clip.name).not.toBe(0);
+      const samples = world.scratch.layerSamples;
+      const times = world.components.Layers.time;
+      const li = eid * world.components.Layers.maxLayers;
+      const expected = new Float32Array(J * POSE_STRIDE);
+      const time = new Float64Array(1);
+      for (let k = 0; k < 300; k++) {
+        times[li] = k === 0 ? -1 : k === 1 ? clip.duration + 1 : k === 2 ? 0 : (k * 0.01731) % clip.duration;
+        time[0] = times[li]!;
+        samples.fill(Number.NaN, 0, J * POSE_STRIDE);
+        expect(sampleLayerWasm(kernels, id, samples.byteOffset, times.byteOffset + li * 8)).toBe(true);
+        sampleClipInto(expected, 0, clip, time, 0);
+        const got = new Uint32Array(samples.buffer, samples.byteOffset, J * POSE_STRIDE);
+        expect(Array.from(got), `${clip.name} at ${time[0]}`).toEqual(Array.from(new Uint32Array(expected.buffer)));
+      }
+      disposeAnimationWorld(world);
+    }
+  });
+
+  it("bakeLod with format 'compressed': compressed levels, finest first, that LOD plays as the clips themselves (wasm and js, bit for bit)", () => {
+    const levels = bakeLod(foxRun, [0.005, 0.001], { format: 'compressed' });
+    expect(levels.map((l) => l.stats!.tolerance)).toEqual([0.001, 0.005]);
+    for (const level of levels) {
+      expect(level.reduced!.compressed).toBeDefined();
+      expect(level.stats!.maxError).toBeLessThanOrEqual(level.stats!.tolerance!);
+    }
+    expect(levels[1]!.stats!.bytes).toBeLessThan(levels[0]!.stats!.bytes);
+    expect(() => bakeLod(foxRun, [0.001], { format: 'compressed', distance: 0.1 } as never)).toThrow(/options\.distance/);
+    expect(() => bakeLod(foxRun, [0.001], { format: 'zip' } as never)).toThrow(/options\.format/);
+    const J = foxRun.skeleton.jointCount;
+    // Near (level 0) and far (level 1) characters under LOD, or the two levels played directly.
+    const run = (kernels: 'wasm' | 'js', lod: boolean): Float32Array => {
+      const world = createAnimationWorld({ maxEntities: 2, maxJoints: J, kernels });
+      const near = spawnCharacter(world, foxRun.skeleton, { x: 0, z: 0 }), far = spawnCharacter(world, foxRun.skeleton, { x: 100, z: 0 });
+      if (lod) {
+        registerLodLevels(world, foxRun, levels);
+        setLodCamera(world, 0, 0, 0);
+        for (const eid of [near, far]) {
+          play(world, eid, foxRun, { time: 0.3 });
+          setLod(world, eid, { levels: 2, distances: [10] });
+        }
+      } else {
+        play(world, near, levels[0]!, { time: 0.3 });
+        play(world, far, levels[1]!, { time: 0.3 });
+      }
+      for (let f = 0; f < 10; f++) step(world, 1 / 60);
+      const pose = new Float32Array(2 * J * POSE_STRIDE);
+      pose.set(getLocalPose(world, near).subarray(0, J * POSE_STRIDE), 0);
+      pose.set(getLocalPose(world, far).subarray(0, J * POSE_STRIDE), J * POSE_STRIDE);
+      disposeAnimationWorld(world);
+      return pose;
+    };
+    const bits = (pose: Float32Array): number[] => Array.from(new Uint32Array(pose.buffer, pose.byteOffset, pose.length));
+    const direct = run('js', false);
+    expect(bits(run('js', true))).toEqual(bits(direct));
+    expect(bits(run('wasm', true))).toEqual(bits(direct));
+    // The levels differ, so the far character did play level 1.
+    expect(bits(direct.subarray(0, J * POSE_STRIDE))).not.toEqual(bits(direct.subarray(J * POSE_STRIDE, 2 * J * POSE_STRIDE)));
   });
 
   it('WebAssembly and JavaScript worlds on compressed clips: the same local poses, bit for bit', () => {
