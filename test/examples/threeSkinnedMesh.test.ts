@@ -113,13 +113,15 @@ describe('examples/threeSkinnedMesh.ts', () => {
     expect(Array.from(skeleton.boneMatrices!.subarray(0, 24 * 16))).toEqual(Array.from(expected));
   });
 
-  it('the upload allocates nothing: 10,000 frames of 3 foxes (30,000 skeleton updates) under 64 KB', async () => {
+  it('the upload allocates nothing: 10,000 frames of 3 foxes (30,000 skeleton updates) under 8 bytes an update', async () => {
     const { foxes, frame } = await threeFoxes(foxGlb, 3);
     const meshes = foxes.map((f) => f.mesh);
     (meshes[0]!.skeleton as PaletteSkeleton).computeBoneTexture(); // one through the texture path
     frame(1 / 60);
     for (let f = 0; f < 3000; f++) uploadPalettes(meshes); // warm-up: the JIT compiles the copy
-    // One allocation of 16 bytes per update would be 480 KB; a Matrix4 or a subarray per update, megabytes.
+    // One allocation of 16 bytes (the smallest heap object) per update would be 480 KB; a Matrix4 or a
+    // subarray per update, megabytes. The bound is half the first: what the test process allocates
+    // meanwhile (10–20 KB on an idle machine, 150 KB in a full parallel test run on a loaded one) stays under it.
     let smallest = Infinity;
     for (let attempt = 0; attempt < 3 && smallest >= 64 * 1024; attempt++) {
       gc();
@@ -132,7 +134,7 @@ describe('examples/threeSkinnedMesh.ts', () => {
       smallest = Math.min(smallest, process.memoryUsage().heapUsed - before + freed);
     }
     console.log(`palette upload, 30,000 skeleton updates: ${smallest} bytes allocated`);
-    expect(smallest).toBeLessThan(64 * 1024);
+    expect(smallest / 30_000).toBeLessThan(8);
   });
 });
 
