@@ -86,7 +86,8 @@
  * of both runtimes (default: 300 → 60 for bitanim and 20 → 10 for three.js as N grows, since
  * three.js takes over a second per frame at 10,000; its workload is never reduced) and of the
  * transition rows (default 72, three transition periods) and of the LOD rows (default 60).
- * BENCH_TRANSITIONS=0 skips the transition rows, BENCH_LOD=0 the LOD rows; another number
+ * BENCH_TRANSITIONS=0 skips the transition rows (the sequential table and the modes alternated
+ * frame by frame, transitionModes.ts), BENCH_LOD=0 the LOD rows; another number
  * runs them at that crowd size instead of 10,000. BENCH_CROWD=0 skips the per-size tables against
  * three.js (for a quick run of the other rows).
  */
@@ -102,6 +103,7 @@ import { benchmarkRetarget, parseRetargetCount, printRetarget } from './retarget
 import { benchmarkFootLock, parseFootLockCount, printFootLock } from './footLockCrowd.js';
 import { benchmarkBlendPaths, parseBlendPathsCount, printBlendPaths } from './blendPathsCrowd.js';
 import { benchmarkLayerModes, parseLayerModesCount, printLayerModes } from './layerModesCrowd.js';
+import { benchmarkTransitionModes, printTransitionModes } from './transitionModes.js';
 import { benchmarkGameCrowd, parseGameCrowdCount, printGameCrowd } from './gameCrowd.js';
 import { benchmarkStateMachines, parseMachineCount, printStateMachines } from './stateMachineCrowd.js';
 import { benchmarkLod, printLod } from './lodCrowd.js';
@@ -186,7 +188,10 @@ async function main(): Promise<void> {
     }
   }
   if (referenceRowsEnabled()) printReference(await benchmarkReference(assets, sizes, frames, DT, WEIGHTS));
-  if (transitionCount > 0) printTransitions(await benchmarkTransitions(assets, transitionCount, frames, DT));
+  if (transitionCount > 0) {
+    printTransitions(await benchmarkTransitions(assets, transitionCount, frames, DT));
+    printTransitionModes(await benchmarkTransitionModes(assets, transitionCount, frames, DT));
+  }
   if (machineCount > 0) {
     printStateMachines(benchmarkStateMachines(machineCount));
     collectGarbage();

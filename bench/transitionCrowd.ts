@@ -20,6 +20,7 @@ import {
   step,
   transition,
   type AnimationWorld,
+  type KernelChoice,
   type TransitionOptions,
 } from '../src/index.js';
 import { INERTIA_NONE } from '../src/kernels.js';
@@ -69,10 +70,11 @@ export interface TransitionCrowd extends CrowdRunner {
  * (its plan speed and start time for that clip) and, unless `variant.options` is null, switches
  * clips on every frame f with f ≡ i (mod {@link TRANSITION_PERIOD_FRAMES}), starting the new clip
  * at its plan start time and speed. Options objects are built here, once per character and
- * clip, so the frames allocate only what `transition` itself does.
+ * clip, so the frames allocate only what `transition` itself does. `kernels` picks the world's
+ * kernels (default: the world's default).
  */
-export function createTransitionCrowd(plan: CrowdPlan, variant: TransitionVariant): TransitionCrowd {
-  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, maxTransitions: plan.count }); // the whole crowd may be mid-transition
+export function createTransitionCrowd(plan: CrowdPlan, variant: TransitionVariant, kernels: KernelChoice = 'auto'): TransitionCrowd {
+  const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, maxTransitions: plan.count, kernels }); // the whole crowd may be mid-transition
   const { Inertialization, Layers } = world.components;
   const count = plan.count;
   const eids = new Int32Array(count);
