@@ -183,11 +183,12 @@ const STEP = new Float64Array(5);
 const STEP_NOW = 0, STEP_MOVE = 1, STEP_DT = 2, STEP_BEFORE = 3, STEP_LEAD = 4;
 
 /**
- * Records in `phase[ms]` the phase the playing state reaches at the end of this step (wrapped
- * into [0, 1) when it loops): the next evaluation looks for a looping state's exit times from
- * there. Rounded down to the float32 the component holds, so no instant falls between two
- * evaluations (rounded up, an exit time just past the end of one step would be before the
- * next one's start: never crossed).
+ * Records in `phase[ms]` the phase the playing state reaches at the end of this step, wrapped
+ * into [0, 1): the next evaluation looks for a looping state's exit times from there (a clamped
+ * state's exits read the phase now, not this). Lowered by 1e-7 — more than half a float32 step
+ * anywhere in [0, 1) — so the float32 the component stores is never past the step's end and no
+ * instant falls between two evaluations (past it, an exit time just after the end of one step
+ * would be before the next one's start: never crossed).
  */
 function endPhase(c: AnimationWorld['components']['StateMachine'], ms: number): void {
   let end = STEP[STEP_NOW] + STEP[STEP_MOVE];
