@@ -713,6 +713,7 @@ export function sampleBound(out: usize, clip: usize, time: usize, binding: usize
 
 // Foot locking's per-character work (src/wasm/footLockWasm.ts calls it).
 export { footLockEntries, footLockLegs, footLockTurn } from './footLock';
+export { addSpringOffsets, applyDeadBlend, applyDeadBlendCurves, applyQuinticCurveOffsets, applyQuinticOffsets, applySpringCurveOffsets, applySpringOffsets } from './offsets';
 
 // A compressed clip's record (src/wasm/kernels.ts `copyCompressedClip`; the format:
 // src/assets/compressedTracks.ts): CLIP_HEADER with the joint count negated, then the animated

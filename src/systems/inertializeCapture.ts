@@ -38,12 +38,12 @@
 import * as inertialization from '../components/Inertialization.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
-import { addSpringOffsets, applyQuinticOffsets } from './inertializeOffsets.js';
+import { addSpringOffsetsOn, deadBlendOn, quinticOffsetsOn } from '../wasm/offsetsWasm.js';
 import { blendPlanWasm } from '../wasm/blendWasm.js';
 import { captureCurveSource } from './captureCurves.js';
 import { CAPTURE_BACK, CAPTURE_LEAD, SOURCE_INTERVAL, writeSourcePast } from './captureOffsets.js';
 import { blendPlan, layersCanGoBack, planLayersAt, planLayersNow } from './layerPlan.js';
-import { applyDeadBlend, DEAD_CLOCK, DEAD_WEIGHT, writeDeadSourcePast } from './deadBlendOffsets.js';
+import { DEAD_CLOCK, DEAD_WEIGHT, writeDeadSourcePast } from './deadBlendOffsets.js';
 import { applyFadeCurve } from '../math/fadeCurves.js';
 const { INERTIA_DEAD, INERTIA_QUINTIC, INERTIA_SPRING, OUTPUT_REST, SLOT_STRIDE } = inertialization;
 
@@ -174,9 +174,9 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
 /** Adds `eid`'s running offset (in its slot at `slotOff`) to `out[at ..]` as the update applies it: quintic at `elapsed`, dead blending, or the spring as it stands. */
 function runningOffsetInto(world: AnimationWorld, eid: number, out: Float32Array, at: number, slotOff: number, jointCount: number): void {
   const c = world.components.Inertialization;
-  if (c.pendingMode[eid] === INERTIA_QUINTIC) applyQuinticOffsets(out, at, c.slots, slotOff, jointCount, c.elapsed, eid);
+  if (c.pendingMode[eid] === INERTIA_QUINTIC) quinticOffsetsOn(world, out, at, c.slots, slotOff, jointCount, c.elapsed, eid);
   else if (c.pendingMode[eid] === INERTIA_DEAD) deadBlendBack(world, eid, out, at, false);
-  else addSpringOffsets(out, at, c.slots, slotOff, jointCount);
+  else addSpringOffsetsOn(world, out, at, c.slots, slotOff, jointCount);
 }
 
 /**
@@ -193,7 +193,7 @@ function deadBlendBack(world: AnimationWorld, eid: number, pose: Float32Array, p
   clock[DEAD_WEIGHT] = clock[DEAD_CLOCK] / c.duration[eid];
   applyFadeCurve(clock, DEAD_WEIGHT, c.fadeCurve[eid]);
   if (!(clock[DEAD_WEIGHT] < 1)) return;
-  applyDeadBlend(pose, poseOff, c.slots, c.slot[eid] * world.maxJoints * SLOT_STRIDE, world.components.Character.jointCount[eid], clock);
+  deadBlendOn(world, pose, poseOff, c.slots, c.slot[eid] * world.maxJoints * SLOT_STRIDE, world.components.Character.jointCount[eid], clock);
 }
 
 /** Whether a layer of `eid` with a clip has a weight fade in progress. */

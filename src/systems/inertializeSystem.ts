@@ -43,6 +43,10 @@
  *    The level the update sampled at is recorded (`outputLevel`), so a request can rebuild the
  *    output; a character not transitioning costs two scalar writes, no pose copy.
  *
+ * On the WebAssembly kernels (`world.wasm`) each update's offsets run in assembly/offsets.ts
+ * (src/wasm/offsetsWasm.ts: the same operations, the JavaScript kernels' bits but where those
+ * call Math.sin, Math.cos or Math.exp); the capture runs here.
+ *
  * The root joint is treated like every joint: its offsets decay in the pose (local space).
  * Root motion moves the character from the clips' root deltas, not from this pose, so a
  * decaying root offset blends the pose's in-place root position and never moves the
@@ -57,10 +61,10 @@ import { blendLayersAt } from './inertializeCapture.js';
 import { captureCurveOffsets } from './captureCurves.js';
 import { CAPTURE_BACK, CAPTURE_DT, captureOffsets, createCaptureJob, SOURCE_INTERVAL, type CaptureJob } from './captureOffsets.js';
 import { layersCanGoBack, layerPlanScratch } from './layerPlan.js';
-import { applyQuinticCurveOffsets, applyQuinticOffsets, applySpringCurveOffsets, applySpringOffsets } from './inertializeOffsets.js';
 import { CURVE_SLOT_STRIDE } from '../components/Curves.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
-import { applyDeadBlend, applyDeadBlendCurves, captureDeadBlend, DEAD_CLOCK, DEAD_WEIGHT } from './deadBlendOffsets.js';
+import { captureDeadBlend, DEAD_CLOCK, DEAD_WEIGHT } from './deadBlendOffsets.js';
+import { deadBlendOn, deadCurvesOn, quinticCurvesOn, quinticOffsetsOn, springCurvesOn, springOffsetsOn } from '../wasm/offsetsWasm.js';
 import { applyFadeCurve } from '../math/fadeCurves.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE } = layout;
@@ -74,8 +78,10 @@ const { INERTIA_DEAD, INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OF
  * `CAPTURE_BACK`), the capture's job (`capture`: inputs, outputs and math scratch, filled per
  * capture), a slot's worth of floats (`slotScratch`, `maxJoints × 20`: the offsets a capture
  * computes before they replace the source poses in the slot, or the source poses a request
- * computes before they replace the running offsets), and a dead blend's clock and weight
- * (`deadClock`, at `DEAD_CLOCK` and `DEAD_WEIGHT`).
+ * computes before they replace the running offsets), a dead blend's clock and weight
+ * (`deadClock`, at `DEAD_CLOCK` and `DEAD_WEIGHT`) and a spring's decay for the WebAssembly
+ * kernels (`offsetParams`, src/wasm/offsetsWasm.ts); those two in the pool memory, where the
+ * kernels read them.
  */
 export const inertializeScratch = {
   pose: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, maxJoints * POSE_STRIDE),
@@ -83,7 +89,8 @@ export const inertializeScratch = {
   layerPoses: (maxJoints: number, alloc: PoolAllocator, maxLayers: number): Float32Array => alloc.array(Float32Array, maxLayers * maxJoints * POSE_STRIDE),
   slotScratch: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, maxJoints * SLOT_STRIDE),
   params: (): Float64Array => new Float64Array(8),
-  deadClock: (): Float64Array => new Float64Array(2),
+  deadClock: (_maxJoints: number, alloc: PoolAllocator): Float64Array => alloc.array(Float64Array, 2),
+  offsetParams: (_maxJoints: number, alloc: PoolAllocator): Float64Array => alloc.array(Float64Array, 4),
   capture: (): CaptureJob => createCaptureJob(),
   ...layerPlanScratch,
 };
@@ -127,15 +134,15 @@ export function inertializeEntities(world: AnimationWorld, frameDt: number, firs
     const current = mode[eid];
     if (current === INERTIA_QUINTIC) {
       elapsed[eid] = elapsed[eid] + dt;
-      applyQuinticOffsets(local, eid * poseSize, slots, slot[eid] * slotSize, Character.jointCount[eid], elapsed, eid);
+      quinticOffsetsOn(world, local, eid * poseSize, slots, slot[eid] * slotSize, Character.jointCount[eid], elapsed, eid);
       if (maxCurves > 0 && Curves.count[eid] > 0) {
-        applyQuinticCurveOffsets(Curves.values, eid * maxCurves, Curves.slots, slot[eid] * curveSlotSize, Curves.count[eid], elapsed, eid);
+        quinticCurvesOn(world, Curves.values, eid * maxCurves, Curves.slots, slot[eid] * curveSlotSize, Curves.count[eid], elapsed, eid);
       }
       if (elapsed[eid] >= duration[eid]) mode[eid] = INERTIA_NONE;
     } else if (current === INERTIA_SPRING) {
-      let active = applySpringOffsets(local, eid * poseSize, slots, slot[eid] * slotSize, Character.jointCount[eid], Inertialization.halfLife, eid, decay);
+      let active = springOffsetsOn(world, local, eid * poseSize, slots, slot[eid] * slotSize, Character.jointCount[eid], Inertialization.halfLife, eid, decay);
       if (maxCurves > 0 && Curves.count[eid] > 0
-        && applySpringCurveOffsets(Curves.values, eid * maxCurves, Curves.slots, slot[eid] * curveSlotSize, Curves.count[eid], Inertialization.halfLife, eid, decay)) active = true;
+        && springCurvesOn(world, Curves.values, eid * maxCurves, Curves.slots, slot[eid] * curveSlotSize, Curves.count[eid], Inertialization.halfLife, eid, decay)) active = true;
       if (!active) mode[eid] = INERTIA_NONE;
     } else if (current === INERTIA_DEAD) {
       elapsed[eid] = elapsed[eid] + dt;
@@ -145,9 +152,9 @@ export function inertializeEntities(world: AnimationWorld, frameDt: number, firs
         clock[DEAD_WEIGHT] = elapsed[eid] / duration[eid];
         applyFadeCurve(clock, DEAD_WEIGHT, Inertialization.fadeCurve[eid]);
         if (clock[DEAD_WEIGHT] < 1) {
-          applyDeadBlend(local, eid * poseSize, slots, slot[eid] * slotSize, Character.jointCount[eid], clock);
+          deadBlendOn(world, local, eid * poseSize, slots, slot[eid] * slotSize, Character.jointCount[eid], clock);
           if (maxCurves > 0 && Curves.count[eid] > 0) {
-            applyDeadBlendCurves(Curves.values, eid * maxCurves, Curves.slots, slot[eid] * curveSlotSize, Curves.count[eid], clock);
+            deadCurvesOn(world, Curves.values, eid * maxCurves, Curves.slots, slot[eid] * curveSlotSize, Curves.count[eid], clock);
           }
         }
       } else mode[eid] = INERTIA_NONE; // weight 1: the new pose exactly

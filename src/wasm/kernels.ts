@@ -31,13 +31,17 @@ import { kernelAreaGrows } from './loader.js';
 import { wasmApi, type WasmMemory, type WasmModule } from './wasmApi.js';
 const { MATRIX_STRIDE } = layout;
 
+import { KERNEL_STATIC_BYTES } from './dataSegments.js';
+export { KERNEL_STATIC_BYTES };
+
 /**
- * Bytes left unused at the start of the kernels' memory, before the first pool. The pools then
- * sit where they do in a large `ArrayBuffer` (whose data starts 16 bytes into its pages, after
- * the allocator's header): measured at 10,000 × 64 joints, the blend system ran 5–8 % slower
- * on pools starting at a page boundary (offset 0 or 64), and as fast with this start.
+ * Where the first pool starts in the kernels' memory: past the module's data
+ * ({@link KERNEL_STATIC_BYTES}) and 16 bytes into a page, where the pools sit in a large
+ * `ArrayBuffer` (whose data starts 16 bytes into its pages, after the allocator's header):
+ * measured at 10,000 × 64 joints, the blend system ran 5–8 % slower on pools starting at a page
+ * boundary (offset 0 or 64), and as fast with this start.
  */
-export const KERNEL_POOL_START = 16;
+export const KERNEL_POOL_START = KERNEL_STATIC_BYTES + 16;
 
 /**
  * Skeletons of `maxJoints` joints the kernel area holds (per world, all threads together), as
@@ -257,6 +261,27 @@ export type FootLockEntriesKernel = (block: number, from: number, count: number)
 /** The corrections of one leg after `solveTwoBoneIk` (assembly/footLock.ts `footLockTurn`). */
 export type FootLockTurnKernel = (block: number, eid: number, parents: number, leg: number) => void;
 
+/** Quintic inertialization offsets added to a character's pose (assembly/offsets.ts `applyQuinticOffsets`): `elapsed` points at its f32 clock. */
+export type QuinticOffsetsKernel = (pose: number, offsets: number, jointCount: number, elapsed: number) => void;
+
+/** Spring offsets advanced and added (assembly/offsets.ts `applySpringOffsets`): `params` points at y, e^(−y·dt), dt (f64); returns 1 while any is above rest. */
+export type SpringOffsetsKernel = (pose: number, offsets: number, jointCount: number, params: number) => number;
+
+/** Spring offsets added as they stand (assembly/offsets.ts `addSpringOffsets`): a rebuilt output. */
+export type AddSpringOffsetsKernel = (pose: number, offsets: number, jointCount: number) => void;
+
+/** Dead blending of a character's pose (assembly/offsets.ts `applyDeadBlend`): `clock` points at the seconds and the target weight (f64). */
+export type DeadBlendKernel = (pose: number, state: number, jointCount: number, clock: number) => void;
+
+/** Quintic offsets of float curves (assembly/offsets.ts `applyQuinticCurveOffsets`). */
+export type QuinticCurveOffsetsKernel = (values: number, slots: number, curveCount: number, elapsed: number) => void;
+
+/** Spring offsets of float curves (assembly/offsets.ts `applySpringCurveOffsets`); returns 1 while any is above rest. */
+export type SpringCurveOffsetsKernel = (values: number, slots: number, curveCount: number, params: number) => number;
+
+/** Dead blending of float curves (assembly/offsets.ts `applyDeadBlendCurves`). */
+export type DeadBlendCurvesKernel = (values: number, slots: number, curveCount: number, clock: number) => void;
+
 /**
  * One thread's kernels of a world: the instance's exports, and (used on the world's own thread
  * only, by {@link syncKernelArea}) the assets whose copies the area's tables point to.
@@ -287,6 +312,13 @@ export interface WasmKernels {
   readonly footLockEntries: FootLockEntriesKernel;
   readonly footLockLegs: FootLockLegsKernel;
   readonly footLockTurn: FootLockTurnKernel;
+  readonly applyQuinticOffsets: QuinticOffsetsKernel;
+  readonly applySpringOffsets: SpringOffsetsKernel;
+  readonly addSpringOffsets: AddSpringOffsetsKernel;
+  readonly applyDeadBlend: DeadBlendKernel;
+  readonly applyQuinticCurveOffsets: QuinticCurveOffsetsKernel;
+  readonly applySpringCurveOffsets: SpringCurveOffsetsKernel;
+  readonly applyDeadBlendCurves: DeadBlendCurvesKernel;
   /** Per skeleton id: the skeleton the tables' entry was made for (null: none; its copy may be 0, the area was full). */
   readonly copied: (Skeleton | null)[];
   /** Per clip id: the clip the table's entry was made for (null: none; its copy may be 0: reduced, or it did not fit). */
@@ -357,6 +389,13 @@ export function instantiateKernels(
     footLockEntries: exports['footLockEntries'] as FootLockEntriesKernel,
     footLockLegs: exports['footLockLegs'] as FootLockLegsKernel,
     footLockTurn: exports['footLockTurn'] as FootLockTurnKernel,
+    applyQuinticOffsets: exports['applyQuinticOffsets'] as QuinticOffsetsKernel,
+    applySpringOffsets: exports['applySpringOffsets'] as SpringOffsetsKernel,
+    addSpringOffsets: exports['addSpringOffsets'] as AddSpringOffsetsKernel,
+    applyDeadBlend: exports['applyDeadBlend'] as DeadBlendKernel,
+    applyQuinticCurveOffsets: exports['applyQuinticCurveOffsets'] as QuinticCurveOffsetsKernel,
+    applySpringCurveOffsets: exports['applySpringCurveOffsets'] as SpringCurveOffsetsKernel,
+    applyDeadBlendCurves: exports['applyDeadBlendCurves'] as DeadBlendCurvesKernel,
     copied: [],
     clipCopied: [],
     maskCopied: [],

@@ -17,6 +17,7 @@
  */
 import { nodeBuiltin } from '../memory/environment.js';
 import { wasmApi, type WasmModule } from './wasmApi.js';
+import { dataSegmentsEnd, KERNEL_STATIC_BYTES } from './dataSegments.js';
 
 /** Which kernels a world runs (`createAnimationWorld({ kernels })`): `'auto'` picks wasm where it loads. */
 export type KernelChoice = 'auto' | 'wasm' | 'js';
@@ -154,6 +155,13 @@ function setModules(plain: Uint8Array, shared: Uint8Array | null): void {
   if (!wasmApi.validate(plain)) {
     missing = 'this host has no WebAssembly SIMD (the kernels do not validate)';
     return;
+  }
+  for (const bytes of shared === null ? [plain] : [plain, shared]) {
+    const end = dataSegmentsEnd(bytes);
+    if (end < 0 || end > KERNEL_STATIC_BYTES) {
+      missing = `the WebAssembly kernels' own data ${end < 0 ? 'has an offset that cannot be bounded' : `ends at byte ${end}`}, past the ${KERNEL_STATIC_BYTES} bytes kept for it before the pools (a build of the kernels that does not match this library)`;
+      return;
+    }
   }
   try {
     modules = {

@@ -94,8 +94,6 @@ async function run(threads: number | null): Promise<{ hashes: string[]; events: 
   return { hashes, events, states };
 }
 
-const pause = new Int32Array(new SharedArrayBuffer(4));
-
 describe('state machines on a crowd', () => {
   it('stepParallel on 3 threads gives the pools and events of step, bit for bit', async () => {
     const reference = await run(null);
@@ -128,37 +126,25 @@ describe('state machines on a crowd', () => {
     const playing = (ms: number): number => (StateMachine.next[ms] !== -1 ? StateMachine.next[ms]! : StateMachine.state[ms]!);
     const last = new Int16Array(eids.length);
     for (let w = 0; w < 300; w++) { inputs(); step(world, 1 / 60); } // warm-up
-    // The median bytes of 300 measured steps.
-    const measure = (): number => {
-      const deltas: number[] = [];
-      for (let r = 0; r < 300; r++) {
-        inputs();
-        const before = process.memoryUsage().heapUsed;
-        step(world, 1 / 60);
-        deltas.push(process.memoryUsage().heapUsed - before);
-        eids.forEach((eid, n) => {
-          const now = playing(eid * StateMachine.slots); // machine slot 0: locomotion
-          if (now !== last[n]) transitions++;
-          last[n] = now;
-        });
-      }
-      deltas.sort((a, b) => a - b);
-      return deltas[deltas.length >> 1]!;
-    };
-    // The smallest median of up to eight runs, 100 ms apart: on a busy machine V8's optimizing
-    // compiler (a background thread) may finish late, and unoptimized code boxes every double
-    // it computes (test/support/allocation.ts). A real per-frame allocation shows in every run.
-    let median = Infinity;
-    for (let run = 0; run < 8 && median >= 512; run++) {
-      if (run > 0) Atomics.wait(pause, 0, 0, 100);
-      median = Math.min(median, measure());
+    // The switches the measured frames make (counted outside them, by the pools).
+    for (let r = 0; r < 60; r++) {
+      inputs();
+      step(world, 1 / 60);
+      eids.forEach((eid, n) => {
+        const now = playing(eid * StateMachine.slots); // machine slot 0: locomotion
+        if (now !== last[n]) transitions++;
+        last[n] = now;
+      });
     }
-    console.log(`machines on 1,000 characters: median ${median} bytes per step (${transitions} switches of the locomotion machines)`);
-    // As test/fixtures/stepAllocation.ts: the median is robust to the measuring's own few hundred
-    // bytes and to a frame that installs optimized code; a boxed double per character would be
-    // 16,000 bytes on every frame.
+    // Bytes a frame (the game's inputs and `step`), as the stress schedule below measures them:
+    // the smallest of up to eight runs of 300 frames with collections added back
+    // (test/support/allocation.ts), so a busy machine's late optimizing compiler does not count.
+    const FRAMES = 300;
+    const perFrame = smallestAllocation(() => { inputs(); step(world, 1 / 60); }, { calls: FRAMES, bound: FRAMES * 512, warmUp: 0 }) / FRAMES;
+    console.log(`machines on 1,000 characters: ${perFrame.toFixed(0)} bytes per frame (${transitions} switches of the locomotion machines in 60 frames)`);
+    // A boxed double per character would be 16,000 bytes on every frame.
     expect(transitions).toBeGreaterThan(0);
-    expect(median).toBeLessThan(1024);
+    expect(perFrame).toBeLessThan(512);
   }, 120_000);
 
   it('a frame of the stress schedule on 1,000 characters allocates nothing (speed changing every frame, triggers, masked cross-fades)', () => {

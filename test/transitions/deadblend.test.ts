@@ -189,7 +189,7 @@ describe('dead blending in machines and on the WebAssembly kernels', () => {
     expect(Array.from(getLocalPose(world, byMachine))).toEqual(Array.from(getLocalPose(world, ref)));
   });
 
-  it('the wasm kernels world gives the JS world\'s dead blend (the blend in float32 kernels, the dead blend on the JS path), within 1e-6', () => {
+  it('the wasm kernels world gives the JS world\'s dead blend (the blend in float32 kernels, the dead blend in the wasm kernels), within 1e-6', () => {
     const skeleton = rig();
     const a = motionClip(skeleton, A, 'A'), b = motionClip(skeleton, B_MOVING, 'B'), c = motionClip(skeleton, C, 'C');
     const poses = (['js', 'wasm'] as const).map((kernels) => {

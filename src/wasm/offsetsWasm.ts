@@ -1,0 +1,98 @@
+/**
+ * The transition offsets on the world's kernels: each function takes the arguments of its
+ * JavaScript kernel (src/systems/inertializeOffsets.ts, src/systems/deadBlendOffsets.ts) and
+ * runs the WebAssembly one of assembly/offsets.ts when the world has them (`world.wasm`) and the
+ * blocks it names live in their memory, else the JavaScript one. Used by inertializeSystem (every
+ * update) and by a transition request rebuilding the last output (inertializeCapture.ts), so a
+ * rebuilt output comes from the kernels that wrote it. The WebAssembly kernels give the
+ * JavaScript kernels' bits but where those call `Math.sin`, `Math.cos` or `Math.exp`
+ * (docs/wasm.md). Numbers the kernels read (a spring's decay, a dead blend's clock) travel in
+ * this thread's `offsetParams` / `deadClock` scratch, in the memory, so none is passed boxed.
+ */
+import { applyQuinticCurveOffsets, applyQuinticOffsets, applySpringCurveOffsets, applySpringOffsets, addSpringOffsets } from '../systems/inertializeOffsets.js';
+import { applyDeadBlend, applyDeadBlendCurves } from '../systems/deadBlendOffsets.js';
+import type { AnimationWorld } from '../world.js';
+
+// In `world.scratch.offsetParams`: a spring's y = 2 ln 2 / half-life, e^(−y·dt) and dt (assembly/offsets.ts reads them there).
+const SPRING_Y = 0, SPRING_DECAY = 1, SPRING_DT = 2;
+
+/** The world's kernels when `a` and `b` are views of their memory, else null. */
+function kernelsFor(world: AnimationWorld, a: Float32Array, b: Float32Array): AnimationWorld['wasm'] {
+  const kernels = world.wasm;
+  return kernels !== null && a.buffer === kernels.poolBuffer && b.buffer === kernels.poolBuffer ? kernels : null;
+}
+
+/** `applyQuinticOffsets(pose, poseOff, offsets, offOff, jointCount, elapsed, index)` on the world's kernels. */
+export function quinticOffsetsOn(
+  world: AnimationWorld, pose: Float32Array, poseOff: number, offsets: Float32Array, offOff: number, jointCount: number, elapsed: Float32Array, index: number,
+): void {
+  const kernels = kernelsFor(world, pose, offsets);
+  if (kernels !== null && elapsed.buffer === kernels.poolBuffer) {
+    kernels.applyQuinticOffsets(pose.byteOffset + poseOff * 4, offsets.byteOffset + offOff * 4, jointCount, elapsed.byteOffset + index * 4);
+  } else applyQuinticOffsets(pose, poseOff, offsets, offOff, jointCount, elapsed, index);
+}
+
+/** `applySpringOffsets(pose, poseOff, offsets, offOff, jointCount, halfLife, index, dt)` on the world's kernels; whether any offset is still above rest. */
+export function springOffsetsOn(
+  world: AnimationWorld, pose: Float32Array, poseOff: number, offsets: Float32Array, offOff: number, jointCount: number,
+  halfLife: Float32Array, index: number, dt: number,
+): boolean {
+  const kernels = kernelsFor(world, pose, offsets);
+  if (kernels === null || world.scratch.offsetParams.buffer !== kernels.poolBuffer) return applySpringOffsets(pose, poseOff, offsets, offOff, jointCount, halfLife, index, dt);
+  const params = springParams(world, halfLife, index, dt);
+  return kernels.applySpringOffsets(pose.byteOffset + poseOff * 4, offsets.byteOffset + offOff * 4, jointCount, params.byteOffset) !== 0;
+}
+
+/** `addSpringOffsets(pose, poseOff, offsets, offOff, jointCount)` on the world's kernels. */
+export function addSpringOffsetsOn(world: AnimationWorld, pose: Float32Array, poseOff: number, offsets: Float32Array, offOff: number, jointCount: number): void {
+  const kernels = kernelsFor(world, pose, offsets);
+  if (kernels !== null) kernels.addSpringOffsets(pose.byteOffset + poseOff * 4, offsets.byteOffset + offOff * 4, jointCount);
+  else addSpringOffsets(pose, poseOff, offsets, offOff, jointCount);
+}
+
+/** `applyDeadBlend(pose, poseOff, state, stateOff, jointCount, clock)` on the world's kernels (`clock` is this thread's `deadClock`). */
+export function deadBlendOn(world: AnimationWorld, pose: Float32Array, poseOff: number, state: Float32Array, stateOff: number, jointCount: number, clock: Float64Array): void {
+  const kernels = kernelsFor(world, pose, state);
+  if (kernels !== null && clock.buffer === kernels.poolBuffer) {
+    kernels.applyDeadBlend(pose.byteOffset + poseOff * 4, state.byteOffset + stateOff * 4, jointCount, clock.byteOffset);
+  } else applyDeadBlend(pose, poseOff, state, stateOff, jointCount, clock);
+}
+
+/** `applyQuinticCurveOffsets(values, valuesOff, slots, slotOff, curveCount, elapsed, index)` on the world's kernels. */
+export function quinticCurvesOn(
+  world: AnimationWorld, values: Float32Array, valuesOff: number, slots: Float32Array, slotOff: number, curveCount: number, elapsed: Float32Array, index: number,
+): void {
+  const kernels = kernelsFor(world, values, slots);
+  if (kernels !== null && elapsed.buffer === kernels.poolBuffer) {
+    kernels.applyQuinticCurveOffsets(values.byteOffset + valuesOff * 4, slots.byteOffset + slotOff * 4, curveCount, elapsed.byteOffset + index * 4);
+  } else applyQuinticCurveOffsets(values, valuesOff, slots, slotOff, curveCount, elapsed, index);
+}
+
+/** `applySpringCurveOffsets(values, valuesOff, slots, slotOff, curveCount, halfLife, index, dt)` on the world's kernels; whether any is still above rest. */
+export function springCurvesOn(
+  world: AnimationWorld, values: Float32Array, valuesOff: number, slots: Float32Array, slotOff: number, curveCount: number,
+  halfLife: Float32Array, index: number, dt: number,
+): boolean {
+  const kernels = kernelsFor(world, values, slots);
+  if (kernels === null || world.scratch.offsetParams.buffer !== kernels.poolBuffer) return applySpringCurveOffsets(values, valuesOff, slots, slotOff, curveCount, halfLife, index, dt);
+  const params = springParams(world, halfLife, index, dt);
+  return kernels.applySpringCurveOffsets(values.byteOffset + valuesOff * 4, slots.byteOffset + slotOff * 4, curveCount, params.byteOffset) !== 0;
+}
+
+/** `applyDeadBlendCurves(values, valuesOff, slots, slotOff, curveCount, clock)` on the world's kernels. */
+export function deadCurvesOn(world: AnimationWorld, values: Float32Array, valuesOff: number, slots: Float32Array, slotOff: number, curveCount: number, clock: Float64Array): void {
+  const kernels = kernelsFor(world, values, slots);
+  if (kernels !== null && clock.buffer === kernels.poolBuffer) {
+    kernels.applyDeadBlendCurves(values.byteOffset + valuesOff * 4, slots.byteOffset + slotOff * 4, curveCount, clock.byteOffset);
+  } else applyDeadBlendCurves(values, valuesOff, slots, slotOff, curveCount, clock);
+}
+
+/** This thread's spring parameters for the half-life at `halfLife[index]` and `dt`, as the JavaScript kernels compute them. */
+function springParams(world: AnimationWorld, halfLife: Float32Array, index: number, dt: number): Float64Array {
+  const params = world.scratch.offsetParams;
+  const y = (2 * Math.LN2) / halfLife[index];
+  params[SPRING_Y] = y;
+  params[SPRING_DECAY] = Math.exp(-y * dt);
+  params[SPRING_DT] = dt;
+  return params;
+}
