@@ -20,6 +20,8 @@
  * matrices as in the skeleton (float32, 48 bytes a joint), the rest pose.
  */
 
+import { sampleReduced } from './reduced';
+
 // Byte offsets inside one record.
 const POSE_BYTES: usize = 40;
 const MATRIX_BYTES: usize = 48;
@@ -166,11 +168,14 @@ const CLIP_HEADER: usize = 16;
  * normalized by `1 / sqrt(|q|²)` — in float32 (`f32x4`), within float32 rounding of the
  * JavaScript path, not its bits (docs/wasm.md: precision). `clip` points at the clip's record
  * in the kernel area (src/wasm/kernels.ts `copyClip`). A record whose joint count is negative is
- * a compressed clip's (`copyCompressedClip`): {@link sampleCompressed} samples it.
+ * a compressed clip's (`copyCompressedClip`): {@link sampleCompressed} samples it; with its frame
+ * count −1 too, a reduced clip's (src/wasm/reducedCopy.ts): assembly/reduced.ts samples it.
  */
 export function sampleClip(out: usize, clip: usize, time: usize): void {
   if (load<i32>(clip, 12) < 0) {
-    sampleCompressed(out, clip, time); // a compressed clip's record (its joint count negated)
+    // A compressed clip's record (its joint count negated), or a reduced clip's (its frame count −1 too).
+    if (load<i32>(clip, 8) < 0) sampleReduced(out, clip, time);
+    else sampleCompressed(out, clip, time);
     return;
   }
   const frameCount = load<i32>(clip, 8);

@@ -10,7 +10,7 @@ import type { AnimationWorld } from '../world.js';
 import { requireWorld } from './validation.js';
 
 /** Why an asset of a WebAssembly world runs on the JavaScript kernels. */
-export type KernelFallbackReason = 'area full' | 'id beyond the tables' | 'reduced clip' | 'binding with retarget';
+export type KernelFallbackReason = 'area full' | 'id beyond the tables' | 'binding with retarget';
 
 /** An asset of a WebAssembly world that runs on the JavaScript kernels. */
 export interface KernelFallback {
@@ -53,7 +53,7 @@ export interface KernelAreaReport {
 /**
  * The kernel area of `world` as it stands (its copies brought up to the registered assets
  * first, as the next frame would): bytes per part and the assets that run on the JavaScript
- * kernels — reduced clips and bindings with `retarget` always do; others when the area had no
+ * kernels — bindings with `retarget` always do; others when the area had no
  * room or their id is beyond its tables (on an area that grows, only when the memory could not
  * grow further). Null for a world on the JavaScript kernels. Call
  * between frames; allocates its answer.
@@ -79,8 +79,7 @@ export function kernelAreaReport(world: AnimationWorld): KernelAreaReport | null
   });
   world.assets.clips.forEach((clip: Clip | undefined | null, id) => {
     if (clip === undefined || clip === null) return;
-    if (clip.reduced !== null && clip.reduced.compressed === undefined) add('clip', id, 'reduced clip', clip.name);
-    else if (id >= area.clipTable.length) add('clip', id, 'id beyond the tables', clip.name);
+    if (id >= area.clipTable.length) add('clip', id, 'id beyond the tables', clip.name);
     else if (area.clipTable[id] === 0) add('clip', id, 'area full', clip.name);
   });
   posesOnJavaScript(kernels.registries.masks, area.maskTable, 'mask', add);

@@ -5,13 +5,15 @@
  * with the decisions of `blendPlan` (the JavaScript backend). A layer of a dense clip (at the
  * character's LOD level) is sampled by the SIMD kernel `sampleClip` (unbound) or `sampleBound`
  * (through a binding without `retarget`), which give `sampleClipInto`'s bits at a key and are
- * within float32 rounding of them between keys, into the thread's `layerSamples` scratch (or
+ * within float32 rounding of them between keys, a layer of a reduced or compressed clip without
+ * a binding by `sampleClip` too (assembly/reduced.ts, `sampleCompressed`: the JavaScript
+ * samplers' bits), into the thread's `layerSamples` scratch (or
  * straight into the output when it is the blend); the override blend of a character whose
  * override layers carry no mask is done by `blendOverride` (assembly/kernels.ts: two layers in
  * float32, within 1e-6 of `blendOverrideLayers`; more layers in doubles, its bits), of one with a
  * masked layer by `blendOverrideMasked` (float32), of one with a `'layer'` layer over others by
  * `blendOverrideLayered` (float32, the plan's blend steps), and each additive layer by `applyAdditive`
- * (float32; docs/wasm.md). Reduced clips, bindings with `retarget`, clips, masks, reference
+ * (float32; docs/wasm.md). Reduced and compressed clips through a binding, bindings with `retarget`, clips, masks, reference
  * poses and bindings the kernel area could not hold, and characters whose skeleton it could not
  * hold run the JavaScript kernels (the masked blend's per-slot mask pointers go through this
  * thread's row of `area.layerMasks`). The kernels read the plan's per-slot times and weights
@@ -57,7 +59,7 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
     // One unmasked layer above the threshold: its pose is the blend, sampled in place.
     const n = plan.overrideSlot[0], bindingId = binding[firstLayer + n];
     const clip = clips[source[n]];
-    if ((clip.reduced !== null && clip.reduced.compressed === undefined) || !sampleLayerWasm(kernels, source[n], outAt, timeAt + n * 8, bindingId)) {
+    if (!sampleLayerWasm(kernels, source[n], outAt, timeAt + n * 8, bindingId)) {
       sampleClipInto(out, outOff, clip, plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
     }
   } else {
@@ -65,7 +67,7 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
     for (let k = 0; k < count; k++) {
       const n = plan.overrideSlot[k], li = firstLayer + n, bindingId = binding[li];
       const clip = clips[source[n]];
-      if ((clip.reduced !== null && clip.reduced.compressed === undefined) || !sampleLayerWasm(kernels, source[n], samplesAt + n * poseBytes, timeAt + n * 8, bindingId)) {
+      if (!sampleLayerWasm(kernels, source[n], samplesAt + n * poseBytes, timeAt + n * 8, bindingId)) {
         sampleClipInto(samples, n * poseSize, clip, plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
       }
       const maskAt = mask[li] < 0 ? 0 : mask[li] < maskTable.length ? maskTable[mask[li]] : 0;
@@ -91,7 +93,7 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
   for (let k = 0; k < plan.additives; k++) {
     const n = plan.additiveSlot[k], li = firstLayer + n, bindingId = binding[li];
     const clip = clips[source[n]];
-    if ((clip.reduced !== null && clip.reduced.compressed === undefined) || !sampleLayerWasm(kernels, source[n], samplesAt + n * poseBytes, timeAt + n * 8, bindingId)) {
+    if (!sampleLayerWasm(kernels, source[n], samplesAt + n * poseBytes, timeAt + n * 8, bindingId)) {
       sampleClipInto(samples, n * poseSize, clip, plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
     }
     if (!additiveWasm(kernels, outAt, samplesAt + n * poseBytes, reference[li], mask[li], weightAt + n * 4, jointCount)) {

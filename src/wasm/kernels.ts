@@ -10,7 +10,7 @@
  * counters, `KERNEL_AREA_SKELETONS × maxJoints` joints' worth of bytes for skeletons,
  * {@link clipAreaBytes} for clips, {@link poseAreaBytes} for masks and reference poses, and
  * tables of the copies' pointers by asset id. One copy per asset for the whole world: the
- * world's own thread copies the skeletons, dense clips, masks and reference poses registered
+ * world's own thread copies the skeletons, clips, masks and reference poses registered
  * since the last frame before each frame ({@link syncKernelArea}, from
  * `beginFrame`), in id order; workers only read the tables. When the area is full, what was
  * not copied runs on the JavaScript kernels on every thread, so the numbers (the kernels
@@ -20,6 +20,8 @@ import type { Binding } from '../assets/bindingTypes.js';
 import type { Clip } from '../assets/Clip.js';
 import { ANIMATED_Q, ANIMATED_S, ANIMATED_T, BIT_SCALE, DEFAULT_Q, DEFAULT_S, DEFAULT_T, DROP_SHIFT, INV255, SEGMENT_LENGTH, type CompressedTracks } from '../assets/compressedTracks.js';
 import type { Skeleton } from '../assets/Skeleton.js';
+import type { ReducedTracks } from '../assets/ReducedTracks.js';
+import { reducedRecord } from './reducedCopy.js';
 import * as layout from '../math/layout.js';
 import { measureAllocations } from '../memory/poolAllocator.js';
 import {
@@ -321,7 +323,7 @@ export interface WasmKernels {
   readonly applyDeadBlendCurves: DeadBlendCurvesKernel;
   /** Per skeleton id: the skeleton the tables' entry was made for (null: none; its copy may be 0, the area was full). */
   readonly copied: (Skeleton | null)[];
-  /** Per clip id: the clip the table's entry was made for (null: none; its copy may be 0: reduced, or it did not fit). */
+  /** Per clip id: the clip the table's entry was made for (null: none; its copy may be 0: it did not fit). */
   readonly clipCopied: (Clip | null)[];
   /** Per mask id: the weights the mask table's entry was made for (null: none). */
   readonly maskCopied: (Float32Array | null)[];
@@ -418,7 +420,7 @@ export function refreshKernels(kernels: WasmKernels): void {
  * Brings the kernel area's tables up to the world's assets (`skeletons`, `clips`: its
  * registries, by id; its masks, reference poses and bindings from `kernels.registries`), on
  * the world's own thread before a frame (`beginFrame`, `skinSystem`, `blendSystem`), never on
- * a worker: each skeleton, each dense clip (`reduced === null`), each mask, each reference
+ * a worker: each skeleton, each clip (dense, reduced or compressed), each mask, each reference
  * pose and each binding without `retarget` registered since the last call (or given an id
  * another asset had: `releaseSkeleton`, `releaseClip`) is copied into the area, in id order,
  * and its pointers written to the tables; a released id's entry is cleared and its copy's space
@@ -461,13 +463,14 @@ export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleto
     release(kernels, KIND_CLIPS, space.spans.clips, id);
     release(kernels, KIND_CONTACTS, space.spans.contacts, id);
     if (clip === null) continue;
-    const copies = clip.reduced === null || clip.reduced.compressed !== undefined;
+    // Every clip has a copy: dense, reduced and compressed.
     if (!coverId(space, area, memory, TABLE_CLIP, id) || !coverId(space, area, memory, TABLE_CONTACT, id)) {
-      if (copies) warn(kernels, WARNED_IDS, `clip "${clip.name}" has id ${id}, beyond the kernel area's ${area.clipTable.length} clip ids`);
+      warn(kernels, WARNED_IDS, `clip "${clip.name}" has id ${id}, beyond the kernel area's ${area.clipTable.length} clip ids`);
       continue;
     }
     if (clip.reduced === null) copyClip(kernels, id, clip);
     else if (clip.reduced.compressed !== undefined) copyCompressedClip(kernels, id, clip, clip.reduced.compressed);
+    else copyReducedClip(kernels, id, clip, clip.reduced);
     copyContacts(kernels, id, clip);
   }
   syncPoses(kernels, kernels.maskCopied, kernels.registries.masks, TABLE_MASK, space.spans.masks, 'mask');
@@ -628,6 +631,22 @@ function copyClip(kernels: WasmKernels, id: number, clip: Clip): void {
   counts[1] = clip.skeleton.jointCount;
   new Float32Array(clips.buffer, at + CLIP_HEADER, clip.frames.length).set(clip.frames);
   area.clipTable[id] = at;
+}
+
+/**
+ * Copies reduced clip `id` (`clip.reduced`, not compressed) into the kernel area for
+ * assembly/reduced.ts `sampleReduced`: its record as src/wasm/reducedCopy.ts lays it out. Leaves
+ * the clip table's entry 0 when it does not fit.
+ */
+function copyReducedClip(kernels: WasmKernels, id: number, clip: Clip, tracks: ReducedTracks): void {
+  const record = reducedRecord(clip, tracks);
+  const at = reserve(kernels, KIND_CLIPS, kernels.space.spans.clips, id, record.length);
+  if (at < 0) {
+    warn(kernels, WARNED_FULL, `reduced clip "${clip.name}" (${record.length} bytes) does not fit`);
+    return;
+  }
+  new Uint8Array(kernels.area.words.buffer, at, record.length).set(record);
+  kernels.area.clipTable[id] = at;
 }
 
 /**

@@ -510,7 +510,7 @@ describe('WebAssembly sampling and override blending kernels', () => {
     }
   });
 
-  it('reduced and LOD-reduced clips run the JS kernels in a wasm world, their bits; bound clips (proportions only) and masked override layers the kernels, within float32 rounding', () => {
+  it('reduced and LOD-reduced clips run the kernels in a wasm world with the JS kernels\' bits; bound clips (proportions only) and masked override layers the kernels, within float32 rounding', () => {
     const skeleton = humanoid();
     const walk = syntheticClip(skeleton, { seed: 2, amplitude: 0.3, frameCount: 41 });
     const run = syntheticClip(skeleton, { seed: 3, amplitude: 0.4, frameCount: 33 });
@@ -546,10 +546,10 @@ describe('WebAssembly sampling and override blending kernels', () => {
     const copyOf = (clip: Clip): number => clipCopyAt(wasm.wasm!.area, wasm.wasm!.clipCopied.indexOf(clip));
     expect(copyOf(walk)).not.toBe(0);
     expect(copyOf(run)).not.toBe(0); // the masked layer's clip is dense: sampled and blended on the kernels
-    for (const clip of [reduced, lod1, lod2]) expect(copyOf(clip)).toBe(0); // registered, not copied
+    for (const clip of [reduced, lod1, lod2]) expect(copyOf(clip)).not.toBe(0); // copied: sampled by assembly/reduced.ts
     // The foreign clip is dense (copied) and played through a proportions-only binding (copied
-    // too): the kernel samples it. A reduced clip alone is sampled by the JS kernel into
-    // LocalPose: its bits; the rest within float32 rounding, not the bits.
+    // too): the kernel samples it. A reduced clip alone is sampled by the reduced kernel into
+    // LocalPose: the JS kernel's bits; the rest within float32 rounding, not the bits.
     expect(copyOf(foreign)).not.toBe(0);
     expect(Array.from(wasm.wasm!.area.bindingTable.subarray(0, wasm.assets.bindings.length)).every((at) => at !== 0)).toBe(true);
     const row = wasm.maxJoints * 10;

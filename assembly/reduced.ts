@@ -1,0 +1,167 @@
+/**
+ * Sampling a reduced (LOD) clip on the WebAssembly kernels: src/assets/sampleReduced.ts
+ * `sampleReducedInto` and `sampleReduced16Into` (without a binding) over the clip's copy in the
+ * kernel area (src/wasm/reducedCopy.ts `reducedRecord`): the same lookup (one table read and at
+ * most one comparison per animated track), the same cubics in doubles in the same order, each
+ * result rounded to float32 once when stored — the JavaScript samplers' bits. Scalar: per track
+ * the work is a short Horner chain behind a table read.
+ *
+ * The record (byte offsets): f64 frame rate at 0, i32 −1 at 8 (a reduced record: `sampleClip`
+ * sends it here), i32 −jointCount at 12 (negated: never bound on the kernels), i32 flags at 16
+ * (1: 16-bit tracks, 2: a 16-bit lookup table), i32 animated tracks at 20, f32 end time at 24,
+ * f64 buckets per second at 32, then the offsets from the record's start (i32) of the 32-bit
+ * records (f32) at 40, the 16-bit records (`packed`) at 44, the lookup table at 48, the tracks'
+ * starts (u32) at 52, the constants (f32) at 56, the joint masks (u8) at 60 and the joints'
+ * first tracks (u32) at 64.
+ */
+
+const POSE: usize = 40, POSE_T: usize = 0, POSE_Q: usize = 12, POSE_S: usize = 28;
+// jointMask bits (src/assets/ReducedTracks.ts TRACK_*).
+const HAS_T: u8 = 1, HAS_Q: u8 = 2, HAS_S: u8 = 4, HAS_S1: u8 = 8, T16: u8 = 16, Q16: u8 = 32, S16: u8 = 64;
+// Floats a 32-bit record takes (RECORD_STRIDE_*), 32-bit words a 16-bit one takes (PACKED_STRIDE_* / 2).
+const T3: i32 = 13, Q4: i32 = 17, S1: i32 = 5, H3: i32 = 8, H4: i32 = 10;
+const FLAG_PACKED = 1, FLAG_TABLE16 = 2;
+
+// @ts-ignore: decorator
+@inline function f(base: usize, index: i32): f64 {
+  return <f64>load<f32>(base + (<usize>index << 2));
+}
+
+// @ts-ignore: decorator
+@inline function put(o: usize, offset: usize, value: f64): void {
+  store<f32>(o + offset, <f32>value);
+}
+
+/** The lookup table's entry `index` (u16 or u32). */
+// @ts-ignore: decorator
+@inline function entryAt(table: usize, table16: bool, index: i32): i32 {
+  return table16 ? <i32>load<u16>(table + (<usize>index << 1)) : <i32>load<u32>(table + (<usize>index << 2));
+}
+
+/** Three channels of a 32-bit record at float `r` of `records` at u = t − τ, into `o`. */
+// @ts-ignore: decorator
+@inline function cubic3(o: usize, records: usize, r: i32, u: f64): void {
+  put(o, 0, f(records, r + 1) + u * (f(records, r + 2) + u * (f(records, r + 3) + u * f(records, r + 4))));
+  put(o, 4, f(records, r + 5) + u * (f(records, r + 6) + u * (f(records, r + 7) + u * f(records, r + 8))));
+  put(o, 8, f(records, r + 9) + u * (f(records, r + 10) + u * (f(records, r + 11) + u * f(records, r + 12))));
+}
+
+/** One 16-bit channel: lo + step·(q_a + s·(q_b + s·(q_c + s·q_d))) from the code pairs `v0`, `v1` and the header floats at word `g`. */
+// @ts-ignore: decorator
+@inline function code16(times: usize, g: i32, v0: i32, v1: i32, s: f64): f64 {
+  return f(times, g) + f(times, g + 1) * (<f64>((v0 << 16) >> 16) + s * (<f64>(v0 >> 16) + s * (<f64>((v1 << 16) >> 16) + s * <f64>(v1 >> 16))));
+}
+
+/** One rotation component from its code pair, scaled by 2¹⁶ (the normalization cancels it). */
+// @ts-ignore: decorator
+@inline function rotation16(v0: i32, v1: i32, s: f64, s2: f64): f64 {
+  return <f64>(v0 << 16) + s * <f64>(v0 & -65536) + s2 * (<f64>(v1 << 16) + s * <f64>(v1 & -65536));
+}
+
+/** Normalizes (x, y, z, w) and stores it at `q`, as the samplers do: times 1 / sqrt(|q|²). */
+// @ts-ignore: decorator
+@inline function putUnit(q: usize, x: f64, y: f64, z: f64, w: f64): void {
+  const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  put(q, 0, x * inv);
+  put(q, 4, y * inv);
+  put(q, 8, z * inv);
+  put(q, 12, w * inv);
+}
+
+/**
+ * Samples the reduced clip whose record is at `clip` at the time `load<f64>(time)` into the pose
+ * at `out` (see the file header): times outside [0, end] clamp to the ends, a negative or NaN
+ * time samples 0.
+ */
+export function sampleReduced(out: usize, clip: usize, time: usize): void {
+  const jointCount = -load<i32>(clip, 12);
+  const flags = load<i32>(clip, 16);
+  const table16 = (flags & FLAG_TABLE16) != 0;
+  const animated = load<i32>(clip, 20);
+  const end = <f64>load<f32>(clip, 24);
+  const records = clip + <usize>load<i32>(clip, 40), packed = clip + <usize>load<i32>(clip, 44);
+  const table = clip + <usize>load<i32>(clip, 48), trackStart = clip + <usize>load<i32>(clip, 52);
+  const constants = clip + <usize>load<i32>(clip, 56), jointMask = clip + <usize>load<i32>(clip, 60);
+  const jointTrack = clip + <usize>load<i32>(clip, 64);
+  let t = load<f64>(time);
+  if (!(t > 0)) t = 0; // negative or NaN: the start
+  else if (t > end) t = end;
+  // Key times are float32: compared in that precision (Math.fround in the JavaScript samplers).
+  const ts = <f64><f32>t;
+  const row = <i32>(ts * load<f64>(clip, 32)) * animated;
+  for (let j = 0; j < jointCount; j++) {
+    const o = out + <usize>j * POSE;
+    const mask = load<u8>(jointMask + <usize>j);
+    const k = constants + <usize>j * POSE;
+    const track = <i32>load<u32>(jointTrack + (<usize>j << 2));
+    let entry = row + track;
+
+    if ((mask & HAS_T) == 0) {
+      memory.copy(o + POSE_T, k + POSE_T, 12);
+    } else if ((mask & T16) == 0) {
+      let r = entryAt(table, table16, entry++);
+      if (f(records, r + T3) <= ts) r += T3;
+      cubic3(o + POSE_T, records, r, t - f(records, r));
+    } else {
+      let h = entryAt(table, table16, entry++); // the record, in 32-bit words
+      if (f(packed, h + H3) <= ts) h += H3;
+      const s = (t - f(packed, h)) * f(packed, h + 1);
+      const g = <i32>(load<u32>(trackStart + (<usize>track << 2)) >> 1) - 6; // the track's header: lo, step per channel
+      const c = packed + (<usize>h << 2);
+      put(o, POSE_T, code16(packed, g, load<i32>(c, 8), load<i32>(c, 12), s));
+      put(o, POSE_T + 4, code16(packed, g + 2, load<i32>(c, 16), load<i32>(c, 20), s));
+      put(o, POSE_T + 8, code16(packed, g + 4, load<i32>(c, 24), load<i32>(c, 28), s));
+    }
+
+    if ((mask & Q16) != 0) {
+      let h = entryAt(table, table16, entry++);
+      if (f(packed, h + H4) <= ts) h += H4;
+      const s = (t - f(packed, h)) * f(packed, h + 1);
+      const s2 = s * s;
+      const c = packed + (<usize>h << 2);
+      const x = rotation16(load<i32>(c, 8), load<i32>(c, 12), s, s2);
+      const y = rotation16(load<i32>(c, 16), load<i32>(c, 20), s, s2);
+      const z = rotation16(load<i32>(c, 24), load<i32>(c, 28), s, s2);
+      const w = rotation16(load<i32>(c, 32), load<i32>(c, 36), s, s2);
+      putUnit(o + POSE_Q, x, y, z, w);
+    } else if ((mask & HAS_Q) == 0) {
+      memory.copy(o + POSE_Q, k + POSE_Q, 16);
+    } else {
+      let r = entryAt(table, table16, entry++);
+      if (f(records, r + Q4) <= ts) r += Q4;
+      const u = t - f(records, r);
+      const x = f(records, r + 1) + u * (f(records, r + 2) + u * (f(records, r + 3) + u * f(records, r + 4)));
+      const y = f(records, r + 5) + u * (f(records, r + 6) + u * (f(records, r + 7) + u * f(records, r + 8)));
+      const z = f(records, r + 9) + u * (f(records, r + 10) + u * (f(records, r + 11) + u * f(records, r + 12)));
+      const w = f(records, r + 13) + u * (f(records, r + 14) + u * (f(records, r + 15) + u * f(records, r + 16)));
+      putUnit(o + POSE_Q, x, y, z, w);
+    }
+
+    if ((mask & (HAS_S | HAS_S1)) == 0) {
+      memory.copy(o + POSE_S, k + POSE_S, 12);
+    } else if ((mask & HAS_S1) != 0) {
+      let r = entryAt(table, table16, entry);
+      if (f(records, r + S1) <= ts) r += S1;
+      const u = t - f(records, r);
+      const scale = f(records, r + 1) + u * (f(records, r + 2) + u * (f(records, r + 3) + u * f(records, r + 4)));
+      put(o, POSE_S, scale);
+      put(o, POSE_S + 4, scale);
+      put(o, POSE_S + 8, scale);
+    } else if ((mask & S16) != 0) {
+      // Three 16-bit scale curves (a uniform scale stays 32-bit): its header by its track's start.
+      const before = <i32>(mask & HAS_T) + <i32>((mask & HAS_Q) >> 1);
+      const g = <i32>(load<u32>(trackStart + (<usize>(track + before) << 2)) >> 1) - 6;
+      let h = entryAt(table, table16, entry);
+      if (f(packed, h + H3) <= ts) h += H3;
+      const s = (t - f(packed, h)) * f(packed, h + 1);
+      const c = packed + (<usize>h << 2);
+      put(o, POSE_S, code16(packed, g, load<i32>(c, 8), load<i32>(c, 12), s));
+      put(o, POSE_S + 4, code16(packed, g + 2, load<i32>(c, 16), load<i32>(c, 20), s));
+      put(o, POSE_S + 8, code16(packed, g + 4, load<i32>(c, 24), load<i32>(c, 28), s));
+    } else {
+      let r = entryAt(table, table16, entry);
+      if (f(records, r + T3) <= ts) r += T3;
+      cubic3(o + POSE_S, records, r, t - f(records, r));
+    }
+  }
+}
