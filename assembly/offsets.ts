@@ -6,7 +6,8 @@
  * so the same bits as the JavaScript kernels, except where those call `Math.sin`, `Math.cos` or
  * `Math.exp` (a spring's rotation, a dead blend's rotation beyond a half angle of ½ radian, a
  * dead blend's curves): AssemblyScript's own versions of those, within an ulp of V8's
- * (docs/wasm.md). Scalar code: per joint the work is a short dependent chain, not lanes.
+ * (docs/wasm.md). Scalar code, but for the dead blend's joints, two per `f64x2` (each lane the
+ * scalar statements' doubles).
  *
  * Layouts (src/components/Inertialization.ts, test/wasm/exportSignatures.test.ts checks them):
  * a joint pose is 10 float32 (T at 0, Q at 12, S at 28 bytes); a joint's quintic or spring
@@ -147,57 +148,153 @@ export function addSpringOffsets(pose: usize, offsets: usize, jointCount: i32): 
 /**
  * deadBlendOffsets.ts `applyDeadBlend`: the target pose of `jointCount` joints at `pose` becomes
  * the cross-fade from the source at `state`, extrapolated to `clock[0]` seconds, to it, with the
- * target's weight `clock[1]` (f64 each).
+ * target's weight `clock[1]` (f64 each). Two joints at a time, one per lane of `f64x2`
+ * ({@link deadBlendPair}: each lane the scalar statements' doubles), an odd last one alone.
  */
 export function applyDeadBlend(pose: usize, state: usize, jointCount: i32, clock: usize): void {
   const t = load<f64>(clock, CLOCK_T);
   const keep = 1 - load<f64>(clock, CLOCK_WEIGHT);
-  for (let j = 0; j < jointCount; j++) {
-    const o = state + <usize>j * DEAD, p = pose + <usize>j * POSE;
-    const r = f(o, DEAD_RATE);
-    const x = r * t;
-    let decay: f64 = 0;
-    if (x < EXP_CUTOFF) {
-      const k = <i32>(x * Math.LOG2E);
-      const y = x - <f64>k * Math.LN2;
-      // 2^(−k), exactly, from its exponent bits (deadBlendOffsets.ts reads it from a table).
-      const pow2 = reinterpret<f64>(<u64>(1023 - k) << 52);
-      decay = pow2 * (1 - y * (1 - y * (E2 - y * (E3 - y * (E4 - y * (E5 - y * (E6 - y * (E7 - y * (E8 - y * E9)))))))));
-    }
-    const travel = (1 - decay) / r;
-    for (let a: usize = 0; a < 12; a += 4) {
-      const tt = f(p, POSE_T + a);
-      put(p, POSE_T + a, tt + keep * (f(o, DEAD_T + a) + f(o, DEAD_VT + a) * travel - tt));
-      const ts = f(p, POSE_S + a);
-      put(p, POSE_S + a, ts + keep * (f(o, DEAD_S + a) + f(o, DEAD_VS + a) * travel - ts));
-    }
-    const wx = f(o, DEAD_W) * travel, wy = f(o, DEAD_W + 4) * travel, wz = f(o, DEAD_W + 8) * travel;
-    const half2 = 0.25 * (wx * wx + wy * wy + wz * wz);
-    let s: f64, dw: f64;
-    if (half2 < 0.25) {
-      s = 0.5 * (1 - half2 * (S3 - half2 * (S5 - half2 * (S7 - half2 * S9))));
-      dw = 1 - half2 * (0.5 - half2 * (C4 - half2 * (C6 - half2 * C8)));
-    } else {
-      const half = Math.sqrt(half2);
-      s = (0.5 * Math.sin(half)) / half;
-      dw = Math.cos(half);
-    }
-    const dx = wx * s, dy = wy * s, dz = wz * s;
-    const sx = f(o, DEAD_Q), sy = f(o, DEAD_Q + 4), sz = f(o, DEAD_Q + 8), sw = f(o, DEAD_Q + 12);
-    let ex = dw * sx + dx * sw + dy * sz - dz * sy;
-    let ey = dw * sy - dx * sz + dy * sw + dz * sx;
-    let ez = dw * sz + dx * sy - dy * sx + dz * sw;
-    let ew = dw * sw - dx * sx - dy * sy - dz * sz;
-    const q = p + POSE_Q;
-    const tx = f(q, 0), ty = f(q, 4), tz = f(q, 8), tw = f(q, 12);
-    if (ex * tx + ey * ty + ez * tz + ew * tw < 0) { ex = -ex; ey = -ey; ez = -ez; ew = -ew; }
-    const qx = tx + keep * (ex - tx), qy = ty + keep * (ey - ty), qz = tz + keep * (ez - tz), qw = tw + keep * (ew - tw);
-    const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-    put(q, 0, qx * inv);
-    put(q, 4, qy * inv);
-    put(q, 8, qz * inv);
-    put(q, 12, qw * inv);
+  let j = 0;
+  for (; j + 1 < jointCount; j += 2) deadBlendPair(pose + <usize>j * POSE, state + <usize>j * DEAD, t, keep);
+  if (j < jointCount) deadBlendJoint(pose + <usize>j * POSE, state + <usize>j * DEAD, t, keep);
+}
+
+/** One joint of {@link applyDeadBlend} (pose at `p`, state at `o`): deadBlendOffsets.ts's statements in their order. */
+function deadBlendJoint(p: usize, o: usize, t: f64, keep: f64): void {
+  const r = f(o, DEAD_RATE);
+  const x = r * t;
+  let decay: f64 = 0;
+  if (x < EXP_CUTOFF) {
+    const k = <i32>(x * Math.LOG2E);
+    const y = x - <f64>k * Math.LN2;
+    // 2^(−k), exactly, from its exponent bits (deadBlendOffsets.ts reads it from a table).
+    const pow2 = reinterpret<f64>(<u64>(1023 - k) << 52);
+    decay = pow2 * (1 - y * (1 - y * (E2 - y * (E3 - y * (E4 - y * (E5 - y * (E6 - y * (E7 - y * (E8 - y * E9)))))))));
   }
+  const travel = (1 - decay) / r;
+  for (let a: usize = 0; a < 12; a += 4) {
+    const tt = f(p, POSE_T + a);
+    put(p, POSE_T + a, tt + keep * (f(o, DEAD_T + a) + f(o, DEAD_VT + a) * travel - tt));
+    const ts = f(p, POSE_S + a);
+    put(p, POSE_S + a, ts + keep * (f(o, DEAD_S + a) + f(o, DEAD_VS + a) * travel - ts));
+  }
+  const wx = f(o, DEAD_W) * travel, wy = f(o, DEAD_W + 4) * travel, wz = f(o, DEAD_W + 8) * travel;
+  const half2 = 0.25 * (wx * wx + wy * wy + wz * wz);
+  let s: f64, dw: f64;
+  if (half2 < 0.25) {
+    s = 0.5 * (1 - half2 * (S3 - half2 * (S5 - half2 * (S7 - half2 * S9))));
+    dw = 1 - half2 * (0.5 - half2 * (C4 - half2 * (C6 - half2 * C8)));
+  } else {
+    const half = Math.sqrt(half2);
+    s = (0.5 * Math.sin(half)) / half;
+    dw = Math.cos(half);
+  }
+  const dx = wx * s, dy = wy * s, dz = wz * s;
+  const sx = f(o, DEAD_Q), sy = f(o, DEAD_Q + 4), sz = f(o, DEAD_Q + 8), sw = f(o, DEAD_Q + 12);
+  let ex = dw * sx + dx * sw + dy * sz - dz * sy;
+  let ey = dw * sy - dx * sz + dy * sw + dz * sx;
+  let ez = dw * sz + dx * sy - dy * sx + dz * sw;
+  let ew = dw * sw - dx * sx - dy * sy - dz * sz;
+  const q = p + POSE_Q;
+  const tx = f(q, 0), ty = f(q, 4), tz = f(q, 8), tw = f(q, 12);
+  if (ex * tx + ey * ty + ez * tz + ew * tw < 0) { ex = -ex; ey = -ey; ez = -ez; ew = -ew; }
+  const qx = tx + keep * (ex - tx), qy = ty + keep * (ey - ty), qz = tz + keep * (ez - tz), qw = tw + keep * (ew - tw);
+  const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+  put(q, 0, qx * inv);
+  put(q, 4, qy * inv);
+  put(q, 8, qz * inv);
+  put(q, 12, qw * inv);
+}
+
+/** The float32 at `a + offset` and at `a + DEAD_OR_POSE + offset` (the next joint's) as the two lanes of an f64x2. */
+// @ts-ignore: decorator
+@inline function lanes(a: usize, next: usize, offset: usize): v128 {
+  return f64x2.promote_low_f32x4(v128.load32_lane(a + next + offset, v128.load32_zero(a + offset), 1));
+}
+
+/** Lane 0 of `v` rounded to float32 at `a + offset`, lane 1 at `a + next + offset`. */
+// @ts-ignore: decorator
+@inline function putLanes(a: usize, next: usize, offset: usize, v: v128): void {
+  const r = f32x4.demote_f64x2_zero(v);
+  v128.store32_lane(a + offset, r, 0);
+  v128.store32_lane(a + next + offset, r, 1);
+}
+
+// @ts-ignore: decorator
+@inline function add(a: v128, b: v128): v128 { return f64x2.add(a, b); }
+// @ts-ignore: decorator
+@inline function sub(a: v128, b: v128): v128 { return f64x2.sub(a, b); }
+// @ts-ignore: decorator
+@inline function mul(a: v128, b: v128): v128 { return f64x2.mul(a, b); }
+// @ts-ignore: decorator
+@inline function k2(x: f64): v128 { return f64x2.splat(x); }
+
+/**
+ * Two joints of {@link applyDeadBlend}, the first's pose at `p` and state at `o`, the second's
+ * the next records: {@link deadBlendJoint}'s statements on `f64x2`, one joint per lane — the
+ * same IEEE operations in the same order, so each lane's doubles are the scalar code's. A branch
+ * becomes both sides and a per-lane choice (the exponential's cutoff, the hemisphere flip); a lane
+ * whose half angle is ½ radian or more takes `Math.sin` and `Math.cos` on its own, as there.
+ */
+function deadBlendPair(p: usize, o: usize, t: f64, keep: f64): void {
+  const vt = k2(t), vkeep = k2(keep), one = k2(1);
+  const r = lanes(o, DEAD, DEAD_RATE);
+  const x = mul(r, vt);
+  const k = f64x2.trunc(mul(x, k2(Math.LOG2E))); // (x·log₂e) | 0 for the x < 40 the result keeps
+  const y = sub(x, mul(k, k2(Math.LN2)));
+  const pow2 = i64x2.shl(i64x2.sub(i64x2.splat(1023), i64x2.extend_low_i32x4_s(i32x4.trunc_sat_f64x2_s_zero(k))), 52);
+  let poly = sub(k2(E8), mul(y, k2(E9)));
+  poly = sub(k2(E7), mul(y, poly));
+  poly = sub(k2(E6), mul(y, poly));
+  poly = sub(k2(E5), mul(y, poly));
+  poly = sub(k2(E4), mul(y, poly));
+  poly = sub(k2(E3), mul(y, poly));
+  poly = sub(k2(E2), mul(y, poly));
+  poly = sub(one, mul(y, poly));
+  poly = sub(one, mul(y, poly));
+  const decay = v128.and(mul(pow2, poly), f64x2.lt(x, k2(EXP_CUTOFF))); // 0 past the cutoff (and for NaN)
+  const travel = f64x2.div(sub(one, decay), r);
+  for (let a: usize = 0; a < 12; a += 4) {
+    const tt = lanes(p, POSE, POSE_T + a);
+    putLanes(p, POSE, POSE_T + a, add(tt, mul(vkeep, sub(add(lanes(o, DEAD, DEAD_T + a), mul(lanes(o, DEAD, DEAD_VT + a), travel)), tt))));
+    const ts = lanes(p, POSE, POSE_S + a);
+    putLanes(p, POSE, POSE_S + a, add(ts, mul(vkeep, sub(add(lanes(o, DEAD, DEAD_S + a), mul(lanes(o, DEAD, DEAD_VS + a), travel)), ts))));
+  }
+  const wx = mul(lanes(o, DEAD, DEAD_W), travel), wy = mul(lanes(o, DEAD, DEAD_W + 4), travel), wz = mul(lanes(o, DEAD, DEAD_W + 8), travel);
+  const half2 = mul(k2(0.25), add(add(mul(wx, wx), mul(wy, wy)), mul(wz, wz)));
+  let s = mul(k2(0.5), sub(one, mul(half2, sub(k2(S3), mul(half2, sub(k2(S5), mul(half2, sub(k2(S7), mul(half2, k2(S9))))))))));
+  let dw = sub(one, mul(half2, sub(k2(0.5), mul(half2, sub(k2(C4), mul(half2, sub(k2(C6), mul(half2, k2(C8)))))))));
+  const h0 = f64x2.extract_lane(half2, 0), h1 = f64x2.extract_lane(half2, 1);
+  if (!(h0 < 0.25)) {
+    const half = Math.sqrt(h0);
+    s = f64x2.replace_lane(s, 0, (0.5 * Math.sin(half)) / half);
+    dw = f64x2.replace_lane(dw, 0, Math.cos(half));
+  }
+  if (!(h1 < 0.25)) {
+    const half = Math.sqrt(h1);
+    s = f64x2.replace_lane(s, 1, (0.5 * Math.sin(half)) / half);
+    dw = f64x2.replace_lane(dw, 1, Math.cos(half));
+  }
+  const dx = mul(wx, s), dy = mul(wy, s), dz = mul(wz, s);
+  const sx = lanes(o, DEAD, DEAD_Q), sy = lanes(o, DEAD, DEAD_Q + 4), sz = lanes(o, DEAD, DEAD_Q + 8), sw = lanes(o, DEAD, DEAD_Q + 12);
+  let ex = sub(add(add(mul(dw, sx), mul(dx, sw)), mul(dy, sz)), mul(dz, sy));
+  let ey = add(add(sub(mul(dw, sy), mul(dx, sz)), mul(dy, sw)), mul(dz, sx));
+  let ez = add(sub(add(mul(dw, sz), mul(dx, sy)), mul(dy, sx)), mul(dz, sw));
+  let ew = sub(sub(sub(mul(dw, sw), mul(dx, sx)), mul(dy, sy)), mul(dz, sz));
+  const q = p + POSE_Q;
+  const tx = lanes(q, POSE, 0), ty = lanes(q, POSE, 4), tz = lanes(q, POSE, 8), tw = lanes(q, POSE, 12);
+  const flip = f64x2.lt(add(add(add(mul(ex, tx), mul(ey, ty)), mul(ez, tz)), mul(ew, tw)), k2(0));
+  ex = v128.bitselect(f64x2.neg(ex), ex, flip);
+  ey = v128.bitselect(f64x2.neg(ey), ey, flip);
+  ez = v128.bitselect(f64x2.neg(ez), ez, flip);
+  ew = v128.bitselect(f64x2.neg(ew), ew, flip);
+  const qx = add(tx, mul(vkeep, sub(ex, tx))), qy = add(ty, mul(vkeep, sub(ey, ty)));
+  const qz = add(tz, mul(vkeep, sub(ez, tz))), qw = add(tw, mul(vkeep, sub(ew, tw)));
+  const inv = f64x2.div(one, f64x2.sqrt(add(add(add(mul(qx, qx), mul(qy, qy)), mul(qz, qz)), mul(qw, qw))));
+  putLanes(q, POSE, 0, mul(qx, inv));
+  putLanes(q, POSE, 4, mul(qy, inv));
+  putLanes(q, POSE, 8, mul(qz, inv));
+  putLanes(q, POSE, 12, mul(qw, inv));
 }
 
 /**
