@@ -177,14 +177,22 @@ const PLACE = new Int32Array(MAX_LAYERS);
  */
 export function planOverrideSteps(layers: LayersComponent, first: number, overrides: number, steps: Int32Array): number {
   const maxLayers = layers.maxLayers;
-  let count = 0, layered = false;
+  let count = 0, layered = false, copies = false;
   for (let n = 0; n < maxLayers; n++) {
     const li = first + n;
     if (((overrides >>> n) & 1) === 0) continue;
-    if (layersOver(layers, li) && (count > 0 || standsInFor(layers, li, n) !== n)) layered = true;
+    const copy = standsInFor(layers, li, n) !== n; // a 'layer' layer's cross-fade copy
+    if (copy) copies = true;
+    if (layersOver(layers, li) && (count > 0 || copy)) layered = true;
     steps[count++] = n;
   }
   if (!layered) return count;
+  if (!copies) {
+    // No cross-fade copy: each slot is its own place, already in order, so what follows comes
+    // to this: the first step an average, each later one a 'layer' step when it layers.
+    for (let k = 1; k < count; k++) if (layersOver(layers, first + steps[k])) steps[k] = steps[k] | (STEP_LAYER << STEP_KIND_SHIFT);
+    return count | STEPS_LAYERED;
+  }
   // Order by place: within one, the slot itself first, then the copies in slot order (an
   // insertion sort of at most MAX_LAYERS steps on 2·place + (1 for a copy)).
   for (let k = 0; k < count; k++) {
