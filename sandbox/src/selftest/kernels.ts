@@ -3,7 +3,7 @@
  * e2e test runs it in Chromium; test/wasm/kernels.test.ts is the full check in Node). Three
  * worlds get the threads selftest's crowd (sandbox/src/selftest/threads.ts: the bench rig, two
  * clips with events, two layers, on some a masked override layer and an additive masked layer,
- * transitions in all three modes, followers, look-at, LOD,
+ * transitions in three modes (their offsets on the kernels), a reduced clip, followers, look-at, LOD,
  * removals and spawns): `kernels: 'js'` stepped by `step`, `kernels: 'wasm'` stepped by `step`,
  * and `kernels: 'wasm'` on two threads stepped by `stepParallel` (its worker instantiates the
  * module on the shared memory). Every `CHECK_EVERY` frames the wasm worlds' skinning palettes

@@ -3,7 +3,7 @@
  * Chromium; test/parallel/bitIdentical.test.ts is the full check in Node). Two worlds get the
  * same crowd — the bench rig (64 joints), its two clips with events, two layers per character
  * (on some a masked override layer and an additive masked layer of a difference clip too),
- * transitions in all three modes, followers, look-at, update-rate LOD, removals and spawns
+ * transitions in all four modes, a reduced clip, followers, look-at, update-rate LOD, removals and spawns
  * between frames — and step `FRAMES` frames, one with `step`, one with `stepParallel` on two
  * threads. Every `CHECK_EVERY` frames the SHA-256 of every typed array of `world.components`
  * (the per-thread `Follower.scratch` aside) and of the events drained since the last check must
@@ -16,6 +16,7 @@ import {
   createAnimationWorld, createClip, createDifferenceClip, createMask, disposeAnimationWorld, drainEvents, play, removeCharacter, setFollower, setFollowTarget, setLod, setLodCamera,
   setLookAt, spawnCharacter, step, stepParallel, transition, type AnimationWorld, type Clip, type KernelChoice,
 } from 'bitanim';
+import { reduceClip } from 'bitanim/lod';
 import { benchRig, createRandom } from '../benchRig.js';
 import { runTransactionalSelftest, type TransactionalSelftest } from './transactional.js';
 
@@ -62,8 +63,8 @@ export interface Checkpoint {
 export async function runThreadsSelftest(): Promise<ThreadsSelftest> {
   const started = performance.now();
   const [a, b] = selftestClips();
-  const reference = makeRun(1, a, b);
-  const threaded = makeRun(THREADS, a, b);
+  const reference = makeRun(1, a, b, 'auto', false, true);
+  const threaded = makeRun(THREADS, a, b, 'auto', false, true);
   const result: ThreadsSelftest = {
     threads: THREADS, kernels: [reference.world.kernels, threaded.world.kernels], characters: COUNT, frames: 0, checkpoints: 0, equal: 0, firstDifference: null,
     workerChunks: 0, workerWasmChunks: -1, events: 0, stepHash: '', parallelHash: '', ms: 0, transactional: null,
@@ -108,24 +109,36 @@ export function selftestClips(): [Clip, Clip] {
   return [withEvents(clips[0]!, [0.2, 0.7]), withEvents(clips[1]!, [0.5])];
 }
 
+const reduced = new Map<Clip, Clip>();
+/** `clip` reduced to 5 mm (16-bit tracks), once per clip. */
+function reducedCopy(clip: Clip): Clip {
+  let copy = reduced.get(clip);
+  if (copy === undefined) reduced.set(clip, (copy = reduceClip(clip, { tolerance: 0.005 })));
+  return copy;
+}
+
 /** A world with the test's crowd, and what it does before frame `f` (the same in every run: same seed). */
-export function makeRun(threads: number, a: Clip, b: Clip, kernels: KernelChoice = 'auto', transactionalFrames = false): { world: AnimationWorld; before(f: number): void } {
+export function makeRun(threads: number, a: Clip, b: Clip, kernels: KernelChoice = 'auto', transactionalFrames = false, deadBlend = false): { world: AnimationWorld; before(f: number): void } {
   const { skeleton } = benchRig();
   // Every character may be mid-transition (they switch every few frames): a slot each.
   // Six layers: the two clips, a masked one, an additive one, and room for a cross-fade's outgoing clip.
   const world = createAnimationWorld({ maxEntities: COUNT + 16, maxJoints: skeleton.jointCount, maxLayers: 6, maxEvents: 256, maxTransitions: COUNT + 16, threads, kernels, transactionalFrames });
   const upper = createMask(skeleton, { joint20: 1 });
   const difference = createDifferenceClip(b, a);
+  const reducedA = reducedCopy(a);
   const random = createRandom(23);
   const alive: number[] = [];
-  const modes = ['inertialize', 'spring', 'crossfade'] as const;
+  // With `deadBlend`, dead blending too (kept out of the js / wasm comparison: its source velocity
+  // from two blends 1 ms apart carries the float32 kernels' rounding a thousandfold).
+  const modes = deadBlend ? (['inertialize', 'spring', 'crossfade', 'deadblend'] as const) : (['inertialize', 'spring', 'crossfade'] as const);
   let spawned = 0;
   const spawn = (): void => {
     const n = spawned++;
     const x = (n % 25) * 2, z = Math.floor(n / 25) * 2;
     const eid = spawnCharacter(world, skeleton, { x, z, yaw: random() * 6 });
     play(world, eid, n % 2 === 0 ? a : b, { layer: 0, time: random(), speed: 0.8 + 0.4 * random(), loop: true });
-    play(world, eid, n % 2 === 0 ? b : a, { layer: 1, weight: 0.3 + 0.4 * random(), time: random(), loop: true });
+    // Every fourth plays a reduced (LOD) copy of its second clip there: sampled from its curves.
+    play(world, eid, n % 2 === 0 ? b : n % 4 === 3 ? reducedA : a, { layer: 1, weight: 0.3 + 0.4 * random(), time: random(), loop: true });
     if (n % 4 === 1) play(world, eid, b, { layer: 2, weight: 0.6, mask: upper, time: random(), loop: true });
     if (n % 3 === 2) play(world, eid, difference, { layer: 3, weight: 0.7, mask: upper, additive: true, time: random(), loop: true });
     if (n % 3 === 0) setFollower(world, eid, { x, y: 1.5, z: z + 1 });
@@ -138,7 +151,7 @@ export function makeRun(threads: number, a: Clip, b: Clip, kernels: KernelChoice
   const before = (f: number): void => {
     if (f % 15 === 0) {
       for (let k = f % 4; k < alive.length; k += 4) {
-        transition(world, alive[k]!, (k + f) % 2 === 0 ? a : b, { duration: 0.1 + 0.3 * random(), mode: modes[(k + f / 15) % 3]!, loop: true });
+        transition(world, alive[k]!, (k + f) % 2 === 0 ? a : b, { duration: 0.1 + 0.3 * random(), mode: modes[(k + f / 15) % modes.length]!, loop: true });
       }
     }
     if (f % 20 === 0) {
