@@ -58,17 +58,15 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
   if (count === 1 && !plan.masked && !plan.layered && layerWeight[0] >= threshold[0]) {
     // One unmasked layer above the threshold: its pose is the blend, sampled in place.
     const n = plan.overrideSlot[0], bindingId = binding[firstLayer + n];
-    const clip = clips[source[n]];
     if (!sampleLayerWasm(kernels, source[n], outAt, timeAt + n * 8, bindingId)) {
-      sampleClipInto(out, outOff, clip, plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
+      sampleClipInto(out, outOff, clips[source[n]], plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
     }
   } else {
     let uncopied = false; // a mask with no copy in the kernel area
     for (let k = 0; k < count; k++) {
       const n = plan.overrideSlot[k], li = firstLayer + n, bindingId = binding[li];
-      const clip = clips[source[n]];
       if (!sampleLayerWasm(kernels, source[n], samplesAt + n * poseBytes, timeAt + n * 8, bindingId)) {
-        sampleClipInto(samples, n * poseSize, clip, plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
+        sampleClipInto(samples, n * poseSize, clips[source[n]], plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
       }
       const maskAt = mask[li] < 0 ? 0 : mask[li] < maskTable.length ? maskTable[mask[li]] : 0;
       layerMasks[maskRow + n] = maskAt;
@@ -92,9 +90,8 @@ export function blendPlanWasm(world: AnimationWorld, kernels: WasmKernels, plan:
 
   for (let k = 0; k < plan.additives; k++) {
     const n = plan.additiveSlot[k], li = firstLayer + n, bindingId = binding[li];
-    const clip = clips[source[n]];
     if (!sampleLayerWasm(kernels, source[n], samplesAt + n * poseBytes, timeAt + n * 8, bindingId)) {
-      sampleClipInto(samples, n * poseSize, clip, plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
+      sampleClipInto(samples, n * poseSize, clips[source[n]], plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
     }
     if (!additiveWasm(kernels, outAt, samplesAt + n * poseBytes, reference[li], mask[li], weightAt + n * 4, jointCount)) {
       applyAdditiveLayer(out, outOff, samples, n * poseSize, references[reference[li]], plan.weight, n, mask[li] >= 0 ? masks[mask[li]] : null, jointCount);

@@ -463,12 +463,11 @@ export function syncKernelArea(kernels: WasmKernels, skeletons: readonly Skeleto
     release(kernels, KIND_CLIPS, space.spans.clips, id);
     release(kernels, KIND_CONTACTS, space.spans.contacts, id);
     if (clip === null) continue;
-    // Every clip has a copy: dense, reduced and compressed.
     if (!coverId(space, area, memory, TABLE_CLIP, id) || !coverId(space, area, memory, TABLE_CONTACT, id)) {
       warn(kernels, WARNED_IDS, `clip "${clip.name}" has id ${id}, beyond the kernel area's ${area.clipTable.length} clip ids`);
       continue;
     }
-    if (clip.reduced === null) copyClip(kernels, id, clip);
+    if (clip.reduced === null) copyClip(kernels, id, clip); // every kind of clip has a copy
     else if (clip.reduced.compressed !== undefined) copyCompressedClip(kernels, id, clip, clip.reduced.compressed);
     else copyReducedClip(kernels, id, clip, clip.reduced);
     copyContacts(kernels, id, clip);

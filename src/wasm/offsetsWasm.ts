@@ -16,20 +16,21 @@ import type { AnimationWorld } from '../world.js';
 // In `world.scratch.offsetParams`: a spring's y = 2 ln 2 / half-life, e^(−y·dt) and dt (assembly/offsets.ts reads them there).
 const SPRING_Y = 0, SPRING_DECAY = 1, SPRING_DT = 2;
 
-/** The world's kernels when `a` and `b` are views of their memory, else null. */
-function kernelsFor(world: AnimationWorld, a: Float32Array, b: Float32Array): AnimationWorld['wasm'] {
+/** The world's kernels when `a`, `b` and `c` are views of their memory, else null. */
+function kernelsFor(world: AnimationWorld, a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView): AnimationWorld['wasm'] {
   const kernels = world.wasm;
-  return kernels !== null && a.buffer === kernels.poolBuffer && b.buffer === kernels.poolBuffer ? kernels : null;
+  if (kernels === null) return null;
+  const memory = kernels.poolBuffer;
+  return a.buffer === memory && b.buffer === memory && c.buffer === memory ? kernels : null;
 }
 
 /** `applyQuinticOffsets(pose, poseOff, offsets, offOff, jointCount, elapsed, index)` on the world's kernels. */
 export function quinticOffsetsOn(
   world: AnimationWorld, pose: Float32Array, poseOff: number, offsets: Float32Array, offOff: number, jointCount: number, elapsed: Float32Array, index: number,
 ): void {
-  const kernels = kernelsFor(world, pose, offsets);
-  if (kernels !== null && elapsed.buffer === kernels.poolBuffer) {
-    kernels.applyQuinticOffsets(pose.byteOffset + poseOff * 4, offsets.byteOffset + offOff * 4, jointCount, elapsed.byteOffset + index * 4);
-  } else applyQuinticOffsets(pose, poseOff, offsets, offOff, jointCount, elapsed, index);
+  const kernels = kernelsFor(world, pose, offsets, elapsed);
+  if (kernels !== null) kernels.applyQuinticOffsets(pose.byteOffset + poseOff * 4, offsets.byteOffset + offOff * 4, jointCount, elapsed.byteOffset + index * 4);
+  else applyQuinticOffsets(pose, poseOff, offsets, offOff, jointCount, elapsed, index);
 }
 
 /** `applySpringOffsets(pose, poseOff, offsets, offOff, jointCount, halfLife, index, dt)` on the world's kernels; whether any offset is still above rest. */
@@ -37,35 +38,33 @@ export function springOffsetsOn(
   world: AnimationWorld, pose: Float32Array, poseOff: number, offsets: Float32Array, offOff: number, jointCount: number,
   halfLife: Float32Array, index: number, dt: number,
 ): boolean {
-  const kernels = kernelsFor(world, pose, offsets);
-  if (kernels === null || world.scratch.offsetParams.buffer !== kernels.poolBuffer) return applySpringOffsets(pose, poseOff, offsets, offOff, jointCount, halfLife, index, dt);
+  const kernels = kernelsFor(world, pose, offsets, world.scratch.offsetParams);
+  if (kernels === null) return applySpringOffsets(pose, poseOff, offsets, offOff, jointCount, halfLife, index, dt);
   const params = springParams(world, halfLife, index, dt);
   return kernels.applySpringOffsets(pose.byteOffset + poseOff * 4, offsets.byteOffset + offOff * 4, jointCount, params.byteOffset) !== 0;
 }
 
 /** `addSpringOffsets(pose, poseOff, offsets, offOff, jointCount)` on the world's kernels. */
 export function addSpringOffsetsOn(world: AnimationWorld, pose: Float32Array, poseOff: number, offsets: Float32Array, offOff: number, jointCount: number): void {
-  const kernels = kernelsFor(world, pose, offsets);
+  const kernels = kernelsFor(world, pose, offsets, offsets);
   if (kernels !== null) kernels.addSpringOffsets(pose.byteOffset + poseOff * 4, offsets.byteOffset + offOff * 4, jointCount);
   else addSpringOffsets(pose, poseOff, offsets, offOff, jointCount);
 }
 
 /** `applyDeadBlend(pose, poseOff, state, stateOff, jointCount, clock)` on the world's kernels (`clock` is this thread's `deadClock`). */
 export function deadBlendOn(world: AnimationWorld, pose: Float32Array, poseOff: number, state: Float32Array, stateOff: number, jointCount: number, clock: Float64Array): void {
-  const kernels = kernelsFor(world, pose, state);
-  if (kernels !== null && clock.buffer === kernels.poolBuffer) {
-    kernels.applyDeadBlend(pose.byteOffset + poseOff * 4, state.byteOffset + stateOff * 4, jointCount, clock.byteOffset);
-  } else applyDeadBlend(pose, poseOff, state, stateOff, jointCount, clock);
+  const kernels = kernelsFor(world, pose, state, clock);
+  if (kernels !== null) kernels.applyDeadBlend(pose.byteOffset + poseOff * 4, state.byteOffset + stateOff * 4, jointCount, clock.byteOffset);
+  else applyDeadBlend(pose, poseOff, state, stateOff, jointCount, clock);
 }
 
 /** `applyQuinticCurveOffsets(values, valuesOff, slots, slotOff, curveCount, elapsed, index)` on the world's kernels. */
 export function quinticCurvesOn(
   world: AnimationWorld, values: Float32Array, valuesOff: number, slots: Float32Array, slotOff: number, curveCount: number, elapsed: Float32Array, index: number,
 ): void {
-  const kernels = kernelsFor(world, values, slots);
-  if (kernels !== null && elapsed.buffer === kernels.poolBuffer) {
-    kernels.applyQuinticCurveOffsets(values.byteOffset + valuesOff * 4, slots.byteOffset + slotOff * 4, curveCount, elapsed.byteOffset + index * 4);
-  } else applyQuinticCurveOffsets(values, valuesOff, slots, slotOff, curveCount, elapsed, index);
+  const kernels = kernelsFor(world, values, slots, elapsed);
+  if (kernels !== null) kernels.applyQuinticCurveOffsets(values.byteOffset + valuesOff * 4, slots.byteOffset + slotOff * 4, curveCount, elapsed.byteOffset + index * 4);
+  else applyQuinticCurveOffsets(values, valuesOff, slots, slotOff, curveCount, elapsed, index);
 }
 
 /** `applySpringCurveOffsets(values, valuesOff, slots, slotOff, curveCount, halfLife, index, dt)` on the world's kernels; whether any is still above rest. */
@@ -73,18 +72,17 @@ export function springCurvesOn(
   world: AnimationWorld, values: Float32Array, valuesOff: number, slots: Float32Array, slotOff: number, curveCount: number,
   halfLife: Float32Array, index: number, dt: number,
 ): boolean {
-  const kernels = kernelsFor(world, values, slots);
-  if (kernels === null || world.scratch.offsetParams.buffer !== kernels.poolBuffer) return applySpringCurveOffsets(values, valuesOff, slots, slotOff, curveCount, halfLife, index, dt);
+  const kernels = kernelsFor(world, values, slots, world.scratch.offsetParams);
+  if (kernels === null) return applySpringCurveOffsets(values, valuesOff, slots, slotOff, curveCount, halfLife, index, dt);
   const params = springParams(world, halfLife, index, dt);
   return kernels.applySpringCurveOffsets(values.byteOffset + valuesOff * 4, slots.byteOffset + slotOff * 4, curveCount, params.byteOffset) !== 0;
 }
 
 /** `applyDeadBlendCurves(values, valuesOff, slots, slotOff, curveCount, clock)` on the world's kernels. */
 export function deadCurvesOn(world: AnimationWorld, values: Float32Array, valuesOff: number, slots: Float32Array, slotOff: number, curveCount: number, clock: Float64Array): void {
-  const kernels = kernelsFor(world, values, slots);
-  if (kernels !== null && clock.buffer === kernels.poolBuffer) {
-    kernels.applyDeadBlendCurves(values.byteOffset + valuesOff * 4, slots.byteOffset + slotOff * 4, curveCount, clock.byteOffset);
-  } else applyDeadBlendCurves(values, valuesOff, slots, slotOff, curveCount, clock);
+  const kernels = kernelsFor(world, values, slots, clock);
+  if (kernels !== null) kernels.applyDeadBlendCurves(values.byteOffset + valuesOff * 4, slots.byteOffset + slotOff * 4, curveCount, clock.byteOffset);
+  else applyDeadBlendCurves(values, valuesOff, slots, slotOff, curveCount, clock);
 }
 
 /** This thread's spring parameters for the half-life at `halfLife[index]` and `dt`, as the JavaScript kernels compute them. */
