@@ -71,6 +71,7 @@ const MATRIX_BYTES: usize = 48;
  * in the skeleton) at its skeleton's copy in the kernel area.
  */
 export function skin(local: usize, model: usize, palette: usize, parents: usize, bind: usize, count: i32): void {
+  let c0 = f32x4.splat(0), c1 = c0, c2 = c0, ct = c0;
   for (let j = 0; j < count; j++) {
     const l = local + <usize>j * POSE_BYTES;
     const o = model + <usize>j * MATRIX_BYTES;
@@ -86,16 +87,20 @@ export function skin(local: usize, model: usize, palette: usize, parents: usize,
     const l02 = (xz + wy) * sz, l12 = (yz - wx) * sz, l22 = (<f32>1 - (xx + yy)) * sz;
     const parent = load<i32>(parents + (<usize>j << 2));
 
-    let c0: v128, c1: v128, c2: v128, ct: v128;
     if (parent < 0) {
       c0 = f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(l00), 1, l10), 2, l20);
       c1 = f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(l01), 1, l11), 2, l21);
       c2 = f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(l02), 1, l12), 2, l22);
       ct = t;
     } else {
-      const p = model + <usize>parent * MATRIX_BYTES;
-      // The parent's columns (lane 3: the next column's x, or the next matrix's: never stored)
-      const p0 = v128.load(p, 0), p1 = v128.load(p, 12), p2 = v128.load(p, 24), pt = v128.load(p, 36);
+      // The parent's columns: the last joint's still in registers when it is the parent (a
+      // chain; loading them back would wait for the stores just issued), else from its matrix.
+      let p0 = c0, p1 = c1, p2 = c2, pt = ct;
+      if (parent != j - 1) {
+        const p = model + <usize>parent * MATRIX_BYTES;
+        // The parent's columns (lane 3: the next column's x, or the next matrix's: never stored)
+        p0 = v128.load(p, 0); p1 = v128.load(p, 12); p2 = v128.load(p, 24); pt = v128.load(p, 36);
+      }
       c0 = f32x4.add(f32x4.add(f32x4.mul(p0, f32x4.splat(l00)), f32x4.mul(p1, f32x4.splat(l10))), f32x4.mul(p2, f32x4.splat(l20)));
       c1 = f32x4.add(f32x4.add(f32x4.mul(p0, f32x4.splat(l01)), f32x4.mul(p1, f32x4.splat(l11))), f32x4.mul(p2, f32x4.splat(l21)));
       c2 = f32x4.add(f32x4.add(f32x4.mul(p0, f32x4.splat(l02)), f32x4.mul(p1, f32x4.splat(l12))), f32x4.mul(p2, f32x4.splat(l22)));
