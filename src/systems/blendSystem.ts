@@ -40,9 +40,9 @@
  *    the current pose T as A = D·T (Q_A = Q_D·Q_T, T_A = T_D + T_T, S_A = S_D·S_T), then
  *    blended as lerp(T, A, β) with β = weight × mask[j] (Q by nlerp).
  *
- * Float curves (`Curves`): after the chunk's poses, `blendCurvesEntities`
- * (blendCurves.ts) blends the clips' curves of its characters that have curves with the same
- * layer weights and blend modes (no masks; additive layers add β·(s − r)), on both kernel paths.
+ * Float curves (`Curves`): after each pose of a character that has curves, `blendCurvesOf`
+ * (blendCurves.ts) blends its clips' curves by the same plan — layer weights and blend modes
+ * (no masks; additive layers add β·(s − r)) — on both kernel paths.
  *
  * With WebAssembly kernels (`world.kernels === 'wasm'`) each character's plan goes to `blendPlanWasm`
  * (src/wasm/blendWasm.ts): a layer of a dense clip, unbound or through a proportions-only
@@ -57,7 +57,7 @@ import { applyAdditiveLayer, BLEND_STEP_AVERAGE, BLEND_STEP_JOIN, BLEND_STEP_KIN
 import { POSE_STRIDE } from '../math/layout.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
 import { blendPlanWasm } from '../wasm/blendWasm.js';
-import { blendCurvesEntities } from './blendCurves.js';
+import { blendCurvesOf } from './blendCurves.js';
 import { blendPlan, layerPlanScratch, planLayersNow } from './layerPlan.js';
 import { syncKernelArea } from '../wasm/kernels.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
@@ -92,6 +92,7 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
   const { enabled: lodOn, level: lodLevel } = world.components.Lod;
   const { layerSamples: samples, layerPlan: plan } = world.scratch;
   const poseSize = world.maxJoints * POSE_STRIDE;
+  const { count: curveCount, values: curveValues, maxCurves } = world.components.Curves;
   const updated = world.updates.eids;
   const last = updateRange(world.updates, world.characters.dense, dt, first, end);
   for (let entry = first; entry < last; entry++) {
@@ -99,8 +100,8 @@ export function blendEntities(world: AnimationWorld, dt: number, first: number, 
     planLayersNow(world, eid, lodOn[eid] === 0 ? -1 : lodLevel[eid], plan);
     if (kernels !== null) blendPlanWasm(world, kernels, plan, local, eid * poseSize);
     else blendPlan(world, plan, samples, local, eid * poseSize, true);
+    if (maxCurves !== 0 && curveCount[eid] !== 0) blendCurvesOf(world, plan, curveValues, eid * maxCurves); // on JavaScript, on both kernel paths
   }
-  blendCurvesEntities(world, first, last); // curves on JavaScript, on both kernel paths
 }
 
 export { applyAdditiveLayer, blendLayeredLayers, blendOverrideLayers, BLEND_STEP_AVERAGE, BLEND_STEP_JOIN, BLEND_STEP_KIND_SHIFT, BLEND_STEP_LAYER }; // the kernels, exported with their system for tests
