@@ -559,6 +559,27 @@ function layerOverBase(out: usize, poses: usize, layerBytes: usize, weights: usi
   const wa0 = load<f32>(weights + (<usize>na << 2)), wb0 = load<f32>(weights + (<usize>nb << 2));
   const ma = <usize>load<i32>(masks + (<usize>na << 2)), mb = <usize>load<i32>(masks + (<usize>nb << 2));
   const sign = f32x4.splat(-0.0), zero = f32x4.splat(0), one = f32x4.splat(1);
+  if (ma == 0 && mb == 0) {
+    // No mask: every joint takes the same weights, so the same branch below; when that is the
+    // two-layer blend, its weights and their sum's reciprocal are worked out once (the same
+    // values as per joint).
+    let wa = wa0;
+    const wb = wb0;
+    if (wa > 0 && wb > 0) wa = wb < 1 ? <f32>1 - wb : 0;
+    if (wa > 0 && wb > 0 && !(wa + wb < theta)) {
+      const vwa = f32x4.splat(wa), vwb = f32x4.splat(wb), inv = f32x4.div(one, f32x4.splat(wa + wb));
+      for (let j = 0, k: usize = 0; j < jointCount; j++, k += POSE_BYTES) {
+        const o = out + k, a = pa + k, b = pb + k;
+        const aq = v128.load(a, 12), bq = v128.load(b, 12);
+        const qb = v128.xor(vwb, v128.and(f32x4.lt(dot4(aq, bq), zero), sign));
+        const rq = f32x4.add(f32x4.mul(aq, vwa), f32x4.mul(bq, qb));
+        v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(v128.load(a, 0), vwa), f32x4.mul(v128.load(b, 0), vwb)), inv), 0);
+        v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(v128.load(a, 24), vwa), f32x4.mul(v128.load(b, 24), vwb)), inv), 24);
+        v128.store(o, f32x4.div(rq, f32x4.sqrt(dot4(rq, rq))), 12);
+      }
+      return;
+    }
+  }
   for (let j = 0, k: usize = 0; j < jointCount; j++, k += POSE_BYTES) {
     let wa = ma == 0 ? wa0 : wa0 * load<f32>(ma + (<usize>j << 2));
     const wb = mb == 0 ? wb0 : wb0 * load<f32>(mb + (<usize>j << 2));

@@ -185,6 +185,11 @@ describe('blendOverrideMasked and applyAdditive on random poses', () => {
       [[[0, -1], [0.7, 0], [0.6, -1]], [[0, A], [1, L], [2, L]]],
       [[[1, 1], [1, 1]], [[0, A], [1, L]]],
       [[[0.9, 0], [0.02, 2]], [[0, A], [1, L]]],
+      // Unmasked one layer over a base (the kernel's joint-invariant form): two-layer blend,
+      // the layer alone at weight 1, both under the threshold.
+      [[[0.6, -1], [0.4, -1]], [[0, A], [1, L]]],
+      [[[0.7, -1], [1, -1]], [[0, A], [1, L]]],
+      [[[0.03, -1], [0.04, -1]], [[0, A], [1, L]]],
     ];
     let worst = 0;
     for (const [slots, order] of cases) {
