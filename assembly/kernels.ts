@@ -123,13 +123,15 @@ export function skin(local: usize, model: usize, palette: usize, parents: usize,
  * character `eid = eids[entry]` (i32), its skeleton id `skeletonOf[eid]` and joint count
  * `jointCountOf[eid]` (i32 rows of Character), and the skeleton's copy from this thread's
  * table of `tableIds` (parents, bind) i32 pointer pairs (0: not there) — then {@link skin} on
- * the character's rows (`poseRow` / `matrixRow` bytes per character). Returns the first entry
+ * the character's rows (`poseRow` / `matrixRow` bytes per character; its model matrices at
+ * `model + eid × modelRow`: `modelRow` 0 puts every character's in one scratch row, for a world
+ * without ModelPose). Returns the first entry
  * it could not skin (an id out of the table or not in it), `last` when it did them all; the
  * caller handles that entry and calls again after it.
  */
 export function skinEntries(
   eids: usize, first: i32, last: i32, skeletonOf: usize, jointCountOf: usize, table: usize, tableIds: i32,
-  local: usize, model: usize, palette: usize, poseRow: usize, matrixRow: usize,
+  local: usize, model: usize, palette: usize, poseRow: usize, matrixRow: usize, modelRow: usize,
 ): i32 {
   for (let entry = first; entry < last; entry++) {
     const eid = <usize>load<i32>(eids + (<usize>entry << 2));
@@ -138,7 +140,7 @@ export function skinEntries(
     const row = table + (<usize>id << 3);
     const parents = <usize>load<i32>(row);
     if (parents == 0) return entry;
-    skin(local + eid * poseRow, model + eid * matrixRow, palette + eid * matrixRow, parents, <usize>load<i32>(row, 4), load<i32>(jointCountOf + (eid << 2)));
+    skin(local + eid * poseRow, model + eid * modelRow, palette + eid * matrixRow, parents, <usize>load<i32>(row, 4), load<i32>(jointCountOf + (eid << 2)));
   }
   return last;
 }

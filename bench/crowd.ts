@@ -66,6 +66,9 @@
  * all four mixed, and the bench crowd over 200 distinct clips — each on a wasm world and a js
  * world alternating frame by frame, medians, wasm / js and ns per joint.
  * BENCH_GAME_CROWD=0 skips the rows; another number runs them at that crowd size.
+ * Palette-only worlds (leanCrowd.ts): 10,000 bench-crowd characters in the default world against
+ * one created with `modelPose: false`, alternating frame by frame, medians, bytes per character,
+ * on each kernel path. BENCH_LEAN=0 skips the row; another number runs it at that crowd size.
  *
  * The per-size tables run the default kernels (`kernels: 'auto'`: WebAssembly, which the bench
  * build compiles into .bench-build/src/wasm; their header line says which ran).
@@ -103,6 +106,7 @@ import { benchmarkRetarget, parseRetargetCount, printRetarget } from './retarget
 import { benchmarkFootLock, parseFootLockCount, printFootLock } from './footLockCrowd.js';
 import { benchmarkBlendPaths, parseBlendPathsCount, printBlendPaths } from './blendPathsCrowd.js';
 import { benchmarkLayerModes, parseLayerModesCount, printLayerModes } from './layerModesCrowd.js';
+import { benchmarkLean, parseLeanCount, printLean } from './leanCrowd.js';
 import { benchmarkTransitionModes, printTransitionModes } from './transitionModes.js';
 import { benchmarkGameCrowd, parseGameCrowdCount, printGameCrowd } from './gameCrowd.js';
 import { benchmarkStateMachines, parseMachineCount, printStateMachines } from './stateMachineCrowd.js';
@@ -167,6 +171,7 @@ async function main(): Promise<void> {
   const blendPathsCount = parseBlendPathsCount(process.env['BENCH_BLEND_PATHS']);
   const layerModesCount = parseLayerModesCount(process.env['BENCH_LAYER_MODES']);
   const gameCrowdCount = parseGameCrowdCount(process.env['BENCH_GAME_CROWD']);
+  const leanCount = parseLeanCount(process.env['BENCH_LEAN']);
   const machineCount = parseMachineCount(process.env['BENCH_MACHINES']);
   const lodCount = parseCount('BENCH_LOD', process.env['BENCH_LOD'], LOD_CROWD);
   const crowdTables = process.env['BENCH_CROWD']?.trim() !== '0';
@@ -203,6 +208,7 @@ async function main(): Promise<void> {
   if (blendPathsCount > 0) printBlendPaths(await benchmarkBlendPaths(blendPathsCount, frames, DT));
   if (layerModesCount > 0) printLayerModes(await benchmarkLayerModes(layerModesCount, frames, DT));
   if (gameCrowdCount > 0) printGameCrowd(await benchmarkGameCrowd(gameCrowdCount, frames, DT));
+  if (leanCount > 0) printLean(await benchmarkLean(assets, leanCount, frames, DT, WEIGHTS));
   if (lodCount > 0) printLod(await benchmarkLod(assets, lodCount, frames, DT));
   const reducedCount = reducedCrowdSize();
   if (reducedCount > 0) printReducedSampling(await benchmarkReducedSampling(assets, reducedCount, frames, DT));

@@ -11,7 +11,7 @@
 import { fileURLToPath } from 'node:url';
 import { createAnimationWorld, createMask, loadGltfFile, play, spawnCharacter, step, type AnimationWorld, type Clip, type Mask, type Skeleton } from '../src/index.js';
 import { createRandom } from '../test/fixtures/synthetic.js';
-import { collectGarbage, formatMs, median } from './measure.js';
+import { alternateSteps, collectGarbage, formatMs, median } from './measure.js';
 
 /** Crowd size of the layer-mode row unless BENCH_LAYER_MODES says otherwise. */
 export const LAYER_MODES_CROWD = 4_000;
@@ -55,16 +55,7 @@ export async function benchmarkLayerModes(count: number, frames: number | undefi
     collectGarbage();
     const worlds = [crowd(count, robot, walk, wave, upper, kernels, 'layer'), crowd(count, robot, walk, wave, upper, kernels, 'average')];
     for (let f = 0; f < WARMUP_FRAMES; f++) for (const world of worlds) step(world, dt);
-    const times: number[][] = [[], []];
-    for (let f = 0; f < measured; f++) {
-      for (let n = 0; n < 2; n++) {
-        const k = (f + n) % 2;
-        const t0 = performance.now();
-        step(worlds[k]!, dt);
-        times[k]!.push(performance.now() - t0);
-      }
-      await Promise.resolve();
-    }
+    const times = await alternateSteps(worlds, measured, dt);
     // The two rules differ on the upper body: the row measures two different blends.
     const a = worlds[0]!.components.LocalPose.data, b = worlds[1]!.components.LocalPose.data;
     let apart = 0;

@@ -5,6 +5,7 @@
 import { constants as perfConstants, PerformanceObserver, type NodeGCPerformanceDetail, type PerformanceEntry } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GCProfiler } from 'node:v8';
+import { step, type AnimationWorld } from '../src/index.js';
 
 /** A crowd that one runtime animates, advanced one frame at a time. */
 export interface CrowdRunner {
@@ -129,4 +130,24 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * `step`s each of `worlds` `frames` times by `dt`, the worlds in turn every frame (the order
+ * rotating, so none is always first), yielding to the event loop between frames; returns each
+ * world's milliseconds per step. How the bench's paired rows compare two worlds on the same
+ * machine moment.
+ */
+export async function alternateSteps(worlds: readonly AnimationWorld[], frames: number, dt: number): Promise<number[][]> {
+  const times = worlds.map(() => [] as number[]);
+  for (let f = 0; f < frames; f++) {
+    for (let n = 0; n < worlds.length; n++) {
+      const k = (f + n) % worlds.length;
+      const t0 = performance.now();
+      step(worlds[k]!, dt);
+      times[k]!.push(performance.now() - t0);
+    }
+    await Promise.resolve();
+  }
+  return times;
 }

@@ -11,7 +11,7 @@
  * path; each row is the median frame.
  */
 import { bindSkeletons, createAnimationWorld, createSkeleton, play, spawnCharacter, step, type AnimationWorld, type Skeleton } from '../src/index.js';
-import { collectGarbage, formatMs, median } from './measure.js';
+import { alternateSteps, collectGarbage, formatMs, median } from './measure.js';
 import { JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets, type CrowdPlan } from './plan.js';
 
 /** Crowd size of the retargeting row unless BENCH_RETARGET says otherwise. */
@@ -65,18 +65,8 @@ export async function benchmarkRetarget(assets: CrowdAssets, count: number, fram
     collectGarbage();
     const worlds = skeletons.map((skeleton) => crowdWorld(plan, skeleton, kernels));
     for (let f = 0; f < WARMUP_FRAMES; f++) for (const world of worlds) step(world, dt);
-    const times: number[][] = worlds.map(() => []);
-    const measured = Math.max(20, frames ?? 120);
-    for (let f = 0; f < measured; f++) {
-      // Rotate which goes first, so none always follows another's cache traffic.
-      for (let n = 0; n < worlds.length; n++) {
-        const k = (f + n) % worlds.length;
-        const t0 = performance.now();
-        step(worlds[k]!, dt);
-        times[k]!.push(performance.now() - t0);
-      }
-      await Promise.resolve();
-    }
+    // The order rotates, so none always follows another's cache traffic.
+    const times = await alternateSteps(worlds, Math.max(20, frames ?? 120), dt);
     runs.push({ kernels: worlds[0]!.kernels, times });
   }
   collectGarbage();

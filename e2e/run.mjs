@@ -22,7 +22,8 @@
 //      with a masked override layer and an additive masked layer, which the wasm kernels blend)
 //      on 'js' and on 'wasm' (step, and stepParallel on 2 threads) and finds the palettes within 1e-5 of the
 //      js world's (float32 SIMD), the events equal, and the threaded wasm world equal to the
-//      wasm step world in every pool bit for bit;
+//      wasm step world in every pool bit for bit, and a palette-only world (modelPose: false) on
+//      2 threads giving the wasm step world's palettes bit for bit;
 //   7. the inspector's clip picker changes the pose (the pose numbers and the pixels), and its
 //      LOD plot shows a clip reduced by reduceClip;
 //   7b. the inspector draws the Robot whole (its orange spans head to feet), and its head's pixels
@@ -481,6 +482,9 @@ try {
     check('wasm in Chromium: the same events as js, and stepParallel on wasm equals step on wasm in every pool',
       r.equal === r.checkpoints && r.equalThreaded === r.checkpoints && r.firstDifference === null && r.events > 0,
       `${r.equal} and ${r.equalThreaded} of ${r.checkpoints} checkpoints over ${r.frames} frames of ${r.characters} characters, ${r.events} events, ${(r.ms / 1000).toFixed(1)} s`);
+    check('wasm in Chromium: a palette-only world (modelPose: false) on 2 threads gives the wasm step world\'s palettes bit for bit',
+      r.paletteOnlyModelPose === 0 && r.equalPaletteOnly === r.checkpoints && r.checkpoints > 0,
+      `${r.equalPaletteOnly} of ${r.checkpoints} checkpoints; its ModelPose holds ${r.paletteOnlyModelPose} floats`);
     check('wasm in Chromium: the kernels ran (chunk calls: step world, threaded page, worker)', r.wasmChunks.step > 0 && r.wasmChunks.page > 0 && r.wasmChunks.worker > 0,
       `${r.wasmChunks.step} / ${r.wasmChunks.page} / ${r.wasmChunks.worker}`);
     check('kernels selftest: no console errors', errors.length === 0, errors.slice(0, 5).join(' | '));

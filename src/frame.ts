@@ -30,7 +30,7 @@ import { inertializeEntities, inertializeScratch } from './systems/inertializeSy
 import { lodEntities } from './systems/lodSystem.js';
 import { rootMotionEntities } from './systems/rootMotionSystem.js';
 import { advanceClock, sampleEntities } from './systems/sampleSystem.js';
-import { skinEntities } from './systems/skinSystem.js';
+import { skinEntities, skinScratch } from './systems/skinSystem.js';
 import { stateMachineEntities } from './systems/stateMachineSystem.js';
 import { syncKernelArea } from './wasm/kernels.js';
 import { FRAME_CHUNK, type AnimationWorld, type Frame, type FrameSystem } from './world.js';
@@ -225,6 +225,7 @@ export const defaultFrame: Frame = createFrame([
     entities: skinEntities,
     reads: ['world.updates', 'Character.skeleton', 'Character.jointCount', 'LocalPose', 'world.assets.skeletons'],
     writes: ['ModelPose', 'SkinPalette'],
+    scratch: skinScratch,
   },
 ]);
 

@@ -127,6 +127,15 @@ export interface AnimationWorldOptions {
    */
   transactionalFrames?: boolean;
   /**
+   * Whether `ModelPose` keeps every character's model-space matrices (default true). `false`
+   * gives a palette-only world: skinning composes each character's matrices in a scratch row
+   * and writes only `SkinPalette`, 48 bytes a joint less of pools (3 KB a character at 64
+   * joints) and of memory written every frame (docs/performance.md has what it buys).
+   * `ModelPose.data` is then empty and `getModelMatrices` throws; `getJointWorldMatrix`,
+   * `setLookAt` and `setReach` compose the joints they read from `LocalPose` when called.
+   */
+  modelPose?: boolean;
+  /**
    * Which kernels run the hot systems (src/wasm, docs/wasm.md): `'wasm'` (WebAssembly SIMD on
    * pools in the module's memory), `'js'`, or `'auto'` (default: wasm where its module is
    * loaded and validates, else JS). `world.kernels` says which runs.

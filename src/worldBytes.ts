@@ -35,7 +35,7 @@ function poolCoefficients(frame: Frame, capacity: Capacity): Float64Array {
   const { maxLayers, maxCurves, maxMachines } = capacity;
   let byLayers = coefficients.get(frame);
   if (byLayers === undefined) coefficients.set(frame, byLayers = new Map());
-  const key = (maxCurves * (MAX_LAYERS + 1) + maxLayers) * (MAX_LAYERS + 1) + maxMachines;
+  const key = ((maxCurves * (MAX_LAYERS + 1) + maxLayers) * (MAX_LAYERS + 1) + maxMachines) * 2 + (capacity.modelPose ? 1 : 0);
   let found = byLayers.get(key);
   if (found === undefined) {
     const at = (rows: number, joints: number): number => {

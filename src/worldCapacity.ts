@@ -38,6 +38,8 @@ export interface Capacity {
   readonly threads: number;
   /** Milliseconds a threaded world waits for its workers (`workerTimeout`). */
   readonly workerTimeout: number;
+  /** Whether the world keeps every character's model matrices in `ModelPose` (`modelPose`, default true). */
+  readonly modelPose: boolean;
 }
 
 /** `createAnimationWorld`'s default `workerTimeout`, milliseconds. */
@@ -47,7 +49,7 @@ export const MAX_WORKER_TIMEOUT = 2 ** 31 - 1;
 
 /** Every option `createAnimationWorld` takes (`AnimationWorldOptions`). */
 const OPTION_KEYS: ReadonlySet<string> = new Set([
-  'maxEntities', 'maxJoints', 'world', 'maxEvents', 'maxTransitions', 'maxLayers', 'maxCurves', 'maxMachines', 'blendThreshold', 'interpolation', 'frame', 'threads', 'kernels', 'workerTimeout', 'verifyThreads', 'transactionalFrames',
+  'maxEntities', 'maxJoints', 'world', 'maxEvents', 'maxTransitions', 'maxLayers', 'maxCurves', 'maxMachines', 'blendThreshold', 'interpolation', 'frame', 'threads', 'kernels', 'workerTimeout', 'verifyThreads', 'transactionalFrames', 'modelPose',
 ]);
 
 /**
@@ -107,12 +109,16 @@ export function resolveCapacity(options: Readonly<AnimationWorldOptions>, issues
   if (options.transactionalFrames !== undefined && typeof options.transactionalFrames !== 'boolean') {
     issues.push({ path: 'transactionalFrames', message: `is ${shownNumber(options.transactionalFrames)}: must be true or false (default false)` });
   }
+  if (options.modelPose !== undefined && typeof options.modelPose !== 'boolean') {
+    issues.push({ path: 'modelPose', message: `is ${shownNumber(options.modelPose)}: must be true (default: ModelPose holds every character's model matrices) or false (skinning composes them in a scratch row)` });
+  }
   // rows: a placeholder for a Symbol or BigInt maxEntities (refused above), which `+` would throw on.
   return {
     maxEntities, rows: typeof maxEntities === 'number' ? maxEntities + 1 : 1, maxJoints, maxEvents, maxTransitions, maxLayers, maxCurves, maxMachines, blendThreshold,
     interpolation: interpolation === 'slerp' ? 'slerp' : 'nlerp',
     threads: isInteger(threads) ? threads : 1,
     workerTimeout: typeof workerTimeout === 'number' ? workerTimeout : DEFAULT_WORKER_TIMEOUT,
+    modelPose: options.modelPose !== false,
   };
 }
 

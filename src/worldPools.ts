@@ -76,7 +76,7 @@ export function createComponents(capacity: Capacity, alloc: PoolAllocator): Anim
     Character: createCharacterComponent(rows, alloc),
     Layers: createLayersComponent(rows, alloc, maxLayers),
     LocalPose: createLocalPoseComponent(rows, maxJoints, alloc),
-    ModelPose: createMatrixPoolComponent(rows, maxJoints, alloc),
+    ModelPose: createMatrixPoolComponent(capacity.modelPose ? rows : 0, maxJoints, alloc), // empty in a palette-only world
     SkinPalette: createMatrixPoolComponent(rows, maxJoints, alloc),
     Inertialization: createInertializationComponent(rows, maxJoints, alloc, maxTransitions),
     RootMotion: createRootMotionComponent(rows, alloc),

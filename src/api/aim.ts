@@ -25,6 +25,7 @@ import { readFollowSlot, setFollower } from './followers.js';
 import { MATRIX_STRIDE, MATRIX_T, MATRIX_X, MATRIX_Y, MATRIX_Z, NO_PARENT, POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import { isFiniteNumber, requireCharacter, resolveJoint } from './validation.js';
+import { currentModelRow, modelArrayOf } from './modelMatrices.js';
 import { FLOAT32_MAX, shownValue, shownString } from '../assets/limits.js';
 import type { AnimationWorld } from '../world.js';
 
@@ -173,8 +174,8 @@ export function setLookAt(world: AnimationWorld, eid: number, options: LookAtOpt
   }
   if (world.components.Follower.enabled[eid * FOLLOW_SLOTS + slot] === 0) {
     // Start the follower where the head looks now, so the look-at begins without a jump.
-    const m = world.components.ModelPose.data;
-    const o = (eid * world.maxJoints + head) * MATRIX_STRIDE;
+    const m = modelArrayOf(world);
+    const o = currentModelRow(world, eid) + head * MATRIX_STRIDE;
     let fx = m[o + MATRIX_X] * axis[0] + m[o + MATRIX_Y] * axis[1] + m[o + MATRIX_Z] * axis[2];
     let fy = m[o + MATRIX_X + 1] * axis[0] + m[o + MATRIX_Y + 1] * axis[1] + m[o + MATRIX_Z + 1] * axis[2];
     let fz = m[o + MATRIX_X + 2] * axis[0] + m[o + MATRIX_Y + 2] * axis[1] + m[o + MATRIX_Z + 2] * axis[2];
@@ -246,8 +247,8 @@ export function setReach(world: AnimationWorld, eid: number, options: ReachOptio
     ? [reach.pole[eid * 3], reach.pole[eid * 3 + 1], reach.pole[eid * 3 + 2]]
     : defaultPole(skeleton, upper, lower, end));
   if (world.components.Follower.enabled[eid * FOLLOW_SLOTS + slot] === 0) {
-    const m = world.components.ModelPose.data;
-    const o = (eid * world.maxJoints + end) * MATRIX_STRIDE;
+    const m = modelArrayOf(world);
+    const o = currentModelRow(world, eid) + end * MATRIX_STRIDE;
     placeFollowerAtModelPoint(world, eid, slot, m[o + MATRIX_T], m[o + MATRIX_T + 1], m[o + MATRIX_T + 2]);
   }
   reach.follower[eid] = slot;

@@ -9,7 +9,7 @@ import type { Skeleton } from '../assets/Skeleton.js';
 import { releaseTransitionSlot } from '../components/Inertialization.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../math/layout.js';
 import { getRootFrame } from '../assets/rootTrack.js';
-import { computeModelPose, computeSkinPalette } from '../systems/skinSystem.js';
+import { computeModelPose, computeSkinPalette, modelArrayOf, modelRowOf } from '../systems/skinSystem.js';
 import type { AnimationWorld } from '../world.js';
 import { makePoseViews, resetRows } from '../worldPools.js';
 import { registerAsset } from '../systems/switching/registry.js';
@@ -106,8 +106,9 @@ export function spawnCharacter(world: AnimationWorld, skeleton: Skeleton, option
   const poseOff = eid * world.maxJoints * POSE_STRIDE;
   const matrixOff = eid * world.maxJoints * MATRIX_STRIDE;
   LocalPose.data.set(skeleton.rest, poseOff);
-  computeModelPose(ModelPose.data, matrixOff, LocalPose.data, poseOff, skeleton.parents, skeleton.jointCount);
-  computeSkinPalette(SkinPalette.data, matrixOff, ModelPose.data, matrixOff, skeleton.inverseBind, skeleton.jointCount);
+  const model = modelArrayOf(world), modelOff = modelRowOf(world, eid); // ModelPose, or the scratch row of a world without it
+  computeModelPose(model, modelOff, LocalPose.data, poseOff, skeleton.parents, skeleton.jointCount);
+  computeSkinPalette(SkinPalette.data, matrixOff, model, modelOff, skeleton.inverseBind, skeleton.jointCount);
   makePoseViews(world, eid, skeleton.jointCount);
   world.assets.rootFrames[skeletonId] = getRootFrame(skeleton);
   RootMotion.x[eid] = place.x;
@@ -145,9 +146,17 @@ export function getLocalPose(world: AnimationWorld, eid: number): Float32Array {
   return world.components.LocalPose.data.subarray(off, off + skeleton.jointCount * POSE_STRIDE);
 }
 
-/** Live view of the model-space matrices of `eid` (`jointCount × 12`, 3×4 column-major). */
+/**
+ * Live view of the model-space matrices of `eid` (`jointCount × 12`, 3×4 column-major).
+ * @throws AnimationError when `eid` is not a character of this world, or the world keeps no
+ * model matrices (`createAnimationWorld({ modelPose: false })`: `getJointWorldMatrix` still
+ * gives a joint's).
+ */
 export function getModelMatrices(world: AnimationWorld, eid: number): Float32Array {
   const skeleton = requireCharacter(world, eid, 'getModelMatrices');
+  if (world.components.ModelPose.data.length === 0) {
+    fail('getModelMatrices', 'world', 'keeps no model matrices (created with modelPose: false): getJointWorldMatrix composes a joint\'s, or create the world without that option');
+  }
   const off = eid * world.maxJoints * MATRIX_STRIDE;
   return world.components.ModelPose.data.subarray(off, off + skeleton.jointCount * MATRIX_STRIDE);
 }

@@ -7,6 +7,7 @@ import { describeValue } from '../assets/limits.js';
 import { MATRIX_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 import type { JointRef } from './aim.js';
+import { currentModelRow, modelArrayOf } from './modelMatrices.js';
 import { requireCharacter } from './validation.js';
 
 /**
@@ -39,8 +40,8 @@ export function getJointWorldMatrix<T extends Float32Array | Float64Array>(world
   if (!(out instanceof Float32Array || out instanceof Float64Array) || out.length < MATRIX_STRIDE) {
     fail(where, 'out', `is ${describeValue(out)}: must be a Float32Array or Float64Array of at least 12 elements`);
   }
-  const model = world.components.ModelPose.data;
-  const m = (eid * world.maxJoints + j) * MATRIX_STRIDE;
+  const model = modelArrayOf(world);
+  const m = currentModelRow(world, eid) + j * MATRIX_STRIDE;
   const { x, y, z, yaw } = world.components.RootMotion;
   const c = Math.cos(yaw[eid]), s = Math.sin(yaw[eid]);
   for (let col = 0; col < 4; col++) {

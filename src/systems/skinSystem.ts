@@ -3,7 +3,8 @@
  * matrix palette (GEA "skinning and matrix palette generation").
  *
  * Reads:  Character.skeleton/jointCount, LocalPose, the skeleton registry (parents, inverse bind).
- * Writes: ModelPose, SkinPalette.
+ * Writes: ModelPose (in a world without it, `modelPose: false`, this thread's
+ *         `world.scratch.skinModel` row instead, each character's over the last), SkinPalette.
  * Order:  last in the frame. Visits the update list (`world.updates`): characters `lodSystem`
  *         is not updating this frame keep their matrices and palette.
  *
@@ -26,15 +27,75 @@
  * could not hold (src/wasm/kernels.ts) goes through the loops.
  */
 import { commitRemovals } from 'bitecs';
+import { OUTPUT_REST } from '../components/Inertialization.js';
 import { updateRange } from '../components/UpdateList.js';
 import { composeModel, composeSkin } from '../math/composeModel.js';
 import * as layout from '../math/layout.js';
 import { syncKernelArea, type WasmKernels } from '../wasm/kernels.js';
-import type { AnimationWorld } from '../world.js';
+import type { PoolAllocator } from '../memory/poolAllocator.js';
+import type { AnimationWorld, ScratchOf } from '../world.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE, MATRIX_STRIDE, MATRIX_X, MATRIX_Y, MATRIX_Z, MATRIX_T } = layout;
 const POSE_BYTES = POSE_STRIDE * 4;
 const MATRIX_BYTES = MATRIX_STRIDE * 4;
+
+/**
+ * skinSystem's scratch (FrameSystem.scratch, built once per world and per thread):
+ * `world.scratch.skinModel`, two rows of `maxJoints × 12` floats in the pool buffer (so the
+ * WebAssembly kernels reach them): the first holds one character's model matrices where a
+ * world without ModelPose (`modelPose: false`) composes them; the second takes the palette
+ * {@link composeModelRow} computes alongside and discards.
+ */
+export const skinScratch = {
+  skinModel: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, 2 * maxJoints * MATRIX_STRIDE),
+};
+
+declare module '../world.js' {
+  // Its type, merged into world.scratch's (world.ts imports no system).
+  interface Scratch extends ScratchOf<typeof skinScratch> {}
+}
+
+/**
+ * Where character `eid`'s model matrices are composed: its row of `ModelPose` (array and
+ * element offset), or in a world without ModelPose (`modelPose: false`, `ModelPose.data`
+ * empty) this thread's scratch row at 0, which each character overwrites.
+ */
+export function modelRowOf(world: AnimationWorld, eid: number): number {
+  return world.components.ModelPose.data.length === 0 ? 0 : eid * world.maxJoints * MATRIX_STRIDE;
+}
+
+/** The array {@link modelRowOf} is an offset into: `ModelPose.data`, or the scratch row in a world without ModelPose. */
+export function modelArrayOf(world: AnimationWorld): Float32Array {
+  const model = world.components.ModelPose.data;
+  return model.length === 0 ? world.scratch.skinModel : model;
+}
+
+/**
+ * Composes character `eid`'s model matrices from its local pose into the scratch row (element
+ * offset 0 of `world.scratch.skinModel`) as the kernels that last composed them did, so they
+ * have the bits a ModelPose row would hold: for the API of a world without ModelPose. Before
+ * the character's first update (`Inertialization.outputLevel` still `OUTPUT_REST`) that is
+ * `spawnCharacter`'s JavaScript kernel; after it, the frame's skinning — the WebAssembly `skin`
+ * kernel where its skeleton has a copy in the kernel area, else the JavaScript kernel. Writes
+ * only the scratch.
+ */
+export function composeModelRow(world: AnimationWorld, eid: number): void {
+  const { Character, LocalPose, Inertialization } = world.components;
+  const scratch = world.scratch.skinModel;
+  const jointCount = Character.jointCount[eid];
+  const kernels = world.wasm;
+  if (kernels !== null && Inertialization.outputLevel[eid] !== OUTPUT_REST) {
+    const id = Character.skeleton[eid], table = kernels.area.skinTable;
+    const parents = id * 2 < table.length ? table[id * 2] : 0;
+    if (parents !== 0) {
+      const local = LocalPose.data.byteOffset + eid * world.maxJoints * POSE_BYTES;
+      kernels.skin(local, scratch.byteOffset, scratch.byteOffset + world.maxJoints * MATRIX_BYTES, parents, table[id * 2 + 1], jointCount);
+      return;
+    }
+  }
+  const skeleton = world.assets.skeletons[Character.skeleton[eid]];
+  computeModelPose(scratch, 0, LocalPose.data, eid * world.maxJoints * POSE_STRIDE, skeleton.parents, jointCount);
+}
 
 /** Computes every character's model matrices and palette; see the file header. */
 export function skinSystem(world: AnimationWorld, dt: number): void {
@@ -45,9 +106,10 @@ export function skinSystem(world: AnimationWorld, dt: number): void {
 
 /** The work of {@link skinSystem} for the chunk `world.characters.dense[first .. end)`: its characters in the update list. */
 export function skinEntities(world: AnimationWorld, dt: number, first: number, end: number): void {
-  const { Character, LocalPose, ModelPose, SkinPalette } = world.components;
+  const { Character, LocalPose, SkinPalette } = world.components;
   const local = LocalPose.data;
-  const model = ModelPose.data;
+  const model = modelArrayOf(world);
+  const modelRow = model === world.scratch.skinModel ? 0 : world.maxJoints * MATRIX_STRIDE;
   const palette = SkinPalette.data;
   const skeletons = world.assets.skeletons;
   const maxJoints = world.maxJoints;
@@ -63,7 +125,7 @@ export function skinEntities(world: AnimationWorld, dt: number, first: number, e
     const jointCount = Character.jointCount[eid];
     const skeleton = skeletons[Character.skeleton[eid]];
     const matrixOff = eid * maxJoints * MATRIX_STRIDE;
-    composeSkin(model, matrixOff, palette, matrixOff, local, eid * maxJoints * POSE_STRIDE, skeleton.parents, skeleton.inverseBind, jointCount);
+    composeSkin(model, eid * modelRow, palette, matrixOff, local, eid * maxJoints * POSE_STRIDE, skeleton.parents, skeleton.inverseBind, jointCount);
   }
 }
 
@@ -76,11 +138,13 @@ export function skinEntities(world: AnimationWorld, dt: number, first: number, e
  * after it.
  */
 function skinWasm(world: AnimationWorld, kernels: WasmKernels, first: number, last: number): void {
-  const { Character, LocalPose, ModelPose, SkinPalette } = world.components;
+  const { Character, LocalPose, SkinPalette } = world.components;
   const updated = world.updates.eids;
   const poseRow = world.maxJoints * POSE_BYTES;
   const matrixRow = world.maxJoints * MATRIX_BYTES;
-  const local = LocalPose.data.byteOffset, model = ModelPose.data.byteOffset, palette = SkinPalette.data.byteOffset;
+  const modelArray = modelArrayOf(world);
+  const modelRow = modelArray === world.scratch.skinModel ? 0 : matrixRow;
+  const local = LocalPose.data.byteOffset, model = modelArray.byteOffset, palette = SkinPalette.data.byteOffset;
   const { skinEntries } = kernels;
   const table = kernels.area.skinTable, tableIds = table.length >> 1;
   kernels.area.chunks[kernels.thread]++;
@@ -91,7 +155,7 @@ function skinWasm(world: AnimationWorld, kernels: WasmKernels, first: number, la
   const eidsAt = updated.byteOffset, skeletonAt = Character.skeleton.byteOffset, jointCountAt = Character.jointCount.byteOffset;
   let entry = first;
   while (entry < last) {
-    entry = skinEntries(eidsAt, entry, last, skeletonAt, jointCountAt, table.byteOffset, tableIds, local, model, palette, poseRow, matrixRow);
+    entry = skinEntries(eidsAt, entry, last, skeletonAt, jointCountAt, table.byteOffset, tableIds, local, model, palette, poseRow, matrixRow, modelRow);
     if (entry >= last) break;
     skinOne(world, updated[entry]);
     entry++;
@@ -100,11 +164,13 @@ function skinWasm(world: AnimationWorld, kernels: WasmKernels, first: number, la
 
 /** {@link skinWasm} one `skin` call per character: for an update list outside the kernels' memory (a worker's). */
 function skinEach(world: AnimationWorld, kernels: WasmKernels, first: number, last: number): void {
-  const { Character, LocalPose, ModelPose, SkinPalette } = world.components;
+  const { Character, LocalPose, SkinPalette } = world.components;
   const updated = world.updates.eids;
   const poseRow = world.maxJoints * POSE_BYTES;
   const matrixRow = world.maxJoints * MATRIX_BYTES;
-  const local = LocalPose.data.byteOffset, model = ModelPose.data.byteOffset, palette = SkinPalette.data.byteOffset;
+  const modelArray = modelArrayOf(world);
+  const modelRow = modelArray === world.scratch.skinModel ? 0 : matrixRow;
+  const local = LocalPose.data.byteOffset, model = modelArray.byteOffset, palette = SkinPalette.data.byteOffset;
   const { skin } = kernels;
   const table = kernels.area.skinTable;
   for (let entry = first; entry < last; entry++) {
@@ -115,17 +181,17 @@ function skinEach(world: AnimationWorld, kernels: WasmKernels, first: number, la
       skinOne(world, eid);
       continue;
     }
-    skin(local + eid * poseRow, model + eid * matrixRow, palette + eid * matrixRow, parents, table[id * 2 + 1], Character.jointCount[eid]);
+    skin(local + eid * poseRow, model + eid * modelRow, palette + eid * matrixRow, parents, table[id * 2 + 1], Character.jointCount[eid]);
   }
 }
 
 /** One character through the JavaScript kernels (a skeleton the kernel area could not hold). */
 function skinOne(world: AnimationWorld, eid: number): void {
-  const { Character, LocalPose, ModelPose, SkinPalette } = world.components;
+  const { Character, LocalPose, SkinPalette } = world.components;
   const skeleton = world.assets.skeletons[Character.skeleton[eid]];
   const jointCount = Character.jointCount[eid];
   const matrixOff = eid * world.maxJoints * MATRIX_STRIDE;
-  composeSkin(ModelPose.data, matrixOff, SkinPalette.data, matrixOff, LocalPose.data, eid * world.maxJoints * POSE_STRIDE, skeleton.parents, skeleton.inverseBind, jointCount);
+  composeSkin(modelArrayOf(world), modelRowOf(world, eid), SkinPalette.data, matrixOff, LocalPose.data, eid * world.maxJoints * POSE_STRIDE, skeleton.parents, skeleton.inverseBind, jointCount);
 }
 
 /**

@@ -212,7 +212,7 @@ export type SkinKernel = (local: number, model: number, palette: number, parents
 /** The chunk skinning kernel: update-list entries `[first, last)` (assembly/kernels.ts `skinEntries`); returns the first entry it left. */
 export type SkinEntriesKernel = (
   eids: number, first: number, last: number, skeletonOf: number, jointCountOf: number, table: number, tableIds: number,
-  local: number, model: number, palette: number, poseRow: number, matrixRow: number,
+  local: number, model: number, palette: number, poseRow: number, matrixRow: number, modelRow: number,
 ) => number;
 
 /** `memory.copy` of `bytes` bytes from `src` to `dst` (assembly/kernels.ts `copyBytes`). */

@@ -9,11 +9,13 @@
  * module on the shared memory). Every `CHECK_EVERY` frames the wasm worlds' skinning palettes
  * must be within 1e-5 (relative beyond 1) of the js world's — the WebAssembly kernels compute
  * in float32 SIMD (docs/wasm.md) — and the events drained the same; the threaded wasm world
- * must equal the wasm `step` world in every pool bit for bit (SHA-256, as the threads selftest). The page must have called `loadKernels()` (sandbox/src/main.ts). The result lands
- * in `window.__sandbox.selftest`.
+ * must equal the wasm `step` world in every pool bit for bit (SHA-256, as the threads selftest),
+ * and a fourth, palette-only (`modelPose: false`) wasm world on two threads must give the wasm
+ * `step` world's palettes bit for bit. The page must have called `loadKernels()`
+ * (sandbox/src/main.ts). The result lands in `window.__sandbox.selftest`.
  */
 import { disposeAnimationWorld, step, stepParallel, type AnimationWorld } from 'bitanim';
-import { CHECK_EVERY, checkpoint, COUNT, difference, DT, FRAMES, makeRun, selftestClips, type Checkpoint } from './threads';
+import { CHECK_EVERY, checkpoint, COUNT, difference, DT, FRAMES, makeRun, selftestClips, type Checkpoint } from './threads.js';
 
 /** What the page reports. */
 export interface KernelsSelftest {
@@ -25,6 +27,9 @@ export interface KernelsSelftest {
   checkpoints: number;
   equal: number;
   equalThreaded: number;
+  /** Checkpoints where the palette-only threaded wasm world's `SkinPalette.data` equalled the wasm `step` world's bit for bit, and its `ModelPose.data` length (0). */
+  equalPaletteOnly: number;
+  paletteOnlyModelPose: number;
   /** Checkpoints where both wasm worlds' `SkinPalette.data` were within 1e-5 of the js world's, and the palette elements compared at each. */
   paletteEqual: number;
   /** The largest palette difference seen (relative beyond 1), wasm worlds against the js world. */
@@ -45,7 +50,7 @@ export async function runKernelsSelftest(): Promise<KernelsSelftest> {
   const runs: ReturnType<typeof makeRun>[] = [];
   const result: KernelsSelftest = {
     kernels: { js: '', wasm: '', threaded: '' }, characters: COUNT, frames: 0, checkpoints: 0, equal: 0, equalThreaded: 0,
-    paletteEqual: 0, paletteDifference: 0, paletteElements: 0, firstDifference: null, wasmChunks: { step: 0, page: 0, worker: 0 }, events: 0, ms: 0,
+    equalPaletteOnly: 0, paletteOnlyModelPose: -1, paletteEqual: 0, paletteDifference: 0, paletteElements: 0, firstDifference: null, wasmChunks: { step: 0, page: 0, worker: 0 }, events: 0, ms: 0,
   };
   try {
     // 'wasm' is refused (an AnimationError) where the kernels did not load: that fails the test.
@@ -55,12 +60,16 @@ export async function runKernelsSelftest(): Promise<KernelsSelftest> {
     runs.push(wasm);
     const threaded = makeRun(2, a, b, 'wasm');
     runs.push(threaded);
+    const paletteOnly = makeRun(2, a, b, 'wasm', false, false, false);
+    runs.push(paletteOnly);
+    result.paletteOnlyModelPose = paletteOnly.world.components.ModelPose.data.length;
     result.kernels = { js: js.world.kernels, wasm: wasm.world.kernels, threaded: threaded.world.kernels };
     for (let f = 1; f <= FRAMES; f++) {
       for (const run of runs) run.before(f);
       step(js.world, DT);
       step(wasm.world, DT);
       await stepParallel(threaded.world, DT);
+      await stepParallel(paletteOnly.world, DT);
       result.frames = f;
       if (f % CHECK_EVERY === 0) {
         const x = await checkpoint(js.world), y = await checkpoint(wasm.world), z = await checkpoint(threaded.world);
@@ -75,6 +84,8 @@ export async function runKernelsSelftest(): Promise<KernelsSelftest> {
         else result.firstDifference ??= `frame ${f}: wasm events differ from js`;
         if (y.hash === z.hash && y.events === z.events) result.equalThreaded++;
         else result.firstDifference ??= `frame ${f}: threaded ${difference(y, z)}`;
+        if (samePalette(wasm.world, paletteOnly.world)) result.equalPaletteOnly++;
+        else result.firstDifference ??= `frame ${f}: the palette-only world's palette differs`;
       }
     }
     result.wasmChunks = { step: chunksOf(wasm.world, 0), page: chunksOf(threaded.world, 0), worker: chunksOf(threaded.world, 1) };
@@ -98,6 +109,15 @@ function paletteDifference(x: Checkpoint, y: Checkpoint): number {
     if (!(d <= worst)) worst = d; // NaN too
   }
   return worst;
+}
+
+/** Whether two worlds' skinning palettes are equal bit for bit. */
+function samePalette(x: AnimationWorld, y: AnimationWorld): boolean {
+  const p = x.components.SkinPalette.data, q = y.components.SkinPalette.data;
+  if (p.length !== q.length) return false;
+  const a = new Uint32Array(p.buffer, p.byteOffset, p.length), b = new Uint32Array(q.buffer, q.byteOffset, q.length);
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Thread `thread`'s count of skinning-kernel chunk calls in `world` (−1: the world runs JavaScript). */

@@ -118,11 +118,13 @@ function reducedCopy(clip: Clip): Clip {
 }
 
 /** A world with the test's crowd, and what it does before frame `f` (the same in every run: same seed). */
-export function makeRun(threads: number, a: Clip, b: Clip, kernels: KernelChoice = 'auto', transactionalFrames = false, deadBlend = false): { world: AnimationWorld; before(f: number): void } {
+export function makeRun(
+  threads: number, a: Clip, b: Clip, kernels: KernelChoice = 'auto', transactionalFrames = false, deadBlend = false, modelPose = true,
+): { world: AnimationWorld; before(f: number): void } {
   const { skeleton } = benchRig();
   // Every character may be mid-transition (they switch every few frames): a slot each.
   // Six layers: the two clips, a masked one, an additive one, and room for a cross-fade's outgoing clip.
-  const world = createAnimationWorld({ maxEntities: COUNT + 16, maxJoints: skeleton.jointCount, maxLayers: 6, maxEvents: 256, maxTransitions: COUNT + 16, threads, kernels, transactionalFrames });
+  const world = createAnimationWorld({ maxEntities: COUNT + 16, maxJoints: skeleton.jointCount, maxLayers: 6, maxEvents: 256, maxTransitions: COUNT + 16, threads, kernels, transactionalFrames, modelPose });
   const upper = createMask(skeleton, { joint20: 1 });
   const difference = createDifferenceClip(b, a);
   const reducedA = reducedCopy(a);
