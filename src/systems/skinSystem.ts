@@ -56,9 +56,9 @@ declare module '../world.js' {
 }
 
 /**
- * Where character `eid`'s model matrices are composed: its row of `ModelPose` (array and
- * element offset), or in a world without ModelPose (`modelPose: false`, `ModelPose.data`
- * empty) this thread's scratch row at 0, which each character overwrites.
+ * The element offset in {@link modelArrayOf} where character `eid`'s model matrices are
+ * composed: its row of `ModelPose`, or in a world without ModelPose (`modelPose: false`,
+ * `ModelPose.data` empty) 0, this thread's scratch row, which each character overwrites.
  */
 export function modelRowOf(world: AnimationWorld, eid: number): number {
   return world.components.ModelPose.data.length === 0 ? 0 : eid * world.maxJoints * MATRIX_STRIDE;
