@@ -8,6 +8,20 @@ import { beginFrame, endFrame } from '../src/kernels.js';
 import type { CrowdRunner } from './measure.js';
 import { JOINT_COUNT, LAYER_COUNT, type CrowdPlan } from './plan.js';
 
+/** Spawns the plan's characters in `world`, each playing both clips (layer l: `clips[l]`, its weight, speed and start time); returns their entity ids. */
+export function spawnPlan(world: AnimationWorld, plan: CrowdPlan): Int32Array {
+  const eids = new Int32Array(plan.count);
+  for (let i = 0; i < plan.count; i++) {
+    const eid = spawnCharacter(world, plan.skeleton);
+    eids[i] = eid;
+    for (let layer = 0; layer < LAYER_COUNT; layer++) {
+      const k = i * LAYER_COUNT + layer;
+      play(world, eid, plan.clips[layer]!, { layer, weight: plan.weights[layer]!, speed: plan.speed[k]!, time: plan.startTime[k]!, loop: true });
+    }
+  }
+  return eids;
+}
+
 /** A bitanim crowd; see {@link createBitanimCrowd}. */
 export interface BitanimCrowd extends CrowdRunner {
   readonly world: AnimationWorld;
@@ -26,21 +40,7 @@ export interface BitanimCrowd extends CrowdRunner {
  */
 export function createBitanimCrowd(plan: CrowdPlan, mode: 'systems' | 'step' = 'systems', kernels: KernelChoice = 'auto', threads: number | 'auto' = 1, transactionalFrames = false): BitanimCrowd {
   const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, kernels, threads, transactionalFrames });
-  const eids = new Int32Array(plan.count);
-  for (let i = 0; i < plan.count; i++) {
-    const eid = spawnCharacter(world, plan.skeleton);
-    eids[i] = eid;
-    for (let layer = 0; layer < LAYER_COUNT; layer++) {
-      const k = i * LAYER_COUNT + layer;
-      play(world, eid, plan.clips[layer]!, {
-        layer,
-        weight: plan.weights[layer]!,
-        speed: plan.speed[k]!,
-        time: plan.startTime[k]!,
-        loop: true,
-      });
-    }
-  }
+  const eids = spawnPlan(world, plan);
   const palette = (index: number): Float32Array => getSkinPalette(world, eids[index]!);
   if (mode === 'step') {
     return {

@@ -7,9 +7,10 @@
  * alternating frame by frame (the order rotating) after the same warm-up; medians, their ratio,
  * and each world's bytes per character. The two must give the same palettes bit for bit.
  */
-import { createAnimationWorld, play, spawnCharacter, step, worldBytes, type AnimationWorld } from '../src/index.js';
+import { createAnimationWorld, step, worldBytes, type AnimationWorld } from '../src/index.js';
+import { spawnPlan } from './bitanimCrowd.js';
 import { alternateSteps, collectGarbage, formatMs, median } from './measure.js';
-import { JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdAssets, type CrowdPlan } from './plan.js';
+import { JOINT_COUNT, planCrowd, type CrowdAssets, type CrowdPlan } from './plan.js';
 
 /** Crowd size of the palette-only row unless BENCH_LEAN says otherwise. */
 export const LEAN_CROWD = 10_000;
@@ -32,13 +33,7 @@ export interface LeanResult {
 
 function crowd(plan: CrowdPlan, kernels: 'js' | 'wasm', modelPose: boolean): AnimationWorld {
   const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, kernels, modelPose });
-  for (let i = 0; i < plan.count; i++) {
-    const eid = spawnCharacter(world, plan.skeleton);
-    for (let layer = 0; layer < LAYER_COUNT; layer++) {
-      const k = i * LAYER_COUNT + layer;
-      play(world, eid, plan.clips[layer]!, { layer, weight: plan.weights[layer]!, speed: plan.speed[k]!, time: plan.startTime[k]!, loop: true });
-    }
-  }
+  spawnPlan(world, plan);
   return world;
 }
 

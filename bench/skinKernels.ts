@@ -13,9 +13,10 @@
  * SECOND (environment, default js and wasm) set the two worlds' kernels, e.g. both js to see
  * the noise between two identical worlds.
  */
-import { createAnimationWorld, play, spawnCharacter, type AnimationWorld, type KernelChoice } from '../src/index.js';
+import { createAnimationWorld, type AnimationWorld, type KernelChoice } from '../src/index.js';
 import { beginFrame, endFrame } from '../src/kernels.js';
-import { createCrowdAssets, JOINT_COUNT, LAYER_COUNT, planCrowd, type CrowdPlan } from './plan.js';
+import { spawnPlan } from './bitanimCrowd.js';
+import { createCrowdAssets, JOINT_COUNT, planCrowd, type CrowdPlan } from './plan.js';
 
 const count = Number(process.argv[2] ?? 10_000);
 const frames = Number(process.argv[3] ?? 60);
@@ -24,13 +25,7 @@ const DT = 1 / 60;
 function crowd(plan: CrowdPlan, kernels: KernelChoice): AnimationWorld {
   const world = createAnimationWorld({ maxEntities: plan.count, maxJoints: JOINT_COUNT, kernels });
   if (world.kernels !== kernels) throw new Error(`asked for ${kernels}, got ${world.kernels}`);
-  for (let i = 0; i < plan.count; i++) {
-    const eid = spawnCharacter(world, plan.skeleton);
-    for (let layer = 0; layer < LAYER_COUNT; layer++) {
-      const k = i * LAYER_COUNT + layer;
-      play(world, eid, plan.clips[layer]!, { layer, weight: plan.weights[layer]!, speed: plan.speed[k]!, time: plan.startTime[k]!, loop: true });
-    }
-  }
+  spawnPlan(world, plan);
   return world;
 }
 
