@@ -25,7 +25,8 @@ import { readFollowSlot, setFollower } from './followers.js';
 import { MATRIX_STRIDE, MATRIX_T, MATRIX_X, MATRIX_Y, MATRIX_Z, NO_PARENT, POSE_Q, POSE_STRIDE } from '../math/layout.js';
 import * as quat from '../math/quat.js';
 import { isFiniteNumber, requireCharacter, resolveJoint } from './validation.js';
-import { currentModelRow, modelArrayOf } from './modelMatrices.js';
+import { currentModelRow } from './modelMatrices.js';
+import { modelArrayOf } from '../systems/skinSystem.js';
 import { FLOAT32_MAX, shownValue, shownString } from '../assets/limits.js';
 import type { AnimationWorld } from '../world.js';
 

@@ -5,7 +5,7 @@
  * into the scratch row, with the kernels its skinning runs (so with the bits a default world's
  * `ModelPose` would hold).
  */
-import { composeModelRow, modelArrayOf, modelRowOf } from '../systems/skinSystem.js';
+import { composeModelRow, modelRowOf } from '../systems/skinSystem.js';
 import type { AnimationWorld } from '../world.js';
 
 /**
@@ -17,5 +17,3 @@ export function currentModelRow(world: AnimationWorld, eid: number): number {
   if (world.components.ModelPose.data.length === 0) composeModelRow(world, eid);
   return modelRowOf(world, eid);
 }
-
-export { modelArrayOf };

@@ -7,7 +7,8 @@ import { describeValue } from '../assets/limits.js';
 import { MATRIX_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
 import type { JointRef } from './aim.js';
-import { currentModelRow, modelArrayOf } from './modelMatrices.js';
+import { currentModelRow } from './modelMatrices.js';
+import { modelArrayOf } from '../systems/skinSystem.js';
 import { requireCharacter } from './validation.js';
 
 /**

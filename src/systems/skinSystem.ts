@@ -61,7 +61,12 @@ declare module '../world.js' {
  * `ModelPose.data` empty) 0, this thread's scratch row, which each character overwrites.
  */
 export function modelRowOf(world: AnimationWorld, eid: number): number {
-  return world.components.ModelPose.data.length === 0 ? 0 : eid * world.maxJoints * MATRIX_STRIDE;
+  return eid * modelStride(world);
+}
+
+/** Floats from one character's model matrices to the next's in {@link modelArrayOf}: a ModelPose row, or 0 (every character in the one scratch row). */
+function modelStride(world: AnimationWorld): number {
+  return world.components.ModelPose.data.length === 0 ? 0 : world.maxJoints * MATRIX_STRIDE;
 }
 
 /** The array {@link modelRowOf} is an offset into: `ModelPose.data`, or the scratch row in a world without ModelPose. */
@@ -109,7 +114,7 @@ export function skinEntities(world: AnimationWorld, dt: number, first: number, e
   const { Character, LocalPose, SkinPalette } = world.components;
   const local = LocalPose.data;
   const model = modelArrayOf(world);
-  const modelRow = model === world.scratch.skinModel ? 0 : world.maxJoints * MATRIX_STRIDE;
+  const modelRow = modelStride(world);
   const palette = SkinPalette.data;
   const skeletons = world.assets.skeletons;
   const maxJoints = world.maxJoints;
@@ -143,7 +148,7 @@ function skinWasm(world: AnimationWorld, kernels: WasmKernels, first: number, la
   const poseRow = world.maxJoints * POSE_BYTES;
   const matrixRow = world.maxJoints * MATRIX_BYTES;
   const modelArray = modelArrayOf(world);
-  const modelRow = modelArray === world.scratch.skinModel ? 0 : matrixRow;
+  const modelRow = modelStride(world) * 4; // bytes
   const local = LocalPose.data.byteOffset, model = modelArray.byteOffset, palette = SkinPalette.data.byteOffset;
   const { skinEntries } = kernels;
   const table = kernels.area.skinTable, tableIds = table.length >> 1;
@@ -169,7 +174,7 @@ function skinEach(world: AnimationWorld, kernels: WasmKernels, first: number, la
   const poseRow = world.maxJoints * POSE_BYTES;
   const matrixRow = world.maxJoints * MATRIX_BYTES;
   const modelArray = modelArrayOf(world);
-  const modelRow = modelArray === world.scratch.skinModel ? 0 : matrixRow;
+  const modelRow = modelStride(world) * 4; // bytes
   const local = LocalPose.data.byteOffset, model = modelArray.byteOffset, palette = SkinPalette.data.byteOffset;
   const { skin } = kernels;
   const table = kernels.area.skinTable;
