@@ -35,8 +35,11 @@ const EXP_CUTOFF: f64 = 40;
 // Taylor coefficients of the quintic's rotation: sin (odd powers) and cos (even powers).
 const QS3: f64 = -1.0 / 6, QS5: f64 = 1.0 / 120, QS7: f64 = -1.0 / 5040, QS9: f64 = 1.0 / 362880, QS11: f64 = -1.0 / 39916800;
 const QC2: f64 = -1.0 / 2, QC4: f64 = 1.0 / 24, QC6: f64 = -1.0 / 720, QC8: f64 = 1.0 / 40320, QC10: f64 = -1.0 / 3628800, QC12: f64 = 1.0 / 479001600;
-// Dead blending's: e^(−y) to y⁹, sin φ / φ and cos φ in φ².
-const E2: f64 = 1.0 / 2, E3: f64 = 1.0 / 6, E4: f64 = 1.0 / 24, E5: f64 = 1.0 / 120, E6: f64 = 1.0 / 720, E7: f64 = 1.0 / 5040, E8: f64 = 1.0 / 40320, E9: f64 = 1.0 / 362880;
+// Dead blending's: e^(−y) to y⁵, sin φ / φ and cos φ in φ².
+const E2: f64 = 1.0 / 2, E3: f64 = 1.0 / 6, E4: f64 = 1.0 / 24, E5: f64 = 1.0 / 120;
+// Its range reduction x = k·(ln 2)/8 + y and 2^(−1/8), 2^(−1/4), 2^(−1/2) (deadBlendOffsets.ts's literals).
+const EIGHTHS_PER_LN2: f64 = 8 * Math.LOG2E, LN2_EIGHTH: f64 = Math.LN2 / 8;
+const ROOT8: f64 = 0.9170040432046712, ROOT4: f64 = 0.8408964152537145, ROOT2: f64 = 0.7071067811865476;
 const S3: f64 = 1.0 / 6, S5: f64 = 1.0 / 120, S7: f64 = 1.0 / 5040, S9: f64 = 1.0 / 362880;
 const C4: f64 = 1.0 / 24, C6: f64 = 1.0 / 720, C8: f64 = 1.0 / 40320;
 
@@ -159,31 +162,42 @@ export function applyDeadBlend(pose: usize, state: usize, jointCount: i32, clock
   if (j < jointCount) deadBlendJoint(pose + <usize>j * POSE, state + <usize>j * DEAD, t, keep);
 }
 
+/**
+ * 2^(−k/8) for 0 ≤ k < 64 · 8: 2^(−⌊k/8⌋) from its exponent bits (exact) times the roots k's
+ * low three bits select, multiplied in deadBlendOffsets.ts's table order (the same doubles).
+ * A k out of that range (x not below the cutoff, whose result is not kept) gives some number.
+ */
+// @ts-ignore: decorator
+@inline function pow2Eighths(k: i32): f64 {
+  const pow2 = reinterpret<f64>(<u64>(1023 - ((k >> 3) & 1023)) << 52);
+  return pow2 * (((k & 4 ? ROOT2 : 1) * (k & 2 ? ROOT4 : 1)) * (k & 1 ? ROOT8 : 1));
+}
+
 /** One joint of {@link applyDeadBlend} (pose at `p`, state at `o`): deadBlendOffsets.ts's statements in their order. */
 function deadBlendJoint(p: usize, o: usize, t: f64, keep: f64): void {
   const r = f(o, DEAD_RATE);
   const x = r * t;
   let decay: f64 = 0;
   if (x < EXP_CUTOFF) {
-    const k = <i32>(x * Math.LOG2E);
-    const y = x - <f64>k * Math.LN2;
-    // 2^(−k), exactly, from its exponent bits (deadBlendOffsets.ts reads it from a table).
-    const pow2 = reinterpret<f64>(<u64>(1023 - k) << 52);
-    decay = pow2 * (1 - y * (1 - y * (E2 - y * (E3 - y * (E4 - y * (E5 - y * (E6 - y * (E7 - y * (E8 - y * E9)))))))));
+    const k = <i32>(x * EIGHTHS_PER_LN2);
+    const y = x - <f64>k * LN2_EIGHTH;
+    const y2 = y * y;
+    decay = pow2Eighths(k) * ((1 - y) + y2 * ((E2 - y * E3) + y2 * (E4 - y * E5)));
   }
-  const travel = (1 - decay) / r;
+  const g = 1 - decay;
   for (let a: usize = 0; a < 12; a += 4) {
     const tt = f(p, POSE_T + a);
-    put(p, POSE_T + a, tt + keep * (f(o, DEAD_T + a) + f(o, DEAD_VT + a) * travel - tt));
+    put(p, POSE_T + a, tt + keep * (f(o, DEAD_T + a) + f(o, DEAD_VT + a) * g - tt));
     const ts = f(p, POSE_S + a);
-    put(p, POSE_S + a, ts + keep * (f(o, DEAD_S + a) + f(o, DEAD_VS + a) * travel - ts));
+    put(p, POSE_S + a, ts + keep * (f(o, DEAD_S + a) + f(o, DEAD_VS + a) * g - ts));
   }
-  const wx = f(o, DEAD_W) * travel, wy = f(o, DEAD_W + 4) * travel, wz = f(o, DEAD_W + 8) * travel;
+  const wx = f(o, DEAD_W) * g, wy = f(o, DEAD_W + 4) * g, wz = f(o, DEAD_W + 8) * g;
   const half2 = 0.25 * (wx * wx + wy * wy + wz * wz);
   let s: f64, dw: f64;
   if (half2 < 0.25) {
-    s = 0.5 * (1 - half2 * (S3 - half2 * (S5 - half2 * (S7 - half2 * S9))));
-    dw = 1 - half2 * (0.5 - half2 * (C4 - half2 * (C6 - half2 * C8)));
+    const half4 = half2 * half2;
+    s = 0.5 * ((1 - half2 * S3) + half4 * ((S5 - half2 * S7) + half4 * S9));
+    dw = (1 - half2 * 0.5) + half4 * ((C4 - half2 * C6) + half4 * C8);
   } else {
     const half = Math.sqrt(half2);
     s = (0.5 * Math.sin(half)) / half;
@@ -240,30 +254,25 @@ function deadBlendPair(p: usize, o: usize, t: f64, keep: f64): void {
   const vt = k2(t), vkeep = k2(keep), one = k2(1);
   const r = lanes(o, DEAD, DEAD_RATE);
   const x = mul(r, vt);
-  const k = f64x2.trunc(mul(x, k2(Math.LOG2E))); // (x·log₂e) | 0 for the x < 40 the result keeps
-  const y = sub(x, mul(k, k2(Math.LN2)));
-  const pow2 = i64x2.shl(i64x2.sub(i64x2.splat(1023), i64x2.extend_low_i32x4_s(i32x4.trunc_sat_f64x2_s_zero(k))), 52);
-  let poly = sub(k2(E8), mul(y, k2(E9)));
-  poly = sub(k2(E7), mul(y, poly));
-  poly = sub(k2(E6), mul(y, poly));
-  poly = sub(k2(E5), mul(y, poly));
-  poly = sub(k2(E4), mul(y, poly));
-  poly = sub(k2(E3), mul(y, poly));
-  poly = sub(k2(E2), mul(y, poly));
-  poly = sub(one, mul(y, poly));
-  poly = sub(one, mul(y, poly));
+  const k = f64x2.trunc(mul(x, k2(EIGHTHS_PER_LN2))); // ⌊x·8 log₂e⌋ for the x < 40 the result keeps
+  const y = sub(x, mul(k, k2(LN2_EIGHTH)));
+  const ki = i32x4.trunc_sat_f64x2_s_zero(k);
+  const pow2 = f64x2.replace_lane(f64x2.splat(pow2Eighths(i32x4.extract_lane(ki, 0))), 1, pow2Eighths(i32x4.extract_lane(ki, 1)));
+  const y2 = mul(y, y);
+  const poly = add(sub(one, y), mul(y2, add(sub(k2(E2), mul(y, k2(E3))), mul(y2, sub(k2(E4), mul(y, k2(E5)))))));
   const decay = v128.and(mul(pow2, poly), f64x2.lt(x, k2(EXP_CUTOFF))); // 0 past the cutoff (and for NaN)
-  const travel = f64x2.div(sub(one, decay), r);
+  const g = sub(one, decay);
   for (let a: usize = 0; a < 12; a += 4) {
     const tt = lanes(p, POSE, POSE_T + a);
-    putLanes(p, POSE, POSE_T + a, add(tt, mul(vkeep, sub(add(lanes(o, DEAD, DEAD_T + a), mul(lanes(o, DEAD, DEAD_VT + a), travel)), tt))));
+    putLanes(p, POSE, POSE_T + a, add(tt, mul(vkeep, sub(add(lanes(o, DEAD, DEAD_T + a), mul(lanes(o, DEAD, DEAD_VT + a), g)), tt))));
     const ts = lanes(p, POSE, POSE_S + a);
-    putLanes(p, POSE, POSE_S + a, add(ts, mul(vkeep, sub(add(lanes(o, DEAD, DEAD_S + a), mul(lanes(o, DEAD, DEAD_VS + a), travel)), ts))));
+    putLanes(p, POSE, POSE_S + a, add(ts, mul(vkeep, sub(add(lanes(o, DEAD, DEAD_S + a), mul(lanes(o, DEAD, DEAD_VS + a), g)), ts))));
   }
-  const wx = mul(lanes(o, DEAD, DEAD_W), travel), wy = mul(lanes(o, DEAD, DEAD_W + 4), travel), wz = mul(lanes(o, DEAD, DEAD_W + 8), travel);
+  const wx = mul(lanes(o, DEAD, DEAD_W), g), wy = mul(lanes(o, DEAD, DEAD_W + 4), g), wz = mul(lanes(o, DEAD, DEAD_W + 8), g);
   const half2 = mul(k2(0.25), add(add(mul(wx, wx), mul(wy, wy)), mul(wz, wz)));
-  let s = mul(k2(0.5), sub(one, mul(half2, sub(k2(S3), mul(half2, sub(k2(S5), mul(half2, sub(k2(S7), mul(half2, k2(S9))))))))));
-  let dw = sub(one, mul(half2, sub(k2(0.5), mul(half2, sub(k2(C4), mul(half2, sub(k2(C6), mul(half2, k2(C8)))))))));
+  const half4 = mul(half2, half2);
+  let s = mul(k2(0.5), add(sub(one, mul(half2, k2(S3))), mul(half4, add(sub(k2(S5), mul(half2, k2(S7))), mul(half4, k2(S9))))));
+  let dw = add(sub(one, mul(half2, k2(0.5))), mul(half4, add(sub(k2(C4), mul(half2, k2(C6))), mul(half4, k2(C8)))));
   const h0 = f64x2.extract_lane(half2, 0), h1 = f64x2.extract_lane(half2, 1);
   if (!(h0 < 0.25)) {
     const half = Math.sqrt(h0);

@@ -48,19 +48,20 @@ export const SLOT_STRIDE = 2 * POSE_STRIDE;
 /**
  * Dead blending, inside a joint's `SLOT_STRIDE` (20) floats of a captured slot: the source
  * pose (translation at `DEAD_T`, rotation at `DEAD_Q`, scale at `DEAD_S`: a joint pose's 10
- * floats), its velocities (translation at `DEAD_VT`, angular velocity at `DEAD_W`, scale rate
- * at `DEAD_VS`, 3 each) and the joint's decay rate ln 2 / half-life at `DEAD_RATE`.
+ * floats), its velocities as distances to rest, velocity ÷ decay rate (translation at
+ * `DEAD_VT`, angular at `DEAD_W`, scale at `DEAD_VS`, 3 each), and the joint's decay rate
+ * ln 2 / half-life at `DEAD_RATE`.
  */
 export const DEAD_T = 0;
 /** Dead blending: the source rotation (4 floats) inside a joint's slot floats. */
 export const DEAD_Q = 3;
 /** Dead blending: the source scale (3). */
 export const DEAD_S = 7;
-/** Dead blending: the source translation velocity (3). */
+/** Dead blending: the source translation velocity ÷ the decay rate: where it comes to rest (3). */
 export const DEAD_VT = 10;
-/** Dead blending: the source angular velocity (3, rad/s). */
+/** Dead blending: the source angular velocity ÷ the decay rate (3, rad). */
 export const DEAD_W = 13;
-/** Dead blending: the source scale rate (3, per second). */
+/** Dead blending: the source scale rate ÷ the decay rate (3). */
 export const DEAD_VS = 16;
 /** Dead blending: the joint's velocity decay rate, ln 2 / half-life (1/s). */
 export const DEAD_RATE = 19;

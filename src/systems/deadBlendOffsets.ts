@@ -6,9 +6,11 @@
  * to the new clips' pose by the transition's fade curve ({@link applyDeadBlend}).
  *
  * Extrapolation of a channel with velocity v and decay rate r = ln 2 / half-life: the velocity
- * is v·e^(−r t), so the channel has moved by v·f(t), f(t) = (1 − e^(−r t)) / r, and comes to
- * rest v / r from where it started. Rotations move by exp(ω·f(t)) · q (ω the angular velocity
- * in the frame the output's rotations compose in, as the rest of the capture measures it).
+ * is v·e^(−r t), so the channel has moved by (v / r)·(1 − e^(−r t)) and comes to rest v / r
+ * from where it started. The state keeps that distance to rest, v / r, rather than v, so an
+ * update multiplies where it would divide. Rotations move by exp((ω / r)·(1 − e^(−r t))) · q (ω
+ * the angular velocity in the frame the output's rotations compose in, as the rest of the
+ * capture measures it).
  *
  * The half-life fit (one per joint): for each channel whose velocity is not negligible,
  * τ = (d · v) / |v|² is the time at which the straight extrapolation passes closest to the
@@ -56,8 +58,8 @@ export const DEAD_CLOCK = 0;
 /** In the clock array: the fade curve's weight of the target at that time (< 1). */
 export const DEAD_WEIGHT = 1;
 
-// Offsets in `job.tmp` (CaptureJob's scratch, 40 floats).
-const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_D = 12, W = 16, D = 19, FIT = 22, HL = 23, SHORTEST = 24, LONGEST = 25, SPEED2 = 26, MAX = 27;
+// Offsets in `job.tmp` (CaptureJob's scratch, 40 floats); VELOCITIES holds a joint's clamped velocities (T, ω, S) until its rate is known.
+const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_D = 12, W = 16, D = 19, FIT = 22, HL = 23, SHORTEST = 24, LONGEST = 25, SPEED2 = 26, MAX = 27, VELOCITIES = 28;
 
 /**
  * Writes `job.jointCount` joints of dead-blend state (`SLOT_STRIDE` floats each at
@@ -81,7 +83,7 @@ export function captureDeadBlend(job: CaptureJob): void {
     // Translation and scale: v = (P1 − P2) / Δt, d = T − P1.
     for (let channel = 0; channel < 2; channel++) {
       const c = channel === 0 ? POSE_T : POSE_S;
-      const v = o + (channel === 0 ? DEAD_VT : DEAD_VS);
+      const v = VELOCITIES + (channel === 0 ? 0 : 6);
       let speed2 = 0;
       for (let a = 0; a < 3; a++) {
         tmp[W + a] = (p1[p + c + a] - p2[q + c + a]) * rate;
@@ -91,7 +93,7 @@ export function captureDeadBlend(job: CaptureJob): void {
       tmp[SPEED2] = speed2;
       tmp[MAX] = channel === 0 ? DEAD_MAX_SPEED : DEAD_MAX_SCALE_RATE;
       clampSpeed(tmp);
-      for (let a = 0; a < 3; a++) out[v + a] = tmp[W + a];
+      for (let a = 0; a < 3; a++) tmp[v + a] = tmp[W + a];
       fitHalfLife(tmp);
     }
     // Rotation: ω = rotation vector of q_P1 · q_P2⁻¹ over Δt, d = rotation vector of q_T · q_P1⁻¹.
@@ -109,12 +111,19 @@ export function captureDeadBlend(job: CaptureJob): void {
     tmp[SPEED2] = speed2;
     tmp[MAX] = DEAD_MAX_ANGULAR_VELOCITY;
     clampSpeed(tmp);
-    for (let a = 0; a < 3; a++) out[o + DEAD_W + a] = tmp[W + a];
+    for (let a = 0; a < 3; a++) tmp[VELOCITIES + 3 + a] = tmp[W + a];
     quat.conjugate(tmp, Q_P1, tmp, Q_P1);
     quat.multiply(tmp, Q_D, tmp, Q_T, tmp, Q_P1);
     writeScaledAxis(tmp, D, tmp, Q_D);
     fitHalfLife(tmp);
-    out[o + DEAD_RATE] = Math.LN2 / tmp[HL];
+    const decayRate = Math.LN2 / tmp[HL];
+    out[o + DEAD_RATE] = decayRate;
+    // Each velocity as its distance to rest, v / r (see the file header).
+    for (let a = 0; a < 3; a++) {
+      out[o + DEAD_VT + a] = tmp[VELOCITIES + a] / decayRate;
+      out[o + DEAD_W + a] = tmp[VELOCITIES + 3 + a] / decayRate;
+      out[o + DEAD_VS + a] = tmp[VELOCITIES + 6 + a] / decayRate;
+    }
   }
 }
 
@@ -158,30 +167,34 @@ export function applyDeadBlend(pose: Float32Array, poseOff: number, state: Float
   for (let j = 0; j < jointCount; j++) {
     const o = stateOff + j * SLOT_STRIDE, p = poseOff + j * POSE_STRIDE;
     const r = state[o + DEAD_RATE];
-    // e^(−rt) inline (a call would box its double): 2^(−k) · e^(−y), rt = k ln 2 + y, y ∈ [0, ln 2),
-    // e^(−y) by its Taylor series to y⁹ (relative error < 1e-8); under 1e-17 it is 0.
+    // e^(−rt) inline (a call would box its double): 2^(−k/8) · e^(−y), rt = k (ln 2)/8 + y,
+    // y ∈ [0, (ln 2)/8), e^(−y) by its Taylor series to y⁵ in Estrin's form (relative error
+    // < 6e-10, a short chain of dependent products); under 1e-17 it is 0.
     const x = r * t;
     let decay = 0;
     if (x < EXP_CUTOFF) {
-      const k = (x * Math.LOG2E) | 0;
-      const y = x - k * Math.LN2;
-      decay = POW2_NEG[k] * (1 - y * (1 - y * (E2 - y * (E3 - y * (E4 - y * (E5 - y * (E6 - y * (E7 - y * (E8 - y * E9)))))))));
+      const k = (x * EIGHTHS_PER_LN2) | 0;
+      const y = x - k * LN2_EIGHTH;
+      const y2 = y * y;
+      decay = POW2_NEG_EIGHTHS[k] * ((1 - y) + y2 * ((E2 - y * E3) + y2 * (E4 - y * E5)));
     }
-    const f = (1 - decay) / r; // seconds of the initial velocity travelled
+    const g = 1 - decay; // the share of the distance to rest travelled
     for (let a = 0; a < 3; a++) {
       const tt = pose[p + POSE_T + a];
-      pose[p + POSE_T + a] = tt + keep * (state[o + DEAD_T + a] + state[o + DEAD_VT + a] * f - tt);
+      pose[p + POSE_T + a] = tt + keep * (state[o + DEAD_T + a] + state[o + DEAD_VT + a] * g - tt);
       const ts = pose[p + POSE_S + a];
-      pose[p + POSE_S + a] = ts + keep * (state[o + DEAD_S + a] + state[o + DEAD_VS + a] * f - ts);
+      pose[p + POSE_S + a] = ts + keep * (state[o + DEAD_S + a] + state[o + DEAD_VS + a] * g - ts);
     }
-    // q_ext = exp(ω f) · q_src: half-angle φ = |ω f| / 2, (sin φ / |ω f|) ω f and cos φ — by their
-    // Taylor series to φ⁸ below φ = 1/2 (error < 3e-10), else by Math.sin and Math.cos.
-    const wx = state[o + DEAD_W] * f, wy = state[o + DEAD_W + 1] * f, wz = state[o + DEAD_W + 2] * f;
+    // q_ext = exp(ω f) · q_src, ω f = (ω / r)·g: half-angle φ = |ω f| / 2, (sin φ / |ω f|) ω f and
+    // cos φ — by their Taylor series to φ⁸ (Estrin's form) below φ = 1/2 (error < 3e-10), else by
+    // Math.sin and Math.cos.
+    const wx = state[o + DEAD_W] * g, wy = state[o + DEAD_W + 1] * g, wz = state[o + DEAD_W + 2] * g;
     const half2 = 0.25 * (wx * wx + wy * wy + wz * wz);
     let s: number, dw: number;
     if (half2 < 0.25) {
-      s = 0.5 * (1 - half2 * (S3 - half2 * (S5 - half2 * (S7 - half2 * S9))));
-      dw = 1 - half2 * (0.5 - half2 * (C4 - half2 * (C6 - half2 * C8)));
+      const half4 = half2 * half2;
+      s = 0.5 * ((1 - half2 * S3) + half4 * ((S5 - half2 * S7) + half4 * S9));
+      dw = (1 - half2 * 0.5) + half4 * ((C4 - half2 * C6) + half4 * C8);
     } else {
       const half = Math.sqrt(half2);
       s = (0.5 * Math.sin(half)) / half;
@@ -206,10 +219,18 @@ export function applyDeadBlend(pose: Float32Array, poseOff: number, state: Float
 
 /** Beyond this r·t, e^(−rt) < 1e-17 counts as 0 (applyDeadBlend). */
 const EXP_CUTOFF = 40;
-/** 2^(−k) for k = 0 … 63 (applyDeadBlend's e^(−x)). */
-const POW2_NEG = Float64Array.from({ length: 64 }, (_, k) => 2 ** -k);
-// Taylor coefficients: e^(−y) = 1 − y(1 − y(1/2 − y(1/6 − …))) (E_n = 1/n!); sin φ / φ and cos φ in φ².
-const E2 = 1 / 2, E3 = 1 / 6, E4 = 1 / 24, E5 = 1 / 120, E6 = 1 / 720, E7 = 1 / 5040, E8 = 1 / 40320, E9 = 1 / 362880;
+/** applyDeadBlend's range reduction of e^(−x): x = k·LN2_EIGHTH + y, k = ⌊x·EIGHTHS_PER_LN2⌋. */
+const EIGHTHS_PER_LN2 = 8 * Math.LOG2E, LN2_EIGHTH = Math.LN2 / 8;
+/** 2^(−1/8), 2^(−1/4), 2^(−1/2), rounded to doubles (assembly/offsets.ts has the same literals). */
+const ROOT8 = 0.9170040432046712, ROOT4 = 0.8408964152537145, ROOT2 = 0.7071067811865476;
+/**
+ * 2^(−k/8) for every k below EXP_CUTOFF · EIGHTHS_PER_LN2, as 2^(−⌊k/8⌋) times the product of
+ * the roots k's low three bits select — the product the WebAssembly kernel forms, so the same doubles.
+ */
+const POW2_NEG_EIGHTHS = Float64Array.from({ length: Math.ceil(EXP_CUTOFF * EIGHTHS_PER_LN2) + 1 }, (_, k) =>
+  2 ** -(k >> 3) * (((k & 4 ? ROOT2 : 1) * (k & 2 ? ROOT4 : 1)) * (k & 1 ? ROOT8 : 1)));
+// Taylor coefficients: e^(−y) = 1 − y + y²/2 − … (E_n = 1/n!); sin φ / φ and cos φ in φ².
+const E2 = 1 / 2, E3 = 1 / 6, E4 = 1 / 24, E5 = 1 / 120;
 const S3 = 1 / 6, S5 = 1 / 120, S7 = 1 / 5040, S9 = 1 / 362880;
 const C4 = 1 / 24, C6 = 1 / 720, C8 = 1 / 40320;
 
