@@ -58,8 +58,8 @@ export const DEAD_CLOCK = 0;
 /** In the clock array: the fade curve's weight of the target at that time (< 1). */
 export const DEAD_WEIGHT = 1;
 
-// Offsets in `job.tmp` (CaptureJob's scratch, 40 floats); VELOCITIES holds a joint's clamped velocities (T, ω, S) until its rate is known.
-const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_D = 12, W = 16, D = 19, FIT = 22, HL = 23, SHORTEST = 24, LONGEST = 25, SPEED2 = 26, MAX = 27, VELOCITIES = 28;
+// Offsets in `job.tmp` (CaptureJob's scratch, 40 floats); V_T, V_W, V_S hold a joint's clamped velocities until its rate is known.
+const Q_P1 = 0, Q_P2 = 4, Q_T = 8, Q_D = 12, W = 16, D = 19, FIT = 22, HL = 23, SHORTEST = 24, LONGEST = 25, SPEED2 = 26, MAX = 27, V_T = 28, V_W = 31, V_S = 34;
 
 /**
  * Writes `job.jointCount` joints of dead-blend state (`SLOT_STRIDE` floats each at
@@ -83,7 +83,7 @@ export function captureDeadBlend(job: CaptureJob): void {
     // Translation and scale: v = (P1 − P2) / Δt, d = T − P1.
     for (let channel = 0; channel < 2; channel++) {
       const c = channel === 0 ? POSE_T : POSE_S;
-      const v = VELOCITIES + (channel === 0 ? 0 : 6);
+      const v = channel === 0 ? V_T : V_S;
       let speed2 = 0;
       for (let a = 0; a < 3; a++) {
         tmp[W + a] = (p1[p + c + a] - p2[q + c + a]) * rate;
@@ -111,7 +111,7 @@ export function captureDeadBlend(job: CaptureJob): void {
     tmp[SPEED2] = speed2;
     tmp[MAX] = DEAD_MAX_ANGULAR_VELOCITY;
     clampSpeed(tmp);
-    for (let a = 0; a < 3; a++) tmp[VELOCITIES + 3 + a] = tmp[W + a];
+    for (let a = 0; a < 3; a++) tmp[V_W + a] = tmp[W + a];
     quat.conjugate(tmp, Q_P1, tmp, Q_P1);
     quat.multiply(tmp, Q_D, tmp, Q_T, tmp, Q_P1);
     writeScaledAxis(tmp, D, tmp, Q_D);
@@ -120,9 +120,9 @@ export function captureDeadBlend(job: CaptureJob): void {
     out[o + DEAD_RATE] = decayRate;
     // Each velocity as its distance to rest, v / r (see the file header).
     for (let a = 0; a < 3; a++) {
-      out[o + DEAD_VT + a] = tmp[VELOCITIES + a] / decayRate;
-      out[o + DEAD_W + a] = tmp[VELOCITIES + 3 + a] / decayRate;
-      out[o + DEAD_VS + a] = tmp[VELOCITIES + 6 + a] / decayRate;
+      out[o + DEAD_VT + a] = tmp[V_T + a] / decayRate;
+      out[o + DEAD_W + a] = tmp[V_W + a] / decayRate;
+      out[o + DEAD_VS + a] = tmp[V_S + a] / decayRate;
     }
   }
 }
