@@ -191,7 +191,9 @@ export interface ClipDesc {
 }
 
 /**
- * Builds and validates a {@link Clip}.
+ * Builds and validates a {@link Clip}. Rotations are normalized, and translation and rotation
+ * components below 1e-15 in magnitude are stored as 0 (`FLUSH_TO_ZERO_BELOW`: exporters' noise
+ * that would make the float32 kernels' arithmetic subnormal, and slow).
  *
  * @throws AnimationError naming every fault with its field, frame and joint: a desc that is
  * not an object, a frame rate not in (0, 10⁵], a `quaternionTolerance` not in [0, 1), no frames, a length that is not a whole number of frames, non-finite values,

@@ -3,7 +3,7 @@ import { composeModel } from '../math/composeModel.js';
 import { MATRIX_STRIDE, MATRIX_T, NO_PARENT, POSE_STRIDE } from '../math/layout.js';
 import { fail, IssueList } from './AnimationError.js';
 import { describeValue, shownNumber, shownString } from './limits.js';
-import { copyValidatedPose, QUATERNION_TOLERANCE, type NumberList } from './validatePose.js';
+import { copyValidatedPose, FLUSH_TO_ZERO_BELOW, QUATERNION_TOLERANCE, type NumberList } from './validatePose.js';
 
 /**
  * An immutable joint hierarchy, shared by every character and clip that uses it.
@@ -125,7 +125,9 @@ const SIDE_NAME = /(^|[^a-z])(l|r|left|right)([^a-z]|$)/i;
 const LEG_REACH = 0.1;
 
 /**
- * Builds and validates a {@link Skeleton}.
+ * Builds and validates a {@link Skeleton}. The rest pose's rotations are normalized, and its
+ * translation and rotation components and the inverse bind matrices' entries below 1e-15 in
+ * magnitude are stored as 0 (`FLUSH_TO_ZERO_BELOW`, as `createClip` does its frames).
  *
  * @throws AnimationError naming every fault: a desc that is not an object, missing or
  * duplicate names, a parent that is not lower than its child, wrong array lengths, non-finite
@@ -194,7 +196,7 @@ export function createSkeleton(desc: SkeletonDesc): Skeleton {
     } else {
       for (let i = 0; i < inverseBind.length; i++) {
         const v = inverseBind[i] as number;
-        inverseBindMatrices[i] = v;
+        inverseBindMatrices[i] = Math.abs(v) < FLUSH_TO_ZERO_BELOW ? 0 : v;
         if (!Number.isFinite(inverseBindMatrices[i])) { // also catches doubles beyond the float32 range
           const joint = Math.floor(i / MATRIX_STRIDE);
           if (!issues.add(`inverseBind joint "${names[joint]}" (${joint})[${i % MATRIX_STRIDE}]`, `is ${v}, not a finite 32-bit float`)) break;

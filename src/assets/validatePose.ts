@@ -1,4 +1,4 @@
-import { POSE_Q, POSE_STRIDE } from '../math/layout.js';
+import { POSE_Q, POSE_STRIDE, POSE_T } from '../math/layout.js';
 import { shownString } from './limits.js';
 import type { IssueList } from './AnimationError.js';
 
@@ -11,6 +11,19 @@ export const QUATERNION_TOLERANCE = 0.01;
 /** Below this length a quaternion is "zero": it has no direction and is refused. */
 const ZERO_QUATERNION = 1e-6;
 
+/**
+ * Translation and rotation components, and inverse bind matrix entries, smaller than this in
+ * magnitude are stored as 0 when a clip or a skeleton is created. Exporters leave values like
+ * 1e-36 where they mean 0 (RobotExpressive's clips hold a few hundred). The WebAssembly kernels
+ * compute in float32 lanes, where the product of such a value with anything below about 1e-2
+ * is subnormal, and subnormal arithmetic is many times slower on x86 processors unless
+ * flush-to-zero is on — which WebAssembly cannot turn on (docs/performance.md has the measured
+ * cost). Products of two values at or above the threshold stay far above float32's smallest
+ * normal number (1.2e-38); a metre of 1e-15 is a femtometre, a quaternion component of 1e-15 a
+ * turn of 2e-15 rad. Scales are kept as given (a tiny scale that hides a joint stays a scale).
+ */
+export const FLUSH_TO_ZERO_BELOW = 1e-15;
+
 /** Anything indexable by number with a length: typed arrays and plain arrays alike. */
 export type NumberList = ArrayLike<number>;
 
@@ -20,7 +33,8 @@ export type NumberList = ArrayLike<number>;
  *
  * Rules: every float is finite; a quaternion whose length is within `tolerance` of 1 is
  * normalized; a zero quaternion, or one further from unit length, is a fault (it usually
- * means the channels are in the wrong order or the data is not rotations at all).
+ * means the channels are in the wrong order or the data is not rotations at all); translation
+ * and rotation components below {@link FLUSH_TO_ZERO_BELOW} in magnitude are then stored as 0.
  */
 export function copyValidatedPose(
   issues: IssueList,
@@ -62,5 +76,7 @@ export function copyValidatedPose(
       dst[d + POSE_Q + 2] = qz * inv;
       dst[d + POSE_Q + 3] = qw * inv;
     }
+    for (let a = 0; a < 3; a++) if (Math.abs(dst[d + POSE_T + a]) < FLUSH_TO_ZERO_BELOW) dst[d + POSE_T + a] = 0;
+    for (let a = 0; a < 4; a++) if (Math.abs(dst[d + POSE_Q + a]) < FLUSH_TO_ZERO_BELOW) dst[d + POSE_Q + a] = 0;
   }
 }
