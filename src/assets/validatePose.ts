@@ -13,7 +13,9 @@ const ZERO_QUATERNION = 1e-6;
 
 /**
  * Translation and rotation components, and inverse bind matrix entries, smaller than this in
- * magnitude are stored as 0 when a clip or a skeleton is created. Exporters leave values like
+ * magnitude are stored as 0 when a clip or a skeleton is created (clip frames, rest poses,
+ * attachment offsets given as poses, and a binding's reference poses: every pose validated
+ * here; and `createSkeleton`'s inverse binds). Exporters leave values like
  * 1e-36 where they mean 0 (RobotExpressive's clips hold a few hundred). The WebAssembly kernels
  * compute in float32 lanes, where the product of such a value with anything below about 1e-2
  * is subnormal, and subnormal arithmetic is many times slower on x86 processors unless
