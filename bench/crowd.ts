@@ -106,7 +106,7 @@ import { benchmarkRetarget, parseRetargetCount, printRetarget } from './retarget
 import { benchmarkFootLock, parseFootLockCount, printFootLock } from './footLockCrowd.js';
 import { benchmarkBlendPaths, parseBlendPathsCount, printBlendPaths } from './blendPathsCrowd.js';
 import { benchmarkLayerModes, parseLayerModesCount, printLayerModes } from './layerModesCrowd.js';
-import { benchmarkLean, parseLeanCount, printLean } from './leanCrowd.js';
+import { benchmarkLean, LEAN_CROWD, printLean } from './leanCrowd.js';
 import { benchmarkTransitionModes, printTransitionModes } from './transitionModes.js';
 import { benchmarkGameCrowd, parseGameCrowdCount, printGameCrowd } from './gameCrowd.js';
 import { benchmarkStateMachines, parseMachineCount, printStateMachines } from './stateMachineCrowd.js';
@@ -171,7 +171,7 @@ async function main(): Promise<void> {
   const blendPathsCount = parseBlendPathsCount(process.env['BENCH_BLEND_PATHS']);
   const layerModesCount = parseLayerModesCount(process.env['BENCH_LAYER_MODES']);
   const gameCrowdCount = parseGameCrowdCount(process.env['BENCH_GAME_CROWD']);
-  const leanCount = parseLeanCount(process.env['BENCH_LEAN']);
+  const leanCount = parseCount('BENCH_LEAN', process.env['BENCH_LEAN'], LEAN_CROWD);
   const machineCount = parseMachineCount(process.env['BENCH_MACHINES']);
   const lodCount = parseCount('BENCH_LOD', process.env['BENCH_LOD'], LOD_CROWD);
   const crowdTables = process.env['BENCH_CROWD']?.trim() !== '0';

@@ -67,11 +67,3 @@ export function printLean(r: LeanResult): void {
   }
   console.log('\nWhole `step`, the two worlds alternating frame by frame, medians; their palettes equal bit for bit.');
 }
-
-/** BENCH_LEAN: unset → {@link LEAN_CROWD}; 0 → no palette-only row; another positive integer → that crowd size. */
-export function parseLeanCount(value: string | undefined): number {
-  if (value === undefined || value.trim() === '') return LEAN_CROWD;
-  const n = Number(value.trim());
-  if (!Number.isInteger(n) || n < 0) throw new Error(`BENCH_LEAN="${value}": expected 0 (skip the palette-only row) or a crowd size`);
-  return n;
-}

@@ -4,7 +4,6 @@
  * worker threads, 48 bytes a joint less, the API that reads model matrices composing them
  * from the local pose (or refusing where it hands out the pool).
  */
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AnimationError,
@@ -25,7 +24,7 @@ import {
   type Skeleton,
 } from '../../src/index.js';
 import { createRandom } from '../fixtures/synthetic.js';
-import { ASSETS_URL } from '../support/assets.js';
+import { readAsset } from '../support/assets.js';
 
 const COUNT = 120;
 const FRAMES = 40;
@@ -33,7 +32,7 @@ const DT = 1 / 60;
 let robot: Skeleton, clips: Clip[];
 
 beforeAll(async () => {
-  const gltf = await loadGltf(new Uint8Array(readFileSync(new URL('RobotExpressive.glb', ASSETS_URL))));
+  const gltf = await loadGltf(readAsset('RobotExpressive.glb'));
   robot = gltf.skeletons[0]!;
   clips = ['Walking', 'Running', 'Idle', 'Wave'].map((name) => gltf.clips.find((c) => c.name === name)!);
 }, 60_000);
