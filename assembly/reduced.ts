@@ -3,8 +3,9 @@
  * `sampleReducedInto` and `sampleReduced16Into` (without a binding) over the clip's copy in the
  * kernel area (src/wasm/reducedCopy.ts `reducedRecord`): the same lookup (one table read and at
  * most one comparison per animated track), the same cubics in doubles in the same order, each
- * result rounded to float32 once when stored — the JavaScript samplers' bits. Scalar: per track
- * the work is a short Horner chain behind a table read.
+ * result rounded to float32 once when stored — the JavaScript samplers' bits. A rotation's four
+ * curves run two at a time in f64x2 lanes (each lane the scalar operations, so the same bits);
+ * translations and scales are scalar. A joint the clip keeps constant is one 40-byte copy.
  *
  * The record (byte offsets): f64 frame rate at 0, i32 −1 at 8 (a reduced record: `sampleClip`
  * sends it here), i32 −jointCount at 12 (negated: never bound on the kernels), i32 flags at 16
@@ -52,10 +53,19 @@ const FLAG_PACKED = 1, FLAG_TABLE16 = 2;
   return f(times, g) + f(times, g + 1) * (<f64>((v0 << 16) >> 16) + s * (<f64>(v0 >> 16) + s * (<f64>((v1 << 16) >> 16) + s * <f64>(v1 >> 16))));
 }
 
-/** One rotation component from its code pair, scaled by 2¹⁶ (the normalization cancels it). */
+/**
+ * Two rotation components from their code pairs (`v`: i32 words v0, v1 of one component, then
+ * of the next), scaled by 2¹⁶ (the normalization cancels it), in f64x2 lanes: per lane
+ * (v0 << 16) + s·(v0 & −2¹⁶) + s²·((v1 << 16) + s·(v1 & −2¹⁶)), the scalar sampler's operations
+ * in its order. `s` and `s2` are splats of s and s².
+ */
 // @ts-ignore: decorator
-@inline function rotation16(v0: i32, v1: i32, s: f64, s2: f64): f64 {
-  return <f64>(v0 << 16) + s * <f64>(v0 & -65536) + s2 * (<f64>(v1 << 16) + s * <f64>(v1 & -65536));
+@inline function rotationPair16(v: v128, s: v128, s2: v128): v128 {
+  const w0 = v128.shuffle<i32>(v, v, 0, 2, 0, 2), w1 = v128.shuffle<i32>(v, v, 1, 3, 1, 3);
+  const high = i32x4.splat(-65536);
+  const a = f64x2.convert_low_i32x4_s(i32x4.shl(w0, 16)), b = f64x2.convert_low_i32x4_s(v128.and(w0, high));
+  const c = f64x2.convert_low_i32x4_s(i32x4.shl(w1, 16)), d = f64x2.convert_low_i32x4_s(v128.and(w1, high));
+  return f64x2.add(f64x2.add(a, f64x2.mul(s, b)), f64x2.mul(s2, f64x2.add(c, f64x2.mul(s, d))));
 }
 
 /**
@@ -69,14 +79,30 @@ const FLAG_PACKED = 1, FLAG_TABLE16 = 2;
   store<i32>(dst + 8, load<i32>(src + 8));
 }
 
-/** Normalizes (x, y, z, w) and stores it at `q`, as the samplers do: times 1 / sqrt(|q|²). */
+/**
+ * Two channels' cubics at once: the four f32 coefficients of one channel at `a`, of the other at
+ * `b` (lowest power first), Horner at `u` in f64x2 lanes — per lane the scalar
+ * c₁ + u·(c₂ + u·(c₃ + u·c₄)), the same operations in the same order, so the same bits.
+ */
 // @ts-ignore: decorator
-@inline function putUnit(q: usize, x: f64, y: f64, z: f64, w: f64): void {
-  const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-  put(q, 0, x * inv);
-  put(q, 4, y * inv);
-  put(q, 8, z * inv);
-  put(q, 12, w * inv);
+@inline function cubicPair(a: usize, b: usize, u: v128): v128 {
+  const va = v128.load(a), vb = v128.load(b);
+  const lo = v128.shuffle<f32>(va, vb, 0, 4, 1, 5), hi = v128.shuffle<f32>(va, vb, 2, 6, 3, 7);
+  const c1 = f64x2.promote_low_f32x4(lo), c2 = f64x2.promote_low_f32x4(v128.shuffle<f32>(lo, lo, 2, 3, 2, 3));
+  const c3 = f64x2.promote_low_f32x4(hi), c4 = f64x2.promote_low_f32x4(v128.shuffle<f32>(hi, hi, 2, 3, 2, 3));
+  return f64x2.add(c1, f64x2.mul(u, f64x2.add(c2, f64x2.mul(u, f64x2.add(c3, f64x2.mul(u, c4))))));
+}
+
+/**
+ * Normalizes the rotation whose components are the pairs `xy` and `zw` and stores it at `q`, as
+ * the samplers do: times 1 / sqrt(x² + y² + z² + w²), the squares summed in that order.
+ */
+// @ts-ignore: decorator
+@inline function storeUnit(q: usize, xy: v128, zw: v128): void {
+  const sxy = f64x2.mul(xy, xy), szw = f64x2.mul(zw, zw);
+  const sum = f64x2.extract_lane(sxy, 0) + f64x2.extract_lane(sxy, 1) + f64x2.extract_lane(szw, 0) + f64x2.extract_lane(szw, 1);
+  const inv = f64x2.splat(1 / Math.sqrt(sum));
+  v128.store(q, v128.shuffle<f32>(f32x4.demote_f64x2_zero(f64x2.mul(xy, inv)), f32x4.demote_f64x2_zero(f64x2.mul(zw, inv)), 0, 1, 4, 5));
 }
 
 /**
@@ -107,6 +133,13 @@ export function sampleReduced(out: usize, clip: usize, time: usize): void {
     const track = <i32>load<u32>(jointTrack + (<usize>j << 2));
     let entry = row + track;
 
+    if (mask == 0) {
+      // A joint the clip keeps constant: its 40 bytes as they are in the constants.
+      v128.store(o, v128.load(k));
+      v128.store(o, v128.load(k, 16), 16);
+      store<i64>(o, load<i64>(k, 32), 32);
+      continue;
+    }
     if ((mask & HAS_T) == 0) {
       copy12(o + POSE_T, k + POSE_T);
     } else if ((mask & T16) == 0) {
@@ -128,24 +161,17 @@ export function sampleReduced(out: usize, clip: usize, time: usize): void {
       let h = entryAt(table, table16, entry++);
       if (f(packed, h + H4) <= ts) h += H4;
       const s = (t - f(packed, h)) * f(packed, h + 1);
-      const s2 = s * s;
       const c = packed + (<usize>h << 2);
-      const x = rotation16(load<i32>(c, 8), load<i32>(c, 12), s, s2);
-      const y = rotation16(load<i32>(c, 16), load<i32>(c, 20), s, s2);
-      const z = rotation16(load<i32>(c, 24), load<i32>(c, 28), s, s2);
-      const w = rotation16(load<i32>(c, 32), load<i32>(c, 36), s, s2);
-      putUnit(o + POSE_Q, x, y, z, w);
+      const vs = f64x2.splat(s), vs2 = f64x2.splat(s * s);
+      storeUnit(o + POSE_Q, rotationPair16(v128.load(c, 8), vs, vs2), rotationPair16(v128.load(c, 24), vs, vs2));
     } else if ((mask & HAS_Q) == 0) {
       v128.store(o + POSE_Q, v128.load(k + POSE_Q));
     } else {
       let r = entryAt(table, table16, entry++);
       if (f(records, r + Q4) <= ts) r += Q4;
-      const u = t - f(records, r);
-      const x = f(records, r + 1) + u * (f(records, r + 2) + u * (f(records, r + 3) + u * f(records, r + 4)));
-      const y = f(records, r + 5) + u * (f(records, r + 6) + u * (f(records, r + 7) + u * f(records, r + 8)));
-      const z = f(records, r + 9) + u * (f(records, r + 10) + u * (f(records, r + 11) + u * f(records, r + 12)));
-      const w = f(records, r + 13) + u * (f(records, r + 14) + u * (f(records, r + 15) + u * f(records, r + 16)));
-      putUnit(o + POSE_Q, x, y, z, w);
+      const c = records + (<usize>r << 2);
+      const u = f64x2.splat(t - f(records, r));
+      storeUnit(o + POSE_Q, cubicPair(c + 4, c + 20, u), cubicPair(c + 36, c + 52, u));
     }
 
     if ((mask & (HAS_S | HAS_S1)) == 0) {
