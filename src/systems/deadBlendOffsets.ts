@@ -20,6 +20,12 @@
  * is halfLife / 10, so the joint stops drifting away quickly but without a velocity jump. The
  * joint takes the shortest of its channels'. Velocities are clamped first
  * ({@link DEAD_MAX_ANGULAR_VELOCITY}, {@link DEAD_MAX_SPEED}, {@link DEAD_MAX_SCALE_RATE}).
+ * A channel whose source moved by no more than float32 rounding of its values between P2 and
+ * P1 ({@link DEAD_STILL_RATIO}) is still: no velocity and no fit. Without that floor, rounding
+ * alone — a scale held at 1 that one of the two float32 blends 1 ms apart rounds to 1 − 1 ulp —
+ * reads as a velocity of 6e-5 per second whose direction is noise, and τ = (d·v)/|v|² of two
+ * noises can set the joint's half-life anywhere in its range (measured: a wasm world whose
+ * velocity blends rounded in float32 drifted 7e-3 from the JavaScript world's dead blends).
  *
  * Pure kernels over caller-owned blocks; nothing allocated, no double boxed (the clock and the
  * weight travel in a Float64Array).
@@ -43,6 +49,12 @@ export const DEAD_MAX_SCALE_RATE = 10;
 export const DEAD_MIN_HALF_LIFE_RATIO = 0.1;
 /** Below this squared speed (units²/s², rad²/s²) a channel is still and takes no part in the fit. */
 const STILL = 1e-12;
+/**
+ * A channel whose displacement |P1 − P2| is at most this × |P1| (a rotation's: this many
+ * radians) is still: eight float32 ulps, the rounding of a blend of a few float32 layers.
+ */
+export const DEAD_STILL_RATIO = 2 ** -20;
+const STILL_RATIO2 = DEAD_STILL_RATIO * DEAD_STILL_RATIO;
 
 /** In a float curve's slot entry (`CURVE_SLOT_STRIDE` floats) of a dead blend: the source value. */
 export const CURVE_DEAD_SOURCE = 0;
@@ -84,11 +96,18 @@ export function captureDeadBlend(job: CaptureJob): void {
     for (let channel = 0; channel < 2; channel++) {
       const c = channel === 0 ? POSE_T : POSE_S;
       const v = channel === 0 ? V_T : V_S;
-      let speed2 = 0;
+      let speed2 = 0, moved2 = 0, size2 = 0;
       for (let a = 0; a < 3; a++) {
-        tmp[W + a] = (p1[p + c + a] - p2[q + c + a]) * rate;
+        const moved = p1[p + c + a] - p2[q + c + a];
+        tmp[W + a] = moved * rate;
         tmp[D + a] = target[t + c + a] - p1[p + c + a];
         speed2 += tmp[W + a] * tmp[W + a];
+        moved2 += moved * moved;
+        size2 += p1[p + c + a] * p1[p + c + a];
+      }
+      if (moved2 <= STILL_RATIO2 * size2) {
+        stillChannel(tmp);
+        speed2 = 0;
       }
       tmp[SPEED2] = speed2;
       tmp[MAX] = channel === 0 ? DEAD_MAX_SPEED : DEAD_MAX_SCALE_RATE;
@@ -103,10 +122,15 @@ export function captureDeadBlend(job: CaptureJob): void {
     quat.conjugate(tmp, Q_P2, tmp, Q_P2);
     quat.multiply(tmp, Q_D, tmp, Q_P1, tmp, Q_P2);
     writeScaledAxis(tmp, W, tmp, Q_D);
-    let speed2 = 0;
+    let speed2 = 0, moved2 = 0;
     for (let a = 0; a < 3; a++) {
+      moved2 += tmp[W + a] * tmp[W + a];
       tmp[W + a] = tmp[W + a] * rate;
       speed2 += tmp[W + a] * tmp[W + a];
+    }
+    if (moved2 <= STILL_RATIO2) {
+      stillChannel(tmp);
+      speed2 = 0;
     }
     tmp[SPEED2] = speed2;
     tmp[MAX] = DEAD_MAX_ANGULAR_VELOCITY;
@@ -125,6 +149,11 @@ export function captureDeadBlend(job: CaptureJob): void {
       out[o + DEAD_VS + a] = tmp[V_S + a] / decayRate;
     }
   }
+}
+
+/** Zeroes the velocity at `tmp[W..]` (a still channel, see {@link DEAD_STILL_RATIO}). */
+function stillChannel(tmp: Float64Array): void {
+  tmp[W] = 0; tmp[W + 1] = 0; tmp[W + 2] = 0;
 }
 
 /** Scales the velocity at `tmp[W..]` (squared length `tmp[SPEED2]`) down to length `tmp[MAX]` if it is longer (numbers in `tmp`: a double argument would be boxed). */

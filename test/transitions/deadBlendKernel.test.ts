@@ -8,8 +8,9 @@
  * of the series' ½ radian.
  */
 import { describe, expect, it } from 'vitest';
-import { DEAD_Q, DEAD_RATE, DEAD_S, DEAD_T, DEAD_VS, DEAD_VT, DEAD_W, SLOT_STRIDE } from '../../src/components/Inertialization.js';
-import { applyDeadBlend, DEAD_CLOCK, DEAD_WEIGHT } from '../../src/systems/deadBlendOffsets.js';
+import { DEAD_Q, DEAD_RATE, DEAD_S, DEAD_T, DEAD_VS, DEAD_VT, DEAD_W, INERTIA_DEAD, SLOT_STRIDE } from '../../src/components/Inertialization.js';
+import { applyDeadBlend, captureDeadBlend, DEAD_CLOCK, DEAD_WEIGHT } from '../../src/systems/deadBlendOffsets.js';
+import { createCaptureJob } from '../../src/systems/captureOffsets.js';
 
 const POSE_T = 0, POSE_Q = 3, POSE_S = 7;
 
@@ -70,5 +71,36 @@ describe('the dead blend kernel', () => {
       const pose = extrapolate(5, t, 0, 0);
       expect(Array.from(pose)).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1, 1]);
     }
+  });
+});
+
+/**
+ * One joint's capture: the source moves in x at `speed` (m/s) toward a target 0.1 m ahead and
+ * its scale moves by `scaleStep` between P2 and P1, h = 1 ms apart. Returns the joint's decay rate and scale velocity's distance to rest.
+ */
+function captureWithScaleStep(scaleStep: number): { rate: number; scaleToRest: number } {
+  const pose = (x: number, scale: number): Float32Array => Float32Array.from([x, 0, 0, 0, 0, 0, 1, scale, scale, scale]);
+  const h = 1e-3, speed = 0.5;
+  const job = createCaptureJob();
+  job.p1 = pose(0, 1); job.p2 = pose(-speed * h, 1 - scaleStep); job.blend = pose(0.1, 1);
+  job.offsets = new Float32Array(SLOT_STRIDE);
+  job.jointCount = 1; job.prevDt = h; job.halfLife = 0.5; job.mode = INERTIA_DEAD;
+  captureDeadBlend(job);
+  return { rate: job.offsets[DEAD_RATE]!, scaleToRest: job.offsets[DEAD_VS]! };
+}
+
+describe('the dead blend capture', () => {
+  it('takes a channel moved by float32 rounding for still: no velocity, and the half-life is the moving channel\'s', () => {
+    // The translation's fit: heading 0.5 m/s toward 0.1 m, τ = 0.2 s, half-life ln 2 · τ: rate 1/τ.
+    const fitted = 1 / 0.2;
+    const ulp = 2 ** -24; // a float32 ulp just below 1
+    const still = captureWithScaleStep(ulp);
+    expect(still.scaleToRest).toBe(0);
+    expect(still.rate).toBeCloseTo(fitted, 3);
+    // Moved by more than rounding (a scale growing at 0.06 per second, none left to the target):
+    // a velocity, heading nowhere, so the joint takes the shortest half-life (0.05 s).
+    const moving = captureWithScaleStep(64 * 2 ** -20);
+    expect(moving.scaleToRest).not.toBe(0);
+    expect(moving.rate).toBeCloseTo(Math.LN2 / 0.05, 3);
   });
 });
