@@ -160,7 +160,7 @@ export const defaultFrame: Frame = createFrame([
   {
     name: 'sample',
     entities: sampleEntities,
-    reads: ['world.updates', 'Layers', 'RootMotion.extractYaw', 'Lod.slot', 'Lod.dt', 'world.assets.clips', 'world.assets.rootTracks', 'world.assets.syncMarkers'],
+    reads: ['world.updates', 'Layers', 'RootMotion.enabled', 'RootMotion.extractYaw', 'Lod.slot', 'Lod.dt', 'world.assets.clips', 'world.assets.rootTracks', 'world.assets.syncMarkers'],
     writes: [
       'Layers.time', 'Layers.rootDelta', 'Layers.rootYaw', 'Layers.weight', 'Layers.speed', 'Layers.fadeElapsed',
       'Layers.clip', 'world.events', 'world.time',

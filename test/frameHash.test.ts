@@ -28,6 +28,9 @@
  * at frame 1,000: LocalPose differs in those 2 of 41,730 floats (by ≤ 2.3e-16), SkinPalette
  * not at all, RootMotion.x in 2 of 321 characters by ≤ 5.9e-9 m (their root deltas summed over
  * the frames); the events, the clock and every other pool hash as recorded.
+ * And Layers.rootDelta alone when sampleSystem stopped writing root deltas for characters
+ * without root motion (rootMotionSystem reads them for those with it only): every other pool,
+ * the events and the clock hash as recorded.
  * `BITANIM_RECORD_FRAME_HASH=1 npx vitest run test/frameHash.test.ts` writes the fixture from
  * the code as it stands (retired pools kept as recorded): for a change made on purpose only,
  * said here.

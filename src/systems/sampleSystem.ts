@@ -4,10 +4,11 @@
  * samples each layer where it blends it, from the times written here.
  *
  * Reads:  Layers.clip/speed/weight/flags/fade*, syncGroup/syncRate/phaseOffset/syncBy,
- *         RootMotion.extractYaw, the update list (`world.updates`: who, by how many seconds),
- *         Lod.slot/dt, the clip, root-track and sync-marker registries.
- * Writes: Layers.time, Layers.rootDelta, Layers.rootYaw (characters with yaw
- *         extraction only), Layers.weight/fade* (cross-fades),
+ *         RootMotion.enabled/extractYaw, the update list (`world.updates`: who, by how many
+ *         seconds), Lod.slot/dt, the clip, root-track and sync-marker registries.
+ * Writes: Layers.time, Layers.rootDelta (characters with root motion only: rootMotionSystem
+ *         reads it for them alone), Layers.rootYaw (characters with yaw extraction only),
+ *         Layers.weight/fade* (cross-fades),
  *         Layers.speed of sync-group members (see {@link syncPhases}),
  *         the world event queue; `world.time` (the clock: {@link advanceClock}, once per frame
  *         after every chunk, src/frame.ts; or by sampleSystem run alone).
@@ -73,7 +74,7 @@ export function advanceClock(world: AnimationWorld, dt: number): void {
 export function sampleEntities(world: AnimationWorld, frameDt: number, first: number, end: number): void {
   const { Layers, RootMotion } = world.components;
   const { clip: clipIds, fadeCurve: fading, maxLayers } = Layers;
-  const extractYaw = RootMotion.extractYaw;
+  const { enabled: movesByRoot, extractYaw } = RootMotion;
   const { clips, rootTracks, syncMarkers } = world.assets;
   const queue = world.events;
   const { slot: lodSlot, dt: lodDt } = world.components.Lod;
@@ -89,14 +90,14 @@ export function sampleEntities(world: AnimationWorld, frameDt: number, first: nu
     queue.frameStart = lodSlot[eid] === 0 ? frameStart : frameStart + frameDt - lodDt[eid]; // when its seconds began
     const groups = playingSyncGroups(Layers, eid * maxLayers);
     if (groups !== 0) syncPhases(Layers, clips, syncMarkers, eid * maxLayers, groups);
-    const turning = extractYaw[eid] !== 0;
+    const moves = movesByRoot[eid] !== 0, turning = extractYaw[eid] !== 0;
     for (let li = eid * maxLayers, last = li + maxLayers; li < last; li++) {
       const clipId = clipIds[li];
       if (clipId < 0) continue;
       if (fading[li] !== 0 && advanceFade(Layers, li, dt)) continue; // a faded-out source: emptied
       const clip = clips[clipId];
       if (turning) extractRootYawDelta(Layers, li, clip, rootTracks[clipId], dt);
-      else extractRootDelta(Layers, li, clip, rootTracks[clipId], dt);
+      else if (moves) extractRootDelta(Layers, li, clip, rootTracks[clipId], dt);
       advanceLayer(Layers, li, clip, dt, queue, eid, clipId);
     }
   }

@@ -99,12 +99,13 @@ describe('sampleSystem', () => {
     const [a, b, c] = eids as [number, number, number];
     removeCharacter(world, b); // b's slots must stay as they are
     const stranger = addEntity(world.ecs); // an entity of the game without animation components
-    const { Layers } = world.components;
+    const { Layers, RootMotion } = world.components;
     Layers.rootDelta.fill(Number.NaN);
     const id = registerClip(world, clip);
     for (const eid of [a, b, c, stranger]) {
       const li = eid * DEFAULT_MAX_LAYERS;
       Layers.clip[li] = id; Layers.speed[li] = 1; Layers.weight[li] = 1; Layers.flags[li] = LAYER_LOOP;
+      RootMotion.enabled[eid] = 1; // root deltas are written for characters moved by root motion
     }
     sampleSystem(world, 0.0625);
     for (const eid of [b, stranger]) {
@@ -119,6 +120,23 @@ describe('sampleSystem', () => {
       expectAllNaN(Layers.rootDelta, (li + 1) * 3, (DEFAULT_MAX_LAYERS - 1) * 3);
     }
     expectAllNaN(Layers.rootDelta, 0, DEFAULT_MAX_LAYERS * 3); // row 0 is never an entity
+  });
+
+  it('writes no root delta for a character without root motion (only rootMotionSystem reads them, for those with it)', () => {
+    const { world, eids } = worldWith(skeleton, 2);
+    const [still, moving] = eids as [number, number];
+    const { Layers, RootMotion } = world.components;
+    Layers.rootDelta.fill(Number.NaN);
+    const id = registerClip(world, clip);
+    for (const eid of [still, moving]) {
+      const li = eid * DEFAULT_MAX_LAYERS;
+      Layers.clip[li] = id; Layers.speed[li] = 1; Layers.weight[li] = 1; Layers.flags[li] = LAYER_LOOP;
+    }
+    RootMotion.enabled[moving] = 1;
+    sampleSystem(world, 0.0625);
+    expectAllNaN(Layers.rootDelta, still * DEFAULT_MAX_LAYERS * 3, 3);
+    expect(Layers.time[still * DEFAULT_MAX_LAYERS]).toBe(0.0625); // its clock moves all the same
+    expect(Layers.rootDelta[moving * DEFAULT_MAX_LAYERS * 3]).toBeCloseTo(0.5, 6);
   });
 
   it('advances a layer of weight 0, which blendSystem then leaves out (the rest pose)', () => {
