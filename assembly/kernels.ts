@@ -745,6 +745,7 @@ export function sampleBound(out: usize, clip: usize, time: usize, binding: usize
 }
 
 // Foot locking's per-character work (src/wasm/footLockWasm.ts calls it).
+export { captureOffsets, writeSourcePast } from './capture';
 export { footLockEntries, footLockLegs, footLockTurn } from './footLock';
 export { addSpringOffsets, applyDeadBlend, applyDeadBlendCurves, applyQuinticCurveOffsets, applyQuinticOffsets, applySpringCurveOffsets, applySpringOffsets } from './offsets';
 

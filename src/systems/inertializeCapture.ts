@@ -38,10 +38,10 @@
 import * as inertialization from '../components/Inertialization.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { AnimationWorld } from '../world.js';
-import { addSpringOffsetsOn, deadBlendOn, quinticOffsetsOn } from '../wasm/offsetsWasm.js';
+import { addSpringOffsetsOn, deadBlendOn, quinticOffsetsOn, writeSourcePastOn } from '../wasm/offsetsWasm.js';
 import { blendPlanWasm } from '../wasm/blendWasm.js';
 import { captureCurveSource } from './captureCurves.js';
-import { CAPTURE_BACK, CAPTURE_LEAD, SOURCE_INTERVAL, writeSourcePast } from './captureOffsets.js';
+import { CAPTURE_BACK, CAPTURE_LEAD, SOURCE_INTERVAL } from './captureOffsets.js';
 import { blendPlan, layersCanGoBack, planLayersAt, planLayersNow } from './layerPlan.js';
 import { DEAD_CLOCK, DEAD_WEIGHT, writeDeadSourcePast } from './deadBlendOffsets.js';
 import { applyFadeCurve } from '../math/fadeCurves.js';
@@ -150,7 +150,7 @@ export function captureSourceMotion(world: AnimationWorld, eid: number, running:
     job.jointCount = jointCount;
     job.mode = c.mode[eid];
     job.clock = c.elapsed[eid];
-    writeSourcePast(job);
+    writeSourcePastOn(world, job);
     if (c.mode[eid] === INERTIA_DEAD) {
       // The running dead blend's own motion: the output at τ and at τ − σh, both rebuilt from
       // the blends (so the velocity takes both from the same kernels), give P2.

@@ -59,12 +59,12 @@ import * as layout from '../math/layout.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 import { blendLayersAt } from './inertializeCapture.js';
 import { captureCurveOffsets } from './captureCurves.js';
-import { CAPTURE_BACK, CAPTURE_DT, captureOffsets, createCaptureJob, SOURCE_INTERVAL, type CaptureJob } from './captureOffsets.js';
+import { CAPTURE_BACK, CAPTURE_DT, createCaptureJob, SOURCE_INTERVAL, type CaptureJob } from './captureOffsets.js';
 import { layersCanGoBack, layerPlanScratch } from './layerPlan.js';
 import { CURVE_SLOT_STRIDE } from '../components/Curves.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
 import { captureDeadBlend, DEAD_CLOCK, DEAD_WEIGHT } from './deadBlendOffsets.js';
-import { deadBlendOn, deadCurvesOn, quinticCurvesOn, quinticOffsetsOn, springCurvesOn, springOffsetsOn } from '../wasm/offsetsWasm.js';
+import { captureOffsetsOn, deadBlendOn, deadCurvesOn, quinticCurvesOn, quinticOffsetsOn, springCurvesOn, springOffsetsOn } from '../wasm/offsetsWasm.js';
 import { applyFadeCurve } from '../math/fadeCurves.js';
 // Bound as this module's own constants, which V8 folds into the loops (see layout.ts).
 const { POSE_STRIDE } = layout;
@@ -79,9 +79,9 @@ const { INERTIA_DEAD, INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING, NO_SLOT, OF
  * capture), a slot's worth of floats (`slotScratch`, `maxJoints × 20`: the offsets a capture
  * computes before they replace the source poses in the slot, or the source poses a request
  * computes before they replace the running offsets), a dead blend's clock and weight
- * (`deadClock`, at `DEAD_CLOCK` and `DEAD_WEIGHT`) and a spring's decay for the WebAssembly
- * kernels (`offsetParams`, src/wasm/offsetsWasm.ts); those two in the pool memory, where the
- * kernels read them.
+ * (`deadClock`, at `DEAD_CLOCK` and `DEAD_WEIGHT`), a spring's decay and a capture's seconds for
+ * the WebAssembly kernels (`offsetParams`, `captureParams`, src/wasm/offsetsWasm.ts); those three
+ * in the pool memory, where the kernels read them.
  */
 export const inertializeScratch = {
   pose: (maxJoints: number, alloc: PoolAllocator): Float32Array => alloc.array(Float32Array, maxJoints * POSE_STRIDE),
@@ -91,6 +91,7 @@ export const inertializeScratch = {
   params: (): Float64Array => new Float64Array(8),
   deadClock: (_maxJoints: number, alloc: PoolAllocator): Float64Array => alloc.array(Float64Array, 2),
   offsetParams: (_maxJoints: number, alloc: PoolAllocator): Float64Array => alloc.array(Float64Array, 4),
+  captureParams: (_maxJoints: number, alloc: PoolAllocator): Float64Array => alloc.array(Float64Array, 4),
   capture: (): CaptureJob => createCaptureJob(),
   ...layerPlanScratch,
 };
@@ -210,7 +211,7 @@ function capture(world: AnimationWorld, eid: number, dt: number): void {
   job.halfLife = c.halfLife[eid];
   const dead = job.mode === INERTIA_DEAD;
   if (dead) captureDeadBlend(job);
-  else captureOffsets(job);
+  else captureOffsetsOn(world, job);
   const slots = c.slots;
   for (let i = 0, n = jointCount * (dead ? SLOT_STRIDE : OFFSET_STRIDE); i < n; i++) slots[slotOff + i] = slotScratch[i];
   params[CAPTURE_DT] = dt - c.lead[eid];

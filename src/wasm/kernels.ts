@@ -275,6 +275,16 @@ export type AddSpringOffsetsKernel = (pose: number, offsets: number, jointCount:
 /** Dead blending of a character's pose (assembly/offsets.ts `applyDeadBlend`): `clock` points at the seconds and the target weight (f64). */
 export type DeadBlendKernel = (pose: number, state: number, jointCount: number, clock: number) => void;
 
+/**
+ * A transition's offsets at the switch (assembly/capture.ts `captureOffsets`): the target's poses,
+ * P1, P2 and the offsets block at their byte addresses; `params` points at σh, Δt, the duration
+ * and the running offset's clock (f64, src/wasm/offsetsWasm.ts `CAPTURE_PARAMS`).
+ */
+export type CaptureOffsetsKernel = (blend: number, blendOther: number, p1: number, p2: number, offsets: number, jointCount: number, mode: number, params: number) => void;
+
+/** A request's P2 from P1 along the source's velocity (assembly/capture.ts `writeSourcePast`): as {@link CaptureOffsetsKernel}, the running offsets read. */
+export type SourcePastKernel = (blend: number, blendOther: number, p1: number, p2: number, offsets: number, jointCount: number, mode: number, params: number) => void;
+
 /** Quintic offsets of float curves (assembly/offsets.ts `applyQuinticCurveOffsets`). */
 export type QuinticCurveOffsetsKernel = (values: number, slots: number, curveCount: number, elapsed: number) => void;
 
@@ -321,6 +331,8 @@ export interface WasmKernels {
   readonly applyQuinticCurveOffsets: QuinticCurveOffsetsKernel;
   readonly applySpringCurveOffsets: SpringCurveOffsetsKernel;
   readonly applyDeadBlendCurves: DeadBlendCurvesKernel;
+  readonly captureOffsets: CaptureOffsetsKernel;
+  readonly writeSourcePast: SourcePastKernel;
   /** Per skeleton id: the skeleton the tables' entry was made for (null: none; its copy may be 0, the area was full). */
   readonly copied: (Skeleton | null)[];
   /** Per clip id: the clip the table's entry was made for (null: none; its copy may be 0: it did not fit). */
@@ -398,6 +410,8 @@ export function instantiateKernels(
     applyQuinticCurveOffsets: exports['applyQuinticCurveOffsets'] as QuinticCurveOffsetsKernel,
     applySpringCurveOffsets: exports['applySpringCurveOffsets'] as SpringCurveOffsetsKernel,
     applyDeadBlendCurves: exports['applyDeadBlendCurves'] as DeadBlendCurvesKernel,
+    captureOffsets: exports['captureOffsets'] as CaptureOffsetsKernel,
+    writeSourcePast: exports['writeSourcePast'] as SourcePastKernel,
     copied: [],
     clipCopied: [],
     maskCopied: [],

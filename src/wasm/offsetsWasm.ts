@@ -6,15 +6,21 @@
  * update) and by a transition request rebuilding the last output (inertializeCapture.ts), so a
  * rebuilt output comes from the kernels that wrote it. The WebAssembly kernels give the
  * JavaScript kernels' bits but where those call `Math.sin`, `Math.cos` or `Math.exp`
- * (docs/wasm.md). Numbers the kernels read (a spring's decay, a dead blend's clock) travel in
- * this thread's `offsetParams` / `deadClock` scratch, in the memory, so none is passed boxed.
+ * (docs/wasm.md). So too a capture's kernels (src/systems/captureOffsets.ts, assembly/capture.ts),
+ * with `Math.atan2` among those. Numbers the kernels read (a spring's decay, a dead blend's
+ * clock, a capture's seconds) travel in this thread's `offsetParams` / `deadClock` /
+ * `captureParams` scratch, in the memory, so none is passed boxed.
  */
 import { applyQuinticCurveOffsets, applyQuinticOffsets, applySpringCurveOffsets, applySpringOffsets, addSpringOffsets } from '../systems/inertializeOffsets.js';
 import { applyDeadBlend, applyDeadBlendCurves } from '../systems/deadBlendOffsets.js';
+import { captureOffsets, writeSourcePast, type CaptureJob } from '../systems/captureOffsets.js';
 import type { AnimationWorld } from '../world.js';
 
 // In `world.scratch.offsetParams`: a spring's y = 2 ln 2 / half-life, e^(−y·dt) and dt (assembly/offsets.ts reads them there).
 const SPRING_Y = 0, SPRING_DECAY = 1, SPRING_DT = 2;
+
+/** In `world.scratch.captureParams` (f64): a capture's σh, Δt, duration and running clock (assembly/capture.ts reads them there). */
+export const CAPTURE_PARAMS = { interval: 0, prevDt: 1, duration: 2, clock: 3 } as const;
 
 /** The world's kernels when `a`, `b` and `c` are views of their memory, else null. */
 function kernelsFor(world: AnimationWorld, a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView): AnimationWorld['wasm'] {
@@ -92,5 +98,49 @@ function springParams(world: AnimationWorld, halfLife: Float32Array, index: numb
   params[SPRING_Y] = y;
   params[SPRING_DECAY] = Math.exp(-y * dt);
   params[SPRING_DT] = dt;
+  return params;
+}
+
+/** `captureOffsets(job)` (quintic or spring offsets at a switch) on the world's kernels. */
+export function captureOffsetsOn(world: AnimationWorld, job: CaptureJob): void {
+  const kernels = captureKernelsFor(world, job);
+  if (kernels === null) {
+    captureOffsets(job);
+    return;
+  }
+  const params = captureParams(world, job);
+  kernels.captureOffsets(
+    job.blend.byteOffset + job.blendOff * 4, job.blendOther.byteOffset + job.blendOtherOff * 4, job.p1.byteOffset + job.p1Off * 4,
+    job.p2.byteOffset + job.p2Off * 4, job.offsets.byteOffset + job.offsetsOff * 4, job.jointCount, job.mode, params.byteOffset,
+  );
+}
+
+/** `writeSourcePast(job)` (a request's P2 from P1) on the world's kernels. */
+export function writeSourcePastOn(world: AnimationWorld, job: CaptureJob): void {
+  const kernels = captureKernelsFor(world, job);
+  if (kernels === null) {
+    writeSourcePast(job);
+    return;
+  }
+  const params = captureParams(world, job);
+  kernels.writeSourcePast(
+    job.blend.byteOffset + job.blendOff * 4, job.blendOther.byteOffset + job.blendOtherOff * 4, job.p1.byteOffset + job.p1Off * 4,
+    job.p2.byteOffset + job.p2Off * 4, job.offsets.byteOffset + job.offsetsOff * 4, job.jointCount, job.mode, params.byteOffset,
+  );
+}
+
+/** The world's kernels when every block `job` names and this thread's `captureParams` are in their memory, else null. */
+function captureKernelsFor(world: AnimationWorld, job: CaptureJob): AnimationWorld['wasm'] {
+  const kernels = kernelsFor(world, job.blend, job.blendOther, world.scratch.captureParams);
+  return kernels !== null && kernelsFor(world, job.p1, job.p2, job.offsets) !== null ? kernels : null;
+}
+
+/** `job`'s seconds into this thread's `captureParams` (σh, Δt, duration, clock). */
+function captureParams(world: AnimationWorld, job: CaptureJob): Float64Array {
+  const params = world.scratch.captureParams;
+  params[CAPTURE_PARAMS.interval] = job.interval;
+  params[CAPTURE_PARAMS.prevDt] = job.prevDt;
+  params[CAPTURE_PARAMS.duration] = job.duration;
+  params[CAPTURE_PARAMS.clock] = job.clock;
   return params;
 }
