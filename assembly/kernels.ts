@@ -221,6 +221,66 @@ export function sampleClip(out: usize, clip: usize, time: usize): void {
 }
 
 /**
+ * {@link sampleClip} with `sampleClipInto`'s bits at any time: between frames a joint's ten floats
+ * lerped in doubles as five `f64x2` pairs (`a·β + b·α`; the hemisphere fix negates α on the
+ * quaternion lanes, `(−b)·α = b·(−α)` exactly; the dot product summed left to right as there;
+ * the lanes that share a pair with a quaternion lane multiplied by 1 when those take their norm),
+ * each rounded to float32 once when stored. Reduced and compressed records as `sampleClip` (their
+ * samplers give the JavaScript samplers' bits). A transition's velocity blends run on it: the
+ * difference of two samples 1 ms apart, where float32 arithmetic's rounding would weigh
+ * (docs/wasm.md).
+ */
+export function sampleClipExact(out: usize, clip: usize, time: usize): void {
+  if (load<i32>(clip, 12) < 0) {
+    if (load<i32>(clip, 8) < 0) sampleReduced(out, clip, time);
+    else sampleCompressed(out, clip, time);
+    return;
+  }
+  const frameCount = load<i32>(clip, 8);
+  const poseBytes = <usize>load<i32>(clip, 12) * POSE_BYTES;
+  const position = load<f64>(time) * load<f64>(clip);
+  let frame = Math.floor(position);
+  let alpha = position - frame;
+  if (!(frame >= 0)) {
+    frame = 0;
+    alpha = 0;
+  } else if (frame >= <f64>(frameCount - 1)) {
+    frame = <f64>(frameCount - 1);
+    alpha = 0;
+  }
+  const a0 = clip + CLIP_HEADER + <usize>(<i32>frame) * poseBytes;
+  if (alpha == 0) {
+    memory.copy(out, a0, poseBytes);
+    return;
+  }
+  const beta = 1 - alpha;
+  const vb = f64x2.splat(beta), va = f64x2.splat(alpha);
+  const negative = -alpha;
+  const one = f64x2.splat(1);
+  for (let a = a0, end = a0 + poseBytes, o = out; a < end; a += POSE_BYTES, o += POSE_BYTES) {
+    const b = a + poseBytes;
+    const a01 = load2(a, 0), a23 = load2(a, 8), a45 = load2(a, 16), a67 = load2(a, 24), a89 = load2(a, 32);
+    const b01 = load2(b, 0), b23 = load2(b, 8), b45 = load2(b, 16), b67 = load2(b, 24), b89 = load2(b, 32);
+    // ax·bx + ay·by + az·bz + aw·bw, left to right (floats 3 4 5 6)
+    const p23 = f64x2.mul(a23, b23), p45 = f64x2.mul(a45, b45), p67 = f64x2.mul(a67, b67);
+    const dot = f64x2.extract_lane(p23, 1) + f64x2.extract_lane(p45, 0) + f64x2.extract_lane(p45, 1) + f64x2.extract_lane(p67, 0);
+    const s = select<f64>(negative, alpha, dot < 0);
+    const r01 = f64x2.add(f64x2.mul(a01, vb), f64x2.mul(b01, va));
+    const r23 = f64x2.add(f64x2.mul(a23, vb), f64x2.mul(b23, pair(alpha, s)));
+    const r45 = f64x2.add(f64x2.mul(a45, vb), f64x2.mul(b45, f64x2.splat(s)));
+    const r67 = f64x2.add(f64x2.mul(a67, vb), f64x2.mul(b67, pair(s, alpha)));
+    const r89 = f64x2.add(f64x2.mul(a89, vb), f64x2.mul(b89, va));
+    const qx = f64x2.extract_lane(r23, 1), qy = f64x2.extract_lane(r45, 0), qz = f64x2.extract_lane(r45, 1), qw = f64x2.extract_lane(r67, 0);
+    const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+    store2(o, 0, r01);
+    store2(o, 8, f64x2.mul(r23, f64x2.replace_lane(one, 1, inv)));
+    store2(o, 16, f64x2.mul(r45, f64x2.splat(inv)));
+    store2(o, 24, f64x2.mul(r67, f64x2.replace_lane(one, 0, inv)));
+    store2(o, 32, r89);
+  }
+}
+
+/**
  * The override blend of one character's unmasked override layers into its local pose
  * (src/math/blendPose.ts `blendOverrideLayers` with no masks): per joint, over the layers whose
  * bit is set in `layers` (slot order), w = weight (skipped unless > 0), sums from +0 of T·w,

@@ -29,6 +29,7 @@ import { applyAdditiveLayer, blendLayeredLayers, blendLayerOverBase, blendOverri
 import { SLERP_WORK, slerpBlendRotations } from '../math/blendSlerp.js';
 import { POSE_STRIDE } from '../math/layout.js';
 import type { PoolAllocator } from '../memory/poolAllocator.js';
+import { sampleExactWasm } from '../wasm/kernels.js';
 import type { AnimationWorld, ScratchOf } from '../world.js';
 
 /** One character's layers at one instant (see the file header). Slots are `n = li − eid × maxLayers`. */
@@ -281,12 +282,19 @@ function sampleBlendTwoSlots(
   return sampleBlendTwoInto(out, outOff, clipA, clipB, plan.time, a, b, plan.layerWeight, jointCount);
 }
 
-/** Samples slot `n` of `plan` (its clip at its time, through its layer's binding) into `out` at `outOff`. */
+/**
+ * Samples slot `n` of `plan` (its clip at its time, through its layer's binding) into `out` at
+ * `outOff`: `sampleClipInto`, or in a world on the WebAssembly kernels, for an unbound layer
+ * whose clip has a copy and `out` in their memory, `sampleClipExact` (the same bits).
+ */
 export function sampleSlot(
   out: Float32Array, outOff: number, world: AnimationWorld, plan: LayerPlan, n: number, clips: AnimationWorld['assets']['clips'],
   bindings: AnimationWorld['assets']['bindings'],
 ): void {
   const bindingId = world.components.Layers.binding[plan.firstLayer + n];
+  const kernels = world.wasm;
+  if (bindingId < 0 && kernels !== null && out.buffer === kernels.poolBuffer
+    && sampleExactWasm(kernels, plan.source[n], out.byteOffset + outOff * 4, plan.time.byteOffset + n * 8)) return;
   sampleClipInto(out, outOff, clips[plan.source[n]], plan.time, n, bindingId < 0 ? null : bindings[bindingId]);
 }
 

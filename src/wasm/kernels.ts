@@ -221,6 +221,9 @@ export type CopyKernel = (dst: number, src: number, bytes: number) => void;
 /** The sampling kernel: one layer from a dense unbound clip (assembly/kernels.ts `sampleClip`). */
 export type SampleKernel = (out: number, clip: number, time: number) => void;
 
+/** Sampling with the JavaScript sampler's bits at any time (assembly/kernels.ts `sampleClipExact`, doubles): a transition's velocity blends. */
+export type ExactSampleKernel = (out: number, clip: number, time: number) => void;
+
 /** The override blend kernel: one character's unmasked override layers (assembly/kernels.ts `blendOverride`). */
 export type BlendKernel = (
   out: number, poses: number, layerBytes: number, weights: number, layers: number, jointCount: number, rest: number, threshold: number,
@@ -316,6 +319,7 @@ export interface WasmKernels {
   readonly skinEntries: SkinEntriesKernel;
   readonly copyBytes: CopyKernel;
   readonly sampleClip: SampleKernel;
+  readonly sampleClipExact: ExactSampleKernel;
   readonly sampleBound: BoundSampleKernel;
   readonly blendOverride: BlendKernel;
   readonly blendOverrideMasked: MaskedBlendKernel;
@@ -395,6 +399,7 @@ export function instantiateKernels(
     skinEntries: exports['skinEntries'] as SkinEntriesKernel,
     copyBytes: exports['copyBytes'] as CopyKernel,
     sampleClip: exports['sampleClip'] as SampleKernel,
+    sampleClipExact: exports['sampleClipExact'] as ExactSampleKernel,
     sampleBound: exports['sampleBound'] as BoundSampleKernel,
     blendOverride: exports['blendOverride'] as BlendKernel,
     blendOverrideMasked: exports['blendOverrideMasked'] as MaskedBlendKernel,
@@ -891,6 +896,19 @@ export function copiedClipFrames(kernels: WasmKernels, clip: Clip): Float32Array
   const id = kernels.clipCopied.indexOf(clip);
   const at = id < 0 ? 0 : clipCopyAt(kernels.area, id);
   return at === 0 ? null : new Float32Array(kernels.area.words.buffer, at + CLIP_HEADER, clip.frames.length);
+}
+
+/**
+ * Samples clip `id` (unbound) on `sampleClipExact` into the pose at byte `out`, its time at byte
+ * `time`: `sampleClipInto`'s bits (dense, reduced or compressed); false, having written nothing,
+ * when the clip has no copy in the kernel area.
+ */
+export function sampleExactWasm(kernels: WasmKernels, id: number, out: number, time: number): boolean {
+  const { area } = kernels;
+  const at = id < area.clipTable.length ? area.clipTable[id] : 0;
+  if (at === 0) return false;
+  kernels.sampleClipExact(out, at, time);
+  return true;
 }
 
 /**

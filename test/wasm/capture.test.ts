@@ -11,11 +11,11 @@
  * job whose blocks are not in the memory runs the JavaScript kernel.
  */
 import { describe, expect, it } from 'vitest';
-import { createAnimationWorld, type AnimationWorld } from '../../src/index.js';
+import { createAnimationWorld, play, spawnCharacter, step, transition, type AnimationWorld } from '../../src/index.js';
 import { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING } from '../../src/components/Inertialization.js';
 import { captureOffsets, createCaptureJob, writeSourcePast, type CaptureJob } from '../../src/systems/captureOffsets.js';
 import { captureOffsetsOn, writeSourcePastOn } from '../../src/wasm/offsetsWasm.js';
-import { createRandom } from '../fixtures/synthetic.js';
+import { createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 
 const JOINTS = 24, POSE = 10, OFFSETS = 18;
 const POSE_FLOATS = JOINTS * POSE, OFFSET_FLOATS = JOINTS * OFFSETS;
@@ -198,5 +198,29 @@ describe('a transition\'s capture on the WebAssembly kernels', () => {
     expect(calls['captureOffsets']).toBe(0);
     expect(calls['writeSourcePast']).toBe(0);
     expect(compare(job.offsets, expected.offsets).differing).toBe(0);
+  });
+});
+
+describe('a transition\'s blends in a wasm world', () => {
+  it('sample their layers on sampleClipExact (the JavaScript sampler\'s bits), at the request and at the switch', () => {
+    const skeleton = syntheticSkeleton(JOINTS);
+    const walk = syntheticClip(skeleton, { seed: 2 }), run = syntheticClip(skeleton, { seed: 3 });
+    const world = createAnimationWorld({ maxEntities: 4, maxJoints: JOINTS, kernels: 'wasm' });
+    const eid = spawnCharacter(world, skeleton);
+    play(world, eid, walk, { time: 0.3 });
+    play(world, eid, run, { layer: 1, weight: 0.4, time: 0.1 });
+    step(world, 1 / 60);
+    const kernels = world.wasm as unknown as Record<string, (...args: number[]) => void>;
+    let exact = 0;
+    const kernel = kernels['sampleClipExact']!;
+    kernels['sampleClipExact'] = (...args: number[]) => {
+      exact++;
+      kernel(...args);
+    };
+    transition(world, eid, run, { duration: 0.2 });
+    const atRequest = exact;
+    step(world, 1 / 60);
+    expect(atRequest).toBeGreaterThanOrEqual(2); // the source's blends at τ and τ − h: two layers each
+    expect(exact).toBeGreaterThan(atRequest); // the target's at the switch
   });
 });

@@ -47,7 +47,7 @@ import {
   kernelAreaSkeletons, POSE_TABLE_IDS, SKIN_TABLE_IDS,
 } from '../../src/wasm/kernels.js';
 import { reloadKernels, setKernelAreaFixed, setKernelsUnavailable } from '../../src/wasm/loader.js';
-import { clipCopyAt, sampleLayerWasm, skeletonCopyAt, syncKernelArea } from '../../src/wasm/kernels.js';
+import { clipCopyAt, sampleExactWasm, sampleLayerWasm, skeletonCopyAt, syncKernelArea } from '../../src/wasm/kernels.js';
 import { sampleClipInto } from '../../src/assets/sampleClip.js';
 import { blendOverrideLayers } from '../../src/math/blendPose.js';
 import { deg, humanoid } from '../aim/helpers.js';
@@ -461,6 +461,37 @@ describe('WebAssembly sampling and override blending kernels', () => {
       }
     }
     expect(flips).toBeGreaterThan(0);
+  });
+
+  it('sampleClipExact gives sampleClipInto\'s bits at every time (frames, between them, across hemisphere flips, past both ends, NaN), dense and reduced', () => {
+    const skeleton = syntheticSkeleton(24, 3);
+    const base = syntheticClip(skeleton, { seed: 9, frameCount: 23, amplitude: 1.4 });
+    const frames = base.frames.slice();
+    for (let f = 1; f < base.frameCount; f += 2) for (let j = 1; j < 24; j += 2) for (let c = 3; c < 7; c++) frames[(f * 24 + j) * 10 + c]! *= -1;
+    const clip = createClip({ ...base, frames });
+    const reduced = reduceClip(syntheticClip(skeleton, { seed: 5, frameCount: 31, amplitude: 0.8 }), { tolerance: 0.001 });
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: 24, kernels: 'wasm' });
+    const kernels = world.wasm!;
+    const { time } = world.components.Layers;
+    const pose = world.scratch.layerSamples;
+    const expected = new Float32Array(24 * 10);
+    syncKernelArea(kernels, [], [clip, reduced]);
+    let between = 0;
+    for (const [id, c] of [[0, clip], [1, reduced]] as const) {
+      const times = [0, 1 / 30, 0.51234, 1e-9, c.duration, c.duration - 1e-12, c.duration + 3, -0.2, NaN, Infinity];
+      for (let n = 0; n < 200; n++) times.push((n / 199) * c.duration * 1.01 + 1e-4 * Math.sin(n));
+      for (const t of times) {
+        time[1] = t;
+        pose.fill(7);
+        expect(sampleExactWasm(kernels, id, pose.byteOffset, time.byteOffset + 8)).toBe(true);
+        sampleClipInto(expected, 0, c, time, 1);
+        expect(bits(pose.subarray(0, 240)), `clip ${id} at ${t}`).toEqual(bits(expected));
+        expect(pose[240]).toBe(7);
+        if (c.reduced === null && t * c.frameRate - Math.floor(t * c.frameRate) > 0) between++;
+      }
+    }
+    expect(between).toBeGreaterThan(150); // the lerp between frames was compared, not only copies
+    expect(sampleExactWasm(kernels, 5, pose.byteOffset, time.byteOffset + 8)).toBe(false); // no copy: the caller samples on JavaScript
   });
 
   it('blendOverride gives blendOverrideLayers\' bits (0 to 4 layers, weights summing below the threshold), within float32 rounding for two layers above it; opposite hemispheres', () => {
