@@ -167,26 +167,25 @@ const CLIP_HEADER: usize = 16;
   return f32x4.add(h, v128.shuffle<f32>(h, h, 1, 0, 3, 2));
 }
 
+/** The weight past the frame {@link framesToLerp} returned. */
+let frameAlpha: f64 = 0;
+
 /**
- * Samples a dense clip without a binding (src/assets/sampleClip.ts `sampleClipInto`) at the time
- * `load<f64>(time)` into the layer pose at `out`: frame index and alpha as there, `memory.copy`
- * of the frame when alpha is 0 (the JavaScript path's bits), else per joint T and S by lerp
- * (`a·β + b·α`) and Q by the hemisphere-fixed lerp (a·b < 0: α negated on Q, `(−b)·α = b·(−α)`),
- * normalized by `1 / sqrt(|q|²)` — in float32 (`f32x4`), within float32 rounding of the
- * JavaScript path, not its bits (docs/wasm.md: precision). `clip` points at the clip's record
- * in the kernel area (src/wasm/kernels.ts `copyClip`). A record whose joint count is negative is
- * a compressed clip's (`copyCompressedClip`): {@link sampleCompressed} samples it; with its frame
- * count −1 too, a reduced clip's (src/wasm/reducedCopy.ts): assembly/reduced.ts samples it.
+ * The samplers' common start, at `load<f64>(time)` seconds of the clip at `clip`: a compressed
+ * clip's record (its joint count negated) is sampled by {@link sampleCompressed}, a reduced
+ * clip's (its frame count −1 too) by assembly/reduced.ts, a dense clip's frame copied when the
+ * time is on it (`sampleClipInto`'s index: clamped to the first and last frames, NaN to the
+ * first) — then 0, the sample is in `out`; else the frame before the time (`poseBytes` a
+ * frame's bytes), its weight past it in {@link frameAlpha}, for the caller to lerp.
  */
-export function sampleClip(out: usize, clip: usize, time: usize): void {
+// @ts-ignore: decorator
+@inline function framesToLerp(out: usize, clip: usize, time: usize, poseBytes: usize): usize {
   if (load<i32>(clip, 12) < 0) {
-    // A compressed clip's record (its joint count negated), or a reduced clip's (its frame count −1 too).
     if (load<i32>(clip, 8) < 0) sampleReduced(out, clip, time);
     else sampleCompressed(out, clip, time);
-    return;
+    return 0;
   }
   const frameCount = load<i32>(clip, 8);
-  const poseBytes = <usize>load<i32>(clip, 12) * POSE_BYTES;
   const position = load<f64>(time) * load<f64>(clip);
   let frame = Math.floor(position);
   let alpha = position - frame;
@@ -200,8 +199,28 @@ export function sampleClip(out: usize, clip: usize, time: usize): void {
   const a0 = clip + CLIP_HEADER + <usize>(<i32>frame) * poseBytes;
   if (alpha == 0) {
     memory.copy(out, a0, poseBytes);
-    return;
+    return 0;
   }
+  frameAlpha = alpha;
+  return a0;
+}
+
+/**
+ * Samples a dense clip without a binding (src/assets/sampleClip.ts `sampleClipInto`) at the time
+ * `load<f64>(time)` into the layer pose at `out`: frame index and alpha as there, `memory.copy`
+ * of the frame when alpha is 0 (the JavaScript path's bits), else per joint T and S by lerp
+ * (`a·β + b·α`) and Q by the hemisphere-fixed lerp (a·b < 0: α negated on Q, `(−b)·α = b·(−α)`),
+ * normalized by `1 / sqrt(|q|²)` — in float32 (`f32x4`), within float32 rounding of the
+ * JavaScript path, not its bits (docs/wasm.md: precision). `clip` points at the clip's record
+ * in the kernel area (src/wasm/kernels.ts `copyClip`). A record whose joint count is negative is
+ * a compressed clip's (`copyCompressedClip`): {@link sampleCompressed} samples it; with its frame
+ * count −1 too, a reduced clip's (src/wasm/reducedCopy.ts): assembly/reduced.ts samples it.
+ */
+export function sampleClip(out: usize, clip: usize, time: usize): void {
+  const poseBytes = <usize>load<i32>(clip, 12) * POSE_BYTES;
+  const a0 = framesToLerp(out, clip, time, poseBytes);
+  if (a0 == 0) return;
+  const alpha = frameAlpha;
   // float32 four lanes at a time: T (+ qx) from float 0, Q from float 3, (qw +) S from float 6;
   // stored T, then S, then Q over the lanes the other two wrote unnormalized.
   const af = <f32>alpha;
@@ -231,28 +250,10 @@ export function sampleClip(out: usize, clip: usize, time: usize): void {
  * (docs/wasm.md).
  */
 export function sampleClipExact(out: usize, clip: usize, time: usize): void {
-  if (load<i32>(clip, 12) < 0) {
-    if (load<i32>(clip, 8) < 0) sampleReduced(out, clip, time);
-    else sampleCompressed(out, clip, time);
-    return;
-  }
-  const frameCount = load<i32>(clip, 8);
   const poseBytes = <usize>load<i32>(clip, 12) * POSE_BYTES;
-  const position = load<f64>(time) * load<f64>(clip);
-  let frame = Math.floor(position);
-  let alpha = position - frame;
-  if (!(frame >= 0)) {
-    frame = 0;
-    alpha = 0;
-  } else if (frame >= <f64>(frameCount - 1)) {
-    frame = <f64>(frameCount - 1);
-    alpha = 0;
-  }
-  const a0 = clip + CLIP_HEADER + <usize>(<i32>frame) * poseBytes;
-  if (alpha == 0) {
-    memory.copy(out, a0, poseBytes);
-    return;
-  }
+  const a0 = framesToLerp(out, clip, time, poseBytes);
+  if (a0 == 0) return;
+  const alpha = frameAlpha;
   const beta = 1 - alpha;
   const vb = f64x2.splat(beta), va = f64x2.splat(alpha);
   const negative = -alpha;

@@ -15,6 +15,7 @@ import { applyQuinticCurveOffsets, applyQuinticOffsets, applySpringCurveOffsets,
 import { applyDeadBlend, applyDeadBlendCurves } from '../systems/deadBlendOffsets.js';
 import { captureOffsets, writeSourcePast, type CaptureJob } from '../systems/captureOffsets.js';
 import type { AnimationWorld } from '../world.js';
+import type { CaptureOffsetsKernel, SourcePastKernel } from './kernels.js';
 
 // In `world.scratch.offsetParams`: a spring's y = 2 ln 2 / half-life, e^(−y·dt) and dt (assembly/offsets.ts reads them there).
 const SPRING_Y = 0, SPRING_DECAY = 1, SPRING_DT = 2;
@@ -104,29 +105,15 @@ function springParams(world: AnimationWorld, halfLife: Float32Array, index: numb
 /** `captureOffsets(job)` (quintic or spring offsets at a switch) on the world's kernels. */
 export function captureOffsetsOn(world: AnimationWorld, job: CaptureJob): void {
   const kernels = captureKernelsFor(world, job);
-  if (kernels === null) {
-    captureOffsets(job);
-    return;
-  }
-  const params = captureParams(world, job);
-  kernels.captureOffsets(
-    job.blend.byteOffset + job.blendOff * 4, job.blendOther.byteOffset + job.blendOtherOff * 4, job.p1.byteOffset + job.p1Off * 4,
-    job.p2.byteOffset + job.p2Off * 4, job.offsets.byteOffset + job.offsetsOff * 4, job.jointCount, job.mode, params.byteOffset,
-  );
+  if (kernels !== null) runCapture(kernels.captureOffsets, world, job);
+  else captureOffsets(job);
 }
 
 /** `writeSourcePast(job)` (a request's P2 from P1) on the world's kernels. */
 export function writeSourcePastOn(world: AnimationWorld, job: CaptureJob): void {
   const kernels = captureKernelsFor(world, job);
-  if (kernels === null) {
-    writeSourcePast(job);
-    return;
-  }
-  const params = captureParams(world, job);
-  kernels.writeSourcePast(
-    job.blend.byteOffset + job.blendOff * 4, job.blendOther.byteOffset + job.blendOtherOff * 4, job.p1.byteOffset + job.p1Off * 4,
-    job.p2.byteOffset + job.p2Off * 4, job.offsets.byteOffset + job.offsetsOff * 4, job.jointCount, job.mode, params.byteOffset,
-  );
+  if (kernels !== null) runCapture(kernels.writeSourcePast, world, job);
+  else writeSourcePast(job);
 }
 
 /** The world's kernels when every block `job` names and this thread's `captureParams` are in their memory, else null. */
@@ -135,12 +122,15 @@ function captureKernelsFor(world: AnimationWorld, job: CaptureJob): AnimationWor
   return kernels !== null && kernelsFor(world, job.p1, job.p2, job.offsets) !== null ? kernels : null;
 }
 
-/** `job`'s seconds into this thread's `captureParams` (σh, Δt, duration, clock). */
-function captureParams(world: AnimationWorld, job: CaptureJob): Float64Array {
+/** Runs a capture kernel on `job`: its blocks' byte addresses, its seconds through this thread's `captureParams` (σh, Δt, duration, clock). */
+function runCapture(kernel: CaptureOffsetsKernel | SourcePastKernel, world: AnimationWorld, job: CaptureJob): void {
   const params = world.scratch.captureParams;
   params[CAPTURE_PARAMS.interval] = job.interval;
   params[CAPTURE_PARAMS.prevDt] = job.prevDt;
   params[CAPTURE_PARAMS.duration] = job.duration;
   params[CAPTURE_PARAMS.clock] = job.clock;
-  return params;
+  kernel(
+    job.blend.byteOffset + job.blendOff * 4, job.blendOther.byteOffset + job.blendOtherOff * 4, job.p1.byteOffset + job.p1Off * 4,
+    job.p2.byteOffset + job.p2Off * 4, job.offsets.byteOffset + job.offsetsOff * 4, job.jointCount, job.mode, params.byteOffset,
+  );
 }

@@ -15,6 +15,7 @@ import { createAnimationWorld, play, spawnCharacter, step, transition, type Anim
 import { INERTIA_NONE, INERTIA_QUINTIC, INERTIA_SPRING } from '../../src/components/Inertialization.js';
 import { captureOffsets, createCaptureJob, writeSourcePast, type CaptureJob } from '../../src/systems/captureOffsets.js';
 import { captureOffsetsOn, writeSourcePastOn } from '../../src/wasm/offsetsWasm.js';
+import { compareBits, fillRandomPoses } from '../fixtures/kernelData.js';
 import { createRandom, syntheticClip, syntheticSkeleton } from '../fixtures/synthetic.js';
 
 const JOINTS = 24, POSE = 10, OFFSETS = 18;
@@ -36,17 +37,8 @@ function kernelWorld(): { world: AnimationWorld; calls: Record<string, number> }
   return { world, calls };
 }
 
-/** Random joint poses: translations in [−2, 2], scales in [0.5, 1.5], unit rotations of either sign. */
-function fillPoses(pose: Float32Array, at: number, random: () => number): void {
-  for (let j = 0; j < JOINTS; j++) {
-    const p = at + j * POSE;
-    for (let c = 0; c < 3; c++) pose[p + c] = (random() - 0.5) * 4;
-    const q = [random() - 0.5, random() - 0.5, random() - 0.5, random() - 0.5];
-    const n = Math.hypot(...q);
-    for (let c = 0; c < 4; c++) pose[p + 3 + c] = q[c]! / n;
-    for (let c = 7; c < 10; c++) pose[p + c] = 0.5 + random();
-  }
-}
+/** `JOINTS` random joint poses (test/fixtures/kernelData.ts). */
+const fillPoses = (pose: Float32Array, at: number, random: () => number): void => fillRandomPoses(pose, at, JOINTS, random);
 
 /** `to ← from` moved a little: each translation and scale by up to ±`step`, each rotation by up to `step` rad about a random axis (some joints left still). */
 function nudge(pose: Float32Array, to: number, from: number, step: number, random: () => number): void {
@@ -85,16 +77,8 @@ function fillOffsets(offsets: Float32Array, at: number, mode: number, random: ()
   }
 }
 
-/** Largest |a − b| and the count of elements whose bits differ. */
-function compare(a: Float32Array, b: Float32Array): { max: number; differing: number } {
-  let max = 0, differing = 0;
-  for (let i = 0; i < a.length; i++) {
-    if (Object.is(a[i], b[i])) continue;
-    differing++;
-    max = Math.max(max, Math.abs(a[i]! - b[i]!));
-  }
-  return { max, differing };
-}
+/** Largest |a − b| and the count of elements whose bits differ (test/fixtures/kernelData.ts). */
+const compare = compareBits;
 
 /** The job over LocalPose rows: T(τ) at row 1, T(τ − σh) row 2, P1 row 3, P2 row 4, offsets in Inertialization.slots. */
 function jobOn(world: AnimationWorld): CaptureJob {

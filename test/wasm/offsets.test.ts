@@ -14,6 +14,7 @@ import { createAnimationWorld, type AnimationWorld } from '../../src/index.js';
 import { addSpringOffsets, applyQuinticCurveOffsets, applyQuinticOffsets, applySpringCurveOffsets, applySpringOffsets } from '../../src/systems/inertializeOffsets.js';
 import { applyDeadBlend, applyDeadBlendCurves, DEAD_CLOCK, DEAD_WEIGHT } from '../../src/systems/deadBlendOffsets.js';
 import { addSpringOffsetsOn, deadBlendOn, deadCurvesOn, quinticCurvesOn, quinticOffsetsOn, springCurvesOn, springOffsetsOn } from '../../src/wasm/offsetsWasm.js';
+import { compareBits, fillRandomPoses } from '../fixtures/kernelData.js';
 import { createRandom } from '../fixtures/synthetic.js';
 
 const JOINTS = 25, CURVES = 8; // odd: the dead blend's last joint runs alone, the rest two at a time
@@ -36,17 +37,8 @@ function kernelWorld(): { world: AnimationWorld; calls: Record<string, number> }
   return { world, calls };
 }
 
-/** Random joint poses: translations and scales in [−2, 2] and [0.5, 1.5], unit rotations of either sign. */
-function fillPoses(pose: Float32Array, at: number, random: () => number): void {
-  for (let j = 0; j < JOINTS; j++) {
-    const p = at + j * POSE;
-    for (let c = 0; c < 3; c++) pose[p + c] = (random() - 0.5) * 4;
-    const q = [random() - 0.5, random() - 0.5, random() - 0.5, random() - 0.5];
-    const n = Math.hypot(...q);
-    for (let c = 0; c < 4; c++) pose[p + 3 + c] = q[c]! / n;
-    for (let c = 7; c < 10; c++) pose[p + c] = 0.5 + random();
-  }
-}
+/** `JOINTS` random joint poses (test/fixtures/kernelData.ts). */
+const fillPoses = (pose: Float32Array, at: number, random: () => number): void => fillRandomPoses(pose, at, JOINTS, random);
 
 /** A random unit vector into `out[at ..]`. */
 function unit(out: Float32Array, at: number, random: () => number): void {
@@ -55,16 +47,8 @@ function unit(out: Float32Array, at: number, random: () => number): void {
   for (let c = 0; c < 3; c++) out[at + c] = v[c]! / n;
 }
 
-/** Largest |a − b| and the count of elements whose bits differ. */
-function compare(a: Float32Array, b: Float32Array): { max: number; differing: number } {
-  let max = 0, differing = 0;
-  for (let i = 0; i < a.length; i++) {
-    if (Object.is(a[i], b[i])) continue;
-    differing++;
-    max = Math.max(max, Math.abs(a[i]! - b[i]!));
-  }
-  return { max, differing };
-}
+/** Largest |a − b| and the count of elements whose bits differ (test/fixtures/kernelData.ts). */
+const compare = compareBits;
 
 describe('transition offsets on the WebAssembly kernels', () => {
   it('quintic offsets: the JavaScript kernel\'s bits (joints and curves), mid-decay, at its end and past it', () => {
