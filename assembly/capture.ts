@@ -14,13 +14,24 @@
  * block of f64 at `params`: σh, Δt (P1 − P2), the duration t1 and the running offset's clock.
  */
 
+// Byte offsets (test/wasm/exportSignatures.test.ts checks them against the TypeScript layouts).
 const POSE: usize = 40, POSE_T: usize = 0, POSE_Q: usize = 12, POSE_S: usize = 28;
-const OFFSETS: usize = 72, OFF_T: usize = 0, OFF_Q: usize = 24, OFF_S: usize = 48;
-const X0: usize = 12, K: usize = 16, INV_T1: usize = 20, VELOCITY: usize = 12;
-// The parameters block (f64).
-const INTERVAL: usize = 0, PREV_DT: usize = 8, DURATION: usize = 16, CLOCK: usize = 24;
+const OFFSETS: usize = 72;
+const OFF_T: usize = 0;
+const OFF_Q: usize = 24;
+const OFF_S: usize = 48;
+const X0: usize = 12;
+const K: usize = 16;
+const INV_T1: usize = 20;
+const VELOCITY: usize = 12;
+// The parameters block (f64; src/wasm/offsetsWasm.ts `CAPTURE_PARAMS`).
+const INTERVAL: usize = 0;
+const PREV_DT: usize = 8;
+const DURATION: usize = 16;
+const CLOCK: usize = 24;
 // Inertialization modes (src/components/Inertialization.ts).
-const QUINTIC: i32 = 1, SPRING: i32 = 2;
+const QUINTIC: i32 = 1;
+const SPRING: i32 = 2;
 
 /** Below this an offset is zero (captureOffsets.ts `NEGLIGIBLE`). */
 const NEGLIGIBLE: f64 = 1e-7;
@@ -99,12 +110,7 @@ export function captureOffsets(blend: usize, blendOther: usize, p1: usize, p2: u
   const v0 = (f(a, 0) - f(b, 0)) * sourceRate - (f(t, 0) - f(to, 0)) * targetRate;
   const v1 = (f(a, 4) - f(b, 4)) * sourceRate - (f(t, 4) - f(to, 4)) * targetRate;
   const v2 = (f(a, 8) - f(b, 8)) * sourceRate - (f(t, 8) - f(to, 8)) * targetRate;
-  put(o, 0, o0); put(o, 4, o1); put(o, 8, o2);
-  let len: f64 = 0;
-  len += o0 * o0;
-  len += o1 * o1;
-  len += o2 * o2;
-  storeChannel(o, Math.sqrt(len), v0, v1, v2, mode, duration);
+  storeChannel(o, o0, o1, o2, v0, v1, v2, mode, duration);
 }
 
 /**
@@ -128,21 +134,23 @@ export function captureOffsets(blend: usize, blendOther: usize, p1: usize, p2: u
   scaledAxis(qx, qy, qz, qw);
   const v0 = vx * sourceRate - wx, v1 = vy * sourceRate - wy, v2 = vz * sourceRate - wz;
   scaledAxis(fx, fy, fz, fw);
-  put(o, 0, vx); put(o, 4, vy); put(o, 8, vz);
-  let len: f64 = 0;
-  len += vx * vx;
-  len += vy * vy;
-  len += vz * vz;
-  storeChannel(o, Math.sqrt(len), v0, v1, v2, mode, duration);
+  storeChannel(o, vx, vy, vz, v0, v1, v2, mode, duration);
 }
 
 /**
- * captureOffsets.ts `storeVectorOffset`: the channel at `o` holds an offset vector of length
- * `len` (as float32), its velocity (v0, v1, v2). Spring: the velocity stored after it. Quintic:
- * the direction, x0, k = v0·t1 and 1/t1 (t1 shortened so a start heading toward zero does not overshoot).
+ * The offset vector (x, y, z) stored in the channel at `o` (float32), its length taken from the
+ * doubles, then captureOffsets.ts `storeVectorOffset` with its velocity (v0, v1, v2). Spring: the
+ * velocity stored after it. Quintic: the direction, x0, k = v0·t1 and 1/t1 (t1 shortened so a
+ * start heading toward zero does not overshoot).
  */
 // @ts-ignore: decorator
-@inline function storeChannel(o: usize, len: f64, v0: f64, v1: f64, v2: f64, mode: i32, duration: f64): void {
+@inline function storeChannel(o: usize, x: f64, y: f64, z: f64, v0: f64, v1: f64, v2: f64, mode: i32, duration: f64): void {
+  put(o, 0, x); put(o, 4, y); put(o, 8, z);
+  let sum: f64 = 0;
+  sum += x * x;
+  sum += y * y;
+  sum += z * z;
+  const len = Math.sqrt(sum);
   if (mode == SPRING) {
     put(o, VELOCITY, v0); put(o, VELOCITY + 4, v1); put(o, VELOCITY + 8, v2);
     return;

@@ -13,6 +13,8 @@ import { describe, expect, it } from 'vitest';
 import * as layout from '../../src/math/layout.js';
 import { createAnimationWorld } from '../../src/index.js';
 import * as footParts from '../../src/systems/footLockParts.js';
+import * as inertialization from '../../src/components/Inertialization.js';
+import { CAPTURE_PARAMS } from '../../src/wasm/offsetsWasm.js';
 
 const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
@@ -144,6 +146,16 @@ describe('the records the kernels share with TypeScript', () => {
     expect(constant('assembly/footLock.ts', 'RECORD')).toBe(footParts.FOOT_JOINT_STRIDE * 8);
     expect(constant('assembly/footLock.ts', 'REC_T')).toBe(layout.MATRIX_T * 8);
     expect(constant('assembly/kernels.ts', 'POSE_BYTES')).toBe(layout.POSE_STRIDE * 4);
+  });
+
+  it('reads a capture\'s offsets, parameters block and modes as Inertialization.ts and offsetsWasm.ts lay them out', () => {
+    const file = 'assembly/capture.ts';
+    expect(constant(file, 'OFFSETS')).toBe(inertialization.OFFSET_STRIDE * 4);
+    for (const [name, at] of [['OFF_T', inertialization.OFFSET_T], ['OFF_Q', inertialization.OFFSET_Q], ['OFF_S', inertialization.OFFSET_S]] as const) expect(constant(file, name), name).toBe(at * 4);
+    for (const [name, at] of [['X0', inertialization.OFFSET_X0], ['K', inertialization.OFFSET_K], ['INV_T1', inertialization.OFFSET_INV_T1], ['VELOCITY', inertialization.OFFSET_V]] as const) expect(constant(file, name), name).toBe(at * 4);
+    for (const [name, key] of [['INTERVAL', 'interval'], ['PREV_DT', 'prevDt'], ['DURATION', 'duration'], ['CLOCK', 'clock']] as const) expect(constant(file, name), name).toBe(CAPTURE_PARAMS[key] * 8);
+    expect(constant(file, 'QUINTIC')).toBe(inertialization.INERTIA_QUINTIC);
+    expect(constant(file, 'SPRING')).toBe(inertialization.INERTIA_SPRING);
   });
 
   it('reads the foot-lock params block at footLockParts.ts\'s offsets', () => {
