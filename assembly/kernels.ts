@@ -167,6 +167,17 @@ const CLIP_HEADER: usize = 16;
   return f32x4.add(h, v128.shuffle<f32>(h, h, 1, 0, 3, 2));
 }
 
+/**
+ * The lane sums of four vectors of products, lane n that of `mn`, each summed as {@link dot4}
+ * sums its products, `(x + z) + (y + w)`: four dot products with dot4's bits.
+ */
+// @ts-ignore: decorator
+@inline function sums4(m0: v128, m1: v128, m2: v128, m3: v128): v128 {
+  const h01 = f32x4.add(v128.shuffle<f32>(m0, m1, 0, 1, 4, 5), v128.shuffle<f32>(m0, m1, 2, 3, 6, 7));
+  const h23 = f32x4.add(v128.shuffle<f32>(m2, m3, 0, 1, 4, 5), v128.shuffle<f32>(m2, m3, 2, 3, 6, 7));
+  return f32x4.add(v128.shuffle<f32>(h01, h23, 0, 2, 4, 6), v128.shuffle<f32>(h01, h23, 1, 3, 5, 7));
+}
+
 /** The weight past the frame {@link framesToLerp} returned. */
 let frameAlpha: f64 = 0;
 
@@ -226,17 +237,55 @@ export function sampleClip(out: usize, clip: usize, time: usize): void {
   const af = <f32>alpha;
   const va = f32x4.splat(af), vb = f32x4.splat(<f32>(1 - alpha)), vn = f32x4.splat(-af);
   const one = f32x4.splat(1);
-  for (let a = a0, end = a0 + poseBytes, o = out; a < end; a += POSE_BYTES, o += POSE_BYTES) {
-    const b = a + poseBytes;
-    const aq = v128.load(a, 12), bq = v128.load(b, 12);
-    const s = v128.bitselect(vn, va, f32x4.lt(dot4(aq, bq), f32x4.splat(0)));
-    const rt = f32x4.add(f32x4.mul(v128.load(a, 0), vb), f32x4.mul(v128.load(b, 0), va));
-    const rs = f32x4.add(f32x4.mul(v128.load(a, 24), vb), f32x4.mul(v128.load(b, 24), va));
-    const rq = f32x4.add(f32x4.mul(aq, vb), f32x4.mul(bq, s));
-    v128.store(o, rt, 0);
-    v128.store(o, rs, 24);
+  const end = a0 + poseBytes;
+  let a = a0, o = out;
+  // Four joints at a time share their dot products' shuffles, one square root and one division
+  // (lane by lane the values dot4 gives each joint, so the same bits as the loop below).
+  for (; a + 4 * POSE_BYTES <= end; a += 4 * POSE_BYTES, o += 4 * POSE_BYTES) {
+    const a1 = a + POSE_BYTES, a2 = a + 2 * POSE_BYTES, a3 = a + 3 * POSE_BYTES;
+    const aq0 = v128.load(a, 12), aq1 = v128.load(a1, 12), aq2 = v128.load(a2, 12), aq3 = v128.load(a3, 12);
+    const bq0 = v128.load(a + poseBytes, 12), bq1 = v128.load(a1 + poseBytes, 12);
+    const bq2 = v128.load(a2 + poseBytes, 12), bq3 = v128.load(a3 + poseBytes, 12);
+    const flip = f32x4.lt(sums4(f32x4.mul(aq0, bq0), f32x4.mul(aq1, bq1), f32x4.mul(aq2, bq2), f32x4.mul(aq3, bq3)), f32x4.splat(0));
+    const q0 = f32x4.add(f32x4.mul(aq0, vb), f32x4.mul(bq0, v128.bitselect(vn, va, v128.shuffle<f32>(flip, flip, 0, 0, 0, 0))));
+    const q1 = f32x4.add(f32x4.mul(aq1, vb), f32x4.mul(bq1, v128.bitselect(vn, va, v128.shuffle<f32>(flip, flip, 1, 1, 1, 1))));
+    const q2 = f32x4.add(f32x4.mul(aq2, vb), f32x4.mul(bq2, v128.bitselect(vn, va, v128.shuffle<f32>(flip, flip, 2, 2, 2, 2))));
+    const q3 = f32x4.add(f32x4.mul(aq3, vb), f32x4.mul(bq3, v128.bitselect(vn, va, v128.shuffle<f32>(flip, flip, 3, 3, 3, 3))));
+    lerpTS(o, a, poseBytes, va, vb);
+    lerpTS(o + POSE_BYTES, a1, poseBytes, va, vb);
+    lerpTS(o + 2 * POSE_BYTES, a2, poseBytes, va, vb);
+    lerpTS(o + 3 * POSE_BYTES, a3, poseBytes, va, vb);
+    const inv = f32x4.div(one, f32x4.sqrt(sums4(f32x4.mul(q0, q0), f32x4.mul(q1, q1), f32x4.mul(q2, q2), f32x4.mul(q3, q3))));
+    v128.store(o, f32x4.mul(q0, v128.shuffle<f32>(inv, inv, 0, 0, 0, 0)), 12);
+    v128.store(o, f32x4.mul(q1, v128.shuffle<f32>(inv, inv, 1, 1, 1, 1)), 12 + POSE_BYTES);
+    v128.store(o, f32x4.mul(q2, v128.shuffle<f32>(inv, inv, 2, 2, 2, 2)), 12 + 2 * POSE_BYTES);
+    v128.store(o, f32x4.mul(q3, v128.shuffle<f32>(inv, inv, 3, 3, 3, 3)), 12 + 3 * POSE_BYTES);
+  }
+  for (; a < end; a += POSE_BYTES, o += POSE_BYTES) {
+    const rq = lerpJoint(o, a, poseBytes, va, vb, vn);
     v128.store(o, f32x4.mul(rq, f32x4.div(one, f32x4.sqrt(dot4(rq, rq)))), 12);
   }
+}
+
+/**
+ * {@link sampleClip}'s lerp of the joint at `a` toward the one a frame (`poseBytes`) later: T
+ * and S stored at `o`, the unnormalized quaternion returned (stored over their lanes later).
+ */
+// @ts-ignore: decorator
+@inline function lerpJoint(o: usize, a: usize, poseBytes: usize, va: v128, vb: v128, vn: v128): v128 {
+  const b = a + poseBytes;
+  const aq = v128.load(a, 12), bq = v128.load(b, 12);
+  const s = v128.bitselect(vn, va, f32x4.lt(dot4(aq, bq), f32x4.splat(0)));
+  lerpTS(o, a, poseBytes, va, vb);
+  return f32x4.add(f32x4.mul(aq, vb), f32x4.mul(bq, s));
+}
+
+/** {@link sampleClip}'s lerp of T and S (floats 0–3 and 6–9 of the joint at `a`), stored at `o`. */
+// @ts-ignore: decorator
+@inline function lerpTS(o: usize, a: usize, poseBytes: usize, va: v128, vb: v128): void {
+  const b = a + poseBytes;
+  v128.store(o, f32x4.add(f32x4.mul(v128.load(a, 0), vb), f32x4.mul(v128.load(b, 0), va)), 0);
+  v128.store(o, f32x4.add(f32x4.mul(v128.load(a, 24), vb), f32x4.mul(v128.load(b, 24), va)), 24);
 }
 
 /**
@@ -281,6 +330,13 @@ export function sampleClipExact(out: usize, clip: usize, time: usize): void {
   }
 }
 
+/** The two-layer blend's T and S of the joints at `a` and `b` (weights `vwa`, `vwb`, then times `inv` = 1/W), stored at `o`. */
+// @ts-ignore: decorator
+@inline function blendTS(o: usize, a: usize, b: usize, vwa: v128, vwb: v128, inv: v128): void {
+  v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(v128.load(a, 0), vwa), f32x4.mul(v128.load(b, 0), vwb)), inv), 0);
+  v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(v128.load(a, 24), vwa), f32x4.mul(v128.load(b, 24), vwb)), inv), 24);
+}
+
 /**
  * The override blend of one character's unmasked override layers into its local pose
  * (src/math/blendPose.ts `blendOverrideLayers` with no masks): per joint, over the layers whose
@@ -316,14 +372,35 @@ export function blendOverride(
     const inv = f32x4.splat(<f32>(1 / total));
     const vwa = f32x4.splat(<f32>wa), vwb = f32x4.splat(<f32>wb);
     const sign = f32x4.splat(-0.0), zero = f32x4.splat(0);
-    for (let k: usize = 0, end = <usize>jointCount * POSE_BYTES; k < end; k += POSE_BYTES) {
+    const end = <usize>jointCount * POSE_BYTES;
+    let k: usize = 0;
+    // Four joints at a time share their dot products' shuffles and one square root (lane by
+    // lane dot4's values: the same bits as the loop below).
+    for (; k + 4 * POSE_BYTES <= end; k += 4 * POSE_BYTES) {
       const a = pa + k, b = pb + k, o = out + k;
-      const at = v128.load(a, 0), aq = v128.load(a, 12), as = v128.load(a, 24);
-      const bt = v128.load(b, 0), bq = v128.load(b, 12), bs = v128.load(b, 24);
+      const aq0 = v128.load(a, 12), aq1 = v128.load(a, 12 + POSE_BYTES), aq2 = v128.load(a, 12 + 2 * POSE_BYTES), aq3 = v128.load(a, 12 + 3 * POSE_BYTES);
+      const bq0 = v128.load(b, 12), bq1 = v128.load(b, 12 + POSE_BYTES), bq2 = v128.load(b, 12 + 2 * POSE_BYTES), bq3 = v128.load(b, 12 + 3 * POSE_BYTES);
+      const flip = v128.and(f32x4.lt(sums4(f32x4.mul(aq0, bq0), f32x4.mul(aq1, bq1), f32x4.mul(aq2, bq2), f32x4.mul(aq3, bq3)), zero), sign);
+      const q0 = f32x4.add(f32x4.mul(aq0, vwa), f32x4.mul(bq0, v128.xor(vwb, v128.shuffle<f32>(flip, flip, 0, 0, 0, 0))));
+      const q1 = f32x4.add(f32x4.mul(aq1, vwa), f32x4.mul(bq1, v128.xor(vwb, v128.shuffle<f32>(flip, flip, 1, 1, 1, 1))));
+      const q2 = f32x4.add(f32x4.mul(aq2, vwa), f32x4.mul(bq2, v128.xor(vwb, v128.shuffle<f32>(flip, flip, 2, 2, 2, 2))));
+      const q3 = f32x4.add(f32x4.mul(aq3, vwa), f32x4.mul(bq3, v128.xor(vwb, v128.shuffle<f32>(flip, flip, 3, 3, 3, 3))));
+      blendTS(o, a, b, vwa, vwb, inv);
+      blendTS(o + POSE_BYTES, a + POSE_BYTES, b + POSE_BYTES, vwa, vwb, inv);
+      blendTS(o + 2 * POSE_BYTES, a + 2 * POSE_BYTES, b + 2 * POSE_BYTES, vwa, vwb, inv);
+      blendTS(o + 3 * POSE_BYTES, a + 3 * POSE_BYTES, b + 3 * POSE_BYTES, vwa, vwb, inv);
+      const norm = f32x4.sqrt(sums4(f32x4.mul(q0, q0), f32x4.mul(q1, q1), f32x4.mul(q2, q2), f32x4.mul(q3, q3)));
+      v128.store(o, f32x4.div(q0, v128.shuffle<f32>(norm, norm, 0, 0, 0, 0)), 12);
+      v128.store(o, f32x4.div(q1, v128.shuffle<f32>(norm, norm, 1, 1, 1, 1)), 12 + POSE_BYTES);
+      v128.store(o, f32x4.div(q2, v128.shuffle<f32>(norm, norm, 2, 2, 2, 2)), 12 + 2 * POSE_BYTES);
+      v128.store(o, f32x4.div(q3, v128.shuffle<f32>(norm, norm, 3, 3, 3, 3)), 12 + 3 * POSE_BYTES);
+    }
+    for (; k < end; k += POSE_BYTES) {
+      const a = pa + k, b = pb + k, o = out + k;
+      const aq = v128.load(a, 12), bq = v128.load(b, 12);
       const qb = v128.xor(vwb, v128.and(f32x4.lt(dot4(aq, bq), zero), sign));
       const rq = f32x4.add(f32x4.mul(aq, vwa), f32x4.mul(bq, qb));
-      v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(at, vwa), f32x4.mul(bt, vwb)), inv), 0);
-      v128.store(o, f32x4.mul(f32x4.add(f32x4.mul(as, vwa), f32x4.mul(bs, vwb)), inv), 24);
+      blendTS(o, a, b, vwa, vwb, inv);
       v128.store(o, f32x4.div(rq, f32x4.sqrt(dot4(rq, rq))), 12);
     }
     return;

@@ -541,6 +541,48 @@ describe('WebAssembly sampling and override blending kernels', () => {
     }
   });
 
+  it('sampleClip and blendOverride give a joint the same bits in a four-joint batch as alone (the per-joint loop)', () => {
+    // Seven joints: one batch of four, then three in the per-joint loop; each joint again as
+    // the only joint of its own clip (the per-joint loop). Hemisphere flips as above.
+    const skeleton = syntheticSkeleton(7, 2);
+    const base = syntheticClip(skeleton, { seed: 3, frameCount: 19, amplitude: 1.6 });
+    const frames = base.frames.slice();
+    for (let f = 1; f < base.frameCount; f += 2) for (let j = 0; j < 7; j += 3) for (let c = 3; c < 7; c++) frames[(f * 7 + j) * 10 + c]! *= -1;
+    const clip = createClip({ ...base, frames });
+    const alone = Array.from({ length: 7 }, (_, j) => {
+      const single = createSkeleton({ names: ['j'], parents: [-1], rest: skeleton.rest.slice(j * 10, j * 10 + 10) });
+      const own = new Float32Array(clip.frameCount * 10);
+      for (let f = 0; f < clip.frameCount; f++) own.set(frames.subarray((f * 7 + j) * 10, (f * 7 + j) * 10 + 10), f * 10);
+      return createClip({ skeleton: single, frameRate: clip.frameRate, frames: own });
+    });
+    const world = createAnimationWorld({ maxEntities: 2, maxJoints: 7, kernels: 'wasm' });
+    const kernels = world.wasm!;
+    const { time, weight } = world.components.Layers;
+    const pose = world.scratch.layerSamples; // four slots of 7 joints
+    const local = world.components.LocalPose.data;
+    syncKernelArea(kernels, [skeleton], [clip, ...alone]);
+    kernels.area.params[0] = world.scratch.blendThreshold[0]!;
+    let lerped = 0;
+    for (let n = 0; n < 60; n++) {
+      time[1] = (n / 59) * clip.duration + 0.0031;
+      time[2] = ((n * 7) % 59 / 59) * clip.duration + 0.0007;
+      for (const slot of [0, 1]) expect(sampleLayerWasm(kernels, 0, pose.byteOffset + slot * 280, time.byteOffset + 8 * (slot + 1))).toBe(true);
+      weight[4] = 0.3 + 0.01 * n;
+      weight[5] = 0.9 - 0.01 * n;
+      kernels.blendOverride(local.byteOffset + 280, pose.byteOffset, 280, weight.byteOffset + 16, 3, 7, kernels.area.restTable[0]!, kernels.area.params.byteOffset);
+      const batched = [pose.slice(0, 70), pose.slice(70, 140), local.slice(70, 140)];
+      for (let j = 0; j < 7; j++) {
+        for (const slot of [0, 1]) expect(sampleLayerWasm(kernels, 1 + j, pose.byteOffset + slot * 280, time.byteOffset + 8 * (slot + 1))).toBe(true);
+        kernels.blendOverride(local.byteOffset + 280, pose.byteOffset, 280, weight.byteOffset + 16, 3, 1, kernels.area.restTable[0]!, kernels.area.params.byteOffset);
+        expect(bits(pose.subarray(0, 10)), `joint ${j} at ${time[1]}`).toEqual(bits(batched[0]!.subarray(j * 10, j * 10 + 10)));
+        expect(bits(pose.subarray(70, 80)), `joint ${j} at ${time[2]}`).toEqual(bits(batched[1]!.subarray(j * 10, j * 10 + 10)));
+        expect(bits(local.subarray(70, 80)), `joint ${j} blended`).toEqual(bits(batched[2]!.subarray(j * 10, j * 10 + 10)));
+      }
+      if (time[1]! * clip.frameRate % 1 > 0) lerped++;
+    }
+    expect(lerped).toBeGreaterThan(50); // between frames: the lerp and the norms, not frame copies
+  });
+
   it('reduced and LOD-reduced clips run the kernels in a wasm world with the JS kernels\' bits; bound clips (proportions only) and masked override layers the kernels, within float32 rounding', () => {
     const skeleton = humanoid();
     const walk = syntheticClip(skeleton, { seed: 2, amplitude: 0.3, frameCount: 41 });
