@@ -70,12 +70,29 @@ export function applyQuinticOffsets(pose: usize, offsets: usize, jointCount: i32
     if (s < 1 && load<f32>(cq, X0) != 0) {
       const r = 1 - s, r2 = r * r;
       const h = 0.5 * r2 * r2 * (f(cq, X0) * (1 + 4 * s) + f(cq, K) * s);
-      const h2 = h * h;
-      const sin = h * (1 + h2 * (QS3 + h2 * (QS5 + h2 * (QS7 + h2 * (QS9 + h2 * QS11)))));
-      const w = 1 + h2 * (QC2 + h2 * (QC4 + h2 * (QC6 + h2 * (QC8 + h2 * (QC10 + h2 * QC12)))));
+      const sc = sinCos(h);
+      const sin = f64x2.extract_lane(sc, 0), w = f64x2.extract_lane(sc, 1);
       rotate(p + POSE_Q, f(cq, 0) * sin, f(cq, 4) * sin, f(cq, 8) * sin, w);
     }
   }
+}
+
+/**
+ * The quintic's sin h (lane 0) and cos h (lane 1) by their series, the two Horner loops side by
+ * side: sin = h·(1 + h²·(S3 + h²·(… + h²·S11))), cos = 1 + h²·(C2 + h²·(… + h²·C12)), each lane the
+ * scalar statements' operations in their order (sin's loop starts a step early from 0: S11 + h²·0
+ * is S11 for a finite h²), so the same bits.
+ */
+// @ts-ignore: decorator
+@inline function sinCos(h: f64): v128 {
+  const h2 = f64x2.splat(h * h);
+  let acc = f64x2.add(f64x2.replace_lane(f64x2.splat(QS11), 1, QC10), f64x2.mul(h2, f64x2.replace_lane(f64x2.splat(0), 1, QC12)));
+  acc = f64x2.add(f64x2.replace_lane(f64x2.splat(QS9), 1, QC8), f64x2.mul(h2, acc));
+  acc = f64x2.add(f64x2.replace_lane(f64x2.splat(QS7), 1, QC6), f64x2.mul(h2, acc));
+  acc = f64x2.add(f64x2.replace_lane(f64x2.splat(QS5), 1, QC4), f64x2.mul(h2, acc));
+  acc = f64x2.add(f64x2.replace_lane(f64x2.splat(QS3), 1, QC2), f64x2.mul(h2, acc));
+  acc = f64x2.add(f64x2.splat(1), f64x2.mul(h2, acc));
+  return f64x2.mul(acc, f64x2.replace_lane(f64x2.splat(h), 1, 1));
 }
 
 /** One translation or scale channel of {@link applyQuinticOffsets}: along the direction at `c`. */
